@@ -1,0 +1,27 @@
+/**
+ * `npm start`: the whole platform on this machine, offline, on its embedded defaults.
+ */
+import { LocalSettings, startPlatform } from '../lib/local/platform.js';
+
+const settings = LocalSettings.parse(process.env);
+const platform = await startPlatform(settings);
+process.stdout.write(
+  [
+    `Voice agent platform running at ${platform.baseUrl}`,
+    `API reference:   ${platform.docsUrl}`,
+    `OpenAPI:         ${platform.baseUrl}/api/openapi.json`,
+    `Data directory:  ${settings.DATA_DIR}`,
+    `Create a workspace: npm run --silent cli -- workspace create --name "My team" --credits 100`,
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  await platform.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads `process.env`. Everything else receives a parsed {@link Config}.
+ * Lambda gets these variables from the CDK stack; `npm start` sets them for its in-process handlers.
+ */
+const EnvSchema = z.object({
+  TABLE_NAME: z.string().min(1).default('voice-agents'),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** Set only for local stand-ins (DynamoDB Local); absent on AWS. */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  BUCKET_NAME: z.string().min(1).default('voice-agents-recordings'),
+  S3_ENDPOINT: z.url().optional(),
+  DISPATCH_QUEUE_URL: z.string().optional(),
+  SQS_ENDPOINT: z.url().optional(),
+  /** Local: a file holding the 32-byte data key. AWS: a Secrets Manager secret holding it (base64). */
+  SECRET_KEY_FILE: z.string().optional(),
+  SECRET_KEY_ARN: z.string().optional(),
+  PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Config = Readonly<z.infer<typeof EnvSchema>>;
+
+/** Parses the environment once and fails fast with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return Object.freeze(parsed.data);
+}

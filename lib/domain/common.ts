@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Timestamps are ISO 8601 strings in UTC. */
+export const Timestamp = z.iso.datetime({ offset: true });
+export const WorkspaceIdField = z.string().min(1).max(64);
+
+/** `page` and `limit` as query strings; limit 1..100 (default 10), page 1..10,000 (default 1). */
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+/** The paginated list envelope of agents, contacts and history. */
+export const pageEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+
+export interface Page<T> {
+  readonly data: readonly T[];
+  readonly total: number;
+  readonly page: number;
+  readonly limit: number;
+}
+
+/** Path parameter `id`. */
+export const IdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Text that people type: trimmed, non-empty, bounded. */
+export const Name = z.string().trim().min(1).max(200);

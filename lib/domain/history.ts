@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { Timestamp } from './common.js';
+import { ValidationError } from './errors.js';
+
+export const AGENT_TYPES = ['voice', 'chat', 'video'] as const;
+export type AgentType = (typeof AGENT_TYPES)[number];
+
+/**
+ * Why a call ended. The full set is ours to define (API_SPEC.md leaves it open); docs/api.md explains each.
+ */
+export const CALL_END_REASONS = [
+  'customer_hangup',
+  'agent_hangup',
+  'transferred',
+  'max_duration',
+  'silence_timeout',
+  'voicemail',
+  'busy',
+  'no_answer',
+  'failed',
+  'canceled',
+  'link_expired',
+  'error',
+] as const;
+export type CallEndReason = (typeof CALL_END_REASONS)[number];
+
+/** A call history record; `_id` is the `call_id` of the call it describes. */
+export interface HistoryRecord {
+  _id: string;
+  agentType: AgentType;
+  fullName: string;
+  mobileNumber: string;
+  callDuration: number;
+  callEndReason: string;
+  callTranscript: string;
+  callSummary: string;
+  callCost: number;
+  callRecordingUrl: string;
+  workspace_id: string;
+  createdAt: string;
+}
+
+const isoDate = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v), {
+  message: 'an ISO 8601 date or date-time, for example 2026-01-31 or 2026-01-31T12:00:00Z',
+});
+
+export const HistoryListQuery = z.object({
+  agentType: z.enum(AGENT_TYPES).optional(),
+  startDate: isoDate.optional(),
+  endDate: isoDate.optional(),
+  search: z.string().trim().max(200).optional(),
+});
+export type HistoryListQuery = z.infer<typeof HistoryListQuery>;
+
+/** A date-only `endDate` covers its whole day. */
+export function historyRange(q: HistoryListQuery): { fromMs?: number; toMs?: number } {
+  const fromMs = q.startDate ? Date.parse(q.startDate) : undefined;
+  let toMs = q.endDate ? Date.parse(q.endDate) : undefined;
+  if (toMs !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(q.endDate!)) toMs += 86_400_000 - 1;
+  if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) {
+    throw new ValidationError([{ field: 'startDate', message: 'startDate is after endDate' }]);
+  }
+  return { fromMs, toMs };
+}
+
+const listFields = {
+  _id: z.string(),
+  agentType: z.enum(AGENT_TYPES),
+  fullName: z.string(),
+  mobileNumber: z.string(),
+  callDuration: z.number(),
+  callEndReason: z.string(),
+  callSummary: z.string(),
+  callCost: z.number(),
+  workspace_id: z.string(),
+  createdAt: Timestamp,
+};
+export const HistoryListItem = z.object(listFields).meta({ id: 'HistoryListItem' });
+export const HistoryView = z
+  .object({ ...listFields, callTranscript: z.string(), callRecordingUrl: z.string() })
+  .meta({ id: 'HistoryRecord' });

@@ -1,0 +1,44 @@
+import { monotonicFactory } from 'ulid';
+
+const nextUlid = monotonicFactory();
+
+/** Entity prefixes keep identifiers self-describing in logs and support tickets. */
+export const ID_PREFIX = {
+  workspace: 'ws',
+  apiKey: 'key',
+  agent: 'agt',
+  tool: 'tool',
+  contact: 'ct',
+  call: 'call',
+  phoneNumber: 'pn',
+  ledger: 'led',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIX;
+
+/**
+ * A sortable, unguessable identifier: a type prefix and a ULID (48-bit time, 80 random bits).
+ * `atMs` lets a record carry its own creation time, which history date-range queries rely on.
+ */
+export function newId(kind: IdKind, atMs: number = Date.now()): string {
+  return `${ID_PREFIX[kind]}_${nextUlid(atMs)}`;
+}
+
+const ID_SHAPE = /^[a-z]{2,4}_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `id` has the shape of one of our identifiers of the given kind. */
+export function isId(kind: IdKind, id: string): boolean {
+  return ID_SHAPE.test(id) && id.startsWith(`${ID_PREFIX[kind]}_`);
+}
+
+/** The smallest and largest ULID suffixes for a moment, for key-range queries by time. */
+export function ulidTimeBounds(atMs: number): { low: string; high: string } {
+  const ENCODING = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  let time = '';
+  let rest = Math.max(0, Math.floor(atMs));
+  for (let i = 0; i < 10; i += 1) {
+    time = ENCODING[rest % 32] + time;
+    rest = Math.floor(rest / 32);
+  }
+  return { low: `${time}${'0'.repeat(16)}`, high: `${time}${'Z'.repeat(16)}` };
+}

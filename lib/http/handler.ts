@@ -1,0 +1,201 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { getDeps, type Deps } from '../deps.js';
+import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import type { RouteSpec } from '../infra/routes.js';
+import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
+import { parseJsonBody } from './json.js';
+import { describeError, log, setLogLevel } from './log.js';
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+/** What a route's handler receives: validated input, the caller's workspace and the dependencies. */
+export interface RouteInput<R extends RouteSpec> {
+  readonly body: R['body'] extends z.ZodType ? Infer<R['body']> : undefined;
+  readonly query: Infer<R['query']>;
+  readonly params: Infer<R['params']>;
+  /** The workspace the API key belongs to (the only one it may touch). */
+  readonly workspaceId: string;
+  readonly deps: Deps;
+  readonly event: APIGatewayProxyEventV2;
+}
+
+/** A non-JSON answer (HTML, assets, TwiML); returned as is. */
+export interface RawResponse {
+  readonly raw: true;
+  readonly status?: number;
+  readonly contentType: string;
+  readonly body: string | Buffer;
+  readonly headers?: Record<string, string>;
+}
+
+export const isRaw = (v: unknown): v is RawResponse =>
+  typeof v === 'object' && v !== null && (v as { raw?: unknown }).raw === true;
+
+interface AppState {
+  deps?: Deps;
+  workspaceId?: string;
+  /** Resolves when the key is confirmed current (see authenticate). */
+  verified?: Promise<void>;
+  input?: { body: unknown; query: unknown; params: unknown };
+  started: number;
+}
+
+type Event = APIGatewayProxyEventV2 & { app?: AppState };
+
+/**
+ * Maps key hashes to their workspace. The mapping never changes, so caching it is safe; revocation is
+ * still checked on every request (see authenticate). Bounded so a flood of keys cannot grow it.
+ */
+const keyWorkspace = new Map<string, string>();
+const KEY_CACHE_SIZE = 1_000;
+
+function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  return event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
+}
+
+function issuesToDetails(error: z.ZodError, where: string) {
+  return error.issues.map((i) => {
+    const path = i.path.join('.');
+    const field = path ? (where === 'body' ? path : `${where}.${path}`) : where;
+    const unknown = i.code === 'unrecognized_keys' ? { keys: i.keys } : {};
+    return { field, message: i.message, ...unknown };
+  });
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  if (!schema) return undefined;
+  const out = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
+  if (!out.success) {
+    if (where === 'body' && value === undefined) {
+      throw new ValidationError([{ field: 'body', message: 'a JSON body is required' }]);
+    }
+    throw new ValidationError(issuesToDetails(out.error, where));
+  }
+  return out.data;
+}
+
+/**
+ * Resolves the workspace of the presented key. On a cache hit the revocation check runs alongside the
+ * route: read-only (GET) routes start their reads at once and the answer waits for the check; any other
+ * method waits for it before touching anything.
+ */
+async function authenticate(event: Event, state: AppState, deps: Deps): Promise<void> {
+  const presented = header(event, 'x-api-key');
+  if (!presented || presented.length > 200) throw new UnauthorizedError();
+  const hash = hashApiKey(presented);
+  const check = findApiKeyByHash(deps.db, hash).then((found) => {
+    if (!found || found.revoked) {
+      keyWorkspace.delete(hash);
+      throw new UnauthorizedError(found?.revoked ? 'This API key has been revoked.' : undefined);
+    }
+    if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
+    keyWorkspace.set(hash, found.workspaceId);
+    return found.workspaceId;
+  });
+  const cachedWorkspace = keyWorkspace.get(hash);
+  if (cachedWorkspace && event.requestContext.http.method === 'GET') {
+    state.workspaceId = cachedWorkspace;
+    state.verified = check.then(() => undefined);
+    state.verified.catch(() => undefined);
+    return;
+  }
+  state.workspaceId = await check;
+  state.verified = Promise.resolve();
+}
+
+function assertOwnWorkspace(claimed: unknown, own: string): void {
+  if (typeof claimed === 'string' && claimed !== own) throw new ForbiddenError();
+}
+
+const json = (status: number, payload: unknown, requestId: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
+  body: JSON.stringify(payload),
+});
+
+/**
+ * The one middleware stack every HTTP route uses: body parsing, authentication, tenancy, validation,
+ * response projection and the error handler. A handler module is `defineRoute(ROUTES.x, fn)`.
+ */
+export function defineRoute<const R extends RouteSpec>(
+  route: R,
+  fn: (input: RouteInput<R>) => Promise<unknown>,
+) {
+  const base = async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
+    const state = event.app!;
+    const input = state.input!;
+    const work = fn({
+      body: input.body,
+      query: input.query,
+      params: input.params,
+      workspaceId: state.workspaceId ?? '',
+      deps: state.deps!,
+      event,
+    } as RouteInput<R>);
+    const [verified, result] = await Promise.allSettled([state.verified ?? Promise.resolve(), work]);
+    if (verified.status === 'rejected') throw verified.reason;
+    if (result.status === 'rejected') throw result.reason;
+    const value = result.value;
+    if (isRaw(value)) {
+      const binary = Buffer.isBuffer(value.body);
+      return {
+        statusCode: value.status ?? route.status,
+        headers: { 'content-type': value.contentType, ...value.headers },
+        body: binary ? (value.body as Buffer).toString('base64') : (value.body as string),
+        isBase64Encoded: binary,
+      };
+    }
+    if (route.status === 204) return { statusCode: 204, headers: { 'x-request-id': event.requestContext.requestId } };
+    const payload = route.response ? route.response.parse(value) : value;
+    return json(route.status, payload, event.requestContext.requestId);
+  };
+
+  return middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>(base).use({
+    before: async (request) => {
+      const event = request.event;
+      const state: AppState = { started: Date.now() };
+      event.app = state;
+      const deps = await getDeps();
+      setLogLevel(deps.config.LOG_LEVEL);
+      state.deps = deps;
+      if (route.auth) await authenticate(event, state, deps);
+      const body = route.bodyKind === 'raw' || route.bodyKind === 'none'
+        ? undefined
+        : parseJsonBody(event.body, event.isBase64Encoded);
+      if (route.auth) {
+        assertOwnWorkspace(event.queryStringParameters?.workspaceId, state.workspaceId!);
+        if (body && typeof body === 'object') {
+          assertOwnWorkspace((body as Record<string, unknown>).workspaceId, state.workspaceId!);
+        }
+      }
+      state.input = {
+        body: parsePart(route.body, body, 'body'),
+        query: parsePart(route.query, event.queryStringParameters, 'query'),
+        params: parsePart(route.params, event.pathParameters, 'path'),
+      };
+    },
+    after: async (request) => {
+      const state = request.event.app;
+      log('info', 'request', {
+        requestId: request.event.requestContext.requestId,
+        route: `${route.method} ${route.path}`,
+        status: request.response?.statusCode,
+        ms: state ? Date.now() - state.started : undefined,
+      });
+    },
+    onError: async (request) => {
+      const error = request.error;
+      const requestId = request.event.requestContext?.requestId ?? 'unknown';
+      const route_ = `${route.method} ${route.path}`;
+      if (error instanceof AppError && error.status < 500) {
+        log('info', 'request', { requestId, route: route_, status: error.status, code: error.code });
+        request.response = json(error.status, { error: { code: error.code, message: error.message, details: error.details } }, requestId);
+        return;
+      }
+      log('error', 'unhandled error', { requestId, route: route_, ...describeError(error) });
+      request.response = json(500, { error: { code: 'internal_error', message: 'Something went wrong on our side. Try again; if it persists, quote the request id.', details: [{ requestId }] } }, requestId);
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import { BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
+
+/** JSON bodies over 1 MiB are refused: every entity here is far smaller, and it bounds parse cost. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Parses a JSON request body. Refuses bodies over the limit, malformed JSON, and any `__proto__` key at
+ * any depth (a prototype-pollution vector once merged into another object).
+ */
+export function parseJsonBody(raw: string | undefined, isBase64: boolean): unknown {
+  if (raw === undefined || raw === '') return undefined;
+  const bytes = isBase64 ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  if (bytes.length > MAX_JSON_BODY_BYTES) throw new PayloadTooLargeError(MAX_JSON_BODY_BYTES);
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'), (k, v: unknown) => {
+      if (k === '__proto__') throw new ForbiddenKey();
+      return v;
+    });
+  } catch (error) {
+    if (error instanceof ForbiddenKey) {
+      throw new BadRequestError('The body contains a "__proto__" key, which is not allowed.', [
+        { field: '__proto__', message: 'forbidden key' },
+      ], 'forbidden_key');
+    }
+    throw new BadRequestError('The body is not valid JSON.', [{ message: (error as Error).message }], 'invalid_json');
+  }
+  return value;
+}
+
+class ForbiddenKey extends Error {}

@@ -1,0 +1,30 @@
+/**
+ * Structured JSON logs. Callers pass only what is safe to log: never headers, bodies or secrets.
+ */
+type Level = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+let threshold = ORDER.info;
+
+/** Set once from the parsed config. */
+export function setLogLevel(level: Level | 'silent'): void {
+  threshold = ORDER[level];
+}
+
+export function log(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
+  if (ORDER[level] < threshold) return;
+  const line = JSON.stringify({ level, msg, time: new Date().toISOString(), ...fields });
+  if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
+  else process.stdout.write(`${line}\n`);
+}
+
+/** An error described without its payload: name, message, stack and the cause chain. */
+export function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { error: String(error) };
+  return {
+    error: error.name,
+    message: error.message,
+    stack: error.stack,
+    ...(error.cause !== undefined ? { cause: describeError(error.cause) } : {}),
+  };
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { AgentCreate, AgentCreated, AgentListItem, AgentUpdate, AgentView } from '../domain/agent.js';
+import { IdParams, PageQuery, pageEnvelope } from '../domain/common.js';
+import { ContactCreate, ContactListItem, ContactListQuery, ContactUpdate, ContactView } from '../domain/contact.js';
+import { HistoryListItem, HistoryListQuery, HistoryView } from '../domain/history.js';
+import { ToolCreate, ToolCreated, ToolListItem, ToolUpdate, ToolView } from '../domain/tool.js';
+
+/**
+ * The one route table. The CDK stack makes one Lambda per entry from `entry`; the local server dispatches
+ * to the very same module; the OpenAPI document is generated from the schemas here. They cannot disagree.
+ */
+export interface RouteSpec {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** API Gateway path syntax: `{id}` for a path parameter. */
+  readonly path: string;
+  /** The handler module, relative to the project root; it exports `handler`. */
+  readonly entry: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** false for public routes (docs, webhooks verified by their own signature). */
+  readonly auth: boolean;
+  /** How the body is read: JSON (default), or handed over raw (multipart, form-encoded webhooks). */
+  readonly bodyKind?: 'json' | 'raw' | 'none';
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly status: number;
+  /** The response schema; it also projects the result, so no field outside it can leak. */
+  readonly response?: z.ZodType;
+  /** For non-JSON responses, the content type the OpenAPI document names. */
+  readonly produces?: string;
+}
+
+const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
+const listQuery = <S extends z.ZodRawShape>(extra: z.ZodObject<S>) =>
+  WorkspaceQuery.extend(PageQuery.shape).extend(extra.shape);
+
+const route = <const T extends RouteSpec>(spec: T): T => spec;
+
+export const ROUTES = {
+  createAgent: route({ method: 'POST', path: '/api/agents', entry: 'functions/agents/create.ts', summary: 'Create an agent', tag: 'Agents', auth: true, body: AgentCreate, status: 201, response: AgentCreated }),
+  listAgents: route({ method: 'GET', path: '/api/agents', entry: 'functions/agents/list.ts', summary: 'List agents, newest first', tag: 'Agents', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(AgentListItem) }),
+  getAgent: route({ method: 'GET', path: '/api/agents/{id}', entry: 'functions/agents/get.ts', summary: 'Get an agent', tag: 'Agents', auth: true, params: IdParams, status: 200, response: AgentView }),
+  updateAgent: route({ method: 'PATCH', path: '/api/agents/{id}', entry: 'functions/agents/update.ts', summary: 'Update an agent (only the fields sent)', tag: 'Agents', auth: true, params: IdParams, body: AgentUpdate, status: 200, response: AgentView }),
+  deleteAgent: route({ method: 'DELETE', path: '/api/agents/{id}', entry: 'functions/agents/delete.ts', summary: 'Delete an agent', tag: 'Agents', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+
+  createTool: route({ method: 'POST', path: '/api/tools', entry: 'functions/tools/create.ts', summary: 'Create a tool', tag: 'Tools', auth: true, body: ToolCreate, status: 201, response: ToolCreated }),
+  listTools: route({ method: 'GET', path: '/api/tools', entry: 'functions/tools/list.ts', summary: 'List tools (no pagination)', tag: 'Tools', auth: true, query: WorkspaceQuery, status: 200, response: z.object({ data: z.array(ToolListItem) }) }),
+  getTool: route({ method: 'GET', path: '/api/tools/{id}', entry: 'functions/tools/get.ts', summary: 'Get a tool, header values masked', tag: 'Tools', auth: true, params: IdParams, status: 200, response: ToolView }),
+  updateTool: route({ method: 'PUT', path: '/api/tools/{id}', entry: 'functions/tools/update.ts', summary: 'Update a tool (only the fields sent change)', tag: 'Tools', auth: true, params: IdParams, body: ToolUpdate, status: 200, response: ToolView }),
+  deleteTool: route({ method: 'DELETE', path: '/api/tools/{id}', entry: 'functions/tools/delete.ts', summary: 'Delete a tool', tag: 'Tools', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+
+  createContact: route({ method: 'POST', path: '/api/contacts', entry: 'functions/contacts/create.ts', summary: 'Create a contact', tag: 'Contacts', auth: true, body: ContactCreate, status: 201, response: ContactView }),
+  listContacts: route({ method: 'GET', path: '/api/contacts', entry: 'functions/contacts/list.ts', summary: 'List contacts, newest first; search by name or phone', tag: 'Contacts', auth: true, query: listQuery(ContactListQuery), status: 200, response: pageEnvelope(ContactListItem) }),
+  getContact: route({ method: 'GET', path: '/api/contacts/{id}', entry: 'functions/contacts/get.ts', summary: 'Get a contact', tag: 'Contacts', auth: true, params: IdParams, status: 200, response: ContactView }),
+  updateContact: route({ method: 'PATCH', path: '/api/contacts/{id}', entry: 'functions/contacts/update.ts', summary: 'Update a contact (JSON merge patch)', tag: 'Contacts', auth: true, params: IdParams, body: ContactUpdate, status: 200, response: ContactView }),
+  deleteContact: route({ method: 'DELETE', path: '/api/contacts/{id}', entry: 'functions/contacts/delete.ts', summary: 'Delete a contact', tag: 'Contacts', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+
+  listHistory: route({ method: 'GET', path: '/api/history', entry: 'functions/history/list.ts', summary: 'List call history, newest first, with filters', tag: 'History', auth: true, query: listQuery(HistoryListQuery), status: 200, response: pageEnvelope(HistoryListItem) }),
+  getHistory: route({ method: 'GET', path: '/api/history/{id}', entry: 'functions/history/get.ts', summary: 'Get one call record with transcript', tag: 'History', auth: true, params: IdParams, status: 200, response: HistoryView }),
+  deleteHistory: route({ method: 'DELETE', path: '/api/history/{id}', entry: 'functions/history/delete.ts', summary: 'Delete a call record', tag: 'History', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+
+  openapi: route({ method: 'GET', path: '/api/openapi.json', entry: 'functions/docs/openapi.ts', summary: 'This API as an OpenAPI 3.1 document', tag: 'Docs', auth: false, status: 200, produces: 'application/json' }),
+  docs: route({ method: 'GET', path: '/docs', entry: 'functions/docs/page.ts', summary: 'API reference page', tag: 'Docs', auth: false, status: 200, produces: 'text/html' }),
+  docsAsset: route({ method: 'GET', path: '/docs/assets/{file}', entry: 'functions/docs/page.ts', summary: 'API reference page assets', tag: 'Docs', auth: false, params: z.object({ file: z.string() }), status: 200, produces: 'application/octet-stream' }),
+} as const satisfies Record<string, RouteSpec>;
+
+export type OperationId = keyof typeof ROUTES;

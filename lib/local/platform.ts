@@ -1,0 +1,118 @@
+import { mkdir, writeFile, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { ensureTable, startDynamoLocal, type LocalDynamo } from './dynamodb.js';
+import { startS3Local, S3RVER_CREDENTIALS, type LocalS3 } from './s3.js';
+import { startSqsLocal, type LocalSqs } from './sqs.js';
+import { createLocalServer, type Fallback } from './server.js';
+
+/** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
+export const LocalSettings = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('.data'),
+  TABLE_NAME: z.string().default('voice-agents'),
+  BUCKET_NAME: z.string().default('voice-agents-recordings'),
+  PUBLIC_BASE_URL: z.url().optional(),
+});
+export type LocalSettings = z.infer<typeof LocalSettings>;
+
+/** Where `npm start` tells other processes (the admin CLI) how to reach its stores. */
+export const endpointsFile = (dataDir: string) => join(dataDir, 'endpoints.json');
+
+export interface LocalStores {
+  readonly dynamo: LocalDynamo;
+  readonly s3: LocalS3;
+  readonly sqs: LocalSqs;
+  stop(): Promise<void>;
+}
+
+/** Starts DynamoDB Local, s3rver and the SQS server; `dataDir` undefined keeps DynamoDB in memory. */
+export async function startStores(dataDir: string | undefined, bucket: string): Promise<LocalStores> {
+  const s3Dir = dataDir ? join(dataDir, 's3') : join(process.cwd(), '.test-data', `s3-${process.pid}-${Date.now()}`);
+  const [dynamo, s3, sqs] = await Promise.all([
+    startDynamoLocal(dataDir ? join(dataDir, 'dynamodb') : undefined),
+    startS3Local(s3Dir, bucket),
+    startSqsLocal('call-dispatch'),
+  ]);
+  return {
+    dynamo,
+    s3,
+    sqs,
+    async stop() {
+      await Promise.all([dynamo.stop(), s3.stop(), sqs.stop()]);
+      if (!dataDir) await rm(s3Dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The environment a Lambda would get from the stack, pointed at the local stores. */
+export function handlerEnvironment(stores: LocalStores, settings: LocalSettings, baseUrl: string): Record<string, string> {
+  return {
+    TABLE_NAME: settings.TABLE_NAME,
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: stores.dynamo.endpoint,
+    BUCKET_NAME: settings.BUCKET_NAME,
+    S3_ENDPOINT: stores.s3.endpoint,
+    SQS_ENDPOINT: stores.sqs.endpoint,
+    DISPATCH_QUEUE_URL: stores.sqs.queueUrl,
+    SECRET_KEY_FILE: resolve(settings.DATA_DIR, 'secret.key'),
+    PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? baseUrl,
+    AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+  };
+}
+
+export interface RunningPlatform {
+  readonly baseUrl: string;
+  readonly docsUrl: string;
+  readonly stores: LocalStores;
+  readonly server: Server;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole platform on this machine: stores, table, bucket, queues, and the HTTP API whose routes run the
+ * Lambda handler modules in this process. `ownStores: false` reuses stores started elsewhere (tests).
+ */
+export async function startPlatform(
+  settings: LocalSettings,
+  options: { stores?: LocalStores; persist?: boolean; fallbacks?: Fallback[] } = {},
+): Promise<RunningPlatform> {
+  const persist = options.persist ?? true;
+  await mkdir(settings.DATA_DIR, { recursive: true });
+  const stores = options.stores ?? (await startStores(persist ? resolve(settings.DATA_DIR) : undefined, settings.BUCKET_NAME));
+  await ensureTable(stores.dynamo.endpoint, settings.TABLE_NAME);
+
+  const server = createLocalServer({ fallbacks: options.fallbacks });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(settings.PORT, settings.HOST, () => done());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.PORT;
+  const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
+  Object.assign(process.env, handlerEnvironment(stores, settings, baseUrl));
+
+  if (persist) {
+    await writeFile(
+      endpointsFile(settings.DATA_DIR),
+      JSON.stringify({ pid: process.pid, dynamodb: stores.dynamo.endpoint, table: settings.TABLE_NAME, baseUrl }),
+    );
+  }
+  return {
+    baseUrl,
+    docsUrl: `${baseUrl}/docs`,
+    stores,
+    server,
+    async stop() {
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+      if (persist) await rm(endpointsFile(settings.DATA_DIR), { force: true });
+      if (!options.stores) await stores.stop();
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ROUTES, type RouteSpec } from '../infra/routes.js';
+
+/** API Gateway HTTP APIs refuse request bodies over 10 MB; so do we, before any handler runs. */
+export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+interface CompiledRoute {
+  readonly spec: RouteSpec;
+  readonly pattern: RegExp;
+  readonly names: string[];
+}
+
+function compile(spec: RouteSpec): CompiledRoute {
+  const names: string[] = [];
+  const source = spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { spec, pattern: new RegExp(`^${source}/?$`), names };
+}
+
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
+
+/** The request as API Gateway (HTTP API, payload format 2.0) would hand it to a Lambda. */
+export function toGatewayEvent(
+  req: IncomingMessage,
+  body: Buffer,
+  route: CompiledRoute,
+  pathParameters: Record<string, string>,
+): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const isText = TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const now = Date.now();
+  const requestId = randomUUID();
+  return {
+    version: '2.0',
+    routeKey: `${route.spec.method} ${route.spec.path}`,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: headers.cookie?.split(/;\s*/),
+    headers,
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : undefined,
+    body: body.length === 0 ? undefined : isText ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: body.length > 0 && !isText,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: `${route.spec.method} ${route.spec.path}`,
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+  };
+}
+
+function lambdaContext(requestId: string, name: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => deadline - Date.now(),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function sendError(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...extra });
+  res.end(JSON.stringify({ error: { code, message, details: [] } }));
+}
+
+/** A handler for requests no route claims (the Twilio stand-in, the meeting pages of later issues). */
+export type Fallback = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+
+/**
+ * The local HTTP API: each request becomes an API Gateway event handled by the route's own Lambda module,
+ * loaded once, exactly as in AWS.
+ */
+export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Server {
+  const routes = Object.values(ROUTES as Record<string, RouteSpec>).map(compile);
+  const modules = new Map<string, Promise<LambdaHandler>>();
+  const load = (entry: string) => {
+    let found = modules.get(entry);
+    if (!found) {
+      found = import(pathToFileURL(`${PROJECT_ROOT}${entry}`).href).then((m: { handler: LambdaHandler }) => m.handler);
+      modules.set(entry, found);
+    }
+    return found;
+  };
+
+  return createServer(async (req, res) => {
+    try {
+      const path = new URL(req.url ?? '/', 'http://local').pathname;
+      const method = (req.method ?? 'GET').toUpperCase();
+      const matches = routes.filter((r) => r.pattern.test(path));
+      const route = matches.find((r) => r.spec.method === method);
+      if (!route) {
+        for (const fallback of options.fallbacks ?? []) if (await fallback(req, res)) return;
+        if (matches.length > 0) {
+          const allow = matches.map((r) => r.spec.method).join(', ');
+          return sendError(res, 405, 'method_not_allowed', `${method} is not allowed here; use ${allow}.`, { allow });
+        }
+        return sendError(res, 404, 'not_found', `No route for ${method} ${path}.`);
+      }
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > GATEWAY_MAX_BODY_BYTES) {
+        req.resume();
+        return sendError(res, 413, 'payload_too_large', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > GATEWAY_MAX_BODY_BYTES) {
+          return sendError(res, 413, 'payload_too_large', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
+        }
+        chunks.push(chunk);
+      }
+      const exec = route.pattern.exec(path)!;
+      const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(exec[i + 1]!)]));
+      const event = toGatewayEvent(req, Buffer.concat(chunks), route, params);
+      const handler = await load(route.spec.entry);
+      const result = await handler(event, lambdaContext(event.requestContext.requestId, route.spec.entry));
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+      res.writeHead(result.statusCode ?? 200, headers);
+      res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+    } catch (error) {
+      if (error instanceof URIError) return sendError(res, 400, 'bad_request', 'The path is not valid percent-encoding.');
+      process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'local server failure', error: String(error) })}\n`);
+      if (!res.headersSent) sendError(res, 500, 'internal_error', 'Something went wrong on our side.');
+      else res.end();
+    }
+  });
+}

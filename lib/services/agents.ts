@@ -1,0 +1,33 @@
+import { DEFAULT_VOICE, type Agent, type AgentCreate, type AgentUpdate } from '../domain/agent.js';
+import { newId } from '../domain/ids.js';
+import { getAgent, putNewAgent, updateAgent } from '../store/agents.js';
+import type { Db } from '../store/dynamo.js';
+
+/** Creates an agent; a missing voice becomes the provider's default voice. */
+export async function createAgent(db: Db, ws: string, input: AgentCreate): Promise<Agent> {
+  const now = new Date().toISOString();
+  const agent: Agent = {
+    ...input,
+    _id: newId('agent'),
+    tts_voice_id: input.tts_voice_id ?? DEFAULT_VOICE[input.tts_provider],
+    workspaceId: ws,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await putNewAgent(db, agent);
+  return agent;
+}
+
+/**
+ * Applies a partial update. Changing the TTS provider without naming a voice resets the voice to that
+ * provider's default, because voice ids do not carry across vendors.
+ */
+export async function changeAgent(db: Db, ws: string, id: string, input: AgentUpdate): Promise<Agent> {
+  const { workspaceId: _ignored, ...changes } = input;
+  let voice = changes.tts_voice_id;
+  if (changes.tts_provider && !voice) {
+    const current = await getAgent(db, ws, id);
+    if (current.tts_provider !== changes.tts_provider) voice = DEFAULT_VOICE[changes.tts_provider];
+  }
+  return updateAgent(db, ws, id, { ...changes, tts_voice_id: voice, updatedAt: new Date().toISOString() });
+}

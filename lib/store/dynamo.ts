@@ -1,0 +1,124 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+
+/** What every access pattern needs: the document client and the table name. */
+export interface Db {
+  readonly doc: DynamoDBDocumentClient;
+  readonly table: string;
+}
+
+export interface DbOptions {
+  readonly table: string;
+  readonly region: string;
+  /** DynamoDB Local's URL; omitted on AWS. */
+  readonly endpoint?: string;
+}
+
+export function createDb(options: DbOptions): Db {
+  const client = new DynamoDBClient({
+    region: options.region,
+    ...(options.endpoint
+      ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    // A stuck connection must not eat the Lambda's whole budget; DynamoDB answers in milliseconds.
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+  });
+  return {
+    doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
+    table: options.table,
+  };
+}
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/**
+ * Runs a transaction, retrying when another transaction touched the same items (counters are shared by
+ * every write in a workspace). A failed condition comes back as the index of the first failed item.
+ */
+export async function transact(db: Db, items: TransactItems): Promise<{ failedIndex?: number }> {
+  const MAX_ATTEMPTS = 8;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
+      return {};
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failedIndex = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failedIndex >= 0) return { failedIndex };
+      const conflicted = reasons.some((r) => r.Code === 'TransactionConflict');
+      if (!conflicted || attempt >= MAX_ATTEMPTS) throw error;
+      // Full jitter keeps a burst of writers in one workspace from colliding again in lockstep.
+      await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
+    }
+  }
+}
+
+/** Runs a query to the end, following LastEvaluatedKey. */
+export async function* queryAll(db: Db, input: Omit<QueryCommandInput, 'TableName'>) {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.doc.send(new QueryCommand({ ...input, TableName: db.table, ExclusiveStartKey: start }));
+    for (const item of out.Items ?? []) yield item;
+    start = out.LastEvaluatedKey;
+  } while (start);
+}
+
+export interface PageRequest {
+  readonly page: number;
+  readonly limit: number;
+}
+
+/**
+ * One page of a key range, newest first. Pages after the first skip with keys-only reads, so page N costs
+ * the keys before it plus one page of items, never a read of whole items it will not return.
+ */
+export async function queryPage(
+  db: Db,
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey' | 'ScanIndexForward'>,
+  { page, limit }: PageRequest,
+  keyAttributes: readonly string[] = ['pk', 'sk'],
+): Promise<Record<string, unknown>[]> {
+  let start: Record<string, unknown> | undefined;
+  let toSkip = (page - 1) * limit;
+  while (toSkip > 0) {
+    const names = Object.fromEntries(keyAttributes.map((a, i) => [`#k${i}`, a]));
+    const out = await db.doc.send(
+      new QueryCommand({
+        ...input,
+        TableName: db.table,
+        ScanIndexForward: false,
+        Limit: toSkip,
+        ExclusiveStartKey: start,
+        ProjectionExpression: Object.keys(names).join(', '),
+        ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...names },
+      }),
+    );
+    toSkip -= out.Items?.length ?? 0;
+    start = out.LastEvaluatedKey;
+    if (!start) return [];
+  }
+  const items: Record<string, unknown>[] = [];
+  while (items.length < limit) {
+    const out = await db.doc.send(
+      new QueryCommand({
+        ...input,
+        TableName: db.table,
+        ScanIndexForward: false,
+        Limit: limit - items.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+    if (!start) break;
+  }
+  return items;
+}

@@ -1,0 +1,69 @@
+import type { Page } from '../domain/common.js';
+import { NotFoundError } from '../domain/errors.js';
+import { historyRange, type HistoryListQuery, type HistoryRecord } from '../domain/history.js';
+import { ulidTimeBounds, ID_PREFIX } from '../domain/ids.js';
+import { phoneDigits } from '../domain/phone.js';
+import type { Db, PageRequest } from './dynamo.js';
+import { queryAll } from './dynamo.js';
+import { deleteCounted, getRecord, insertCounted, listCounted, pageOfMatches, type CollectionSpec } from './collection.js';
+import { COLLECTION, ENTITY, GSI1, TABLE_SCHEMA_VERSION, key } from './model.js';
+
+const CALLS: CollectionSpec = { entity: 'call', label: 'History record', itemKey: key.call };
+
+const searchText = (r: Pick<HistoryRecord, 'fullName' | 'mobileNumber'>) =>
+  `${r.fullName.toLowerCase()}|${r.mobileNumber}|${phoneDigits(r.mobileNumber)}`;
+
+const toItem = (r: HistoryRecord) => ({
+  ...key.call(r.workspace_id, r._id),
+  ...key.callTypeIndex(r.workspace_id, r.agentType, r._id),
+  entity: ENTITY.call,
+  v: TABLE_SCHEMA_VERSION,
+  searchText: searchText(r),
+  ...r,
+});
+
+/**
+ * Writes a new call history record. Its `_id` is a call id (`call_<ULID>`) whose time part is the call's
+ * start, which the date filters read as a key range.
+ */
+export async function putNewHistoryRecord(db: Db, record: HistoryRecord): Promise<void> {
+  await insertCounted(db, CALLS, record.workspace_id, toItem(record));
+}
+
+export async function getHistoryRecord(db: Db, ws: string, id: string): Promise<HistoryRecord> {
+  const found = await getRecord<HistoryRecord>(db, CALLS, ws, id);
+  if (!found) throw new NotFoundError(CALLS.label);
+  return found;
+}
+
+export const deleteHistoryRecord = (db: Db, ws: string, id: string) => deleteCounted(db, CALLS, ws, id);
+
+/**
+ * A page of history, newest first. Unfiltered: one page and the counter. `agentType` reads its own index;
+ * dates bound the key range (ids sort by time); `search` filters inside the workspace partition.
+ */
+export function listHistory(db: Db, ws: string, q: HistoryListQuery & PageRequest): Promise<Page<HistoryRecord>> {
+  const { fromMs, toMs } = historyRange(q);
+  const search = q.search?.toLowerCase();
+  if (!q.agentType && fromMs === undefined && toMs === undefined && !search) {
+    return listCounted<HistoryRecord>(db, CALLS, ws, q);
+  }
+  const low = `${ID_PREFIX.call}_${fromMs === undefined ? '' : ulidTimeBounds(fromMs).low}`;
+  const high = `${ID_PREFIX.call}_${toMs === undefined ? '~' : ulidTimeBounds(toMs).high}`;
+  const byType = q.agentType !== undefined;
+  const values: Record<string, unknown> = byType
+    ? { ':pk': `WS#${ws}#CALLTYPE#${q.agentType}`, ':low': low, ':high': high }
+    : { ':pk': `WS#${ws}`, ':low': `${COLLECTION.call}${low}`, ':high': `${COLLECTION.call}${high}` };
+  const digits = search && /^[+\d\s().-]+$/.test(search) ? phoneDigits(search) : '';
+  if (search) values[':q'] = search;
+  if (digits) values[':d'] = digits;
+  const input = {
+    ...(byType ? { IndexName: GSI1 } : {}),
+    KeyConditionExpression: byType ? 'gsi1pk = :pk AND gsi1sk BETWEEN :low AND :high' : 'pk = :pk AND sk BETWEEN :low AND :high',
+    ...(search
+      ? { FilterExpression: digits ? 'contains(searchText, :q) OR contains(searchText, :d)' : 'contains(searchText, :q)' }
+      : {}),
+    ExpressionAttributeValues: values,
+  };
+  return pageOfMatches<HistoryRecord>(queryAll(db, { ...input, ScanIndexForward: false }), q);
+}

@@ -1,0 +1,79 @@
+/**
+ * The single-table model: every entity's key layout in one place. The CDK table, DynamoDB Local's table and
+ * every access pattern are built from these definitions, so they cannot disagree.
+ *
+ * Layout (pk / sk):
+ *   WS#<ws>        / WORKSPACE              workspace profile
+ *   WS#<ws>        / CREDITS                credit balance
+ *   WS#<ws>        / LEDGER#<ledgerId>      one credit movement
+ *   WS#<ws>        / COUNT#<entity>         record count kept in the same transaction as each write
+ *   WS#<ws>        / KEY#<keyId>            API key listing entry (no secret)
+ *   APIKEY#<sha256> / APIKEY                API key lookup by hash
+ *   WS#<ws>        / AGENT#<id>             agent          (ids are ULIDs: newest-first by sk)
+ *   WS#<ws>        / TOOL#<id>              tool           (header values encrypted)
+ *   WS#<ws>        / CONTACT#<id>           contact
+ *   WS#<ws>        / PHONE#<e164>           contact phone uniqueness guard
+ *   WS#<ws>        / CALL#<id>              call history record; gsi1 = WS#<ws>#CALLTYPE#<type> / <id>
+ */
+export const TABLE_SCHEMA_VERSION = 1;
+
+export const KEYS = { pk: 'pk', sk: 'sk', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk' } as const;
+
+/** GSI1: history by agent type, so the most common history filter reads exactly one page. */
+export const GSI1 = 'gsi1';
+
+export interface TableDefinition {
+  readonly partitionKey: string;
+  readonly sortKey: string;
+  readonly globalIndexes: readonly { name: string; partitionKey: string; sortKey: string; projection: 'ALL' }[];
+}
+
+export const TABLE: TableDefinition = {
+  partitionKey: KEYS.pk,
+  sortKey: KEYS.sk,
+  globalIndexes: [{ name: GSI1, partitionKey: KEYS.gsi1pk, sortKey: KEYS.gsi1sk, projection: 'ALL' }],
+};
+
+export const ENTITY = {
+  workspace: 'workspace',
+  credits: 'credits',
+  ledger: 'ledger',
+  counter: 'counter',
+  apiKey: 'apiKey',
+  apiKeyRef: 'apiKeyRef',
+  agent: 'agent',
+  tool: 'tool',
+  contact: 'contact',
+  contactPhone: 'contactPhone',
+  call: 'call',
+} as const;
+
+export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call';
+
+/** Key builders, one per item kind. */
+export const key = {
+  workspace: (ws: string) => ({ pk: `WS#${ws}`, sk: 'WORKSPACE' }),
+  credits: (ws: string) => ({ pk: `WS#${ws}`, sk: 'CREDITS' }),
+  ledger: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `LEDGER#${id}` }),
+  counter: (ws: string, entity: CountedEntity) => ({ pk: `WS#${ws}`, sk: `COUNT#${entity}` }),
+  apiKeyRef: (ws: string, keyId: string) => ({ pk: `WS#${ws}`, sk: `KEY#${keyId}` }),
+  apiKey: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  agent: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `AGENT#${id}` }),
+  tool: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `TOOL#${id}` }),
+  contact: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CONTACT#${id}` }),
+  contactPhone: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `PHONE#${e164}` }),
+  call: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CALL#${id}` }),
+  callTypeIndex: (ws: string, type: string, id: string) => ({ gsi1pk: `WS#${ws}#CALLTYPE#${type}`, gsi1sk: id }),
+} as const;
+
+/** Sort-key prefixes of the listable collections inside a workspace partition. */
+export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#' } as const;
+
+const META_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v', 'searchText'] as const;
+
+/** The stored item without its key and bookkeeping attributes. */
+export function fromItem<T>(item: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...item };
+  for (const a of META_ATTRIBUTES) delete out[a];
+  return out as T;
+}

@@ -1,0 +1,68 @@
+import type { Page } from '../domain/common.js';
+import type { Tool, ToolConfig } from '../domain/tool.js';
+import type { Db, PageRequest } from './dynamo.js';
+import { queryAll } from './dynamo.js';
+import { deleteCounted, getRecord, insertCounted, type CollectionSpec } from './collection.js';
+import { COLLECTION, ENTITY, TABLE_SCHEMA_VERSION, fromItem, key } from './model.js';
+import type { SecretBox } from './secret-box.js';
+import { updateExisting } from './update.js';
+import { NotFoundError } from '../domain/errors.js';
+
+const TOOLS: CollectionSpec = { entity: 'tool', label: 'Tool', itemKey: key.tool };
+
+/** A workspace lists at most this many tools (its list has no pagination in the API). */
+export const MAX_TOOLS_PER_WORKSPACE = 500;
+
+const mapHeaders = (config: ToolConfig | undefined, fn: (v: string) => string): ToolConfig | undefined =>
+  config?.headers
+    ? { ...config, headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, fn(v)])) }
+    : config;
+
+/** Header values are sealed before they reach the table and opened only when read back. */
+const sealTool = (box: SecretBox, tool: Tool): Tool => ({
+  ...tool,
+  config: mapHeaders(tool.config, (v) => box.seal(v, tool.workspaceId)),
+});
+const openTool = (box: SecretBox, tool: Tool): Tool => ({
+  ...tool,
+  config: mapHeaders(tool.config, (v) => box.open(v, tool.workspaceId)),
+});
+
+export async function putNewTool(db: Db, box: SecretBox, tool: Tool): Promise<void> {
+  await insertCounted(db, TOOLS, tool.workspaceId, {
+    ...key.tool(tool.workspaceId, tool._id),
+    entity: ENTITY.tool,
+    v: TABLE_SCHEMA_VERSION,
+    ...sealTool(box, tool),
+  });
+}
+
+/** A tool with its header values in the clear, or 404. */
+export async function getTool(db: Db, box: SecretBox, ws: string, id: string): Promise<Tool> {
+  const stored = await getRecord<Tool>(db, TOOLS, ws, id);
+  if (!stored) throw new NotFoundError(TOOLS.label);
+  return openTool(box, stored);
+}
+
+/** Every tool of the workspace, newest first, without configs (the list never shows them). */
+export async function listTools(db: Db, ws: string, req: PageRequest = { page: 1, limit: MAX_TOOLS_PER_WORKSPACE }): Promise<Page<Tool>> {
+  const data: Tool[] = [];
+  for await (const item of queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':prefix': COLLECTION.tool },
+    ScanIndexForward: false,
+  })) {
+    if (data.length >= req.limit) break;
+    data.push(fromItem<Tool>(item));
+  }
+  return { data, total: data.length, page: 1, limit: req.limit };
+}
+
+/** Replaces a tool's stored fields with the merged tool (header values sealed again). */
+export async function saveTool(db: Db, box: SecretBox, tool: Tool): Promise<Tool> {
+  const { _id, workspaceId, createdAt, ...changes } = sealTool(box, tool);
+  const saved = await updateExisting<Tool>(db, key.tool(workspaceId, _id), changes, TOOLS.label);
+  return openTool(box, saved);
+}
+
+export const deleteTool = (db: Db, ws: string, id: string) => deleteCounted(db, TOOLS, ws, id);
