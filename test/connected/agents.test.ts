@@ -1,0 +1,132 @@
+/**
+ * Invariant: agents are created, read, listed, updated and deleted through the HTTP API with exactly the
+ * fields API_SPEC.md lists for each operation, and only within the key's workspace.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+
+let t: TestPlatform;
+let ws: { workspaceId: string; apiKey: string };
+
+const agentBody = (workspaceId: string, extra: Record<string, unknown> = {}) => ({
+  name: 'Receptionist',
+  llm_provider: 'openai',
+  llm_model: 'gpt-4o-mini',
+  tts_provider: 'elevenlabs',
+  stt_provider: 'deepgram',
+  system_prompt: 'You are {{contactName}}\'s assistant.',
+  first_message: 'Hello!',
+  recording_enabled: true,
+  workspaceId,
+  ...extra,
+});
+
+beforeAll(async () => {
+  t = await startTestPlatform();
+  ws = await t.workspace();
+});
+afterAll(() => t?.stop());
+
+describe('agents', () => {
+  it('create returns exactly the create fields, 201', async () => {
+    const res = await t.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId));
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(
+      ['_id', 'name', 'llm_provider', 'llm_model', 'tts_provider', 'stt_provider', 'system_prompt', 'first_message', 'recording_enabled', 'workspaceId', 'createdAt'].sort(),
+    );
+    expect(res.body._id).toMatch(/^agt_/);
+    expect(res.body.recording_enabled).toBe(true);
+  });
+
+  it('get returns the get fields including voice, ambience and updatedAt', async () => {
+    const created = await t.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId, { tts_voice_id: 'voice-1' }));
+    const res = await t.api(ws.apiKey, 'GET', `/api/agents/${created.body._id}`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(
+      ['_id', 'name', 'llm_provider', 'llm_model', 'tts_provider', 'tts_voice_id', 'stt_provider', 'system_prompt', 'first_message', 'recording_enabled', 'ambience_enabled', 'workspaceId', 'createdAt', 'updatedAt'].sort(),
+    );
+    expect(res.body.tts_voice_id).toBe('voice-1');
+    expect(res.body.ambience_enabled).toBe(false);
+  });
+
+  it('lists newest first with list fields, total and pagination', async () => {
+    const other = await t.workspace();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const r = await t.api(other.apiKey, 'POST', '/api/agents', agentBody(other.workspaceId, { name: `A${i}` }));
+      ids.push(r.body._id);
+    }
+    const page1 = await t.api(other.apiKey, 'GET', `/api/agents?workspaceId=${other.workspaceId}&limit=2`);
+    expect(page1.status).toBe(200);
+    expect(page1.body).toMatchObject({ total: 5, page: 1, limit: 2 });
+    expect(page1.body.data.map((a: { _id: string }) => a._id)).toEqual([ids[4], ids[3]]);
+    expect(Object.keys(page1.body.data[0]).sort()).toEqual(
+      ['_id', 'name', 'llm_provider', 'llm_model', 'tts_provider', 'stt_provider', 'workspaceId', 'createdAt'].sort(),
+    );
+    const page3 = await t.api(other.apiKey, 'GET', '/api/agents?page=3&limit=2');
+    expect(page3.body.data.map((a: { _id: string }) => a._id)).toEqual([ids[0]]);
+    const page9 = await t.api(other.apiKey, 'GET', '/api/agents?page=9&limit=2');
+    expect(page9.body).toMatchObject({ data: [], total: 5, page: 9 });
+    const defaults = await t.api(other.apiKey, 'GET', '/api/agents');
+    expect(defaults.body).toMatchObject({ page: 1, limit: 10, total: 5 });
+  });
+
+  it('rejects limit outside 1..100 and non-numeric pages', async () => {
+    for (const q of ['limit=0', 'limit=101', 'page=0', 'page=abc', 'limit=2.5']) {
+      const res = await t.api(ws.apiKey, 'GET', `/api/agents?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+    }
+  });
+
+  it('patch changes only the fields sent and moves updatedAt', async () => {
+    const created = await t.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId));
+    const before = await t.api(ws.apiKey, 'GET', `/api/agents/${created.body._id}`);
+    const res = await t.api(ws.apiKey, 'PATCH', `/api/agents/${created.body._id}`, { first_message: 'Hi there' });
+    expect(res.status).toBe(200);
+    expect(res.body.first_message).toBe('Hi there');
+    expect(res.body.name).toBe('Receptionist');
+    expect(res.body.updatedAt >= before.body.updatedAt).toBe(true);
+    const switched = await t.api(ws.apiKey, 'PATCH', `/api/agents/${created.body._id}`, { tts_provider: 'deepgram' });
+    expect(switched.body.tts_voice_id).toBe('aura-2-thalia-en');
+  });
+
+  it('delete removes the agent and the count', async () => {
+    const own = await t.workspace();
+    const created = await t.api(own.apiKey, 'POST', '/api/agents', agentBody(own.workspaceId));
+    const del = await t.api(own.apiKey, 'DELETE', `/api/agents/${created.body._id}`);
+    expect(del.status).toBe(204);
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${created.body._id}`)).status).toBe(404);
+    expect((await t.api(own.apiKey, 'DELETE', `/api/agents/${created.body._id}`)).status).toBe(404);
+    expect((await t.api(own.apiKey, 'GET', '/api/agents')).body.total).toBe(0);
+  });
+
+  it('rejects unknown providers, unknown fields and missing required fields, storing nothing', async () => {
+    const own = await t.workspace();
+    const cases: Record<string, unknown>[] = [
+      agentBody(own.workspaceId, { llm_provider: 'mistral' }),
+      agentBody(own.workspaceId, { tts_provider: 'OpenAI' }),
+      agentBody(own.workspaceId, { stt_provider: 'whisper' }),
+      agentBody(own.workspaceId, { colour: 'blue' }),
+      agentBody(own.workspaceId, { recording_enabled: 'yes' }),
+      { ...agentBody(own.workspaceId), name: undefined },
+      { ...agentBody(own.workspaceId), workspaceId: undefined },
+    ];
+    for (const body of cases) {
+      const res = await t.api(own.apiKey, 'POST', '/api/agents', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'validation_failed' });
+      expect(Array.isArray(res.body.error.details)).toBe(true);
+    }
+    expect((await t.api(own.apiKey, 'GET', '/api/agents')).body.total).toBe(0);
+  });
+
+  it('accepts every documented provider', async () => {
+    for (const llm of ['openai', 'anthropic', 'google'])
+      for (const tts of ['elevenlabs', 'deepgram', 'cartesia'])
+        for (const stt of ['deepgram', 'assemblyai', 'speechmatics', 'openai']) {
+          const res = await t.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId, { llm_provider: llm, tts_provider: tts, stt_provider: stt }));
+          expect(res.status).toBe(201);
+        }
+  });
+});

@@ -1,0 +1,26 @@
+import type { TestProject } from 'vitest/node';
+import { startStores, type LocalStores } from '../../lib/local/platform.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stores: { dynamodb: string; s3: string; sqs: string; queueUrl: string; deadLetterQueueUrl: string };
+  }
+}
+
+let stores: LocalStores | undefined;
+
+/** Starts the local stores once per test run (DynamoDB Local in memory). */
+export async function setup(project: TestProject): Promise<void> {
+  stores = await startStores(undefined, 'voice-agents-recordings');
+  project.provide('stores', {
+    dynamodb: stores.dynamo.endpoint,
+    s3: stores.s3.endpoint,
+    sqs: stores.sqs.endpoint,
+    queueUrl: stores.sqs.queueUrl,
+    deadLetterQueueUrl: stores.sqs.deadLetterQueueUrl,
+  });
+}
+
+export async function teardown(): Promise<void> {
+  await stores?.stop();
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { getDeps, type Deps } from '../../lib/deps.js';
+import type { LocalStores } from '../../lib/local/platform.js';
+import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
+import type { Fallback } from '../../lib/local/server.js';
+import { createWorkspace } from '../../lib/store/workspaces.js';
+
+export interface TestPlatform {
+  readonly baseUrl: string;
+  readonly platform: RunningPlatform;
+  readonly deps: Deps;
+  /** A fresh workspace with an API key and the given credits. */
+  workspace(credits?: number): Promise<{ workspaceId: string; apiKey: string; keyId: string }>;
+  /** fetch against the platform with the key set and JSON encoded. */
+  api(apiKey: string, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+/** Stores started by global setup, handed to the platform so it does not start its own. */
+function sharedStores(): LocalStores {
+  const s = inject('stores');
+  const noop = async () => undefined;
+  return {
+    dynamo: { endpoint: s.dynamodb, stop: noop },
+    s3: { endpoint: s.s3, stop: noop },
+    sqs: { endpoint: s.sqs, queueUrl: s.queueUrl, deadLetterQueueUrl: s.deadLetterQueueUrl, stop: noop },
+    stop: noop,
+  };
+}
+
+/**
+ * The whole local platform in this test file's process, on a free port, with a table of its own so test
+ * files never see each other's data.
+ */
+export async function startTestPlatform(options: { fallbacks?: Fallback[] } = {}): Promise<TestPlatform> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'vap-test-'));
+  const table = `t-${randomBytes(6).toString('hex')}`;
+  const platform = await startPlatform(
+    { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
+    { stores: sharedStores(), persist: false, fallbacks: options.fallbacks },
+  );
+  const deps = await getDeps();
+  return {
+    baseUrl: platform.baseUrl,
+    platform,
+    deps,
+    workspace: (credits = 100) => createWorkspace(deps.db, { name: 'test', credits }),
+    async api(apiKey, method, path, body, headers = {}) {
+      const res = await fetch(`${platform.baseUrl}${path}`, {
+        method,
+        headers: {
+          'x-api-key': apiKey,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Non-JSON answers (HTML, TwiML) stay text.
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async stop() {
+      await platform.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
