@@ -1,4 +1,4 @@
-import { monotonicFactory } from 'ulid';
+import { monotonicFactory, ulid } from 'ulid';
 
 const nextUlid = monotonicFactory();
 
@@ -20,8 +20,10 @@ export type IdKind = keyof typeof ID_PREFIX;
  * A sortable, unguessable identifier: a type prefix and a ULID (48-bit time, 80 random bits).
  * `atMs` lets a record carry its own creation time, which history date-range queries rely on.
  */
-export function newId(kind: IdKind, atMs: number = Date.now()): string {
-  return `${ID_PREFIX[kind]}_${nextUlid(atMs)}`;
+export function newId(kind: IdKind, atMs?: number): string {
+  // The monotonic factory keeps ids made in one millisecond in creation order, but it ignores a time
+  // earlier than its last one, so an explicit time gets a plain ULID of that time.
+  return `${ID_PREFIX[kind]}_${atMs === undefined ? nextUlid() : ulid(atMs)}`;
 }
 
 const ID_SHAPE = /^[a-z]{2,4}_[0-9A-HJKMNP-TV-Z]{26}$/;
