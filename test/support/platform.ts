@@ -11,6 +11,9 @@ import { createWorkspace } from '../../lib/store/workspaces.js';
 
 export interface TestPlatform {
   readonly baseUrl: string;
+  /** The DATA_DIR and TABLE_NAME this platform runs with (the admin CLI finds it through them). */
+  readonly dataDir: string;
+  readonly table: string;
   readonly platform: RunningPlatform;
   readonly deps: Deps;
   /** A fresh workspace with an API key and the given credits. */
@@ -36,16 +39,18 @@ function sharedStores(): LocalStores {
  * The whole local platform in this test file's process, on a free port, with a table of its own so test
  * files never see each other's data.
  */
-export async function startTestPlatform(options: { fallbacks?: Fallback[] } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(options: { fallbacks?: Fallback[]; persist?: boolean } = {}): Promise<TestPlatform> {
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-test-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
   const platform = await startPlatform(
     { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
-    { stores: sharedStores(), persist: false, fallbacks: options.fallbacks },
+    { stores: sharedStores(), persist: options.persist ?? false, fallbacks: options.fallbacks },
   );
   const deps = await getDeps();
   return {
     baseUrl: platform.baseUrl,
+    dataDir,
+    table,
     platform,
     deps,
     workspace: (credits = 100) => createWorkspace(deps.db, { name: 'test', credits }),
