@@ -18,6 +18,27 @@ const EnvSchema = z.object({
   SECRET_KEY_ARN: z.string().optional(),
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Voice vendors: a key switches that vendor to its real service; a base URL points the real client at a
+  // stand-in on loopback (npm start and the tests set both). Where one vendor serves two capabilities, each
+  // capability may have its own base URL, falling back to the vendor's.
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_STT_BASE_URL: z.url().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  GOOGLE_API_KEY: z.string().optional(),
+  GOOGLE_BASE_URL: z.url().optional(),
+  DEEPGRAM_API_KEY: z.string().optional(),
+  DEEPGRAM_BASE_URL: z.url().optional(),
+  DEEPGRAM_TTS_BASE_URL: z.url().optional(),
+  ASSEMBLYAI_API_KEY: z.string().optional(),
+  ASSEMBLYAI_BASE_URL: z.url().optional(),
+  SPEECHMATICS_API_KEY: z.string().optional(),
+  SPEECHMATICS_BASE_URL: z.url().optional(),
+  ELEVENLABS_API_KEY: z.string().optional(),
+  ELEVENLABS_BASE_URL: z.url().optional(),
+  CARTESIA_API_KEY: z.string().optional(),
+  CARTESIA_BASE_URL: z.url().optional(),
 });
 
 export type Config = Readonly<z.infer<typeof EnvSchema>>;

@@ -1,0 +1,56 @@
+import type { LLM_PROVIDERS } from '../../domain/agent.js';
+
+export type LlmProviderId = (typeof LLM_PROVIDERS)[number];
+
+export interface LlmToolCall {
+  /** The vendor's id for the call, echoed in the tool result. */
+  readonly id: string;
+  readonly name: string;
+  /** JSON text of the arguments, as the model produced it. */
+  readonly arguments: string;
+}
+
+/** Vendor-neutral conversation; each adapter maps it to its vendor's message format. */
+export type LlmMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly LlmToolCall[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly name: string; readonly content: string };
+
+export interface LlmToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of an object: the tool's parameters. */
+  readonly parameters: Record<string, unknown>;
+}
+
+export interface LlmRequest {
+  readonly model: string;
+  readonly messages: readonly LlmMessage[];
+  readonly tools?: readonly LlmToolSpec[];
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+}
+
+export type LlmFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
+
+/**
+ * What a streamed completion yields, in order: text deltas as they arrive, each tool call once complete
+ * (arguments fully accumulated), then exactly one `done`. `atMs` is `performance.now()` at receipt.
+ */
+export type LlmEvent =
+  | { readonly type: 'text'; readonly delta: string; readonly atMs: number }
+  | { readonly type: 'tool_call'; readonly call: LlmToolCall; readonly atMs: number }
+  | {
+      readonly type: 'done';
+      readonly finishReason: LlmFinishReason;
+      readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+      readonly atMs: number;
+    };
+
+/** A language-model vendor. */
+export interface LlmProvider {
+  readonly id: LlmProviderId;
+  /** Streams one completion. Aborting `signal` stops the vendor request at once (barge-in). */
+  stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent>;
+}

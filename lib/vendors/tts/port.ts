@@ -1,0 +1,43 @@
+import type { TTS_PROVIDERS } from '../../domain/agent.js';
+
+export type TtsProviderId = (typeof TTS_PROVIDERS)[number];
+
+export interface TtsOptions {
+  readonly voiceId: string;
+  /** Vendor model name; each adapter has a sensible default. */
+  readonly model?: string;
+}
+
+/** Audio out is always what Twilio plays: raw mu-law, 8 kHz, mono, in chunks of any size. */
+export interface TtsAudioChunk {
+  readonly mulaw: Uint8Array;
+  /** `performance.now()` at receipt. */
+  readonly atMs: number;
+}
+
+/**
+ * One agent utterance: text goes in phrase by phrase, audio comes out in order. Cancel stops synthesis
+ * at the vendor (its context or request) and ends `audio` at once.
+ */
+export interface TtsUtterance {
+  /** Adds text; the adapter may buffer until `flush`. */
+  pushText(text: string): void;
+  /** Ends a phrase: synthesize what is buffered now, do not wait for more text. */
+  flush(): void;
+  /** No more text will come; `audio` completes after the last chunk. */
+  end(): void;
+  cancel(): void;
+  readonly audio: AsyncIterable<TtsAudioChunk>;
+}
+
+/** A connection to a TTS vendor for one call, opened before the first turn and kept warm. */
+export interface TtsSession {
+  utterance(id: string): TtsUtterance;
+  close(): Promise<void>;
+}
+
+/** A text-to-speech vendor. */
+export interface TtsProvider {
+  readonly id: TtsProviderId;
+  connect(options: TtsOptions, signal?: AbortSignal): Promise<TtsSession>;
+}
