@@ -29,6 +29,11 @@ export interface RouteSpec {
   readonly response?: z.ZodType;
   /** For non-JSON responses, the content type the OpenAPI document names. */
   readonly produces?: string;
+  /**
+   * Error statuses the route's domain can answer beyond those the middleware stack implies (400, 401, 403,
+   * 404, 413 follow from auth, params, query and body), for example 402 or 409; the OpenAPI document lists them.
+   */
+  readonly errors?: readonly number[];
 }
 
 const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
@@ -50,10 +55,10 @@ export const ROUTES = {
   updateTool: route({ method: 'PUT', path: '/api/tools/{id}', entry: 'functions/tools/update.ts', summary: 'Update a tool (only the fields sent change)', tag: 'Tools', auth: true, params: IdParams, body: ToolUpdate, status: 200, response: ToolView }),
   deleteTool: route({ method: 'DELETE', path: '/api/tools/{id}', entry: 'functions/tools/delete.ts', summary: 'Delete a tool', tag: 'Tools', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
 
-  createContact: route({ method: 'POST', path: '/api/contacts', entry: 'functions/contacts/create.ts', summary: 'Create a contact', tag: 'Contacts', auth: true, body: ContactCreate, status: 201, response: ContactView }),
+  createContact: route({ method: 'POST', path: '/api/contacts', entry: 'functions/contacts/create.ts', summary: 'Create a contact', tag: 'Contacts', auth: true, body: ContactCreate, errors: [409], status: 201, response: ContactView }),
   listContacts: route({ method: 'GET', path: '/api/contacts', entry: 'functions/contacts/list.ts', summary: 'List contacts, newest first; search by name or phone', tag: 'Contacts', auth: true, query: listQuery(ContactListQuery), status: 200, response: pageEnvelope(ContactListItem) }),
   getContact: route({ method: 'GET', path: '/api/contacts/{id}', entry: 'functions/contacts/get.ts', summary: 'Get a contact', tag: 'Contacts', auth: true, params: IdParams, status: 200, response: ContactView }),
-  updateContact: route({ method: 'PATCH', path: '/api/contacts/{id}', entry: 'functions/contacts/update.ts', summary: 'Update a contact (JSON merge patch)', tag: 'Contacts', auth: true, params: IdParams, body: ContactUpdate, status: 200, response: ContactView }),
+  updateContact: route({ method: 'PATCH', path: '/api/contacts/{id}', entry: 'functions/contacts/update.ts', summary: 'Update a contact (JSON merge patch)', tag: 'Contacts', auth: true, params: IdParams, body: ContactUpdate, errors: [409], status: 200, response: ContactView }),
   deleteContact: route({ method: 'DELETE', path: '/api/contacts/{id}', entry: 'functions/contacts/delete.ts', summary: 'Delete a contact', tag: 'Contacts', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
 
   listHistory: route({ method: 'GET', path: '/api/history', entry: 'functions/history/list.ts', summary: 'List call history, newest first, with filters', tag: 'History', auth: true, query: listQuery(HistoryListQuery), status: 200, response: pageEnvelope(HistoryListItem) }),
