@@ -99,7 +99,7 @@ describe('tool coherence', () => {
       assertToolIsCoherent({ type: 'http', config: { url: 'https://x.test/{id}/{other}' }, parameters: [] });
       expect.unreachable();
     } catch (error) {
-      const fields = ((error as AppError).details as { field: string }[]).map((d) => d.field);
+      const fields = ((error as AppError).details as unknown as { field: string }[]).map((d) => d.field);
       expect(fields).toEqual(['config.method', 'config.url', 'config.url']);
     }
   });
