@@ -10,12 +10,28 @@ export interface Deps {
   readonly secrets: SecretBox;
 }
 
+const HEX_KEY = /^[0-9a-fA-F]{64}$/;
+/** Base64 of exactly 32 bytes: 43 characters and one padding `=` (optional). */
+const BASE64_KEY = /^[A-Za-z0-9+/]{43}=?$/;
+
+/**
+ * Decodes the 32-byte data key held in Secrets Manager: 64 hex characters (what the CDK stack generates, since
+ * Secrets Manager cannot generate base64 of random bytes) or base64 (a key created by hand or by the local
+ * key file). Anything else fails loudly instead of yielding a short or garbled key; the value is never echoed.
+ */
+export function decodeDataKey(text: string): Buffer {
+  const value = text.trim();
+  if (HEX_KEY.test(value)) return Buffer.from(value, 'hex');
+  if (BASE64_KEY.test(value)) return Buffer.from(value, 'base64');
+  throw new Error(`The data-key secret must be 32 bytes as 64 hex characters or base64 (got ${value.length} characters)`);
+}
+
 async function loadDataKey(config: Config): Promise<Buffer> {
   if (config.SECRET_KEY_ARN) {
     const sm = new SecretsManagerClient({ region: config.AWS_REGION });
     const out = await sm.send(new GetSecretValueCommand({ SecretId: config.SECRET_KEY_ARN }));
     if (!out.SecretString) throw new Error('The data-key secret is empty');
-    return Buffer.from(out.SecretString.trim(), 'base64');
+    return decodeDataKey(out.SecretString);
   }
   if (config.SECRET_KEY_FILE) return loadOrCreateKeyFile(config.SECRET_KEY_FILE);
   throw new Error('Set SECRET_KEY_ARN (AWS) or SECRET_KEY_FILE (local) so secrets can be sealed');

@@ -1,0 +1,24 @@
+/**
+ * The CDK app: `npm run synth` (offline, no AWS account, no Docker) and `cdk deploy`.
+ * Context: `stackName` (default VoiceAgentPlatform, so several stages can share an account) and
+ * `publicBaseUrl` (a custom domain; default the API's own endpoint).
+ */
+import { App, Tags } from 'aws-cdk-lib';
+import { PlatformStack } from '../lib/infra/stack.js';
+
+const app = new App();
+
+const context = (name: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(name);
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`Context ${name} must be a string`);
+  return value;
+};
+
+const publicBaseUrl = context('publicBaseUrl');
+// No `env`: the stack is environment-agnostic, so synth needs no credentials and makes no lookups.
+new PlatformStack(app, context('stackName') ?? 'VoiceAgentPlatform', {
+  description: 'Voice agent platform: HTTP API, Lambda handlers, DynamoDB, S3 recordings, SQS call dispatch',
+  ...(publicBaseUrl === undefined ? {} : { publicBaseUrl }),
+});
+Tags.of(app).add('project', 'voice-agent-platform');

@@ -1,0 +1,71 @@
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Config } from '../../config.js';
+
+/**
+ * Anything that runs platform code: a Lambda function, or (later) the streaming service's Fargate task, seen
+ * through an adapter `{ grantPrincipal: taskRole, addEnvironment: (k, v) => container.addEnvironment(k, v) }`.
+ * Each `bind*` below sets the variable lib/config.ts reads AND grants the matching IAM in one call
+ * (STYLE 16), so a resource can never be reachable without its name, nor named without being reachable.
+ */
+export interface BindTarget extends iam.IGrantable {
+  addEnvironment(name: string, value: string): unknown;
+}
+
+/** Only names lib/config.ts parses: renaming a variable there breaks the build here, not a deployment. */
+type EnvName = keyof Config;
+
+const setEnv = (target: BindTarget, name: EnvName, value: string): void => {
+  target.addEnvironment(name, value);
+};
+
+/** What a handler does with the single table. */
+export type TableAccess = 'read' | 'readWrite';
+
+/** Binds the single table: TABLE_NAME plus read-only or read-write data-plane actions (table and its indexes). */
+export function bindTable(target: BindTarget, table: dynamodb.ITableV2, access: TableAccess): void {
+  setEnv(target, 'TABLE_NAME', table.tableName);
+  if (access === 'read') table.grantReadData(target);
+  else table.grantReadWriteData(target);
+}
+
+/**
+ * What a handler does with recordings. `read` is also what presigning a download needs: a presigned URL
+ * carries the signer's permissions.
+ */
+export type RecordingsAccess = 'read' | 'write' | 'readWrite';
+
+/** Binds the recordings bucket: BUCKET_NAME plus object access, optionally narrowed to a key pattern. */
+export function bindRecordings(
+  target: BindTarget,
+  bucket: s3.IBucket,
+  access: RecordingsAccess,
+  keyPattern = '*',
+): void {
+  setEnv(target, 'BUCKET_NAME', bucket.bucketName);
+  if (access === 'read') bucket.grantRead(target, keyPattern);
+  else if (access === 'write') bucket.grantPut(target, keyPattern);
+  else bucket.grantReadWrite(target, keyPattern);
+}
+
+/**
+ * What a component does with the call-dispatch queue. A Lambda consumer gets its rights from its
+ * SqsEventSource instead; `consume` is for pollers such as a container.
+ */
+export type QueueAccess = 'send' | 'consume';
+
+/** Binds the call-dispatch queue: DISPATCH_QUEUE_URL plus send or consume rights. */
+export function bindDispatchQueue(target: BindTarget, queue: sqs.IQueue, access: QueueAccess): void {
+  setEnv(target, 'DISPATCH_QUEUE_URL', queue.queueUrl);
+  if (access === 'send') queue.grantSendMessages(target);
+  else queue.grantConsumeMessages(target);
+}
+
+/** Binds the data-key secret that lib/store/secret-box.ts seals with: SECRET_KEY_ARN plus read. */
+export function bindDataKey(target: BindTarget, secret: secretsmanager.ISecret): void {
+  setEnv(target, 'SECRET_KEY_ARN', secret.secretArn);
+  secret.grantRead(target);
+}

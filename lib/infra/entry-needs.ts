@@ -1,0 +1,73 @@
+import type { BundleFile } from './constructs/api-function.js';
+import type { QueueAccess, RecordingsAccess, TableAccess } from './constructs/bindings.js';
+import { DOCS_ASSETS_DIR, DOCS_ASSETS_SOURCE, DOCS_ASSET_FILES } from './docs-assets.js';
+import { ROUTES, type RouteSpec } from './routes.js';
+
+/** Every handler module named in the route table (a literal union: a typo below fails the typecheck). */
+export type RouteEntry = (typeof ROUTES)[keyof typeof ROUTES]['entry'];
+
+/**
+ * What one route handler needs beyond the defaults. Every route function gets the data-key secret (the
+ * composition root in lib/deps.ts loads it on cold start) and the public base URL. The table defaults to
+ * read-only when every route of the entry is a GET (safe by HTTP semantics) and read-write otherwise.
+ * Recordings and the dispatch queue are granted to nobody unless named here.
+ */
+export interface EntryNeeds {
+  /** `none` for handlers that never touch the table. */
+  readonly table?: TableAccess | 'none';
+  readonly recordings?: RecordingsAccess;
+  /** A route only ever sends (e.g. `phone-call`); consuming is the dispatch consumer's job. */
+  readonly dispatch?: Extract<QueueAccess, 'send'>;
+  readonly timeoutSeconds?: number;
+  readonly memoryMiB?: number;
+  readonly bundleFiles?: readonly BundleFile[];
+}
+
+/**
+ * The per-entry exceptions, kept beside the route table so a new route states its needs in one place.
+ * A GET that writes (say, consuming a one-time meeting link) must say `table: 'readWrite'` here: the
+ * local platform does not enforce IAM, so forgetting shows up only as AccessDenied on AWS.
+ */
+export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
+  'functions/docs/openapi.ts': { table: 'none' },
+  'functions/docs/page.ts': {
+    table: 'none',
+    bundleFiles: DOCS_ASSET_FILES.map((file) => ({
+      from: `${DOCS_ASSETS_SOURCE}/${file}`,
+      to: `${DOCS_ASSETS_DIR}/${file}`,
+    })),
+  },
+};
+
+/** One resolved function: its entry, the routes it serves and its needs with defaults applied. */
+export interface RouteFunctionPlan {
+  readonly entry: RouteEntry;
+  readonly routes: readonly RouteSpec[];
+  readonly needs: EntryNeeds & { readonly table: TableAccess | 'none' };
+}
+
+/** Groups the route table by entry (several routes may share a handler) and resolves each entry's needs. */
+export function planRouteFunctions(
+  routes: Readonly<Record<string, RouteSpec>> = ROUTES,
+  needs: Readonly<Partial<Record<string, EntryNeeds>>> = ENTRY_NEEDS,
+): RouteFunctionPlan[] {
+  const byEntry = new Map<string, RouteSpec[]>();
+  for (const route of Object.values(routes)) {
+    const list = byEntry.get(route.entry) ?? [];
+    list.push(route);
+    byEntry.set(route.entry, list);
+  }
+  for (const entry of Object.keys(needs)) {
+    // A stale key would silently grant nothing to the renamed handler.
+    if (!byEntry.has(entry)) throw new Error(`ENTRY_NEEDS names ${entry}, which no route uses`);
+  }
+  return [...byEntry].map(([entry, entryRoutes]) => {
+    const own = needs[entry] ?? {};
+    const readOnly = entryRoutes.every((r) => r.method === 'GET');
+    return {
+      entry: entry as RouteEntry,
+      routes: entryRoutes,
+      needs: { ...own, table: own.table ?? (readOnly ? 'read' : 'readWrite') },
+    };
+  });
+}

@@ -1,0 +1,211 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { TABLE, type TableDefinition } from '../store/model.js';
+import { entryConstructId, PlatformFunction, type PlatformFunctionProps } from './constructs/api-function.js';
+import { bindDataKey, bindDispatchQueue, bindRecordings, bindTable } from './constructs/bindings.js';
+import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
+
+/** The call-dispatch queue's settings; lib/local/sqs.ts mirrors them and test/offline checks they agree. */
+export const DISPATCH_QUEUE = {
+  /** Longer than placing one call takes, so a slow dial is not delivered twice; a consumer Lambda's timeout must stay below it. */
+  visibilityTimeout: Duration.seconds(60),
+  /** Three tries ride out a vendor blip; a message failing more often is a bug to inspect, not to retry. */
+  maxReceiveCount: 3,
+  /** SQS's maximum: time to notice, fix and redrive failed dispatches. */
+  deadLetterRetention: Duration.days(14),
+} as const;
+
+/**
+ * Recordings lifecycle. Infrequent Access after 30 days: recordings are replayed mostly in the first days
+ * after a call, and 30 days is also IA's minimum billed storage duration. Deleted after 365 days: a year covers
+ * quality reviews and disputes while bounding what the platform keeps of people's voices.
+ */
+export const RECORDINGS_LIFECYCLE = {
+  infrequentAccessAfter: Duration.days(30),
+  expireAfter: Duration.days(365),
+  /** Parts of an upload that never completed cost money and serve nobody. */
+  abortIncompleteUploadsAfter: Duration.days(7),
+} as const;
+
+/**
+ * The secret's generator alphabet is 0-9a-f: Secrets Manager cannot emit base64 of random bytes, but 64 hex
+ * characters from its random generator are exactly 32 random bytes (lib/deps.ts decodes both forms).
+ */
+export const DATA_KEY_SECRET = {
+  passwordLength: 64,
+  excludeUppercase: true,
+  excludePunctuation: true,
+  includeSpace: false,
+  excludeCharacters: 'ghijklmnopqrstuvwxyz',
+  // Forcing "one of each type" would bias characters; every position stays independent and uniform.
+  requireEachIncludedType: false,
+} as const satisfies secretsmanager.SecretStringGenerator;
+
+/** Options of {@link PlatformStack}. */
+export interface PlatformStackProps extends StackProps {
+  /**
+   * The public origin clients use (a custom domain in front of the API), without a trailing slash. Defaults to
+   * the HTTP API's own endpoint. From the CLI: `-c publicBaseUrl=https://api.example.com`.
+   */
+  readonly publicBaseUrl?: string;
+}
+
+/** Builds the table's key schema and indexes from the model (STYLE 11): every key attribute is a string. */
+function tableKeys(model: TableDefinition): Pick<dynamodb.TablePropsV2, 'partitionKey' | 'sortKey' | 'globalSecondaryIndexes'> {
+  const str = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+  return {
+    partitionKey: str(model.partitionKey),
+    sortKey: str(model.sortKey),
+    globalSecondaryIndexes: model.globalIndexes.map((index) => ({
+      indexName: index.name,
+      partitionKey: str(index.partitionKey),
+      sortKey: str(index.sortKey),
+      projectionType: dynamodb.ProjectionType.ALL,
+    })),
+  };
+}
+
+function checkBaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`publicBaseUrl must be an absolute URL, got ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error('publicBaseUrl must be http(s)');
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * The whole platform in one environment-agnostic stack: the single table, the recordings bucket, the
+ * call-dispatch queue with its dead letters, the data-key secret, and the HTTP API with one Lambda per
+ * handler module of lib/infra/routes.ts.
+ *
+ * Extending it: a route is a line in routes.ts (plus ENTRY_NEEDS in entry-needs.ts if it needs more than the
+ * table); a non-route Lambda (a queue consumer) is {@link PlatformStack.addFunction} plus the `bind*`
+ * helpers of constructs/bindings.ts; a container binds the same resources through a `BindTarget`
+ * adapter over its task role and container definition.
+ */
+export class PlatformStack extends Stack {
+  readonly table: dynamodb.TableV2;
+  readonly recordings: s3.Bucket;
+  readonly dispatchQueue: sqs.Queue;
+  readonly dispatchDeadLetters: sqs.Queue;
+  readonly dataKey: secretsmanager.Secret;
+  readonly api: apigw.HttpApi;
+  /** What PUBLIC_BASE_URL is set to: the context value, or the API's endpoint. */
+  readonly publicBaseUrl: string;
+  /** The function serving each handler module of the route table. */
+  readonly routeFunctions: ReadonlyMap<RouteEntry, PlatformFunction>;
+
+  constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
+    super(scope, id, props);
+
+    this.table = new dynamodb.TableV2(this, 'Table', {
+      ...tableKeys(TABLE),
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Customer data outlives any one deployment of the stack.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.recordings = new s3.Bucket(this, 'Recordings', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // SSE-S3 rather than KMS: recordings leave only through presigned URLs, which with a customer key would
+      // also need kms:Decrypt on every signer, for no protection the bucket policy does not already give.
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        {
+          id: 'recordings-age-out',
+          transitions: [
+            { storageClass: s3.StorageClass.INFREQUENT_ACCESS, transitionAfter: RECORDINGS_LIFECYCLE.infrequentAccessAfter },
+          ],
+          expiration: RECORDINGS_LIFECYCLE.expireAfter,
+          abortIncompleteMultipartUploadAfter: RECORDINGS_LIFECYCLE.abortIncompleteUploadsAfter,
+        },
+      ],
+    });
+
+    this.dispatchDeadLetters = new sqs.Queue(this, 'CallDispatchDeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: DISPATCH_QUEUE.deadLetterRetention,
+    });
+    this.dispatchQueue = new sqs.Queue(this, 'CallDispatch', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: DISPATCH_QUEUE.visibilityTimeout,
+      deadLetterQueue: { queue: this.dispatchDeadLetters, maxReceiveCount: DISPATCH_QUEUE.maxReceiveCount },
+    });
+
+    this.dataKey = new secretsmanager.Secret(this, 'DataKey', {
+      description: 'AES-256 data key (64 hex characters) sealing stored secrets; never rotate in place: sealed values would stop opening',
+      generateSecretString: DATA_KEY_SECRET,
+      // Losing the key makes every sealed value in the retained table unreadable.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.api = new apigw.HttpApi(this, 'Api', {
+      description: 'Voice agent platform API',
+    });
+    // The functions may reference the API's endpoint: the API resource itself refers to no function (only
+    // its integrations and routes do), so this is no dependency cycle.
+    this.publicBaseUrl = props.publicBaseUrl === undefined ? this.api.apiEndpoint : checkBaseUrl(props.publicBaseUrl);
+
+    const routeScope = new Construct(this, 'Routes');
+    const routeFunctions = new Map<RouteEntry, PlatformFunction>();
+    for (const { entry, routes, needs } of planRouteFunctions()) {
+      const id = entryConstructId(entry);
+      const fn = this.newFunction(routeScope, id, {
+        entry,
+        ...(needs.timeoutSeconds === undefined ? {} : { timeout: Duration.seconds(needs.timeoutSeconds) }),
+        ...(needs.memoryMiB === undefined ? {} : { memoryMiB: needs.memoryMiB }),
+        ...(needs.bundleFiles === undefined ? {} : { bundleFiles: needs.bundleFiles }),
+      });
+      if (needs.table !== 'none') bindTable(fn, this.table, needs.table);
+      if (needs.recordings) bindRecordings(fn, this.recordings, needs.recordings);
+      if (needs.dispatch) bindDispatchQueue(fn, this.dispatchQueue, needs.dispatch);
+      // One integration per function, shared by its routes.
+      const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function);
+      for (const route of routes) {
+        this.api.addRoutes({ path: route.path, methods: [apigw.HttpMethod[route.method]], integration });
+      }
+      routeFunctions.set(entry, fn);
+    }
+    this.routeFunctions = routeFunctions;
+
+    new CfnOutput(this, 'ApiUrl', { value: this.publicBaseUrl, description: 'Base URL of the API and docs (/docs)' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for the admin CLI' });
+    new CfnOutput(this, 'RecordingsBucketName', { value: this.recordings.bucketName });
+    new CfnOutput(this, 'DispatchQueueUrl', { value: this.dispatchQueue.queueUrl });
+    new CfnOutput(this, 'DataKeySecretArn', { value: this.dataKey.secretArn, description: 'SECRET_KEY_ARN for the admin CLI' });
+  }
+
+  /**
+   * A Lambda with the platform defaults, PUBLIC_BASE_URL and the data key (every handler's composition root
+   * loads it). Bind what else it needs with constructs/bindings.ts, e.g. a dispatch consumer:
+   * `stack.addFunction('DispatchConsumer', { entry })` then an SqsEventSource on `dispatchQueue` and `bindTable`.
+   */
+  addFunction(id: string, props: PlatformFunctionProps): PlatformFunction {
+    return this.newFunction(this, id, props);
+  }
+
+  private newFunction(scope: Construct, id: string, props: PlatformFunctionProps): PlatformFunction {
+    const fn = new PlatformFunction(scope, id, {
+      ...props,
+      environment: { PUBLIC_BASE_URL: this.publicBaseUrl, ...props.environment },
+    });
+    bindDataKey(fn, this.dataKey);
+    return fn;
+  }
+}
