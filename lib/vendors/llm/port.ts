@@ -8,6 +8,12 @@ export interface LlmToolCall {
   readonly name: string;
   /** JSON text of the arguments, as the model produced it. */
   readonly arguments: string;
+  /**
+   * Opaque vendor state that must travel back with this call in the next request (Gemini's
+   * `thoughtSignature`; Gemini 3 rejects a follow-up without it). Keep the whole call object when building
+   * the assistant message and the adapter does the rest. Optional: other vendors leave it unset.
+   */
+  readonly signature?: string;
 }
 
 /** Vendor-neutral conversation; each adapter maps it to its vendor's message format. */
@@ -51,6 +57,10 @@ export type LlmEvent =
 /** A language-model vendor. */
 export interface LlmProvider {
   readonly id: LlmProviderId;
-  /** Streams one completion. Aborting `signal` stops the vendor request at once (barge-in). */
+  /**
+   * Streams one completion. Aborting `signal` stops the vendor request at once (barge-in): the iteration then
+   * ends without a `done` event and without throwing, so a barge-in needs no error handling. A failure throws
+   * a `VendorError` (lib/vendors/shared/errors.ts); it is retried only before the first event was yielded.
+   */
   stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent>;
 }

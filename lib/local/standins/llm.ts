@@ -1,0 +1,77 @@
+import type { Config } from '../../config.js';
+import { startAnthropicStandin } from './anthropic.js';
+import { startGoogleStandin } from './google.js';
+import { LlmStandinControl, type LlmScript, type LlmStandinVendor, type StandinServer } from './llm-script.js';
+import { startOpenAiLlmStandin } from './openai-llm.js';
+
+export { LlmStandinControl, defaultReply, DEFAULT_LLM_SCRIPT } from './llm-script.js';
+export type { LlmScript, LlmStandinVendor, RecordedLlmRequest, ScriptReply, ScriptRequest } from './llm-script.js';
+
+/**
+ * The dummy keys the stand-ins accept; each checks its key exactly, as the vendor would. They equal the
+ * speech stand-ins' `standin` on purpose: the OpenAI transcription stand-in (lib/local/standins/stt.ts) sets
+ * OPENAI_API_KEY too, and when `npm start` merges both environments one key must satisfy both.
+ */
+export const STANDIN_LLM_KEYS = {
+  openai: 'standin',
+  anthropic: 'standin',
+  google: 'standin',
+} as const satisfies Record<LlmStandinVendor, string>;
+
+/** The running LLM stand-ins. */
+export interface LlmStandins {
+  /** Keys and base URLs that point the adapters at the stand-ins; empty for vendors with a real key. */
+  readonly env: Record<string, string>;
+  /** Base URL of each stand-in that runs. */
+  readonly urls: Partial<Record<LlmStandinVendor, string>>;
+  /** The shared script and the record of requests (see {@link LlmStandinControl}). */
+  readonly control: LlmStandinControl;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a loopback stand-in for every LLM vendor whose real key is not set in `config`, all sharing one
+ * script, and returns the environment that points `createLlmProvider` at them: for OpenAI a base URL ending
+ * in `/v1` (the SDK's convention), for Anthropic and Google the host alone (their SDKs add the version).
+ * A vendor with a real key is left alone, so setting the key switches it to the real service.
+ */
+export async function startLlmStandins(config: Config, script: Partial<LlmScript> = {}): Promise<LlmStandins> {
+  const control = new LlmStandinControl(script);
+  const servers: StandinServer[] = [];
+  const env: Record<string, string> = {};
+  const urls: Partial<Record<LlmStandinVendor, string>> = {};
+  try {
+    if (!config.OPENAI_API_KEY) {
+      const server = await startOpenAiLlmStandin({ apiKey: STANDIN_LLM_KEYS.openai, control });
+      servers.push(server);
+      urls.openai = server.url;
+      env.OPENAI_API_KEY = STANDIN_LLM_KEYS.openai;
+      env.OPENAI_BASE_URL = `${server.url}/v1`;
+    }
+    if (!config.ANTHROPIC_API_KEY) {
+      const server = await startAnthropicStandin({ apiKey: STANDIN_LLM_KEYS.anthropic, control });
+      servers.push(server);
+      urls.anthropic = server.url;
+      env.ANTHROPIC_API_KEY = STANDIN_LLM_KEYS.anthropic;
+      env.ANTHROPIC_BASE_URL = server.url;
+    }
+    if (!config.GOOGLE_API_KEY) {
+      const server = await startGoogleStandin({ apiKey: STANDIN_LLM_KEYS.google, control });
+      servers.push(server);
+      urls.google = server.url;
+      env.GOOGLE_API_KEY = STANDIN_LLM_KEYS.google;
+      env.GOOGLE_BASE_URL = server.url;
+    }
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.close()));
+    throw error;
+  }
+  return {
+    env,
+    urls,
+    control,
+    stop: async () => {
+      await Promise.all(servers.map((s) => s.close()));
+    },
+  };
+}
