@@ -1,0 +1,65 @@
+import type { Contact } from '../../lib/domain/contact.js';
+import { newId } from '../../lib/domain/ids.js';
+import { normalizePhone } from '../../lib/domain/phone.js';
+import { verifyStreamToken, type StreamTokenClaims } from '../../lib/domain/stream-token.js';
+import type { Tool } from '../../lib/domain/tool.js';
+import type { Agent } from '../../lib/domain/agent.js';
+import type { InboundEvent } from './codec/twilio.js';
+import type { CallSetup } from './session/call-session.js';
+
+/**
+ * Admission: a Media Stream becomes a call only with a valid signed stream token in
+ * `start.customParameters.token` whose call sid matches the stream's. Everything else is refused before a
+ * single vendor byte is spent.
+ */
+export type Admission =
+  | { readonly ok: true; readonly claims: StreamTokenClaims }
+  | { readonly ok: false; readonly reason: 'missing_token' | 'malformed' | 'bad_signature' | 'expired' | 'call_mismatch' };
+
+export function admit(start: Extract<InboundEvent, { kind: 'start' }>, tokenKey: Buffer, nowMs: number = Date.now()): Admission {
+  const token = start.customParameters.token;
+  if (!token) return { ok: false, reason: 'missing_token' };
+  const verified = verifyStreamToken(token, tokenKey, nowMs);
+  if (!verified.ok) return verified;
+  // A token is bound to the call it was issued for: replaying it on another call's stream is refused.
+  if (verified.claims.callSid !== start.callSid) return { ok: false, reason: 'call_mismatch' };
+  return { ok: true, claims: verified.claims };
+}
+
+/** How the session's inputs are read from the platform's stores. */
+export interface CallLoader {
+  agent(workspaceId: string, agentId: string): Promise<Agent>;
+  /** The contact with this number in the workspace, if any. */
+  contactByPhone(workspaceId: string, e164: string): Promise<Contact | undefined>;
+  tools(workspaceId: string): Promise<Tool[]>;
+}
+
+/**
+ * The call's setup from verified claims. The history record's id is the claims' `callId` when the token
+ * carries one (outbound calls started through the API), else a new call id.
+ */
+export async function loadCallSetup(
+  claims: StreamTokenClaims,
+  start: Extract<InboundEvent, { kind: 'start' }>,
+  loader: CallLoader,
+): Promise<CallSetup> {
+  const startedAt = Date.now();
+  const from = claims.from ? (normalizePhone(claims.from)?.e164 ?? claims.from) : '';
+  const [agent, contact, tools] = await Promise.all([
+    loader.agent(claims.workspaceId, claims.agentId),
+    from ? loader.contactByPhone(claims.workspaceId, from).catch(() => undefined) : Promise.resolve(undefined),
+    loader.tools(claims.workspaceId),
+  ]);
+  const callId = (claims as { callId?: unknown }).callId;
+  return {
+    callId: typeof callId === 'string' && callId ? callId : newId('call', startedAt),
+    workspaceId: claims.workspaceId,
+    agent,
+    contact,
+    callerNumber: from,
+    tools,
+    callSid: start.callSid,
+    streamSid: start.streamSid,
+    startedAt,
+  };
+}

@@ -1,0 +1,73 @@
+import type { Deps } from '../../lib/deps.js';
+import type { LlmProvider, LlmProviderId } from '../../lib/vendors/llm/port.js';
+import type { SttProvider, SttProviderId } from '../../lib/vendors/stt/port.js';
+import type { TtsProvider, TtsProviderId } from '../../lib/vendors/tts/port.js';
+import type { TelephonyAccount } from '../../lib/vendors/telephony/port.js';
+import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
+import { getAgent } from '../../lib/store/agents.js';
+import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
+import { putNewHistoryRecord } from '../../lib/store/history.js';
+import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
+import { recordingKey } from '../../lib/store/recordings.js';
+import { getTool, listTools } from '../../lib/store/tools.js';
+import { finalizeCall } from './end/finalize.js';
+import type { StreamingEnvironment } from './server.js';
+
+/** Builds one call's vendor providers from the agent's provider ids. */
+export interface ProviderFactory {
+  stt(id: SttProviderId): SttProvider;
+  llm(id: LlmProviderId): LlmProvider;
+  tts(id: TtsProviderId): TtsProvider;
+}
+
+/**
+ * The streaming service's environment from the platform's dependencies: the token key derived from the
+ * data key, agents, contacts and tools from the table, telephony through the port (the number's own account
+ * for BYOT numbers, else the platform's), history and recordings written to the table and S3.
+ */
+export function platformEnvironment(
+  deps: Deps,
+  providers: ProviderFactory,
+): StreamingEnvironment {
+  const { db, secrets, recordings } = deps;
+  return {
+    tokenKey: secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
+    loader: {
+      agent: (ws, id) => getAgent(db, ws, id),
+      async contactByPhone(ws, e164) {
+        const id = await contactIdByPhone(db, ws, e164);
+        return id ? getContact(db, ws, id) : undefined;
+      },
+      tools: async (ws) => [...(await listTools(db, ws)).data],
+    },
+    services(setup, claims) {
+      const { agent } = setup;
+      let account: Promise<TelephonyAccount | undefined> | undefined;
+      const resolveAccount = async (): Promise<TelephonyAccount | undefined> => {
+        const { number, authToken } = await getPhoneNumberWithToken(db, secrets, claims.workspaceId, claims.numberId);
+        if (authToken) return { accountSid: number.telephonyAccountSid, authToken };
+        return deps.telephony.platformAccount();
+      };
+      return {
+        stt: providers.stt(agent.stt_provider),
+        llm: providers.llm(agent.llm_provider),
+        tts: providers.tts(agent.tts_provider),
+        telephony: {
+          port: deps.telephony.port,
+          account: () => {
+            account ??= resolveAccount().catch(() => undefined);
+            return account;
+          },
+        },
+        loadTool: (id) => getTool(db, secrets, setup.workspaceId, id),
+        httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },
+      };
+    },
+    finalize: (outcome, services) =>
+      finalizeCall(outcome, {
+        llm: services.llm,
+        putRecording: (ws, callId, wav) => recordings.put(recordingKey(ws, callId), wav, 'audio/wav'),
+        putHistory: (record) => putNewHistoryRecord(db, record),
+      }),
+  };
+}

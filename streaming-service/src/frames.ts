@@ -1,0 +1,137 @@
+import type { SttEvent } from '../../lib/vendors/stt/port.js';
+
+/**
+ * The frames a call session moves around (STYLE 6), in two families:
+ *
+ * - **System frames** (start, interruption, end, mark echoes, speech started) overtake queued data: a
+ *   barge-in must not wait behind a second of queued audio.
+ * - **Data frames** (caller audio, transcripts, LLM text, TTS audio) flow in order. On an interruption the
+ *   agent-side data frames (LLM text and TTS audio of the interrupted utterance) are dropped; the caller's
+ *   own audio and transcripts never are, because they are what the caller said.
+ *
+ * Hot-path frames are plain objects (STYLE 3): Twilio messages are validated by the codec at the edge.
+ */
+export type SystemFrame =
+  | {
+      readonly kind: 'start';
+      readonly streamSid: string;
+      readonly callSid: string;
+      readonly customParameters: Readonly<Record<string, string>>;
+      readonly atMs: number;
+    }
+  | { readonly kind: 'interruption'; readonly cause: 'speech_started' | 'interim_transcript'; readonly atMs: number }
+  | { readonly kind: 'end'; readonly reason: EndCause; readonly atMs: number }
+  | { readonly kind: 'mark_echo'; readonly name: string; readonly atMs: number }
+  | { readonly kind: 'speech_started'; readonly atMs: number }
+  | { readonly kind: 'dtmf'; readonly digit: string; readonly atMs: number };
+
+export type DataFrame =
+  | { readonly kind: 'caller_audio'; readonly mulaw: Uint8Array; readonly timestampMs: number; readonly atMs: number }
+  | {
+      readonly kind: 'transcript';
+      readonly text: string;
+      readonly isFinal: boolean;
+      readonly speechFinal: boolean;
+      readonly atMs: number;
+    }
+  | { readonly kind: 'utterance_end'; readonly atMs: number }
+  | { readonly kind: 'llm_text'; readonly handleId: string; readonly delta: string; readonly atMs: number }
+  | { readonly kind: 'tts_audio'; readonly handleId: string; readonly mulaw: Uint8Array; readonly atMs: number }
+  | { readonly kind: 'tts_mark'; readonly handleId: string; readonly name: string };
+
+export type Frame = SystemFrame | DataFrame;
+
+/** Why the transport or a component asks the session to end (mapped to a CallEndReason by the session). */
+export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'error';
+
+const SYSTEM_KINDS: ReadonlySet<Frame['kind']> = new Set([
+  'start',
+  'interruption',
+  'end',
+  'mark_echo',
+  'speech_started',
+  'dtmf',
+]);
+
+export const isSystemFrame = (frame: Frame): frame is SystemFrame => SYSTEM_KINDS.has(frame.kind);
+
+/** Agent-side data frames: what an interruption drops. */
+export const isAgentData = (frame: Frame): boolean =>
+  frame.kind === 'llm_text' || frame.kind === 'tts_audio' || frame.kind === 'tts_mark';
+
+/** STT events as frames: speech start is a system frame (it may interrupt), the rest is in-order data. */
+export function sttEventToFrame(event: SttEvent): Frame {
+  switch (event.type) {
+    case 'speech_started':
+      return { kind: 'speech_started', atMs: event.atMs };
+    case 'transcript':
+      return { kind: 'transcript', text: event.text, isFinal: event.isFinal, speechFinal: event.speechFinal, atMs: event.atMs };
+    case 'utterance_end':
+      return { kind: 'utterance_end', atMs: event.atMs };
+  }
+}
+
+/**
+ * A two-lane queue with one consumer: system frames are served before any queued data frame, data frames
+ * in arrival order. `dropData` discards queued data matching a predicate (an interruption's agent output).
+ */
+export class FrameQueue<F extends Frame = Frame> implements AsyncIterable<F> {
+  private readonly system: F[] = [];
+  private data: F[] = [];
+  private waiter: ((r: IteratorResult<F>) => void) | undefined;
+  private closed = false;
+
+  push(frame: F): void {
+    if (this.closed) return;
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = undefined;
+      w({ value: frame, done: false });
+      return;
+    }
+    (isSystemFrame(frame) ? this.system : this.data).push(frame);
+  }
+
+  /** Drops queued data frames that match; returns how many were dropped. */
+  dropData(match: (frame: F) => boolean = isAgentData): number {
+    const before = this.data.length;
+    this.data = this.data.filter((f) => !match(f));
+    return before - this.data.length;
+  }
+
+  get size(): number {
+    return this.system.length + this.data.length;
+  }
+
+  /** Ends iteration at once; queued frames are discarded (the call is over). */
+  close(): void {
+    this.closed = true;
+    this.system.length = 0;
+    this.data.length = 0;
+    const w = this.waiter;
+    this.waiter = undefined;
+    w?.({ value: undefined as never, done: true });
+  }
+
+  /** Takes the next frame synchronously, if any (system first). */
+  shift(): F | undefined {
+    return this.system.shift() ?? this.data.shift();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<F> {
+    return {
+      next: () => {
+        const next = this.shift();
+        if (next !== undefined) return Promise.resolve({ value: next, done: false });
+        if (this.closed) return Promise.resolve({ value: undefined as never, done: true });
+        return new Promise((resolve) => {
+          this.waiter = resolve;
+        });
+      },
+      return: () => {
+        this.close();
+        return Promise.resolve({ value: undefined as never, done: true });
+      },
+    };
+  }
+}

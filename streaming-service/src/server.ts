@@ -1,0 +1,246 @@
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
+import { admit, loadCallSetup, type CallLoader } from './admission.js';
+import { decodeTwilio, type InboundEvent } from './codec/twilio.js';
+import type { VoiceHistoryRecord } from './end/finalize.js';
+import { CallSession, type CallOutcome, type CallSetup, type SessionOptions, type SessionServices } from './session/call-session.js';
+
+/** What the server needs from the platform, built once (lazily, on the first stream). */
+export interface StreamingEnvironment {
+  /** HMAC key of stream tokens (derived from the platform's data key). */
+  readonly tokenKey: Buffer;
+  readonly loader: CallLoader;
+  /** Vendor providers and telephony for one call's agent. */
+  services(setup: CallSetup, claims: StreamTokenClaims): SessionServices;
+  /** Writes the history record (and recording) of a finished call. */
+  finalize(outcome: CallOutcome, services: SessionServices): Promise<VoiceHistoryRecord>;
+}
+
+export interface StreamingServerOptions {
+  readonly environment: () => Promise<StreamingEnvironment>;
+  readonly session?: Partial<SessionOptions>;
+  /**
+   * Twilio sends `start` right after `connected`; a socket that has not started within 10 s is not
+   * Twilio, and holding it open costs a slot.
+   */
+  readonly startTimeoutMs?: number;
+  readonly path?: string;
+}
+
+/** Emitted once per admitted call, after its history record was written (or writing failed). */
+export interface CallEnded {
+  readonly callId: string;
+  readonly outcome: CallOutcome;
+  readonly record?: VoiceHistoryRecord;
+  readonly error?: unknown;
+}
+
+/** WebSocket close code 1008: policy violation (no or bad stream token). */
+export const POLICY_VIOLATION = 1008;
+/** WebSocket close code 1011: we could not set the call up. */
+export const INTERNAL_ERROR = 1011;
+
+/**
+ * A Twilio message larger than this is not a Media Streams message (media frames are a few hundred bytes);
+ * the cap keeps a hostile client from making us buffer megabytes.
+ */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Messages that arrive while the call is being set up (tens of ms) are kept, up to ~10 s of audio. */
+const MAX_EARLY_MESSAGES = 500;
+
+export interface StreamingServer {
+  /** Takes an HTTP upgrade for the media-stream path; false when the path is not ours. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Serves `GET /health`; false for any other request. */
+  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Adds the upgrade handler to an existing HTTP server (the local platform shares its origin). */
+  attach(server: Server): void;
+  /** Runs on its own port (the container). */
+  listen(port: number, host?: string): Promise<{ port: number; server: Server }>;
+  readonly activeSessions: number;
+  readonly sessions: ReadonlySet<CallSession>;
+  onCallEnded(listener: (event: CallEnded) => void): () => void;
+  /** Refused streams, with the reason (tests and logs). */
+  onRefused(listener: (event: { reason: string }) => void): () => void;
+  close(): Promise<void>;
+}
+
+export function createStreamingServer(options: StreamingServerOptions): StreamingServer {
+  const path = options.path ?? '/media-stream';
+  const startTimeoutMs = options.startTimeoutMs ?? 10_000;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const events = new EventEmitter();
+  const sessions = new Set<CallSession>();
+  const finalizing = new Set<Promise<unknown>>();
+  let environment: Promise<StreamingEnvironment> | undefined;
+  const env = () => {
+    environment ??= options.environment().catch((error: unknown) => {
+      environment = undefined;
+      throw error;
+    });
+    return environment;
+  };
+  let own: Server | undefined;
+
+  const refuse = (ws: WebSocket, reason: string, code = POLICY_VIOLATION) => {
+    events.emit('refused', { reason });
+    ws.close(code, reason);
+  };
+
+  wss.on('connection', (ws: WebSocket) => {
+    let session: CallSession | undefined;
+    let starting = false;
+    let closed = false;
+    const early: InboundEvent[] = [];
+    const startTimer = setTimeout(() => {
+      if (!starting) refuse(ws, 'no start message');
+    }, startTimeoutMs);
+
+    const dispatch = (s: CallSession, ev: InboundEvent) => {
+      const atMs = performance.now();
+      switch (ev.kind) {
+        case 'media':
+          if (ev.track === 'inbound') s.push({ kind: 'caller_audio', mulaw: ev.audio, timestampMs: ev.timestampMs, atMs });
+          return;
+        case 'mark':
+          return s.push({ kind: 'mark_echo', name: ev.name, atMs });
+        case 'dtmf':
+          return s.push({ kind: 'dtmf', digit: ev.digit, atMs });
+        case 'stop':
+          return s.end('stop');
+        default:
+          return;
+      }
+    };
+
+    const begin = async (start: Extract<InboundEvent, { kind: 'start' }>) => {
+      let e: StreamingEnvironment;
+      try {
+        e = await env();
+      } catch {
+        return refuse(ws, 'service unavailable', INTERNAL_ERROR);
+      }
+      const admission = admit(start, e.tokenKey);
+      if (!admission.ok) return refuse(ws, `stream token ${admission.reason}`);
+      let setup: CallSetup;
+      let services: SessionServices;
+      try {
+        setup = await loadCallSetup(admission.claims, start, e.loader);
+        services = e.services(setup, admission.claims);
+      } catch {
+        return refuse(ws, 'call setup failed', INTERNAL_ERROR);
+      }
+      if (closed) return;
+      const s = new CallSession(
+        setup,
+        services,
+        {
+          send: (m) => {
+            if (ws.readyState === ws.OPEN) ws.send(m);
+          },
+          close: (code, reason) => ws.close(code, reason),
+        },
+        options.session,
+      );
+      session = s;
+      sessions.add(s);
+      s.start();
+      for (const ev of early.splice(0)) dispatch(s, ev);
+      const done = s.ended
+        .then(async (outcome) => {
+          sessions.delete(s);
+          try {
+            const record = await e.finalize(outcome, services);
+            events.emit('ended', { callId: setup.callId, outcome, record } satisfies CallEnded);
+          } catch (error) {
+            process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'history write failed', callId: setup.callId, error: String(error) })}\n`);
+            events.emit('ended', { callId: setup.callId, outcome, error } satisfies CallEnded);
+          }
+        })
+        .finally(() => finalizing.delete(done));
+      finalizing.add(done);
+    };
+
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const ev = decodeTwilio(data.toString());
+      if (!ev) return;
+      if (session) return dispatch(session, ev);
+      if (!starting) {
+        // Before `start` nothing is processed: no audio reaches a vendor, nothing is recorded.
+        if (ev.kind === 'start') {
+          starting = true;
+          clearTimeout(startTimer);
+          void begin(ev);
+        }
+        return;
+      }
+      if (early.length < MAX_EARLY_MESSAGES) early.push(ev);
+    });
+    ws.on('close', () => {
+      closed = true;
+      clearTimeout(startTimer);
+      session?.end('socket_closed');
+    });
+    ws.on('error', () => undefined);
+  });
+
+  const server: StreamingServer = {
+    handleUpgrade(req, socket, head) {
+      const url = new URL(req.url ?? '/', 'http://local');
+      if (url.pathname !== path) return false;
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      return true;
+    },
+    handleRequest(req, res) {
+      const url = new URL(req.url ?? '/', 'http://local');
+      if (url.pathname !== '/health' || (req.method ?? 'GET') !== 'GET') return false;
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ status: 'ok', activeSessions: sessions.size }));
+      return true;
+    },
+    attach(http) {
+      http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        if (!server.handleUpgrade(req, socket, head) && http.listenerCount('upgrade') === 1) socket.destroy();
+      });
+    },
+    async listen(port, host = '0.0.0.0') {
+      own = createServer((req, res) => {
+        if (!server.handleRequest(req, res)) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { code: 'not_found', message: 'Not found.', details: [] } }));
+        }
+      });
+      server.attach(own);
+      await new Promise<void>((resolve, reject) => {
+        own!.once('error', reject);
+        own!.listen(port, host, () => resolve());
+      });
+      const address = own.address();
+      return { port: typeof address === 'object' && address ? address.port : port, server: own };
+    },
+    get activeSessions() {
+      return sessions.size;
+    },
+    sessions,
+    onCallEnded(listener) {
+      events.on('ended', listener);
+      return () => events.off('ended', listener);
+    },
+    onRefused(listener) {
+      events.on('refused', listener);
+      return () => events.off('refused', listener);
+    },
+    async close() {
+      for (const s of sessions) s.end('error');
+      for (const ws of wss.clients) ws.terminate();
+      await Promise.allSettled([...finalizing]);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      if (own) await new Promise<void>((resolve) => own!.close(() => resolve()));
+    },
+  };
+  return server;
+}

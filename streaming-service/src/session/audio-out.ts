@@ -1,0 +1,129 @@
+import { encodeClear, encodeMark, encodeMedia } from '../codec/twilio.js';
+
+/**
+ * Agent audio to Twilio, paced. Twilio plays whatever it has buffered; the more we send ahead, the more a
+ * barge-in has to throw away and the later a `clear` takes effect. So audio goes out in 20 ms frames and we
+ * keep at most `leadMs` of it ahead of the (estimated) playhead: the first `leadMs` leave at once (no added
+ * latency), after that we send in step with playback. Over any window the send rate stays below 2x real
+ * time. Marks go out right behind the audio they follow.
+ */
+export interface AudioOutOptions {
+  /**
+   * Audio kept buffered at Twilio. 300 ms absorbs network jitter between us and Twilio without underruns
+   * while bounding what a barge-in discards.
+   */
+  readonly leadMs: number;
+  /** 20 ms of mu-law at 8 kHz, Twilio's own frame size. */
+  readonly frameBytes: number;
+}
+
+export const DEFAULT_AUDIO_OUT = { leadMs: 300, frameBytes: 160 } as const satisfies AudioOutOptions;
+
+type Item =
+  | { readonly type: 'audio'; readonly handleId: string; readonly mulaw: Uint8Array }
+  | { readonly type: 'mark'; readonly handleId: string; readonly name: string };
+
+export interface AudioOutEvents {
+  /** A frame left for Twilio; `playAtMs` is when Twilio should start playing it (performance.now()). */
+  onAudioSent?(handleId: string, mulaw: Uint8Array, sentAtMs: number, playAtMs: number): void;
+  /** Twilio was told to drop its buffer at `atMs`; audio scheduled after that will not play. */
+  onCleared?(atMs: number): void;
+}
+
+const BYTES_PER_MS = 8;
+
+export class AudioOut {
+  private queue: Item[] = [];
+  private playEndMs = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly options: AudioOutOptions;
+
+  constructor(
+    private readonly streamSid: string,
+    private readonly send: (message: string) => void,
+    private readonly events: AudioOutEvents = {},
+    options: Partial<AudioOutOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_AUDIO_OUT, ...options };
+  }
+
+  /** Milliseconds of audio sent but (by our estimate) not yet played. */
+  bufferedMs(now: number = performance.now()): number {
+    return Math.max(0, this.playEndMs - now);
+  }
+
+  /** Whether anything is queued here or still playing at Twilio. */
+  isBusy(now: number = performance.now()): boolean {
+    return this.queue.length > 0 || this.bufferedMs(now) > 0;
+  }
+
+  enqueueAudio(handleId: string, mulaw: Uint8Array): void {
+    if (this.closed || mulaw.length === 0) return;
+    const size = this.options.frameBytes;
+    for (let i = 0; i < mulaw.length; i += size) {
+      this.queue.push({ type: 'audio', handleId, mulaw: mulaw.subarray(i, Math.min(i + size, mulaw.length)) });
+    }
+    this.pump();
+  }
+
+  enqueueMark(handleId: string, name: string): void {
+    if (this.closed) return;
+    this.queue.push({ type: 'mark', handleId, name });
+    this.pump();
+  }
+
+  /**
+   * Drops what is queued here for `handleId` (or everything) and tells Twilio to drop its buffer. Marks
+   * already sent will be echoed by Twilio; marks still queued here are returned so the caller can settle
+   * them.
+   */
+  clear(handleId?: string): string[] {
+    const dropped: string[] = [];
+    this.queue = this.queue.filter((item) => {
+      const drop = handleId === undefined || item.handleId === handleId;
+      if (drop && item.type === 'mark') dropped.push(item.name);
+      return !drop;
+    });
+    const now = performance.now();
+    if (!this.closed) this.send(encodeClear(this.streamSid));
+    this.playEndMs = now;
+    this.events.onCleared?.(now);
+    this.pump();
+    return dropped;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.queue = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private pump(): void {
+    if (this.timer || this.closed) return;
+    const now = performance.now();
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (head.type === 'mark') {
+        this.queue.shift();
+        this.send(encodeMark(this.streamSid, head.name));
+        continue;
+      }
+      if (this.playEndMs - now >= this.options.leadMs) break;
+      this.queue.shift();
+      const playAt = Math.max(now, this.playEndMs);
+      this.playEndMs = playAt + head.mulaw.length / BYTES_PER_MS;
+      this.send(encodeMedia(this.streamSid, head.mulaw));
+      this.events.onAudioSent?.(head.handleId, head.mulaw, now, playAt);
+    }
+    if (this.queue.length > 0) {
+      // Wake when the buffer has drained to just under the lead: one frame's worth of room.
+      const wait = Math.max(1, this.playEndMs - this.options.leadMs - now + this.options.frameBytes / BYTES_PER_MS);
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.pump();
+      }, wait);
+    }
+  }
+}

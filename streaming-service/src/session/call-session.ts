@@ -1,0 +1,406 @@
+import type { Agent } from '../../../lib/domain/agent.js';
+import type { Contact } from '../../../lib/domain/contact.js';
+import type { CallEndReason } from '../../../lib/domain/history.js';
+import type { Tool } from '../../../lib/domain/tool.js';
+import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
+import type { SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
+import type { TelephonyAccount, TelephonyPort } from '../../../lib/vendors/telephony/port.js';
+import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+import { mulawRms } from '../codec/mulaw.js';
+import { FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
+import { CallRecorder } from '../end/recording.js';
+import type { HttpToolOptions } from '../tools/http.js';
+import { buildCallTools, type CallTools } from '../tools/registry.js';
+import { AudioOut } from './audio-out.js';
+import { Conversation } from './conversation.js';
+import { contactVariables, fillTemplate } from './prompt.js';
+import { runReply, type TurnLatency } from './reply.js';
+import { Speaker } from './speaker.js';
+import { SpeechHandle } from './speech-handle.js';
+import { CallStateMachine } from './state.js';
+import { TurnDetector } from './turn-detector.js';
+
+/** Everything known about the call once its stream token has been checked. */
+export interface CallSetup {
+  readonly callId: string;
+  readonly workspaceId: string;
+  readonly agent: Agent;
+  readonly contact?: Contact;
+  /** The other party's number, as the token names it. */
+  readonly callerNumber: string;
+  readonly tools: readonly Tool[];
+  readonly callSid: string;
+  readonly streamSid: string;
+  /** `Date.now()` when the stream started. */
+  readonly startedAt: number;
+}
+
+/** The outside world a session talks to; the server builds it from the platform's dependencies. */
+export interface SessionServices {
+  readonly stt: SttProvider;
+  readonly llm: LlmProvider;
+  readonly tts: TtsProvider;
+  /** Telephony for transfers and hang-ups; absent when the call's account cannot be resolved. */
+  readonly telephony?: { readonly port: TelephonyPort; account(): Promise<TelephonyAccount | undefined> };
+  /** The tool with decrypted header values, read when a call uses it. */
+  loadTool(id: string): Promise<Tool>;
+  readonly httpTools: Partial<HttpToolOptions>;
+}
+
+/** The socket towards Twilio. */
+export interface MediaSocket {
+  send(message: string): void;
+  close(code: number, reason: string): void;
+}
+
+export interface SessionOptions {
+  /** Vendor endpointing: 300 ms of silence ends a turn, the usual setting for conversation. */
+  readonly endpointingMs: number;
+  /** Deepgram's recommended minimum for the utterance-end fallback. */
+  readonly utteranceEndMs: number;
+  readonly language: string;
+  /** Calls are cut here; also bounds the recording's memory. Half an hour covers support calls. */
+  readonly maxDurationMs: number;
+  /** How long a tool may run silently before the filler phrase is spoken; about a second of silence. */
+  readonly fillerAfterMs: number;
+  readonly fillerPhrase: string;
+  readonly goodbyePhrase: string;
+  /** Level (16-bit RMS) above which caller audio counts as voice, for the STT latency figure. */
+  readonly voiceRms: number;
+}
+
+export const DEFAULT_SESSION_OPTIONS = {
+  endpointingMs: 300,
+  utteranceEndMs: 1_000,
+  language: 'en-US',
+  maxDurationMs: 30 * 60_000,
+  fillerAfterMs: 1_000,
+  fillerPhrase: 'One moment, please.',
+  goodbyePhrase: 'Goodbye!',
+  voiceRms: 500,
+} as const satisfies SessionOptions;
+
+/** What the session hands to end-of-call processing. */
+export interface CallOutcome {
+  readonly setup: CallSetup;
+  readonly reason: CallEndReason;
+  readonly endedAt: number;
+  readonly transcript: string;
+  readonly conversation: Conversation;
+  readonly recorder: CallRecorder;
+  readonly latencies: readonly TurnLatency[];
+  readonly llmUsage: { inputTokens: number; outputTokens: number };
+}
+
+const REASONS: Record<EndCause, CallEndReason> = {
+  stop: 'customer_hangup',
+  socket_closed: 'customer_hangup',
+  agent_hangup: 'agent_hangup',
+  transferred: 'transferred',
+  max_duration: 'max_duration',
+  silence_timeout: 'silence_timeout',
+  error: 'error',
+};
+
+/**
+ * One phone call: the orchestrator. It owns the state machine, the turn detector, the current speech handle
+ * and the outbound audio; replies (LLM, tools, TTS) run in {@link runReply}. All inputs arrive as frames on
+ * one queue (system frames first), so the order of decisions is the order of events.
+ */
+export class CallSession {
+  readonly state = new CallStateMachine();
+  readonly frames = new FrameQueue<Frame>();
+  readonly conversation: Conversation;
+  readonly tools: CallTools;
+  readonly out: AudioOut;
+  readonly recorder: CallRecorder;
+  readonly latencies: TurnLatency[] = [];
+  readonly llmUsage = { inputTokens: 0, outputTokens: 0 };
+  /** Tool call ids already run: a call is executed once, whatever interrupts its reply. */
+  readonly executedToolCalls = new Set<string>();
+  readonly options: SessionOptions;
+  private stt: SttStream | undefined;
+  private ttsSession: Promise<TtsSession>;
+  private current: SpeechHandle | undefined;
+  private readonly turns = new TurnDetector();
+  private handles = 0;
+  private readonly pendingAudio: Uint8Array[] = [];
+  private lastVoicedAtMs = 0;
+  private readonly startMs = performance.now();
+  private maxTimer: NodeJS.Timeout | undefined;
+  private endCause: EndCause | undefined;
+  /** Resolves with the outcome once the call is over. */
+  readonly ended: Promise<CallOutcome>;
+  private resolveEnded!: (o: CallOutcome) => void;
+  readonly systemPrompt: string;
+
+  constructor(
+    readonly setup: CallSetup,
+    readonly services: SessionServices,
+    private readonly socket: MediaSocket,
+    options: Partial<SessionOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_SESSION_OPTIONS, ...options };
+    const vars = contactVariables(setup.contact);
+    this.systemPrompt = fillTemplate(setup.agent.system_prompt, vars);
+    this.conversation = new Conversation(this.systemPrompt);
+    this.tools = buildCallTools(setup.tools);
+    this.recorder = new CallRecorder(Math.ceil(this.options.maxDurationMs / 1000));
+    this.out = new AudioOut(setup.streamSid, (m) => this.socket.send(m), {
+      onAudioSent: (handleId, mulaw, sentAt, playAt) => {
+        this.recorder.addAgent(mulaw, playAt - this.startMs);
+        if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
+      },
+      onCleared: (atMs) => this.recorder.cutAgent(atMs - this.startMs),
+    });
+    this.ended = new Promise((resolve) => {
+      this.resolveEnded = resolve;
+    });
+    // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
+    this.ttsSession = services.tts.connect({ voiceId: setup.agent.tts_voice_id });
+    this.ttsSession.catch(() => undefined);
+  }
+
+  /** Milliseconds since the stream started. */
+  get elapsedMs(): number {
+    return performance.now() - this.startMs;
+  }
+
+  /** The handle currently speaking or thinking, if any. */
+  get currentHandle(): SpeechHandle | undefined {
+    return this.current;
+  }
+
+  /** Starts the call: vendor streams, the greeting, and the frame loop. */
+  start(): void {
+    this.maxTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
+    this.maxTimer.unref?.();
+    void this.connectStt();
+    const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
+    if (greeting) {
+      this.state.go('greeting');
+      const handle = this.newHandle('greeting');
+      const entry = this.conversation.addAgent(handle);
+      entry.rounds.push({ generated: greeting, toolCalls: [], results: new Map() });
+      void this.speakLine(handle, greeting).then(() => this.afterUtterance(handle));
+    } else {
+      this.state.go('listening');
+    }
+    void this.loop();
+  }
+
+  /** Twilio input and STT events enter here as frames. */
+  push(frame: Frame): void {
+    this.frames.push(frame);
+  }
+
+  /** Ends the call (idempotent): stops everything, then resolves {@link ended}. */
+  end(cause: EndCause): void {
+    if (this.endCause) return;
+    this.endCause = cause;
+    this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
+  }
+
+  private async connectStt(): Promise<void> {
+    try {
+      const stream = await this.services.stt.connect({
+        language: this.options.language,
+        endpointingMs: this.options.endpointingMs,
+        utteranceEndMs: this.options.utteranceEndMs,
+      });
+      if (this.state.isEnding) {
+        await stream.close();
+        return;
+      }
+      this.stt = stream;
+      for (const chunk of this.pendingAudio.splice(0)) stream.sendAudio(chunk);
+      for await (const event of stream.events) this.push(sttEventToFrame(event));
+    } catch (error) {
+      if (!this.state.isEnding) this.fail('stt', error);
+    }
+  }
+
+  /** A vendor failed mid-call: the call cannot go on without hearing or speaking. */
+  fail(where: string, error: unknown): void {
+    process.stderr.write(
+      `${JSON.stringify({ level: 'error', msg: 'call failed', where, callId: this.setup.callId, error: String(error) })}\n`,
+    );
+    this.end('error');
+  }
+
+  private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
+    this.handles += 1;
+    const handle = new SpeechHandle(`h${this.handles}`, purpose);
+    this.current = handle;
+    return handle;
+  }
+
+  /** Speaks fixed text (greeting, goodbye) as its own utterance. */
+  async speakLine(handle: SpeechHandle, text: string): Promise<void> {
+    const speaker = await this.speakerFor(handle);
+    if (!speaker) return;
+    speaker.say(text, 0);
+    speaker.end();
+    await handle.whenSettled();
+  }
+
+  /** A speaker on the warm TTS session, or undefined when TTS is unavailable (the call then ends). */
+  async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
+    try {
+      const tts = await this.ttsSession;
+      return new Speaker(handle, tts, this.out, (error) => this.fail('tts', error));
+    } catch (error) {
+      this.fail('tts', error);
+      handle.finishProducing();
+      return undefined;
+    }
+  }
+
+  private onFirstAudio(handleId: string, atMs: number): void {
+    const latency = this.latencies.find((l) => l.handleId === handleId);
+    if (latency && latency.firstAudioAtMs === undefined) latency.firstAudioAtMs = atMs;
+    if (this.state.state === 'thinking') this.state.go('speaking');
+  }
+
+  /** Back to listening once the current utterance is over, unless something else took over. */
+  afterUtterance(handle: SpeechHandle): void {
+    if (this.current !== handle || this.state.isEnding || this.state.state === 'transferring') return;
+    this.current = undefined;
+    if (this.state.canGo('listening')) this.state.go('listening');
+  }
+
+  private async loop(): Promise<void> {
+    for await (const frame of this.frames) {
+      try {
+        if (frame.kind === 'end') {
+          await this.finish(frame.reason);
+          return;
+        }
+        this.onFrame(frame);
+      } catch (error) {
+        this.fail('session', error);
+      }
+    }
+  }
+
+  private onFrame(frame: Frame): void {
+    switch (frame.kind) {
+      case 'caller_audio': {
+        this.recorder.addCaller(frame.mulaw, frame.timestampMs);
+        if (mulawRms(frame.mulaw) >= this.options.voiceRms) this.lastVoicedAtMs = frame.atMs;
+        if (this.stt) this.stt.sendAudio(frame.mulaw);
+        else this.pendingAudio.push(frame.mulaw);
+        return;
+      }
+      case 'mark_echo':
+        // Echoes for earlier handles (flushed by a clear) settle those handles too.
+        for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.onMarkEcho(frame.name);
+        return;
+      case 'speech_started':
+      case 'transcript':
+      case 'utterance_end': {
+        const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
+        for (const decision of this.turns.onFrame(frame, active)) {
+          if (decision.type === 'barge_in') this.interrupt(decision.atMs);
+          else this.onUserTurn(decision.text, decision.atMs);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private interruptible(): boolean {
+    const s = this.state.state;
+    return s === 'greeting' || s === 'thinking' || s === 'speaking';
+  }
+
+  /**
+   * Barge-in: abort the utterance (LLM stream, TTS, queued audio), tell Twilio to drop what it buffered,
+   * and settle the marks that never left. Tool calls already made are not touched (see runReply).
+   */
+  interrupt(atMs: number): void {
+    const handle = this.current;
+    if (!handle || handle.interrupted) return;
+    handle.interrupt(atMs);
+    for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
+    this.interruptions.push({ handleId: handle.id, atMs, clearedAtMs: performance.now() });
+    this.current = undefined;
+    if (this.state.canGo('listening')) this.state.go('listening');
+  }
+
+  /** Barge-ins: caller speech event time and when `clear` went out (performance.now()). */
+  readonly interruptions: { handleId: string; atMs: number; clearedAtMs: number }[] = [];
+
+  private onUserTurn(text: string, atMs: number): void {
+    if (this.state.isEnding || this.state.state === 'transferring') return;
+    if (this.current) this.interrupt(atMs);
+    this.conversation.addUser(text);
+    const handle = this.newHandle('reply');
+    const entry = this.conversation.addAgent(handle);
+    const latency: TurnLatency = {
+      handleId: handle.id,
+      sttFinalAtMs: atMs,
+      sttMs: this.lastVoicedAtMs > 0 ? Math.max(0, atMs - this.lastVoicedAtMs) : undefined,
+    };
+    this.latencies.push(latency);
+    this.state.go('thinking');
+    void runReply(this, handle, entry, latency)
+      .catch((error: unknown) => this.fail('reply', error))
+      .finally(() => this.afterUtterance(handle));
+  }
+
+  /** Moves the caller to `to` through the telephony port; true when the provider accepted it. */
+  async transfer(to: string): Promise<boolean> {
+    const t = this.services.telephony;
+    const account = await t?.account().catch(() => undefined);
+    if (!t || !account || this.state.isEnding) return false;
+    try {
+      await t.port.updateCall(account, this.setup.callSid, { twiml: `<Response><Dial>${escapeXml(to)}</Dial></Response>` });
+    } catch {
+      // The model hears that the transfer failed and can tell the caller; the call goes on.
+      return false;
+    }
+    if (this.state.canGo('transferring')) this.state.go('transferring');
+    this.end('transferred');
+    return true;
+  }
+
+  private async finish(cause: EndCause): Promise<void> {
+    if (this.maxTimer) clearTimeout(this.maxTimer);
+    if (!this.state.isEnding) this.state.go('ending');
+    const handle = this.current;
+    if (handle && !handle.settled) handle.interrupt();
+    for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.abandon();
+    this.out.close();
+    if (cause === 'agent_hangup' || cause === 'max_duration' || cause === 'error') await this.hangUp();
+    // Closing the socket ends <Connect>; Twilio then runs the next verb or hangs up (transfers replaced it).
+    this.socket.close(1000, cause);
+    this.frames.close();
+    await Promise.allSettled([this.stt?.close(), this.ttsSession.then((s) => s.close())]);
+    this.resolveEnded({
+      setup: this.setup,
+      reason: REASONS[cause],
+      endedAt: Date.now(),
+      transcript: this.conversation.transcript(),
+      conversation: this.conversation,
+      recorder: this.recorder,
+      latencies: this.latencies,
+      llmUsage: this.llmUsage,
+    });
+  }
+
+  /** Best effort: the socket closing hangs up anyway when there is no next TwiML verb. */
+  private async hangUp(): Promise<void> {
+    const t = this.services.telephony;
+    try {
+      const account = await t?.account();
+      if (t && account) await t.port.updateCall(account, this.setup.callSid, { status: 'completed' });
+    } catch {
+      // Already ended (20404) or telephony unreachable: closing the stream below ends the call.
+    }
+  }
+}
+
+const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);

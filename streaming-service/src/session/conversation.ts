@@ -1,0 +1,97 @@
+import type { LlmMessage, LlmToolCall } from '../../../lib/vendors/llm/port.js';
+import type { SpeechHandle } from './speech-handle.js';
+
+/**
+ * The call's conversation as it happened, from which both the LLM messages and the transcript are built.
+ * Agent entries hold their speech handle, so what they contribute is decided late: while the utterance is
+ * running the model sees its own generated text (it must know what it just said before a tool call); once
+ * it has settled or been interrupted, only the phrases the caller heard (mark echoes) count. An entry keeps
+ * its place in the order even if its text is known only later.
+ */
+export interface AgentRound {
+  /** Everything the model generated in this round. */
+  generated: string;
+  readonly toolCalls: LlmToolCall[];
+  /** Tool results by call id; each call is executed once and its result kept even after a barge-in. */
+  readonly results: Map<string, { name: string; content: string }>;
+}
+
+export type Entry =
+  | { readonly type: 'user'; text: string }
+  | { readonly type: 'agent'; readonly handle: SpeechHandle; readonly rounds: AgentRound[] };
+
+export class Conversation {
+  readonly entries: Entry[] = [];
+
+  constructor(private readonly systemPrompt: string) {}
+
+  /** Adds the caller's turn; consecutive caller turns (the agent never answered) merge into one. */
+  addUser(text: string): void {
+    const last = this.entries.at(-1);
+    if (last?.type === 'user') last.text = `${last.text} ${text}`;
+    else if (last?.type === 'agent' && this.agentText(last) === '' && last.rounds.every((r) => r.toolCalls.length === 0)) {
+      // An agent entry the caller never heard and that called no tool is dropped, so the turns merge.
+      this.entries.pop();
+      this.addUser(text);
+    } else this.entries.push({ type: 'user', text });
+  }
+
+  addAgent(handle: SpeechHandle): Extract<Entry, { type: 'agent' }> {
+    const entry = { type: 'agent' as const, handle, rounds: [] as AgentRound[] };
+    this.entries.push(entry);
+    return entry;
+  }
+
+  /** Whether an agent entry is still being produced (its generated text is what counts for now). */
+  private live(entry: Extract<Entry, { type: 'agent' }>): boolean {
+    return !entry.handle.interrupted && !entry.handle.settled;
+  }
+
+  private roundText(entry: Extract<Entry, { type: 'agent' }>, round: number): string {
+    return this.live(entry) ? entry.rounds[round]!.generated.trim() : entry.handle.playedText(round);
+  }
+
+  /** What the caller heard of an agent entry. */
+  agentText(entry: Extract<Entry, { type: 'agent' }>): string {
+    return entry.handle.playedText();
+  }
+
+  /** The messages for the next LLM request. */
+  messages(): LlmMessage[] {
+    const out: LlmMessage[] = [];
+    if (this.systemPrompt.trim()) out.push({ role: 'system', content: this.systemPrompt });
+    for (const entry of this.entries) {
+      if (entry.type === 'user') {
+        out.push({ role: 'user', content: entry.text });
+        continue;
+      }
+      entry.rounds.forEach((round, i) => {
+        const text = this.roundText(entry, i);
+        const calls = round.toolCalls.filter((c) => round.results.has(c.id));
+        if (calls.length > 0) {
+          out.push({ role: 'assistant', content: text, toolCalls: calls });
+          for (const c of calls) {
+            const r = round.results.get(c.id)!;
+            out.push({ role: 'tool', toolCallId: c.id, name: r.name, content: r.content });
+          }
+        } else if (text) {
+          out.push({ role: 'assistant', content: text });
+        }
+      });
+    }
+    return out;
+  }
+
+  /** One line per turn, `agent:` / `user:`, in order; agent lines hold only what was played. */
+  transcript(): string {
+    const lines: string[] = [];
+    for (const entry of this.entries) {
+      if (entry.type === 'user') lines.push(`user: ${entry.text}`);
+      else {
+        const text = this.agentText(entry);
+        if (text) lines.push(`agent: ${text}`);
+      }
+    }
+    return lines.join('\n');
+  }
+}

@@ -1,0 +1,162 @@
+import { END_CALL_TOOL, runHttpAction } from '../tools/registry.js';
+import type { CallSession } from './call-session.js';
+import type { AgentRound, Entry } from './conversation.js';
+import { PhraseSplitter } from './phrase-splitter.js';
+import type { Speaker } from './speaker.js';
+import type { SpeechHandle } from './speech-handle.js';
+
+/**
+ * Latency points of one turn (performance.now() values), from the caller's end of turn to the first agent
+ * audio sent to Twilio.
+ */
+export interface TurnLatency {
+  readonly handleId: string;
+  /** The STT event that ended the caller's turn arrived. */
+  readonly sttFinalAtMs: number;
+  /** From the last voiced caller audio (local energy) to that event: the STT's endpointing and finalization. */
+  readonly sttMs?: number;
+  llmRequestAtMs?: number;
+  llmFirstTokenAtMs?: number;
+  /** The splitter completed the first phrase (enough text to start speech). */
+  llmFirstPhraseAtMs?: number;
+  ttsRequestAtMs?: number;
+  ttsFirstByteAtMs?: number;
+  firstAudioAtMs?: number;
+}
+
+/** The figures kept on the history record per turn (milliseconds, rounded to 0.1). */
+export interface TurnFigures {
+  readonly sttMs: number | null;
+  readonly llmFirstTokenMs: number | null;
+  readonly llmFirstPhraseMs: number | null;
+  readonly ttsFirstByteMs: number | null;
+  /**
+   * Our own share: time from the STT final to the first outbound audio frame minus the vendors' shares
+   * (LLM time to first token, LLM time from first token to first complete phrase, TTS first byte). What
+   * is left is queueing, scheduling and encoding in this service.
+   */
+  readonly overheadMs: number | null;
+}
+
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+export function turnFigures(l: TurnLatency): TurnFigures {
+  const d = (a?: number, b?: number) => (a !== undefined && b !== undefined ? r1(b - a) : null);
+  const llmFirstTokenMs = d(l.llmRequestAtMs, l.llmFirstTokenAtMs);
+  const llmFirstPhraseMs = d(l.llmFirstTokenAtMs, l.llmFirstPhraseAtMs);
+  const ttsFirstByteMs = d(l.ttsRequestAtMs, l.ttsFirstByteAtMs);
+  const total = d(l.sttFinalAtMs, l.firstAudioAtMs);
+  const overheadMs =
+    total !== null && llmFirstTokenMs !== null && llmFirstPhraseMs !== null && ttsFirstByteMs !== null
+      ? r1(total - llmFirstTokenMs - llmFirstPhraseMs - ttsFirstByteMs)
+      : null;
+  return { sttMs: l.sttMs === undefined ? null : r1(l.sttMs), llmFirstTokenMs, llmFirstPhraseMs, ttsFirstByteMs, overheadMs };
+}
+
+/**
+ * Tool rounds per reply: a model that keeps calling tools is cut off after four, so one confused reply
+ * cannot keep the caller waiting indefinitely.
+ */
+const MAX_ROUNDS = 4;
+
+/**
+ * The goodbye or the words before a transfer get this long to play; marks that never come back (a caller
+ * who already left) must not hold the call open.
+ */
+const PLAYOUT_CAP_MS = 15_000;
+
+/**
+ * One agent reply: LLM rounds streamed phrase by phrase into TTS, with tool calls between rounds. The
+ * handle's signal aborts the LLM stream and TTS on a barge-in; tool calls the model already completed are
+ * still executed exactly once and their results kept in the conversation, so nothing is lost or repeated
+ * when the caller speaks again.
+ */
+export async function runReply(session: CallSession, handle: SpeechHandle, entry: Extract<Entry, { type: 'agent' }>, latency: TurnLatency): Promise<void> {
+  const speaker = await session.speakerFor(handle);
+  if (!speaker) return;
+  const { agent } = session.setup;
+  try {
+    for (let round = 0; round < MAX_ROUNDS && !handle.interrupted; round += 1) {
+      const r: AgentRound = { generated: '', toolCalls: [], results: new Map() };
+      const messages = session.conversation.messages();
+      entry.rounds.push(r);
+      const splitter = new PhraseSplitter();
+      latency.llmRequestAtMs ??= performance.now();
+      const stream = session.services.llm.stream(
+        { model: agent.llm_model, messages, tools: session.tools.specs },
+        handle.signal,
+      );
+      for await (const event of stream) {
+        if (event.type === 'text') {
+          latency.llmFirstTokenAtMs ??= event.atMs;
+          r.generated += event.delta;
+          if (handle.interrupted) continue;
+          for (const phrase of splitter.push(event.delta)) {
+            latency.llmFirstPhraseAtMs ??= performance.now();
+            speaker.say(phrase, round);
+          }
+        } else if (event.type === 'tool_call') {
+          r.toolCalls.push(event.call);
+        } else if (event.usage) {
+          session.llmUsage.inputTokens += event.usage.inputTokens;
+          session.llmUsage.outputTokens += event.usage.outputTokens;
+        }
+      }
+      const rest = splitter.flush();
+      if (rest && !handle.interrupted) {
+        latency.llmFirstPhraseAtMs ??= performance.now();
+        speaker.say(rest, round);
+      }
+      if (r.toolCalls.length === 0) break;
+      if ((await runTools(session, handle, speaker, r, round)) === 'stop') break;
+    }
+  } finally {
+    speaker.end();
+    await handle.whenSettled();
+    latency.ttsRequestAtMs = speaker.timings.firstPhraseAtMs;
+    latency.ttsFirstByteAtMs = speaker.timings.firstByteAtMs;
+  }
+}
+
+const withCap = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => setTimeout(r, PLAYOUT_CAP_MS).unref?.())]);
+
+/** Runs one round's tool calls (in parallel); `stop` when the call is being transferred or hung up. */
+async function runTools(session: CallSession, handle: SpeechHandle, speaker: Speaker, r: AgentRound, round: number): Promise<'continue' | 'stop'> {
+  let stop = false;
+  // A caller hearing nothing for more than a second wonders whether the line dropped.
+  const filler = setTimeout(() => {
+    if (!handle.interrupted) speaker.say(session.options.fillerPhrase, round);
+  }, session.options.fillerAfterMs);
+  try {
+    await Promise.all(
+      r.toolCalls.map(async (call) => {
+        if (session.executedToolCalls.has(call.id)) return;
+        session.executedToolCalls.add(call.id);
+        const action = session.tools.byName.get(call.name);
+        let content: string;
+        if (!action) {
+          content = JSON.stringify({ error: `no tool named ${call.name}` });
+        } else if (action.kind === 'http') {
+          content = (await runHttpAction(action, call.arguments, (id) => session.services.loadTool(id), session.services.httpTools)).content;
+        } else if (action.kind === 'transfer') {
+          clearTimeout(filler);
+          await withCap(handle.whenQuiet());
+          const ok = await session.transfer(action.to);
+          content = JSON.stringify(ok ? { transferred: true } : { error: 'the transfer could not be started' });
+          if (ok) stop = true;
+        } else {
+          clearTimeout(filler);
+          if (!r.generated.trim()) speaker.say(session.options.goodbyePhrase, round);
+          await withCap(handle.whenQuiet());
+          session.end('agent_hangup');
+          content = JSON.stringify({ ended: true });
+          stop = true;
+        }
+        r.results.set(call.id, { name: call.name === END_CALL_TOOL ? END_CALL_TOOL : call.name, content });
+      }),
+    );
+  } finally {
+    clearTimeout(filler);
+  }
+  return stop ? 'stop' : 'continue';
+}

@@ -1,0 +1,100 @@
+import type { TtsSession } from '../../../lib/vendors/tts/port.js';
+import type { AudioOut } from './audio-out.js';
+import type { Phrase, SpeechHandle } from './speech-handle.js';
+
+/** Latency points of one utterance's first phrase (performance.now()). */
+export interface SpeakerTimings {
+  /** First phrase handed to TTS. */
+  firstPhraseAtMs?: number;
+  /** First audio byte back from TTS. */
+  firstByteAtMs?: number;
+}
+
+/**
+ * Speaks a handle's phrases in order through one warm TTS session: one TTS utterance per phrase (so each
+ * phrase's audio is followed by its own mark), synthesized one after the other while earlier audio plays.
+ * Everything stops when the handle's signal aborts: the current TTS utterance is cancelled at the vendor.
+ */
+export class Speaker {
+  private readonly pending: Phrase[] = [];
+  private wake: (() => void) | undefined;
+  private ended = false;
+  readonly timings: SpeakerTimings = {};
+  /** Resolves when every phrase has been synthesized and queued (or the handle was interrupted). */
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly handle: SpeechHandle,
+    private readonly tts: TtsSession,
+    private readonly out: AudioOut,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.done = this.run();
+  }
+
+  say(text: string, round: number): void {
+    if (this.ended || this.handle.interrupted) return;
+    this.pending.push(this.handle.addPhrase(text, round));
+    this.poke();
+  }
+
+  /** No more phrases; the handle finishes producing once the queue drains. */
+  end(): void {
+    this.ended = true;
+    this.poke();
+  }
+
+  private poke(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  private async run(): Promise<void> {
+    const { signal } = this.handle;
+    const abort = () => this.poke();
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      while (!signal.aborted) {
+        const phrase = this.pending.shift();
+        if (!phrase) {
+          if (this.ended) break;
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+          });
+          continue;
+        }
+        await this.speak(phrase);
+      }
+    } catch (error) {
+      if (!signal.aborted) this.onError(error);
+    } finally {
+      signal.removeEventListener('abort', abort);
+      this.handle.finishProducing();
+    }
+  }
+
+  private async speak(phrase: Phrase): Promise<void> {
+    const { signal } = this.handle;
+    const utterance = this.tts.utterance(phrase.markName);
+    const cancel = () => utterance.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      this.timings.firstPhraseAtMs ??= performance.now();
+      // A trailing space tells word-buffering vendors (ElevenLabs) the last word is complete.
+      utterance.pushText(`${phrase.text} `);
+      utterance.flush();
+      utterance.end();
+      for await (const chunk of utterance.audio) {
+        if (signal.aborted) break;
+        this.timings.firstByteAtMs ??= chunk.atMs;
+        this.out.enqueueAudio(this.handle.id, chunk.mulaw);
+      }
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
+    if (signal.aborted) return;
+    this.handle.markSent(phrase);
+    this.out.enqueueMark(this.handle.id, phrase.markName);
+  }
+}

@@ -1,0 +1,96 @@
+import type { Tool } from '../../../lib/domain/tool.js';
+import { findTemplate } from '../../../lib/domain/tool-templates.js';
+import type { LlmToolSpec } from '../../../lib/vendors/llm/port.js';
+import { parseArguments, runHttpTool, type HttpToolOptions, type HttpToolSpec, type ToolOutcome } from './http.js';
+
+/**
+ * The tools offered to the model during a call. API_SPEC.md gives agents no tool list, so every tool of
+ * the agent's workspace is offered (documented in docs/voice-pipeline.md), plus the built-in `end_call`.
+ */
+export const END_CALL_TOOL = 'end_call';
+
+/** What calling a tool does. */
+export type ToolAction =
+  | { readonly kind: 'http'; readonly tool: Tool }
+  | { readonly kind: 'transfer'; readonly tool: Tool; readonly to: string }
+  | { readonly kind: 'end_call' };
+
+export interface CallTools {
+  readonly specs: readonly LlmToolSpec[];
+  readonly byName: ReadonlyMap<string, ToolAction>;
+}
+
+/** Vendors accept `^[a-zA-Z0-9_-]{1,64}$`; tool names are display names, so they are folded into that. */
+function functionName(name: string, taken: Set<string>): string {
+  const base = name.toLowerCase().replace(/[^a-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 56) || 'tool';
+  let candidate = base;
+  for (let n = 2; taken.has(candidate); n += 1) candidate = `${base}_${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+const schema = (params: readonly { name: string; description: string; required: boolean }[]) => ({
+  type: 'object',
+  properties: Object.fromEntries(params.map((p) => [p.name, { type: 'string', description: p.description }])),
+  required: params.filter((p) => p.required).map((p) => p.name),
+  additionalProperties: false,
+});
+
+/** Builds the model-facing tool list and the name -> action map for one call. */
+export function buildCallTools(tools: readonly Tool[]): CallTools {
+  const taken = new Set<string>([END_CALL_TOOL]);
+  const specs: LlmToolSpec[] = [];
+  const byName = new Map<string, ToolAction>();
+  for (const tool of tools) {
+    const name = functionName(tool.name, taken);
+    if (tool.type === 'transfer') {
+      const to = tool.config?.url?.replace(/^tel:/, '') ?? '';
+      specs.push({ name, description: tool.description, parameters: schema([]) });
+      byName.set(name, { kind: 'transfer', tool, to });
+      continue;
+    }
+    const params = tool.type === 'integration' ? (findTemplate(tool.templateId ?? '')?.parameters ?? []) : tool.parameters;
+    specs.push({ name, description: tool.description, parameters: schema(params) });
+    byName.set(name, { kind: 'http', tool });
+  }
+  specs.push({
+    name: END_CALL_TOOL,
+    description: 'End the call politely when the conversation is over or the caller asks to hang up. Say goodbye first.',
+    parameters: schema([]),
+  });
+  byName.set(END_CALL_TOOL, { kind: 'end_call' });
+  return { specs, byName };
+}
+
+/** The HTTP call an `http` or `integration` tool makes, from its (decrypted) stored form. */
+export function httpSpecOf(tool: Tool): HttpToolSpec | undefined {
+  const headers = tool.config?.headers ?? {};
+  if (tool.type === 'integration') {
+    const template = findTemplate(tool.templateId ?? '');
+    if (!template) return undefined;
+    return { method: template.method, url: template.url, headers, body: template.body };
+  }
+  if (!tool.config?.url || !tool.config.method) return undefined;
+  return { method: tool.config.method, url: tool.config.url, headers, body: tool.config.body };
+}
+
+/**
+ * Runs an http or integration tool. `loadTool` reads the tool again with its header values decrypted, so
+ * secrets are opened only when a call actually uses them.
+ */
+export async function runHttpAction(
+  action: Extract<ToolAction, { kind: 'http' }>,
+  argumentsJson: string,
+  loadTool: (id: string) => Promise<Tool>,
+  options: Partial<HttpToolOptions>,
+): Promise<ToolOutcome> {
+  let tool: Tool;
+  try {
+    tool = await loadTool(action.tool._id);
+  } catch {
+    return { ok: false, content: JSON.stringify({ error: 'the tool no longer exists' }) };
+  }
+  const spec = httpSpecOf(tool);
+  if (!spec) return { ok: false, content: JSON.stringify({ error: 'the tool is not configured' }) };
+  return runHttpTool(spec, parseArguments(argumentsJson), options);
+}
