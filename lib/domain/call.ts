@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { WorkspaceIdField } from './common.js';
+import type { AgentType, CallEndReason } from './history.js';
+
+/**
+ * Calls: the live record of one outbound phone call or video session, from the API request to its end.
+ * The history record (lib/domain/history.ts) is what remains afterwards; both share the call id.
+ * docs/calls.md explains the state machine, the credit rules and who settles a call.
+ */
+
+/**
+ * Every state a call passes through. `initiated` is what the API answers; `dialing` is ours (the dispatcher
+ * claimed the queue message and is asking the provider to place the call); the rest are Twilio's call
+ * statuses. The last five are terminal.
+ */
+export const CALL_STATES = [
+  'initiated',
+  'dialing',
+  'ringing',
+  'in-progress',
+  'completed',
+  'busy',
+  'no-answer',
+  'failed',
+  'canceled',
+] as const;
+export type CallState = (typeof CALL_STATES)[number];
+
+export const TERMINAL_CALL_STATES: ReadonlySet<CallState> = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
+
+/**
+ * How far along a state is. A transition is allowed only to a higher rank, so late or duplicated status
+ * callbacks (Twilio retries, and does not promise order) can never move a call backwards, and a terminal
+ * state is final.
+ */
+export const CALL_STATE_RANK: Readonly<Record<CallState, number>> = {
+  initiated: 0,
+  dialing: 1,
+  ringing: 2,
+  'in-progress': 3,
+  completed: 4,
+  busy: 4,
+  'no-answer': 4,
+  failed: 4,
+  canceled: 4,
+};
+
+/** The states a call may be in for a move to `next` to be accepted (every state of lower rank). */
+export function statesBefore(next: CallState): CallState[] {
+  return CALL_STATES.filter((s) => CALL_STATE_RANK[s] < CALL_STATE_RANK[next]);
+}
+
+/** The end reason recorded for a call that ended in a terminal provider state without a conversation. */
+export const END_REASON_OF_STATE: Readonly<Partial<Record<CallState, CallEndReason>>> = {
+  busy: 'busy',
+  'no-answer': 'no_answer',
+  failed: 'failed',
+  canceled: 'canceled',
+};
+
+/** Twilio's call statuses mapped onto ours (`queued` and `initiated` say nothing new once we are dialing). */
+export function stateOfProviderStatus(status: string): CallState | undefined {
+  switch (status) {
+    case 'ringing':
+    case 'in-progress':
+    case 'completed':
+    case 'busy':
+    case 'no-answer':
+    case 'failed':
+    case 'canceled':
+      return status;
+    default:
+      return undefined;
+  }
+}
+
+/** The stored call. */
+export interface Call {
+  /** `call_<ULID>`; also the `_id` of the call's history record. */
+  _id: string;
+  workspaceId: string;
+  agentId: string;
+  agentType: AgentType;
+  status: CallState;
+  /** Destination (voice) or the contact's number when known (video); E.164 or empty. */
+  to: string;
+  /** Our number the call is placed from (voice only). */
+  from?: string;
+  phoneNumberId?: string;
+  contactId?: string;
+  /** The name shown in history: the contact's, or the `contactName` given. */
+  contactName: string;
+  /** Credits held for this call until it is settled. */
+  reserved: number;
+  /** The longest the call may last; the provider hangs up after it (`TimeLimit`). */
+  maxDurationSeconds: number;
+  /** The provider's id of the placed call (Twilio CA…), once dialed. */
+  providerCallSid?: string;
+  /** Which SQS receive of the dispatch message claimed the call (1 = first delivery). */
+  dispatchAttempt?: number;
+  endReason?: CallEndReason;
+  /** Set once, when the reservation is settled; `cost` is what was charged. */
+  settledAt?: string;
+  cost?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const E164Input = z.string().trim().min(1).max(40);
+
+/** POST /api/optimus/phone-call (and /api/optimus/call). */
+export const PhoneCallRequest = z
+  .strictObject({
+    /** The agent that speaks. */
+    assistantId: z.string().trim().min(1).max(64),
+    /** Destination, E.164. */
+    phoneNumber: E164Input,
+    /** One of the workspace's active numbers, to call from. */
+    phoneNumberId: z.string().trim().min(1).max(64),
+    contactName: z.string().trim().min(1).max(200).optional(),
+    workspaceId: WorkspaceIdField,
+  })
+  .meta({ id: 'PhoneCallRequest' });
+export type PhoneCallRequest = z.infer<typeof PhoneCallRequest>;
+
+/** The call start result. */
+export const CallStarted = z
+  .object({ call_id: z.string(), status: z.literal('initiated') })
+  .meta({ id: 'CallStarted' });
+export type CallStarted = z.infer<typeof CallStarted>;
+
+/** POST /api/optimus/meeting-link. */
+export const MeetingLinkRequest = z
+  .strictObject({
+    assistantId: z.string().trim().min(1).max(64),
+    contactName: z.string().trim().min(1).max(200).optional(),
+    /** Looks the contact up; E.164. */
+    phoneNumber: E164Input.optional(),
+    workspaceId: WorkspaceIdField.optional(),
+  })
+  .meta({ id: 'MeetingLinkRequest' });
+export type MeetingLinkRequest = z.infer<typeof MeetingLinkRequest>;
+
+export const MeetingLinkResult = z
+  .object({ call_id: z.string(), room_url: z.string() })
+  .meta({ id: 'MeetingLinkResult' });
+export type MeetingLinkResult = z.infer<typeof MeetingLinkResult>;
+
+/** The call-dispatch queue message: just the ids; everything else is read from the call record. */
+export const DispatchMessage = z.strictObject({
+  callId: z.string().min(1).max(64),
+  workspaceId: z.string().min(1).max(64),
+});
+export type DispatchMessage = z.infer<typeof DispatchMessage>;
+
+/** The `Idempotency-Key` header: printable ASCII, as Stripe and the IETF draft allow. */
+export const IdempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key is 1 to 255 printable ASCII characters');
+
+/** Call pricing; the numbers come from config (docs/calls.md). */
+export interface CallPricing {
+  /** Credits per minute of call, billed per started second. */
+  readonly creditsPerMinute: number;
+  /** The longest call the platform places; agents have no own limit yet. */
+  readonly maxDurationSeconds: number;
+}
+
+/** Credit amounts are kept to 4 decimals so decimal arithmetic in DynamoDB and in JS agree. */
+export const roundCredits = (n: number): number => Math.round(n * 10_000) / 10_000;
+
+/** What a call holds while it runs: the price of its longest possible duration. */
+export const reservationFor = (p: CallPricing): number => roundCredits((p.creditsPerMinute * p.maxDurationSeconds) / 60);
+
+/** What a call of this length costs (never more than was reserved: the provider cuts it at the limit). */
+export function costFor(p: CallPricing, durationSeconds: number): number {
+  const seconds = Math.min(Math.max(0, Math.ceil(durationSeconds)), p.maxDurationSeconds);
+  return roundCredits((p.creditsPerMinute * seconds) / 60);
+}
+
+/** GET /api/history/{id}/recording-url: a presigned download and when it stops working. */
+export const RecordingUrl = z
+  .object({ url: z.string(), expiresAt: z.iso.datetime({ offset: true }) })
+  .meta({ id: 'RecordingUrl' });
+export type RecordingUrl = z.infer<typeof RecordingUrl>;
+
+/** GET /meeting/{callId} path and query. */
+export const MeetingParams = z.object({ callId: z.string().min(1).max(64) });
+export const MeetingQuery = z.object({ token: z.string().max(512).optional() });

@@ -1,0 +1,127 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+
+/**
+ * What Lambda's SQS event source does, for `npm start` and the tests: long-polls a queue, hands each batch
+ * to the consumer's own handler module as an `SQSEvent`, and deletes the records the handler did not list
+ * in `batchItemFailures`. Failed records stay on the queue and come back after its visibility timeout;
+ * after maxReceiveCount the queue's redrive policy moves them to the dead letters. The handler's code path
+ * is exactly the Lambda's.
+ */
+export interface QueuePollerOptions {
+  readonly client: SQSClient;
+  readonly queueUrl: string;
+  /** The consumer, e.g. the `handler` of functions/queue/dispatch.ts. */
+  readonly handler: (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+  /** Lambda's default batch size for SQS is 10 (also SQS's receive maximum). */
+  readonly batchSize?: number;
+  /**
+   * Long-poll wait. Short enough that stopping is quick, long enough not to spin: SQS's own range is 0-20 s,
+   * and 2 s keeps an idle local platform nearly silent.
+   */
+  readonly waitSeconds?: number;
+  /** Called with anything that went wrong outside the handler (the handler's own errors fail its batch). */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface QueuePoller {
+  stop(): Promise<void>;
+}
+
+const DEFAULTS = { batchSize: 10, waitSeconds: 2 } as const;
+
+function toRecord(queueUrl: string, m: Message): SQSRecord {
+  const a = m.Attributes ?? {};
+  const name = queueUrl.split('/').pop() ?? 'queue';
+  return {
+    messageId: m.MessageId ?? '',
+    receiptHandle: m.ReceiptHandle ?? '',
+    body: m.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: a.ApproximateReceiveCount ?? '1',
+      SentTimestamp: a.SentTimestamp ?? String(Date.now()),
+      SenderId: a.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: m.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:us-east-1:123456789012:${name}`,
+    awsRegion: 'us-east-1',
+  };
+}
+
+/** Starts polling; `stop()` ends the loop after the batch in hand. */
+export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
+  const { client, queueUrl, handler } = options;
+  const batchSize = options.batchSize ?? DEFAULTS.batchSize;
+  const waitSeconds = options.waitSeconds ?? DEFAULTS.waitSeconds;
+  const abort = new AbortController();
+  let running = true;
+
+  const loop = async () => {
+    while (running) {
+      try {
+        const out = await client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: batchSize,
+            WaitTimeSeconds: waitSeconds,
+            // local-aws-sqs reads the older AttributeNames parameter, not MessageSystemAttributeNames.
+            AttributeNames: ['All'],
+          }),
+          { abortSignal: abort.signal },
+        );
+        const messages = out.Messages ?? [];
+        if (messages.length === 0) continue;
+        const records = messages.map((m) => toRecord(queueUrl, m));
+        let failed: Set<string>;
+        try {
+          const result = await handler({ Records: records });
+          failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        } catch (error) {
+          // As on Lambda: a handler that throws fails the whole batch.
+          options.onError?.(error);
+          failed = new Set(records.map((r) => r.messageId));
+        }
+        const done = records.filter((r) => !failed.has(r.messageId));
+        if (done.length > 0) {
+          await client.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+            }),
+          );
+        }
+      } catch (error) {
+        if (!running) break;
+        options.onError?.(error);
+        // The queue server is restarting or gone: back off instead of spinning.
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+  const done = loop();
+  return {
+    async stop() {
+      running = false;
+      abort.abort();
+      await done;
+    },
+  };
+}
+
+/**
+ * The dispatch consumer of `npm start`: polls DISPATCH_QUEUE_URL (from the environment the platform set)
+ * and runs functions/queue/dispatch.ts, the module the CDK stack deploys as the queue's Lambda.
+ */
+export async function startDispatchPoller(onError: (error: unknown) => void = () => undefined): Promise<QueuePoller> {
+  const [{ loadConfig }, { createSqsClient }, { handler }] = await Promise.all([
+    import('../config.js'),
+    import('../store/queue.js'),
+    import('../../functions/queue/dispatch.js'),
+  ]);
+  const config = loadConfig();
+  if (!config.DISPATCH_QUEUE_URL) throw new Error('DISPATCH_QUEUE_URL is not set');
+  return startQueuePoller({ client: createSqsClient(config), queueUrl: config.DISPATCH_QUEUE_URL, handler, onError });
+}

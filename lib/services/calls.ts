@@ -1,0 +1,295 @@
+import { createHash } from 'node:crypto';
+import { publicUrl } from '../config.js';
+import type { Deps } from '../deps.js';
+import {
+  END_REASON_OF_STATE,
+  IdempotencyKey,
+  reservationFor,
+  stateOfProviderStatus,
+  TERMINAL_CALL_STATES,
+  type Call,
+  type CallStarted,
+  type CallState,
+  type PhoneCallRequest,
+} from '../domain/call.js';
+import type { Contact } from '../domain/contact.js';
+import { AppError, NotFoundError, ValidationError } from '../domain/errors.js';
+import type { CallEndReason, HistoryRecord } from '../domain/history.js';
+import { newId } from '../domain/ids.js';
+import { normalizePhone } from '../domain/phone.js';
+import { log } from '../http/log.js';
+import { getAgent } from '../store/agents.js';
+import { advanceCall, createCallWithReservation, findCall, findIdempotencyRecord } from '../store/calls.js';
+import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js';
+import { key } from '../store/model.js';
+import { getPhoneNumber } from '../store/phone-numbers.js';
+import { putNewHistoryRecord } from '../store/history.js';
+import { callPricing, insufficientCredits, settleCall } from './credits.js';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * Outbound calls from the API to their end: starting one (credits, idempotency, the dispatch message),
+ * the provider's status callbacks moving it along, and the record it leaves in history. docs/calls.md.
+ */
+
+type CallDeps = Pick<Deps, 'config' | 'db' | 'dispatch'>;
+
+/** How long a retried request with the same `Idempotency-Key` gets the first answer: a day, as Stripe does. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.', [
+      { field: 'Idempotency-Key', message: 'send a new key for a new request' },
+    ]);
+  }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** A stable text of a JSON value (object keys sorted), so the same request always hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The contact a call is for: the one with the destination number, else the one named `contactName`. */
+export async function findCallContact(
+  deps: Pick<Deps, 'db'>,
+  workspaceId: string,
+  e164: string | undefined,
+  contactName: string | undefined,
+): Promise<Contact | undefined> {
+  if (e164) {
+    const id = await contactIdByPhone(deps.db, workspaceId, e164);
+    if (id) {
+      const contact = await getContact(deps.db, workspaceId, id).catch(() => undefined);
+      if (contact) return contact;
+    }
+  }
+  if (contactName) {
+    const wanted = contactName.trim().toLowerCase();
+    // The search index holds lower-cased names; an exact (case-insensitive) name wins over a partial one.
+    const page = await listContacts(deps.db, workspaceId, { page: 1, limit: 100, search: wanted });
+    return page.data.find((c) => c.contactName.trim().toLowerCase() === wanted);
+  }
+  return undefined;
+}
+
+/** Parses a destination, with a 400 naming the field. */
+export function destination(input: string, field = 'phoneNumber'): string {
+  const phone = normalizePhone(input);
+  if (!phone) throw new ValidationError([{ field, message: 'not a phone number in E.164 form, for example +14155552671' }]);
+  return phone.e164;
+}
+
+/**
+ * Starts an outbound phone call: checks the agent, the destination and the number to call from, finds
+ * the contact, reserves credits and writes the call in one transaction, then sends one dispatch message.
+ * With an `Idempotency-Key`, a retry of the same request returns the first answer and starts nothing.
+ */
+export async function startPhoneCall(
+  deps: CallDeps,
+  workspaceId: string,
+  request: PhoneCallRequest,
+  idempotencyKeyHeader?: string,
+): Promise<CallStarted> {
+  const now = Date.now();
+  let idempotency: { keyHash: string; requestHash: string } | undefined;
+  if (idempotencyKeyHeader !== undefined) {
+    const parsed = IdempotencyKey.safeParse(idempotencyKeyHeader);
+    if (!parsed.success) throw new ValidationError([{ field: 'Idempotency-Key', message: parsed.error.issues[0]!.message }]);
+    idempotency = { keyHash: sha256(parsed.data), requestHash: sha256(canonical(request)) };
+    const prior = await findIdempotencyRecord(deps.db, workspaceId, idempotency.keyHash, now);
+    if (prior) return replay(prior.requestHash, idempotency.requestHash, prior.answer);
+  }
+
+  const to = destination(request.phoneNumber);
+  const [agent, number] = await Promise.all([
+    getAgent(deps.db, workspaceId, request.assistantId),
+    getPhoneNumber(deps.db, workspaceId, request.phoneNumberId),
+  ]);
+  if (number.status !== 'active') throw new NotFoundError('Phone number');
+  const contact = await findCallContact(deps, workspaceId, to, request.contactName);
+
+  const pricing = callPricing(deps.config);
+  const createdAt = new Date(now).toISOString();
+  const call: Call = {
+    _id: newId('call', now),
+    workspaceId,
+    agentId: agent._id,
+    agentType: 'voice',
+    status: 'initiated',
+    to,
+    from: number.number,
+    phoneNumberId: number._id,
+    ...(contact ? { contactId: contact._id } : {}),
+    contactName: contact?.contactName ?? request.contactName ?? '',
+    reserved: reservationFor(pricing),
+    maxDurationSeconds: pricing.maxDurationSeconds,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  const answer: CallStarted = { call_id: call._id, status: 'initiated' };
+  const outcome = await createCallWithReservation(
+    deps.db,
+    call,
+    idempotency && { ...idempotency, answer, expiresAt: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
+    now,
+  );
+  if (outcome.kind === 'insufficient') throw await insufficientCredits(deps, workspaceId, call.reserved);
+  if (outcome.kind === 'duplicate') return replay(outcome.record.requestHash, idempotency!.requestHash, outcome.record.answer);
+
+  try {
+    await deps.dispatch.send({ callId: call._id, workspaceId });
+  } catch (error) {
+    // Without its message nobody would ever dial the call: end it now, give the credits back, and forget
+    // the idempotency claim so a retry with the same key can start a fresh call.
+    log('error', 'dispatch send failed', { callId: call._id, error: String(error) });
+    await endUnconnectedCall(deps, call, 'failed', 'error');
+    if (idempotency) {
+      await deps.db.doc.send(new DeleteCommand({ TableName: deps.db.table, Key: key.idempotency(workspaceId, idempotency.keyHash) }));
+    }
+    throw error;
+  }
+  log('info', 'call initiated', { callId: call._id, workspaceId, reserved: call.reserved });
+  return answer;
+}
+
+function replay(storedHash: string, requestHash: string, answer: Record<string, unknown>): CallStarted {
+  if (storedHash !== requestHash) throw new IdempotencyKeyReusedError();
+  return answer as CallStarted;
+}
+
+/** The history record a call leaves, with what the conversation produced (nothing for unconnected calls). */
+export function historyOf(
+  call: Call,
+  outcome: { endReason: CallEndReason; durationSeconds: number; cost: number; transcript?: string; summary?: string; recordingUrl?: string },
+): HistoryRecord {
+  return {
+    _id: call._id,
+    agentType: call.agentType,
+    fullName: call.contactName,
+    mobileNumber: call.to,
+    callDuration: Math.max(0, Math.round(outcome.durationSeconds)),
+    callEndReason: outcome.endReason,
+    callTranscript: outcome.transcript ?? '',
+    callSummary: outcome.summary ?? '',
+    callCost: outcome.cost,
+    callRecordingUrl: outcome.recordingUrl ?? '',
+    workspace_id: call.workspaceId,
+    createdAt: call.createdAt,
+  };
+}
+
+/**
+ * Ends a call that never connected (busy, no answer, failed, canceled, or never dialed): moves it to the
+ * terminal state, releases its whole reservation and writes its zero-cost history record. Every step is
+ * idempotent, so a repeated callback or redelivered message does it at most once.
+ */
+export async function endUnconnectedCall(
+  deps: Pick<Deps, 'config' | 'db'>,
+  call: Call,
+  state: Exclude<CallState, 'initiated' | 'dialing' | 'ringing' | 'in-progress' | 'completed'>,
+  endReason: CallEndReason,
+): Promise<void> {
+  const now = new Date().toISOString();
+  const moved = await advanceCall(deps.db, call.workspaceId, call._id, state, now, { endReason });
+  const current = moved ?? (await findCall(deps.db, call.workspaceId, call._id));
+  // Another terminal state won the race (say, `completed` from a live call): that path settles instead.
+  if (!current || current.status !== state) return;
+  const reason = current.endReason ?? endReason;
+  await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason });
+  await putNewHistoryRecord(deps.db, historyOf(current, { endReason: reason, durationSeconds: 0, cost: 0 }));
+  log('info', 'call ended unconnected', { callId: call._id, state, endReason: reason });
+}
+
+/** What a status callback tells us about one of our calls. */
+export interface ProviderStatus {
+  readonly callSid: string;
+  readonly status: string;
+  readonly durationSeconds?: number;
+  readonly answeredBy?: string;
+}
+
+/**
+ * Applies a provider status callback to the call it names: moves it forward (never back), ends calls that
+ * never connected with their reason, and settles a completed call with the provider's duration if the
+ * streaming service has not already (whichever comes first wins; the other is a no-op).
+ */
+export async function applyProviderStatus(
+  deps: Pick<Deps, 'config' | 'db'>,
+  workspaceId: string,
+  callId: string,
+  update: ProviderStatus,
+): Promise<void> {
+  const next = stateOfProviderStatus(update.status);
+  if (!next) return;
+  const call = await findCall(deps.db, workspaceId, callId);
+  if (!call) {
+    log('warn', 'status for an unknown call', { callId, workspaceId, status: update.status });
+    return;
+  }
+  if (call.providerCallSid && call.providerCallSid !== update.callSid) {
+    // A callback for another provider call naming our id: not ours to act on.
+    log('warn', 'status for a different provider call', { callId, callSid: update.callSid });
+    return;
+  }
+  const endReason = END_REASON_OF_STATE[next];
+  if (endReason) {
+    await endUnconnectedCall(deps, { ...call, providerCallSid: update.callSid }, next as 'busy', endReason);
+    return;
+  }
+  const now = new Date().toISOString();
+  await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid });
+  if (next === 'completed') {
+    await settleCall(deps, {
+      workspaceId,
+      callId,
+      durationSeconds: update.durationSeconds ?? 0,
+      endReason: update.answeredBy?.startsWith('machine') ? 'voicemail' : 'customer_hangup',
+    });
+  }
+}
+
+/** What the streaming service knows at the end of a connected call. */
+export interface CallEnd {
+  readonly workspaceId: string;
+  readonly callId: string;
+  /** Seconds from the stream's start to its end. */
+  readonly durationSeconds: number;
+  readonly endReason: CallEndReason;
+  readonly transcript: string;
+  readonly summary: string;
+  /** `s3://bucket/key` of the recording, or empty. */
+  readonly recordingUrl?: string;
+}
+
+/**
+ * For the streaming service, at the end of a connected outbound call or meeting session: settles the
+ * credits (or learns the settled cost if the final status callback came first), marks the call completed
+ * and writes its history record with `_id` = call id. Returns the record, or undefined when the call id is
+ * not one of ours (an inbound call: its history is the streaming service's own to write). Writing twice
+ * keeps the first record.
+ */
+export async function recordCallEnd(deps: Pick<Deps, 'config' | 'db'>, end: CallEnd): Promise<HistoryRecord | undefined> {
+  const call = await findCall(deps.db, end.workspaceId, end.callId);
+  if (!call) return undefined;
+  const cost = await settleCall(deps, end);
+  await advanceCall(deps.db, end.workspaceId, end.callId, 'completed', new Date().toISOString(), { endReason: end.endReason });
+  const record = historyOf(call, { ...end, cost: cost ?? 0 });
+  await putNewHistoryRecord(deps.db, record);
+  return record;
+}
+
+/** Whether a call can still be connected (the voice webhook refuses ended calls). */
+export const isLive = (call: Call): boolean => !TERMINAL_CALL_STATES.has(call.status);
+
+/** The URL the provider fetches the call's TwiML from; the call id rides in the signed query. */
+export const voiceWebhookUrl = (config: Deps['config'], callId: string) => publicUrl(config, `/twilio/voice?callId=${encodeURIComponent(callId)}`);
+
+/** The URL the provider posts the call's status changes to. */
+export const statusWebhookUrl = (config: Deps['config'], callId: string) => publicUrl(config, `/twilio/status?callId=${encodeURIComponent(callId)}`);

@@ -1,0 +1,244 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState } from '../domain/call.js';
+import type { CallEndReason } from '../domain/history.js';
+import { callLedgerId, creditItem, debitItem, ledgerItem, type TransactItem } from './credits.js';
+import { transact, type Db } from './dynamo.js';
+import { ENTITY, TABLE_SCHEMA_VERSION, fromItem, key } from './model.js';
+
+/**
+ * The live call records (`WS#<ws>/LIVECALL#<callId>`): state, reservation and settlement of each call.
+ * Every state change is a conditional write, so concurrent webhooks, duplicate queue messages and retries
+ * can never move a call backwards or settle it twice.
+ */
+
+/** The first answer stored under an `Idempotency-Key`, with when it may be forgotten. */
+export interface IdempotencyRecord {
+  readonly keyHash: string;
+  /** SHA-256 of the request body, so the same key with a different request is refused. */
+  readonly requestHash: string;
+  readonly answer: Record<string, unknown>;
+  /** Epoch seconds. */
+  readonly expiresAt: number;
+}
+
+export type CreateCallOutcome =
+  | { readonly kind: 'created' }
+  | { readonly kind: 'insufficient' }
+  | { readonly kind: 'duplicate'; readonly record: IdempotencyRecord };
+
+const callItem = (call: Call) => ({ ...key.liveCall(call.workspaceId, call._id), entity: ENTITY.liveCall, v: TABLE_SCHEMA_VERSION, ...call });
+
+/**
+ * Creates a call and takes its reservation in ONE transaction: the idempotency claim (when a key was
+ * sent), the conditional debit, the reservation's ledger entry and the call. Nothing is written unless all
+ * of it is. The idempotency claim comes first so a retried request reports "duplicate", not whatever
+ * else would also fail.
+ */
+export async function createCallWithReservation(
+  db: Db,
+  call: Call,
+  idempotency?: IdempotencyRecord,
+  nowMs: number = Date.now(),
+): Promise<CreateCallOutcome> {
+  const items: TransactItem[] = [];
+  if (idempotency) {
+    items.push({
+      Put: {
+        TableName: db.table,
+        Item: {
+          ...key.idempotency(call.workspaceId, idempotency.keyHash),
+          entity: ENTITY.idempotency,
+          v: TABLE_SCHEMA_VERSION,
+          requestHash: idempotency.requestHash,
+          answer: idempotency.answer,
+          ttl: idempotency.expiresAt,
+        },
+        // An expired claim may still be there (TTL deletion lags by up to days): it no longer counts.
+        ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
+      },
+    });
+  }
+  items.push(
+    debitItem(db, call.workspaceId, call.reserved),
+    ledgerItem(db, call.workspaceId, {
+      id: callLedgerId(call._id, 'reserve'),
+      amount: -call.reserved,
+      reason: 'call_reservation',
+      callId: call._id,
+      createdAt: call.createdAt,
+    }),
+    { Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } },
+  );
+  const { failedIndex } = await transact(db, items);
+  if (failedIndex === undefined) return { kind: 'created' };
+  if (idempotency && failedIndex === 0) {
+    const record = await findIdempotencyRecord(db, call.workspaceId, idempotency.keyHash, nowMs);
+    // Expired between the two reads: vanishingly rare; the caller may simply retry.
+    if (!record) throw new Error('Idempotency record vanished; retry the request');
+    return { kind: 'duplicate', record };
+  }
+  if (failedIndex === (idempotency ? 1 : 0)) return { kind: 'insufficient' };
+  throw new Error(`Call ${call._id} could not be created (condition ${failedIndex} failed)`);
+}
+
+/** The live answer stored under a key, unless it has expired. */
+export async function findIdempotencyRecord(db: Db, ws: string, keyHash: string, nowMs: number = Date.now()): Promise<IdempotencyRecord | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.idempotency(ws, keyHash), ConsistentRead: true }));
+  const item = out.Item;
+  if (!item || Number(item.ttl) < Math.floor(nowMs / 1000)) return undefined;
+  return { keyHash, requestHash: String(item.requestHash), answer: item.answer as Record<string, unknown>, expiresAt: Number(item.ttl) };
+}
+
+/** Writes a call without a reservation (meeting links: the credit check happens, the session reserves). */
+export async function putNewCall(db: Db, call: Call, extra: TransactItem[] = []): Promise<void> {
+  await transact(db, [{ Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } }, ...extra]);
+}
+
+/** A call of the workspace, or undefined. */
+export async function findCall(db: Db, ws: string, callId: string): Promise<Call | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.liveCall(ws, callId), ConsistentRead: true }));
+  return out.Item ? fromItem<Call>(out.Item) : undefined;
+}
+
+/** Runs a conditional update; undefined when the condition did not hold. */
+async function conditionalUpdate(
+  db: Db,
+  ws: string,
+  callId: string,
+  update: { set: Record<string, unknown>; condition: string; values?: Record<string, unknown>; names?: Record<string, string> },
+): Promise<Call | undefined> {
+  const names: Record<string, string> = { ...update.names };
+  const values: Record<string, unknown> = { ...update.values };
+  const sets = Object.entries(update.set).map(([k, v], i) => {
+    names[`#s${i}`] = k;
+    values[`:s${i}`] = v;
+    return `#s${i} = :s${i}`;
+  });
+  try {
+    const out = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key.liveCall(ws, callId),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: `attribute_exists(pk) AND (${update.condition})`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem<Call>(out.Attributes ?? {});
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Claims a call for dialing: `initiated` → `dialing`, recording which receive of the message did it. Only
+ * one claim ever succeeds, so a duplicate or redelivered message cannot place a second call.
+ */
+export const claimForDispatch = (db: Db, ws: string, callId: string, attempt: number, now: string) =>
+  conditionalUpdate(db, ws, callId, {
+    set: { status: 'dialing', dispatchAttempt: attempt, updatedAt: now },
+    condition: '#st = :initiated',
+    names: { '#st': 'status' },
+    values: { ':initiated': 'initiated' },
+  });
+
+/**
+ * Gives a claim back (`dialing` → `initiated`) after the provider refused the call outright, so the next
+ * receive may try again. Only the claim's own attempt may give it back, and only before anything else
+ * (a status callback, a provider id) moved the call on.
+ */
+export const releaseDispatchClaim = (db: Db, ws: string, callId: string, attempt: number, now: string) =>
+  conditionalUpdate(db, ws, callId, {
+    set: { status: 'initiated', updatedAt: now },
+    condition: '#st = :dialing AND dispatchAttempt = :attempt AND attribute_not_exists(providerCallSid)',
+    names: { '#st': 'status' },
+    values: { ':dialing': 'dialing', ':attempt': attempt },
+  });
+
+/** Records the provider's id of the placed call (the status may already have moved on: it is left alone). */
+export const setProviderCallSid = (db: Db, ws: string, callId: string, sid: string, now: string) =>
+  conditionalUpdate(db, ws, callId, { set: { providerCallSid: sid, updatedAt: now }, condition: 'attribute_not_exists(providerCallSid)' });
+
+/**
+ * Moves a call forward to `next`, only from a state of lower rank: late, repeated or out-of-order status
+ * callbacks change nothing. Undefined when the move was not allowed (the call stays as it was).
+ */
+export function advanceCall(
+  db: Db,
+  ws: string,
+  callId: string,
+  next: CallState,
+  now: string,
+  extra: { endReason?: CallEndReason; providerCallSid?: string } = {},
+): Promise<Call | undefined> {
+  const from = statesBefore(next);
+  const values: Record<string, unknown> = Object.fromEntries(from.map((s, i) => [`:f${i}`, s]));
+  const set: Record<string, unknown> = { status: next, updatedAt: now };
+  if (TERMINAL_CALL_STATES.has(next)) set.endedAt = now;
+  if (extra.endReason) set.endReason = extra.endReason;
+  if (extra.providerCallSid) set.providerCallSid = extra.providerCallSid;
+  return conditionalUpdate(db, ws, callId, {
+    set,
+    condition: `#st IN (${Object.keys(values).join(', ')})`,
+    names: { '#st': 'status' },
+    values,
+  });
+}
+
+export type SettleOutcome =
+  | { readonly kind: 'settled'; readonly call: Call }
+  | { readonly kind: 'already'; readonly call: Call }
+  | { readonly kind: 'missing' };
+
+/**
+ * Settles a call's reservation: charges `cost` (at most what was reserved) and gives the rest back, with
+ * the settlement's ledger entry, in one transaction conditioned on the call not being settled yet. A
+ * second settlement changes nothing and reports the first one's cost.
+ */
+export async function settleReservation(
+  db: Db,
+  ws: string,
+  callId: string,
+  cost: number,
+  endReason: CallEndReason | undefined,
+  now: string,
+): Promise<SettleOutcome> {
+  const call = await findCall(db, ws, callId);
+  if (!call) return { kind: 'missing' };
+  if (call.settledAt !== undefined) return { kind: 'already', call };
+  const charged = Math.min(Math.max(0, cost), call.reserved);
+  const release = Math.round((call.reserved - charged) * 10_000) / 10_000;
+  const names: Record<string, string> = { '#settledAt': 'settledAt', '#cost': 'cost', '#u': 'updatedAt' };
+  const values: Record<string, unknown> = { ':now': now, ':cost': charged };
+  let setReason = '';
+  if (endReason) {
+    names['#er'] = 'endReason';
+    values[':er'] = endReason;
+    // A reason already recorded (by the state machine) is the more specific one; keep it.
+    setReason = ', #er = if_not_exists(#er, :er)';
+  }
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: db.table,
+        Key: key.liveCall(ws, callId),
+        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #u = :now${setReason}`,
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#settledAt)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    ledgerItem(db, ws, { id: callLedgerId(callId, 'settle'), amount: release, reason: 'call_settlement', callId, createdAt: now }),
+  ];
+  if (release > 0) items.push(creditItem(db, ws, release));
+  const { failedIndex } = await transact(db, items);
+  const after = await findCall(db, ws, callId);
+  if (!after) return { kind: 'missing' };
+  return failedIndex === undefined ? { kind: 'settled', call: after } : { kind: 'already', call: after };
+}

@@ -1,0 +1,101 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll, type Db, transact } from './dynamo.js';
+import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
+
+/**
+ * Credits: one balance item per workspace (`WS#<ws>/CREDITS`) and a ledger of every movement
+ * (`WS#<ws>/LEDGER#<id>`). Every change to the balance is written in the same transaction as its ledger
+ * entry, so the ledger always sums to the balance. A call's two entries have ids derived from the call id
+ * (`<callId>#reserve`, `<callId>#settle`), which makes writing either twice impossible.
+ */
+
+export type TransactItem = Parameters<typeof transact>[1][number];
+
+/** One ledger entry as stored. */
+export interface LedgerEntry {
+  readonly id: string;
+  /** Positive adds credits, negative takes them. */
+  readonly amount: number;
+  readonly reason: string;
+  readonly callId?: string;
+  readonly createdAt: string;
+}
+
+/** The balance item's condition failed: the workspace holds less than `amount`. */
+export const BALANCE_CONDITION = 'attribute_exists(pk) AND balance >= :amount';
+
+/**
+ * Takes `amount` from the balance only if at least that much is there. DynamoDB evaluates the condition
+ * and the update atomically per item, so however many calls start at once the balance never goes below
+ * zero: each transaction either sees enough and takes it, or fails its condition.
+ */
+export function debitItem(db: Db, ws: string, amount: number): TransactItem {
+  return {
+    Update: {
+      TableName: db.table,
+      Key: key.credits(ws),
+      UpdateExpression: 'ADD balance :neg',
+      ConditionExpression: BALANCE_CONDITION,
+      ExpressionAttributeValues: { ':amount': amount, ':neg': -amount },
+    },
+  };
+}
+
+/** Gives `amount` back to the balance (a release never needs a condition). */
+export function creditItem(db: Db, ws: string, amount: number): TransactItem {
+  return {
+    Update: {
+      TableName: db.table,
+      Key: key.credits(ws),
+      UpdateExpression: 'ADD balance :amount',
+      ExpressionAttributeValues: { ':amount': amount },
+    },
+  };
+}
+
+/** A ledger entry that can be written only once (its id is the condition). */
+export function ledgerItem(db: Db, ws: string, entry: LedgerEntry): TransactItem {
+  return {
+    Put: {
+      TableName: db.table,
+      Item: {
+        ...key.ledger(ws, entry.id),
+        entity: ENTITY.ledger,
+        v: TABLE_SCHEMA_VERSION,
+        amount: entry.amount,
+        reason: entry.reason,
+        ...(entry.callId ? { callId: entry.callId } : {}),
+        createdAt: entry.createdAt,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** The ledger ids of a call's reservation and settlement. */
+export const callLedgerId = (callId: string, step: 'reserve' | 'settle') => `${callId}#${step}`;
+
+/** The current balance (strongly consistent); 0 for a workspace without a balance item. */
+export async function readBalance(db: Db, ws: string): Promise<number> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.credits(ws), ConsistentRead: true }));
+  return Number(out.Item?.balance ?? 0);
+}
+
+/** Every ledger entry of a workspace, oldest first (admin and tests; a workspace's ledger is its own partition range). */
+export async function listLedger(db: Db, ws: string): Promise<LedgerEntry[]> {
+  const out: LedgerEntry[] = [];
+  for await (const item of queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':p': 'LEDGER#' },
+    ConsistentRead: true,
+  })) {
+    out.push({
+      id: String(item.sk).slice('LEDGER#'.length),
+      amount: Number(item.amount),
+      reason: String(item.reason),
+      ...(item.callId ? { callId: String(item.callId) } : {}),
+      createdAt: String(item.createdAt),
+    });
+  }
+  return out;
+}

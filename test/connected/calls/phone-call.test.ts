@@ -1,0 +1,154 @@
+/**
+ * Invariant: starting a phone call reserves its credits and writes the call in one transaction, so the
+ * balance never goes below zero however many calls start at once (exactly as many calls are admitted as
+ * the balance covers, and the ledger always sums to the balance); a refused call writes nothing and
+ * answers 402 with the required and available credits; each admitted call sends exactly one dispatch
+ * message; a retried request with the same Idempotency-Key returns the first answer and starts nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reservationFor } from '../../../lib/domain/call.js';
+import { findCall } from '../../../lib/store/calls.js';
+import { listLedger, readBalance } from '../../../lib/store/credits.js';
+import { callPricing } from '../../../lib/services/credits.js';
+import { receive, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+
+let p: CallsPlatform;
+let perCall: number;
+
+beforeAll(async () => {
+  // No poller: the messages stay on this file's queue to be counted.
+  p = await startCallsPlatform({ dispatchPoller: false });
+  perCall = reservationFor(callPricing(p.deps.config));
+});
+afterAll(async () => p?.stop());
+
+const body = (s: { workspaceId: string; agentId: string; numberId: string }, extra: Record<string, unknown> = {}) => ({
+  assistantId: s.agentId,
+  phoneNumber: '+14155550199',
+  phoneNumberId: s.numberId,
+  workspaceId: s.workspaceId,
+  ...extra,
+});
+
+async function drain(): Promise<string[]> {
+  const bodies: string[] = [];
+  for (;;) {
+    const got = await receive(p.sqs, p.queueUrl);
+    if (got.length === 0) return bodies;
+    bodies.push(...got.map((m) => m.Body!));
+  }
+}
+
+describe('POST /api/optimus/phone-call', () => {
+  it('answers 202 {call_id, status: initiated}, reserves credits and sends one message', async () => {
+    await drain();
+    const s = await p.callerSetup(100);
+    const res = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s, { contactName: 'Ada' }));
+    expect(res.status).toBe(202);
+    expect(Object.keys(res.body).sort()).toEqual(['call_id', 'status']);
+    expect(res.body.status).toBe('initiated');
+    expect(res.body.call_id).toMatch(/^call_[0-9A-Z]{26}$/);
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(100 - perCall);
+    const call = await findCall(p.deps.db, s.workspaceId, res.body.call_id);
+    expect(call).toMatchObject({ status: 'initiated', to: '+14155550199', reserved: perCall, contactName: 'Ada', agentType: 'voice' });
+    const messages = await drain();
+    expect(messages.map((m) => JSON.parse(m))).toEqual([{ callId: res.body.call_id, workspaceId: s.workspaceId }]);
+  });
+
+  it('serves the same handler at /api/optimus/call', async () => {
+    const s = await p.callerSetup(100);
+    const res = await p.api(s.apiKey, 'POST', '/api/optimus/call', body(s));
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe('initiated');
+    await drain();
+  });
+
+  it('402 with required and available when the balance cannot cover the reservation; nothing written', async () => {
+    const s = await p.callerSetup(perCall - 0.5);
+    await drain();
+    const res = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s));
+    expect(res.status).toBe(402);
+    expect(res.body).toEqual({
+      error: { code: 'insufficient_credits', message: expect.any(String), details: { required: perCall, available: perCall - 0.5 } },
+    });
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(perCall - 0.5);
+    expect((await listLedger(p.deps.db, s.workspaceId)).map((e) => e.reason)).toEqual(['initial_grant']);
+    expect(await drain()).toEqual([]);
+  });
+
+  it('of 100 concurrent calls against a balance covering 10, exactly 10 are admitted and the ledger sums to the balance', async () => {
+    const s = await p.callerSetup(perCall * 10);
+    await drain();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s))),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((x) => x === 202)).toHaveLength(10);
+    expect(statuses.filter((x) => x === 402)).toHaveLength(90);
+    const balance = await readBalance(p.deps.db, s.workspaceId);
+    expect(balance).toBe(0);
+    const ledger = await listLedger(p.deps.db, s.workspaceId);
+    expect(ledger.filter((e) => e.reason === 'call_reservation')).toHaveLength(10);
+    expect(ledger.reduce((sum, e) => sum + e.amount, 0)).toBeCloseTo(balance, 6);
+    const ids = new Set(results.filter((r) => r.status === 202).map((r) => r.body.call_id));
+    expect(ids.size).toBe(10);
+    const messages = (await drain()).map((m) => JSON.parse(m).callId);
+    expect(new Set(messages)).toEqual(ids);
+    expect(messages).toHaveLength(10);
+  });
+
+  it('404 for an agent of another workspace, and for a phoneNumberId that is not the workspace\'s', async () => {
+    const mine = await p.callerSetup(100);
+    const theirs = await p.callerSetup(100);
+    const foreignAgent = await p.api(mine.apiKey, 'POST', '/api/optimus/phone-call', body(mine, { assistantId: theirs.agentId }));
+    expect(foreignAgent.status).toBe(404);
+    const foreignNumber = await p.api(mine.apiKey, 'POST', '/api/optimus/phone-call', body(mine, { phoneNumberId: theirs.numberId }));
+    expect(foreignNumber.status).toBe(404);
+    expect(foreignNumber.body.error.code).toBe('not_found');
+    expect(await readBalance(p.deps.db, mine.workspaceId)).toBe(100);
+  });
+
+  it('400 for a destination that is not E.164 and for a missing field', async () => {
+    const s = await p.callerSetup(100);
+    const bad = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s, { phoneNumber: '4155550199' }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('phoneNumber');
+    const missing = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, workspaceId: s.workspaceId });
+    expect(missing.status).toBe(400);
+  });
+
+  it('looks the contact up by the destination number and names the call after it', async () => {
+    const s = await p.callerSetup(100);
+    const contact = await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: 'Grace Hopper', phoneNumber: '+14155550177', workspaceId: s.workspaceId, externalFields: { plan: 'gold' } });
+    expect(contact.status).toBe(201);
+    const res = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s, { phoneNumber: '+14155550177' }));
+    const call = await findCall(p.deps.db, s.workspaceId, res.body.call_id);
+    expect(call).toMatchObject({ contactId: contact.body._id, contactName: 'Grace Hopper' });
+    await drain();
+  });
+
+  it('with an Idempotency-Key, a retry returns the first answer and starts no second call', async () => {
+    const s = await p.callerSetup(100);
+    await drain();
+    const headers = { 'idempotency-key': `retry-${Date.now()}` };
+    const [a, b] = await Promise.all([
+      p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s), headers),
+      p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s), headers),
+    ]);
+    const c = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s), headers);
+    expect([a.status, b.status, c.status]).toEqual([202, 202, 202]);
+    expect(b.body).toEqual(a.body);
+    expect(c.body).toEqual(a.body);
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(100 - perCall);
+    expect(await drain()).toHaveLength(1);
+    const reused = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s, { phoneNumber: '+14155550188' }), headers);
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('idempotency_key_reused');
+    // Keys are per workspace: another workspace's same key is a new request.
+    const other = await p.callerSetup(100);
+    const fresh = await p.api(other.apiKey, 'POST', '/api/optimus/phone-call', body(other), headers);
+    expect(fresh.status).toBe(202);
+    expect(fresh.body.call_id).not.toBe(a.body.call_id);
+    await drain();
+  });
+});

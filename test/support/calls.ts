@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { inject } from 'vitest';
+import { getDeps, type Deps } from '../../lib/deps.js';
+import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
+import { createSqsClient } from '../../lib/store/queue.js';
+import { createWorkspace } from '../../lib/store/workspaces.js';
+
+/**
+ * A local platform for the calls tests: like test/support/platform.ts, but with a dispatch queue (and dead
+ * letters) of its own on the shared SQS server, because every test process's platform polls its queue and
+ * would otherwise take this file's messages.
+ */
+export interface CallsPlatform {
+  readonly baseUrl: string;
+  readonly platform: RunningPlatform;
+  readonly deps: Deps;
+  readonly sqs: SQSClient;
+  readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
+  workspace(credits?: number): Promise<{ workspaceId: string; apiKey: string }>;
+  api(apiKey: string, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** A workspace with credits, an agent and a bought number to call from. */
+  callerSetup(credits?: number): Promise<{ workspaceId: string; apiKey: string; agentId: string; numberId: string; number: string }>;
+  /** Messages visible on a queue right now (received with visibility 0, so they stay). */
+  peek(queueUrl: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+let numberSeq = 0;
+
+export async function startCallsPlatform(options: { dispatchPoller?: boolean } = {}): Promise<CallsPlatform> {
+  const s = inject('stores');
+  const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: s.sqs });
+  const suffix = randomBytes(5).toString('hex');
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `dispatch-${suffix}-dlq` }));
+  const queue = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: `dispatch-${suffix}`,
+      Attributes: {
+        VisibilityTimeout: '60',
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:dispatch-${suffix}-dlq`, maxReceiveCount: 3 }),
+      },
+    }),
+  );
+  const noop = async () => undefined;
+  const stores: LocalStores = {
+    dynamo: { endpoint: s.dynamodb, stop: noop },
+    s3: { endpoint: s.s3, stop: noop },
+    sqs: { endpoint: s.sqs, queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl!, stop: noop },
+    stop: noop,
+  };
+  const dataDir = await mkdtemp(join(tmpdir(), 'vap-calls-'));
+  const table = `t-${randomBytes(6).toString('hex')}`;
+  const platform = await startPlatform(
+    { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
+    { stores, persist: false, dispatchPoller: options.dispatchPoller },
+  );
+  const deps = await getDeps();
+
+  const api: CallsPlatform['api'] = async (apiKey, method, path, body, headers = {}) => {
+    const res = await fetch(`${platform.baseUrl}${path}`, {
+      method,
+      headers: { 'x-api-key': apiKey, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // HTML and TwiML answers stay text.
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  return {
+    baseUrl: platform.baseUrl,
+    platform,
+    deps,
+    sqs,
+    queueUrl: queue.QueueUrl!,
+    deadLetterQueueUrl: dlq.QueueUrl!,
+    workspace: (credits = 100) => createWorkspace(deps.db, { name: 'calls test', credits }),
+    api,
+    async callerSetup(credits = 100) {
+      const ws = await createWorkspace(deps.db, { name: 'calls test', credits });
+      const agent = await api(ws.apiKey, 'POST', '/api/agents', {
+        name: 'Caller',
+        llm_provider: 'openai',
+        llm_model: 'gpt-4o-mini',
+        tts_provider: 'deepgram',
+        stt_provider: 'deepgram',
+        first_message: 'Hello {{contactName}}, this is the clinic calling.',
+        system_prompt: 'You confirm appointments.',
+        workspaceId: ws.workspaceId,
+      });
+      if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`);
+      // The stand-in sells +1 415 555-01xx; each workspace of this file takes the next one.
+      const number = `+1415555${String(100 + (numberSeq++ % 100)).padStart(4, '0')}`;
+      const bought = await api(ws.apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: number, workspaceId: ws.workspaceId });
+      if (bought.status !== 201) throw new Error(`buy: ${bought.status} ${JSON.stringify(bought.body)}`);
+      return { workspaceId: ws.workspaceId, apiKey: ws.apiKey, agentId: agent.body._id, numberId: bought.body._id, number };
+    },
+    async peek(queueUrl) {
+      const out = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+      return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+    },
+    async stop() {
+      await platform.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Receives up to 10 messages from a queue (they become invisible for `visibility` seconds). */
+export async function receive(sqs: SQSClient, queueUrl: string, visibility = 30) {
+  const out = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: visibility, AttributeNames: ['All'] }),
+  );
+  return out.Messages ?? [];
+}
+
+/** Polls `check` until it returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
