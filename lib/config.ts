@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   ASSEMBLYAI_BASE_URL: z.url().optional(),
   SPEECHMATICS_API_KEY: z.string().optional(),
   SPEECHMATICS_BASE_URL: z.url().optional(),
+  /** Where Speechmatics issues the temporary keys its real-time client needs (default mp.speechmatics.com/v1). */
+  SPEECHMATICS_AUTH_URL: z.url().optional(),
   ELEVENLABS_API_KEY: z.string().optional(),
   ELEVENLABS_BASE_URL: z.url().optional(),
   CARTESIA_API_KEY: z.string().optional(),

@@ -1,0 +1,179 @@
+import {
+  SttEngine,
+  SttStandinControl,
+  boolParam,
+  intParam,
+  jsonOf,
+  newId,
+  normalizeTranscript,
+  startWsStandin,
+  toBytes,
+  type EngineEvent,
+  type StandinConnection,
+  type SttScript,
+  type SttStandin,
+  type TimedWord,
+} from './stt-engine.js';
+
+/** Universal-Streaming's defaults: end of turn after 400 ms when confident, 1280 ms regardless. */
+const DEFAULT_MIN_TURN_SILENCE_MS = 400;
+const DEFAULT_MAX_TURN_SILENCE_MS = 1_280;
+/** Sessions last at most three hours; `Begin.expires_at` says when. */
+const SESSION_LIFETIME_S = 3 * 60 * 60;
+
+/**
+ * A stand-in for AssemblyAI's Universal-Streaming (v3) WebSocket, `/v3/ws`:
+ * - handshake: `Authorization: <key>` header or `token` query parameter; a bad credential is accepted at the
+ *   HTTP level and closed with 4001 "Not Authorized" (the SDK's permanent auth code); parameters
+ *   `sample_rate` (required), `encoding` (`pcm_s16le` default, `pcm_mulaw`), `speech_model`,
+ *   `min_turn_silence`, `max_turn_silence`, `format_turns`;
+ * - server: `Begin {id, expires_at}` first; `SpeechStarted {timestamp}`; `Turn` messages (`turn_order`,
+ *   `end_of_turn`, `transcript` of finalized words, `words` with `word_is_final`, `utterance`), an extra
+ *   formatted `Turn` after the end of turn when `format_turns=true`; `Termination` then close 1000 after
+ *   `Terminate`;
+ * - client: binary audio of 50-1000 ms per message (otherwise close 3007, as the service does);
+ *   `ForceEndpoint` ends the current turn now; `KeepAlive`; `UpdateConfiguration`; `Terminate`.
+ * End of turn comes at `min_turn_silence` of silence; when the script suppresses endpointing (noise), at
+ * `max_turn_silence` instead, which is AssemblyAI's own fallback.
+ */
+export async function startAssemblyAiStandin(script: Partial<SttScript> = {}): Promise<SttStandin> {
+  const control = new SttStandinControl('assemblyai', script);
+  const running = await startWsStandin(control, {
+    authorize: (_req, url) => (url.pathname === '/v3/ws' ? undefined : { status: 404, body: { error: 'Not Found' } }),
+    onConnection: (connection, url) => runAssemblyAiSession(control, connection, url),
+  });
+  return { baseUrl: `${running.origin.replace(/^http/, 'ws')}/v3/ws`, control, stop: running.stop };
+}
+
+function runAssemblyAiSession(control: SttStandinControl, connection: StandinConnection, url: URL): void {
+  const q = url.searchParams;
+  const key = connection.session.headers.authorization ?? q.get('token') ?? undefined;
+  if (!control.accepts(key)) {
+    connection.close(4001, 'Not Authorized');
+    return;
+  }
+  const sampleRate = intParam(q.get('sample_rate'), 0);
+  if (sampleRate <= 0) {
+    connection.close(4000, 'Sample rate must be a positive integer');
+    return;
+  }
+  const encoding = q.get('encoding') ?? 'pcm_s16le';
+  if ((encoding !== 'pcm_mulaw' && encoding !== 'pcm_s16le') || sampleRate !== 8_000) {
+    // The stand-in hears only Twilio's 8 kHz; the real service resamples anything, nothing here needs it.
+    connection.close(3006, `Input validation error: the stand-in decodes 8 kHz pcm_mulaw or pcm_s16le, not ${encoding} at ${sampleRate} Hz`);
+    return;
+  }
+  const bytesPerMs = encoding === 'pcm_mulaw' ? 8 : 16;
+  let minTurnSilence = intParam(q.get('min_turn_silence') ?? q.get('min_end_of_turn_silence_when_confident'), DEFAULT_MIN_TURN_SILENCE_MS);
+  let maxTurnSilence = intParam(q.get('max_turn_silence'), DEFAULT_MAX_TURN_SILENCE_MS);
+  const formatTurns = boolParam(q.get('format_turns'), false);
+  const startedAt = Date.now();
+  let turnOrder = 0;
+  let terminating = false;
+  /** Turns that already ended, so a later utterance-end for them says nothing. */
+  const endedTurns = new Set<number>();
+  /** Words of turns left open by suppressed endpointing, for the end of turn at max_turn_silence. */
+  const openTurnWords = new Map<number, readonly TimedWord[]>();
+
+  const turnWords = (ws: readonly TimedWord[], allFinal: boolean) =>
+    ws.map((w, i) => ({ start: w.startMs, end: w.endMs, text: w.word, confidence: 0.99, word_is_final: allFinal || i < ws.length - 1 }));
+  const turn = (order: number, words: readonly TimedWord[], endOfTurn: boolean, allFinal: boolean, formatted?: string) => {
+    const finalWords = turnWords(words, allFinal).filter((w) => w.word_is_final);
+    const transcript = formatted ?? finalWords.map((w) => w.text).join(' ');
+    return {
+      turn_order: order,
+      turn_is_formatted: formatted !== undefined,
+      end_of_turn: endOfTurn,
+      transcript,
+      end_of_turn_confidence: endOfTurn ? 0.93 : 0.02,
+      words: turnWords(words, allFinal),
+      utterance: allFinal ? normalizeTranscript(transcript) : '',
+      type: 'Turn',
+    };
+  };
+  const orderOf = (utterance: number) => (utterance < 0 ? turnOrder : utterance);
+
+  const endTurn = (e: Extract<EngineEvent, { type: 'final' }>) => {
+    const order = orderOf(e.utterance);
+    if (endedTurns.has(order)) return;
+    endedTurns.add(order);
+    if (e.utterance >= 0) turnOrder = e.utterance + 1;
+    connection.sendJson(turn(order, e.words, true, true));
+    if (formatTurns) connection.sendJson(turn(order, e.words, true, true, e.text));
+  };
+
+  const params = () => ({ endpointingMs: minTurnSilence, utteranceEndMs: maxTurnSilence, interimResults: true });
+  const engine = new SttEngine(() => control.script, params, connection.session.index, (e) => {
+    switch (e.type) {
+      case 'speech_started':
+        connection.sendJson({ type: 'SpeechStarted', timestamp: Math.round(e.atMs) });
+        return;
+      case 'interim':
+        connection.sendJson(turn(orderOf(e.utterance), e.words, false, false));
+        return;
+      case 'final':
+        if (e.utterance < 0) return; // ForceEndpoint with nothing heard ends nothing.
+        if (e.reason === 'endpointing' && !e.speechFinal) {
+          // Endpointing suppressed (noise): every word is final, the turn stays open until max_turn_silence.
+          openTurnWords.set(e.utterance, e.words);
+          connection.sendJson(turn(e.utterance, e.words, false, true));
+          return;
+        }
+        endTurn(e);
+        return;
+      case 'utterance_end': {
+        const order = e.utterance;
+        if (endedTurns.has(order)) return;
+        // max_turn_silence reached: AssemblyAI ends the turn whatever the model's confidence.
+        endedTurns.add(order);
+        turnOrder = order + 1;
+        connection.sendJson(turn(order, openTurnWords.get(order) ?? [], true, true));
+        openTurnWords.delete(order);
+        return;
+      }
+      case 'endpoint':
+        return;
+    }
+  });
+
+  connection.sendJson({ type: 'Begin', id: newId(), expires_at: Math.floor(startedAt / 1_000) + SESSION_LIFETIME_S });
+
+  connection.ws.on('message', (data, isBinary) => {
+    if (terminating) return;
+    if (isBinary) {
+      const bytes = toBytes(data);
+      const ms = bytes.length / bytesPerMs;
+      if (ms < 50 || ms > 1_000) {
+        connection.close(3007, `Input duration violation: ${ms.toFixed(1)} ms. Expected between 50 and 1000 ms.`);
+        return;
+      }
+      if (encoding === 'pcm_mulaw') engine.pushMulaw(bytes);
+      else engine.pushPcm(new Int16Array(bytes.slice().buffer, 0, bytes.length >> 1));
+      return;
+    }
+    const message = jsonOf(data, isBinary);
+    switch (message?.type) {
+      case 'KeepAlive':
+        return;
+      case 'ForceEndpoint':
+        engine.finalize();
+        return;
+      case 'UpdateConfiguration':
+        // Applies to turns that start afterwards, as the service documents.
+        if (typeof message.min_turn_silence === 'number') minTurnSilence = message.min_turn_silence;
+        if (typeof message.max_turn_silence === 'number') maxTurnSilence = message.max_turn_silence;
+        return;
+      case 'Terminate':
+        terminating = true;
+        void engine.flush().then(() => {
+          const audioSeconds = engine.receivedMs / 1_000;
+          connection.sendJson({ type: 'Termination', audio_duration_seconds: Math.round(audioSeconds), session_duration_seconds: Math.round((Date.now() - startedAt) / 1_000) });
+          connection.close(1000, '');
+        });
+        return;
+      default:
+        connection.close(3006, 'Input validation error: unknown message');
+    }
+  });
+  connection.ws.on('close', () => engine.close());
+}

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import {
+  SttEngine,
+  SttStandinControl,
+  boolParam,
+  intParam,
+  newId,
+  normalizeTranscript,
+  startWsStandin,
+  toBytes,
+  type EngineEvent,
+  type StandinConnection,
+  type SttScript,
+  type SttStandin,
+  type TimedWord,
+} from './stt-engine.js';
+
+/** Deepgram closes a socket that has had neither audio nor a text message for 10 s (NET-0001). */
+const IDLE_TIMEOUT_MS = 10_000;
+/** Deepgram's default endpointing when the request does not set it. */
+const DEFAULT_ENDPOINTING_MS = 10;
+
+const MODEL_INFO = { name: '2-general-nova', version: '2024-01-09.29447', arch: 'nova-3' } as const;
+const MODEL_UUID = '1dbdfb4d-85b2-4659-9831-16b3c76229aa';
+
+/**
+ * A stand-in for Deepgram's live transcription endpoint, `GET /v1/listen` upgraded to a WebSocket, as the
+ * `@deepgram/sdk` client uses it:
+ * - handshake: `Authorization: Token <key>` (401 with Deepgram's error body otherwise), query parameters
+ *   `model`, `language`, `encoding`, `sample_rate`, `channels`, `interim_results`, `endpointing`
+ *   (milliseconds or `false`; Deepgram's default is 10), `utterance_end_ms`, `vad_events`, `smart_format`,
+ *   `punctuate`; a `dg-request-id` response header;
+ * - client frames: binary audio; `{"type":"KeepAlive"}`, `{"type":"Finalize"}` (answered by results with
+ *   `from_finalize: true`), `{"type":"CloseStream"}` (last results, then `Metadata`, then close 1000);
+ *   anything else closes 1008 (DATA-0000); 10 s with nothing closes 1011 (NET-0001);
+ * - server messages: `SpeechStarted` (only with `vad_events=true`), `Results` (interims only with
+ *   `interim_results=true`; `is_final`, `speech_final`, `from_finalize`), `UtteranceEnd` (only with
+ *   `utterance_end_ms` and interim results), `Metadata`.
+ */
+export async function startDeepgramSttStandin(script: Partial<SttScript> = {}): Promise<SttStandin> {
+  const control = new SttStandinControl('deepgram', script);
+  const running = await startWsStandin(control, {
+    authorize: (req, url) => {
+      if (url.pathname !== '/v1/listen') return { status: 404, body: { err_code: 'NOT_FOUND', err_msg: 'Not found.' } };
+      const auth = req.headers.authorization ?? '';
+      const key = /^Token (.+)$/i.exec(auth)?.[1];
+      if (!control.accepts(key)) {
+        return { status: 401, body: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: newId() }, headers: { 'dg-error': 'Invalid credentials.' } };
+      }
+      const encoding = url.searchParams.get('encoding');
+      if (encoding && !url.searchParams.get('sample_rate')) {
+        return { status: 400, body: { err_code: 'Bad Request', err_msg: 'Bad Request: sample_rate must be specified for raw audio encodings.', request_id: newId() } };
+      }
+      if (encoding && encoding !== 'mulaw' && encoding !== 'linear16') {
+        // The stand-in hears only what Twilio sends; a real Deepgram accepts more, but nothing here sends it.
+        return { status: 400, body: { err_code: 'Bad Request', err_msg: `Bad Request: the stand-in decodes mulaw and linear16, not ${encoding}.`, request_id: newId() } };
+      }
+      return undefined;
+    },
+    handshakeHeaders: () => ({ 'dg-request-id': newId() }),
+    onConnection: (connection, url, req) => runDeepgramSession(control, connection, url, req),
+  });
+  return { baseUrl: running.origin, control, stop: running.stop };
+}
+
+function runDeepgramSession(control: SttStandinControl, connection: StandinConnection, url: URL, _req: IncomingMessage): void {
+  const q = url.searchParams;
+  const requestId = newId();
+  const interim = boolParam(q.get('interim_results'), false);
+  const vadEvents = boolParam(q.get('vad_events'), false);
+  const formatted = boolParam(q.get('smart_format'), false) || boolParam(q.get('punctuate'), false);
+  const endpointingRaw = q.get('endpointing');
+  const endpointingMs = endpointingRaw === 'false' ? null : intParam(endpointingRaw, DEFAULT_ENDPOINTING_MS);
+  const utteranceEndMs = q.get('utterance_end_ms') && interim ? intParam(q.get('utterance_end_ms'), 1_000) : null;
+  const linear16 = q.get('encoding') === 'linear16';
+  const startedAt = Date.now();
+  let closing = false;
+
+  const text = (t: string) => (formatted ? t : normalizeTranscript(t));
+  const words = (ws: readonly TimedWord[]) =>
+    ws.map((w) => ({ word: w.word, start: w.startMs / 1_000, end: w.endMs / 1_000, confidence: 0.99, ...(formatted && { punctuated_word: w.punctuated }) }));
+  const results = (e: Extract<EngineEvent, { type: 'interim' | 'final' }>, isFinal: boolean, speechFinal: boolean, fromFinalize: boolean) => ({
+    type: 'Results',
+    channel_index: [0, 1],
+    duration: (e.endMs - e.startMs) / 1_000,
+    start: e.startMs / 1_000,
+    is_final: isFinal,
+    speech_final: speechFinal,
+    ...(fromFinalize && { from_finalize: true }),
+    channel: { alternatives: [{ transcript: text(e.text), confidence: e.text ? 0.99 : 0, words: words(e.words) }] },
+    metadata: { request_id: requestId, model_info: MODEL_INFO, model_uuid: MODEL_UUID },
+  });
+
+  const engine = new SttEngine(() => control.script, { endpointingMs, utteranceEndMs, interimResults: interim }, connection.session.index, (e) => {
+    switch (e.type) {
+      case 'speech_started':
+        if (vadEvents) connection.sendJson({ type: 'SpeechStarted', channel: [0], timestamp: e.atMs / 1_000 });
+        return;
+      case 'interim':
+        connection.sendJson(results(e, false, false, false));
+        return;
+      case 'final':
+        connection.sendJson(results(e, true, e.speechFinal, e.reason === 'finalize'));
+        return;
+      case 'utterance_end':
+        connection.sendJson({ type: 'UtteranceEnd', channel: [0, 1], last_word_end: e.lastWordEndMs / 1_000 });
+        return;
+      case 'endpoint':
+        return;
+    }
+  });
+
+  let idle: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => connection.close(1011, 'NET-0001'), IDLE_TIMEOUT_MS);
+  };
+  touch();
+  const hash = createHash('sha256');
+
+  connection.ws.on('message', (data, isBinary) => {
+    if (closing) return;
+    touch();
+    const bytes = Buffer.from(toBytes(data));
+    if (isBinary) {
+      hash.update(bytes);
+      if (linear16) engine.pushPcm(new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.byteLength & ~1))));
+      else engine.pushMulaw(bytes);
+      return;
+    }
+    let message: { type?: unknown } | undefined;
+    try {
+      message = JSON.parse(bytes.toString('utf8')) as { type?: unknown };
+    } catch {
+      message = undefined;
+    }
+    switch (message?.type) {
+      case 'KeepAlive':
+        return;
+      case 'Finalize':
+        engine.finalize();
+        return;
+      case 'CloseStream':
+        closing = true;
+        clearTimeout(idle);
+        void engine.flush().then(() => {
+          connection.sendJson({
+            type: 'Metadata',
+            transaction_key: 'deprecated',
+            request_id: requestId,
+            sha256: hash.digest('hex'),
+            created: new Date(startedAt).toISOString(),
+            duration: engine.receivedMs / 1_000,
+            channels: 1,
+            models: [MODEL_UUID],
+            model_info: { [MODEL_UUID]: MODEL_INFO },
+          });
+          connection.close(1000, '');
+        });
+        return;
+      default:
+        connection.close(1008, 'DATA-0000');
+    }
+  });
+  connection.ws.on('close', () => {
+    clearTimeout(idle);
+    engine.close();
+  });
+}

@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import {
+  SttEngine,
+  SttStandinControl,
+  jsonOf,
+  startWsStandin,
+  type EngineEvent,
+  type StandinConnection,
+  type SttScript,
+  type SttStandin,
+} from './stt-engine.js';
+
+/** OpenAI refuses to commit less than 100 ms of audio. */
+const MIN_COMMIT_MS = 100;
+/** Transcription sessions last at most 30 minutes. */
+const SESSION_LIFETIME_S = 30 * 60;
+const MULAW_BYTES_PER_MS = 8;
+
+const id = (prefix: string) => `${prefix}_${randomBytes(11).toString('base64url')}`;
+
+interface TurnDetection {
+  type: 'server_vad' | 'semantic_vad';
+  threshold?: number;
+  prefix_padding_ms?: number;
+  silence_duration_ms?: number;
+}
+
+interface InputConfig {
+  format: { type: string; rate?: number };
+  noise_reduction: unknown;
+  transcription: { model?: string; language?: string; prompt?: string } | null;
+  turn_detection: TurnDetection | null;
+}
+
+/**
+ * A stand-in for OpenAI Realtime transcription sessions, `GET <base>/realtime?intent=transcription` upgraded:
+ * - handshake: `Authorization: Bearer <key>` (401 with OpenAI's error body otherwise); `intent=transcription`
+ *   (a `model=` URL would open a conversation session, which this stand-in does not serve: 400);
+ * - server: `session.created` first (default session: audio/pcm 24 kHz, server_vad 500 ms), then
+ *   `session.updated` answering each `session.update` with the effective configuration;
+ * - client: `session.update` (`type: transcription`; this stand-in decodes `audio/pcmu` only),
+ *   `input_audio_buffer.append` (base64), `.commit` (error `input_audio_buffer_commit_empty` under
+ *   100 ms), `.clear`;
+ * - with server VAD: `input_audio_buffer.speech_started` at speech onset (minus prefix padding),
+ *   `speech_stopped` + `committed` + `conversation.item.added`/`done` after `silence_duration_ms` of
+ *   silence; then, after the script's delay, transcription `delta`s (when the script has interim results)
+ *   and `completed`. OpenAI transcribes a turn only once it is committed, so there are no deltas during
+ *   speech.
+ */
+export async function startOpenAiSttStandin(script: Partial<SttScript> = {}): Promise<SttStandin> {
+  const control = new SttStandinControl('openai', script);
+  const running = await startWsStandin(control, {
+    authorize: (req, url) => {
+      if (!url.pathname.endsWith('/realtime')) return { status: 404, body: { error: { message: 'Not found', type: 'invalid_request_error', code: null, param: null } } };
+      const key = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (!control.accepts(key)) {
+        return {
+          status: 401,
+          body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key', param: null } },
+        };
+      }
+      if (url.searchParams.get('intent') !== 'transcription') {
+        return { status: 400, body: { error: { message: 'The stand-in serves transcription sessions (intent=transcription) only.', type: 'invalid_request_error', code: null, param: 'intent' } } };
+      }
+      return undefined;
+    },
+    onConnection: (connection) => runOpenAiSession(control, connection),
+  });
+  return { baseUrl: `${running.origin}/v1`, control, stop: running.stop };
+}
+
+function runOpenAiSession(control: SttStandinControl, connection: StandinConnection): void {
+  const sessionId = id('sess');
+  const expiresAt = Math.floor(Date.now() / 1_000) + SESSION_LIFETIME_S;
+  const input: InputConfig = {
+    format: { type: 'audio/pcm', rate: 24_000 },
+    noise_reduction: null,
+    transcription: null,
+    turn_detection: { type: 'server_vad', threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 500 },
+  };
+  let engine: SttEngine | undefined;
+  let bufferedMs = 0;
+  let previousItem: string | null = null;
+  /** Item id per engine utterance: assigned at speech start, as the server announces it then. */
+  const items = new Map<number, string>();
+
+  const event = (body: Record<string, unknown>) => connection.sendJson({ event_id: id('event'), ...body });
+  const session = () => ({ type: 'transcription', object: 'realtime.transcription_session', id: sessionId, expires_at: expiresAt, audio: { input }, include: null });
+  const error = (code: string | null, message: string, param: string | null = null) =>
+    event({ type: 'error', error: { type: 'invalid_request_error', code, message, param, event_id: null } });
+  const itemFor = (utterance: number) => {
+    let item = items.get(utterance);
+    if (!item) {
+      item = id('item');
+      items.set(utterance, item);
+    }
+    return item;
+  };
+  const commit = (item: string, audioEndMs: number | undefined) => {
+    if (audioEndMs !== undefined) event({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(audioEndMs), item_id: item });
+    event({ type: 'input_audio_buffer.committed', previous_item_id: previousItem, item_id: item });
+    const message = { id: item, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }] };
+    event({ type: 'conversation.item.added', previous_item_id: previousItem, item: message });
+    event({ type: 'conversation.item.done', previous_item_id: previousItem, item: message });
+    previousItem = item;
+    bufferedMs = 0;
+  };
+  const transcribe = (item: string, e: Extract<EngineEvent, { type: 'final' }>) => {
+    const text = e.text;
+    if (control.script.interimResults) {
+      // Deltas are append-only fragments; words keep their leading space, as gpt-4o-transcribe sends them.
+      text.split(/(?=\s)/).forEach((delta) => event({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta }));
+    }
+    event({
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: item,
+      content_index: 0,
+      transcript: text,
+      usage: { type: 'duration', seconds: Math.max(0, (e.endMs - e.startMs) / 1_000) },
+    });
+  };
+
+  const configure = () => {
+    engine?.close();
+    const vad = input.turn_detection;
+    const serverVad = vad !== null;
+    engine = new SttEngine(
+      () => control.script,
+      { endpointingMs: serverVad ? (vad.silence_duration_ms ?? 500) : null, utteranceEndMs: null, interimResults: false },
+      connection.session.index,
+      (e) => {
+        switch (e.type) {
+          case 'speech_started':
+            if (serverVad) event({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.max(0, Math.round(e.atMs - (vad.prefix_padding_ms ?? 300))), item_id: itemFor(e.utterance) });
+            return;
+          case 'endpoint':
+            commit(itemFor(e.utterance), e.lastVoicedMs);
+            return;
+          case 'final':
+            // A manual commit already announced its item; an empty one never reaches the engine.
+            if (e.utterance >= 0) transcribe(itemFor(e.utterance), e);
+            return;
+          default:
+            return;
+        }
+      },
+    );
+  };
+
+  event({ type: 'session.created', session: session() });
+
+  connection.ws.on('message', (data, isBinary) => {
+    const m = jsonOf(data, isBinary);
+    if (!m) {
+      error('invalid_json', 'The server could not parse the message as JSON.');
+      return;
+    }
+    switch (m.type) {
+      case 'session.update': {
+        const s = m.session as { type?: string; audio?: { input?: Partial<InputConfig> } } | undefined;
+        if (s?.type !== 'transcription') {
+          error('invalid_value', "Invalid value: session.type must be 'transcription' in a transcription session.", 'session.type');
+          return;
+        }
+        const next = s.audio?.input ?? {};
+        if (next.format && next.format.type !== 'audio/pcmu') {
+          error('invalid_value', `The stand-in decodes audio/pcmu only, not ${next.format.type}.`, 'session.audio.input.format');
+          return;
+        }
+        Object.assign(input, next);
+        configure();
+        event({ type: 'session.updated', session: session() });
+        return;
+      }
+      case 'input_audio_buffer.append': {
+        if (!engine || input.format.type !== 'audio/pcmu') {
+          error('invalid_value', 'Configure audio/pcmu input with session.update before appending audio.', 'audio');
+          return;
+        }
+        const bytes = new Uint8Array(Buffer.from(String(m.audio ?? ''), 'base64'));
+        bufferedMs += bytes.length / MULAW_BYTES_PER_MS;
+        engine.pushMulaw(bytes);
+        return;
+      }
+      case 'input_audio_buffer.commit': {
+        if (bufferedMs < MIN_COMMIT_MS) {
+          error(
+            'input_audio_buffer_commit_empty',
+            `Error committing input audio buffer: buffer too small. Expected at least ${MIN_COMMIT_MS}ms of audio, but buffer only has ${bufferedMs.toFixed(2)}ms of audio.`,
+          );
+          return;
+        }
+        const current = engine ? [...items.keys()].at(-1) : undefined;
+        const pendingUtterance = current !== undefined && items.get(current) !== previousItem ? current : undefined;
+        if (pendingUtterance !== undefined) {
+          commit(itemFor(pendingUtterance), undefined);
+          engine?.finalize();
+        } else {
+          // Audio without detected speech: OpenAI still makes an item and transcribes it (to nothing).
+          const item = id('item');
+          commit(item, undefined);
+          setTimeout(() => event({ type: 'conversation.item.input_audio_transcription.completed', item_id: item, content_index: 0, transcript: '', usage: { type: 'duration', seconds: 0 } }), control.script.finalDelayMs);
+        }
+        return;
+      }
+      case 'input_audio_buffer.clear':
+        bufferedMs = 0;
+        event({ type: 'input_audio_buffer.cleared' });
+        return;
+      default:
+        error('invalid_value', `Invalid value: '${String(m.type)}'. Supported values are session.update and input_audio_buffer.*.`, 'type');
+    }
+  });
+  connection.ws.on('close', () => engine?.close());
+}
