@@ -1,0 +1,177 @@
+import type { WebSocket } from 'ws';
+import {
+  SegmentPlayer,
+  keyAccepted,
+  pendingBytes,
+  receiveJson,
+  sendJson,
+  startStandinServer,
+  type ConnectionRecord,
+  type ContextRecord,
+  type TtsStandin,
+  type TtsStandinOptions,
+} from './tts-audio.js';
+
+/**
+ * A stand-in for Cartesia's text-to-speech WebSocket, `GET /tts/websocket`:
+ *
+ * - auth: `X-API-Key` or `Authorization: Bearer` header, or `?api_key=` / `?access_token=`; a version from
+ *   the `Cartesia-Version` header or `?cartesia_version=` (the query wins). Without a key: 401; without a
+ *   version: 400;
+ * - a generation request `{model_id, transcript, voice, output_format, context_id, continue?, flush?, …}`
+ *   adds an input to its context (created by its first request); each input with text is spoken in order
+ *   as `{type: "chunk", data, done: false, status_code: 206, step_time, context_id}`; `flush: true` is
+ *   answered `{type: "flush_done", flush_id, …}` after the audio before it; `continue: false` (the default)
+ *   ends the context with `{type: "done", done: true, status_code: 200, context_id}` after its audio;
+ * - `{context_id, cancel: true}` halts the context's inputs that have not begun generating (the one
+ *   generating finishes), and no `done` follows;
+ * - a bad request is answered `{type: "error", context_id, status_code: 400, done: true, title, message}`;
+ * - the socket closes after 5 minutes without a message.
+ *
+ * Only `{container: "raw", encoding: "pcm_mulaw", sample_rate: 8000}` is produced; other formats are errors.
+ */
+
+export interface CartesiaStandinOptions extends TtsStandinOptions {
+  /** Overrides Cartesia's 5-minute idle close (ms). */
+  readonly idleTimeoutMs?: number;
+}
+
+const IDLE_TIMEOUT_MS = 5 * 60_000;
+
+interface Context {
+  readonly record: ContextRecord;
+  readonly player: SegmentPlayer;
+  flushId: number;
+  ended: boolean;
+  cancelled: boolean;
+}
+
+/** Starts the stand-in on 127.0.0.1:0. */
+export function startCartesiaStandin(options: CartesiaStandinOptions = {}): Promise<TtsStandin> {
+  return startStandinServer(
+    'cartesia',
+    options,
+    (url, req) => {
+      if (url.pathname !== '/tts/websocket') return { refuse: { status: 404, body: { error: 'Not found' } } };
+      const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const key = headerValue(req.headers['x-api-key']) ?? bearer ?? url.searchParams.get('api_key') ?? url.searchParams.get('access_token') ?? undefined;
+      if (!keyAccepted(options.apiKey, key)) return { refuse: { status: 401, body: { error: 'Invalid API key' } } };
+      const version = url.searchParams.get('cartesia_version') ?? headerValue(req.headers['cartesia-version']);
+      if (!version || !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
+        return { refuse: { status: 400, body: { error: 'A Cartesia-Version header (YYYY-MM-DD) is required' } } };
+      }
+      return {};
+    },
+    (ws, record, _url, standin) => runConnection(ws, record, standin, options),
+  );
+}
+
+const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStandin, options: CartesiaStandinOptions): void {
+  const contexts = new Map<string, Context>();
+  const idle = setTimeout(() => ws.close(1000, 'idle timeout'), options.idleTimeoutMs ?? IDLE_TIMEOUT_MS);
+  ws.on('close', () => {
+    clearTimeout(idle);
+    for (const ctx of contexts.values()) ctx.player.clear();
+  });
+
+  const error = (contextId: string | undefined, message: string) =>
+    sendJson(ws, record, {
+      type: 'error',
+      ...(contextId !== undefined ? { context_id: contextId } : {}),
+      status_code: 400,
+      done: true,
+      title: 'Invalid request',
+      message,
+    });
+
+  const open = (id: string): Context => {
+    let stepStart = performance.now();
+    const player = new SegmentPlayer(
+      () => standin.script,
+      (chunk, segment) => {
+        const now = performance.now();
+        sendJson(
+          ws,
+          record,
+          {
+            type: 'chunk',
+            data: Buffer.from(chunk).toString('base64'),
+            done: false,
+            status_code: 206,
+            step_time: Math.round(now - Math.max(stepStart, segment.startedAtMs ?? now)),
+            context_id: id,
+          },
+          chunk.length,
+        );
+        stepStart = now;
+      },
+    );
+    const ctx: Context = { record: { id, received: [], segments: player.segments }, player, flushId: 0, ended: false, cancelled: false };
+    record.contexts.set(id, ctx.record);
+    contexts.set(id, ctx);
+    return ctx;
+  };
+
+  ws.on('message', (data, isBinary) => {
+    idle.refresh();
+    const message = receiveJson(data, isBinary, record.received);
+    if (!message) {
+      error(undefined, 'Messages must be JSON text frames');
+      return;
+    }
+    const id = typeof message.context_id === 'string' ? message.context_id : undefined;
+    if (message.cancel === true) {
+      const ctx = id !== undefined ? contexts.get(id) : undefined;
+      if (!ctx) return;
+      ctx.record.received.push(record.received.at(-1)!);
+      ctx.cancelled = true;
+      ctx.record.cancelledAtMs = performance.now();
+      ctx.record.pendingBytesAtCancel = pendingBytes(ctx.record.segments);
+      ctx.player.dropQueued();
+      return;
+    }
+    const problem = invalid(message);
+    if (problem || id === undefined) {
+      error(id, problem ?? 'context_id is required');
+      return;
+    }
+    const ctx = contexts.get(id) ?? open(id);
+    ctx.record.received.push(record.received.at(-1)!);
+    if (ctx.ended || ctx.cancelled) {
+      error(id, `context ${id} has already ${ctx.cancelled ? 'been cancelled' : 'ended'}`);
+      return;
+    }
+    const transcript = message.transcript as string;
+    if (transcript.length > 0) ctx.player.speak(transcript);
+    if (message.flush === true) {
+      const flushId = ++ctx.flushId;
+      ctx.player.then(() =>
+        sendJson(ws, record, { type: 'flush_done', context_id: id, done: false, flush_done: true, flush_id: flushId, status_code: 206 }),
+      );
+    }
+    if (message.continue !== true) {
+      ctx.ended = true;
+      ctx.player.then(() => {
+        sendJson(ws, record, { type: 'done', context_id: id, done: true, status_code: 200 });
+        ctx.record.finishedAtMs = performance.now();
+      });
+    }
+  });
+}
+
+/** What is wrong with a generation request, or undefined. */
+function invalid(message: Record<string, unknown>): string | undefined {
+  if (typeof message.model_id !== 'string' || message.model_id.length === 0) return 'model_id is required';
+  if (typeof message.transcript !== 'string') return 'transcript is required';
+  const voice = message.voice as { id?: unknown } | string | undefined;
+  if (!(typeof voice === 'string' || (typeof voice === 'object' && voice !== null && typeof voice.id === 'string'))) {
+    return 'voice must be a voice id or {id}';
+  }
+  const format = message.output_format as { container?: unknown; encoding?: unknown; sample_rate?: unknown } | undefined;
+  if (format?.container !== 'raw' || format.encoding !== 'pcm_mulaw' || format.sample_rate !== 8000) {
+    return 'stand-in speaks output_format {container: "raw", encoding: "pcm_mulaw", sample_rate: 8000} only';
+  }
+  return undefined;
+}

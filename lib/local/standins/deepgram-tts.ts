@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import {
+  SegmentPlayer,
+  keyAccepted,
+  pendingBytes,
+  receiveJson,
+  sendJson,
+  startStandinServer,
+  type ConnectionRecord,
+  type TtsStandin,
+  type TtsStandinOptions,
+} from './tts-audio.js';
+
+/**
+ * A stand-in for Deepgram Aura's streaming text-to-speech socket,
+ * `GET /v1/speak?model=…&encoding=mulaw&sample_rate=8000` (only `/v1/speak`: Deepgram speech-to-text has
+ * its own stand-in; this one is reached through DEEPGRAM_TTS_BASE_URL):
+ *
+ * - auth: `Authorization: Token <key>` (or `Bearer <token>`), or the browser form, subprotocols
+ *   `token, <key>`; otherwise the handshake is refused with 401 and Deepgram's `{err_code, err_msg}` body;
+ * - on open: `{type: "Metadata", request_id, model_name, model_version, model_uuid}`;
+ * - `{type: "Speak", text}` buffers text; `{type: "Flush"}` speaks the buffer: binary mu-law frames, then
+ *   `{type: "Flushed", sequence_id}`; `{type: "Clear"}` drops buffered text and queued or playing audio at
+ *   once and answers `{type: "Cleared", sequence_id}`; `{type: "Close"}` lets queued audio finish, then
+ *   closes the socket (1000);
+ * - more than 20 flushes in 60 s: the flush is ignored with a `Warning` (Deepgram's documented limit);
+ * - anything else gets a `Warning`.
+ *
+ * Only `encoding=mulaw&sample_rate=8000` is produced; other formats are refused (400).
+ */
+
+const FLUSH_LIMIT = 20;
+
+/** Starts the stand-in on 127.0.0.1:0. */
+export function startDeepgramTtsStandin(options: TtsStandinOptions = {}): Promise<TtsStandin> {
+  return startStandinServer(
+    'deepgram',
+    options,
+    (url, req) => {
+      if (url.pathname !== '/v1/speak') return { refuse: { status: 404, body: { err_code: 'NOT_FOUND', err_msg: 'Not found' } } };
+      if (!keyAccepted(options.apiKey, presentedKey(req.headers.authorization, req.headers['sec-websocket-protocol']))) {
+        return { refuse: { status: 401, body: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: randomUUID() } } };
+      }
+      const encoding = url.searchParams.get('encoding') ?? 'linear16';
+      const rate = url.searchParams.get('sample_rate') ?? '24000';
+      if (encoding !== 'mulaw' || rate !== '8000') {
+        return {
+          refuse: {
+            status: 400,
+            body: { err_code: 'Bad Request', err_msg: `stand-in speaks encoding=mulaw&sample_rate=8000, not ${encoding}@${rate}` },
+          },
+        };
+      }
+      return {};
+    },
+    runConnection,
+  );
+}
+
+/** The key from `Authorization: Token|Bearer <key>` or from subprotocols `token, <key>`. */
+function presentedKey(authorization: string | undefined, protocols: string | undefined): string | undefined {
+  const header = /^(?:Token|Bearer)\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  if (header) return header;
+  const parts = (protocols ?? '').split(',').map((p) => p.trim());
+  const at = parts.findIndex((p) => p.toLowerCase() === 'token' || p.toLowerCase() === 'bearer');
+  return at >= 0 ? parts[at + 1] : undefined;
+}
+
+function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin): void {
+  const player = new SegmentPlayer(
+    () => standin.script,
+    (chunk) => {
+      if (ws.readyState !== ws.OPEN) return;
+      ws.send(chunk, { binary: true });
+      record.sent.push({ atMs: performance.now(), binaryBytes: chunk.length });
+    },
+    record.segments,
+  );
+  const flushTimes: number[] = [];
+  let buffer = '';
+  let sequenceId = 0;
+  let closing = false;
+
+  sendJson(ws, record, {
+    type: 'Metadata',
+    request_id: randomUUID(),
+    model_name: url.searchParams.get('model') ?? 'aura-asteria-en',
+    model_version: 'standin',
+    model_uuid: randomUUID(),
+  });
+  ws.on('close', () => player.clear());
+
+  ws.on('message', (data, isBinary) => {
+    const message = receiveJson(data, isBinary, record.received);
+    if (closing) return;
+    switch (message?.type) {
+      case 'Speak':
+        if (typeof message.text === 'string') buffer += message.text;
+        return;
+      case 'Flush': {
+        const now = performance.now();
+        while (flushTimes.length > 0 && flushTimes[0]! < now - 60_000) flushTimes.shift();
+        if (flushTimes.length >= FLUSH_LIMIT) {
+          sendJson(ws, record, { type: 'Warning', description: `More than ${FLUSH_LIMIT} flushes in a minute; flush ignored.`, code: 'FLUSH_LIMIT_EXCEEDED' });
+          return;
+        }
+        flushTimes.push(now);
+        const text = buffer;
+        buffer = '';
+        const id = sequenceId++;
+        if (text.trim().length > 0) player.speak(text);
+        player.then(() => sendJson(ws, record, { type: 'Flushed', sequence_id: id }));
+        return;
+      }
+      case 'Clear':
+        buffer = '';
+        record.clears.push({ atMs: performance.now(), pendingBytes: pendingBytes(record.segments) });
+        player.clear();
+        sendJson(ws, record, { type: 'Cleared', sequence_id: sequenceId });
+        return;
+      case 'Close':
+        closing = true;
+        player.then(() => ws.close(1000));
+        return;
+      default:
+        sendJson(ws, record, { type: 'Warning', description: 'Unknown message type', code: 'UNKNOWN_MESSAGE_TYPE' });
+    }
+  });
+}

@@ -1,0 +1,173 @@
+import type { WebSocket } from 'ws';
+import {
+  SegmentPlayer,
+  keyAccepted,
+  pendingBytes,
+  receiveJson,
+  sendJson,
+  startStandinServer,
+  type ConnectionRecord,
+  type ContextRecord,
+  type TtsStandin,
+  type TtsStandinOptions,
+} from './tts-audio.js';
+
+/**
+ * A stand-in for ElevenLabs' multi-context text-to-speech WebSocket,
+ * `GET /v1/text-to-speech/{voice_id}/multi-stream-input?model_id=…&output_format=ulaw_8000`, as documented
+ * (AsyncAPI `V1TextToSpeechVoiceIdMultiStreamInput`):
+ *
+ * - auth: `xi-api-key` header, or `xi_api_key` in a context's first message when the header is absent; a
+ *   wrong header key refuses the handshake with 401;
+ * - requests (snake_case): `{text, context_id, voice_settings?, generation_config?, flush?}`,
+ *   `{context_id, flush: true}`, `{context_id, close_context: true}`, `{close_socket: true}`, and
+ *   keepalives `{text: "", context_id}` (or `{text: ""}` with no context);
+ * - text is buffered per context until `flush` or until the first `chunk_length_schedule` step (120
+ *   characters by default) is reached;
+ * - responses (camelCase): `{audio, normalizedAlignment, alignment, contextId}` per chunk, and
+ *   `{isFinal: true, contextId}` once a closed context has sent all its audio. `close_context` drops text
+ *   not yet flushed, but audio already flushed is still sent ("if it has already been set to flush it will
+ *   continue flushing");
+ * - at most 5 contexts per socket (closing ones count until their `isFinal`): the 6th is an error and the
+ *   socket closes with 1008; so does `inactivity_timeout` (default 20 s) without any message.
+ *
+ * Only `ulaw_8000` is produced: any other `output_format` is refused (400), so a client asking for the
+ * wrong format fails here rather than playing noise.
+ */
+
+const PATH = /^\/v1\/text-to-speech\/([^/]+)\/multi-stream-input$/;
+const MAX_CONTEXTS = 5;
+const DEFAULT_SCHEDULE_FIRST = 120;
+
+export interface ElevenLabsStandinOptions extends TtsStandinOptions {
+  /** Overrides the socket's `inactivity_timeout` (ms), so tests need not wait 20 s. */
+  readonly inactivityTimeoutMs?: number;
+}
+
+interface Context {
+  readonly record: ContextRecord;
+  readonly player: SegmentPlayer;
+  buffer: string;
+  closed: boolean;
+  scheduleFirst: number;
+}
+
+/** Starts the stand-in on 127.0.0.1:0. */
+export function startElevenLabsStandin(options: ElevenLabsStandinOptions = {}): Promise<TtsStandin> {
+  return startStandinServer(
+    'elevenlabs',
+    options,
+    (url, req) => {
+      if (!PATH.test(url.pathname)) return { refuse: { status: 404, body: { detail: { status: 'not_found', message: 'Not found' } } } };
+      const key = req.headers['xi-api-key'];
+      if (key !== undefined && !keyAccepted(options.apiKey, String(key))) {
+        return { refuse: { status: 401, body: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } } } };
+      }
+      const format = url.searchParams.get('output_format') ?? 'mp3_44100_128';
+      if (format !== 'ulaw_8000') {
+        return { refuse: { status: 400, body: { detail: { status: 'invalid_output_format', message: `stand-in speaks ulaw_8000, not ${format}` } } } };
+      }
+      return {};
+    },
+    (ws, record, url, standin) => runConnection(ws, record, url, standin, options),
+  );
+}
+
+function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin, options: ElevenLabsStandinOptions): void {
+  const headerAuth = record.headers['xi-api-key'] !== undefined;
+  const contexts = new Map<string, Context>();
+  const timeoutS = Number(url.searchParams.get('inactivity_timeout') ?? 20);
+  const idleMs = options.inactivityTimeoutMs ?? timeoutS * 1000;
+
+  const fail = (error: string, message: string) => {
+    sendJson(ws, record, { message, error, code: 1008 });
+    ws.close(1008, error);
+  };
+  const idle = setTimeout(
+    () => fail('input_timeout_exceeded', `Have not received a new text input within the timeout of ${Math.round(idleMs / 1000)} seconds.`),
+    idleMs,
+  );
+  ws.on('close', () => {
+    clearTimeout(idle);
+    for (const ctx of contexts.values()) ctx.player.clear();
+  });
+
+  const generate = (ctx: Context) => {
+    const text = ctx.buffer;
+    ctx.buffer = '';
+    if (text.trim().length > 0) ctx.player.speak(text);
+  };
+
+  const close = (id: string, ctx: Context) => {
+    if (ctx.closed) return;
+    ctx.closed = true;
+    ctx.buffer = '';
+    ctx.record.cancelledAtMs = performance.now();
+    ctx.record.pendingBytesAtCancel = pendingBytes(ctx.record.segments);
+    ctx.player.then(() => {
+      sendJson(ws, record, { isFinal: true, contextId: id });
+      ctx.record.finishedAtMs = performance.now();
+      contexts.delete(id);
+    });
+  };
+
+  const open = (id: string, message: Record<string, unknown>): Context | undefined => {
+    if (contexts.size >= MAX_CONTEXTS) {
+      fail(
+        'max_active_conversations',
+        `Maximum simultaneous contexts per WebSocket connection exceeded (${MAX_CONTEXTS}). Please close an existing context before opening a new one.`,
+      );
+      return undefined;
+    }
+    if (!headerAuth && !keyAccepted(options.apiKey, typeof message.xi_api_key === 'string' ? message.xi_api_key : undefined)) {
+      fail('invalid_api_key', 'Invalid API key');
+      return undefined;
+    }
+    const player = new SegmentPlayer(
+      () => standin.script,
+      (chunk) => sendJson(ws, record, { audio: Buffer.from(chunk).toString('base64'), normalizedAlignment: null, alignment: null, contextId: id }, chunk.length),
+    );
+    // The record's segments are the player's: one list of what was asked and what was sent.
+    const contextRecord: ContextRecord = { id, received: [], segments: player.segments };
+    record.contexts.set(id, contextRecord);
+    const schedule = (message.generation_config as { chunk_length_schedule?: number[] } | undefined)?.chunk_length_schedule;
+    const ctx: Context = { record: contextRecord, player, buffer: '', closed: false, scheduleFirst: schedule?.[0] ?? DEFAULT_SCHEDULE_FIRST };
+    contexts.set(id, ctx);
+    return ctx;
+  };
+
+  ws.on('message', (data, isBinary) => {
+    idle.refresh();
+    const message = receiveJson(data, isBinary, record.received);
+    if (!message) {
+      fail('invalid_message', 'Messages must be JSON text frames');
+      return;
+    }
+    if (message.close_socket === true) {
+      for (const [id, ctx] of contexts) close(id, ctx);
+      void Promise.all([...contexts.values()].map((ctx) => ctx.player.whenIdle())).then(() => setImmediate(() => ws.close(1000)));
+      return;
+    }
+    const text = typeof message.text === 'string' ? message.text : undefined;
+    const id = typeof message.context_id === 'string' ? message.context_id : undefined;
+    // `{text: ""}` without a context: a socket keepalive.
+    if (id === undefined && text === '') return;
+    const contextId = id ?? '';
+    let ctx = contexts.get(contextId);
+    ctx?.record.received.push(record.received.at(-1)!);
+    if (message.close_context === true) {
+      if (ctx) close(contextId, ctx);
+      return;
+    }
+    if (!ctx) {
+      // An empty text for an unknown context is a keepalive for nothing.
+      if (text === '') return;
+      ctx = open(contextId, message);
+      if (!ctx) return;
+      ctx.record.received.push(record.received.at(-1)!);
+    }
+    if (ctx.closed) return;
+    if (text) ctx.buffer += text;
+    if (message.flush === true || ctx.buffer.trim().length >= ctx.scheduleFirst) generate(ctx);
+  });
+}

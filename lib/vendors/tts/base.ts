@@ -1,0 +1,497 @@
+import { AsyncQueue } from '../shared/async-queue.js';
+import { VendorError } from '../shared/errors.js';
+import type { TtsAudioChunk, TtsOptions, TtsProvider, TtsProviderId, TtsSession, TtsUtterance } from './port.js';
+
+/**
+ * What every TTS adapter shares (STYLE 8): connect timeouts and retries, a socket kept open for the whole
+ * call and reopened when it drops, utterance handles whose `audio` ends the moment they are cancelled, and
+ * first-byte timing. An adapter implements only its wire protocol: open the socket, and say what to send
+ * for a phrase, an end and a cancel, and which utterance each inbound message belongs to.
+ */
+
+/** How one utterance went, reported when it settles. */
+export interface TtsUtteranceMetrics {
+  readonly provider: TtsProviderId;
+  readonly utteranceId: string;
+  readonly outcome: 'complete' | 'cancelled' | 'failed';
+  /** `performance.now()` when its first text went to the vendor (first flush, or end). */
+  readonly firstTextSentAtMs?: number;
+  readonly firstByteAtMs?: number;
+  /** First audio byte minus first text sent: the vendor's time to first byte as this process sees it. */
+  readonly firstByteMs?: number;
+  readonly audioBytes: number;
+}
+
+/** Settings of the shared base; adapters and tests override by spread. */
+export interface TtsBaseOptions {
+  /**
+   * A vendor handshake takes 100-500 ms; 5 s bounds a hung TCP/TLS handshake without failing a slow one.
+   * Counted per attempt.
+   */
+  readonly connectTimeoutMs: number;
+  /** Attempts to open the socket, retryable failures only (a rate-limit blip or a reset connection). */
+  readonly connectAttempts: number;
+  /** First back-off between connect attempts; doubles each time. */
+  readonly connectBackoffMs: number;
+  /** How long a graceful close may take before the socket is cut. */
+  readonly closeTimeoutMs: number;
+  /** Overrides the adapter's keepalive interval (the vendor's idle timeout guard); for tests. */
+  readonly keepaliveMs?: number;
+  /** Called once per utterance when it completes, is cancelled or fails. */
+  readonly onMetrics?: (metrics: TtsUtteranceMetrics) => void;
+}
+
+export const DEFAULT_TTS_BASE_OPTIONS = {
+  connectTimeoutMs: 5_000,
+  connectAttempts: 3,
+  connectBackoffMs: 100,
+  closeTimeoutMs: 1_000,
+} as const satisfies TtsBaseOptions;
+
+type Op = { readonly type: 'phrase'; readonly text: string } | { readonly type: 'end'; readonly text: string };
+
+/**
+ * One utterance as the base tracks it. Adapters read `wireId` (the vendor context id) and keep their own
+ * per-utterance state in `vendor`.
+ */
+export class UtteranceHandle<V> implements TtsUtterance {
+  readonly audio = new AsyncQueue<TtsAudioChunk>();
+  /** Text pushed since the last flush. */
+  private buffer = '';
+  /** Operations waiting for the socket (or, on a serial vendor, for the utterance's turn). */
+  readonly pending: Op[] = [];
+  /** The adapter has been told about this utterance (`begin`). */
+  started = false;
+  /** `end()` was called. */
+  endRequested = false;
+  /** How `audio` finished; undefined while it is still open. */
+  outcome: TtsUtteranceMetrics['outcome'] | undefined;
+  /** The vendor is done with it (its audio complete, its cancel acknowledged); the next may use the wire. */
+  settled = false;
+  firstTextSentAtMs: number | undefined;
+  firstByteAtMs: number | undefined;
+  audioBytes = 0;
+
+  constructor(
+    readonly id: string,
+    readonly wireId: string,
+    readonly vendor: V,
+    private readonly session: TtsSessionBase<V>,
+  ) {}
+
+  pushText(text: string): void {
+    if (this.endRequested || this.outcome) return;
+    this.buffer += text;
+  }
+
+  flush(): void {
+    if (this.endRequested || this.outcome || this.buffer.trim().length === 0) return;
+    const text = this.buffer;
+    this.buffer = '';
+    this.session.submit(this, { type: 'phrase', text });
+  }
+
+  end(): void {
+    if (this.endRequested || this.outcome) return;
+    this.endRequested = true;
+    const text = this.buffer.trim().length > 0 ? this.buffer : '';
+    this.buffer = '';
+    this.session.submit(this, { type: 'end', text });
+  }
+
+  cancel(): void {
+    if (this.outcome) return;
+    this.session.cancelUtterance(this);
+  }
+
+  /** Metrics so far (final once settled). */
+  get metrics(): Omit<TtsUtteranceMetrics, 'provider'> {
+    return {
+      utteranceId: this.id,
+      outcome: this.outcome ?? 'complete',
+      firstTextSentAtMs: this.firstTextSentAtMs,
+      firstByteAtMs: this.firstByteAtMs,
+      firstByteMs:
+        this.firstByteAtMs !== undefined && this.firstTextSentAtMs !== undefined
+          ? this.firstByteAtMs - this.firstTextSentAtMs
+          : undefined,
+      audioBytes: this.audioBytes,
+    };
+  }
+}
+
+type LinkState = 'down' | 'connecting' | 'up' | 'closed';
+
+/**
+ * Socket drops answered with a fresh socket while no utterance needs one: enough to ride out a network
+ * blip or a vendor restart, bounded so a vendor that keeps closing idle sockets does not get a reconnect
+ * loop for the rest of the call.
+ */
+const MAX_IDLE_RECONNECTS = 3;
+
+/**
+ * A TTS session over one vendor socket. Subclasses implement the protocol hooks; the base decides when
+ * they run. `serial` vendors (Deepgram: no context ids on the wire) get one utterance on the wire at a time,
+ * the next starting when the previous settles; contextual vendors (ElevenLabs, Cartesia) run utterances
+ * side by side.
+ */
+export abstract class TtsSessionBase<V> implements TtsSession {
+  private state: LinkState = 'down';
+  private connecting: Promise<void> | undefined;
+  /** Unsettled utterances in creation order (a Map keeps insertion order). */
+  private readonly utterances = new Map<string, UtteranceHandle<V>>();
+  private readonly usedWireIds = new Set<string>();
+  private keepaliveTimer: NodeJS.Timeout | undefined;
+
+  protected constructor(
+    readonly provider: TtsProviderId,
+    protected readonly ttsOptions: TtsOptions,
+    protected readonly base: TtsBaseOptions,
+    /** One utterance on the wire at a time. */
+    private readonly serial: boolean,
+    /** Vendor idle timeout guard: send `keepalive()` after this long without sending anything. */
+    keepaliveMs?: number,
+  ) {
+    this.keepaliveMs = keepaliveMs === undefined ? undefined : (base.keepaliveMs ?? keepaliveMs);
+  }
+
+  private readonly keepaliveMs: number | undefined;
+
+  // ---- protocol hooks --------------------------------------------------------------------------------
+
+  /** Opens the vendor socket; resolves once it is open. Must stop and reject when `signal` aborts. */
+  protected abstract openLink(signal: AbortSignal): Promise<void>;
+  /** Says goodbye the vendor's way and closes; the base cuts it after `closeTimeoutMs`. */
+  protected abstract closeLink(): Promise<void>;
+  /** Closes at once, without ceremony. */
+  protected abstract dropLink(): void;
+  /** Per-utterance adapter state. */
+  protected abstract newVendorState(): V;
+  /** The utterance's turn has come and the socket is open (e.g. open its vendor context). */
+  protected abstract begin(u: UtteranceHandle<V>): void;
+  /** A phrase ended: synthesize `text` now. */
+  protected abstract sendPhrase(u: UtteranceHandle<V>, text: string): void;
+  /** No more text; `text` is what was left unflushed ('' when nothing). Call {@link complete} when done. */
+  protected abstract sendEnd(u: UtteranceHandle<V>, text: string): void;
+  /**
+   * Stop the vendor's synthesis for `u`. Return true when the vendor is done with it at once, false when
+   * it acknowledges later (then call {@link settle}).
+   */
+  protected abstract sendCancel(u: UtteranceHandle<V>): boolean;
+  /** Keeps an idle socket from being closed by the vendor. */
+  protected keepalive(): void {}
+
+  // ---- for subclasses ----------------------------------------------------------------------------------
+
+  /** Audio for `u`, received at `atMs`. Dropped when `u` was cancelled or has failed. */
+  protected deliver(u: UtteranceHandle<V>, mulaw: Uint8Array, atMs = performance.now()): void {
+    if (u.outcome || mulaw.length === 0) return;
+    if (u.firstByteAtMs === undefined) u.firstByteAtMs = atMs;
+    u.audioBytes += mulaw.length;
+    u.audio.push({ mulaw, atMs });
+  }
+
+  /** The vendor sent the last audio of `u`. */
+  protected complete(u: UtteranceHandle<V>): void {
+    if (!u.outcome) {
+      u.outcome = 'complete';
+      u.audio.end();
+    }
+    this.settle(u);
+  }
+
+  /** `u` failed at the vendor. */
+  protected failUtterance(u: UtteranceHandle<V>, error: VendorError): void {
+    if (!u.outcome) {
+      u.outcome = 'failed';
+      u.audio.fail(error);
+    }
+    this.settle(u);
+  }
+
+  /** The vendor is done with `u`: the wire is free for the next utterance. */
+  protected settle(u: UtteranceHandle<V>): void {
+    if (u.settled) return;
+    u.settled = true;
+    this.utterances.delete(u.wireId);
+    this.base.onMetrics?.({ provider: this.provider, ...u.metrics });
+    this.pump();
+  }
+
+  /** The unsettled utterance with this vendor context id. */
+  protected byWireId(wireId: string): UtteranceHandle<V> | undefined {
+    return this.utterances.get(wireId);
+  }
+
+  /** The utterance on the wire (serial vendors): the oldest unsettled one that has started. */
+  protected onWire(): UtteranceHandle<V> | undefined {
+    for (const u of this.utterances.values()) return u.started ? u : undefined;
+    return undefined;
+  }
+
+  /** Started, unsettled utterances (e.g. the contexts a keepalive must touch). */
+  protected live(): UtteranceHandle<V>[] {
+    return [...this.utterances.values()].filter((u) => u.started);
+  }
+
+  /** Call after every send: re-arms the keepalive timer. */
+  protected noteSent(): void {
+    this.keepaliveTimer?.refresh();
+  }
+
+  /**
+   * The socket closed without us asking. Utterances on the wire fail (their audio is lost); the ones still
+   * waiting are sent once a new socket is open, which is opened now so the next turn finds it warm.
+   */
+  protected linkLost(error: VendorError): void {
+    if (this.state === 'closed') return;
+    this.state = 'down';
+    this.stopKeepalive();
+    for (const u of [...this.utterances.values()]) if (u.started) this.failUtterance(u, error);
+    if (this.utterances.size > 0) {
+      this.ensureLink();
+    } else if (this.idleReconnects < MAX_IDLE_RECONNECTS) {
+      this.idleReconnects += 1;
+      this.ensureLink();
+    }
+    // Otherwise the vendor keeps closing a socket nobody uses: stop, and reopen for the next utterance.
+  }
+
+  /** Reconnects since an utterance last used the socket. */
+  private idleReconnects = 0;
+
+  // ---- the session ---------------------------------------------------------------------------------------
+
+  /** Opens the socket for the first time (with retries); {@link TtsProvider.connect} awaits this. */
+  async open(signal?: AbortSignal): Promise<void> {
+    this.state = 'connecting';
+    const attempt = this.connectWithRetry(signal).then(
+      () => this.linkUp(),
+      (error: unknown) => {
+        if (this.state !== 'closed') this.state = 'down';
+        throw error;
+      },
+    );
+    this.connecting = attempt.finally(() => (this.connecting = undefined));
+    await this.connecting;
+  }
+
+  utterance(id: string): TtsUtterance {
+    if (this.state === 'closed') throw new VendorError(this.provider, 'session is closed', false);
+    let wireId = id;
+    for (let n = 2; this.usedWireIds.has(wireId); n += 1) wireId = `${id}-${n}`;
+    this.usedWireIds.add(wireId);
+    const u = new UtteranceHandle<V>(id, wireId, this.newVendorState(), this);
+    this.utterances.set(wireId, u);
+    this.pump();
+    return u;
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    const wasUp = this.state === 'up';
+    this.state = 'closed';
+    this.stopKeepalive();
+    for (const u of [...this.utterances.values()]) {
+      if (!u.outcome) {
+        u.outcome = 'cancelled';
+        u.audio[Symbol.asyncIterator]().return?.();
+      }
+      u.settled = true;
+    }
+    this.utterances.clear();
+    if (!wasUp) {
+      this.dropLink();
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const cut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.base.closeTimeoutMs);
+      timer.unref();
+    });
+    await Promise.race([this.closeLink().catch(() => undefined), cut]);
+    clearTimeout(timer);
+    this.dropLink();
+  }
+
+  /** Called by the handle: queue `op` and send it as soon as the socket and the utterance's turn allow. */
+  submit(u: UtteranceHandle<V>, op: Op): void {
+    u.pending.push(op);
+    this.pump();
+  }
+
+  /**
+   * Barge-in: `audio` ends now, dropping anything not yet read, whatever the vendor does next. An
+   * utterance the vendor never heard of is dropped without a word on the wire.
+   */
+  cancelUtterance(u: UtteranceHandle<V>): void {
+    u.outcome = 'cancelled';
+    // AsyncQueue's return() ends the queue and discards what is buffered: exactly barge-in semantics.
+    u.audio[Symbol.asyncIterator]().return?.();
+    u.pending.length = 0;
+    if (!u.started || this.state !== 'up') {
+      this.settle(u);
+      return;
+    }
+    let settledNow = true;
+    try {
+      settledNow = this.sendCancel(u);
+    } catch {
+      // The socket is going away; its close handler fails whatever else was on it.
+    }
+    if (settledNow) this.settle(u);
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------
+
+  /** Moves work forward: starts utterances whose turn has come and sends their queued operations. */
+  private pump(): void {
+    // Sending can settle an utterance (an empty end completes at once), which pumps again: run the loop
+    // once more instead of nesting.
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        this.pumpOnce();
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private pumping = false;
+  private pumpAgain = false;
+
+  private pumpOnce(): void {
+    if (this.state !== 'up') {
+      if (this.utterances.size > 0) this.ensureLink();
+      return;
+    }
+    for (const u of [...this.utterances.values()]) {
+      if (u.settled) continue;
+      try {
+        if (!u.started) {
+          u.started = true;
+          this.idleReconnects = 0;
+          this.begin(u);
+        }
+        for (let op = u.pending.shift(); op && !u.outcome; op = u.pending.shift()) {
+          if (op.text.trim().length > 0) u.firstTextSentAtMs ??= performance.now();
+          if (op.type === 'phrase') this.sendPhrase(u, op.text);
+          else this.sendEnd(u, op.text);
+        }
+      } catch (error) {
+        this.failUtterance(u, toVendorError(this.provider, error));
+      }
+      if (this.serial && !u.settled) return;
+    }
+  }
+
+  /** Opens a socket when none is open or opening; failures fail the utterances that were waiting for it. */
+  private ensureLink(): void {
+    if (this.state !== 'down' || this.connecting) return;
+    this.state = 'connecting';
+    this.connecting = this.connectWithRetry()
+      .then(
+        () => this.linkUp(),
+        (error: unknown) => {
+          if (this.state === 'closed') return;
+          this.state = 'down';
+          const failure = toVendorError(this.provider, error);
+          for (const u of [...this.utterances.values()]) this.failUtterance(u, failure);
+        },
+      )
+      .finally(() => (this.connecting = undefined));
+  }
+
+  private linkUp(): void {
+    if (this.state === 'closed') {
+      this.dropLink();
+      return;
+    }
+    this.state = 'up';
+    if (this.keepaliveMs !== undefined) {
+      this.keepaliveTimer = setInterval(() => {
+        if (this.state === 'up') this.keepalive();
+      }, this.keepaliveMs);
+      this.keepaliveTimer.unref();
+    }
+    this.pump();
+  }
+
+  private stopKeepalive(): void {
+    if (this.keepaliveTimer) clearInterval(this.keepaliveTimer);
+    this.keepaliveTimer = undefined;
+  }
+
+  private async connectWithRetry(signal?: AbortSignal): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.connectOnce(signal);
+        return;
+      } catch (error) {
+        const failure = toVendorError(this.provider, error);
+        if (!failure.retryable || attempt >= this.base.connectAttempts || signal?.aborted || this.state === 'closed') {
+          throw failure;
+        }
+        await new Promise((r) => setTimeout(r, this.base.connectBackoffMs * 2 ** (attempt - 1)));
+      }
+    }
+  }
+
+  /** One attempt, bounded by `connectTimeoutMs` and the caller's signal. */
+  private async connectOnce(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new VendorError(this.provider, 'connect aborted', false, undefined, { cause: signal.reason });
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new VendorError(this.provider, `connect timed out after ${this.base.connectTimeoutMs} ms`, true)),
+      this.base.connectTimeoutMs,
+    );
+    const onAbort = () => controller.abort(new VendorError(this.provider, 'connect aborted', false, undefined, { cause: signal?.reason }));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.openLink(controller.signal);
+    } catch (error) {
+      throw controller.signal.aborted ? controller.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** Wraps anything thrown into a {@link VendorError}; unknown failures (network) are retryable. */
+export function toVendorError(vendor: string, error: unknown): VendorError {
+  if (error instanceof VendorError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new VendorError(vendor, message, true, undefined, { cause: error });
+}
+
+/**
+ * WebSocket close codes after which trying again cannot help: policy violation (bad key, too many
+ * contexts), unsupported or invalid data, and the 4xxx range vendors use for request errors.
+ */
+export function isRetryableClose(code: number): boolean {
+  return !(code === 1003 || code === 1007 || code === 1008 || (code >= 4000 && code < 5000));
+}
+
+/** `http(s)://host` (how base URLs are configured) as the matching `ws(s)://host`, without a trailing slash. */
+export function toWebSocketBase(url: string): string {
+  return url.replace(/^http(s?):\/\//, 'ws$1://').replace(/\/+$/, '');
+}
+
+/** A provider built from a session class: `connect` creates a session and opens its socket. */
+export function providerOf<V>(id: TtsProviderId, create: (options: TtsOptions) => TtsSessionBase<V>): TtsProvider {
+  return {
+    id,
+    async connect(options, signal) {
+      const session = create(options);
+      await session.open(signal);
+      return session;
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import type WebSocket from 'ws';
+import { VendorError, isRetryableStatus } from '../shared/errors.js';
+import {
+  DEFAULT_TTS_BASE_OPTIONS,
+  TtsSessionBase,
+  isRetryableClose,
+  providerOf,
+  toWebSocketBase,
+  type TtsBaseOptions,
+  type UtteranceHandle,
+} from './base.js';
+import type { TtsOptions, TtsProvider } from './port.js';
+import { openWebSocket } from './websocket.js';
+
+/**
+ * Cartesia Sonic over its WebSocket (`/tts/websocket`): one socket per call, one `context_id` per
+ * utterance. Each phrase is a generation request with `continue: true` (Cartesia joins a context's inputs
+ * verbatim, so each ends with a space), the end is an empty transcript with `continue: false`, answered
+ * by `done` after the last `chunk`; a cancel is `{context_id, cancel: true}`, and our side ends the
+ * utterance's audio at once and drops any late chunks for it.
+ *
+ * Why not the SDK: `@cartesia/cartesia-js` 4.x builds the socket URL from its base URL but forces the
+ * `wss:` scheme (so it cannot reach a plain `ws://` stand-in on loopback), and its ESM build loads `ws`
+ * with `require`, which does not exist there; so this speaks the documented protocol with `ws`, with the
+ * same API version the SDK pins.
+ */
+
+export interface CartesiaEndpoint {
+  readonly apiKey: string;
+  /** `https://api.cartesia.ai` or a stand-in's `http://127.0.0.1:port`. */
+  readonly baseUrl: string;
+}
+
+/** The API version `@cartesia/cartesia-js` 4.2 sends; the request and response shapes below are its. */
+export const CARTESIA_VERSION = '2026-08-14';
+
+/** Sonic 3: Cartesia's current low-latency model. */
+export const CARTESIA_DEFAULT_MODEL = 'sonic-3';
+
+interface CartesiaMessage {
+  type?: 'chunk' | 'done' | 'flush_done' | 'timestamps' | 'phoneme_timestamps' | 'error';
+  context_id?: string;
+  data?: string;
+  status_code?: number;
+  title?: string;
+  message?: string;
+  error?: string;
+}
+
+class CartesiaSession extends TtsSessionBase<Record<string, never>> {
+  private ws: WebSocket | undefined;
+
+  constructor(
+    private readonly endpoint: CartesiaEndpoint,
+    options: TtsOptions,
+    base: TtsBaseOptions,
+  ) {
+    super('cartesia', options, base, false);
+  }
+
+  protected async openLink(signal: AbortSignal): Promise<void> {
+    const url = `${toWebSocketBase(this.endpoint.baseUrl)}/tts/websocket`;
+    const ws = await openWebSocket(
+      'cartesia',
+      url,
+      { 'X-API-Key': this.endpoint.apiKey, 'Cartesia-Version': CARTESIA_VERSION },
+      signal,
+    );
+    this.ws = ws;
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) this.onMessage(data.toString());
+    });
+    ws.on('error', () => {
+      // 'close' follows and reports the loss.
+    });
+    ws.on('close', (code, reason) => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      this.linkLost(
+        new VendorError('cartesia', `socket closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`, isRetryableClose(code)),
+      );
+    });
+  }
+
+  protected async closeLink(): Promise<void> {
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = undefined;
+    await new Promise<void>((resolve) => {
+      ws.once('close', () => resolve());
+      ws.close(1000);
+    });
+  }
+
+  protected dropLink(): void {
+    const ws = this.ws;
+    this.ws = undefined;
+    ws?.terminate();
+  }
+
+  protected newVendorState(): Record<string, never> {
+    return {};
+  }
+
+  protected begin(): void {
+    // A context exists from its first request.
+  }
+
+  protected sendPhrase(u: UtteranceHandle<Record<string, never>>, text: string): void {
+    this.send(this.request(u, text.endsWith(' ') ? text : `${text} `, true));
+  }
+
+  protected sendEnd(u: UtteranceHandle<Record<string, never>>, text: string): void {
+    this.send(this.request(u, text, false));
+  }
+
+  protected sendCancel(u: UtteranceHandle<Record<string, never>>): boolean {
+    this.send({ context_id: u.wireId, cancel: true });
+    return true;
+  }
+
+  private request(u: UtteranceHandle<Record<string, never>>, transcript: string, more: boolean): Record<string, unknown> {
+    return {
+      model_id: this.ttsOptions.model ?? CARTESIA_DEFAULT_MODEL,
+      transcript,
+      voice: { mode: 'id', id: this.ttsOptions.voiceId },
+      output_format: { container: 'raw', encoding: 'pcm_mulaw', sample_rate: 8000 },
+      context_id: u.wireId,
+      continue: more,
+      // Our phrases arrive whole and flushed by the pipeline: start each at once rather than letting
+      // Cartesia wait for more text (its default buffer is up to 3 s).
+      max_buffer_delay_ms: 0,
+    };
+  }
+
+  private send(message: Record<string, unknown>): void {
+    const ws = this.ws;
+    if (!ws) throw new VendorError('cartesia', 'socket is not open', true);
+    ws.send(JSON.stringify(message));
+    this.noteSent();
+  }
+
+  private onMessage(text: string): void {
+    let message: CartesiaMessage;
+    try {
+      message = JSON.parse(text) as CartesiaMessage;
+    } catch {
+      return;
+    }
+    const u = message.context_id !== undefined ? this.byWireId(message.context_id) : undefined;
+    switch (message.type) {
+      case 'chunk':
+        if (u && typeof message.data === 'string') this.deliver(u, Buffer.from(message.data, 'base64'));
+        return;
+      case 'done':
+        if (u) this.complete(u);
+        return;
+      case 'error': {
+        const status = message.status_code;
+        const failure = new VendorError(
+          'cartesia',
+          `${message.title ?? message.error ?? 'error'}: ${message.message ?? ''}`.trim(),
+          status !== undefined && status >= 400 ? isRetryableStatus(status) : false,
+          status,
+        );
+        for (const live of u ? [u] : this.live()) this.failUtterance(live, failure);
+        return;
+      }
+      default:
+        // flush_done and timestamps: we ask for neither flushes nor timestamps.
+        return;
+    }
+  }
+}
+
+/** The Cartesia TTS provider; `endpoint` comes from config (CARTESIA_API_KEY, CARTESIA_BASE_URL). */
+export function cartesiaTts(endpoint: CartesiaEndpoint, base: Partial<TtsBaseOptions> = {}): TtsProvider {
+  const options = { ...DEFAULT_TTS_BASE_OPTIONS, ...base };
+  return providerOf('cartesia', (tts) => new CartesiaSession(endpoint, tts, options));
+}

@@ -1,0 +1,178 @@
+import type WebSocket from 'ws';
+import { VendorError } from '../shared/errors.js';
+import {
+  DEFAULT_TTS_BASE_OPTIONS,
+  TtsSessionBase,
+  isRetryableClose,
+  providerOf,
+  toWebSocketBase,
+  type TtsBaseOptions,
+  type UtteranceHandle,
+} from './base.js';
+import type { TtsOptions, TtsProvider } from './port.js';
+import { openWebSocket } from './websocket.js';
+
+/**
+ * ElevenLabs over its multi-context WebSocket (`/v1/text-to-speech/{voice_id}/multi-stream-input`): one
+ * socket per call, one `context_id` per utterance, so a barge-in closes one context while the next
+ * utterance starts on the same warm socket.
+ *
+ * Why not the SDK: `@elevenlabs/elevenlabs-js` (2.x) wraps the HTTP API and the realtime speech-to-text
+ * socket, but has no client for the text-to-speech input-streaming sockets (it only ships their message
+ * types), so this speaks the documented protocol with `ws`.
+ *
+ * Wire: requests are snake_case (`context_id`, `close_context`, `close_socket`), responses camelCase
+ * (`audio`, `contextId`, `isFinal`). Per utterance: `{text: " ", context_id}` opens the context;
+ * each phrase goes as `{text: "phrase ", context_id, flush: true}` (text ends with a space, flush forces
+ * audio now instead of waiting for ~120 buffered characters); the end is `{context_id, close_context:
+ * true}`, answered with `{isFinal: true, contextId}` after the last audio; a cancel is the same
+ * `close_context` with the utterance's audio ended on our side at once (late chunks for a closed context
+ * are dropped). At most 5 contexts may be open per socket: cancelled contexts are closed immediately.
+ */
+
+export interface ElevenLabsEndpoint {
+  readonly apiKey: string;
+  /** `https://api.elevenlabs.io` or a stand-in's `http://127.0.0.1:port`. */
+  readonly baseUrl: string;
+}
+
+/** Flash v2.5: ElevenLabs' lowest-latency model (~75 ms model time), the one meant for agents. */
+export const ELEVENLABS_DEFAULT_MODEL = 'eleven_flash_v2_5';
+
+/**
+ * The socket closes after 20 s without input (`inactivity_timeout`); a keepalive every 10 s leaves room
+ * for a late timer and a slow network.
+ */
+export const ELEVENLABS_KEEPALIVE_MS = 10_000;
+
+interface ElevenLabsMessage {
+  audio?: string | null;
+  isFinal?: boolean | null;
+  contextId?: string;
+  /** Errors arrive as `{message, error, code}` before the socket closes. */
+  message?: string;
+  error?: string;
+  code?: number;
+}
+
+class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
+  private ws: WebSocket | undefined;
+
+  constructor(
+    private readonly endpoint: ElevenLabsEndpoint,
+    options: TtsOptions,
+    base: TtsBaseOptions,
+  ) {
+    super('elevenlabs', options, base, false, ELEVENLABS_KEEPALIVE_MS);
+  }
+
+  protected async openLink(signal: AbortSignal): Promise<void> {
+    const query = new URLSearchParams({
+      model_id: this.ttsOptions.model ?? ELEVENLABS_DEFAULT_MODEL,
+      output_format: 'ulaw_8000',
+    });
+    const url = `${toWebSocketBase(this.endpoint.baseUrl)}/v1/text-to-speech/${encodeURIComponent(this.ttsOptions.voiceId)}/multi-stream-input?${query}`;
+    const ws = await openWebSocket('elevenlabs', url, { 'xi-api-key': this.endpoint.apiKey }, signal);
+    this.ws = ws;
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) this.onMessage(data.toString());
+    });
+    ws.on('error', () => {
+      // 'close' follows and reports the loss.
+    });
+    ws.on('close', (code, reason) => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      this.linkLost(
+        new VendorError('elevenlabs', `socket closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`, isRetryableClose(code)),
+      );
+    });
+  }
+
+  protected async closeLink(): Promise<void> {
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = undefined;
+    await new Promise<void>((resolve) => {
+      ws.once('close', () => resolve());
+      // close_socket lets ElevenLabs finish what it was flushing, then it closes the socket itself.
+      ws.send(JSON.stringify({ close_socket: true }));
+    });
+  }
+
+  protected dropLink(): void {
+    const ws = this.ws;
+    this.ws = undefined;
+    ws?.terminate();
+  }
+
+  protected newVendorState(): Record<string, never> {
+    return {};
+  }
+
+  protected begin(u: UtteranceHandle<Record<string, never>>): void {
+    this.send({ text: ' ', context_id: u.wireId });
+  }
+
+  protected sendPhrase(u: UtteranceHandle<Record<string, never>>, text: string): void {
+    this.send({ text: withTrailingSpace(text), context_id: u.wireId, flush: true });
+  }
+
+  protected sendEnd(u: UtteranceHandle<Record<string, never>>, text: string): void {
+    if (text) this.sendPhrase(u, text);
+    this.send({ context_id: u.wireId, close_context: true });
+  }
+
+  protected sendCancel(u: UtteranceHandle<Record<string, never>>): boolean {
+    this.send({ context_id: u.wireId, close_context: true });
+    return true;
+  }
+
+  /**
+   * Empty text resets a context's inactivity timer without adding speech (the documented KeepContextAlive);
+   * with no context open, `{text: ""}` alone keeps the socket, as pipecat's multi-context client does.
+   */
+  protected override keepalive(): void {
+    const live = this.live();
+    if (live.length === 0) this.send({ text: '' });
+    for (const u of live) this.send({ text: '', context_id: u.wireId });
+  }
+
+  private send(message: Record<string, unknown>): void {
+    const ws = this.ws;
+    if (!ws) throw new VendorError('elevenlabs', 'socket is not open', true);
+    ws.send(JSON.stringify(message));
+    this.noteSent();
+  }
+
+  private onMessage(text: string): void {
+    let message: ElevenLabsMessage;
+    try {
+      message = JSON.parse(text) as ElevenLabsMessage;
+    } catch {
+      return;
+    }
+    const u = message.contextId !== undefined ? this.byWireId(message.contextId) : undefined;
+    if (typeof message.audio === 'string' && message.audio.length > 0) {
+      const atMs = performance.now();
+      if (u) this.deliver(u, Buffer.from(message.audio, 'base64'), atMs);
+    }
+    if (message.isFinal === true) {
+      if (u) this.complete(u);
+      return;
+    }
+    if (message.error !== undefined && message.audio === undefined) {
+      const failure = new VendorError('elevenlabs', `${message.error}: ${message.message ?? ''}`.trim(), false, undefined);
+      // An error names no context: it concerns the socket, which the vendor closes next.
+      for (const live of u ? [u] : this.live()) this.failUtterance(live, failure);
+    }
+  }
+}
+
+const withTrailingSpace = (text: string): string => (text.endsWith(' ') ? text : `${text} `);
+
+/** The ElevenLabs TTS provider; `endpoint` comes from config (ELEVENLABS_API_KEY, ELEVENLABS_BASE_URL). */
+export function elevenLabsTts(endpoint: ElevenLabsEndpoint, base: Partial<TtsBaseOptions> = {}): TtsProvider {
+  const options = { ...DEFAULT_TTS_BASE_OPTIONS, ...base };
+  return providerOf('elevenlabs', (tts) => new ElevenLabsSession(endpoint, tts, options));
+}

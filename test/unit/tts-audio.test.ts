@@ -1,0 +1,112 @@
+/**
+ * Invariant: the TTS stand-ins' audio is valid, audible mu-law 8 kHz whose length follows the text (a tone
+ * of 70 ms per character, or espeak-ng speech that grows with the text), and their player sends it after
+ * the scripted first-byte delay, in chunks of the scripted size, stopping at once on a clear.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeMulaw } from '../../lib/local/standins/mulaw.js';
+import {
+  BYTES_PER_MS,
+  SegmentPlayer,
+  TONE_MS_PER_CHAR,
+  pendingBytes,
+  synthesize,
+  synthesizeTone,
+  toneBytes,
+  type TtsScript,
+} from '../../lib/local/standins/tts-audio.js';
+
+const rms = (mulaw: Uint8Array): number => {
+  const pcm = decodeMulaw(mulaw);
+  let sum = 0;
+  for (const s of pcm) sum += s * s;
+  return Math.sqrt(sum / Math.max(1, pcm.length));
+};
+
+describe('tone audio', () => {
+  it('lasts 70 ms per character of the trimmed text', () => {
+    expect(toneBytes('a')).toBe(TONE_MS_PER_CHAR * BYTES_PER_MS);
+    expect(toneBytes('Hello there.')).toBe(12 * 70 * 8);
+    expect(toneBytes('  Hello there. ')).toBe(toneBytes('Hello there.'));
+    expect(toneBytes(' ')).toBe(0);
+    expect(synthesizeTone('Hello there.').length).toBe(toneBytes('Hello there.'));
+    expect(synthesizeTone('ab'.repeat(20)).length).toBe(2 * synthesizeTone('ab'.repeat(10)).length);
+  });
+
+  it('is audible mu-law that fades in and out', () => {
+    const tone = synthesizeTone('A sentence of some length.');
+    const pcm = decodeMulaw(tone);
+    const peak = Math.max(...pcm.map(Math.abs));
+    // Amplitude 8000 on the 16-bit scale, within mu-law quantization.
+    expect(peak).toBeGreaterThan(7_000);
+    expect(peak).toBeLessThan(9_000);
+    expect(rms(tone)).toBeGreaterThan(4_000);
+    expect(Math.abs(pcm[0]!)).toBeLessThan(100);
+    expect(Math.abs(pcm.at(-1)!)).toBeLessThan(300);
+  });
+
+  it('differs between texts, so two utterances can be told apart byte for byte', () => {
+    expect(synthesizeTone('First answer.')).not.toEqual(synthesizeTone('Other answer.'));
+    expect(synthesizeTone('Same.')).toEqual(synthesizeTone('Same.'));
+  });
+});
+
+describe('speech audio (espeak-ng + sox)', () => {
+  it('is audible 8 kHz mu-law that grows with the text', async () => {
+    const short = await synthesize('Hello.', { speech: true });
+    const long = await synthesize('Hello. This is a much longer sentence spoken by the stand-in.', { speech: true });
+    // "Hello." takes a few hundred milliseconds at espeak's default rate; not a tone's 420 ms exactly.
+    expect(short.length).toBeGreaterThan(0.2 * 8_000);
+    expect(short.length).toBeLessThan(2 * 8_000);
+    expect(long.length).toBeGreaterThan(2 * short.length);
+    expect(rms(long)).toBeGreaterThan(300);
+    expect(short).not.toEqual(synthesizeTone('Hello.'));
+  });
+});
+
+describe('SegmentPlayer', () => {
+  const script: TtsScript = { firstByteDelayMs: 60, chunkMs: 20, realtimeFactor: 10, speech: false };
+
+  it('waits the first-byte delay, sends chunks of the scripted size, then fires events queued behind', async () => {
+    const chunks: { at: number; length: number }[] = [];
+    const events: string[] = [];
+    const player = new SegmentPlayer(
+      () => script,
+      (chunk) => chunks.push({ at: performance.now(), length: chunk.length }),
+    );
+    const start = performance.now();
+    player.speak('Hi there.');
+    player.then(() => events.push(`done after ${chunks.length} chunks`));
+    await player.whenIdle();
+    expect(chunks[0]!.at - start).toBeGreaterThanOrEqual(script.firstByteDelayMs - 2);
+    expect(chunks.slice(0, -1).every((c) => c.length === script.chunkMs * BYTES_PER_MS)).toBe(true);
+    expect(chunks.reduce((n, c) => n + c.length, 0)).toBe(toneBytes('Hi there.'));
+    // 630 ms of audio at 10x: about 63 ms of sending after the first chunk.
+    expect(chunks.at(-1)!.at - chunks[0]!.at).toBeGreaterThanOrEqual(50);
+    expect(events).toEqual([`done after ${chunks.length} chunks`]);
+    expect(player.segments[0]).toMatchObject({ text: 'Hi there.', sentBytes: toneBytes('Hi there.'), aborted: false });
+  });
+
+  it('clear stops the playing segment and drops queued audio and events', async () => {
+    let sent = 0;
+    const events: string[] = [];
+    const player = new SegmentPlayer(
+      () => script,
+      (chunk) => (sent += chunk.length),
+    );
+    player.speak('A fairly long sentence to be cut off.');
+    player.speak('Never spoken.');
+    player.then(() => events.push('fired'));
+    await new Promise((r) => setTimeout(r, script.firstByteDelayMs + 30));
+    expect(sent).toBeGreaterThan(0);
+    expect(pendingBytes(player.segments)).toBeGreaterThan(0);
+    player.clear();
+    const atClear = sent;
+    await player.whenIdle();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent).toBe(atClear);
+    expect(events).toEqual([]);
+    expect(player.segments.map((s) => s.aborted)).toEqual([true, true]);
+    expect(pendingBytes(player.segments)).toBe(0);
+  });
+});
