@@ -17,6 +17,17 @@ const EnvSchema = z.object({
   SECRET_KEY_FILE: z.string().optional(),
   SECRET_KEY_ARN: z.string().optional(),
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+  /**
+   * Twilio, the platform's own account (numbers bought through us): the pair directly, or on AWS a Secrets
+   * Manager secret holding JSON `{accountSid, authToken}`. BYOT numbers bring their own account instead.
+   */
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'an account sid: AC and 32 hex characters').optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_SECRET_ARN: z.string().optional(),
+  /** Twilio's REST origin; `npm start` and the tests point it at the local stand-in. */
+  TWILIO_API_BASE_URL: z.url().default('https://api.twilio.com'),
+  /** The streaming service's Media Streams URL; defaults to PUBLIC_BASE_URL as ws(s) + /media-stream. */
+  STREAM_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Voice vendors: a key switches that vendor to its real service; a base URL points the real client at a
   // stand-in on loopback (npm start and the tests set both). Where one vendor serves two capabilities, each
@@ -52,5 +63,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
+  if (Boolean(parsed.data.TWILIO_ACCOUNT_SID) !== Boolean(parsed.data.TWILIO_AUTH_TOKEN)) {
+    throw new Error('Invalid configuration: set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN together, or neither');
+  }
   return Object.freeze(parsed.data);
+}
+
+/**
+ * Where Twilio opens a call's Media Stream: STREAM_URL, or the public base URL with its scheme turned into
+ * ws/wss and the path `/media-stream` (the streaming service shares the origin locally).
+ */
+export function streamUrl(config: Pick<Config, 'STREAM_URL' | 'PUBLIC_BASE_URL'>): string {
+  if (config.STREAM_URL) return config.STREAM_URL;
+  const url = new URL(config.PUBLIC_BASE_URL);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/media-stream`;
+  url.search = '';
+  return url.toString();
+}
+
+/** The public URL of one of our paths (webhooks Twilio calls, links we hand out). */
+export function publicUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, path: string): string {
+  return `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}${path}`;
 }

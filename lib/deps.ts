@@ -1,13 +1,62 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { z } from 'zod';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './store/dynamo.js';
 import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from './store/secret-box.js';
+import type { TelephonyAccount, TelephonyPort } from './vendors/telephony/port.js';
+import { createTwilioTelephony } from './vendors/telephony/twilio.js';
 
 /** Everything a handler needs, built once per cold start (never at a handler's module scope). */
 export interface Deps {
   readonly config: Config;
   readonly db: Db;
   readonly secrets: SecretBox;
+  readonly telephony: Telephony;
+}
+
+/** The telephony port and the platform's own account (for bought numbers and their webhooks). */
+export interface Telephony {
+  readonly port: TelephonyPort;
+  /** The platform account, read once (from Secrets Manager on AWS); undefined when none is configured. */
+  platformAccount(): Promise<TelephonyAccount | undefined>;
+}
+
+const TwilioSecret = z.object({ accountSid: z.string().regex(/^AC[0-9a-fA-F]{32}$/), authToken: z.string().min(1) });
+
+/**
+ * Builds the Twilio adapter now (no I/O) and reads the platform credentials on first use, so handlers that
+ * never touch telephony never pay for the Secrets Manager call.
+ */
+function createTelephony(config: Config): Telephony {
+  let account: Promise<TelephonyAccount | undefined> | undefined;
+  const load = async (): Promise<TelephonyAccount | undefined> => {
+    if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN) {
+      return { accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN };
+    }
+    if (!config.TWILIO_SECRET_ARN) return undefined;
+    const sm = new SecretsManagerClient({ region: config.AWS_REGION });
+    const out = await sm.send(new GetSecretValueCommand({ SecretId: config.TWILIO_SECRET_ARN }));
+    let json: unknown;
+    try {
+      json = JSON.parse(out.SecretString ?? 'null');
+    } catch {
+      json = undefined; // JSON.parse quotes the text in its message: never let the secret reach a log.
+    }
+    const parsed = TwilioSecret.safeParse(json);
+    // The message names the shape, never the value.
+    if (!parsed.success) throw new Error('The Twilio secret must be JSON {"accountSid": "AC...", "authToken": "..."}');
+    return parsed.data;
+  };
+  return {
+    port: createTwilioTelephony({ baseUrl: config.TWILIO_API_BASE_URL }),
+    platformAccount() {
+      account ??= load().catch((error: unknown) => {
+        account = undefined;
+        throw error;
+      });
+      return account;
+    },
+  };
 }
 
 const HEX_KEY = /^[0-9a-fA-F]{64}$/;
@@ -40,7 +89,7 @@ async function loadDataKey(config: Config): Promise<Buffer> {
 /** Builds the dependencies from a parsed config. */
 export async function buildDeps(config: Config): Promise<Deps> {
   const db = createDb({ table: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
-  return { config, db, secrets: createSecretBox(await loadDataKey(config)) };
+  return { config, db, secrets: createSecretBox(await loadDataKey(config)), telephony: createTelephony(config) };
 }
 
 let cached: Promise<Deps> | undefined;

@@ -3,6 +3,16 @@ import { AgentCreate, AgentCreated, AgentListItem, AgentUpdate, AgentView } from
 import { IdParams, PageQuery, pageEnvelope } from '../domain/common.js';
 import { ContactCreate, ContactListItem, ContactListQuery, ContactUpdate, ContactView } from '../domain/contact.js';
 import { HistoryListItem, HistoryListQuery, HistoryView } from '../domain/history.js';
+import {
+  AvailableNumbersQuery,
+  AvailableNumberView,
+  PhoneNumberBought,
+  PhoneNumberBuy,
+  PhoneNumberImport,
+  PhoneNumberImported,
+  PhoneNumberUpdate,
+  PhoneNumberView,
+} from '../domain/phone-number.js';
 import { ToolCreate, ToolCreated, ToolListItem, ToolUpdate, ToolView } from '../domain/tool.js';
 
 /**
@@ -64,6 +74,18 @@ export const ROUTES = {
   listHistory: route({ method: 'GET', path: '/api/history', entry: 'functions/history/list.ts', summary: 'List call history, newest first, with filters', tag: 'History', auth: true, query: listQuery(HistoryListQuery), status: 200, response: pageEnvelope(HistoryListItem) }),
   getHistory: route({ method: 'GET', path: '/api/history/{id}', entry: 'functions/history/get.ts', summary: 'Get one call record with transcript', tag: 'History', auth: true, params: IdParams, status: 200, response: HistoryView }),
   deleteHistory: route({ method: 'DELETE', path: '/api/history/{id}', entry: 'functions/history/delete.ts', summary: 'Delete a call record', tag: 'History', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+
+  // `available` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
+  searchPhoneNumbers: route({ method: 'GET', path: '/api/phone-numbers/available', entry: 'functions/phone-numbers/available.ts', summary: 'Search numbers for sale (buy takes one of these)', tag: 'Phone numbers', auth: true, query: WorkspaceQuery.extend(AvailableNumbersQuery.shape), status: 200, response: z.object({ data: z.array(AvailableNumberView) }) }),
+  buyPhoneNumber: route({ method: 'POST', path: '/api/phone-numbers/buy', entry: 'functions/phone-numbers/buy.ts', summary: 'Buy a number for the workspace', tag: 'Phone numbers', auth: true, body: PhoneNumberBuy, errors: [409], status: 201, response: PhoneNumberBought }),
+  importPhoneNumber: route({ method: 'POST', path: '/api/phone-numbers/import', entry: 'functions/phone-numbers/import.ts', summary: 'Import a number from your own telephony account (BYOT); points its webhooks at the platform', tag: 'Phone numbers', auth: true, body: PhoneNumberImport, errors: [409, 422], status: 201, response: PhoneNumberImported }),
+  listPhoneNumbers: route({ method: 'GET', path: '/api/phone-numbers', entry: 'functions/phone-numbers/list.ts', summary: 'List phone numbers, newest first', tag: 'Phone numbers', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(PhoneNumberView) }),
+  getPhoneNumber: route({ method: 'GET', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/get.ts', summary: 'Get a phone number', tag: 'Phone numbers', auth: true, params: IdParams, status: 200, response: PhoneNumberView }),
+  updatePhoneNumber: route({ method: 'PATCH', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/update.ts', summary: 'Assign (or with null unassign) the agent that answers inbound calls', tag: 'Phone numbers', auth: true, params: IdParams, body: PhoneNumberUpdate, errors: [422], status: 200, response: PhoneNumberView }),
+  deletePhoneNumber: route({ method: 'DELETE', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/delete.ts', summary: 'Release a number (bought: back to the provider; imported: our webhooks removed)', tag: 'Phone numbers', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+
+  twilioVoice: route({ method: 'POST', path: '/twilio/voice', entry: 'functions/twilio/voice.ts', summary: 'Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML', tag: 'Webhooks', auth: false, bodyKind: 'raw', errors: [403], status: 200, produces: 'text/xml' }),
+  twilioStatus: route({ method: 'POST', path: '/twilio/status', entry: 'functions/twilio/status.ts', summary: 'Twilio call status callback (signed by Twilio)', tag: 'Webhooks', auth: false, bodyKind: 'raw', errors: [403], status: 204 }),
 
   openapi: route({ method: 'GET', path: '/api/openapi.json', entry: 'functions/docs/openapi.ts', summary: 'This API as an OpenAPI 3.1 document', tag: 'Docs', auth: false, status: 200, produces: 'application/json' }),
   docs: route({ method: 'GET', path: '/docs', entry: 'functions/docs/page.ts', summary: 'API reference page', tag: 'Docs', auth: false, status: 200, produces: 'text/html' }),

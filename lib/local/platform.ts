@@ -1,4 +1,4 @@
-import { mkdir, writeFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { ensureTable, startDynamoLocal, type LocalDynamo } from './dynamodb.js';
 import { startS3Local, S3RVER_CREDENTIALS, type LocalS3 } from './s3.js';
 import { startSqsLocal, type LocalSqs } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
+import { startTwilioStandin, type TwilioStandin } from './twilio-standin.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
 export const LocalSettings = z.object({
@@ -15,6 +16,9 @@ export const LocalSettings = z.object({
   TABLE_NAME: z.string().default('voice-agents'),
   BUCKET_NAME: z.string().default('voice-agents-recordings'),
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Real Twilio credentials switch telephony to the real service; without them the local stand-in runs. */
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
 });
 export type LocalSettings = z.infer<typeof LocalSettings>;
 
@@ -66,6 +70,8 @@ export function handlerEnvironment(stores: LocalStores, settings: LocalSettings,
 
 export interface RunningPlatform {
   readonly baseUrl: string;
+  /** The local Twilio stand-in, when no real Twilio credentials were given. */
+  readonly twilio?: TwilioStandin;
   readonly docsUrl: string;
   readonly stores: LocalStores;
   readonly server: Server;
@@ -78,7 +84,13 @@ export interface RunningPlatform {
  */
 export async function startPlatform(
   settings: LocalSettings,
-  options: { stores?: LocalStores; persist?: boolean; fallbacks?: Fallback[] } = {},
+  options: {
+    stores?: LocalStores;
+    persist?: boolean;
+    fallbacks?: Fallback[];
+    /** Stand-in mode (see lib/local/twilio-standin.ts); `npm start` uses the sandbox, tests default to strict. */
+    twilioSandbox?: boolean;
+  } = {},
 ): Promise<RunningPlatform> {
   const persist = options.persist ?? true;
   await mkdir(settings.DATA_DIR, { recursive: true });
@@ -94,6 +106,7 @@ export async function startPlatform(
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
   Object.assign(process.env, handlerEnvironment(stores, settings, baseUrl));
+  const twilio = await startTelephony(settings, persist, options.twilioSandbox ?? true);
 
   if (persist) {
     await writeFile(
@@ -106,7 +119,9 @@ export async function startPlatform(
     docsUrl: `${baseUrl}/docs`,
     stores,
     server,
+    twilio,
     async stop() {
+      await twilio?.stop();
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeAllConnections();
@@ -115,4 +130,28 @@ export async function startPlatform(
       if (!options.stores) await stores.stop();
     },
   };
+}
+
+/**
+ * Telephony for `npm start`: with TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN set, the handlers use the real
+ * Twilio with them (they are already in the environment). Otherwise the Twilio stand-in starts on loopback,
+ * with a platform account of its own (kept in DATA_DIR so bought numbers survive restarts), and the
+ * handlers are pointed at it.
+ */
+async function startTelephony(settings: LocalSettings, persist: boolean, sandbox: boolean): Promise<TwilioStandin | undefined> {
+  if (settings.TWILIO_ACCOUNT_SID && settings.TWILIO_AUTH_TOKEN) return undefined;
+  const stateFile = persist ? resolve(settings.DATA_DIR, 'twilio-standin.json') : undefined;
+  const twilio = await startTwilioStandin({ sandbox, stateFile });
+  const accountFile = resolve(settings.DATA_DIR, 'twilio-platform-account.json');
+  const saved = persist
+    ? await readFile(accountFile, 'utf8').then((t) => JSON.parse(t) as { sid: string; authToken: string }, () => undefined)
+    : undefined;
+  const account = twilio.addAccount(saved?.sid, saved?.authToken);
+  if (persist && !saved) await writeFile(accountFile, JSON.stringify(account), { mode: 0o600 });
+  Object.assign(process.env, {
+    TWILIO_ACCOUNT_SID: account.sid,
+    TWILIO_AUTH_TOKEN: account.authToken,
+    TWILIO_API_BASE_URL: twilio.baseUrl,
+  });
+  return twilio;
 }

@@ -14,6 +14,8 @@
  *   WS#<ws>        / CONTACT#<id>           contact
  *   WS#<ws>        / PHONE#<e164>           contact phone uniqueness guard
  *   WS#<ws>        / CALL#<id>              call history record; gsi1 = WS#<ws>#CALLTYPE#<type> / <id>
+ *   WS#<ws>        / NUMBER#<id>            phone number of the workspace (BYOT auth token sealed)
+ *   NUMBER#<e164>  / OWNER                  which workspace holds a phone number (at most one; webhook lookup)
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -46,9 +48,11 @@ export const ENTITY = {
   contact: 'contact',
   contactPhone: 'contactPhone',
   call: 'call',
+  phoneNumber: 'phoneNumber',
+  numberOwner: 'numberOwner',
 } as const;
 
-export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call';
+export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber';
 
 /** Key builders, one per item kind. */
 export const key = {
@@ -64,10 +68,12 @@ export const key = {
   contactPhone: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `PHONE#${e164}` }),
   call: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CALL#${id}` }),
   callTypeIndex: (ws: string, type: string, id: string) => ({ gsi1pk: `WS#${ws}#CALLTYPE#${type}`, gsi1sk: id }),
+  phoneNumber: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `NUMBER#${id}` }),
+  numberOwner: (e164: string) => ({ pk: `NUMBER#${e164}`, sk: 'OWNER' }),
 } as const;
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */
-export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#' } as const;
+export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#' } as const;
 
 const META_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v', 'searchText'] as const;
 

@@ -39,12 +39,15 @@ function sharedStores(): LocalStores {
  * The whole local platform in this test file's process, on a free port, with a table of its own so test
  * files never see each other's data.
  */
-export async function startTestPlatform(options: { fallbacks?: Fallback[]; persist?: boolean } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(
+  options: { fallbacks?: Fallback[]; persist?: boolean; twilioSandbox?: boolean } = {},
+): Promise<TestPlatform> {
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-test-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
   const platform = await startPlatform(
     { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
-    { stores: sharedStores(), persist: options.persist ?? false, fallbacks: options.fallbacks },
+    // The Twilio stand-in is strict unless asked: only accounts a test registers authenticate.
+    { stores: sharedStores(), persist: options.persist ?? false, fallbacks: options.fallbacks, twilioSandbox: options.twilioSandbox ?? false },
   );
   const deps = await getDeps();
   return {

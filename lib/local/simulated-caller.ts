@@ -1,0 +1,322 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
+import { pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+
+/**
+ * A simulated phone caller that speaks Twilio's Media Streams protocol, for tests, the pipeline benchmark
+ * and (later) the Twilio stand-in's placed calls. It behaves like Twilio on both directions:
+ *
+ * - outbound (caller -> service): `connected`, `start` (with custom parameters such as the stream token),
+ *   then a continuous stream of 20 ms mu-law `media` frames paced in real time — silence unless something is
+ *   being "said" — and `stop` on hang-up. Like a phone line, it never goes quiet on the wire, which is what
+ *   a vendor's endpointing needs to see the caller stop talking.
+ * - inbound (service -> caller): agent `media` is buffered and "played" at `playbackSpeed` times real time;
+ *   a `mark` is echoed once the audio before it has played (at once when nothing is buffered); `clear`
+ *   drops the buffered audio and echoes every outstanding mark.
+ *
+ * Every message received is kept with its arrival time (performance.now()).
+ */
+export interface SimulatedCallerOptions {
+  /** ws:// URL of the media-stream endpoint. */
+  readonly url: string;
+  readonly customParameters?: Readonly<Record<string, string>>;
+  readonly callSid?: string;
+  readonly accountSid?: string;
+  /** 1 = real time. Faster playback makes marks come back sooner (benchmarks). */
+  readonly playbackSpeed?: number;
+  /** Send `connected`/`start` on open (false: a test drives the handshake itself). */
+  readonly autoStart?: boolean;
+}
+
+export interface ReceivedMessage {
+  readonly atMs: number;
+  readonly event: string;
+  readonly raw: Record<string, any>;
+}
+
+const FRAME_BYTES = 160;
+const FRAME_MS = 20;
+const BYTES_PER_MS = 8;
+
+type Buffered = { type: 'audio'; bytes: Uint8Array; offset: number } | { type: 'mark'; name: string };
+
+export class SimulatedCaller {
+  readonly received: ReceivedMessage[] = [];
+  /** Marks echoed back, and whether each was played or flushed by a clear. */
+  readonly echoed: { name: string; flushed: boolean; atMs: number }[] = [];
+  /** Agent audio actually "played" (bytes), in order. */
+  readonly heard: Uint8Array[] = [];
+  readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
+  readonly callSid: string;
+  readonly accountSid: string;
+  readonly closed: Promise<{ code: number; reason: string; atMs: number }>;
+  private readonly ws: WebSocket;
+  private readonly buffer: Buffered[] = [];
+  private readonly outgoing: Uint8Array[] = [];
+  private outgoingWaiters: { remaining: number; resolve: () => void }[] = [];
+  private sequence = 1;
+  private chunk = 0;
+  private startedAt = 0;
+  private sendTimer: NodeJS.Timeout | undefined;
+  private playTimer: NodeJS.Timeout | undefined;
+  private lastPlayMs = 0;
+  private waiters: { match: (m: ReceivedMessage) => boolean; resolve: (m: ReceivedMessage) => void }[] = [];
+  private readonly speed: number;
+  private isOpen = false;
+
+  private constructor(
+    private readonly options: SimulatedCallerOptions,
+    ws: WebSocket,
+  ) {
+    this.ws = ws;
+    this.speed = options.playbackSpeed ?? 1;
+    this.callSid = options.callSid ?? `CA${randomBytes(16).toString('hex')}`;
+    this.accountSid = options.accountSid ?? `AC${randomBytes(16).toString('hex')}`;
+    this.closed = new Promise((resolve) => {
+      ws.on('close', (code, reason) => {
+        this.isOpen = false;
+        this.stopTimers();
+        resolve({ code, reason: reason.toString(), atMs: performance.now() });
+      });
+    });
+    ws.on('message', (data) => this.onMessage(data.toString()));
+    ws.on('error', () => undefined);
+  }
+
+  /** Opens the stream (and, unless `autoStart` is false, sends `connected` and `start`). */
+  static async connect(options: SimulatedCallerOptions): Promise<SimulatedCaller> {
+    const ws = new WebSocket(options.url);
+    const caller = new SimulatedCaller(options, ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    caller.isOpen = true;
+    if (options.autoStart ?? true) caller.start();
+    return caller;
+  }
+
+  /** Sends `connected` and `start`, then streams audio (silence until something is said). */
+  start(): void {
+    this.sendJson({ event: 'connected', protocol: 'Call', version: '1.0.0' });
+    this.sendJson({
+      event: 'start',
+      sequenceNumber: String(this.sequence++),
+      streamSid: this.streamSid,
+      start: {
+        accountSid: this.accountSid,
+        streamSid: this.streamSid,
+        callSid: this.callSid,
+        tracks: ['inbound'],
+        customParameters: { ...(this.options.customParameters ?? {}) },
+        mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+      },
+    });
+    this.startedAt = performance.now();
+    this.scheduleSend();
+  }
+
+  /** Sends a raw text frame (tests of malformed input). */
+  sendRaw(text: string): void {
+    if (this.isOpen) this.ws.send(text);
+  }
+
+  /** Queues caller audio (mu-law 8 kHz); resolves once all of it has been sent, in real time. */
+  play(mulaw: Uint8Array): Promise<void> {
+    if (mulaw.length === 0) return Promise.resolve();
+    for (let i = 0; i < mulaw.length; i += FRAME_BYTES) {
+      const frame = new Uint8Array(FRAME_BYTES).fill(0xff);
+      frame.set(mulaw.subarray(i, Math.min(i + FRAME_BYTES, mulaw.length)));
+      this.outgoing.push(frame);
+    }
+    return new Promise((resolve) => this.outgoingWaiters.push({ remaining: this.outgoing.length, resolve }));
+  }
+
+  /** Says `text` with espeak-ng (converted to mu-law 8 kHz by sox). */
+  async say(text: string): Promise<void> {
+    await this.play(await speech(text));
+  }
+
+  /** Waits `ms` of stream time (silence keeps flowing meanwhile). */
+  pause(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  /** Hangs up like Twilio: `stop`, then closes the socket. */
+  hangUp(): void {
+    this.sendJson({ event: 'stop', sequenceNumber: String(this.sequence++), streamSid: this.streamSid, stop: { accountSid: this.accountSid, callSid: this.callSid } });
+    this.stopTimers();
+    this.ws.close(1000, 'caller hung up');
+  }
+
+  /** Closes the socket without `stop` (a dropped connection). */
+  drop(): void {
+    this.stopTimers();
+    this.ws.terminate();
+  }
+
+  /** The first received message (already received or future) that matches. */
+  waitFor(match: (m: ReceivedMessage) => boolean, timeoutMs = 20_000): Promise<ReceivedMessage> {
+    const found = this.received.find(match);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({
+        match,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
+  }
+
+  /** The next message matching after `afterIndex` messages (defaults to now). */
+  waitForNext(match: (m: ReceivedMessage) => boolean, timeoutMs = 20_000, afterIndex = this.received.length): Promise<ReceivedMessage> {
+    return this.waitFor((m) => this.received.indexOf(m) >= afterIndex && match(m), timeoutMs);
+  }
+
+  /** Milliseconds of agent audio buffered here, not yet played. */
+  get bufferedMs(): number {
+    return this.buffer.reduce((n, b) => n + (b.type === 'audio' ? (b.bytes.length - b.offset) / BYTES_PER_MS : 0), 0);
+  }
+
+  /** Resolves when nothing is buffered (all agent audio so far has played). */
+  async whenIdle(timeoutMs = 20_000): Promise<void> {
+    const until = performance.now() + timeoutMs;
+    while (this.buffer.length > 0) {
+      if (performance.now() > until) throw new Error('agent audio still playing');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  private sendJson(message: unknown): void {
+    if (this.isOpen && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  private scheduleSend(): void {
+    const tick = () => {
+      const due = Math.floor((performance.now() - this.startedAt) / FRAME_MS);
+      while (this.chunk < due && this.isOpen) this.sendFrame();
+      this.sendTimer = setTimeout(tick, FRAME_MS);
+    };
+    tick();
+  }
+
+  private sendFrame(): void {
+    const frame = this.outgoing.shift() ?? new Uint8Array(FRAME_BYTES).fill(0xff);
+    this.chunk += 1;
+    this.sendJson({
+      event: 'media',
+      sequenceNumber: String(this.sequence++),
+      streamSid: this.streamSid,
+      media: { track: 'inbound', chunk: String(this.chunk), timestamp: String(this.chunk * FRAME_MS), payload: Buffer.from(frame).toString('base64') },
+    });
+    for (const w of this.outgoingWaiters) w.remaining -= 1;
+    const done = this.outgoingWaiters.filter((w) => w.remaining <= 0);
+    this.outgoingWaiters = this.outgoingWaiters.filter((w) => w.remaining > 0);
+    for (const w of done) w.resolve();
+  }
+
+  private onMessage(text: string): void {
+    let raw: Record<string, any>;
+    try {
+      raw = JSON.parse(text) as Record<string, any>;
+    } catch {
+      return;
+    }
+    const message = { atMs: performance.now(), event: String(raw.event), raw };
+    this.received.push(message);
+    if (raw.event === 'media' && typeof raw.media?.payload === 'string') {
+      this.buffer.push({ type: 'audio', bytes: new Uint8Array(Buffer.from(raw.media.payload, 'base64')), offset: 0 });
+      this.startPlayback();
+    } else if (raw.event === 'mark' && typeof raw.mark?.name === 'string') {
+      this.buffer.push({ type: 'mark', name: raw.mark.name });
+      this.startPlayback();
+    } else if (raw.event === 'clear') {
+      const marks = this.buffer.filter((b): b is Extract<Buffered, { type: 'mark' }> => b.type === 'mark');
+      this.buffer.length = 0;
+      for (const m of marks) this.echo(m.name, true);
+    }
+    const ready = this.waiters.filter((w) => w.match(message));
+    this.waiters = this.waiters.filter((w) => !ready.includes(w));
+    for (const w of ready) w.resolve(message);
+  }
+
+  private echo(name: string, flushed: boolean): void {
+    this.echoed.push({ name, flushed, atMs: performance.now() });
+    this.sendJson({ event: 'mark', sequenceNumber: String(this.sequence++), streamSid: this.streamSid, mark: { name } });
+  }
+
+  private startPlayback(): void {
+    this.drainMarks();
+    if (this.playTimer || this.buffer.length === 0) return;
+    this.lastPlayMs = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      let budget = Math.floor((now - this.lastPlayMs) * BYTES_PER_MS * this.speed);
+      this.lastPlayMs = now;
+      while (budget > 0 && this.buffer.length > 0) {
+        const head = this.buffer[0]!;
+        if (head.type === 'mark') {
+          this.buffer.shift();
+          this.echo(head.name, false);
+          continue;
+        }
+        const take = Math.min(budget, head.bytes.length - head.offset);
+        this.heard.push(head.bytes.subarray(head.offset, head.offset + take));
+        head.offset += take;
+        budget -= take;
+        if (head.offset >= head.bytes.length) this.buffer.shift();
+      }
+      this.drainMarks();
+      this.playTimer = this.buffer.length > 0 && this.isOpen ? setTimeout(tick, FRAME_MS) : undefined;
+    };
+    this.playTimer = setTimeout(tick, FRAME_MS);
+  }
+
+  /** Marks at the head of the buffer (nothing before them left to play) are echoed at once. */
+  private drainMarks(): void {
+    while (this.buffer[0]?.type === 'mark') {
+      const m = this.buffer.shift() as Extract<Buffered, { type: 'mark' }>;
+      this.echo(m.name, false);
+    }
+  }
+
+  private stopTimers(): void {
+    if (this.sendTimer) clearTimeout(this.sendTimer);
+    if (this.playTimer) clearTimeout(this.playTimer);
+    this.sendTimer = undefined;
+    this.playTimer = undefined;
+  }
+}
+
+const speechCache = new Map<string, Promise<Uint8Array>>();
+
+/** Speech for `text` as raw mu-law 8 kHz, made with espeak-ng and sox (cached per text). */
+export function speech(text: string): Promise<Uint8Array> {
+  let found = speechCache.get(text);
+  if (!found) {
+    found = new Promise<Uint8Array>((resolve, reject) => {
+      const espeak = spawn('espeak-ng', ['--stdout', text]);
+      const sox = spawn('sox', ['-t', 'wav', '-', '-r', '8000', '-e', 'mu-law', '-t', 'raw', '-']);
+      espeak.stdout.pipe(sox.stdin);
+      const chunks: Buffer[] = [];
+      sox.stdout.on('data', (c: Buffer) => chunks.push(c));
+      espeak.on('error', reject);
+      sox.on('error', reject);
+      sox.on('close', (code) => (code === 0 ? resolve(new Uint8Array(Buffer.concat(chunks))) : reject(new Error(`sox exited ${code}`))));
+    });
+    speechCache.set(text, found);
+  }
+  return found;
+}
+
+/** A tone burst (mu-law 8 kHz): loud enough for any energy-based voice detector. */
+export function tone(ms: number, hz = 440, amplitude = 8_000): Uint8Array {
+  const samples = Math.round(ms * BYTES_PER_MS);
+  const pcm = new Int16Array(samples);
+  for (let i = 0; i < samples; i += 1) pcm[i] = Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / 8000));
+  return pcmToMulaw(pcm);
+}

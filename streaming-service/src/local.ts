@@ -1,0 +1,66 @@
+import type { Server } from 'node:http';
+import { loadConfig } from '../../lib/config.js';
+import { getDeps } from '../../lib/deps.js';
+import type { Fallback } from '../../lib/local/server.js';
+import { startLlmStandins, type LlmScript, type LlmStandins } from '../../lib/local/standins/llm.js';
+import { startSttStandins, type SttScript, type SttStandins } from '../../lib/local/standins/stt.js';
+import { startTtsStandins, type TtsScript, type TtsStandins } from '../../lib/local/standins/tts.js';
+import { platformEnvironment } from './environment.js';
+import { vendorProviders } from './providers.js';
+import { createStreamingServer, type StreamingServer } from './server.js';
+import type { SessionOptions } from './session/call-session.js';
+
+/** The seam tests (and the benchmark) use to script the stand-ins and tune sessions. */
+export interface LocalVoiceOptions {
+  readonly stt?: Partial<SttScript>;
+  readonly llm?: Partial<LlmScript>;
+  readonly tts?: Partial<TtsScript>;
+  readonly session?: Partial<SessionOptions>;
+}
+
+/** The streaming service inside `npm start`, with the vendor stand-ins it talks to. */
+export interface LocalVoice {
+  readonly streaming: StreamingServer;
+  readonly stt: SttStandins;
+  readonly llm: LlmStandins;
+  readonly tts: TtsStandins;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a stand-in for every STT, LLM and TTS vendor whose key is not set, merges their base URLs and
+ * placeholder keys into the environment (so the handlers' config sees them), and serves `/media-stream`
+ * and `GET /health` on the platform's own origin. Call after the platform environment is in place.
+ */
+export async function startLocalVoice(server: Server, fallbacks: Fallback[], options: LocalVoiceOptions = {}): Promise<LocalVoice> {
+  const before = loadConfig();
+  const [stt, llm, tts] = await Promise.all([
+    startSttStandins(before, options.stt),
+    startLlmStandins(before, options.llm),
+    startTtsStandins(before, options.tts),
+  ]);
+  Object.assign(process.env, stt.env, llm.env, tts.env);
+  // Read again: the vendor base URLs and keys just set are part of it now.
+  const config = loadConfig();
+  const streaming = createStreamingServer({
+    environment: async () => {
+      const deps = await getDeps();
+      // The config this function read is the authority for vendors and the tool allow-list, whatever
+      // state the process-wide dependencies were built in.
+      return platformEnvironment({ ...deps, config }, vendorProviders(config));
+    },
+    session: options.session,
+  });
+  streaming.attach(server);
+  fallbacks.push((req, res) => streaming.handleRequest(req, res));
+  return {
+    streaming,
+    stt,
+    llm,
+    tts,
+    async stop() {
+      await streaming.close();
+      await Promise.all([stt.stop(), llm.stop(), tts.stop()]);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Invariant: a call admitted with a valid stream token greets the caller with the agent's first message
+ * before anything else, answers each caller turn in order through the real STT, LLM and TTS adapters (here
+ * against their stand-ins), and when the caller hangs up the call's history record holds the transcript
+ * (one `agent:`/`user:` line per turn, in order), a summary from the agent's LLM, the duration, the end
+ * reason `customer_hangup`, the cost and per-turn latency figures.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tone } from '../../lib/local/simulated-caller.js';
+import { getHistoryRecord } from '../../lib/store/history.js';
+import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+
+let vp: VoicePlatform;
+
+beforeAll(async () => {
+  vp = await startVoicePlatform({
+    stt: { transcripts: ({ utterance }) => ['I would like to book a table.', 'Tomorrow at seven.'][utterance] ?? 'Thanks.', finalDelayMs: 50 },
+    llm: { ttftMs: 50, tokensPerSecond: 400 },
+    tts: { firstByteDelayMs: 30, realtimeFactor: 8 },
+  });
+});
+afterAll(async () => {
+  await vp?.stop();
+});
+
+describe('a two-turn conversation', () => {
+  it('greets first, answers each turn in order, and records the call when the caller hangs up', async () => {
+    const agent = await vp.agent({ first_message: 'Hello! Thanks for calling Luigi. How can I help?' });
+    const caller = await vp.call(agent, { from: '+14155550100' });
+
+    // Greeting: agent audio arrives before any caller speech, followed by a mark per phrase.
+    const firstMedia = await caller.waitFor((m) => m.event === 'media');
+    expect(caller.received.filter((m) => m.event === 'clear')).toHaveLength(0);
+    await caller.waitFor((m) => m.event === 'mark');
+    await caller.whenIdle();
+    const greetingMarks = caller.echoed.filter((e) => !e.flushed).length;
+    expect(greetingMarks).toBeGreaterThanOrEqual(1);
+    expect(firstMedia.atMs).toBeGreaterThan(0);
+
+    // Turn 1: the caller speaks (a tone the STT stand-in transcribes by script), then waits for the answer.
+    let before = caller.received.length;
+    await caller.play(tone(600));
+    await caller.waitForNext((m) => m.event === 'media', 20_000, before);
+    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.whenIdle();
+
+    // Turn 2.
+    before = caller.received.length;
+    await caller.play(tone(600));
+    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.whenIdle();
+    // Let the last mark echo reach the service before hanging up.
+    await caller.pause(200);
+
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+    expect(ended.outcome.reason).toBe('customer_hangup');
+    expect(caller.received.filter((m) => m.event === 'clear')).toHaveLength(0);
+
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    const lines = String(record.callTranscript).split('\n');
+    expect(lines).toEqual([
+      'agent: Hello! Thanks for calling Luigi. How can I help?',
+      'user: I would like to book a table.',
+      expect.stringMatching(/^agent: You said: I would like to book a table\. How can I help with that\?$/),
+      'user: Tomorrow at seven.',
+      expect.stringMatching(/^agent: You said: Tomorrow at seven\. How can I help with that\?$/),
+    ]);
+    expect(record.agentType).toBe('voice');
+    expect(record.callEndReason).toBe('customer_hangup');
+    expect(record.callSummary).toMatch(/^Summary: the caller said/);
+    expect(record.callDuration).toBeGreaterThanOrEqual(1);
+    expect(record.callCost).toBeCloseTo((record.callDuration / 60) * 0.07, 4);
+    expect(record.mobileNumber).toBe('+14155550100');
+    expect(record.callRecordingUrl).toBe('');
+    expect(record.turnLatencies).toHaveLength(2);
+    for (const t of record.turnLatencies) {
+      expect(t.llmFirstTokenMs).toBeGreaterThan(0);
+      expect(t.ttsFirstByteMs).toBeGreaterThan(0);
+      expect(typeof t.overheadMs).toBe('number');
+    }
+  });
+});

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import type { Agent } from '../../lib/domain/agent.js';
+import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
+import { newId } from '../../lib/domain/ids.js';
+import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
+import { getDeps, type Deps } from '../../lib/deps.js';
+import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
+import { SimulatedCaller } from '../../lib/local/simulated-caller.js';
+import { putNewAgent } from '../../lib/store/agents.js';
+import { createWorkspace } from '../../lib/store/workspaces.js';
+import type { LocalVoiceOptions } from '../../streaming-service/src/local.js';
+import type { CallEnded } from '../../streaming-service/src/server.js';
+
+/**
+ * The voice tests' platform: the whole local platform (stores shared with the run, a table of its own),
+ * the streaming service on its origin, and the vendor stand-ins scripted per test file.
+ */
+export interface VoicePlatform {
+  readonly platform: RunningPlatform;
+  readonly deps: Deps;
+  readonly workspaceId: string;
+  readonly apiKey: string;
+  readonly mediaUrl: string;
+  agent(overrides?: Partial<Agent>): Promise<Agent>;
+  /** A signed stream token for a call to `agent`. */
+  token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number }): string;
+  /** Opens a simulated call; resolves once connected (the caller has sent `start`). */
+  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number }): Promise<SimulatedCaller>;
+  /** The next call that ends (its history record written). */
+  nextCallEnded(timeoutMs?: number): Promise<CallEnded>;
+  stop(): Promise<void>;
+}
+
+function sharedStores(): LocalStores {
+  const s = inject('stores');
+  const noop = async () => undefined;
+  return {
+    dynamo: { endpoint: s.dynamodb, stop: noop },
+    s3: { endpoint: s.s3, stop: noop },
+    sqs: { endpoint: s.sqs, queueUrl: s.queueUrl, deadLetterQueueUrl: s.deadLetterQueueUrl, stop: noop },
+    stop: noop,
+  };
+}
+
+export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise<VoicePlatform> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'vap-voice-'));
+  const platform = await startPlatform(
+    { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: `t-${randomBytes(6).toString('hex')}`, BUCKET_NAME: 'voice-agents-recordings' },
+    { stores: sharedStores(), persist: false, voice, dispatchPoller: false },
+  );
+  const deps = await getDeps();
+  const { workspaceId, apiKey } = await createWorkspace(deps.db, { name: 'voice', credits: 100 });
+  const key = deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE);
+  const ended: CallEnded[] = [];
+  const waiting: ((e: CallEnded) => void)[] = [];
+  platform.voice.streaming.onCallEnded((e) => {
+    const w = waiting.shift();
+    if (w) w(e);
+    else ended.push(e);
+  });
+  const mediaUrl = `${platform.baseUrl.replace(/^http/, 'ws')}/media-stream`;
+  const vp: VoicePlatform = {
+    platform,
+    deps,
+    workspaceId,
+    apiKey,
+    mediaUrl,
+    async agent(overrides = {}) {
+      const now = new Date().toISOString();
+      const agent: Agent = {
+        _id: newId('agent'),
+        name: 'Receptionist',
+        llm_provider: 'openai',
+        llm_model: 'gpt-4o-mini',
+        tts_provider: 'elevenlabs',
+        tts_voice_id: DEFAULT_VOICE.elevenlabs,
+        stt_provider: 'deepgram',
+        system_prompt: 'You are a helpful receptionist.',
+        first_message: 'Hello! Thanks for calling. How can I help you today?',
+        recording_enabled: false,
+        ambience_enabled: false,
+        workspaceId,
+        createdAt: now,
+        updatedAt: now,
+        ...overrides,
+      };
+      await putNewAgent(deps.db, agent);
+      return agent;
+    },
+    token(agent, callSid, extra = {}) {
+      return signStreamToken(
+        {
+          callSid,
+          workspaceId,
+          agentId: agent._id,
+          numberId: extra.numberId ?? newId('phoneNumber'),
+          ...(extra.from ? { from: extra.from } : {}),
+          ...(extra.exp ? { exp: extra.exp } : {}),
+        },
+        key,
+      );
+    },
+    async call(agent, extra = {}) {
+      const callSid = `CA${randomBytes(16).toString('hex')}`;
+      return SimulatedCaller.connect({
+        url: mediaUrl,
+        callSid,
+        customParameters: { token: vp.token(agent, callSid, extra) },
+        playbackSpeed: extra.playbackSpeed,
+      });
+    },
+    nextCallEnded(timeoutMs = 30_000) {
+      const got = ended.shift();
+      if (got) return Promise.resolve(got);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no call ended in time')), timeoutMs);
+        waiting.push((e) => {
+          clearTimeout(timer);
+          resolve(e);
+        });
+      });
+    },
+    async stop() {
+      await platform.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return vp;
+}
+
+/** Agent media frames received, in order, as one byte count. */
+export const mediaBytes = (caller: SimulatedCaller, fromIndex = 0) =>
+  caller.received
+    .slice(fromIndex)
+    .filter((m) => m.event === 'media')
+    .reduce((n, m) => n + Buffer.from(String(m.raw.media.payload), 'base64').length, 0);
