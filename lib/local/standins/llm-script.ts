@@ -77,7 +77,7 @@ export function defaultReply(request: ScriptRequest): ScriptReply {
   }
   const lastUser = userTexts.at(-1);
   if (!lastUser) return { text: 'Hello! How can I help you today?' };
-  return { text: `You said: ${clip(lastUser, 160)}. How can I help with that?` };
+  return { text: `You said: ${clip(lastUser, 160).replace(/[.!?]+$/, '')}. How can I help with that?` };
 }
 
 function clip(text: string, max: number): string {
