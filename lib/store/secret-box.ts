@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -10,6 +10,11 @@ import { dirname } from 'node:path';
 export interface SecretBox {
   seal(plaintext: string, context: string): string;
   open(sealed: string, context: string): string;
+  /**
+   * A 32-byte key for another purpose (HKDF-SHA256 of the data key, `purpose` as the info label), so one
+   * secret yields independent keys, e.g. for signing stream tokens, without ever exposing the data key.
+   */
+  deriveKey(purpose: string): Buffer;
 }
 
 const VERSION = 'v1';
@@ -31,6 +36,9 @@ export function createSecretBox(dataKey: Buffer): SecretBox {
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+    },
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), Buffer.from(purpose, 'utf8'), 32));
     },
   };
 }

@@ -1,0 +1,80 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * The stream token: what the voice webhook hands Twilio in `<Parameter name="token">` and the streaming
+ * service checks in the Media Stream's `start.customParameters` before it spends anything on a call. It
+ * binds a call to the workspace, agent and number it was routed to, so a stream opened by anyone else (or
+ * replayed later) is refused.
+ *
+ * Format: `vst1.<payload>.<signature>`, where payload is base64url(JSON claims) and signature is
+ * base64url(HMAC-SHA256(key, "vst1." + payload)). The key is derived from the platform's data key
+ * (see {@link STREAM_TOKEN_KEY_PURPOSE}); both sides derive the same one.
+ */
+
+const VERSION = 'vst1';
+
+/** The HKDF `info` label the signing key is derived with; the streaming service must use the same. */
+export const STREAM_TOKEN_KEY_PURPOSE = 'stream-token/v1';
+
+/**
+ * Twilio opens the stream within a second or two of receiving the TwiML; two minutes covers a slow carrier
+ * and clock skew between the Lambda and the container while keeping a leaked token nearly worthless.
+ */
+export const STREAM_TOKEN_TTL_SECONDS = 120;
+
+export const StreamTokenClaims = z.strictObject({
+  callSid: z.string().min(1).max(64),
+  workspaceId: z.string().min(1).max(64),
+  agentId: z.string().min(1).max(64),
+  numberId: z.string().min(1).max(64),
+  /** The caller's number as Twilio gave it (the streaming service looks up the contact with it). */
+  from: z.string().max(256).optional(),
+  /**
+   * Outbound calls started through the API: our call id (the history record's `_id`, and the call whose
+   * credits the streaming service settles) and the contact the call is for, when one was found.
+   */
+  callId: z.string().min(1).max(64).optional(),
+  contactId: z.string().min(1).max(64).optional(),
+  /** Expiry, Unix seconds. */
+  exp: z.number().int().positive(),
+});
+export type StreamTokenClaims = z.infer<typeof StreamTokenClaims>;
+
+const mac = (key: Buffer, signed: string) => createHmac('sha256', key).update(signed, 'utf8').digest();
+
+/** Signs claims; `exp` defaults to now plus {@link STREAM_TOKEN_TTL_SECONDS}. */
+export function signStreamToken(
+  claims: Omit<StreamTokenClaims, 'exp'> & { exp?: number },
+  key: Buffer,
+  nowMs: number = Date.now(),
+): string {
+  const full = StreamTokenClaims.parse({ ...claims, exp: claims.exp ?? Math.floor(nowMs / 1000) + STREAM_TOKEN_TTL_SECONDS });
+  const payload = Buffer.from(JSON.stringify(full), 'utf8').toString('base64url');
+  const signed = `${VERSION}.${payload}`;
+  return `${signed}.${mac(key, signed).toString('base64url')}`;
+}
+
+export type StreamTokenResult =
+  | { readonly ok: true; readonly claims: StreamTokenClaims }
+  | { readonly ok: false; readonly reason: 'malformed' | 'bad_signature' | 'expired' };
+
+/** Checks the signature (constant time) and expiry, then the claims' shape. */
+export function verifyStreamToken(token: string, key: Buffer, nowMs: number = Date.now()): StreamTokenResult {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, reason: 'malformed' };
+  const [, payload, signature] = parts as [string, string, string];
+  const expected = mac(key, `${VERSION}.${payload}`);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  let claims: StreamTokenClaims;
+  try {
+    const parsed = StreamTokenClaims.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
+    if (!parsed.success) return { ok: false, reason: 'malformed' };
+    claims = parsed.data;
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  return { ok: true, claims };
+}

@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import { publicUrl, streamUrl } from '../config.js';
+import type { Deps } from '../deps.js';
+import { AppError, BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
+import type { PhoneNumber } from '../domain/phone-number.js';
+import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
+import { log } from '../http/log.js';
+import { findAgent } from '../store/agents.js';
+import { findPhoneNumberByE164 } from '../store/phone-numbers.js';
+import { answerOutboundCall, callIdOf, trackOutboundStatus } from './outbound-voice.js';
+import {
+  connectStreamTwiml,
+  isValidTwilioSignature,
+  parseForm,
+  sayAndHangUpTwiml,
+  TwilioStatusParams,
+  TwilioVoiceParams,
+  type FormParams,
+} from '../vendors/telephony/twilio-webhook.js';
+
+/**
+ * The requests Twilio sends us: the voice webhook (answer an inbound call with TwiML) and the call status
+ * callback. Each is authenticated by `X-Twilio-Signature` under the auth token of the account the call
+ * belongs to (the platform's for bought numbers, the customer's for imported ones) before anything is read
+ * or changed; the signed URL is rebuilt from PUBLIC_BASE_URL, never from the Host header.
+ */
+
+type WebhookDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony'>;
+
+/** A webhook request as the handler hands it over. */
+export interface WebhookRequest {
+  /** The path as received, e.g. /twilio/voice. */
+  readonly path: string;
+  /** The raw query string, without `?`. */
+  readonly rawQuery?: string;
+  readonly signature?: string;
+  readonly body: string;
+}
+
+/** Twilio's webhook bodies are a couple of kilobytes; anything far larger is not from Twilio. */
+const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+
+/** Spoken when nobody is there to answer: the number has no agent, or is not (or no longer) ours. */
+export const NO_AGENT_MESSAGE = 'Sorry, no one is available to take your call right now. Goodbye.';
+
+export class InvalidSignatureError extends AppError {
+  constructor() {
+    super(403, 'invalid_signature', 'The X-Twilio-Signature header does not match this request.');
+  }
+}
+
+const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+const looksLikeNumber = (v: string | undefined): v is string => v !== undefined && /^\+\d{6,15}$/.test(v);
+
+interface Verified {
+  readonly params: FormParams;
+  /** Our number involved in the call, if it is one of ours. */
+  readonly owned?: PhoneNumber;
+}
+
+/**
+ * Finds whose token signs this request and checks the signature. The number comes from `To` (inbound)
+ * or `From` (calls we placed); its account must be the one named in `AccountSid`. A request whose account
+ * we hold no token for cannot be verified and is refused like a bad signature.
+ */
+async function verify(deps: WebhookDeps, request: WebhookRequest): Promise<Verified> {
+  if (Buffer.byteLength(request.body, 'utf8') > MAX_WEBHOOK_BODY_BYTES) throw new PayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
+  const params = parseForm(request.body);
+  const accountSid = one(params.AccountSid);
+  let owned: { number: PhoneNumber; authToken?: string } | undefined;
+  for (const candidate of [one(params.To), one(params.From)].filter(looksLikeNumber)) {
+    owned = await findPhoneNumberByE164(deps.db, deps.secrets, candidate);
+    if (owned) break;
+  }
+  let token: string | undefined;
+  if (owned?.number.type === 'byot') {
+    if (accountSid === owned.number.telephonyAccountSid) token = owned.authToken;
+  } else {
+    const platform = await deps.telephony.platformAccount();
+    if (platform && accountSid === platform.accountSid) token = platform.authToken;
+  }
+  const url = publicUrl(deps.config, request.path) + (request.rawQuery ? `?${request.rawQuery}` : '');
+  if (!token || !isValidTwilioSignature(token, request.signature, url, params)) throw new InvalidSignatureError();
+  return { params, owned: owned?.number };
+}
+
+function parseSigned<S extends z.ZodType>(schema: S, params: FormParams): z.infer<S> {
+  const parsed = schema.safeParse(params);
+  if (!parsed.success) {
+    throw new BadRequestError(
+      'The webhook is missing fields Twilio always sends.',
+      parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+      'invalid_webhook',
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Answers an inbound call. A number with an agent is bridged to the streaming service with a short-lived
+ * signed stream token; anything else hears a short message and the call ends.
+ */
+export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequest): Promise<string> {
+  const { params, owned } = await verify(deps, request);
+  const call = parseSigned(TwilioVoiceParams, params);
+  // Calls we placed carry our call id in the (signed) webhook URL: see lib/services/outbound-voice.ts.
+  const outboundCallId = callIdOf(request.rawQuery);
+  if (outboundCallId) return answerOutboundCall(deps, owned, outboundCallId, call.CallSid);
+  const agent = owned?.agentId ? await findAgent(deps.db, owned.workspaceId, owned.agentId) : undefined;
+  log('info', 'inbound call', {
+    callSid: call.CallSid,
+    numberId: owned?._id,
+    workspaceId: owned?.workspaceId,
+    routed: agent ? 'agent' : 'no_agent',
+  });
+  if (!owned || !agent) return sayAndHangUpTwiml(NO_AGENT_MESSAGE);
+  const token = signStreamToken(
+    {
+      callSid: call.CallSid,
+      workspaceId: owned.workspaceId,
+      agentId: agent._id,
+      numberId: owned._id,
+      ...(call.From ? { from: call.From } : {}),
+    },
+    deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
+  );
+  return connectStreamTwiml(streamUrl(deps.config), { token });
+}
+
+/**
+ * Takes a call status callback. For now it is verified, parsed and logged; the calls issue moves the call's
+ * record along from here.
+ */
+export async function recordCallStatus(deps: WebhookDeps, request: WebhookRequest): Promise<TwilioStatusParams> {
+  const { params, owned } = await verify(deps, request);
+  const status = parseSigned(TwilioStatusParams, params);
+  log('info', 'call status', {
+    callSid: status.CallSid,
+    status: status.CallStatus,
+    direction: status.Direction,
+    durationSeconds: status.CallDuration,
+    numberId: owned?._id,
+    workspaceId: owned?.workspaceId,
+  });
+  const outboundCallId = callIdOf(request.rawQuery);
+  if (outboundCallId) {
+    await trackOutboundStatus(deps, owned, outboundCallId, {
+      callSid: status.CallSid,
+      status: status.CallStatus,
+      durationSeconds: status.CallDuration,
+      answeredBy: status.AnsweredBy,
+    });
+  }
+  return status;
+}

@@ -1,0 +1,82 @@
+import twilio from 'twilio';
+import { z } from 'zod';
+
+/**
+ * Twilio's side of the webhooks it sends us: the form fields of the voice and status requests, the
+ * `X-Twilio-Signature` check, and the TwiML we answer with. Everything Twilio-shaped about webhooks is here,
+ * so the service that routes calls deals in plain values.
+ */
+
+/** The decoded form body: a name sent twice (Twilio does this for some lists) becomes an array. */
+export type FormParams = Record<string, string | string[]>;
+
+/** Parses an `application/x-www-form-urlencoded` body. */
+export function parseForm(body: string): FormParams {
+  const out: FormParams = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const prior = out[name];
+    out[name] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+  }
+  return out;
+}
+
+/**
+ * Whether `signature` is Twilio's HMAC of `url` and the form parameters under `authToken` (the SDK's own
+ * check: sorted names, constant-time comparison, with and without a default port in the URL).
+ */
+export function isValidTwilioSignature(authToken: string, signature: string | undefined, url: string, params: FormParams): boolean {
+  if (!signature) return false;
+  return twilio.validateRequest(authToken, signature, url, params);
+}
+
+/** Computes the signature Twilio would send; the stand-in and tests sign with it. */
+export const twilioSignature = (authToken: string, url: string, params: FormParams): string =>
+  twilio.getExpectedTwilioSignature(authToken, url, params);
+
+const Sid = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`));
+
+export const CALL_STATUSES = ['queued', 'initiated', 'ringing', 'in-progress', 'completed', 'busy', 'failed', 'no-answer', 'canceled'] as const;
+
+/** The fields of a voice webhook we rely on; Twilio sends many more (caller location, SIP data), kept loose. */
+export const TwilioVoiceParams = z.looseObject({
+  CallSid: Sid('CA'),
+  AccountSid: Sid('AC'),
+  /** Caller: usually E.164, but may be `anonymous`, a client id or a SIP URI. */
+  From: z.string().max(256).default(''),
+  /** The number called; for inbound calls one of ours. */
+  To: z.string().min(1).max(256),
+  CallStatus: z.enum(CALL_STATUSES),
+  Direction: z.string().max(32).optional(),
+});
+export type TwilioVoiceParams = z.infer<typeof TwilioVoiceParams>;
+
+/** A call status callback: the voice fields plus how it ended. */
+export const TwilioStatusParams = TwilioVoiceParams.extend({
+  CallDuration: z.coerce.number().int().min(0).optional(),
+  SequenceNumber: z.coerce.number().int().min(0).optional(),
+  Timestamp: z.string().max(64).optional(),
+  AnsweredBy: z.string().max(64).optional(),
+});
+export type TwilioStatusParams = z.infer<typeof TwilioStatusParams>;
+
+/**
+ * TwiML that bridges the call to a bidirectional Media Stream. Values for the stream go in `<Parameter>`
+ * elements (they arrive in the `start` message), never in the URL query, which Twilio does not allow.
+ */
+export function connectStreamTwiml(streamUrl: string, parameters: Record<string, string>): string {
+  const response = new twilio.twiml.VoiceResponse();
+  const stream = response.connect().stream({ url: streamUrl });
+  for (const [name, value] of Object.entries(parameters)) stream.parameter({ name, value });
+  return response.toString();
+}
+
+/** TwiML that says one sentence and hangs up. */
+export function sayAndHangUpTwiml(message: string): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.say(message);
+  response.hangup();
+  return response.toString();
+}
+
+/** TwiML content type. */
+export const TWIML_CONTENT_TYPE = 'text/xml; charset=utf-8';
