@@ -10,6 +10,8 @@ import { mapGeminiFinishReason, toGeminiContents, toGeminiParams } from '../../l
 import { FinishReason } from '@google/genai';
 import { ToolCallAccumulator, mapFinishReason, toOpenAiBody, toOpenAiMessages } from '../../lib/vendors/llm/openai.js';
 import type { LlmMessage } from '../../lib/vendors/llm/port.js';
+import { createLlmProvider } from '../../lib/vendors/llm/index.js';
+import { loadConfig } from '../../lib/config.js';
 
 const CONVERSATION: LlmMessage[] = [
   { role: 'system', content: 'You are Ava.' },
@@ -234,5 +236,14 @@ describe('retryability', () => {
     expect(unexpectedError('x', reset).retryable).toBe(true);
     expect(unexpectedError('x', new TypeError('terminated')).retryable).toBe(true);
     expect(unexpectedError('x', new SyntaxError('Unexpected token')).retryable).toBe(false);
+  });
+});
+
+describe('createLlmProvider', () => {
+  it('builds a provider without a key whose stream fails, not retryable, naming the missing variable', async () => {
+    const llm = createLlmProvider('anthropic', loadConfig({}));
+    expect(llm.id).toBe('anthropic');
+    const iterator = llm.stream({ model: 'm', messages: [] }, new AbortController().signal)[Symbol.asyncIterator]();
+    await expect(iterator.next()).rejects.toMatchObject({ name: 'VendorError', retryable: false, message: 'anthropic: ANTHROPIC_API_KEY is not set' });
   });
 });

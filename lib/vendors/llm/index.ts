@@ -4,7 +4,7 @@ import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicLlm } from './anthropic.js';
 import type { LlmOptions } from './base.js';
 import { GOOGLE_DEFAULT_BASE_URL, GoogleLlm } from './google.js';
 import { OPENAI_DEFAULT_BASE_URL, OpenAiLlm } from './openai.js';
-import type { LlmProvider, LlmProviderId } from './port.js';
+import type { LlmEvent, LlmProvider, LlmProviderId } from './port.js';
 
 export type { LlmMetrics, LlmOptions } from './base.js';
 export { DEFAULT_LLM_OPTIONS } from './base.js';
@@ -15,23 +15,31 @@ export type * from './port.js';
  * the config carries a base URL, at that URL (a stand-in on loopback in `npm start` and the tests).
  * `options` tunes the shared base (retries, timeouts, metrics).
  *
- * @throws VendorError (not retryable) when the vendor's API key is not configured.
+ * A vendor without a key still gets a provider: its `stream` fails with a non-retryable `VendorError`, so
+ * an agent naming an unconfigured vendor fails its own call, not the process (as the other ports do).
  */
 export function createLlmProvider(id: LlmProviderId, config: Config, options: Partial<LlmOptions> = {}): LlmProvider {
   switch (id) {
     case 'openai':
-      return new OpenAiLlm({ apiKey: requireKey(id, 'OPENAI_API_KEY', config.OPENAI_API_KEY), baseUrl: config.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL }, options);
+      return config.OPENAI_API_KEY
+        ? new OpenAiLlm({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL }, options)
+        : unconfigured(id, 'OPENAI_API_KEY');
     case 'anthropic':
-      return new AnthropicLlm(
-        { apiKey: requireKey(id, 'ANTHROPIC_API_KEY', config.ANTHROPIC_API_KEY), baseUrl: config.ANTHROPIC_BASE_URL ?? ANTHROPIC_DEFAULT_BASE_URL },
-        options,
-      );
+      return config.ANTHROPIC_API_KEY
+        ? new AnthropicLlm({ apiKey: config.ANTHROPIC_API_KEY, baseUrl: config.ANTHROPIC_BASE_URL ?? ANTHROPIC_DEFAULT_BASE_URL }, options)
+        : unconfigured(id, 'ANTHROPIC_API_KEY');
     case 'google':
-      return new GoogleLlm({ apiKey: requireKey(id, 'GOOGLE_API_KEY', config.GOOGLE_API_KEY), baseUrl: config.GOOGLE_BASE_URL ?? GOOGLE_DEFAULT_BASE_URL }, options);
+      return config.GOOGLE_API_KEY
+        ? new GoogleLlm({ apiKey: config.GOOGLE_API_KEY, baseUrl: config.GOOGLE_BASE_URL ?? GOOGLE_DEFAULT_BASE_URL }, options)
+        : unconfigured(id, 'GOOGLE_API_KEY');
   }
 }
 
-function requireKey(vendor: LlmProviderId, name: string, value: string | undefined): string {
-  if (!value) throw new VendorError(vendor, `${name} is not set`, false);
-  return value;
+function unconfigured(id: LlmProviderId, keyName: string): LlmProvider {
+  return {
+    id,
+    async *stream(): AsyncIterable<LlmEvent> {
+      throw new VendorError(id, `${keyName} is not set`, false);
+    },
+  };
 }
