@@ -255,34 +255,32 @@ export async function applyProviderStatus(
   }
 }
 
-/** What the streaming service knows at the end of a connected call. */
-export interface CallEnd {
-  readonly workspaceId: string;
-  readonly callId: string;
-  /** Seconds from the stream's start to its end. */
-  readonly durationSeconds: number;
-  readonly endReason: CallEndReason;
-  readonly transcript: string;
-  readonly summary: string;
-  /** `s3://bucket/key` of the recording, or empty. */
-  readonly recordingUrl?: string;
-}
-
 /**
- * For the streaming service, at the end of a connected outbound call or meeting session: settles the
- * credits (or learns the settled cost if the final status callback came first), marks the call completed
- * and writes its history record with `_id` = call id. Returns the record, or undefined when the call id is
- * not one of ours (an inbound call: its history is the streaming service's own to write). Writing twice
- * keeps the first record.
+ * The history writer for the streaming service, at the end of a connected call: for a call started
+ * through the API (its id is a live call of ours) it settles the credits — or learns the cost already
+ * settled by the final status callback, whichever came first — marks the call completed, fills the name
+ * from the call when the stream found no contact, and writes the record with `callCost` = the credits
+ * charged. Any other record (inbound calls) is written as given. Writing a record twice keeps the first.
+ * Returns what was written.
  */
-export async function recordCallEnd(deps: Pick<Deps, 'config' | 'db'>, end: CallEnd): Promise<HistoryRecord | undefined> {
-  const call = await findCall(deps.db, end.workspaceId, end.callId);
-  if (!call) return undefined;
-  const cost = await settleCall(deps, end);
-  await advanceCall(deps.db, end.workspaceId, end.callId, 'completed', new Date().toISOString(), { endReason: end.endReason });
-  const record = historyOf(call, { ...end, cost: cost ?? 0 });
-  await putNewHistoryRecord(deps.db, record);
-  return record;
+export async function recordConnectedCall<T extends HistoryRecord>(deps: Pick<Deps, 'config' | 'db'>, record: T): Promise<T> {
+  const call = await findCall(deps.db, record.workspace_id, record._id);
+  let written = record;
+  if (call) {
+    const endReason = record.callEndReason as CallEndReason;
+    const cost = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: record.callDuration, endReason });
+    await advanceCall(deps.db, call.workspaceId, call._id, 'completed', new Date().toISOString(), { endReason });
+    written = {
+      ...record,
+      agentType: call.agentType,
+      fullName: record.fullName || call.contactName,
+      mobileNumber: record.mobileNumber || call.to,
+      callCost: cost ?? 0,
+      createdAt: call.createdAt,
+    };
+  }
+  await putNewHistoryRecord(deps.db, written);
+  return written;
 }
 
 /** Whether a call can still be connected (the voice webhook refuses ended calls). */

@@ -1,0 +1,75 @@
+import { streamUrl } from '../config.js';
+import type { Deps } from '../deps.js';
+import type { PhoneNumber } from '../domain/phone-number.js';
+import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
+import { log } from '../http/log.js';
+import { findAgent } from '../store/agents.js';
+import { findCall } from '../store/calls.js';
+import { connectStreamTwiml, sayAndHangUpTwiml } from '../vendors/telephony/twilio-webhook.js';
+import { applyProviderStatus, isLive, type ProviderStatus } from './calls.js';
+
+/**
+ * The webhook side of calls we place (the dispatcher puts `?callId=` on the voice and status URLs it gives
+ * the provider; Twilio signs the full URL, query included, so the id cannot be swapped). The Twilio
+ * webhook service (lib/services/twilio-webhooks.ts) verifies the signature and hands over here.
+ */
+
+type OutboundDeps = Pick<Deps, 'config' | 'db' | 'secrets'>;
+
+/** Spoken when the callee answers a call we can no longer connect (it was ended or is not ours). */
+export const CALL_UNAVAILABLE_MESSAGE = 'Sorry, this call can no longer be connected. Goodbye.';
+
+/** The call id a webhook URL carries, if any. */
+export function callIdOf(rawQuery: string | undefined): string | undefined {
+  const id = new URLSearchParams(rawQuery ?? '').get('callId');
+  return id && /^call_[0-9A-Z]{26}$/.test(id) ? id : undefined;
+}
+
+/**
+ * TwiML for an answered outbound call: the Media Stream with a signed token naming the call id, agent,
+ * workspace, number and contact, so the streaming service runs the right agent, fills the contact's
+ * variables and writes history under the call id. A call that ended, or whose number, provider call or
+ * agent does not match, hears a short message and is hung up.
+ */
+export async function answerOutboundCall(
+  deps: OutboundDeps,
+  owned: PhoneNumber | undefined,
+  callId: string,
+  callSid: string,
+): Promise<string> {
+  const call = owned ? await findCall(deps.db, owned.workspaceId, callId) : undefined;
+  const agent = call ? await findAgent(deps.db, call.workspaceId, call.agentId) : undefined;
+  const matches =
+    call !== undefined &&
+    owned !== undefined &&
+    call.from === owned.number &&
+    isLive(call) &&
+    (call.providerCallSid === undefined || call.providerCallSid === callSid);
+  log('info', 'outbound call answered', { callId, callSid, connected: Boolean(matches && agent) });
+  if (!call || !matches || !agent) return sayAndHangUpTwiml(CALL_UNAVAILABLE_MESSAGE);
+  const token = signStreamToken(
+    {
+      callSid,
+      workspaceId: call.workspaceId,
+      agentId: agent._id,
+      numberId: call.phoneNumberId ?? owned!._id,
+      // The other party: the streaming service looks the contact up by it and records it in history.
+      from: call.to,
+      callId: call._id,
+      ...(call.contactId ? { contactId: call.contactId } : {}),
+    },
+    deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
+  );
+  return connectStreamTwiml(streamUrl(deps.config), { token });
+}
+
+/** Applies a verified status callback to the call its URL names (a no-op for calls that are not ours). */
+export async function trackOutboundStatus(
+  deps: Pick<Deps, 'config' | 'db'>,
+  owned: PhoneNumber | undefined,
+  callId: string,
+  status: ProviderStatus,
+): Promise<void> {
+  if (!owned) return;
+  await applyProviderStatus(deps, owned.workspaceId, callId, status);
+}
