@@ -84,7 +84,7 @@ describe('barge-in', () => {
     const said = second.messages.filter((m) => m.role === 'assistant').map((m) => m.content);
     expect(said).toContain('Sure thing.');
     expect(JSON.stringify(second.messages)).not.toContain('risotto');
-  });
+  }, 120_000);
 });
 
 async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {

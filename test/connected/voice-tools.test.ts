@@ -1,0 +1,182 @@
+/**
+ * Invariant: during a call, an `http` tool the model calls sends exactly the configured request — method,
+ * URL with each `{param}` URL-encoded, the decrypted header values, the templated body — and its answer
+ * reaches the model (with a filler phrase spoken while a slow tool runs); a tool whose URL points at a
+ * metadata, link-local or loopback address not on TOOL_ALLOWED_HOSTS is refused after DNS resolution: the
+ * model is told it was refused and nothing is sent.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tone } from '../../lib/local/simulated-caller.js';
+import { getHistoryRecord } from '../../lib/store/history.js';
+import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+async function recordingServer(delayMs: number, answer: string): Promise<{ server: Server; port: number; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(answer);
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : 0, seen };
+}
+
+let vp: VoicePlatform;
+let backend: Awaited<ReturnType<typeof recordingServer>>;
+let forbidden: Awaited<ReturnType<typeof recordingServer>>;
+
+beforeAll(async () => {
+  // The backend answers after 1.5 s: long enough that the filler phrase must be spoken.
+  backend = await recordingServer(1_500, '{"status":"shipped"}');
+  forbidden = await recordingServer(0, '{"secret":"do not leak"}');
+  // Only the backend's exact host:port is allowed; the other loopback server is not.
+  process.env.TOOL_ALLOWED_HOSTS = `127.0.0.1:${backend.port}`;
+  vp = await startVoicePlatform({
+    stt: {
+      transcripts: ({ utterance }) => ['Where is my order?', 'Read the metadata.', 'Call the local admin.'][utterance] ?? 'Bye.',
+      finalDelayMs: 50,
+    },
+    llm: {
+      ttftMs: 30,
+      tokensPerSecond: 400,
+      reply: (req) => {
+        const { system, turns, endsWithToolResult, toolResults } = req.messages;
+        if (/summar/i.test(system)) return { text: 'Summary: order status and two refused tools.' };
+        if (endsWithToolResult) {
+          // Short answers keep the played audio (and the test) short; the tool results are asserted below.
+          const content = toolResults.at(-1)?.content ?? '';
+          return { text: /refused/.test(content) ? 'That was refused.' : /shipped/.test(content) ? 'It has shipped.' : 'No idea.' };
+        }
+        const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
+        if (/order/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { order_id: 'A 17/ü?', note: 'He said "hi"' } }] };
+        if (/metadata/i.test(last)) return { toolCalls: [{ name: 'instance_metadata', arguments: {} }] };
+        if (/admin/i.test(last)) return { toolCalls: [{ name: 'local_admin', arguments: {} }] };
+        return { text: 'Okay.' };
+      },
+    },
+    tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
+  });
+});
+afterAll(async () => {
+  await vp?.stop();
+  delete process.env.TOOL_ALLOWED_HOSTS;
+  backend?.server.close();
+  forbidden?.server.close();
+});
+
+describe('tools during a call', () => {
+  it('sends the exact configured request, speaks a filler while waiting, and refuses private targets', async () => {
+    const created = await Promise.all([
+        api('POST', '/api/tools', {
+          name: 'Check order',
+          type: 'http',
+          description: 'Look up the status of an order',
+          config: {
+            method: 'POST',
+            url: `http://127.0.0.1:${backend.port}/orders/{order_id}?source=voice`,
+            headers: { 'X-Api-Key': 'secret-123' },
+            body: '{"order":"{order_id}","note":"{note}"}',
+          },
+          parameters: [
+            { name: 'order_id', description: 'The order number', required: true },
+            { name: 'note', description: 'A note', required: false },
+          ],
+          workspaceId: vp.workspaceId,
+        }),
+        api('POST', '/api/tools', {
+          name: 'Instance metadata',
+          type: 'http',
+          description: 'Reads metadata',
+          config: { method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' },
+          workspaceId: vp.workspaceId,
+        }),
+        api('POST', '/api/tools', {
+          name: 'Local admin',
+          type: 'http',
+          description: 'Calls the admin service',
+          config: { method: 'GET', url: `http://localhost:${forbidden.port}/admin` },
+          workspaceId: vp.workspaceId,
+        }),
+    ]);
+    for (const r of created) expect(r.status).toBe(201);
+
+    const agent = await vp.agent({ first_message: 'Hello, orders desk.' });
+    const caller = await vp.call(agent);
+    await caller.waitFor((m) => m.event === 'mark');
+    await caller.whenIdle();
+
+    for (let turn = 0; turn < 3; turn += 1) {
+      const before = caller.echoed.length;
+      await caller.play(tone(500));
+      // Each turn ends with the answer's last phrase played.
+      await waitUntil(() => (vp.platform.voice.llm.control.requestsFor('openai').length >= (turn + 1) * 2 ? true : undefined));
+      await waitUntil(() => (caller.echoed.length > before ? true : undefined));
+      await caller.whenIdle();
+      await caller.pause(300);
+      await caller.whenIdle();
+    }
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+
+    // Exactly one request reached the backend, exactly as configured.
+    expect(backend.seen).toHaveLength(1);
+    const seen = backend.seen[0]!;
+    expect(seen.method).toBe('POST');
+    expect(seen.url).toBe(`/orders/${encodeURIComponent('A 17/ü?')}?source=voice`);
+    expect(seen.headers['x-api-key']).toBe('secret-123');
+    expect(JSON.parse(seen.body)).toEqual({ order: 'A 17/ü?', note: 'He said "hi"' });
+    // Nothing reached the loopback server that is not allow-listed.
+    expect(forbidden.seen).toHaveLength(0);
+
+    const requests = vp.platform.voice.llm.control.requestsFor('openai');
+    const toolMessages = requests.flatMap((r) => (r.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool'));
+    const contents = [...new Set(toolMessages.map((m) => m.content))];
+    expect(contents[0]).toContain('shipped');
+    expect(contents.filter((c) => /refused/.test(c))).toHaveLength(2);
+    expect(contents.some((c) => /do not leak/.test(c))).toBe(false);
+
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    const lines = String(record.callTranscript).split('\n');
+    expect(lines[0]).toBe('agent: Hello, orders desk.');
+    expect(lines[1]).toBe('user: Where is my order?');
+    // The filler was spoken (and heard) before the answer.
+    expect(lines[2]).toBe('agent: One moment, please. It has shipped.');
+    expect(lines[3]).toBe('user: Read the metadata.');
+    expect(lines[4]).toBe('agent: That was refused.');
+    expect(lines.slice(5)).toEqual(['user: Call the local admin.', 'agent: That was refused.']);
+  }, 120_000);
+});
+
+async function api(method: string, path: string, body: unknown) {
+  const res = await fetch(`${vp.platform.baseUrl}${path}`, {
+    method,
+    headers: { 'x-api-key': vp.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as unknown };
+}
+
+async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (performance.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
