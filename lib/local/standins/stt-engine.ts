@@ -597,6 +597,14 @@ export class SttStandinControl {
     return this.failures.shift();
   }
 
+  /** @internal Open connections, for {@link dropAll}. */
+  readonly live = new Set<StandinConnection>();
+
+  /** Closes every open connection from the server side, as a vendor outage or restart would. */
+  dropAll(code = 1011, reason = 'Internal server error'): void {
+    for (const connection of this.live) connection.close(code, reason);
+  }
+
   /** Forgets recorded sessions and pending failures; keeps the script and the key rule. */
   reset(): void {
     this.sessions.length = 0;
@@ -759,10 +767,13 @@ export async function startWsStandin(control: SttStandinControl, handlers: WsSta
           session.frames.push({ dir: 'in', kind: 'text', text, json });
         }
       });
+      const connection = new StandinConnection(ws, session);
+      control.live.add(connection);
       ws.on('close', (code: number, reason: Buffer) => {
+        control.live.delete(connection);
         session.closed ??= { code, reason: reason.toString('utf8'), by: 'client' };
       });
-      handlers.onConnection(new StandinConnection(ws, session), url, req);
+      handlers.onConnection(connection, url, req);
     });
   });
 

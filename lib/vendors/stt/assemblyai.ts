@@ -14,8 +14,8 @@ export const ASSEMBLYAI_DEFAULT_BASE_URL = 'wss://streaming.assemblyai.com/v3/ws
 const MIN_CHUNK_BYTES = 400;
 const MULAW_SILENCE = 0xff;
 
-/** Close codes that say a retry would fail the same way (auth, billing, bad parameters), per the SDK. */
-const PERMANENT_CLOSE_CODES = new Set([1008, 3006, 4000, 4001, 4002, 4003, 4101]);
+/** Close codes that say a retry would fail the same way: the SDK's auth, billing and schema codes, plus bad input (3006, 3007). */
+const PERMANENT_CLOSE_CODES = new Set([1008, 3006, 3007, 4000, 4001, 4002, 4003, 4101]);
 
 type ServerMessage = BeginEvent | TurnEvent | SpeechStartedEvent | TerminationEvent | { type?: undefined; error: string; error_code?: number };
 

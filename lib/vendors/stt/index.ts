@@ -10,21 +10,38 @@ import { SPEECHMATICS_DEFAULT_AUTH_URL, SPEECHMATICS_DEFAULT_BASE_URL, speechmat
 export type { SttEvent, SttOptions, SttProvider, SttProviderId, SttStream } from './port.js';
 export type { SttBaseOptions, SttMetrics } from './base.js';
 
+class MissingKey extends Error {
+  constructor(readonly vendor: SttProviderId, readonly keyVar: string) {
+    super(`${keyVar} is not set (npm start and the tests set it for the local stand-in)`);
+  }
+}
+
 /**
  * Where a vendor is reached: a base-URL variable, when set, always wins (a stand-in on loopback, or a
- * proxy), with whatever key is configured; otherwise the vendor's real service, which needs the key.
+ * proxy), with whatever key is configured; otherwise the vendor's real service. Either way a key is needed.
  */
 function endpoint(vendor: SttProviderId, keyVar: string, apiKey: string | undefined, baseUrl: string | undefined, realBaseUrl: string): VendorEndpoint {
-  if (!apiKey) throw new VendorError(vendor, `${keyVar} is not set (npm start and the tests set it for the local stand-in)`, false);
+  if (!apiKey) throw new MissingKey(vendor, keyVar);
   return { apiKey, baseUrl: baseUrl ?? realBaseUrl };
 }
 
 /**
  * The speech-to-text provider an agent names. Endpoints come from the configuration: `X_BASE_URL` when set
- * (stand-ins, proxies), the vendor's production URL otherwise. Throws a non-retryable VendorError when the
- * vendor has no key. `options` tunes the shared connect/retry/close policy and adds metrics hooks.
+ * (stand-ins, proxies), the vendor's production URL otherwise. A vendor without a key still builds; its
+ * `connect` fails with a non-retryable VendorError, so an agent naming it fails its call, not the process.
+ * `options` tunes the shared connect/retry/close policy and adds metrics hooks.
  */
 export function createSttProvider(id: SttProviderId, config: Config, options: Partial<SttBaseOptions> = {}): SttProvider {
+  try {
+    return build(id, config, options);
+  } catch (error) {
+    if (!(error instanceof MissingKey)) throw error;
+    const refusal = new VendorError(id, error.message, false);
+    return { id, connect: () => Promise.reject(refusal) };
+  }
+}
+
+function build(id: SttProviderId, config: Config, options: Partial<SttBaseOptions>): SttProvider {
   switch (id) {
     case 'deepgram':
       return new BaseSttProvider(

@@ -71,7 +71,9 @@ async function temporaryKey(endpoint: SpeechmaticsEndpoint, signal: AbortSignal)
  *   no speech-start message, so speech_started is derived: the first words of an utterance (its first
  *   non-empty partial or final after the start or after an `EndOfUtterance`). No utterance-end fallback
  *   exists beyond `EndOfUtterance`.
- * - `finalize()` sends `ForceEndOfUtterance`; `close()` sends `EndOfStream` and waits for `EndOfTranscript`.
+ * - `finalize()` sends `ForceEndOfUtterance`; `close()` waits until every audio packet is acknowledged
+ *   (`AudioAdded`, whose seq_no the client puts in `EndOfStream.last_seq_no`), sends `EndOfStream` and waits
+ *   for `EndOfTranscript`.
  *   No keepalive: audio flows all call long.
  */
 export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttConnector {
@@ -85,6 +87,11 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
       let finished = false;
       let inUtterance = false;
       let serverError: { type: string; reason: string } | undefined;
+      // EndOfStream carries the seq_no of the last AudioAdded the client saw; the client fills it from the acks
+      // received so far, so closing waits for every packet's ack (bounded by the base's close timeout).
+      let packetsSent = 0;
+      let packetsAcked = 0;
+      let onAllAcked: (() => void) | undefined;
       let resolveClosed: () => void = () => undefined;
       const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
@@ -111,6 +118,10 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
             return;
           case 'AddTranscript':
             words(data.metadata.transcript.trim(), true);
+            return;
+          case 'AudioAdded':
+            packetsAcked = data.seq_no;
+            if (packetsAcked >= packetsSent) onAllAcked?.();
             return;
           case 'EndOfUtterance':
             inUtterance = false;
@@ -177,14 +188,21 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
         }
       };
       return {
-        sendAudio: (mulaw) => guard(() => client.sendAudio(mulaw)),
+        sendAudio: (mulaw) =>
+          guard(() => {
+            client.sendAudio(mulaw);
+            packetsSent += 1;
+          }),
         finalize: () => guard(() => client.forceEndOfUtterance()),
         close: async () => {
           if (finished) return;
           if (!closeRequested) {
             closeRequested = true;
+            if (packetsAcked < packetsSent) {
+              await Promise.race([new Promise<void>((r) => (onAllAcked = r)), closed]);
+            }
             // EndOfTranscript (or the socket closing) settles `closed`; the base bounds the wait.
-            client.stopRecognition({ noTimeout: true }).catch(() => undefined);
+            if (!finished) client.stopRecognition({ noTimeout: true }).catch(() => undefined);
           }
           await closed;
         },
