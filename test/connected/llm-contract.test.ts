@@ -202,7 +202,8 @@ function contract(variant: Variant): void {
 
   it('stops promptly when aborted mid-stream, and the vendor request is closed', async () => {
     if (variant.standin) {
-      standins.control.set({ tokensPerSecond: 20, reply: () => ({ text: Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ') }) });
+      // 200 ms between tokens: stopping well within that proves nobody waited for the vendor's next token.
+      standins.control.set({ tokensPerSecond: 5, reply: () => ({ text: Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ') }) });
     }
     const controller = new AbortController();
     const events: LlmEvent[] = [];
@@ -218,15 +219,16 @@ function contract(variant: Variant): void {
       }
     }
     const stoppedAfterMs = performance.now() - abortedAt;
-    expect(stoppedAfterMs).toBeLessThan(variant.standin ? 50 : 500);
+    // Generous for a loaded machine; the base itself stops on the abort event, not on the vendor.
+    expect(stoppedAfterMs).toBeLessThan(variant.standin ? 100 : 500);
     expect(events.map((e) => e.type)).toEqual(['text', 'text']);
     if (!variant.standin) return;
     const wire = recorded(variant).at(-1)!;
     await expect(withTimeout(wire.settled, 1_000)).resolves.toBe('aborted');
     expect(wire.abortedAtMs! - abortedAt).toBeLessThan(200);
     const framesAtAbort = wire.frames.length;
-    await new Promise((r) => setTimeout(r, 150));
-    // At 20 tokens a second, 150 ms would have produced about three more frames had streaming gone on.
+    await new Promise((r) => setTimeout(r, 500));
+    // At 5 tokens a second, 500 ms would have produced two more frames had streaming gone on.
     expect(wire.frames.length).toBe(framesAtAbort);
   });
 

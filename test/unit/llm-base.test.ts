@@ -165,7 +165,8 @@ describe('cancellation', () => {
         controller.abort();
       }, 10);
     }
-    expect(performance.now() - abortedAt).toBeLessThan(50);
+    // Far below the vendor's 2 s: the loop ended on the abort, not on the vendor.
+    expect(performance.now() - abortedAt).toBeLessThan(200);
     expect(seen.map((e) => e.type)).toEqual(['text']);
     expect(llm.signals[0]?.aborted).toBe(true);
     expect(llm.metrics[0]).toMatchObject({ outcome: 'cancelled', attempts: 1 });
