@@ -5,6 +5,7 @@
  *   key create --workspace ID --name NAME
  *   key revoke --workspace ID --key KEY_ID
  *   credits add --workspace ID --amount N
+ *   contacts import FILE --workspace ID [--default-country CC]   (CSV or .xlsx; progress on stderr)
  *
  * Local by default: it uses the stores of a running `npm start` with the same DATA_DIR, or starts DynamoDB
  * Local on that DATA_DIR for the one command. With `--aws` it acts on the real table named by TABLE_NAME
@@ -21,6 +22,7 @@ const { positionals, values } = parseArgs({
     workspace: { type: 'string' },
     key: { type: 'string' },
     amount: { type: 'string' },
+    'default-country': { type: 'string' },
     aws: { type: 'boolean', default: false },
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentCreate, AgentCreated, AgentListItem, AgentUpdate, AgentView } from '../domain/agent.js';
 import { IdParams, PageQuery, pageEnvelope } from '../domain/common.js';
 import { ContactCreate, ContactListItem, ContactListQuery, ContactUpdate, ContactView } from '../domain/contact.js';
+import { ContactImportForm, ContactImportResult } from '../domain/contact-import/schema.js';
 import { HistoryListItem, HistoryListQuery, HistoryView } from '../domain/history.js';
 import {
   AvailableNumbersQuery,
@@ -39,6 +40,13 @@ export interface RouteSpec {
   readonly response?: z.ZodType;
   /** For non-JSON responses, the content type the OpenAPI document names. */
   readonly produces?: string;
+  /** For raw request bodies, the content type the OpenAPI document names (for example multipart/form-data). */
+  readonly consumes?: string;
+  /**
+   * For raw request bodies, the fields of the form, shown by the OpenAPI document. The middleware does not
+   * read raw bodies, so the route's handler parses and checks them itself.
+   */
+  readonly form?: z.ZodObject;
   /**
    * Error statuses the route's domain can answer beyond those the middleware stack implies (400, 401, 403,
    * 404, 413 follow from auth, params, query and body), for example 402 or 409; the OpenAPI document lists them.
@@ -70,6 +78,7 @@ export const ROUTES = {
   getContact: route({ method: 'GET', path: '/api/contacts/{id}', entry: 'functions/contacts/get.ts', summary: 'Get a contact', tag: 'Contacts', auth: true, params: IdParams, status: 200, response: ContactView }),
   updateContact: route({ method: 'PATCH', path: '/api/contacts/{id}', entry: 'functions/contacts/update.ts', summary: 'Update a contact (JSON merge patch)', tag: 'Contacts', auth: true, params: IdParams, body: ContactUpdate, errors: [409], status: 200, response: ContactView }),
   deleteContact: route({ method: 'DELETE', path: '/api/contacts/{id}', entry: 'functions/contacts/delete.ts', summary: 'Delete a contact', tag: 'Contacts', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+  uploadContacts: route({ method: 'POST', path: '/api/contacts/upload', entry: 'functions/contacts/upload.ts', summary: 'Import contacts from a CSV or .xlsx file (see docs/contact-import.md)', tag: 'Contacts', auth: true, bodyKind: 'raw', consumes: 'multipart/form-data', form: ContactImportForm, errors: [415], status: 200, response: ContactImportResult }),
 
   listHistory: route({ method: 'GET', path: '/api/history', entry: 'functions/history/list.ts', summary: 'List call history, newest first, with filters', tag: 'History', auth: true, query: listQuery(HistoryListQuery), status: 200, response: pageEnvelope(HistoryListItem) }),
   getHistory: route({ method: 'GET', path: '/api/history/{id}', entry: 'functions/history/get.ts', summary: 'Get one call record with transcript', tag: 'History', auth: true, params: IdParams, status: 200, response: HistoryView }),

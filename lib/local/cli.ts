@@ -6,6 +6,8 @@ import { createDb, type Db } from '../store/dynamo.js';
 import { addCredits, createApiKey, createWorkspace, revokeApiKey } from '../store/workspaces.js';
 import { ensureTable, startDynamoLocal } from './dynamodb.js';
 import { endpointsFile, LocalSettings } from './platform.js';
+import { importContactsCommand, readImportFile } from './contact-import-cli.js';
+import type { ProgressSink } from './progress.js';
 
 const CliEnv = LocalSettings.extend({ AWS_REGION: z.string().default('us-east-1') });
 
@@ -43,13 +45,17 @@ const required = (flag: string, v: string | undefined) => {
 /** Runs one admin command and returns what it prints. */
 export async function runCli(
   positionals: string[],
-  flags: { name?: string; credits?: string; workspace?: string; key?: string; amount?: string; aws?: boolean },
+  flags: { name?: string; credits?: string; workspace?: string; key?: string; amount?: string; aws?: boolean; 'default-country'?: string },
   rawEnv: NodeJS.ProcessEnv,
+  io: { stderr: ProgressSink } = { stderr: process.stderr },
 ): Promise<Record<string, unknown>> {
   const env = CliEnv.parse(rawEnv);
-  const command = positionals.join(' ');
-  const known = ['workspace create', 'key create', 'key revoke', 'credits add'];
+  // `contacts import` is the one command with a positional argument (the file).
+  const isImport = positionals[0] === 'contacts' && positionals[1] === 'import' && positionals.length <= 3;
+  const command = isImport ? 'contacts import' : positionals.join(' ');
+  const known = ['workspace create', 'key create', 'key revoke', 'credits add', 'contacts import'];
   if (!known.includes(command)) throw new Error(`Unknown command "${command}". Commands: ${known.join(', ')}`);
+  const importFile = isImport ? await readImportFile(positionals[2]) : undefined;
   const target: Target = flags.aws
     ? (() => {
         const db = createDb({ table: env.TABLE_NAME, region: env.AWS_REGION });
@@ -76,6 +82,15 @@ export async function runCli(
         const keyId = required('key', flags.key);
         await revokeApiKey(db, ws, keyId);
         return { workspaceId: ws, keyId, revoked: true };
+      }
+      case 'contacts import': {
+        const workspaceId = required('workspace', flags.workspace);
+        const result = await importContactsCommand(
+          db,
+          { bytes: importFile!, workspaceId, defaultCountry: flags['default-country'] },
+          io.stderr,
+        );
+        return { ...result };
       }
       default: {
         const ws = required('workspace', flags.workspace);

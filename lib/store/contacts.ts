@@ -21,7 +21,8 @@ const CONTACTS: CollectionSpec = { entity: 'contact', label: 'Contact', itemKey:
 const searchText = (c: Pick<Contact, 'contactName' | 'phoneNumber'>) =>
   `${c.contactName.toLowerCase()}|${c.phoneNumber}|${phoneDigits(c.phoneNumber)}`;
 
-const toItem = (c: Contact) => ({
+/** The stored item of a contact (also written in bulk by contact-import.ts). */
+export const toItem = (c: Contact) => ({
   ...key.contact(c.workspaceId, c._id),
   entity: ENTITY.contact,
   v: TABLE_SCHEMA_VERSION,
@@ -29,7 +30,8 @@ const toItem = (c: Contact) => ({
   ...c,
 });
 
-const phoneGuard = (db: Db, c: Pick<Contact, 'workspaceId' | 'phoneNumber' | '_id'>) => ({
+/** The put that claims a contact's number in its workspace; fails its condition when the number is taken. */
+export const phoneGuard = (db: Db, c: Pick<Contact, 'workspaceId' | 'phoneNumber' | '_id'>) => ({
   Put: {
     TableName: db.table,
     Item: { ...key.contactPhone(c.workspaceId, c.phoneNumber), entity: ENTITY.contactPhone, contactId: c._id },
