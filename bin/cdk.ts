@@ -1,7 +1,8 @@
 /**
  * The CDK app: `npm run synth` (offline, no AWS account, no Docker) and `cdk deploy`.
  * Context: `stackName` (default VoiceAgentPlatform, so several stages can share an account) and
- * `publicBaseUrl` (a custom domain; default the API's own endpoint).
+ * `publicBaseUrl` (a custom domain; default the API's own endpoint), `twilioSecretArn` (an existing secret
+ * with the platform's Twilio account; default a new one to fill in).
  */
 import { App, Tags } from 'aws-cdk-lib';
 import { PlatformStack } from '../lib/infra/stack.js';
@@ -16,9 +17,11 @@ const context = (name: string): string | undefined => {
 };
 
 const publicBaseUrl = context('publicBaseUrl');
+const twilioSecretArn = context('twilioSecretArn');
 // No `env`: the stack is environment-agnostic, so synth needs no credentials and makes no lookups.
 new PlatformStack(app, context('stackName') ?? 'VoiceAgentPlatform', {
   description: 'Voice agent platform: HTTP API, Lambda handlers, DynamoDB, S3 recordings, SQS call dispatch',
   ...(publicBaseUrl === undefined ? {} : { publicBaseUrl }),
+  ...(twilioSecretArn === undefined ? {} : { twilioSecretArn }),
 });
 Tags.of(app).add('project', 'voice-agent-platform');

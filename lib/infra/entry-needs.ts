@@ -18,6 +18,8 @@ export interface EntryNeeds {
   readonly recordings?: RecordingsAccess;
   /** A route only ever sends (e.g. `phone-call`); consuming is the dispatch consumer's job. */
   readonly dispatch?: Extract<QueueAccess, 'send'>;
+  /** Reads the platform's own Twilio credentials (TWILIO_SECRET_ARN): searching, buying and releasing numbers, verifying webhooks. */
+  readonly twilioCredentials?: true;
   readonly timeoutSeconds?: number;
   readonly memoryMiB?: number;
   readonly bundleFiles?: readonly BundleFile[];
@@ -30,6 +32,11 @@ export interface EntryNeeds {
  */
 export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   'functions/docs/openapi.ts': { table: 'none' },
+  'functions/phone-numbers/available.ts': { twilioCredentials: true },
+  'functions/phone-numbers/buy.ts': { twilioCredentials: true },
+  'functions/phone-numbers/delete.ts': { twilioCredentials: true },
+  'functions/twilio/voice.ts': { twilioCredentials: true },
+  'functions/twilio/status.ts': { twilioCredentials: true },
   'functions/docs/page.ts': {
     table: 'none',
     bundleFiles: DOCS_ASSET_FILES.map((file) => ({

@@ -8,7 +8,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE, type TableDefinition } from '../store/model.js';
 import { entryConstructId, PlatformFunction, type PlatformFunctionProps } from './constructs/api-function.js';
-import { bindDataKey, bindDispatchQueue, bindRecordings, bindTable } from './constructs/bindings.js';
+import { bindDataKey, bindDispatchQueue, bindRecordings, bindTable, bindTwilioCredentials } from './constructs/bindings.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
 /** The call-dispatch queue's settings; lib/local/sqs.ts mirrors them and test/offline checks they agree. */
@@ -54,6 +54,11 @@ export interface PlatformStackProps extends StackProps {
    * the HTTP API's own endpoint. From the CLI: `-c publicBaseUrl=https://api.example.com`.
    */
   readonly publicBaseUrl?: string;
+  /**
+   * An existing Secrets Manager secret holding the platform's Twilio account as JSON `{accountSid, authToken}`.
+   * Without it the stack creates one to fill in after deploy (see docs/telephony.md). CLI: `-c twilioSecretArn=arn:...`.
+   */
+  readonly twilioSecretArn?: string;
 }
 
 /** Builds the table's key schema and indexes from the model (STYLE 11): every key attribute is a string. */
@@ -98,6 +103,8 @@ export class PlatformStack extends Stack {
   readonly dispatchQueue: sqs.Queue;
   readonly dispatchDeadLetters: sqs.Queue;
   readonly dataKey: secretsmanager.Secret;
+  /** The platform's Twilio account credentials, read only by the handlers whose needs name them. */
+  readonly twilioCredentials: secretsmanager.ISecret;
   readonly api: apigw.HttpApi;
   /** What PUBLIC_BASE_URL is set to: the context value, or the API's endpoint. */
   readonly publicBaseUrl: string;
@@ -155,6 +162,16 @@ export class PlatformStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    this.twilioCredentials =
+      props.twilioSecretArn === undefined
+        ? new secretsmanager.Secret(this, 'TwilioCredentials', {
+            description: 'Platform Twilio account as JSON {"accountSid": "AC...", "authToken": "..."}: put the real values after the first deploy',
+            // A placeholder the handlers refuse (empty accountSid) until an operator puts the real account in.
+            generateSecretString: { secretStringTemplate: JSON.stringify({ accountSid: '' }), generateStringKey: 'authToken' },
+            removalPolicy: RemovalPolicy.RETAIN,
+          })
+        : secretsmanager.Secret.fromSecretCompleteArn(this, 'TwilioCredentials', props.twilioSecretArn);
+
     this.api = new apigw.HttpApi(this, 'Api', {
       description: 'Voice agent platform API',
     });
@@ -175,6 +192,7 @@ export class PlatformStack extends Stack {
       if (needs.table !== 'none') bindTable(fn, this.table, needs.table);
       if (needs.recordings) bindRecordings(fn, this.recordings, needs.recordings);
       if (needs.dispatch) bindDispatchQueue(fn, this.dispatchQueue, needs.dispatch);
+      if (needs.twilioCredentials) bindTwilioCredentials(fn, this.twilioCredentials);
       // One integration per function, shared by its routes.
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function);
       for (const route of routes) {
@@ -189,6 +207,7 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'RecordingsBucketName', { value: this.recordings.bucketName });
     new CfnOutput(this, 'DispatchQueueUrl', { value: this.dispatchQueue.queueUrl });
     new CfnOutput(this, 'DataKeySecretArn', { value: this.dataKey.secretArn, description: 'SECRET_KEY_ARN for the admin CLI' });
+    new CfnOutput(this, 'TwilioSecretArn', { value: this.twilioCredentials.secretArn, description: 'Put the platform Twilio account here: JSON {accountSid, authToken}' });
   }
 
   /**

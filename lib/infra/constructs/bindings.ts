@@ -64,6 +64,15 @@ export function bindDispatchQueue(target: BindTarget, queue: sqs.IQueue, access:
   else queue.grantConsumeMessages(target);
 }
 
+/**
+ * Binds the platform's Twilio credentials (JSON `{accountSid, authToken}`, read by lib/deps.ts):
+ * TWILIO_SECRET_ARN plus read. Only handlers that act for the platform's own Twilio account get it.
+ */
+export function bindTwilioCredentials(target: BindTarget, secret: secretsmanager.ISecret): void {
+  setEnv(target, 'TWILIO_SECRET_ARN', secret.secretArn);
+  secret.grantRead(target);
+}
+
 /** Binds the data-key secret that lib/store/secret-box.ts seals with: SECRET_KEY_ARN plus read. */
 export function bindDataKey(target: BindTarget, secret: secretsmanager.ISecret): void {
   setEnv(target, 'SECRET_KEY_ARN', secret.secretArn);
