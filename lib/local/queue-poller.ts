@@ -72,7 +72,9 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
           }),
           { abortSignal: abort.signal },
         );
-        const messages = out.Messages ?? [];
+        // local-aws-sqs's long poll can return one message twice in a response (SQS never does): keep the
+        // last copy, whose receipt handle is current. The consumer is idempotent either way.
+        const messages = [...new Map((out.Messages ?? []).map((m) => [m.MessageId, m])).values()];
         if (messages.length === 0) continue;
         const records = messages.map((m) => toRecord(queueUrl, m));
         let failed: Set<string>;
