@@ -111,17 +111,16 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
     }
   });
 
-  let idle: NodeJS.Timeout | undefined;
-  const touch = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => connection.close(1011, 'NET-0001'), IDLE_TIMEOUT_MS);
-  };
-  touch();
+  // Checked once a second rather than re-armed per packet: 50 packets a second per call add up in a benchmark.
+  let lastActivity = Date.now();
+  const idle = setInterval(() => {
+    if (Date.now() - lastActivity >= IDLE_TIMEOUT_MS) connection.close(1011, 'NET-0001');
+  }, 1_000);
   const hash = createHash('sha256');
 
   connection.ws.on('message', (data, isBinary) => {
     if (closing) return;
-    touch();
+    lastActivity = Date.now();
     const bytes = Buffer.from(toBytes(data));
     if (isBinary) {
       hash.update(bytes);
@@ -143,7 +142,7 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
         return;
       case 'CloseStream':
         closing = true;
-        clearTimeout(idle);
+        clearInterval(idle);
         void engine.flush().then(() => {
           connection.sendJson({
             type: 'Metadata',
@@ -164,7 +163,7 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
     }
   });
   connection.ws.on('close', () => {
-    clearTimeout(idle);
+    clearInterval(idle);
     engine.close();
   });
 }

@@ -495,7 +495,7 @@ export class SttEngine {
 
 /** One WebSocket message a stand-in received (`in`) or sent (`out`). */
 export type WireFrame =
-  | { readonly dir: 'in' | 'out'; readonly kind: 'binary'; readonly bytes: number; readonly data: Uint8Array }
+  | { readonly dir: 'in' | 'out'; readonly kind: 'binary'; readonly bytes: number }
   | { readonly dir: 'in' | 'out'; readonly kind: 'text'; readonly text: string; readonly json: unknown };
 
 /** Everything one connection showed on the wire, for exact wire-sequence assertions. */
@@ -506,7 +506,10 @@ export interface StandinSession {
   readonly query: Readonly<Record<string, string>>;
   /** Request headers, lower-cased names. */
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /** Frames in order, up to the control's `recordLimits.framesPerSession`. */
   readonly frames: WireFrame[];
+  /** Frames past the limit, counted but not kept (a long `npm start` call must not grow without bound). */
+  droppedFrames: number;
   closed?: { readonly code: number; readonly reason: string; readonly by: 'client' | 'server' };
 }
 
@@ -547,7 +550,14 @@ export class SttStandinControl {
   private currentScript: SttScript;
   private expectedKey: string | undefined;
   private failures: number[] = [];
+  private accepted = 0;
+  /** The most recent sessions, oldest first (at most `recordLimits.sessions`). */
   readonly sessions: StandinSession[] = [];
+  /**
+   * Recording is for assertions; these bounds keep a long-running `npm start` or a benchmark from holding
+   * every packet of every call. 5,000 frames is 100 s of 20 ms audio: far more than any test streams.
+   */
+  readonly recordLimits = { sessions: 100, framesPerSession: 5_000 };
   readonly httpRequests: StandinHttpRequest[] = [];
   /** Handshakes refused (failure injection, bad credentials, bad parameters). */
   readonly rejected: { readonly path: string; readonly status: number }[] = [];
@@ -568,9 +578,24 @@ export class SttStandinControl {
     this.currentScript = resolveScript(script);
   }
 
-  /** Accepted connections so far. */
+  /** Accepted connections since start (or the last reset). */
   get connections(): number {
-    return this.sessions.length;
+    return this.accepted;
+  }
+
+  /** @internal Registers an accepted connection and returns its record. */
+  openSession(init: Omit<StandinSession, 'index' | 'frames' | 'droppedFrames'>): StandinSession {
+    const session: StandinSession = { index: this.accepted, ...init, frames: [], droppedFrames: 0 };
+    this.accepted += 1;
+    this.sessions.push(session);
+    if (this.sessions.length > this.recordLimits.sessions) this.sessions.shift();
+    return session;
+  }
+
+  /** @internal Records one frame, within the limits. */
+  record(session: StandinSession, frame: WireFrame): void {
+    if (session.frames.length < this.recordLimits.framesPerSession) session.frames.push(frame);
+    else session.droppedFrames += 1;
   }
 
   /**
@@ -607,6 +632,7 @@ export class SttStandinControl {
 
   /** Forgets recorded sessions and pending failures; keeps the script and the key rule. */
   reset(): void {
+    this.accepted = 0;
     this.sessions.length = 0;
     this.httpRequests.length = 0;
     this.rejected.length = 0;
@@ -626,6 +652,7 @@ export class StandinConnection {
   constructor(
     readonly ws: WebSocket,
     readonly session: StandinSession,
+    private readonly control: SttStandinControl,
   ) {}
 
   get isOpen(): boolean {
@@ -635,13 +662,13 @@ export class StandinConnection {
   sendJson(message: unknown): void {
     if (!this.isOpen) return;
     const text = JSON.stringify(message);
-    this.session.frames.push({ dir: 'out', kind: 'text', text, json: message });
+    this.control.record(this.session, { dir: 'out', kind: 'text', text, json: message });
     this.ws.send(text);
   }
 
   sendBinary(data: Uint8Array): void {
     if (!this.isOpen) return;
-    this.session.frames.push({ dir: 'out', kind: 'binary', bytes: data.length, data });
+    this.control.record(this.session, { dir: 'out', kind: 'binary', bytes: data.length });
     this.ws.send(data);
   }
 
@@ -744,30 +771,22 @@ export async function startWsStandin(control: SttStandinControl, handlers: WsSta
     }
     extraHeaders = handlers.handshakeHeaders?.(req) ?? {};
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const session: StandinSession = {
-        index: control.sessions.length,
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: headerRecord(req),
-        frames: [],
-      };
-      control.sessions.push(session);
+      const session = control.openSession({ path: url.pathname, query: Object.fromEntries(url.searchParams), headers: headerRecord(req) });
       ws.on('message', (data: RawData, isBinary: boolean) => {
-        const bytes = toBytes(data);
         if (isBinary) {
-          session.frames.push({ dir: 'in', kind: 'binary', bytes: bytes.length, data: bytes });
-        } else {
-          const text = Buffer.from(bytes).toString('utf8');
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          session.frames.push({ dir: 'in', kind: 'text', text, json });
+          control.record(session, { dir: 'in', kind: 'binary', bytes: toBytes(data).length });
+          return;
         }
+        const text = Buffer.from(toBytes(data)).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        control.record(session, { dir: 'in', kind: 'text', text, json });
       });
-      const connection = new StandinConnection(ws, session);
+      const connection = new StandinConnection(ws, session, control);
       control.live.add(connection);
       ws.on('close', (code: number, reason: Buffer) => {
         control.live.delete(connection);
