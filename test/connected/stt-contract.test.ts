@@ -132,6 +132,11 @@ const binaryIn = (s: StandinSession) => received(s).filter((f): f is Extract<Wir
 interface VendorCase {
   readonly id: SttProviderId;
   readonly keyVar: 'DEEPGRAM_API_KEY' | 'ASSEMBLYAI_API_KEY' | 'SPEECHMATICS_API_KEY' | 'OPENAI_API_KEY';
+  /**
+   * Whether the real service is documented to report speech starts for this configuration. AssemblyAI lists
+   * SpeechStarted in its message sequence, but not for every model, so there it is checked only when sent.
+   */
+  readonly realSpeechStarted: boolean;
   /** Is this client message the adapter's finalize request? */
   readonly isFinalize: (m: Record<string, unknown>) => boolean;
   /** Asserts the whole wire sequence of one stream that sent `audioBytes` of audio, then closed. */
@@ -142,6 +147,7 @@ const VENDORS: readonly VendorCase[] = [
   {
     id: 'deepgram',
     keyVar: 'DEEPGRAM_API_KEY',
+    realSpeechStarted: true,
     isFinalize: (m) => m.type === 'Finalize',
     wire: (s, _control, audioBytes) => {
       expect(s.path).toBe('/v1/listen');
@@ -170,6 +176,7 @@ const VENDORS: readonly VendorCase[] = [
   {
     id: 'assemblyai',
     keyVar: 'ASSEMBLYAI_API_KEY',
+    realSpeechStarted: false,
     isFinalize: (m) => m.type === 'ForceEndpoint',
     wire: (s, _control, audioBytes) => {
       expect(s.path).toBe('/v3/ws');
@@ -200,6 +207,7 @@ const VENDORS: readonly VendorCase[] = [
   {
     id: 'speechmatics',
     keyVar: 'SPEECHMATICS_API_KEY',
+    realSpeechStarted: true,
     isFinalize: (m) => m.message === 'ForceEndOfUtterance',
     wire: (s, control, audioBytes) => {
       const keyRequest = control.httpRequests.at(-1)!;
@@ -236,6 +244,7 @@ const VENDORS: readonly VendorCase[] = [
   {
     id: 'openai',
     keyVar: 'OPENAI_API_KEY',
+    realSpeechStarted: true,
     isFinalize: (m) => m.type === 'input_audio_buffer.commit',
     wire: (s, _control, audioBytes) => {
       expect(s.path).toBe('/v1/realtime');
@@ -293,8 +302,10 @@ function contract(vendor: VendorCase, target: () => Target): void {
     const finalIndex = events.findIndex((e) => e.type === 'transcript' && e.isFinal && e.text);
     expect(finalIndex).toBeGreaterThan(-1);
     const started = events.findIndex((e) => e.type === 'speech_started');
-    expect(started).toBeGreaterThan(-1);
-    expect(started).toBeLessThan(finalIndex);
+    if (control || vendor.realSpeechStarted || started > -1) {
+      expect(started).toBeGreaterThan(-1);
+      expect(started).toBeLessThan(finalIndex);
+    }
     const endOfTurn = events.find((e) => e.type === 'transcript' && e.speechFinal);
     expect(endOfTurn).toBeDefined();
     expect(events.indexOf(endOfTurn!)).toBeGreaterThanOrEqual(finalIndex);
