@@ -11,6 +11,9 @@ process.stdout.write(
     `API reference:   ${platform.docsUrl}`,
     `OpenAPI:         ${platform.baseUrl}/api/openapi.json`,
     `Data directory:  ${settings.DATA_DIR}`,
+    platform.twilio
+      ? `Telephony:       local Twilio stand-in at ${platform.twilio.baseUrl} (sandbox: any AC... sid with a 32-hex token; see docs/telephony.md)`
+      : 'Telephony:       real Twilio (TWILIO_ACCOUNT_SID)',
     `Create a workspace: npm run --silent cli -- workspace create --name "My team" --credits 100`,
     '',
   ].join('\n'),

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './store/dynamo.js';
 import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from './store/secret-box.js';
-import type { TelephonyAccount, TelephonyPort } from './vendors/telephony/port.js';
-import { createTwilioTelephony } from './vendors/telephony/twilio.js';
+import { lazyTelephonyPort, type TelephonyAccount, type TelephonyPort } from './vendors/telephony/port.js';
 
 /** Everything a handler needs, built once per cold start (never at a handler's module scope). */
 export interface Deps {
@@ -24,8 +23,8 @@ export interface Telephony {
 const TwilioSecret = z.object({ accountSid: z.string().regex(/^AC[0-9a-fA-F]{32}$/), authToken: z.string().min(1) });
 
 /**
- * Builds the Twilio adapter now (no I/O) and reads the platform credentials on first use, so handlers that
- * never touch telephony never pay for the Secrets Manager call.
+ * Loads the Twilio adapter and reads the platform credentials on first use, so handlers that never touch
+ * telephony pay neither for evaluating the Twilio SDK nor for the Secrets Manager call.
  */
 function createTelephony(config: Config): Telephony {
   let account: Promise<TelephonyAccount | undefined> | undefined;
@@ -48,7 +47,7 @@ function createTelephony(config: Config): Telephony {
     return parsed.data;
   };
   return {
-    port: createTwilioTelephony({ baseUrl: config.TWILIO_API_BASE_URL }),
+    port: lazyTelephonyPort(async () => (await import('./vendors/telephony/twilio.js')).createTwilioTelephony({ baseUrl: config.TWILIO_API_BASE_URL })),
     platformAccount() {
       account ??= load().catch((error: unknown) => {
         account = undefined;

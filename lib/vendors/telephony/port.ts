@@ -147,3 +147,27 @@ export class TelephonyError extends VendorError {
 
 export const isTelephonyError = (error: unknown, kind?: TelephonyErrorKind): error is TelephonyError =>
   error instanceof TelephonyError && (kind === undefined || error.kind === kind);
+
+/**
+ * A port that loads its adapter on first use. The composition root builds one for every handler, but only
+ * the telephony handlers call it: the others never evaluate the vendor SDK (megabytes of code that would
+ * otherwise slow every cold start).
+ */
+export function lazyTelephonyPort(load: () => Promise<TelephonyPort>): TelephonyPort {
+  let loaded: Promise<TelephonyPort> | undefined;
+  const port = () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+  return {
+    searchAvailable: async (account, query) => (await port()).searchAvailable(account, query),
+    buyNumber: async (account, number, routing) => (await port()).buyNumber(account, number, routing),
+    findNumber: async (account, number) => (await port()).findNumber(account, number),
+    configureNumber: async (account, sid, routing) => (await port()).configureNumber(account, sid, routing),
+    releaseNumber: async (account, sid) => (await port()).releaseNumber(account, sid),
+    createCall: async (account, request) => (await port()).createCall(account, request),
+    updateCall: async (account, sid, request) => (await port()).updateCall(account, sid, request),
+    fetchCall: async (account, sid) => (await port()).fetchCall(account, sid),
+  };
+}
