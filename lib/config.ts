@@ -28,6 +28,15 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: z.url().default('https://api.twilio.com'),
   /** The streaming service's Media Streams URL; defaults to PUBLIC_BASE_URL as ws(s) + /media-stream. */
   STREAM_URL: z.url().optional(),
+  /** Call price in credits per minute, billed per started second (docs/calls.md). */
+  CALL_CREDITS_PER_MINUTE: z.coerce.number().positive().max(1_000).default(1),
+  /**
+   * The longest call the platform places (agents have no limit of their own yet): the provider hangs up
+   * after it, and a call reserves its price up front. Ten minutes covers typical outbound agent calls.
+   */
+  CALL_MAX_DURATION_SECONDS: z.coerce.number().int().min(30).max(4 * 3600).default(600),
+  /** Receives of a dispatch message before SQS moves it to the dead letters; mirrors the queue's redrive policy. */
+  DISPATCH_MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).max(1_000).default(3),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Voice vendors: a key switches that vendor to its real service; a base URL points the real client at a
   // stand-in on loopback (npm start and the tests set both). Where one vendor serves two capabilities, each

@@ -2,6 +2,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { z } from 'zod';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './store/dynamo.js';
+import { createDispatchQueue, type DispatchQueue } from './store/queue.js';
+import { createRecordings, type Recordings } from './store/recordings.js';
 import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from './store/secret-box.js';
 import { lazyTelephonyPort, type TelephonyAccount, type TelephonyPort } from './vendors/telephony/port.js';
 
@@ -11,6 +13,10 @@ export interface Deps {
   readonly db: Db;
   readonly secrets: SecretBox;
   readonly telephony: Telephony;
+  /** The call-dispatch queue (clients are built now, no I/O until a send). */
+  readonly dispatch: DispatchQueue;
+  /** The recordings bucket. */
+  readonly recordings: Recordings;
 }
 
 /** The telephony port and the platform's own account (for bought numbers and their webhooks). */
@@ -88,7 +94,14 @@ async function loadDataKey(config: Config): Promise<Buffer> {
 /** Builds the dependencies from a parsed config. */
 export async function buildDeps(config: Config): Promise<Deps> {
   const db = createDb({ table: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
-  return { config, db, secrets: createSecretBox(await loadDataKey(config)), telephony: createTelephony(config) };
+  return {
+    config,
+    db,
+    secrets: createSecretBox(await loadDataKey(config)),
+    telephony: createTelephony(config),
+    dispatch: createDispatchQueue(config),
+    recordings: createRecordings(config),
+  };
 }
 
 let cached: Promise<Deps> | undefined;

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { AgentCreate, AgentCreated, AgentListItem, AgentUpdate, AgentView } from '../domain/agent.js';
+import {
+  CallStarted,
+  MeetingLinkRequest,
+  MeetingLinkResult,
+  MeetingParams,
+  MeetingQuery,
+  PhoneCallRequest,
+  RecordingUrl,
+} from '../domain/call.js';
 import { IdParams, PageQuery, pageEnvelope } from '../domain/common.js';
 import { ContactCreate, ContactListItem, ContactListQuery, ContactUpdate, ContactView } from '../domain/contact.js';
 import { ContactImportForm, ContactImportResult } from '../domain/contact-import/schema.js';
@@ -83,6 +92,13 @@ export const ROUTES = {
   listHistory: route({ method: 'GET', path: '/api/history', entry: 'functions/history/list.ts', summary: 'List call history, newest first, with filters', tag: 'History', auth: true, query: listQuery(HistoryListQuery), status: 200, response: pageEnvelope(HistoryListItem) }),
   getHistory: route({ method: 'GET', path: '/api/history/{id}', entry: 'functions/history/get.ts', summary: 'Get one call record with transcript', tag: 'History', auth: true, params: IdParams, status: 200, response: HistoryView }),
   deleteHistory: route({ method: 'DELETE', path: '/api/history/{id}', entry: 'functions/history/delete.ts', summary: 'Delete a call record', tag: 'History', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+  getRecordingUrl: route({ method: 'GET', path: '/api/history/{id}/recording-url', entry: 'functions/history/recording-url.ts', summary: 'A presigned download URL for the call recording, valid 15 minutes', tag: 'History', auth: true, params: IdParams, status: 200, response: RecordingUrl }),
+
+  // One handler, two paths: the spec's heading names phone-call, its sample request uses call (docs/calls.md).
+  startPhoneCall: route({ method: 'POST', path: '/api/optimus/phone-call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (reserves credits; optional Idempotency-Key header)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 422], status: 202, response: CallStarted }),
+  startCall: route({ method: 'POST', path: '/api/optimus/call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (alias of /api/optimus/phone-call)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 422], status: 202, response: CallStarted }),
+  createMeetingLink: route({ method: 'POST', path: '/api/optimus/meeting-link', entry: 'functions/calls/meeting-link.ts', summary: 'Create a single-use video meeting link (credit check)', tag: 'Calls', auth: true, body: MeetingLinkRequest, errors: [402], status: 201, response: MeetingLinkResult }),
+  openMeeting: route({ method: 'GET', path: '/meeting/{callId}', entry: 'functions/meeting/open.ts', summary: 'Open a meeting link: redeems its single-use token (410 once used or expired)', tag: 'Calls', auth: false, params: MeetingParams, query: MeetingQuery, errors: [410], status: 200, produces: 'text/html' }),
 
   // `available` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
   searchPhoneNumbers: route({ method: 'GET', path: '/api/phone-numbers/available', entry: 'functions/phone-numbers/available.ts', summary: 'Search numbers for sale (buy takes one of these)', tag: 'Phone numbers', auth: true, query: WorkspaceQuery.extend(AvailableNumbersQuery.shape), status: 200, response: z.object({ data: z.array(AvailableNumberView) }) }),

@@ -2,6 +2,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -110,6 +111,8 @@ export class PlatformStack extends Stack {
   readonly publicBaseUrl: string;
   /** The function serving each handler module of the route table. */
   readonly routeFunctions: ReadonlyMap<RouteEntry, PlatformFunction>;
+  /** The call-dispatch queue's consumer (functions/queue/dispatch.ts). */
+  readonly dispatchConsumer: PlatformFunction;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -118,6 +121,8 @@ export class PlatformStack extends Stack {
       ...tableKeys(TABLE),
       billing: dynamodb.Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Idempotency keys and meeting tokens expire; readers check the time themselves (deletion lags).
+      ...(TABLE.ttlAttribute ? { timeToLiveAttribute: TABLE.ttlAttribute } : {}),
       // Customer data outlives any one deployment of the stack.
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -201,6 +206,21 @@ export class PlatformStack extends Stack {
       routeFunctions.set(entry, fn);
     }
     this.routeFunctions = routeFunctions;
+
+    // Places queued calls. Its timeout stays well under the queue's visibility timeout, so a message is
+    // never redelivered while its first receive is still dialing.
+    this.dispatchConsumer = this.addFunction('DispatchConsumer', {
+      entry: 'functions/queue/dispatch.ts',
+      // A Twilio create (10 s adapter timeout) plus a few table writes, with room; far below the 60 s visibility.
+      timeout: Duration.seconds(25),
+      environment: { DISPATCH_MAX_RECEIVE_COUNT: String(DISPATCH_QUEUE.maxReceiveCount) },
+    });
+    bindTable(this.dispatchConsumer, this.table, 'readWrite');
+    bindTwilioCredentials(this.dispatchConsumer, this.twilioCredentials);
+    // Partial batch responses: one failing call is retried alone, not with the calls placed beside it.
+    this.dispatchConsumer.function.addEventSource(
+      new SqsEventSource(this.dispatchQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: this.publicBaseUrl, description: 'Base URL of the API and docs (/docs)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for the admin CLI' });

@@ -6,7 +6,9 @@ import { ensureTable, startDynamoLocal, type LocalDynamo } from './dynamodb.js';
 import { startS3Local, S3RVER_CREDENTIALS, type LocalS3 } from './s3.js';
 import { startSqsLocal, type LocalSqs } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
-import { startTwilioStandin, type TwilioStandin } from './twilio-standin.js';
+import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio-standin.js';
+import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
+import { startDispatchPoller } from './queue-poller.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
 export const LocalSettings = z.object({
@@ -72,6 +74,8 @@ export interface RunningPlatform {
   readonly baseUrl: string;
   /** The local Twilio stand-in, when no real Twilio credentials were given. */
   readonly twilio?: TwilioStandin;
+  /** What the stand-in does with placed calls (callee rules, results); with the stand-in only. */
+  readonly callSimulator?: CallSimulator;
   readonly docsUrl: string;
   readonly stores: LocalStores;
   readonly server: Server;
@@ -90,6 +94,8 @@ export async function startPlatform(
     fallbacks?: Fallback[];
     /** Stand-in mode (see lib/local/twilio-standin.ts); `npm start` uses the sandbox, tests default to strict. */
     twilioSandbox?: boolean;
+    /** Run the call-dispatch consumer (lib/local/queue-poller.ts); on unless a test drives dispatch itself. */
+    dispatchPoller?: boolean;
   } = {},
 ): Promise<RunningPlatform> {
   const persist = options.persist ?? true;
@@ -106,7 +112,12 @@ export async function startPlatform(
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
   Object.assign(process.env, handlerEnvironment(stores, settings, baseUrl));
-  const twilio = await startTelephony(settings, persist, options.twilioSandbox ?? true);
+  const callSimulator = createCallSimulator();
+  const twilio = await startTelephony(settings, persist, options.twilioSandbox ?? true, callSimulator.hooks);
+  if (twilio) callSimulator.attach(twilio);
+  const poller = options.dispatchPoller === false ? undefined : await startDispatchPoller((error) => {
+    process.stderr.write(`dispatch poller: ${String(error)}\n`);
+  });
 
   if (persist) {
     await writeFile(
@@ -120,7 +131,9 @@ export async function startPlatform(
     stores,
     server,
     twilio,
+    callSimulator: twilio ? callSimulator : undefined,
     async stop() {
+      await poller?.stop();
       await twilio?.stop();
       await new Promise<void>((done) => {
         server.close(() => done());
@@ -138,10 +151,10 @@ export async function startPlatform(
  * with a platform account of its own (kept in DATA_DIR so bought numbers survive restarts), and the
  * handlers are pointed at it.
  */
-async function startTelephony(settings: LocalSettings, persist: boolean, sandbox: boolean): Promise<TwilioStandin | undefined> {
+async function startTelephony(settings: LocalSettings, persist: boolean, sandbox: boolean, hooks?: CallHooks): Promise<TwilioStandin | undefined> {
   if (settings.TWILIO_ACCOUNT_SID && settings.TWILIO_AUTH_TOKEN) return undefined;
   const stateFile = persist ? resolve(settings.DATA_DIR, 'twilio-standin.json') : undefined;
-  const twilio = await startTwilioStandin({ sandbox, stateFile });
+  const twilio = await startTwilioStandin({ sandbox, stateFile, hooks });
   const accountFile = resolve(settings.DATA_DIR, 'twilio-platform-account.json');
   const saved = persist
     ? await readFile(accountFile, 'utf8').then((t) => JSON.parse(t) as { sid: string; authToken: string }, () => undefined)

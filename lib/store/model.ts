@@ -16,6 +16,9 @@
  *   WS#<ws>        / CALL#<id>              call history record; gsi1 = WS#<ws>#CALLTYPE#<type> / <id>
  *   WS#<ws>        / NUMBER#<id>            phone number of the workspace (BYOT auth token sealed)
  *   NUMBER#<e164>  / OWNER                  which workspace holds a phone number (at most one; webhook lookup)
+ *   WS#<ws>        / LIVECALL#<callId>      a call's live state and credit reservation (docs/calls.md)
+ *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
+ *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -28,12 +31,15 @@ export interface TableDefinition {
   readonly partitionKey: string;
   readonly sortKey: string;
   readonly globalIndexes: readonly { name: string; partitionKey: string; sortKey: string; projection: 'ALL' }[];
+  /** Epoch seconds after which DynamoDB may delete an item (readers still check it: deletion lags). */
+  readonly ttlAttribute?: string;
 }
 
 export const TABLE: TableDefinition = {
   partitionKey: KEYS.pk,
   sortKey: KEYS.sk,
   globalIndexes: [{ name: GSI1, partitionKey: KEYS.gsi1pk, sortKey: KEYS.gsi1sk, projection: 'ALL' }],
+  ttlAttribute: 'ttl',
 };
 
 export const ENTITY = {
@@ -50,6 +56,9 @@ export const ENTITY = {
   call: 'call',
   phoneNumber: 'phoneNumber',
   numberOwner: 'numberOwner',
+  liveCall: 'liveCall',
+  idempotency: 'idempotency',
+  meetingToken: 'meetingToken',
 } as const;
 
 export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber';
@@ -70,6 +79,9 @@ export const key = {
   callTypeIndex: (ws: string, type: string, id: string) => ({ gsi1pk: `WS#${ws}#CALLTYPE#${type}`, gsi1sk: id }),
   phoneNumber: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `NUMBER#${id}` }),
   numberOwner: (e164: string) => ({ pk: `NUMBER#${e164}`, sk: 'OWNER' }),
+  liveCall: (ws: string, callId: string) => ({ pk: `WS#${ws}`, sk: `LIVECALL#${callId}` }),
+  idempotency: (ws: string, keyHash: string) => ({ pk: `WS#${ws}`, sk: `IDEMPOTENCY#${keyHash}` }),
+  meetingToken: (callId: string) => ({ pk: `MEETING#${callId}`, sk: 'TOKEN' }),
 } as const;
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */

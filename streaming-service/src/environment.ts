@@ -6,7 +6,7 @@ import type { TelephonyAccount } from '../../lib/vendors/telephony/port.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
-import { putNewHistoryRecord } from '../../lib/store/history.js';
+import { recordConnectedCall } from '../../lib/services/calls.js';
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
@@ -67,7 +67,10 @@ export function platformEnvironment(
       finalizeCall(outcome, {
         llm: services.llm,
         putRecording: (ws, callId, wav) => recordings.put(recordingKey(ws, callId), wav, 'audio/wav'),
-        putHistory: (record) => putNewHistoryRecord(db, record),
+        // Calls started through the API also settle their credits here (docs/calls.md: who settles).
+        putHistory: async (record) => {
+          await recordConnectedCall(deps, record);
+        },
       }),
   };
 }

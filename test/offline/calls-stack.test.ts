@@ -1,0 +1,80 @@
+/**
+ * Invariant: the call-dispatch consumer is wired as the dispatcher's at-least-once logic assumes: an SQS
+ * event source on the dispatch queue with partial batch responses, a timeout below the queue's visibility
+ * timeout (no redelivery while a receive is still dialing), the same maxReceiveCount as the queue's
+ * redrive policy, and exactly the table, Twilio secret and data key it uses. Expiring items (idempotency
+ * keys, meeting tokens) have the table's TTL attribute.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
+import { DISPATCH_QUEUE, PlatformStack } from '../../lib/infra/stack.js';
+import { loadConfig } from '../../lib/config.js';
+import { TABLE } from '../../lib/store/model.js';
+
+type Resource = { Type: string; Properties?: Record<string, any> };
+const cdkJsonContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+
+let resources: Record<string, Resource>;
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const refId = (v: unknown): string | undefined => {
+  const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;
+  return o?.Ref ?? o?.['Fn::GetAtt']?.[0];
+};
+
+beforeAll(() => {
+  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
+  resources = Template.fromStack(new PlatformStack(app, 'Test')).toJSON().Resources as Record<string, Resource>;
+});
+
+const consumer = () => {
+  const found = ofType('AWS::Lambda::Function').filter(([, f]) => f.Properties!.Description === 'functions/queue/dispatch.ts');
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
+
+describe('dispatch consumer', () => {
+  it('consumes the dispatch queue with partial batch responses', () => {
+    const [id] = consumer();
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => refId(m.Properties!.FunctionName) === id);
+    expect(mappings).toHaveLength(1);
+    const m = mappings[0]![1].Properties!;
+    expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(m.BatchSize).toBe(10);
+    const queue = ofType('AWS::SQS::Queue').find(([qid]) => qid === refId(m.EventSourceArn));
+    expect(queue?.[1].Properties!.RedrivePolicy.maxReceiveCount).toBe(DISPATCH_QUEUE.maxReceiveCount);
+  });
+
+  it('times out before the queue would redeliver, and knows the redrive limit', () => {
+    const [, fn] = consumer();
+    expect(fn.Properties!.Timeout).toBeLessThan(DISPATCH_QUEUE.visibilityTimeout.toSeconds());
+    const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
+    expect(env.DISPATCH_MAX_RECEIVE_COUNT).toBe(String(DISPATCH_QUEUE.maxReceiveCount));
+    expect(loadConfig({}).DISPATCH_MAX_RECEIVE_COUNT).toBe(DISPATCH_QUEUE.maxReceiveCount);
+    expect(env.TABLE_NAME).toBeDefined();
+    expect(env.TWILIO_SECRET_ARN).toBeDefined();
+    expect(env.SECRET_KEY_ARN).toBeDefined();
+    expect(env.PUBLIC_BASE_URL).toBeDefined();
+  });
+
+  it('may write the table and read the Twilio secret, and may not send to the queue', () => {
+    const [, fn] = consumer();
+    const roleId = refId(fn.Properties!.Role);
+    const actions = ofType('AWS::IAM::Policy')
+      .filter(([, pol]) => [pol.Properties!.Roles].flat().some((r) => refId(r) === roleId))
+      .flatMap(([, pol]) => (pol.Properties!.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => [s.Action].flat()));
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:PutItem', 'secretsmanager:GetSecretValue', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    expect(actions).not.toContain('sqs:SendMessage');
+  });
+});
+
+describe('table', () => {
+  it('expires items by the model\'s TTL attribute', () => {
+    const [[, table]] = ofType('AWS::DynamoDB::GlobalTable') as [[string, Resource]];
+    expect(TABLE.ttlAttribute).toBe('ttl');
+    expect(table.Properties!.TimeToLiveSpecification).toEqual({ AttributeName: 'ttl', Enabled: true });
+  });
+});
