@@ -376,7 +376,7 @@ afterAll(async () => {
   await standins?.stop();
 });
 
-describe.each(VENDORS)('$id STT against its stand-in', (vendor) => {
+for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, () => {
   const control = () => standins.control[vendor.id]!;
   const provider = (overrides: Partial<Config> = {}) =>
     createSttProvider(vendor.id, { ...loadConfig(standinEnv), ...overrides }, { retryBaseDelayMs: 10, retryMaxDelayMs: 20 });
