@@ -2,7 +2,8 @@
  * The CDK app: `npm run synth` (offline, no AWS account, no Docker) and `cdk deploy`.
  * Context: `stackName` (default VoiceAgentPlatform, so several stages can share an account) and
  * `publicBaseUrl` (a custom domain; default the API's own endpoint), `twilioSecretArn` (an existing secret
- * with the platform's Twilio account; default a new one to fill in).
+ * with the platform's Twilio account; default a new one to fill in), `certificateArn` + `streamDomain` (TLS
+ * for the streaming service's ALB: Twilio needs wss; without them STREAM_URL is ws://, for testing only).
  */
 import { App, Tags } from 'aws-cdk-lib';
 import { PlatformStack } from '../lib/infra/stack.js';
@@ -18,10 +19,16 @@ const context = (name: string): string | undefined => {
 
 const publicBaseUrl = context('publicBaseUrl');
 const twilioSecretArn = context('twilioSecretArn');
+const certificateArn = context('certificateArn');
+const streamDomain = context('streamDomain');
+if ((certificateArn === undefined) !== (streamDomain === undefined)) {
+  throw new Error('Set the contexts certificateArn and streamDomain together (the certificate must cover the domain)');
+}
 // No `env`: the stack is environment-agnostic, so synth needs no credentials and makes no lookups.
 new PlatformStack(app, context('stackName') ?? 'VoiceAgentPlatform', {
   description: 'Voice agent platform: HTTP API, Lambda handlers, DynamoDB, S3 recordings, SQS call dispatch',
   ...(publicBaseUrl === undefined ? {} : { publicBaseUrl }),
   ...(twilioSecretArn === undefined ? {} : { twilioSecretArn }),
+  ...(certificateArn && streamDomain ? { streamingTls: { certificateArn, domain: streamDomain } } : {}),
 });
 Tags.of(app).add('project', 'voice-agent-platform');

@@ -38,6 +38,21 @@ const EnvSchema = z.object({
   /** Receives of a dispatch message before SQS moves it to the dead letters; mirrors the queue's redrive policy. */
   DISPATCH_MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).max(1_000).default(3),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** The streaming service's own port when it runs as a container (streaming-service/src/main.ts). */
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  /**
+   * How the streaming service publishes its active-session count: `emf` prints a CloudWatch embedded-metric
+   * line every minute (the ECS task's log group turns it into the metric autoscaling tracks); `off` locally.
+   */
+  METRICS_MODE: z.enum(['off', 'emf']).default('off'),
+  METRICS_NAMESPACE: z.string().min(1).default('VoiceAgentPlatform/Streaming'),
+  /** The `Service` dimension of those metrics: one value per deployed streaming service (the stack sets it). */
+  METRICS_SERVICE: z.string().min(1).default('streaming'),
+  /**
+   * On SIGTERM the streaming service stops admitting streams and lets active calls finish for this long, then
+   * ends the rest. Below Fargate's 120 s stopTimeout (the SIGKILL deadline), leaving time to write history.
+   */
+  DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(100_000),
   // Voice vendors: a key switches that vendor to its real service; a base URL points the real client at a
   // stand-in on loopback (npm start and the tests set both). Where one vendor serves two capabilities, each
   // capability may have its own base URL, falling back to the vendor's.

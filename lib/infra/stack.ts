@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import { TABLE, type TableDefinition } from '../store/model.js';
 import { entryConstructId, PlatformFunction, type PlatformFunctionProps } from './constructs/api-function.js';
 import { bindDataKey, bindDispatchQueue, bindRecordings, bindTable, bindTwilioCredentials } from './constructs/bindings.js';
+import { StreamingService, type StreamingTls } from './constructs/streaming-service.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
 /** The call-dispatch queue's settings; lib/local/sqs.ts mirrors them and test/offline checks they agree. */
@@ -60,6 +61,12 @@ export interface PlatformStackProps extends StackProps {
    * Without it the stack creates one to fill in after deploy (see docs/telephony.md). CLI: `-c twilioSecretArn=arn:...`.
    */
   readonly twilioSecretArn?: string;
+  /**
+   * TLS for the streaming service's ALB (Twilio connects only to `wss://`). Without it the ALB listens on
+   * plain HTTP and STREAM_URL is `ws://`, for testing only (docs/deploy.md). From the CLI:
+   * `-c certificateArn=arn:aws:acm:... -c streamDomain=stream.example.com`.
+   */
+  readonly streamingTls?: StreamingTls;
 }
 
 /** Builds the table's key schema and indexes from the model (STYLE 11): every key attribute is a string. */
@@ -111,6 +118,10 @@ export class PlatformStack extends Stack {
   readonly publicBaseUrl: string;
   /** The function serving each handler module of the route table. */
   readonly routeFunctions: ReadonlyMap<RouteEntry, PlatformFunction>;
+  /** The Twilio Media Streams service (Fargate behind an ALB). */
+  readonly streaming: StreamingService;
+  /** STREAM_URL of every function: where Twilio opens a call's media stream. */
+  readonly streamUrl: string;
   /** The call-dispatch queue's consumer (functions/queue/dispatch.ts). */
   readonly dispatchConsumer: PlatformFunction;
 
@@ -184,6 +195,17 @@ export class PlatformStack extends Stack {
     // its integrations and routes do), so this is no dependency cycle.
     this.publicBaseUrl = props.publicBaseUrl === undefined ? this.api.apiEndpoint : checkBaseUrl(props.publicBaseUrl);
 
+    // Before the functions: they all get its URL (the service refers to no function, so no cycle).
+    this.streaming = new StreamingService(this, 'Streaming', {
+      table: this.table,
+      recordings: this.recordings,
+      dataKey: this.dataKey,
+      twilioSecret: this.twilioCredentials,
+      publicBaseUrl: this.publicBaseUrl,
+      ...(props.streamingTls ? { tls: props.streamingTls } : {}),
+    });
+    this.streamUrl = this.streaming.streamUrl;
+
     const routeScope = new Construct(this, 'Routes');
     const routeFunctions = new Map<RouteEntry, PlatformFunction>();
     for (const { entry, routes, needs } of planRouteFunctions()) {
@@ -226,6 +248,7 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for the admin CLI' });
     new CfnOutput(this, 'RecordingsBucketName', { value: this.recordings.bucketName });
     new CfnOutput(this, 'DispatchQueueUrl', { value: this.dispatchQueue.queueUrl });
+    new CfnOutput(this, 'StreamUrl', { value: this.streamUrl, description: 'Twilio Media Streams URL (STREAM_URL); ws:// without a certificate is for testing only' });
     new CfnOutput(this, 'DataKeySecretArn', { value: this.dataKey.secretArn, description: 'SECRET_KEY_ARN for the admin CLI' });
     new CfnOutput(this, 'TwilioSecretArn', { value: this.twilioCredentials.secretArn, description: 'Put the platform Twilio account here: JSON {accountSid, authToken}' });
   }
@@ -242,7 +265,7 @@ export class PlatformStack extends Stack {
   private newFunction(scope: Construct, id: string, props: PlatformFunctionProps): PlatformFunction {
     const fn = new PlatformFunction(scope, id, {
       ...props,
-      environment: { PUBLIC_BASE_URL: this.publicBaseUrl, ...props.environment },
+      environment: { PUBLIC_BASE_URL: this.publicBaseUrl, STREAM_URL: this.streamUrl, ...props.environment },
     });
     bindDataKey(fn, this.dataKey);
     return fn;

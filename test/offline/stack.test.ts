@@ -252,8 +252,9 @@ describe('API routes and functions', () => {
 
 describe('IAM', () => {
   it('never allows a wildcard action, nor any action on every resource except X-Ray tracing', () => {
-    // X-Ray's PutTraceSegments and PutTelemetryRecords support no resource-level permissions.
-    const resourceless = new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']);
+    // X-Ray's PutTraceSegments and PutTelemetryRecords, and ECR's GetAuthorizationToken (the streaming
+    // service's execution role pulling its image), support no resource-level permissions.
+    const resourceless = new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'ecr:GetAuthorizationToken']);
     const statements = [
       ...ofType('AWS::IAM::Policy').flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Statement[]),
       ...ofType('AWS::IAM::Role').flatMap(([, r]) => asArray(r.Properties!.Policies).flatMap((p: any) => p.PolicyDocument.Statement as Statement[])),
