@@ -1,0 +1,208 @@
+/**
+ * Invariant: the pure parts of the voice pipeline decide correctly on their own — system frames overtake
+ * queued data and an interruption drops only agent output; the call state machine refuses transitions its
+ * table does not allow; the turn detector ends a turn on endpointing or the utterance-end fallback and
+ * flags caller speech over the agent; the phrase splitter flushes at phrase ends with a minimum length;
+ * a speech handle counts as heard only phrases whose marks were echoed before an interruption; prompt
+ * variables come from the contact; the recording is a valid stereo WAV on the call timeline.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Contact } from '../../lib/domain/contact.js';
+import { pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+import { CallRecorder } from '../../streaming-service/src/end/recording.js';
+import { callCost } from '../../streaming-service/src/end/finalize.js';
+import { FrameQueue, type Frame } from '../../streaming-service/src/frames.js';
+import { PhraseSplitter } from '../../streaming-service/src/session/phrase-splitter.js';
+import { contactVariables, fillTemplate } from '../../streaming-service/src/session/prompt.js';
+import { SpeechHandle } from '../../streaming-service/src/session/speech-handle.js';
+import { CallStateMachine, InvalidTransitionError } from '../../streaming-service/src/session/state.js';
+import { TurnDetector } from '../../streaming-service/src/session/turn-detector.js';
+import { turnFigures } from '../../streaming-service/src/session/reply.js';
+
+describe('frame queue', () => {
+  it('serves system frames before queued data, and drops only agent data on interruption', async () => {
+    const q = new FrameQueue<Frame>();
+    q.push({ kind: 'caller_audio', mulaw: new Uint8Array(1), timestampMs: 0, atMs: 1 });
+    q.push({ kind: 'tts_audio', handleId: 'h1', mulaw: new Uint8Array(1), atMs: 2 });
+    q.push({ kind: 'transcript', text: 'hi', isFinal: true, speechFinal: false, atMs: 3 });
+    q.push({ kind: 'interruption', cause: 'speech_started', atMs: 4 });
+    expect(q.shift()?.kind).toBe('interruption');
+    expect(q.dropData()).toBe(1);
+    expect([q.shift()?.kind, q.shift()?.kind, q.shift()]).toEqual(['caller_audio', 'transcript', undefined]);
+    const it = q[Symbol.asyncIterator]();
+    const next = it.next();
+    q.push({ kind: 'mark_echo', name: 'h1.0', atMs: 5 });
+    expect((await next).value.kind).toBe('mark_echo');
+    q.close();
+    expect((await it.next()).done).toBe(true);
+  });
+});
+
+describe('call state machine', () => {
+  it('follows its table and refuses anything else', () => {
+    const changes: string[] = [];
+    const sm = new CallStateMachine((c) => changes.push(`${c.from}>${c.to}`));
+    sm.go('greeting');
+    sm.go('listening');
+    sm.go('thinking');
+    sm.go('speaking');
+    sm.go('listening');
+    expect(() => sm.go('speaking')).toThrow(InvalidTransitionError);
+    sm.go('transferring');
+    expect(() => sm.go('listening')).toThrow(InvalidTransitionError);
+    sm.go('ending');
+    expect(sm.isEnding).toBe(true);
+    expect(() => sm.go('listening')).toThrow(InvalidTransitionError);
+    expect(changes).toEqual([
+      'connecting>greeting',
+      'greeting>listening',
+      'listening>thinking',
+      'thinking>speaking',
+      'speaking>listening',
+      'listening>transferring',
+      'transferring>ending',
+    ]);
+  });
+});
+
+const t = (text: string, isFinal: boolean, speechFinal = false, atMs = 0): Frame => ({ kind: 'transcript', text, isFinal, speechFinal, atMs });
+
+describe('turn detector', () => {
+  it('ends a turn on speech_final with the final segments in order', () => {
+    const d = new TurnDetector();
+    expect(d.onFrame(t('I would', false), false)).toEqual([]);
+    expect(d.onFrame(t('I would like', true), false)).toEqual([]);
+    expect(d.onFrame(t('a table', true, true, 42), false)).toEqual([{ type: 'turn_end', text: 'I would like a table', via: 'speech_final', atMs: 42 }]);
+    expect(d.pendingText).toBe('');
+  });
+
+  it('falls back to utterance_end, using the last interim when no final came', () => {
+    const d = new TurnDetector();
+    d.onFrame(t('noisy line', false), false);
+    expect(d.onFrame({ kind: 'utterance_end', atMs: 7 }, false)).toEqual([{ type: 'turn_end', text: 'noisy line', via: 'utterance_end', atMs: 7 }]);
+    expect(d.onFrame({ kind: 'utterance_end', atMs: 8 }, false)).toEqual([]);
+  });
+
+  it('flags speech over the agent, and only while the agent speaks', () => {
+    const d = new TurnDetector();
+    expect(d.onFrame({ kind: 'speech_started', atMs: 1 }, false)).toEqual([]);
+    expect(d.onFrame({ kind: 'speech_started', atMs: 2 }, true)).toEqual([{ type: 'barge_in', cause: 'speech_started', atMs: 2 }]);
+    expect(d.onFrame(t('', false, false, 3), true)).toEqual([]);
+    expect(d.onFrame(t('wait', false, false, 4), true)).toEqual([{ type: 'barge_in', cause: 'interim_transcript', atMs: 4 }]);
+    const strict = new TurnDetector({ minInterruptWords: 2, interruptOnSpeechStarted: false });
+    expect(strict.onFrame({ kind: 'speech_started', atMs: 5 }, true)).toEqual([]);
+    expect(strict.onFrame(t('mm', false), true)).toEqual([]);
+    expect(strict.onFrame(t('no wait', false, false, 6), true)).toEqual([{ type: 'barge_in', cause: 'interim_transcript', atMs: 6 }]);
+  });
+});
+
+describe('phrase splitter', () => {
+  it('flushes at phrase ends once a phrase is long enough, across token boundaries', () => {
+    const s = new PhraseSplitter({ minChars: 10 });
+    const out: string[] = [];
+    for (const tok of ['Hi', '! ', 'Sure', ' thing', '.', ' It costs 3', '.5 dollars', '; ok', '?', ' Line\n', 'end']) out.push(...s.push(tok));
+    // "ok?" and "Line" are under the minimum, so they wait for more text and leave with the rest.
+    expect(out).toEqual(['Hi! Sure thing.', 'It costs 3.5 dollars;']);
+    expect(s.flush()).toBe('ok? Line\nend');
+    expect(s.flush()).toBeUndefined();
+  });
+
+  it('does not cut inside a URL or a number', () => {
+    const s = new PhraseSplitter({ minChars: 1 });
+    expect(s.push('Visit example.com today: thanks')).toEqual(['Visit example.com today:']);
+    expect(s.push(' Pi is 3.')).toEqual([]);
+    expect(s.push('14. Done')).toEqual(['thanks Pi is 3.14.']);
+  });
+});
+
+describe('speech handle', () => {
+  it('counts as heard only phrases echoed before the interruption', async () => {
+    const h = new SpeechHandle('h1', 'reply');
+    const [a, b, c] = [h.addPhrase('One.', 0), h.addPhrase('Two.', 0), h.addPhrase('Three.', 1)];
+    h.markSent(a!);
+    h.markSent(b!);
+    expect(h.onMarkEcho('h1.0')).toBe(true);
+    expect(h.onMarkEcho('other.0')).toBe(false);
+    expect(h.interrupt(10)).toBe(true);
+    expect(h.interrupt(11)).toBe(false);
+    expect(h.signal.aborted).toBe(true);
+    expect(c!.status).toBe('dropped');
+    expect(h.settled).toBe(false);
+    const settled = h.whenSettled();
+    // Twilio echoes the outstanding mark after `clear`: flushed, not played.
+    h.onMarkEcho('h1.1');
+    await settled;
+    expect(h.playedText()).toBe('One.');
+    expect(h.playedText(1)).toBe('');
+    expect(b!.status).toBe('dropped');
+  });
+
+  it('settles when producing is done and every phrase played; abandon drops unconfirmed ones', async () => {
+    const h = new SpeechHandle('h2', 'line');
+    const p = h.addPhrase('Bye.', 0);
+    h.markSent(p);
+    h.finishProducing();
+    const quiet = h.whenQuiet();
+    h.onMarkEcho('h2.0');
+    await quiet;
+    expect(h.settled).toBe(true);
+    const h3 = new SpeechHandle('h3', 'reply');
+    h3.markSent(h3.addPhrase('Never confirmed.', 0));
+    h3.abandon();
+    expect(h3.settled).toBe(true);
+    expect(h3.playedText()).toBe('');
+  });
+});
+
+describe('prompt variables', () => {
+  const contact: Contact = {
+    _id: 'ct_1',
+    contactName: 'Ada Lovelace',
+    phoneNumber: '+14155552671',
+    region: 'US',
+    workspaceId: 'ws_1',
+    externalFields: { plan: 'gold', visits: 3 },
+    createdAt: '',
+    updatedAt: '',
+  };
+  it('fills contactName and every external field; unknown variables become empty', () => {
+    const vars = contactVariables(contact);
+    expect(fillTemplate('Hi {{contactName}} ({{ plan }}, {{visits}} visits){{unknown}}.', vars)).toBe('Hi Ada Lovelace (gold, 3 visits).');
+    expect(fillTemplate('Hi {{contactName}}!', contactVariables(undefined))).toBe('Hi !');
+  });
+});
+
+describe('recording and cost', () => {
+  it('puts the caller left and the agent right on one timeline, cut at a clear', () => {
+    const r = new CallRecorder(60);
+    const loud = pcmToMulaw(Int16Array.from({ length: 80 }, () => 10_000));
+    r.addCaller(loud, 0); // samples 0..79
+    r.addAgent(loud, 20); // samples 160..239
+    r.addAgent(loud, 40); // samples 320..399, cut below
+    r.cutAgent(45); // sample 360
+    const wav = r.toWav();
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(wav.readUInt16LE(22)).toBe(2);
+    const frames = (wav.length - 44) / 4;
+    // 45 ms = sample 360: the second agent piece is cut there.
+    expect(frames).toBe(360);
+    expect(r.isEmpty).toBe(false);
+    const at = (frame: number, ch: 0 | 1) => wav.readInt16LE(44 + frame * 4 + ch * 2);
+    expect(at(10, 0)).toBeGreaterThan(9_000);
+    expect(at(10, 1)).toBe(0);
+    expect(at(200, 1)).toBeGreaterThan(9_000);
+    expect(at(200, 0)).toBe(0);
+    expect(at(350, 1)).toBeGreaterThan(9_000);
+  });
+
+  it('charges the documented per-minute rate, per second', () => {
+    expect(callCost(60)).toBe(0.07);
+    expect(callCost(90)).toBe(0.105);
+    expect(callCost(0)).toBe(0);
+  });
+
+  it("computes our overhead as what is left after the vendors' shares", () => {
+    const f = turnFigures({ handleId: 'h', sttFinalAtMs: 1000, sttMs: 320, llmRequestAtMs: 1001, llmFirstTokenAtMs: 1201, llmFirstPhraseAtMs: 1251, ttsRequestAtMs: 1252, ttsFirstByteAtMs: 1352, firstAudioAtMs: 1353 });
+    expect(f).toEqual({ sttMs: 320, llmFirstTokenMs: 200, llmFirstPhraseMs: 50, ttsFirstByteMs: 100, overheadMs: 3 });
+  });
+});
