@@ -11,5 +11,6 @@ export const handler = defineRoute(ROUTES.uploadContacts, async ({ deps, workspa
     maxFileBytes: HTTP_IMPORT_LIMITS.maxFileBytes,
     tooLarge: () => fileTooLarge(HTTP_IMPORT_LIMITS.maxFileBytes),
   });
-  return importUploadedContacts(deps.db, workspaceId, form);
+  // API Gateway's 30 s clock started when it received the request, not when this handler did.
+  return importUploadedContacts(deps.db, workspaceId, form, { startedAt: event.requestContext.timeEpoch });
 });

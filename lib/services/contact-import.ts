@@ -25,6 +25,8 @@ export interface ImportProgress {
 export interface ImportOptions {
   readonly defaultCountry?: string;
   readonly limits?: ImportLimits;
+  /** No write starts after this moment (epoch ms); rows left unwritten are reported as row errors. */
+  readonly deadline?: number;
   readonly onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -57,15 +59,32 @@ export async function importContactFile(
     createdAt: now,
     updatedAt: now,
   }));
-  const written = await putNewContacts(db, ws, contacts, { onProgress: (settled) => report('writing', settled) });
+  const written = await putNewContacts(db, ws, contacts, {
+    deadline: options.deadline,
+    onProgress: (settled) => report('writing', settled),
+  });
   report('done', toWrite);
+  const rowOf = new Map(plan.drafts.map((d, i) => [contacts[i]!, d.row]));
+  const unwritten = written.unattempted.map((c) => ({
+    row: rowOf.get(c)!,
+    column: 'phoneNumber',
+    value: c.phoneNumber,
+    message: 'not imported: this upload ran out of time; upload the same file again to import the rest (rows already imported are skipped)',
+  }));
   return {
     rows: plan.rows,
     imported: written.created,
     skipped: plan.duplicates + written.existing,
-    errors: plan.errors,
+    errors: unwritten.length === 0 ? plan.errors : [...plan.errors, ...unwritten].sort((a, b) => a.row - b.row),
   };
 }
+
+/**
+ * How long an upload may keep starting writes. API Gateway answers 504 after 30 s whatever the Lambda
+ * does, so writes stop 20 s in: the transactions in flight and the response fit in the rest, and the rows
+ * not reached are reported (each as a row error) instead of being lost in a timeout.
+ */
+export const UPLOAD_WRITE_BUDGET_MS = 20_000;
 
 /** A multipart upload as the HTTP layer read it. */
 export interface UploadForm {
@@ -77,7 +96,13 @@ export interface UploadForm {
  * `POST /api/contacts/upload`: checks the form (the middleware checks tenancy only for JSON bodies, so the
  * form's workspaceId is checked here: 403 unless it is the key's own), then imports the file.
  */
-export async function importUploadedContacts(db: Db, ws: string, form: UploadForm): Promise<ContactImportResult> {
+export async function importUploadedContacts(
+  db: Db,
+  ws: string,
+  form: UploadForm,
+  options: { startedAt?: number; writeBudgetMs?: number } = {},
+): Promise<ContactImportResult> {
+  const deadline = (options.startedAt ?? Date.now()) + (options.writeBudgetMs ?? UPLOAD_WRITE_BUDGET_MS);
   const claimed = form.fields.get('workspaceId');
   if (claimed !== undefined && claimed !== ws) throw new ForbiddenError();
   const fields = ContactImportFields.safeParse(Object.fromEntries(form.fields));
@@ -93,6 +118,7 @@ export async function importUploadedContacts(db: Db, ws: string, form: UploadFor
   const { imported, skipped, errors } = await importContactFile(db, ws, form.file.bytes, {
     defaultCountry: fields.data.defaultCountry,
     limits: HTTP_IMPORT_LIMITS,
+    deadline,
   });
   return { imported, skipped, errors };
 }

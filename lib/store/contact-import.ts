@@ -28,6 +28,8 @@ export interface BulkInsertResult {
   readonly created: number;
   /** Contacts not written because the workspace already had their number. */
   readonly existing: number;
+  /** Contacts never attempted because the deadline passed first (in input order). */
+  readonly unattempted: readonly Contact[];
 }
 
 const counterAdd = (db: Db, ws: string, n: number): TransactItem => ({
@@ -88,7 +90,7 @@ async function insertChunk(db: Db, ws: string, chunk: readonly Contact[]): Promi
     ]);
     items.push(counterAdd(db, ws, pending.length));
     const { failedIndex } = await transactPatiently(db, items);
-    if (failedIndex === undefined) return { created: pending.length, existing };
+    if (failedIndex === undefined) return { created: pending.length, existing, unattempted: [] };
     if (round >= CONDITION_ROUNDS) {
       throw new Error(`Contact import: a chunk kept failing its conditions after ${round} rounds (item ${failedIndex})`);
     }
@@ -97,20 +99,21 @@ async function insertChunk(db: Db, ws: string, chunk: readonly Contact[]): Promi
     pending = pending.filter((c) => !taken.has(c.phoneNumber));
     existing += before - pending.length;
   }
-  return { created: 0, existing };
+  return { created: 0, existing, unattempted: [] };
 }
 
 /**
  * Bulk insert for imports: stores new contacts (numbers unique within `contacts`), each number claimed by
  * its guard in the same transaction as the contact and the counter, so a number the workspace already
  * has is counted as existing, never written twice, and the counter stays exact. `onProgress` gets the
- * number of contacts settled (written or found existing) after each transaction.
+ * number of contacts settled (written or found existing) after each transaction. No chunk is started
+ * after `deadline` (epoch ms); the contacts of chunks never started come back as `unattempted`.
  */
 export async function putNewContacts(
   db: Db,
   ws: string,
   contacts: readonly Contact[],
-  options: { concurrency?: number; onProgress?: (settled: number) => void } = {},
+  options: { concurrency?: number; deadline?: number; onProgress?: (settled: number) => void } = {},
 ): Promise<BulkInsertResult> {
   const chunks: Contact[][] = [];
   for (let i = 0; i < contacts.length; i += CONTACTS_PER_TRANSACTION) {
@@ -120,8 +123,11 @@ export async function putNewContacts(
   let created = 0;
   let existing = 0;
   let failed = false;
+  const started = new Set<number>();
   const worker = async () => {
     for (let i = next++; i < chunks.length && !failed; i = next++) {
+      if (options.deadline !== undefined && Date.now() >= options.deadline) break;
+      started.add(i);
       try {
         const result = await insertChunk(db, ws, chunks[i]!);
         created += result.created;
@@ -139,7 +145,8 @@ export async function putNewContacts(
   const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
   const failure = settled.find((s) => s.status === 'rejected');
   if (failure) throw failure.reason;
-  return { created, existing };
+  const unattempted = chunks.flatMap((chunk, i) => (started.has(i) ? [] : chunk));
+  return { created, existing, unattempted };
 }
 
 /** Whether the workspace exists (the CLI names workspaces directly, without an API key to vouch for them). */

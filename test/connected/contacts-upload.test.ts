@@ -6,6 +6,7 @@
  * unsupported files with a 4xx before storing anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importUploadedContacts } from '../../lib/services/contact-import.js';
 import { csv, junk, legacyXls, usNumber, xlsx, zipBomb } from '../support/contact-files.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
@@ -230,5 +231,20 @@ describe('contact upload', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('forbidden_column');
     expect((await counts(ws.apiKey)).total).toBe(0);
+  });
+
+  it('rows an upload had no time left to write are reported per row, and a re-upload imports them', async () => {
+    const ws = await t.workspace();
+    const file = csv(['contactName,phoneNumber', ...Array.from({ length: 60 }, (_, i) => `P${i},${usNumber(2_000 + i)}`), 'Bad,nope']);
+    const form = { fields: new Map([['workspaceId', ws.workspaceId]]), file: { bytes: file } };
+    const late = await importUploadedContacts(t.deps.db, ws.workspaceId, form, { writeBudgetMs: 0 });
+    expect(late.imported).toBe(0);
+    expect(late.errors).toHaveLength(61);
+    expect(late.errors.map((e) => e.row)).toEqual(Array.from({ length: 61 }, (_, i) => i + 2));
+    expect(late.errors[0]).toMatchObject({ row: 2, column: 'phoneNumber', value: usNumber(2_000), message: expect.stringContaining('upload the same file again') });
+    expect((await counts(ws.apiKey)).total).toBe(0);
+    const again = await upload(ws.apiKey, file, { workspaceId: ws.workspaceId });
+    expect(again.body).toMatchObject({ imported: 60, skipped: 0 });
+    expect((await counts(ws.apiKey)).total).toBe(60);
   });
 });
