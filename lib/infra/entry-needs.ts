@@ -31,6 +31,11 @@ export interface EntryNeeds {
  * local platform does not enforce IAM, so forgetting shows up only as AccessDenied on AWS.
  */
 export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
+  'functions/calls/start.ts': { dispatch: 'send' },
+  // Redeeming a link is a GET that writes (it consumes the token).
+  'functions/meeting/open.ts': { table: 'readWrite' },
+  // Presigning needs read: the URL carries the signer's permissions.
+  'functions/history/recording-url.ts': { recordings: 'read' },
   // An import of 10,000 rows writes for several seconds; the service stops starting writes after 20 s
   // (docs/contact-import.md) and reports the rest, so 29 s (under HTTP API's 30 s) always answers.
   'functions/contacts/upload.ts': { timeoutSeconds: 29 },
