@@ -274,7 +274,8 @@ export async function recordConnectedCall<T extends HistoryRecord>(deps: Pick<De
       ...record,
       agentType: call.agentType,
       fullName: record.fullName || call.contactName,
-      mobileNumber: record.mobileNumber || call.to,
+      // The number dialed, even when the contact (found by name) has another one.
+      mobileNumber: call.to || record.mobileNumber,
       callCost: cost ?? 0,
       createdAt: call.createdAt,
     };

@@ -31,6 +31,8 @@ export interface CallLoader {
   agent(workspaceId: string, agentId: string): Promise<Agent>;
   /** The contact with this number in the workspace, if any. */
   contactByPhone(workspaceId: string, e164: string): Promise<Contact | undefined>;
+  /** The contact with this id, if any (outbound calls name the contact they were started for). */
+  contactById?(workspaceId: string, contactId: string): Promise<Contact | undefined>;
   tools(workspaceId: string): Promise<Tool[]>;
 }
 
@@ -47,7 +49,12 @@ export async function loadCallSetup(
   const from = claims.from ? (normalizePhone(claims.from)?.e164 ?? claims.from) : '';
   const [agent, contact, tools] = await Promise.all([
     loader.agent(claims.workspaceId, claims.agentId),
-    from ? loader.contactByPhone(claims.workspaceId, from).catch(() => undefined) : Promise.resolve(undefined),
+    // An outbound call names its contact (found by number or by name when it was started); else the number.
+    claims.contactId && loader.contactById
+      ? loader.contactById(claims.workspaceId, claims.contactId).catch(() => undefined)
+      : from
+        ? loader.contactByPhone(claims.workspaceId, from).catch(() => undefined)
+        : Promise.resolve(undefined),
     loader.tools(claims.workspaceId),
   ]);
   const callId = (claims as { callId?: unknown }).callId;

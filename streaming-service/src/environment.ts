@@ -34,6 +34,7 @@ export function platformEnvironment(
     tokenKey: secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
     loader: {
       agent: (ws, id) => getAgent(db, ws, id),
+      contactById: (ws, id) => getContact(db, ws, id),
       async contactByPhone(ws, e164) {
         const id = await contactIdByPhone(db, ws, e164);
         return id ? getContact(db, ws, id) : undefined;

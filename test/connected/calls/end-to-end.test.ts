@@ -49,6 +49,8 @@ describe('phone-call end to end', () => {
     }, 30_000, 'the history record');
     expect(record).toMatchObject({ _id: callId, agentType: 'voice', fullName: 'Ada Lovelace', mobileNumber: to, workspace_id: s.workspaceId });
     expect(record.callTranscript.length).toBeGreaterThan(0);
+    // The agent's first message had its {{contactName}} filled from the contact the call was started for.
+    expect(record.callTranscript).toContain('Hello Ada Lovelace');
     expect(record.callSummary.length).toBeGreaterThan(0);
     expect(record.callDuration).toBeGreaterThan(0);
 

@@ -1,0 +1,39 @@
+/**
+ * Invariant: a stream of an outbound call started through the API runs as that call: the history id is
+ * the token's call id, and the contact is the one the call was started for (by id), even when its number
+ * differs from the number dialed; streams without a call id keep the inbound behaviour (contact by number,
+ * a fresh call id).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Agent } from '../../../lib/domain/agent.js';
+import type { Contact } from '../../../lib/domain/contact.js';
+import type { StreamTokenClaims } from '../../../lib/domain/stream-token.js';
+import { loadCallSetup, type CallLoader } from '../../../streaming-service/src/admission.js';
+
+const contact = (id: string, phoneNumber: string): Contact => ({
+  _id: id, contactName: `Name ${id}`, phoneNumber, region: 'US', workspaceId: 'ws_1', externalFields: {}, createdAt: '', updatedAt: '',
+});
+const loader: CallLoader = {
+  agent: async (_ws, id) => ({ _id: id }) as Agent,
+  contactByPhone: async (_ws, e164) => (e164 === '+14155550100' ? contact('ct_byphone', e164) : undefined),
+  contactById: async (_ws, id) => (id === 'ct_named' ? contact('ct_named', '+14155550999') : undefined),
+  tools: async () => [],
+};
+const start = { kind: 'start', streamSid: 'MZ1', callSid: 'CA1', accountSid: 'AC1', customParameters: {}, encoding: 'audio/x-mulaw', sampleRate: 8000 } as const;
+const claims = (extra: Partial<StreamTokenClaims>): StreamTokenClaims => ({
+  callSid: 'CA1', workspaceId: 'ws_1', agentId: 'agt_1', numberId: 'pn_1', from: '+14155550100', exp: 1, ...extra,
+});
+
+describe('loadCallSetup for outbound calls', () => {
+  it('uses the token\'s call id and the contact it names', async () => {
+    const setup = await loadCallSetup(claims({ callId: 'call_01J0000000000000000000000A', contactId: 'ct_named' }), start, loader);
+    expect(setup.callId).toBe('call_01J0000000000000000000000A');
+    expect(setup.contact?._id).toBe('ct_named');
+  });
+
+  it('without a call id: a fresh id and the contact by number', async () => {
+    const setup = await loadCallSetup(claims({}), start, loader);
+    expect(setup.callId).toMatch(/^call_/);
+    expect(setup.contact?._id).toBe('ct_byphone');
+  });
+});
