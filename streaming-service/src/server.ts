@@ -65,6 +65,12 @@ export interface StreamingServer {
   onCallEnded(listener: (event: CallEnded) => void): () => void;
   /** Refused streams, with the reason (tests and logs). */
   onRefused(listener: (event: { reason: string }) => void): () => void;
+  /**
+   * Stops admitting streams (upgrades get 503, health reports `draining`) and waits up to `timeoutMs` for
+   * calls in progress to end on their own; then closes.
+   */
+  drain(timeoutMs: number): Promise<void>;
+  /** Ends every call now (reason `error`), waits for their history, and stops. */
   close(): Promise<void>;
 }
 
@@ -84,6 +90,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     return environment;
   };
   let own: Server | undefined;
+  let draining = false;
 
   const refuse = (ws: WebSocket, reason: string, code = POLICY_VIOLATION) => {
     events.emit('refused', { reason });
@@ -192,6 +199,10 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     handleUpgrade(req, socket, head) {
       const url = new URL(req.url ?? '/', 'http://local');
       if (url.pathname !== path) return false;
+      if (draining) {
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return true;
+      }
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       return true;
     },
@@ -199,7 +210,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       const url = new URL(req.url ?? '/', 'http://local');
       if (url.pathname !== '/health' || (req.method ?? 'GET') !== 'GET') return false;
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ status: 'ok', activeSessions: sessions.size }));
+      res.end(JSON.stringify({ status: draining ? 'draining' : 'ok', activeSessions: sessions.size }));
       return true;
     },
     attach(http) {
@@ -233,6 +244,12 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     onRefused(listener) {
       events.on('refused', listener);
       return () => events.off('refused', listener);
+    },
+    async drain(timeoutMs) {
+      draining = true;
+      const until = Date.now() + timeoutMs;
+      while (sessions.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      await server.close();
     },
     async close() {
       for (const s of sessions) s.end('error');
