@@ -76,6 +76,17 @@ const EnvSchema = z.object({
   ELEVENLABS_BASE_URL: z.url().optional(),
   CARTESIA_API_KEY: z.string().optional(),
   CARTESIA_BASE_URL: z.url().optional(),
+  /** Port of the streaming service when it runs as its own container (streaming-service/src/main.ts). */
+  STREAMING_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  /**
+   * Hosts (names or IPs, optionally `:port`, comma-separated) that call-time tools may reach even though they
+   * resolve to private or loopback addresses. Local development and tests only; empty in production, where
+   * the SSRF guard refuses every private, loopback, link-local and metadata address.
+   */
+  TOOL_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim()).filter((h) => h !== '')),
 });
 
 export type Config = Readonly<z.infer<typeof EnvSchema>>;

@@ -8,6 +8,7 @@ import { startSqsLocal, type LocalSqs } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
 import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio-standin.js';
 import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
+import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../streaming-service/src/local.js';
 import { startDispatchPoller } from './queue-poller.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
@@ -76,6 +77,8 @@ export interface RunningPlatform {
   readonly twilio?: TwilioStandin;
   /** What the stand-in does with placed calls (callee rules, results); with the stand-in only. */
   readonly callSimulator?: CallSimulator;
+  /** The streaming service (`/media-stream`, `/health`) and the STT/LLM/TTS stand-ins it talks to. */
+  readonly voice: LocalVoice;
   readonly docsUrl: string;
   readonly stores: LocalStores;
   readonly server: Server;
@@ -96,6 +99,8 @@ export async function startPlatform(
     twilioSandbox?: boolean;
     /** Run the call-dispatch consumer (lib/local/queue-poller.ts); on unless a test drives dispatch itself. */
     dispatchPoller?: boolean;
+    /** Scripts for the voice stand-ins and session tuning (tests, the benchmark). */
+    voice?: LocalVoiceOptions;
   } = {},
 ): Promise<RunningPlatform> {
   const persist = options.persist ?? true;
@@ -103,7 +108,9 @@ export async function startPlatform(
   const stores = options.stores ?? (await startStores(persist ? resolve(settings.DATA_DIR) : undefined, settings.BUCKET_NAME));
   await ensureTable(stores.dynamo.endpoint, settings.TABLE_NAME);
 
-  const server = createLocalServer({ fallbacks: options.fallbacks });
+  // A copy the streaming service can add its health route to.
+  const fallbacks = [...(options.fallbacks ?? [])];
+  const server = createLocalServer({ fallbacks });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(settings.PORT, settings.HOST, () => done());
@@ -115,6 +122,8 @@ export async function startPlatform(
   const callSimulator = createCallSimulator();
   const twilio = await startTelephony(settings, persist, options.twilioSandbox ?? true, callSimulator.hooks);
   if (twilio) callSimulator.attach(twilio);
+  // After telephony: the streaming service reads the final environment (stand-in URLs included).
+  const voice = await startLocalVoice(server, fallbacks, options.voice);
   const poller = options.dispatchPoller === false ? undefined : await startDispatchPoller((error) => {
     process.stderr.write(`dispatch poller: ${String(error)}\n`);
   });
@@ -132,8 +141,10 @@ export async function startPlatform(
     server,
     twilio,
     callSimulator: twilio ? callSimulator : undefined,
+    voice,
     async stop() {
       await poller?.stop();
+      await voice.stop();
       await twilio?.stop();
       await new Promise<void>((done) => {
         server.close(() => done());
