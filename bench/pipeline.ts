@@ -1,0 +1,396 @@
+/**
+ * `npm run bench -- pipeline`: what the voice pipeline itself adds to a turn, how fast it reacts to a
+ * barge-in, and what N concurrent calls cost one Node process.
+ *
+ * This process runs the real streaming server (streaming-service/src/server.ts) with the real vendor adapters
+ * (OpenAI LLM, Deepgram STT, ElevenLabs TTS clients) and nothing else. A child process
+ * (bench/_pipeline-load.ts) runs the vendors' loopback stand-ins with FIXED delays and N simulated Twilio
+ * callers playing real-time audio, so the event-loop lag and CPU measured here are the server's alone. The
+ * call's agent, tools and history come from an in-memory environment (no database on the path measured: a
+ * turn's latency never waits for one).
+ *
+ * Per level (100, 250, 500 concurrent calls) each caller loops: a question (short answer), a request for a
+ * long answer that it interrupts once audio flows, then hangs up after the level's window. Measured:
+ *
+ * - per-turn overhead: (first outbound audio frame) − (STT final) − (LLM time to first token) − (LLM first
+ *   phrase) − (TTS first byte), exactly the `overheadMs` the session records per turn (session/reply.ts
+ *   `turnFigures`), p50/p99, and relative to the vendor time inside the same span;
+ * - barge-in reaction: the STT speech event's arrival → `clear` sent to Twilio, → the LLM request's abort
+ *   signal fired, → the TTS utterance cancelled (adapter calls, timed in this process), p99;
+ * - event-loop lag p99 (perf_hooks.monitorEventLoopDelay) while all N calls are up, and server CPU
+ *   (process.cpuUsage) per call per second of call.
+ *
+ * The last line is one JSON object with the headline figures. No pass/fail: numbers on a shared machine are
+ * noisy, and docs/benchmarks.md says how they were taken.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../lib/config.js';
+import { DEFAULT_VOICE, type Agent } from '../lib/domain/agent.js';
+import { newId } from '../lib/domain/ids.js';
+import { signStreamToken } from '../lib/domain/stream-token.js';
+import type { LlmProvider } from '../lib/vendors/llm/port.js';
+import type { TtsProvider, TtsSession } from '../lib/vendors/tts/port.js';
+import type { VoiceHistoryRecord } from '../streaming-service/src/end/finalize.js';
+import { vendorProviders } from '../streaming-service/src/providers.js';
+import { createStreamingServer, type StreamingEnvironment } from '../streaming-service/src/server.js';
+import type { CallOutcome, CallSession } from '../streaming-service/src/session/call-session.js';
+import { turnFigures } from '../streaming-service/src/session/reply.js';
+import type { FromChild, LevelStats, ToChild } from './_pipeline-load.js';
+
+/** The fixed vendor delays every level runs with. */
+export const VENDOR_DELAYS = { sttFinalMs: 150, llmTtftMs: 200, ttsFirstByteMs: 80 } as const;
+const LEVELS = [100, 250, 500] as const;
+/** Calls connect spread over this window; measuring starts once all are up. */
+const STAGGER_MS = 8_000;
+/** How long each call keeps talking after the stagger window: enough for several turns per call. */
+const DURATION_MS = 25_000;
+/** Playback of agent audio at the caller, faster than real time so marks return and turns cycle sooner. */
+const PLAYBACK_SPEED = 4;
+/** Lag that still keeps 20 ms audio frames on time with margin: the capacity criterion. */
+const LAG_OK_MS = 20;
+
+/** Per call: when barge-in aborts reached the adapters (performance.now()). */
+interface CallProbe {
+  llmAborts: number[];
+  ttsCancels: number[];
+}
+
+interface LevelResult {
+  readonly calls: number;
+  readonly stats: LevelStats;
+  readonly overheads: number[];
+  readonly vendorSums: number[];
+  readonly ttfts: number[];
+  readonly ttsFirstBytes: number[];
+  readonly clearMs: number[];
+  readonly llmAbortMs: number[];
+  readonly ttsCancelMs: number[];
+  readonly lagP99Ms: number;
+  readonly lagMaxMs: number;
+  readonly cpuMsPerCallSecond: number;
+  /** Mean number of calls up during the window (connect failures lower it). */
+  readonly meanActive: number;
+  readonly windowMs: number;
+  readonly turns: number;
+  readonly callsEnded: number;
+}
+
+export async function run(): Promise<void> {
+  const child = fork(fileURLToPath(new URL('./_pipeline-load.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const env = await ask(child, {
+      type: 'standins',
+      stt: { finalDelayMs: VENDOR_DELAYS.sttFinalMs, interimResults: true },
+      llm: { ttftMs: VENDOR_DELAYS.llmTtftMs, tokensPerSecond: 15 },
+      tts: { firstByteDelayMs: VENDOR_DELAYS.ttsFirstByteMs },
+    }, 'env');
+    // The machine's own noise floor: this process's lag with no calls at all, measured in the same run.
+    const idle = monitorEventLoopDelay({ resolution: 10 });
+    idle.enable();
+    await sleep(5_000);
+    idle.disable();
+    const idleLagP99Ms = idle.percentile(99) / 1e6;
+    process.stdout.write(`  idle (0 calls): lag p99 ${fmt(idleLagP99Ms)} ms\n`);
+    const results: LevelResult[] = [];
+    for (const calls of LEVELS) results.push(await runLevel(child, env.env, calls));
+    report(results, idleLagP99Ms);
+  } finally {
+    child.send({ type: 'stop' } satisfies ToChild);
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill();
+  }
+}
+
+async function runLevel(child: ChildProcess, standinEnv: Record<string, string>, calls: number): Promise<LevelResult> {
+  const config = loadConfig({ ...process.env, ...standinEnv, LOG_LEVEL: 'silent' });
+  const tokenKey = randomBytes(32);
+  const probes = new Map<string, CallProbe>();
+  const outcomes: CallOutcome[] = [];
+  const workspaceId = newId('workspace');
+  const now = new Date().toISOString();
+  const agent: Agent = {
+    _id: newId('agent'),
+    name: 'Bench',
+    llm_provider: 'openai',
+    llm_model: 'gpt-4o-mini',
+    tts_provider: 'elevenlabs',
+    tts_voice_id: DEFAULT_VOICE.elevenlabs,
+    stt_provider: 'deepgram',
+    system_prompt: 'You are a restaurant host.',
+    first_message: 'Hi.',
+    recording_enabled: false,
+    ambience_enabled: false,
+    workspaceId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const providers = vendorProviders(config);
+  const environment: StreamingEnvironment = {
+    tokenKey,
+    loader: { agent: async () => agent, contactByPhone: async () => undefined, tools: async () => [] },
+    services(setup) {
+      const probe: CallProbe = { llmAborts: [], ttsCancels: [] };
+      probes.set(setup.callSid, probe);
+      return {
+        stt: providers.stt(setup.agent.stt_provider),
+        llm: probeLlm(providers.llm(setup.agent.llm_provider), probe),
+        tts: probeTts(providers.tts(setup.agent.tts_provider), probe),
+        loadTool: async () => {
+          throw new Error('no tools in the benchmark');
+        },
+        httpTools: {},
+      };
+    },
+    // The history record is not what is measured; the outcome carries the per-turn latency points.
+    async finalize(outcome) {
+      outcomes.push(outcome);
+      return {} as VoiceHistoryRecord;
+    },
+  };
+  const server = createStreamingServer({ environment: async () => environment });
+  const { port } = await server.listen(0, '127.0.0.1');
+  const callList = Array.from({ length: calls }, () => {
+    const callSid = `CA${randomBytes(16).toString('hex')}`;
+    return { callSid, token: signStreamToken({ callSid, workspaceId, agentId: agent._id, numberId: newId('phoneNumber') }, tokenKey) };
+  });
+
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  const sessions = new Map<string, CallSession>();
+  let cpuStart: NodeJS.CpuUsage | undefined;
+  let cpuUsed: NodeJS.CpuUsage | undefined;
+  let windowStart = 0;
+  let windowEnd = 0;
+  let activeSum = 0;
+  let activeSamples = 0;
+  const levelStart = performance.now();
+  // The window is time-based: after every call had its turn to connect, until the first calls hang up.
+  // CPU and lag count only then; calls that failed to connect simply lower the mean active count.
+  const openAt = levelStart + STAGGER_MS + 1_000;
+  const closeAt = levelStart + STAGGER_MS + DURATION_MS - 1_000;
+  const closeWindow = () => {
+    if (!cpuStart || windowEnd) return;
+    windowEnd = performance.now();
+    cpuUsed = process.cpuUsage(cpuStart);
+    lag.disable();
+  };
+  const watcher = setInterval(() => {
+    for (const s of server.sessions) sessions.set(s.setup.callSid, s);
+    const t = performance.now();
+    if (!cpuStart && t >= openAt) {
+      cpuStart = process.cpuUsage();
+      windowStart = t;
+      lag.enable();
+    } else if (cpuStart && !windowEnd) {
+      activeSum += server.activeSessions;
+      activeSamples += 1;
+      if (t >= closeAt) closeWindow();
+    }
+  }, 50);
+
+  const { stats } = await ask(
+    child,
+    { type: 'level', url: `ws://127.0.0.1:${port}/media-stream`, calls: callList, durationMs: DURATION_MS, staggerMs: STAGGER_MS, playbackSpeed: PLAYBACK_SPEED },
+    'level-done',
+  );
+  closeWindow();
+  clearInterval(watcher);
+  // Let the last sessions finish and hand over their outcomes.
+  const until = performance.now() + 10_000;
+  while (server.activeSessions > 0 && performance.now() < until) await sleep(100);
+  await server.close();
+
+  const overheads: number[] = [];
+  const vendorSums: number[] = [];
+  const ttfts: number[] = [];
+  const ttsFirstBytes: number[] = [];
+  let turns = 0;
+  for (const outcome of outcomes) {
+    for (const latency of outcome.latencies) {
+      turns += 1;
+      const f = turnFigures(latency);
+      if (f.overheadMs === null) continue;
+      overheads.push(f.overheadMs);
+      vendorSums.push((f.llmFirstTokenMs ?? 0) + (f.llmFirstPhraseMs ?? 0) + (f.ttsFirstByteMs ?? 0));
+      if (f.llmFirstTokenMs !== null) ttfts.push(f.llmFirstTokenMs);
+      if (f.ttsFirstByteMs !== null) ttsFirstBytes.push(f.ttsFirstByteMs);
+    }
+  }
+  const clearMs: number[] = [];
+  const llmAbortMs: number[] = [];
+  const ttsCancelMs: number[] = [];
+  for (const [callSid, session] of sessions) {
+    const probe = probes.get(callSid);
+    for (const i of session.interruptions) {
+      clearMs.push(i.clearedAtMs - i.atMs);
+      // The first abort at or after the speech event belongs to this interruption.
+      const llm = probe?.llmAborts.find((t) => t >= i.atMs);
+      if (llm !== undefined && llm - i.atMs < 1_000) llmAbortMs.push(llm - i.atMs);
+      const tts = probe?.ttsCancels.find((t) => t >= i.atMs);
+      if (tts !== undefined && tts - i.atMs < 1_000) ttsCancelMs.push(tts - i.atMs);
+    }
+  }
+  const windowMs = windowEnd - windowStart;
+  const used = cpuUsed ? (cpuUsed.user + cpuUsed.system) / 1000 : NaN;
+  const result: LevelResult = {
+    calls,
+    stats,
+    overheads,
+    vendorSums,
+    ttfts,
+    ttsFirstBytes,
+    clearMs,
+    llmAbortMs,
+    ttsCancelMs,
+    lagP99Ms: lag.count > 0 ? lag.percentile(99) / 1e6 : NaN,
+    lagMaxMs: lag.count > 0 ? lag.max / 1e6 : NaN,
+    meanActive: activeSamples ? activeSum / activeSamples : NaN,
+    cpuMsPerCallSecond: windowMs > 0 && activeSum > 0 ? used / (activeSum / activeSamples) / (windowMs / 1000) : NaN,
+    windowMs,
+    turns,
+    callsEnded: outcomes.length,
+  };
+  process.stdout.write(
+    `  ${calls} calls (${fmt(result.meanActive, 0)} up on average): window ${(windowMs / 1000).toFixed(1)} s, ${turns} turns, ${stats.bargeIns} barge-ins, ` +
+      `lag p99 ${fmt(result.lagP99Ms)} ms, CPU ${fmt(result.cpuMsPerCallSecond, 2)} ms/call/s` +
+      `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,
+  );
+  return result;
+}
+
+/** Notes when a barge-in's abort reaches the LLM adapter: the request's signal firing. */
+function probeLlm(llm: LlmProvider, probe: CallProbe): LlmProvider {
+  return {
+    id: llm.id,
+    stream(request, signal) {
+      signal.addEventListener('abort', () => probe.llmAborts.push(performance.now()), { once: true });
+      return llm.stream(request, signal);
+    },
+  };
+}
+
+/** Notes when a barge-in cancels a TTS utterance at the adapter. */
+function probeTts(tts: TtsProvider, probe: CallProbe): TtsProvider {
+  return {
+    id: tts.id,
+    async connect(options, signal) {
+      const session = await tts.connect(options, signal);
+      const wrapped: TtsSession = {
+        utterance(id) {
+          const u = session.utterance(id);
+          return {
+            pushText: (t) => u.pushText(t),
+            flush: () => u.flush(),
+            end: () => u.end(),
+            cancel: () => {
+              probe.ttsCancels.push(performance.now());
+              u.cancel();
+            },
+            audio: u.audio,
+          };
+        },
+        close: () => session.close(),
+      };
+      return wrapped;
+    },
+  };
+}
+
+/** Sends one message to the load process and waits for the reply of type `want`. */
+function ask<T extends FromChild['type']>(child: ChildProcess, message: ToChild, want: T): Promise<Extract<FromChild, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: FromChild) => {
+      if (m.type !== want) return;
+      cleanup();
+      resolve(m as Extract<FromChild, { type: T }>);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`load process exited (${code})`));
+    };
+    const cleanup = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+    child.send(message);
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Nearest-rank percentile; NaN for no samples. */
+function pct(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+const mean = (values: readonly number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN);
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const round = (n: number, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
+
+function report(results: readonly LevelResult[], idleLagP99Ms: number): void {
+  const rows = results.map((r) => ({
+    calls: String(r.calls),
+    'up (mean)': fmt(r.meanActive, 0),
+    turns: String(r.overheads.length),
+    'overhead p50': fmt(pct(r.overheads, 50)),
+    'overhead p99': fmt(pct(r.overheads, 99)),
+    'LLM TTFT mean': fmt(mean(r.ttfts)),
+    'TTS 1st byte mean': fmt(mean(r.ttsFirstBytes)),
+    'vendor mean': fmt(mean(r.vendorSums)),
+    'overhead/vendor p50': fmt(pct(r.overheads, 50) / mean(r.vendorSums), 3),
+    'barge->clear p99': fmt(pct(r.clearMs, 99), 2),
+    'barge->LLM abort p99': fmt(pct(r.llmAbortMs, 99), 2),
+    'barge->TTS cancel p99': fmt(pct(r.ttsCancelMs, 99), 2),
+    'barge-ins': String(r.clearMs.length),
+    'lag p99': fmt(r.lagP99Ms),
+    'lag max': fmt(r.lagMaxMs),
+    'CPU ms/call/s': fmt(r.cpuMsPerCallSecond, 2),
+  }));
+  const headers = Object.keys(rows[0] ?? {});
+  const widths = headers.map((h) => Math.max(h.length, ...rows.map((row) => (row as Record<string, string>)[h]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
+  process.stdout.write(
+    [
+      '',
+      `Fixed vendor delays: STT final ${VENDOR_DELAYS.sttFinalMs} ms after end of speech, LLM TTFT ${VENDOR_DELAYS.llmTtftMs} ms, TTS first byte ${VENDOR_DELAYS.ttsFirstByteMs} ms.`,
+      `Idle lag p99 of this process (0 calls, same run): ${fmt(idleLagP99Ms)} ms. Machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (shared: numbers are noisy). Times in ms.`,
+      '',
+      line(headers),
+      `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+      ...rows.map((row) => line(headers.map((h) => (row as Record<string, string>)[h]!))),
+      '',
+      'overhead = first outbound audio − STT final − LLM first token − LLM first phrase − TTS first byte (per turn, this process).',
+      'vendor mean = LLM first token + first phrase + TTS first byte inside that span; overhead/vendor is the share we add.',
+      'barge-in = STT speech event received → clear sent / LLM abort signalled / TTS utterance cancelled (adapter boundary).',
+      'CPU ms/call/s = server-process CPU per concurrent call per second while all calls were up (1000 = one core).',
+      '',
+    ].join('\n'),
+  );
+  const at = (n: number) => results.find((r) => r.calls === n);
+  const base = at(100) ?? results[0]!;
+  const bargeAll = [...base.clearMs, ...base.llmAbortMs, ...base.ttsCancelMs];
+  const okLevels = results.filter((r) => Number.isFinite(r.lagP99Ms) && r.lagP99Ms <= LAG_OK_MS && r.stats.failed === 0);
+  const summary = {
+    overheadP50Ms: round(pct(base.overheads, 50)),
+    overheadP99Ms: round(pct(base.overheads, 99)),
+    bargeInP99Ms: round(pct(bargeAll, 99), 2),
+    bargeInClearP99Ms: round(pct(base.clearMs, 99), 2),
+    overheadToVendorP50: round(pct(base.overheads, 50) / mean(base.vendorSums), 4),
+    maxCallsLagOk: okLevels.length ? Math.max(...okLevels.map((r) => r.calls)) : 0,
+    lagP99MsIdle: round(idleLagP99Ms),
+    lagP99MsAt: Object.fromEntries(results.map((r) => [r.calls, round(r.lagP99Ms)])),
+    cpuMsPerCallAt: Object.fromEntries(results.map((r) => [r.calls, round(r.cpuMsPerCallSecond, 2)])),
+    cpuUnit: 'ms CPU per call per second',
+  };
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+}
