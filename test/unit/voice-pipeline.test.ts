@@ -11,6 +11,7 @@ import type { Contact } from '../../lib/domain/contact.js';
 import { pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 import { CallRecorder } from '../../streaming-service/src/end/recording.js';
 import { callCost } from '../../streaming-service/src/end/finalize.js';
+import { AudioOut } from '../../streaming-service/src/session/audio-out.js';
 import { FrameQueue, type Frame } from '../../streaming-service/src/frames.js';
 import { PhraseSplitter } from '../../streaming-service/src/session/phrase-splitter.js';
 import { contactVariables, fillTemplate } from '../../streaming-service/src/session/prompt.js';
@@ -169,6 +170,34 @@ describe('prompt variables', () => {
     const vars = contactVariables(contact);
     expect(fillTemplate('Hi {{contactName}} ({{ plan }}, {{visits}} visits){{unknown}}.', vars)).toBe('Hi Ada Lovelace (gold, 3 visits).');
     expect(fillTemplate('Hi {{contactName}}!', contactVariables(undefined))).toBe('Hi !');
+  });
+});
+
+describe('paced audio out', () => {
+  it('sends at most the lead ahead at once, keeps marks behind their audio, and clears what is queued', () => {
+    const sent: { event: string; bytes?: number; name?: string }[] = [];
+    const out = new AudioOut('MZ1', (m) => {
+      const msg = JSON.parse(m) as { event: string; media?: { payload: string }; mark?: { name: string } };
+      sent.push({ event: msg.event, bytes: msg.media ? Buffer.from(msg.media.payload, 'base64').length : undefined, name: msg.mark?.name });
+    });
+    // One second of audio, then its mark.
+    out.enqueueAudio('h1', new Uint8Array(8_000).fill(0x7f));
+    out.enqueueMark('h1', 'h1.0');
+    const media = sent.filter((m) => m.event === 'media');
+    // 300 ms lead: 15 frames of 20 ms go out at once, the rest waits for playback.
+    expect(media).toHaveLength(15);
+    expect(media.every((m) => m.bytes === 160)).toBe(true);
+    expect(sent.some((m) => m.event === 'mark')).toBe(false);
+    expect(out.bufferedMs()).toBeGreaterThan(250);
+    // A barge-in: the queued mark is handed back (never sent), Twilio is told to clear.
+    expect(out.clear('h1')).toEqual(['h1.0']);
+    expect(sent.at(-1)).toEqual({ event: 'clear', bytes: undefined, name: undefined });
+    expect(out.isBusy()).toBe(false);
+    // With nothing buffered, audio and its mark go out at once.
+    out.enqueueAudio('h2', new Uint8Array(320));
+    out.enqueueMark('h2', 'h2.0');
+    expect(sent.slice(-3).map((m) => m.event)).toEqual(['media', 'media', 'mark']);
+    out.close();
   });
 });
 

@@ -15,9 +15,15 @@ export interface AudioOutOptions {
   readonly leadMs: number;
   /** 20 ms of mu-law at 8 kHz, Twilio's own frame size. */
   readonly frameBytes: number;
+  /**
+   * How much room must open up before the pacer wakes again. 60 ms (three frames per wake) keeps the timer
+   * count per call low (hundreds of concurrent calls share one event loop) while the buffer stays between
+   * 240 and 300 ms.
+   */
+  readonly batchMs: number;
 }
 
-export const DEFAULT_AUDIO_OUT = { leadMs: 300, frameBytes: 160 } as const satisfies AudioOutOptions;
+export const DEFAULT_AUDIO_OUT = { leadMs: 300, frameBytes: 160, batchMs: 60 } as const satisfies AudioOutOptions;
 
 type Item =
   | { readonly type: 'audio'; readonly handleId: string; readonly mulaw: Uint8Array }
@@ -89,6 +95,9 @@ export class AudioOut {
     if (!this.closed) this.send(encodeClear(this.streamSid));
     this.playEndMs = now;
     this.events.onCleared?.(now);
+    // The pacer's wait was for audio that no longer exists: the next utterance must not wait for it.
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.pump();
     return dropped;
   }
@@ -118,8 +127,8 @@ export class AudioOut {
       this.events.onAudioSent?.(head.handleId, head.mulaw, now, playAt);
     }
     if (this.queue.length > 0) {
-      // Wake when the buffer has drained to just under the lead: one frame's worth of room.
-      const wait = Math.max(1, this.playEndMs - this.options.leadMs - now + this.options.frameBytes / BYTES_PER_MS);
+      // Wake when a batch's worth of room has opened below the lead.
+      const wait = Math.max(1, this.playEndMs - this.options.leadMs - now + this.options.batchMs);
       this.timer = setTimeout(() => {
         this.timer = undefined;
         this.pump();

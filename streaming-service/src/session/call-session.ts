@@ -146,12 +146,16 @@ export class CallSession {
     this.conversation = new Conversation(this.systemPrompt);
     this.tools = buildCallTools(setup.tools);
     this.recorder = new CallRecorder(Math.ceil(this.options.maxDurationMs / 1000));
+    // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
+    const recording = setup.agent.recording_enabled;
     this.out = new AudioOut(setup.streamSid, (m) => this.socket.send(m), {
       onAudioSent: (handleId, mulaw, sentAt, playAt) => {
-        this.recorder.addAgent(mulaw, playAt - this.startMs);
+        if (recording) this.recorder.addAgent(mulaw, playAt - this.startMs);
         if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
       },
-      onCleared: (atMs) => this.recorder.cutAgent(atMs - this.startMs),
+      onCleared: (atMs) => {
+        if (recording) this.recorder.cutAgent(atMs - this.startMs);
+      },
     });
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
@@ -286,7 +290,7 @@ export class CallSession {
   private onFrame(frame: Frame): void {
     switch (frame.kind) {
       case 'caller_audio': {
-        this.recorder.addCaller(frame.mulaw, frame.timestampMs);
+        if (this.setup.agent.recording_enabled) this.recorder.addCaller(frame.mulaw, frame.timestampMs);
         if (mulawRms(frame.mulaw) >= this.options.voiceRms) this.lastVoicedAtMs = frame.atMs;
         if (this.stt) this.stt.sendAudio(frame.mulaw);
         else this.pendingAudio.push(frame.mulaw);
