@@ -5,6 +5,7 @@ import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-toke
 import { log } from '../http/log.js';
 import { findAgent } from '../store/agents.js';
 import { findCall } from '../store/calls.js';
+import { findPhoneNumberByE164 } from '../store/phone-numbers.js';
 import { connectStreamTwiml, sayAndHangUpTwiml } from '../vendors/telephony/twilio-webhook.js';
 import { applyProviderStatus, isLive, type ProviderStatus } from './calls.js';
 
@@ -33,10 +34,12 @@ export function callIdOf(rawQuery: string | undefined): string | undefined {
  */
 export async function answerOutboundCall(
   deps: OutboundDeps,
-  owned: PhoneNumber | undefined,
+  verifiedBy: PhoneNumber | undefined,
   callId: string,
   callSid: string,
+  from?: string,
 ): Promise<string> {
+  const owned = await callingNumber(deps, verifiedBy, from);
   const call = owned ? await findCall(deps.db, owned.workspaceId, callId) : undefined;
   const agent = call ? await findAgent(deps.db, call.workspaceId, call.agentId) : undefined;
   const matches =
@@ -63,13 +66,26 @@ export async function answerOutboundCall(
   return connectStreamTwiml(streamUrl(deps.config), { token });
 }
 
+/**
+ * Our number a call was placed from. The webhook check resolves the number by `To` first (right for
+ * inbound calls); when we dial another number held on the platform, `To` is that one, so the caller's
+ * `From` is looked up instead, accepted only in the same provider account (whose token verified the
+ * request).
+ */
+async function callingNumber(deps: OutboundDeps, verifiedBy: PhoneNumber | undefined, from: string | undefined): Promise<PhoneNumber | undefined> {
+  if (!verifiedBy || !from || verifiedBy.number === from) return verifiedBy;
+  const found = await findPhoneNumberByE164(deps.db, deps.secrets, from);
+  return found && found.number.telephonyAccountSid === verifiedBy.telephonyAccountSid ? found.number : undefined;
+}
+
 /** Applies a verified status callback to the call its URL names (a no-op for calls that are not ours). */
 export async function trackOutboundStatus(
-  deps: Pick<Deps, 'config' | 'db'>,
-  owned: PhoneNumber | undefined,
+  deps: OutboundDeps,
+  verifiedBy: PhoneNumber | undefined,
   callId: string,
-  status: ProviderStatus,
+  status: ProviderStatus & { from?: string },
 ): Promise<void> {
+  const owned = await callingNumber(deps, verifiedBy, status.from);
   if (!owned) return;
   await applyProviderStatus(deps, owned.workspaceId, callId, status);
 }

@@ -105,7 +105,7 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
   const call = parseSigned(TwilioVoiceParams, params);
   // Calls we placed carry our call id in the (signed) webhook URL: see lib/services/outbound-voice.ts.
   const outboundCallId = callIdOf(request.rawQuery);
-  if (outboundCallId) return answerOutboundCall(deps, owned, outboundCallId, call.CallSid);
+  if (outboundCallId) return answerOutboundCall(deps, owned, outboundCallId, call.CallSid, call.From);
   const agent = owned?.agentId ? await findAgent(deps.db, owned.workspaceId, owned.agentId) : undefined;
   log('info', 'inbound call', {
     callSid: call.CallSid,
@@ -146,6 +146,7 @@ export async function recordCallStatus(deps: WebhookDeps, request: WebhookReques
   if (outboundCallId) {
     await trackOutboundStatus(deps, owned, outboundCallId, {
       callSid: status.CallSid,
+      from: status.From,
       status: status.CallStatus,
       durationSeconds: status.CallDuration,
       answeredBy: status.AnsweredBy,

@@ -127,6 +127,17 @@ describe('dispatch and lifecycle', () => {
     expect(list.body.data.filter((r: HistoryRecord) => r._id === callId)).toHaveLength(1);
   });
 
+  it('a call to another number held on the platform is still tracked as the caller\'s call', async () => {
+    const caller = await p.callerSetup(100);
+    const callee = await p.callerSetup(100);
+    sim().setRule(callee.number, { kind: 'busy' });
+    const callId = await start(caller, callee.number);
+    const record = await historyOf(caller, callId);
+    expect(record).toMatchObject({ callEndReason: 'busy', callCost: 0, mobileNumber: callee.number });
+    expect(await ledgerMatches(caller.workspaceId)).toBe(100);
+    expect((await p.api(callee.apiKey, 'GET', `/api/history/${callId}`)).status).toBe(404);
+  });
+
   it('a call leaves exactly two ledger entries: its reservation and its settlement', async () => {
     const s = await p.callerSetup(100);
     const to = '+14155550205';
