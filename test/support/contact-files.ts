@@ -29,9 +29,9 @@ export const textCell = (ref: string, text: string) => `<c r="${ref}" t="inlineS
  * A workbook whose first sheet has exactly this `<sheetData>` content, so a test controls every cell's
  * XML (formula cells with or without a cached value, numbers in exponent form, shared strings).
  */
-export function xlsxFromSheetXml(sheetData: string, sharedStrings: readonly string[] = [], extra: Zippable = {}): Buffer {
+export function xlsxFromSheetXml(sheetData: string, sharedStrings: readonly string[] = [], extra: Zippable = {}, doctype = ''): Buffer {
   const sst = `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${sharedStrings.length}" uniqueCount="${sharedStrings.length}">${sharedStrings.map((s) => `<si><t>${escapeXml(s)}</t></si>`).join('')}</sst>`;
-  const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`;
+  const sheet = `<?xml version="1.0" encoding="UTF-8"?>${doctype}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`;
   return Buffer.from(
     zipSync({
       '[Content_Types].xml': strToU8(CONTENT_TYPES),

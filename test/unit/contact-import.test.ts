@@ -306,6 +306,19 @@ describe('.xlsx', () => {
     expect(error.message).toContain('beyond');
   });
 
+  it('does not expand XML entities declared in the workbook (billion laughs)', async () => {
+    const entities = ['<!ENTITY lol0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`)];
+    const book = xlsxFromSheetXml(
+      `<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2">${textCell('A2', 'NAME')}${textCell('B2', '+14155552671')}</row>`.replace('NAME', '&lol9;'),
+      ['contactName', 'phoneNumber'],
+      {},
+      `<!DOCTYPE worksheet [${entities.join('')}]>`,
+    );
+    const p = await plan(book);
+    expect(p.drafts).toHaveLength(1);
+    expect(p.drafts[0]!.contactName.length).toBeLessThan(100);
+  });
+
   it('refuses a damaged workbook with a 400, not a crash', async () => {
     const book = await xlsx([['contactName', 'phoneNumber'], ['Ann', '+14155552671']]);
     expect(await failure(plan(book.subarray(0, book.length - 30)))).toMatchObject({ status: 400, code: 'invalid_xlsx' });
