@@ -26,6 +26,7 @@ import { getPhoneNumber } from '../store/phone-numbers.js';
 import { putNewHistoryRecord } from '../store/history.js';
 import { callPricing, insufficientCredits, settleCall } from './credits.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 
 /**
  * Outbound calls from the API to their end: starting one (credits, idempotency, the dispatch message),
@@ -36,6 +37,12 @@ type CallDeps = Pick<Deps, 'config' | 'db' | 'dispatch'>;
 
 /** How long a retried request with the same `Idempotency-Key` gets the first answer: a day, as Stripe does. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+export class TooManyConcurrentCallsError extends AppError {
+  constructor() {
+    super(429, 'rate_limited', 'Too many calls are starting at once in this workspace; retry in a moment.');
+  }
+}
 
 export class IdempotencyKeyReusedError extends AppError {
   constructor() {
@@ -139,7 +146,14 @@ export async function startPhoneCall(
     call,
     idempotency && { ...idempotency, answer, expiresAt: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
     now,
-  );
+  ).catch((error: unknown) => {
+    // Every call of a workspace updates its one balance item; a burst larger than the transaction retries
+    // absorb is the client's to slow down, not a fault on our side.
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')) {
+      throw new TooManyConcurrentCallsError();
+    }
+    throw error;
+  });
   if (outcome.kind === 'insufficient') throw await insufficientCredits(deps, workspaceId, call.reserved);
   if (outcome.kind === 'duplicate') return replay(outcome.record.requestHash, idempotency!.requestHash, outcome.record.answer);
 

@@ -10,6 +10,9 @@ import { reservationFor } from '../../../lib/domain/call.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { callPricing } from '../../../lib/services/credits.js';
+import { startPhoneCall } from '../../../lib/services/calls.js';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { receive, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
@@ -150,5 +153,28 @@ describe('POST /api/optimus/phone-call', () => {
     expect(fresh.status).toBe(202);
     expect(fresh.body.call_id).not.toBe(a.body.call_id);
     await drain();
+  });
+
+  it('a burst beyond what transaction retries absorb is 429 rate_limited, never a 500, and writes nothing', async () => {
+    const s = await p.callerSetup(100);
+    const real = p.deps.db.doc;
+    // Every transaction conflicts, as when many calls of one workspace race for its balance item.
+    const doc = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== 'send') return Reflect.get(target, prop, receiver);
+        return (command: unknown, ...rest: unknown[]) => {
+          if (command instanceof TransactWriteCommand) {
+            return Promise.reject(
+              new TransactionCanceledException({ message: 'conflict', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] }),
+            );
+          }
+          return (target.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+        };
+      },
+    });
+    const deps = { ...p.deps, db: { ...p.deps.db, doc } };
+    const error = await startPhoneCall(deps, s.workspaceId, body(s)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(100);
   });
 });
