@@ -62,7 +62,9 @@ export async function readMultipartForm(event: MultipartEvent, options: Multipar
   try {
     parser = busboy({
       headers: { 'content-type': contentType },
-      limits: { fileSize: options.maxFileBytes, files: 1, fields: 10, parts: 12, fieldSize: 1024, fieldNameSize: 100, headerPairs: 20 },
+      // busboy reports 'limit' on reaching fileSize, even when the file ends exactly there: one byte more
+      // lets a file of exactly maxFileBytes through and stops any larger one.
+      limits: { fileSize: options.maxFileBytes + 1, files: 1, fields: 10, parts: 12, fieldSize: 1024, fieldNameSize: 100, headerPairs: 20 },
     });
   } catch (error) {
     throw malformed((error as Error).message);
