@@ -67,6 +67,11 @@ export interface SessionOptions {
   readonly goodbyePhrase: string;
   /** Level (16-bit RMS) above which caller audio counts as voice, for the STT latency figure. */
   readonly voiceRms: number;
+  /**
+   * A call where nobody has said anything for this long (agent idle, caller silent) is ended as
+   * `silence_timeout`: an abandoned line must not hold vendor sockets open until the maximum duration.
+   */
+  readonly silenceTimeoutMs: number;
 }
 
 export const DEFAULT_SESSION_OPTIONS = {
@@ -78,6 +83,7 @@ export const DEFAULT_SESSION_OPTIONS = {
   fillerPhrase: 'One moment, please.',
   goodbyePhrase: 'Goodbye!',
   voiceRms: 500,
+  silenceTimeoutMs: 60_000,
 } as const satisfies SessionOptions;
 
 /** What the session hands to end-of-call processing. */
@@ -128,6 +134,10 @@ export class CallSession {
   private lastVoicedAtMs = 0;
   private readonly startMs = performance.now();
   private maxTimer: NodeJS.Timeout | undefined;
+  private silenceTimer: NodeJS.Timeout | undefined;
+  private lastActivityMs = performance.now();
+  /** DTMF digits the caller pressed, in order (kept; no agent behaviour uses them yet). */
+  readonly dtmfDigits: string[] = [];
   private endCause: EndCause | undefined;
   /** Resolves with the outcome once the call is over. */
   readonly ended: Promise<CallOutcome>;
@@ -179,6 +189,13 @@ export class CallSession {
   start(): void {
     this.maxTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
     this.maxTimer.unref?.();
+    // Checked every few seconds: the exact moment of a silence timeout does not matter.
+    this.silenceTimer = setInterval(() => {
+      const now = performance.now();
+      if (this.current && !this.current.settled) this.lastActivityMs = now;
+      if (this.state.state === 'listening' && now - this.lastActivityMs >= this.options.silenceTimeoutMs) this.end('silence_timeout');
+    }, Math.min(5_000, this.options.silenceTimeoutMs));
+    this.silenceTimer.unref?.();
     void this.connectStt();
     const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
     if (greeting) {
@@ -291,7 +308,10 @@ export class CallSession {
     switch (frame.kind) {
       case 'caller_audio': {
         if (this.setup.agent.recording_enabled) this.recorder.addCaller(frame.mulaw, frame.timestampMs);
-        if (mulawRms(frame.mulaw) >= this.options.voiceRms) this.lastVoicedAtMs = frame.atMs;
+        if (mulawRms(frame.mulaw) >= this.options.voiceRms) {
+          this.lastVoicedAtMs = frame.atMs;
+          this.lastActivityMs = frame.atMs;
+        }
         if (this.stt) this.stt.sendAudio(frame.mulaw);
         else this.pendingAudio.push(frame.mulaw);
         return;
@@ -310,7 +330,11 @@ export class CallSession {
         }
         return;
       }
+      case 'dtmf':
+        this.dtmfDigits.push(frame.digit);
+        return;
       default:
+        // start/end are handled by the loop and the server; interruption frames are decided here, not received.
         return;
     }
   }
@@ -373,12 +397,13 @@ export class CallSession {
 
   private async finish(cause: EndCause): Promise<void> {
     if (this.maxTimer) clearTimeout(this.maxTimer);
+    if (this.silenceTimer) clearInterval(this.silenceTimer);
     if (!this.state.isEnding) this.state.go('ending');
     const handle = this.current;
     if (handle && !handle.settled) handle.interrupt();
     for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.abandon();
     this.out.close();
-    if (cause === 'agent_hangup' || cause === 'max_duration' || cause === 'error') await this.hangUp();
+    if (cause === 'agent_hangup' || cause === 'max_duration' || cause === 'silence_timeout' || cause === 'error') await this.hangUp();
     // Closing the socket ends <Connect>; Twilio then runs the next verb or hangs up (transfers replaced it).
     this.socket.close(1000, cause);
     this.frames.close();
