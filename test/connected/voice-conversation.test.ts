@@ -3,7 +3,8 @@
  * before anything else, answers each caller turn in order through the real STT, LLM and TTS adapters (here
  * against their stand-ins), and when the caller hangs up the call's history record holds the transcript
  * (one `agent:`/`user:` line per turn, in order), a summary from the agent's LLM, the duration, the end
- * reason `customer_hangup`, the cost and per-turn latency figures.
+ * reason `customer_hangup`, the cost and per-turn latency figures. The caller's contact (found by number)
+ * fills the prompt's variables; unknown variables become empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/simulated-caller.js';
@@ -25,7 +26,16 @@ afterAll(async () => {
 
 describe('a two-turn conversation', () => {
   it('greets first, answers each turn in order, and records the call when the caller hangs up', async () => {
-    const agent = await vp.agent({ first_message: 'Hello! Thanks for calling Luigi. How can I help?' });
+    const contact = await fetch(`${vp.platform.baseUrl}/api/contacts`, {
+      method: 'POST',
+      headers: { 'x-api-key': vp.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ contactName: 'Ada Lovelace', phoneNumber: '+14155550100', externalFields: { plan: 'gold' }, workspaceId: vp.workspaceId }),
+    });
+    expect(contact.status).toBe(201);
+    const agent = await vp.agent({
+      first_message: 'Hello! Thanks for calling Luigi. How can I help?',
+      system_prompt: 'Caller: {{contactName}} on the {{plan}} plan.{{unknown}}',
+    });
     const caller = await vp.call(agent, { from: '+14155550100' });
 
     // Greeting: agent audio arrives before any caller speech, followed by a mark per phrase.
@@ -72,6 +82,9 @@ describe('a two-turn conversation', () => {
     expect(record.callDuration).toBeGreaterThanOrEqual(1);
     expect(record.callCost).toBeCloseTo((record.callDuration / 60) * 0.07, 4);
     expect(record.mobileNumber).toBe('+14155550100');
+    expect(record.fullName).toBe('Ada Lovelace');
+    const firstRequest = vp.platform.voice.llm.control.requestsFor('openai')[0]!.body as { messages: { role: string; content: string }[] };
+    expect(firstRequest.messages[0]).toEqual({ role: 'system', content: 'Caller: Ada Lovelace on the gold plan.' });
     expect(record.callRecordingUrl).toBe('');
     expect(record.turnLatencies).toHaveLength(2);
     for (const t of record.turnLatencies) {
