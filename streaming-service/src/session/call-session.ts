@@ -352,6 +352,8 @@ export class CallSession {
     const handle = this.current;
     if (!handle || handle.interrupted) return;
     handle.interrupt(atMs);
+    // Agent-side data frames still queued belong to the interrupted utterance (STYLE 6).
+    this.frames.dropData();
     for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
     this.interruptions.push({ handleId: handle.id, atMs, clearedAtMs: performance.now() });
     this.current = undefined;
