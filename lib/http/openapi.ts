@@ -90,7 +90,7 @@ const errorExample = (e: AppError) => ({ error: { code: e.code, message: e.messa
 export function errorStatuses(route: RouteSpec): number[] {
   const out = new Set<number>(route.errors ?? []);
   const readsBody = route.bodyKind !== 'none' && (route.body !== undefined || route.bodyKind === 'raw');
-  if (route.body || route.query || route.params) out.add(400);
+  if (route.body || route.query || route.params || route.form) out.add(400);
   if (route.auth) {
     out.add(401);
     // Any workspaceId in the query string is checked, declared or not, so every authenticated route can 403.
@@ -246,6 +246,10 @@ function operation(operationId: string, route: RouteSpec, collector: SchemaColle
     tags: [route.tag],
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(jsonBody ? { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body!, 'input') } } } } : {}),
+    // Raw bodies with a declared form (multipart uploads) are described by that form's schema.
+    ...(!jsonBody && route.consumes && route.form
+      ? { requestBody: { required: true, content: { [route.consumes]: { schema: collector.convert(route.form, 'input') } } } }
+      : {}),
     responses,
     security: route.auth ? [{ [SECURITY_SCHEME]: [] }] : [],
   };
