@@ -1,5 +1,5 @@
 import { AsyncQueue } from '../../lib/vendors/shared/async-queue.js';
-import type { LlmEvent, LlmProvider, LlmRequest } from '../../lib/vendors/llm/port.js';
+import type { LlmEvent, LlmProvider, LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
 import type { SttEvent, SttProvider, SttStream } from '../../lib/vendors/stt/port.js';
 import type { TtsAudioChunk, TtsProvider, TtsSession, TtsUtterance } from '../../lib/vendors/tts/port.js';
 
@@ -31,14 +31,19 @@ export class FakeStt implements SttProvider {
 export class FakeLlm implements LlmProvider {
   readonly id = 'openai' as const;
   readonly requests: LlmRequest[] = [];
-  constructor(private readonly reply: (request: LlmRequest) => string = () => 'Fine, thank you.') {}
+  constructor(
+    private readonly reply: (request: LlmRequest) => string | { text?: string; toolCalls?: LlmToolCall[] } = () => 'Fine, thank you.',
+  ) {}
   async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
     this.requests.push(request);
-    for (const word of this.reply(request).split(/(?<= )/)) {
+    const answer = this.reply(request);
+    const { text = '', toolCalls = [] } = typeof answer === 'string' ? { text: answer } : answer;
+    for (const word of text.split(/(?<= )/).filter(Boolean)) {
       if (signal.aborted) return;
       yield { type: 'text', delta: word, atMs: performance.now() };
     }
-    yield { type: 'done', finishReason: 'stop', atMs: performance.now() };
+    for (const call of toolCalls) yield { type: 'tool_call', call, atMs: performance.now() };
+    yield { type: 'done', finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop', atMs: performance.now() };
   }
 }
 

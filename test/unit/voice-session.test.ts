@@ -1,10 +1,14 @@
 /**
  * Invariant: the call session, driven by in-memory ports, greets first, answers a caller turn with audio
  * followed by one mark per phrase, commits to the transcript only phrases whose marks came back, and ends a
- * call where nobody speaks as `silence_timeout`, hanging up and closing the stream.
+ * call where nobody speaks as `silence_timeout`, hanging up and closing the stream; a tool call the model
+ * completed runs exactly once and its result reaches the next request even when the caller interrupts.
  */
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../lib/domain/agent.js';
+import type { Tool } from '../../lib/domain/tool.js';
+import type { LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
 import { CallSession, type CallSetup } from '../../streaming-service/src/session/call-session.js';
 import { FakeLlm, FakeStt, FakeTts } from '../fakes/voice-ports.js';
 
@@ -25,9 +29,15 @@ const agent: Agent = {
   updatedAt: '',
 };
 
-function session(options: { silenceTimeoutMs?: number } = {}) {
+interface Extra {
+  silenceTimeoutMs?: number;
+  reply?: (request: LlmRequest) => string | { text?: string; toolCalls?: LlmToolCall[] };
+  tools?: Tool[];
+}
+
+function session(options: Extra = {}) {
   const stt = new FakeStt();
-  const llm = new FakeLlm();
+  const llm = new FakeLlm(options.reply);
   const tts = new FakeTts();
   const sent: Record<string, any>[] = [];
   const closes: number[] = [];
@@ -38,7 +48,7 @@ function session(options: { silenceTimeoutMs?: number } = {}) {
     agent,
     contact: { _id: 'ct_1', contactName: 'Ada', phoneNumber: '+14155550100', region: 'US', workspaceId: 'ws_1', externalFields: {}, createdAt: '', updatedAt: '' },
     callerNumber: '+14155550100',
-    tools: [],
+    tools: options.tools ?? [],
     callSid: 'CA1',
     streamSid: 'MZ1',
     startedAt: Date.now(),
@@ -53,13 +63,15 @@ function session(options: { silenceTimeoutMs?: number } = {}) {
         port: { updateCall: async (_a: unknown, sid: string, req: unknown) => (updates.push({ sid, req }), {}) } as never,
         account: async () => ({ accountSid: 'AC1', authToken: 't' }),
       },
-      loadTool: async () => {
-        throw new Error('no tools');
+      loadTool: async (id) => {
+        const tool = options.tools?.find((x) => x._id === id);
+        if (!tool) throw new Error('no such tool');
+        return tool;
       },
-      httpTools: {},
+      httpTools: { allowedHosts: ['127.0.0.1'] },
     },
     { send: (m) => sent.push(JSON.parse(m) as Record<string, any>), close: (code) => closes.push(code) },
-    options,
+    options.silenceTimeoutMs ? { silenceTimeoutMs: options.silenceTimeoutMs } : {},
   );
   /** Twilio's side: echo every mark sent so far. */
   const echoMarks = () => {
@@ -112,5 +124,53 @@ describe('call session', () => {
     expect(outcome.reason).toBe('silence_timeout');
     expect(t.updates).toEqual([{ sid: 'CA1', req: { status: 'completed' } }]);
     expect(t.closes).toEqual([1000]);
+  });
+
+  it('runs a completed tool call exactly once and keeps its result across a barge-in', async () => {
+    let hits = 0;
+    let answered = false;
+    const server = createServer((_req, res) => {
+      hits += 1;
+      setTimeout(() => {
+        res.end('{"status":"shipped"}');
+        answered = true;
+      }, 200);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const tool: Tool = {
+      _id: 'tool_1', name: 'Check order', type: 'http', description: 'Order status', workspaceId: 'ws_1',
+      config: { method: 'GET', url: `http://127.0.0.1:${port}/orders` }, parameters: [], createdAt: '', updatedAt: '',
+    };
+    const call: LlmToolCall = { id: 'call_a', name: 'check_order', arguments: '{}' };
+    const t = session({
+      tools: [tool],
+      reply: (req) => (req.messages.some((m) => m.role === 'tool') ? 'It has shipped.' : { text: 'Let me check that for you.', toolCalls: [call] }),
+    });
+    try {
+      t.s.start();
+      await until(() => t.sent.some((m) => m.event === 'mark'));
+      t.echoMarks();
+      await until(() => t.s.state.state === 'listening');
+      t.stt.emit({ type: 'transcript', text: 'Where is my order?', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await until(() => hits === 1);
+      // The caller talks over the agent while the tool is running.
+      t.stt.emit({ type: 'speech_started', atMs: performance.now() });
+      await until(() => t.sent.some((m) => m.event === 'clear'));
+      await until(() => answered);
+      await until(() => t.s.executedToolCalls.size === 1 && t.s.conversation.messages().some((m) => m.role === 'tool'));
+      // The interrupted reply did not ask the model again; the next turn's request carries the result.
+      expect(t.llm.requests).toHaveLength(1);
+      t.stt.emit({ type: 'transcript', text: 'Hello?', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await until(() => t.llm.requests.length === 2);
+      const second = t.llm.requests[1]!.messages;
+      expect(second.filter((m) => m.role === 'assistant' && m.toolCalls?.length)).toEqual([{ role: 'assistant', content: '', toolCalls: [call] }]);
+      expect(second.find((m) => m.role === 'tool')).toMatchObject({ toolCallId: 'call_a', content: expect.stringContaining('shipped') });
+      expect(hits).toBe(1);
+    } finally {
+      t.s.end('stop');
+      await t.s.ended;
+      server.close();
+    }
   });
 });
