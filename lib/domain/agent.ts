@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Name, Timestamp, WorkspaceIdField } from './common.js';
 
 /** Provider identifiers an agent may name; the voice pipeline has an adapter for each. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WorkspaceIdField } from './common.js';
 import type { AgentType, CallEndReason } from './history.js';
 

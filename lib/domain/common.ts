@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Timestamps are ISO 8601 strings in UTC. */
 export const Timestamp = z.iso.datetime({ offset: true });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Name, Timestamp, WorkspaceIdField } from './common.js';
 import { ValidationError } from './errors.js';
 import { normalizePhone } from './phone.js';

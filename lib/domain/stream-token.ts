@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The stream token: what the voice webhook hands Twilio in `<Parameter name="token">` and the streaming

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PageQuery } from '../domain/common.js';
 import {
   AppError,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentCreate, AgentCreated, AgentListItem, AgentUpdate, AgentView } from '../domain/agent.js';
 import {
   CallStarted,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createDb, type Db } from '../store/dynamo.js';
 import { addCredits, createApiKey, createWorkspace, revokeApiKey } from '../store/workspaces.js';
 import { ensureTable, startDynamoLocal } from './dynamodb.js';

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ensureTable, startDynamoLocal, type LocalDynamo } from './dynamodb.js';
 import { startS3Local, S3RVER_CREDENTIALS, type LocalS3 } from './s3.js';
 import { startSqsLocal, type LocalSqs } from './sqs.js';

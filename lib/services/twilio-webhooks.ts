@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { publicUrl, streamUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import { AppError, BadRequestError, PayloadTooLargeError } from '../domain/errors.js';

@@ -4,7 +4,7 @@
  * $ref resolves, path templates match their parameters, and auth, error and no-content responses are stated.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildOpenApiDocument, errorStatuses } from '../../lib/http/openapi.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
 

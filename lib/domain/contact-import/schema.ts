@@ -3,7 +3,7 @@
  * (read by every handler and the CDK stack) does not pull the CSV and spreadsheet readers in.
  */
 import { isSupportedCountry } from 'libphonenumber-js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { WorkspaceIdField } from '../common.js';
 
 /** ISO 3166-1 alpha-2 code that the phone-number metadata knows; '' counts as absent (HTML forms send it). */

@@ -1,5 +1,5 @@
 import twilio from 'twilio';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Twilio's side of the webhooks it sends us: the form fields of the voice and status requests, the
