@@ -1,3 +1,4 @@
+import { describeError, log } from '../../lib/http/log.js';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -163,7 +164,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
             const record = await e.finalize(outcome, services);
             events.emit('ended', { callId: setup.callId, outcome, record } satisfies CallEnded);
           } catch (error) {
-            process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'history write failed', callId: setup.callId, error: String(error) })}\n`);
+            log('error', 'history write failed', { callId: setup.callId, ...describeError(error) });
             events.emit('ended', { callId: setup.callId, outcome, error } satisfies CallEnded);
           }
         })

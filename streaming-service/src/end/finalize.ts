@@ -1,3 +1,4 @@
+import { describeError, log } from '../../../lib/http/log.js';
 import type { HistoryRecord } from '../../../lib/domain/history.js';
 import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
 import type { CallOutcome } from '../session/call-session.js';
@@ -73,7 +74,7 @@ export async function finalizeCall(outcome: CallOutcome, deps: FinalizeDeps): Pr
     summarize(deps.llm, setup.agent.llm_model, outcome.transcript),
     setup.agent.recording_enabled && !outcome.recorder.isEmpty
       ? deps.putRecording(setup.workspaceId, setup.callId, outcome.recorder.toWav()).catch((error: unknown) => {
-          process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'recording upload failed', callId: setup.callId, error: String(error) })}\n`);
+          log('error', 'recording upload failed', { callId: setup.callId, ...describeError(error) });
           return '';
         })
       : Promise.resolve(''),

@@ -1,3 +1,4 @@
+import { describeError, log } from '../../../lib/http/log.js';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
@@ -65,6 +66,8 @@ export interface SessionOptions {
   readonly fillerAfterMs: number;
   readonly fillerPhrase: string;
   readonly goodbyePhrase: string;
+  /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
+  readonly apologyPhrase: string;
   /** Level (16-bit RMS) above which caller audio counts as voice, for the STT latency figure. */
   readonly voiceRms: number;
   /**
@@ -82,6 +85,7 @@ export const DEFAULT_SESSION_OPTIONS = {
   fillerAfterMs: 1_000,
   fillerPhrase: 'One moment, please.',
   goodbyePhrase: 'Goodbye!',
+  apologyPhrase: 'Sorry, I missed that. Could you say it again?',
   voiceRms: 500,
   silenceTimeoutMs: 60_000,
 } as const satisfies SessionOptions;
@@ -130,6 +134,8 @@ export class CallSession {
   private current: SpeechHandle | undefined;
   private readonly turns = new TurnDetector();
   private handles = 0;
+  /** Consecutive replies the model failed; a third in a row ends the call (the model is down). */
+  private replyFailures = 0;
   private readonly pendingAudio: Uint8Array[] = [];
   private lastVoicedAtMs = 0;
   private readonly startMs = performance.now();
@@ -243,9 +249,7 @@ export class CallSession {
 
   /** A vendor failed mid-call: the call cannot go on without hearing or speaking. */
   fail(where: string, error: unknown): void {
-    process.stderr.write(
-      `${JSON.stringify({ level: 'error', msg: 'call failed', where, callId: this.setup.callId, error: String(error) })}\n`,
-    );
+    log('error', 'call failed', { where, callId: this.setup.callId, ...describeError(error) });
     this.end('error');
   }
 
@@ -377,8 +381,27 @@ export class CallSession {
     this.latencies.push(latency);
     this.state.go('thinking');
     void runReply(this, handle, entry, latency)
-      .catch((error: unknown) => this.fail('reply', error))
+      .then(() => {
+        this.replyFailures = 0;
+      })
+      .catch((error: unknown) => this.onReplyFailed(handle, error))
       .finally(() => this.afterUtterance(handle));
+  }
+
+  /**
+   * The LLM failed after its own retries. One bad request should not cost the caller the call: apologize
+   * and listen again; only repeated failures end it.
+   */
+  private onReplyFailed(handle: SpeechHandle, error: unknown): void {
+    this.replyFailures += 1;
+    if (this.replyFailures >= 3 || this.state.isEnding) return this.fail('llm', error);
+    log('warn', 'reply failed', { callId: this.setup.callId, ...describeError(error) });
+    // runReply has already waited for the failed handle to settle: what it played stays in the transcript.
+    if (this.current !== handle || handle.interrupted) return;
+    const apology = this.newHandle('line');
+    const entry = this.conversation.addAgent(apology);
+    entry.rounds.push({ generated: this.options.apologyPhrase, toolCalls: [], results: new Map() });
+    void this.speakLine(apology, this.options.apologyPhrase).then(() => this.afterUtterance(apology));
   }
 
   /** Moves the caller to `to` through the telephony port; true when the provider accepted it. */
