@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../lib/config.js';
-import { encodeMulaw, decodeMulaw, MULAW_SILENCE } from '../../lib/local/standins/mulaw.js';
+import { MULAW_SILENCE, mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 import { startSttStandins, type SttStandins } from '../../lib/local/standins/stt.js';
 import { EnergyVad, normalizeTranscript, wireSteps, type StandinSession, type SttStandinControl, type WireFrame } from '../../lib/local/standins/stt-engine.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
@@ -55,7 +55,7 @@ function espeakSpeech(text: string): Uint8Array | undefined {
   const rate = wav.readUInt32LE(24);
   const dataAt = wav.indexOf('data', 12, 'latin1') + 8;
   const pcm = new Int16Array(wav.buffer.slice(wav.byteOffset + dataAt, wav.byteOffset + dataAt + ((wav.length - dataAt) & ~1)));
-  return encodeMulaw(lowPassResample(pcm, rate, 8_000));
+  return pcmToMulaw(lowPassResample(pcm, rate, 8_000));
 }
 
 function syntheticSpeech(): Uint8Array {
@@ -71,7 +71,7 @@ function syntheticSpeech(): Uint8Array {
     }
     for (let i = 0; i < 480; i += 1) samples.push(0);
   }
-  return encodeMulaw(samples);
+  return pcmToMulaw(Int16Array.from(samples, (v) => Math.round(v)));
 }
 
 const SPEECH = espeakSpeech(SPOKEN) ?? syntheticSpeech();
@@ -80,7 +80,7 @@ const SPEECH = espeakSpeech(SPOKEN) ?? syntheticSpeech();
 function callerAudio(trailingMs: number): { audio: Uint8Array; lastVoicedMs: number } {
   const audio = new Uint8Array((LEAD_SILENCE_MS + trailingMs) * 8 + SPEECH.length).fill(MULAW_SILENCE);
   audio.set(SPEECH, LEAD_SILENCE_MS * 8);
-  const ends = new EnergyVad().push(decodeMulaw(audio)).filter((f) => f.speechEnd);
+  const ends = new EnergyVad().push(mulawToPcm(audio)).filter((f) => f.speechEnd);
   return { audio, lastVoicedMs: ends.at(-1)?.speechEnd?.atMs ?? LEAD_SILENCE_MS + SPEECH.length / 8 };
 }
 

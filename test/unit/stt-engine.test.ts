@@ -4,7 +4,7 @@
 // speech start, growing interims, the end-of-turn final only after the endpointing silence plus the final
 // delay, then the utterance-end fallback; finalize and flush finalize early; transcripts follow the script.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { decodeMulaw, encodeMulaw } from '../../lib/local/standins/mulaw.js';
+import { mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 import {
   EnergyVad,
   SttEngine,
@@ -95,7 +95,7 @@ describe('EnergyVad', () => {
   });
 
   it('gives the same frames whatever the packet sizes, including mu-law round trips', () => {
-    const audio = decodeMulaw(encodeMulaw(concat(silence(260), voiced(430), silence(330), voiced(210), silence(600))));
+    const audio = mulawToPcm(pcmToMulaw(concat(silence(260), voiced(430), silence(330), voiced(210), silence(600))));
     const whole = new EnergyVad().push(audio);
     const chunked = new EnergyVad();
     const pieces: VadFrame[] = [];

@@ -4,7 +4,7 @@
  * the scripted first-byte delay, in chunks of the scripted size, stopping at once on a clear.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeMulaw } from '../../lib/local/standins/mulaw.js';
+import { mulawToPcm } from '../../streaming-service/src/codec/mulaw.js';
 import {
   BYTES_PER_MS,
   SegmentPlayer,
@@ -17,7 +17,7 @@ import {
 } from '../../lib/local/standins/tts-audio.js';
 
 const rms = (mulaw: Uint8Array): number => {
-  const pcm = decodeMulaw(mulaw);
+  const pcm = mulawToPcm(mulaw);
   let sum = 0;
   for (const s of pcm) sum += s * s;
   return Math.sqrt(sum / Math.max(1, pcm.length));
@@ -35,7 +35,7 @@ describe('tone audio', () => {
 
   it('is audible mu-law that fades in and out', () => {
     const tone = synthesizeTone('A sentence of some length.');
-    const pcm = decodeMulaw(tone);
+    const pcm = mulawToPcm(tone);
     const peak = Math.max(...pcm.map(Math.abs));
     // Amplitude 8000 on the 16-bit scale, within mu-law quantization.
     expect(peak).toBeGreaterThan(7_000);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { decodeMulaw } from './mulaw.js';
+import { mulawToPcm } from '../../../streaming-service/src/codec/mulaw.js';
 
 /**
  * What every speech-to-text stand-in shares: an energy voice-activity detector over the caller's mu-law
@@ -348,7 +348,7 @@ export class SttEngine {
 
   /** Feeds caller audio (raw mu-law, 8 kHz). */
   pushMulaw(mulaw: Uint8Array): void {
-    this.pushPcm(decodeMulaw(mulaw));
+    this.pushPcm(mulawToPcm(mulaw));
   }
 
   /** Feeds 16-bit linear audio at the VAD's sample rate. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { encodeMulawSample } from './mulaw.js';
+import { pcmToMulaw } from '../../../streaming-service/src/codec/mulaw.js';
 
 /**
  * What the TTS stand-ins say and how fast: the audio every TTS stand-in returns for a text, and the timing
@@ -61,12 +61,13 @@ export function synthesizeTone(text: string): Uint8Array {
   for (let i = 0; i < s.length; i += 1) hash = (hash * 31 + s.charCodeAt(i)) >>> 0;
   const frequency = 300 + (hash % 600);
   const ramp = 5 * BYTES_PER_MS;
-  const out = new Uint8Array(length);
+  const pcm = new Int16Array(length);
   for (let i = 0; i < length; i += 1) {
     const envelope = Math.min(1, i / ramp, (length - 1 - i) / ramp);
-    out[i] = encodeMulawSample(8_000 * envelope * Math.sin((2 * Math.PI * frequency * i) / 8_000));
+    // Rounded, not truncated as an Int16Array store would: the tone's bytes stay what they have always been.
+    pcm[i] = Math.round(8_000 * envelope * Math.sin((2 * Math.PI * frequency * i) / 8_000));
   }
-  return out;
+  return pcmToMulaw(pcm);
 }
 
 const ESPEAK = '/usr/bin/espeak-ng';
