@@ -1,16 +1,14 @@
-import type WebSocket from 'ws';
 import { VendorError, isRetryableStatus } from '../shared/errors.js';
 import {
   DEFAULT_TTS_BASE_OPTIONS,
   TtsSessionBase,
-  isRetryableClose,
   providerOf,
   toWebSocketBase,
   type TtsBaseOptions,
   type UtteranceHandle,
 } from './base.js';
 import type { TtsOptions, TtsProvider } from './port.js';
-import { openWebSocket } from './websocket.js';
+import { JsonSocketLink } from './websocket.js';
 
 /**
  * Cartesia Sonic over its WebSocket (`/tts/websocket`): one socket per call, one `context_id` per
@@ -48,7 +46,11 @@ interface CartesiaMessage {
 }
 
 class CartesiaSession extends TtsSessionBase<Record<string, never>> {
-  private ws: WebSocket | undefined;
+  private readonly link = new JsonSocketLink(
+    'cartesia',
+    (text) => this.onMessage(text),
+    (error) => this.linkLost(error),
+  );
 
   constructor(
     private readonly endpoint: CartesiaEndpoint,
@@ -60,42 +62,15 @@ class CartesiaSession extends TtsSessionBase<Record<string, never>> {
 
   protected async openLink(signal: AbortSignal): Promise<void> {
     const url = `${toWebSocketBase(this.endpoint.baseUrl)}/tts/websocket`;
-    const ws = await openWebSocket(
-      'cartesia',
-      url,
-      { 'X-API-Key': this.endpoint.apiKey, 'Cartesia-Version': CARTESIA_VERSION },
-      signal,
-    );
-    this.ws = ws;
-    ws.on('message', (data, isBinary) => {
-      if (!isBinary) this.onMessage(data.toString());
-    });
-    ws.on('error', () => {
-      // 'close' follows and reports the loss.
-    });
-    ws.on('close', (code, reason) => {
-      if (this.ws !== ws) return;
-      this.ws = undefined;
-      this.linkLost(
-        new VendorError('cartesia', `socket closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`, isRetryableClose(code)),
-      );
-    });
+    await this.link.open(url, { 'X-API-Key': this.endpoint.apiKey, 'Cartesia-Version': CARTESIA_VERSION }, signal);
   }
 
-  protected async closeLink(): Promise<void> {
-    const ws = this.ws;
-    if (!ws) return;
-    this.ws = undefined;
-    await new Promise<void>((resolve) => {
-      ws.once('close', () => resolve());
-      ws.close(1000);
-    });
+  protected closeLink(): Promise<void> {
+    return this.link.close((ws) => ws.close(1000));
   }
 
   protected dropLink(): void {
-    const ws = this.ws;
-    this.ws = undefined;
-    ws?.terminate();
+    this.link.drop();
   }
 
   protected newVendorState(): Record<string, never> {
@@ -134,9 +109,7 @@ class CartesiaSession extends TtsSessionBase<Record<string, never>> {
   }
 
   private send(message: Record<string, unknown>): void {
-    const ws = this.ws;
-    if (!ws) throw new VendorError('cartesia', 'socket is not open', true);
-    ws.send(JSON.stringify(message));
+    this.link.send(message);
     this.noteSent();
   }
 

@@ -1,16 +1,14 @@
-import type WebSocket from 'ws';
 import { VendorError } from '../shared/errors.js';
 import {
   DEFAULT_TTS_BASE_OPTIONS,
   TtsSessionBase,
-  isRetryableClose,
   providerOf,
   toWebSocketBase,
   type TtsBaseOptions,
   type UtteranceHandle,
 } from './base.js';
 import type { TtsOptions, TtsProvider } from './port.js';
-import { openWebSocket } from './websocket.js';
+import { JsonSocketLink } from './websocket.js';
 
 /**
  * ElevenLabs over its multi-context WebSocket (`/v1/text-to-speech/{voice_id}/multi-stream-input`): one
@@ -56,7 +54,11 @@ interface ElevenLabsMessage {
 }
 
 class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
-  private ws: WebSocket | undefined;
+  private readonly link = new JsonSocketLink(
+    'elevenlabs',
+    (text) => this.onMessage(text),
+    (error) => this.linkLost(error),
+  );
 
   constructor(
     private readonly endpoint: ElevenLabsEndpoint,
@@ -72,38 +74,16 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
       output_format: 'ulaw_8000',
     });
     const url = `${toWebSocketBase(this.endpoint.baseUrl)}/v1/text-to-speech/${encodeURIComponent(this.ttsOptions.voiceId)}/multi-stream-input?${query}`;
-    const ws = await openWebSocket('elevenlabs', url, { 'xi-api-key': this.endpoint.apiKey }, signal);
-    this.ws = ws;
-    ws.on('message', (data, isBinary) => {
-      if (!isBinary) this.onMessage(data.toString());
-    });
-    ws.on('error', () => {
-      // 'close' follows and reports the loss.
-    });
-    ws.on('close', (code, reason) => {
-      if (this.ws !== ws) return;
-      this.ws = undefined;
-      this.linkLost(
-        new VendorError('elevenlabs', `socket closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`, isRetryableClose(code)),
-      );
-    });
+    await this.link.open(url, { 'xi-api-key': this.endpoint.apiKey }, signal);
   }
 
-  protected async closeLink(): Promise<void> {
-    const ws = this.ws;
-    if (!ws) return;
-    this.ws = undefined;
-    await new Promise<void>((resolve) => {
-      ws.once('close', () => resolve());
-      // close_socket lets ElevenLabs finish what it was flushing, then it closes the socket itself.
-      ws.send(JSON.stringify({ close_socket: true }));
-    });
+  protected closeLink(): Promise<void> {
+    // close_socket lets ElevenLabs finish what it was flushing, then it closes the socket itself.
+    return this.link.close((ws) => ws.send(JSON.stringify({ close_socket: true })));
   }
 
   protected dropLink(): void {
-    const ws = this.ws;
-    this.ws = undefined;
-    ws?.terminate();
+    this.link.drop();
   }
 
   protected newVendorState(): Record<string, never> {
@@ -139,9 +119,7 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
   }
 
   private send(message: Record<string, unknown>): void {
-    const ws = this.ws;
-    if (!ws) throw new VendorError('elevenlabs', 'socket is not open', true);
-    ws.send(JSON.stringify(message));
+    this.link.send(message);
     this.noteSent();
   }
 
