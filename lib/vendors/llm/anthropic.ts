@@ -8,7 +8,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { VendorError } from '../shared/errors.js';
 import type { VendorEndpoint } from '../stt/port.js';
-import { BaseLlm, CALL_STARTED_PLACEHOLDER, parseArguments, unexpectedError, vendorErrorFromStatus, type LlmOptions } from './base.js';
+import { BaseLlm, alternatingTurns, parseArguments, systemPrompt, unexpectedError, vendorErrorFromStatus, type LlmOptions } from './base.js';
 import type { LlmEvent, LlmFinishReason, LlmMessage, LlmRequest, LlmToolSpec } from './port.js';
 
 /** The public API; `ANTHROPIC_BASE_URL` replaces it (the SDK appends `/v1/messages`). */
@@ -99,10 +99,7 @@ export class AnthropicLlm extends BaseLlm {
 
 /** The request body, exported for unit tests. */
 export function toAnthropicBody(request: LlmRequest): MessageCreateParamsStreaming {
-  const system = request.messages
-    .filter((m) => m.role === 'system')
-    .map((m) => m.content)
-    .join('\n\n');
+  const system = systemPrompt(request.messages);
   return {
     model: request.model,
     max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -121,47 +118,22 @@ export function toAnthropicBody(request: LlmRequest): MessageCreateParamsStreami
  * text blocks; an agent reply cut off before its first word leaves one).
  */
 export function toAnthropicMessages(messages: readonly LlmMessage[]): MessageParam[] {
-  const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
-  const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]): void => {
-    if (blocks.length === 0) return;
-    const last = out.at(-1);
-    if (last?.role === role) {
+  const turns = alternatingTurns<ContentBlockParam>(messages, {
+    text: (text) => ({ type: 'text', text }),
+    toolCall: (call) => ({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments) }),
+    toolResult: (message) => ({ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }),
+    merge: (earlier, later) => {
       // tool_result blocks lead a user message; text that came earlier moves behind them.
-      const results = [...last.content, ...blocks].filter((b) => b.type === 'tool_result');
-      const rest = [...last.content, ...blocks].filter((b) => b.type !== 'tool_result');
-      last.content = [...results, ...rest];
-    } else {
-      out.push({ role, content: blocks });
-    }
-  };
-  for (const message of messages) {
-    switch (message.role) {
-      case 'system':
-        break;
-      case 'user':
-        push('user', message.content.trim() ? [{ type: 'text', text: message.content }] : []);
-        break;
-      case 'assistant':
-        push('assistant', [
-          ...(message.content.trim() ? [{ type: 'text' as const, text: message.content }] : []),
-          ...(message.toolCalls ?? []).map((call) => ({
-            type: 'tool_use' as const,
-            id: call.id,
-            name: call.name,
-            input: parseArguments(call.arguments),
-          })),
-        ]);
-        break;
-      case 'tool':
-        push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }]);
-        break;
-    }
-  }
-  if (out[0]?.role === 'assistant') out.unshift({ role: 'user', content: [{ type: 'text', text: CALL_STARTED_PLACEHOLDER }] });
+      const results = [...earlier, ...later].filter((b) => b.type === 'tool_result');
+      const rest = [...earlier, ...later].filter((b) => b.type !== 'tool_result');
+      return [...results, ...rest];
+    },
+  });
   // A single text block is sent as a plain string, the form the API documents first and the smallest.
-  return out.map(({ role, content }) =>
-    content.length === 1 && content[0]?.type === 'text' ? { role, content: content[0].text } : { role, content },
-  );
+  return turns.map(({ fromUser, parts: content }) => {
+    const role = fromUser ? 'user' : 'assistant';
+    return content.length === 1 && content[0]?.type === 'text' ? { role, content: content[0].text } : { role, content };
+  });
 }
 
 function toAnthropicTool(tool: LlmToolSpec): Tool {

@@ -1,5 +1,5 @@
 import { VendorError, isRetryableStatus } from '../shared/errors.js';
-import type { LlmEvent, LlmFinishReason, LlmProvider, LlmProviderId, LlmRequest } from './port.js';
+import type { LlmEvent, LlmFinishReason, LlmMessage, LlmProvider, LlmProviderId, LlmRequest, LlmToolCall } from './port.js';
 
 /** What one `stream()` call cost and how it ended; handed to {@link LlmOptions.onMetrics} once per call. */
 export interface LlmMetrics {
@@ -228,6 +228,66 @@ export function vendorErrorFromStatus(vendor: string, message: string, status: n
  * models are trained on conversations that a user opens.
  */
 export const CALL_STARTED_PLACEHOLDER = '(The call has started.)';
+
+/** The system messages as one prompt, for vendors that take it apart from the turns (Anthropic, Gemini). */
+export function systemPrompt(messages: readonly LlmMessage[]): string {
+  return messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+}
+
+/** One turn of a conversation whose vendor wants user and assistant turns to alternate. */
+export interface AlternatingTurn<P> {
+  /** A user turn (the caller's words and tool results), or else the assistant's. */
+  readonly fromUser: boolean;
+  readonly parts: P[];
+}
+
+/** How one vendor spells the parts of a turn, for {@link alternatingTurns}. */
+export interface TurnParts<P> {
+  text(text: string): P;
+  toolCall(call: LlmToolCall): P;
+  toolResult(message: Extract<LlmMessage, { role: 'tool' }>): P;
+  /** Joins two turns of one side; by default the later parts follow the earlier ones. */
+  merge?(earlier: readonly P[], later: readonly P[]): P[];
+}
+
+/**
+ * Neutral messages as the alternating turns Anthropic and Gemini both require. System messages are left out
+ * (both take the prompt apart); tool results belong to the user's side; empty text is dropped (both refuse
+ * empty text, and an agent reply cut off before its first word leaves one); consecutive turns of one side
+ * merge, since neither takes two in a row; a conversation the agent opens gets a
+ * {@link CALL_STARTED_PLACEHOLDER} user turn first.
+ */
+export function alternatingTurns<P>(messages: readonly LlmMessage[], spell: TurnParts<P>): AlternatingTurn<P>[] {
+  const merge = spell.merge ?? ((earlier, later) => [...earlier, ...later]);
+  const out: AlternatingTurn<P>[] = [];
+  const push = (fromUser: boolean, parts: P[]): void => {
+    if (parts.length === 0) return;
+    const last = out.at(-1);
+    if (last?.fromUser === fromUser) out[out.length - 1] = { fromUser, parts: merge(last.parts, parts) };
+    else out.push({ fromUser, parts });
+  };
+  const text = (content: string): P[] => (content.trim() ? [spell.text(content)] : []);
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        break;
+      case 'user':
+        push(true, text(message.content));
+        break;
+      case 'assistant':
+        push(false, [...text(message.content), ...(message.toolCalls ?? []).map((call) => spell.toolCall(call))]);
+        break;
+      case 'tool':
+        push(true, [spell.toolResult(message)]);
+        break;
+    }
+  }
+  if (out[0]?.fromUser === false) out.unshift({ fromUser: true, parts: [spell.text(CALL_STARTED_PLACEHOLDER)] });
+  return out;
+}
 
 /**
  * Tool-call arguments as the object Anthropic (`input`) and Gemini (`args`) require on the wire. Arguments

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, FinishReason, GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentParameters, type Part } from '@google/genai';
 import type { VendorError } from '../shared/errors.js';
 import type { VendorEndpoint } from '../stt/port.js';
-import { BaseLlm, CALL_STARTED_PLACEHOLDER, parseArguments, unexpectedError, vendorErrorFromStatus, type LlmOptions } from './base.js';
+import { BaseLlm, alternatingTurns, parseArguments, systemPrompt, unexpectedError, vendorErrorFromStatus, type LlmOptions } from './base.js';
 import type { LlmEvent, LlmFinishReason, LlmMessage, LlmRequest, LlmToolCall, LlmToolSpec } from './port.js';
 
 /** The Gemini API's host; `GOOGLE_BASE_URL` replaces it. The SDK appends `/v1beta/models/...`. */
@@ -85,10 +85,7 @@ export class GoogleLlm extends BaseLlm {
  * retry could repeat speech.
  */
 export function toGeminiParams(request: LlmRequest): GenerateContentParameters & { config: NonNullable<GenerateContentParameters['config']> } {
-  const system = request.messages
-    .filter((m) => m.role === 'system')
-    .map((m) => m.content)
-    .join('\n\n');
+  const system = systemPrompt(request.messages);
   return {
     model: request.model,
     contents: toGeminiContents(request.messages),
@@ -109,38 +106,17 @@ export function toGeminiParams(request: LlmRequest): GenerateContentParameters &
  * user turn first, as with Anthropic.
  */
 export function toGeminiContents(messages: readonly LlmMessage[]): Content[] {
-  const out: { role: 'user' | 'model'; parts: Part[] }[] = [];
-  const push = (role: 'user' | 'model', parts: Part[]): void => {
-    if (parts.length === 0) return;
-    const last = out.at(-1);
-    if (last?.role === role) last.parts.push(...parts);
-    else out.push({ role, parts });
-  };
-  for (const message of messages) {
-    switch (message.role) {
-      case 'system':
-        break;
-      case 'user':
-        push('user', message.content.trim() ? [{ text: message.content }] : []);
-        break;
-      case 'assistant':
-        push('model', [
-          ...(message.content.trim() ? [{ text: message.content }] : []),
-          ...(message.toolCalls ?? []).map(
-            (call): Part => ({
-              functionCall: { ...wireId(call.id), name: call.name, args: parseArguments(call.arguments) },
-              ...(call.signature && { thoughtSignature: call.signature }),
-            }),
-          ),
-        ]);
-        break;
-      case 'tool':
-        push('user', [{ functionResponse: { ...wireId(message.toolCallId), name: message.name, response: toResponse(message.content) } }]);
-        break;
-    }
-  }
-  if (out[0]?.role === 'model') out.unshift({ role: 'user', parts: [{ text: CALL_STARTED_PLACEHOLDER }] });
-  return out;
+  const turns = alternatingTurns<Part>(messages, {
+    text: (text) => ({ text }),
+    toolCall: (call) => ({
+      functionCall: { ...wireId(call.id), name: call.name, args: parseArguments(call.arguments) },
+      ...(call.signature && { thoughtSignature: call.signature }),
+    }),
+    toolResult: (message) => ({
+      functionResponse: { ...wireId(message.toolCallId), name: message.name, response: toResponse(message.content) },
+    }),
+  });
+  return turns.map(({ fromUser, parts }) => ({ role: fromUser ? 'user' : 'model', parts }));
 }
 
 function wireId(id: string): { id?: string } {
