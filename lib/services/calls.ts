@@ -24,7 +24,7 @@ import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js
 import { key } from '../store/model.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';
 import { putNewHistoryRecord } from '../store/history.js';
-import { callPricing, insufficientCredits, settleCall } from './credits.js';
+import { callPricing, chargeUnreservedCall, insufficientCredits, settleCall } from './credits.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 
@@ -274,7 +274,8 @@ export async function applyProviderStatus(
  * through the API (its id is a live call of ours) it settles the credits — or learns the cost already
  * settled by the final status callback, whichever came first — marks the call completed, fills the name
  * from the call when the stream found no contact, and writes the record with `callCost` = the credits
- * charged. Any other record (inbound calls) is written as given. Writing a record twice keeps the first.
+ * charged. Any other call (inbound) is charged the same price from the balance (chargeUnreservedCall) and
+ * its record carries what was charged. Writing a record twice keeps the first.
  * Returns what was written.
  */
 export async function recordConnectedCall<T extends HistoryRecord>(deps: Pick<Deps, 'config' | 'db'>, record: T): Promise<T> {
@@ -293,6 +294,13 @@ export async function recordConnectedCall<T extends HistoryRecord>(deps: Pick<De
       callCost: cost ?? 0,
       createdAt: call.createdAt,
     };
+  } else {
+    const cost = await chargeUnreservedCall(deps, {
+      workspaceId: record.workspace_id,
+      callId: record._id,
+      durationSeconds: record.callDuration,
+    });
+    written = { ...record, callCost: cost };
   }
   await putNewHistoryRecord(deps.db, written);
   return written;

@@ -5,7 +5,7 @@ import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
 import { log } from '../http/log.js';
 import { settleReservation } from '../store/calls.js';
-import { readBalance } from '../store/credits.js';
+import { chargeOnce, readBalance } from '../store/credits.js';
 
 /**
  * Credits as the calls see them: what a call costs and reserves, the 402 check, and settlement. The rules
@@ -23,10 +23,14 @@ export async function insufficientCredits(deps: Pick<Deps, 'db'>, workspaceId: s
   return new InsufficientCreditsError(required, Math.max(0, await readBalance(deps.db, workspaceId)));
 }
 
+/** What one call needs to start and what the workspace holds now. */
+export async function callAffordability(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string): Promise<{ required: number; available: number }> {
+  return { required: reservationFor(callPricing(deps.config)), available: await readBalance(deps.db, workspaceId) };
+}
+
 /** Throws the 402 unless the workspace holds at least one call's reservation (meeting links). */
 export async function assertCanAffordCall(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string): Promise<number> {
-  const required = reservationFor(callPricing(deps.config));
-  const available = await readBalance(deps.db, workspaceId);
+  const { required, available } = await callAffordability(deps, workspaceId);
   if (available < required) throw new InsufficientCreditsError(required, Math.max(0, available));
   return required;
 }
@@ -54,4 +58,28 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
   }
   if (out.kind === 'settled') log('info', 'call settled', { callId: input.callId, cost: out.call.cost, reserved: out.call.reserved });
   return out.call.cost ?? cost;
+}
+
+/**
+ * Charges a call that reserved nothing up front (an inbound call: the caller, not the API, started it, and
+ * the voice webhook only checked that the workspace could afford one call). It pays the same per-minute
+ * price as an outbound call; when the balance ran short meanwhile, it takes what is left, so the balance
+ * never goes below zero. Charging twice changes nothing. Returns the credits charged.
+ */
+export async function chargeUnreservedCall(
+  deps: Pick<Deps, 'db' | 'config'>,
+  input: { workspaceId: string; callId: string; durationSeconds: number },
+): Promise<number> {
+  const cost = costFor(callPricing(deps.config), input.durationSeconds);
+  const createdAt = new Date().toISOString();
+  // Another call may spend the balance between the read and the write; the condition catches that.
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const available = Math.max(0, await readBalance(deps.db, input.workspaceId));
+    const amount = Math.min(cost, available);
+    if (amount <= 0) return 0;
+    const outcome = await chargeOnce(deps.db, input.workspaceId, input.callId, amount, createdAt);
+    if (outcome !== 'insufficient') return amount;
+  }
+  log('warn', 'inbound charge gave up under contention', { callId: input.callId, workspaceId: input.workspaceId });
+  return 0;
 }

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { callAffordability } from './credits.js';
 import { publicUrl, streamUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import { AppError, BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
@@ -42,6 +43,8 @@ const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
 
 /** Spoken when nobody is there to answer: the number has no agent, or is not (or no longer) ours. */
 export const NO_AGENT_MESSAGE = 'Sorry, no one is available to take your call right now. Goodbye.';
+/** Spoken when the workspace cannot pay for the call; it does not say why, the caller is not the customer. */
+export const NO_CREDITS_MESSAGE = 'Sorry, we cannot take your call right now. Please try again later. Goodbye.';
 
 export class InvalidSignatureError extends AppError {
   constructor() {
@@ -114,6 +117,13 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
     routed: agent ? 'agent' : 'no_agent',
   });
   if (!owned || !agent) return sayAndHangUpTwiml(NO_AGENT_MESSAGE);
+  // An inbound call is charged at its end like any call; it is answered only while the workspace could pay
+  // for a whole one, so a workspace without credits is not run into the ground by callers.
+  const { required, available } = await callAffordability(deps, owned.workspaceId);
+  if (available < required) {
+    log('info', 'inbound call refused: insufficient credits', { callSid: call.CallSid, workspaceId: owned.workspaceId, required, available });
+    return sayAndHangUpTwiml(NO_CREDITS_MESSAGE);
+  }
   const token = signStreamToken(
     {
       callSid: call.CallSid,

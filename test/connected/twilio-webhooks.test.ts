@@ -6,6 +6,7 @@
  * hears a short message and is hung up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_CREDITS_MESSAGE } from '../../lib/services/twilio-webhooks.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE, STREAM_TOKEN_TTL_SECONDS, verifyStreamToken } from '../../lib/domain/stream-token.js';
 import type { StandinAccount, TwilioStandin } from '../../lib/local/twilio-standin.js';
 import { twilioSignature } from '../../lib/vendors/telephony/twilio-webhook.js';
@@ -92,6 +93,17 @@ describe('inbound calls (rung through the stand-in, signed as Twilio signs)', ()
     expect(res.status).toBe(200);
     expect(isHangUp(res.body)).toBe(true);
     expect(res.body).not.toContain('<Connect>');
+  });
+
+  it('a workspace that cannot pay for a call hangs up politely instead of connecting', async () => {
+    const broke = await t.workspace(0);
+    const agent = (await t.api(broke.apiKey, 'POST', '/api/agents', { name: 'Broke', llm_provider: 'openai', llm_model: 'm', tts_provider: 'deepgram', stt_provider: 'deepgram', workspaceId: broke.workspaceId })).body;
+    const [offer] = (await t.api(broke.apiKey, 'GET', '/api/phone-numbers/available?areaCode=505&limit=1')).body.data;
+    const number = (await t.api(broke.apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: offer.number, workspaceId: broke.workspaceId })).body;
+    await t.api(broke.apiKey, 'PATCH', `/api/phone-numbers/${number._id}`, { agentId: agent._id });
+    const res = await twilio.ringInbound(number.number, '+14155550142');
+    expect(isHangUp(res.body)).toBe(true);
+    expect(res.body).toContain(NO_CREDITS_MESSAGE);
   });
 
   it('a number whose agent was deleted hangs up politely', async () => {

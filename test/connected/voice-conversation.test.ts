@@ -7,6 +7,7 @@
  * fills the prompt's variables; unknown variables become empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listLedger } from '../../lib/store/credits.js';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
@@ -80,7 +81,11 @@ describe('a two-turn conversation', () => {
     expect(record.callEndReason).toBe('customer_hangup');
     expect(record.callSummary).toMatch(/^Summary: the caller said/);
     expect(record.callDuration).toBeGreaterThanOrEqual(1);
-    expect(record.callCost).toBeCloseTo((record.callDuration / 60) * 0.07, 4);
+    // An inbound call pays the outbound price in credits (1 a minute by default), per started second.
+    expect(record.callCost).toBeGreaterThan(0);
+    expect(record.callCost).toBeCloseTo(Math.ceil(record.callDuration) / 60, 3);
+    const ledger = await listLedger(vp.deps.db, vp.workspaceId);
+    expect(ledger.filter((e) => e.callId === ended.callId).map((e) => e.amount)).toEqual([-record.callCost]);
     expect(record.mobileNumber).toBe('+14155550100');
     expect(record.fullName).toBe('Ada Lovelace');
     const firstRequest = vp.platform.voice.llm.control.requestsFor('openai')[0]!.body as { messages: { role: string; content: string }[] };

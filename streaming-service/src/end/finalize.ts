@@ -5,15 +5,6 @@ import type { CallOutcome } from '../session/call-session.js';
 import { turnFigures, type TurnFigures } from '../session/reply.js';
 
 /**
- * What a call costs the workspace: a flat per-minute rate, billed per second. One documented number is
- * easier to reason about than a sum of vendor prices that change under us; vendor usage (LLM tokens) is
- * kept on the record beside it for analysis. See docs/voice-pipeline.md.
- */
-export const COST_PER_MINUTE_USD = 0.07;
-
-export const callCost = (durationSeconds: number): number => Math.round((durationSeconds / 60) * COST_PER_MINUTE_USD * 10_000) / 10_000;
-
-/**
  * The summary prompt: short and factual, because it is read in a history list, not listened to.
  */
 const SUMMARY_PROMPT =
@@ -88,7 +79,9 @@ export async function finalizeCall(outcome: CallOutcome, deps: FinalizeDeps): Pr
     callEndReason: outcome.reason,
     callTranscript: outcome.transcript,
     callSummary: summary,
-    callCost: callCost(durationSeconds),
+    // Charged in credits by the history writer (lib/services/calls.ts recordConnectedCall), which knows the
+    // workspace's pricing and balance; the record it writes carries what was actually charged.
+    callCost: 0,
     callRecordingUrl: recordingUrl,
     workspace_id: setup.workspaceId,
     createdAt: new Date(setup.startedAt).toISOString(),
