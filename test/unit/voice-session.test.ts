@@ -173,4 +173,38 @@ describe('call session', () => {
       server.close();
     }
   });
+
+  it('apologizes and listens again when the model fails on a turn, instead of hanging up', async () => {
+    let calls = 0;
+    const t = session({
+      reply: () => {
+        calls += 1;
+        if (calls === 1) throw new Error('model unavailable');
+        return 'Back again.';
+      },
+    });
+    t.s.start();
+    await until(() => t.sent.some((m) => m.event === 'mark'));
+    t.echoMarks();
+    await until(() => t.s.state.state === 'listening');
+    t.stt.emit({ type: 'transcript', text: 'Hi?', isFinal: true, speechFinal: true, atMs: performance.now() });
+    await until(() => t.tts.spoken.includes('Sorry, I missed that. Could you say it again?'));
+    await until(() => t.sent.filter((m) => m.event === 'mark').length === 2);
+    t.echoMarks();
+    await until(() => t.s.state.state === 'listening');
+    t.stt.emit({ type: 'transcript', text: 'Hello?', isFinal: true, speechFinal: true, atMs: performance.now() });
+    await until(() => t.sent.filter((m) => m.event === 'mark').length === 3);
+    t.echoMarks();
+    await until(() => t.s.state.state === 'listening');
+    t.s.end('stop');
+    const outcome = await t.s.ended;
+    expect(outcome.reason).toBe('customer_hangup');
+    expect(outcome.transcript.split('\n')).toEqual([
+      'agent: Hello Ada, welcome.',
+      'user: Hi?',
+      'agent: Sorry, I missed that. Could you say it again?',
+      'user: Hello?',
+      'agent: Back again.',
+    ]);
+  });
 });
