@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import {
   Exchange,
-  countTokens,
+  isJsonObject,
   listen,
   pacer,
   planReply,
+  promptTokens,
   tokenInterval,
   vendorId,
   type LlmStandinControl,
@@ -31,7 +32,7 @@ export async function startAnthropicStandin(options: { apiKey: string; control: 
     if (req.method !== 'POST' || url.pathname !== '/v1/messages') return fail(ex, 404, 'not_found_error', 'Not Found');
     const auth = authProblem(req, apiKey);
     if (auth) return fail(ex, auth.status, auth.type, auth.message);
-    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (!isJsonObject(body)) {
       return fail(ex, 400, 'invalid_request_error', 'There was an error parsing the body of your request. Please send a valid JSON object.');
     }
     const request = body as MessagesBody;
@@ -43,7 +44,7 @@ export async function startAnthropicStandin(options: { apiKey: string; control: 
     const script = control.script;
     const view = toScriptRequest(request);
     const plan = planReply(script.reply(view), () => vendorId('toolu_01', 22));
-    const inputTokens = countTokens([view.messages.system, ...view.messages.turns.map((t) => t.text), ...view.messages.toolResults.map((r) => r.content)]);
+    const inputTokens = promptTokens(view);
     const id = vendorId('msg_01', 22);
     const stopReason = plan.toolCalls.length ? 'tool_use' : 'end_turn';
     const headers = { 'request-id': vendorId('req_01', 22), 'anthropic-organization-id': 'standin-org' };

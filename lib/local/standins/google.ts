@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import {
   Exchange,
-  countTokens,
+  isJsonObject,
   listen,
   pacer,
   planReply,
+  promptTokens,
   tokenInterval,
   vendorId,
   type LlmStandinControl,
@@ -32,7 +33,7 @@ export async function startGoogleStandin(options: { apiKey: string; control: Llm
     if (req.method !== 'POST' || !route) return fail(ex, 404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`);
     const auth = authProblem(req, url, apiKey);
     if (auth) return ex.json(auth.status, auth.body, JSON_HEADERS);
-    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (!isJsonObject(body)) {
       return fail(ex, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received. Unexpected token.');
     }
     const model = decodeURIComponent(route[2] ?? '');
@@ -45,7 +46,7 @@ export async function startGoogleStandin(options: { apiKey: string; control: Llm
     const script = control.script;
     const view = toScriptRequest(request, model);
     const plan = planReply(script.reply(view), () => '');
-    const promptTokenCount = countTokens([view.messages.system, ...view.messages.turns.map((t) => t.text), ...view.messages.toolResults.map((r) => r.content)]);
+    const promptTokenCount = promptTokens(view);
     const responseId = vendorId('', 22);
     // Gemini API models give function calls no id, so neither does the stand-in; the first call of a turn
     // carries the thought signature the follow-up must return.

@@ -347,6 +347,20 @@ export function countTokens(texts: readonly string[]): number {
   return Math.max(1, texts.reduce((n, t) => n + (t.match(/\S+/g)?.length ?? 0), 0));
 }
 
+/** The prompt's token count for usage figures: the system prompt, every turn's text and every tool result. */
+export function promptTokens(request: ScriptRequest): number {
+  const { system, turns, toolResults } = request.messages;
+  return countTokens([system, ...turns.map((t) => t.text), ...toolResults.map((r) => r.content)]);
+}
+
+/**
+ * True when a parsed request body is a JSON object; every vendor refuses anything else (a bare value, an
+ * array, or a body that did not parse) before looking further.
+ */
+export function isJsonObject(body: unknown): body is Record<string, unknown> {
+  return body !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body);
+}
+
 /** A random id with a vendor's prefix and alphabet length, e.g. `call_` + 24. */
 export function vendorId(prefix: string, length: number): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import {
   Exchange,
-  countTokens,
+  isJsonObject,
   listen,
   pacer,
   planReply,
+  promptTokens,
   tokenInterval,
   vendorId,
   type LlmStandinControl,
@@ -32,7 +33,7 @@ export async function startOpenAiLlmStandin(options: { apiKey: string; control: 
     }
     const auth = authProblem(req, apiKey);
     if (auth) return fail(ex, 401, auth.message, 'invalid_request_error', null, auth.code);
-    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (!isJsonObject(body)) {
       return fail(
         ex,
         400,
@@ -50,7 +51,7 @@ export async function startOpenAiLlmStandin(options: { apiKey: string; control: 
     const view = toScriptRequest(request);
     const plan = planReply(script.reply(view), () => vendorId('call_', 24));
     const usage = {
-      prompt_tokens: countTokens([view.messages.system, ...view.messages.turns.map((t) => t.text), ...view.messages.toolResults.map((r) => r.content)]),
+      prompt_tokens: promptTokens(view),
       completion_tokens: plan.outputTokens,
     };
     const usageBody = {
