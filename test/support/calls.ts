@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
-import { getDeps, type Deps } from '../../lib/deps.js';
-import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
+import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
+import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
+import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import { createSqsClient } from '../../lib/store/queue.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
+import { platformApi, sharedStores } from './platform.js';
 
 /**
  * A local platform for the calls tests: like test/support/platform.ts, but with a dispatch queue (and dead
@@ -46,36 +48,17 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean } =
       },
     }),
   );
-  const noop = async () => undefined;
-  const stores: LocalStores = {
-    dynamo: { endpoint: s.dynamodb, stop: noop },
-    s3: { endpoint: s.s3, stop: noop },
-    sqs: { endpoint: s.sqs, queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl!, stop: noop },
-    stop: noop,
-  };
+  const stores = sharedStores({ queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! });
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-calls-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
   const platform = await startPlatform(
     { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
     { stores, persist: false, dispatchPoller: options.dispatchPoller },
   );
-  const deps = await getDeps();
+  // Tests reach the provider directly too, so their deps carry the adapter the telephony handlers name.
+  const deps = withTelephony(await getDeps(), createTwilioTelephony);
 
-  const api: CallsPlatform['api'] = async (apiKey, method, path, body, headers = {}) => {
-    const res = await fetch(`${platform.baseUrl}${path}`, {
-      method,
-      headers: { 'x-api-key': apiKey, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // HTML and TwiML answers stay text.
-    }
-    return { status: res.status, body: parsed, headers: res.headers };
-  };
+  const api: CallsPlatform['api'] = platformApi(platform.baseUrl);
 
   return {
     baseUrl: platform.baseUrl,

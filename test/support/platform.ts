@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { getDeps, type Deps } from '../../lib/deps.js';
+import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
+import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import type { LocalStores } from '../../lib/local/platform.js';
 import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import type { Fallback } from '../../lib/local/server.js';
@@ -23,15 +24,45 @@ export interface TestPlatform {
   stop(): Promise<void>;
 }
 
-/** Stores started by global setup, handed to the platform so it does not start its own. */
-function sharedStores(): LocalStores {
+/**
+ * Stores started by global setup, handed to the platform so it does not start its own (their `stop` does
+ * nothing: global teardown owns them). `queue` replaces the shared dispatch queue with one of the caller's.
+ */
+export function sharedStores(queue?: { queueUrl: string; deadLetterQueueUrl: string }): LocalStores {
   const s = inject('stores');
   const noop = async () => undefined;
+  const { queueUrl, deadLetterQueueUrl } = queue ?? s;
   return {
     dynamo: { endpoint: s.dynamodb, stop: noop },
     s3: { endpoint: s.s3, stop: noop },
-    sqs: { endpoint: s.sqs, queueUrl: s.queueUrl, deadLetterQueueUrl: s.deadLetterQueueUrl, stop: noop },
+    sqs: { endpoint: s.sqs, queueUrl, deadLetterQueueUrl, stop: noop },
     stop: noop,
+  };
+}
+
+/**
+ * {@link TestPlatform.api} for a platform at `baseUrl`: the key set, a body JSON-encoded unless it is a
+ * string already (so a test can send malformed JSON), and the answer parsed when it is JSON.
+ */
+export function platformApi(baseUrl: string): TestPlatform['api'] {
+  return async (apiKey, method, path, body, headers = {}) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        'x-api-key': apiKey,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Non-JSON answers (HTML, TwiML) stay text.
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
   };
 }
 
@@ -49,7 +80,8 @@ export async function startTestPlatform(
     // The Twilio stand-in is strict unless asked: only accounts a test registers authenticate.
     { stores: sharedStores(), persist: options.persist ?? false, fallbacks: options.fallbacks, twilioSandbox: options.twilioSandbox ?? false },
   );
-  const deps = await getDeps();
+  // Tests reach the provider directly too, so their deps carry the adapter the telephony handlers name.
+  const deps = withTelephony(await getDeps(), createTwilioTelephony);
   return {
     baseUrl: platform.baseUrl,
     dataDir,
@@ -57,25 +89,7 @@ export async function startTestPlatform(
     platform,
     deps,
     workspace: (credits = 100) => createWorkspace(deps.db, { name: 'test', credits }),
-    async api(apiKey, method, path, body, headers = {}) {
-      const res = await fetch(`${platform.baseUrl}${path}`, {
-        method,
-        headers: {
-          'x-api-key': apiKey,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Non-JSON answers (HTML, TwiML) stay text.
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
-    },
+    api: platformApi(platform.baseUrl),
     async stop() {
       await platform.stop();
       await rm(dataDir, { recursive: true, force: true });
