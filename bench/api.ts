@@ -10,8 +10,8 @@
  * Benchmarks report; they never fail the run. docs/benchmarks.md explains each number.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -20,11 +20,12 @@ import { getDeps } from '../lib/deps.js';
 import type { Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
 import { ROUTES, type RouteSpec } from '../lib/infra/routes.js';
-import { startPlatform, startStores, type LocalStores, type RunningPlatform } from '../lib/local/platform.js';
+import type { RunningPlatform } from '../lib/local/platform.js';
 import { putNewAgent } from '../lib/store/agents.js';
 import { createDb, type Db } from '../lib/store/dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../lib/store/model.js';
 import { createWorkspace, hashApiKey } from '../lib/store/workspaces.js';
+import { withBenchPlatform } from './_platform.js';
 import { bundleEntry, bundleName, measureInit, median, type BundleReport } from './_bundles.js';
 import { formatTable, measureInterleaved, ms, withConcurrency, type LatencyCase, type LatencyStats } from './_latency.js';
 
@@ -400,30 +401,9 @@ export async function run(): Promise<void> {
   process.stdout.write(`1-minute load average at the start: ${loadavg()[0]!.toFixed(1)}\n`);
   // One JSON log line per request would bury the report; writing it is not what is being measured.
   process.env.LOG_LEVEL = 'silent';
-  const dataDir = await mkdtemp(join(tmpdir(), 'vap-bench-'));
-  let stores: LocalStores | undefined;
-  let platform: RunningPlatform | undefined;
-  let getRatio = Number.NaN;
-  // Ctrl-C or a timeout must not orphan the DynamoDB Local JVM: it does not die with its parent.
-  const stopOnSignal = (signal: NodeJS.Signals) => {
-    void Promise.allSettled([platform?.stop(), stores?.stop(), rm(dataDir, { recursive: true, force: true })]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
-  try {
-    stores = await startStores(undefined, BUCKET);
-    platform = await startPlatform(
-      { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: BENCH_TABLE, BUCKET_NAME: BUCKET },
-      { stores, persist: false },
-    );
-    ({ getRatio } = printLatency(await measureLatency(platform)));
-  } finally {
-    await platform?.stop();
-    await stores?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-    process.off('SIGINT', stopOnSignal);
-    process.off('SIGTERM', stopOnSignal);
-  }
+  const { getRatio } = await withBenchPlatform({ dataDirPrefix: 'vap-bench-', table: BENCH_TABLE, bucket: BUCKET }, async (platform) =>
+    printLatency(await measureLatency(platform)),
+  );
   // After the JVM is gone, so cold imports do not compete with it for the two cores.
   const reports = await measureBundles();
   printBundles(reports);

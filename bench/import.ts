@@ -15,16 +15,15 @@
  * Benchmarks report; they never fail the run. DynamoDB Local is far slower per write than DynamoDB, so the
  * rows/s here are a floor for the write path, not a forecast of production.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import writeXlsxFile from 'write-excel-file/node';
-import { startPlatform, startStores, type LocalStores, type RunningPlatform } from '../lib/local/platform.js';
+import type { RunningPlatform } from '../lib/local/platform.js';
 import type { Contact } from '../lib/domain/contact.js';
 import { newId } from '../lib/domain/ids.js';
 import { IMPORT_CONCURRENCY, putNewContacts } from '../lib/store/contact-import.js';
 import { getDeps } from '../lib/deps.js';
 import { createWorkspace } from '../lib/store/workspaces.js';
+import { withBenchPlatform } from './_platform.js';
 
 const ROWS = 10_000;
 /** Rows of the warm-up upload: enough for the DynamoDB Local JVM to compile its write path. */
@@ -145,23 +144,7 @@ export async function run(): Promise<void> {
   process.stdout.write(`1-minute load average at the start: ${loadavg()[0]!.toFixed(1)}\n`);
   // One JSON log line per request is not what is being measured.
   process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'silent';
-  const dataDir = await mkdtemp(join(tmpdir(), 'vap-bench-import-'));
-  let stores: LocalStores | undefined;
-  let platform: RunningPlatform | undefined;
-  // Ctrl-C or a timeout must not orphan the DynamoDB Local JVM: it does not die with its parent.
-  const stopOnSignal = (signal: NodeJS.Signals) => {
-    void Promise.allSettled([platform?.stop(), stores?.stop(), rm(dataDir, { recursive: true, force: true })]).finally(() =>
-      process.exit(signal === 'SIGINT' ? 130 : 143),
-    );
-  };
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
-  try {
-    stores = await startStores(undefined, BUCKET);
-    platform = await startPlatform(
-      { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: BENCH_TABLE, BUCKET_NAME: BUCKET },
-      { stores, persist: false },
-    );
+  await withBenchPlatform({ dataDirPrefix: 'vap-bench-import-', table: BENCH_TABLE, bucket: BUCKET }, async (platform) => {
     const table = rows();
     const csv = Buffer.from(table.map((r) => r.map(csvCell).join(',')).join('\r\n'), 'utf8');
     const xlsx = await writeXlsxFile(table).toBuffer();
@@ -176,11 +159,5 @@ export async function run(): Promise<void> {
     results.push((await uploadCase(platform, '.xlsx, new contacts', xlsx, 'contacts.xlsx')).result);
     results.push((await uploadCase(platform, 'CSV again, all existing', csv, 'contacts.csv', first.workspace)).result);
     print(results, baseline);
-  } finally {
-    await platform?.stop();
-    await stores?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-    process.off('SIGINT', stopOnSignal);
-    process.off('SIGTERM', stopOnSignal);
-  }
+  });
 }
