@@ -5,7 +5,7 @@ import { createDb, type Db } from './store/dynamo.js';
 import { createDispatchQueue, type DispatchQueue } from './store/queue.js';
 import { createRecordings, type Recordings } from './store/recordings.js';
 import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from './store/secret-box.js';
-import { lazyTelephonyPort, type TelephonyAccount, type TelephonyPort } from './vendors/telephony/port.js';
+import { unavailableTelephonyPort, type TelephonyAccount, type TelephonyPort } from './vendors/telephony/port.js';
 
 /** Everything a handler needs, built once per cold start (never at a handler's module scope). */
 export interface Deps {
@@ -28,9 +28,13 @@ export interface Telephony {
 
 const TwilioSecret = z.object({ accountSid: z.string().regex(/^AC[0-9a-fA-F]{32}$/), authToken: z.string().min(1) });
 
+/** Builds the telephony port of a vendor (today Twilio: lib/vendors/telephony/twilio.ts). */
+export type TelephonyAdapter = (options: { baseUrl?: string }) => TelephonyPort;
+
 /**
- * Loads the Twilio adapter and reads the platform credentials on first use, so handlers that never touch
- * telephony pay neither for evaluating the Twilio SDK nor for the Secrets Manager call.
+ * The platform credentials are read on first use (a Secrets Manager call on AWS). The port refuses until an
+ * entry point supplies its adapter with withTelephony: the vendor SDK is several megabytes, so only the
+ * handlers that place calls or manage numbers import it, and every other bundle leaves it out.
  */
 function createTelephony(config: Config): Telephony {
   let account: Promise<TelephonyAccount | undefined> | undefined;
@@ -53,7 +57,7 @@ function createTelephony(config: Config): Telephony {
     return parsed.data;
   };
   return {
-    port: lazyTelephonyPort(async () => (await import('./vendors/telephony/twilio.js')).createTwilioTelephony({ baseUrl: config.TWILIO_API_BASE_URL })),
+    port: unavailableTelephonyPort(),
     platformAccount() {
       account ??= load().catch((error: unknown) => {
         account = undefined;
@@ -101,6 +105,17 @@ export async function buildDeps(config: Config): Promise<Deps> {
     telephony: createTelephony(config),
     dispatch: createDispatchQueue(config),
     recordings: createRecordings(config),
+  };
+}
+
+/**
+ * The dependencies with a working telephony port, for the entry points that need one (they import the
+ * adapter, so it lands in their bundles only). The platform account's cache is shared.
+ */
+export function withTelephony(deps: Deps, adapter: TelephonyAdapter): Deps {
+  return {
+    ...deps,
+    telephony: { ...deps.telephony, port: adapter({ baseUrl: deps.config.TWILIO_API_BASE_URL }) },
   };
 }
 

@@ -1,8 +1,9 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { getDeps } from '../../lib/deps.js';
+import { getDeps, withTelephony } from '../../lib/deps.js';
 import { DispatchMessage } from '../../lib/domain/call.js';
 import { describeError, log, setLogLevel } from '../../lib/http/log.js';
 import { dispatchCall } from '../../lib/services/dispatch.js';
+import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 
 /**
  * The call-dispatch queue consumer (SQS event source with ReportBatchItemFailures). Each record is
@@ -11,7 +12,7 @@ import { dispatchCall } from '../../lib/services/dispatch.js';
  * maxReceiveCount, moves it to the dead letters.
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const deps = await getDeps();
+  const deps = withTelephony(await getDeps(), createTwilioTelephony);
   setLogLevel(deps.config.LOG_LEVEL);
   const results = await Promise.all(
     event.Records.map(async (record) => {

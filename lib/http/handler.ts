@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { getDeps, type Deps } from '../deps.js';
+import { getDeps, withTelephony, type Deps, type TelephonyAdapter } from '../deps.js';
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { RouteSpec } from '../infra/routes.js';
 import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
@@ -115,6 +115,12 @@ const json = (status: number, payload: unknown, requestId: string): APIGatewayPr
   body: JSON.stringify(payload),
 });
 
+/** What a route module adds to the shared dependencies. */
+export interface RouteOptions {
+  /** The telephony adapter, for routes that reach the provider (its SDK is bundled only where named). */
+  readonly telephony?: TelephonyAdapter;
+}
+
 /**
  * The one middleware stack every HTTP route uses: body parsing, authentication, tenancy, validation,
  * response projection and the error handler. A handler module is `defineRoute(ROUTES.x, fn)`.
@@ -122,7 +128,14 @@ const json = (status: number, payload: unknown, requestId: string): APIGatewayPr
 export function defineRoute<const R extends RouteSpec>(
   route: R,
   fn: (input: RouteInput<R>) => Promise<unknown>,
+  options: RouteOptions = {},
 ) {
+  let routeDeps: Deps | undefined;
+  const depsFor = (deps: Deps): Deps => {
+    if (!options.telephony) return deps;
+    routeDeps ??= withTelephony(deps, options.telephony);
+    return routeDeps;
+  };
   const base = async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = event.app!;
     const input = state.input!;
@@ -157,7 +170,7 @@ export function defineRoute<const R extends RouteSpec>(
       const event = request.event;
       const state: AppState = { started: Date.now() };
       event.app = state;
-      const deps = await getDeps();
+      const deps = depsFor(await getDeps());
       setLogLevel(deps.config.LOG_LEVEL);
       state.deps = deps;
       if (route.auth) await authenticate(event, state, deps);

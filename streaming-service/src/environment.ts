@@ -1,8 +1,9 @@
-import type { Deps } from '../../lib/deps.js';
+import { withTelephony, type Deps } from '../../lib/deps.js';
 import type { LlmProvider, LlmProviderId } from '../../lib/vendors/llm/port.js';
 import type { SttProvider, SttProviderId } from '../../lib/vendors/stt/port.js';
 import type { TtsProvider, TtsProviderId } from '../../lib/vendors/tts/port.js';
 import type { TelephonyAccount } from '../../lib/vendors/telephony/port.js';
+import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
@@ -26,9 +27,11 @@ export interface ProviderFactory {
  * for BYOT numbers, else the platform's), history and recordings written to the table and S3.
  */
 export function platformEnvironment(
-  deps: Deps,
+  platformDeps: Deps,
   providers: ProviderFactory,
 ): StreamingEnvironment {
+  // Transfers and hang-ups go through the provider, so the service carries the telephony adapter.
+  const deps = withTelephony(platformDeps, createTwilioTelephony);
   const { db, secrets, recordings } = deps;
   return {
     tokenKey: secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),

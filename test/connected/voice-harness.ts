@@ -7,7 +7,8 @@ import type { Agent } from '../../lib/domain/agent.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { newId } from '../../lib/domain/ids.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
-import { getDeps, type Deps } from '../../lib/deps.js';
+import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
+import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
 import { SimulatedCaller } from '../../lib/local/simulated-caller.js';
 import { putNewAgent } from '../../lib/store/agents.js';
@@ -52,7 +53,8 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
     { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: `t-${randomBytes(6).toString('hex')}`, BUCKET_NAME: 'voice-agents-recordings' },
     { stores: sharedStores(), persist: false, voice, dispatchPoller: false },
   );
-  const deps = await getDeps();
+  // Tests reach the provider directly too, so their deps carry the adapter the telephony handlers name.
+  const deps = withTelephony(await getDeps(), createTwilioTelephony);
   const { workspaceId, apiKey } = await createWorkspace(deps.db, { name: 'voice', credits: 100 });
   const key = deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE);
   const ended: CallEnded[] = [];

@@ -149,25 +149,21 @@ export const isTelephonyError = (error: unknown, kind?: TelephonyErrorKind): err
   error instanceof TelephonyError && (kind === undefined || error.kind === kind);
 
 /**
- * A port that loads its adapter on first use. The composition root builds one for every handler, but only
- * the telephony handlers call it: the others never evaluate the vendor SDK (megabytes of code that would
- * otherwise slow every cold start).
+ * A port for entry points built without a telephony adapter: every operation fails loudly, naming the fix,
+ * instead of a handler silently reaching a vendor SDK its bundle does not contain.
  */
-export function lazyTelephonyPort(load: () => Promise<TelephonyPort>): TelephonyPort {
-  let loaded: Promise<TelephonyPort> | undefined;
-  const port = () =>
-    (loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
+export function unavailableTelephonyPort(): TelephonyPort {
+  const refuse = async (): Promise<never> => {
+    throw new Error('This entry point was built without a telephony adapter: wrap its deps with withTelephony (lib/deps.ts)');
+  };
   return {
-    searchAvailable: async (account, query) => (await port()).searchAvailable(account, query),
-    buyNumber: async (account, number, routing) => (await port()).buyNumber(account, number, routing),
-    findNumber: async (account, number) => (await port()).findNumber(account, number),
-    configureNumber: async (account, sid, routing) => (await port()).configureNumber(account, sid, routing),
-    releaseNumber: async (account, sid) => (await port()).releaseNumber(account, sid),
-    createCall: async (account, request) => (await port()).createCall(account, request),
-    updateCall: async (account, sid, request) => (await port()).updateCall(account, sid, request),
-    fetchCall: async (account, sid) => (await port()).fetchCall(account, sid),
+    searchAvailable: refuse,
+    buyNumber: refuse,
+    findNumber: refuse,
+    configureNumber: refuse,
+    releaseNumber: refuse,
+    createCall: refuse,
+    updateCall: refuse,
+    fetchCall: refuse,
   };
 }

@@ -1,4 +1,7 @@
-import twilio from 'twilio';
+// The webhook helpers and TwiML builder by their own paths: the package root pulls in the whole REST client
+// (megabytes), which the webhook handlers never use.
+import VoiceResponse from 'twilio/lib/twiml/VoiceResponse.js';
+import * as webhooks from 'twilio/lib/webhooks/webhooks.js';
 import * as z from 'zod';
 
 /**
@@ -26,12 +29,12 @@ export function parseForm(body: string): FormParams {
  */
 export function isValidTwilioSignature(authToken: string, signature: string | undefined, url: string, params: FormParams): boolean {
   if (!signature) return false;
-  return twilio.validateRequest(authToken, signature, url, params);
+  return webhooks.validateRequest(authToken, signature, url, params);
 }
 
 /** Computes the signature Twilio would send; the stand-in and tests sign with it. */
 export const twilioSignature = (authToken: string, url: string, params: FormParams): string =>
-  twilio.getExpectedTwilioSignature(authToken, url, params);
+  webhooks.getExpectedTwilioSignature(authToken, url, params);
 
 const Sid = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`));
 
@@ -64,7 +67,7 @@ export type TwilioStatusParams = z.infer<typeof TwilioStatusParams>;
  * elements (they arrive in the `start` message), never in the URL query, which Twilio does not allow.
  */
 export function connectStreamTwiml(streamUrl: string, parameters: Record<string, string>): string {
-  const response = new twilio.twiml.VoiceResponse();
+  const response = new VoiceResponse();
   const stream = response.connect().stream({ url: streamUrl });
   for (const [name, value] of Object.entries(parameters)) stream.parameter({ name, value });
   return response.toString();
@@ -72,7 +75,7 @@ export function connectStreamTwiml(streamUrl: string, parameters: Record<string,
 
 /** TwiML that says one sentence and hangs up. */
 export function sayAndHangUpTwiml(message: string): string {
-  const response = new twilio.twiml.VoiceResponse();
+  const response = new VoiceResponse();
   response.say(message);
   response.hangup();
   return response.toString();
