@@ -5,29 +5,18 @@
  * redrive policy, and exactly the table, Twilio secret and data key it uses. Expiring items (idempotency
  * keys, meeting tokens) have the table's TTL attribute.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
-import { DISPATCH_QUEUE, PlatformStack } from '../../lib/infra/stack.js';
+import { DISPATCH_QUEUE } from '../../lib/infra/stack.js';
 import { loadConfig } from '../../lib/config.js';
 import { TABLE } from '../../lib/store/model.js';
+import { refId, synthPlatform, type Resource } from '../support/stack.js';
 
-type Resource = { Type: string; Properties?: Record<string, any> };
-const cdkJsonContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
 
 let resources: Record<string, Resource>;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const refId = (v: unknown): string | undefined => {
-  const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;
-  return o?.Ref ?? o?.['Fn::GetAtt']?.[0];
-};
 
 beforeAll(() => {
-  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
-  resources = Template.fromStack(new PlatformStack(app, 'Test')).toJSON().Resources as Record<string, Resource>;
+  ({ resources } = synthPlatform());
 });
 
 const consumer = () => {

@@ -13,37 +13,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeDataKey } from '../../lib/deps.js';
 import { MAX_RECEIVE_COUNT } from '../../lib/local/sqs.js';
 import { LAMBDA_RUNTIME, BUNDLE_OPTIONS } from '../../lib/infra/bundling.js';
-import { PlatformFunction, PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
+import { PlatformFunction } from '../../lib/infra/constructs/api-function.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSET_FILES } from '../../lib/infra/docs-assets.js';
 import { ENTRY_NEEDS, planRouteFunctions } from '../../lib/infra/entry-needs.js';
 import { ROUTES } from '../../lib/infra/routes.js';
-import { PlatformStack } from '../../lib/infra/stack.js';
 import { TABLE } from '../../lib/store/model.js';
+import { CDK_CONTEXT, asArray, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 
-type Resource = { Type: string; Properties?: Record<string, any>; DependsOn?: string | string[]; DeletionPolicy?: string; Metadata?: Record<string, unknown> };
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+/** The template, synthesized without bundling (the bundle test below runs one real bundle). */
+const synth = (props: Parameters<typeof synthPlatform>[0] = {}): Template => synthPlatform(props).template;
 
-/** The feature flags `cdk synth` runs with, so these assertions see what the CLI deploys. */
-const cdkJsonContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
-
-/**
- * Synthesizes without running esbuild: bundling every handler takes most of a minute and proves nothing about
- * the template (`npm run synth` bundles them all; the bundle test below runs one real bundle).
- */
-function synth(props: ConstructorParameters<typeof PlatformStack>[2] = {}): Template {
-  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
-  return Template.fromStack(new PlatformStack(app, 'Test', props));
-}
-
-const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 let template: Template;
 let resources: Record<string, Resource>;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const refId = (v: unknown): string | undefined => {
-  const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;
-  return o?.Ref ?? o?.['Fn::GetAtt']?.[0];
-};
 
 beforeAll(() => {
   template = synth();
@@ -279,7 +262,7 @@ describe('bundling', () => {
   it('bundles with the local esbuild into ESM and copies the docs assets beside the bundle', () => {
     // One real bundle (the docs handler, the only one with extra files): seconds, not a minute.
     // Asset metadata (as the CLI asks for it) names the staged bundle folder.
-    const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:enable-asset-metadata': true } });
+    const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true } });
     const stack = new Stack(app, 'Bundle');
     const needs = ENTRY_NEEDS['functions/docs/page.ts']!;
     new PlatformFunction(stack, 'Docs', { entry: 'functions/docs/page.ts', bundleFiles: needs.bundleFiles ?? [] });

@@ -8,35 +8,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
 import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
 import { STREAMING_SERVICE } from '../../lib/infra/constructs/streaming-service.js';
-import { PlatformStack } from '../../lib/infra/stack.js';
 import { activeSessionsLine } from '../../streaming-service/src/metrics.js';
 import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/session/call-session.js';
+import { asArray, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 
-type Resource = { Type: string; Properties?: Record<string, any> };
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
-
-/** The feature flags `cdk synth` runs with. */
-const cdkJsonContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
-
-/** Synthesizes without bundling the Lambdas (see test/offline/stack.test.ts); the image is only staged. */
-function synth(props: ConstructorParameters<typeof PlatformStack>[2] = {}) {
-  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new PlatformStack(app, 'Test', props);
-  const template = Template.fromStack(stack);
-  return { app, stack, template, resources: template.toJSON().Resources as Record<string, Resource> };
-}
-
-const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-const refId = (v: unknown): string | undefined => {
-  const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;
-  return o?.Ref ?? o?.['Fn::GetAtt']?.[0];
-};
+/** Synthesizes without bundling the Lambdas; the image is only staged. */
+const synth = synthPlatform;
 
 let built: ReturnType<typeof synth>;
 let resources: Record<string, Resource>;

@@ -4,31 +4,12 @@
  * where it is (TWILIO_SECRET_ARN); every other function can do neither. The webhook routes come from the route
  * table like any other. An existing secret can be passed instead of creating one.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
 import { planRouteFunctions } from '../../lib/infra/entry-needs.js';
-import { PlatformStack } from '../../lib/infra/stack.js';
+import { asArray, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 
-type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string };
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
-
-const cdkJsonContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
-
-/** Synthesizes without bundling (see test/offline/stack.test.ts). */
-function synth(props: ConstructorParameters<typeof PlatformStack>[2] = {}): Record<string, Resource> {
-  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
-  return Template.fromStack(new PlatformStack(app, 'Test', props)).toJSON().Resources as Record<string, Resource>;
-}
-
-const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-const refId = (v: unknown): string | undefined => {
-  const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;
-  return o?.Ref ?? o?.['Fn::GetAtt']?.[0];
-};
+/** The template's resources, synthesized without bundling. */
+const synth = (props: Parameters<typeof synthPlatform>[0] = {}): Record<string, Resource> => synthPlatform(props).resources;
 
 /** The entries that must read the platform's Twilio account. */
 const TWILIO_READERS = [

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
+import { PlatformStack } from '../../lib/infra/stack.js';
+
+/** A resource of a synthesized template, loosely typed: each test reads the properties it asserts. */
+export type Resource = {
+  Type: string;
+  Properties?: Record<string, any>;
+  DependsOn?: string | string[];
+  DeletionPolicy?: string;
+  Metadata?: Record<string, unknown>;
+};
+
+/** An IAM policy statement as it appears in a template. */
+export type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+
+/** The feature flags `cdk synth` runs with (cdk.json's context), so assertions see what the CLI deploys. */
+export const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+
+/**
+ * Synthesizes the platform stack without running esbuild: bundling every handler takes most of a minute and
+ * proves nothing about the template (`npm run synth` bundles them all; test/offline/stack.test.ts runs one
+ * real bundle).
+ */
+export function synthPlatform(props: ConstructorParameters<typeof PlatformStack>[2] = {}) {
+  const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new PlatformStack(app, 'Test', props);
+  const template = Template.fromStack(stack);
+  return { app, stack, template, resources: template.toJSON().Resources as Record<string, Resource> };
+}
+
+/** The logical id a `Ref` or `Fn::GetAtt` points at. */
+export const refId = (v: unknown): string | undefined => {
+  const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;
+  return o?.Ref ?? o?.['Fn::GetAtt']?.[0];
+};
+
+/** CloudFormation's one-or-many properties (a role list, an action list) as a list. */
+export const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
