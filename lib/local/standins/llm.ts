@@ -18,6 +18,21 @@ export const STANDIN_LLM_KEYS = {
   google: 'standin',
 } as const satisfies Record<LlmStandinVendor, string>;
 
+/** How each vendor's stand-in starts and which config variables point its adapter at it. */
+const STANDINS = {
+  openai: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL', start: startOpenAiLlmStandin, baseUrl: (url: string) => `${url}/v1` },
+  anthropic: { keyVar: 'ANTHROPIC_API_KEY', baseUrlVar: 'ANTHROPIC_BASE_URL', start: startAnthropicStandin, baseUrl: (url: string) => url },
+  google: { keyVar: 'GOOGLE_API_KEY', baseUrlVar: 'GOOGLE_BASE_URL', start: startGoogleStandin, baseUrl: (url: string) => url },
+} as const satisfies Record<
+  LlmStandinVendor,
+  {
+    keyVar: keyof Config;
+    baseUrlVar: string;
+    start: (options: { apiKey: string; control: LlmStandinControl }) => Promise<StandinServer>;
+    baseUrl: (url: string) => string;
+  }
+>;
+
 /** The running LLM stand-ins. */
 export interface LlmStandins {
   /** Keys and base URLs that point the adapters at the stand-ins; empty for vendors with a real key. */
@@ -41,26 +56,14 @@ export async function startLlmStandins(config: Config, script: Partial<LlmScript
   const env: Record<string, string> = {};
   const urls: Partial<Record<LlmStandinVendor, string>> = {};
   try {
-    if (!config.OPENAI_API_KEY) {
-      const server = await startOpenAiLlmStandin({ apiKey: STANDIN_LLM_KEYS.openai, control });
+    for (const vendor of Object.keys(STANDINS) as LlmStandinVendor[]) {
+      const { keyVar, baseUrlVar, start, baseUrl } = STANDINS[vendor];
+      if (config[keyVar]) continue;
+      const server = await start({ apiKey: STANDIN_LLM_KEYS[vendor], control });
       servers.push(server);
-      urls.openai = server.url;
-      env.OPENAI_API_KEY = STANDIN_LLM_KEYS.openai;
-      env.OPENAI_BASE_URL = `${server.url}/v1`;
-    }
-    if (!config.ANTHROPIC_API_KEY) {
-      const server = await startAnthropicStandin({ apiKey: STANDIN_LLM_KEYS.anthropic, control });
-      servers.push(server);
-      urls.anthropic = server.url;
-      env.ANTHROPIC_API_KEY = STANDIN_LLM_KEYS.anthropic;
-      env.ANTHROPIC_BASE_URL = server.url;
-    }
-    if (!config.GOOGLE_API_KEY) {
-      const server = await startGoogleStandin({ apiKey: STANDIN_LLM_KEYS.google, control });
-      servers.push(server);
-      urls.google = server.url;
-      env.GOOGLE_API_KEY = STANDIN_LLM_KEYS.google;
-      env.GOOGLE_BASE_URL = server.url;
+      urls[vendor] = server.url;
+      env[keyVar] = STANDIN_LLM_KEYS[vendor];
+      env[baseUrlVar] = baseUrl(server.url);
     }
   } catch (error) {
     await Promise.all(servers.map((s) => s.close()));
