@@ -1,7 +1,7 @@
 import type { BeginEvent, SpeechStartedEvent, TerminationEvent, TurnEvent } from 'assemblyai';
 import { WebSocket, type RawData } from 'ws';
 import { VendorError } from '../shared/errors.js';
-import { now, primaryLanguage, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
+import { connectAttempt, now, primaryLanguage, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
 import type { SttOptions, VendorEndpoint } from './port.js';
 
 /** AssemblyAI's Universal-Streaming (v3) socket, the value the SDK calls `websocketBaseUrl`. */
@@ -57,7 +57,6 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
       const ws = new WebSocket(url, { headers: { Authorization: endpoint.apiKey } });
       let pending: Uint8Array[] = [];
       let pendingBytes = 0;
-      let opened = false;
       let closeRequested = false;
       let finished = false;
       let resolveClosed: () => void = () => undefined;
@@ -78,20 +77,11 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
       };
 
       return new Promise<SttConnection>((resolve, reject) => {
-        const onAbort = () => {
-          ws.terminate();
-          reject(signal.reason);
-        };
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
+        const attempt = connectAttempt(signal, () => ws.terminate(), resolve, reject);
+        if (!attempt) return;
 
         const fail = (error: VendorError) => {
-          if (!opened) {
-            signal.removeEventListener('abort', onAbort);
-            ws.terminate();
-            reject(error);
-            return;
-          }
+          if (attempt.refuse(error)) return;
           if (finished) return;
           finished = true;
           resolveClosed();
@@ -102,7 +92,7 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
         ws.on('error', (error) => fail(toVendorError('assemblyai', error)));
         ws.on('close', (code: number, reason: Buffer) => {
           const why = reason.toString('utf8');
-          if (!opened) {
+          if (!attempt.accepted) {
             fail(new VendorError('assemblyai', `closed before the session began (${code}${why ? ` ${why}` : ''})`, !PERMANENT_CLOSE_CODES.has(code)));
             return;
           }
@@ -130,9 +120,7 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
           }
           switch (message.type) {
             case 'Begin':
-              opened = true;
-              signal.removeEventListener('abort', onAbort);
-              resolve(connection);
+              attempt.accept(connection);
               return;
             case 'SpeechStarted':
               sink.emit({ type: 'speech_started', atMs: now() });

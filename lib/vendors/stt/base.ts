@@ -291,6 +291,60 @@ class BaseSttStream implements SttStream {
   }
 }
 
+/** The settling half of a connect in flight, from {@link connectAttempt}. */
+export interface ConnectAttempt<T> {
+  /** True once {@link accept} has resolved the connect: failures from then on belong to the open stream. */
+  readonly accepted: boolean;
+  /** The vendor accepted the stream: resolve the connect with `value`. */
+  accept(value: T): void;
+  /**
+   * Rejects the connect with `error` and drops the half-open socket, unless it was already accepted; says
+   * whether it did, so that a caller hands later failures to the open stream instead.
+   */
+  refuse(error: unknown): boolean;
+}
+
+/**
+ * Settles a connect that ends on a vendor's "session began" message rather than on the socket opening
+ * (AssemblyAI's `Begin`, OpenAI's `session.updated`): an abort of `signal` before that drops the socket and
+ * rejects with the signal's reason; accepting or refusing stops listening to it. Undefined when `signal` was
+ * already aborted (the connect is rejected then).
+ */
+export function connectAttempt<T>(
+  signal: AbortSignal,
+  drop: () => void,
+  resolve: (value: T) => void,
+  reject: (reason: unknown) => void,
+): ConnectAttempt<T> | undefined {
+  let accepted = false;
+  const onAbort = () => {
+    drop();
+    reject(signal.reason);
+  };
+  if (signal.aborted) {
+    onAbort();
+    return undefined;
+  }
+  signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    get accepted() {
+      return accepted;
+    },
+    accept(value) {
+      accepted = true;
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    },
+    refuse(error) {
+      if (accepted) return false;
+      signal.removeEventListener('abort', onAbort);
+      drop();
+      reject(error);
+      return true;
+    },
+  };
+}
+
 /** `http(s)://` to `ws(s)://`; other schemes unchanged. Base URLs may be given either way. */
 export function toWebSocketUrl(url: string): string {
   return url.replace(/^http(s?):\/\//i, (_, s: string) => `ws${s}://`);

@@ -1,7 +1,7 @@
 import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime';
 import { WebSocket, type RawData } from 'ws';
 import { VendorError } from '../shared/errors.js';
-import { joinUrl, now, primaryLanguage, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
+import { connectAttempt, joinUrl, now, primaryLanguage, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
 import type { SttOptions, VendorEndpoint } from './port.js';
 
 /** The OpenAI API base, as the `openai` SDK spells it (`baseURL`); the socket is `<base>/realtime`. */
@@ -46,7 +46,6 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
       const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${endpoint.apiKey}` } });
       const send = (event: RealtimeClientEvent) => ws.send(JSON.stringify(event));
 
-      let opened = false;
       let closeRequested = false;
       let finished = false;
       /** Items committed and not yet transcribed; close waits for them. */
@@ -64,20 +63,11 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
       };
 
       return new Promise<SttConnection>((resolve, reject) => {
-        const onAbort = () => {
-          ws.terminate();
-          reject(signal.reason);
-        };
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
+        const attempt = connectAttempt(signal, () => ws.terminate(), resolve, reject);
+        if (!attempt) return;
 
         const fail = (error: VendorError) => {
-          if (!opened) {
-            signal.removeEventListener('abort', onAbort);
-            ws.terminate();
-            reject(error);
-            return;
-          }
+          if (attempt.refuse(error)) return;
           if (finished) return;
           finished = true;
           resolveDrained();
@@ -89,7 +79,7 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
         // A refused handshake arrives as "Unexpected server response: <status>"; toVendorError reads it.
         ws.on('error', (error) => fail(toVendorError('openai', error)));
         ws.on('close', (code: number, reason: Buffer) => {
-          if (opened && closeRequested && !finished) {
+          if (attempt.accepted && closeRequested && !finished) {
             finished = true;
             resolveClosed();
             sink.end();
@@ -129,11 +119,7 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
               });
               return;
             case 'session.updated':
-              if (!opened) {
-                opened = true;
-                signal.removeEventListener('abort', onAbort);
-                resolve(connection);
-              }
+              if (!attempt.accepted) attempt.accept(connection);
               return;
             case 'input_audio_buffer.speech_started':
               sink.emit({ type: 'speech_started', atMs: now() });
@@ -157,7 +143,7 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
               return;
             case 'error': {
               const code = event.error.code ?? undefined;
-              if (opened && code && BENIGN_ERROR_CODES.has(code)) return;
+              if (attempt.accepted && code && BENIGN_ERROR_CODES.has(code)) return;
               const retryable = event.error.type === 'server_error' || code === 'rate_limit_exceeded';
               fail(new VendorError('openai', `${event.error.type}${code ? ` (${code})` : ''}: ${event.error.message}`, retryable));
               return;
