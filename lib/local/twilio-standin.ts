@@ -487,10 +487,8 @@ export async function startTwilioStandin(options: TwilioStandinOptions = {}): Pr
     if (!fromNumber || fromNumber.accountSid !== account.sid) {
       throw new TwilioFault(400, 21210, `The source phone number provided, ${from}, is not yet verified for your account.`);
     }
-    const now = rfc2822();
     const timeLimit = one(form.TimeLimit);
-    const call: StandinCall = {
-      sid: newSid('CA'),
+    const call = addCall({
       accountSid: account.sid,
       to,
       from,
@@ -506,14 +504,16 @@ export async function startTwilioStandin(options: TwilioStandinOptions = {}): Pr
       timeLimitSeconds: timeLimit === undefined ? null : Number(timeLimit),
       record: one(form.Record) === 'true',
       machineDetection: one(form.MachineDetection) ?? null,
-      dateCreated: now,
-      dateUpdated: now,
-      startTime: null,
-      endTime: null,
-      duration: null,
-    };
-    calls.set(call.sid, call);
+    });
     options.hooks?.onCreate?.(call, account);
+    return call;
+  }
+
+  /** Registers a call placed or ringing now: a fresh sid, created now, not started yet. */
+  function addCall(fields: Omit<StandinCall, 'sid' | 'dateCreated' | 'dateUpdated' | 'startTime' | 'endTime' | 'duration'>): StandinCall {
+    const now = rfc2822();
+    const call: StandinCall = { sid: newSid('CA'), ...fields, dateCreated: now, dateUpdated: now, startTime: null, endTime: null, duration: null };
+    calls.set(call.sid, call);
     return call;
   }
 
@@ -652,9 +652,7 @@ export async function startTwilioStandin(options: TwilioStandinOptions = {}): Pr
     if (!number) throw new Error(`No stand-in number ${phoneNumber}`);
     const account = state.accounts[number.accountSid]!;
     if (!number.voiceUrl) throw new Error(`${phoneNumber} has no VoiceUrl`);
-    const now = rfc2822();
-    const call: StandinCall = {
-      sid: newSid('CA'),
+    const call = addCall({
       accountSid: account.sid,
       to: phoneNumber,
       from,
@@ -670,13 +668,7 @@ export async function startTwilioStandin(options: TwilioStandinOptions = {}): Pr
       timeLimitSeconds: null,
       record: false,
       machineDetection: null,
-      dateCreated: now,
-      dateUpdated: now,
-      startTime: null,
-      endTime: null,
-      duration: null,
-    };
-    calls.set(call.sid, call);
+    });
     const params: Record<string, string> = {
       AccountSid: account.sid,
       ApiVersion: API_VERSION,
