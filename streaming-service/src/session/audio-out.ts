@@ -37,6 +37,7 @@ export interface AudioOutEvents {
 }
 
 const BYTES_PER_MS = 8;
+const LEAD_TOLERANCE_MS = 1e-6;
 
 export class AudioOut {
   private queue: Item[] = [];
@@ -119,7 +120,9 @@ export class AudioOut {
         this.send(encodeMark(this.streamSid, head.name));
         continue;
       }
-      if (this.playEndMs - now >= this.options.leadMs) break;
+      // The tolerance absorbs floating-point drift in the sum of frame durations (a lead of exactly 300 ms
+      // can come out as 299.99999999), which would otherwise let one frame too many through.
+      if (this.playEndMs - now >= this.options.leadMs - LEAD_TOLERANCE_MS) break;
       this.queue.shift();
       const playAt = Math.max(now, this.playEndMs);
       this.playEndMs = playAt + head.mulaw.length / BYTES_PER_MS;
