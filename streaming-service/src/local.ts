@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { setLogLevel } from '../../lib/http/log.js';
 import { loadConfig } from '../../lib/config.js';
 import { getDeps } from '../../lib/deps.js';
 import type { Fallback } from '../../lib/local/server.js';
@@ -42,6 +43,8 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
   Object.assign(process.env, stt.env, llm.env, tts.env);
   // Read again: the vendor base URLs and keys just set are part of it now.
   const config = loadConfig();
+  // Calls log from the first stream on, before any HTTP route has applied the configured level.
+  setLogLevel(config.LOG_LEVEL);
   const streaming = createStreamingServer({
     environment: async () => {
       const deps = await getDeps();
