@@ -106,11 +106,7 @@ export async function revokeApiKey(db: Db, ws: string, keyId: string): Promise<v
   await transact(db, [revoke(key.apiKey(hash)), revoke(key.apiKeyRef(ws, keyId))]);
 }
 
-/** Looks a presented key up by its hash; undefined when unknown. */
-export async function findApiKey(db: Db, apiKey: string): Promise<ApiKeyRecord | undefined> {
-  return findApiKeyByHash(db, hashApiKey(apiKey));
-}
-
+/** Looks a presented key up by its hash (see hashApiKey); undefined when unknown. */
 export async function findApiKeyByHash(db: Db, hash: string): Promise<ApiKeyRecord | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.apiKey(hash), ConsistentRead: true }));
   if (!out.Item) return undefined;
