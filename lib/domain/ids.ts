@@ -26,13 +26,6 @@ export function newId(kind: IdKind, atMs?: number): string {
   return `${ID_PREFIX[kind]}_${atMs === undefined ? nextUlid() : ulid(atMs)}`;
 }
 
-const ID_SHAPE = /^[a-z]{2,4}_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/** True when `id` has the shape of one of our identifiers of the given kind. */
-export function isId(kind: IdKind, id: string): boolean {
-  return ID_SHAPE.test(id) && id.startsWith(`${ID_PREFIX[kind]}_`);
-}
-
 /** The smallest and largest ULID suffixes for a moment, for key-range queries by time. */
 export function ulidTimeBounds(atMs: number): { low: string; high: string } {
   const ENCODING = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
