@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { Name, Timestamp, WorkspaceIdField } from './common.js';
 import { ValidationError, type ErrorDetail } from './errors.js';
 import { normalizePhone } from './phone.js';
-import { findTemplate, TOOL_TEMPLATES } from './tool-templates.js';
+import { refuseToolUrl } from './ssrf.js';
+import { findTemplate, TOOL_TEMPLATES, type ToolTemplate } from './tool-templates.js';
 
 export const TOOL_TYPES = ['http', 'integration', 'transfer'] as const;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -13,18 +14,90 @@ export const MASK = '********';
 const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'not a valid HTTP header name');
 const HeaderValue = z.string().max(4_000).refine((v) => !/[\r\n\0]/.test(v), 'header values cannot contain CR, LF or NUL');
 
-export const ToolParameter = z.strictObject({
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a parameter name is a letter or _ then letters, digits or _'),
-  description: z.string().trim().min(1).max(1_000),
-  required: z.boolean(),
-});
+export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean'] as const;
+export type ParameterType = (typeof PARAMETER_TYPES)[number];
+/** A value a parameter can take (and a setting or argument can hold). */
+export type ScalarValue = string | number | boolean;
+
+const EnumValue = z.union([z.string().max(200), z.number(), z.boolean()]);
+
+/**
+ * A parameter the model extracts from the conversation. `type` and `enum` are JSON Schema's and reach the
+ * model's tool schema as written; without `type` a parameter is a string (API_SPEC.md's shape), and `type`
+ * is returned only when it was given.
+ */
+export const ToolParameter = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a parameter name is a letter or _ then letters, digits or _'),
+    description: z.string().trim().min(1).max(1_000),
+    required: z.boolean(),
+    type: z.enum(PARAMETER_TYPES).optional(),
+    enum: z.array(EnumValue).min(1).max(50).optional(),
+  })
+  .superRefine((param, ctx) => {
+    if (!param.enum) return;
+    const type = param.type ?? 'string';
+    param.enum.forEach((value, i) => {
+      if (!matchesType(value, type)) {
+        ctx.addIssue({ code: 'custom', path: ['enum', i], message: `enum values of a ${type} parameter must be ${type}s` });
+      }
+    });
+    if (new Set(param.enum).size !== param.enum.length) {
+      ctx.addIssue({ code: 'custom', path: ['enum'], message: 'enum values must be unique' });
+    }
+  });
 export type ToolParameter = z.infer<typeof ToolParameter>;
+
+/** Whether a JSON value has a parameter type (an integer is a number without a fraction). */
+export function matchesType(value: unknown, type: ParameterType): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value);
+  }
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Deepest nesting of a JSON body: far beyond any vendor's request shape, and stops a pathological one. */
+const MAX_BODY_DEPTH = 10;
+const MAX_BODY_CHARS = 20_000;
+
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return 1 + children.reduce<number>((max, child) => Math.max(max, depthOf(child)), 0);
+}
+
+/**
+ * `config.body`: a string (sent as written, placeholders filled) or a JSON object or array, which is what
+ * Vapi and Retell users write (`{"order_id": "{order_id}"}`); it is stored and returned as given.
+ */
+const ToolBody = z
+  .union([z.string().max(MAX_BODY_CHARS), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+  .superRefine((body, ctx) => {
+    if (typeof body === 'string') return;
+    if (depthOf(body) > MAX_BODY_DEPTH) ctx.addIssue({ code: 'custom', message: `a JSON body nests at most ${MAX_BODY_DEPTH} levels` });
+    else if (JSON.stringify(body).length > MAX_BODY_CHARS) {
+      ctx.addIssue({ code: 'custom', message: `a JSON body is at most ${MAX_BODY_CHARS} characters` });
+    }
+  }) as unknown as z.ZodType<string | JsonObject | JsonValue[]>;
+
+const SettingName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a setting name is a letter or _ then letters, digits or _');
 
 export const ToolConfig = z.strictObject({
   method: z.enum(HTTP_METHODS).optional(),
   url: z.string().trim().min(1).max(2_000).optional(),
   headers: z.record(HeaderName, HeaderValue).optional(),
-  body: z.string().max(20_000).optional(),
+  body: ToolBody.optional(),
+  /** An integration tool's account settings (see lib/domain/tool-templates.ts); not secret. */
+  settings: z.record(SettingName, z.union([z.string().max(2_000), z.number()])).optional(),
 });
 export type ToolConfig = z.infer<typeof ToolConfig>;
 
@@ -79,36 +152,94 @@ export interface Tool {
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** Placeholder names in a URL or body (strings inside a JSON body included). */
+export function placeholdersIn(value: unknown): string[] {
+  if (typeof value === 'string') return [...value.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+  if (value === null || typeof value !== 'object') return [];
+  return (Array.isArray(value) ? value : Object.values(value)).flatMap(placeholdersIn);
+}
+
+/** What saving a tool is checked against beyond its own fields. */
+export interface ToolPolicy {
+  /** TOOL_ALLOWED_HOSTS: hosts a tool may name although they are private (local development and tests). */
+  readonly allowedHosts: readonly string[];
+}
+
 /**
- * Cross-field rules a schema cannot say: what each tool type needs, that URL placeholders name parameters,
- * and that parameter names are unique. Throws a ValidationError listing every problem.
+ * The parameters a tool offers the model: its own, or its integration template's. Undefined for an
+ * integration tool whose template is unknown.
  */
-export function assertToolIsCoherent(tool: Pick<Tool, 'type' | 'templateId' | 'config' | 'parameters'>): void {
+export function parametersOf(tool: Pick<Tool, 'type' | 'templateId' | 'parameters'>): readonly ToolParameter[] | undefined {
+  if (tool.type !== 'integration') return tool.parameters;
+  const template = findTemplate(tool.templateId ?? '');
+  if (!template) return undefined;
+  return template.parameters === 'tool' ? tool.parameters : template.parameters;
+}
+
+/** Checks an absolute http(s) URL with placeholders: shape, SSRF policy, and that placeholders are known. */
+function checkUrl(url: string, known: readonly string[], knownWhat: string, policy: ToolPolicy, problems: ErrorDetail[]): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url.replace(PLACEHOLDER, 'x'));
+  } catch {
+    problems.push({ field: 'config.url', message: 'config.url is not an absolute URL' });
+  }
+  if (parsed && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    problems.push({ field: 'config.url', message: 'config.url must use http or https' });
+  } else if (parsed) {
+    const refused = refuseToolUrl(parsed, policy.allowedHosts);
+    if (refused) problems.push({ field: 'config.url', message: `config.url is refused: ${refused}; tools may only call public hosts` });
+  }
+  for (const name of placeholdersIn(url)) {
+    if (!known.includes(name)) problems.push({ field: 'config.url', message: `placeholder {${name}} names no ${knownWhat}` });
+  }
+}
+
+function checkSettings(template: ToolTemplate, settings: Record<string, string | number> | undefined, problems: ErrorDetail[]): void {
+  const given = settings ?? {};
+  for (const name of Object.keys(given)) {
+    if (!template.settings.some((s) => s.name === name)) {
+      const known = template.settings.map((s) => s.name).join(', ') || 'none';
+      problems.push({ field: `config.settings.${name}`, message: `the template has no setting "${name}" (settings: ${known})` });
+    }
+  }
+  for (const setting of template.settings) {
+    const field = `config.settings.${setting.name}`;
+    const value = Object.hasOwn(given, setting.name) ? given[setting.name] : undefined;
+    if (value === undefined) problems.push({ field, message: `the template needs setting ${setting.name}: ${setting.description}` });
+    else if (setting.type === 'integer' && !matchesType(value, 'integer')) {
+      problems.push({ field, message: `${setting.name} must be an integer, for example ${setting.example}` });
+    } else if (setting.type === 'string' && (typeof value !== 'string' || !new RegExp(setting.pattern ?? '^.{1,2000}$', 's').test(value))) {
+      problems.push({ field, message: `${setting.name} must look like ${JSON.stringify(setting.example)}` });
+    }
+  }
+}
+
+/**
+ * Cross-field rules a schema cannot say: what each tool type needs, that URL and body placeholders name
+ * parameters, that parameter names are unique, and that the URL passes the SSRF policy as far as the URL
+ * alone can tell (literal private addresses, `localhost`, `*.internal` ...; names that resolve to private
+ * addresses are refused at call time). Throws a ValidationError listing every problem.
+ */
+export function assertToolIsCoherent(
+  tool: Pick<Tool, 'type' | 'templateId' | 'config' | 'parameters'>,
+  policy: ToolPolicy = { allowedHosts: [] },
+): void {
   const problems: ErrorDetail[] = [];
   const names = tool.parameters.map((p) => p.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) problems.push({ field: 'parameters', message: `parameter "${dup}" is declared twice` });
   const url = tool.config?.url;
 
+  if (tool.type !== 'integration' && tool.config?.settings !== undefined) {
+    problems.push({ field: 'config.settings', message: 'config.settings belongs to integration tools only' });
+  }
   if (tool.type === 'http') {
     if (!url) problems.push({ field: 'config.url', message: 'an http tool needs config.url' });
     if (!tool.config?.method) problems.push({ field: 'config.method', message: 'an http tool needs config.method' });
-    if (url) {
-      const probe = url.replace(PLACEHOLDER, 'x');
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(probe);
-      } catch {
-        problems.push({ field: 'config.url', message: 'config.url is not an absolute URL' });
-      }
-      if (parsed && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-        problems.push({ field: 'config.url', message: 'config.url must use http or https' });
-      }
-      for (const [, name] of url.matchAll(PLACEHOLDER)) {
-        if (!names.includes(name!)) {
-          problems.push({ field: 'config.url', message: `placeholder {${name}} names no parameter` });
-        }
-      }
+    if (url) checkUrl(url, names, 'parameter', policy, problems);
+    for (const name of placeholdersIn(tool.config?.body)) {
+      if (!names.includes(name)) problems.push({ field: 'config.body', message: `placeholder {${name}} names no parameter` });
     }
   }
   if (tool.templateId !== undefined && tool.type !== 'integration') {
@@ -127,6 +258,27 @@ export function assertToolIsCoherent(tool: Pick<Tool, 'type' | 'templateId' | 'c
         const has = Object.keys(tool.config?.headers ?? {}).some((h) => h.toLowerCase() === header.toLowerCase());
         if (!has) problems.push({ field: `config.headers.${header}`, message: `template needs header ${header}` });
       }
+      checkSettings(template, tool.config?.settings, problems);
+      // The template owns the request shape; a tool that sent its own would silently not get it.
+      for (const key of ['method', 'body'] as const) {
+        if (tool.config?.[key] !== undefined) problems.push({ field: `config.${key}`, message: `the template sets config.${key}` });
+      }
+      if (template.parameters !== 'tool' && tool.parameters.length > 0) {
+        problems.push({ field: 'parameters', message: 'the template defines the parameters' });
+      }
+      if (template.url === undefined) {
+        if (!url) problems.push({ field: 'config.url', message: `template ${template.templateId} needs config.url` });
+        else checkUrl(url, names, 'parameter', policy, problems);
+      } else if (url !== undefined) {
+        problems.push({ field: 'config.url', message: 'the template sets config.url' });
+      } else if (problems.length === 0) {
+        // Settings are pattern-checked, so this cannot fail today; it keeps a future template honest.
+        const filled = template.url.replace(PLACEHOLDER, (m, name: string) => {
+          const value = tool.config?.settings?.[name];
+          return value === undefined ? 'x' : encodeURIComponent(String(value));
+        });
+        checkUrl(filled, [], 'setting', policy, problems);
+      }
     }
   }
   if (tool.type === 'transfer') {
@@ -142,7 +294,8 @@ const maskedConfig = z.object({
   method: z.enum(HTTP_METHODS).optional(),
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
-  body: z.string().optional(),
+  body: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+  settings: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 const base = {
   _id: z.string(),

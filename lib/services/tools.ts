@@ -1,13 +1,14 @@
 import { BadRequestError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { assertToolIsCoherent, MASK, type Tool, type ToolCreate, type ToolUpdate } from '../domain/tool.js';
+import { assertToolIsCoherent, MASK, type Tool, type ToolCreate, type ToolPolicy, type ToolUpdate } from '../domain/tool.js';
 import { countOf } from '../store/collection.js';
 import type { Db } from '../store/dynamo.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { getTool, MAX_TOOLS_PER_WORKSPACE, putNewTool, saveTool } from '../store/tools.js';
 
-export async function createTool(db: Db, box: SecretBox, ws: string, input: ToolCreate): Promise<Tool> {
-  assertToolIsCoherent(input);
+/** `policy` carries TOOL_ALLOWED_HOSTS (empty in production): see lib/domain/ssrf.ts. */
+export async function createTool(db: Db, box: SecretBox, ws: string, input: ToolCreate, policy?: ToolPolicy): Promise<Tool> {
+  assertToolIsCoherent(input, policy);
   if ((await countOf(db, ws, 'tool')) >= MAX_TOOLS_PER_WORKSPACE) {
     throw new BadRequestError(`A workspace holds at most ${MAX_TOOLS_PER_WORKSPACE} tools.`, [], 'limit_exceeded');
   }
@@ -21,7 +22,14 @@ export async function createTool(db: Db, box: SecretBox, ws: string, input: Tool
  * Applies the fields sent. `config` merges key by key; within `config.headers`, a value equal to the mask
  * keeps the stored secret, so a client may send back what it read.
  */
-export async function changeTool(db: Db, box: SecretBox, ws: string, id: string, input: ToolUpdate): Promise<Tool> {
+export async function changeTool(
+  db: Db,
+  box: SecretBox,
+  ws: string,
+  id: string,
+  input: ToolUpdate,
+  policy?: ToolPolicy,
+): Promise<Tool> {
   const current = await getTool(db, box, ws, id);
   const { workspaceId: _ignored, config, ...rest } = input;
   let mergedConfig = current.config;
@@ -43,6 +51,6 @@ export async function changeTool(db: Db, box: SecretBox, ws: string, id: string,
     mergedConfig = { ...current.config, ...config, ...(headers ? { headers } : {}) };
   }
   const next: Tool = { ...current, ...rest, config: mergedConfig, updatedAt: new Date().toISOString() };
-  assertToolIsCoherent(next);
+  assertToolIsCoherent(next, policy);
   return saveTool(db, box, next);
 }

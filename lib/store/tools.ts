@@ -28,12 +28,31 @@ const openTool = (box: SecretBox, tool: Tool): Tool => ({
   config: mapHeaders(tool.config, (v) => box.open(v, tool.workspaceId)),
 });
 
+/**
+ * A JSON-valued `config.body` is stored as its JSON text (`config.bodyJson`) and parsed back on read:
+ * DynamoDB numbers cannot hold every JSON number (1e200 is out of range, and would fail the write), and a
+ * body is opaque data to the store. String bodies are stored as they are.
+ */
+type StoredConfig = Omit<ToolConfig, 'body'> & { body?: string; bodyJson?: string };
+const packBody = (tool: Tool): Tool => {
+  const body = tool.config?.body;
+  if (body === undefined || typeof body === 'string') return tool;
+  const { body: _json, ...rest } = tool.config!;
+  const config: StoredConfig = { ...rest, bodyJson: JSON.stringify(body) };
+  return { ...tool, config: config as ToolConfig };
+};
+const unpackBody = (tool: Tool): Tool => {
+  const { bodyJson, ...rest } = (tool.config ?? {}) as StoredConfig;
+  if (bodyJson === undefined) return tool;
+  return { ...tool, config: { ...rest, body: JSON.parse(bodyJson) as ToolConfig['body'] } };
+};
+
 export async function putNewTool(db: Db, box: SecretBox, tool: Tool): Promise<void> {
   await insertCounted(db, TOOLS, tool.workspaceId, {
     ...key.tool(tool.workspaceId, tool._id),
     entity: ENTITY.tool,
     v: TABLE_SCHEMA_VERSION,
-    ...sealTool(box, tool),
+    ...sealTool(box, packBody(tool)),
   });
 }
 
@@ -41,7 +60,7 @@ export async function putNewTool(db: Db, box: SecretBox, tool: Tool): Promise<vo
 export async function getTool(db: Db, box: SecretBox, ws: string, id: string): Promise<Tool> {
   const stored = await getRecord<Tool>(db, TOOLS, ws, id);
   if (!stored) throw new NotFoundError(TOOLS.label);
-  return openTool(box, stored);
+  return openTool(box, unpackBody(stored));
 }
 
 /** Every tool of the workspace, newest first, without configs (the list never shows them). */
@@ -53,16 +72,16 @@ export async function listTools(db: Db, ws: string, req: PageRequest = { page: 1
     ScanIndexForward: false,
   })) {
     if (data.length >= req.limit) break;
-    data.push(fromItem<Tool>(item));
+    data.push(unpackBody(fromItem<Tool>(item)));
   }
   return { data, total: data.length, page: 1, limit: req.limit };
 }
 
 /** Replaces a tool's stored fields with the merged tool (header values sealed again). */
 export async function saveTool(db: Db, box: SecretBox, tool: Tool): Promise<Tool> {
-  const { _id, workspaceId, createdAt, ...changes } = sealTool(box, tool);
+  const { _id, workspaceId, createdAt, ...changes } = sealTool(box, packBody(tool));
   const saved = await updateExisting<Tool>(db, key.tool(workspaceId, _id), changes, TOOLS.label);
-  return openTool(box, saved);
+  return openTool(box, unpackBody(saved));
 }
 
 export const deleteTool = (db: Db, ws: string, id: string) => deleteCounted(db, TOOLS, ws, id);

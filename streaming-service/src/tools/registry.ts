@@ -1,7 +1,7 @@
-import type { Tool } from '../../../lib/domain/tool.js';
+import { parametersOf, type JsonValue, type Tool, type ToolParameter } from '../../../lib/domain/tool.js';
 import { findTemplate } from '../../../lib/domain/tool-templates.js';
 import type { LlmToolSpec } from '../../../lib/vendors/llm/port.js';
-import { parseArguments, runHttpTool, type HttpToolOptions, type HttpToolSpec, type ToolOutcome } from './http.js';
+import { coerceArguments, parseArguments, runHttpTool, type HttpToolOptions, type HttpToolSpec, type ToolOutcome } from './http.js';
 
 /**
  * The tools offered to the model during a call. API_SPEC.md gives agents no tool list, so every tool of
@@ -29,9 +29,12 @@ function functionName(name: string, taken: Set<string>): string {
   return candidate;
 }
 
-const schema = (params: readonly { name: string; description: string; required: boolean }[]) => ({
+/** JSON Schema of a tool's parameters as every vendor adapter passes it on (lib/vendors/llm/*). */
+const schema = (params: readonly ToolParameter[]) => ({
   type: 'object',
-  properties: Object.fromEntries(params.map((p) => [p.name, { type: 'string', description: p.description }])),
+  properties: Object.fromEntries(
+    params.map((p) => [p.name, { type: p.type ?? 'string', description: p.description, ...(p.enum ? { enum: p.enum } : {}) }]),
+  ),
   required: params.filter((p) => p.required).map((p) => p.name),
   additionalProperties: false,
 });
@@ -49,7 +52,7 @@ export function buildCallTools(tools: readonly Tool[]): CallTools {
       byName.set(name, { kind: 'transfer', tool, to });
       continue;
     }
-    const params = tool.type === 'integration' ? (findTemplate(tool.templateId ?? '')?.parameters ?? []) : tool.parameters;
+    const params = parametersOf(tool) ?? [];
     specs.push({ name, description: tool.description, parameters: schema(params) });
     byName.set(name, { kind: 'http', tool });
   }
@@ -67,8 +70,19 @@ export function httpSpecOf(tool: Tool): HttpToolSpec | undefined {
   const headers = tool.config?.headers ?? {};
   if (tool.type === 'integration') {
     const template = findTemplate(tool.templateId ?? '');
-    if (!template) return undefined;
-    return { method: template.method, url: template.url, headers, body: template.body };
+    const url = template?.url ?? tool.config?.url;
+    if (!template || !url) return undefined;
+    // The generic webhook sends one field per declared parameter, each keeping its type.
+    const body: JsonValue | undefined =
+      template.body ?? (template.parameters === 'tool' ? Object.fromEntries(tool.parameters.map((p) => [p.name, `{${p.name}}`])) : undefined);
+    return {
+      method: template.method,
+      url,
+      headers: { ...template.fixedHeaders, ...headers },
+      body,
+      bodyEncoding: template.contentType === 'application/x-www-form-urlencoded' ? 'form' : 'json',
+      fixed: tool.config?.settings ?? {},
+    };
   }
   if (!tool.config?.url || !tool.config.method) return undefined;
   return { method: tool.config.method, url: tool.config.url, headers, body: tool.config.body };
@@ -91,6 +105,11 @@ export async function runHttpAction(
     return { ok: false, content: JSON.stringify({ error: 'the tool no longer exists' }) };
   }
   const spec = httpSpecOf(tool);
-  if (!spec) return { ok: false, content: JSON.stringify({ error: 'the tool is not configured' }) };
-  return runHttpTool(spec, parseArguments(argumentsJson), options);
+  const params = parametersOf(tool);
+  if (!spec || !params) return { ok: false, content: JSON.stringify({ error: 'the tool is not configured' }) };
+  const checked = coerceArguments(parseArguments(argumentsJson), params);
+  if (!checked.ok) {
+    return { ok: false, content: JSON.stringify({ error: 'invalid arguments; the request was not sent', problems: checked.problems }) };
+  }
+  return runHttpTool(spec, checked.args, options);
 }

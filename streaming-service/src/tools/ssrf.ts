@@ -1,71 +1,19 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+
+import { bareHost, isAllowedHost, isForbiddenAddress, refuseToolUrl } from '../../../lib/domain/ssrf.js';
+
+export { isAllowedHost, isForbiddenAddress };
 
 /**
  * The SSRF guard for tool calls. A tool URL is written by a workspace user and called from inside our
- * network, so it must never reach private, loopback, link-local or cloud-metadata addresses. The check runs
- * on the addresses the name resolves to, and the request then connects to exactly the address that was
- * checked ({@link pinnedLookup}), so a DNS answer that changes between check and connect (rebinding) cannot
- * slip through. Every resolved address must be public: one bad answer refuses the call.
+ * network, so it must never reach private, loopback, link-local or cloud-metadata addresses (the policy is
+ * lib/domain/ssrf.ts, which the API also applies when a tool is saved). The check runs on the addresses the
+ * name resolves to, and the request then connects to exactly the address that was checked
+ * ({@link pinnedLookup}), so a DNS answer that changes between check and connect (rebinding) cannot slip
+ * through. Every resolved address must be public: one bad answer refuses the call. Tools saved before a
+ * rule existed are judged by today's rules here, so the call-time check repeats the URL-only one.
  */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network"; 0.0.0.0 reaches localhost on Linux
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT, also used inside some clouds
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, including 169.254.169.254 (instance metadata)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24], // IETF protocol assignments (includes 192.0.0.192 Oracle metadata)
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved and broadcast
-] as const) {
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64 maps onto IPv4, which may be private
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7], // unique local, including fd00:ec2::254 (EC2 metadata over IPv6)
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
-}
-
-/** Whether an IP address (v4 or v6, IPv4-mapped v6 included) is one a tool may never reach. */
-export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  if (family === 6) {
-    // IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) carry an IPv4 address: judge that one.
-    const mapped = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4') || isForbiddenAddress(mapped[1]!);
-    return BLOCKED.check(address, 'ipv6');
-  }
-  return BLOCKED.check(address, 'ipv4');
-}
-
-/**
- * Hosts a tool may reach even when they resolve to a private address: local development and tests only
- * (TOOL_ALLOWED_HOSTS). Entries are host names or IP literals, optionally with `:port`; matching is exact.
- */
-export function isAllowedHost(url: URL, allowedHosts: readonly string[]): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return allowedHosts.some((entry) => {
-    const e = entry.trim().toLowerCase();
-    return e === host || e === `${host}:${port}` || e === url.host.toLowerCase();
-  });
-}
-
 export class ToolTargetRefusedError extends Error {
   constructor(
     readonly host: string,
@@ -102,7 +50,8 @@ export async function resolveToolTarget(
   resolver: Resolver = systemResolver,
 ): Promise<ResolvedTarget> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolTargetRefusedError(url.hostname, 'bad_scheme');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = bareHost(url);
+  if (refuseToolUrl(url, allowedHosts)) throw new ToolTargetRefusedError(host, 'forbidden_address');
   const literal = isIP(host);
   let addresses: ResolvedTarget[];
   if (literal) addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
