@@ -51,7 +51,10 @@ export function isForbiddenAddress(address: string): boolean {
   if (isIP(address) === 0) return true;
   let ip: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    ip = ipaddr.parse(address);
+    // ipaddr.js reads "::a.b.c.d" as IPv4-mapped (::ffff:a.b.c.d), which it is not: give it the hex form
+    // the WHATWG URL parser writes (::808:808), so every IPv6 address is classified by its real bits.
+    // A zone id ("fe80::1%eth0") does not survive the URL parser: refused, as link-local is anyway.
+    ip = ipaddr.parse(isIP(address) === 6 ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address);
   } catch {
     return true;
   }

@@ -104,7 +104,8 @@ describe('tool coherence', () => {
     }
   });
   it('integration tools need a known template and its credentials', () => {
-    expect(ok({ type: 'integration', templateId: 'slack.post_message', config: { headers: { authorization: 'x' } }, parameters: [] })).not.toThrow();
+    expect(ok({ type: 'integration', templateId: 'slack.post_message', config: { headers: { authorization: 'x' }, settings: { channel: 'C0123' } }, parameters: [] })).not.toThrow();
+    expect(ok({ type: 'integration', templateId: 'slack.post_message', config: { headers: { authorization: 'x' } }, parameters: [] })).toThrow();
     expect(ok({ type: 'integration', templateId: 'slack.post_message', parameters: [] })).toThrow();
     expect(ok({ type: 'integration', templateId: 'nope', parameters: [] })).toThrow();
   });

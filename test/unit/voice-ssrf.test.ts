@@ -14,8 +14,14 @@ describe('forbidden addresses', () => {
   it.each([
     '127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
     '::1', '::', 'fe80::1', 'fd00:ec2::254', 'fc00::5', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::10.0.0.1', 'not-an-ip',
+    // Every IPv6 form that carries an IPv4 address: IPv4-compatible, IPv4-translated, NAT64 (both
+    // prefixes), 6to4 and Teredo.
+    '::127.0.0.1', '::7f00:1', '::8.8.8.8', '::ffff:0:7f00:1', '::ffff:0:169.254.169.254', '64:ff9b:1::8.8.8.8', '64:ff9b:1::7f00:1',
+    '2002:7f00:1::', '2002:a9fe:a9fe::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001::1',
+    // Reserved and non-public ranges the hand list missed.
+    '192.88.99.1', '255.255.255.255', 'fec0::1', '2001:db8::1', '3fff::1', '100::1', '0x7f.1', '2130706433',
   ])('%s is forbidden', (ip) => expect(isForbiddenAddress(ip)).toBe(true));
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (ip) =>
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1'])('%s is public', (ip) =>
     expect(isForbiddenAddress(ip)).toBe(false));
 });
 
@@ -30,6 +36,22 @@ describe('resolution', () => {
     await expect(resolveToolTarget(new URL('http://nowhere.example/x'), [], r)).rejects.toThrow(/does not resolve/);
     await expect(resolveToolTarget(new URL('http://[::1]:8080/'), [], r)).rejects.toThrow(/private/);
     await expect(resolveToolTarget(new URL('ftp://ok.example/'), [], r)).rejects.toThrow(/http and https/);
+  });
+
+  it('refuses names answered with IPv6 forms that carry a private IPv4 address, and internal names whatever DNS says', async () => {
+    const r = resolver({
+      'mapped.example': ['::ffff:0:7f00:1'],
+      'nat64.example': ['64:ff9b:1::a00:1'],
+      'sixtofour.example': ['2002:a9fe:a9fe::1'],
+      'compat.example': ['::7f00:1'],
+      localhost: ['93.184.216.34'],
+      'metadata.google.internal': ['93.184.216.34'],
+    });
+    for (const host of ['mapped.example', 'nat64.example', 'sixtofour.example', 'compat.example', 'localhost', 'metadata.google.internal']) {
+      await expect(resolveToolTarget(new URL(`http://${host}/`), [], r), host).rejects.toThrow(/refused/);
+    }
+    await expect(resolveToolTarget(new URL('http://[::127.0.0.1]/'), [], r)).rejects.toThrow(/refused/);
+    await expect(resolveToolTarget(new URL('http://localhost:4000/'), ['localhost:4000'], r)).resolves.toEqual({ address: '93.184.216.34', family: 4 });
   });
 
   it('lets only exact allow-listed hosts through', async () => {
@@ -92,7 +114,8 @@ describe('templates and tool list', () => {
     expect(fillUrl('https://x.test/a/{id}?q={q}', { id: '../../admin', q: 'a&b=c' })).toBe('https://x.test/a/..%2F..%2Fadmin?q=a%26b%3Dc');
     expect(JSON.parse(fillBody('{"note":"{note}","n":{n}}', { note: 'x", "admin": true, "y": "', n: '5' }))).toEqual({ note: 'x", "admin": true, "y": "', n: 5 });
     expect(fillBody('name={name}', { name: 'Ada' })).toBe('name=Ada');
-    expect(parseArguments('{"a":"x","b":3}')).toEqual({ a: 'x', b: '3' });
+    expect(parseArguments('{"a":"x","b":3}')).toEqual({ a: 'x', b: 3 });
+    expect(parseArguments('[1]')).toEqual({});
     expect(parseArguments('not json')).toEqual({});
   });
 
