@@ -1,7 +1,9 @@
 /**
  * Invariant: tools keep their header values secret (sealed at rest, masked in every response, kept when a
  * masked value is sent back), each operation returns exactly its spec fields, and PUT changes only what
- * was sent.
+ * was sent; a URL naming a private address or an internal host is a 400 on `config.url` that stores
+ * nothing; JSON bodies and typed parameters come back exactly as given; the template catalogue is listed
+ * to any valid key.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,7 +67,7 @@ describe('tools', () => {
       templateId: 'slack.post_message',
       description: 'Tell the team when a caller wants a human.',
       workspaceId: own.workspaceId,
-      config: { headers: { Authorization: 'Bearer xoxb-1' } },
+      config: { headers: { Authorization: 'Bearer xoxb-1' }, settings: { channel: 'C0123456789' } },
     });
     expect(integ.status).toBe(201);
     const res = await t.api(own.apiKey, 'GET', `/api/tools?workspaceId=${own.workspaceId}`);
@@ -119,6 +121,77 @@ describe('tools', () => {
       expect(res.body.error.code).toBe('validation_failed');
     }
     expect((await t.api(own.apiKey, 'GET', '/api/tools')).body.data).toEqual([]);
+  });
+
+  it('refuses private, loopback, metadata and internal targets on create and update, naming config.url', async () => {
+    const own = await t.workspace();
+    for (const url of [
+      'http://127.0.0.1:8080/x',
+      'http://[::127.0.0.1]/x',
+      'http://[::ffff:0:7f00:1]/x',
+      'http://[64:ff9b:1::a9fe:a9fe]/x',
+      'http://[2002:a9fe:a9fe::]/x',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://localhost:3000/x',
+      'http://api.localhost/x',
+      'http://metadata.google.internal/computeMetadata/v1/',
+    ]) {
+      const res = await t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId, { config: { method: 'GET', url } }));
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['config.url']);
+    }
+    expect((await t.api(own.apiKey, 'GET', '/api/tools')).body.data).toEqual([]);
+
+    const created = await t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId));
+    const moved = await t.api(own.apiKey, 'PUT', `/api/tools/${created.body._id}`, { config: { url: 'http://10.0.0.7/orders/{order_id}' } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.error.details[0].field).toBe('config.url');
+    const got = await t.api(own.apiKey, 'GET', `/api/tools/${created.body._id}`);
+    expect(got.body.config.url).toBe('https://api.example.com/orders/{order_id}');
+  });
+
+  it('keeps a JSON body and typed parameters exactly as given', async () => {
+    const body = { order_id: '{order_id}', quantity: '{quantity}', lines: [{ sku: 'A-1', gift: '{gift}' }], big: 1e200, nothing: null };
+    const parameters = [
+      { name: 'order_id', description: 'The order number', required: true },
+      { name: 'quantity', description: 'How many', required: false, type: 'integer', enum: [1, 2, 3] },
+      { name: 'gift', description: 'Gift wrap', required: false, type: 'boolean' },
+    ];
+    const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId, {
+      config: { method: 'POST', url: 'https://api.example.com/orders/{order_id}', headers: { Authorization: SECRET }, body },
+      parameters,
+    }));
+    expect(created.status).toBe(201);
+    expect(created.body.config.body).toEqual(body);
+    const got = await t.api(ws.apiKey, 'GET', `/api/tools/${created.body._id}`);
+    expect(got.body.config.body).toEqual(body);
+    expect(got.body.parameters).toEqual(parameters);
+    // A string body stays a string after an update; the JSON one is replaced, not merged.
+    const changed = await t.api(ws.apiKey, 'PUT', `/api/tools/${created.body._id}`, { config: { body: 'id={order_id}' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.config.body).toBe('id={order_id}');
+
+    const bad = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId, {
+      parameters: [{ name: 'order_id', description: 'd', required: true, type: 'integer', enum: ['one'] }],
+    }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('parameters.0.enum.0');
+  });
+
+  it('lists the integration templates to any valid key, and only to one', async () => {
+    const res = await t.api(ws.apiKey, 'GET', '/api/tools/templates');
+    expect(res.status).toBe(200);
+    const ids = res.body.data.map((d: { templateId: string }) => d.templateId);
+    for (const id of ['google_calendar.create_event', 'calcom.book_meeting', 'calendly.create_scheduling_link', 'hubspot.create_contact',
+      'hubspot.update_contact', 'salesforce.create_lead', 'zendesk.create_ticket', 'slack.post_message', 'twilio.send_sms', 'webhook.post']) {
+      expect(ids).toContain(id);
+    }
+    const zendesk = res.body.data.find((d: { templateId: string }) => d.templateId === 'zendesk.create_ticket');
+    expect(zendesk).toMatchObject({ method: 'POST', url: 'https://{subdomain}.zendesk.com/api/v2/tickets', requiredHeaders: ['Authorization'] });
+    expect(zendesk.settings.map((s: { name: string }) => s.name)).toEqual(['subdomain']);
+    expect(zendesk.parameters.find((p: { name: string }) => p.name === 'priority').enum).toEqual(['low', 'normal', 'high', 'urgent']);
+    expect((await t.api('nope', 'GET', '/api/tools/templates')).status).toBe(401);
   });
 
   it('accepts a transfer tool to an E.164 number', async () => {

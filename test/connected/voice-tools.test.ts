@@ -1,14 +1,16 @@
 /**
  * Invariant: during a call, an `http` tool the model calls sends exactly the configured request — method,
- * URL with each `{param}` URL-encoded, the decrypted header values, the templated body — and its answer
- * reaches the model (with a filler phrase spoken while a slow tool runs); a tool whose URL points at a
- * metadata, link-local or loopback address not on TOOL_ALLOWED_HOSTS is refused after DNS resolution: the
- * model is told it was refused and nothing is sent.
+ * URL with each `{param}` URL-encoded, the decrypted header values, the JSON body with each argument in
+ * its parameter's type — and its answer reaches the model (with a filler phrase spoken while a slow tool
+ * runs); typed parameters reach the model's tool schema; a tool whose URL points at a metadata, link-local
+ * or loopback address not on TOOL_ALLOWED_HOSTS cannot be saved, and one saved before that rule is refused
+ * at call time: the model is told it was refused and nothing is sent.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
+import { putNewTool } from '../../lib/store/tools.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 
 interface Seen {
@@ -63,7 +65,8 @@ beforeAll(async () => {
           return { text: /refused/.test(content) ? 'That was refused.' : /shipped/.test(content) ? 'It has shipped.' : 'No idea.' };
         }
         const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
-        if (/order/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { order_id: 'A 17/ü?', note: 'He said "hi"' } }] };
+        // The model writes the integer as a string, as models often do: the tool sends a number.
+        if (/order/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { order_id: 'A 17/ü?', note: 'He said "hi"', quantity: '2' } }] };
         if (/metadata/i.test(last)) return { toolCalls: [{ name: 'instance_metadata', arguments: {} }] };
         if (/admin/i.test(last)) return { toolCalls: [{ name: 'local_admin', arguments: {} }] };
         return { text: 'Okay.' };
@@ -81,39 +84,41 @@ afterAll(async () => {
 
 describe('tools during a call', () => {
   it('sends the exact configured request, speaks a filler while waiting, and refuses private targets', async () => {
-    const created = await Promise.all([
-        api('POST', '/api/tools', {
-          name: 'Check order',
-          type: 'http',
-          description: 'Look up the status of an order',
-          config: {
-            method: 'POST',
-            url: `http://127.0.0.1:${backend.port}/orders/{order_id}?source=voice`,
-            headers: { 'X-Api-Key': 'secret-123' },
-            body: '{"order":"{order_id}","note":"{note}"}',
-          },
-          parameters: [
-            { name: 'order_id', description: 'The order number', required: true },
-            { name: 'note', description: 'A note', required: false },
-          ],
-          workspaceId: vp.workspaceId,
-        }),
-        api('POST', '/api/tools', {
-          name: 'Instance metadata',
-          type: 'http',
-          description: 'Reads metadata',
-          config: { method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' },
-          workspaceId: vp.workspaceId,
-        }),
-        api('POST', '/api/tools', {
-          name: 'Local admin',
-          type: 'http',
-          description: 'Calls the admin service',
-          config: { method: 'GET', url: `http://localhost:${forbidden.port}/admin` },
-          workspaceId: vp.workspaceId,
-        }),
-    ]);
-    for (const r of created) expect(r.status).toBe(201);
+    const created = await api('POST', '/api/tools', {
+      name: 'Check order',
+      type: 'http',
+      description: 'Look up the status of an order',
+      config: {
+        method: 'POST',
+        url: `http://127.0.0.1:${backend.port}/orders/{order_id}?source=voice`,
+        headers: { 'X-Api-Key': 'secret-123' },
+        body: { order: '{order_id}', note: '{note}', quantity: '{quantity}', channel: 'voice' },
+      },
+      parameters: [
+        { name: 'order_id', description: 'The order number', required: true },
+        { name: 'note', description: 'A note', required: false },
+        { name: 'quantity', description: 'How many items', required: false, type: 'integer' },
+      ],
+      workspaceId: vp.workspaceId,
+    });
+    expect(created.status).toBe(201);
+    const risky = [
+      { name: 'Instance metadata', description: 'Reads metadata', url: 'http://169.254.169.254/latest/meta-data/' },
+      { name: 'Local admin', description: 'Calls the admin service', url: `http://localhost:${forbidden.port}/admin` },
+    ];
+    for (const tool of risky) {
+      const refused = await api('POST', '/api/tools', {
+        name: tool.name, type: 'http', description: tool.description, config: { method: 'GET', url: tool.url }, workspaceId: vp.workspaceId,
+      });
+      expect(refused.status).toBe(400);
+      expect((refused.body as { error: { details: { field: string }[] } }).error.details[0]!.field).toBe('config.url');
+      // Saved as a tool written before the save-time rule existed: the call-time guard must still hold.
+      const now = new Date().toISOString();
+      await putNewTool(vp.deps.db, vp.deps.secrets, {
+        _id: `tool_${tool.name.replace(/\W/g, '')}`, workspaceId: vp.workspaceId, name: tool.name, type: 'http', description: tool.description,
+        config: { method: 'GET', url: tool.url }, parameters: [], createdAt: now, updatedAt: now,
+      });
+    }
 
     const agent = await vp.agent({ first_message: 'Hello, orders desk.' });
     const caller = await vp.call(agent);
@@ -139,11 +144,17 @@ describe('tools during a call', () => {
     expect(seen.method).toBe('POST');
     expect(seen.url).toBe(`/orders/${encodeURIComponent('A 17/ü?')}?source=voice`);
     expect(seen.headers['x-api-key']).toBe('secret-123');
-    expect(JSON.parse(seen.body)).toEqual({ order: 'A 17/ü?', note: 'He said "hi"' });
+    expect(seen.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(seen.body)).toEqual({ order: 'A 17/ü?', note: 'He said "hi"', quantity: 2, channel: 'voice' });
     // Nothing reached the loopback server that is not allow-listed.
     expect(forbidden.seen).toHaveLength(0);
 
     const requests = vp.platform.voice.llm.control.requestsFor('openai');
+    const offered = (requests[0]!.body as { tools: { function: { name: string; parameters: { properties: Record<string, unknown> } } }[] }).tools;
+    expect(offered.find((tl) => tl.function.name === 'check_order')!.function.parameters.properties.quantity).toEqual({
+      type: 'integer',
+      description: 'How many items',
+    });
     const toolMessages = requests.flatMap((r) => (r.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool'));
     const contents = [...new Set(toolMessages.map((m) => m.content))];
     expect(contents[0]).toContain('shipped');
