@@ -72,7 +72,7 @@ export const TOOL_TEMPLATES: readonly ToolTemplate[] = [
       attendees: [{ email: '{attendee_email}' }],
     },
     settings: [
-      { name: 'calendar_id', description: 'Calendar identifier, or `primary` for the signed-in user', type: 'string', pattern: '^[^\\s/?#]{1,254}$', example: 'primary' },
+      { name: 'calendar_id', description: 'Calendar identifier, or `primary` for the signed-in user', type: 'string', pattern: '^(?!\\.{1,2}$)[^\\s/?#\\\\]{1,254}$', example: 'primary' },
     ],
     parameters: [
       p('summary', 'Title of the event', true),

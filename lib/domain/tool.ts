@@ -186,7 +186,8 @@ function checkUrl(url: string, known: readonly string[], knownWhat: string, poli
   }
   if (parsed && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     problems.push({ field: 'config.url', message: 'config.url must use http or https' });
-  } else if (parsed) {
+  } else if (parsed && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\{/i.test(url)) {
+    // A placeholder in the host is only known once filled: the call-time guard judges it then.
     const refused = refuseToolUrl(parsed, policy.allowedHosts);
     if (refused) problems.push({ field: 'config.url', message: `config.url is refused: ${refused}; tools may only call public hosts` });
   }

@@ -13,7 +13,7 @@ import { AppError } from '../../lib/domain/errors.js';
 import { isForbiddenAddress, refuseToolUrl } from '../../lib/domain/ssrf.js';
 import { assertToolIsCoherent, ToolCreate, type Tool } from '../../lib/domain/tool.js';
 import { listTemplates, TOOL_TEMPLATES } from '../../lib/domain/tool-templates.js';
-import { coerceArguments, encodeBody, fillJson } from '../../streaming-service/src/tools/http.js';
+import { coerceArguments, encodeBody, fillJson, runHttpTool } from '../../streaming-service/src/tools/http.js';
 import { buildCallTools, httpSpecOf } from '../../streaming-service/src/tools/registry.js';
 
 /** The fields of every problem assertToolIsCoherent reports, or [] when the tool is coherent. */
@@ -69,6 +69,7 @@ describe('SSRF at save time', () => {
     expect(problemsOf(httpTool('http://127.0.0.1:4001/x'), ['127.0.0.1:4000'])).toHaveLength(1);
     // A placeholder in the host is judged at call time, after it is filled and resolved.
     expect(problemsOf(httpTool('https://{tenant}.example.com/', { parameters: [{ name: 'tenant', description: 't', required: true }] }))).toEqual([]);
+    expect(problemsOf(httpTool('http://{host}/x', { parameters: [{ name: 'host', description: 'h', required: true }] }))).toEqual([]);
   });
 
   it('checks the generic webhook URL too', () => {
@@ -240,6 +241,20 @@ describe('typed parameters', () => {
       problems: ['seats must be an integer', 'price must be a number', 'vip must be a boolean', 'tier must be one of "basic", "pro"'],
     });
     expect(coerceArguments({}, params)).toEqual({ ok: false, problems: ['seats is required'] });
+    // Names of Object.prototype members are plain parameters, never the prototype.
+    const odd = coerceArguments(JSON.parse('{"__proto__":"x","constructor":"y"}') as Record<string, unknown>, [
+      { name: '__proto__', description: 'd', required: true },
+      { name: 'constructor', description: 'd', required: true },
+    ]);
+    expect(odd.ok && Object.entries(odd.args)).toEqual([['__proto__', 'x'], ['constructor', 'y']]);
+  });
+
+  it('refuses "." and ".." as URL arguments, which would move the request to another path', async () => {
+    for (const id of ['.', '..']) {
+      const outcome = await runHttpTool({ method: 'GET', url: 'https://api.example.com/orders/{id}/status', headers: {} }, { id });
+      expect(outcome.ok).toBe(false);
+      expect(JSON.parse(outcome.content).error).toMatch(/cannot be "\." or "\.\."; the request was not sent/);
+    }
   });
 });
 
@@ -255,7 +270,7 @@ describe('integration settings and the catalogue', () => {
     expect(problemsOf(zendesk({ subdomain: 'acme' }))).toEqual([]);
     expect(problemsOf(zendesk(undefined)).map((p) => p.field)).toEqual(['config.settings.subdomain']);
     // A subdomain lands in the host name: nothing that could move the request elsewhere gets through.
-    for (const subdomain of ['evil.com#', 'a/b', 'x@evil.com', '127.0.0.1', '']) {
+    for (const subdomain of ['evil.com#', 'a/b', 'x@evil.com', '127.0.0.1', '', '..']) {
       expect(problemsOf(zendesk({ subdomain })).map((p) => p.field), subdomain).toEqual(['config.settings.subdomain']);
     }
     expect(problemsOf(zendesk({ subdomain: 'acme', other: 'x' })).map((p) => p.field)).toEqual(['config.settings.other']);

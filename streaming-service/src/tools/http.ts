@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { matchesType, type JsonValue, type ScalarValue, type ToolParameter } from '../../../lib/domain/tool.js';
+import { matchesType, placeholdersIn, type JsonValue, type ScalarValue, type ToolParameter } from '../../../lib/domain/tool.js';
 import { pinnedLookup, resolveToolTarget, ToolTargetRefusedError, type Resolver } from './ssrf.js';
 
 /** A prepared HTTP call: an `http` tool's config, or an integration template with the tool's headers. */
@@ -149,7 +149,8 @@ export function coerceArguments(
   raw: Record<string, unknown>,
   params: readonly ToolParameter[],
 ): { ok: true; args: ToolArguments } | { ok: false; problems: string[] } {
-  const args: Record<string, ScalarValue> = {};
+  // No prototype: a parameter may be called `__proto__` or `constructor` and must stay plain data.
+  const args: Record<string, ScalarValue> = Object.create(null) as Record<string, ScalarValue>;
   const problems: string[] = [];
   for (const param of params) {
     const value = Object.hasOwn(raw, param.name) ? raw[param.name] : undefined;
@@ -177,6 +178,10 @@ export async function runHttpTool(
   const opts = { ...DEFAULT_HTTP_TOOL, ...options };
   // The owner's settings win over anything the model sent under the same name.
   const args: ToolArguments = { ...modelArgs, ...spec.fixed };
+  // encodeURIComponent leaves dots alone and the URL parser resolves "." and ".." segments (even as
+  // %2e%2e), so such an argument would move the request to another path on the host.
+  const dotted = placeholdersIn(spec.url).find((name) => /^\.{1,2}$/.test(String(own(args, name) ?? '')));
+  if (dotted) return { ok: false, content: JSON.stringify({ error: `${dotted} cannot be "." or ".."; the request was not sent` }) };
   let url: URL;
   try {
     url = new URL(fillUrl(spec.url, args));
