@@ -302,5 +302,12 @@ describe('integration settings and the catalogue', () => {
       parameters: [],
     });
     expect(spec).toMatchObject({ method: 'POST', url: 'https://api.cal.com/v2/bookings', headers: { 'cal-api-version': '2024-08-13', Authorization: 'Bearer k' }, fixed: { event_type_id: 42 } });
+    const pinned = httpSpecOf({
+      _id: 't', workspaceId: 'ws', createdAt: '', updatedAt: '', name: 'Cal', type: 'integration', description: 'd', templateId: 'calcom.book_meeting',
+      config: { headers: { Authorization: 'Bearer k', 'CAL-API-VERSION': '2026-02-25' }, settings: { event_type_id: 42 } },
+      parameters: [],
+    });
+    // The tool's own header overrides the template's fixed one, whatever its case, and is sent once.
+    expect(pinned!.headers).toEqual({ Authorization: 'Bearer k', 'CAL-API-VERSION': '2026-02-25' });
   });
 });

@@ -65,6 +65,12 @@ export function buildCallTools(tools: readonly Tool[]): CallTools {
   return { specs, byName };
 }
 
+/** `fixed` without the headers `own` also names, in any case: the tool's own value wins, and is sent once. */
+const withoutNamesIn = (fixed: Readonly<Record<string, string>>, own: Readonly<Record<string, string>>) => {
+  const names = new Set(Object.keys(own).map((h) => h.toLowerCase()));
+  return Object.fromEntries(Object.entries(fixed).filter(([h]) => !names.has(h.toLowerCase())));
+};
+
 /** The HTTP call an `http` or `integration` tool makes, from its (decrypted) stored form. */
 export function httpSpecOf(tool: Tool): HttpToolSpec | undefined {
   const headers = tool.config?.headers ?? {};
@@ -78,7 +84,7 @@ export function httpSpecOf(tool: Tool): HttpToolSpec | undefined {
     return {
       method: template.method,
       url,
-      headers: { ...template.fixedHeaders, ...headers },
+      headers: { ...withoutNamesIn(template.fixedHeaders ?? {}, headers), ...headers },
       body,
       bodyEncoding: template.contentType === 'application/x-www-form-urlencoded' ? 'form' : 'json',
       fixed: tool.config?.settings ?? {},
