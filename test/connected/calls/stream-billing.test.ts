@@ -1,9 +1,9 @@
 /**
  * Invariant: every minute the streaming service runs vendors is paid for. A stream token admits exactly one
  * media stream, once (a second stream with it is closed with 1008 while the first is live and after it
- * ended; of concurrent opens exactly one is admitted); a status callback (which a BYOT customer can sign
- * and forge) never settles a call whose stream is live, so the cost comes from the stream's measured
- * duration; inbound calls reserve credits at answer like outbound ones and settle at the end; history
+ * ended; of concurrent opens exactly one is admitted, also across two streaming services on one table); a
+ * status callback (which a BYOT customer can sign and forge) never settles a call whose stream is live, so
+ * the cost comes from the stream's measured duration; inbound calls reserve credits at answer like outbound ones and settle at the end; history
  * records say what was billed (callDuration is the billed seconds, callCost their price), carry no
  * recording address when there is no recording, and a meeting link's call has a record from creation.
  */
@@ -18,7 +18,10 @@ import { callPricing } from '../../../lib/services/credits.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { twilioSignature } from '../../../lib/vendors/telephony/twilio-webhook.js';
-import { POLICY_VIOLATION, type CallEnded } from '../../../streaming-service/src/server.js';
+import { loadConfig } from '../../../lib/config.js';
+import { platformEnvironment } from '../../../streaming-service/src/environment.js';
+import { vendorProviders } from '../../../streaming-service/src/providers.js';
+import { createStreamingServer, POLICY_VIOLATION, type CallEnded } from '../../../streaming-service/src/server.js';
 import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
@@ -125,6 +128,29 @@ describe('a stream token admits one stream, once', () => {
     expect(fates.filter((f) => f === POLICY_VIOLATION)).toHaveLength(19);
     for (const c of callers) c.hangUp();
     await callEnded(callIdOfToken(token)!);
+  }, 60_000);
+
+  it('holds across containers: two streaming services on one table admit one stream between them', async () => {
+    // A second container: its own server and process state, the same table (the claim lives there).
+    const config = loadConfig();
+    const other = createStreamingServer({ environment: async () => platformEnvironment({ ...p.deps, config }, vendorProviders(config)) });
+    const { port } = await other.listen(0, '127.0.0.1');
+    try {
+      const s = await byotSetup();
+      const { callSid, token } = await forgedInbound(s);
+      const otherUrl = `ws://127.0.0.1:${port}/media-stream`;
+      const callers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          SimulatedCaller.connect({ url: i % 2 ? otherUrl : mediaUrl(), callSid, customParameters: { token }, playbackSpeed: 4 }),
+        ),
+      );
+      const fates = await Promise.all(callers.map(fate));
+      expect(fates.filter((f) => f === 'admitted')).toHaveLength(1);
+      expect(fates.filter((f) => f === POLICY_VIOLATION)).toHaveLength(9);
+      for (const c of callers) c.hangUp();
+    } finally {
+      await other.close();
+    }
   }, 60_000);
 });
 
