@@ -144,6 +144,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       try {
         loaded = await loadCallSetup(admission.claims, start, e.loader);
         services = e.services(loaded, admission.claims);
+        if (closed) return;
         // Last, after the reads, so a stream that fails to set up does not use up its token; and before
         // the session starts, so no vendor is touched for a stream that is not the call's one.
         claimed = await e.claim(admission.claims, start);
