@@ -188,6 +188,9 @@ describe('a status callback cannot settle a call whose stream is live', () => {
       const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
       return res.status === 200 ? res.body : undefined;
     }, 30_000, 'the history record');
+    // Billed for what the streaming service measured, from the stream's admission to its end.
+    const { outcome } = await callEnded(callId);
+    expect(record.callDuration).toBe(Math.ceil((outcome.endedAt - outcome.setup.startedAt) / 1000));
     expect(record.callDuration).toBeGreaterThan(0);
     expect(record.callCost).toBeGreaterThan(0);
     expect(record.callCost).toBe(costFor(pricing(), record.callDuration));
