@@ -136,6 +136,8 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
   const environment: StreamingEnvironment = {
     tokenKey,
     loader: { agent: async () => agent, contactByPhone: async () => undefined, tools: async () => [] },
+    // Each benchmark call has its own token; the claim's store round trip is not what is measured.
+    claim: async () => ({ maxDurationSeconds: 3600 }),
     services(setup) {
       const probe: CallProbe = { llmAborts: [], ttsCancels: [] };
       probes.set(setup.callSid, probe);
@@ -159,7 +161,7 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
   const { port } = await server.listen(0, '127.0.0.1');
   const callList = Array.from({ length: calls }, () => {
     const callSid = `CA${randomBytes(16).toString('hex')}`;
-    return { callSid, token: signStreamToken({ callSid, workspaceId, agentId: agent._id, numberId: newId('phoneNumber') }, tokenKey) };
+    return { callSid, token: signStreamToken({ callSid, workspaceId, agentId: agent._id, numberId: newId('phoneNumber'), callId: newId('call') }, tokenKey) };
   });
 
   const lag = monitorEventLoopDelay({ resolution: 10 });

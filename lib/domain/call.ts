@@ -82,10 +82,15 @@ export interface Call {
   agentId: string;
   agentType: AgentType;
   status: CallState;
-  /** Destination (voice) or the contact's number when known (video); E.164 or empty. */
+  /**
+   * The other party: the destination of an outbound call, the caller of an inbound one, or the contact's
+   * number when known (video); E.164 or empty.
+   */
   to: string;
-  /** Our number the call is placed from (voice only). */
+  /** Our number: the one an outbound call is placed from, or an inbound call rang (voice only). */
   from?: string;
+  /** Set on calls someone rang us on (they reserve at the voice webhook); absent for calls we place. */
+  direction?: 'inbound';
   phoneNumberId?: string;
   contactId?: string;
   /** The name shown in history: the contact's, or the `contactName` given. */
@@ -99,9 +104,16 @@ export interface Call {
   /** Which SQS receive of the dispatch message claimed the call (1 = first delivery). */
   dispatchAttempt?: number;
   endReason?: CallEndReason;
-  /** Set once, when the reservation is settled; `cost` is what was charged. */
+  /**
+   * Set once, when the streaming service admits the call's one media stream (the stream token's single
+   * use). From then until settlement the stream is live: only its end may settle the call.
+   */
+  streamStartedAt?: string;
+  streamSid?: string;
+  /** Set once, when the reservation is settled; `cost` is what was charged for `billedSeconds`. */
   settledAt?: string;
   cost?: number;
+  billedSeconds?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -170,10 +182,16 @@ export const roundCredits = (n: number): number => Math.round(n * 10_000) / 10_0
 /** What a call holds while it runs: the price of its longest possible duration. */
 export const reservationFor = (p: CallPricing): number => roundCredits((p.creditsPerMinute * p.maxDurationSeconds) / 60);
 
-/** What a call of this length costs (never more than was reserved: the provider cuts it at the limit). */
+/**
+ * The seconds a call of this length is billed for: every started second counts, up to the maximum duration
+ * (the session and the provider both end a call there). History shows this number as `callDuration`.
+ */
+export const billedSecondsFor = (p: CallPricing, durationSeconds: number): number =>
+  Math.min(Math.max(0, Math.ceil(durationSeconds)), p.maxDurationSeconds);
+
+/** What a call of this length costs (never more than was reserved). */
 export function costFor(p: CallPricing, durationSeconds: number): number {
-  const seconds = Math.min(Math.max(0, Math.ceil(durationSeconds)), p.maxDurationSeconds);
-  return roundCredits((p.creditsPerMinute * seconds) / 60);
+  return roundCredits((p.creditsPerMinute * billedSecondsFor(p, durationSeconds)) / 60);
 }
 
 /** GET /api/history/{id}/recording-url: a presigned download and when it stops working. */

@@ -20,6 +20,7 @@ export const CALL_END_REASONS = [
   'failed',
   'canceled',
   'link_expired',
+  'not_joined',
   'error',
 ] as const;
 export type CallEndReason = (typeof CALL_END_REASONS)[number];
@@ -35,7 +36,8 @@ export interface HistoryRecord {
   callTranscript: string;
   callSummary: string;
   callCost: number;
-  callRecordingUrl: string;
+  /** Only when the call was recorded (an object-storage address); absent otherwise. */
+  callRecordingUrl?: string;
   workspace_id: string;
   createdAt: string;
 }
@@ -77,5 +79,5 @@ const listFields = {
 };
 export const HistoryListItem = z.object(listFields).meta({ id: 'HistoryListItem' });
 export const HistoryView = z
-  .object({ ...listFields, callTranscript: z.string(), callRecordingUrl: z.string() })
+  .object({ ...listFields, callTranscript: z.string(), callRecordingUrl: z.string().optional() })
   .meta({ id: 'HistoryRecord' });

@@ -4,8 +4,10 @@ import * as z from 'zod';
 /**
  * The stream token: what the voice webhook hands Twilio in `<Parameter name="token">` and the streaming
  * service checks in the Media Stream's `start.customParameters` before it spends anything on a call. It
- * binds a call to the workspace, agent and number it was routed to, so a stream opened by anyone else (or
- * replayed later) is refused.
+ * binds a call to the workspace, agent and number it was routed to, so a stream opened by anyone else is
+ * refused. The signature alone does not make it single use (whoever holds a BYOT number's auth token can
+ * sign the voice webhook and read the token): the streaming service also claims the token's call once
+ * (`claimStream` in lib/store/calls.ts), so it admits one stream per call, ever.
  *
  * Format: `vst1.<payload>.<signature>`, where payload is base64url(JSON claims) and signature is
  * base64url(HMAC-SHA256(key, "vst1." + payload)). The key is derived from the platform's data key
@@ -31,10 +33,11 @@ export const StreamTokenClaims = z.strictObject({
   /** The caller's number as Twilio gave it (the streaming service looks up the contact with it). */
   from: z.string().max(256).optional(),
   /**
-   * Outbound calls started through the API: our call id (the history record's `_id`, and the call whose
-   * credits the streaming service settles) and the contact the call is for, when one was found.
+   * Our call id: the live call (outbound, or inbound reserved at the voice webhook) whose credits the stream
+   * settles and whose single stream claim the token is good for; also the history record's `_id`.
    */
-  callId: z.string().min(1).max(64).optional(),
+  callId: z.string().min(1).max(64),
+  /** Outbound calls: the contact the call is for, when one was found. */
   contactId: z.string().min(1).max(64).optional(),
   /** Expiry, Unix seconds. */
   exp: z.number().int().positive(),

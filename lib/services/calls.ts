@@ -19,18 +19,27 @@ import { newId } from '../domain/ids.js';
 import { normalizePhone } from '../domain/phone.js';
 import { log } from '../http/log.js';
 import { getAgent } from '../store/agents.js';
-import { advanceCall, createCallWithReservation, findCall, findIdempotencyRecord } from '../store/calls.js';
+import {
+  advanceCall,
+  claimStream,
+  createCallWithReservation,
+  createInboundCall,
+  findCall,
+  findCallByProviderSid,
+  findIdempotencyRecord,
+} from '../store/calls.js';
 import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js';
 import { key } from '../store/model.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';
 import { putNewHistoryRecord } from '../store/history.js';
-import { callPricing, chargeUnreservedCall, insufficientCredits, settleCall } from './credits.js';
+import { callPricing, insufficientCredits, settleCall } from './credits.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 
 /**
- * Outbound calls from the API to their end: starting one (credits, idempotency, the dispatch message),
- * the provider's status callbacks moving it along, and the record it leaves in history. docs/calls.md.
+ * Calls from start to end: starting an outbound one (credits, idempotency, the dispatch message), answering
+ * an inbound one (its reservation), the single stream claim, the provider's status callbacks moving a call
+ * along, and the record it leaves in history. docs/calls.md.
  */
 
 type CallDeps = Pick<Deps, 'config' | 'db' | 'dispatch'>;
@@ -193,7 +202,7 @@ export function historyOf(
     callTranscript: outcome.transcript ?? '',
     callSummary: outcome.summary ?? '',
     callCost: outcome.cost,
-    callRecordingUrl: outcome.recordingUrl ?? '',
+    ...(outcome.recordingUrl ? { callRecordingUrl: outcome.recordingUrl } : {}),
     workspace_id: call.workspaceId,
     createdAt: call.createdAt,
   };
@@ -216,7 +225,9 @@ export async function endUnconnectedCall(
   // Another terminal state won the race (say, `completed` from a live call): that path settles instead.
   if (!current || current.status !== state) return;
   const reason = current.endReason ?? endReason;
-  await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason });
+  const settled = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason, unlessStreamed: true });
+  // A stream claimed meanwhile (or before a forged callback) settles the call itself when it ends.
+  if (settled.kind === 'streaming' || settled.kind === 'missing') return;
   await putNewHistoryRecord(deps.db, historyOf(current, { endReason: reason, durationSeconds: 0, cost: 0 }));
   log('info', 'call ended unconnected', { callId: call._id, state, endReason: reason });
 }
@@ -230,9 +241,12 @@ export interface ProviderStatus {
 }
 
 /**
- * Applies a provider status callback to the call it names: moves it forward (never back), ends calls that
- * never connected with their reason, and settles a completed call with the provider's duration if the
- * streaming service has not already (whichever comes first wins; the other is a no-op).
+ * Applies a provider status callback to the call it names: moves it forward (never back) and ends calls
+ * that never connected with their reason. Its fields cannot decide the bill of a call that streamed (a
+ * BYOT customer holds the signing secret and can send `completed` with `CallDuration=0`): once the call's
+ * stream was claimed, a callback records the state and the stream's end settles with the duration the
+ * streaming service measured. A final callback settles only a call that never streamed (answered, but our
+ * TwiML or the stream never came), with its duration, and writes that call's history record.
  */
 export async function applyProviderStatus(
   deps: Pick<Deps, 'config' | 'db'>,
@@ -254,57 +268,104 @@ export async function applyProviderStatus(
   }
   const endReason = END_REASON_OF_STATE[next];
   if (endReason) {
-    await endUnconnectedCall(deps, { ...call, providerCallSid: update.callSid }, next as 'busy', endReason);
+    // A call whose stream started did connect, whatever the callback says; its stream records how it ended.
+    if (call.streamStartedAt === undefined) await endUnconnectedCall(deps, { ...call, providerCallSid: update.callSid }, next as 'busy', endReason);
     return;
   }
   const now = new Date().toISOString();
   await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid });
-  if (next === 'completed') {
-    await settleCall(deps, {
-      workspaceId,
-      callId,
-      durationSeconds: update.durationSeconds ?? 0,
-      endReason: update.answeredBy?.startsWith('machine') ? 'voicemail' : 'customer_hangup',
-    });
+  if (next !== 'completed') return;
+  const reason: CallEndReason = update.answeredBy?.startsWith('machine') ? 'voicemail' : 'customer_hangup';
+  const settled = await settleCall(deps, { workspaceId, callId, durationSeconds: update.durationSeconds ?? 0, endReason: reason, unlessStreamed: true });
+  if (settled.kind === 'settled') {
+    const ended = settled.call;
+    await putNewHistoryRecord(
+      deps.db,
+      historyOf(ended, { endReason: ended.endReason ?? reason, durationSeconds: ended.billedSeconds ?? 0, cost: ended.cost ?? 0 }),
+    );
   }
 }
 
 /**
- * The history writer for the streaming service, at the end of a connected call: for a call started
- * through the API (its id is a live call of ours) it settles the credits — or learns the cost already
- * settled by the final status callback, whichever came first — marks the call completed, fills the name
- * from the call when the stream found no contact, and writes the record with `callCost` = the credits
- * charged. Any other call (inbound) is charged the same price from the balance (chargeUnreservedCall) and
- * its record carries what was charged. Writing a record twice keeps the first.
- * Returns what was written.
+ * The history writer for the streaming service, at the end of a connected call (every admitted stream
+ * claimed a live call: outbound, or inbound reserved at the voice webhook). It settles the call's
+ * reservation for the duration the stream measured, marks the call completed, fills the name from the call
+ * when the stream found no contact, and writes the record with `callDuration` = the seconds billed and
+ * `callCost` = the credits charged. Writing a record twice keeps the first. Returns what was written.
  */
 export async function recordConnectedCall<T extends HistoryRecord>(deps: Pick<Deps, 'config' | 'db'>, record: T): Promise<T> {
-  const call = await findCall(deps.db, record.workspace_id, record._id);
-  let written = record;
-  if (call) {
-    const endReason = record.callEndReason as CallEndReason;
-    const cost = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: record.callDuration, endReason });
-    await advanceCall(deps.db, call.workspaceId, call._id, 'completed', new Date().toISOString(), { endReason });
-    written = {
-      ...record,
-      agentType: call.agentType,
-      fullName: record.fullName || call.contactName,
-      // The number dialed, even when the contact (found by name) has another one.
-      mobileNumber: call.to || record.mobileNumber,
-      callCost: cost ?? 0,
-      createdAt: call.createdAt,
-    };
-  } else {
-    const cost = await chargeUnreservedCall(deps, {
-      workspaceId: record.workspace_id,
-      callId: record._id,
-      durationSeconds: record.callDuration,
-    });
-    written = { ...record, callCost: cost };
-  }
+  const endReason = record.callEndReason as CallEndReason;
+  const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason });
+  if (settled.kind === 'missing') throw new Error(`No live call ${record._id} to settle`);
+  const call = settled.call;
+  await advanceCall(deps.db, call.workspaceId, call._id, 'completed', new Date().toISOString(), { endReason });
+  const written: T = {
+    ...record,
+    agentType: call.agentType,
+    fullName: record.fullName || call.contactName,
+    // The number dialed (or that called), even when the contact (found by name) has another one.
+    mobileNumber: call.to || record.mobileNumber,
+    callDuration: call.billedSeconds ?? record.callDuration,
+    callCost: call.cost ?? 0,
+    createdAt: call.createdAt,
+  };
   await putNewHistoryRecord(deps.db, written);
   return written;
 }
+
+export type InboundAnswer = { readonly kind: 'connect'; readonly call: Call } | { readonly kind: 'insufficient' } | { readonly kind: 'ended' };
+
+/**
+ * Answers an inbound call routed to an agent: reserves one call's credits and writes the live call (with
+ * the provider's call sid, once per sid) so it is admitted, settled and recorded like an outbound call.
+ * `insufficient` when the workspace cannot cover the reservation (so two callers cannot share one); a
+ * repeated webhook for the same provider call answers for the same call while its stream can still start.
+ */
+export async function openInboundCall(
+  deps: Pick<Deps, 'config' | 'db'>,
+  input: { workspaceId: string; agentId: string; phoneNumberId: string; ourNumber: string; caller?: string; callSid: string },
+): Promise<InboundAnswer> {
+  const pricing = callPricing(deps.config);
+  const now = Date.now();
+  const createdAt = new Date(now).toISOString();
+  const call: Call = {
+    _id: newId('call', now),
+    workspaceId: input.workspaceId,
+    agentId: input.agentId,
+    agentType: 'voice',
+    direction: 'inbound',
+    // Answered: the stream follows at once.
+    status: 'in-progress',
+    to: (input.caller && normalizePhone(input.caller)?.e164) ?? '',
+    from: input.ourNumber,
+    phoneNumberId: input.phoneNumberId,
+    providerCallSid: input.callSid,
+    contactName: '',
+    reserved: reservationFor(pricing),
+    maxDurationSeconds: pricing.maxDurationSeconds,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  const out = await createInboundCall(deps.db, call, input.callSid, now);
+  if (out.kind === 'created') return { kind: 'connect', call };
+  if (out.kind === 'insufficient') return { kind: 'insufficient' };
+  const known = await findCallByProviderSid(deps.db, input.callSid);
+  const existing = known?.workspaceId === input.workspaceId ? await findCall(deps.db, known.workspaceId, known.callId) : undefined;
+  return existing && isLive(existing) && existing.streamStartedAt === undefined ? { kind: 'connect', call: existing } : { kind: 'ended' };
+}
+
+/** Applies the status callback of an inbound call (it names only the provider's call sid) to its call. */
+export async function applyInboundStatus(deps: Pick<Deps, 'config' | 'db'>, workspaceId: string, update: ProviderStatus): Promise<void> {
+  const known = await findCallByProviderSid(deps.db, update.callSid);
+  if (known?.workspaceId === workspaceId) await applyProviderStatus(deps, workspaceId, known.callId, update);
+}
+
+/**
+ * Claims the one media stream a stream token admits, before any vendor is touched: the live call, or
+ * undefined when a stream was already claimed for it, it has ended or settled, or the sid does not match.
+ */
+export const claimCallStream = (deps: Pick<Deps, 'db'>, claims: { workspaceId: string; callId: string; callSid: string }, streamSid: string) =>
+  claimStream(deps.db, claims.workspaceId, claims.callId, claims.callSid, streamSid, new Date().toISOString());
 
 /** Whether a call can still be connected (the voice webhook refuses ended calls). */
 export const isLive = (call: Call): boolean => !TERMINAL_CALL_STATES.has(call.status);

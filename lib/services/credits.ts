@@ -1,11 +1,11 @@
 import type { Config } from '../config.js';
 import type { Deps } from '../deps.js';
-import { costFor, reservationFor, type CallPricing } from '../domain/call.js';
+import { billedSecondsFor, costFor, reservationFor, type CallPricing } from '../domain/call.js';
 import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
 import { log } from '../http/log.js';
-import { settleReservation } from '../store/calls.js';
-import { chargeOnce, readBalance } from '../store/credits.js';
+import { settleReservation, type SettleOutcome } from '../store/calls.js';
+import { readBalance } from '../store/credits.js';
 
 /**
  * Credits as the calls see them: what a call costs and reserves, the 402 check, and settlement. The rules
@@ -41,45 +41,30 @@ export interface SettleCallInput {
   /** Seconds the call was connected; 0 for a call that never connected. */
   readonly durationSeconds: number;
   readonly endReason?: CallEndReason;
+  /**
+   * Status callbacks set this: their fields (a BYOT customer can sign them) may settle only a call whose
+   * stream never started; a streamed call is settled by the stream's end with the duration it measured.
+   */
+  readonly unlessStreamed?: boolean;
 }
 
 /**
- * Settles a call: charges the price of `durationSeconds` and releases the rest of the reservation.
- * Idempotent: the first settlement wins, any later one changes nothing and returns the first's cost. So
- * the streaming service (end of stream) and the final status callback may both call it. Returns the cost
- * charged, or undefined for an unknown call.
+ * Settles a call: charges the price of `durationSeconds` (billed per started second) and releases the rest
+ * of the reservation. Idempotent: the first settlement wins, any later one changes nothing and reports the
+ * first's call (its `cost` and `billedSeconds`).
  */
-export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: SettleCallInput): Promise<number | undefined> {
-  const cost = costFor(callPricing(deps.config), input.durationSeconds);
-  const out = await settleReservation(deps.db, input.workspaceId, input.callId, cost, input.endReason, new Date().toISOString());
-  if (out.kind === 'missing') {
-    log('warn', 'settle: no such call', { callId: input.callId, workspaceId: input.workspaceId });
-    return undefined;
-  }
+export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: SettleCallInput): Promise<SettleOutcome> {
+  const pricing = callPricing(deps.config);
+  const out = await settleReservation(
+    deps.db,
+    input.workspaceId,
+    input.callId,
+    { cost: costFor(pricing, input.durationSeconds), billedSeconds: billedSecondsFor(pricing, input.durationSeconds), unlessStreamed: input.unlessStreamed },
+    input.endReason,
+    new Date().toISOString(),
+  );
+  if (out.kind === 'missing') log('warn', 'settle: no such call', { callId: input.callId, workspaceId: input.workspaceId });
+  if (out.kind === 'streaming') log('info', 'settle deferred: the stream is live', { callId: input.callId });
   if (out.kind === 'settled') log('info', 'call settled', { callId: input.callId, cost: out.call.cost, reserved: out.call.reserved });
-  return out.call.cost ?? cost;
-}
-
-/**
- * Charges a call that reserved nothing up front (an inbound call: the caller, not the API, started it, and
- * the voice webhook only checked that the workspace could afford one call). It pays the same per-minute
- * price as an outbound call; when the balance ran short meanwhile, it takes what is left, so the balance
- * never goes below zero. Charging twice changes nothing. Returns the credits charged.
- */
-export async function chargeUnreservedCall(
-  deps: Pick<Deps, 'db' | 'config'>,
-  input: { workspaceId: string; callId: string; durationSeconds: number },
-): Promise<number> {
-  const cost = costFor(callPricing(deps.config), input.durationSeconds);
-  const createdAt = new Date().toISOString();
-  // Another call may spend the balance between the read and the write; the condition catches that.
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const available = Math.max(0, await readBalance(deps.db, input.workspaceId));
-    const amount = Math.min(cost, available);
-    if (amount <= 0) return 0;
-    const outcome = await chargeOnce(deps.db, input.workspaceId, input.callId, amount, createdAt);
-    if (outcome !== 'insufficient') return amount;
-  }
-  log('warn', 'inbound charge gave up under contention', { callId: input.callId, workspaceId: input.workspaceId });
-  return 0;
+  return out;
 }

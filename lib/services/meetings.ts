@@ -8,7 +8,8 @@ import { newId } from '../domain/ids.js';
 import { getAgent } from '../store/agents.js';
 import { putNewCall } from '../store/calls.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../store/model.js';
-import { destination, findCallContact } from './calls.js';
+import { newHistoryRecordItems } from '../store/history.js';
+import { destination, findCallContact, historyOf } from './calls.js';
 import { assertCanAffordCall, callPricing } from './credits.js';
 
 /**
@@ -25,8 +26,8 @@ const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').
 
 /**
  * Creates a meeting link: a credit check (402 when the workspace cannot cover one call's reservation), the
- * agent, the contact (by `phoneNumber`, then `contactName`), a `video` call and the hashed token, the call
- * and token written together.
+ * agent, the contact (by `phoneNumber`, then `contactName`), a `video` call, its history record and the
+ * hashed token, all written together.
  */
 export async function createMeetingLink(
   deps: Pick<Deps, 'config' | 'db'>,
@@ -56,7 +57,11 @@ export async function createMeetingLink(
   };
   const token = randomBytes(32).toString('base64url');
   const expiresAtMs = nowMs + MEETING_LINK_TTL_SECONDS * 1000;
+  // The record exists from the start (history shows every call id handed out): nobody has joined yet, so
+  // `not_joined` with no duration or cost; the meeting session, when it runs, records what happened.
+  const record = historyOf(call, { endReason: 'not_joined', durationSeconds: 0, cost: 0 });
   await putNewCall(deps.db, call, [
+    ...newHistoryRecordItems(deps.db, record),
     {
       Put: {
         TableName: deps.db.table,

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { callAffordability } from './credits.js';
+import { applyInboundStatus, openInboundCall } from './calls.js';
 import { publicUrl, streamUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import { AppError, BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
@@ -117,19 +117,28 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
     routed: agent ? 'agent' : 'no_agent',
   });
   if (!owned || !agent) return sayAndHangUpTwiml(NO_AGENT_MESSAGE);
-  // An inbound call is charged at its end like any call; it is answered only while the workspace could pay
-  // for a whole one, so a workspace without credits is not run into the ground by callers.
-  const { required, available } = await callAffordability(deps, owned.workspaceId);
-  if (available < required) {
-    log('info', 'inbound call refused: insufficient credits', { callSid: call.CallSid, workspaceId: owned.workspaceId, required, available });
+  // An inbound call reserves one call's credits here, as an outbound call does when it starts: a workspace
+  // answers only as many callers at once as it can pay for, and the stream settles what it measured.
+  const answer = await openInboundCall(deps, {
+    workspaceId: owned.workspaceId,
+    agentId: agent._id,
+    phoneNumberId: owned._id,
+    ourNumber: owned.number,
+    caller: call.From,
+    callSid: call.CallSid,
+  });
+  if (answer.kind === 'insufficient') {
+    log('info', 'inbound call refused: insufficient credits', { callSid: call.CallSid, workspaceId: owned.workspaceId });
     return sayAndHangUpTwiml(NO_CREDITS_MESSAGE);
   }
+  if (answer.kind === 'ended') return sayAndHangUpTwiml(NO_AGENT_MESSAGE);
   const token = signStreamToken(
     {
       callSid: call.CallSid,
       workspaceId: owned.workspaceId,
       agentId: agent._id,
       numberId: owned._id,
+      callId: answer.call._id,
       ...(call.From ? { from: call.From } : {}),
     },
     deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
@@ -138,8 +147,8 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
 }
 
 /**
- * Takes a call status callback. For now it is verified, parsed and logged; the calls issue moves the call's
- * record along from here.
+ * Takes a call status callback and applies it to the call it belongs to: by the call id in the URL (calls
+ * we placed), else by the provider's call sid (inbound calls, whose callback URL is the number's).
  */
 export async function recordCallStatus(deps: WebhookDeps, request: WebhookRequest): Promise<TwilioStatusParams> {
   const { params, owned } = await verify(deps, request);
@@ -152,15 +161,9 @@ export async function recordCallStatus(deps: WebhookDeps, request: WebhookReques
     numberId: owned?._id,
     workspaceId: owned?.workspaceId,
   });
+  const update = { callSid: status.CallSid, status: status.CallStatus, durationSeconds: status.CallDuration, answeredBy: status.AnsweredBy };
   const outboundCallId = callIdOf(request.rawQuery);
-  if (outboundCallId) {
-    await trackOutboundStatus(deps, owned, outboundCallId, {
-      callSid: status.CallSid,
-      from: status.From,
-      status: status.CallStatus,
-      durationSeconds: status.CallDuration,
-      answeredBy: status.AnsweredBy,
-    });
-  }
+  if (outboundCallId) await trackOutboundStatus(deps, owned, outboundCallId, { ...update, from: status.From });
+  else if (owned) await applyInboundStatus(deps, owned.workspaceId, update);
   return status;
 }

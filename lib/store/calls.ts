@@ -84,6 +84,58 @@ export async function createCallWithReservation(
   throw new Error(`Call ${call._id} could not be created (condition ${failedIndex} failed)`);
 }
 
+export type CreateInboundOutcome =
+  | { readonly kind: 'created' }
+  | { readonly kind: 'insufficient' }
+  /** The provider call already became one of ours (Twilio retried the voice webhook, or it was replayed). */
+  | { readonly kind: 'duplicate' };
+
+/** How long the provider-call lookup outlives the call: well past any late status callback. */
+const PROVIDER_CALL_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * Creates an inbound call with its reservation in ONE transaction: the provider call's lookup item (one per
+ * call sid, so a retried or replayed voice webhook cannot reserve or admit twice), the conditional debit,
+ * the reservation's ledger entry and the call.
+ */
+export async function createInboundCall(db: Db, call: Call, callSid: string, nowMs: number = Date.now()): Promise<CreateInboundOutcome> {
+  const { failedIndex } = await transact(db, [
+    {
+      Put: {
+        TableName: db.table,
+        Item: {
+          ...key.providerCall(callSid),
+          entity: ENTITY.providerCall,
+          v: TABLE_SCHEMA_VERSION,
+          workspaceId: call.workspaceId,
+          callId: call._id,
+          ttl: Math.floor(nowMs / 1000) + PROVIDER_CALL_TTL_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    debitItem(db, call.workspaceId, call.reserved),
+    ledgerItem(db, call.workspaceId, {
+      id: callLedgerId(call._id, 'reserve'),
+      amount: -call.reserved,
+      reason: 'call_reservation',
+      callId: call._id,
+      createdAt: call.createdAt,
+    }),
+    { Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } },
+  ]);
+  if (failedIndex === undefined) return { kind: 'created' };
+  if (failedIndex === 0) return { kind: 'duplicate' };
+  if (failedIndex === 1) return { kind: 'insufficient' };
+  throw new Error(`Inbound call ${call._id} could not be created (condition ${failedIndex} failed)`);
+}
+
+/** The call an inbound provider call became, if any (status callbacks of inbound calls carry only the sid). */
+export async function findCallByProviderSid(db: Db, callSid: string): Promise<{ workspaceId: string; callId: string } | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.providerCall(callSid), ConsistentRead: true }));
+  return out.Item ? { workspaceId: String(out.Item.workspaceId), callId: String(out.Item.callId) } : undefined;
+}
+
 /** The live answer stored under a key, unless it has expired. */
 export async function findIdempotencyRecord(db: Db, ws: string, keyHash: string, nowMs: number = Date.now()): Promise<IdempotencyRecord | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.idempotency(ws, keyHash), ConsistentRead: true }));
@@ -191,31 +243,54 @@ export function advanceCall(
   });
 }
 
+/**
+ * Claims a call's one media stream: records the stream's start, only if no stream was ever claimed for the
+ * call, it is not settled or ended, and the provider call is the one the call is (or becomes) bound to. One
+ * conditional write, so of any number of streams with the same token, across any number of containers,
+ * exactly one is admitted, once. Undefined when the claim was refused.
+ */
+export function claimStream(db: Db, ws: string, callId: string, callSid: string, streamSid: string, now: string): Promise<Call | undefined> {
+  const terminal = [...TERMINAL_CALL_STATES];
+  const values: Record<string, unknown> = { ':sid': callSid, ...Object.fromEntries(terminal.map((s, i) => [`:t${i}`, s])) };
+  return conditionalUpdate(db, ws, callId, {
+    set: { streamStartedAt: now, streamSid, providerCallSid: callSid, updatedAt: now },
+    condition:
+      'attribute_not_exists(streamStartedAt) AND attribute_not_exists(settledAt) AND ' +
+      `(attribute_not_exists(providerCallSid) OR providerCallSid = :sid) AND NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,
+    names: { '#st': 'status' },
+    values,
+  });
+}
+
 export type SettleOutcome =
   | { readonly kind: 'settled'; readonly call: Call }
   | { readonly kind: 'already'; readonly call: Call }
+  /** Refused because the call's stream is live: its end settles it with the duration it measured. */
+  | { readonly kind: 'streaming'; readonly call: Call }
   | { readonly kind: 'missing' };
 
 /**
- * Settles a call's reservation: charges `cost` (at most what was reserved) and gives the rest back, with
- * the settlement's ledger entry, in one transaction conditioned on the call not being settled yet. A
- * second settlement changes nothing and reports the first one's cost.
+ * Settles a call's reservation: charges `cost` (at most what was reserved) for `billedSeconds` and gives
+ * the rest back, with the settlement's ledger entry, in one transaction conditioned on the call not being
+ * settled yet. A second settlement changes nothing and reports the first one's cost. `unlessStreamed`
+ * (status callbacks) also conditions it on no stream ever having been claimed for the call.
  */
 export async function settleReservation(
   db: Db,
   ws: string,
   callId: string,
-  cost: number,
+  charge: { cost: number; billedSeconds: number; unlessStreamed?: boolean },
   endReason: CallEndReason | undefined,
   now: string,
 ): Promise<SettleOutcome> {
   const call = await findCall(db, ws, callId);
   if (!call) return { kind: 'missing' };
   if (call.settledAt !== undefined) return { kind: 'already', call };
-  const charged = Math.min(Math.max(0, cost), call.reserved);
+  if (charge.unlessStreamed && call.streamStartedAt !== undefined) return { kind: 'streaming', call };
+  const charged = Math.min(Math.max(0, charge.cost), call.reserved);
   const release = Math.round((call.reserved - charged) * 10_000) / 10_000;
-  const names: Record<string, string> = { '#settledAt': 'settledAt', '#cost': 'cost', '#u': 'updatedAt' };
-  const values: Record<string, unknown> = { ':now': now, ':cost': charged };
+  const names: Record<string, string> = { '#settledAt': 'settledAt', '#cost': 'cost', '#b': 'billedSeconds', '#u': 'updatedAt' };
+  const values: Record<string, unknown> = { ':now': now, ':cost': charged, ':b': charge.billedSeconds };
   let setReason = '';
   if (endReason) {
     names['#er'] = 'endReason';
@@ -228,8 +303,9 @@ export async function settleReservation(
       Update: {
         TableName: db.table,
         Key: key.liveCall(ws, callId),
-        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #u = :now${setReason}`,
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#settledAt)',
+        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${setReason}`,
+        // The stream may be claimed between the read above and this write: the condition decides.
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#settledAt)${charge.unlessStreamed ? ' AND attribute_not_exists(streamStartedAt)' : ''}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },
@@ -240,5 +316,6 @@ export async function settleReservation(
   const { failedIndex } = await transact(db, items);
   const after = await findCall(db, ws, callId);
   if (!after) return { kind: 'missing' };
-  return failedIndex === undefined ? { kind: 'settled', call: after } : { kind: 'already', call: after };
+  if (failedIndex === undefined) return { kind: 'settled', call: after };
+  return after.settledAt === undefined && after.streamStartedAt !== undefined ? { kind: 'streaming', call: after } : { kind: 'already', call: after };
 }

@@ -28,6 +28,12 @@ const counterDelta = (db: Db, ws: string, entity: CountedEntity, delta: number):
   },
 });
 
+/** The two writes of an insert: the new item (never overwriting) and its counter's increment. */
+export const insertItems = (db: Db, spec: CollectionSpec, ws: string, item: Record<string, unknown>): TransactItem[] => [
+  { Put: { TableName: db.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+  counterDelta(db, ws, spec.entity, 1),
+];
+
 /** Puts a new item (never overwriting) and increments its counter; `extra` joins the same transaction. */
 export async function insertCounted(
   db: Db,
@@ -36,17 +42,7 @@ export async function insertCounted(
   item: Record<string, unknown>,
   extra: TransactItem[] = [],
 ): Promise<{ failedIndex?: number }> {
-  return transact(db, [
-    ...extra,
-    {
-      Put: {
-        TableName: db.table,
-        Item: item,
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    counterDelta(db, ws, spec.entity, 1),
-  ]);
+  return transact(db, [...extra, ...insertItems(db, spec, ws, item)]);
 }
 
 /** Deletes an item that must exist and decrements its counter; 404 when it is not there. */

@@ -72,26 +72,6 @@ export function ledgerItem(db: Db, ws: string, entry: LedgerEntry): TransactItem
   };
 }
 
-/**
- * Charges a call that held no reservation (an inbound call): takes `amount` with its settlement ledger
- * entry in one transaction. The ledger id makes charging twice impossible; the balance condition keeps it
- * from going below zero. Returns 'charged', 'already' (charged before) or 'insufficient'.
- */
-export async function chargeOnce(
-  db: Db,
-  ws: string,
-  callId: string,
-  amount: number,
-  createdAt: string,
-): Promise<'charged' | 'already' | 'insufficient'> {
-  const { failedIndex } = await transact(db, [
-    ledgerItem(db, ws, { id: callLedgerId(callId, 'settle'), amount: -amount, reason: 'call_charge', callId, createdAt }),
-    debitItem(db, ws, amount),
-  ]);
-  if (failedIndex === undefined) return 'charged';
-  return failedIndex === 0 ? 'already' : 'insufficient';
-}
-
 /** The ledger ids of a call's reservation and settlement. */
 export const callLedgerId = (callId: string, step: 'reserve' | 'settle') => `${callId}#${step}`;
 

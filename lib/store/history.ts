@@ -3,9 +3,9 @@ import { NotFoundError } from '../domain/errors.js';
 import { historyRange, type HistoryListQuery, type HistoryRecord } from '../domain/history.js';
 import { ulidTimeBounds, ID_PREFIX } from '../domain/ids.js';
 import { phoneDigits } from '../domain/phone.js';
-import type { Db, PageRequest } from './dynamo.js';
+import type { Db, PageRequest, transact } from './dynamo.js';
 import { queryAll } from './dynamo.js';
-import { deleteCounted, getRecord, insertCounted, listCounted, pageOfMatches, type CollectionSpec } from './collection.js';
+import { deleteCounted, getRecord, insertCounted, insertItems, listCounted, pageOfMatches, type CollectionSpec } from './collection.js';
 import { COLLECTION, ENTITY, GSI1, TABLE_SCHEMA_VERSION, key } from './model.js';
 
 const CALLS: CollectionSpec = { entity: 'call', label: 'History record', itemKey: key.call };
@@ -29,6 +29,10 @@ const toItem = (r: HistoryRecord) => ({
 export async function putNewHistoryRecord(db: Db, record: HistoryRecord): Promise<void> {
   await insertCounted(db, CALLS, record.workspace_id, toItem(record));
 }
+
+/** The writes of {@link putNewHistoryRecord}, to run in a caller's transaction (a meeting link's record). */
+export const newHistoryRecordItems = (db: Db, record: HistoryRecord): Parameters<typeof transact>[1] =>
+  insertItems(db, CALLS, record.workspace_id, toItem(record));
 
 export async function getHistoryRecord(db: Db, ws: string, id: string): Promise<HistoryRecord> {
   const found = await getRecord<HistoryRecord>(db, CALLS, ws, id);

@@ -17,6 +17,7 @@
  *   WS#<ws>        / NUMBER#<id>            phone number of the workspace (BYOT auth token sealed)
  *   NUMBER#<e164>  / OWNER                  which workspace holds a phone number (at most one; webhook lookup)
  *   WS#<ws>        / LIVECALL#<callId>      a call's live state and credit reservation (docs/calls.md)
+ *   PROVIDERCALL#<sid> / CALL               which call an inbound provider call became (one per sid; expires: ttl)
  *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
  */
@@ -59,6 +60,7 @@ export const ENTITY = {
   liveCall: 'liveCall',
   idempotency: 'idempotency',
   meetingToken: 'meetingToken',
+  providerCall: 'providerCall',
 } as const;
 
 export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber';
@@ -82,6 +84,7 @@ export const key = {
   liveCall: (ws: string, callId: string) => ({ pk: `WS#${ws}`, sk: `LIVECALL#${callId}` }),
   idempotency: (ws: string, keyHash: string) => ({ pk: `WS#${ws}`, sk: `IDEMPOTENCY#${keyHash}` }),
   meetingToken: (callId: string) => ({ pk: `MEETING#${callId}`, sk: 'TOKEN' }),
+  providerCall: (callSid: string) => ({ pk: `PROVIDERCALL#${callSid}`, sk: 'CALL' }),
 } as const;
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */

@@ -1,5 +1,4 @@
 import type { Contact } from '../../lib/domain/contact.js';
-import { newId } from '../../lib/domain/ids.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
 import { verifyStreamToken, type StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import type { Tool } from '../../lib/domain/tool.js';
@@ -9,8 +8,9 @@ import type { CallSetup } from './session/call-session.js';
 
 /**
  * Admission: a Media Stream becomes a call only with a valid signed stream token in
- * `start.customParameters.token` whose call sid matches the stream's. Everything else is refused before a
- * single vendor byte is spent.
+ * `start.customParameters.token` whose call sid matches the stream's, and only if it is the first stream
+ * to claim the token's call (the server's `claim`, a conditional write: one stream per call, ever).
+ * Everything else is refused before a single vendor byte is spent.
  */
 export type Admission =
   | { readonly ok: true; readonly claims: StreamTokenClaims }
@@ -36,10 +36,7 @@ export interface CallLoader {
   tools(workspaceId: string): Promise<Tool[]>;
 }
 
-/**
- * The call's setup from verified claims. The history record's id is the claims' `callId` when the token
- * carries one (outbound calls started through the API), else a new call id.
- */
+/** The call's setup from verified claims; the history record's id is the claims' `callId`. */
 export async function loadCallSetup(
   claims: StreamTokenClaims,
   start: Extract<InboundEvent, { kind: 'start' }>,
@@ -57,9 +54,8 @@ export async function loadCallSetup(
         : Promise.resolve(undefined),
     loader.tools(claims.workspaceId),
   ]);
-  const callId = (claims as { callId?: unknown }).callId;
   return {
-    callId: typeof callId === 'string' && callId ? callId : newId('call', startedAt),
+    callId: claims.callId,
     workspaceId: claims.workspaceId,
     agent,
     contact,

@@ -7,7 +7,7 @@ import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
-import { recordConnectedCall } from '../../lib/services/calls.js';
+import { claimCallStream, recordConnectedCall } from '../../lib/services/calls.js';
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
@@ -43,6 +43,10 @@ export function platformEnvironment(
         return id ? getContact(db, ws, id) : undefined;
       },
       tools: async (ws) => [...(await listTools(db, ws)).data],
+    },
+    async claim(claims, start) {
+      const call = await claimCallStream(deps, claims, start.streamSid);
+      return call && { maxDurationSeconds: call.maxDurationSeconds };
     },
     services(setup, claims) {
       const { agent } = setup;

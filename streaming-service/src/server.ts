@@ -14,6 +14,11 @@ export interface StreamingEnvironment {
   /** HMAC key of stream tokens (derived from the platform's data key). */
   readonly tokenKey: Buffer;
   readonly loader: CallLoader;
+  /**
+   * Claims the token's call for this stream, once (a conditional write shared by every container): the
+   * longest the call may last, or undefined when a stream was already admitted for it or it has ended.
+   */
+  claim(claims: StreamTokenClaims, start: Extract<InboundEvent, { kind: 'start' }>): Promise<{ maxDurationSeconds: number } | undefined>;
   /** Vendor providers and telephony for one call's agent. */
   services(setup: CallSetup, claims: StreamTokenClaims): SessionServices;
   /** Writes the history record (and recording) of a finished call. */
@@ -133,15 +138,23 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       }
       const admission = admit(start, e.tokenKey);
       if (!admission.ok) return refuse(ws, `stream token ${admission.reason}`);
-      let setup: CallSetup;
+      let loaded: CallSetup;
       let services: SessionServices;
+      let claimed: { maxDurationSeconds: number } | undefined;
       try {
-        setup = await loadCallSetup(admission.claims, start, e.loader);
-        services = e.services(setup, admission.claims);
+        loaded = await loadCallSetup(admission.claims, start, e.loader);
+        services = e.services(loaded, admission.claims);
+        if (closed) return;
+        // Last, after the reads, so a stream that fails to set up does not use up its token; and before
+        // the session starts, so no vendor is touched for a stream that is not the call's one.
+        claimed = await e.claim(admission.claims, start);
       } catch {
         return refuse(ws, 'call setup failed', INTERNAL_ERROR);
       }
-      if (closed) return;
+      if (!claimed) return refuse(ws, 'stream token already_used');
+      // The bill runs from the claim: this is when the call's stream was admitted.
+      const setup: CallSetup = { ...loaded, startedAt: Date.now() };
+      const maxDurationMs = Math.min(options.session?.maxDurationMs ?? Number.POSITIVE_INFINITY, claimed.maxDurationSeconds * 1000);
       const s = new CallSession(
         setup,
         services,
@@ -151,11 +164,13 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
           },
           close: (code, reason) => ws.close(code, reason),
         },
-        options.session,
+        { ...options.session, maxDurationMs },
       );
       session = s;
       sessions.add(s);
       s.start();
+      // The caller hung up while the claim was being written: end at once, so the claim is settled.
+      if (closed) s.end('socket_closed');
       for (const ev of early.splice(0)) dispatch(s, ev);
       const done = s.ended
         .then(async (outcome) => {

@@ -200,7 +200,7 @@ describe('status callback', () => {
 
 describe('stream token (as the streaming service will check it)', () => {
   it('is bound to the key derived from the data key', () => {
-    const token = signStreamToken({ callSid: callSid(9), workspaceId: ws.workspaceId, agentId, numberId: assigned._id }, streamKey());
+    const token = signStreamToken({ callSid: callSid(9), workspaceId: ws.workspaceId, agentId, numberId: assigned._id, callId: 'call_1' }, streamKey());
     expect(verifyStreamToken(token, streamKey()).ok).toBe(true);
     expect(verifyStreamToken(token, t.deps.secrets.deriveKey('other')).ok).toBe(false);
   });

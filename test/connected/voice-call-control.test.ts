@@ -82,8 +82,8 @@ describe('admission', () => {
     const cases: Record<string, string>[] = [
       {},
       { token: 'vst1.e30.AAAA' },
-      { token: vp.token(agent, callSid, { exp: Math.floor(Date.now() / 1000) - 5 }) },
-      { token: vp.token(agent, otherSid) },
+      { token: await vp.token(agent, callSid, { exp: Math.floor(Date.now() / 1000) - 5 }) },
+      { token: await vp.token(agent, otherSid) },
     ];
     for (const customParameters of cases) {
       const caller = await SimulatedCaller.connect({ url: vp.mediaUrl, callSid, customParameters });
@@ -125,7 +125,7 @@ describe('call control', () => {
     const { numberId, callSid } = await liveCall();
     const twilio = vp.platform.twilio!;
     twilio.clearRequests();
-    const caller = await SimulatedCaller.connect({ url: vp.mediaUrl, callSid, customParameters: { token: vp.token(agent, callSid, { numberId, from: '+14155550100' }) } });
+    const caller = await SimulatedCaller.connect({ url: vp.mediaUrl, callSid, customParameters: { token: await vp.token(agent, callSid, { numberId, from: '+14155550100' }) } });
     await caller.waitFor((m) => m.event === 'mark');
     await caller.whenIdle();
     await caller.play(tone(600));
@@ -180,7 +180,7 @@ describe('call control', () => {
     const { numberId, callSid } = await liveCall();
     const twilio = vp.platform.twilio!;
     twilio.clearRequests();
-    const caller = await SimulatedCaller.connect({ url: vp.mediaUrl, callSid, customParameters: { token: vp.token(agent, callSid, { numberId }) } });
+    const caller = await SimulatedCaller.connect({ url: vp.mediaUrl, callSid, customParameters: { token: await vp.token(agent, callSid, { numberId }) } });
     await caller.waitFor((m) => m.event === 'mark');
     await caller.whenIdle();
     await caller.play(tone(600));

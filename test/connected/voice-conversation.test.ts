@@ -81,16 +81,19 @@ describe('a two-turn conversation', () => {
     expect(record.callEndReason).toBe('customer_hangup');
     expect(record.callSummary).toMatch(/^Summary: the caller said/);
     expect(record.callDuration).toBeGreaterThanOrEqual(1);
-    // An inbound call pays the outbound price in credits (1 a minute by default), per started second.
+    // An inbound call pays the outbound price in credits (1 a minute by default) for the seconds it shows.
     expect(record.callCost).toBeGreaterThan(0);
-    expect(record.callCost).toBeCloseTo(Math.ceil(record.callDuration) / 60, 3);
-    const ledger = await listLedger(vp.deps.db, vp.workspaceId);
-    expect(ledger.filter((e) => e.callId === ended.callId).map((e) => e.amount)).toEqual([-record.callCost]);
+    expect(record.callCost).toBe(Math.round((record.callDuration / 60) * 10_000) / 10_000);
+    // Its reservation at answer and the settlement at the end sum to the cost.
+    const ledger = (await listLedger(vp.deps.db, vp.workspaceId)).filter((e) => e.callId === ended.callId);
+    expect(ledger.map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
+    expect(ledger.reduce((sum, e) => sum + e.amount, 0)).toBeCloseTo(-record.callCost, 6);
     expect(record.mobileNumber).toBe('+14155550100');
     expect(record.fullName).toBe('Ada Lovelace');
     const firstRequest = vp.platform.voice.llm.control.requestsFor('openai')[0]!.body as { messages: { role: string; content: string }[] };
     expect(firstRequest.messages[0]).toEqual({ role: 'system', content: 'Caller: Ada Lovelace on the gold plan.' });
-    expect(record.callRecordingUrl).toBe('');
+    // Not recorded: no recording address at all.
+    expect(record).not.toHaveProperty('callRecordingUrl');
     expect(record.turnLatencies).toHaveLength(2);
     for (const t of record.turnLatencies) {
       expect(t.llmFirstTokenMs).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
 import { SimulatedCaller } from '../../lib/local/simulated-caller.js';
+import { openInboundCall } from '../../lib/services/calls.js';
 import { putNewAgent } from '../../lib/store/agents.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import type { LocalVoiceOptions } from '../../streaming-service/src/local.js';
@@ -27,8 +28,11 @@ export interface VoicePlatform {
   readonly apiKey: string;
   readonly mediaUrl: string;
   agent(overrides?: Partial<Agent>): Promise<Agent>;
-  /** A signed stream token for a call to `agent`. */
-  token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number }): string;
+  /**
+   * A signed stream token for an inbound call to `agent`, answered the way the voice webhook answers one
+   * (a live call with its reservation, which the stream claims and settles).
+   */
+  token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number }): Promise<string>;
   /** Opens a simulated call; resolves once connected (the caller has sent `start`). */
   call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number }): Promise<SimulatedCaller>;
   /** The next call that ends (its history record written). */
@@ -55,7 +59,8 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
   );
   // Tests reach the provider directly too, so their deps carry the adapter the telephony handlers name.
   const deps = withTelephony(await getDeps(), createTwilioTelephony);
-  const { workspaceId, apiKey } = await createWorkspace(deps.db, { name: 'voice', credits: 100 });
+  // Every call reserves its maximum price while it runs; enough for the calls of any voice test file.
+  const { workspaceId, apiKey } = await createWorkspace(deps.db, { name: 'voice', credits: 10_000 });
   const key = deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE);
   const ended: CallEnded[] = [];
   const waiting: ((e: CallEnded) => void)[] = [];
@@ -93,13 +98,17 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
       await putNewAgent(deps.db, agent);
       return agent;
     },
-    token(agent, callSid, extra = {}) {
+    async token(agent, callSid, extra = {}) {
+      const numberId = extra.numberId ?? newId('phoneNumber');
+      const answer = await openInboundCall(deps, { workspaceId, agentId: agent._id, phoneNumberId: numberId, ourNumber: '+14155550999', caller: extra.from, callSid });
+      if (answer.kind !== 'connect') throw new Error(`inbound call not answered: ${answer.kind}`);
       return signStreamToken(
         {
           callSid,
           workspaceId,
           agentId: agent._id,
-          numberId: extra.numberId ?? newId('phoneNumber'),
+          numberId,
+          callId: answer.call._id,
           ...(extra.from ? { from: extra.from } : {}),
           ...(extra.exp ? { exp: extra.exp } : {}),
         },
@@ -111,7 +120,7 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
       return SimulatedCaller.connect({
         url: mediaUrl,
         callSid,
-        customParameters: { token: vp.token(agent, callSid, extra) },
+        customParameters: { token: await vp.token(agent, callSid, extra) },
         playbackSpeed: extra.playbackSpeed,
       });
     },

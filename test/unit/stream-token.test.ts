@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE, STREAM_TOKEN_TTL_SECONDS, verifyStreamToken } from '../../lib/domain/stream-token.js';
 import { createSecretBox } from '../../lib/store/secret-box.js';
 
-const claims = { callSid: `CA${'1'.repeat(32)}`, workspaceId: 'ws_1', agentId: 'agt_1', numberId: 'pn_1', from: '+14155550100' };
+const claims = { callSid: `CA${'1'.repeat(32)}`, workspaceId: 'ws_1', agentId: 'agt_1', numberId: 'pn_1', callId: 'call_1', from: '+14155550100' };
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const dataKey = randomBytes(32);
 const key = createSecretBox(dataKey).deriveKey(STREAM_TOKEN_KEY_PURPOSE);

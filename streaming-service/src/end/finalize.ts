@@ -60,15 +60,16 @@ export interface FinalizeDeps {
 /** Builds and writes the history record of a finished call (recording first, so the record can name it). */
 export async function finalizeCall(outcome: CallOutcome, deps: FinalizeDeps): Promise<VoiceHistoryRecord> {
   const { setup } = outcome;
-  const durationSeconds = Math.max(0, Math.round((outcome.endedAt - setup.startedAt) / 1000));
+  // Billed per started second (docs/calls.md): the history writer settles this and keeps what it charged.
+  const durationSeconds = Math.max(0, Math.ceil((outcome.endedAt - setup.startedAt) / 1000));
   const [summary, recordingUrl] = await Promise.all([
     summarize(deps.llm, setup.agent.llm_model, outcome.transcript),
     setup.agent.recording_enabled && !outcome.recorder.isEmpty
       ? deps.putRecording(setup.workspaceId, setup.callId, outcome.recorder.toWav()).catch((error: unknown) => {
           log('error', 'recording upload failed', { callId: setup.callId, ...describeError(error) });
-          return '';
+          return undefined;
         })
-      : Promise.resolve(''),
+      : Promise.resolve(undefined),
   ]);
   const record: VoiceHistoryRecord = {
     _id: setup.callId,
@@ -80,9 +81,9 @@ export async function finalizeCall(outcome: CallOutcome, deps: FinalizeDeps): Pr
     callTranscript: outcome.transcript,
     callSummary: summary,
     // Charged in credits by the history writer (lib/services/calls.ts recordConnectedCall), which knows the
-    // workspace's pricing and balance; the record it writes carries what was actually charged.
+    // pricing; the record it writes carries the seconds billed and what was actually charged.
     callCost: 0,
-    callRecordingUrl: recordingUrl,
+    ...(recordingUrl ? { callRecordingUrl: recordingUrl } : {}),
     workspace_id: setup.workspaceId,
     createdAt: new Date(setup.startedAt).toISOString(),
     turnLatencies: outcome.latencies.map(turnFigures),

@@ -10,6 +10,7 @@ import {
   CALL_STATE_RANK,
   END_REASON_OF_STATE,
   TERMINAL_CALL_STATES,
+  billedSecondsFor,
   costFor,
   reservationFor,
   stateOfProviderStatus,
@@ -61,6 +62,15 @@ describe('pricing', () => {
     expect(costFor(pricing, 61)).toBe(1.525);
     expect(costFor(pricing, 10_000)).toBe(reservationFor(pricing));
     expect(costFor(pricing, -5)).toBe(0);
+  });
+  it('the seconds billed (history callDuration) price to exactly the cost charged', () => {
+    expect(billedSecondsFor(pricing, 20.3)).toBe(21);
+    expect(billedSecondsFor(pricing, 20)).toBe(20);
+    expect(billedSecondsFor(pricing, 10_000)).toBe(pricing.maxDurationSeconds);
+    for (const measured of [0, 0.4, 19.999, 20.3, 61, 599.5, 10_000]) {
+      const seconds = billedSecondsFor(pricing, measured);
+      expect(costFor(pricing, seconds)).toBe(costFor(pricing, measured));
+    }
   });
 });
 

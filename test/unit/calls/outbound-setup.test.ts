@@ -1,8 +1,7 @@
 /**
  * Invariant: a stream of an outbound call started through the API runs as that call: the history id is
  * the token's call id, and the contact is the one the call was started for (by id), even when its number
- * differs from the number dialed; streams without a call id keep the inbound behaviour (contact by number,
- * a fresh call id).
+ * differs from the number dialed; a call that names no contact (inbound) finds it by the caller's number.
  */
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../../lib/domain/agent.js';
@@ -21,7 +20,7 @@ const loader: CallLoader = {
 };
 const start = { kind: 'start', streamSid: 'MZ1', callSid: 'CA1', accountSid: 'AC1', customParameters: {}, encoding: 'audio/x-mulaw', sampleRate: 8000 } as const;
 const claims = (extra: Partial<StreamTokenClaims>): StreamTokenClaims => ({
-  callSid: 'CA1', workspaceId: 'ws_1', agentId: 'agt_1', numberId: 'pn_1', from: '+14155550100', exp: 1, ...extra,
+  callSid: 'CA1', workspaceId: 'ws_1', agentId: 'agt_1', numberId: 'pn_1', callId: 'call_01J0000000000000000000000B', from: '+14155550100', exp: 1, ...extra,
 });
 
 describe('loadCallSetup for outbound calls', () => {
@@ -31,9 +30,9 @@ describe('loadCallSetup for outbound calls', () => {
     expect(setup.contact?._id).toBe('ct_named');
   });
 
-  it('without a call id: a fresh id and the contact by number', async () => {
+  it('without a contact id: the token\'s call id and the contact by number', async () => {
     const setup = await loadCallSetup(claims({}), start, loader);
-    expect(setup.callId).toMatch(/^call_/);
+    expect(setup.callId).toBe('call_01J0000000000000000000000B');
     expect(setup.contact?._id).toBe('ct_byphone');
   });
 });
