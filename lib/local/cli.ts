@@ -1,104 +1,335 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { parseArgs } from 'node:util';
 import * as z from 'zod';
+import { ContactImportFields } from '../domain/contact-import/index.js';
+import { AppError } from '../domain/errors.js';
 import { createDb, type Db } from '../store/dynamo.js';
 import { addCredits, createApiKey, createWorkspace, revokeApiKey } from '../store/workspaces.js';
 import { ensureTable, startDynamoLocal } from './dynamodb.js';
-import { endpointsFile, LocalSettings } from './platform.js';
+import { LocalSettings } from './platform.js';
 import { importContactsCommand, readImportFile } from './contact-import-cli.js';
+import { runningAt, runningInstances, usedByPlatform, type PlatformEndpoints } from './instances.js';
 import type { ProgressSink } from './progress.js';
+import { CliFailure, UsageError } from './cli-errors.js';
+
+export { CliFailure, UsageError };
+
+/**
+ * The admin CLI: parsing, usage, and the commands. Usage errors (unknown command or flag, missing or bad
+ * value) exit 2 with the command's usage; failures (unknown workspace, no store to act on) exit 1; neither
+ * ever prints a stack trace. Everything a command needs is checked before any store is opened.
+ */
 
 const CliEnv = LocalSettings.extend({ AWS_REGION: z.string().default('us-east-1') });
+type CliEnv = z.infer<typeof CliEnv>;
+
+/** How people run it (package.json's `cli` script); every usage line and hint starts with this. */
+export const CLI = 'npm run --silent cli --';
+
+
+type Flag = 'name' | 'credits' | 'workspace' | 'key' | 'amount' | 'default-country';
+export type CliFlags = Partial<Record<Flag, string>> & { aws?: boolean };
+
+interface CommandSpec {
+  readonly usage: string;
+  readonly summary: string;
+  readonly flags: readonly Flag[];
+  /** The positional argument the command takes after its name, if any. */
+  readonly positional?: string;
+}
+
+export const COMMANDS = {
+  'workspace create': { usage: 'workspace create --name NAME [--credits N]', summary: 'create a workspace and its first API key', flags: ['name', 'credits'] },
+  'key create': { usage: 'key create --workspace ID --name NAME', summary: 'create another API key for a workspace', flags: ['workspace', 'name'] },
+  'key revoke': { usage: 'key revoke --workspace ID --key KEY_ID', summary: 'revoke an API key (refused from the next request on)', flags: ['workspace', 'key'] },
+  'credits add': { usage: 'credits add --workspace ID --amount N', summary: 'add N credits (N > 0) to a workspace', flags: ['workspace', 'amount'] },
+  'contacts import': {
+    usage: 'contacts import FILE --workspace ID [--default-country CC]',
+    summary: 'import contacts from a CSV or .xlsx file (progress on stderr)',
+    flags: ['workspace', 'default-country'],
+    positional: 'FILE',
+  },
+} as const satisfies Record<string, CommandSpec>;
+export type CommandName = keyof typeof COMMANDS;
+const NAMES = Object.keys(COMMANDS) as CommandName[];
+
+const GLOBAL_OPTIONS = '[--aws]';
+
+/** The usage text of one command, of a group (`key`), or of the whole CLI. */
+export function usage(scope?: string): string {
+  const names = scope ? NAMES.filter((n) => n === scope || n.startsWith(`${scope} `)) : NAMES;
+  if (names.length === 1) return `usage: ${CLI} ${COMMANDS[names[0]!].usage} ${GLOBAL_OPTIONS}\n`;
+  const width = Math.max(...names.map((n) => COMMANDS[n].usage.length));
+  return [
+    `usage: ${CLI} COMMAND ${GLOBAL_OPTIONS}`,
+    '',
+    ...names.map((n) => `  ${COMMANDS[n].usage.padEnd(width)}   ${COMMANDS[n].summary}`),
+    '',
+    'Each command prints one JSON line on stdout. It acts on the running `npm start`, found through DATA_DIR',
+    '(default .data) or, when DATA_DIR is not set, among the running instances; --aws acts on the DynamoDB',
+    'table TABLE_NAME in AWS with the usual credential chain. --help, -h or `help` works after any command.',
+    '',
+  ].join('\n');
+}
+
+/** A decimal number such as 10 or 2.5: no signs, exponents, hex or blanks, which Number() would take. */
+const DECIMAL = /^\d+(\.\d+)?$/;
+const MAX_CREDITS = 1_000_000_000;
+
+function amount(flag: 'amount' | 'credits', raw: string, command: CommandName, allowZero: boolean): number {
+  const n = Number(raw);
+  const ok = DECIMAL.test(raw) && n <= MAX_CREDITS && (allowZero || n > 0);
+  if (!ok) {
+    const range = allowZero ? `from 0 to ${MAX_CREDITS}` : `greater than 0, at most ${MAX_CREDITS}`;
+    throw new UsageError(`--${flag} must be a number ${range} (got ${JSON.stringify(raw)})`, usage(command));
+  }
+  return n;
+}
+
+/**
+ * node:util's parseArgs refuses `--amount -5` as ambiguous; we take a value that reads as a negative number
+ * so the command can say what is wrong with it ("must be greater than 0") instead.
+ */
+function joinNegativeValues(args: readonly string[], flags: readonly Flag[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    if (arg.startsWith('--') && flags.includes(arg.slice(2) as Flag) && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+const HELP = new Set(['--help', '-h', 'help']);
+
+/** What a command line asks for: help text, or a command with its checked inputs. */
+export type Parsed =
+  | { readonly kind: 'help'; readonly text: string }
+  | { readonly kind: 'command'; readonly command: CommandName; readonly flags: CliFlags; readonly file?: string };
+
+/** Parses argv (without node and the script). Throws {@link UsageError}. */
+export function parseCommandLine(argv: readonly string[]): Parsed {
+  const words: string[] = [];
+  for (const arg of argv) {
+    if (arg.startsWith('-') || words.length === 2) break;
+    words.push(arg);
+  }
+  // `help`, `help key`, `help key create`, and `--help`/`-h`/`help` anywhere after the command words.
+  if (argv[0] === 'help') {
+    const scope = argv.slice(1).filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
+    return { kind: 'help', text: usage(scope && NAMES.some((n) => n === scope || n.startsWith(`${scope} `)) ? scope : undefined) };
+  }
+  const group = words[0];
+  const name = words.slice(0, 2).join(' ') as CommandName;
+  const spec: CommandSpec | undefined = COMMANDS[name];
+  const groupKnown = group !== undefined && NAMES.some((n) => n.startsWith(`${group} `));
+  if (!spec) {
+    const scope = groupKnown ? group : undefined;
+    if (argv.some((a) => HELP.has(a))) return { kind: 'help', text: usage(scope) };
+    if (argv.length === 0) throw new UsageError('a command is required', usage());
+    if (!groupKnown) throw new UsageError(`Unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`, usage());
+    const what = words.length === 1 ? `${group} needs a subcommand` : `Unknown command "${words.join(' ')}"`;
+    throw new UsageError(`${what}; ${group} takes: ${NAMES.filter((n) => n.startsWith(`${group} `)).map((n) => n.split(' ')[1]).join(', ')}`, usage(group));
+  }
+  const rest = argv.slice(2);
+  // `help` only right after the command, so `--name help` still names a workspace "help".
+  if (rest[0] === 'help' || rest.some((a) => a === '--help' || a === '-h')) return { kind: 'help', text: usage(name) };
+  const options = Object.fromEntries([
+    ...spec.flags.map((f) => [f, { type: 'string' as const }]),
+    ['aws', { type: 'boolean' as const }],
+  ]);
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: joinNegativeValues(rest, spec.flags), options, allowPositionals: true, strict: true }) as typeof parsed;
+  } catch (error) {
+    // parseArgs' messages are one clear sentence; its hints about `--` are noise here.
+    const message = (error as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
+    throw new UsageError(message, usage(name));
+  }
+  const { values, positionals } = parsed;
+  const maxPositionals = spec.positional ? 1 : 0;
+  if (positionals.length > maxPositionals) {
+    throw new UsageError(`Unexpected argument "${positionals[maxPositionals]}"`, usage(name));
+  }
+  if (spec.positional && positionals.length === 0) throw new UsageError(`${name} needs a ${spec.positional}`, usage(name));
+  const flags: CliFlags = { aws: values.aws === true };
+  for (const f of spec.flags) {
+    const v = values[f];
+    if (typeof v === 'string') flags[f] = v;
+  }
+  checkFlags(name, flags);
+  return { kind: 'command', command: name, flags, file: positionals[0] };
+}
+
+/** The checks that need no store: required flags, and values the command could not use. */
+function checkFlags(name: CommandName, flags: CliFlags): void {
+  const needed: Partial<Record<CommandName, Flag[]>> = {
+    'workspace create': ['name'],
+    'key create': ['workspace', 'name'],
+    'key revoke': ['workspace', 'key'],
+    'credits add': ['workspace', 'amount'],
+    'contacts import': ['workspace'],
+  };
+  for (const f of needed[name] ?? []) {
+    if (!flags[f]?.trim()) throw new UsageError(`--${f} is required`, usage(name));
+  }
+  if (flags.name !== undefined && flags.name.trim().length > 200) throw new UsageError('--name must be at most 200 characters', usage(name));
+  if (flags.credits !== undefined) amount('credits', flags.credits, name, true);
+  if (flags.amount !== undefined) amount('amount', flags.amount, name, false);
+  if (flags['default-country'] !== undefined && !ContactImportFields.shape.defaultCountry.safeParse(flags['default-country']).success) {
+    throw new UsageError('--default-country must be an ISO 3166-1 alpha-2 code such as US', usage(name));
+  }
+}
 
 interface Target {
   readonly db: Db;
   close(): Promise<void>;
 }
 
-/** The store of a running `npm start`, or DynamoDB Local started on DATA_DIR for this one command. */
-async function localTarget(env: z.infer<typeof CliEnv>): Promise<Target> {
-  const running = await readFile(endpointsFile(env.DATA_DIR), 'utf8')
-    .then((t) => JSON.parse(t) as { dynamodb: string; table: string })
-    .catch(() => undefined);
-  if (running) {
-    const db = createDb({ table: running.table, region: 'us-east-1', endpoint: running.dynamodb });
-    const alive = await db.doc.send(new ListTablesCommand({})).then(() => true, () => false);
-    if (alive) return { db, close: async () => db.doc.destroy() };
+
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The command line that reaches the platform in `dataDir` (shown in hints and by `npm start`). */
+export function cliCommandFor(dataDir: string, args: readonly string[], defaultDataDir?: string): string {
+  const prefix = defaultDataDir !== undefined && resolve(dataDir) === resolve(defaultDataDir) ? '' : `DATA_DIR=${shellQuote(resolve(dataDir))} `;
+  return `${prefix}${CLI} ${args.map(shellQuote).join(' ')}`;
+}
+
+const describeInstance = (e: PlatformEndpoints) => `${e.baseUrl} (pid ${e.pid}, DATA_DIR=${e.dataDir})`;
+
+/**
+ * The store of the running `npm start`: the one at DATA_DIR, else (DATA_DIR not set) the only one running.
+ * With no platform running, DynamoDB Local is started on DATA_DIR for this one command, but only where
+ * `npm start` has kept data before: a fresh directory would hold a store the platform never reads.
+ */
+async function localTarget(env: CliEnv, dataDirSet: boolean, args: readonly string[], stderr: ProgressSink): Promise<Target> {
+  const dataDir = resolve(env.DATA_DIR);
+  const connect = (e: PlatformEndpoints): Target => {
+    const db = createDb({ table: e.table, region: 'us-east-1', endpoint: e.dynamodb });
+    return { db, close: async () => db.doc.destroy() };
+  };
+  const here = await runningAt(dataDir);
+  if (here) return connect(here);
+  const elsewhere = (await runningInstances()).filter((e) => e.dataDir !== dataDir);
+  if (elsewhere.length === 1 && !dataDirSet) {
+    stderr.write(`Using the platform running at ${describeInstance(elsewhere[0]!)}.\n`);
+    return connect(elsewhere[0]!);
   }
-  const dynamo = await startDynamoLocal(resolve(env.DATA_DIR, 'dynamodb'));
+  if (elsewhere.length > 0) {
+    const hints = elsewhere.map((e) => `  ${describeInstance(e)}:\n    ${cliCommandFor(e.dataDir, args)}`);
+    throw new CliFailure(
+      `No platform is running with DATA_DIR=${dataDir}, but ${elsewhere.length === 1 ? 'one runs' : 'these run'} elsewhere; ` +
+        `point the CLI at it with DATA_DIR:\n${hints.join('\n')}`,
+    );
+  }
+  if (!(await usedByPlatform(dataDir))) {
+    throw new CliFailure(
+      `No platform is running, and DATA_DIR=${dataDir} holds no store of one: a key created there would not work. ` +
+        `Start the platform first (npm start, with the same DATA_DIR), or set DATA_DIR to the directory npm start uses.`,
+    );
+  }
+  const dynamo = await startDynamoLocal(resolve(dataDir, 'dynamodb'));
   await ensureTable(dynamo.endpoint, env.TABLE_NAME);
   const db = createDb({ table: env.TABLE_NAME, region: 'us-east-1', endpoint: dynamo.endpoint });
   return { db, close: async () => { db.doc.destroy(); await dynamo.stop(); } };
 }
 
-const positiveNumber = (flag: string, v: string | undefined) => {
-  const n = Number(v);
-  if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`--${flag} must be a number >= 0`);
-  return n;
-};
-const required = (flag: string, v: string | undefined) => {
-  if (!v) throw new Error(`--${flag} is required`);
-  return v;
-};
-
-/** Runs one admin command and returns what it prints. */
+/**
+ * Runs one admin command and returns what it prints. Throws {@link UsageError} for a bad command line,
+ * {@link CliFailure} or the domain's errors otherwise. `argv` is only used to repeat the command in hints.
+ */
 export async function runCli(
   positionals: string[],
-  flags: { name?: string; credits?: string; workspace?: string; key?: string; amount?: string; aws?: boolean; 'default-country'?: string },
+  flags: CliFlags,
   rawEnv: NodeJS.ProcessEnv,
   io: { stderr: ProgressSink } = { stderr: process.stderr },
+  argv?: readonly string[],
 ): Promise<Record<string, unknown>> {
-  const env = CliEnv.parse(rawEnv);
-  // `contacts import` is the one command with a positional argument (the file).
-  const isImport = positionals[0] === 'contacts' && positionals[1] === 'import' && positionals.length <= 3;
-  const command = isImport ? 'contacts import' : positionals.join(' ');
-  const known = ['workspace create', 'key create', 'key revoke', 'credits add', 'contacts import'];
-  if (!known.includes(command)) throw new Error(`Unknown command "${command}". Commands: ${known.join(', ')}`);
-  const importFile = isImport ? await readImportFile(positionals[2]) : undefined;
-  const target: Target = flags.aws
+  // Rebuilds the command line from already split parts, so both entry points share one parser.
+  const line = argv ?? [
+    ...positionals,
+    ...Object.entries(flags).flatMap(([k, v]) => (typeof v === 'string' ? [`--${k}`, v] : v === true ? [`--${k}`] : [])),
+  ];
+  const parsed = parseCommandLine(line);
+  if (parsed.kind === 'help') throw new UsageError('help is not a command', parsed.text);
+  const envParsed = CliEnv.safeParse(rawEnv);
+  if (!envParsed.success) {
+    throw new CliFailure(`bad environment: ${envParsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  }
+  const env = envParsed.data;
+  const { command, flags: f } = parsed;
+  const importFile = command === 'contacts import' ? await readImportFile(parsed.file) : undefined;
+  const target: Target = f.aws
     ? (() => {
         const db = createDb({ table: env.TABLE_NAME, region: env.AWS_REGION });
         return { db, close: async () => db.doc.destroy() };
       })()
-    : await localTarget(env);
+    : await localTarget(env, rawEnv.DATA_DIR !== undefined, line, io.stderr);
   try {
     const { db } = target;
     switch (command) {
       case 'workspace create': {
-        const created = await createWorkspace(db, {
-          name: required('name', flags.name),
-          credits: flags.credits === undefined ? 0 : positiveNumber('credits', flags.credits),
-        });
+        const created = await createWorkspace(db, { name: f.name!.trim(), credits: f.credits === undefined ? 0 : Number(f.credits) });
         return { workspaceId: created.workspaceId, apiKey: created.apiKey };
       }
       case 'key create': {
-        const ws = required('workspace', flags.workspace);
-        const created = await createApiKey(db, ws, required('name', flags.name));
-        return { workspaceId: ws, keyId: created.keyId, apiKey: created.apiKey };
+        const created = await createApiKey(db, f.workspace!, f.name!.trim());
+        return { workspaceId: f.workspace, keyId: created.keyId, apiKey: created.apiKey };
       }
       case 'key revoke': {
-        const ws = required('workspace', flags.workspace);
-        const keyId = required('key', flags.key);
-        await revokeApiKey(db, ws, keyId);
-        return { workspaceId: ws, keyId, revoked: true };
+        await revokeApiKey(db, f.workspace!, f.key!);
+        return { workspaceId: f.workspace, keyId: f.key, revoked: true };
       }
       case 'contacts import': {
-        const workspaceId = required('workspace', flags.workspace);
         const result = await importContactsCommand(
           db,
-          { bytes: importFile!, workspaceId, defaultCountry: flags['default-country'] },
+          { bytes: importFile!, workspaceId: f.workspace!, defaultCountry: f['default-country'] },
           io.stderr,
         );
         return { ...result };
       }
-      default: {
-        const ws = required('workspace', flags.workspace);
-        const balance = await addCredits(db, ws, positiveNumber('amount', flags.amount));
-        return { workspaceId: ws, balance };
+      case 'credits add': {
+        const balance = await addCredits(db, f.workspace!, Number(f.amount));
+        return { workspaceId: f.workspace, balance };
       }
     }
   } finally {
     await target.close();
+  }
+}
+
+interface Io {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: ProgressSink;
+}
+
+/**
+ * The CLI's whole life: parse, run, print, and the exit code (0 done or help, 1 failed, 2 usage error).
+ * One line per error on stderr, never a stack trace: these are messages for a person at a terminal.
+ */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  try {
+    const parsed = parseCommandLine(argv);
+    if (parsed.kind === 'help') {
+      io.stdout.write(parsed.text);
+      return 0;
+    }
+    const result = await runCli([], {}, env, { stderr: io.stderr }, argv);
+    io.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`error: ${error.message}\n${error.usage}${error.usage.endsWith('\n') ? '' : '\n'}`);
+      return 2;
+    }
+    const known = error instanceof AppError || error instanceof CliFailure;
+    const text = error instanceof Error ? error.message : String(error);
+    // An unexpected error's message can span lines (the AWS SDK's do); its first line says what happened.
+    const message = known ? text : `unexpected failure: ${text.split('\n')[0]}`;
+    io.stderr.write(`error: ${message}\n`);
+    return 1;
   }
 }
