@@ -12,6 +12,24 @@
  * used for the one command. With `--aws` it acts on the real table named by TABLE_NAME using the usual AWS
  * credential chain. Exit codes: 0 done, 1 failed, 2 usage error (lib/local/cli.ts).
  */
-import { main } from '../lib/local/cli.js';
+import { parseCommandLine } from '../lib/local/cli-args.js';
+import { formatUsageError, UsageError } from '../lib/local/cli-errors.js';
 
-process.exit(await main(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr }));
+const argv = process.argv.slice(2);
+const io = { stdout: process.stdout, stderr: process.stderr };
+
+// Help and usage errors answer before the commands (and the AWS SDK) are loaded; main repeats the parse.
+try {
+  const parsed = parseCommandLine(argv);
+  if (parsed.kind === 'help') {
+    io.stdout.write(parsed.text);
+    process.exit(0);
+  }
+} catch (error) {
+  if (error instanceof UsageError) {
+    io.stderr.write(formatUsageError(error));
+    process.exit(2);
+  }
+}
+const { main } = await import('../lib/local/cli.js');
+process.exit(await main(argv, process.env, io));

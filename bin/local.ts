@@ -2,7 +2,7 @@
  * `npm start`: the whole platform on this machine, offline, on its embedded defaults.
  */
 import { fileURLToPath } from 'node:url';
-import { cliCommandFor } from '../lib/local/cli.js';
+import { cliCommandFor } from '../lib/local/cli-args.js';
 import { LocalSettings, startPlatform } from '../lib/local/platform.js';
 
 /** `npm run cli` runs in the project root, where the default DATA_DIR (.data) resolves. */

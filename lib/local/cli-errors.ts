@@ -9,3 +9,7 @@ export class UsageError extends Error {
 }
 
 export class CliFailure extends Error {}
+
+/** What a usage error prints on stderr: the one-line error, then the usage. */
+export const formatUsageError = (error: UsageError) =>
+  `error: ${error.message}\n${error.usage}${error.usage.endsWith('\n') ? '' : '\n'}`;

@@ -22,8 +22,12 @@ export interface PlatformEndpoints {
 /** Where `npm start` tells a CLI with the same DATA_DIR how to reach its stores. */
 export const endpointsFile = (dataDir: string) => join(dataDir, 'endpoints.json');
 
-/** One directory per user, so two users of one machine never see each other's platforms. */
-export const registryDir = () => join(tmpdir(), `voice-agent-platform-${process.getuid?.() ?? 'user'}`);
+/**
+ * One directory per user, so two users of one machine never see each other's platforms.
+ * PLATFORM_REGISTRY_DIR moves it (tests use their own, so parallel test files cannot see each other).
+ */
+export const registryDir = () =>
+  process.env.PLATFORM_REGISTRY_DIR ?? join(tmpdir(), `voice-agent-platform-${process.getuid?.() ?? 'user'}`);
 
 const registryFile = (e: PlatformEndpoints) => join(registryDir(), `${e.pid}-${new URL(e.baseUrl).port || '80'}.json`);
 
