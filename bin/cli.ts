@@ -18,6 +18,16 @@ import { formatUsageError, UsageError } from '../lib/local/cli-errors.js';
 const argv = process.argv.slice(2);
 const io = { stdout: process.stdout, stderr: process.stderr };
 
+// The SDK's Node-version notice is a dozen lines on stderr around the one line people need to read.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// Whatever escapes main (a client failing after the answer) is still one line, never a stack trace.
+const fatal = (error: unknown) => {
+  io.stderr.write(`error: unexpected failure: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}\n`);
+  process.exit(1);
+};
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
+
 // Help and usage errors answer before the commands (and the AWS SDK) are loaded; main repeats the parse.
 try {
   const parsed = parseCommandLine(argv);

@@ -106,6 +106,8 @@ export async function runningInstances(): Promise<PlatformEndpoints[]> {
       .map(async (n) => {
         const text = await readFile(join(registryDir(), n), 'utf8').catch(() => undefined);
         const e = text === undefined ? undefined : parseEndpoints(text);
+        // A platform that was killed leaves its file behind; the next reader removes it.
+        if (e && !processAlive(e.pid)) await rm(join(registryDir(), n), { force: true });
         return e && (await isLive(e)) ? e : undefined;
       }),
   );

@@ -5,8 +5,8 @@
  * line exits 2 with a one-line error and the usage, a failure exits 1 with a one-line error, help exits 0
  * with the usage on stdout, none prints a stack trace, and a refused command changes nothing.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -229,4 +229,22 @@ describe('admin CLI finding the platform', () => {
     expectNoStack(r);
     await expect(readdir(fresh)).rejects.toThrow(/ENOENT/);
   });
+
+  it('believes no record of a platform that is gone: removes it from the registry and opens the DATA_DIR it used', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const registryOfDead = join(scratch, 'dead-registry');
+    const usedDir = join(scratch, 'used-before');
+    await mkdir(registryOfDead, { recursive: true });
+    await mkdir(usedDir, { recursive: true });
+    // What a killed `npm start` leaves behind: both records, naming endpoints that no longer answer.
+    const record = JSON.stringify({ pid: dead, dynamodb: 'http://127.0.0.1:9', table: 'voice-agents', baseUrl: 'http://127.0.0.1:9', dataDir: usedDir });
+    await writeFile(join(registryOfDead, `${dead}-9.json`), record);
+    await writeFile(join(usedDir, 'endpoints.json'), record);
+    const r = await cli(['workspace', 'create', '--name', 'After a crash'], { DATA_DIR: usedDir, TABLE_NAME: undefined, PLATFORM_REGISTRY_DIR: registryOfDead });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout)).sort()).toEqual(['apiKey', 'workspaceId']);
+    expect(await readdir(registryOfDead)).toEqual([]);
+    // The store was opened where npm start keeps it, so the key works when the platform starts again.
+    expect(await readdir(join(usedDir, 'dynamodb'))).not.toEqual([]);
+  }, 120_000);
 });
