@@ -55,6 +55,7 @@ describe('the documented request examples', () => {
       'startCall',
       'createMeetingLink',
     ];
+    // A new write route must be added to this order (with what it depends on), so its example is tried too.
     expect([...order].sort()).toEqual(writeRoutes.map(([id]) => id).sort());
     const pathId: Partial<Record<OperationId, () => string>> = {
       updateAgent: () => created.createAgent!,

@@ -228,7 +228,7 @@ describe('OpenAPI examples', () => {
     expect(jsonBodyRoutes.length).toBeGreaterThan(10);
     for (const [id, route] of jsonBodyRoutes) {
       const example = OPERATION_EXAMPLES[id as OperationId]?.request;
-      expect(example, id).toBeDefined();
+      expect(example, `${id}: add its request example to lib/http/openapi-examples.ts`).toBeDefined();
       const parsed = route.body!.safeParse(example);
       expect(parsed.error?.issues ?? [], id).toEqual([]);
       // Nothing dropped or rewritten: what the try-out sends is what the handler gets (plus defaults).
@@ -242,7 +242,7 @@ describe('OpenAPI examples', () => {
     for (const [id, route] of routes) {
       if (!route.response || route.status === 204) continue;
       const example = OPERATION_EXAMPLES[id as OperationId]?.response;
-      expect(example, id).toBeDefined();
+      expect(example, `${id}: add its answer example to lib/http/openapi-examples.ts`).toBeDefined();
       const parsed = route.response.safeParse(example);
       expect(parsed.error?.issues ?? [], id).toEqual([]);
       expect(parsed.data, id).toEqual(example);
