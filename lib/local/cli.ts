@@ -32,7 +32,6 @@ interface Target {
   close(): Promise<void>;
 }
 
-
 const describeInstance = (e: PlatformEndpoints) => `${e.baseUrl} (pid ${e.pid}, DATA_DIR=${e.dataDir})`;
 
 /**
@@ -57,7 +56,7 @@ async function localTarget(env: CliEnv, dataDirSet: boolean, args: readonly stri
     const hints = elsewhere.map((e) => `  ${describeInstance(e)}:\n    ${cliCommandFor(e.dataDir, args)}`);
     throw new CliFailure(
       `No platform is running with DATA_DIR=${dataDir}, but ${elsewhere.length === 1 ? 'one runs' : 'these run'} elsewhere; ` +
-        `point the CLI at it with DATA_DIR:\n${hints.join('\n')}`,
+        `point the CLI at ${elsewhere.length === 1 ? 'it' : 'one of them'} with DATA_DIR:\n${hints.join('\n')}`,
     );
   }
   if (!(await usedByPlatform(dataDir))) {
