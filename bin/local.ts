@@ -1,7 +1,12 @@
 /**
  * `npm start`: the whole platform on this machine, offline, on its embedded defaults.
  */
+import { fileURLToPath } from 'node:url';
+import { cliCommandFor } from '../lib/local/cli-args.js';
 import { LocalSettings, startPlatform } from '../lib/local/platform.js';
+
+/** `npm run cli` runs in the project root, where the default DATA_DIR (.data) resolves. */
+const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
 
 const settings = LocalSettings.parse(process.env);
 const platform = await startPlatform(settings);
@@ -14,7 +19,8 @@ process.stdout.write(
     platform.twilio
       ? `Telephony:       local Twilio stand-in at ${platform.twilio.baseUrl} (sandbox: any AC... sid with a 32-hex token; see docs/telephony.md)`
       : 'Telephony:       real Twilio (TWILIO_ACCOUNT_SID)',
-    `Create a workspace: npm run --silent cli -- workspace create --name "My team" --credits 100`,
+    // The exact command, DATA_DIR included when the CLI would not find this directory by default.
+    `Create a workspace: ${cliCommandFor(settings.DATA_DIR, ['workspace', 'create', '--name', 'My team', '--credits', '100'], DEFAULT_DATA_DIR)}`,
     '',
   ].join('\n'),
 );

@@ -10,9 +10,12 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../domain/errors.js';
+import { loadConfig } from '../config.js';
+import { IdempotencyKey, reservationFor } from '../domain/call.js';
 import { MASK } from '../domain/tool.js';
-import { ROUTES, type RouteSpec } from '../infra/routes.js';
+import { ROUTES, type OperationId, type RouteSpec } from '../infra/routes.js';
 import { MAX_JSON_BODY_BYTES } from './json.js';
+import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from './openapi-examples.js';
 
 /**
  * The OpenAPI 3.1 document of this API, generated from the route table and its zod schemas, so the
@@ -47,6 +50,20 @@ const ErrorBody = z.object({
   }),
 });
 
+/** What one call reserves at the default pricing (docs/calls.md): the `required` of a realistic 402. */
+const DEFAULT_CONFIG = loadConfig({});
+const CALL_RESERVATION = reservationFor({
+  creditsPerMinute: DEFAULT_CONFIG.CALL_CREDITS_PER_MINUTE,
+  maxDurationSeconds: DEFAULT_CONFIG.CALL_MAX_DURATION_SECONDS,
+});
+
+/** The headers of a 429 (the rate limiter's, RFC 9110 and draft-ietf-httpapi-ratelimit-headers). */
+const RATE_LIMIT_HEADERS: Json = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  RateLimit: { description: 'The quota left in the current window and the seconds until it resets (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The quota and window that apply to this API key (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+};
+
 /**
  * Why each error status happens; which ones a route lists is decided in {@link errorStatuses}. Examples
  * are built from the domain's own error classes, so they show the codes and messages clients really get.
@@ -58,7 +75,11 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
     example: new ValidationError([{ field: 'body', message: 'Unrecognized key: "colour"', keys: ['colour'] }]),
   },
   401: { name: 'Unauthorized', description: 'The x-api-key header is missing, unknown or revoked (unauthorized).', example: new UnauthorizedError() },
-  402: { name: 'PaymentRequired', description: 'The workspace has insufficient credits (insufficient_credits).', example: new InsufficientCreditsError(1, 0) },
+  402: {
+    name: 'PaymentRequired',
+    description: `The workspace has insufficient credits (insufficient_credits): a call needs its longest possible duration in credits up front (${CALL_RESERVATION} at the default pricing; docs/calls.md).`,
+    example: new InsufficientCreditsError(CALL_RESERVATION, 2.5),
+  },
   403: { name: 'Forbidden', description: 'A workspaceId in the query or body is not the API key\'s workspace (forbidden).', example: new ForbiddenError() },
   404: {
     name: 'NotFound',
@@ -73,13 +94,36 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
     ]),
   },
   410: { name: 'Gone', description: 'The resource was used up, e.g. a meeting link already opened.' },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'The upload is not multipart/form-data (unsupported_media_type).',
+    example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the fields file and workspaceId.', [
+      { field: 'content-type', message: 'expected multipart/form-data' },
+    ]),
+  },
+  422: {
+    name: 'UnprocessableContent',
+    description:
+      'Well-formed but not usable: an Idempotency-Key reused with another body (idempotency_key_reused), an agent that is not the workspace\'s ' +
+      '(unknown_agent), telephony credentials the provider refused or a number not in that account (telephony_credentials_invalid, number_not_in_account).',
+    example: new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.', [
+      { field: 'Idempotency-Key', message: 'send a new key for a new request' },
+    ]),
+  },
   413: {
     name: 'PayloadTooLarge',
     description: `The body exceeds its limit (payload_too_large): ${MAX_JSON_BODY_BYTES} bytes for JSON.`,
     example: new PayloadTooLargeError(MAX_JSON_BODY_BYTES),
   },
-  429: { name: 'TooManyRequests', description: 'Rate limited; retry later.' },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Too many requests for this API key (rate_limited), or too many calls starting at once in the workspace; wait Retry-After seconds.',
+    example: new AppError(429, 'rate_limited', 'Too many requests; retry after 12 seconds.'),
+  },
 };
+
+/** Statuses whose shared response carries headers. */
+const ERROR_HEADERS: Record<number, Json> = { 429: RATE_LIMIT_HEADERS };
 
 const errorExample = (e: AppError) => ({ error: { code: e.code, message: e.message, details: e.details } });
 
@@ -95,6 +139,8 @@ export function errorStatuses(route: RouteSpec): number[] {
     out.add(401);
     // Any workspaceId in the query string is checked, declared or not, so every authenticated route can 403.
     out.add(403);
+    // The rate limiter counts every authenticated request.
+    out.add(429);
   }
   if (route.params) out.add(404);
   if (readsBody) out.add(413);
@@ -186,14 +232,33 @@ class SchemaCollector {
   }
 }
 
-function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query', collector: SchemaCollector): Json[] {
+function parameters(
+  schema: z.ZodObject | undefined,
+  where: 'path' | 'query',
+  collector: SchemaCollector,
+  examples: Readonly<Record<string, string>> = {},
+): Json[] {
   if (!schema) return [];
   const required = new Set((collector.convert(schema, 'input').required as string[] | undefined) ?? []);
   return Object.entries(schema.shape).map(([name, field]) => {
     const fieldSchema = collector.convert(field as z.ZodType, 'input');
     const description = typeof fieldSchema.description === 'string' ? { description: fieldSchema.description } : {};
-    return { name, in: where, required: where === 'path' || required.has(name), ...description, schema: fieldSchema };
+    const example = examples[name] !== undefined ? { example: examples[name] } : {};
+    return { name, in: where, required: where === 'path' || required.has(name), ...description, schema: fieldSchema, ...example };
   });
+}
+
+/** The optional `Idempotency-Key` header of the call-starting routes (docs/calls.md). */
+function idempotencyKeyHeader(collector: SchemaCollector): Json {
+  return {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe: the same key with the same body within 24 hours gets the first answer and starts nothing; ' +
+      'the same key with another body is 422 idempotency_key_reused. Use a new random value (e.g. a UUID) per call.',
+    schema: collector.convert(IdempotencyKey, 'input'),
+  };
 }
 
 function describeConventions(): string {
@@ -202,11 +267,14 @@ function describeConventions(): string {
   return [
     'REST API of the voice-agent platform. Bodies are JSON; timestamps are ISO 8601 in UTC; identifiers are strings in `_id`.',
     '',
-    '**Authentication.** Send the `x-api-key` header. The key decides the workspace: a `workspaceId` in a query or body must be the key\'s own (otherwise 403); list queries may omit it.',
+    '**Authentication.** Send the `x-api-key` header (the Authorize button). The key decides the workspace: a `workspaceId` in a query or body must be the key\'s own (otherwise 403); list queries may omit it. ' +
+      'Create bodies require it, as the specification says: **replace the example `workspaceId` with yours** (the `workspaceId` the admin CLI printed with your key) before you execute a try-out.',
     '',
     '**Errors.** Every failure has the body `{"error": {"code": "snake_case_code", "message": "…", "details": [...]}}` and an `x-request-id` header. ' +
       'Statuses: 400 bad request or failed validation, 401 missing/unknown/revoked key, 403 another workspace, 404 unknown id ' +
-      '(also another workspace\'s record), 409 conflict, 413 body too large, 500 our fault (its details carry the request id).',
+      '(also another workspace\'s record), 405 a known path with another method (with an `Allow` header), 409 conflict, 413 body too large, ' +
+      '415 an upload that is not multipart, 422 well-formed but unusable, 429 rate limited (with `Retry-After`, `RateLimit` and `RateLimit-Policy`), ' +
+      '500 our fault (its details carry the request id). On AWS, API Gateway answers a method or path it has no route for with its own 404 `{"message":"Not Found"}`.',
     '',
     '**Success.** 201 for creates, 200 for reads and updates, 204 (no body) for deletes.',
     '',
@@ -220,32 +288,64 @@ function describeConventions(): string {
   ].join('\n');
 }
 
-function responseContent(route: RouteSpec, collector: SchemaCollector): Json | undefined {
+function responseContent(route: RouteSpec, collector: SchemaCollector, example: unknown): Json | undefined {
   if (route.status === 204) return undefined;
-  if (route.response) return { 'application/json': { schema: collector.convert(route.response, 'output') } };
+  const withExample = example === undefined ? {} : { example };
+  if (route.response) return { 'application/json': { schema: collector.convert(route.response, 'output'), ...withExample } };
   if (route.produces === 'application/json') return { 'application/json': { schema: { type: 'object' } } };
   return { [route.produces ?? 'application/octet-stream']: { schema: { type: 'string' } } };
 }
 
-function operation(operationId: string, route: RouteSpec, collector: SchemaCollector): Json {
-  const content = responseContent(route, collector);
+/** Routes that answer with the call-starting `Idempotency-Key` semantics. */
+const IDEMPOTENT: ReadonlySet<OperationId> = new Set(['startPhoneCall', 'startCall']);
+
+/**
+ * Error statuses a page (text/html) answers with a page of its own rather than the JSON error body: the
+ * meeting page says "link not found" or "already used" to a person, not to a client.
+ */
+function htmlError(route: RouteSpec, status: number): Json | undefined {
+  if (route.produces !== 'text/html' || !(status in MEETING_PAGE_EXAMPLES)) return undefined;
+  const text = MEETING_PAGE_EXAMPLES[status as keyof typeof MEETING_PAGE_EXAMPLES];
+  const description = status === 404 ? 'No such meeting link (an HTML page).' : 'The link was already opened or has expired (an HTML page).';
+  return { description, content: { 'text/html': { schema: { type: 'string' }, example: text } } };
+}
+
+function operation(operationId: OperationId, route: RouteSpec, collector: SchemaCollector): Json {
+  const examples = OPERATION_EXAMPLES[operationId] ?? {};
+  const content = responseContent(route, collector, examples.response);
   const responses: Json = {
     [String(route.status)]: { description: route.status === 204 ? 'Done; no body.' : route.summary, ...(content ? { content } : {}) },
   };
   for (const status of errorStatuses(route)) {
     const known = ERROR_STATUSES[status];
-    responses[String(status)] = known
-      ? { $ref: `#/components/responses/${known.name}` }
-      : { description: `Error ${status}`, content: { 'application/json': { schema: { $ref: `${REF_PREFIX}Error` } } } };
+    responses[String(status)] =
+      htmlError(route, status) ??
+      (known
+        ? { $ref: `#/components/responses/${known.name}` }
+        : { description: `Error ${status}`, content: { 'application/json': { schema: { $ref: `${REF_PREFIX}Error` } } } });
   }
-  const params = [...parameters(route.params, 'path', collector), ...parameters(route.query, 'query', collector)];
+  const params = [
+    ...parameters(route.params, 'path', collector, examples.params),
+    ...parameters(route.query, 'query', collector, examples.params),
+    ...(IDEMPOTENT.has(operationId) ? [idempotencyKeyHeader(collector)] : []),
+  ];
   const jsonBody = route.body && route.bodyKind !== 'raw' && route.bodyKind !== 'none';
+  const bodySchema = jsonBody ? collector.convert(route.body!, 'input') : undefined;
+  const asksWorkspace = bodySchema !== undefined && JSON.stringify(examples.request ?? {}).includes('"workspaceId"');
   return {
     operationId,
     summary: route.summary,
     tags: [route.tag],
     ...(params.length > 0 ? { parameters: params } : {}),
-    ...(jsonBody ? { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body!, 'input') } } } } : {}),
+    ...(jsonBody
+      ? {
+          requestBody: {
+            required: true,
+            ...(asksWorkspace ? { description: 'Replace the example `workspaceId` with your own (the one the admin CLI printed with your API key); another workspace is 403.' } : {}),
+            content: { 'application/json': { schema: bodySchema, ...(examples.request === undefined ? {} : { example: examples.request }) } },
+          },
+        }
+      : {}),
     // Raw bodies with a declared form (multipart uploads) are described by that form's schema.
     ...(!jsonBody && route.consumes && route.form
       ? { requestBody: { required: true, content: { [route.consumes]: { schema: collector.convert(route.form, 'input') } } } }
@@ -253,6 +353,37 @@ function operation(operationId: string, route: RouteSpec, collector: SchemaColle
     responses,
     security: route.auth ? [{ [SECURITY_SCHEME]: [] }] : [],
   };
+}
+
+/**
+ * Puts each operation's examples on the component its body or answer refers to (a list's on its item), so
+ * the Schemas section shows realistic values too instead of ones made up from patterns.
+ */
+function componentExamples(schemas: Record<string, Json>): void {
+  const put = (schema: unknown, example: unknown) => {
+    const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
+    if (typeof ref !== 'string' || example === undefined) return;
+    const target = schemas[ref.slice(REF_PREFIX.length)];
+    if (target && target.examples === undefined) target.examples = [example];
+  };
+  for (const [operationId, route] of Object.entries(ROUTES as Record<string, RouteSpec>)) {
+    const examples = OPERATION_EXAMPLES[operationId as OperationId];
+    if (!examples) continue;
+    if (route.body && examples.request !== undefined) {
+      // The request components are named after the schema's id, or `<id>Input` where input and output differ.
+      const name = (route.body.meta() as { id?: string } | undefined)?.id;
+      if (name) put({ $ref: `${REF_PREFIX}${schemas[`${name}Input`] ? `${name}Input` : name}` }, examples.request);
+    }
+    const response = examples.response as { data?: unknown[] } | undefined;
+    if (!route.response || response === undefined) continue;
+    const meta = (route.response.meta() as { id?: string } | undefined)?.id;
+    if (meta) put({ $ref: `${REF_PREFIX}${meta}` }, response);
+    else if (Array.isArray(response.data) && route.response instanceof z.ZodObject) {
+      const items = (route.response.shape as Record<string, z.ZodType>).data;
+      const itemId = items instanceof z.ZodArray ? ((items.element as z.ZodType).meta() as { id?: string } | undefined)?.id : undefined;
+      if (itemId) put({ $ref: `${REF_PREFIX}${itemId}` }, response.data[0]);
+    }
+  }
 }
 
 /**
@@ -267,17 +398,18 @@ export function buildOpenApiDocument(baseUrl?: string): Json {
     const item = (paths[route.path] ??= {});
     const method = route.method.toLowerCase();
     if (item[method]) throw new Error(`Two routes for ${route.method} ${route.path}`);
-    item[method] = operation(operationId, route, collector);
+    item[method] = operation(operationId as OperationId, route, collector);
     if (!tags.includes(route.tag)) tags.push(route.tag);
   }
   const used = new Set(Object.values(ROUTES as Record<string, RouteSpec>).flatMap(errorStatuses));
   const responses = Object.fromEntries(
     Object.entries(ERROR_STATUSES)
       .filter(([status]) => used.has(Number(status)))
-      .map(([, { name, description, example }]) => [
+      .map(([status, { name, description, example }]) => [
         name,
         {
           description,
+          ...(ERROR_HEADERS[Number(status)] ? { headers: ERROR_HEADERS[Number(status)] } : {}),
           content: {
             'application/json': { schema: { $ref: `${REF_PREFIX}Error` }, ...(example ? { example: errorExample(example) } : {}) },
           },
@@ -285,6 +417,18 @@ export function buildOpenApiDocument(baseUrl?: string): Json {
       ]),
   );
   const { document, schemas } = collector.finish(paths, { Error: collector.convert(ErrorBody, 'output') });
+  componentExamples(schemas);
+  // A known path with another method: the local server answers this (API Gateway answers 404 instead).
+  responses.MethodNotAllowed = {
+    description: 'The path exists but not with this method (method_not_allowed); `Allow` lists the methods it takes. Local server only: API Gateway answers 404.',
+    headers: { Allow: { description: 'The methods this path takes, e.g. `GET, POST`.', schema: { type: 'string' } } },
+    content: {
+      'application/json': {
+        schema: { $ref: `${REF_PREFIX}Error` },
+        example: { error: { code: 'method_not_allowed', message: 'PUT is not allowed here; use POST, GET.', details: [] } },
+      },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'Voice Agent Platform API', version: '1.0.0', description: describeConventions() },

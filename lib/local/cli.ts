@@ -1,104 +1,169 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod';
+import { AppError } from '../domain/errors.js';
 import { createDb, type Db } from '../store/dynamo.js';
 import { addCredits, createApiKey, createWorkspace, revokeApiKey } from '../store/workspaces.js';
 import { ensureTable, startDynamoLocal } from './dynamodb.js';
-import { endpointsFile, LocalSettings } from './platform.js';
 import { importContactsCommand, readImportFile } from './contact-import-cli.js';
+import { runningAt, runningInstances, usedByPlatform, type PlatformEndpoints } from './instances.js';
 import type { ProgressSink } from './progress.js';
+import { CliFailure, formatUsageError, UsageError } from './cli-errors.js';
+import { cliCommandFor, parseCommandLine, type CliFlags } from './cli-args.js';
 
-const CliEnv = LocalSettings.extend({ AWS_REGION: z.string().default('us-east-1') });
+export { CliFailure, UsageError };
+export { CLI, cliCommandFor, usage } from './cli-args.js';
+
+/**
+ * The admin CLI's commands (the command line is parsed in lib/local/cli-args.ts). Usage errors (unknown
+ * command or flag, missing or bad value) exit 2 with the command's usage; failures (unknown workspace, no
+ * store to act on) exit 1; neither ever prints a stack trace.
+ */
+
+/** The settings the CLI reads; the defaults are `npm start`'s (lib/local/platform.ts), whose module is too heavy to load here. */
+const CliEnv = z.object({
+  DATA_DIR: z.string().default('.data'),
+  TABLE_NAME: z.string().default('voice-agents'),
+  AWS_REGION: z.string().default('us-east-1'),
+});
+type CliEnv = z.infer<typeof CliEnv>;
 
 interface Target {
   readonly db: Db;
   close(): Promise<void>;
 }
 
-/** The store of a running `npm start`, or DynamoDB Local started on DATA_DIR for this one command. */
-async function localTarget(env: z.infer<typeof CliEnv>): Promise<Target> {
-  const running = await readFile(endpointsFile(env.DATA_DIR), 'utf8')
-    .then((t) => JSON.parse(t) as { dynamodb: string; table: string })
-    .catch(() => undefined);
-  if (running) {
-    const db = createDb({ table: running.table, region: 'us-east-1', endpoint: running.dynamodb });
-    const alive = await db.doc.send(new ListTablesCommand({})).then(() => true, () => false);
-    if (alive) return { db, close: async () => db.doc.destroy() };
+const describeInstance = (e: PlatformEndpoints) => `${e.baseUrl} (pid ${e.pid}, DATA_DIR=${e.dataDir})`;
+
+/**
+ * The store of the running `npm start`: the one at DATA_DIR, else (DATA_DIR not set) the only one running.
+ * With no platform running, DynamoDB Local is started on DATA_DIR for this one command, but only where
+ * `npm start` has kept data before: a fresh directory would hold a store the platform never reads.
+ */
+async function localTarget(env: CliEnv, dataDirSet: boolean, args: readonly string[], stderr: ProgressSink): Promise<Target> {
+  const dataDir = resolve(env.DATA_DIR);
+  const connect = (e: PlatformEndpoints): Target => {
+    const db = createDb({ table: e.table, region: 'us-east-1', endpoint: e.dynamodb });
+    return { db, close: async () => db.doc.destroy() };
+  };
+  const here = await runningAt(dataDir);
+  if (here) return connect(here);
+  const elsewhere = (await runningInstances()).filter((e) => e.dataDir !== dataDir);
+  if (elsewhere.length === 1 && !dataDirSet) {
+    stderr.write(`Using the platform running at ${describeInstance(elsewhere[0]!)}.\n`);
+    return connect(elsewhere[0]!);
   }
-  const dynamo = await startDynamoLocal(resolve(env.DATA_DIR, 'dynamodb'));
+  if (elsewhere.length > 0) {
+    const hints = elsewhere.map((e) => `  ${describeInstance(e)}:\n    ${cliCommandFor(e.dataDir, args)}`);
+    throw new CliFailure(
+      `No platform is running with DATA_DIR=${dataDir}, but ${elsewhere.length === 1 ? 'one runs' : 'these run'} elsewhere; ` +
+        `point the CLI at ${elsewhere.length === 1 ? 'it' : 'one of them'} with DATA_DIR:\n${hints.join('\n')}`,
+    );
+  }
+  if (!(await usedByPlatform(dataDir))) {
+    throw new CliFailure(
+      `No platform is running, and DATA_DIR=${dataDir} holds no store of one: a key created there would not work. ` +
+        `Start the platform first (npm start, with the same DATA_DIR), or set DATA_DIR to the directory npm start uses.`,
+    );
+  }
+  const dynamo = await startDynamoLocal(resolve(dataDir, 'dynamodb'));
   await ensureTable(dynamo.endpoint, env.TABLE_NAME);
   const db = createDb({ table: env.TABLE_NAME, region: 'us-east-1', endpoint: dynamo.endpoint });
   return { db, close: async () => { db.doc.destroy(); await dynamo.stop(); } };
 }
 
-const positiveNumber = (flag: string, v: string | undefined) => {
-  const n = Number(v);
-  if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`--${flag} must be a number >= 0`);
-  return n;
-};
-const required = (flag: string, v: string | undefined) => {
-  if (!v) throw new Error(`--${flag} is required`);
-  return v;
-};
-
-/** Runs one admin command and returns what it prints. */
+/**
+ * Runs one admin command and returns what it prints. Throws {@link UsageError} for a bad command line,
+ * {@link CliFailure} or the domain's errors otherwise. `argv` is only used to repeat the command in hints.
+ */
 export async function runCli(
   positionals: string[],
-  flags: { name?: string; credits?: string; workspace?: string; key?: string; amount?: string; aws?: boolean; 'default-country'?: string },
+  flags: CliFlags,
   rawEnv: NodeJS.ProcessEnv,
   io: { stderr: ProgressSink } = { stderr: process.stderr },
+  argv?: readonly string[],
 ): Promise<Record<string, unknown>> {
-  const env = CliEnv.parse(rawEnv);
-  // `contacts import` is the one command with a positional argument (the file).
-  const isImport = positionals[0] === 'contacts' && positionals[1] === 'import' && positionals.length <= 3;
-  const command = isImport ? 'contacts import' : positionals.join(' ');
-  const known = ['workspace create', 'key create', 'key revoke', 'credits add', 'contacts import'];
-  if (!known.includes(command)) throw new Error(`Unknown command "${command}". Commands: ${known.join(', ')}`);
-  const importFile = isImport ? await readImportFile(positionals[2]) : undefined;
-  const target: Target = flags.aws
+  // Rebuilds the command line from already split parts, so both entry points share one parser.
+  const line = argv ?? [
+    ...positionals,
+    ...Object.entries(flags).flatMap(([k, v]) => (typeof v === 'string' ? [`--${k}`, v] : v === true ? [`--${k}`] : [])),
+  ];
+  const parsed = parseCommandLine(line);
+  if (parsed.kind === 'help') throw new UsageError('help is not a command', parsed.text);
+  const envParsed = CliEnv.safeParse(rawEnv);
+  if (!envParsed.success) {
+    throw new CliFailure(`bad environment: ${envParsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  }
+  const env = envParsed.data;
+  const { command, flags: f } = parsed;
+  const importFile = command === 'contacts import' ? await readImportFile(parsed.file) : undefined;
+  const target: Target = f.aws
     ? (() => {
         const db = createDb({ table: env.TABLE_NAME, region: env.AWS_REGION });
         return { db, close: async () => db.doc.destroy() };
       })()
-    : await localTarget(env);
+    : await localTarget(env, rawEnv.DATA_DIR !== undefined, line, io.stderr);
   try {
     const { db } = target;
     switch (command) {
       case 'workspace create': {
-        const created = await createWorkspace(db, {
-          name: required('name', flags.name),
-          credits: flags.credits === undefined ? 0 : positiveNumber('credits', flags.credits),
-        });
+        const created = await createWorkspace(db, { name: f.name!.trim(), credits: f.credits === undefined ? 0 : Number(f.credits) });
         return { workspaceId: created.workspaceId, apiKey: created.apiKey };
       }
       case 'key create': {
-        const ws = required('workspace', flags.workspace);
-        const created = await createApiKey(db, ws, required('name', flags.name));
-        return { workspaceId: ws, keyId: created.keyId, apiKey: created.apiKey };
+        const created = await createApiKey(db, f.workspace!, f.name!.trim());
+        return { workspaceId: f.workspace, keyId: created.keyId, apiKey: created.apiKey };
       }
       case 'key revoke': {
-        const ws = required('workspace', flags.workspace);
-        const keyId = required('key', flags.key);
-        await revokeApiKey(db, ws, keyId);
-        return { workspaceId: ws, keyId, revoked: true };
+        await revokeApiKey(db, f.workspace!, f.key!);
+        return { workspaceId: f.workspace, keyId: f.key, revoked: true };
       }
       case 'contacts import': {
-        const workspaceId = required('workspace', flags.workspace);
         const result = await importContactsCommand(
           db,
-          { bytes: importFile!, workspaceId, defaultCountry: flags['default-country'] },
+          { bytes: importFile!, workspaceId: f.workspace!, defaultCountry: f['default-country'] },
           io.stderr,
         );
         return { ...result };
       }
-      default: {
-        const ws = required('workspace', flags.workspace);
-        const balance = await addCredits(db, ws, positiveNumber('amount', flags.amount));
-        return { workspaceId: ws, balance };
+      case 'credits add': {
+        const balance = await addCredits(db, f.workspace!, Number(f.amount));
+        return { workspaceId: f.workspace, balance };
       }
     }
   } finally {
     await target.close();
+  }
+}
+
+interface Io {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: ProgressSink;
+}
+
+/**
+ * The CLI's whole life: parse, run, print, and the exit code (0 done or help, 1 failed, 2 usage error).
+ * One line per error on stderr, never a stack trace: these are messages for a person at a terminal.
+ */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  try {
+    const parsed = parseCommandLine(argv);
+    if (parsed.kind === 'help') {
+      io.stdout.write(parsed.text);
+      return 0;
+    }
+    const result = await runCli([], {}, env, { stderr: io.stderr }, argv);
+    io.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(formatUsageError(error));
+      return 2;
+    }
+    const known = error instanceof AppError || error instanceof CliFailure;
+    const text = error instanceof Error ? error.message : String(error);
+    // An unexpected error's message can span lines (the AWS SDK's do); its first line says what happened.
+    const message = known ? text : `unexpected failure: ${text.split('\n')[0]}`;
+    io.stderr.write(`error: ${message}\n`);
+    return 1;
   }
 }

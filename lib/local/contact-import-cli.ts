@@ -5,12 +5,13 @@ import { importContactFile } from '../services/contact-import.js';
 import { workspaceExists } from '../store/contact-import.js';
 import type { Db } from '../store/dynamo.js';
 import { progressBar, type ProgressSink } from './progress.js';
+import { CliFailure } from './cli-errors.js';
 
 /** Reads the file named on the command line before any store is started, so a typo fails fast. */
 export async function readImportFile(path: string | undefined): Promise<Buffer> {
-  if (!path) throw new Error('contacts import needs a FILE: cli contacts import FILE --workspace ID [--default-country US]');
+  if (!path) throw new CliFailure('contacts import needs a FILE: cli contacts import FILE --workspace ID [--default-country US]');
   return readFile(path).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`Cannot read ${path}: ${error.code ?? error.message}`);
+    throw new CliFailure(`Cannot read ${path}: ${error.code ?? error.message}`);
   });
 }
 
@@ -24,7 +25,7 @@ export async function importContactsCommand(
   stderr: ProgressSink,
 ): Promise<ContactImportResult> {
   const country = ContactImportFields.shape.defaultCountry.safeParse(input.defaultCountry);
-  if (!country.success) throw new Error('--default-country must be an ISO 3166-1 alpha-2 code such as US');
+  if (!country.success) throw new CliFailure('--default-country must be an ISO 3166-1 alpha-2 code such as US');
   if (!(await workspaceExists(db, input.workspaceId))) throw new NotFoundError('Workspace');
   const bar = progressBar(stderr);
   const { imported, skipped, errors } = await importContactFile(db, input.workspaceId, input.bytes, {

@@ -10,6 +10,7 @@ import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio
 import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
 import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../streaming-service/src/local.js';
 import { startDispatchPoller } from './queue-poller.js';
+import { registerInstance } from './instances.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
 export const LocalSettings = z.object({
@@ -25,8 +26,7 @@ export const LocalSettings = z.object({
 });
 export type LocalSettings = z.infer<typeof LocalSettings>;
 
-/** Where `npm start` tells other processes (the admin CLI) how to reach its stores. */
-export const endpointsFile = (dataDir: string) => join(dataDir, 'endpoints.json');
+export { endpointsFile } from './instances.js';
 
 export interface LocalStores {
   readonly dynamo: LocalDynamo;
@@ -128,12 +128,16 @@ export async function startPlatform(
     process.stderr.write(`dispatch poller: ${String(error)}\n`);
   });
 
-  if (persist) {
-    await writeFile(
-      endpointsFile(settings.DATA_DIR),
-      JSON.stringify({ pid: process.pid, dynamodb: stores.dynamo.endpoint, table: settings.TABLE_NAME, baseUrl }),
-    );
-  }
+  // How the admin CLI finds this instance (lib/local/instances.ts).
+  const unregister = persist
+    ? await registerInstance({
+        pid: process.pid,
+        dynamodb: stores.dynamo.endpoint,
+        table: settings.TABLE_NAME,
+        baseUrl,
+        dataDir: resolve(settings.DATA_DIR),
+      })
+    : undefined;
   return {
     baseUrl,
     docsUrl: `${baseUrl}/docs`,
@@ -150,7 +154,7 @@ export async function startPlatform(
         server.close(() => done());
         server.closeAllConnections();
       });
-      if (persist) await rm(endpointsFile(settings.DATA_DIR), { force: true });
+      await unregister?.();
       if (!options.stores) await stores.stop();
     },
   };

@@ -129,7 +129,8 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
       if (!route) {
         for (const fallback of options.fallbacks ?? []) if (await fallback(req, res)) return;
         if (matches.length > 0) {
-          const allow = matches.map((r) => r.spec.method).join(', ');
+          // A static path can also match a templated one (/api/phone-numbers/available and /{id}): name each method once.
+          const allow = [...new Set(matches.map((r) => r.spec.method))].join(', ');
           return sendError(res, 405, 'method_not_allowed', `${method} is not allowed here; use ${allow}.`, { allow });
         }
         return sendError(res, 404, 'not_found', `No route for ${method} ${path}.`);

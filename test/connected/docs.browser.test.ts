@@ -1,10 +1,12 @@
 /**
  * Invariant: in a real browser, /docs renders every operation of the route table (method and path) from
  * the served OpenAPI document, loads nothing from any host but the platform's own, and runs without
- * script errors or Content-Security-Policy violations.
+ * script errors or Content-Security-Policy violations. A try-out pre-fills the documented example and,
+ * after Authorize and with the workspaceId replaced as the page says, creates the record.
  */
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_IDS, OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
@@ -63,6 +65,36 @@ describe('docs page in Chromium', () => {
     expect(requests.some((u) => new URL(u).pathname === '/api/openapi.json')).toBe(true);
     const foreign = requests.filter((u) => !u.startsWith('data:') && new URL(u).hostname !== '127.0.0.1');
     expect(foreign).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a try-out pre-fills the documented example and, after Authorize, creates the agent', async () => {
+    const ws = await t.workspace();
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await page.goto(`${t.baseUrl}/docs`);
+    await page.waitForSelector('.btn.authorize');
+    await page.click('.btn.authorize');
+    await page.fill('.modal-ux input[type=text], .modal-ux input[type=password]', ws.apiKey);
+    await page.click('.modal-ux .auth-btn-wrapper button[type=submit]');
+    await page.click('.modal-ux .btn-done, .modal-ux .close-modal');
+
+    const op = '#operations-Agents-createAgent';
+    await page.click(`${op} .opblock-summary`);
+    await page.click(`${op} .try-out__btn`);
+    const textarea = `${op} textarea.body-param__text`;
+    await page.waitForSelector(textarea);
+    const prefilled = JSON.parse(await page.inputValue(textarea));
+    expect(prefilled).toEqual(OPERATION_EXAMPLES.createAgent!.request);
+    await page.fill(textarea, JSON.stringify(prefilled, null, 2).replace(EXAMPLE_IDS.workspace, ws.workspaceId));
+    await page.click(`${op} .btn.execute`);
+    const status = `${op} .live-responses-table tr.response .response-col_status`;
+    await page.waitForSelector(status, { timeout: 20_000 });
+    expect((await page.textContent(status))?.trim()).toBe('201');
+    const listed = await t.api(ws.apiKey, 'GET', '/api/agents');
+    expect(listed.body.data.map((a: { name: string }) => a.name)).toEqual([prefilled.name]);
     expect(problems).toEqual([]);
     await page.close();
   });

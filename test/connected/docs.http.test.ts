@@ -1,7 +1,9 @@
 /**
  * Invariant: the public docs routes serve the generated OpenAPI document, a page with no inline script
  * under a same-origin CSP, and exactly the allow-listed assets (correct content types, cacheable by
- * version, revalidated by ETag); any other asset name, including path tricks, is a JSON 404.
+ * version, revalidated by ETag); any other asset name, including path tricks, is a JSON 404. Every path the
+ * document lists answers a method it does not list with the documented JSON 405, whose `Allow` names
+ * exactly the documented methods.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -124,6 +126,30 @@ describe('GET /docs/assets/{file}', () => {
       expect(res.status, name).toBe(404);
       expect(res.headers.get('content-type'), name).toMatch(/^application\/json/);
       expect((await res.json()).error.code, name).toBe('not_found');
+    }
+  });
+});
+
+describe('methods the document does not list', () => {
+  it('are a JSON 405 on every documented path, with Allow naming exactly the documented methods', async () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };
+    const samples: Record<string, string> = { id: 'agt_01JWRF9YVRV07ZX0MV7YH6S11D', file: 'swagger-ui.css', callId: 'call_01JWRFK3TRZXKY0WVNX2WE4XSF' };
+    const templates = Object.entries(doc.paths).map(([path, item]) => ({
+      pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
+      methods: Object.keys(item).map((m) => m.toUpperCase()),
+    }));
+    for (const path of Object.keys(doc.paths)) {
+      const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => samples[name]!);
+      // A static path such as /api/contacts/upload also matches /api/contacts/{id}: both routes' methods apply.
+      const documented = [...new Set(templates.filter((p) => p.pattern.test(url)).flatMap((p) => p.methods))];
+      const other = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((m) => !documented.includes(m))!;
+      const res = await fetch(`${t.baseUrl}${url}`, { method: other });
+      expect(res.status, `${other} ${path}`).toBe(405);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect((res.headers.get('allow') ?? '').split(', ').sort(), path).toEqual(documented.sort());
+      const body = await res.json();
+      expect(body.error.code, path).toBe('method_not_allowed');
+      expect(body.error.message, path).toContain(other);
     }
   });
 });

@@ -2,11 +2,19 @@
  * Invariant: the OpenAPI document describes every route of the route table, exactly once, with the request
  * and response schemas the handlers validate against, and it is structurally sound OpenAPI 3.1: every
  * $ref resolves, path templates match their parameters, and auth, error and no-content responses are stated.
+ * Its examples are realistic and valid: every request example parses with its route's body schema, every
+ * answer example with its response schema, ids carry their entity's prefix, timestamps are ISO 8601 UTC and
+ * phone numbers E.164.
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { isPossiblePhoneNumber } from 'libphonenumber-js';
+import { loadConfig } from '../../lib/config.js';
+import { reservationFor } from '../../lib/domain/call.js';
+import { ID_PREFIX } from '../../lib/domain/ids.js';
 import { buildOpenApiDocument, errorStatuses } from '../../lib/http/openapi.js';
-import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
+import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
+import { ROUTES, type OperationId, type RouteSpec } from '../../lib/infra/routes.js';
 
 const doc = buildOpenApiDocument() as any;
 const routes = Object.entries(ROUTES as Record<string, RouteSpec>);
@@ -120,11 +128,14 @@ describe('OpenAPI document', () => {
       for (const status of errors) {
         const response = deref(op.responses[String(status)]);
         expect(response.description, `${id} ${status}`).toBeTruthy();
-        expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+        // A page answers a person with a page; every other error is the JSON error body.
+        if (route.produces === 'text/html' && (status === 404 || status === 410)) {
+          expect(Object.keys(response.content), `${id} ${status}`).toEqual(['text/html']);
+        } else expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
       }
       if (route.auth) {
         expect(op.security, id).toEqual([{ ApiKey: [] }]);
-        expect(errors, id).toEqual(expect.arrayContaining([401, 403]));
+        expect(errors, id).toEqual(expect.arrayContaining([401, 403, 429]));
       } else {
         expect(op.security, id).toEqual([]);
         expect(errors, id).not.toContain(401);
@@ -157,5 +168,190 @@ describe('OpenAPI document', () => {
     expect(text).not.toContain('$defs');
     expect(text).not.toContain('"$schema"');
     expect(JSON.stringify(buildOpenApiDocument())).toBe(text);
+  });
+});
+
+const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
+/** The id prefix of each field that names a record, and of `_id` per tag. */
+const ID_FIELDS: Record<string, string> = {
+  workspaceId: ID_PREFIX.workspace,
+  workspace_id: ID_PREFIX.workspace,
+  assistantId: ID_PREFIX.agent,
+  agentId: ID_PREFIX.agent,
+  phoneNumberId: ID_PREFIX.phoneNumber,
+  call_id: ID_PREFIX.call,
+  callId: ID_PREFIX.call,
+};
+const ID_OF_TAG: Record<string, string> = {
+  Agents: ID_PREFIX.agent,
+  Tools: ID_PREFIX.tool,
+  Contacts: ID_PREFIX.contact,
+  History: ID_PREFIX.call,
+  'Phone numbers': ID_PREFIX.phoneNumber,
+  Calls: ID_PREFIX.call,
+};
+const PHONE_FIELDS = new Set(['phoneNumber', 'number', 'mobileNumber']);
+const TIME_FIELDS = new Set(['createdAt', 'updatedAt', 'expiresAt']);
+
+/** Every (key, value) pair in a JSON value, at any depth. */
+function entries(value: unknown, out: [string, unknown][] = []): [string, unknown][] {
+  if (Array.isArray(value)) value.forEach((v) => entries(v, out));
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push([k, v]);
+      entries(v, out);
+    }
+  }
+  return out;
+}
+
+/** Why an example value is not realistic, or undefined. */
+function unrealistic(tag: string, key: string, value: unknown): string | undefined {
+  if (value === 'string' || value === 0 && key !== 'callCost') return `${key} is a placeholder (${String(value)})`;
+  if (typeof value !== 'string') return undefined;
+  const prefix = key === '_id' ? ID_OF_TAG[tag] : ID_FIELDS[key];
+  if (prefix && !new RegExp(`^${prefix}_${ULID}$`).test(value)) return `${key} ${value} is not a ${prefix}_ id`;
+  if (PHONE_FIELDS.has(key) && !(/^\+[1-9]\d{7,14}$/.test(value) && isPossiblePhoneNumber(value))) return `${key} ${value} is not E.164`;
+  if (TIME_FIELDS.has(key)) {
+    const year = Number(value.slice(0, 4));
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/.test(value) || Number.isNaN(Date.parse(value)) || year < 2024 || year > 2030) {
+      return `${key} ${value} is not a recent ISO 8601 UTC time`;
+    }
+  }
+  return undefined;
+}
+
+const jsonBodyRoutes = routes.filter(([, r]) => r.body && r.bodyKind !== 'raw' && r.bodyKind !== 'none');
+
+describe('OpenAPI examples', () => {
+  it('every JSON request body has an example that its route\'s body schema accepts as is', () => {
+    expect(jsonBodyRoutes.length).toBeGreaterThan(10);
+    for (const [id, route] of jsonBodyRoutes) {
+      const example = OPERATION_EXAMPLES[id as OperationId]?.request;
+      expect(example, `${id}: add its request example to lib/http/openapi-examples.ts`).toBeDefined();
+      const parsed = route.body!.safeParse(example);
+      expect(parsed.error?.issues ?? [], id).toEqual([]);
+      // Nothing dropped or rewritten: what the try-out sends is what the handler gets (plus defaults).
+      expect(parsed.data, id).toMatchObject(JSON.parse(JSON.stringify(example)));
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      expect(op.requestBody.content['application/json'].example, id).toEqual(example);
+    }
+  });
+
+  it('every JSON answer has an example that its response schema returns unchanged', () => {
+    for (const [id, route] of routes) {
+      if (!route.response || route.status === 204) continue;
+      const example = OPERATION_EXAMPLES[id as OperationId]?.response;
+      expect(example, `${id}: add its answer example to lib/http/openapi-examples.ts`).toBeDefined();
+      const parsed = route.response.safeParse(example);
+      expect(parsed.error?.issues ?? [], id).toEqual([]);
+      expect(parsed.data, id).toEqual(example);
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      expect(op.responses[String(route.status)].content['application/json'].example, id).toEqual(example);
+    }
+  });
+
+  it('every path parameter has an example of the right kind, and each parameter example is valid for its schema', () => {
+    for (const [id, route] of routes) {
+      const params = OPERATION_EXAMPLES[id as OperationId]?.params ?? {};
+      for (const name of Object.keys(route.params?.shape ?? {})) {
+        if (route.path.startsWith('/docs')) continue;
+        expect(params[name], `${id} ${name}`).toBeDefined();
+        const prefix = name === 'callId' ? ID_PREFIX.call : ID_OF_TAG[route.tag];
+        expect(params[name], `${id} ${name}`).toMatch(new RegExp(`^${prefix}_${ULID}$`));
+      }
+      for (const [name, value] of Object.entries(params)) {
+        const schema = (route.params?.shape as Record<string, z.ZodType> | undefined)?.[name] ?? (route.query?.shape as Record<string, z.ZodType> | undefined)?.[name];
+        expect(schema, `${id} ${name} is not a parameter`).toBeDefined();
+        expect(schema!.safeParse(value).success, `${id} ${name}=${value}`).toBe(true);
+      }
+      // Optional query filters get no example: a pre-filled filter would narrow the try-out's answer, and
+      // a pre-filled workspaceId would be someone else's (403).
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      const workspaceParam = (op.parameters ?? []).find((p: any) => p.name === 'workspaceId');
+      if (workspaceParam) expect(workspaceParam.example, id).toBeUndefined();
+    }
+  });
+
+  it('uses realistic values: prefixed ids, E.164 numbers, recent UTC timestamps, no placeholders', () => {
+    const problems: string[] = [];
+    for (const [id, route] of routes) {
+      const ex = OPERATION_EXAMPLES[id as OperationId];
+      if (!ex) continue;
+      for (const part of [ex.request, ex.response, ex.params]) {
+        for (const [key, value] of entries(part)) {
+          const why = unrealistic(route.tag, key, value);
+          if (why) problems.push(`${id}: ${why}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // Nothing in the document's examples is a generator's placeholder.
+    const shown: unknown[] = [];
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(collect);
+      else if (node !== null && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) (k === 'example' || k === 'examples' ? shown.push(v) : collect(v));
+      }
+    };
+    collect(doc);
+    expect(shown.length).toBeGreaterThan(50);
+    const placeholders = shown.flatMap((v) => entries({ v })).filter(([, v]) => v === 'string' || v === 'ZL' || v === 'user@example.com');
+    expect(placeholders).toEqual([]);
+  });
+
+  it('leaves workspaceId out of bodies where it is optional, and tells where it is required that it must be replaced', () => {
+    for (const [id, route] of jsonBodyRoutes) {
+      const shape = (route.body as z.ZodObject).shape as Record<string, z.ZodType>;
+      const example = OPERATION_EXAMPLES[id as OperationId]!.request as Record<string, unknown>;
+      const optional = shape.workspaceId?.safeParse(undefined).success ?? true;
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      if (optional) {
+        expect(example.workspaceId, id).toBeUndefined();
+        expect(op.requestBody.description, id).toBeUndefined();
+      } else expect(op.requestBody.description, id).toMatch(/Replace the example `workspaceId` with your own/);
+    }
+  });
+
+  it('puts each example on its component too, so the schema view shows no pattern-made values', () => {
+    const without = Object.entries(doc.components.schemas as Record<string, any>).filter(([, s]) => s.examples === undefined).map(([n]) => n);
+    expect(without.sort()).toEqual(['ContactImportForm', 'ContactImportRowError', 'Error']);
+    for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, any>)) {
+      if (schema.examples) expect(Array.isArray(schema.examples) && schema.examples.length, name).toBe(1);
+    }
+  });
+
+  it('shows a 402 that asks for what a call really reserves, and 429 with its rate-limit headers on every authenticated route', () => {
+    const config = loadConfig({});
+    const reservation = reservationFor({ creditsPerMinute: config.CALL_CREDITS_PER_MINUTE, maxDurationSeconds: config.CALL_MAX_DURATION_SECONDS });
+    expect(reservation).toBeGreaterThan(1);
+    const paymentRequired = doc.components.responses.PaymentRequired.content['application/json'].example;
+    expect(paymentRequired.error).toMatchObject({ code: 'insufficient_credits', details: { required: reservation } });
+    expect(paymentRequired.error.details.available).toBeLessThan(reservation);
+    const limited = doc.components.responses.TooManyRequests;
+    expect(Object.keys(limited.headers).sort()).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+    expect(limited.content['application/json'].example.error.code).toBe('rate_limited');
+    for (const [id, route] of routes) {
+      if (!route.auth) continue;
+      expect(doc.paths[route.path][route.method.toLowerCase()].responses['429'], id).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    }
+    const notAllowed = doc.components.responses.MethodNotAllowed;
+    expect(notAllowed.headers.Allow).toBeDefined();
+    expect(doc.info.description).toMatch(/405 a known path with another method \(with an `Allow` header\)/);
+  });
+
+  it('declares Idempotency-Key on the call routes, their 404, and the meeting page\'s HTML 404 and 410', () => {
+    for (const id of ['startPhoneCall', 'startCall'] as const) {
+      const route = ROUTES[id];
+      const op = doc.paths[route.path].post;
+      const header = op.parameters.find((p: any) => p.in === 'header');
+      expect(header, id).toMatchObject({ name: 'Idempotency-Key', required: false });
+      expect(header.example, id).toBeUndefined();
+      expect(Object.keys(op.responses), id).toEqual(expect.arrayContaining(['402', '404', '422', '429']));
+    }
+    expect(Object.keys(doc.paths['/api/optimus/meeting-link'].post.responses)).toEqual(expect.arrayContaining(['402', '404']));
+    const meeting = doc.paths['/meeting/{callId}'].get.responses;
+    expect(meeting['404'].content['text/html'].example).toBe(MEETING_PAGE_EXAMPLES[404]);
+    expect(meeting['410'].content['text/html'].example).toBe(MEETING_PAGE_EXAMPLES[410]);
   });
 });

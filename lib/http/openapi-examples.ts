@@ -1,0 +1,251 @@
+import { ID_PREFIX } from '../domain/ids.js';
+import { MASK } from '../domain/tool.js';
+import type { OperationId } from '../infra/routes.js';
+
+/**
+ * Examples for the OpenAPI document, per operation: what the reference page pre-fills in each try-out and
+ * shows as each answer. Kept here, not in the domain schemas, so the domain stays free of documentation;
+ * test/unit/openapi.test.ts parses every request example with its route's body schema and every response
+ * example with its response schema, and test/connected/docs.examples.test.ts sends each request example to a
+ * running platform, so an example that no longer works fails a test.
+ *
+ * The values are realistic on purpose: E.164 numbers (the +1 415 555-01xx numbers are the fictional range
+ * the local Twilio stand-in sells), ISO 8601 UTC timestamps, ids with their entity's prefix (lib/domain/ids.ts),
+ * providers and voices that exist.
+ */
+
+/** An id of the given kind: its prefix and a ULID of a fixed moment (examples must not change per build). */
+const id = (kind: keyof typeof ID_PREFIX, ulid: string) => `${ID_PREFIX[kind]}_${ulid}`;
+
+export const EXAMPLE_IDS = {
+  workspace: id('workspace', '01JWRF848R3JVSZ7EBQE8EMWFG'),
+  agent: id('agent', '01JWRF9YVRV07ZX0MV7YH6S11D'),
+  tool: id('tool', '01JWRFBSERD1BS3W9VV6RZM94Y'),
+  contact: id('contact', '01JWRFDM1R9CFJ88P7TD5FBWNC'),
+  phoneNumber: id('phoneNumber', '01JWRFFEMRDV3APXSJENM3G73Y'),
+  call: id('call', '01JWRFH97RNSQ4B7JD31A2QE39'),
+  meeting: id('call', '01JWRFK3TRZXKY0WVNX2WE4XSF'),
+} as const;
+
+const WS = EXAMPLE_IDS.workspace;
+const CREATED = '2025-06-02T14:03:11.000Z';
+const UPDATED = '2025-06-02T15:20:45.000Z';
+
+/** The callee of the examples; +1 415 555-2671 is the number docs/api.md uses too. */
+const CALLEE = '+14155552671';
+/** A number the local Twilio stand-in sells (US +1 <area> 555-01xx). */
+const BOUGHT = '+14155550123';
+/** A number of the customer's own Twilio account, imported with its credentials (BYOT). */
+const IMPORTED = '+14155550142';
+const ACCOUNT_SID = 'AC3f9c2a71d4e85b06a7c1e9d2b4f60a58';
+
+/** The agent the examples create: one provider of each kind, with a voice that provider has. */
+const agentCreate = {
+  name: 'Appointment reminder',
+  llm_provider: 'openai',
+  llm_model: 'gpt-4o-mini',
+  tts_provider: 'elevenlabs',
+  tts_voice_id: '21m00Tcm4TlvDq8ikWAM',
+  stt_provider: 'deepgram',
+  system_prompt: 'You call patients of Bayview Dental to confirm tomorrow\'s appointment. Be brief and friendly; offer to reschedule if they cannot come.',
+  first_message: 'Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?',
+  recording_enabled: true,
+  workspaceId: WS,
+};
+const { tts_voice_id: _voice, ...agentCommon } = agentCreate;
+const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, createdAt: CREATED };
+const agentView = { ...agentCreated, tts_voice_id: agentCreate.tts_voice_id, ambience_enabled: false, updatedAt: UPDATED };
+const agentListItem = {
+  _id: EXAMPLE_IDS.agent,
+  name: agentCreate.name,
+  llm_provider: agentCreate.llm_provider,
+  llm_model: agentCreate.llm_model,
+  tts_provider: agentCreate.tts_provider,
+  stt_provider: agentCreate.stt_provider,
+  workspaceId: WS,
+  createdAt: CREATED,
+};
+
+const toolParameters = [{ name: 'order_id', description: 'The order number the caller reads out, e.g. 10023', required: true }];
+const toolCreate = {
+  name: 'check_order_status',
+  type: 'http',
+  description: 'Looks up the delivery status of an order by its number.',
+  config: {
+    method: 'GET',
+    url: 'https://api.example.com/orders/{order_id}/status',
+    headers: { Authorization: 'Bearer sk_test_51Hc2xV0a9Q7' },
+  },
+  parameters: toolParameters,
+  workspaceId: WS,
+};
+const toolCreated = {
+  _id: EXAMPLE_IDS.tool,
+  name: toolCreate.name,
+  type: toolCreate.type,
+  description: toolCreate.description,
+  workspaceId: WS,
+  createdAt: CREATED,
+  config: { method: 'GET', url: toolCreate.config.url },
+};
+const toolListItem = { _id: EXAMPLE_IDS.tool, name: toolCreate.name, type: toolCreate.type, description: toolCreate.description, workspaceId: WS, createdAt: CREATED };
+const toolView = {
+  ...toolListItem,
+  config: { method: 'GET', url: toolCreate.config.url, headers: { Authorization: MASK } },
+  parameters: toolParameters,
+  updatedAt: UPDATED,
+};
+
+const contactCreate = {
+  contactName: 'Ada Lovelace',
+  phoneNumber: CALLEE,
+  region: 'US',
+  externalFields: { company: 'Analytical Engines Ltd', plan: 'pro', seats: 12, vip: true },
+  workspaceId: WS,
+};
+const contactView = { _id: EXAMPLE_IDS.contact, ...contactCreate, createdAt: CREATED };
+const contactListItem = { _id: EXAMPLE_IDS.contact, contactName: contactCreate.contactName, phoneNumber: CALLEE, region: 'US', workspaceId: WS };
+
+const historyListItem = {
+  _id: EXAMPLE_IDS.call,
+  agentType: 'voice',
+  fullName: 'Ada Lovelace',
+  mobileNumber: CALLEE,
+  callDuration: 95,
+  callEndReason: 'customer_hangup',
+  callSummary: 'Confirmed the appointment for 3 June at 10:30.',
+  callCost: 1.5833,
+  workspace_id: WS,
+  createdAt: CREATED,
+};
+const historyView = {
+  ...historyListItem,
+  callTranscript: 'agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!',
+  // Where the recording is kept; GET /api/history/{id}/recording-url turns it into a download URL.
+  callRecordingUrl: `s3://voice-agents-recordings/recordings/${WS}/${EXAMPLE_IDS.call}.wav`,
+};
+
+const phoneNumberView = {
+  _id: EXAMPLE_IDS.phoneNumber,
+  number: BOUGHT,
+  status: 'active',
+  workspaceId: WS,
+  agentId: EXAMPLE_IDS.agent,
+  createdAt: CREATED,
+  updatedAt: UPDATED,
+};
+
+const page = (item: unknown) => ({ data: [item], total: 1, page: 1, limit: 10 });
+
+export interface OperationExamples {
+  /** The JSON request body, exactly as the try-out sends it (after the workspaceId is replaced by yours). */
+  readonly request?: unknown;
+  /** The success answer's body. */
+  readonly response?: unknown;
+  /**
+   * Path and query parameter values the try-out pre-fills. Only for path ids and parameters whose value
+   * does not narrow the answer surprisingly: optional filters stay empty.
+   */
+  readonly params?: Readonly<Record<string, string>>;
+}
+
+export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
+  createAgent: { request: agentCreate, response: agentCreated },
+  listAgents: { response: page(agentListItem) },
+  getAgent: { params: { id: EXAMPLE_IDS.agent }, response: agentView },
+  updateAgent: {
+    params: { id: EXAMPLE_IDS.agent },
+    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true },
+    response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true },
+  },
+  deleteAgent: { params: { id: EXAMPLE_IDS.agent } },
+
+  createTool: { request: toolCreate, response: toolCreated },
+  listTools: { response: { data: [toolListItem] } },
+  getTool: { params: { id: EXAMPLE_IDS.tool }, response: toolView },
+  updateTool: {
+    params: { id: EXAMPLE_IDS.tool },
+    // The masked header sent back keeps the stored secret; only the description changes.
+    request: { description: 'Looks up the delivery status and expected date of an order.', config: { headers: { Authorization: MASK } } },
+    response: { ...toolView, description: 'Looks up the delivery status and expected date of an order.' },
+  },
+  deleteTool: { params: { id: EXAMPLE_IDS.tool } },
+
+  createContact: { request: contactCreate, response: contactView },
+  listContacts: { response: page(contactListItem) },
+  getContact: { params: { id: EXAMPLE_IDS.contact }, response: contactView },
+  updateContact: {
+    params: { id: EXAMPLE_IDS.contact },
+    // A JSON merge patch: `vip: null` removes that field.
+    request: { contactName: 'Ada King', externalFields: { plan: 'enterprise', vip: null } },
+    response: { ...contactView, contactName: 'Ada King', externalFields: { company: 'Analytical Engines Ltd', plan: 'enterprise', seats: 12 } },
+  },
+  deleteContact: { params: { id: EXAMPLE_IDS.contact } },
+  uploadContacts: {
+    response: { imported: 2, skipped: 1, errors: [{ row: 4, column: 'phoneNumber', value: '555-0199', message: 'is not a valid phone number' }] },
+  },
+
+  listHistory: { response: page(historyListItem) },
+  getHistory: { params: { id: EXAMPLE_IDS.call }, response: historyView },
+  deleteHistory: { params: { id: EXAMPLE_IDS.call } },
+  getRecordingUrl: {
+    params: { id: EXAMPLE_IDS.call },
+    response: {
+      url: `https://voice-agents-recordings.s3.us-east-1.amazonaws.com/recordings/${WS}/${EXAMPLE_IDS.call}.wav?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=3b1f0c9e`,
+      expiresAt: '2025-06-02T14:18:11.000Z',
+    },
+  },
+
+  startPhoneCall: {
+    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace', workspaceId: WS },
+    response: { call_id: EXAMPLE_IDS.call, status: 'initiated' },
+  },
+  startCall: {
+    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace', workspaceId: WS },
+    response: { call_id: EXAMPLE_IDS.call, status: 'initiated' },
+  },
+  // workspaceId is optional here (the key decides), so the example leaves it out.
+  createMeetingLink: {
+    request: { assistantId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', phoneNumber: CALLEE },
+    response: { call_id: EXAMPLE_IDS.meeting, room_url: `https://api.example.com/meeting/${EXAMPLE_IDS.meeting}?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc` },
+  },
+  openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },
+
+  searchPhoneNumbers: {
+    params: { country: 'US', areaCode: '415' },
+    response: {
+      data: [
+        {
+          number: BOUGHT,
+          friendlyName: '(415) 555-0123',
+          locality: 'San Francisco',
+          region: 'CA',
+          postalCode: '94103',
+          country: 'US',
+          capabilities: { voice: true, sms: true, mms: true },
+        },
+      ],
+    },
+  },
+  buyPhoneNumber: {
+    request: { phoneNumber: BOUGHT, workspaceId: WS },
+    response: { _id: EXAMPLE_IDS.phoneNumber, number: BOUGHT, status: 'active', workspaceId: WS },
+  },
+  importPhoneNumber: {
+    request: { phoneNumber: IMPORTED, telephonyAccountSid: ACCOUNT_SID, telephonyAuthToken: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b', workspaceId: WS },
+    response: { _id: EXAMPLE_IDS.phoneNumber, number: IMPORTED, status: 'active', workspaceId: WS, type: 'byot' },
+  },
+  listPhoneNumbers: { response: page(phoneNumberView) },
+  getPhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber }, response: phoneNumberView },
+  updatePhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber }, request: { agentId: EXAMPLE_IDS.agent }, response: phoneNumberView },
+  deletePhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber } },
+};
+
+/** The meeting page's answers when a link cannot be used (text/html, not the JSON error body). */
+const meetingHtml = (title: string, text: string) =>
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  `<title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+export const MEETING_PAGE_EXAMPLES = {
+  404: meetingHtml('Link not found', 'This meeting link is not valid.'),
+  410: meetingHtml('Link already used', 'This meeting link has already been opened. Ask for a new link.'),
+} as const;

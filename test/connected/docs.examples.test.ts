@@ -1,0 +1,107 @@
+/**
+ * Invariant: every request example of the API reference works as pasted. For each POST/PUT/PATCH route with
+ * a JSON body, the documented example, sent to a running platform with only the ids that must be the
+ * caller's own replaced (workspace, agent, phone number, telephony account), gets the route's documented
+ * success status and an answer of the documented shape; without credits the call-starting examples get
+ * the documented 402.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../lib/http/openapi.js';
+import { OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
+import { ROUTES, type OperationId, type RouteSpec } from '../../lib/infra/routes.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+
+let t: TestPlatform;
+
+beforeAll(async () => {
+  t = await startTestPlatform();
+});
+afterAll(() => t?.stop());
+
+/** Replaces, at any depth, the value of each named field (the ids that must be the caller's own). */
+function substitute(value: unknown, ids: Record<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => substitute(v, ids));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in ids ? ids[k] : substitute(v, ids)]));
+}
+
+/** The JSON-body routes that change something: the try-outs this file must cover, every one of them. */
+const writeRoutes = (Object.entries(ROUTES) as [OperationId, RouteSpec][]).filter(
+  ([, r]) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.body !== undefined && r.bodyKind !== 'raw' && r.bodyKind !== 'none',
+);
+
+describe('the documented request examples', () => {
+  it('each gets its documented success status and answer shape once the caller\'s ids are in', async () => {
+    const ws = await t.workspace(100);
+    const ids: Record<string, string> = { workspaceId: ws.workspaceId };
+    const created: Partial<Record<OperationId, string>> = {};
+    // BYOT: the example's number must be in the customer's own account at the provider.
+    const importExample = OPERATION_EXAMPLES.importPhoneNumber!.request as { phoneNumber: string };
+    const account = t.platform.twilio!.addAccount();
+    t.platform.twilio!.addNumber(account.sid, importExample.phoneNumber);
+
+    // Dependencies first: what later examples refer to is created by earlier ones.
+    const order: OperationId[] = [
+      'createAgent',
+      'createTool',
+      'createContact',
+      'buyPhoneNumber',
+      'importPhoneNumber',
+      'updateAgent',
+      'updateTool',
+      'updateContact',
+      'updatePhoneNumber',
+      'startPhoneCall',
+      'startCall',
+      'createMeetingLink',
+    ];
+    // A new write route must be added to this order (with what it depends on), so its example is tried too.
+    expect([...order].sort()).toEqual(writeRoutes.map(([id]) => id).sort());
+    const pathId: Partial<Record<OperationId, () => string>> = {
+      updateAgent: () => created.createAgent!,
+      updateTool: () => created.createTool!,
+      updateContact: () => created.createContact!,
+      updatePhoneNumber: () => created.buyPhoneNumber!,
+    };
+    const doc = buildOpenApiDocument() as any;
+
+    for (const id of order) {
+      const route: RouteSpec = ROUTES[id];
+      if (id === 'updateAgent') ids.assistantId = ids.agentId = created.createAgent!;
+      if (id === 'updatePhoneNumber') ids.phoneNumberId = created.buyPhoneNumber!;
+      if (id === 'importPhoneNumber') Object.assign(ids, { telephonyAccountSid: account.sid, telephonyAuthToken: account.authToken });
+      const documented = doc.paths[route.path][route.method.toLowerCase()];
+      const example = documented.requestBody.content['application/json'].example;
+      const body = substitute(example, ids);
+      const path = route.path.replace('{id}', pathId[id]?.() ?? '');
+      const res = await t.api(ws.apiKey, route.method, path, body);
+      expect(res.status, `${id}: ${JSON.stringify(res.body)}`).toBe(route.status);
+      expect(route.response!.safeParse(res.body).success, id).toBe(true);
+      const answer = documented.responses[String(route.status)].content['application/json'].example;
+      expect(Object.keys(res.body).sort(), `${id} answers the documented fields`).toEqual(Object.keys(answer).sort());
+      if (typeof res.body._id === 'string') created[id] = res.body._id;
+      delete ids.telephonyAccountSid;
+      delete ids.telephonyAuthToken;
+    }
+  });
+
+  it('the call-starting examples get the documented 402 from a workspace without credits', async () => {
+    const rich = await t.workspace(100);
+    const poor = await t.workspace(0);
+    const doc = buildOpenApiDocument() as any;
+    const documented402 = doc.components.responses.PaymentRequired.content['application/json'].example;
+    const agent = await t.api(poor.apiKey, 'POST', '/api/agents', substitute(OPERATION_EXAMPLES.createAgent!.request, { workspaceId: poor.workspaceId }));
+    // A number to call from, bought by the poor workspace too (buying costs no credits).
+    const search = await t.api(rich.apiKey, 'GET', '/api/phone-numbers/available?country=US&areaCode=415');
+    const number = await t.api(poor.apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: search.body.data.at(-1).number, workspaceId: poor.workspaceId });
+    expect([agent.status, number.status]).toEqual([201, 201]);
+    const ids = { workspaceId: poor.workspaceId, assistantId: agent.body._id, phoneNumberId: number.body._id };
+    for (const id of ['startPhoneCall', 'startCall', 'createMeetingLink'] as const) {
+      const route = ROUTES[id];
+      const res = await t.api(poor.apiKey, 'POST', route.path, substitute(OPERATION_EXAMPLES[id]!.request, ids));
+      expect(res.status, id).toBe(402);
+      expect(res.body.error.code).toBe(documented402.error.code);
+      expect(res.body.error.details).toEqual({ required: documented402.error.details.required, available: 0 });
+    }
+  });
+});
