@@ -1,5 +1,6 @@
 import { ID_PREFIX } from '../domain/ids.js';
 import { MASK } from '../domain/tool.js';
+import { listTemplates } from '../domain/tool-templates.js';
 import type { OperationId } from '../infra/routes.js';
 
 /**
@@ -162,6 +163,8 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
 
   createTool: { request: toolCreate, response: toolCreated },
   listTools: { response: { data: [toolListItem] } },
+  // The catalogue itself is the example: what the page shows is what the route answers.
+  listToolTemplates: { response: { data: listTemplates().slice(0, 2) } },
   getTool: { params: { id: EXAMPLE_IDS.tool }, response: toolView },
   updateTool: {
     params: { id: EXAMPLE_IDS.tool },
