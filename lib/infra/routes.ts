@@ -61,6 +61,8 @@ export interface RouteSpec {
    * 404, 413 follow from auth, params, query and body), for example 402 or 409; the OpenAPI document lists them.
    */
   readonly errors?: readonly number[];
+  /** Public routes counted per source IP under this rate-limit policy (docs/api.md, "Rate limits"). */
+  readonly ipLimit?: 'webhook' | 'meeting';
 }
 
 const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
@@ -109,8 +111,8 @@ export const ROUTES = {
   updatePhoneNumber: route({ method: 'PATCH', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/update.ts', summary: 'Assign (or with null unassign) the agent that answers inbound calls', tag: 'Phone numbers', auth: true, params: IdParams, body: PhoneNumberUpdate, errors: [422], status: 200, response: PhoneNumberView }),
   deletePhoneNumber: route({ method: 'DELETE', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/delete.ts', summary: 'Release a number (bought: back to the provider; imported: our webhooks removed)', tag: 'Phone numbers', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
 
-  twilioVoice: route({ method: 'POST', path: '/twilio/voice', entry: 'functions/twilio/voice.ts', summary: 'Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML', tag: 'Webhooks', auth: false, bodyKind: 'raw', errors: [403], status: 200, produces: 'text/xml' }),
-  twilioStatus: route({ method: 'POST', path: '/twilio/status', entry: 'functions/twilio/status.ts', summary: 'Twilio call status callback (signed by Twilio)', tag: 'Webhooks', auth: false, bodyKind: 'raw', errors: [403], status: 204 }),
+  twilioVoice: route({ method: 'POST', path: '/twilio/voice', entry: 'functions/twilio/voice.ts', summary: 'Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 200, produces: 'text/xml' }),
+  twilioStatus: route({ method: 'POST', path: '/twilio/status', entry: 'functions/twilio/status.ts', summary: 'Twilio call status callback (signed by Twilio)', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 204 }),
 
   openapi: route({ method: 'GET', path: '/api/openapi.json', entry: 'functions/docs/openapi.ts', summary: 'This API as an OpenAPI 3.1 document', tag: 'Docs', auth: false, status: 200, produces: 'application/json' }),
   docs: route({ method: 'GET', path: '/docs', entry: 'functions/docs/page.ts', summary: 'API reference page', tag: 'Docs', auth: false, status: 200, produces: 'text/html' }),

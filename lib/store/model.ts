@@ -19,6 +19,7 @@
  *   WS#<ws>        / LIVECALL#<callId>      a call's live state and credit reservation (docs/calls.md)
  *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
+ *   RATE#<policy>#<partition> / WINDOW#<startMs>  requests counted in one rate-limit window (expires: ttl)
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -59,6 +60,7 @@ export const ENTITY = {
   liveCall: 'liveCall',
   idempotency: 'idempotency',
   meetingToken: 'meetingToken',
+  rateWindow: 'rateWindow',
 } as const;
 
 export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber';
@@ -82,6 +84,7 @@ export const key = {
   liveCall: (ws: string, callId: string) => ({ pk: `WS#${ws}`, sk: `LIVECALL#${callId}` }),
   idempotency: (ws: string, keyHash: string) => ({ pk: `WS#${ws}`, sk: `IDEMPOTENCY#${keyHash}` }),
   meetingToken: (callId: string) => ({ pk: `MEETING#${callId}`, sk: 'TOKEN' }),
+  rateWindow: (policy: string, partition: string, startMs: number) => ({ pk: `RATE#${policy}#${partition}`, sk: `WINDOW#${startMs}` }),
 } as const;
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */
