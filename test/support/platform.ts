@@ -67,17 +67,24 @@ export function platformApi(baseUrl: string): TestPlatform['api'] {
 }
 
 /**
+ * Every test request comes from 127.0.0.1, unlike real users, so the per-IP limits of the public meeting
+ * pages and of failed authentications are raised unless a test sets its own (test/connected/rate-limits
+ * runs with real, low ones). The per-key and webhook limits keep their defaults. Call before the platform
+ * starts (the config is read once).
+ */
+export function raiseLoopbackIpLimits(): void {
+  process.env.RATE_LIMIT_MEETING ??= '100000/60s';
+  process.env.RATE_LIMIT_AUTH_FAILURES ??= '100000/60s';
+}
+
+/**
  * The whole local platform in this test file's process, on a free port, with a table of its own so test
  * files never see each other's data.
  */
 export async function startTestPlatform(
   options: { fallbacks?: Fallback[]; persist?: boolean; twilioSandbox?: boolean } = {},
 ): Promise<TestPlatform> {
-  // Every test request comes from 127.0.0.1, unlike real users, so the per-IP limits of the public meeting
-  // pages and of failed authentications are raised unless a test sets its own (test/connected/rate-limits
-  // runs with real, low ones). The per-key and webhook limits keep their defaults.
-  process.env.RATE_LIMIT_MEETING ??= '100000/60s';
-  process.env.RATE_LIMIT_AUTH_FAILURES ??= '100000/60s';
+  raiseLoopbackIpLimits();
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-test-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
   const platform = await startPlatform(
