@@ -34,7 +34,7 @@ export function sharedStores(queue?: { queueUrl: string; deadLetterQueueUrl: str
   const { queueUrl, deadLetterQueueUrl } = queue ?? s;
   return {
     dynamo: { endpoint: s.dynamodb, stop: noop },
-    s3: { endpoint: s.s3, stop: noop },
+    s3: { endpoint: s.s3, credentials: s.s3Credentials, stop: noop },
     sqs: { endpoint: s.sqs, queueUrl, deadLetterQueueUrl, stop: noop },
     stop: noop,
   };
