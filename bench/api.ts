@@ -348,7 +348,7 @@ function printLatency({ stats, notes }: Measured): { getRatio: number } {
   out(
     [
       `GET agent p50 / raw GetItem p50 = ${getRatio.toFixed(2)}x (target <= ${TARGET.getRatio}x); the API layer adds ${ms(p50(ROW.get) - p50(ROW.rawGet))} ms`,
-      `  of which: revocation-check read in parallel ${ms(p50(ROW.rawGet2) - p50(ROW.rawGet))} ms, handler code ${ms(p50(ROW.directGet) - p50(ROW.rawGet2))} ms, HTTP hop ${ms(p50(ROW.get) - p50(ROW.directGet))} ms (server-only floor ${ms(p50(ROW.httpFloor))} ms)`,
+      `  of which: revocation-check read in parallel ${ms(p50(ROW.rawGet2) - p50(ROW.rawGet))} ms, rate-limit count in parallel ${ms(p50(ROW.rawGet3) - p50(ROW.rawGet2))} ms, handler code ${ms(p50(ROW.directGet) - p50(ROW.rawGet3))} ms, HTTP hop ${ms(p50(ROW.get) - p50(ROW.directGet))} ms (server-only floor ${ms(p50(ROW.httpFloor))} ms)`,
       `list page 1 p50 / raw GetItem p50 = ${ratio(ROW.list1, ROW.rawGet).toFixed(2)}x; / raw Query-10 p50 = ${ratio(ROW.list1, ROW.rawQuery10).toFixed(2)}x; / its raw reads (Query || counter || key) = ${ratio(ROW.list1, ROW.rawList3).toFixed(2)}x`,
       `list page 50 x 100 p50 / raw GetItem p50 = ${ratio(ROW.list50, ROW.rawGet).toFixed(2)}x; / its raw reads p50 = ${ratio(ROW.list50, ROW.rawLastPage).toFixed(2)}x`,
       `POST agent p50 / raw GetItem p50 = ${ratio(ROW.post, ROW.rawGetW).toFixed(2)}x; / raw TransactWrite p50 = ${ratio(ROW.post, ROW.rawTransact).toFixed(2)}x; / raw key read then TransactWrite = ${ratio(ROW.post, ROW.rawKeyThenTransact).toFixed(2)}x`,
