@@ -109,6 +109,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_AUTH_FAILURES: rate('20/60s'),
   RATE_LIMIT_WEBHOOK: rate('1200/60s'),
   RATE_LIMIT_MEETING: rate('60/60s'),
+  /** Joins (each a conditional write) have a budget of their own, below the page views'. */
+  RATE_LIMIT_MEETING_JOIN: rate('20/60s'),
   RATE_LIMIT_MEDIA_STREAM: rate('600/60s'),
   /**
    * How long a key hash that the table does not know (or knows as revoked) is answered 401 from memory. A key

@@ -14,7 +14,7 @@ import { describeError, log } from './log.js';
  */
 
 /** The quotas, by the name the RateLimit headers give them. */
-export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting';
+export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join';
 
 /** The policies from the parsed config. */
 export function ratePolicies(config: Config): Record<PolicyName, RatePolicy> {
@@ -23,6 +23,7 @@ export function ratePolicies(config: Config): Record<PolicyName, RatePolicy> {
     'auth-failures': { name: 'auth-failures', ...config.RATE_LIMIT_AUTH_FAILURES },
     webhook: { name: 'webhook', ...config.RATE_LIMIT_WEBHOOK },
     meeting: { name: 'meeting', ...config.RATE_LIMIT_MEETING },
+    'meeting-join': { name: 'meeting-join', ...config.RATE_LIMIT_MEETING_JOIN },
   };
 }
 
@@ -43,6 +44,7 @@ const WHAT: Record<string, string> = {
   'auth-failures': 'failed authentications from your address',
   webhook: 'webhook requests from your address',
   meeting: 'meeting-link requests from your address',
+  'meeting-join': 'meeting joins from your address',
 };
 
 /** 429 with Retry-After and the RateLimit fields; the error body names the policy. */

@@ -62,7 +62,7 @@ export interface RouteSpec {
    */
   readonly errors?: readonly number[];
   /** Public routes counted per source IP under this rate-limit policy (docs/api.md, "Rate limits"). */
-  readonly ipLimit?: 'webhook' | 'meeting';
+  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join';
 }
 
 const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
@@ -101,7 +101,7 @@ export const ROUTES = {
   startCall: route({ method: 'POST', path: '/api/optimus/call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (alias of /api/optimus/phone-call)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 422, 429], status: 202, response: CallStarted }),
   createMeetingLink: route({ method: 'POST', path: '/api/optimus/meeting-link', entry: 'functions/calls/meeting-link.ts', summary: 'Create a single-use video meeting link (credit check)', tag: 'Calls', auth: true, body: MeetingLinkRequest, errors: [402], status: 201, response: MeetingLinkResult }),
   openMeeting: route({ method: 'GET', path: '/meeting/{callId}', entry: 'functions/meeting/open.ts', summary: 'Open a meeting link: the Join page; looks at the single-use token without using it (410 once used or expired)', tag: 'Calls', auth: false, ipLimit: 'meeting', params: MeetingParams, query: MeetingQuery, errors: [410], status: 200, produces: 'text/html' }),
-  joinMeeting: route({ method: 'POST', path: '/meeting/{callId}/join', entry: 'functions/meeting/join.ts', summary: 'Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired)', tag: 'Calls', auth: false, ipLimit: 'meeting', params: MeetingParams, bodyKind: 'raw', consumes: 'application/x-www-form-urlencoded', form: z.object({ token: z.string().max(512) }), errors: [410], status: 200, produces: 'text/html' }),
+  joinMeeting: route({ method: 'POST', path: '/meeting/{callId}/join', entry: 'functions/meeting/join.ts', summary: 'Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired)', tag: 'Calls', auth: false, ipLimit: 'meeting-join', params: MeetingParams, bodyKind: 'raw', consumes: 'application/x-www-form-urlencoded', form: z.object({ token: z.string().max(512) }), errors: [410], status: 200, produces: 'text/html' }),
 
   // `available` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
   searchPhoneNumbers: route({ method: 'GET', path: '/api/phone-numbers/available', entry: 'functions/phone-numbers/available.ts', summary: 'Search numbers for sale (buy takes one of these)', tag: 'Phone numbers', auth: true, query: WorkspaceQuery.extend(AvailableNumbersQuery.shape), status: 200, response: z.object({ data: z.array(AvailableNumberView) }) }),

@@ -22,6 +22,7 @@ const LIMITS = {
   RATE_LIMIT_AUTH_FAILURES: '3/86400s',
   RATE_LIMIT_WEBHOOK: '3/86400s',
   RATE_LIMIT_MEETING: '4/86400s',
+  RATE_LIMIT_MEETING_JOIN: '2/86400s',
   RATE_LIMIT_MEDIA_STREAM: '2/86400s',
   UNKNOWN_KEY_CACHE_TTL_MS: '3000',
 };
@@ -169,6 +170,12 @@ describe('public routes per source IP', () => {
     for (let i = 0; i < 4; i += 1) expect((await open()).status).toBe(404);
     const limited = await open();
     expectLimited(limited, 'meeting', 4);
+    // Joins have their own, smaller budget, counted apart from the page views.
+    const join = () =>
+      from('127.0.0.9', 'POST', '/meeting/call_01JZZZZZZZZZZZZZZZZZZZZZZZ/join', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${'a'.repeat(43)}` });
+    for (let i = 0; i < 2; i += 1) expect((await join()).status).toBe(404);
+    expectLimited(await join(), 'meeting-join', 2);
+    expect((await from('127.0.0.9', 'GET', `/meeting/call_01JZZZZZZZZZZZZZZZZZZZZZZZ?token=x`)).status).toBe(404);
   });
 
   it('media-stream upgrades: 429 on the upgrade once an address used its window', async () => {
