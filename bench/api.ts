@@ -23,6 +23,9 @@ import { ROUTES, type RouteSpec } from '../lib/infra/routes.js';
 import type { RunningPlatform } from '../lib/local/platform.js';
 import { putNewAgent } from '../lib/store/agents.js';
 import { createDb, type Db } from '../lib/store/dynamo.js';
+import { ratePolicies, takeRate } from '../lib/http/rate-limit.js';
+import { windowAt } from '../lib/domain/rate-window.js';
+import { countInWindow } from '../lib/store/rate-limits.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../lib/store/model.js';
 import { createWorkspace, hashApiKey } from '../lib/store/workspaces.js';
 import { withBenchPlatform } from './_platform.js';
@@ -170,6 +173,8 @@ const ROW = {
   rawList3: 'raw Query 10 || GetItem counter || GetItem API key',
   directPost: 'POST agent handler called directly (no HTTP)',
   rawKeyThenTransact: 'raw GetItem API key, then TransactWrite',
+  limiter: 'rate limiter alone: memory, then 1 conditional UpdateItem',
+  rawGet3: 'raw GetItem agent || GetItem API key || UpdateItem window',
 } as const;
 
 /** The measured request path, then the raw DynamoDB work each request needs, all against one table. */
@@ -248,6 +253,8 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
     );
   };
 
+  const limitPolicy = ratePolicies(deps.config).key;
+  notes.push(`Rate limit per key during the run: ${limitPolicy.limit} per ${limitPolicy.windowSeconds} s (raised so no request is refused; every request still counts in the table).`);
   const getHandler = ((await import('../functions/agents/get.js')) as { handler: Handler }).handler;
   const createHandler = ((await import('../functions/agents/create.js')) as { handler: Handler }).handler;
   const headers = { 'x-api-key': apiKey };
@@ -270,6 +277,21 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
       op: (i) => invoke(getHandler, gatewayEvent(ROUTES.getAgent, apiKey, `/api/agents/${idAt(i)}`, { pathParameters: { id: idAt(i) } }), 200),
     },
     { name: ROW.rawGet2, ...fast, op: (i) => Promise.all([rawGetAgent(idAt(i)), rawGetKey()]) },
+    // The per-key rate limit (lib/http/rate-limit.ts) as the handlers run it, and the reads of a GET with
+    // and without its window count beside them (the count runs in parallel with the key check).
+    { name: ROW.limiter, ...fast, op: () => takeRate(raw, limitPolicy, 'bench-limiter') },
+    {
+      name: ROW.rawGet3,
+      ...fast,
+      op: (i) => {
+        const { startMs } = windowAt(limitPolicy, Date.now());
+        return Promise.all([
+          rawGetAgent(idAt(i)),
+          rawGetKey(),
+          countInWindow(raw, { policy: 'key', partition: 'bench-parallel', startMs, windowSeconds: limitPolicy.windowSeconds, limit: limitPolicy.limit }),
+        ]);
+      },
+    },
     {
       name: ROW.rawList3,
       ...fast,
@@ -317,7 +339,7 @@ function printLatency({ stats, notes }: Measured): { getRatio: number } {
   out(table([ROW.rawGetW, ROW.rawTransact, ROW.post], ROW.rawGetW));
   out('  (writes are measured after the reads, against a GetItem measured alongside them)');
   out('\nWhere the time goes');
-  out(table([ROW.httpFloor, ROW.directGet, ROW.rawGet2, ROW.rawList3], ROW.rawGet));
+  out(table([ROW.httpFloor, ROW.directGet, ROW.rawGet2, ROW.rawGet3, ROW.limiter, ROW.rawList3], ROW.rawGet));
   out(table([ROW.directPost, ROW.rawKeyThenTransact], ROW.rawGetW).split('\n').slice(2).join('\n'));
   out('');
 
@@ -326,11 +348,12 @@ function printLatency({ stats, notes }: Measured): { getRatio: number } {
   out(
     [
       `GET agent p50 / raw GetItem p50 = ${getRatio.toFixed(2)}x (target <= ${TARGET.getRatio}x); the API layer adds ${ms(p50(ROW.get) - p50(ROW.rawGet))} ms`,
-      `  of which: revocation-check read in parallel ${ms(p50(ROW.rawGet2) - p50(ROW.rawGet))} ms, handler code ${ms(p50(ROW.directGet) - p50(ROW.rawGet2))} ms, HTTP hop ${ms(p50(ROW.get) - p50(ROW.directGet))} ms (server-only floor ${ms(p50(ROW.httpFloor))} ms)`,
+      `  of which: revocation-check read in parallel ${ms(p50(ROW.rawGet2) - p50(ROW.rawGet))} ms, rate-limit count in parallel ${ms(p50(ROW.rawGet3) - p50(ROW.rawGet2))} ms, handler code ${ms(p50(ROW.directGet) - p50(ROW.rawGet3))} ms, HTTP hop ${ms(p50(ROW.get) - p50(ROW.directGet))} ms (server-only floor ${ms(p50(ROW.httpFloor))} ms)`,
       `list page 1 p50 / raw GetItem p50 = ${ratio(ROW.list1, ROW.rawGet).toFixed(2)}x; / raw Query-10 p50 = ${ratio(ROW.list1, ROW.rawQuery10).toFixed(2)}x; / its raw reads (Query || counter || key) = ${ratio(ROW.list1, ROW.rawList3).toFixed(2)}x`,
       `list page 50 x 100 p50 / raw GetItem p50 = ${ratio(ROW.list50, ROW.rawGet).toFixed(2)}x; / its raw reads p50 = ${ratio(ROW.list50, ROW.rawLastPage).toFixed(2)}x`,
       `POST agent p50 / raw GetItem p50 = ${ratio(ROW.post, ROW.rawGetW).toFixed(2)}x; / raw TransactWrite p50 = ${ratio(ROW.post, ROW.rawTransact).toFixed(2)}x; / raw key read then TransactWrite = ${ratio(ROW.post, ROW.rawKeyThenTransact).toFixed(2)}x`,
       `  POST handler alone (no HTTP) / raw key read then TransactWrite = ${ratio(ROW.directPost, ROW.rawKeyThenTransact).toFixed(2)}x`,
+      `rate limiter alone p50 / raw GetItem p50 = ${ratio(ROW.limiter, ROW.rawGet).toFixed(2)}x (${ms(p50(ROW.limiter))} ms); a GET's reads with the window count / without = ${ratio(ROW.rawGet3, ROW.rawGet2).toFixed(2)}x (adds ${ms(p50(ROW.rawGet3) - p50(ROW.rawGet2))} ms per request)`,
     ].join('\n'),
   );
   return { getRatio };
@@ -401,6 +424,9 @@ export async function run(): Promise<void> {
   process.stdout.write(`1-minute load average at the start: ${loadavg()[0]!.toFixed(1)}\n`);
   // One JSON log line per request would bury the report; writing it is not what is being measured.
   process.env.LOG_LEVEL = 'silent';
+  // Thousands of sequential requests with one key: far above the default per-key limit. Raised, not turned
+  // off, so every measured request still pays for its window count.
+  process.env.RATE_LIMIT_KEY = '1000000/10s';
   const { getRatio } = await withBenchPlatform({ dataDirPrefix: 'vap-bench-', table: BENCH_TABLE, bucket: BUCKET }, async (platform) =>
     printLatency(await measureLatency(platform)),
   );

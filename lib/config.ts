@@ -1,4 +1,19 @@
 import * as z from 'zod';
+import { parseRate } from './domain/rate-window.js';
+
+/** A rate-limit policy in the environment: `<requests>/<seconds>s`, for example `200/10s`. */
+const rate = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const parsed = parseRate(text);
+      if (!parsed) {
+        ctx.addIssue({ code: 'custom', message: 'a rate as <requests>/<seconds>s, for example 200/10s' });
+        return z.NEVER;
+      }
+      return parsed;
+    });
 
 /**
  * The one place that reads `process.env`. Everything else receives a parsed {@link Config}.
@@ -83,6 +98,26 @@ const EnvSchema = z.object({
    * resolve to private or loopback addresses. Local development and tests only; empty in production, where
    * the SSRF guard refuses every private, loopback, link-local and metadata address.
    */
+  /**
+   * Rate limits (docs/api.md, "Rate limits"), each `<requests>/<seconds>s` in fixed windows. Per API key:
+   * 20 requests a second on average, and a batch of up to 200 at once passes. Per source IP: failed
+   * authentications (each costs a table read), the Twilio webhooks (Twilio sends every call's webhooks from a
+   * few addresses, so this one is generous), the public meeting pages, and media-stream upgrades (enforced
+   * in memory by each streaming-service task).
+   */
+  RATE_LIMIT_KEY: rate('200/10s'),
+  RATE_LIMIT_AUTH_FAILURES: rate('20/60s'),
+  RATE_LIMIT_WEBHOOK: rate('1200/60s'),
+  RATE_LIMIT_MEETING: rate('60/60s'),
+  /** Joins (each a conditional write) have a budget of their own, below the page views'. */
+  RATE_LIMIT_MEETING_JOIN: rate('20/60s'),
+  RATE_LIMIT_MEDIA_STREAM: rate('600/60s'),
+  /**
+   * How long a key hash that the table does not know (or knows as revoked) is answered 401 from memory. A key
+   * created after someone presented its value works at the latest this long after creation: key values are
+   * 256 random bits shown once, so in practice only a guess or a revoked key is ever cached.
+   */
+  UNKNOWN_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   TOOL_ALLOWED_HOSTS: z
     .string()
     .default('')

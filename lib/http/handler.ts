@@ -5,8 +5,10 @@ import { getDeps, withTelephony, type Deps, type TelephonyAdapter } from '../dep
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { RouteSpec } from '../infra/routes.js';
 import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
+import type { RateDecision } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
 import { describeError, log, setLogLevel } from './log.js';
+import { RateLimitedError, UnknownKeyCache, rateExhausted, rateLimitHeaders, ratePolicies, sourceIp, takeRate } from './rate-limit.js';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -39,6 +41,8 @@ interface AppState {
   /** Resolves when the key is confirmed current (see authenticate). */
   verified?: Promise<void>;
   input?: { body: unknown; query: unknown; params: unknown };
+  /** The rate-limit decision of this request, reported in the RateLimit headers of the answer. */
+  rate?: RateDecision;
   started: number;
 }
 
@@ -50,6 +54,8 @@ type Event = APIGatewayProxyEventV2 & { app?: AppState };
  */
 const keyWorkspace = new Map<string, string>();
 const KEY_CACHE_SIZE = 1_000;
+/** Key hashes known not to work, for UNKNOWN_KEY_CACHE_TTL_MS (lib/http/rate-limit.ts). */
+const unknownKeys = new UnknownKeyCache();
 
 function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
   return event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
@@ -77,33 +83,68 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
 }
 
 /**
- * Resolves the workspace of the presented key. On a cache hit the revocation check runs alongside the
- * route: read-only (GET) routes start their reads at once and the answer waits for the check; any other
- * method waits for it before touching anything.
+ * Resolves the workspace of the presented key and counts the request against the key's rate limit.
+ *
+ * - A hash known not to work (unknown or revoked, cached for UNKNOWN_KEY_CACHE_TTL_MS) is 401 with no read.
+ * - A key this instance has not seen yet is looked up first; if this source IP already used up its failed
+ *   authentications, 429 before the read. A failed lookup counts against the IP.
+ * - On a cache hit the revocation check and the rate count run together: read-only (GET) routes start their
+ *   reads at once and the answer waits for both; any other method waits for both before touching anything,
+ *   so a limited or revoked request changes nothing.
  */
 async function authenticate(event: Event, state: AppState, deps: Deps): Promise<void> {
   const presented = header(event, 'x-api-key');
   if (!presented || presented.length > 200) throw new UnauthorizedError();
   const hash = hashApiKey(presented);
-  const check = findApiKeyByHash(deps.db, hash).then((found) => {
-    if (!found || found.revoked) {
-      keyWorkspace.delete(hash);
-      throw new UnauthorizedError(found?.revoked ? 'This API key has been revoked.' : undefined);
-    }
-    if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
-    keyWorkspace.set(hash, found.workspaceId);
-    return found.workspaceId;
-  });
+  const ttlMs = deps.config.UNKNOWN_KEY_CACHE_TTL_MS;
+  const known = unknownKeys.get(hash);
+  if (known) throw new UnauthorizedError(known.revoked ? REVOKED : undefined);
+  const policies = ratePolicies(deps.config);
+  const ip = sourceIp(event);
   const cachedWorkspace = keyWorkspace.get(hash);
-  if (cachedWorkspace && event.requestContext.http.method === 'GET') {
-    state.workspaceId = cachedWorkspace;
-    state.verified = check.then(() => undefined);
+  if (!cachedWorkspace) {
+    const blocked = rateExhausted(policies['auth-failures'], ip);
+    if (blocked) throw new RateLimitedError(blocked);
+  }
+  const check = () =>
+    findApiKeyByHash(deps.db, hash).then(async (found) => {
+      if (!found || found.revoked) {
+        keyWorkspace.delete(hash);
+        unknownKeys.add(hash, Boolean(found?.revoked), ttlMs);
+        await takeRate(deps.db, policies['auth-failures'], ip);
+        throw new UnauthorizedError(found?.revoked ? REVOKED : undefined);
+      }
+      if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
+      keyWorkspace.set(hash, found.workspaceId);
+      return found.workspaceId;
+    });
+  const admit = async () => {
+    state.rate = await takeRate(deps.db, policies.key, hash);
+    if (!state.rate.allowed) throw new RateLimitedError(state.rate);
+  };
+  if (!cachedWorkspace) {
+    // Counted only once the key is known good: unknown keys must not cost a counter write each.
+    state.workspaceId = await check();
+    await admit();
+    state.verified = Promise.resolve();
+    return;
+  }
+  state.workspaceId = cachedWorkspace;
+  // Both run; a revoked key answers 401 even when it is also over its limit.
+  const both = Promise.allSettled([check(), admit()]).then(([c, a]) => {
+    if (c.status === 'rejected') throw c.reason;
+    if (a.status === 'rejected') throw a.reason;
+  });
+  if (event.requestContext.http.method === 'GET') {
+    state.verified = both;
     state.verified.catch(() => undefined);
     return;
   }
-  state.workspaceId = await check;
+  await both;
   state.verified = Promise.resolve();
 }
+
+const REVOKED = 'This API key has been revoked.';
 
 function assertOwnWorkspace(claimed: unknown, own: string): void {
   if (typeof claimed === 'string' && claimed !== own) throw new ForbiddenError();
@@ -173,6 +214,11 @@ export function defineRoute<const R extends RouteSpec>(
       const deps = depsFor(await getDeps());
       setLogLevel(deps.config.LOG_LEVEL);
       state.deps = deps;
+      // Public routes are counted per source IP before any other work (for webhooks: before the signature).
+      if (route.ipLimit) {
+        state.rate = await takeRate(deps.db, ratePolicies(deps.config)[route.ipLimit], sourceIp(event));
+        if (!state.rate.allowed) throw new RateLimitedError(state.rate);
+      }
       if (route.auth) await authenticate(event, state, deps);
       const body = route.bodyKind === 'raw' || route.bodyKind === 'none'
         ? undefined
@@ -191,6 +237,9 @@ export function defineRoute<const R extends RouteSpec>(
     },
     after: async (request) => {
       const state = request.event.app;
+      if (state?.rate && request.response) {
+        request.response.headers = { ...request.response.headers, ...rateLimitHeaders(state.rate) };
+      }
       log('info', 'request', {
         requestId: request.event.requestContext.requestId,
         route: `${route.method} ${route.path}`,
@@ -205,6 +254,9 @@ export function defineRoute<const R extends RouteSpec>(
       if (error instanceof AppError && error.status < 500) {
         log('info', 'request', { requestId, route: route_, status: error.status, code: error.code });
         request.response = json(error.status, { error: { code: error.code, message: error.message, details: error.details } }, requestId);
+        const rate = request.event.app?.rate;
+        const extra = error instanceof RateLimitedError ? error.headers : rate ? rateLimitHeaders(rate) : {};
+        request.response.headers = { ...request.response.headers, ...extra };
         return;
       }
       log('error', 'unhandled error', { requestId, route: route_, ...describeError(error) });

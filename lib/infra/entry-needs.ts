@@ -27,13 +27,11 @@ export interface EntryNeeds {
 
 /**
  * The per-entry exceptions, kept beside the route table so a new route states its needs in one place.
- * A GET that writes (say, consuming a one-time meeting link) must say `table: 'readWrite'` here: the
- * local platform does not enforce IAM, so forgetting shows up only as AccessDenied on AWS.
+ * A GET that writes must say `table: 'readWrite'` here: the local platform does not enforce IAM, so
+ * forgetting shows up only as AccessDenied on AWS. (Rate-limit counters are granted apart, see bindRateLimits.)
  */
 export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   'functions/calls/start.ts': { dispatch: 'send' },
-  // Redeeming a link is a GET that writes (it consumes the token).
-  'functions/meeting/open.ts': { table: 'readWrite' },
   // Presigning needs read: the URL carries the signer's permissions.
   'functions/history/recording-url.ts': { recordings: 'read' },
   // An import of 10,000 rows writes for several seconds; the service stops starting writes after 20 s

@@ -62,6 +62,8 @@ export interface RouteSpec {
    * 404, 413 follow from auth, params, query and body), for example 402 or 409; the OpenAPI document lists them.
    */
   readonly errors?: readonly number[];
+  /** Public routes counted per source IP under this rate-limit policy (docs/api.md, "Rate limits"). */
+  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join';
 }
 
 const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
@@ -100,7 +102,8 @@ export const ROUTES = {
   startPhoneCall: route({ method: 'POST', path: '/api/optimus/phone-call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (reserves credits; optional Idempotency-Key header)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 404, 422, 429], status: 202, response: CallStarted }),
   startCall: route({ method: 'POST', path: '/api/optimus/call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (alias of /api/optimus/phone-call)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 404, 422, 429], status: 202, response: CallStarted }),
   createMeetingLink: route({ method: 'POST', path: '/api/optimus/meeting-link', entry: 'functions/calls/meeting-link.ts', summary: 'Create a single-use video meeting link (credit check)', tag: 'Calls', auth: true, body: MeetingLinkRequest, errors: [402, 404], status: 201, response: MeetingLinkResult }),
-  openMeeting: route({ method: 'GET', path: '/meeting/{callId}', entry: 'functions/meeting/open.ts', summary: 'Open a meeting link: redeems its single-use token (410 once used or expired)', tag: 'Calls', auth: false, params: MeetingParams, query: MeetingQuery, errors: [410], status: 200, produces: 'text/html' }),
+  openMeeting: route({ method: 'GET', path: '/meeting/{callId}', entry: 'functions/meeting/open.ts', summary: 'Open a meeting link: the Join page; looks at the single-use token without using it (410 once used or expired)', tag: 'Calls', auth: false, ipLimit: 'meeting', params: MeetingParams, query: MeetingQuery, errors: [410], status: 200, produces: 'text/html' }),
+  joinMeeting: route({ method: 'POST', path: '/meeting/{callId}/join', entry: 'functions/meeting/join.ts', summary: 'Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired)', tag: 'Calls', auth: false, ipLimit: 'meeting-join', params: MeetingParams, bodyKind: 'raw', consumes: 'application/x-www-form-urlencoded', form: z.object({ token: z.string().max(512) }), errors: [410], status: 200, produces: 'text/html' }),
 
   // `available` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
   searchPhoneNumbers: route({ method: 'GET', path: '/api/phone-numbers/available', entry: 'functions/phone-numbers/available.ts', summary: 'Search numbers for sale (buy takes one of these)', tag: 'Phone numbers', auth: true, query: WorkspaceQuery.extend(AvailableNumbersQuery.shape), status: 200, response: z.object({ data: z.array(AvailableNumberView) }) }),
@@ -111,8 +114,8 @@ export const ROUTES = {
   updatePhoneNumber: route({ method: 'PATCH', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/update.ts', summary: 'Assign (or with null unassign) the agent that answers inbound calls', tag: 'Phone numbers', auth: true, params: IdParams, body: PhoneNumberUpdate, errors: [422], status: 200, response: PhoneNumberView }),
   deletePhoneNumber: route({ method: 'DELETE', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/delete.ts', summary: 'Release a number (bought: back to the provider; imported: our webhooks removed)', tag: 'Phone numbers', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
 
-  twilioVoice: route({ method: 'POST', path: '/twilio/voice', entry: 'functions/twilio/voice.ts', summary: 'Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML', tag: 'Webhooks', auth: false, bodyKind: 'raw', errors: [403], status: 200, produces: 'text/xml' }),
-  twilioStatus: route({ method: 'POST', path: '/twilio/status', entry: 'functions/twilio/status.ts', summary: 'Twilio call status callback (signed by Twilio)', tag: 'Webhooks', auth: false, bodyKind: 'raw', errors: [403], status: 204 }),
+  twilioVoice: route({ method: 'POST', path: '/twilio/voice', entry: 'functions/twilio/voice.ts', summary: 'Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 200, produces: 'text/xml' }),
+  twilioStatus: route({ method: 'POST', path: '/twilio/status', entry: 'functions/twilio/status.ts', summary: 'Twilio call status callback (signed by Twilio)', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 204 }),
 
   openapi: route({ method: 'GET', path: '/api/openapi.json', entry: 'functions/docs/openapi.ts', summary: 'This API as an OpenAPI 3.1 document', tag: 'Docs', auth: false, status: 200, produces: 'application/json' }),
   docs: route({ method: 'GET', path: '/docs', entry: 'functions/docs/page.ts', summary: 'API reference page', tag: 'Docs', auth: false, status: 200, produces: 'text/html' }),

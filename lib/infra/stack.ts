@@ -9,7 +9,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE, type TableDefinition } from '../store/model.js';
 import { entryConstructId, PlatformFunction, type PlatformFunctionProps } from './constructs/api-function.js';
-import { bindDataKey, bindDispatchQueue, bindRecordings, bindTable, bindTwilioCredentials } from './constructs/bindings.js';
+import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindTable, bindTwilioCredentials } from './constructs/bindings.js';
 import { StreamingService, type StreamingTls } from './constructs/streaming-service.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
@@ -217,6 +217,8 @@ export class PlatformStack extends Stack {
         ...(needs.bundleFiles === undefined ? {} : { bundleFiles: needs.bundleFiles }),
       });
       if (needs.table !== 'none') bindTable(fn, this.table, needs.table);
+      // Keyed and per-IP-limited routes count each request in the table (lib/http/rate-limit.ts).
+      if (needs.table !== 'none' && routes.some((r) => r.auth || r.ipLimit)) bindRateLimits(fn, this.table);
       if (needs.recordings) bindRecordings(fn, this.recordings, needs.recordings);
       if (needs.dispatch) bindDispatchQueue(fn, this.dispatchQueue, needs.dispatch);
       if (needs.twilioCredentials) bindTwilioCredentials(fn, this.twilioCredentials);

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { ensureTable, startDynamoLocal, type LocalDynamo } from './dynamodb.js';
-import { startS3Local, S3RVER_CREDENTIALS, type LocalS3 } from './s3.js';
+import { startS3Local, type LocalS3 } from './s3.js';
 import { startSqsLocal, type LocalSqs } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
 import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio-standin.js';
@@ -66,8 +66,9 @@ export function handlerEnvironment(stores: LocalStores, settings: LocalSettings,
     DISPATCH_QUEUE_URL: stores.sqs.queueUrl,
     SECRET_KEY_FILE: resolve(settings.DATA_DIR, 'secret.key'),
     PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? baseUrl,
-    AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    // The recordings stand-in accepts only requests signed with the credentials it made up at start.
+    AWS_ACCESS_KEY_ID: stores.s3.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: stores.s3.credentials.secretAccessKey,
   };
 }
 

@@ -66,7 +66,9 @@ export function toGatewayEvent(
         method,
         path: url.pathname,
         protocol: 'HTTP/1.1',
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        // From the socket, never from X-Forwarded-For (a client writes that): per-IP rate limits key on it.
+        // API Gateway reports IPv4 callers as plain IPv4, so the IPv4-mapped IPv6 form is unwrapped.
+        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, ''),
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,

@@ -1,12 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import type { Call, MeetingLinkRequest, MeetingLinkResult } from '../domain/call.js';
 import { newId } from '../domain/ids.js';
-import { getAgent } from '../store/agents.js';
-import { putNewCall } from '../store/calls.js';
+import { findAgent, getAgent } from '../store/agents.js';
+import { findCall, putNewCall } from '../store/calls.js';
+import { getMeetingToken, type MeetingTokenItem } from '../store/meeting-links.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../store/model.js';
 import { newHistoryRecordItems } from '../store/history.js';
 import { destination, findCallContact, historyOf } from './calls.js';
@@ -15,8 +16,9 @@ import { assertCanAffordCall, callPricing } from './credits.js';
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
  * only its SHA-256 is stored (`MEETING#<callId>/TOKEN`), so a table read never yields a working link.
- * Redeeming is ONE conditional write (right token, unused, unexpired → used): of any number of concurrent
- * opens exactly one is admitted. docs/calls.md.
+ * Opening the link (GET) only looks at it; joining (the page's POST) redeems it with ONE conditional write
+ * (right token, unused, unexpired → used): of any number of concurrent joins exactly one is admitted.
+ * docs/calls.md.
  */
 
 /** A link is good for a day: long enough to reach someone by email or SMS, short enough to be stale-safe. */
@@ -82,23 +84,62 @@ export async function createMeetingLink(
   return { call_id: call._id, room_url: publicUrl(deps.config, `/meeting/${call._id}?token=${token}`) };
 }
 
-export type RedeemOutcome =
-  | { readonly kind: 'admitted'; readonly callId: string; readonly workspaceId: string }
+/** What a link is, for the page that shows it (the agent's name once the link is known to be good). */
+export type LinkOutcome =
+  | { readonly kind: 'valid' | 'admitted'; readonly callId: string; readonly workspaceId: string; readonly agentName: string }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'used' }
   | { readonly kind: 'expired' };
 
+const tokenShapeOk = (token: string | undefined): token is string => Boolean(token) && token!.length <= 128;
+
+/** Why a token does not work, from its stored item (for the page shown, never for the decision to admit). */
+function refusal(item: MeetingTokenItem | undefined, tokenHash: string, nowMs: number): LinkOutcome | undefined {
+  // A wrong token learns nothing about the link, not even that it exists.
+  if (!item || !safeEqual(item.tokenHash, tokenHash)) return { kind: 'unknown' };
+  if (item.usedAt !== undefined) return { kind: 'used' };
+  if (item.expiresAtMs <= nowMs) return { kind: 'expired' };
+  return undefined;
+}
+
+const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The name of the call's agent, or a neutral phrase when the agent has since been deleted. */
+async function agentNameOf(deps: Pick<Deps, 'db'>, workspaceId: string, callId: string): Promise<string> {
+  const call = await findCall(deps.db, workspaceId, callId);
+  const agent = call ? await findAgent(deps.db, workspaceId, call.agentId) : undefined;
+  return agent?.name || 'your agent';
+}
+
+/**
+ * Looks at a link WITHOUT using it: the page a GET shows (link scanners in mail and chat fetch URLs, and a
+ * fetch must never burn the link). Only the page's own POST redeems it (see redeemMeetingLink).
+ */
+export async function inspectMeetingLink(
+  deps: Pick<Deps, 'db'>,
+  callId: string,
+  token: string | undefined,
+  nowMs: number = Date.now(),
+): Promise<LinkOutcome> {
+  if (!tokenShapeOk(token)) return { kind: 'unknown' };
+  const item = await getMeetingToken(deps.db, callId);
+  const refused = refusal(item, hashToken(token), nowMs);
+  if (refused) return refused;
+  return { kind: 'valid', callId, workspaceId: item!.workspaceId, agentName: await agentNameOf(deps, item!.workspaceId, callId) };
+}
+
 /**
  * Redeems a link: one conditional update marks the token used if it matches, is unused and has not
- * expired. When the write is refused, a read says why (for the page shown, never for the decision).
+ * expired, so of any number of concurrent redeems exactly one is admitted. When the write is refused, a
+ * read says why (for the page shown, never for the decision).
  */
 export async function redeemMeetingLink(
   deps: Pick<Deps, 'db'>,
   callId: string,
   token: string | undefined,
   nowMs: number = Date.now(),
-): Promise<RedeemOutcome> {
-  if (!token || token.length > 128) return { kind: 'unknown' };
+): Promise<LinkOutcome> {
+  if (!tokenShapeOk(token)) return { kind: 'unknown' };
   const tokenHash = hashToken(token);
   try {
     const out = await deps.db.doc.send(
@@ -111,33 +152,10 @@ export async function redeemMeetingLink(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return { kind: 'admitted', callId, workspaceId: String(out.Attributes?.workspaceId) };
+    const workspaceId = String(out.Attributes?.workspaceId);
+    return { kind: 'admitted', callId, workspaceId, agentName: await agentNameOf(deps, workspaceId, callId) };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
-  const out = await deps.db.doc.send(new GetCommand({ TableName: deps.db.table, Key: key.meetingToken(callId), ConsistentRead: true }));
-  const item = out.Item;
-  // A wrong token learns nothing about the link, not even that it exists.
-  if (!item || item.tokenHash !== tokenHash) return { kind: 'unknown' };
-  if (item.usedAt !== undefined) return { kind: 'used' };
-  return { kind: 'expired' };
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** The minimal pages of a meeting link (the real meeting page is a later issue). */
-export function meetingPage(outcome: RedeemOutcome): { status: number; html: string } {
-  const page = (title: string, text: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main></body></html>`;
-  switch (outcome.kind) {
-    case 'admitted':
-      return { status: 200, html: page('Session admitted', `You are admitted to session ${outcome.callId}. The agent will join you here.`) };
-    case 'used':
-      return { status: 410, html: page('Link already used', 'This meeting link has already been opened. Ask for a new link.') };
-    case 'expired':
-      return { status: 410, html: page('Link expired', 'This meeting link has expired. Ask for a new link.') };
-    default:
-      return { status: 404, html: page('Link not found', 'This meeting link is not valid.') };
-  }
+  return refusal(await getMeetingToken(deps.db, callId), tokenHash, nowMs) ?? { kind: 'used' };
 }

@@ -20,6 +20,7 @@
  *   PROVIDERCALL#<sid> / CALL               which call an inbound provider call became (one per sid; expires: ttl)
  *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
+ *   RATE#<policy>#<partition> / WINDOW#<startMs>  requests counted in one rate-limit window (expires: ttl)
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -61,6 +62,7 @@ export const ENTITY = {
   idempotency: 'idempotency',
   meetingToken: 'meetingToken',
   providerCall: 'providerCall',
+  rateWindow: 'rateWindow',
 } as const;
 
 export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber';
@@ -85,6 +87,7 @@ export const key = {
   idempotency: (ws: string, keyHash: string) => ({ pk: `WS#${ws}`, sk: `IDEMPOTENCY#${keyHash}` }),
   meetingToken: (callId: string) => ({ pk: `MEETING#${callId}`, sk: 'TOKEN' }),
   providerCall: (callSid: string) => ({ pk: `PROVIDERCALL#${callSid}`, sk: 'CALL' }),
+  rateWindow: (policy: string, partition: string, startMs: number) => ({ pk: `RATE#${policy}#${partition}`, sk: `WINDOW#${startMs}` }),
 } as const;
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */

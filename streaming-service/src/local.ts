@@ -53,6 +53,7 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
       return platformEnvironment({ ...deps, config }, vendorProviders(config));
     },
     session: options.session,
+    upgradeLimit: { policy: { name: 'media-stream', ...config.RATE_LIMIT_MEDIA_STREAM } },
   });
   streaming.attach(server);
   fallbacks.push((req, res) => streaming.handleRequest(req, res));

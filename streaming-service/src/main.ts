@@ -14,7 +14,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.LOG_LEVEL);
   const deps = await buildDeps(config);
-  const server = createStreamingServer({ environment: async () => platformEnvironment(deps, vendorProviders(config)) });
+  const server = createStreamingServer({
+    environment: async () => platformEnvironment(deps, vendorProviders(config)),
+    // Behind the ALB: the client is the address it appends to X-Forwarded-For.
+    upgradeLimit: { policy: { name: 'media-stream', ...config.RATE_LIMIT_MEDIA_STREAM }, behindProxy: true },
+  });
   const { port } = await server.listen(config.STREAMING_PORT);
   log('info', 'streaming service listening', { port });
   const stop = async () => {

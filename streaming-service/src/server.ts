@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
+import { LocalWindows, type RatePolicy } from '../../lib/domain/rate-window.js';
 import { admit, loadCallSetup, type CallLoader } from './admission.js';
 import { decodeTwilio, type InboundEvent } from './codec/twilio.js';
 import type { VoiceHistoryRecord } from './end/finalize.js';
@@ -34,6 +35,18 @@ export interface StreamingServerOptions {
    */
   readonly startTimeoutMs?: number;
   readonly path?: string;
+  /**
+   * Upgrades per client IP (RATE_LIMIT_MEDIA_STREAM), counted in this process's memory: a task lives long,
+   * unlike a Lambda instance. Behind the ALB (`behindProxy`) the client is the last X-Forwarded-For entry,
+   * the one the ALB appended; otherwise the socket's address.
+   */
+  readonly upgradeLimit?: { readonly policy: RatePolicy; readonly behindProxy?: boolean };
+}
+
+/** The client address of an upgrade request (see StreamingServerOptions.upgradeLimit). */
+function clientIp(req: IncomingMessage, behindProxy: boolean): string {
+  const forwarded = behindProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : undefined;
+  return (forwarded || req.socket.remoteAddress || 'unknown').replace(/^::ffff:(?=\d+\.)/, '');
 }
 
 /** Emitted once per admitted call, after its history record was written (or writing failed). */
@@ -97,6 +110,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
   };
   let own: Server | undefined;
   let draining = false;
+  const upgrades = new LocalWindows();
 
   const refuse = (ws: WebSocket, reason: string, code = POLICY_VIOLATION) => {
     events.emit('refused', { reason });
@@ -218,6 +232,18 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       if (draining) {
         socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return true;
+      }
+      const limit = options.upgradeLimit;
+      if (limit) {
+        const d = upgrades.take(limit.policy, clientIp(req, limit.behindProxy ?? false), Date.now());
+        if (!d.allowed) {
+          const p = d.policy;
+          socket.end(
+            `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${d.resetSeconds}\r\nRateLimit-Policy: "${p.name}";q=${p.limit};w=${p.windowSeconds}\r\n` +
+              `RateLimit: "${p.name}";r=0;t=${d.resetSeconds}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+          );
+          return true;
+        }
       }
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       return true;

@@ -45,7 +45,7 @@ function sharedStores(): LocalStores {
   const noop = async () => undefined;
   return {
     dynamo: { endpoint: s.dynamodb, stop: noop },
-    s3: { endpoint: s.s3, stop: noop },
+    s3: { endpoint: s.s3, credentials: s.s3Credentials, stop: noop },
     sqs: { endpoint: s.sqs, queueUrl: s.queueUrl, deadLetterQueueUrl: s.deadLetterQueueUrl, stop: noop },
     stop: noop,
   };

@@ -192,8 +192,15 @@ describe('API routes and functions', () => {
     for (const { entry, needs, routes } of plans) {
       const [, fn] = functionFor(entry);
       const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
-      const actions = statementsOf(refId(fn.Properties!.Role)!).flatMap((s) => asArray(s.Action));
+      const statements = statementsOf(refId(fn.Properties!.Role)!);
+      // The rate-limit counters' grant (UpdateItem on RATE#* partitions only) is checked apart below.
+      const isRateGrant = (s: Statement) =>
+        JSON.stringify((s as { Condition?: unknown }).Condition ?? null) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } });
+      const actions = statements.filter((s) => !isRateGrant(s)).flatMap((s) => asArray(s.Action));
       const dynamo = actions.filter((a) => a.startsWith('dynamodb:'));
+      const rateGrants = statements.filter(isRateGrant);
+      const limited = needs.table !== 'none' && routes.some((r) => r.auth || r.ipLimit);
+      expect(rateGrants.map((s) => asArray(s.Action)), entry).toEqual(limited ? [['dynamodb:UpdateItem']] : []);
 
       expect(refId(env.SECRET_KEY_ARN), entry).toBe(ofType('AWS::SecretsManager::Secret')[0]![0]);
       expect(actions).toContain('secretsmanager:GetSecretValue');

@@ -9,7 +9,7 @@ import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import { createSqsClient } from '../../lib/store/queue.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
-import { platformApi, sharedStores } from './platform.js';
+import { platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
 
 /**
  * A local platform for the calls tests: like test/support/platform.ts, but with a dispatch queue (and dead
@@ -51,6 +51,7 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean } =
   const stores = sharedStores({ queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! });
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-calls-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
+  raiseLoopbackIpLimits();
   const platform = await startPlatform(
     { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
     { stores, persist: false, dispatchPoller: options.dispatchPoller },

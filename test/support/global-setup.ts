@@ -3,7 +3,7 @@ import { startStores, type LocalStores } from '../../lib/local/platform.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stores: { dynamodb: string; s3: string; sqs: string; queueUrl: string; deadLetterQueueUrl: string };
+    stores: { dynamodb: string; s3: string; s3Credentials: { accessKeyId: string; secretAccessKey: string }; sqs: string; queueUrl: string; deadLetterQueueUrl: string };
   }
 }
 
@@ -15,6 +15,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stores', {
     dynamodb: stores.dynamo.endpoint,
     s3: stores.s3.endpoint,
+    s3Credentials: stores.s3.credentials,
     sqs: stores.sqs.endpoint,
     queueUrl: stores.sqs.queueUrl,
     deadLetterQueueUrl: stores.sqs.deadLetterQueueUrl,

@@ -34,7 +34,7 @@ export function sharedStores(queue?: { queueUrl: string; deadLetterQueueUrl: str
   const { queueUrl, deadLetterQueueUrl } = queue ?? s;
   return {
     dynamo: { endpoint: s.dynamodb, stop: noop },
-    s3: { endpoint: s.s3, stop: noop },
+    s3: { endpoint: s.s3, credentials: s.s3Credentials, stop: noop },
     sqs: { endpoint: s.sqs, queueUrl, deadLetterQueueUrl, stop: noop },
     stop: noop,
   };
@@ -67,12 +67,25 @@ export function platformApi(baseUrl: string): TestPlatform['api'] {
 }
 
 /**
+ * Every test request comes from 127.0.0.1, unlike real users, so the per-IP limits of the public meeting
+ * pages and of failed authentications are raised unless a test sets its own (test/connected/rate-limits
+ * runs with real, low ones). The per-key and webhook limits keep their defaults. Call before the platform
+ * starts (the config is read once).
+ */
+export function raiseLoopbackIpLimits(): void {
+  process.env.RATE_LIMIT_MEETING ??= '100000/60s';
+  process.env.RATE_LIMIT_MEETING_JOIN ??= '100000/60s';
+  process.env.RATE_LIMIT_AUTH_FAILURES ??= '100000/60s';
+}
+
+/**
  * The whole local platform in this test file's process, on a free port, with a table of its own so test
  * files never see each other's data.
  */
 export async function startTestPlatform(
   options: { fallbacks?: Fallback[]; persist?: boolean; twilioSandbox?: boolean } = {},
 ): Promise<TestPlatform> {
+  raiseLoopbackIpLimits();
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-test-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
   const platform = await startPlatform(

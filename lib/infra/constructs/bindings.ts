@@ -1,5 +1,6 @@
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -30,6 +31,21 @@ export function bindTable(target: BindTarget, table: dynamodb.ITableV2, access: 
   setEnv(target, 'TABLE_NAME', table.tableName);
   if (access === 'read') table.grantReadData(target);
   else table.grantReadWriteData(target);
+}
+
+/**
+ * Lets a handler count requests in rate-limit windows (lib/store/rate-limits.ts): UpdateItem only, and only
+ * on items whose partition key starts with `RATE#`, so a read-only route stays read-only for everything
+ * else. Call after bindTable (it needs TABLE_NAME).
+ */
+export function bindRateLimits(target: BindTarget, table: dynamodb.ITableV2): void {
+  target.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+    }),
+  );
 }
 
 /**

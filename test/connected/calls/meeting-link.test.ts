@@ -1,9 +1,11 @@
 /**
- * Invariant: a meeting link is single use. Its token is stored only as a hash; redeeming it is one
- * conditional write, so of any number of concurrent opens exactly one is admitted (200) and every other
- * open, then or later, is refused with 410; an expired link is 410 too; a wrong token is 404 and says
- * nothing about the link. Creating a link needs the credits for one call (402 otherwise) and writes a
- * `video` call for the agent and contact.
+ * Invariant: a meeting link is single use, and only joining uses it. Its token is stored only as a hash.
+ * Opening the link (GET, what mail and chat link scanners do) shows a Join page and never consumes it, however
+ * often; the page's POST redeems it with one conditional write, so of any number of concurrent joins exactly
+ * one is admitted (200) and every other join or open, then or later, is refused with 410; an expired link is
+ * 410 too; a wrong token is 404 and says nothing about the link. In Chromium, clicking Join admits, under a
+ * CSP that the page does not violate. Creating a link needs the credits for one call (402 otherwise) and
+ * writes a `video` call for the agent and contact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -24,6 +26,8 @@ async function link(s: { apiKey: string; workspaceId: string; agentId: string },
 }
 
 const open = (roomUrl: string) => fetch(roomUrl.replace(/^http:\/\/[^/]+/, p.baseUrl));
+const join = (callId: string, body: string, contentType: string) =>
+  fetch(`${p.baseUrl}/meeting/${callId}/join`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
 describe('POST /api/optimus/meeting-link', () => {
   it('answers 201 {call_id, room_url} of the shape {base}/meeting/<call_id>?token=<token> and writes a video call', async () => {
@@ -58,20 +62,52 @@ describe('POST /api/optimus/meeting-link', () => {
   });
 });
 
-describe('GET /meeting/{callId}?token=', () => {
-  it('of 50 concurrent opens exactly one is admitted; the rest, and every later open, get 410', async () => {
+describe('GET /meeting/{callId}?token= and POST /meeting/{callId}/join', () => {
+  it('50 opens never use the link; of 20 concurrent joins exactly one is admitted; then every open and join is 410', async () => {
     const s = await p.callerSetup(100);
     const res = await link(s);
-    const answers = await Promise.all(Array.from({ length: 50 }, () => open(res.body.room_url)));
-    const statuses = answers.map((a) => a.status);
+    const token = new URL(res.body.room_url).searchParams.get('token')!;
+    const opens = await Promise.all(Array.from({ length: 50 }, () => open(res.body.room_url)));
+    expect(opens.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const page = await opens[0]!.text();
+    expect(page).toContain('Call with Caller');
+    expect(page).toContain('<html lang="en">');
+    expect(page).toMatch(/<form method="post" action="[^"]+\/join">/);
+    expect(opens[0]!.headers.get('cache-control')).toBe('no-store');
+    expect(opens[0]!.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(opens[0]!.headers.get('content-security-policy')).toMatch(/default-src 'none'.*form-action 'self'/);
+    const stored = await p.deps.db.doc.send(new GetCommand({ TableName: p.deps.db.table, Key: key.meetingToken(res.body.call_id), ConsistentRead: true }));
+    expect(stored.Item?.usedAt).toBeUndefined();
+
+    const joins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0 ? join(res.body.call_id, `token=${encodeURIComponent(token)}`, 'application/x-www-form-urlencoded') : join(res.body.call_id, JSON.stringify({ token }), 'application/json'),
+      ),
+    );
+    const statuses = joins.map((a) => a.status);
     expect(statuses.filter((x) => x === 200)).toHaveLength(1);
-    expect(statuses.filter((x) => x === 410)).toHaveLength(49);
-    const admitted = answers.find((a) => a.status === 200)!;
+    expect(statuses.filter((x) => x === 410)).toHaveLength(19);
+    const admitted = joins.find((a) => a.status === 200)!;
     expect(admitted.headers.get('content-type')).toContain('text/html');
-    expect(await admitted.text()).toContain('Session admitted');
+    expect(admitted.headers.get('cache-control')).toBe('no-store');
+    expect(await admitted.text()).toContain('Connecting you to Caller');
     const later = await open(res.body.room_url);
     expect(later.status).toBe(410);
-    expect(await later.text()).toContain('already been opened');
+    expect(await later.text()).toContain('already been used');
+    expect((await join(res.body.call_id, `token=${encodeURIComponent(token)}`, 'application/x-www-form-urlencoded')).status).toBe(410);
+  });
+
+  it('a join with a wrong, missing or URL-borne token is 404 and leaves the link usable', async () => {
+    const s = await p.callerSetup(100);
+    const res = await link(s);
+    const token = new URL(res.body.room_url).searchParams.get('token')!;
+    expect((await join(res.body.call_id, `token=${'A'.repeat(43)}`, 'application/x-www-form-urlencoded')).status).toBe(404);
+    expect((await join(res.body.call_id, '', 'application/x-www-form-urlencoded')).status).toBe(404);
+    expect((await join(res.body.call_id, '{"token": 5}', 'application/json')).status).toBe(404);
+    // The token belongs in the body: one in the query string of the POST is not read.
+    const viaQuery = await fetch(`${p.baseUrl}/meeting/${res.body.call_id}/join?token=${token}`, { method: 'POST' });
+    expect(viaQuery.status).toBe(404);
+    expect((await open(res.body.room_url)).status).toBe(200);
   });
 
   it('410 with its own message for an expired link; 404 for a wrong or missing token', async () => {
@@ -87,6 +123,9 @@ describe('GET /meeting/{callId}?token=', () => {
     const expired = await open(res.body.room_url);
     expect(expired.status).toBe(410);
     expect(await expired.text()).toContain('expired');
+    const token = new URL(res.body.room_url).searchParams.get('token')!;
+    const expiredJoin = await join(res.body.call_id, `token=${encodeURIComponent(token)}`, 'application/x-www-form-urlencoded');
+    expect(expiredJoin.status).toBe(410);
     const unknown = await fetch(`${p.baseUrl}/meeting/call_01J00000000000000000000000?token=x`);
     expect(unknown.status).toBe(404);
   });

@@ -1,0 +1,124 @@
+import type { Config } from '../config.js';
+import { AppError } from '../domain/errors.js';
+import { LocalWindows, windowAt, type RateDecision, type RatePolicy } from '../domain/rate-window.js';
+import type { Db } from '../store/dynamo.js';
+import { countInWindow } from '../store/rate-limits.js';
+import { describeError, log } from './log.js';
+
+/**
+ * The API's rate limiter (docs/api.md, "Rate limits"): fixed windows whose count lives in the table, one
+ * conditional UpdateItem per counted request (lib/store/rate-limits.ts), so the limit holds across every
+ * Lambda instance and every route's function. In front of it, this instance's memory: once it knows a
+ * window is full (it counted `limit` itself, or the table refused once) it refuses without a table call, so
+ * a flood costs at most one write per instance per window after the limit. Same code locally and on AWS.
+ */
+
+/** The quotas, by the name the RateLimit headers give them. */
+export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join';
+
+/** The policies from the parsed config. */
+export function ratePolicies(config: Config): Record<PolicyName, RatePolicy> {
+  return {
+    key: { name: 'key', ...config.RATE_LIMIT_KEY },
+    'auth-failures': { name: 'auth-failures', ...config.RATE_LIMIT_AUTH_FAILURES },
+    webhook: { name: 'webhook', ...config.RATE_LIMIT_WEBHOOK },
+    meeting: { name: 'meeting', ...config.RATE_LIMIT_MEETING },
+    'meeting-join': { name: 'meeting-join', ...config.RATE_LIMIT_MEETING_JOIN },
+  };
+}
+
+/**
+ * The fields of draft-ietf-httpapi-ratelimit-headers-11 (May 2026; same syntax since -08): the policy as
+ * `"name";q=<quota>;w=<window seconds>` and the current limit as `"name";r=<remaining>;t=<seconds to reset>`.
+ */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  const p = decision.policy;
+  return {
+    'ratelimit-policy': `"${p.name}";q=${p.limit};w=${p.windowSeconds}`,
+    ratelimit: `"${p.name}";r=${decision.remaining};t=${decision.resetSeconds}`,
+  };
+}
+
+const WHAT: Record<string, string> = {
+  key: 'this API key',
+  'auth-failures': 'failed authentications from your address',
+  webhook: 'webhook requests from your address',
+  meeting: 'meeting-link requests from your address',
+  'meeting-join': 'meeting joins from your address',
+};
+
+/** 429 with Retry-After and the RateLimit fields; the error body names the policy. */
+export class RateLimitedError extends AppError {
+  readonly headers: Record<string, string>;
+
+  constructor(decision: RateDecision) {
+    const p = decision.policy;
+    super(429, 'rate_limited', `Too many requests for ${WHAT[p.name] ?? p.name}; retry after ${decision.resetSeconds} seconds.`, [
+      { message: `at most ${p.limit} requests per ${p.windowSeconds} s`, policy: p.name, limit: p.limit, windowSeconds: p.windowSeconds, retryAfterSeconds: decision.resetSeconds },
+    ]);
+    this.headers = { ...rateLimitHeaders(decision), 'retry-after': String(decision.resetSeconds) };
+  }
+}
+
+/** This instance's memory of the windows (bounded; see LocalWindows). */
+const local = new LocalWindows();
+
+/**
+ * Counts one request against `policy` for `partition` (a key hash, an IP): memory first, then the table.
+ * If the table cannot be reached the request is let through (memory still limits this instance): a
+ * throttled counter must not take the whole API down with it.
+ */
+export async function takeRate(db: Db, policy: RatePolicy, partition: string, nowMs = Date.now()): Promise<RateDecision> {
+  const first = local.take(policy, partition, nowMs);
+  if (!first.allowed) return first;
+  const { startMs, resetSeconds } = windowAt(policy, nowMs);
+  try {
+    const out = await countInWindow(db, { policy: policy.name, partition, startMs, windowSeconds: policy.windowSeconds, limit: policy.limit });
+    local.settle(policy, partition, nowMs, out);
+    return { policy, allowed: out.allowed, remaining: out.allowed ? Math.max(0, policy.limit - out.count) : 0, resetSeconds };
+  } catch (error) {
+    log('warn', 'rate limiter unavailable; request let through', describeError(error));
+    return first;
+  }
+}
+
+/** Whether this instance already knows the window is full (no table call, nothing counted). */
+export function rateExhausted(policy: RatePolicy, partition: string, nowMs = Date.now()): RateDecision | undefined {
+  if (!local.exhausted(policy, partition, nowMs)) return undefined;
+  return { policy, allowed: false, remaining: 0, resetSeconds: windowAt(policy, nowMs).resetSeconds };
+}
+
+/**
+ * Key hashes the table does not know or knows as revoked, answered 401 from memory for a short TTL
+ * (UNKNOWN_KEY_CACHE_TTL_MS), so repeating a bad key costs no table read. Bounded: when full, the oldest
+ * entries go first.
+ */
+export class UnknownKeyCache {
+  private readonly entries = new Map<string, { expiresMs: number; revoked: boolean }>();
+
+  constructor(private readonly maxEntries = 10_000) {}
+
+  /** What is cached for the hash, if it has not expired. */
+  get(hash: string, nowMs = Date.now()): { revoked: boolean } | undefined {
+    const entry = this.entries.get(hash);
+    if (!entry) return undefined;
+    if (entry.expiresMs <= nowMs) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return { revoked: entry.revoked };
+  }
+
+  add(hash: string, revoked: boolean, ttlMs: number, nowMs = Date.now()): void {
+    if (ttlMs <= 0) return;
+    this.entries.delete(hash);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, { expiresMs: nowMs + ttlMs, revoked });
+  }
+}
+
+/** The caller's address as API Gateway saw it (IPv4-mapped IPv6 written as plain IPv4). */
+export function sourceIp(event: { requestContext?: { http?: { sourceIp?: string } } }): string {
+  const ip = event.requestContext?.http?.sourceIp ?? 'unknown';
+  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+}
