@@ -213,6 +213,7 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
     response: { call_id: EXAMPLE_IDS.meeting, room_url: `https://api.example.com/meeting/${EXAMPLE_IDS.meeting}?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc` },
   },
   openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },
+  joinMeeting: { params: { callId: EXAMPLE_IDS.meeting } },
 
   searchPhoneNumbers: {
     params: { country: 'US', areaCode: '415' },

@@ -142,6 +142,8 @@ export function errorStatuses(route: RouteSpec): number[] {
     // The rate limiter counts every authenticated request.
     out.add(429);
   }
+  // Public routes with a per-IP limit (webhooks, meeting pages) answer 429 too.
+  if (route.ipLimit) out.add(429);
   if (route.params) out.add(404);
   if (readsBody) out.add(413);
   return [...out].sort((a, b) => a - b);
