@@ -138,6 +138,7 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
     loader: { agent: async () => agent, contactByPhone: async () => undefined, tools: async () => [] },
     // Each benchmark call has its own token; the claim's store round trip is not what is measured.
     claim: async () => ({ maxDurationSeconds: 3600 }),
+    heartbeat: async () => true,
     services(setup) {
       const probe: CallProbe = { llmAborts: [], ttsCancels: [] };
       probes.set(setup.callSid, probe);

@@ -110,6 +110,11 @@ export interface Call {
    */
   streamStartedAt?: string;
   streamSid?: string;
+  /**
+   * The stream's last heartbeat (set at the claim, then every {@link STREAM_HEARTBEAT_MS} while it runs).
+   * A stream unseen for {@link STREAM_ABANDONED_AFTER_MS} is taken for dead and swept: billed up to here.
+   */
+  streamSeenAt?: string;
   /** Set once, when the reservation is settled; `cost` is what was charged for `billedSeconds`. */
   settledAt?: string;
   cost?: number;
@@ -193,6 +198,19 @@ export const billedSecondsFor = (p: CallPricing, durationSeconds: number): numbe
 export function costFor(p: CallPricing, durationSeconds: number): number {
   return roundCredits((p.creditsPerMinute * billedSecondsFor(p, durationSeconds)) / 60);
 }
+
+/**
+ * How often the streaming service tells the table a stream is still running. 30 s: one small write per
+ * call every half minute is noise next to the call's own cost, and a dead container's call is billed at
+ * most this much less than it ran.
+ */
+export const STREAM_HEARTBEAT_MS = 30_000;
+
+/**
+ * A stream unseen for this long is abandoned (its container died) and the sweep settles it. Three missed
+ * heartbeats: one slow or throttled write, or a retry, never makes a live call look dead.
+ */
+export const STREAM_ABANDONED_AFTER_MS = 3 * STREAM_HEARTBEAT_MS;
 
 /** GET /api/history/{id}/recording-url: a presigned download and when it stops working. */
 export const RecordingUrl = z

@@ -27,6 +27,7 @@ import {
   findCall,
   findCallByProviderSid,
   findIdempotencyRecord,
+  heartbeatStream,
 } from '../store/calls.js';
 import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js';
 import { key } from '../store/model.js';
@@ -364,8 +365,23 @@ export async function applyInboundStatus(deps: Pick<Deps, 'config' | 'db'>, work
  * Claims the one media stream a stream token admits, before any vendor is touched: the live call, or
  * undefined when a stream was already claimed for it, it has ended or settled, or the sid does not match.
  */
-export const claimCallStream = (deps: Pick<Deps, 'db'>, claims: { workspaceId: string; callId: string; callSid: string }, streamSid: string) =>
-  claimStream(deps.db, claims.workspaceId, claims.callId, claims.callSid, streamSid, new Date().toISOString());
+export const claimCallStream = (
+  deps: Pick<Deps, 'db'>,
+  claims: { workspaceId: string; callId: string; callSid: string },
+  streamSid: string,
+  nowMs: number = Date.now(),
+) => claimStream(deps.db, claims.workspaceId, claims.callId, claims.callSid, streamSid, new Date(nowMs).toISOString());
+
+/**
+ * The claimed stream's heartbeat (docs/calls.md, "Abandoned streams"): true while the call is unsettled,
+ * false once it was settled (the stream was swept as abandoned, or already ended).
+ */
+export const heartbeatCallStream = async (
+  deps: Pick<Deps, 'db'>,
+  claims: { workspaceId: string; callId: string },
+  streamSid: string,
+  nowMs: number = Date.now(),
+): Promise<boolean> => (await heartbeatStream(deps.db, claims.workspaceId, claims.callId, streamSid, new Date(nowMs).toISOString())) !== undefined;
 
 /** Whether a call can still be connected (the voice webhook refuses ended calls). */
 export const isLive = (call: Call): boolean => !TERMINAL_CALL_STATES.has(call.status);

@@ -46,6 +46,10 @@ export interface SettleCallInput {
    * stream never started; a streamed call is settled by the stream's end with the duration it measured.
    */
   readonly unlessStreamed?: boolean;
+  /** The sweep of abandoned streams: settle only while the stream's last heartbeat is still this one. */
+  readonly ifStreamSeenAt?: string;
+  /** When the settlement happens (epoch ms); now by default. */
+  readonly nowMs?: number;
 }
 
 /**
@@ -59,9 +63,14 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
     deps.db,
     input.workspaceId,
     input.callId,
-    { cost: costFor(pricing, input.durationSeconds), billedSeconds: billedSecondsFor(pricing, input.durationSeconds), unlessStreamed: input.unlessStreamed },
+    {
+      cost: costFor(pricing, input.durationSeconds),
+      billedSeconds: billedSecondsFor(pricing, input.durationSeconds),
+      unlessStreamed: input.unlessStreamed,
+      ifStreamSeenAt: input.ifStreamSeenAt,
+    },
     input.endReason,
-    new Date().toISOString(),
+    new Date(input.nowMs ?? Date.now()).toISOString(),
   );
   if (out.kind === 'missing') log('warn', 'settle: no such call', { callId: input.callId, workspaceId: input.workspaceId });
   if (out.kind === 'streaming') log('info', 'settle deferred: the stream is live', { callId: input.callId });

@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState } from '../domain/call.js';
 import type { CallEndReason } from '../domain/history.js';
 import { callLedgerId, creditItem, debitItem, ledgerItem, type TransactItem } from './credits.js';
 import { transact, type Db } from './dynamo.js';
-import { ENTITY, TABLE_SCHEMA_VERSION, fromItem, key } from './model.js';
+import { ENTITY, GSI1, LIVE_STREAM_SHARDS, TABLE_SCHEMA_VERSION, fromItem, key, liveStreamShard } from './model.js';
 
 /**
  * The live call records (`WS#<ws>/LIVECALL#<callId>`): state, reservation and settlement of each call.
@@ -253,13 +253,54 @@ export function claimStream(db: Db, ws: string, callId: string, callSid: string,
   const terminal = [...TERMINAL_CALL_STATES];
   const values: Record<string, unknown> = { ':sid': callSid, ...Object.fromEntries(terminal.map((s, i) => [`:t${i}`, s])) };
   return conditionalUpdate(db, ws, callId, {
-    set: { streamStartedAt: now, streamSid, providerCallSid: callSid, updatedAt: now },
+    // The claim is the stream's first heartbeat: it enters the live-stream index at once.
+    set: { streamStartedAt: now, streamSeenAt: now, ...key.liveStreamIndex(callId, now), streamSid, providerCallSid: callSid, updatedAt: now },
     condition:
       'attribute_not_exists(streamStartedAt) AND attribute_not_exists(settledAt) AND ' +
       `(attribute_not_exists(providerCallSid) OR providerCallSid = :sid) AND NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,
     names: { '#st': 'status' },
     values,
   });
+}
+
+/**
+ * A live stream's heartbeat: records that stream `streamSid` of the call was still running at `now` (and
+ * moves its live-stream index entry). Only while the call is unsettled: undefined once it was settled, by
+ * this stream's end or by the sweep of abandoned streams (which took the stream for dead).
+ */
+export const heartbeatStream = (db: Db, ws: string, callId: string, streamSid: string, now: string): Promise<Call | undefined> =>
+  conditionalUpdate(db, ws, callId, {
+    // The index keys are written each time, so a stream claimed before the index existed joins it too.
+    set: { streamSeenAt: now, ...key.liveStreamIndex(callId, now) },
+    condition: 'streamSid = :sid AND attribute_not_exists(settledAt)',
+    values: { ':sid': streamSid },
+  });
+
+/**
+ * Live streams whose last heartbeat is older than `seenBefore` (ISO 8601), oldest first per shard, at most
+ * `limit`: the candidates of the sweep. Reads only the stale entries of the sparse live-stream index, never
+ * the table. The index is eventually consistent: the settlement re-checks the heartbeat it read.
+ */
+export async function findStaleStreams(db: Db, seenBefore: string, limit: number): Promise<Call[]> {
+  const found: Call[] = [];
+  for (let shard = 0; shard < LIVE_STREAM_SHARDS && found.length < limit; shard++) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await db.doc.send(
+        new QueryCommand({
+          TableName: db.table,
+          IndexName: GSI1,
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+          ExpressionAttributeValues: { ':pk': liveStreamShard(shard), ':before': seenBefore },
+          Limit: limit - found.length,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) found.push(fromItem<Call>(item));
+      start = out.LastEvaluatedKey;
+    } while (start && found.length < limit);
+  }
+  return found;
 }
 
 export type SettleOutcome =
@@ -279,7 +320,16 @@ export async function settleReservation(
   db: Db,
   ws: string,
   callId: string,
-  charge: { cost: number; billedSeconds: number; unlessStreamed?: boolean },
+  charge: {
+    cost: number;
+    billedSeconds: number;
+    unlessStreamed?: boolean;
+    /**
+     * The sweep of abandoned streams: settle only while the stream's last heartbeat is still this one (the
+     * one its duration was measured to), so a stream that proved alive in the meantime is left alone.
+     */
+    ifStreamSeenAt?: string;
+  },
   endReason: CallEndReason | undefined,
   now: string,
 ): Promise<SettleOutcome> {
@@ -287,11 +337,18 @@ export async function settleReservation(
   if (!call) return { kind: 'missing' };
   if (call.settledAt !== undefined) return { kind: 'already', call };
   if (charge.unlessStreamed && call.streamStartedAt !== undefined) return { kind: 'streaming', call };
+  if (charge.ifStreamSeenAt !== undefined && call.streamSeenAt !== charge.ifStreamSeenAt) return { kind: 'streaming', call };
   const charged = Math.min(Math.max(0, charge.cost), call.reserved);
   const release = Math.round((call.reserved - charged) * 10_000) / 10_000;
   const names: Record<string, string> = { '#settledAt': 'settledAt', '#cost': 'cost', '#b': 'billedSeconds', '#u': 'updatedAt' };
   const values: Record<string, unknown> = { ':now': now, ':cost': charged, ':b': charge.billedSeconds };
   let setReason = '';
+  let seenCondition = '';
+  if (charge.ifStreamSeenAt !== undefined) {
+    names['#seen'] = 'streamSeenAt';
+    values[':seen'] = charge.ifStreamSeenAt;
+    seenCondition = ' AND #seen = :seen';
+  }
   if (endReason) {
     names['#er'] = 'endReason';
     values[':er'] = endReason;
@@ -303,9 +360,10 @@ export async function settleReservation(
       Update: {
         TableName: db.table,
         Key: key.liveCall(ws, callId),
-        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${setReason}`,
-        // The stream may be claimed between the read above and this write: the condition decides.
-        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#settledAt)${charge.unlessStreamed ? ' AND attribute_not_exists(streamStartedAt)' : ''}`,
+        // A settled call leaves the live-stream index (the sweep's), whoever settled it.
+        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${setReason} REMOVE gsi1pk, gsi1sk`,
+        // The stream may be claimed (or beat) between the read above and this write: the condition decides.
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#settledAt)${charge.unlessStreamed ? ' AND attribute_not_exists(streamStartedAt)' : ''}${seenCondition}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },

@@ -16,7 +16,9 @@
  *   WS#<ws>        / CALL#<id>              call history record; gsi1 = WS#<ws>#CALLTYPE#<type> / <id>
  *   WS#<ws>        / NUMBER#<id>            phone number of the workspace (BYOT auth token sealed)
  *   NUMBER#<e164>  / OWNER                  which workspace holds a phone number (at most one; webhook lookup)
- *   WS#<ws>        / LIVECALL#<callId>      a call's live state and credit reservation (docs/calls.md)
+ *   WS#<ws>        / LIVECALL#<callId>      a call's live state and credit reservation (docs/calls.md);
+ *                                           while its stream is live and unsettled (sparse):
+ *                                           gsi1 = LIVESTREAM#<shard> / <streamSeenAt ISO>
  *   PROVIDERCALL#<sid> / CALL               which call an inbound provider call became (one per sid; expires: ttl)
  *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
@@ -26,7 +28,11 @@ export const TABLE_SCHEMA_VERSION = 1;
 
 export const KEYS = { pk: 'pk', sk: 'sk', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk' } as const;
 
-/** GSI1: history by agent type, so the most common history filter reads exactly one page. */
+/**
+ * GSI1, overloaded: history by agent type, so the most common history filter reads exactly one page; and the
+ * live streams by last heartbeat, so the sweep of abandoned streams reads only the stale ones (the index
+ * holds a live call only while its stream is claimed and unsettled).
+ */
 export const GSI1 = 'gsi1';
 
 export interface TableDefinition {
@@ -81,6 +87,8 @@ export const key = {
   contactPhone: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `PHONE#${e164}` }),
   call: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CALL#${id}` }),
   callTypeIndex: (ws: string, type: string, id: string) => ({ gsi1pk: `WS#${ws}#CALLTYPE#${type}`, gsi1sk: id }),
+  /** A live stream's index entry, sorted by its last heartbeat (ISO 8601 UTC sorts as time). */
+  liveStreamIndex: (callId: string, seenAt: string) => ({ gsi1pk: liveStreamShard(liveStreamShardOf(callId)), gsi1sk: seenAt }),
   phoneNumber: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `NUMBER#${id}` }),
   numberOwner: (e164: string) => ({ pk: `NUMBER#${e164}`, sk: 'OWNER' }),
   liveCall: (ws: string, callId: string) => ({ pk: `WS#${ws}`, sk: `LIVECALL#${callId}` }),
@@ -89,6 +97,23 @@ export const key = {
   providerCall: (callSid: string) => ({ pk: `PROVIDERCALL#${callSid}`, sk: 'CALL' }),
   rateWindow: (policy: string, partition: string, startMs: number) => ({ pk: `RATE#${policy}#${partition}`, sk: `WINDOW#${startMs}` }),
 } as const;
+
+/**
+ * Live streams are spread over this many index partitions: every heartbeat rewrites its entry, and one
+ * partition takes about 1,000 writes a second; eight hold well over 100,000 concurrent calls at one
+ * heartbeat each per 30 s. The sweep queries each shard.
+ */
+export const LIVE_STREAM_SHARDS = 8;
+
+/** The index partition of live-stream shard `n`. */
+export const liveStreamShard = (n: number): string => `LIVESTREAM#${n}`;
+
+/** A call's fixed shard: a hash of its id (the ULID's random tail), so it never moves. */
+export function liveStreamShardOf(callId: string): number {
+  let h = 0;
+  for (let i = 0; i < callId.length; i++) h = (h * 31 + callId.charCodeAt(i)) >>> 0;
+  return h % LIVE_STREAM_SHARDS;
+}
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */
 export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#' } as const;

@@ -7,7 +7,7 @@ import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
-import { claimCallStream, recordConnectedCall } from '../../lib/services/calls.js';
+import { claimCallStream, heartbeatCallStream, recordConnectedCall } from '../../lib/services/calls.js';
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
@@ -48,6 +48,7 @@ export function platformEnvironment(
       const call = await claimCallStream(deps, claims, start.streamSid);
       return call && { maxDurationSeconds: call.maxDurationSeconds };
     },
+    heartbeat: (claims, streamSid) => heartbeatCallStream(deps, claims, streamSid),
     services(setup, claims) {
       const { agent } = setup;
       let account: Promise<TelephonyAccount | undefined> | undefined;

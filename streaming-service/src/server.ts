@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { STREAM_HEARTBEAT_MS } from '../../lib/domain/call.js';
 import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import { LocalWindows, type RatePolicy } from '../../lib/domain/rate-window.js';
 import { admit, loadCallSetup, type CallLoader } from './admission.js';
@@ -20,6 +21,11 @@ export interface StreamingEnvironment {
    * longest the call may last, or undefined when a stream was already admitted for it or it has ended.
    */
   claim(claims: StreamTokenClaims, start: Extract<InboundEvent, { kind: 'start' }>): Promise<{ maxDurationSeconds: number } | undefined>;
+  /**
+   * Records that the claimed stream is still running (the sweep settles streams that stop beating: a
+   * container that died). False once the call was settled while the stream ran: the sweep took it for dead.
+   */
+  heartbeat(claims: StreamTokenClaims, streamSid: string): Promise<boolean>;
   /** Vendor providers and telephony for one call's agent. */
   services(setup: CallSetup, claims: StreamTokenClaims): SessionServices;
   /** Writes the history record (and recording) of a finished call. */
@@ -41,6 +47,8 @@ export interface StreamingServerOptions {
    * the one the ALB appended; otherwise the socket's address.
    */
   readonly upgradeLimit?: { readonly policy: RatePolicy; readonly behindProxy?: boolean };
+  /** How often a live stream's heartbeat is written; {@link STREAM_HEARTBEAT_MS} (the sweep's grace is 3 of them). */
+  readonly heartbeatMs?: number;
 }
 
 /** The client address of an upgrade request (see StreamingServerOptions.upgradeLimit). */
@@ -96,6 +104,7 @@ export interface StreamingServer {
 export function createStreamingServer(options: StreamingServerOptions): StreamingServer {
   const path = options.path ?? '/media-stream';
   const startTimeoutMs = options.startTimeoutMs ?? 10_000;
+  const heartbeatMs = options.heartbeatMs ?? STREAM_HEARTBEAT_MS;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const events = new EventEmitter();
   const sessions = new Set<CallSession>();
@@ -111,6 +120,31 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
   let own: Server | undefined;
   let draining = false;
   const upgrades = new LocalWindows();
+
+  /**
+   * Beats every `heartbeatMs` while the session runs. A failed write is logged and the call goes on (the
+   * grace allows for several); a tick is skipped while the last write is still out, so beats never
+   * overtake each other. A call found settled was swept as abandoned and is no longer billed: it ends.
+   */
+  const startHeartbeat = (e: StreamingEnvironment, claims: StreamTokenClaims, streamSid: string, s: CallSession) => {
+    let inFlight = false;
+    const timer = setInterval(() => {
+      if (inFlight) return;
+      inFlight = true;
+      e.heartbeat(claims, streamSid)
+        .then((alive) => {
+          if (alive) return;
+          log('warn', 'stream settled while live (swept as abandoned): ending the call', { callId: claims.callId });
+          s.end('error');
+        })
+        .catch((error: unknown) => log('warn', 'stream heartbeat failed', { callId: claims.callId, ...describeError(error) }))
+        .finally(() => {
+          inFlight = false;
+        });
+    }, heartbeatMs);
+    timer.unref?.();
+    return () => clearInterval(timer);
+  };
 
   const refuse = (ws: WebSocket, reason: string, code = POLICY_VIOLATION) => {
     events.emit('refused', { reason });
@@ -186,8 +220,10 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       // The caller hung up while the claim was being written: end at once, so the claim is settled.
       if (closed) s.end('socket_closed');
       for (const ev of early.splice(0)) dispatch(s, ev);
+      const stopHeartbeat = startHeartbeat(e, admission.claims, setup.streamSid, s);
       const done = s.ended
         .then(async (outcome) => {
+          stopHeartbeat();
           sessions.delete(s);
           try {
             const record = await e.finalize(outcome, services);
