@@ -212,6 +212,13 @@ export const STREAM_HEARTBEAT_MS = 30_000;
  */
 export const STREAM_ABANDONED_AFTER_MS = 3 * STREAM_HEARTBEAT_MS;
 
+/**
+ * How often the sweep runs (an EventBridge rate on AWS, a timer in `npm start`; whole minutes, as rates
+ * are). With the grace above, a dead container's calls are settled within about three and a half minutes,
+ * and an idle platform pays for 720 short runs a day.
+ */
+export const STREAM_SWEEP_EVERY_MS = 2 * 60_000;
+
 /** GET /api/history/{id}/recording-url: a presigned download and when it stops working. */
 export const RecordingUrl = z
   .object({ url: z.string(), expiresAt: z.iso.datetime({ offset: true }) })

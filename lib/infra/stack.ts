@@ -2,14 +2,17 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TABLE, type TableDefinition } from '../store/model.js';
+import { STREAM_SWEEP_EVERY_MS } from '../domain/call.js';
+import { GSI1, TABLE, type TableDefinition } from '../store/model.js';
 import { entryConstructId, PlatformFunction, type PlatformFunctionProps } from './constructs/api-function.js';
-import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindTable, bindTwilioCredentials } from './constructs/bindings.js';
+import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindStreamSweep, bindTable, bindTwilioCredentials } from './constructs/bindings.js';
 import { StreamingService, type StreamingTls } from './constructs/streaming-service.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
@@ -124,6 +127,8 @@ export class PlatformStack extends Stack {
   readonly streamUrl: string;
   /** The call-dispatch queue's consumer (functions/queue/dispatch.ts). */
   readonly dispatchConsumer: PlatformFunction;
+  /** The scheduled sweep of abandoned streams (functions/schedule/abandoned-streams.ts). */
+  readonly streamSweep: PlatformFunction;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -245,6 +250,20 @@ export class PlatformStack extends Stack {
     this.dispatchConsumer.function.addEventSource(
       new SqsEventSource(this.dispatchQueue, { batchSize: 10, reportBatchItemFailures: true }),
     );
+
+    // Settles calls whose streaming container died (docs/calls.md, "Abandoned streams"), on a timer.
+    this.streamSweep = this.addFunction('AbandonedStreamSweep', {
+      entry: 'functions/schedule/abandoned-streams.ts',
+      // A run settles at most 200 calls at a few table writes each: seconds; a minute leaves room for throttling.
+      timeout: Duration.seconds(60),
+    });
+    bindStreamSweep(this.streamSweep, this.table, GSI1);
+    new events.Rule(this, 'AbandonedStreamSweepSchedule', {
+      description: 'Settles calls whose media stream stopped beating (its container died)',
+      schedule: events.Schedule.rate(Duration.millis(STREAM_SWEEP_EVERY_MS)),
+      // A missed run is not retried: the next one, minutes later, does the same work.
+      targets: [new eventTargets.LambdaFunction(this.streamSweep.function, { retryAttempts: 0 })],
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.publicBaseUrl, description: 'Base URL of the API and docs (/docs)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for the admin CLI' });

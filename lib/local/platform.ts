@@ -10,6 +10,7 @@ import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio
 import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
 import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../streaming-service/src/local.js';
 import { startDispatchPoller } from './queue-poller.js';
+import { startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
@@ -100,6 +101,8 @@ export async function startPlatform(
     twilioSandbox?: boolean;
     /** Run the call-dispatch consumer (lib/local/queue-poller.ts); on unless a test drives dispatch itself. */
     dispatchPoller?: boolean;
+    /** Run the sweep of abandoned streams on its timer (lib/local/schedule.ts); on unless a test drives it. */
+    streamSweep?: boolean;
     /** Scripts for the voice stand-ins and session tuning (tests, the benchmark). */
     voice?: LocalVoiceOptions;
   } = {},
@@ -129,6 +132,10 @@ export async function startPlatform(
     process.stderr.write(`dispatch poller: ${String(error)}\n`);
   });
 
+  const sweep = options.streamSweep === false ? undefined : await startStreamSweepSchedule((error) => {
+    process.stderr.write(`abandoned-stream sweep: ${String(error)}\n`);
+  });
+
   // How the admin CLI finds this instance (lib/local/instances.ts).
   const unregister = persist
     ? await registerInstance({
@@ -149,6 +156,7 @@ export async function startPlatform(
     voice,
     async stop() {
       await poller?.stop();
+      await sweep?.stop();
       await voice.stop();
       await twilio?.stop();
       await new Promise<void>((done) => {

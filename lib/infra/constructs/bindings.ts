@@ -49,6 +49,26 @@ export function bindRateLimits(target: BindTarget, table: dynamodb.ITableV2): vo
 }
 
 /**
+ * Binds the table for the sweep of abandoned streams (lib/services/abandoned-streams.ts): TABLE_NAME, Query
+ * on the live-stream index only (no Scan, no table Query), and the item actions settling a call takes (read
+ * the call; one transaction of updates, puts and condition checks; the history record) on workspace items
+ * only (`WS#…`). No DeleteItem, no batch operations.
+ */
+export function bindStreamSweep(target: BindTarget, table: dynamodb.ITableV2, indexName: string): void {
+  setEnv(target, 'TABLE_NAME', table.tableName);
+  target.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/${indexName}`] }),
+  );
+  target.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*'] } },
+    }),
+  );
+}
+
+/**
  * What a handler does with recordings. `read` is also what presigning a download needs: a presigned URL
  * carries the signer's permissions.
  */
