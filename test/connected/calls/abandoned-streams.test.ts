@@ -1,0 +1,285 @@
+/**
+ * Invariant: a call whose stream was claimed is always settled, even when the streaming service's container
+ * dies mid-call. While a stream runs it beats (the live call's `streamSeenAt`); the sweep settles a stream
+ * unseen for longer than the grace with the duration we measured (claim → last heartbeat, rounded up),
+ * marks it completed with end reason `error` and writes its honest history record (no transcript). It never
+ * settles a stream whose heartbeat is newer than the grace, and it never double-settles with the stream's
+ * own end, whichever comes first (first writer wins). A stream swept while actually alive ends itself. The
+ * sweep finds its candidates through the sparse live-stream index, which holds only unsettled streams.
+ * Clocks are injected: no test waits out the grace on the wall clock.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { costFor, STREAM_ABANDONED_AFTER_MS, type Call } from '../../../lib/domain/call.js';
+import { STREAM_TOKEN_KEY_PURPOSE, verifyStreamToken, type StreamTokenClaims } from '../../../lib/domain/stream-token.js';
+import type { HistoryRecord } from '../../../lib/domain/history.js';
+import { SimulatedCaller } from '../../../lib/local/simulated-caller.js';
+import { loadConfig } from '../../../lib/config.js';
+import { ABANDONED_STREAM_SUMMARY, settleAbandonedStreams } from '../../../lib/services/abandoned-streams.js';
+import { claimCallStream, heartbeatCallStream, recordConnectedCall } from '../../../lib/services/calls.js';
+import { callPricing, settleCall } from '../../../lib/services/credits.js';
+import { findCall, findStaleStreams } from '../../../lib/store/calls.js';
+import { listLedger, readBalance } from '../../../lib/store/credits.js';
+import { platformEnvironment } from '../../../streaming-service/src/environment.js';
+import { vendorProviders } from '../../../streaming-service/src/providers.js';
+import { createStreamingServer, type CallEnded, type StreamingEnvironment, type StreamingServer } from '../../../streaming-service/src/server.js';
+import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+
+const CREDITS = 100;
+const GRACE = STREAM_ABANDONED_AFTER_MS;
+let p: CallsPlatform;
+
+// The platform's own sweep timer is off: every sweep here runs on a clock the test chooses.
+beforeAll(async () => {
+  p = await startCallsPlatform({ streamSweep: false });
+});
+afterAll(async () => p?.stop());
+
+const pricing = () => callPricing(p.deps.config);
+const iso = (ms: number) => new Date(ms).toISOString();
+const tokenIn = (twiml: string) => /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)?.[1];
+const call = async (c: { workspaceId: string; callId: string }): Promise<Call> => (await findCall(p.deps.db, c.workspaceId, c.callId))!;
+
+/** An inbound call answered by an agent: its reservation is taken, its stream not yet claimed. */
+async function answeredCall() {
+  const s = await p.callerSetup(CREDITS);
+  expect((await p.api(s.apiKey, 'PATCH', `/api/phone-numbers/${s.numberId}`, { agentId: s.agentId })).status).toBe(200);
+  const rung = await p.platform.twilio!.ringInbound(s.number, '+14155550190');
+  const token = tokenIn(rung.body)!;
+  const verified = verifyStreamToken(token, p.deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE));
+  if (!verified.ok) throw new Error('no stream token');
+  const claims: StreamTokenClaims = verified.claims;
+  return { ...s, token, callSid: rung.callSid, claims, callId: claims.callId };
+}
+
+async function historyOf(apiKey: string, callId: string): Promise<HistoryRecord | undefined> {
+  const res = await p.api(apiKey, 'GET', `/api/history/${callId}`);
+  return res.status === 200 ? (res.body as HistoryRecord) : undefined;
+}
+
+async function ledgerOf(workspaceId: string, callId: string) {
+  return (await listLedger(p.deps.db, workspaceId)).filter((e) => e.callId === callId);
+}
+
+/** A connected record as the streaming service's end would write it, measuring `seconds`. */
+const streamEndRecord = (c: Awaited<ReturnType<typeof answeredCall>>, seconds: number): HistoryRecord => ({
+  _id: c.callId,
+  agentType: 'voice',
+  fullName: '',
+  mobileNumber: '+14155550190',
+  callDuration: seconds,
+  callEndReason: 'customer_hangup',
+  callTranscript: 'Agent: Hello.\nCaller: Bye.',
+  callSummary: 'The caller said goodbye.',
+  callCost: 0,
+  workspace_id: c.workspaceId,
+  createdAt: new Date().toISOString(),
+});
+
+describe('the sweep, driven through the store with an injected clock', () => {
+  it('settles a stream that stopped beating at claim → last heartbeat, completed/error, with an honest record', async () => {
+    const c = await answeredCall();
+    const t0 = Date.now() - 10 * 60_000;
+    const streamSid = `MZ${randomBytes(16).toString('hex')}`;
+    expect(await claimCallStream(p.deps, c.claims, streamSid, t0)).toBeDefined();
+    // Two beats, the second 61.2 s after the claim; then the container dies.
+    expect(await heartbeatCallStream(p.deps, c.claims, streamSid, t0 + 30_000)).toBe(true);
+    expect(await heartbeatCallStream(p.deps, c.claims, streamSid, t0 + 61_200)).toBe(true);
+    const lastSeen = t0 + 61_200;
+
+    // Exactly the grace after the last beat: still live.
+    const early = await settleAbandonedStreams(p.deps, { nowMs: lastSeen + GRACE });
+    expect(early.settled.map((x) => x.callId)).not.toContain(c.callId);
+    expect((await call(c)).settledAt).toBeUndefined();
+    expect(await historyOf(c.apiKey, c.callId)).toBeUndefined();
+
+    const swept = await settleAbandonedStreams(p.deps, { nowMs: lastSeen + GRACE + 1 });
+    const billed = 62; // ceil(61.2)
+    const cost = costFor(pricing(), billed);
+    expect(swept.settled).toContainEqual({ callId: c.callId, workspaceId: c.workspaceId, billedSeconds: billed, cost });
+    expect(await call(c)).toMatchObject({ status: 'completed', endReason: 'error', billedSeconds: billed, cost });
+    expect(await historyOf(c.apiKey, c.callId)).toMatchObject({
+      _id: c.callId,
+      agentType: 'voice',
+      callEndReason: 'error',
+      callDuration: billed,
+      callCost: cost,
+      callTranscript: '',
+      callSummary: ABANDONED_STREAM_SUMMARY,
+      mobileNumber: '+14155550190',
+    });
+    expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - cost, 6);
+    expect((await ledgerOf(c.workspaceId, c.callId)).map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
+
+    // Settled calls leave the live-stream index; a later sweep finds nothing of it, and its heartbeat is refused.
+    expect((await findStaleStreams(p.deps.db, iso(Date.now() + 3_600_000), 1_000)).map((x) => x._id)).not.toContain(c.callId);
+    expect((await settleAbandonedStreams(p.deps, { nowMs: Date.now() + 3_600_000 })).settled.map((x) => x.callId)).not.toContain(c.callId);
+    expect(await heartbeatCallStream(p.deps, c.claims, streamSid, Date.now())).toBe(false);
+
+    // The stream's own end arriving after the sweep (a container that was only cut off) changes nothing.
+    await recordConnectedCall(p.deps, streamEndRecord(c, 300));
+    expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - cost, 6);
+    expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'error', callDuration: billed, callCost: cost });
+    expect((await ledgerOf(c.workspaceId, c.callId)).map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
+  });
+
+  it('never touches a live stream (a heartbeat within the grace); its own end settles it once, and a later sweep does nothing', async () => {
+    const c = await answeredCall();
+    const now = Date.now();
+    const streamSid = `MZ${randomBytes(16).toString('hex')}`;
+    expect(await claimCallStream(p.deps, c.claims, streamSid, now - 5 * 60_000)).toBeDefined();
+    expect(await heartbeatCallStream(p.deps, c.claims, streamSid, now - 10_000)).toBe(true);
+
+    const result = await settleAbandonedStreams(p.deps, { nowMs: now });
+    expect(result.settled.map((x) => x.callId)).not.toContain(c.callId);
+    const during = await call(c);
+    expect(during.settledAt).toBeUndefined();
+    expect(during.status).toBe('in-progress');
+    expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - during.reserved, 6);
+
+    // The stream ends normally, first: settled with what it measured.
+    const written = await recordConnectedCall(p.deps, streamEndRecord(c, 300));
+    const cost = costFor(pricing(), 300);
+    expect(written).toMatchObject({ callDuration: 300, callCost: cost, callEndReason: 'customer_hangup' });
+    // A sweep long after (on any clock) neither finds nor settles it again.
+    expect((await findStaleStreams(p.deps.db, iso(now + 3_600_000), 1_000)).map((x) => x._id)).not.toContain(c.callId);
+    expect((await settleAbandonedStreams(p.deps, { nowMs: now + 3_600_000 })).settled.map((x) => x.callId)).not.toContain(c.callId);
+    expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - cost, 6);
+    expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'customer_hangup', callDuration: 300, callCost: cost });
+    expect((await ledgerOf(c.workspaceId, c.callId)).map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
+  });
+
+  it('a heartbeat landing between the sweep\'s read and its write wins: the settlement is refused', async () => {
+    const c = await answeredCall();
+    const t0 = Date.now() - 10 * 60_000;
+    const streamSid = `MZ${randomBytes(16).toString('hex')}`;
+    await claimCallStream(p.deps, c.claims, streamSid, t0);
+    await heartbeatCallStream(p.deps, c.claims, streamSid, t0 + 30_000);
+    const stale = await findStaleStreams(p.deps.db, iso(Date.now() - GRACE), 1_000);
+    const seen = stale.find((x) => x._id === c.callId)?.streamSeenAt;
+    expect(seen).toBe(iso(t0 + 30_000));
+    // The stream was alive after all: it beats now, after the sweep read it.
+    expect(await heartbeatCallStream(p.deps, c.claims, streamSid)).toBe(true);
+    const out = await settleCall(p.deps, { workspaceId: c.workspaceId, callId: c.callId, durationSeconds: 30, endReason: 'error', ifStreamSeenAt: seen! });
+    expect(out.kind).toBe('streaming');
+    expect((await call(c)).settledAt).toBeUndefined();
+    // Leave nothing live behind for the other tests' sweeps.
+    await recordConnectedCall(p.deps, streamEndRecord(c, 1));
+  });
+
+  it('concurrent sweeps settle a dead stream once', async () => {
+    const c = await answeredCall();
+    const t0 = Date.now() - 10 * 60_000;
+    const streamSid = `MZ${randomBytes(16).toString('hex')}`;
+    await claimCallStream(p.deps, c.claims, streamSid, t0);
+    await heartbeatCallStream(p.deps, c.claims, streamSid, t0 + 45_000);
+    const runs = await Promise.all(Array.from({ length: 5 }, () => settleAbandonedStreams(p.deps)));
+    expect(runs.flatMap((r) => r.settled).filter((x) => x.callId === c.callId)).toHaveLength(1);
+    const cost = costFor(pricing(), 45);
+    expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - cost, 6);
+    expect((await ledgerOf(c.workspaceId, c.callId)).map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
+    expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callDuration: 45, callCost: cost, callEndReason: 'error' });
+  });
+});
+
+describe('a streaming service that dies mid-call', () => {
+  /**
+   * A second streaming "container" on the same table, beating every 100 ms. `kill()` is its death: from
+   * then on nothing it does reaches the table (no heartbeat, no history write), as when the task is gone.
+   */
+  async function container() {
+    const config = loadConfig();
+    const real = platformEnvironment({ ...p.deps, config }, vendorProviders(config));
+    let dead = false;
+    const inFlight = new Set<Promise<unknown>>();
+    const environment: StreamingEnvironment = {
+      ...real,
+      heartbeat(claims, streamSid) {
+        if (dead) return new Promise<boolean>(() => undefined);
+        const beat = real.heartbeat(claims, streamSid);
+        inFlight.add(beat);
+        void beat.finally(() => inFlight.delete(beat)).catch(() => undefined);
+        return beat;
+      },
+      finalize: (outcome, services) => (dead ? Promise.reject(new Error('the container is gone')) : real.finalize(outcome, services)),
+    };
+    const server: StreamingServer = createStreamingServer({ environment: async () => environment, heartbeatMs: 100 });
+    const { port } = await server.listen(0, '127.0.0.1');
+    const ended: CallEnded[] = [];
+    server.onCallEnded((e) => ended.push(e));
+    return {
+      server,
+      ended,
+      url: `ws://127.0.0.1:${port}/media-stream`,
+      async kill() {
+        dead = true;
+        // A beat already on its way when the task died may still land; the sweep measures to whatever did.
+        await Promise.allSettled([...inFlight]);
+        await server.close();
+      },
+    };
+  }
+
+  it('the sweep settles its call at the duration measured up to the last heartbeat and writes the record', async () => {
+    const box = await container();
+    const c = await answeredCall();
+    const caller = await SimulatedCaller.connect({ url: box.url, callSid: c.callSid, customParameters: { token: c.token }, playbackSpeed: 4 });
+    // Beats for a little over a second, so the measured duration is not zero.
+    await eventually(async () => {
+      const now = await call(c);
+      return now.streamSeenAt && Date.parse(now.streamSeenAt) - Date.parse(now.streamStartedAt!) >= 1_000 ? true : undefined;
+    }, 20_000, 'a second of heartbeats');
+
+    await box.kill();
+    caller.hangUp();
+    const dead = await call(c);
+    expect(dead.settledAt).toBeUndefined();
+    const lastSeen = Date.parse(dead.streamSeenAt!);
+    const billed = Math.ceil((lastSeen - Date.parse(dead.streamStartedAt!)) / 1000);
+    expect(billed).toBeGreaterThanOrEqual(1);
+
+    // Within the grace of its last beat, the call might be alive: untouched.
+    expect((await settleAbandonedStreams(p.deps, { nowMs: lastSeen + GRACE })).settled.map((x) => x.callId)).not.toContain(c.callId);
+    expect((await call(c)).settledAt).toBeUndefined();
+
+    const swept = await settleAbandonedStreams(p.deps, { nowMs: lastSeen + GRACE + 1 });
+    const cost = costFor(pricing(), billed);
+    expect(swept.settled).toContainEqual({ callId: c.callId, workspaceId: c.workspaceId, billedSeconds: billed, cost });
+    expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'error', callDuration: billed, callCost: cost, callTranscript: '' });
+    expect(await call(c)).toMatchObject({ status: 'completed', endReason: 'error' });
+    expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - cost, 6);
+  }, 60_000);
+
+  it('a stream swept while it was in fact alive ends itself at its next heartbeat, and its end settles nothing again', async () => {
+    const box = await container();
+    try {
+      const c = await answeredCall();
+      const caller = await SimulatedCaller.connect({ url: box.url, callSid: c.callSid, customParameters: { token: c.token }, playbackSpeed: 4 });
+      const live = await eventually(async () => {
+        const now = await call(c);
+        return now.streamSeenAt && now.streamSeenAt !== now.streamStartedAt ? now : undefined;
+      }, 20_000, 'a heartbeat');
+      // On the real clock the stream is live: untouched.
+      expect((await settleAbandonedStreams(p.deps)).settled.map((x) => x.callId)).not.toContain(c.callId);
+
+      // A sweep whose clock runs far ahead (or a stream cut off from the table for longer than the grace).
+      const swept = await eventually(async () => {
+        const seen = (await call(c)).streamSeenAt!;
+        const r = await settleAbandonedStreams(p.deps, { nowMs: Date.parse(seen) + GRACE + 1 });
+        return r.settled.find((x) => x.callId === c.callId);
+      }, 20_000, 'the sweep to win against the heartbeats');
+      expect(swept.billedSeconds).toBeGreaterThanOrEqual(0);
+      expect(live.settledAt).toBeUndefined();
+
+      // The next heartbeat finds the call settled: the session ends, and its history write keeps the sweep's.
+      const end = await eventually(async () => box.ended.find((e) => e.callId === c.callId), 20_000, 'the session to end');
+      expect(end.outcome.reason).toBe('error');
+      expect((await caller.closed).code).toBe(1000);
+      expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'error', callDuration: swept.billedSeconds, callCost: swept.cost });
+      expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - swept.cost, 6);
+      expect((await ledgerOf(c.workspaceId, c.callId)).map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
+    } finally {
+      await box.server.close();
+    }
+  }, 60_000);
+});
