@@ -3,12 +3,15 @@
  * event source on the dispatch queue with partial batch responses, a timeout below the queue's visibility
  * timeout (no redelivery while a receive is still dialing), the same maxReceiveCount as the queue's
  * redrive policy, and exactly the table, Twilio secret and data key it uses. Expiring items (idempotency
- * keys, meeting tokens) have the table's TTL attribute.
+ * keys, meeting tokens) have the table's TTL attribute. The sweep of abandoned streams runs on a schedule
+ * with only what settling a call takes: Query on the live-stream index (never Scan), item reads and writes
+ * on workspace items, no deletes, no secrets beyond the data key every function gets.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DISPATCH_QUEUE } from '../../lib/infra/stack.js';
 import { loadConfig } from '../../lib/config.js';
-import { TABLE } from '../../lib/store/model.js';
+import { GSI1, TABLE } from '../../lib/store/model.js';
+import { STREAM_ABANDONED_AFTER_MS, STREAM_SWEEP_EVERY_MS } from '../../lib/domain/call.js';
 import { refId, synthPlatform, type Resource } from '../support/stack.js';
 
 
@@ -65,5 +68,46 @@ describe('table', () => {
     const [[, table]] = ofType('AWS::DynamoDB::GlobalTable') as [[string, Resource]];
     expect(TABLE.ttlAttribute).toBe('ttl');
     expect(table.Properties!.TimeToLiveSpecification).toEqual({ AttributeName: 'ttl', Enabled: true });
+  });
+});
+
+describe('sweep of abandoned streams', () => {
+  const sweeper = () => {
+    const found = ofType('AWS::Lambda::Function').filter(([, f]) => f.Properties!.Description === 'functions/schedule/abandoned-streams.ts');
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+  const statements = (fnId: string) => {
+    const roleId = refId(resources[fnId]!.Properties!.Role);
+    return ofType('AWS::IAM::Policy')
+      .filter(([, pol]) => [pol.Properties!.Roles].flat().some((r) => refId(r) === roleId))
+      .flatMap(([, pol]) => pol.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Condition?: unknown }[]);
+  };
+
+  it('runs on an EventBridge rate, more often than the grace a stream is given', () => {
+    const [id] = sweeper();
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => (r.Properties!.Targets as { Arn: unknown }[]).some((t) => refId(t.Arn) === id));
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]![1].Properties!;
+    expect(rule.ScheduleExpression).toBe(`rate(${STREAM_SWEEP_EVERY_MS / 60_000} minutes)`);
+    expect(rule.State ?? 'ENABLED').toBe('ENABLED');
+    expect(STREAM_SWEEP_EVERY_MS).toBeLessThanOrEqual(2 * STREAM_ABANDONED_AFTER_MS);
+    const invoke = ofType('AWS::Lambda::Permission').filter(([, perm]) => refId(perm.Properties!.FunctionName) === id);
+    expect(invoke.map(([, perm]) => perm.Properties!.Principal)).toEqual(['events.amazonaws.com']);
+  });
+
+  it('may query only the live-stream index and read and write workspace items; no scan, no delete, no Twilio secret', () => {
+    const [id, fn] = sweeper();
+    const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
+    expect(env.TABLE_NAME).toBeDefined();
+    expect(env.TWILIO_SECRET_ARN).toBeUndefined();
+    const dynamo = statements(id).filter((st) => [st.Action].flat().some((a) => a.startsWith('dynamodb:')));
+    const actions = dynamo.flatMap((st) => [st.Action].flat());
+    expect([...actions].sort()).toEqual(['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    const query = dynamo.find((st) => [st.Action].flat().includes('dynamodb:Query'))!;
+    expect(JSON.stringify(query.Resource)).toContain(`/index/${GSI1}`);
+    const items = dynamo.find((st) => [st.Action].flat().includes('dynamodb:UpdateItem'))!;
+    expect(items.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*'] } });
+    expect(JSON.stringify(items.Resource)).not.toContain('/index/');
   });
 });
