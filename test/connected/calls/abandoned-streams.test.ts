@@ -182,6 +182,21 @@ describe('the sweep, driven through the store with an injected clock', () => {
   });
 });
 
+describe('the scheduled handler', () => {
+  it('the module the EventBridge rule and npm start run settles a dead stream on the real clock', async () => {
+    const { handler } = await import('../../../functions/schedule/abandoned-streams.js');
+    const c = await answeredCall();
+    const t0 = Date.now() - 10 * 60_000;
+    const streamSid = `MZ${randomBytes(16).toString('hex')}`;
+    await claimCallStream(p.deps, c.claims, streamSid, t0);
+    await heartbeatCallStream(p.deps, c.claims, streamSid, t0 + 20_500);
+    const result = await handler();
+    const cost = costFor(pricing(), 21);
+    expect(result.settled).toContainEqual({ callId: c.callId, workspaceId: c.workspaceId, billedSeconds: 21, cost });
+    expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'error', callDuration: 21, callCost: cost });
+  });
+});
+
 describe('a streaming service that dies mid-call', () => {
   /**
    * A second streaming "container" on the same table, beating every 100 ms. `kill()` is its death: from
