@@ -224,6 +224,9 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       const done = s.ended
         .then(async (outcome) => {
           stopHeartbeat();
+          // A last beat at the end: the history write below gets the sweep's whole grace to finish, and if it
+          // fails the sweep bills exactly to here. Landing after the settlement, it changes nothing.
+          e.heartbeat(admission.claims, setup.streamSid).catch(() => undefined);
           sessions.delete(s);
           try {
             const record = await e.finalize(outcome, services);

@@ -202,7 +202,7 @@ describe('a streaming service that dies mid-call', () => {
    * A second streaming "container" on the same table, beating every 100 ms. `kill()` is its death: from
    * then on nothing it does reaches the table (no heartbeat, no history write), as when the task is gone.
    */
-  async function container() {
+  async function container(options: { heartbeatMs?: number; finalizeFails?: boolean } = {}) {
     const config = loadConfig();
     const real = platformEnvironment({ ...p.deps, config }, vendorProviders(config));
     let dead = false;
@@ -216,9 +216,10 @@ describe('a streaming service that dies mid-call', () => {
         void beat.finally(() => inFlight.delete(beat)).catch(() => undefined);
         return beat;
       },
-      finalize: (outcome, services) => (dead ? Promise.reject(new Error('the container is gone')) : real.finalize(outcome, services)),
+      finalize: (outcome, services) =>
+        dead || options.finalizeFails ? Promise.reject(new Error('the container is gone')) : real.finalize(outcome, services),
     };
-    const server: StreamingServer = createStreamingServer({ environment: async () => environment, heartbeatMs: 100 });
+    const server: StreamingServer = createStreamingServer({ environment: async () => environment, heartbeatMs: options.heartbeatMs ?? 100 });
     const { port } = await server.listen(0, '127.0.0.1');
     const ended: CallEnded[] = [];
     server.onCallEnded((e) => ended.push(e));
@@ -293,6 +294,34 @@ describe('a streaming service that dies mid-call', () => {
       expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'error', callDuration: swept.billedSeconds, callCost: swept.cost });
       expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - swept.cost, 6);
       expect((await ledgerOf(c.workspaceId, c.callId)).map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
+    } finally {
+      await box.server.close();
+    }
+  }, 60_000);
+
+  it('a stream that ended but whose history write failed is swept at the duration it measured (its last beat is its end)', async () => {
+    // No periodic beat during this short call: only the claim and the final beat at the end write streamSeenAt.
+    const box = await container({ heartbeatMs: 60_000, finalizeFails: true });
+    try {
+      const c = await answeredCall();
+      const caller = await SimulatedCaller.connect({ url: box.url, callSid: c.callSid, customParameters: { token: c.token }, playbackSpeed: 4 });
+      await eventually(async () => ((await call(c)).streamStartedAt ? true : undefined), 20_000, 'the claim');
+      await new Promise((r) => setTimeout(r, 1_200));
+      caller.hangUp();
+      const end = await eventually(async () => box.ended.find((e) => e.callId === c.callId), 20_000, 'the session to end');
+      expect(end.error).toBeDefined();
+      const ended = await eventually(async () => {
+        const now = await call(c);
+        return now.streamSeenAt !== now.streamStartedAt ? now : undefined;
+      }, 20_000, 'the final beat');
+      expect(ended.settledAt).toBeUndefined();
+      const billed = Math.ceil((Date.parse(ended.streamSeenAt!) - Date.parse(ended.streamStartedAt!)) / 1000);
+      const measured = Math.ceil((end.outcome.endedAt - end.outcome.setup.startedAt) / 1000);
+      expect(Math.abs(billed - measured)).toBeLessThanOrEqual(1);
+      expect(billed).toBeGreaterThanOrEqual(2);
+
+      const swept = await settleAbandonedStreams(p.deps, { nowMs: Date.parse(ended.streamSeenAt!) + GRACE + 1 });
+      expect(swept.settled).toContainEqual({ callId: c.callId, workspaceId: c.workspaceId, billedSeconds: billed, cost: costFor(pricing(), billed) });
     } finally {
       await box.server.close();
     }
