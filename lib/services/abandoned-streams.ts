@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { STREAM_ABANDONED_AFTER_MS, type Call } from '../domain/call.js';
-import { log } from '../http/log.js';
+import { describeError, log } from '../http/log.js';
 import { advanceCall, findStaleStreams } from '../store/calls.js';
 import { putNewHistoryRecord } from '../store/history.js';
 import { historyOf } from './calls.js';
@@ -57,7 +57,7 @@ export async function settleAbandonedStreams(deps: Pick<Deps, 'config' | 'db'>, 
   for (const call of candidates) {
     const done = await settleAbandoned(deps, call, cutoffMs, nowMs).catch((error: unknown) => {
       // One call's failure must not hold up the others; the next run tries it again.
-      log('error', 'sweep: settling an abandoned stream failed', { callId: call._id, error: String(error) });
+      log('error', 'sweep: settling an abandoned stream failed', { callId: call._id, ...describeError(error) });
       return undefined;
     });
     if (done) settled.push(done);
