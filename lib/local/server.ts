@@ -40,8 +40,10 @@ export function toGatewayEvent(
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  // A Map: parameter names are client text, and `constructor in {}` is true for a plain object.
+  const joined = new Map<string, string>();
+  for (const [k, v] of url.searchParams) joined.set(k, joined.has(k) ? `${joined.get(k)},${v}` : v);
+  const query = Object.fromEntries(joined);
   const isText = TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
   const method = (req.method ?? 'GET').toUpperCase();
   const now = Date.now();
