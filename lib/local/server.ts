@@ -122,7 +122,7 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
     return found;
   };
 
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     try {
       const path = new URL(req.url ?? '/', 'http://local').pathname;
       const method = (req.method ?? 'GET').toUpperCase();
@@ -166,4 +166,20 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
       else res.end();
     }
   });
+  // Requests Node cannot parse (a URL or headers over its 16 KiB limit, broken framing) never reach the
+  // handler above; Node would answer them with an empty body. Answer with the error body every client reads.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify({
+      error: tooLarge
+        ? { code: 'headers_too_large', message: 'The request line and headers exceed 16 KiB.', details: [] }
+        : { code: 'bad_request', message: 'The HTTP request cannot be parsed.', details: [] },
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 }
