@@ -22,12 +22,12 @@ export type ExternalFields = z.infer<typeof ExternalFields>;
 
 /** A region is a place name ("Île-de-France", "Virginia", "US"), never a paragraph. */
 export const REGION_MAX_CHARS = 100;
-/** Control characters (C0, DEL, C1), lone surrogates and the line/paragraph separators. */
-const UNPRINTABLE = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
+/** Control characters (C0, DEL, C1) and lone surrogates; whitespace ones are collapsed before this test. */
+const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
 
 /**
  * A contact's region as people write it: free text, as the spec's "geographic region" says. Whitespace runs
- * (tabs and line breaks from a pasted cell included) become one space and the ends are trimmed; two ASCII
+ * (tabs, line breaks and U+2028 from a pasted cell included) become one space and the ends are trimmed; two ASCII
  * letters are read as a country code and upper-cased, so "us" and "US" are one region. Blank is `null`: the
  * caller derives the country from the number. Anything else unprintable, or over {@link REGION_MAX_CHARS}
  * characters, is a problem message.
