@@ -154,6 +154,16 @@ const junk: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
 /** A map of user keys (external fields, headers) with every kind of key and mostly plausible values. */
 const userMap = fc.dictionary(key, fc.oneof(anyString, fc.integer(), fc.boolean(), fc.constant(null), junk), { maxKeys: 8 });
 
+/**
+ * Many keys with long values at once: together past what one stored item may hold (400 KB), yet inside the
+ * 1 MiB body limit (900 KB at most), so the validation of counts and sizes is what answers.
+ */
+const bigMap = fc
+  .tuple(fc.integer({ min: 10, max: 300 }), fc.constantFrom(100, 1_000, 4_000), fc.constantFrom(['a', 1], ['é', 2], ['語', 3], ['😀', 4]))
+  .map(([keys, length, [c, bytes]]) =>
+    Object.fromEntries(Array.from({ length: Math.min(keys, Math.floor(900_000 / (length * (bytes as number)))) }, (_, i) => [`k${i}`, (c as string).repeat(length)])),
+  );
+
 type Mutation = { kind: 'set'; path: string[]; value: unknown } | { kind: 'delete'; path: string[] } | { kind: 'add'; key: string; value: unknown };
 
 /** One to three changes to a valid body, at a known field, a nested one, or a new key. */
@@ -171,6 +181,7 @@ function mutations(fields: string[]): fc.Arbitrary<Mutation[]> {
       weight: 3,
     },
     { arbitrary: fc.record({ kind: fc.constant('set' as const), path: fc.constant(['config', 'headers'] as string[]), value: userMap }), weight: 2 },
+    { arbitrary: fc.record({ kind: fc.constant('set' as const), path: fc.constantFrom<string[]>(['config', 'headers'], ['externalFields']), value: bigMap }), weight: 1 },
     { arbitrary: fc.record({ kind: fc.constant('delete' as const), path: field.map((f) => [f]) }), weight: 1 },
     { arbitrary: fc.record({ kind: fc.constant('add' as const), key, value: junk }), weight: 1 },
   );
