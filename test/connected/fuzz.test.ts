@@ -21,7 +21,8 @@ import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 const REQUESTS = 10_000;
 /** Requests in flight: enough to keep both cores busy without queueing for long inside DynamoDB Local. */
 const CONCURRENCY = 16;
-const SEED = Date.now() ^ (Math.random() * 0x7fffffff);
+/** A new seed each run, so runs add up; a failure prints it, and FUZZ_SEED=<seed> replays that run. */
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);
 
 let t: TestPlatform;
 /** The workspace the fuzzer acts as, with a key the test created in the store (so limits are its own). */
