@@ -13,8 +13,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { newId } from '../../lib/domain/ids.js';
 import { MASK } from '../../lib/domain/tool.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
+import { putNewHistoryRecord } from '../../lib/store/history.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 /** The run's size: the issue asks for at least 10,000 requests. */
@@ -33,13 +35,15 @@ type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call
 /** Ids that exist, per resource (own workspace), growing as creates succeed; and some of another workspace. */
 const pools: Record<Resource, string[]> = { agent: [], tool: [], contact: [], phoneNumber: [], history: [], call: [] };
 const foreign: string[] = [];
+/** Real meeting-link tokens (each opens its link once). */
+const tokens: string[] = [];
 
 beforeAll(async () => {
   t = await startTestPlatform();
   // No credits: a call or meeting link that passes validation stops at the credit check (402) instead of
   // dialling the stand-in; everything before that check is still exercised.
   own = await t.workspace(0);
-  other = await t.workspace(5);
+  other = await t.workspace(100);
   for (let i = 0; i < 3; i += 1) {
     pools.agent.push((await t.api(own.apiKey, 'POST', '/api/agents', agentBody(own.workspaceId))).body._id);
     pools.tool.push((await t.api(own.apiKey, 'POST', '/api/tools', toolBody(own.workspaceId))).body._id);
@@ -47,6 +51,24 @@ beforeAll(async () => {
   }
   foreign.push((await t.api(other.apiKey, 'POST', '/api/agents', agentBody(other.workspaceId))).body._id);
   foreign.push((await t.api(other.apiKey, 'POST', '/api/contacts', contactBody(other.workspaceId, 1))).body._id);
+  // History exists only once a call ended: written straight to the store, as the call service would.
+  for (let i = 0; i < 3; i += 1) {
+    const _id = newId('call');
+    await putNewHistoryRecord(t.deps.db, {
+      _id, agentType: 'voice', fullName: 'Ann', mobileNumber: '+14155552671', callDuration: 12, callEndReason: 'customer_hangup',
+      callTranscript: 'agent: hi', callSummary: '', callCost: 1, callRecordingUrl: '', workspace_id: own.workspaceId, createdAt: new Date().toISOString(),
+    });
+    pools.history.push(_id);
+  }
+  // Meeting links need credits, which the fuzzed workspace lacks; the other workspace makes a few, so that
+  // generated tokens are tried against links that exist.
+  for (let i = 0; i < 2; i += 1) {
+    const link = await t.api(other.apiKey, 'POST', '/api/optimus/meeting-link', { assistantId: foreign[0], workspaceId: other.workspaceId });
+    if (link.status === 201) {
+      pools.call.push(link.body.call_id);
+      tokens.push(new URL(link.body.room_url).searchParams.get('token')!);
+    }
+  }
   expect([...pools.agent, ...pools.tool, ...pools.contact, ...foreign].every((id) => typeof id === 'string')).toBe(true);
 });
 afterAll(() => t?.stop());
@@ -266,11 +288,11 @@ const queryString = fc.oneof(
   { arbitrary: fc.constant(''), weight: 2 },
   {
     arbitrary: fc
-      .array(fc.tuple(fc.oneof(fc.constantFrom(...KNOWN_QUERY), key), fc.oneof(anyString, fc.integer().map(String), fc.constantFrom('0', '-1', '101', '1.5', '1e3', ' 2', '10001', '2024-01-01', '2024-13-45', 'voice', '@@ws@@'))), { maxLength: 6 })
+      .array(fc.tuple(fc.oneof(fc.constantFrom(...KNOWN_QUERY), key), fc.oneof(anyString, fc.integer().map(String), fc.constantFrom('0', '-1', '101', '1.5', '1e3', ' 2', '10001', '2024-01-01', '2024-13-45', '0000-01-01', '1969-12-31T23:59:59Z', '9999-12-31T23:59:59.999Z', '2024-02-30', 'voice', '@@ws@@', '@@token@@'))), { maxLength: 6 })
       .map((pairs) => `?${pairs.map(([k, v]) => `${enc(k)}=${enc(v.slice(0, 2_000))}`).join('&')}`),
     weight: 6,
   },
-  { arbitrary: fc.constantFrom('?page=%zz', '?%zz=1', '?limit', '?=', '?&&&', '?page=1&page=2', '?search=%00', '?workspaceId=other'), weight: 1 },
+  { arbitrary: fc.constantFrom('?page=%zz', '?%zz=1', '?limit', '?=', '?&&&', '?page=1&page=2', '?search=%00', '?workspaceId=other', '?token=@@token@@'), weight: 1 },
 );
 
 /** Headers a fetch client can send: the key most of the time, sometimes none, a wrong one, or another's. */
@@ -424,6 +446,7 @@ function fill(text: string): string {
     if (what === 'key') return own.apiKey;
     if (what === 'otherkey') return other.apiKey;
     if (what === 'foreign') return pick(foreign, 'none');
+    if (what === 'token') return pick(tokens, 'none');
     if (what in pools) return pick(pools[what as Resource], `${what}_none`);
     return _m;
   });
