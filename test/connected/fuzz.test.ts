@@ -7,8 +7,10 @@
  * huge or odd strings, lone surrogates, control characters, nested junk, Object.prototype names as keys),
  * wholly random JSON, malformed JSON, bodies over the limit, wrong content types, bad and odd query
  * parameters, bad path ids (other workspaces' ids included), wrong methods, broken multipart uploads and CSV
- * files of junk, and unsigned or junk Twilio webhooks. Requests that pass validation act on records the run
- * created, so the services behind each route are exercised too. The seed is printed with any failure.
+ * files of junk, and Twilio webhooks of junk fields, signed with the platform account's token, unsigned or
+ * wrongly signed. Ids in paths and bodies are mostly of records that exist (created before and during the
+ * run, history records and meeting links included), so requests that pass validation reach the services
+ * behind each route. 429 (rate limiting) is an ordinary 4xx here. The seed is printed with any failure.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,7 +196,7 @@ const bigMap = fc
 
 type Mutation = { kind: 'set'; path: string[]; value: unknown } | { kind: 'delete'; path: string[] } | { kind: 'add'; key: string; value: unknown };
 
-/** One to three changes to a valid body, at a known field, a nested one, or a new key. */
+/** Up to three changes to a valid body, at a known field, a nested one, or a new key (none: it stays valid). */
 function mutations(fields: string[]): fc.Arbitrary<Mutation[]> {
   const field = fc.constantFrom(...fields, 'config', 'externalFields', 'parameters');
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
@@ -312,10 +314,11 @@ const contentType = fc.oneof({ arbitrary: fc.constant('application/json'), weigh
 function jsonSpec(name: keyof typeof ROUTES, route: RouteSpec): fc.Arbitrary<Spec> {
   const base = BASES[name];
   const fields = route.body instanceof z.ZodObject ? Object.keys(route.body.shape) : ['workspaceId'];
-  const body: fc.Arbitrary<string | undefined> = fc.oneof(
+  const body: fc.Arbitrary<string | Uint8Array | undefined> = fc.oneof(
     { arbitrary: fc.tuple(fc.nat(), mutations(fields)).map(([n, m]) => JSON.stringify(applyMutations(base ? base(n) : { workspaceId: WS }, m))), weight: base ? 500 : 100 },
     { arbitrary: junk.map((v) => JSON.stringify(v) ?? 'null'), weight: 100 },
     { arbitrary: badJson, weight: 100 },
+    { arbitrary: fc.uint8Array({ maxLength: 200 }), weight: 30 },
     { arbitrary: fc.constant(undefined), weight: 50 },
     // A megabyte each: a handful per run is enough.
     { arbitrary: tooLarge, weight: 1 },
