@@ -26,11 +26,11 @@ export const REGION_MAX_CHARS = 100;
 const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
 
 /**
- * A contact's region as people write it: free text, as the spec's "geographic region" says. Whitespace runs
- * (tabs, line breaks and U+2028 from a pasted cell included) become one space and the ends are trimmed; two ASCII
- * letters are read as a country code and upper-cased, so "us" and "US" are one region. Blank is `null`: the
- * caller derives the country from the number. Anything else unprintable, or over {@link REGION_MAX_CHARS}
- * characters, is a problem message.
+ * A contact's region as people write it: free text, as the spec's "geographic region" says. Whitespace
+ * runs (tabs, line breaks and U+2028 from a pasted cell included) become one space and the ends are
+ * trimmed; two ASCII letters are read as a country code and upper-cased, so "us" and "US" are one region.
+ * Blank is `null`: the caller derives the country from the number. Anything else unprintable, or over
+ * {@link REGION_MAX_CHARS} characters, is a problem message.
  */
 export function regionText(input: string): { region: string | null } | { problem: string } {
   const text = input.replace(/\s+/gu, ' ').trim();

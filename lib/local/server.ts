@@ -169,7 +169,8 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
   // Requests Node cannot parse (a URL or headers over its 16 KiB limit, broken framing) never reach the
   // handler above; Node would answer them with an empty body. Answer with the error body every client reads.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
+    // A reset connection has no one left to answer (Node's own handler skips it too).
+    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const status = tooLarge ? 431 : 400;
     const body = JSON.stringify({
