@@ -3,13 +3,55 @@ import { Name, Timestamp, WorkspaceIdField } from './common.js';
 import { ValidationError } from './errors.js';
 import { normalizePhone } from './phone.js';
 
+/**
+ * A number the store keeps exactly: DynamoDB numbers span 1e-130 to 1e126 with 38 digits, and the SDK
+ * refuses beyond ±(2^53 - 1) rather than lose precision. Within that, every JSON number round-trips.
+ */
+const FieldNumber = z
+  .number()
+  .refine(
+    (n) => Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130),
+    `numbers lie within ±${Number.MAX_SAFE_INTEGER}, and are 0 or at least 1e-130 in size`,
+  );
+
 /** Custom fields: at most 50 keys of up to 64 characters; values are short scalars. */
 export const ExternalFields = z
-  .record(z.string().trim().min(1).max(64), z.union([z.string().max(1_000), z.number(), z.boolean()]))
+  .record(z.string().trim().min(1).max(64), z.union([z.string().max(1_000), FieldNumber, z.boolean()]))
   .refine((o) => Object.keys(o).length <= 50, 'at most 50 external fields');
 export type ExternalFields = z.infer<typeof ExternalFields>;
 
-const Region = z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'region is an ISO 3166-1 alpha-2 code such as US');
+/** A region is a place name ("Île-de-France", "Virginia", "US"), never a paragraph. */
+export const REGION_MAX_CHARS = 100;
+/** Control characters (C0, DEL, C1) and lone surrogates; whitespace ones are collapsed before this test. */
+const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
+
+/**
+ * A contact's region as people write it: free text, as the spec's "geographic region" says. Whitespace
+ * runs (tabs, line breaks and U+2028 from a pasted cell included) become one space and the ends are
+ * trimmed; two ASCII letters are read as a country code and upper-cased, so "us" and "US" are one region.
+ * Blank is `null`: the caller derives the country from the number. Anything else unprintable, or over
+ * {@link REGION_MAX_CHARS} characters, is a problem message.
+ */
+export function regionText(input: string): { region: string | null } | { problem: string } {
+  const text = input.replace(/\s+/gu, ' ').trim();
+  if (text === '') return { region: null };
+  if (UNPRINTABLE.test(text)) return { problem: 'region cannot contain control characters' };
+  if ([...text].length > REGION_MAX_CHARS) return { problem: `region is longer than ${REGION_MAX_CHARS} characters` };
+  return { region: /^[A-Za-z]{2}$/.test(text) ? text.toUpperCase() : text };
+}
+
+/** `region` in a body: text as {@link regionText} reads it; blank means "derive it from the number". */
+const Region = z
+  .string()
+  .transform((value, ctx) => {
+    const out = regionText(value);
+    if ('problem' in out) {
+      ctx.addIssue({ code: 'custom', message: out.problem });
+      return z.NEVER;
+    }
+    return out.region;
+  })
+  .describe(`free text up to ${REGION_MAX_CHARS} characters, for example "California" or "GB"; derived from the number (ISO 3166-1 alpha-2) when omitted or blank`);
 const PhoneInput = z.string().trim().min(1).max(40);
 
 export const ContactCreate = z
@@ -25,16 +67,17 @@ export type ContactCreate = z.infer<typeof ContactCreate>;
 
 /**
  * PATCH /api/contacts/{id}: JSON merge patch. `externalFields` keys set to null are removed, others are
- * set; omitted keys stay.
+ * set; omitted keys stay. `region` set to null is derived from the number again.
  */
 export const ContactUpdate = z
   .strictObject({
     contactName: Name.optional(),
     phoneNumber: PhoneInput.optional(),
-    region: Region.optional(),
+    // null (or blank) derives the region from the number again.
+    region: Region.nullable().optional(),
     workspaceId: WorkspaceIdField.optional(),
     externalFields: z
-      .record(z.string().trim().min(1).max(64), z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()]))
+      .record(z.string().trim().min(1).max(64), z.union([z.string().max(1_000), FieldNumber, z.boolean(), z.null()]))
       .optional(),
   })
   .meta({ id: 'ContactUpdate' });

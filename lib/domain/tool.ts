@@ -12,7 +12,24 @@ export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const MASK = '********';
 
 const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'not a valid HTTP header name');
-const HeaderValue = z.string().max(4_000).refine((v) => !/[\r\n\0]/.test(v), 'header values cannot contain CR, LF or NUL');
+/** What an HTTP header value can carry (and what Node sends): tab, visible ASCII, space and Latin-1. */
+const HeaderValue = z
+  .string()
+  .max(4_000)
+  .regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'header values are printable ASCII or Latin-1 text: no CR, LF, NUL or other control characters, no characters beyond U+00FF');
+/**
+ * Most headers a tool sends, and their summed size: servers refuse header blocks past 8-16 KiB anyway, and
+ * the bound keeps a tool (values sealed, a third larger) far inside DynamoDB's 400 KB item limit.
+ */
+export const MAX_TOOL_HEADERS = 20;
+export const MAX_TOOL_HEADER_BYTES = 16 * 1024;
+const Headers = z
+  .record(HeaderName, HeaderValue)
+  .refine((h) => Object.keys(h).length <= MAX_TOOL_HEADERS, `at most ${MAX_TOOL_HEADERS} headers`)
+  .refine(
+    (h) => Object.entries(h).reduce((n, [k, v]) => n + k.length + v.length, 0) <= MAX_TOOL_HEADER_BYTES,
+    `header names and values total at most ${MAX_TOOL_HEADER_BYTES} bytes`,
+  );
 
 export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean'] as const;
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
@@ -94,7 +111,7 @@ const SettingName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a setting
 export const ToolConfig = z.strictObject({
   method: z.enum(HTTP_METHODS).optional(),
   url: z.string().trim().min(1).max(2_000).optional(),
-  headers: z.record(HeaderName, HeaderValue).optional(),
+  headers: Headers.optional(),
   body: ToolBody.optional(),
   /** An integration tool's account settings (see lib/domain/tool-templates.ts); not secret. */
   settings: z.record(SettingName, z.union([z.string().max(2_000), z.number()])).optional(),

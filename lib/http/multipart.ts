@@ -78,12 +78,15 @@ export async function readMultipartForm(event: MultipartEvent, options: Multipar
     failure ??= error;
   };
 
-  parser.on('field', (name, value, info) => {
+  // busboy reports a part with an empty or missing name (`name=""`) as `undefined`, whatever its typings say.
+  parser.on('field', (rawName: string | undefined, value, info) => {
+    const name = rawName ?? '';
     if (info.nameTruncated || info.valueTruncated) return fail(malformed(`the field "${name.slice(0, 100)}" is too long`));
     if (fields.has(name)) return fail(malformed(`the field "${name}" is sent twice`));
     fields.set(name, value);
   });
-  parser.on('file', (name, stream, info) => {
+  parser.on('file', (rawName: string | undefined, stream, info) => {
+    const name = rawName ?? '';
     // Copied into one buffer as they arrive: busboy's chunks are views of the decoded body slices, and
     // keeping them for a final concat would hold the file twice. The file is no larger than the body.
     const body = event.body ?? '';

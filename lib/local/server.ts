@@ -40,8 +40,10 @@ export function toGatewayEvent(
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  // A Map: parameter names are client text, and `constructor in {}` is true for a plain object.
+  const joined = new Map<string, string>();
+  for (const [k, v] of url.searchParams) joined.set(k, joined.has(k) ? `${joined.get(k)},${v}` : v);
+  const query = Object.fromEntries(joined);
   const isText = TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
   const method = (req.method ?? 'GET').toUpperCase();
   const now = Date.now();
@@ -122,7 +124,7 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
     return found;
   };
 
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     try {
       const path = new URL(req.url ?? '/', 'http://local').pathname;
       const method = (req.method ?? 'GET').toUpperCase();
@@ -167,4 +169,21 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
       else res.end();
     }
   });
+  // Requests Node cannot parse (a URL or headers over its 16 KiB limit, broken framing) never reach the
+  // handler above; Node would answer them with an empty body. Answer with the error body every client reads.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // A reset connection has no one left to answer (Node's own handler skips it too).
+    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify({
+      error: tooLarge
+        ? { code: 'headers_too_large', message: 'The request line and headers exceed 16 KiB.', details: [] }
+        : { code: 'bad_request', message: 'The HTTP request cannot be parsed.', details: [] },
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 }

@@ -1,6 +1,7 @@
 import { contactPhone, type Contact, type ContactCreate, type ContactUpdate } from '../domain/contact.js';
 import { ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import { normalizePhone } from '../domain/phone.js';
 import { getContact, putNewContact, saveContact } from '../store/contacts.js';
 import type { Db } from '../store/dynamo.js';
 
@@ -22,24 +23,36 @@ export async function createContact(db: Db, ws: string, input: ContactCreate): P
   return contact;
 }
 
+/**
+ * The region of a patched contact that was sent no region text: derived from the number when asked to
+ * (`region: null`) or when the number changed, otherwise the one it had.
+ */
+function nextRegion(before: Contact, phone: { e164: string; region: string } | undefined, derive: boolean): string {
+  if (phone && phone.e164 !== before.phoneNumber) return phone.region;
+  if (!derive) return before.region;
+  return (phone ?? normalizePhone(before.phoneNumber))?.region ?? before.region;
+}
+
 /** JSON merge patch of a contact. A new number without a region re-derives the region. */
 export async function changeContact(db: Db, ws: string, id: string, input: ContactUpdate): Promise<Contact> {
   const before = await getContact(db, ws, id);
   const phone = input.phoneNumber ? contactPhone(input.phoneNumber) : undefined;
-  const externalFields: Contact['externalFields'] = { ...before.externalFields };
+  // Merged in a Map: field names are client text, and a Map has no inherited keys for one to collide with.
+  const fields = new Map(Object.entries(before.externalFields));
   for (const [k, v] of Object.entries(input.externalFields ?? {})) {
-    if (v === null) delete externalFields[k];
-    else externalFields[k] = v;
+    if (v === null) fields.delete(k);
+    else fields.set(k, v);
   }
-  if (Object.keys(externalFields).length > 50) {
+  if (fields.size > 50) {
     throw new ValidationError([{ field: 'externalFields', message: 'at most 50 external fields' }]);
   }
   const after: Contact = {
     ...before,
     contactName: input.contactName ?? before.contactName,
     phoneNumber: phone?.e164 ?? before.phoneNumber,
-    region: input.region ?? (phone && phone.e164 !== before.phoneNumber ? phone.region : before.region),
-    externalFields,
+    region: input.region ?? nextRegion(before, phone, input.region === null),
+    // Object.fromEntries defines own data properties, whatever the names.
+    externalFields: Object.fromEntries(fields),
     updatedAt: new Date().toISOString(),
   };
   await saveContact(db, before, after);

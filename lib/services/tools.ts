@@ -38,7 +38,9 @@ export async function changeTool(
       ? Object.fromEntries(
           Object.entries(config.headers).map(([name, value]) => {
             if (value !== MASK) return [name, value];
-            const stored = current.config?.headers?.[name];
+            // Own properties only: a header named "toString" must not find Object.prototype's.
+            const storedHeaders = current.config?.headers ?? {};
+            const stored = Object.hasOwn(storedHeaders, name) ? storedHeaders[name] : undefined;
             if (stored === undefined) {
               throw new BadRequestError(`Header ${name} has no stored value to keep; send its real value.`, [
                 { field: `config.headers.${name}`, message: 'masked value for an unknown header' },

@@ -21,6 +21,14 @@ export interface DbOptions {
   readonly endpoint?: string;
 }
 
+/**
+ * How items are turned into DynamoDB attribute values. The SDK decides that a value is a map by reading
+ * `value.constructor.name === "Object"`; a map that holds a user key `constructor` (an external field, a
+ * tool header) shadows that and the marshaller throws. `convertClassInstanceToMap` makes every remaining
+ * object a map, so any key a user can type is stored as written. Nothing stored here is a class instance.
+ */
+export const MARSHALL_OPTIONS = { removeUndefinedValues: true, convertClassInstanceToMap: true } as const;
+
 export function createDb(options: DbOptions): Db {
   const client = new DynamoDBClient({
     region: options.region,
@@ -31,7 +39,7 @@ export function createDb(options: DbOptions): Db {
     requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
   });
   return {
-    doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
+    doc: DynamoDBDocumentClient.from(client, { marshallOptions: MARSHALL_OPTIONS }),
     table: options.table,
   };
 }

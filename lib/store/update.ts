@@ -14,6 +14,8 @@ export async function updateExisting<T>(
   changes: Record<string, unknown>,
   label: string,
 ): Promise<T> {
+  // Attribute names travel only as values of ExpressionAttributeNames, under placeholders of our own
+  // (#a0, :v0), so no name, whatever its text, reaches the expression or a prototype lookup.
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};

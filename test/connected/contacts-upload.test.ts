@@ -91,6 +91,19 @@ describe('contact upload', () => {
     expect(await counts(ws.apiKey)).toMatchObject({ total: 2, listed: 2 });
   });
 
+  it('imports every row whatever its region says: place names as written, blank derived from the number', async () => {
+    const ws = await t.workspace();
+    const res = await upload(
+      ws.apiKey,
+      csv(['contactName,phoneNumber,region', 'Ann,+447700900123,London', 'Bob,+14155552671,Virginia', 'Cy,+14155552672,', 'Dee,+14155552673,gb']),
+      { workspaceId: ws.workspaceId },
+    );
+    expect(res.body).toEqual({ imported: 4, skipped: 0, errors: [] });
+    const listed = await t.api(ws.apiKey, 'GET', '/api/contacts?limit=10');
+    const regions = Object.fromEntries(listed.body.data.map((c: { contactName: string; region: string }) => [c.contactName, c.region]));
+    expect(regions).toEqual({ Ann: 'London', Bob: 'Virginia', Cy: 'US', Dee: 'GB' });
+  });
+
   it('imports an .xlsx with numeric phone cells using defaultCountry', async () => {
     const ws = await t.workspace();
     const book = await xlsx([

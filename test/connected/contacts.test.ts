@@ -42,6 +42,66 @@ describe('contacts', () => {
     expect(b.body.region).toBe('US');
   });
 
+  it('region is free text: kept as written (trimmed), derived only when omitted or blank', async () => {
+    const own = await t.workspace();
+    const cases: [unknown, string][] = [
+      ['California', 'California'],
+      ['  New   York\t', 'New York'],
+      ['Île-de-France', 'Île-de-France'],
+      ['USA', 'USA'],
+      ['r'.repeat(100), 'r'.repeat(100)],
+      ['', 'US'],
+      ['   ', 'US'],
+      [undefined, 'US'],
+    ];
+    for (const [i, [region, stored]] of cases.entries()) {
+      const phoneNumber = `+1415555${String(3000 + i)}`;
+      const res = await t.api(own.apiKey, 'POST', '/api/contacts', contact(own.workspaceId, { phoneNumber, region }));
+      expect(res.status, JSON.stringify(region)).toBe(201);
+      expect(res.body.region).toBe(stored);
+      expect((await t.api(own.apiKey, 'GET', `/api/contacts/${res.body._id}`)).body.region).toBe(stored);
+    }
+    const listed = await t.api(own.apiKey, 'GET', '/api/contacts?limit=100');
+    expect(listed.body.data.map((c: { region: string }) => c.region).sort()).toEqual(cases.map(([, r]) => r).sort());
+  });
+
+  it('refuses a region that is not text a person writes, with the reason', async () => {
+    const own = await t.workspace();
+    for (const [region, message] of [
+      ['r'.repeat(101), 'region is longer than 100 characters'],
+      ['Cali\u0000fornia', 'region cannot contain control characters'],
+      ['Cali\u001bfornia', 'region cannot contain control characters'],
+    ] as const) {
+      const res = await t.api(own.apiKey, 'POST', '/api/contacts', contact(own.workspaceId, { region }));
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ field: 'region', message }]);
+    }
+    const notText = await t.api(own.apiKey, 'POST', '/api/contacts', contact(own.workspaceId, { region: 7 }));
+    expect(notText.status).toBe(400);
+    // A lone surrogate is refused for every field, by the body parser.
+    const surrogate = await t.api(own.apiKey, 'POST', '/api/contacts', JSON.stringify(contact(own.workspaceId, { region: '\ud800' })));
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body.error.code).toBe('invalid_text');
+    expect((await t.api(own.apiKey, 'GET', '/api/contacts')).body.total).toBe(0);
+  });
+
+  it('PATCH sets a free-text region, and null or blank derives it from the number again', async () => {
+    const own = await t.workspace();
+    const a = await t.api(own.apiKey, 'POST', '/api/contacts', contact(own.workspaceId, { phoneNumber: '+442071838750' }));
+    expect(a.body.region).toBe('GB');
+    const named = await t.api(own.apiKey, 'PATCH', `/api/contacts/${a.body._id}`, { region: 'London' });
+    expect(named.body.region).toBe('London');
+    const kept = await t.api(own.apiKey, 'PATCH', `/api/contacts/${a.body._id}`, { contactName: 'Ada L.' });
+    expect(kept.body.region).toBe('London');
+    const derived = await t.api(own.apiKey, 'PATCH', `/api/contacts/${a.body._id}`, { region: null });
+    expect(derived.body.region).toBe('GB');
+    await t.api(own.apiKey, 'PATCH', `/api/contacts/${a.body._id}`, { region: 'Greater London' });
+    const blank = await t.api(own.apiKey, 'PATCH', `/api/contacts/${a.body._id}`, { region: ' ' });
+    expect(blank.body.region).toBe('GB');
+    const moved = await t.api(own.apiKey, 'PATCH', `/api/contacts/${a.body._id}`, { phoneNumber: '+14155552671', region: 'Virginia' });
+    expect(moved.body).toMatchObject({ phoneNumber: '+14155552671', region: 'Virginia' });
+  });
+
   it('rejects numbers that are not E.164 and bad external fields', async () => {
     const own = await t.workspace();
     for (const body of [
@@ -49,7 +109,7 @@ describe('contacts', () => {
       contact(own.workspaceId, { phoneNumber: '+1 415' }),
       contact(own.workspaceId, { phoneNumber: 'call me' }),
       contact(own.workspaceId, { phoneNumber: 14155552671 }),
-      contact(own.workspaceId, { region: 'USA' }),
+      contact(own.workspaceId, { region: 'x'.repeat(101) }),
       contact(own.workspaceId, { externalFields: { nested: { a: 1 } } }),
       contact(own.workspaceId, { externalFields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }),
     ]) {

@@ -114,9 +114,13 @@ describe('header', () => {
     const refused = await failure(plan(csv(['contactName,phoneNumber,__proto__', 'Ann,+14155552671,"{""polluted"":true}"'])));
     expect(refused).toMatchObject({ status: 400, code: 'forbidden_column' });
     expect(refused.message).toContain('__proto__');
-    const p = await plan(csv(['contactName,phoneNumber,constructor,toString,hasOwnProperty', 'Ann,+14155552671,a,b,c']));
+    // Every other name Object.prototype has is an ordinary column.
+    const names = Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== '__proto__');
+    const p = await plan(csv([`contactName,phoneNumber,${names.join(',')}`, `Ann,+14155552671,${names.map((n) => `v-${n}`).join(',')}`]));
+    expect(p.errors).toEqual([]);
     const fields = p.drafts[0]!.externalFields;
-    expect(Object.keys(fields)).toEqual(['constructor', 'toString', 'hasOwnProperty']);
+    expect(Object.keys(fields)).toEqual(names);
+    for (const n of names) expect(Object.getOwnPropertyDescriptor(fields, n)?.value).toBe(`v-${n}`);
     expect(Object.getPrototypeOf(fields)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(typeof ({}).toString).toBe('function');
@@ -159,7 +163,7 @@ describe('rows', () => {
         'Ann again,+1 415 555 2671,',
         ',+14155552672,',
         'Cy,not a number,',
-        'Dee,+14155552673,usa',
+        `Dee,+14155552673,${'r'.repeat(101)}`,
         'Eve,+447700900123,gb',
         ',,',
       ]),
@@ -174,8 +178,27 @@ describe('rows', () => {
     expect(p.errors).toEqual([
       { row: 5, column: 'contactName', value: '', message: 'contactName is required' },
       { row: 6, column: 'phoneNumber', value: 'not a number', message: 'is not a valid phone number' },
-      { row: 7, column: 'region', value: 'usa', message: 'region is an ISO 3166-1 alpha-2 code such as US' },
+      { row: 7, column: 'region', value: `${'r'.repeat(99)}…`, message: 'region is longer than 100 characters' },
     ]);
+  });
+
+  it('takes any sensible region text, derives the country only from a blank cell, and loses no row over it', async () => {
+    const p = await plan(
+      csv([
+        'contactName,phoneNumber,Region',
+        'Ann,+14155552671,London',
+        'Bob,+14155552672,  Virginia ',
+        'Cy,+14155552673,',
+        'Dee,+14155552674,"New\nYork"',
+        'Eve,+14155552675,Île-de-France',
+        'Fay,+14155552676,ca',
+        'Gus,+14155552677,United States of America',
+        'Hal,+14155552678,"bad\u0001region"',
+      ]),
+    );
+    expect(p.rows).toBe(8);
+    expect(p.drafts.map((d) => d.region)).toEqual(['London', 'Virginia', 'US', 'New York', 'Île-de-France', 'CA', 'United States of America']);
+    expect(p.errors).toEqual([{ row: 10, column: 'Region', value: 'bad\u0001region', message: 'region cannot contain control characters' }]);
   });
 
   it('numbers without + need defaultCountry, and the error says so', async () => {

@@ -1,10 +1,12 @@
 /**
- * Invariant: the pure domain rules — phone normalization, ids, the secret box, JSON body parsing and tool
- * coherence — accept what they should and refuse what they should, with no I/O.
+ * Invariant: the pure domain rules — phone normalization, ids, the secret box, JSON body parsing, contact
+ * regions and field numbers, and tool coherence — accept what they should and refuse what they should, with
+ * no I/O.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { newId, ulidTimeBounds } from '../../lib/domain/ids.js';
+import { ContactCreate, regionText } from '../../lib/domain/contact.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
 import { assertToolIsCoherent } from '../../lib/domain/tool.js';
 import { AppError } from '../../lib/domain/errors.js';
@@ -88,6 +90,40 @@ describe('parseJsonBody', () => {
     expect(code(() => parseJsonBody('{"a":{"b":[{"__proto__":1}]}}', false))).toBe('400:forbidden_key');
     expect(code(() => parseJsonBody(`"${'x'.repeat(1024 * 1024)}"`, false))).toBe('413:payload_too_large');
     expect(code(() => parseJsonBody('{"constructor":{"prototype":1}}', false))).toBe('ok');
+  });
+  it('refuses a lone surrogate in a string or a key, and keeps paired ones', () => {
+    expect(code(() => parseJsonBody('{"a":["x\\ud800"]}', false))).toBe('400:invalid_text');
+    expect(code(() => parseJsonBody('{"\\udfffk":1}', false))).toBe('400:invalid_text');
+    expect(parseJsonBody('{"a":"\\ud83d\\ude00"}', false)).toEqual({ a: '😀' });
+  });
+});
+
+describe('regionText', () => {
+  it.each([
+    ['California', 'California'],
+    ['  New \t York\r\n', 'New York'],
+    ['us', 'US'],
+    ['Île-de-France', 'Île-de-France'],
+    ['USA', 'USA'],
+    ['x'.repeat(100), 'x'.repeat(100)],
+    ['a\u2028b\u00a0c', 'a b c'],
+  ])('%j is the region %j', (input, region) => {
+    expect(regionText(input)).toEqual({ region });
+  });
+  it.each(['', '  ', '\n'])('%j is blank: derive it', (input) => {
+    expect(regionText(input)).toEqual({ region: null });
+  });
+  it.each([['x'.repeat(101), 'longer than 100'], ['a\u0000b', 'control'], ['a\u007fb', 'control'], ['\ud800', 'control']])('refuses %j', (input, why) => {
+    const out = regionText(input);
+    expect('problem' in out && out.problem).toContain(why);
+  });
+});
+
+describe('external field numbers', () => {
+  const parse = (n: number) => ContactCreate.safeParse({ contactName: 'A', phoneNumber: '+14155552671', workspaceId: 'w', externalFields: { n } }).success;
+  it('keeps every number DynamoDB stores exactly and refuses the rest', () => {
+    for (const n of [0, -0, 1, -1, 1.5, 0.1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e-130]) expect(parse(n), String(n)).toBe(true);
+    for (const n of [Number.MAX_SAFE_INTEGER + 1, -(2 ** 60), 1e308, 1e-131, 5e-324, Infinity, NaN]) expect(parse(n), String(n)).toBe(false);
   });
 });
 

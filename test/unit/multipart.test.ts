@@ -68,6 +68,14 @@ describe('readMultipartForm', () => {
     }
   });
 
+  it('reads parts with an empty name (busboy reports them as undefined) as the field "", never a crash', async () => {
+    const one = part('file', 'a,b', 'a.csv');
+    const named = await read(event(Buffer.concat([part('', 'value'), one, close])));
+    expect([...named.fields]).toEqual([['', 'value']]);
+    expect(await failure(read(event(Buffer.concat([part('', 'x'.repeat(2_000)), one, close]))))).toMatchObject({ status: 400, code: 'invalid_multipart' });
+    expect(await failure(read(event(Buffer.concat([part('', 'a,b', 'a.csv'), close]))))).toMatchObject({ status: 400, code: 'invalid_multipart' });
+  });
+
   it('refuses a body that is not multipart/form-data with a 415', async () => {
     for (const type of ['application/json', 'text/csv', '']) {
       expect(await failure(read(event(Buffer.from('{}'), type)))).toMatchObject({ status: 415, code: 'unsupported_media_type' });

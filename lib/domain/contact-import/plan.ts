@@ -1,3 +1,4 @@
+import { regionText } from '../contact.js';
 import { normalizePhone } from '../phone.js';
 import { ImportLimitError, InvalidImportFileError } from './errors.js';
 import type { ImportLimits } from './limits.js';
@@ -152,15 +153,13 @@ function readRow(row: number, cells: readonly string[], columns: Columns, option
     return fail(phoneHeader, phoneText, hint);
   }
 
+  // The same free-text rule as POST /api/contacts: "London" or "Virginia" is a region as good as "GB";
+  // a blank cell derives the country from the number.
   let region = phone.region;
   if (columns.region !== undefined) {
-    const given = (cells[columns.region] ?? '').toUpperCase();
-    if (given !== '') {
-      if (!/^[A-Z]{2}$/.test(given)) {
-        return fail(headers[columns.region]!, cells[columns.region]!, 'region is an ISO 3166-1 alpha-2 code such as US');
-      }
-      region = given;
-    }
+    const given = regionText(cells[columns.region] ?? '');
+    if ('problem' in given) return fail(headers[columns.region]!, cells[columns.region]!, given.problem);
+    region = given.region ?? phone.region;
   }
 
   // A Map, then Object.fromEntries: entries become own data properties whatever their names, so no header

@@ -15,12 +15,13 @@ export type FormParams = Record<string, string | string[]>;
 
 /** Parses an `application/x-www-form-urlencoded` body. */
 export function parseForm(body: string): FormParams {
-  const out: FormParams = {};
+  // A Map: field names are client text, and a plain object would find "constructor" on its prototype.
+  const out = new Map<string, string | string[]>();
   for (const [name, value] of new URLSearchParams(body)) {
-    const prior = out[name];
-    out[name] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+    const prior = out.get(name);
+    out.set(name, prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /**
