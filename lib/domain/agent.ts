@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Name, Timestamp, WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
 
 /** Provider identifiers an agent may name; the voice pipeline has an adapter for each. */
 export const LLM_PROVIDERS = ['openai', 'anthropic', 'google'] as const;
@@ -35,7 +35,7 @@ export const AgentCreate = z
     first_message: agentFields.first_message.default(''),
     recording_enabled: agentFields.recording_enabled.default(false),
     ambience_enabled: agentFields.ambience_enabled.default(false),
-    workspaceId: WorkspaceIdField,
+    workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.infer<typeof AgentCreate>;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, WorkspaceIdField } from './common.js';
 import type { AgentType, CallEndReason } from './history.js';
 
 /**
@@ -135,7 +135,7 @@ export const PhoneCallRequest = z
     /** One of the workspace's active numbers, to call from. */
     phoneNumberId: z.string().trim().min(1).max(64),
     contactName: z.string().trim().min(1).max(200).optional(),
-    workspaceId: WorkspaceIdField,
+    workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'PhoneCallRequest' });
 export type PhoneCallRequest = z.infer<typeof PhoneCallRequest>;

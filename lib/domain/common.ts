@@ -3,6 +3,15 @@ import * as z from 'zod';
 /** Timestamps are ISO 8601 strings in UTC. */
 export const Timestamp = z.iso.datetime({ offset: true });
 export const WorkspaceIdField = z.string().min(1).max(64);
+/**
+ * `workspaceId` in a create or start body. The spec's bodies carry it, but the API key already decides the
+ * workspace (DESIGN.md), so it may be left out and then means the key's own; when sent it must be that one
+ * (403 otherwise, checked by the middleware before the body is parsed). Optional so a request pasted from
+ * the reference page works as is.
+ */
+export const BodyWorkspaceId = WorkspaceIdField.optional().describe(
+  "Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise).",
+);
 
 /** `page` and `limit` as query strings; limit 1..100 (default 10), page 1..10,000 (default 1). */
 export const PageQuery = z.object({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Name, Timestamp, WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
 import { ValidationError } from './errors.js';
 import { normalizePhone } from './phone.js';
 
@@ -59,7 +59,7 @@ export const ContactCreate = z
     contactName: Name,
     phoneNumber: PhoneInput,
     region: Region.optional(),
-    workspaceId: WorkspaceIdField,
+    workspaceId: BodyWorkspaceId,
     externalFields: ExternalFields.default({}),
   })
   .meta({ id: 'ContactCreate' });

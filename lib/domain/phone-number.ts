@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Timestamp, WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, Timestamp, WorkspaceIdField } from './common.js';
 import { ValidationError } from './errors.js';
 import { normalizePhone } from './phone.js';
 
@@ -50,7 +50,7 @@ export const PhoneNumberBuy = z
   .strictObject({
     /** A number from GET /api/phone-numbers/available, E.164. */
     phoneNumber: PhoneInput,
-    workspaceId: WorkspaceIdField,
+    workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'PhoneNumberBuy' });
 export type PhoneNumberBuy = z.infer<typeof PhoneNumberBuy>;
@@ -62,7 +62,7 @@ export const PhoneNumberImport = z
     telephonyAccountSid: Sid('AC', 'an account sid'),
     /** Twilio auth tokens are 32 hex characters; the bound is loose so a format change does not lock users out. */
     telephonyAuthToken: z.string().trim().min(16).max(128),
-    workspaceId: WorkspaceIdField,
+    workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'PhoneNumberImport' });
 export type PhoneNumberImport = z.infer<typeof PhoneNumberImport>;

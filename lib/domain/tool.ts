@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Name, Timestamp, WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
 import { ValidationError, type ErrorDetail } from './errors.js';
 import { normalizePhone } from './phone.js';
 import { refuseToolUrl } from './ssrf.js';
@@ -134,7 +134,7 @@ export const ToolCreate = z
     templateId: toolFields.templateId.optional(),
     config: toolFields.config.optional(),
     parameters: toolFields.parameters.default([]),
-    workspaceId: WorkspaceIdField,
+    workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'ToolCreate' });
 export type ToolCreate = z.infer<typeof ToolCreate>;

@@ -51,10 +51,9 @@ const agentCreate = {
   system_prompt: 'You call patients of Bayview Dental to confirm tomorrow\'s appointment. Be brief and friendly; offer to reschedule if they cannot come.',
   first_message: 'Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?',
   recording_enabled: true,
-  workspaceId: WS,
 };
 const { tts_voice_id: _voice, ...agentCommon } = agentCreate;
-const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, createdAt: CREATED };
+const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, workspaceId: WS, createdAt: CREATED };
 const agentView = { ...agentCreated, tts_voice_id: agentCreate.tts_voice_id, ambience_enabled: false, updatedAt: UPDATED };
 const agentListItem = {
   _id: EXAMPLE_IDS.agent,
@@ -78,7 +77,6 @@ const toolCreate = {
     headers: { Authorization: 'Bearer sk_test_51Hc2xV0a9Q7' },
   },
   parameters: toolParameters,
-  workspaceId: WS,
 };
 const toolCreated = {
   _id: EXAMPLE_IDS.tool,
@@ -102,9 +100,8 @@ const contactCreate = {
   phoneNumber: CALLEE,
   region: 'US',
   externalFields: { company: 'Analytical Engines Ltd', plan: 'pro', seats: 12, vip: true },
-  workspaceId: WS,
 };
-const contactView = { _id: EXAMPLE_IDS.contact, ...contactCreate, createdAt: CREATED };
+const contactView = { _id: EXAMPLE_IDS.contact, ...contactCreate, workspaceId: WS, createdAt: CREATED };
 const contactListItem = { _id: EXAMPLE_IDS.contact, contactName: contactCreate.contactName, phoneNumber: CALLEE, region: 'US', workspaceId: WS };
 
 const historyListItem = {
@@ -139,7 +136,7 @@ const phoneNumberView = {
 const page = (item: unknown) => ({ data: [item], total: 1, page: 1, limit: 10 });
 
 export interface OperationExamples {
-  /** The JSON request body, exactly as the try-out sends it (after the workspaceId is replaced by yours). */
+  /** The JSON request body, exactly as the try-out sends it (no workspaceId: the key decides it). */
   readonly request?: unknown;
   /** The success answer's body. */
   readonly response?: unknown;
@@ -200,14 +197,13 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   },
 
   startPhoneCall: {
-    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace', workspaceId: WS },
+    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace' },
     response: { call_id: EXAMPLE_IDS.call, status: 'initiated' },
   },
   startCall: {
-    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace', workspaceId: WS },
+    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace' },
     response: { call_id: EXAMPLE_IDS.call, status: 'initiated' },
   },
-  // workspaceId is optional here (the key decides), so the example leaves it out.
   createMeetingLink: {
     request: { assistantId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', phoneNumber: CALLEE },
     response: { call_id: EXAMPLE_IDS.meeting, room_url: `https://api.example.com/meeting/${EXAMPLE_IDS.meeting}?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc` },
@@ -232,11 +228,11 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
     },
   },
   buyPhoneNumber: {
-    request: { phoneNumber: BOUGHT, workspaceId: WS },
+    request: { phoneNumber: BOUGHT },
     response: { _id: EXAMPLE_IDS.phoneNumber, number: BOUGHT, status: 'active', workspaceId: WS },
   },
   importPhoneNumber: {
-    request: { phoneNumber: IMPORTED, telephonyAccountSid: ACCOUNT_SID, telephonyAuthToken: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b', workspaceId: WS },
+    request: { phoneNumber: IMPORTED, telephonyAccountSid: ACCOUNT_SID, telephonyAuthToken: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b' },
     response: { _id: EXAMPLE_IDS.phoneNumber, number: IMPORTED, status: 'active', workspaceId: WS, type: 'byot' },
   },
   listPhoneNumbers: { response: page(phoneNumberView) },

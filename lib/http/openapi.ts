@@ -97,7 +97,7 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   415: {
     name: 'UnsupportedMediaType',
     description: 'The upload is not multipart/form-data (unsupported_media_type).',
-    example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the fields file and workspaceId.', [
+    example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the field file (and optionally workspaceId and defaultCountry).', [
       { field: 'content-type', message: 'expected multipart/form-data' },
     ]),
   },
@@ -269,8 +269,8 @@ function describeConventions(): string {
   return [
     'REST API of the voice-agent platform. Bodies are JSON; timestamps are ISO 8601 in UTC; identifiers are strings in `_id`.',
     '',
-    '**Authentication.** Send the `x-api-key` header (the Authorize button). The key decides the workspace: a `workspaceId` in a query or body must be the key\'s own (otherwise 403); list queries may omit it. ' +
-      'Create bodies require it, as the specification says: **replace the example `workspaceId` with yours** (the `workspaceId` the admin CLI printed with your key) before you execute a try-out.',
+    '**Authentication.** Send the `x-api-key` header (the Authorize button). The key decides the workspace: a `workspaceId` in a query or body must be the key\'s own (otherwise 403), and it may be left out everywhere, ' +
+      'create bodies included: it then means the key\'s workspace. The examples leave it out, so a try-out works as pasted once you have authorized.',
     '',
     '**Errors.** Every failure has the body `{"error": {"code": "snake_case_code", "message": "…", "details": [...]}}` and an `x-request-id` header. ' +
       'Statuses: 400 bad request or failed validation, 401 missing/unknown/revoked key, 403 another workspace, 404 unknown id ' +
@@ -333,7 +333,6 @@ function operation(operationId: OperationId, route: RouteSpec, collector: Schema
   ];
   const jsonBody = route.body && route.bodyKind !== 'raw' && route.bodyKind !== 'none';
   const bodySchema = jsonBody ? collector.convert(route.body!, 'input') : undefined;
-  const asksWorkspace = bodySchema !== undefined && JSON.stringify(examples.request ?? {}).includes('"workspaceId"');
   return {
     operationId,
     summary: route.summary,
@@ -343,7 +342,6 @@ function operation(operationId: OperationId, route: RouteSpec, collector: Schema
       ? {
           requestBody: {
             required: true,
-            ...(asksWorkspace ? { description: 'Replace the example `workspaceId` with your own (the one the admin CLI printed with your API key); another workspace is 403.' } : {}),
             content: { 'application/json': { schema: bodySchema, ...(examples.request === undefined ? {} : { example: examples.request }) } },
           },
         }

@@ -4,7 +4,7 @@
  */
 import { isSupportedCountry } from 'libphonenumber-js';
 import * as z from 'zod';
-import { WorkspaceIdField } from '../common.js';
+import { BodyWorkspaceId } from '../common.js';
 
 /** ISO 3166-1 alpha-2 code that the phone-number metadata knows; '' counts as absent (HTML forms send it). */
 const DefaultCountry = z
@@ -16,7 +16,7 @@ const DefaultCountry = z
 
 /** The text fields of the upload form (the file part is checked by the service). */
 export const ContactImportFields = z.strictObject({
-  workspaceId: WorkspaceIdField,
+  workspaceId: BodyWorkspaceId,
   defaultCountry: DefaultCountry.optional(),
 });
 export type ContactImportFields = z.infer<typeof ContactImportFields>;
@@ -25,7 +25,7 @@ export type ContactImportFields = z.infer<typeof ContactImportFields>;
 export const ContactImportForm = z
   .object({
     file: z.file().describe('CSV (UTF-8, header row) or .xlsx; at most 4 MiB'),
-    workspaceId: WorkspaceIdField,
+    workspaceId: BodyWorkspaceId,
     defaultCountry: z.string().optional().describe('ISO 3166-1 alpha-2 country for numbers written without +'),
   })
   .meta({ id: 'ContactImportForm' });
