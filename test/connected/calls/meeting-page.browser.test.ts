@@ -2,9 +2,11 @@
  * Invariant: in a real browser a meeting link works by keyboard and mouse without any script: the Join page
  * names the agent, its Join button takes keyboard focus, clicking it POSTs the token in the body (the URL
  * after joining carries no token) and lands on the admitted page; nothing violates the page's CSP or loads
- * from anywhere; opening the link again shows it used (410).
+ * from anywhere; opening the link again shows it used (410). Every state of the page (Join, admitted, used,
+ * not found) passes axe-core's WCAG 2.1 AA rules.
  */
-import { chromium, type Browser } from 'playwright-core';
+import axe from 'axe-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
@@ -23,6 +25,26 @@ afterAll(async () => {
   await p?.stop();
 });
 
+/**
+ * axe-core's WCAG A/AA violations on the page as it is now. The pages' CSP (rightly) refuses injected
+ * scripts, so axe runs in a second context that bypasses CSP, loading the same URL and body.
+ */
+async function axeViolations(page: Page): Promise<string[]> {
+  const html = await page.content();
+  const context = await browser.newContext({ bypassCSP: true });
+  try {
+    const copy = await context.newPage();
+    await copy.setContent(html);
+    await copy.addScriptTag({ content: axe.source });
+    const result = await copy.evaluate(() =>
+      (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+    );
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+  } finally {
+    await context.close();
+  }
+}
+
 describe('meeting link in Chromium', () => {
   it('shows the agent, joins on click, and is used afterwards', async () => {
     const s = await p.callerSetup(100);
@@ -37,7 +59,7 @@ describe('meeting link in Chromium', () => {
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('console', (m) => {
       // The used link's 410 is expected; Chromium logs every 4xx document as a failed load.
-      if (/status of 410/.test(m.text())) return;
+      if (/status of 4(04|10)/.test(m.text())) return;
       if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
     });
 
@@ -47,6 +69,8 @@ describe('meeting link in Chromium', () => {
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     const join = page.getByRole('button', { name: 'Join' });
     expect(await join.count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    if (process.env.MEETING_SCREENSHOT) await page.screenshot({ path: `${process.env.MEETING_SCREENSHOT}-join.png` });
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Join');
 
@@ -56,11 +80,18 @@ describe('meeting link in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe(`/meeting/${created.body.call_id}/join`);
     expect(page.url()).not.toContain('token');
     expect(await page.textContent('h1')).toBe('Connecting you to Caller…');
+    expect(await axeViolations(page)).toEqual([]);
+    if (process.env.MEETING_SCREENSHOT) await page.screenshot({ path: `${process.env.MEETING_SCREENSHOT}-joined.png` });
 
     const again = await page.goto(roomUrl);
     expect(again?.status()).toBe(410);
+    expect(await axeViolations(page)).toEqual([]);
+    if (process.env.MEETING_SCREENSHOT) await page.screenshot({ path: `${process.env.MEETING_SCREENSHOT}-used.png` });
+    const unknown = await page.goto(roomUrl.replace(/token=[^&]+/, 'token=wrong'));
+    expect(unknown?.status()).toBe(404);
+    expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
-    expect(requests).toEqual([`GET /meeting/${created.body.call_id}`, `POST /meeting/${created.body.call_id}/join`, `GET /meeting/${created.body.call_id}`]);
+    expect(requests).toEqual([`GET /meeting/${created.body.call_id}`, `POST /meeting/${created.body.call_id}/join`, `GET /meeting/${created.body.call_id}`, `GET /meeting/${created.body.call_id}`]);
     await page.close();
   });
 });
