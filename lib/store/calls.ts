@@ -29,6 +29,19 @@ export type CreateCallOutcome =
 
 const callItem = (call: Call) => ({ ...key.liveCall(call.workspaceId, call._id), entity: ENTITY.liveCall, v: TABLE_SCHEMA_VERSION, ...call });
 
+/** A new call with its reservation: the conditional debit, the reservation's ledger entry and the call. */
+const reservationItems = (db: Db, call: Call): TransactItem[] => [
+  debitItem(db, call.workspaceId, call.reserved),
+  ledgerItem(db, call.workspaceId, {
+    id: callLedgerId(call._id, 'reserve'),
+    amount: -call.reserved,
+    reason: 'call_reservation',
+    callId: call._id,
+    createdAt: call.createdAt,
+  }),
+  { Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } },
+];
+
 /**
  * Creates a call and takes its reservation in ONE transaction: the idempotency claim (when a key was
  * sent), the conditional debit, the reservation's ledger entry and the call. Nothing is written unless all
@@ -61,17 +74,7 @@ export async function createCallWithReservation(
       },
     });
   }
-  items.push(
-    debitItem(db, call.workspaceId, call.reserved),
-    ledgerItem(db, call.workspaceId, {
-      id: callLedgerId(call._id, 'reserve'),
-      amount: -call.reserved,
-      reason: 'call_reservation',
-      callId: call._id,
-      createdAt: call.createdAt,
-    }),
-    { Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } },
-  );
+  items.push(...reservationItems(db, call));
   const { failedIndex } = await transact(db, items);
   if (failedIndex === undefined) return { kind: 'created' };
   if (idempotency && failedIndex === 0) {
@@ -114,15 +117,7 @@ export async function createInboundCall(db: Db, call: Call, callSid: string, now
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    debitItem(db, call.workspaceId, call.reserved),
-    ledgerItem(db, call.workspaceId, {
-      id: callLedgerId(call._id, 'reserve'),
-      amount: -call.reserved,
-      reason: 'call_reservation',
-      callId: call._id,
-      createdAt: call.createdAt,
-    }),
-    { Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...reservationItems(db, call),
   ]);
   if (failedIndex === undefined) return { kind: 'created' };
   if (failedIndex === 0) return { kind: 'duplicate' };

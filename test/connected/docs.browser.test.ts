@@ -4,7 +4,8 @@
  * script errors or Content-Security-Policy violations. A try-out pre-fills the documented example and,
  * after Authorize and with the workspaceId replaced as the page says, creates the record.
  */
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_IDS, OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
@@ -15,10 +16,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   t = await startTestPlatform();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

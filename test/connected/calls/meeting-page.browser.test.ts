@@ -6,7 +6,8 @@
  * not found) passes axe-core's WCAG 2.1 AA rules.
  */
 import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from '../../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
@@ -15,10 +16,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   p = await startCallsPlatform({ dispatchPoller: false });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
