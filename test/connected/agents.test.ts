@@ -110,7 +110,7 @@ describe('agents', () => {
       agentBody(own.workspaceId, { colour: 'blue' }),
       agentBody(own.workspaceId, { recording_enabled: 'yes' }),
       { ...agentBody(own.workspaceId), name: undefined },
-      { ...agentBody(own.workspaceId), workspaceId: undefined },
+      { ...agentBody(own.workspaceId), llm_model: undefined },
     ];
     for (const body of cases) {
       const res = await t.api(own.apiKey, 'POST', '/api/agents', body);
@@ -119,6 +119,18 @@ describe('agents', () => {
       expect(Array.isArray(res.body.error.details)).toBe(true);
     }
     expect((await t.api(own.apiKey, 'GET', '/api/agents')).body.total).toBe(0);
+  });
+
+  it('takes the key\'s workspace when the body leaves workspaceId out, and refuses another one', async () => {
+    const own = await t.workspace();
+    const other = await t.workspace();
+    const created = await t.api(own.apiKey, 'POST', '/api/agents', { ...agentBody(own.workspaceId), workspaceId: undefined });
+    expect(created.status).toBe(201);
+    expect(created.body.workspaceId).toBe(own.workspaceId);
+    const foreign = await t.api(own.apiKey, 'POST', '/api/agents', agentBody(other.workspaceId));
+    expect(foreign.status).toBe(403);
+    expect((await t.api(own.apiKey, 'GET', '/api/agents')).body.total).toBe(1);
+    expect((await t.api(other.apiKey, 'GET', '/api/agents')).body.total).toBe(0);
   });
 
   it('accepts every documented provider', async () => {
