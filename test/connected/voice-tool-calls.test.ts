@@ -1,0 +1,180 @@
+/**
+ * Invariant: within one call a tool call is idempotent — the same tool with the same arguments (in any key
+ * order) re-issued by the model a turn later gets the first result without a second request to the
+ * customer's backend, unless the first attempt failed or timed out (then it runs again); while a slow tool
+ * runs the caller hears a filler and then a "still working" phrase, varied rather than repeated word for
+ * word across the call; a tool that times out reaches the model as a clear error result it speaks about.
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tone } from '../../lib/local/simulated-caller.js';
+import { getHistoryRecord } from '../../lib/store/history.js';
+import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/session/call-session.js';
+import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+
+/** A customer backend that counts requests; `delayMs(n)` per request (Infinity: never answers). */
+async function countingServer(delayMs: (n: number) => number, answer: string): Promise<{ server: Server; port: number; urls: string[] }> {
+  const urls: string[] = [];
+  const server = createServer((req, res) => {
+    const n = urls.push(req.url ?? '');
+    req.resume();
+    const delay = delayMs(n);
+    if (delay === Infinity) return;
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(answer);
+    }, delay);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : 0, urls };
+}
+
+let vp: VoicePlatform;
+let orders: Awaited<ReturnType<typeof countingServer>>;
+let stock: Awaited<ReturnType<typeof countingServer>>;
+let hung: Awaited<ReturnType<typeof countingServer>>;
+
+// The caller's turns, in order; the scripted model answers each as commented.
+const CALLER = [
+  'Where is my order?', // check_order {order_id, channel}: fast backend
+  'Can you check my order again?', // the same call, keys in the other order: served from the first result
+  'Is the blue chair in stock?', // check_stock: slow backend, filler then "still working"
+  'And the red chair?', // check_stock with other arguments: slow again, the phrases differ from the first time
+  'Check the warehouse.', // warehouse: never answers, times out
+  'Try the warehouse once more.', // the same call after a timeout: runs again
+];
+
+beforeAll(async () => {
+  orders = await countingServer(() => 0, '{"status":"shipped"}');
+  // Far past both filler thresholds below and far below the tool timeout.
+  stock = await countingServer(() => 2_500, '{"in_stock":true}');
+  hung = await countingServer(() => Infinity, '');
+  process.env.TOOL_ALLOWED_HOSTS = [orders, stock, hung].map((s) => `127.0.0.1:${s.port}`).join(',');
+  vp = await startVoicePlatform({
+    stt: { transcripts: ({ utterance }) => CALLER[utterance] ?? 'Bye.', finalDelayMs: 50 },
+    llm: {
+      ttftMs: 30,
+      tokensPerSecond: 400,
+      reply: (req) => {
+        const { system, turns, endsWithToolResult, toolResults } = req.messages;
+        if (/summar/i.test(system)) return { text: 'Summary.' };
+        if (endsWithToolResult) {
+          const content = toolResults.at(-1)?.content ?? '';
+          if (/timed out/.test(content)) return { text: 'The warehouse is not answering.' };
+          if (/shipped/.test(content)) return { text: 'It has shipped.' };
+          if (/in_stock/.test(content)) return { text: 'Yes, it is in stock.' };
+          return { text: 'No idea.' };
+        }
+        const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
+        if (/again/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { channel: 'phone', order_id: 'A17' } }] };
+        if (/order/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { order_id: 'A17', channel: 'phone' } }] };
+        if (/blue/i.test(last)) return { toolCalls: [{ name: 'check_stock', arguments: { item: 'blue chair' } }] };
+        if (/red/i.test(last)) return { toolCalls: [{ name: 'check_stock', arguments: { item: 'red chair' } }] };
+        if (/warehouse/i.test(last)) return { toolCalls: [{ name: 'warehouse', arguments: { item: 'chair' } }] };
+        return { text: 'Okay.' };
+      },
+    },
+    tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
+    // Short thresholds keep the test quick; the slow backend answers well after both.
+    session: { fillerAfterMs: 300, stillWorkingAfterMs: 1_000, toolTimeoutMs: 1_500 },
+  });
+});
+afterAll(async () => {
+  await vp?.stop();
+  delete process.env.TOOL_ALLOWED_HOSTS;
+  for (const s of [orders, stock, hung]) s?.server.close();
+});
+
+describe('tool calls during a call', () => {
+  it('runs a repeated call once, varies the waiting phrases, and reports a timeout to the model', async () => {
+    const tools = [
+      { name: 'Check order', url: `http://127.0.0.1:${orders.port}/orders/{order_id}?channel={channel}`, params: ['order_id', 'channel'] },
+      { name: 'Check stock', url: `http://127.0.0.1:${stock.port}/stock?item={item}`, params: ['item'] },
+      { name: 'Warehouse', url: `http://127.0.0.1:${hung.port}/warehouse?item={item}`, params: ['item'] },
+    ];
+    for (const t of tools) {
+      const created = await api('POST', '/api/tools', {
+        name: t.name,
+        type: 'http',
+        description: `${t.name} lookup`,
+        config: { method: 'GET', url: t.url },
+        parameters: t.params.map((name) => ({ name, description: name, required: true })),
+        workspaceId: vp.workspaceId,
+      });
+      expect(created.status).toBe(201);
+    }
+
+    const agent = await vp.agent({ first_message: 'Hello, shop.' });
+    const caller = await vp.call(agent);
+    await caller.waitFor((m) => m.event === 'mark');
+    await caller.whenIdle();
+    for (let turn = 0; turn < CALLER.length; turn += 1) {
+      const before = caller.echoed.length;
+      await caller.play(tone(500));
+      // Each turn has an LLM request for the tool call and one after its result.
+      await waitUntil(() => (vp.platform.voice.llm.control.requestsFor('openai').length >= (turn + 1) * 2 ? true : undefined));
+      await waitUntil(() => (caller.echoed.length > before ? true : undefined));
+      await caller.whenIdle();
+      await caller.pause(300);
+      await caller.whenIdle();
+    }
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+
+    // The repeated order lookup reached the backend once; the timed-out lookup ran twice.
+    expect(orders.urls).toEqual(['/orders/A17?channel=phone']);
+    expect(stock.urls).toEqual(['/stock?item=blue%20chair', '/stock?item=red%20chair']);
+    expect(hung.urls).toHaveLength(2);
+
+    const requests = vp.platform.voice.llm.control.requestsFor('openai');
+    const toolMessages = (requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool');
+    expect(toolMessages).toHaveLength(6);
+    // Both order lookups got the first result.
+    expect(JSON.parse(toolMessages[1]!.content)).toEqual(JSON.parse(toolMessages[0]!.content));
+    expect(toolMessages[1]!.content).toContain('shipped');
+    // The timeout is a clear error result, every time it happens.
+    expect(JSON.parse(toolMessages[4]!.content)).toEqual({ error: 'timed out after 1.5 s' });
+    expect(JSON.parse(toolMessages[5]!.content)).toEqual({ error: 'timed out after 1.5 s' });
+
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    const lines = String(record.callTranscript).split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      'agent: Hello, shop.',
+      'user: Where is my order?',
+      'agent: It has shipped.',
+      'user: Can you check my order again?',
+      'agent: It has shipped.',
+    ]);
+    const fillers = DEFAULT_SESSION_OPTIONS.fillerPhrases;
+    const still = DEFAULT_SESSION_OPTIONS.stillWorkingPhrases;
+    // The slow lookups: a filler, then "still working", then the answer, in that order, and not the same
+    // words the second time.
+    expect(lines[6]).toBe(`agent: ${fillers[0]} ${still[0]} Yes, it is in stock.`);
+    expect(lines[8]).toBe(`agent: ${fillers[1]} ${still[1]} Yes, it is in stock.`);
+    expect(fillers[0]).not.toBe(fillers[1]);
+    expect(still[0]).not.toBe(still[1]);
+    // The model spoke about the timeout instead of leaving silence.
+    expect(lines[10]).toMatch(/The warehouse is not answering\.$/);
+    expect(lines[12]).toMatch(/The warehouse is not answering\.$/);
+  }, 180_000);
+});
+
+async function api(method: string, path: string, body: unknown) {
+  const res = await fetch(`${vp.platform.baseUrl}${path}`, {
+    method,
+    headers: { 'x-api-key': vp.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as unknown };
+}
+
+async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (performance.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
