@@ -11,6 +11,7 @@ import { mulawRms } from '../codec/mulaw.js';
 import { FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
 import { CallRecorder } from '../end/recording.js';
 import type { HttpToolOptions } from '../tools/http.js';
+import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools } from '../tools/registry.js';
 import { AudioOut } from './audio-out.js';
 import { Conversation } from './conversation.js';
@@ -62,9 +63,22 @@ export interface SessionOptions {
   readonly language: string;
   /** Calls are cut here; also bounds the recording's memory. Half an hour covers support calls. */
   readonly maxDurationMs: number;
-  /** How long a tool may run silently before the filler phrase is spoken; about a second of silence. */
+  /** How long a tool may run silently before a filler phrase is spoken; about a second of silence. */
   readonly fillerAfterMs: number;
-  readonly fillerPhrase: string;
+  /**
+   * Said in turn, one per slow tool round, so a call with several lookups does not repeat the same words
+   * (a recording-like repetition is what makes a caller notice they talk to a machine).
+   */
+  readonly fillerPhrases: readonly string[];
+  /**
+   * A tool still running this long after it started gets a second phrase. 3.5 s: the filler (at 1 s)
+   * has played by then, and a caller left in silence for two or three seconds after it starts asking
+   * "hello?"; later than that and the 8 s tool timeout would come first.
+   */
+  readonly stillWorkingAfterMs: number;
+  readonly stillWorkingPhrases: readonly string[];
+  /** Overrides the HTTP tool budget (8 s, tools/http.ts) for this service's calls; unset in production. */
+  readonly toolTimeoutMs?: number;
   readonly goodbyePhrase: string;
   /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
   readonly apologyPhrase: string;
@@ -83,7 +97,9 @@ export const DEFAULT_SESSION_OPTIONS = {
   language: 'en-US',
   maxDurationMs: 30 * 60_000,
   fillerAfterMs: 1_000,
-  fillerPhrase: 'One moment, please.',
+  fillerPhrases: ['One moment, please.', 'Let me check that for you.', 'Just a second.', 'Let me look that up.'],
+  stillWorkingAfterMs: 3_500,
+  stillWorkingPhrases: ['Still checking, thanks for waiting.', 'Almost there, thanks for your patience.', 'Still working on it, bear with me.'],
   goodbyePhrase: 'Goodbye!',
   apologyPhrase: 'Sorry, I missed that. Could you say it again?',
   voiceRms: 500,
@@ -128,6 +144,10 @@ export class CallSession {
   readonly llmUsage = { inputTokens: 0, outputTokens: 0 };
   /** Tool call ids already run: a call is executed once, whatever interrupts its reply. */
   readonly executedToolCalls = new Set<string>();
+  /** Tool results by tool and arguments: the model asking the same thing again gets the first answer. */
+  readonly toolCache = new ToolCallCache();
+  /** How many filler and "still working" phrases were said, to take the next one in turn. */
+  readonly waitingPhrasesSaid = { filler: 0, stillWorking: 0 };
   readonly options: SessionOptions;
   private stt: SttStream | undefined;
   private ttsSession: Promise<TtsSession>;

@@ -120,13 +120,30 @@ export async function runReply(session: CallSession, handle: SpeechHandle, entry
 
 const withCap = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => setTimeout(r, PLAYOUT_CAP_MS).unref?.())]);
 
+/** The next phrase of `phrases` in turn across the call. */
+function nextPhrase(session: CallSession, kind: 'filler' | 'stillWorking'): string | undefined {
+  const phrases = kind === 'filler' ? session.options.fillerPhrases : session.options.stillWorkingPhrases;
+  if (phrases.length === 0) return undefined;
+  const said = session.waitingPhrasesSaid[kind]++;
+  return phrases[said % phrases.length];
+}
+
 /** Runs one round's tool calls (in parallel); `stop` when the call is being transferred or hung up. */
 async function runTools(session: CallSession, handle: SpeechHandle, speaker: Speaker, r: AgentRound, round: number): Promise<'continue' | 'stop'> {
   let stop = false;
-  // A caller hearing nothing for more than a second wonders whether the line dropped.
-  const filler = setTimeout(() => {
-    if (!handle.interrupted) speaker.say(session.options.fillerPhrase, round);
-  }, session.options.fillerAfterMs);
+  const sayWaiting = (kind: 'filler' | 'stillWorking') => () => {
+    const phrase = handle.interrupted ? undefined : nextPhrase(session, kind);
+    if (phrase) speaker.say(phrase, round);
+  };
+  // A caller hearing nothing for more than a second wonders whether the line dropped; a few seconds
+  // later they need to hear that we are still on it.
+  const timers = [
+    setTimeout(sayWaiting('filler'), session.options.fillerAfterMs),
+    setTimeout(sayWaiting('stillWorking'), session.options.stillWorkingAfterMs),
+  ];
+  const quiet = () => timers.forEach(clearTimeout);
+  const { toolTimeoutMs } = session.options;
+  const httpOptions = { ...session.services.httpTools, ...(toolTimeoutMs ? { timeoutMs: toolTimeoutMs } : {}) };
   try {
     await Promise.all(
       r.toolCalls.map(async (call) => {
@@ -137,15 +154,23 @@ async function runTools(session: CallSession, handle: SpeechHandle, speaker: Spe
         if (!action) {
           content = JSON.stringify({ error: `no tool named ${call.name}` });
         } else if (action.kind === 'http') {
-          content = (await runHttpAction(action, call.arguments, (id) => session.services.loadTool(id), session.services.httpTools)).content;
+          // Idempotent within the call (tools/idempotency.ts); an unexpected failure is still an answer
+          // the model can speak about, never a silent reply.
+          content = await session.toolCache
+            .run(call.name, call.arguments, () => runHttpAction(action, call.arguments, (id) => session.services.loadTool(id), httpOptions))
+            .then(
+              (outcome) => outcome.content,
+              () => JSON.stringify({ error: 'the tool failed; the request may not have been sent' }),
+            );
         } else if (action.kind === 'transfer') {
-          clearTimeout(filler);
+          // Never cached: a transfer that worked ends the session, and one that failed should be tried again.
+          quiet();
           await withCap(handle.whenQuiet());
           const ok = await session.transfer(action.to);
           content = JSON.stringify(ok ? { transferred: true } : { error: 'the transfer could not be started' });
           if (ok) stop = true;
         } else {
-          clearTimeout(filler);
+          quiet();
           if (!r.generated.trim()) speaker.say(session.options.goodbyePhrase, round);
           await withCap(handle.whenQuiet());
           session.end('agent_hangup');
@@ -156,7 +181,7 @@ async function runTools(session: CallSession, handle: SpeechHandle, speaker: Spe
       }),
     );
   } finally {
-    clearTimeout(filler);
+    quiet();
   }
   return stop ? 'stop' : 'continue';
 }

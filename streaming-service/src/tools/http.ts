@@ -249,7 +249,8 @@ export async function runHttpTool(
     );
     const timer = setTimeout(() => {
       req.destroy();
-      finish({ ok: false, content: JSON.stringify({ error: `no answer within ${opts.timeoutMs} ms` }) });
+      // Said in seconds, the unit the model will use when it tells the caller.
+      finish({ ok: false, content: JSON.stringify({ error: `timed out after ${opts.timeoutMs / 1000} s` }) });
     }, opts.timeoutMs);
     req.on('error', (error) => finish({ ok: false, content: JSON.stringify({ error: `request failed: ${error.message}` }) }));
     if (body !== undefined) req.write(body);
