@@ -67,13 +67,13 @@ export interface SessionOptions {
   readonly fillerAfterMs: number;
   /**
    * Said in turn, one per slow tool round, so a call with several lookups does not repeat the same words
-   * (a recording-like repetition is what makes a caller notice they talk to a machine).
+   * (the same sentence twice sounds canned).
    */
   readonly fillerPhrases: readonly string[];
   /**
    * A tool still running this long after it started gets a second phrase. 3.5 s: the filler (at 1 s)
-   * has played by then, and a caller left in silence for two or three seconds after it starts asking
-   * "hello?"; later than that and the 8 s tool timeout would come first.
+   * has played by then, and two or three more seconds of silence after it is when callers start asking
+   * "hello?"; much later and it would come just before the 8 s tool timeout.
    */
   readonly stillWorkingAfterMs: number;
   readonly stillWorkingPhrases: readonly string[];
