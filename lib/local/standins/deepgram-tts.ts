@@ -24,16 +24,25 @@ import {
  *   `{type: "Flushed", sequence_id}`; `{type: "Clear"}` drops buffered text and queued or playing audio at
  *   once and answers `{type: "Cleared", sequence_id}`; `{type: "Close"}` lets queued audio finish, then
  *   closes the socket (1000);
- * - more than 20 flushes in 60 s: the flush is ignored with a `Warning` (Deepgram's documented limit);
+ * - more than 20 flushes in 60 s on one socket (Deepgram's documented limit): the flush is ignored, the
+ *   buffered text is kept, and Deepgram's warning is sent, `{type: "Warning", warn_code: "EXCESSIVE_FLUSH",
+ *   warn_msg: "Rate limit exceeded for flushes. Please try again later."}`; the socket stays open;
  * - anything else gets a `Warning`.
  *
  * Only `encoding=mulaw&sample_rate=8000` is produced; other formats are refused (400).
  */
 
 const FLUSH_LIMIT = 20;
+const FLUSH_WINDOW_MS = 60_000;
+
+export interface DeepgramTtsStandinOptions extends TtsStandinOptions {
+  /** The clock the flush limit is kept on (default `performance.now`): a test moves it to skip a minute. */
+  readonly now?: () => number;
+}
 
 /** Starts the stand-in on 127.0.0.1:0. */
-export function startDeepgramTtsStandin(options: TtsStandinOptions = {}): Promise<TtsStandin> {
+export function startDeepgramTtsStandin(options: DeepgramTtsStandinOptions = {}): Promise<TtsStandin> {
+  const now = options.now ?? (() => performance.now());
   return startStandinServer(
     'deepgram',
     options,
@@ -54,7 +63,7 @@ export function startDeepgramTtsStandin(options: TtsStandinOptions = {}): Promis
       }
       return {};
     },
-    runConnection,
+    (ws, record, url, standin) => runConnection(ws, record, url, standin, now),
   );
 }
 
@@ -67,7 +76,7 @@ function presentedKey(authorization: string | undefined, protocols: string | und
   return at >= 0 ? parts[at + 1] : undefined;
 }
 
-function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin): void {
+function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin, now: () => number): void {
   const player = new SegmentPlayer(
     () => standin.script,
     (chunk) => {
@@ -99,13 +108,18 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
         if (typeof message.text === 'string') buffer += message.text;
         return;
       case 'Flush': {
-        const now = performance.now();
-        while (flushTimes.length > 0 && flushTimes[0]! < now - 60_000) flushTimes.shift();
+        const at = now();
+        while (flushTimes.length > 0 && flushTimes[0]! <= at - FLUSH_WINDOW_MS) flushTimes.shift();
         if (flushTimes.length >= FLUSH_LIMIT) {
-          sendJson(ws, record, { type: 'Warning', description: `More than ${FLUSH_LIMIT} flushes in a minute; flush ignored.`, code: 'FLUSH_LIMIT_EXCEEDED' });
+          // Deepgram's own answer (field names as the API sends them, see deepgram-python-sdk PR 653).
+          sendJson(ws, record, {
+            type: 'Warning',
+            warn_code: 'EXCESSIVE_FLUSH',
+            warn_msg: 'Rate limit exceeded for flushes. Please try again later.',
+          });
           return;
         }
-        flushTimes.push(now);
+        flushTimes.push(at);
         const text = buffer;
         buffer = '';
         const id = sequenceId++;

@@ -21,9 +21,16 @@ import type { TtsOptions, TtsProvider } from './port.js';
  * which completes when every `Flush` it sent is `Flushed`; a cancel sends `Clear` and the next utterance
  * starts only after `Cleared`, so no audio of the cancelled one can leak into it.
  *
- * Deepgram allows 20 flushes a minute: we flush only at phrase ends, and past the budget a phrase is left
- * buffered at Deepgram (it goes out with the next flush) — except the utterance's last flush, which is
- * always sent, since nothing else would release its audio.
+ * Deepgram allows 20 flushes per 60 s; past that it ignores a `Flush` with a `Warning` (`EXCESSIVE_FLUSH`)
+ * and keeps the text, so an utterance whose last flush is ignored never gets its audio: the agent goes
+ * silent. We count our own flushes in a sliding window (a little longer than 60 s: Deepgram counts from
+ * when it receives a flush, a moment after we send it) and never send one over the budget:
+ * - a phrase flush (first audio early) is sent only while FLUSH_END_RESERVE slots stay free; past that,
+ *   phrases are coalesced: their `Speak` text waits at Deepgram for the next flush;
+ * - an utterance's last flush, which nothing else would replace, uses the reserve; when even that is spent it
+ *   waits for the oldest flush to leave the window (re-checked every FLUSH_RETRY_MS), rather than be ignored.
+ * We do not open a new socket to get a fresh budget: Deepgram's documentation does not say the budget is
+ * per socket, and a reconnect would cost the turn a handshake.
  */
 
 export interface DeepgramTtsEndpoint {
@@ -32,8 +39,19 @@ export interface DeepgramTtsEndpoint {
   readonly baseUrl?: string;
 }
 
-/** Deepgram's documented limit on `Flush` messages per socket. */
+/** Deepgram's documented limit on `Flush` messages per 60 s. */
 export const DEEPGRAM_FLUSHES_PER_MINUTE = 20;
+/** The window we count flushes in: Deepgram's 60 s plus a margin for the flush's trip to Deepgram. */
+export const DEEPGRAM_FLUSH_WINDOW_MS = 61_000;
+/** Slots phrase flushes leave free for utterance ends, so a turn's end is not kept waiting. */
+export const FLUSH_END_RESERVE = 5;
+/** How often a held end flush re-checks the window (also lets an injected clock take effect promptly). */
+const FLUSH_RETRY_MS = 250;
+
+/** Test hooks: the clock the flush window is kept on (default `performance.now`). */
+export interface DeepgramTtsTuning {
+  readonly now?: () => number;
+}
 
 interface DeepgramUtterance {
   flushesSent: number;
@@ -41,6 +59,8 @@ interface DeepgramUtterance {
   /** Text sent with `Speak` but not yet flushed (a phrase flush skipped for the budget). */
   unflushed: boolean;
   clearing: boolean;
+  /** The end flush waits for a slot in the flush window. */
+  endFlushHeld: boolean;
 }
 
 type SpeakSocket = Awaited<ReturnType<DeepgramClient['speak']['v1']['connect']>>;
@@ -49,6 +69,8 @@ interface DeepgramControl {
   type?: string;
   description?: string;
   code?: string;
+  warn_code?: string;
+  warn_msg?: string;
 }
 
 class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
@@ -56,12 +78,17 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
   /** Messages are handled one after another: binary audio arrives as a Blob that takes a tick to read, and a
    * `Flushed` right behind it must not overtake it. */
   private inbox: Promise<void> = Promise.resolve();
+  /** When our recent flushes were sent (on `now`), oldest first; kept across reconnects (see above). */
   private readonly flushTimes: number[] = [];
+  private heldFlushTimer: NodeJS.Timeout | undefined;
+  /** After an `EXCESSIVE_FLUSH` warning: no flush before this time (on `now`). */
+  private flushBlockedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly client: DeepgramClient,
     options: TtsOptions,
     base: TtsBaseOptions,
+    private readonly now: () => number,
   ) {
     super('deepgram', options, base, true);
   }
@@ -104,6 +131,7 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
     socket.on('close', (event) => {
       if (this.socket !== socket) return;
       this.socket = undefined;
+      this.stopHeldFlush();
       this.linkLost(new VendorError('deepgram', `socket closed (${event.code}${event.reason ? ` ${event.reason}` : ''})`, isRetryableClose(event.code)));
     });
   }
@@ -112,6 +140,7 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
     const socket = this.socket;
     if (!socket) return;
     this.socket = undefined;
+    this.stopHeldFlush();
     await new Promise<void>((resolve) => {
       socket.on('close', () => resolve());
       socket.sendClose({ type: 'Close' });
@@ -121,11 +150,12 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
   protected dropLink(): void {
     const socket = this.socket;
     this.socket = undefined;
+    this.stopHeldFlush();
     socket?.close();
   }
 
   protected newVendorState(): DeepgramUtterance {
-    return { flushesSent: 0, flushedReceived: 0, unflushed: false, clearing: false };
+    return { flushesSent: 0, flushedReceived: 0, unflushed: false, clearing: false, endFlushHeld: false };
   }
 
   protected begin(): void {
@@ -135,7 +165,7 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
   protected sendPhrase(u: UtteranceHandle<DeepgramUtterance>, text: string): void {
     this.speakSocket().sendText({ type: 'Speak', text });
     u.vendor.unflushed = true;
-    if (this.flushBudgetLeft()) this.sendFlush(u);
+    if (this.flushesInWindow() < DEEPGRAM_FLUSHES_PER_MINUTE - FLUSH_END_RESERVE) this.sendFlush(u);
   }
 
   protected sendEnd(u: UtteranceHandle<DeepgramUtterance>, text: string): void {
@@ -143,34 +173,60 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
       this.speakSocket().sendText({ type: 'Speak', text });
       u.vendor.unflushed = true;
     }
-    if (u.vendor.unflushed) this.sendFlush(u);
+    if (u.vendor.unflushed) this.endFlush(u);
     this.maybeComplete(u);
   }
 
   protected sendCancel(u: UtteranceHandle<DeepgramUtterance>): boolean {
     this.speakSocket().sendClear({ type: 'Clear' });
     u.vendor.clearing = true;
+    // `Clear` drops the held text too: nothing is left to flush.
+    u.vendor.endFlushHeld = false;
+    this.stopHeldFlush();
     this.noteSent();
     return false;
   }
 
   private sendFlush(u: UtteranceHandle<DeepgramUtterance>): void {
     this.speakSocket().sendFlush({ type: 'Flush' });
-    this.flushTimes.push(performance.now());
+    this.flushTimes.push(this.now());
     u.vendor.flushesSent += 1;
     u.vendor.unflushed = false;
     this.noteSent();
   }
 
-  private flushBudgetLeft(): boolean {
-    const windowStart = performance.now() - 60_000;
-    while (this.flushTimes.length > 0 && this.flushTimes[0]! < windowStart) this.flushTimes.shift();
-    // Keep one flush in reserve for the utterance's end, which must always be sent.
-    return this.flushTimes.length < DEEPGRAM_FLUSHES_PER_MINUTE - 1;
+  /** The utterance's last flush: now if the window has a slot, else as soon as one frees. */
+  private endFlush(u: UtteranceHandle<DeepgramUtterance>): void {
+    if (this.flushesInWindow() < DEEPGRAM_FLUSHES_PER_MINUTE) {
+      u.vendor.endFlushHeld = false;
+      this.sendFlush(u);
+      return;
+    }
+    u.vendor.endFlushHeld = true;
+    this.stopHeldFlush();
+    this.heldFlushTimer = setTimeout(() => {
+      this.heldFlushTimer = undefined;
+      if (u.settled || u.vendor.clearing || !u.vendor.endFlushHeld || !this.socket) return;
+      this.endFlush(u);
+      this.maybeComplete(u);
+    }, FLUSH_RETRY_MS);
+    this.heldFlushTimer.unref();
+  }
+
+  private stopHeldFlush(): void {
+    if (this.heldFlushTimer) clearTimeout(this.heldFlushTimer);
+    this.heldFlushTimer = undefined;
+  }
+
+  private flushesInWindow(): number {
+    if (this.now() < this.flushBlockedUntil) return DEEPGRAM_FLUSHES_PER_MINUTE;
+    const windowStart = this.now() - DEEPGRAM_FLUSH_WINDOW_MS;
+    while (this.flushTimes.length > 0 && this.flushTimes[0]! <= windowStart) this.flushTimes.shift();
+    return this.flushTimes.length;
   }
 
   private maybeComplete(u: UtteranceHandle<DeepgramUtterance>): void {
-    if (u.endRequested && !u.vendor.unflushed && u.vendor.flushedReceived >= u.vendor.flushesSent) this.complete(u);
+    if (u.endRequested && !u.vendor.unflushed && !u.vendor.endFlushHeld && u.vendor.flushedReceived >= u.vendor.flushesSent) this.complete(u);
   }
 
   private speakSocket(): SpeakSocket {
@@ -206,8 +262,20 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
       case 'Error':
         if (u) this.failUtterance(u, new VendorError('deepgram', `${control.code ?? 'error'}: ${control.description ?? ''}`, false));
         return;
+      case 'Warning':
+        // Deepgram ignored a flush over its limit (our window should prevent it; its count may still differ
+        // from ours): the text is still held there, so the utterance's end must be flushed again later or
+        // its audio never comes.
+        if (control.warn_code === 'EXCESSIVE_FLUSH' && u && !u.vendor.clearing && u.vendor.flushesSent > u.vendor.flushedReceived) {
+          u.vendor.flushesSent -= 1;
+          u.vendor.unflushed = true;
+          // Deepgram says "try again later" without saying when: hold flushes for a second, then retry.
+          this.flushBlockedUntil = this.now() + 1_000;
+          if (u.endRequested) this.endFlush(u);
+        }
+        return;
       default:
-        // Metadata on open; Warning (e.g. a flush over the rate limit) changes nothing we do.
+        // Metadata on open.
         return;
     }
   }
@@ -224,12 +292,17 @@ function handshakeError(error: Error): VendorError {
 }
 
 /** The Deepgram TTS provider; `endpoint` comes from config (DEEPGRAM_API_KEY, DEEPGRAM_TTS_BASE_URL). */
-export function deepgramTts(endpoint: DeepgramTtsEndpoint, base: Partial<TtsBaseOptions> = {}): TtsProvider {
+export function deepgramTts(
+  endpoint: DeepgramTtsEndpoint,
+  base: Partial<TtsBaseOptions> = {},
+  tuning: DeepgramTtsTuning = {},
+): TtsProvider {
+  const now = tuning.now ?? (() => performance.now());
   const options = { ...DEFAULT_TTS_BASE_OPTIONS, ...base };
   const client = new DeepgramClient({
     apiKey: endpoint.apiKey,
     ...(endpoint.baseUrl ? { baseUrl: toWebSocketBase(endpoint.baseUrl) } : {}),
     reconnect: false,
   });
-  return providerOf('deepgram', (tts) => new DeepgramSession(client, tts, options));
+  return providerOf('deepgram', (tts) => new DeepgramSession(client, tts, options, now));
 }
