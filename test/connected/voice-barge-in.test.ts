@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
-import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
 
 const LONG_REPLY =
   'Sure thing. Our specials tonight are a mushroom risotto and a lemon tart with cream. ' +
@@ -86,13 +86,3 @@ describe('barge-in', () => {
     expect(JSON.stringify(second.messages)).not.toContain('risotto');
   }, 120_000);
 });
-
-async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (performance.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

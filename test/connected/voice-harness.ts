@@ -37,6 +37,8 @@ export interface VoicePlatform {
   call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number }): Promise<SimulatedCaller>;
   /** The next call that ends (its history record written). */
   nextCallEnded(timeoutMs?: number): Promise<CallEnded>;
+  /** A JSON request to the platform's API with this workspace's key. */
+  api(method: string, path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   stop(): Promise<void>;
 }
 
@@ -135,6 +137,14 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
         });
       });
     },
+    async api(method, path, body) {
+      const res = await fetch(`${platform.baseUrl}${path}`, {
+        method,
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as unknown };
+    },
     async stop() {
       await platform.stop();
       await rm(dataDir, { recursive: true, force: true });
@@ -149,3 +159,14 @@ export const mediaBytes = (caller: SimulatedCaller, fromIndex = 0) =>
     .slice(fromIndex)
     .filter((m) => m.event === 'media')
     .reduce((n, m) => n + Buffer.from(String(m.raw.media.payload), 'base64').length, 0);
+
+/** Polls `probe` every 10 ms until it returns a value (events the tests wait on have no promise of their own). */
+export async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (performance.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/session/call-session.js';
-import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
 
 /** A customer backend that counts requests; `delayMs(n)` per request (Infinity: never answers). */
 async function countingServer(delayMs: (n: number) => number, answer: string): Promise<{ server: Server; port: number; urls: string[] }> {
@@ -94,7 +94,7 @@ describe('tool calls during a call', () => {
       { name: 'Warehouse', url: `http://127.0.0.1:${hung.port}/warehouse?item={item}`, params: ['item'] },
     ];
     for (const t of tools) {
-      const created = await api('POST', '/api/tools', {
+      const created = await vp.api('POST', '/api/tools', {
         name: t.name,
         type: 'http',
         description: `${t.name} lookup`,
@@ -162,22 +162,3 @@ describe('tool calls during a call', () => {
     expect(lines[12]).toMatch(/The warehouse is not answering\.$/);
   }, 180_000);
 });
-
-async function api(method: string, path: string, body: unknown) {
-  const res = await fetch(`${vp.platform.baseUrl}${path}`, {
-    method,
-    headers: { 'x-api-key': vp.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as unknown };
-}
-
-async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (performance.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

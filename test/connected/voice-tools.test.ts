@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { putNewTool } from '../../lib/store/tools.js';
-import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
 
 interface Seen {
   method: string;
@@ -84,7 +84,7 @@ afterAll(async () => {
 
 describe('tools during a call', () => {
   it('sends the exact configured request, speaks a filler while waiting, and refuses private targets', async () => {
-    const created = await api('POST', '/api/tools', {
+    const created = await vp.api('POST', '/api/tools', {
       name: 'Check order',
       type: 'http',
       description: 'Look up the status of an order',
@@ -107,7 +107,7 @@ describe('tools during a call', () => {
       { name: 'Local admin', description: 'Calls the admin service', url: `http://localhost:${forbidden.port}/admin` },
     ];
     for (const tool of risky) {
-      const refused = await api('POST', '/api/tools', {
+      const refused = await vp.api('POST', '/api/tools', {
         name: tool.name, type: 'http', description: tool.description, config: { method: 'GET', url: tool.url }, workspaceId: vp.workspaceId,
       });
       expect(refused.status).toBe(400);
@@ -172,22 +172,3 @@ describe('tools during a call', () => {
     expect(lines.slice(5)).toEqual(['user: Call the local admin.', 'agent: That was refused.']);
   }, 120_000);
 });
-
-async function api(method: string, path: string, body: unknown) {
-  const res = await fetch(`${vp.platform.baseUrl}${path}`, {
-    method,
-    headers: { 'x-api-key': vp.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as unknown };
-}
-
-async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (performance.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
