@@ -1,14 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import type { Call, MeetingLinkRequest, MeetingLinkResult } from '../domain/call.js';
 import { newId } from '../domain/ids.js';
 import { findAgent, getAgent } from '../store/agents.js';
 import { findCall, putNewCall } from '../store/calls.js';
-import { getMeetingToken, type MeetingTokenItem } from '../store/meeting-links.js';
-import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../store/model.js';
+import { getMeetingToken, meetingTokenItem, useMeetingToken, type MeetingTokenItem } from '../store/meeting-links.js';
 import { newHistoryRecordItems } from '../store/history.js';
 import { destination, findCallContact, historyOf } from './calls.js';
 import { assertCanAffordCall, callPricing } from './credits.js';
@@ -64,22 +61,7 @@ export async function createMeetingLink(
   const record = historyOf(call, { endReason: 'not_joined', durationSeconds: 0, cost: 0 });
   await putNewCall(deps.db, call, [
     ...newHistoryRecordItems(deps.db, record),
-    {
-      Put: {
-        TableName: deps.db.table,
-        Item: {
-          ...key.meetingToken(call._id),
-          entity: ENTITY.meetingToken,
-          v: TABLE_SCHEMA_VERSION,
-          workspaceId,
-          tokenHash: hashToken(token),
-          expiresAtMs,
-          // DynamoDB may delete it a while after expiry; the redeem condition checks expiresAtMs itself.
-          ttl: Math.floor(expiresAtMs / 1000) + 7 * 24 * 60 * 60,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    meetingTokenItem(deps.db, { callId: call._id, workspaceId, tokenHash: hashToken(token), expiresAtMs }),
   ]);
   return { call_id: call._id, room_url: publicUrl(deps.config, `/meeting/${call._id}?token=${token}`) };
 }
@@ -141,21 +123,7 @@ export async function redeemMeetingLink(
 ): Promise<LinkOutcome> {
   if (!tokenShapeOk(token)) return { kind: 'unknown' };
   const tokenHash = hashToken(token);
-  try {
-    const out = await deps.db.doc.send(
-      new UpdateCommand({
-        TableName: deps.db.table,
-        Key: key.meetingToken(callId),
-        UpdateExpression: 'SET usedAt = :now',
-        ConditionExpression: 'tokenHash = :h AND attribute_not_exists(usedAt) AND expiresAtMs > :nowMs',
-        ExpressionAttributeValues: { ':h': tokenHash, ':now': new Date(nowMs).toISOString(), ':nowMs': nowMs },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const workspaceId = String(out.Attributes?.workspaceId);
-    return { kind: 'admitted', callId, workspaceId, agentName: await agentNameOf(deps, workspaceId, callId) };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  const workspaceId = await useMeetingToken(deps.db, callId, tokenHash, nowMs);
+  if (workspaceId) return { kind: 'admitted', callId, workspaceId, agentName: await agentNameOf(deps, workspaceId, callId) };
   return refusal(await getMeetingToken(deps.db, callId), tokenHash, nowMs) ?? { kind: 'used' };
 }
