@@ -321,7 +321,15 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
   return { stats: new Map([...readStats, ...writeStats]), notes };
 }
 
-function printLatency({ stats, notes }: Measured): { getRatio: number } {
+/** The latency figures the summary and the closing JSON line carry (ratios are against the same run's raw reads). */
+interface LatencyFigures {
+  readonly getRatio: number;
+  readonly limiterRatio: number;
+  readonly windowCountRatio: number;
+  readonly windowCountAddedMs: number;
+}
+
+function printLatency({ stats, notes }: Measured): LatencyFigures {
   const p50 = (n: string) => stats.get(n)!.p50;
   const table = (names: readonly string[], base: string) =>
     formatTable(
@@ -356,7 +364,12 @@ function printLatency({ stats, notes }: Measured): { getRatio: number } {
       `rate limiter alone p50 / raw GetItem p50 = ${ratio(ROW.limiter, ROW.rawGet).toFixed(2)}x (${ms(p50(ROW.limiter))} ms); a GET's reads with the window count / without = ${ratio(ROW.rawGet3, ROW.rawGet2).toFixed(2)}x (adds ${ms(p50(ROW.rawGet3) - p50(ROW.rawGet2))} ms per request)`,
     ].join('\n'),
   );
-  return { getRatio };
+  return {
+    getRatio,
+    limiterRatio: ratio(ROW.limiter, ROW.rawGet),
+    windowCountRatio: ratio(ROW.rawGet3, ROW.rawGet2),
+    windowCountAddedMs: p50(ROW.rawGet3) - p50(ROW.rawGet2),
+  };
 }
 
 /** Bundles every distinct handler entry and times its cold import. */
@@ -394,7 +407,8 @@ function printBundles(reports: readonly BundleReport[]): void {
   }
 }
 
-function printSummary(getRatio: number, reports: readonly BundleReport[], seconds: number): void {
+function printSummary(latency: LatencyFigures, reports: readonly BundleReport[], seconds: number): void {
+  const { getRatio } = latency;
   const measured = reports.filter((r) => r.bytes !== undefined);
   const maxKb = Math.max(...measured.map((r) => r.bytes! / 1024));
   const over = measured.filter((r) => r.bytes! / 1024 > TARGET.bundleKb).length;
@@ -416,6 +430,21 @@ function printSummary(getRatio: number, reports: readonly BundleReport[], second
     `total run time ${seconds.toFixed(0)} s; 1-minute load average at the end ${loadavg()[0]!.toFixed(1)} (a busy machine inflates every number)`,
   ];
   process.stdout.write(`\nSummary\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+  // The last line: the figures as JSON, for scripts that compare runs (as the pipeline suite ends).
+  const round = (n: number) => Math.round(n * 100) / 100;
+  const figures = {
+    suite: 'api',
+    getRatio: round(getRatio),
+    rateLimiterRatio: round(latency.limiterRatio),
+    rateLimitWindowCountRatio: round(latency.windowCountRatio),
+    rateLimitAddedMs: round(latency.windowCountAddedMs),
+    maxBundleKb: round(maxKb),
+    slowestInitMs: round(wall.ms),
+    slowestInitCpuMs: round(cpu.ms),
+    seconds: Math.round(seconds),
+    loadAverage1m: round(loadavg()[0]!),
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
 /** Runs the suite: latency against a fresh platform, then bundles once the platform is gone. */
@@ -427,12 +456,12 @@ export async function run(): Promise<void> {
   // Thousands of sequential requests with one key: far above the default per-key limit. Raised, not turned
   // off, so every measured request still pays for its window count.
   process.env.RATE_LIMIT_KEY = '1000000/10s';
-  const { getRatio } = await withBenchPlatform({ dataDirPrefix: 'vap-bench-', table: BENCH_TABLE, bucket: BUCKET }, async (platform) =>
+  const latency = await withBenchPlatform({ dataDirPrefix: 'vap-bench-', table: BENCH_TABLE, bucket: BUCKET }, async (platform) =>
     printLatency(await measureLatency(platform)),
   );
   // After the JVM is gone, so cold imports do not compete with it for the two cores.
   const reports = await measureBundles();
   printBundles(reports);
   await rm(BUNDLE_ROOT, { recursive: true, force: true });
-  printSummary(getRatio, reports, (performance.now() - started) / 1000);
+  printSummary(latency, reports, (performance.now() - started) / 1000);
 }
