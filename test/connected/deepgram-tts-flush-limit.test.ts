@@ -49,7 +49,7 @@ const flushesSent = (c: ConnectionRecord) => c.received.filter((m) => m.json?.ty
 async function collect(u: TtsUtterance, connection: ConnectionRecord): Promise<number> {
   let bytes = 0;
   const done = (async () => {
-    for await (const chunk of u.audio) bytes += chunk.mulaw.length;
+    for await (const chunk of u.audio) bytes += chunk.audio.length;
     return bytes;
   })();
   let timer: NodeJS.Timeout | undefined;

@@ -155,7 +155,7 @@ const concat = (parts: readonly Uint8Array[]): Uint8Array => {
 async function collect(u: TtsUtterance): Promise<{ chunks: TtsAudioChunk[]; bytes: Uint8Array; doneAtMs: number }> {
   const chunks: TtsAudioChunk[] = [];
   for await (const chunk of u.audio) chunks.push(chunk);
-  return { chunks, bytes: concat(chunks.map((c) => c.mulaw)), doneAtMs: performance.now() };
+  return { chunks, bytes: concat(chunks.map((c) => c.audio)), doneAtMs: performance.now() };
 }
 
 /** Speaks PHRASES as two flushed phrases (the first pushed in two pieces, as LLM tokens arrive), then ends. */
@@ -177,7 +177,7 @@ async function speakAndCancel(u: TtsUtterance): Promise<{ received: number; ende
   let received = 0;
   let cancelledAt = 0;
   for await (const chunk of u.audio) {
-    received += chunk.mulaw.length;
+    received += chunk.audio.length;
     if (!cancelledAt) {
       cancelledAt = performance.now();
       u.cancel();
@@ -235,7 +235,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     const u = session.utterance('two-phrases');
     speakTwoPhrases(u);
     const { chunks, bytes } = await collect(u);
-    expect(chunks.every((c) => c.mulaw instanceof Uint8Array && typeof c.atMs === 'number')).toBe(true);
+    expect(chunks.every((c) => c.audio instanceof Uint8Array && typeof c.atMs === 'number')).toBe(true);
     expect(bytes.length).toBe(expectedTone(...PHRASES).length);
     expect(bytes).toEqual(expectedTone(...PHRASES));
     expectAudible(bytes);
@@ -310,7 +310,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     second.end();
     const secondAudio = collect(second);
     for await (const chunk of first.audio) {
-      if (chunk.mulaw.length > 0) first.cancel();
+      if (chunk.audio.length > 0) first.cancel();
     }
     expect((await secondAudio).bytes).toEqual(expectedTone('The answer you asked for.'));
     await session.close();
@@ -352,7 +352,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     u.end();
     const failure = (async () => {
       for await (const chunk of u.audio) {
-        if (chunk.mulaw.length > 0) standin.dropConnections();
+        if (chunk.audio.length > 0) standin.dropConnections();
       }
     })();
     await expect(failure).rejects.toSatisfy((e: unknown) => e instanceof VendorError && e.retryable && e.vendor === variant.id);

@@ -64,7 +64,7 @@ export class FakeTts implements TtsProvider {
           flush: () => undefined,
           end: () => {
             this.spoken.push(text.trim());
-            audio.push({ mulaw: new Uint8Array(text.trim().length * 8).fill(0x7f), atMs: performance.now() });
+            audio.push({ audio: new Uint8Array(text.trim().length * 8).fill(0x7f), atMs: performance.now() });
             audio.end();
           },
           cancel: () => {

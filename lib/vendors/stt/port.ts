@@ -1,8 +1,9 @@
 import type { STT_PROVIDERS } from '../../domain/agent.js';
+import type { AudioFormat } from '../shared/audio-format.js';
 
 export type SttProviderId = (typeof STT_PROVIDERS)[number];
 
-/** How a live transcription stream is opened. Audio is always Twilio's: mu-law, 8 kHz, mono. */
+/** How a live transcription stream is opened. */
 export interface SttOptions {
   /** BCP-47 language, for example "en-US". */
   readonly language: string;
@@ -12,6 +13,8 @@ export interface SttOptions {
   readonly utteranceEndMs: number;
   /** Vendor model name; each adapter has a sensible default. */
   readonly model?: string;
+  /** The caller's audio as the transport carries it; default {@link PHONE_AUDIO} (mu-law 8 kHz). */
+  readonly format?: AudioFormat;
 }
 
 /**
@@ -34,8 +37,8 @@ export type SttEvent =
 
 /** One open transcription stream for one call. */
 export interface SttStream {
-  /** Sends caller audio: raw mu-law bytes at 8 kHz, any chunk size. Never blocks. */
-  sendAudio(mulaw: Uint8Array): void;
+  /** Sends caller audio: raw bytes in the stream's `format`, any chunk size of whole samples. Never blocks. */
+  sendAudio(audio: Uint8Array): void;
   /** Asks the vendor to finalize what it has heard now (local VAD heard the end of speech). */
   finalize(): void;
   /** Ends the stream; `events` then completes. */

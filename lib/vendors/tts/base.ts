@@ -188,7 +188,7 @@ export abstract class TtsSessionBase<V> implements TtsSession {
     if (u.outcome || mulaw.length === 0) return;
     if (u.firstByteAtMs === undefined) u.firstByteAtMs = atMs;
     u.audioBytes += mulaw.length;
-    u.audio.push({ mulaw, atMs });
+    u.audio.push({ audio: mulaw, atMs });
   }
 
   /** The vendor sent the last audio of `u`. */

@@ -1,4 +1,5 @@
 import type { TTS_PROVIDERS } from '../../domain/agent.js';
+import type { AudioFormat } from '../shared/audio-format.js';
 
 export type TtsProviderId = (typeof TTS_PROVIDERS)[number];
 
@@ -6,11 +7,13 @@ export interface TtsOptions {
   readonly voiceId: string;
   /** Vendor model name; each adapter has a sensible default. */
   readonly model?: string;
+  /** The audio wanted out, the call transport's format; default {@link PHONE_AUDIO} (mu-law 8 kHz). */
+  readonly format?: AudioFormat;
 }
 
-/** Audio out is always what Twilio plays: raw mu-law, 8 kHz, mono, in chunks of any size. */
+/** Audio out, raw, in the session's `format` (mono), in chunks of any size (whole samples). */
 export interface TtsAudioChunk {
-  readonly mulaw: Uint8Array;
+  readonly audio: Uint8Array;
   /** `performance.now()` at receipt. */
   readonly atMs: number;
 }

@@ -88,7 +88,7 @@ export class Speaker {
       for await (const chunk of utterance.audio) {
         if (signal.aborted) break;
         this.timings.firstByteAtMs ??= chunk.atMs;
-        this.out.enqueueAudio(this.handle.id, chunk.mulaw);
+        this.out.enqueueAudio(this.handle.id, chunk.audio);
       }
     } finally {
       signal.removeEventListener('abort', cancel);
