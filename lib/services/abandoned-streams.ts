@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { STREAM_ABANDONED_AFTER_MS, type Call } from '../domain/call.js';
 import { describeError, log } from '../http/log.js';
 import { advanceCall, findStaleStreams } from '../store/calls.js';
-import { putNewHistoryRecord } from '../store/history.js';
+import { putEndedCallRecord } from '../store/history.js';
 import { historyOf } from './calls.js';
 import { settleCall } from './credits.js';
 
@@ -86,7 +86,7 @@ async function settleAbandoned(deps: Pick<Deps, 'config' | 'db'>, call: Call, cu
   await advanceCall(deps.db, ended.workspaceId, ended._id, 'completed', endedAt, { endReason: 'error' });
   const billedSeconds = ended.billedSeconds ?? 0;
   const cost = ended.cost ?? 0;
-  await putNewHistoryRecord(
+  await putEndedCallRecord(
     deps.db,
     historyOf(ended, { endReason: ended.endReason ?? 'error', durationSeconds: billedSeconds, cost, summary: ABANDONED_STREAM_SUMMARY }),
   );

@@ -32,7 +32,7 @@ import {
 import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js';
 import { key } from '../store/model.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';
-import { putNewHistoryRecord } from '../store/history.js';
+import { putEndedCallRecord, putNewHistoryRecord } from '../store/history.js';
 import { callPricing, insufficientCredits, settleCall } from './credits.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -310,7 +310,7 @@ export async function recordConnectedCall<T extends HistoryRecord>(deps: Pick<De
     callCost: call.cost ?? 0,
     createdAt: call.createdAt,
   };
-  await putNewHistoryRecord(deps.db, written);
+  await putEndedCallRecord(deps.db, written);
   return written;
 }
 

@@ -4,11 +4,12 @@ import type { Deps } from '../deps.js';
 import type { Call, MeetingLinkRequest, MeetingLinkResult } from '../domain/call.js';
 import { newId } from '../domain/ids.js';
 import { findAgent, getAgent } from '../store/agents.js';
-import { findCall, putNewCall } from '../store/calls.js';
+import { claimWebStream, findCall, putNewCall } from '../store/calls.js';
 import { getMeetingToken, meetingTokenItem, useMeetingToken, type MeetingTokenItem } from '../store/meeting-links.js';
 import { newHistoryRecordItems } from '../store/history.js';
 import { destination, findCallContact, historyOf } from './calls.js';
 import { assertCanAffordCall, callPricing } from './credits.js';
+import { reservationFor } from '../domain/call.js';
 
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
@@ -126,4 +127,22 @@ export async function redeemMeetingLink(
   const workspaceId = await useMeetingToken(deps.db, callId, tokenHash, nowMs);
   if (workspaceId) return { kind: 'admitted', callId, workspaceId, agentName: await agentNameOf(deps, workspaceId, callId) };
   return refusal(await getMeetingToken(deps.db, callId), tokenHash, nowMs) ?? { kind: 'used' };
+}
+
+/**
+ * The first browser socket of a meeting: reserves one call's credits and claims the call for the socket,
+ * in one write (docs/meeting.md). `ended` when a socket was claimed for it before or it is over;
+ * `insufficient_credits` when the workspace can no longer cover the reservation.
+ */
+export async function claimMeetingCall(
+  deps: Pick<Deps, 'config' | 'db'>,
+  call: { workspaceId: string; callId: string },
+  streamSid: string,
+  nowMs: number = Date.now(),
+): Promise<{ kind: 'claimed'; maxDurationSeconds: number } | { kind: 'insufficient_credits' } | { kind: 'ended' }> {
+  const reserved = reservationFor(callPricing(deps.config));
+  const out = await claimWebStream(deps.db, call.workspaceId, call.callId, streamSid, reserved, new Date(nowMs).toISOString());
+  if (out.kind === 'insufficient') return { kind: 'insufficient_credits' };
+  if (out.kind === 'ended') return out;
+  return { kind: 'claimed', maxDurationSeconds: out.call.maxDurationSeconds };
 }

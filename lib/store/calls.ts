@@ -258,6 +258,58 @@ export function claimStream(db: Db, ws: string, callId: string, callSid: string,
   });
 }
 
+export type WebClaimOutcome = { readonly kind: 'claimed'; readonly call: Call } | { readonly kind: 'insufficient' } | { readonly kind: 'ended' };
+
+/**
+ * Claims a browser call (a meeting) for its first socket and takes its reservation, in ONE transaction:
+ * the conditional debit, the reservation's ledger entry, and the live call's claim (only while no socket
+ * was claimed for it and it is neither ended nor settled). The meeting link only checked the balance: the
+ * credits are held from the moment someone is actually in the call, as a phone call's are from dialing.
+ */
+export async function claimWebStream(db: Db, ws: string, callId: string, streamSid: string, reserved: number, now: string): Promise<WebClaimOutcome> {
+  const terminal = [...TERMINAL_CALL_STATES];
+  const { failedIndex } = await transact(db, [
+    debitItem(db, ws, reserved),
+    ledgerItem(db, ws, { id: callLedgerId(callId, 'reserve'), amount: -reserved, reason: 'call_reservation', callId, createdAt: now }),
+    {
+      Update: {
+        TableName: db.table,
+        Key: key.liveCall(ws, callId),
+        UpdateExpression:
+          'SET #started = :now, #seen = :now, #gpk = :gpk, #gsk = :gsk, #sid = :sid, #reserved = :reserved, #st = :inprogress, #u = :now',
+        ConditionExpression:
+          `attribute_exists(pk) AND attribute_not_exists(#started) AND attribute_not_exists(settledAt) AND #reserved = :zero AND ` +
+          `NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,
+        ExpressionAttributeNames: {
+          '#started': 'streamStartedAt',
+          '#seen': 'streamSeenAt',
+          '#gpk': 'gsi1pk',
+          '#gsk': 'gsi1sk',
+          '#sid': 'streamSid',
+          '#reserved': 'reserved',
+          '#st': 'status',
+          '#u': 'updatedAt',
+        },
+        ExpressionAttributeValues: {
+          ':now': now,
+          ':gpk': key.liveStreamIndex(callId, now).gsi1pk,
+          ':gsk': now,
+          ':sid': streamSid,
+          ':reserved': reserved,
+          ':zero': 0,
+          ':inprogress': 'in-progress',
+          ...Object.fromEntries(terminal.map((s, i) => [`:t${i}`, s])),
+        },
+      },
+    },
+  ]);
+  if (failedIndex === 0) return { kind: 'insufficient' };
+  // The ledger entry exists (a reservation was taken for this call before) or the claim's condition failed.
+  if (failedIndex !== undefined) return { kind: 'ended' };
+  const call = await findCall(db, ws, callId);
+  return call ? { kind: 'claimed', call } : { kind: 'ended' };
+}
+
 /**
  * A live stream's heartbeat: records that stream `streamSid` of the call was still running at `now` (and
  * moves its live-stream index entry). Only while the call is unsettled: undefined once it was settled, by

@@ -1,3 +1,5 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/common.js';
 import { NotFoundError } from '../domain/errors.js';
 import { historyRange, type HistoryListQuery, type HistoryRecord } from '../domain/history.js';
@@ -28,6 +30,29 @@ const toItem = (r: HistoryRecord) => ({
  */
 export async function putNewHistoryRecord(db: Db, record: HistoryRecord): Promise<void> {
   await insertCounted(db, CALLS, record.workspace_id, toItem(record));
+}
+
+/**
+ * Writes the record of a call that ended. A meeting's record exists from the link's creation as a
+ * placeholder (`not_joined`); what happened in the call replaces it. Any other existing record is kept
+ * (the first write wins, so a retried history write changes nothing).
+ */
+export async function putEndedCallRecord(db: Db, record: HistoryRecord): Promise<void> {
+  const { failedIndex } = await insertCounted(db, CALLS, record.workspace_id, toItem(record));
+  if (failedIndex === undefined) return;
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: toItem(record),
+        ConditionExpression: '#reason = :placeholder',
+        ExpressionAttributeNames: { '#reason': 'callEndReason' },
+        ExpressionAttributeValues: { ':placeholder': 'not_joined' },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /** The writes of {@link putNewHistoryRecord}, to run in a caller's transaction (a meeting link's record). */

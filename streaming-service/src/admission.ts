@@ -36,10 +36,13 @@ export interface CallLoader {
   tools(workspaceId: string): Promise<Tool[]>;
 }
 
+/** What a verified credential names: a Twilio stream token or a browser's web session credential. */
+export type CallRef = Pick<StreamTokenClaims, 'callId' | 'workspaceId' | 'agentId' | 'contactId' | 'from'>;
+
 /** The call's setup from verified claims; the history record's id is the claims' `callId`. */
 export async function loadCallSetup(
-  claims: StreamTokenClaims,
-  start: Extract<InboundEvent, { kind: 'start' }>,
+  claims: CallRef,
+  start: { readonly callSid: string; readonly streamSid: string },
   loader: CallLoader,
 ): Promise<CallSetup> {
   const startedAt = Date.now();

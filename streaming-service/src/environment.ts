@@ -5,6 +5,8 @@ import type { TtsProvider, TtsProviderId } from '../../lib/vendors/tts/port.js';
 import type { TelephonyAccount } from '../../lib/vendors/telephony/port.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
+import { WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
+import { claimMeetingCall } from '../../lib/services/meetings.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
 import { claimCallStream, heartbeatCallStream, recordConnectedCall } from '../../lib/services/calls.js';
@@ -48,12 +50,16 @@ export function platformEnvironment(
       const call = await claimCallStream(deps, claims, start.streamSid);
       return call && { maxDurationSeconds: call.maxDurationSeconds };
     },
-    heartbeat: (claims, streamSid) => heartbeatCallStream(deps, claims, streamSid),
-    services(setup, claims) {
+    heartbeat: (call, streamSid) => heartbeatCallStream(deps, call, streamSid),
+    web: {
+      key: secrets.deriveKey(WEB_SESSION_KEY_PURPOSE),
+      claim: (claims, streamSid) => claimMeetingCall(deps, claims, streamSid),
+    },
+    services(setup, numberId) {
       const { agent } = setup;
       let account: Promise<TelephonyAccount | undefined> | undefined;
-      const resolveAccount = async (): Promise<TelephonyAccount | undefined> => {
-        const { number, authToken } = await getPhoneNumberWithToken(db, secrets, claims.workspaceId, claims.numberId);
+      const resolveAccount = async (id: string): Promise<TelephonyAccount | undefined> => {
+        const { number, authToken } = await getPhoneNumberWithToken(db, secrets, setup.workspaceId, id);
         if (authToken) return { accountSid: number.telephonyAccountSid, authToken };
         return deps.telephony.platformAccount();
       };
@@ -61,13 +67,16 @@ export function platformEnvironment(
         stt: providers.stt(agent.stt_provider),
         llm: providers.llm(agent.llm_provider),
         tts: providers.tts(agent.tts_provider),
-        telephony: {
-          port: deps.telephony.port,
-          account: () => {
-            account ??= resolveAccount().catch(() => undefined);
-            return account;
+        // A browser call has no phone line: no transfer, no provider hang-up.
+        ...(numberId && {
+          telephony: {
+            port: deps.telephony.port,
+            account: () => {
+              account ??= resolveAccount(numberId).catch(() => undefined);
+              return account;
+            },
           },
-        },
+        }),
         loadTool: (id) => getTool(db, secrets, setup.workspaceId, id),
         httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },
       };

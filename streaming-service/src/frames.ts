@@ -26,7 +26,8 @@ export type SystemFrame =
   | { readonly kind: 'dtmf'; readonly digit: string; readonly atMs: number };
 
 export type DataFrame =
-  | { readonly kind: 'caller_audio'; readonly mulaw: Uint8Array; readonly timestampMs: number; readonly atMs: number }
+  /** Caller audio in the transport's format; `timestampMs` is the transport's media time (ms since start). */
+  | { readonly kind: 'caller_audio'; readonly audio: Uint8Array; readonly timestampMs: number; readonly atMs: number }
   | {
       readonly kind: 'transcript';
       readonly text: string;
@@ -36,7 +37,7 @@ export type DataFrame =
     }
   | { readonly kind: 'utterance_end'; readonly atMs: number }
   | { readonly kind: 'llm_text'; readonly handleId: string; readonly delta: string; readonly atMs: number }
-  | { readonly kind: 'tts_audio'; readonly handleId: string; readonly mulaw: Uint8Array; readonly atMs: number }
+  | { readonly kind: 'tts_audio'; readonly handleId: string; readonly audio: Uint8Array; readonly atMs: number }
   | { readonly kind: 'tts_mark'; readonly handleId: string; readonly name: string };
 
 export type Frame = SystemFrame | DataFrame;

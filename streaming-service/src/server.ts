@@ -5,11 +5,28 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { STREAM_HEARTBEAT_MS } from '../../lib/domain/call.js';
 import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
+import type { WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import { LocalWindows, type RatePolicy } from '../../lib/domain/rate-window.js';
 import { admit, loadCallSetup, type CallLoader } from './admission.js';
 import { decodeTwilio, type InboundEvent } from './codec/twilio.js';
 import type { VoiceHistoryRecord } from './end/finalize.js';
 import { CallSession, type CallOutcome, type CallSetup, type SessionOptions, type SessionServices } from './session/call-session.js';
+import type { MediaTransport } from './transport/port.js';
+import { twilioTransport } from './transport/twilio.js';
+import { createWebStreams, type WebStreams } from './web-stream.js';
+
+/** The keys a live call's stream is known by in the table (heartbeat, settlement). */
+export interface CallKey {
+  readonly workspaceId: string;
+  readonly callId: string;
+}
+
+/** How a browser call's first socket was claimed (docs/meeting.md). */
+export type WebClaim =
+  | { readonly kind: 'claimed'; readonly maxDurationSeconds: number }
+  | { readonly kind: 'insufficient_credits' }
+  /** A socket was claimed for the call before (in another container, or it has ended). */
+  | { readonly kind: 'ended' };
 
 /** What the server needs from the platform, built once (lazily, on the first stream). */
 export interface StreamingEnvironment {
@@ -25,11 +42,21 @@ export interface StreamingEnvironment {
    * Records that the claimed stream is still running (the sweep settles streams that stop beating: a
    * container that died). False once the call was settled while the stream ran: the sweep took it for dead.
    */
-  heartbeat(claims: StreamTokenClaims, streamSid: string): Promise<boolean>;
-  /** Vendor providers and telephony for one call's agent. */
-  services(setup: CallSetup, claims: StreamTokenClaims): SessionServices;
+  heartbeat(call: CallKey, streamSid: string): Promise<boolean>;
+  /**
+   * Vendor providers and telephony for one call's agent. Telephony only for a call on one of our numbers
+   * (`numberId`); a browser call has no phone line to transfer or hang up.
+   */
+  services(setup: CallSetup, numberId?: string): SessionServices;
   /** Writes the history record (and recording) of a finished call. */
   finalize(outcome: CallOutcome, services: SessionServices): Promise<VoiceHistoryRecord>;
+  /** The browser transport (docs/meeting.md); without it `/web-stream` refuses every socket. */
+  readonly web?: {
+    /** HMAC key of web session credentials. */
+    readonly key: Buffer;
+    /** Claims the call for its first browser socket and reserves its credits, in one write. */
+    claim(claims: WebSessionClaims, streamSid: string): Promise<WebClaim>;
+  };
 }
 
 export interface StreamingServerOptions {
@@ -41,6 +68,10 @@ export interface StreamingServerOptions {
    */
   readonly startTimeoutMs?: number;
   readonly path?: string;
+  /** The browser transport's path (docs/meeting.md). */
+  readonly webPath?: string;
+  /** How long a browser call whose page went away waits for the same tab to rejoin (30 s). */
+  readonly webRejoinGraceMs?: number;
   /**
    * Upgrades per client IP (RATE_LIMIT_MEDIA_STREAM), counted in this process's memory: a task lives long,
    * unlike a Lambda instance. Behind the ALB (`behindProxy`) the client is the last X-Forwarded-For entry,
@@ -103,6 +134,7 @@ export interface StreamingServer {
 
 export function createStreamingServer(options: StreamingServerOptions): StreamingServer {
   const path = options.path ?? '/media-stream';
+  const webPath = options.webPath ?? '/web-stream';
   const startTimeoutMs = options.startTimeoutMs ?? 10_000;
   const heartbeatMs = options.heartbeatMs ?? STREAM_HEARTBEAT_MS;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -126,7 +158,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
    * grace allows for several); a tick is skipped while the last write is still out, so beats never
    * overtake each other. A call found settled was swept as abandoned and is no longer billed: it ends.
    */
-  const startHeartbeat = (e: StreamingEnvironment, claims: StreamTokenClaims, streamSid: string, s: CallSession) => {
+  const startHeartbeat = (e: StreamingEnvironment, claims: CallKey, streamSid: string, s: CallSession) => {
     let inFlight = false;
     const timer = setInterval(() => {
       if (inFlight) return;
@@ -151,6 +183,45 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     ws.close(code, reason);
   };
 
+  /**
+   * Runs an admitted call on a transport, whichever it is: the session (its bill runs from now, the claim),
+   * its heartbeat, and its history once it ends.
+   */
+  const runCall = (
+    e: StreamingEnvironment,
+    loaded: CallSetup,
+    services: SessionServices,
+    transport: MediaTransport,
+    maxDurationSeconds: number,
+    call: CallKey,
+  ): CallSession => {
+    // The bill runs from the claim: this is when the call's stream was admitted.
+    const setup: CallSetup = { ...loaded, startedAt: Date.now() };
+    const maxDurationMs = Math.min(options.session?.maxDurationMs ?? Number.POSITIVE_INFINITY, maxDurationSeconds * 1000);
+    const s = new CallSession(setup, services, transport, { ...options.session, maxDurationMs });
+    sessions.add(s);
+    s.start();
+    const stopHeartbeat = startHeartbeat(e, call, setup.streamSid, s);
+    const done = s.ended
+      .then(async (outcome) => {
+        stopHeartbeat();
+        // A last beat at the end: the history write below gets the sweep's whole grace to finish, and if it
+        // fails the sweep bills exactly to here. Landing after the settlement, it changes nothing.
+        e.heartbeat(call, setup.streamSid).catch(() => undefined);
+        sessions.delete(s);
+        try {
+          const record = await e.finalize(outcome, services);
+          events.emit('ended', { callId: setup.callId, outcome, record } satisfies CallEnded);
+        } catch (error) {
+          log('error', 'history write failed', { callId: setup.callId, ...describeError(error) });
+          events.emit('ended', { callId: setup.callId, outcome, error } satisfies CallEnded);
+        }
+      })
+      .finally(() => finalizing.delete(done));
+    finalizing.add(done);
+    return s;
+  };
+
   wss.on('connection', (ws: WebSocket) => {
     let session: CallSession | undefined;
     let starting = false;
@@ -164,7 +235,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       const atMs = performance.now();
       switch (ev.kind) {
         case 'media':
-          if (ev.track === 'inbound') s.push({ kind: 'caller_audio', mulaw: ev.audio, timestampMs: ev.timestampMs, atMs });
+          if (ev.track === 'inbound') s.push({ kind: 'caller_audio', audio: ev.audio, timestampMs: ev.timestampMs, atMs });
           return;
         case 'mark':
           return s.push({ kind: 'mark_echo', name: ev.name, atMs });
@@ -191,7 +262,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       let claimed: { maxDurationSeconds: number } | undefined;
       try {
         loaded = await loadCallSetup(admission.claims, start, e.loader);
-        services = e.services(loaded, admission.claims);
+        services = e.services(loaded, admission.claims.numberId);
         if (closed) return;
         // Last, after the reads, so a stream that fails to set up does not use up its token; and before
         // the session starts, so no vendor is touched for a stream that is not the call's one.
@@ -200,44 +271,17 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
         return refuse(ws, 'call setup failed', INTERNAL_ERROR);
       }
       if (!claimed) return refuse(ws, 'stream token already_used');
-      // The bill runs from the claim: this is when the call's stream was admitted.
-      const setup: CallSetup = { ...loaded, startedAt: Date.now() };
-      const maxDurationMs = Math.min(options.session?.maxDurationMs ?? Number.POSITIVE_INFINITY, claimed.maxDurationSeconds * 1000);
-      const s = new CallSession(
-        setup,
-        services,
-        {
-          send: (m) => {
-            if (ws.readyState === ws.OPEN) ws.send(m);
-          },
-          close: (code, reason) => ws.close(code, reason),
+      const transport = twilioTransport(start.streamSid, {
+        send: (m) => {
+          if (ws.readyState === ws.OPEN) ws.send(m);
         },
-        { ...options.session, maxDurationMs },
-      );
+        close: (code, reason) => ws.close(code, reason),
+      });
+      const s = runCall(e, loaded, services, transport, claimed.maxDurationSeconds, admission.claims);
       session = s;
-      sessions.add(s);
-      s.start();
       // The caller hung up while the claim was being written: end at once, so the claim is settled.
       if (closed) s.end('socket_closed');
       for (const ev of early.splice(0)) dispatch(s, ev);
-      const stopHeartbeat = startHeartbeat(e, admission.claims, setup.streamSid, s);
-      const done = s.ended
-        .then(async (outcome) => {
-          stopHeartbeat();
-          // A last beat at the end: the history write below gets the sweep's whole grace to finish, and if it
-          // fails the sweep bills exactly to here. Landing after the settlement, it changes nothing.
-          e.heartbeat(admission.claims, setup.streamSid).catch(() => undefined);
-          sessions.delete(s);
-          try {
-            const record = await e.finalize(outcome, services);
-            events.emit('ended', { callId: setup.callId, outcome, record } satisfies CallEnded);
-          } catch (error) {
-            log('error', 'history write failed', { callId: setup.callId, ...describeError(error) });
-            events.emit('ended', { callId: setup.callId, outcome, error } satisfies CallEnded);
-          }
-        })
-        .finally(() => finalizing.delete(done));
-      finalizing.add(done);
     };
 
     ws.on('message', (data, isBinary) => {
@@ -264,10 +308,20 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     ws.on('error', () => undefined);
   });
 
+  const web: WebStreams = createWebStreams({
+    env,
+    runCall,
+    refused: (reason) => events.emit('refused', { reason }),
+    helloTimeoutMs: startTimeoutMs,
+    rejoinGraceMs: options.webRejoinGraceMs ?? 30_000,
+    maxPayload: MAX_MESSAGE_BYTES,
+  });
+
   const server: StreamingServer = {
     handleUpgrade(req, socket, head) {
       const url = new URL(req.url ?? '/', 'http://local');
-      if (url.pathname !== path) return false;
+      const target = url.pathname === path ? wss : url.pathname === webPath ? web.wss : undefined;
+      if (!target) return false;
       if (draining) {
         socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return true;
@@ -284,7 +338,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
           return true;
         }
       }
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      target.handleUpgrade(req, socket, head, (ws) => target.emit('connection', ws, req));
       return true;
     },
     handleRequest(req, res) {
@@ -334,9 +388,11 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     },
     async close() {
       for (const s of sessions) s.end('error');
-      for (const ws of wss.clients) ws.terminate();
+      web.close();
+      for (const ws of [...wss.clients, ...web.wss.clients]) ws.terminate();
       await Promise.allSettled([...finalizing]);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await new Promise<void>((resolve) => web.wss.close(() => resolve()));
       if (own) await new Promise<void>((resolve) => own!.close(() => resolve()));
     },
   };

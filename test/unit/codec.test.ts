@@ -3,7 +3,9 @@
  * to the signal where it is lossy, and Twilio messages round-trip to exactly the wire shapes Twilio uses.
  */
 import { describe, expect, it } from 'vitest';
-import { MULAW_TO_LINEAR, mulawRms, mulawToPcm, pcmToMulaw, resample } from '../../streaming-service/src/codec/mulaw.js';
+import { MULAW_TO_LINEAR, mulawToPcm, pcmToMulaw, resample } from '../../streaming-service/src/codec/mulaw.js';
+import { PHONE_AUDIO, WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
+import { pcm16ToBytes, rms, toPcm16 } from '../../streaming-service/src/codec/pcm.js';
 import { decodeTwilio, encodeClear, encodeMark, encodeMedia } from '../../streaming-service/src/codec/twilio.js';
 
 describe('mu-law', () => {
@@ -39,9 +41,9 @@ describe('mu-law', () => {
   });
 
   it('measures level: silence is ~0, a tone is loud', () => {
-    expect(mulawRms(new Uint8Array(160).fill(0xff))).toBe(0);
+    expect(rms(toPcm16(new Uint8Array(160).fill(0xff), PHONE_AUDIO))).toBe(0);
     const tone = pcmToMulaw(Int16Array.from({ length: 160 }, (_, i) => Math.round(6000 * Math.sin(i / 3))));
-    expect(mulawRms(tone)).toBeGreaterThan(3000);
+    expect(rms(toPcm16(tone, PHONE_AUDIO))).toBeGreaterThan(3000);
   });
 });
 
@@ -70,5 +72,18 @@ describe('Twilio Media Streams messages', () => {
     expect(JSON.parse(encodeMedia('MZ1', Uint8Array.of(255, 0)))).toEqual({ event: 'media', streamSid: 'MZ1', media: { payload: Buffer.from([255, 0]).toString('base64') } });
     expect(JSON.parse(encodeMark('MZ1', 'p1'))).toEqual({ event: 'mark', streamSid: 'MZ1', mark: { name: 'p1' } });
     expect(JSON.parse(encodeClear('MZ1'))).toEqual({ event: 'clear', streamSid: 'MZ1' });
+  });
+});
+
+describe('linear16 bytes', () => {
+  it('round-trips samples little-endian, whatever the input offset', () => {
+    const pcm = Int16Array.from([0, 1, -1, 32_767, -32_768, 1234]);
+    const bytes = pcm16ToBytes(pcm);
+    expect([...bytes.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    expect([...toPcm16(shifted.subarray(1), WIDEBAND_AUDIO)]).toEqual([...pcm]);
+    // A trailing odd byte is not half a sample.
+    expect(toPcm16(bytes.subarray(0, 5), WIDEBAND_AUDIO)).toHaveLength(2);
   });
 });

@@ -18,12 +18,14 @@ import { SpeechHandle } from '../../streaming-service/src/session/speech-handle.
 import { CallStateMachine, InvalidTransitionError } from '../../streaming-service/src/session/state.js';
 import { TurnDetector } from '../../streaming-service/src/session/turn-detector.js';
 import { turnFigures } from '../../streaming-service/src/session/reply.js';
+import { twilioTransport } from '../../streaming-service/src/transport/twilio.js';
+import { PHONE_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 
 describe('frame queue', () => {
   it('serves system frames before queued data, and drops only agent data on interruption', async () => {
     const q = new FrameQueue<Frame>();
-    q.push({ kind: 'caller_audio', mulaw: new Uint8Array(1), timestampMs: 0, atMs: 1 });
-    q.push({ kind: 'tts_audio', handleId: 'h1', mulaw: new Uint8Array(1), atMs: 2 });
+    q.push({ kind: 'caller_audio', audio: new Uint8Array(1), timestampMs: 0, atMs: 1 });
+    q.push({ kind: 'tts_audio', handleId: 'h1', audio: new Uint8Array(1), atMs: 2 });
     q.push({ kind: 'transcript', text: 'hi', isFinal: true, speechFinal: false, atMs: 3 });
     q.push({ kind: 'interruption', cause: 'speech_started', atMs: 4 });
     expect(q.shift()?.kind).toBe('interruption');
@@ -175,10 +177,15 @@ describe('prompt variables', () => {
 describe('paced audio out', () => {
   it('sends at most the lead ahead at once, keeps marks behind their audio, and clears what is queued', () => {
     const sent: { event: string; bytes?: number; name?: string }[] = [];
-    const out = new AudioOut('MZ1', (m) => {
-      const msg = JSON.parse(m) as { event: string; media?: { payload: string }; mark?: { name: string } };
-      sent.push({ event: msg.event, bytes: msg.media ? Buffer.from(msg.media.payload, 'base64').length : undefined, name: msg.mark?.name });
-    });
+    const out = new AudioOut(
+      twilioTransport('MZ1', {
+        send: (m) => {
+          const msg = JSON.parse(m) as { event: string; media?: { payload: string }; mark?: { name: string } };
+          sent.push({ event: msg.event, bytes: msg.media ? Buffer.from(msg.media.payload, 'base64').length : undefined, name: msg.mark?.name });
+        },
+        close: () => undefined,
+      }),
+    );
     // One second of audio, then its mark.
     out.enqueueAudio('h1', new Uint8Array(8_000).fill(0x7f));
     out.enqueueMark('h1', 'h1.0');
@@ -202,7 +209,7 @@ describe('paced audio out', () => {
 
 describe('recording and cost', () => {
   it('puts the caller left and the agent right on one timeline, cut at a clear', () => {
-    const r = new CallRecorder(60);
+    const r = new CallRecorder(60, PHONE_AUDIO);
     const loud = pcmToMulaw(Int16Array.from({ length: 80 }, () => 10_000));
     r.addCaller(loud, 0); // samples 0..79
     r.addAgent(loud, 20); // samples 160..239

@@ -11,6 +11,7 @@ import type { Tool } from '../../lib/domain/tool.js';
 import type { LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
 import { CallSession, type CallSetup } from '../../streaming-service/src/session/call-session.js';
 import { FakeLlm, FakeStt, FakeTts } from '../fakes/voice-ports.js';
+import { twilioTransport } from '../../streaming-service/src/transport/twilio.js';
 
 const agent: Agent = {
   _id: 'agt_1',
@@ -70,7 +71,7 @@ function session(options: Extra = {}) {
       },
       httpTools: { allowedHosts: ['127.0.0.1'] },
     },
-    { send: (m) => sent.push(JSON.parse(m) as Record<string, any>), close: (code) => closes.push(code) },
+    twilioTransport('MZ1', { send: (m) => sent.push(JSON.parse(m) as Record<string, any>), close: (code) => closes.push(code) }),
     options.silenceTimeoutMs ? { silenceTimeoutMs: options.silenceTimeoutMs } : {},
   );
   /** Twilio's side: echo every mark sent so far. */

@@ -74,16 +74,5 @@ export function resample(pcm: Int16Array, fromRate: number, toRate: number): Int
   return out;
 }
 
-/** Root-mean-square level of mu-law audio on the 16-bit scale; a cheap voice-activity signal. */
-export function mulawRms(mulaw: Uint8Array): number {
-  if (mulaw.length === 0) return 0;
-  let sum = 0;
-  for (let i = 0; i < mulaw.length; i += 1) {
-    const s = MULAW_TO_LINEAR[mulaw[i]!]!;
-    sum += s * s;
-  }
-  return Math.sqrt(sum / mulaw.length);
-}
-
 /** One mu-law byte of silence (linear 0). */
 export const MULAW_SILENCE = 0xff;

@@ -1,20 +1,22 @@
-import { encodeClear, encodeMark, encodeMedia } from '../codec/twilio.js';
+import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
+import type { MediaTransport } from '../transport/port.js';
 
 /**
- * Agent audio to Twilio, paced. Twilio plays whatever it has buffered; the more we send ahead, the more a
- * barge-in has to throw away and the later a `clear` takes effect. So audio goes out in 20 ms frames and we
- * keep at most `leadMs` of it ahead of the (estimated) playhead: the first `leadMs` leave at once (no added
- * latency), after that we send in step with playback. Over any window the send rate stays below 2x real
- * time. Marks go out right behind the audio they follow.
+ * Agent audio to the caller's transport (Twilio, or the browser page), paced. The far end plays whatever
+ * it has buffered; the more we send ahead, the more a barge-in has to throw away and the later a `clear`
+ * takes effect. So audio goes out in 20 ms frames and we keep at most `leadMs` of it ahead of the
+ * (estimated) playhead: the first `leadMs` leave at once (no added latency), after that we send in step
+ * with playback. Over any window the send rate stays below 2x real time. Marks go out right behind the
+ * audio they follow.
  */
 export interface AudioOutOptions {
   /**
-   * Audio kept buffered at Twilio. 300 ms absorbs network jitter between us and Twilio without underruns
+   * Audio kept buffered at the far end. 300 ms absorbs network jitter between us and it without underruns
    * while bounding what a barge-in discards.
    */
   readonly leadMs: number;
-  /** 20 ms of mu-law at 8 kHz, Twilio's own frame size. */
-  readonly frameBytes: number;
+  /** 20 ms, Twilio's own frame size (160 bytes of mu-law at 8 kHz, 640 of PCM16 at 16 kHz). */
+  readonly frameMs: number;
   /**
    * How much room must open up before the pacer wakes again. 60 ms (three frames per wake) keeps the timer
    * count per call low (hundreds of concurrent calls share one event loop) while the buffer stays between
@@ -23,20 +25,19 @@ export interface AudioOutOptions {
   readonly batchMs: number;
 }
 
-export const DEFAULT_AUDIO_OUT = { leadMs: 300, frameBytes: 160, batchMs: 60 } as const satisfies AudioOutOptions;
+export const DEFAULT_AUDIO_OUT = { leadMs: 300, frameMs: 20, batchMs: 60 } as const satisfies AudioOutOptions;
 
 type Item =
-  | { readonly type: 'audio'; readonly handleId: string; readonly mulaw: Uint8Array }
+  | { readonly type: 'audio'; readonly handleId: string; readonly audio: Uint8Array }
   | { readonly type: 'mark'; readonly handleId: string; readonly name: string };
 
 export interface AudioOutEvents {
-  /** A frame left for Twilio; `playAtMs` is when Twilio should start playing it (performance.now()). */
-  onAudioSent?(handleId: string, mulaw: Uint8Array, sentAtMs: number, playAtMs: number): void;
-  /** Twilio was told to drop its buffer at `atMs`; audio scheduled after that will not play. */
+  /** A frame left for the far end; `playAtMs` is when it should start playing it (performance.now()). */
+  onAudioSent?(handleId: string, audio: Uint8Array, sentAtMs: number, playAtMs: number): void;
+  /** The far end was told to drop its buffer at `atMs`; audio scheduled after that will not play. */
   onCleared?(atMs: number): void;
 }
 
-const BYTES_PER_MS = 8;
 const LEAD_TOLERANCE_MS = 1e-6;
 
 export class AudioOut {
@@ -45,14 +46,17 @@ export class AudioOut {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly options: AudioOutOptions;
+  private readonly bytesPerMs: number;
+  private readonly frameBytes: number;
 
   constructor(
-    private readonly streamSid: string,
-    private readonly send: (message: string) => void,
+    private readonly transport: Pick<MediaTransport, 'format' | 'sendAudio' | 'sendMark' | 'clear'>,
     private readonly events: AudioOutEvents = {},
     options: Partial<AudioOutOptions> = {},
   ) {
     this.options = { ...DEFAULT_AUDIO_OUT, ...options };
+    this.bytesPerMs = bytesPerMs(transport.format);
+    this.frameBytes = Math.round(this.options.frameMs * this.bytesPerMs);
   }
 
   /** Milliseconds of audio sent but (by our estimate) not yet played. */
@@ -60,16 +64,16 @@ export class AudioOut {
     return Math.max(0, this.playEndMs - now);
   }
 
-  /** Whether anything is queued here or still playing at Twilio. */
+  /** Whether anything is queued here or still playing at the far end. */
   isBusy(now: number = performance.now()): boolean {
     return this.queue.length > 0 || this.bufferedMs(now) > 0;
   }
 
-  enqueueAudio(handleId: string, mulaw: Uint8Array): void {
-    if (this.closed || mulaw.length === 0) return;
-    const size = this.options.frameBytes;
-    for (let i = 0; i < mulaw.length; i += size) {
-      this.queue.push({ type: 'audio', handleId, mulaw: mulaw.subarray(i, Math.min(i + size, mulaw.length)) });
+  enqueueAudio(handleId: string, audio: Uint8Array): void {
+    if (this.closed || audio.length === 0) return;
+    const size = this.frameBytes;
+    for (let i = 0; i < audio.length; i += size) {
+      this.queue.push({ type: 'audio', handleId, audio: audio.subarray(i, Math.min(i + size, audio.length)) });
     }
     this.pump();
   }
@@ -81,8 +85,8 @@ export class AudioOut {
   }
 
   /**
-   * Drops what is queued here for `handleId` (or everything) and tells Twilio to drop its buffer. Marks
-   * already sent will be echoed by Twilio; marks still queued here are returned so the caller can settle
+   * Drops what is queued here for `handleId` (or everything) and tells the far end to drop its buffer.
+   * Marks already sent will be echoed by it; marks still queued here are returned so the caller can settle
    * them.
    */
   clear(handleId?: string): string[] {
@@ -93,7 +97,7 @@ export class AudioOut {
       return !drop;
     });
     const now = performance.now();
-    if (!this.closed) this.send(encodeClear(this.streamSid));
+    if (!this.closed) this.transport.clear();
     this.playEndMs = now;
     this.events.onCleared?.(now);
     // The pacer's wait was for audio that no longer exists: the next utterance must not wait for it.
@@ -117,7 +121,7 @@ export class AudioOut {
       const head = this.queue[0]!;
       if (head.type === 'mark') {
         this.queue.shift();
-        this.send(encodeMark(this.streamSid, head.name));
+        this.transport.sendMark(head.name);
         continue;
       }
       // The tolerance absorbs floating-point drift in the sum of frame durations (a lead of exactly 300 ms
@@ -125,9 +129,9 @@ export class AudioOut {
       if (this.playEndMs - now >= this.options.leadMs - LEAD_TOLERANCE_MS) break;
       this.queue.shift();
       const playAt = Math.max(now, this.playEndMs);
-      this.playEndMs = playAt + head.mulaw.length / BYTES_PER_MS;
-      this.send(encodeMedia(this.streamSid, head.mulaw));
-      this.events.onAudioSent?.(head.handleId, head.mulaw, now, playAt);
+      this.playEndMs = playAt + head.audio.length / this.bytesPerMs;
+      this.transport.sendAudio(head.audio);
+      this.events.onAudioSent?.(head.handleId, head.audio, now, playAt);
     }
     if (this.queue.length > 0) {
       // Wake when a batch's worth of room has opened below the lead.

@@ -7,10 +7,11 @@ import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
 import type { SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import type { TelephonyAccount, TelephonyPort } from '../../../lib/vendors/telephony/port.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
-import { mulawRms } from '../codec/mulaw.js';
+import { rms, toPcm16 } from '../codec/pcm.js';
 import { FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
 import { CallRecorder } from '../end/recording.js';
 import type { HttpToolOptions } from '../tools/http.js';
+import type { MediaTransport, SessionNotice } from '../transport/port.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools } from '../tools/registry.js';
 import { AudioOut } from './audio-out.js';
@@ -19,7 +20,7 @@ import { contactVariables, fillTemplate } from './prompt.js';
 import { runReply, type TurnLatency } from './reply.js';
 import { Speaker } from './speaker.js';
 import { SpeechHandle } from './speech-handle.js';
-import { CallStateMachine } from './state.js';
+import { CallStateMachine, type CallState } from './state.js';
 import { TurnDetector } from './turn-detector.js';
 
 /** Everything known about the call once its stream token has been checked. */
@@ -47,12 +48,6 @@ export interface SessionServices {
   /** The tool with decrypted header values, read when a call uses it. */
   loadTool(id: string): Promise<Tool>;
   readonly httpTools: Partial<HttpToolOptions>;
-}
-
-/** The socket towards Twilio. */
-export interface MediaSocket {
-  send(message: string): void;
-  close(code: number, reason: string): void;
 }
 
 export interface SessionOptions {
@@ -134,7 +129,7 @@ const REASONS: Record<EndCause, CallEndReason> = {
  * one queue (system frames first), so the order of decisions is the order of events.
  */
 export class CallSession {
-  readonly state = new CallStateMachine();
+  readonly state = new CallStateMachine((change) => this.onStateChange(change.to));
   readonly frames = new FrameQueue<Frame>();
   readonly conversation: Conversation;
   readonly tools: CallTools;
@@ -173,7 +168,7 @@ export class CallSession {
   constructor(
     readonly setup: CallSetup,
     readonly services: SessionServices,
-    private readonly socket: MediaSocket,
+    private readonly transport: MediaTransport,
     options: Partial<SessionOptions> = {},
   ) {
     this.options = { ...DEFAULT_SESSION_OPTIONS, ...options };
@@ -181,12 +176,12 @@ export class CallSession {
     this.systemPrompt = fillTemplate(setup.agent.system_prompt, vars);
     this.conversation = new Conversation(this.systemPrompt);
     this.tools = buildCallTools(setup.tools);
-    this.recorder = new CallRecorder(Math.ceil(this.options.maxDurationMs / 1000));
+    this.recorder = new CallRecorder(Math.ceil(this.options.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
     const recording = setup.agent.recording_enabled;
-    this.out = new AudioOut(setup.streamSid, (m) => this.socket.send(m), {
-      onAudioSent: (handleId, mulaw, sentAt, playAt) => {
-        if (recording) this.recorder.addAgent(mulaw, playAt - this.startMs);
+    this.out = new AudioOut(transport, {
+      onAudioSent: (handleId, audio, sentAt, playAt) => {
+        if (recording) this.recorder.addAgent(audio, playAt - this.startMs);
         if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
       },
       onCleared: (atMs) => {
@@ -197,7 +192,7 @@ export class CallSession {
       this.resolveEnded = resolve;
     });
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
-    this.ttsSession = services.tts.connect({ voiceId: setup.agent.tts_voice_id });
+    this.ttsSession = services.tts.connect({ voiceId: setup.agent.tts_voice_id, format: transport.format });
     this.ttsSession.catch(() => undefined);
   }
 
@@ -254,6 +249,7 @@ export class CallSession {
         language: this.options.language,
         endpointingMs: this.options.endpointingMs,
         utteranceEndMs: this.options.utteranceEndMs,
+        format: this.transport.format,
       });
       if (this.state.isEnding) {
         await stream.close();
@@ -293,7 +289,7 @@ export class CallSession {
   async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
     try {
       const tts = await this.ttsSession;
-      return new Speaker(handle, tts, this.out, (error) => this.fail('tts', error));
+      return new Speaker(handle, tts, this.out, (error) => this.fail('tts', error), () => this.captionAgent(handle, false));
     } catch (error) {
       this.fail('tts', error);
       handle.finishProducing();
@@ -307,8 +303,24 @@ export class CallSession {
     if (this.state.state === 'thinking') this.state.go('speaking');
   }
 
+  /** What the caller sees of the agent's words (a browser caller): the phrases so far, then what was heard. */
+  private captionAgent(handle: SpeechHandle, final: boolean): void {
+    const text = final ? handle.playedText() : handle.phrases.map((p) => p.text).join(' ');
+    if (text.trim()) this.notify({ type: 'caption', role: 'agent', text, final });
+  }
+
+  private notify(notice: SessionNotice): void {
+    if (!this.endCause) this.transport.notify(notice);
+  }
+
+  private onStateChange(to: CallState): void {
+    const shown = to === 'greeting' ? 'speaking' : to;
+    if (shown === 'listening' || shown === 'thinking' || shown === 'speaking') this.notify({ type: 'state', state: shown });
+  }
+
   /** Back to listening once the current utterance is over, unless something else took over. */
   afterUtterance(handle: SpeechHandle): void {
+    this.captionAgent(handle, true);
     if (this.current !== handle || this.state.isEnding || this.state.state === 'transferring') return;
     this.current = undefined;
     if (this.state.canGo('listening')) this.state.go('listening');
@@ -331,13 +343,13 @@ export class CallSession {
   private onFrame(frame: Frame): void {
     switch (frame.kind) {
       case 'caller_audio': {
-        if (this.setup.agent.recording_enabled) this.recorder.addCaller(frame.mulaw, frame.timestampMs);
-        if (mulawRms(frame.mulaw) >= this.options.voiceRms) {
+        if (this.setup.agent.recording_enabled) this.recorder.addCaller(frame.audio, frame.timestampMs);
+        if (rms(toPcm16(frame.audio, this.transport.format)) >= this.options.voiceRms) {
           this.lastVoicedAtMs = frame.atMs;
           this.lastActivityMs = frame.atMs;
         }
-        if (this.stt) this.stt.sendAudio(frame.mulaw);
-        else this.pendingAudio.push(frame.mulaw);
+        if (this.stt) this.stt.sendAudio(frame.audio);
+        else this.pendingAudio.push(frame.audio);
         return;
       }
       case 'mark_echo':
@@ -347,6 +359,7 @@ export class CallSession {
       case 'speech_started':
       case 'transcript':
       case 'utterance_end': {
+        if (frame.kind === 'transcript' && frame.text.trim()) this.notify({ type: 'caption', role: 'user', text: frame.text, final: frame.isFinal });
         const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
         for (const decision of this.turns.onFrame(frame, active)) {
           if (decision.type === 'barge_in') this.interrupt(decision.atMs);
@@ -376,6 +389,7 @@ export class CallSession {
     const handle = this.current;
     if (!handle || handle.interrupted) return;
     handle.interrupt(atMs);
+    this.captionAgent(handle, true);
     // Agent-side data frames still queued belong to the interrupted utterance (STYLE 6).
     this.frames.dropData();
     for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
@@ -450,7 +464,8 @@ export class CallSession {
     this.out.close();
     if (cause === 'agent_hangup' || cause === 'max_duration' || cause === 'silence_timeout' || cause === 'error') await this.hangUp();
     // Closing the socket ends <Connect>; Twilio then runs the next verb or hangs up (transfers replaced it).
-    this.socket.close(1000, cause);
+    this.transport.notify({ type: 'ended', reason: REASONS[cause] });
+    this.transport.close(1000, cause);
     this.frames.close();
     await Promise.allSettled([this.stt?.close(), this.ttsSession.then((s) => s.close())]);
     this.resolveEnded({

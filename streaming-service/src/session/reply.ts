@@ -162,6 +162,9 @@ async function runTools(session: CallSession, handle: SpeechHandle, speaker: Spe
               (outcome) => outcome.content,
               () => JSON.stringify({ error: 'the tool failed; the request may not have been sent' }),
             );
+        } else if (action.kind === 'transfer' && !session.services.telephony) {
+          // A browser call has no phone line to hand over; the model hears why and can offer another way.
+          content = JSON.stringify({ error: 'this call is in a web browser, not on a phone line, so it cannot be transferred' });
         } else if (action.kind === 'transfer') {
           // Never cached: a transfer that worked ends the session, and one that failed should be tried again.
           quiet();

@@ -28,6 +28,8 @@ export class Speaker {
     private readonly tts: TtsSession,
     private readonly out: AudioOut,
     private readonly onError: (error: unknown) => void,
+    /** Called as each phrase goes to TTS (live captions). */
+    private readonly onPhrase: () => void = () => undefined,
   ) {
     this.done = this.run();
   }
@@ -85,6 +87,7 @@ export class Speaker {
       utterance.pushText(`${phrase.text} `);
       utterance.flush();
       utterance.end();
+      this.onPhrase();
       for await (const chunk of utterance.audio) {
         if (signal.aborted) break;
         this.timings.firstByteAtMs ??= chunk.atMs;

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { describeError, log } from '../../lib/http/log.js';
+import { verifyWebSession, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
+import { loadCallSetup } from './admission.js';
+import type { CallSession, CallSetup, SessionServices } from './session/call-session.js';
+import type { MediaTransport } from './transport/port.js';
+import { WebTransport, decodeHello, decodePageMessage } from './transport/web.js';
+import type { CallKey, StreamingEnvironment } from './server.js';
+
+/**
+ * The browser transport's sockets (docs/meeting.md): a page says `hello` with its web session credential,
+ * and its call runs on the same session engine as a phone call. A call outlives its page's socket for a
+ * grace period, so the same tab (same credential, same `sessionId`) rejoins after a reload or a blip; any
+ * other socket for the call is refused. The first socket claims the call and reserves its credits in the
+ * table (one conditional write, shared by every container); rejoins are served by the container that holds
+ * the call (the ALB's sticky sessions send the tab back to it, docs/deploy.md).
+ */
+
+export interface WebStreamsContext {
+  env(): Promise<StreamingEnvironment>;
+  runCall(e: StreamingEnvironment, setup: CallSetup, services: SessionServices, transport: MediaTransport, maxSeconds: number, call: CallKey): CallSession;
+  refused(reason: string): void;
+  readonly helloTimeoutMs: number;
+  readonly rejoinGraceMs: number;
+  readonly maxPayload: number;
+}
+
+export interface WebStreams {
+  readonly wss: WebSocketServer;
+  close(): void;
+}
+
+/** WebSocket close code 1008: refused; 1011: could not be set up. */
+const REFUSED = 1008;
+const UNAVAILABLE = 1011;
+
+interface LiveWebCall {
+  readonly sessionId: string;
+  readonly session: CallSession;
+  readonly transport: WebTransport;
+  graceTimer?: NodeJS.Timeout;
+}
+
+export function createWebStreams(ctx: WebStreamsContext): WebStreams {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: ctx.maxPayload });
+  /** Browser calls running in this process, by call id. */
+  const live = new Map<string, LiveWebCall>();
+
+  const refuse = (ws: WebSocket, code: number, errorCode: string, message: string) => {
+    ctx.refused(errorCode);
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', code: errorCode, message }));
+    ws.close(code, errorCode);
+  };
+
+  /** Wires a page's socket to its call's session and transport (first join or rejoin). */
+  const attach = (ws: WebSocket, call: LiveWebCall, agentName: string, resumed: boolean) => {
+    if (call.graceTimer) clearTimeout(call.graceTimer);
+    call.graceTimer = undefined;
+    call.transport.attach(ws);
+    ws.send(JSON.stringify({ type: 'ready', callId: call.session.setup.callId, agentName, resumed }));
+    ws.on('message', (data, isBinary) => {
+      const s = call.session;
+      if (isBinary) {
+        const audio = data instanceof Buffer ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength & ~1) : undefined;
+        if (!audio || audio.length === 0) return;
+        const atMs = performance.now();
+        s.push({ kind: 'caller_audio', audio, timestampMs: call.transport.callerTimestamp(audio.length, atMs), atMs });
+        return;
+      }
+      const msg = decodePageMessage(data.toString());
+      if (msg?.type === 'mark') s.push({ kind: 'mark_echo', name: msg.name, atMs: performance.now() });
+      else if (msg?.type === 'hangup') s.end('stop');
+    });
+    ws.on('close', () => {
+      if (!call.transport.detach(ws)) return;
+      // The page went away without hanging up: the agent stops talking (what it said from here would be
+      // lost), and the call waits for the same tab to come back.
+      const handle = call.session.currentHandle;
+      if (handle) call.session.interrupt(performance.now());
+      call.graceTimer = setTimeout(() => call.session.end('socket_closed'), ctx.rejoinGraceMs);
+      call.graceTimer.unref?.();
+    });
+  };
+
+  const begin = async (ws: WebSocket, credential: string) => {
+    let e: StreamingEnvironment;
+    try {
+      e = await ctx.env();
+    } catch {
+      return refuse(ws, UNAVAILABLE, 'unavailable', 'The call service is unavailable. Try again in a moment.');
+    }
+    if (!e.web) return refuse(ws, UNAVAILABLE, 'unavailable', 'Browser calls are not available here.');
+    const verified = verifyWebSession(credential, e.web.key);
+    if (!verified.ok) return refuse(ws, REFUSED, 'bad_credential', 'This meeting session is not valid. Open your meeting link again.');
+    const claims = verified.claims;
+    const existing = live.get(claims.callId);
+    if (existing) {
+      if (existing.sessionId !== claims.sessionId) return refuse(ws, REFUSED, 'already_connected', 'Someone else is already in this call.');
+      return attach(ws, existing, existing.session.setup.agent.name, true);
+    }
+    const streamSid = `WS${randomBytes(16).toString('hex')}`;
+    let loaded: CallSetup;
+    let services: SessionServices;
+    try {
+      loaded = await loadCallSetup(claims, { callSid: `web-${claims.sessionId}`, streamSid }, e.loader);
+      services = e.services(loaded);
+    } catch (error) {
+      log('warn', 'web call setup failed', { callId: claims.callId, ...describeError(error) });
+      return refuse(ws, UNAVAILABLE, 'unavailable', 'The agent could not be reached. Try again in a moment.');
+    }
+    if (ws.readyState !== ws.OPEN) return;
+    // A rejoin raced the first socket's claim: the other one is being set up in this process.
+    if (live.has(claims.callId)) return refuse(ws, REFUSED, 'already_connected', 'This call is already open in another window.');
+    const claimed = await claimOnce(e, claims, streamSid).catch((error: unknown) => {
+      log('warn', 'web call claim failed', { callId: claims.callId, ...describeError(error) });
+      return undefined;
+    });
+    if (!claimed) return refuse(ws, UNAVAILABLE, 'unavailable', 'The call service is unavailable. Try again in a moment.');
+    if (claimed.kind === 'insufficient_credits') return refuse(ws, REFUSED, 'insufficient_credits', 'This call cannot start right now.');
+    if (claimed.kind === 'ended') return refuse(ws, REFUSED, 'ended', 'This call has ended.');
+    const transport = new WebTransport(Date.now());
+    const session = ctx.runCall(e, loaded, services, transport, claimed.maxDurationSeconds, claims);
+    const call: LiveWebCall = { sessionId: claims.sessionId, session, transport };
+    live.set(claims.callId, call);
+    void session.ended.finally(() => {
+      if (call.graceTimer) clearTimeout(call.graceTimer);
+      live.delete(claims.callId);
+    });
+    // The page closed while the claim was written: the grace starts now.
+    if (ws.readyState !== ws.OPEN) {
+      call.graceTimer = setTimeout(() => session.end('socket_closed'), ctx.rejoinGraceMs);
+      return;
+    }
+    attach(ws, call, loaded.agent.name, false);
+  };
+
+  /** One claim in flight per call in this process: a double-click's two sockets must not both claim. */
+  const claiming = new Map<string, Promise<unknown>>();
+  const claimOnce = async (e: StreamingEnvironment, claims: WebSessionClaims, streamSid: string) => {
+    if (claiming.has(claims.callId)) return { kind: 'ended' as const };
+    const p = e.web!.claim(claims, streamSid);
+    claiming.set(claims.callId, p);
+    try {
+      return await p;
+    } finally {
+      claiming.delete(claims.callId);
+    }
+  };
+
+  wss.on('connection', (ws: WebSocket) => {
+    let greeted = false;
+    const helloTimer = setTimeout(() => {
+      if (!greeted) refuse(ws, REFUSED, 'no_hello', 'No hello message.');
+    }, ctx.helloTimeoutMs);
+    const onFirst = (data: unknown, isBinary: boolean) => {
+      // Audio before the hello is dropped: nothing is processed for an unadmitted socket.
+      if (isBinary || greeted) return;
+      const hello = decodeHello(String(data));
+      if (!hello) return refuse(ws, REFUSED, 'bad_hello', 'The first message must be a hello.');
+      greeted = true;
+      clearTimeout(helloTimer);
+      ws.off('message', onFirst);
+      void begin(ws, hello.credential);
+    };
+    ws.on('message', onFirst);
+    ws.on('close', () => clearTimeout(helloTimer));
+    ws.on('error', () => undefined);
+  });
+
+  return {
+    wss,
+    close() {
+      for (const call of live.values()) if (call.graceTimer) clearTimeout(call.graceTimer);
+    },
+  };
+}
