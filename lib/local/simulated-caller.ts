@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+import { PHONE_AUDIO, type AudioFormat } from '../vendors/shared/audio-format.js';
+import { SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
 
 /**
  * A simulated phone caller that speaks Twilio's Media Streams protocol, for tests, the pipeline benchmark
@@ -38,31 +40,26 @@ export interface ReceivedMessage {
 const FRAME_BYTES = 160;
 const FRAME_MS = 20;
 const BYTES_PER_MS = 8;
-
-type Buffered = { type: 'audio'; bytes: Uint8Array; offset: number } | { type: 'mark'; name: string };
+/** A mu-law byte of silence (linear 0). */
+const SILENCE = 0xff;
 
 export class SimulatedCaller {
   readonly received: ReceivedMessage[] = [];
   /** Marks echoed back, and whether each was played or flushed by a clear. */
   readonly echoed: { name: string; flushed: boolean; atMs: number }[] = [];
   /** Agent audio actually "played" (bytes), in order. */
-  readonly heard: Uint8Array[] = [];
+  get heard(): Uint8Array[] {
+    return this.playback.heard;
+  }
   readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
   readonly callSid: string;
   readonly accountSid: string;
   readonly closed: Promise<{ code: number; reason: string; atMs: number }>;
   private readonly ws: WebSocket;
-  private readonly buffer: Buffered[] = [];
-  private readonly outgoing: Uint8Array[] = [];
-  private outgoingWaiters: { remaining: number; resolve: () => void }[] = [];
+  private readonly playback: SimulatedPlayback;
+  private readonly microphone: SimulatedMicrophone;
   private sequence = 1;
-  private chunk = 0;
-  private startedAt = 0;
-  private sendTimer: NodeJS.Timeout | undefined;
-  private playTimer: NodeJS.Timeout | undefined;
-  private lastPlayMs = 0;
   private waiters: { match: (m: ReceivedMessage) => boolean; resolve: (m: ReceivedMessage) => void }[] = [];
-  private readonly speed: number;
   private isOpen = false;
 
   private constructor(
@@ -70,7 +67,8 @@ export class SimulatedCaller {
     ws: WebSocket,
   ) {
     this.ws = ws;
-    this.speed = options.playbackSpeed ?? 1;
+    this.playback = new SimulatedPlayback(BYTES_PER_MS, 1, options.playbackSpeed ?? 1, (name, flushed) => this.echo(name, flushed));
+    this.microphone = new SimulatedMicrophone(FRAME_BYTES, SILENCE, (frame, chunk) => this.sendMedia(frame, chunk));
     this.callSid = options.callSid ?? `CA${randomBytes(16).toString('hex')}`;
     this.accountSid = options.accountSid ?? `AC${randomBytes(16).toString('hex')}`;
     this.closed = new Promise((resolve) => {
@@ -113,8 +111,7 @@ export class SimulatedCaller {
         mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
       },
     });
-    this.startedAt = performance.now();
-    this.scheduleSend();
+    this.microphone.start();
   }
 
   /** Sends a raw text frame (tests of malformed input). */
@@ -124,13 +121,7 @@ export class SimulatedCaller {
 
   /** Queues caller audio (mu-law 8 kHz); resolves once all of it has been sent, in real time. */
   play(mulaw: Uint8Array): Promise<void> {
-    if (mulaw.length === 0) return Promise.resolve();
-    for (let i = 0; i < mulaw.length; i += FRAME_BYTES) {
-      const frame = new Uint8Array(FRAME_BYTES).fill(0xff);
-      frame.set(mulaw.subarray(i, Math.min(i + FRAME_BYTES, mulaw.length)));
-      this.outgoing.push(frame);
-    }
-    return new Promise((resolve) => this.outgoingWaiters.push({ remaining: this.outgoing.length, resolve }));
+    return this.microphone.play(mulaw);
   }
 
   /** Says `text` with espeak-ng (converted to mu-law 8 kHz by sox). */
@@ -179,44 +170,25 @@ export class SimulatedCaller {
 
   /** Milliseconds of agent audio buffered here, not yet played. */
   get bufferedMs(): number {
-    return this.buffer.reduce((n, b) => n + (b.type === 'audio' ? (b.bytes.length - b.offset) / BYTES_PER_MS : 0), 0);
+    return this.playback.bufferedMs;
   }
 
   /** Resolves when nothing is buffered (all agent audio so far has played). */
-  async whenIdle(timeoutMs = 20_000): Promise<void> {
-    const until = performance.now() + timeoutMs;
-    while (this.buffer.length > 0) {
-      if (performance.now() > until) throw new Error('agent audio still playing');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  whenIdle(timeoutMs = 20_000): Promise<void> {
+    return this.playback.whenIdle(timeoutMs);
   }
 
   private sendJson(message: unknown): void {
     if (this.isOpen && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
-  private scheduleSend(): void {
-    const tick = () => {
-      const due = Math.floor((performance.now() - this.startedAt) / FRAME_MS);
-      while (this.chunk < due && this.isOpen) this.sendFrame();
-      this.sendTimer = setTimeout(tick, FRAME_MS);
-    };
-    tick();
-  }
-
-  private sendFrame(): void {
-    const frame = this.outgoing.shift() ?? new Uint8Array(FRAME_BYTES).fill(0xff);
-    this.chunk += 1;
+  private sendMedia(frame: Uint8Array, chunk: number): void {
     this.sendJson({
       event: 'media',
       sequenceNumber: String(this.sequence++),
       streamSid: this.streamSid,
-      media: { track: 'inbound', chunk: String(this.chunk), timestamp: String(this.chunk * FRAME_MS), payload: Buffer.from(frame).toString('base64') },
+      media: { track: 'inbound', chunk: String(chunk), timestamp: String(chunk * FRAME_MS), payload: Buffer.from(frame).toString('base64') },
     });
-    for (const w of this.outgoingWaiters) w.remaining -= 1;
-    const done = this.outgoingWaiters.filter((w) => w.remaining <= 0);
-    this.outgoingWaiters = this.outgoingWaiters.filter((w) => w.remaining > 0);
-    for (const w of done) w.resolve();
   }
 
   private onMessage(text: string): void {
@@ -229,15 +201,11 @@ export class SimulatedCaller {
     const message = { atMs: performance.now(), event: String(raw.event), raw };
     this.received.push(message);
     if (raw.event === 'media' && typeof raw.media?.payload === 'string') {
-      this.buffer.push({ type: 'audio', bytes: new Uint8Array(Buffer.from(raw.media.payload, 'base64')), offset: 0 });
-      this.startPlayback();
+      this.playback.pushAudio(new Uint8Array(Buffer.from(raw.media.payload, 'base64')));
     } else if (raw.event === 'mark' && typeof raw.mark?.name === 'string') {
-      this.buffer.push({ type: 'mark', name: raw.mark.name });
-      this.startPlayback();
+      this.playback.pushMark(raw.mark.name);
     } else if (raw.event === 'clear') {
-      const marks = this.buffer.filter((b): b is Extract<Buffered, { type: 'mark' }> => b.type === 'mark');
-      this.buffer.length = 0;
-      for (const m of marks) this.echo(m.name, true);
+      this.playback.clear();
     }
     const ready = this.waiters.filter((w) => w.match(message));
     this.waiters = this.waiters.filter((w) => !ready.includes(w));
@@ -249,58 +217,26 @@ export class SimulatedCaller {
     this.sendJson({ event: 'mark', sequenceNumber: String(this.sequence++), streamSid: this.streamSid, mark: { name } });
   }
 
-  private startPlayback(): void {
-    this.drainMarks();
-    if (this.playTimer || this.buffer.length === 0) return;
-    this.lastPlayMs = performance.now();
-    const tick = () => {
-      const now = performance.now();
-      let budget = Math.floor((now - this.lastPlayMs) * BYTES_PER_MS * this.speed);
-      this.lastPlayMs = now;
-      while (budget > 0 && this.buffer.length > 0) {
-        const head = this.buffer[0]!;
-        if (head.type === 'mark') {
-          this.buffer.shift();
-          this.echo(head.name, false);
-          continue;
-        }
-        const take = Math.min(budget, head.bytes.length - head.offset);
-        this.heard.push(head.bytes.subarray(head.offset, head.offset + take));
-        head.offset += take;
-        budget -= take;
-        if (head.offset >= head.bytes.length) this.buffer.shift();
-      }
-      this.drainMarks();
-      this.playTimer = this.buffer.length > 0 && this.isOpen ? setTimeout(tick, FRAME_MS) : undefined;
-    };
-    this.playTimer = setTimeout(tick, FRAME_MS);
-  }
-
-  /** Marks at the head of the buffer (nothing before them left to play) are echoed at once. */
-  private drainMarks(): void {
-    while (this.buffer[0]?.type === 'mark') {
-      const m = this.buffer.shift() as Extract<Buffered, { type: 'mark' }>;
-      this.echo(m.name, false);
-    }
-  }
-
   private stopTimers(): void {
-    if (this.sendTimer) clearTimeout(this.sendTimer);
-    if (this.playTimer) clearTimeout(this.playTimer);
-    this.sendTimer = undefined;
-    this.playTimer = undefined;
+    this.microphone.stop();
+    this.playback.stop();
   }
 }
 
 const speechCache = new Map<string, Promise<Uint8Array>>();
 
-/** Speech for `text` as raw mu-law 8 kHz, made with espeak-ng and sox (cached per text). */
-export function speech(text: string): Promise<Uint8Array> {
-  let found = speechCache.get(text);
+/**
+ * Speech for `text` made with espeak-ng and sox (cached per text and format): raw mu-law 8 kHz for a phone
+ * caller, or raw PCM16 little-endian at the format's rate for a browser caller.
+ */
+export function speech(text: string, format: AudioFormat = PHONE_AUDIO): Promise<Uint8Array> {
+  const cacheKey = `${format.encoding}/${format.sampleRate}/${text}`;
+  let found = speechCache.get(cacheKey);
   if (!found) {
+    const encoding = format.encoding === 'mulaw' ? ['-e', 'mu-law'] : ['-e', 'signed-integer', '-b', '16', '-L'];
     found = new Promise<Uint8Array>((resolve, reject) => {
       const espeak = spawn('espeak-ng', ['--stdout', text]);
-      const sox = spawn('sox', ['-t', 'wav', '-', '-r', '8000', '-e', 'mu-law', '-t', 'raw', '-']);
+      const sox = spawn('sox', ['-t', 'wav', '-', '-r', String(format.sampleRate), ...encoding, '-c', '1', '-t', 'raw', '-']);
       espeak.stdout.pipe(sox.stdin);
       const chunks: Buffer[] = [];
       sox.stdout.on('data', (c: Buffer) => chunks.push(c));
@@ -308,7 +244,7 @@ export function speech(text: string): Promise<Uint8Array> {
       sox.on('error', reject);
       sox.on('close', (code) => (code === 0 ? resolve(new Uint8Array(Buffer.concat(chunks))) : reject(new Error(`sox exited ${code}`))));
     });
-    speechCache.set(text, found);
+    speechCache.set(cacheKey, found);
   }
   return found;
 }
