@@ -68,6 +68,11 @@ const EnvSchema = z.object({
    * ends the rest. Below Fargate's 120 s stopTimeout (the SIGKILL deadline), leaving time to write history.
    */
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(100_000),
+  /**
+   * How long a meeting whose page went away (a reload, a network blip) waits for the same tab to rejoin
+   * before it ends (docs/meeting.md). 30 s covers a reload on a slow phone and a Wi-Fi to cellular switch.
+   */
+  WEB_REJOIN_GRACE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
   // Voice vendors: a key switches that vendor to its real service; a base URL points the real client at a
   // stand-in on loopback (npm start and the tests set both). Where one vendor serves two capabilities, each
   // capability may have its own base URL, falling back to the vendor's.

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     environment: async () => platformEnvironment(deps, vendorProviders(config)),
     // Behind the ALB: the client is the address it appends to X-Forwarded-For.
     upgradeLimit: { policy: { name: 'media-stream', ...config.RATE_LIMIT_MEDIA_STREAM }, behindProxy: true },
+    webRejoinGraceMs: config.WEB_REJOIN_GRACE_MS,
   });
   const { port } = await server.listen(config.STREAMING_PORT);
   log('info', 'streaming service listening', { port });

@@ -7,6 +7,9 @@ import type { Agent } from '../../lib/domain/agent.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { newId } from '../../lib/domain/ids.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
+import { signWebSession, WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
+import { redeemMeetingLink } from '../../lib/services/meetings.js';
+import { findCall } from '../../lib/store/calls.js';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
@@ -35,6 +38,13 @@ export interface VoicePlatform {
   token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number }): Promise<string>;
   /** Opens a simulated call; resolves once connected (the caller has sent `start`). */
   call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number }): Promise<SimulatedCaller>;
+  /** The browser transport's URL (docs/meeting.md). */
+  readonly webUrl: string;
+  /**
+   * A meeting for `agent` created through the API (its link redeemed, as the page's join does) and a web
+   * session credential for it; `sessionId` names the tab.
+   */
+  meeting(agent: Agent, body?: Record<string, unknown>): Promise<{ callId: string; credential: (sessionId?: string) => string }>;
   /** The next call that ends (its history record written). */
   nextCallEnded(timeoutMs?: number): Promise<CallEnded>;
   /** A JSON request to the platform's API with this workspace's key. */
@@ -72,12 +82,31 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
     else ended.push(e);
   });
   const mediaUrl = `${platform.baseUrl.replace(/^http/, 'ws')}/media-stream`;
+  const webKey = deps.secrets.deriveKey(WEB_SESSION_KEY_PURPOSE);
   const vp: VoicePlatform = {
     platform,
     deps,
     workspaceId,
     apiKey,
     mediaUrl,
+    webUrl: `${platform.baseUrl.replace(/^http/, 'ws')}/web-stream`,
+    async meeting(agent, body = {}) {
+      const created = await vp.api('POST', '/api/optimus/meeting-link', { assistantId: agent._id, ...body });
+      if (created.status !== 201) throw new Error(`meeting link: ${created.status} ${JSON.stringify(created.body)}`);
+      const { call_id: callId, room_url: roomUrl } = created.body as { call_id: string; room_url: string };
+      const token = new URL(roomUrl).searchParams.get('token') ?? '';
+      const joined = await redeemMeetingLink(deps, callId, token);
+      if (joined.kind !== 'admitted') throw new Error(`join refused: ${joined.kind}`);
+      const call = await findCall(deps.db, workspaceId, callId);
+      const contactId = call?.contactId;
+      const exp = Math.floor(Date.now() / 1000) + 3600;
+      const first = randomBytes(12).toString('hex');
+      return {
+        callId,
+        credential: (sessionId = first) =>
+          signWebSession({ callId, workspaceId, agentId: agent._id, ...(contactId ? { contactId } : {}), sessionId, exp }, webKey),
+      };
+    },
     async agent(overrides = {}) {
       const now = new Date().toISOString();
       const agent: Agent = {

@@ -1,0 +1,133 @@
+/**
+ * Invariant: a meeting is a call like a phone call, on the browser transport (docs/meeting.md). The page's
+ * first socket, with a valid web session credential, is admitted once: it claims the call and reserves its
+ * credits in one write; the agent greets with its first message (contact variables filled) in PCM16
+ * 16 kHz, answers the contact's speech, shows captions of both sides, and the call's history record (the
+ * meeting's placeholder) becomes the call's: `video`, transcript, cost, a 16 kHz stereo recording. A
+ * dropped page rejoins the same call with the same credential within the grace; any other socket is
+ * refused; a page that never comes back ends the call after the grace, billed to then.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimulatedWebCaller } from '../../lib/local/simulated-web-caller.js';
+import { findCall } from '../../lib/store/calls.js';
+import { listLedger, readBalance } from '../../lib/store/credits.js';
+import { getHistoryRecord } from '../../lib/store/history.js';
+import { startVoicePlatform, waitUntil, type VoicePlatform } from './voice-harness.js';
+
+let vp: VoicePlatform;
+
+beforeAll(async () => {
+  vp = await startVoicePlatform({
+    stt: { transcripts: () => 'What time do you open tomorrow?', finalDelayMs: 50 },
+    llm: { ttftMs: 50, tokensPerSecond: 400 },
+    tts: { firstByteDelayMs: 30, realtimeFactor: 8 },
+    session: {},
+  });
+});
+afterAll(async () => {
+  await vp?.stop();
+});
+
+/** Whether PCM16 bytes carry sound (not silence). */
+const loud = (chunks: Uint8Array[]) => {
+  const all = Buffer.concat(chunks);
+  let peak = 0;
+  for (let i = 0; i + 1 < all.length; i += 2) peak = Math.max(peak, Math.abs(all.readInt16LE(i)));
+  return peak > 1_000;
+};
+
+describe('a meeting on the browser transport', () => {
+  it('greets, answers, captions both sides, and records the call as the meeting history record', async () => {
+    const contact = await vp.api('POST', '/api/contacts', { contactName: 'Grace Hopper', phoneNumber: '+14155550123' });
+    expect(contact.status).toBe(201);
+    const agent = await vp.agent({ name: 'Ava', first_message: 'Hi {{contactName}}, this is Ava.', recording_enabled: true });
+    const balanceBefore = await readBalance(vp.deps.db, vp.workspaceId);
+    const meeting = await vp.meeting(agent, { phoneNumber: '+14155550123' });
+    // The link only checked the balance; nothing is held until someone is in the call.
+    expect(await readBalance(vp.deps.db, vp.workspaceId)).toBe(balanceBefore);
+
+    const page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    expect(page.received[0]).toMatchObject({ type: 'ready', raw: { callId: meeting.callId, agentName: 'Ava', resumed: false } });
+    const call = await findCall(vp.deps.db, vp.workspaceId, meeting.callId);
+    expect(call?.reserved).toBeGreaterThan(0);
+    expect(await readBalance(vp.deps.db, vp.workspaceId)).toBe(balanceBefore - call!.reserved);
+
+    // The greeting: wideband audio (whole samples), its marks, and the agent's caption.
+    await page.waitFor((m) => m.type === 'mark');
+    await page.whenIdle();
+    expect(page.audioBytes % 2).toBe(0);
+    expect(loud(page.heard)).toBe(true);
+    await waitUntil(() => (page.captions('agent').includes('Hi Grace Hopper, this is Ava.') ? true : undefined));
+
+    // The contact asks; the agent answers after the contact's caption.
+    const heardBefore = page.heard.length;
+    await page.say('What time do you open tomorrow?');
+    await page.waitFor((m) => m.type === 'caption' && m.raw.role === 'user' && m.raw.final === true);
+    await waitUntil(() => (page.captions('agent').some((t) => t.includes('What time do you open tomorrow?')) ? true : undefined));
+    await page.whenIdle();
+    expect(page.heard.length).toBeGreaterThan(heardBefore);
+    expect(page.received.some((m) => m.type === 'state' && m.raw.state === 'thinking')).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+
+    page.hangUp();
+    const ended = await vp.nextCallEnded();
+    expect(ended.callId).toBe(meeting.callId);
+    expect(ended.outcome.reason).toBe('customer_hangup');
+    const closed = await page.closed;
+    expect(closed.code).toBe(1000);
+    expect(page.received.at(-1)).toMatchObject({ type: 'ended', raw: { reason: 'customer_hangup' } });
+
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, meeting.callId)) as unknown as Record<string, any>;
+    expect(record.agentType).toBe('video');
+    expect(record.callEndReason).toBe('customer_hangup');
+    expect(record.fullName).toBe('Grace Hopper');
+    expect(String(record.callTranscript).split('\n')).toEqual([
+      'agent: Hi Grace Hopper, this is Ava.',
+      'user: What time do you open tomorrow?',
+      expect.stringMatching(/^agent: You said: What time do you open tomorrow\?/),
+    ]);
+    expect(record.callDuration).toBeGreaterThan(0);
+    expect(record.callCost).toBeGreaterThan(0);
+    // Settled: the reservation came back, the call's cost was charged, once.
+    expect(await readBalance(vp.deps.db, vp.workspaceId)).toBeCloseTo(balanceBefore - record.callCost, 4);
+    const ledger = (await listLedger(vp.deps.db, vp.workspaceId)).filter((e) => e.callId === meeting.callId);
+    expect(ledger.map((e) => e.reason).sort()).toEqual(['call_reservation', 'call_settlement']);
+    // The recording: a stereo WAV at the browser's 16 kHz.
+    const wav = Buffer.from(await (await fetch(record.callRecordingUrl)).arrayBuffer());
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(wav.readUInt16LE(22)).toBe(2);
+    expect(wav.readUInt32LE(24)).toBe(16_000);
+  });
+
+  it('rejoins the same call from the same tab after a drop, and refuses every other socket', async () => {
+    const agent = await vp.agent({ first_message: 'Hello there.' });
+    const meeting = await vp.meeting(agent);
+    const first = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    await first.waitFor((m) => m.type === 'mark');
+
+    // Another tab (another sessionId) while the call runs: refused, and the call is untouched.
+    const other = SimulatedWebCaller.attempt(vp.webUrl, meeting.credential(randomBytes(12).toString('hex')));
+    expect(await other.waitFor((m) => m.type === 'error')).toMatchObject({ raw: { code: 'already_connected' } });
+    expect((await other.closed).code).toBe(1008);
+    // A forged credential.
+    const forged = SimulatedWebCaller.attempt(vp.webUrl, `${meeting.credential().slice(0, -4)}AAAA`);
+    expect(await forged.waitFor((m) => m.type === 'error')).toMatchObject({ raw: { code: 'bad_credential' } });
+
+    // The page drops (a reload): the same credential rejoins the same call.
+    first.drop();
+    const again = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    expect(again.received[0]).toMatchObject({ type: 'ready', raw: { callId: meeting.callId, resumed: true } });
+    await again.say('What time do you open tomorrow?');
+    await again.waitFor((m) => m.type === 'caption' && m.raw.role === 'agent' && String(m.raw.text).includes('You said'));
+    again.hangUp();
+    const ended = await vp.nextCallEnded();
+    expect(ended.callId).toBe(meeting.callId);
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, meeting.callId)) as unknown as Record<string, any>;
+    expect(String(record.callTranscript)).toContain('user: What time do you open tomorrow?');
+
+    // After the call: the credential opens nothing.
+    const late = SimulatedWebCaller.attempt(vp.webUrl, meeting.credential());
+    expect(await late.waitFor((m) => m.type === 'error')).toMatchObject({ raw: { code: 'ended' } });
+  });
+});
