@@ -7,12 +7,14 @@
 // so the stand-ins stay faithful to what the real SDK clients send.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { MULAW_SILENCE, mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 import { startSttStandins, type SttStandins } from '../../lib/local/standins/stt.js';
 import { EnergyVad, normalizeTranscript, wireSteps, type StandinSession, type SttStandinControl, type WireFrame } from '../../lib/local/standins/stt-engine.js';
+import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
+import { pcmToLinear16 } from '../../lib/vendors/shared/pcm.js';
 import { createSttProvider } from '../../lib/vendors/stt/index.js';
 import type { SttEvent, SttOptions, SttProvider, SttProviderId, SttStream } from '../../lib/vendors/stt/port.js';
 
@@ -26,10 +28,10 @@ const OPTIONS: SttOptions = { language: 'en-US', endpointingMs: 300, utteranceEn
 // Audio: espeak-ng speech (22.05 kHz WAV, low-passed and decimated to 8 kHz mu-law), or a synthetic voice
 // ---------------------------------------------------------------------------------------------------------
 
-function lowPassResample(input: Int16Array, fromRate: number, toRate: number): Int16Array {
-  // Windowed-sinc low-pass at 3.4 kHz (the telephone band) so decimation does not fold energy back in.
+function lowPassResample(input: Int16Array, fromRate: number, toRate: number, cutoffHz = 3_400): Int16Array {
+  // Windowed-sinc low-pass (3.4 kHz: the telephone band) so decimation does not fold energy back in.
   const taps = 63;
-  const cutoff = 3_400 / fromRate;
+  const cutoff = cutoffHz / fromRate;
   const kernel = Array.from({ length: taps }, (_, i) => {
     const m = i - (taps - 1) / 2;
     const sinc = m === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * m) / (Math.PI * m);
@@ -48,33 +50,37 @@ function lowPassResample(input: Int16Array, fromRate: number, toRate: number): I
   return out;
 }
 
-function espeakSpeech(text: string): Uint8Array | undefined {
+/** espeak-ng's voice at `toRate` (band-limited to `cutoffHz`), or undefined where espeak-ng is missing. */
+function espeakPcm(text: string, toRate: number, cutoffHz: number): Int16Array | undefined {
   if (!existsSync('/usr/bin/espeak-ng')) return undefined;
   const wav = execFileSync('/usr/bin/espeak-ng', ['--stdout', text]);
   // espeak writes to a pipe, so its size fields are placeholders: read the format, take everything after "data".
   const rate = wav.readUInt32LE(24);
   const dataAt = wav.indexOf('data', 12, 'latin1') + 8;
   const pcm = new Int16Array(wav.buffer.slice(wav.byteOffset + dataAt, wav.byteOffset + dataAt + ((wav.length - dataAt) & ~1)));
-  return pcmToMulaw(lowPassResample(pcm, rate, 8_000));
+  return lowPassResample(pcm, rate, toRate, cutoffHz);
 }
 
-function syntheticSpeech(): Uint8Array {
+function syntheticPcm(rate: number): Int16Array {
   // Eleven "syllables": voiced 140 Hz bursts with harmonics and a gentle envelope, 60 ms apart.
+  const voiced = (rate * 180) / 1_000;
   const samples: number[] = [];
   for (let s = 0; s < 11; s += 1) {
-    for (let i = 0; i < 1_440; i += 1) {
-      const t = i / 8_000;
-      const env = Math.sin((Math.PI * i) / 1_440);
+    for (let i = 0; i < voiced; i += 1) {
+      const t = i / rate;
+      const env = Math.sin((Math.PI * i) / voiced);
       let v = 0;
       for (let h = 1; h <= 5; h += 1) v += Math.sin(2 * Math.PI * 140 * h * t) / h;
       samples.push(v * env * 5_000);
     }
-    for (let i = 0; i < 480; i += 1) samples.push(0);
+    for (let i = 0; i < voiced / 3; i += 1) samples.push(0);
   }
-  return pcmToMulaw(Int16Array.from(samples, (v) => Math.round(v)));
+  return Int16Array.from(samples, (v) => Math.round(v));
 }
 
-const SPEECH = espeakSpeech(SPOKEN) ?? syntheticSpeech();
+const SPEECH = pcmToMulaw(espeakPcm(SPOKEN, 8_000, 3_400) ?? syntheticPcm(8_000));
+/** The same words as the browser carries them: linear16, 16 kHz, band-limited to 7 kHz (wideband voice). */
+const WIDEBAND_SPEECH = espeakPcm(SPOKEN, 16_000, 7_000) ?? syntheticPcm(16_000);
 
 /** Lead silence + speech + trailing silence, and where the stand-ins' VAD will hear the speech end. */
 function callerAudio(trailingMs: number): { audio: Uint8Array; lastVoicedMs: number } {
@@ -276,6 +282,54 @@ const VENDORS: readonly VendorCase[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------------------
+// Wideband: the browser's linear16 16 kHz, and how each adapter puts it on the wire
+// ---------------------------------------------------------------------------------------------------------
+
+const WIDEBAND_OPTIONS: SttOptions = { ...OPTIONS, format: WIDEBAND_AUDIO };
+const WIDEBAND_PACKET_BYTES = 640; // 20 ms of linear16 16 kHz
+
+/** Lead silence + speech + trailing silence, linear16 16 kHz bytes. */
+function widebandCallerAudio(trailingMs: number): Uint8Array {
+  const pcm = new Int16Array(((LEAD_SILENCE_MS + trailingMs) * 16_000) / 1_000 + WIDEBAND_SPEECH.length);
+  pcm.set(WIDEBAND_SPEECH, (LEAD_SILENCE_MS * 16_000) / 1_000);
+  return pcmToLinear16(pcm);
+}
+
+/** Per vendor: the stream's declared format and framing for wideband audio of `audioBytes`. */
+const WIDEBAND_WIRE: Record<SttProviderId, (s: StandinSession, audioBytes: number) => void> = {
+  deepgram: (s, audioBytes) => {
+    expect(s.query).toMatchObject({ encoding: 'linear16', sample_rate: '16000', channels: '1' });
+    expect(binaryIn(s).reduce((n, f) => n + f.bytes, 0)).toBe(audioBytes);
+  },
+  assemblyai: (s, audioBytes) => {
+    expect(s.query).toMatchObject({ encoding: 'pcm_s16le', sample_rate: '16000' });
+    // 50 ms of linear16 16 kHz is 1,600 bytes: the least AssemblyAI takes in one message.
+    for (const f of binaryIn(s)) {
+      expect(f.bytes).toBeGreaterThanOrEqual(1_600);
+      expect(f.bytes % 2).toBe(0);
+    }
+    const total = binaryIn(s).reduce((n, f) => n + f.bytes, 0);
+    expect(total).toBeGreaterThanOrEqual(audioBytes);
+    expect(total).toBeLessThan(audioBytes + 1_600);
+  },
+  speechmatics: (s, audioBytes) => {
+    expect(jsonIn(s)[0]).toMatchObject({ message: 'StartRecognition', audio_format: { type: 'raw', encoding: 'pcm_s16le', sample_rate: 16_000 } });
+    expect(binaryIn(s).reduce((n, f) => n + f.bytes, 0)).toBe(audioBytes);
+  },
+  openai: (s, audioBytes) => {
+    // audio/pcm is 24 kHz only: the adapter resamples 16 kHz to 24 kHz (1.5 times the samples).
+    const [update, ...appends] = jsonIn(s);
+    expect((update as { session: { audio: { input: { format: unknown } } } }).session.audio.input.format).toEqual({ type: 'audio/pcm', rate: 24_000 });
+    const sentBytes = appends.filter((m) => m.type === 'input_audio_buffer.append').reduce((n, m) => n + Buffer.from(String(m.audio), 'base64').length, 0);
+    const inputSamples = audioBytes / 2;
+    // All of it, less the resampler's look-ahead (at most 2 input samples) still held when the stream closed.
+    expect(sentBytes).toBeGreaterThanOrEqual((inputSamples - 2) * 1.5 * 2);
+    expect(sentBytes).toBeLessThanOrEqual(inputSamples * 1.5 * 2);
+    expect(sentBytes % 2).toBe(0);
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------
 // The contract, once per implementation
 // ---------------------------------------------------------------------------------------------------------
 
@@ -439,6 +493,31 @@ for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, 
     await run.done;
     await new Promise((r) => setTimeout(r, 100));
     expect(control().sessions[0]!.closed).toBeDefined();
+  });
+
+  it('transcribes linear16 16 kHz audio, declared to the vendor in its own terms', async () => {
+    const audio = widebandCallerAudio(1_000);
+    const stream = await provider().connect(WIDEBAND_OPTIONS);
+    const run = collect(stream);
+    // Unpaced: the stand-in measures silence on the audio itself, so no wall-clock wait is needed.
+    for (let i = 0; i < audio.length; i += WIDEBAND_PACKET_BYTES) stream.sendAudio(audio.subarray(i, i + WIDEBAND_PACKET_BYTES));
+    await vi.waitFor(() => expect(run.events.some((e) => e.type === 'transcript' && e.speechFinal)).toBe(true), { timeout: 10_000, interval: 20 });
+    await stream.close();
+    await run.done;
+    expect(run.events.find((e) => e.type === 'speech_started')).toBeDefined();
+    expect(finalText(run.events)).toBe(normalizeTranscript(SPOKEN));
+    expect(control().sessions).toHaveLength(1);
+    WIDEBAND_WIRE[vendor.id](control().sessions[0]!, audio.length);
+  });
+
+  it('hears nothing in wideband silence', async () => {
+    const stream = await provider().connect(WIDEBAND_OPTIONS);
+    const run = collect(stream);
+    const silence = new Uint8Array(32 * 1_000);
+    for (let i = 0; i < silence.length; i += WIDEBAND_PACKET_BYTES) stream.sendAudio(silence.subarray(i, i + WIDEBAND_PACKET_BYTES));
+    await stream.close();
+    await run.done;
+    expect(run.events.filter((e) => e.type === 'speech_started' || (e.type === 'transcript' && e.text))).toEqual([]);
   });
 
   it('gives up after the configured attempts when the vendor stays down', async () => {

@@ -14,13 +14,17 @@ import { startDeepgramTtsStandin } from '../../lib/local/standins/deepgram-tts.j
 import { startElevenLabsStandin } from '../../lib/local/standins/elevenlabs.js';
 import { startTtsStandins } from '../../lib/local/standins/tts.js';
 import {
+  TONE_AMPLITUDE,
+  TONE_MS_PER_CHAR,
   synthesizeTone,
   type ConnectionRecord,
   type TtsScript,
   type TtsStandin,
   type TtsStandinOptions,
 } from '../../lib/local/standins/tts-audio.js';
+import { WIDEBAND_AUDIO, type AudioFormat } from '../../lib/vendors/shared/audio-format.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
+import { linear16ToPcm } from '../../lib/vendors/shared/pcm.js';
 import type { TtsUtteranceMetrics } from '../../lib/vendors/tts/base.js';
 import { createTtsProvider } from '../../lib/vendors/tts/index.js';
 import type { TtsAudioChunk, TtsProviderId, TtsSession, TtsUtterance } from '../../lib/vendors/tts/port.js';
@@ -43,6 +47,8 @@ interface Variant {
   expectWire(connection: ConnectionRecord, voiceId: string): void;
   /** The real vendor's key variable. */
   readonly keyVariable: keyof Config;
+  /** Checks that the client asked for linear16 16 kHz in the vendor's own terms. */
+  expectWidebandWire(connection: ConnectionRecord): void;
 }
 
 const cartesiaRequest = (contextId: string, transcript: string, more: boolean, voiceId: string) => ({
@@ -59,6 +65,7 @@ const VARIANTS: readonly Variant[] = [
   {
     id: 'elevenlabs',
     keyVariable: 'ELEVENLABS_API_KEY',
+    expectWidebandWire: (c) => expect(c.query.output_format).toBe('pcm_16000'),
     start: (options) => startElevenLabsStandin(options),
     env: (s) => ({ ELEVENLABS_API_KEY: s.apiKey, ELEVENLABS_BASE_URL: s.baseUrl }),
     cancelSeen: (c, wireId) => {
@@ -89,6 +96,7 @@ const VARIANTS: readonly Variant[] = [
   {
     id: 'deepgram',
     keyVariable: 'DEEPGRAM_API_KEY',
+    expectWidebandWire: (c) => expect(c.query).toMatchObject({ encoding: 'linear16', sample_rate: '16000' }),
     start: (options) => startDeepgramTtsStandin(options),
     env: (s) => ({ DEEPGRAM_API_KEY: s.apiKey, DEEPGRAM_TTS_BASE_URL: s.baseUrl }),
     cancelSeen: (c) => {
@@ -116,6 +124,11 @@ const VARIANTS: readonly Variant[] = [
   {
     id: 'cartesia',
     keyVariable: 'CARTESIA_API_KEY',
+    expectWidebandWire: (c) => {
+      const requests = c.received.flatMap((m) => (m.json && 'transcript' in m.json ? [m.json] : []));
+      expect(requests.length).toBeGreaterThan(0);
+      for (const r of requests) expect(r.output_format).toEqual({ container: 'raw', encoding: 'pcm_s16le', sample_rate: 16000 });
+    },
     start: (options) => startCartesiaStandin(options),
     env: (s) => ({ CARTESIA_API_KEY: s.apiKey, CARTESIA_BASE_URL: s.baseUrl }),
     cancelSeen: (c, wireId) => {
@@ -187,6 +200,21 @@ async function speakAndCancel(u: TtsUtterance): Promise<{ received: number; ende
 }
 
 const expectedTone = (...phrases: string[]): Uint8Array => concat(phrases.map((p) => synthesizeTone(p)));
+
+/** Sizes of the audio messages a stand-in sent (binary frames, or the base64 payloads it recorded as `<n bytes>`). */
+const sentAudioSizes = (c: ConnectionRecord): number[] =>
+  c.sent.flatMap((m) => {
+    if (m.binaryBytes !== undefined) return [m.binaryBytes];
+    const payload = m.json?.audio ?? m.json?.data;
+    const n = typeof payload === 'string' ? /^<(\d+) bytes>$/.exec(payload)?.[1] : undefined;
+    return n ? [Number(n)] : [];
+  });
+
+/** Root-mean-square level of linear16 audio. */
+const linear16Rms = (bytes: Uint8Array): number => {
+  const pcm = linear16ToPcm(bytes);
+  return Math.sqrt(pcm.reduce((sum, s) => sum + s * s, 0) / Math.max(1, pcm.length));
+};
 
 /** mu-law bytes decode to audible sound, not digital silence (0xFF/0x7F) throughout. */
 const expectAudible = (bytes: Uint8Array) => {
@@ -361,6 +389,53 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     next.end();
     expect((await collect(next)).bytes).toEqual(expectedTone('Recovered.'));
     await session.close();
+  });
+
+  it('speaks linear16 16 kHz when the session asks for it, in whole samples even when the vendor splits one', async () => {
+    standin.setScript({ splitSamples: true });
+    try {
+      const session = await createTtsProvider(variant.id, config).connect({ voiceId, format: WIDEBAND_AUDIO });
+      sessions.push(session);
+      const u = session.utterance('wideband');
+      speakTwoPhrases(u);
+      const { chunks, bytes } = await collect(u);
+      const connection = lastConnection();
+      variant.expectWidebandWire(connection);
+      expect(connection.format).toEqual(WIDEBAND_AUDIO);
+      // The stand-in cut samples in two; the adapter handed on whole samples only, and lost no byte.
+      expect(sentAudioSizes(connection).some((n) => n % 2 === 1)).toBe(true);
+      expect(chunks.every((c) => c.audio.length % 2 === 0)).toBe(true);
+      expect(bytes).toEqual(concat(PHRASES.map((p) => synthesizeTone(p, WIDEBAND_AUDIO))));
+      // 70 ms a character at 32 bytes a millisecond, at the tone's level (a sine's RMS is 0.707 of its peak).
+      expect(bytes.length).toBe(PHRASES.join('').length * TONE_MS_PER_CHAR * 32);
+      expect(linear16Rms(bytes)).toBeGreaterThan(0.65 * TONE_AMPLITUDE);
+      await session.close();
+    } finally {
+      standin.setScript({ splitSamples: false });
+    }
+  });
+
+  it('fails with a non-retryable VendorError when asked for a format the vendor cannot produce', async () => {
+    const odd: AudioFormat = { encoding: 'linear16', sampleRate: 11_025 };
+    const failure = await createTtsProvider(variant.id, config)
+      .connect({ voiceId, format: odd })
+      .then(
+        async (session) => {
+          // Cartesia checks the format per request: the refusal comes with the first utterance.
+          sessions.push(session);
+          const u = session.utterance('unsupported-format');
+          u.pushText('Hello.');
+          u.end();
+          return collect(u).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+        },
+        (e: unknown) => e,
+      );
+    expect(failure).toBeInstanceOf(VendorError);
+    expect((failure as VendorError).retryable).toBe(false);
+    expect((failure as VendorError).vendor).toBe(variant.id);
   });
 
   it('refuses a wrong key with a non-retryable VendorError carrying the vendor status', async () => {

@@ -4,7 +4,9 @@
 // speech start, growing interims, the end-of-turn final only after the endpointing silence plus the final
 // delay, then the utterance-end fallback; finalize and flush finalize early; transcripts follow the script.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm, pcmToMulaw, resample } from '../../streaming-service/src/codec/mulaw.js';
+import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
+import { pcmToLinear16 } from '../../lib/vendors/shared/pcm.js';
 import {
   EnergyVad,
   SttEngine,
@@ -158,6 +160,27 @@ describe('SttEngine', () => {
     await vi.advanceTimersByTimeAsync(80);
     expect(types().slice(-1)).toEqual(['utterance_end']);
     expect(events.at(-1)).toEqual({ type: 'utterance_end', utterance: 0, lastWordEndMs: 1_200 });
+  });
+
+  it('decodes linear16 at the declared rate, carrying a sample split across messages, with audio time at that rate', async () => {
+    const { e, events, types } = engine({ transcripts: () => 'wide band' }, { ...PARAMS, format: WIDEBAND_AUDIO });
+    // The 8 kHz voice, upsampled to 16 kHz, as little-endian bytes cut at odd offsets (97 bytes a message).
+    const audio = pcmToLinear16(resample(concat(silence(200), voiced(600), silence(300)), RATE, 16_000));
+    for (let i = 0; i < audio.length; i += 97) e.pushAudio(audio.subarray(i, i + 97));
+    expect(e.receivedMs).toBeCloseTo(1_100, 0);
+    expect(events[0]).toEqual({ type: 'speech_started', utterance: 0, atMs: 200 });
+    expect(types()).toContain('endpoint');
+    await vi.advanceTimersByTimeAsync(80);
+    expect(events.find((ev) => ev.type === 'final')).toMatchObject({ text: 'wide band', reason: 'endpointing', startMs: 200, endMs: 800 });
+  });
+
+  it('reads wideband silence as silence, and mu-law by default', () => {
+    const wide = engine({}, { ...PARAMS, format: WIDEBAND_AUDIO });
+    wide.e.pushAudio(new Uint8Array(32 * 500));
+    expect(wide.types()).toEqual([]);
+    const phone = engine();
+    phone.e.pushAudio(pcmToMulaw(concat(silence(100), voiced(300))));
+    expect(phone.types()[0]).toBe('speech_started');
   });
 
   it('holds back interims the client did not ask for or the script turns off', () => {

@@ -5,9 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mulawToPcm } from '../../streaming-service/src/codec/mulaw.js';
+import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
+import { linear16ToPcm } from '../../lib/vendors/shared/pcm.js';
 import {
   BYTES_PER_MS,
   SegmentPlayer,
+  chunkBytesOf,
   TONE_MS_PER_CHAR,
   pendingBytes,
   synthesize,
@@ -48,6 +51,38 @@ describe('tone audio', () => {
   it('differs between texts, so two utterances can be told apart byte for byte', () => {
     expect(synthesizeTone('First answer.')).not.toEqual(synthesizeTone('Other answer.'));
     expect(synthesizeTone('Same.')).toEqual(synthesizeTone('Same.'));
+  });
+});
+
+describe('wideband audio (linear16 16 kHz, what the browser asks for)', () => {
+  const pcmRms = (pcm: Int16Array): number => Math.sqrt(pcm.reduce((sum, x) => sum + x * x, 0) / Math.max(1, pcm.length));
+
+  it('is the same tone at 16 kHz: 32 bytes a millisecond, same pitch and level, little-endian samples', () => {
+    const text = 'Hello there.';
+    const wide = synthesizeTone(text, WIDEBAND_AUDIO);
+    expect(wide.length).toBe(toneBytes(text, WIDEBAND_AUDIO));
+    expect(wide.length).toBe(12 * 70 * 32);
+    const pcm = linear16ToPcm(wide);
+    expect(Math.max(...pcm.map(Math.abs))).toBeLessThanOrEqual(8_000);
+    expect(pcmRms(pcm)).toBeGreaterThan(5_000);
+    // Every other 16 kHz sample is the 8 kHz tone's sample (before mu-law quantization).
+    const narrow = mulawToPcm(synthesizeTone(text));
+    for (let i = 100; i < 200; i += 1) expect(Math.abs(pcm[2 * i]! - narrow[i]!)).toBeLessThan(300);
+  });
+
+  it('chunks whole samples, or one byte more when the script splits samples', () => {
+    expect(chunkBytesOf({ chunkMs: 40 }, WIDEBAND_AUDIO)).toBe(1_280);
+    expect(chunkBytesOf({ chunkMs: 40, splitSamples: true }, WIDEBAND_AUDIO)).toBe(1_281);
+    expect(chunkBytesOf({ chunkMs: 40, splitSamples: true }, { encoding: 'mulaw', sampleRate: 8_000 })).toBe(320);
+  });
+
+  it('speaks espeak-ng speech as linear16 16 kHz', async () => {
+    const speech = await synthesize('Hello. This is the stand-in speaking.', { speech: true }, WIDEBAND_AUDIO);
+    const narrow = await synthesize('Hello. This is the stand-in speaking.', { speech: true });
+    expect(speech.length % 2).toBe(0);
+    // Twice the samples of the 8 kHz rendering, two bytes each (sox may round the length by a sample or two).
+    expect(Math.abs(speech.length - 4 * narrow.length)).toBeLessThanOrEqual(16);
+    expect(pcmRms(linear16ToPcm(speech))).toBeGreaterThan(300);
   });
 });
 

@@ -1,3 +1,4 @@
+import { bytesPerMs, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SttEngine,
   SttStandinControl,
@@ -25,7 +26,8 @@ const SESSION_LIFETIME_S = 3 * 60 * 60;
  * A stand-in for AssemblyAI's Universal-Streaming (v3) WebSocket, `/v3/ws`:
  * - handshake: `Authorization: <key>` header or `token` query parameter; a bad credential is accepted at the
  *   HTTP level and closed with 4001 "Not Authorized" (the SDK's permanent auth code); parameters
- *   `sample_rate` (required), `encoding` (`pcm_s16le` default, `pcm_mulaw`), `speech_model`,
+ *   `sample_rate` (required), `encoding` (`pcm_s16le` default, `pcm_mulaw`; anything else closes 3006),
+ *   decoded for the VAD at the declared rate, `speech_model`,
  *   `min_turn_silence`, `max_turn_silence`, `format_turns`;
  * - server: `Begin {id, expires_at}` first; `SpeechStarted {timestamp}`; `Turn` messages (`turn_order`,
  *   `end_of_turn`, `transcript` of finalized words, `words` with `word_is_final`, `utterance`), an extra
@@ -58,12 +60,13 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
     return;
   }
   const encoding = q.get('encoding') ?? 'pcm_s16le';
-  if ((encoding !== 'pcm_mulaw' && encoding !== 'pcm_s16le') || sampleRate !== 8_000) {
-    // The stand-in hears only Twilio's 8 kHz; the real service resamples anything, nothing here needs it.
-    connection.close(3006, `Input validation error: the stand-in decodes 8 kHz pcm_mulaw or pcm_s16le, not ${encoding} at ${sampleRate} Hz`);
+  if (encoding !== 'pcm_mulaw' && encoding !== 'pcm_s16le') {
+    connection.close(3006, `Input validation error: encoding must be one of pcm_s16le, pcm_mulaw, not ${encoding}`);
     return;
   }
-  const bytesPerMs = encoding === 'pcm_mulaw' ? 8 : 16;
+  // Both encodings at the declared rate, as the service takes them (it resamples internally).
+  const format: AudioFormat = { encoding: encoding === 'pcm_mulaw' ? 'mulaw' : 'linear16', sampleRate };
+  const audioBytesPerMs = bytesPerMs(format);
   let minTurnSilence = intParam(q.get('min_turn_silence') ?? q.get('min_end_of_turn_silence_when_confident'), DEFAULT_MIN_TURN_SILENCE_MS);
   let maxTurnSilence = intParam(q.get('max_turn_silence'), DEFAULT_MAX_TURN_SILENCE_MS);
   const formatTurns = boolParam(q.get('format_turns'), false);
@@ -102,7 +105,7 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
     if (formatTurns) connection.sendJson(turn(order, e.words, true, true, e.text));
   };
 
-  const params = () => ({ endpointingMs: minTurnSilence, utteranceEndMs: maxTurnSilence, interimResults: true });
+  const params = () => ({ endpointingMs: minTurnSilence, utteranceEndMs: maxTurnSilence, interimResults: true, format });
   const engine = new SttEngine(() => control.script, params, connection.session.index, (e) => {
     switch (e.type) {
       case 'speech_started':
@@ -142,13 +145,12 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
     if (terminating) return;
     if (isBinary) {
       const bytes = toBytes(data);
-      const ms = bytes.length / bytesPerMs;
+      const ms = bytes.length / audioBytesPerMs;
       if (ms < 50 || ms > 1_000) {
         connection.close(3007, `Input duration violation: ${ms.toFixed(1)} ms. Expected between 50 and 1000 ms.`);
         return;
       }
-      if (encoding === 'pcm_mulaw') engine.pushMulaw(bytes);
-      else engine.pushPcm(new Int16Array(bytes.slice().buffer, 0, bytes.length >> 1));
+      engine.pushAudio(bytes);
       return;
     }
     const message = jsonOf(data, isBinary);

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SegmentPlayer,
   keyAccepted,
@@ -28,8 +29,22 @@ import {
  * - a bad request is answered `{type: "error", context_id, status_code: 400, done: true, title, message}`;
  * - the socket closes after 5 minutes without a message.
  *
- * Only `{container: "raw", encoding: "pcm_mulaw", sample_rate: 8000}` is produced; other formats are errors.
+ * Audio: `output_format {container: "raw", encoding, sample_rate}` with `pcm_mulaw` or `pcm_s16le` at 8000,
+ * 16000, 22050, 24000, 44100 or 48000 Hz, per context (its first request's). Other formats are errors:
+ * unknown ones as Cartesia answers them, and the ones the stand-in does not produce (wav, mp3, pcm_f32le,
+ * pcm_alaw) the same way.
  */
+
+const RAW_ENCODINGS: Readonly<Record<string, AudioFormat['encoding']>> = { pcm_mulaw: 'mulaw', pcm_s16le: 'linear16' };
+const SAMPLE_RATES = new Set([8_000, 16_000, 22_050, 24_000, 44_100, 48_000]);
+
+/** The raw format a request's `output_format` names, or undefined. */
+function outputFormat(value: unknown): AudioFormat | undefined {
+  const format = value as { container?: unknown; encoding?: unknown; sample_rate?: unknown } | undefined;
+  const encoding = typeof format?.encoding === 'string' ? RAW_ENCODINGS[format.encoding] : undefined;
+  if (format?.container !== 'raw' || !encoding || typeof format.sample_rate !== 'number' || !SAMPLE_RATES.has(format.sample_rate)) return undefined;
+  return { encoding, sampleRate: format.sample_rate };
+}
 
 export interface CartesiaStandinOptions extends TtsStandinOptions {
   /** Overrides Cartesia's 5-minute idle close (ms). */
@@ -86,7 +101,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       message,
     });
 
-  const open = (id: string): Context => {
+  const open = (id: string, format: AudioFormat): Context => {
     let stepStart = performance.now();
     const player = new SegmentPlayer(
       () => standin.script,
@@ -107,6 +122,8 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
         );
         stepStart = now;
       },
+      [],
+      format,
     );
     const ctx: Context = { record: { id, received: [], segments: player.segments }, player, flushId: 0, ended: false, cancelled: false };
     record.contexts.set(id, ctx.record);
@@ -128,7 +145,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       ctx.record.received.push(record.received.at(-1)!);
       ctx.cancelled = true;
       ctx.record.cancelledAtMs = performance.now();
-      ctx.record.pendingBytesAtCancel = pendingBytes(ctx.record.segments);
+      ctx.record.pendingBytesAtCancel = pendingBytes(ctx.record.segments, ctx.player.format);
       ctx.player.dropQueued();
       return;
     }
@@ -137,7 +154,9 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       error(id, problem ?? 'context_id is required');
       return;
     }
-    const ctx = contexts.get(id) ?? open(id);
+    const format = outputFormat(message.output_format)!;
+    record.format = format;
+    const ctx = contexts.get(id) ?? open(id, format);
     ctx.record.received.push(record.received.at(-1)!);
     if (ctx.ended || ctx.cancelled) {
       error(id, `context ${id} has already ${ctx.cancelled ? 'been cancelled' : 'ended'}`);
@@ -169,9 +188,8 @@ function invalid(message: Record<string, unknown>): string | undefined {
   if (!(typeof voice === 'string' || (typeof voice === 'object' && voice !== null && typeof voice.id === 'string'))) {
     return 'voice must be a voice id or {id}';
   }
-  const format = message.output_format as { container?: unknown; encoding?: unknown; sample_rate?: unknown } | undefined;
-  if (format?.container !== 'raw' || format.encoding !== 'pcm_mulaw' || format.sample_rate !== 8000) {
-    return 'stand-in speaks output_format {container: "raw", encoding: "pcm_mulaw", sample_rate: 8000} only';
+  if (!outputFormat(message.output_format)) {
+    return 'output_format must be {container: "raw", encoding: "pcm_mulaw" | "pcm_s16le", sample_rate: 8000 | 16000 | 22050 | 24000 | 44100 | 48000} here';
   }
   return undefined;
 }

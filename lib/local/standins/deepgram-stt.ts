@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SttEngine,
   SttStandinControl,
@@ -28,7 +29,8 @@ const MODEL_UUID = '1dbdfb4d-85b2-4659-9831-16b3c76229aa';
  * A stand-in for Deepgram's live transcription endpoint, `GET /v1/listen` upgraded to a WebSocket, as the
  * `@deepgram/sdk` client uses it:
  * - handshake: `Authorization: Token <key>` (401 with Deepgram's error body otherwise), query parameters
- *   `model`, `language`, `encoding`, `sample_rate`, `channels`, `interim_results`, `endpointing`
+ *   `model`, `language`, `encoding` (`mulaw` or `linear16`, decoded for the VAD at the declared `sample_rate`,
+ *   which raw audio requires, 400 otherwise), `sample_rate`, `channels`, `interim_results`, `endpointing`
  *   (milliseconds or `false`; Deepgram's default is 10), `utterance_end_ms`, `vad_events`, `smart_format`,
  *   `punctuate`; a `dg-request-id` response header;
  * - client frames: binary audio; `{"type":"KeepAlive"}`, `{"type":"Finalize"}` (answered by results with
@@ -52,6 +54,10 @@ export async function startDeepgramSttStandin(script: Partial<SttScript> = {}): 
       if (encoding && !url.searchParams.get('sample_rate')) {
         return { status: 400, body: { err_code: 'Bad Request', err_msg: 'Bad Request: sample_rate must be specified for raw audio encodings.', request_id: newId() } };
       }
+      const rate = url.searchParams.get('sample_rate');
+      if (encoding && (!/^\d+$/.test(rate ?? '') || Number(rate) < 8_000 || Number(rate) > 48_000)) {
+        return { status: 400, body: { err_code: 'Bad Request', err_msg: `Bad Request: sample_rate ${rate} is not supported.`, request_id: newId() } };
+      }
       if (encoding && encoding !== 'mulaw' && encoding !== 'linear16') {
         // The stand-in hears only what Twilio sends; a real Deepgram accepts more, but nothing here sends it.
         return { status: 400, body: { err_code: 'Bad Request', err_msg: `Bad Request: the stand-in decodes mulaw and linear16, not ${encoding}.`, request_id: newId() } };
@@ -73,7 +79,10 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
   const endpointingRaw = q.get('endpointing');
   const endpointingMs = endpointingRaw === 'false' ? null : intParam(endpointingRaw, DEFAULT_ENDPOINTING_MS);
   const utteranceEndMs = q.get('utterance_end_ms') && interim ? intParam(q.get('utterance_end_ms'), 1_000) : null;
-  const linear16 = q.get('encoding') === 'linear16';
+  // Without `encoding` Deepgram sniffs a container; every client here sends raw audio, so that is mu-law 8 kHz.
+  const format: AudioFormat = q.get('encoding') === 'linear16'
+    ? { encoding: 'linear16', sampleRate: intParam(q.get('sample_rate'), 16_000) }
+    : { encoding: 'mulaw', sampleRate: intParam(q.get('sample_rate'), 8_000) };
   const startedAt = Date.now();
   let closing = false;
 
@@ -92,7 +101,7 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
     metadata: { request_id: requestId, model_info: MODEL_INFO, model_uuid: MODEL_UUID },
   });
 
-  const engine = new SttEngine(() => control.script, { endpointingMs, utteranceEndMs, interimResults: interim }, connection.session.index, (e) => {
+  const engine = new SttEngine(() => control.script, { endpointingMs, utteranceEndMs, interimResults: interim, format }, connection.session.index, (e) => {
     switch (e.type) {
       case 'speech_started':
         if (vadEvents) connection.sendJson({ type: 'SpeechStarted', channel: [0], timestamp: e.atMs / 1_000 });
@@ -124,8 +133,7 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
     const bytes = Buffer.from(toBytes(data));
     if (isBinary) {
       hash.update(bytes);
-      if (linear16) engine.pushPcm(new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.byteLength & ~1))));
-      else engine.pushMulaw(bytes);
+      engine.pushAudio(bytes);
       return;
     }
     let message: { type?: unknown } | undefined;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
+import type { AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SegmentPlayer,
   keyAccepted,
@@ -20,7 +21,7 @@ import {
  * - auth: `Authorization: Token <key>` (or `Bearer <token>`), or the browser form, subprotocols
  *   `token, <key>`; otherwise the handshake is refused with 401 and Deepgram's `{err_code, err_msg}` body;
  * - on open: `{type: "Metadata", request_id, model_name, model_version, model_uuid}`;
- * - `{type: "Speak", text}` buffers text; `{type: "Flush"}` speaks the buffer: binary mu-law frames, then
+ * - `{type: "Speak", text}` buffers text; `{type: "Flush"}` speaks the buffer: binary audio frames, then
  *   `{type: "Flushed", sequence_id}`; `{type: "Clear"}` drops buffered text and queued or playing audio at
  *   once and answers `{type: "Cleared", sequence_id}`; `{type: "Close"}` lets queued audio finish, then
  *   closes the socket (1000);
@@ -29,8 +30,25 @@ import {
  *   warn_msg: "Rate limit exceeded for flushes. Please try again later."}`; the socket stays open;
  * - anything else gets a `Warning`.
  *
- * Only `encoding=mulaw&sample_rate=8000` is produced; other formats are refused (400).
+ * Audio: `encoding` (default `linear16`) and `sample_rate` (default 24000) as Aura takes them: `linear16` at
+ * 8000, 16000, 24000, 32000 or 48000 Hz, `mulaw` at 8000 or 16000 Hz; any other combination is refused
+ * (400). Aura's `alaw` is refused too: the stand-in does not produce it.
  */
+
+/** Sample rates Aura's streaming socket offers per raw encoding. */
+const RATES: Readonly<Record<string, readonly number[]>> = {
+  linear16: [8_000, 16_000, 24_000, 32_000, 48_000],
+  mulaw: [8_000, 16_000],
+};
+
+/** The format a handshake asks for, or why it is refused. */
+function requestedFormat(url: URL): AudioFormat | string {
+  const encoding = url.searchParams.get('encoding') ?? 'linear16';
+  const rate = Number(url.searchParams.get('sample_rate') ?? '24000');
+  if (!(encoding in RATES)) return `the stand-in speaks encoding linear16 or mulaw, not ${encoding}`;
+  if (!RATES[encoding]!.includes(rate)) return `sample_rate ${url.searchParams.get('sample_rate')} is not supported for encoding ${encoding}`;
+  return { encoding: encoding as AudioFormat['encoding'], sampleRate: rate };
+}
 
 const FLUSH_LIMIT = 20;
 const FLUSH_WINDOW_MS = 60_000;
@@ -51,16 +69,8 @@ export function startDeepgramTtsStandin(options: DeepgramTtsStandinOptions = {})
       if (!keyAccepted(options.apiKey, presentedKey(req.headers.authorization, req.headers['sec-websocket-protocol']))) {
         return { refuse: { status: 401, body: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: randomUUID() } } };
       }
-      const encoding = url.searchParams.get('encoding') ?? 'linear16';
-      const rate = url.searchParams.get('sample_rate') ?? '24000';
-      if (encoding !== 'mulaw' || rate !== '8000') {
-        return {
-          refuse: {
-            status: 400,
-            body: { err_code: 'Bad Request', err_msg: `stand-in speaks encoding=mulaw&sample_rate=8000, not ${encoding}@${rate}` },
-          },
-        };
-      }
+      const format = requestedFormat(url);
+      if (typeof format === 'string') return { refuse: { status: 400, body: { err_code: 'Bad Request', err_msg: `Bad Request: ${format}` } } };
       return {};
     },
     (ws, record, url, standin) => runConnection(ws, record, url, standin, now),
@@ -77,6 +87,8 @@ function presentedKey(authorization: string | undefined, protocols: string | und
 }
 
 function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin, now: () => number): void {
+  const format = requestedFormat(url) as AudioFormat;
+  record.format = format;
   const player = new SegmentPlayer(
     () => standin.script,
     (chunk) => {
@@ -85,6 +97,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
       record.sent.push({ atMs: performance.now(), binaryBytes: chunk.length });
     },
     record.segments,
+    format,
   );
   const flushTimes: number[] = [];
   let buffer = '';
@@ -129,7 +142,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
       }
       case 'Clear':
         buffer = '';
-        record.clears.push({ atMs: performance.now(), pendingBytes: pendingBytes(record.segments) });
+        record.clears.push({ atMs: performance.now(), pendingBytes: pendingBytes(record.segments, format) });
         player.clear();
         sendJson(ws, record, { type: 'Cleared', sequence_id: sequenceId });
         return;

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SegmentPlayer,
   keyAccepted,
@@ -31,9 +32,20 @@ import {
  * - at most 5 contexts per socket (closing ones count until their `isFinal`): the 6th is an error and the
  *   socket closes with 1008; so does `inactivity_timeout` (default 20 s) without any message.
  *
- * Only `ulaw_8000` is produced: any other `output_format` is refused (400), so a client asking for the
- * wrong format fails here rather than playing noise.
+ * Audio: `output_format` `ulaw_8000` or `pcm_<rate>` (16-bit little-endian at 8000, 16000, 22050, 24000,
+ * 44100 or 48000 Hz), raw, as ElevenLabs produces them. Anything else is refused (400), so a client asking
+ * for the wrong format fails here rather than playing noise: unknown formats as ElevenLabs refuses them, and
+ * the compressed ones (mp3, opus) and a-law because the stand-in does not produce them.
  */
+
+const PCM_RATES = new Set([8_000, 16_000, 22_050, 24_000, 44_100, 48_000]);
+
+/** The raw format an `output_format` names, or undefined. */
+function outputFormat(name: string): AudioFormat | undefined {
+  if (name === 'ulaw_8000') return { encoding: 'mulaw', sampleRate: 8_000 };
+  const rate = Number(/^pcm_(\d+)$/.exec(name)?.[1]);
+  return PCM_RATES.has(rate) ? { encoding: 'linear16', sampleRate: rate } : undefined;
+}
 
 const PATH = /^\/v1\/text-to-speech\/([^/]+)\/multi-stream-input$/;
 const MAX_CONTEXTS = 5;
@@ -64,8 +76,8 @@ export function startElevenLabsStandin(options: ElevenLabsStandinOptions = {}): 
         return { refuse: { status: 401, body: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } } } };
       }
       const format = url.searchParams.get('output_format') ?? 'mp3_44100_128';
-      if (format !== 'ulaw_8000') {
-        return { refuse: { status: 400, body: { detail: { status: 'invalid_output_format', message: `stand-in speaks ulaw_8000, not ${format}` } } } };
+      if (!outputFormat(format)) {
+        return { refuse: { status: 400, body: { detail: { status: 'invalid_output_format', message: `stand-in speaks ulaw_8000 or pcm_<rate>, not ${format}` } } } };
       }
       return {};
     },
@@ -75,6 +87,8 @@ export function startElevenLabsStandin(options: ElevenLabsStandinOptions = {}): 
 
 function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin, options: ElevenLabsStandinOptions): void {
   const headerAuth = record.headers['xi-api-key'] !== undefined;
+  const format = outputFormat(url.searchParams.get('output_format') ?? '')!;
+  record.format = format;
   const contexts = new Map<string, Context>();
   const timeoutS = Number(url.searchParams.get('inactivity_timeout') ?? 20);
   const idleMs = options.inactivityTimeoutMs ?? timeoutS * 1000;
@@ -103,7 +117,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
     ctx.closed = true;
     ctx.buffer = '';
     ctx.record.cancelledAtMs = performance.now();
-    ctx.record.pendingBytesAtCancel = pendingBytes(ctx.record.segments);
+    ctx.record.pendingBytesAtCancel = pendingBytes(ctx.record.segments, format);
     ctx.player.then(() => {
       sendJson(ws, record, { isFinal: true, contextId: id });
       ctx.record.finishedAtMs = performance.now();
@@ -126,6 +140,8 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
     const player = new SegmentPlayer(
       () => standin.script,
       (chunk) => sendJson(ws, record, { audio: Buffer.from(chunk).toString('base64'), normalizedAlignment: null, alignment: null, contextId: id }, chunk.length),
+      [],
+      format,
     );
     // The record's segments are the player's: one list of what was asked and what was sent.
     const contextRecord: ContextRecord = { id, received: [], segments: player.segments };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { bytesPerMs, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SttEngine,
   SttStandinControl,
@@ -14,7 +15,15 @@ import {
 const MIN_COMMIT_MS = 100;
 /** Transcription sessions last at most 30 minutes. */
 const SESSION_LIFETIME_S = 30 * 60;
-const MULAW_BYTES_PER_MS = 8;
+/** `audio/pcm` is 16-bit little-endian PCM at this rate only; `audio/pcmu` is G.711 mu-law at 8 kHz. */
+const PCM_RATE = 24_000;
+
+/** The engine's view of a session's input format (null: one the stand-in does not decode). */
+function audioFormatOf(format: InputConfig['format']): AudioFormat | null {
+  if (format.type === 'audio/pcmu') return { encoding: 'mulaw', sampleRate: 8_000 };
+  if (format.type === 'audio/pcm') return { encoding: 'linear16', sampleRate: PCM_RATE };
+  return null;
+}
 
 const id = (prefix: string) => `${prefix}_${randomBytes(11).toString('base64url')}`;
 
@@ -38,7 +47,9 @@ interface InputConfig {
  *   (a `model=` URL would open a conversation session, which this stand-in does not serve: 400);
  * - server: `session.created` first (default session: audio/pcm 24 kHz, server_vad 500 ms), then
  *   `session.updated` answering each `session.update` with the effective configuration;
- * - client: `session.update` (`type: transcription`; this stand-in decodes `audio/pcmu` only),
+ * - client: `session.update` (`type: transcription`; input `audio/pcmu`, or `audio/pcm` whose `rate` must
+ *   be 24000, as OpenAI's: any other rate is an `invalid_value` error; this stand-in does not decode
+ *   `audio/pcma`), decoded for the VAD at the format's rate,
  *   `input_audio_buffer.append` (base64), `.commit` (error `input_audio_buffer_commit_empty` under
  *   100 ms), `.clear`;
  * - with server VAD: `input_audio_buffer.speech_started` at speech onset (minus prefix padding),
@@ -126,7 +137,12 @@ function runOpenAiSession(control: SttStandinControl, connection: StandinConnect
     const serverVad = vad !== null;
     engine = new SttEngine(
       () => control.script,
-      { endpointingMs: serverVad ? (vad.silence_duration_ms ?? 500) : null, utteranceEndMs: null, interimResults: false },
+      {
+        endpointingMs: serverVad ? (vad.silence_duration_ms ?? 500) : null,
+        utteranceEndMs: null,
+        interimResults: false,
+        format: audioFormatOf(input.format) ?? undefined,
+      },
       connection.session.index,
       (e) => {
         switch (e.type) {
@@ -163,23 +179,30 @@ function runOpenAiSession(control: SttStandinControl, connection: StandinConnect
           return;
         }
         const next = s.audio?.input ?? {};
-        if (next.format && next.format.type !== 'audio/pcmu') {
-          error('invalid_value', `The stand-in decodes audio/pcmu only, not ${next.format.type}.`, 'session.audio.input.format');
+        if (next.format?.type === 'audio/pcm' && next.format.rate !== undefined && next.format.rate !== PCM_RATE) {
+          error('invalid_value', `Invalid value: ${next.format.rate}. Supported values are: ${PCM_RATE}.`, 'session.audio.input.format.rate');
           return;
         }
+        if (next.format && !audioFormatOf(next.format)) {
+          error('invalid_value', `The stand-in decodes audio/pcmu and audio/pcm, not ${next.format.type}.`, 'session.audio.input.format');
+          return;
+        }
+        // A format given without a rate takes its default (audio/pcm: 24 kHz).
+        if (next.format?.type === 'audio/pcm') next.format = { type: 'audio/pcm', rate: PCM_RATE };
         Object.assign(input, next);
         configure();
         event({ type: 'session.updated', session: session() });
         return;
       }
       case 'input_audio_buffer.append': {
-        if (!engine || input.format.type !== 'audio/pcmu') {
-          error('invalid_value', 'Configure audio/pcmu input with session.update before appending audio.', 'audio');
+        const format = audioFormatOf(input.format);
+        if (!engine || !format) {
+          error('invalid_value', 'Configure audio/pcmu or audio/pcm input with session.update before appending audio.', 'audio');
           return;
         }
         const bytes = new Uint8Array(Buffer.from(String(m.audio ?? ''), 'base64'));
-        bufferedMs += bytes.length / MULAW_BYTES_PER_MS;
-        engine.pushMulaw(bytes);
+        bufferedMs += bytes.length / bytesPerMs(format);
+        engine.pushAudio(bytes);
         return;
       }
       case 'input_audio_buffer.commit': {

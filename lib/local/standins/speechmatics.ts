@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SttEngine,
   SttStandinControl,
@@ -29,7 +30,8 @@ const OUTPUT_FORMAT = '2.9';
  *   key_value}` (403 for a bad key), as `@speechmatics/auth` expects;
  * - WebSocket `/v2` authenticated by `?jwt=<temporary key>` (or `Authorization: Bearer <api key>`,
  *   Speechmatics' server-side form); 401 on the handshake otherwise;
- * - protocol: `StartRecognition` first (audio_format raw mulaw 8000 or pcm_s16le 8000, transcription_config
+ * - protocol: `StartRecognition` first (audio_format raw `mulaw` or `pcm_s16le` at its `sample_rate`, decoded
+ *   for the VAD at that rate; otherwise `Error invalid_audio_type`, transcription_config
  *   with language, enable_partials, max_delay, conversation_config.end_of_utterance_silence_trigger) ->
  *   `RecognitionStarted` and an `Info` (recognition_quality: telephony); each binary message ->
  *   `AudioAdded {seq_no}`; `AddPartialTranscript` / `AddTranscript` (format 2.9, metadata, word and
@@ -86,7 +88,6 @@ interface StartRecognition {
 
 function runSpeechmaticsSession(control: SttStandinControl, connection: StandinConnection): void {
   let engine: SttEngine | undefined;
-  let encoding: 'mulaw' | 'pcm_s16le' = 'mulaw';
   let seqNo = 0;
   let ending = false;
   /** Whether EndOfUtterance is on (a silence trigger above 0 was configured). */
@@ -128,19 +129,23 @@ function runSpeechmaticsSession(control: SttStandinControl, connection: StandinC
   const start = (m: StartRecognition) => {
     const format = m.audio_format ?? {};
     const config = m.transcription_config ?? {};
-    if (format.type !== 'raw' || (format.encoding !== 'mulaw' && format.encoding !== 'pcm_s16le') || format.sample_rate !== 8_000) {
-      // The service takes more formats; the stand-in decodes what Twilio carries.
-      return error('invalid_audio_type', 'the stand-in accepts raw mulaw or pcm_s16le at 8000 Hz');
+    if (format.type !== 'raw' || (format.encoding !== 'mulaw' && format.encoding !== 'pcm_s16le')) {
+      // The service also takes pcm_f32le and files; the stand-in decodes what our transports carry.
+      return error('invalid_audio_type', 'the stand-in accepts raw mulaw or pcm_s16le audio');
+    }
+    const rate = format.sample_rate;
+    if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 8_000 || rate > 48_000) {
+      return error('invalid_audio_type', `sample_rate ${String(rate)} is not supported`);
     }
     if (!config.language) return error('invalid_config', 'transcription_config.language is required');
-    encoding = format.encoding;
+    const audio: AudioFormat = { encoding: format.encoding === 'mulaw' ? 'mulaw' : 'linear16', sampleRate: rate };
     const trigger = config.conversation_config?.end_of_utterance_silence_trigger ?? 0;
     if (trigger < 0 || trigger > 2) return error('invalid_config', 'end_of_utterance_silence_trigger must be between 0 and 2');
     endOfUtterance = trigger > 0;
     const silenceMs = Math.round((endOfUtterance ? trigger : (config.max_delay ?? DEFAULT_MAX_DELAY_S)) * 1_000);
     engine = new SttEngine(
       () => control.script,
-      { endpointingMs: silenceMs, utteranceEndMs: null, interimResults: config.enable_partials === true },
+      { endpointingMs: silenceMs, utteranceEndMs: null, interimResults: config.enable_partials === true, format: audio },
       connection.session.index,
       (e) => {
         switch (e.type) {
@@ -172,9 +177,7 @@ function runSpeechmaticsSession(control: SttStandinControl, connection: StandinC
     if (ending) return;
     if (isBinary) {
       if (!engine) return error('protocol_error', 'audio before StartRecognition');
-      const bytes = toBytes(data);
-      if (encoding === 'mulaw') engine.pushMulaw(bytes);
-      else engine.pushPcm(new Int16Array(bytes.slice().buffer, 0, bytes.length >> 1));
+      engine.pushAudio(toBytes(data));
       seqNo += 1;
       connection.sendJson({ message: 'AudioAdded', seq_no: seqNo });
       return;

@@ -3,15 +3,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { mulawToPcm } from '../../../streaming-service/src/codec/mulaw.js';
+import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format.js';
+import { WholeSamples, decodeToPcm } from '../../vendors/shared/pcm.js';
 
 /**
- * What every speech-to-text stand-in shares: an energy voice-activity detector over the caller's mu-law
- * audio, a scripted "recognizer" that turns detected speech into interim results, finals, end-of-turn and
+ * What every speech-to-text stand-in shares: an energy voice-activity detector over the caller's audio
+ * (mu-law or linear16, at the rate the client declared, decoded as the vendor would), a scripted "recognizer" that turns detected speech into interim results, finals, end-of-turn and
  * utterance-end events with set delays, and the loopback WebSocket server scaffolding that records the exact
  * wire sequence each stand-in saw. The vendor files only translate engine events into their wire messages.
  *
- * Time has two clocks here, as at a real vendor: silence is measured on the audio (bytes received / 8 per
- * ms), so endpointing means "this much silent audio arrived"; processing latency (`finalDelayMs`) is
+ * Time has two clocks here, as at a real vendor: silence is measured on the audio (samples received at the
+ * declared rate), so endpointing means "this much silent audio arrived"; processing latency (`finalDelayMs`) is
  * wall-clock, applied with timers after the audio condition is met.
  */
 
@@ -299,6 +301,8 @@ export interface EngineParams {
   readonly utteranceEndMs: number | null;
   /** Whether the client asked for interim results. */
   readonly interimResults: boolean;
+  /** The audio the client declared (query, config); default mu-law 8 kHz. Fixed for the stream. */
+  readonly format?: AudioFormat;
 }
 
 interface Utterance {
@@ -318,6 +322,9 @@ interface Utterance {
  */
 export class SttEngine {
   private readonly vad: EnergyVad;
+  private readonly format: AudioFormat;
+  /** A linear16 message may end mid-sample; the vendor's stream decoding carries the odd byte over. */
+  private readonly samples: WholeSamples;
   private audioMs = 0;
   private utteranceCount = 0;
   private current: Utterance | undefined;
@@ -338,7 +345,9 @@ export class SttEngine {
     private readonly emit: (event: EngineEvent) => void,
   ) {
     this.paramsOf = typeof params === 'function' ? params : () => params;
-    this.vad = new EnergyVad(script().vad);
+    this.format = this.paramsOf().format ?? PHONE_AUDIO;
+    this.samples = new WholeSamples(this.format);
+    this.vad = new EnergyVad({ ...script().vad, sampleRate: this.format.sampleRate });
   }
 
   /** Milliseconds of audio received so far. */
@@ -346,7 +355,12 @@ export class SttEngine {
     return this.audioMs;
   }
 
-  /** Feeds caller audio (raw mu-law, 8 kHz). */
+  /** Feeds caller audio as it came off the wire, in the stream's declared format. */
+  pushAudio(bytes: Uint8Array): void {
+    this.pushPcm(decodeToPcm(this.samples.take(bytes), this.format));
+  }
+
+  /** Feeds caller audio (raw mu-law, at the stream's rate). */
   pushMulaw(mulaw: Uint8Array): void {
     this.pushPcm(mulawToPcm(mulaw));
   }

@@ -3,11 +3,14 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { pcmToMulaw } from '../../../streaming-service/src/codec/mulaw.js';
+import { PHONE_AUDIO, bytesPerMs, bytesPerSample, type AudioFormat } from '../../vendors/shared/audio-format.js';
+import { pcmToLinear16 } from '../../vendors/shared/pcm.js';
 
 /**
  * What the TTS stand-ins say and how fast: the audio every TTS stand-in returns for a text, and the timing
- * that makes first-byte latency and barge-in testable. Audio is always what Twilio plays: raw mu-law, 8 kHz,
- * mono (8 bytes per millisecond).
+ * that makes first-byte latency and barge-in testable. Audio is raw, mono, in the format the client asked
+ * the vendor for: mu-law 8 kHz by default (what Twilio plays, 8 bytes per millisecond), or linear16 (signed
+ * 16-bit little-endian) at its rate, 16 kHz for the browser (32 bytes per millisecond).
  */
 
 /** Timing and voice of a TTS stand-in. */
@@ -23,6 +26,11 @@ export interface TtsScript {
   readonly realtimeFactor: number;
   /** Real speech with espeak-ng + sox instead of a tone (falls back to the tone when espeak-ng is missing). */
   readonly speech: boolean;
+  /**
+   * Cut linear16 audio into chunks of an odd byte count (each one byte longer than the scripted size), so a
+   * sample straddles two chunks, as vendors' PCM streams may: the client must carry the odd byte over.
+   */
+  readonly splitSamples?: boolean;
 }
 
 /**
@@ -36,7 +44,7 @@ export const DEFAULT_TTS_SCRIPT = {
   speech: false,
 } as const satisfies TtsScript;
 
-/** mu-law 8 kHz: one byte per sample. */
+/** mu-law 8 kHz (the default format): one byte per sample. */
 export const BYTES_PER_MS = 8;
 
 /** Tone length per character of text: long enough that a barge-in test has audio to interrupt. */
@@ -45,29 +53,37 @@ export const TONE_MS_PER_CHAR = 70;
 /** The text a stand-in would speak: surrounding whitespace never makes sound (ElevenLabs' " " opener). */
 const spoken = (text: string): string => text.trim();
 
-/** Length in bytes of the tone for `text`: {@link TONE_MS_PER_CHAR} per character, whitespace-trimmed. */
-export function toneBytes(text: string): number {
-  return spoken(text).length * TONE_MS_PER_CHAR * BYTES_PER_MS;
+/** Length in bytes of the tone for `text` in `format`: {@link TONE_MS_PER_CHAR} per character, whitespace-trimmed. */
+export function toneBytes(text: string, format: AudioFormat = PHONE_AUDIO): number {
+  return spoken(text).length * TONE_MS_PER_CHAR * bytesPerMs(format);
 }
+
+/** 16-bit samples as bytes in `format`. */
+const encode = (pcm: Int16Array, format: AudioFormat): Uint8Array => (format.encoding === 'mulaw' ? pcmToMulaw(pcm) : pcmToLinear16(pcm));
+
+/** Peak amplitude of the tone on the 16-bit scale (about -12 dBFS). */
+export const TONE_AMPLITUDE = 8_000;
 
 /**
  * A tone for `text`: its pitch comes from the text (so two utterances' audio can be told apart byte for
- * byte), its length from {@link toneBytes}, with 5 ms ramps so chunk joins do not click.
+ * byte), its length from {@link toneBytes}, with 5 ms ramps so chunk joins do not click. The same tone at
+ * any rate and encoding (the mu-law 8 kHz bytes are what they have always been).
  */
-export function synthesizeTone(text: string): Uint8Array {
+export function synthesizeTone(text: string, format: AudioFormat = PHONE_AUDIO): Uint8Array {
   const s = spoken(text);
-  const length = toneBytes(s);
+  const rate = format.sampleRate;
+  const length = toneBytes(s, format) / bytesPerSample(format.encoding);
   let hash = 0;
   for (let i = 0; i < s.length; i += 1) hash = (hash * 31 + s.charCodeAt(i)) >>> 0;
   const frequency = 300 + (hash % 600);
-  const ramp = 5 * BYTES_PER_MS;
+  const ramp = (5 * rate) / 1_000;
   const pcm = new Int16Array(length);
   for (let i = 0; i < length; i += 1) {
     const envelope = Math.min(1, i / ramp, (length - 1 - i) / ramp);
     // Rounded, not truncated as an Int16Array store would: the tone's bytes stay what they have always been.
-    pcm[i] = Math.round(8_000 * envelope * Math.sin((2 * Math.PI * frequency * i) / 8_000));
+    pcm[i] = Math.round(TONE_AMPLITUDE * envelope * Math.sin((2 * Math.PI * frequency * i) / rate));
   }
-  return pcmToMulaw(pcm);
+  return encode(pcm, format);
 }
 
 const ESPEAK = '/usr/bin/espeak-ng';
@@ -75,16 +91,22 @@ const ESPEAK = '/usr/bin/espeak-ng';
 /** True when real speech can be made here. */
 export const speechAvailable = (): boolean => existsSync(ESPEAK);
 
+/** sox's output options for a raw format. */
+const soxRaw = (format: AudioFormat): string[] =>
+  format.encoding === 'mulaw'
+    ? ['-t', 'raw', '-r', String(format.sampleRate), '-e', 'mu-law', '-b', '8', '-c', '1']
+    : ['-t', 'raw', '-r', String(format.sampleRate), '-e', 'signed-integer', '-b', '16', '-L', '-c', '1'];
+
 /**
- * Real speech for `text`: espeak-ng writes a WAV to stdout, sox resamples it to raw 8 kHz mu-law. The text
- * goes as an argument, never through a shell.
+ * Real speech for `text`: espeak-ng writes a WAV to stdout, sox resamples it to the raw format (8 kHz mu-law
+ * by default). The text goes as an argument, never through a shell.
  */
-export function synthesizeSpeech(text: string): Promise<Uint8Array> {
+export function synthesizeSpeech(text: string, format: AudioFormat = PHONE_AUDIO): Promise<Uint8Array> {
   const s = spoken(text);
   if (s.length === 0) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const espeak = spawn(ESPEAK, ['--stdout', '-v', 'en-us', '--', s], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const sox = spawn('sox', ['-t', 'wav', '-', '-t', 'raw', '-r', '8000', '-e', 'mu-law', '-b', '8', '-c', '1', '-'], {
+    const sox = spawn('sox', ['-t', 'wav', '-', ...soxRaw(format), '-'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const parts: Buffer[] = [];
@@ -99,9 +121,16 @@ export function synthesizeSpeech(text: string): Promise<Uint8Array> {
   });
 }
 
-/** The audio a stand-in returns for `text` under `script`. */
-export async function synthesize(text: string, script: Pick<TtsScript, 'speech'>): Promise<Uint8Array> {
-  return script.speech && speechAvailable() ? synthesizeSpeech(text) : synthesizeTone(text);
+/** The audio a stand-in returns for `text` under `script`, in `format`. */
+export async function synthesize(text: string, script: Pick<TtsScript, 'speech'>, format: AudioFormat = PHONE_AUDIO): Promise<Uint8Array> {
+  return script.speech && speechAvailable() ? synthesizeSpeech(text, format) : synthesizeTone(text, format);
+}
+
+/** Bytes per chunk for `script` in `format`: whole samples, or one byte more when the script splits them. */
+export function chunkBytesOf(script: Pick<TtsScript, 'chunkMs' | 'splitSamples'>, format: AudioFormat): number {
+  const sample = bytesPerSample(format.encoding);
+  const whole = Math.max(1, Math.round((script.chunkMs * bytesPerMs(format)) / sample)) * sample;
+  return script.splitSamples && sample > 1 ? whole + 1 : whole;
 }
 
 /** One generation a stand-in ran: what was asked, what was sent, and whether it was cut short. */
@@ -137,6 +166,8 @@ export class SegmentPlayer {
     private readonly sendChunk: (chunk: Uint8Array, record: SegmentRecord) => void,
     /** Where each generation is recorded (a connection's or a context's record). */
     readonly segments: SegmentRecord[] = [],
+    /** The audio format the client asked for. */
+    readonly format: AudioFormat = PHONE_AUDIO,
   ) {}
 
   /** Queues the audio for `text`. */
@@ -198,7 +229,7 @@ export class SegmentPlayer {
   private async play(record: SegmentRecord): Promise<void> {
     const generation = this.generation;
     const script = this.script();
-    const audio = await synthesize(record.text, script);
+    const audio = await synthesize(record.text, script, this.format);
     record.totalBytes = audio.length;
     await sleep(record.requestedAtMs + script.firstByteDelayMs - performance.now());
     if (generation !== this.generation) {
@@ -206,7 +237,7 @@ export class SegmentPlayer {
       return;
     }
     record.startedAtMs = performance.now();
-    const chunkBytes = Math.max(1, Math.round(script.chunkMs * BYTES_PER_MS));
+    const chunkBytes = chunkBytesOf(script, this.format);
     const paced = Number.isFinite(script.realtimeFactor) && script.realtimeFactor > 0;
     for (let offset = 0, i = 0; offset < audio.length; offset += chunkBytes, i += 1) {
       if (paced) await sleep(record.startedAtMs + (i * script.chunkMs) / script.realtimeFactor - performance.now());
@@ -266,16 +297,18 @@ export interface ConnectionRecord {
   readonly segments: SegmentRecord[];
   /** Deepgram `Clear`s: when, and how much audio they dropped. */
   readonly clears: { readonly atMs: number; readonly pendingBytes: number }[];
+  /** The audio format the client asked for (per connection; Cartesia: its last request's). */
+  format?: AudioFormat;
   closedAtMs?: number;
   closeCode?: number;
 }
 
 /** Audio of `segments` not yet sent: started segments' remainder plus whole segments still queued. */
-export function pendingBytes(segments: readonly SegmentRecord[]): number {
+export function pendingBytes(segments: readonly SegmentRecord[], format: AudioFormat = PHONE_AUDIO): number {
   let total = 0;
   for (const s of segments) {
     if (s.aborted || s.finishedAtMs !== undefined) continue;
-    total += (s.totalBytes ?? toneBytes(s.text)) - s.sentBytes;
+    total += (s.totalBytes ?? toneBytes(s.text, format)) - s.sentBytes;
   }
   return total;
 }

@@ -1,6 +1,8 @@
 import type { BeginEvent, SpeechStartedEvent, TerminationEvent, TurnEvent } from 'assemblyai';
 import { WebSocket, type RawData } from 'ws';
+import { bytesPerMs, type AudioFormat } from '../shared/audio-format.js';
 import { VendorError } from '../shared/errors.js';
+import { formatOf } from '../shared/pcm.js';
 import { connectAttempt, now, primaryLanguage, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
 import type { SttOptions, VendorEndpoint } from './port.js';
 
@@ -9,10 +11,16 @@ export const ASSEMBLYAI_DEFAULT_BASE_URL = 'wss://streaming.assemblyai.com/v3/ws
 
 /**
  * AssemblyAI refuses audio messages shorter than 50 ms or longer than 1000 ms (error 3007). Twilio delivers
- * 20 ms packets, so we gather 50 ms (400 mu-law bytes) before sending: the least latency the rule allows.
+ * 20 ms packets, so we gather 50 ms (400 mu-law bytes; 1,600 bytes of linear16 16 kHz) before sending: the
+ * least latency the rule allows.
  */
-const MIN_CHUNK_BYTES = 400;
-const MULAW_SILENCE = 0xff;
+const MIN_CHUNK_MS = 50;
+
+/** AssemblyAI's names for our encodings (`encoding` query parameter); both are native, at any rate. */
+const ENCODINGS = { mulaw: 'pcm_mulaw', linear16: 'pcm_s16le' } as const;
+
+/** One byte of digital silence: mu-law's 0xFF decodes to 0; linear16 silence is zero bytes. */
+const silenceByte = (format: AudioFormat): number => (format.encoding === 'mulaw' ? 0xff : 0x00);
 
 /** Close codes that say a retry would fail the same way: the SDK's auth, billing and schema codes, plus bad input (3006, 3007). */
 const PERMANENT_CLOSE_CODES = new Set([1008, 3006, 3007, 4000, 4001, 4002, 4003, 4101]);
@@ -30,7 +38,8 @@ type ServerMessage = BeginEvent | TurnEvent | SpeechStartedEvent | TerminationEv
  *
  * - Base URL: the full socket URL (`wss://streaming.assemblyai.com/v3/ws`, or a stand-in's `ws://.../v3/ws`).
  * - Auth: `Authorization: <key>` on the handshake (server side; browsers would use a temporary token).
- * - Parameters: `encoding=pcm_mulaw&sample_rate=8000`, `speech_model`, `min_turn_silence` = endpointingMs
+ * - Parameters: the stream's format, `encoding=pcm_mulaw&sample_rate=8000` for the phone,
+ *   `encoding=pcm_s16le&sample_rate=16000` for the browser (both native: no conversion), `speech_model`, `min_turn_silence` = endpointingMs
  *   (end of turn when the model is confident), `max_turn_silence` = utteranceEndMs (end of turn regardless:
  *   the fallback), `format_turns=false` (AssemblyAI advises voice agents not to wait for formatting).
  * - Events: `SpeechStarted` -> speech_started; `Turn` with `end_of_turn: false` -> interim transcript (all
@@ -46,8 +55,10 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
     open(stt: SttOptions, sink: SttSink, signal: AbortSignal): Promise<SttConnection> {
       const url = new URL(toWebSocketUrl(endpoint.baseUrl));
       const english = primaryLanguage(stt.language) === 'en';
-      url.searchParams.set('sample_rate', '8000');
-      url.searchParams.set('encoding', 'pcm_mulaw');
+      const format = formatOf(stt);
+      const minChunkBytes = MIN_CHUNK_MS * bytesPerMs(format);
+      url.searchParams.set('sample_rate', String(format.sampleRate));
+      url.searchParams.set('encoding', ENCODINGS[format.encoding]);
       url.searchParams.set('speech_model', stt.model ?? (english ? 'universal-streaming-english' : 'universal-streaming-multilingual'));
       url.searchParams.set('min_turn_silence', String(stt.endpointingMs));
       url.searchParams.set('max_turn_silence', String(stt.utteranceEndMs));
@@ -64,8 +75,8 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
 
       const flushAudio = (pad: boolean) => {
         if (pendingBytes === 0 || ws.readyState !== WebSocket.OPEN) return;
-        if (pendingBytes < MIN_CHUNK_BYTES && !pad) return;
-        const chunk = new Uint8Array(Math.max(pendingBytes, MIN_CHUNK_BYTES)).fill(MULAW_SILENCE);
+        if (pendingBytes < minChunkBytes && !pad) return;
+        const chunk = new Uint8Array(Math.max(pendingBytes, minChunkBytes)).fill(silenceByte(format));
         let offset = 0;
         for (const part of pending) {
           chunk.set(part, offset);
@@ -147,10 +158,10 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
         });
 
         const connection: SttConnection = {
-          sendAudio: (mulaw) => {
+          sendAudio: (audio) => {
             if (closeRequested || ws.readyState !== WebSocket.OPEN) return;
-            pending.push(mulaw.slice());
-            pendingBytes += mulaw.length;
+            pending.push(audio.slice());
+            pendingBytes += audio.length;
             flushAudio(false);
           },
           finalize: () => {

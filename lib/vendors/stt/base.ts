@@ -20,8 +20,12 @@ export interface SttSink {
 
 /** One open vendor stream, as the base drives it. */
 export interface SttConnection {
-  /** Raw mu-law, 8 kHz; never blocks (adapters buffer or drop what the socket cannot take). */
-  sendAudio(mulaw: Uint8Array): void;
+  /**
+   * Raw audio in the stream's format (`SttOptions.format`, default mu-law 8 kHz), whole samples; never
+   * blocks (adapters buffer or drop what the socket cannot take). An adapter whose vendor cannot take that
+   * format natively converts here, at its edge (OpenAI: linear16 16 kHz -> 24 kHz).
+   */
+  sendAudio(audio: Uint8Array): void;
   finalize(): void;
   /** Asks the vendor to flush and close; resolves once it has, after calling `sink.end()`. */
   close(): Promise<void>;
@@ -231,11 +235,11 @@ class BaseSttStream implements SttStream {
     }
   }
 
-  sendAudio(mulaw: Uint8Array): void {
-    if (this.done || this.closing || !this.connection || mulaw.length === 0) return;
-    this.audioBytes += mulaw.length;
+  sendAudio(audio: Uint8Array): void {
+    if (this.done || this.closing || !this.connection || audio.length === 0) return;
+    this.audioBytes += audio.length;
     try {
-      this.connection.sendAudio(mulaw);
+      this.connection.sendAudio(audio);
     } catch (error) {
       this.sink.fail(toVendorError(this.provider, error));
     }

@@ -1,5 +1,6 @@
 import { DeepgramClient } from '@deepgram/sdk';
 import { VendorError } from '../shared/errors.js';
+import { formatOf } from '../shared/pcm.js';
 import { now, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
 import type { SttOptions, VendorEndpoint } from './port.js';
 
@@ -35,6 +36,8 @@ type ListenMessage =
  * - Base URL: the SDK's `baseUrl` client option replaces the origin of every endpoint, the live socket
  *   included (`<baseUrl>/v1/listen`); `http(s)` is turned into `ws(s)`.
  * - Auth: `Authorization: Token <key>` (the SDK adds the scheme).
+ * - Audio: the stream's format as is, `encoding=mulaw&sample_rate=8000` for the phone,
+ *   `encoding=linear16&sample_rate=16000` for the browser; binary messages.
  * - Events: `SpeechStarted` (with `vad_events`) -> speech_started; `Results` -> transcript, `isFinal` =
  *   `is_final`, `speechFinal` = `speech_final` (Deepgram's endpointing: `endpointing` ms of silence);
  *   `UtteranceEnd` (`utterance_end_ms`, needs interim results) -> utterance_end, the fallback when noise
@@ -51,11 +54,13 @@ export function deepgramSttConnector(endpoint: VendorEndpoint, options: Partial<
   return {
     id: 'deepgram',
     async open(stt: SttOptions, sink: SttSink, signal: AbortSignal): Promise<SttConnection> {
+      // Deepgram takes both of our encodings at any rate natively (`mulaw`, `linear16`): no conversion.
+      const format = formatOf(stt);
       const socket = await client.listen.v1.connect({
         model: stt.model ?? 'nova-3',
         language: stt.language,
-        encoding: 'mulaw',
-        sample_rate: 8_000,
+        encoding: format.encoding,
+        sample_rate: format.sampleRate,
         channels: 1,
         interim_results: 'true',
         endpointing: stt.endpointingMs,
@@ -157,7 +162,7 @@ export function deepgramSttConnector(endpoint: VendorEndpoint, options: Partial<
       keepAlive.unref();
 
       return {
-        sendAudio: (mulaw) => trySend(() => socket.sendMedia(mulaw)),
+        sendAudio: (audio) => trySend(() => socket.sendMedia(audio)),
         finalize: () => trySend(() => socket.sendFinalize({ type: 'Finalize' })),
         close: async () => {
           if (finished) return;

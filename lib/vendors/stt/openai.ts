@@ -1,6 +1,8 @@
 import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime';
 import { WebSocket, type RawData } from 'ws';
+import { PHONE_AUDIO, sameFormat, type AudioFormat } from '../shared/audio-format.js';
 import { VendorError } from '../shared/errors.js';
+import { PcmConverter, formatOf } from '../shared/pcm.js';
 import { connectAttempt, joinUrl, now, primaryLanguage, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
 import type { SttOptions, VendorEndpoint } from './port.js';
 
@@ -10,6 +12,20 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** Server-VAD settings OpenAI documents as defaults; the silence is ours (endpointingMs). */
 const VAD_THRESHOLD = 0.5;
 const VAD_PREFIX_PADDING_MS = 300;
+
+/** `audio/pcm`, OpenAI's only linear format, is 16-bit little-endian PCM at 24 kHz and no other rate. */
+const OPENAI_PCM_RATE = 24_000;
+
+/**
+ * What goes on the wire for the caller's audio: the phone's mu-law 8 kHz is `audio/pcmu`, taken as is; any
+ * other format (the browser's linear16 16 kHz) is converted here, at the adapter's edge, to `audio/pcm`
+ * 24 kHz, with the resampler's state kept across chunks so chunk edges leave no mark.
+ */
+function wireAudio(format: AudioFormat): { readonly format: { type: 'audio/pcmu' } | { type: 'audio/pcm'; rate: 24000 }; readonly convert: (audio: Uint8Array) => Uint8Array } {
+  if (sameFormat(format, PHONE_AUDIO)) return { format: { type: 'audio/pcmu' }, convert: (audio) => audio };
+  const converter = new PcmConverter(format, OPENAI_PCM_RATE);
+  return { format: { type: 'audio/pcm', rate: OPENAI_PCM_RATE }, convert: (audio) => converter.push(audio) };
+}
 
 /** Error codes that leave the session healthy: a commit that found nothing new to commit. */
 const BENIGN_ERROR_CODES = new Set(['input_audio_buffer_commit_empty']);
@@ -26,7 +42,8 @@ const BENIGN_ERROR_CODES = new Set(['input_audio_buffer_commit_empty']);
  * - Base URL: the SDK's `baseURL` convention (`https://api.openai.com/v1`); the socket is
  *   `<base>/realtime?intent=transcription` with `http(s)` turned into `ws(s)`. Auth: `Authorization: Bearer`.
  * - Session: `session.update` with `type: transcription`, input format `audio/pcmu` (G.711 mu-law, what the
- *   beta API called `g711_ulaw`), the transcription model, and `server_vad` turn detection whose
+ *   beta API called `g711_ulaw`) for the phone, or `audio/pcm` at 24 kHz for anything else (the browser's
+ *   linear16 16 kHz is resampled to 24 kHz in this adapter, see {@link wireAudio}), the transcription model, and `server_vad` turn detection whose
  *   `silence_duration_ms` is endpointingMs. Connect resolves on `session.updated`.
  * - Events: `input_audio_buffer.speech_started` -> speech_started; transcription deltas -> interim
  *   transcripts (accumulated per item); `...input_audio_transcription.completed` -> transcript with
@@ -45,6 +62,7 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
       url.searchParams.set('intent', 'transcription');
       const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${endpoint.apiKey}` } });
       const send = (event: RealtimeClientEvent) => ws.send(JSON.stringify(event));
+      const audio = wireAudio(formatOf(stt));
 
       let closeRequested = false;
       let finished = false;
@@ -105,7 +123,7 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
                   type: 'transcription',
                   audio: {
                     input: {
-                      format: { type: 'audio/pcmu' },
+                      format: audio.format,
                       transcription: { model: stt.model ?? 'gpt-4o-transcribe', language: primaryLanguage(stt.language) },
                       turn_detection: {
                         type: 'server_vad',
@@ -154,9 +172,10 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
         });
 
         const connection: SttConnection = {
-          sendAudio: (mulaw) => {
+          sendAudio: (bytes) => {
             if (closeRequested || ws.readyState !== WebSocket.OPEN) return;
-            send({ type: 'input_audio_buffer.append', audio: Buffer.from(mulaw).toString('base64') });
+            const wire = audio.convert(bytes);
+            if (wire.length > 0) send({ type: 'input_audio_buffer.append', audio: Buffer.from(wire).toString('base64') });
           },
           finalize: () => {
             if (closeRequested || ws.readyState !== WebSocket.OPEN) return;

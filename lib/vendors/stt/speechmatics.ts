@@ -1,5 +1,6 @@
 import { RealtimeClient, type Model, type RealtimeServerMessage } from '@speechmatics/real-time-client';
 import { VendorError, isRetryableStatus } from '../shared/errors.js';
+import { formatOf } from '../shared/pcm.js';
 import { joinUrl, now, primaryLanguage, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
 import type { SttOptions, VendorEndpoint } from './port.js';
 
@@ -23,6 +24,9 @@ const MAX_DELAY_S = 0.7;
 
 /** Speechmatics' model names; anything else gets `enhanced`, the accurate one. */
 const MODELS = new Set<string>(['standard', 'enhanced', 'melia-1']);
+
+/** Speechmatics' names for our encodings (`audio_format.encoding`). */
+const ENCODINGS = { mulaw: 'mulaw', linear16: 'pcm_s16le' } as const;
 
 /** Error types after which the same request would fail again. */
 const PERMANENT_ERRORS = new Set(['invalid_message', 'invalid_model', 'invalid_language', 'invalid_config', 'invalid_audio_type', 'invalid_output_format', 'not_authorised', 'not_allowed', 'protocol_error']);
@@ -63,7 +67,8 @@ async function temporaryKey(endpoint: SpeechmaticsEndpoint, signal: AbortSignal)
  * - Base URL: the client's `url` option (`wss://eu2.rt.speechmatics.com/v2`, or a stand-in's); temporary
  *   keys come from `authUrl` (`SPEECHMATICS_AUTH_URL`), because the client authenticates only with a
  *   temporary key in the `jwt` query parameter. One key is fetched per stream, during connect.
- * - Audio: `audio_format {type: raw, encoding: mulaw, sample_rate: 8000}`, binary messages.
+ * - Audio: the stream's format, natively: `audio_format {type: raw, encoding: mulaw, sample_rate: 8000}` for
+ *   the phone, `{type: raw, encoding: pcm_s16le, sample_rate: 16000}` for the browser; binary messages.
  * - Turn end: `conversation_config.end_of_utterance_silence_trigger` = endpointingMs (seconds on the wire)
  *   makes the service send `EndOfUtterance` after that much silence: the port's end of turn, reported as an
  *   empty transcript with `isFinal` and `speechFinal` after the utterance's `AddTranscript` finals.
@@ -158,8 +163,9 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
       try {
         const english = primaryLanguage(stt.language) === 'en';
         const locale = /^en-(US|GB|AU)$/i.exec(stt.language)?.[0];
+        const format = formatOf(stt);
         await client.start(jwt, {
-          audio_format: { type: 'raw', encoding: 'mulaw', sample_rate: 8_000 },
+          audio_format: { type: 'raw', encoding: ENCODINGS[format.encoding], sample_rate: format.sampleRate },
           transcription_config: {
             language: primaryLanguage(stt.language),
             ...(english && locale && { output_locale: `en-${locale.slice(3).toUpperCase()}` }),
@@ -188,9 +194,9 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
         }
       };
       return {
-        sendAudio: (mulaw) =>
+        sendAudio: (audio) =>
           guard(() => {
-            client.sendAudio(mulaw);
+            client.sendAudio(audio);
             packetsSent += 1;
           }),
         finalize: () => guard(() => client.forceEndOfUtterance()),

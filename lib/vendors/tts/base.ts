@@ -1,5 +1,7 @@
 import { AsyncQueue } from '../shared/async-queue.js';
 import { VendorError } from '../shared/errors.js';
+import { WholeSamples, formatOf } from '../shared/pcm.js';
+import type { AudioFormat } from '../shared/audio-format.js';
 import type { TtsAudioChunk, TtsOptions, TtsProvider, TtsProviderId, TtsSession, TtsUtterance } from './port.js';
 
 /**
@@ -71,13 +73,17 @@ export class UtteranceHandle<V> implements TtsUtterance {
   firstTextSentAtMs: number | undefined;
   firstByteAtMs: number | undefined;
   audioBytes = 0;
+  /** Frames the vendor's audio into whole samples: a linear16 chunk's odd byte waits for the next chunk. */
+  readonly samples: WholeSamples;
 
   constructor(
     readonly id: string,
     readonly wireId: string,
     readonly vendor: V,
     private readonly session: TtsSessionBase<V>,
-  ) {}
+  ) {
+    this.samples = new WholeSamples(formatOf(session.ttsOptions));
+  }
 
   pushText(text: string): void {
     if (this.endRequested || this.outcome) return;
@@ -145,7 +151,8 @@ export abstract class TtsSessionBase<V> implements TtsSession {
 
   protected constructor(
     readonly provider: TtsProviderId,
-    protected readonly ttsOptions: TtsOptions,
+    /** What the session was opened with (voice, model, audio format); public for its utterance handles. */
+    readonly ttsOptions: TtsOptions,
     protected readonly base: TtsBaseOptions,
     /** One utterance on the wire at a time. */
     private readonly serial: boolean,
@@ -183,12 +190,23 @@ export abstract class TtsSessionBase<V> implements TtsSession {
 
   // ---- for subclasses ----------------------------------------------------------------------------------
 
-  /** Audio for `u`, received at `atMs`. Dropped when `u` was cancelled or has failed. */
-  protected deliver(u: UtteranceHandle<V>, mulaw: Uint8Array, atMs = performance.now()): void {
-    if (u.outcome || mulaw.length === 0) return;
+  /**
+   * Audio for `u` in the session's format, received at `atMs`. Dropped when `u` was cancelled or has
+   * failed. Chunks go out as whole samples: vendors may split linear16 audio at an odd byte, which is held
+   * for the next chunk (a trailing odd byte at the utterance's end is half a sample, and is dropped).
+   */
+  protected deliver(u: UtteranceHandle<V>, bytes: Uint8Array, atMs = performance.now()): void {
+    if (u.outcome || bytes.length === 0) return;
+    const audio = u.samples.take(bytes);
+    if (audio.length === 0) return;
     if (u.firstByteAtMs === undefined) u.firstByteAtMs = atMs;
-    u.audioBytes += mulaw.length;
-    u.audio.push({ audio: mulaw, atMs });
+    u.audioBytes += audio.length;
+    u.audio.push({ audio, atMs });
+  }
+
+  /** The session's audio format ({@link TtsOptions.format}, default the phone's). */
+  protected get format(): AudioFormat {
+    return formatOf(this.ttsOptions);
   }
 
   /** The vendor sent the last audio of `u`. */

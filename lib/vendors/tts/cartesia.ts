@@ -17,6 +17,9 @@ import { JsonSocketLink } from './websocket.js';
  * by `done` after the last `chunk`; a cancel is `{context_id, cancel: true}`, and our side ends the
  * utterance's audio at once and drops any late chunks for it.
  *
+ * Audio: `output_format {container: raw, encoding: pcm_mulaw, sample_rate: 8000}` for the phone,
+ * `{container: raw, encoding: pcm_s16le, sample_rate: 16000}` for the browser.
+ *
  * Why not the SDK: `@cartesia/cartesia-js` 4.x builds the socket URL from its base URL but forces the
  * `wss:` scheme (so it cannot reach a plain `ws://` stand-in on loopback), and its ESM build loads `ws`
  * with `require`, which does not exist there; so this speaks the documented protocol with `ws`, with the
@@ -34,6 +37,9 @@ export const CARTESIA_VERSION = '2026-08-14';
 
 /** Sonic 3: Cartesia's current low-latency model. */
 export const CARTESIA_DEFAULT_MODEL = 'sonic-3';
+
+/** Cartesia's raw encodings for ours: both native, so the session's format is asked for as is. */
+const CARTESIA_ENCODINGS = { mulaw: 'pcm_mulaw', linear16: 'pcm_s16le' } as const;
 
 interface CartesiaMessage {
   type?: 'chunk' | 'done' | 'flush_done' | 'timestamps' | 'phoneme_timestamps' | 'error';
@@ -99,7 +105,7 @@ class CartesiaSession extends TtsSessionBase<Record<string, never>> {
       model_id: this.ttsOptions.model ?? CARTESIA_DEFAULT_MODEL,
       transcript,
       voice: { mode: 'id', id: this.ttsOptions.voiceId },
-      output_format: { container: 'raw', encoding: 'pcm_mulaw', sample_rate: 8000 },
+      output_format: { container: 'raw', encoding: CARTESIA_ENCODINGS[this.format.encoding], sample_rate: this.format.sampleRate },
       context_id: u.wireId,
       continue: more,
       // Our phrases arrive whole and flushed by the pipeline: start each at once rather than letting

@@ -12,7 +12,8 @@ import {
 import type { TtsOptions, TtsProvider } from './port.js';
 
 /**
- * Deepgram Aura over its streaming socket (`/v1/speak?model=…&encoding=mulaw&sample_rate=8000`) through the
+ * Deepgram Aura over its streaming socket (`/v1/speak?model=…&encoding=mulaw&sample_rate=8000` for the phone,
+ * `encoding=linear16&sample_rate=16000` for the browser: the session's format, natively) through the
  * official SDK (`@deepgram/sdk` v5 `speak.v1.connect`, which takes a base URL).
  *
  * The socket has no context ids: it synthesizes `Speak` text in order, a `Flush` makes it speak what it
@@ -97,8 +98,9 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
     const socket = await this.client.speak.v1.connect({
       // Aura's voice is its model; an explicit model wins.
       model: this.ttsOptions.model ?? this.ttsOptions.voiceId,
-      encoding: 'mulaw',
-      sample_rate: '8000',
+      // Aura speaks both of our encodings natively (mulaw at 8 or 16 kHz, linear16 at 8-48 kHz).
+      encoding: this.format.encoding,
+      sample_rate: String(this.format.sampleRate),
       // The base owns reconnects: it knows whether an utterance was on the socket.
       reconnectAttempts: 0,
       shouldReconnect: () => false,

@@ -1,3 +1,4 @@
+import type { AudioFormat } from '../shared/audio-format.js';
 import { VendorError } from '../shared/errors.js';
 import {
   DEFAULT_TTS_BASE_OPTIONS,
@@ -18,6 +19,9 @@ import { JsonSocketLink } from './websocket.js';
  * Why not the SDK: `@elevenlabs/elevenlabs-js` (2.x) wraps the HTTP API and the realtime speech-to-text
  * socket, but has no client for the text-to-speech input-streaming sockets (it only ships their message
  * types), so this speaks the documented protocol with `ws`.
+ *
+ * Audio: `output_format=ulaw_8000` for the phone, `pcm_16000` for the browser (the session's format,
+ * natively; {@link elevenLabsOutputFormat}).
  *
  * Wire: requests are snake_case (`context_id`, `close_context`, `close_socket`), responses camelCase
  * (`audio`, `contextId`, `isFinal`). Per utterance: `{text: " ", context_id}` opens the context;
@@ -71,7 +75,7 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
   protected async openLink(signal: AbortSignal): Promise<void> {
     const query = new URLSearchParams({
       model_id: this.ttsOptions.model ?? ELEVENLABS_DEFAULT_MODEL,
-      output_format: 'ulaw_8000',
+      output_format: elevenLabsOutputFormat(this.format),
     });
     const url = `${toWebSocketBase(this.endpoint.baseUrl)}/v1/text-to-speech/${encodeURIComponent(this.ttsOptions.voiceId)}/multi-stream-input?${query}`;
     await this.link.open(url, { 'xi-api-key': this.endpoint.apiKey }, signal);
@@ -145,6 +149,19 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
       for (const live of u ? [u] : this.live()) this.failUtterance(live, failure);
     }
   }
+}
+
+/** ElevenLabs' raw output formats: mu-law only at 8 kHz, PCM (16-bit little-endian) at these rates. */
+const ELEVENLABS_PCM_RATES = new Set([8_000, 16_000, 22_050, 24_000, 44_100, 48_000]);
+
+/**
+ * The `output_format` for a session format: `ulaw_8000` for the phone, `pcm_16000` for the browser. A
+ * format ElevenLabs cannot produce is refused before connecting (the same request would always fail).
+ */
+export function elevenLabsOutputFormat(format: AudioFormat): string {
+  if (format.encoding === 'mulaw' && format.sampleRate === 8_000) return 'ulaw_8000';
+  if (format.encoding === 'linear16' && ELEVENLABS_PCM_RATES.has(format.sampleRate)) return `pcm_${format.sampleRate}`;
+  throw new VendorError('elevenlabs', `no output_format for ${format.encoding} at ${format.sampleRate} Hz`, false);
 }
 
 const withTrailingSpace = (text: string): string => (text.endsWith(' ') ? text : `${text} `);
