@@ -550,6 +550,13 @@ for (const vendor of VENDORS) {
 }
 
 describe('STT stand-ins refuse an audio format as their vendor does', () => {
+  beforeEach(() => {
+    for (const control of Object.values(standins.control)) {
+      control.reset();
+      control.requireKey(undefined);
+    }
+  });
+
   /** Opens a raw socket to a stand-in; resolves with its first messages, or its handshake status, or its close. */
   function probe(url: string, headers: Record<string, string>, send?: (ws: WebSocket) => void, until = 1) {
     return new Promise<{ status?: number; messages: Record<string, unknown>[]; close?: { code: number; reason: string } }>((resolve) => {
