@@ -16,7 +16,7 @@ export const ASSEMBLYAI_DEFAULT_BASE_URL = 'wss://streaming.assemblyai.com/v3/ws
  */
 const MIN_CHUNK_MS = 50;
 
-/** AssemblyAI's names for our encodings (`encoding` query parameter); both are native, at any rate. */
+/** AssemblyAI's names for our encodings (`encoding` query parameter); both are native. */
 const ENCODINGS = { mulaw: 'pcm_mulaw', linear16: 'pcm_s16le' } as const;
 
 /** One byte of digital silence: mu-law's 0xFF decodes to 0; linear16 silence is zero bytes. */
@@ -39,9 +39,9 @@ type ServerMessage = BeginEvent | TurnEvent | SpeechStartedEvent | TerminationEv
  * - Base URL: the full socket URL (`wss://streaming.assemblyai.com/v3/ws`, or a stand-in's `ws://.../v3/ws`).
  * - Auth: `Authorization: <key>` on the handshake (server side; browsers would use a temporary token).
  * - Parameters: the stream's format, `encoding=pcm_mulaw&sample_rate=8000` for the phone,
- *   `encoding=pcm_s16le&sample_rate=16000` for the browser (both native: no conversion), `speech_model`, `min_turn_silence` = endpointingMs
- *   (end of turn when the model is confident), `max_turn_silence` = utteranceEndMs (end of turn regardless:
- *   the fallback), `format_turns=false` (AssemblyAI advises voice agents not to wait for formatting).
+ *   `encoding=pcm_s16le&sample_rate=16000` for the browser (both native: no conversion), `speech_model`,
+ *   `min_turn_silence` = endpointingMs (end of turn when the model is confident), `max_turn_silence` =
+ *   utteranceEndMs (end of turn regardless: the fallback), `format_turns=false` (AssemblyAI advises voice agents not to wait for formatting).
  * - Events: `SpeechStarted` -> speech_started; `Turn` with `end_of_turn: false` -> interim transcript (all
  *   words heard so far, final or not); `Turn` with `end_of_turn: true` -> transcript with `isFinal` and
  *   `speechFinal` (AssemblyAI's end of turn is its endpointing). There is no separate utterance-end event:

@@ -14,14 +14,21 @@ const VAD_THRESHOLD = 0.5;
 const VAD_PREFIX_PADDING_MS = 300;
 
 /** `audio/pcm`, OpenAI's only linear format, is 16-bit little-endian PCM at 24 kHz and no other rate. */
-const OPENAI_PCM_RATE = 24_000;
+const OPENAI_PCM_RATE = 24_000 as const;
+
+interface WireAudio {
+  /** The session's `audio.input.format`. */
+  readonly format: { type: 'audio/pcmu' } | { type: 'audio/pcm'; rate: typeof OPENAI_PCM_RATE };
+  /** Caller audio in the stream's format -> bytes in `format` (possibly none yet). */
+  readonly convert: (audio: Uint8Array) => Uint8Array;
+}
 
 /**
  * What goes on the wire for the caller's audio: the phone's mu-law 8 kHz is `audio/pcmu`, taken as is; any
  * other format (the browser's linear16 16 kHz) is converted here, at the adapter's edge, to `audio/pcm`
  * 24 kHz, with the resampler's state kept across chunks so chunk edges leave no mark.
  */
-function wireAudio(format: AudioFormat): { readonly format: { type: 'audio/pcmu' } | { type: 'audio/pcm'; rate: 24000 }; readonly convert: (audio: Uint8Array) => Uint8Array } {
+function wireAudio(format: AudioFormat): WireAudio {
   if (sameFormat(format, PHONE_AUDIO)) return { format: { type: 'audio/pcmu' }, convert: (audio) => audio };
   const converter = new PcmConverter(format, OPENAI_PCM_RATE);
   return { format: { type: 'audio/pcm', rate: OPENAI_PCM_RATE }, convert: (audio) => converter.push(audio) };
@@ -43,8 +50,8 @@ const BENIGN_ERROR_CODES = new Set(['input_audio_buffer_commit_empty']);
  *   `<base>/realtime?intent=transcription` with `http(s)` turned into `ws(s)`. Auth: `Authorization: Bearer`.
  * - Session: `session.update` with `type: transcription`, input format `audio/pcmu` (G.711 mu-law, what the
  *   beta API called `g711_ulaw`) for the phone, or `audio/pcm` at 24 kHz for anything else (the browser's
- *   linear16 16 kHz is resampled to 24 kHz in this adapter, see {@link wireAudio}), the transcription model, and `server_vad` turn detection whose
- *   `silence_duration_ms` is endpointingMs. Connect resolves on `session.updated`.
+ *   linear16 16 kHz is resampled to 24 kHz in this adapter, see {@link wireAudio}), the transcription
+ *   model, and `server_vad` turn detection whose `silence_duration_ms` is endpointingMs. Connect resolves on `session.updated`.
  * - Events: `input_audio_buffer.speech_started` -> speech_started; transcription deltas -> interim
  *   transcripts (accumulated per item); `...input_audio_transcription.completed` -> transcript with
  *   `isFinal` and `speechFinal`: OpenAI transcribes one committed turn per item, and server VAD commits the
