@@ -53,12 +53,16 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
     ws.close(code, errorCode);
   };
 
-  /** Wires a page's socket to its call's session and transport (first join or rejoin). */
-  const attach = (ws: WebSocket, call: LiveWebCall, agentName: string, resumed: boolean) => {
+  /** Admits a page's socket to a call's transport: `ready` first, so the page sees everything after it. */
+  const admit = (ws: WebSocket, transport: WebTransport, callId: string, agentName: string, resumed: boolean) => {
+    ws.send(JSON.stringify({ type: 'ready', callId, agentName, resumed }));
+    transport.attach(ws);
+  };
+
+  /** Wires an admitted socket's input to its call's session (first join or rejoin). */
+  const wire = (ws: WebSocket, call: LiveWebCall) => {
     if (call.graceTimer) clearTimeout(call.graceTimer);
     call.graceTimer = undefined;
-    call.transport.attach(ws);
-    ws.send(JSON.stringify({ type: 'ready', callId: call.session.setup.callId, agentName, resumed }));
     ws.on('message', (data, isBinary) => {
       const s = call.session;
       if (isBinary) {
@@ -97,7 +101,8 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
     const existing = live.get(claims.callId);
     if (existing) {
       if (existing.sessionId !== claims.sessionId) return refuse(ws, REFUSED, 'already_connected', 'Someone else is already in this call.');
-      return attach(ws, existing, existing.session.setup.agent.name, true);
+      admit(ws, existing.transport, claims.callId, existing.session.setup.agent.name, true);
+      return wire(ws, existing);
     }
     const streamSid = `WS${randomBytes(16).toString('hex')}`;
     let loaded: CallSetup;
@@ -120,6 +125,9 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
     if (claimed.kind === 'insufficient_credits') return refuse(ws, REFUSED, 'insufficient_credits', 'This call cannot start right now.');
     if (claimed.kind === 'ended') return refuse(ws, REFUSED, 'ended', 'This call has ended.');
     const transport = new WebTransport(Date.now());
+    // The page closed while the claim was written: the call starts unattached and the grace runs at once.
+    const present = ws.readyState === ws.OPEN;
+    if (present) admit(ws, transport, claims.callId, loaded.agent.name, false);
     const session = ctx.runCall(e, loaded, services, transport, claimed.maxDurationSeconds, claims);
     const call: LiveWebCall = { sessionId: claims.sessionId, session, transport };
     live.set(claims.callId, call);
@@ -127,12 +135,9 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
       if (call.graceTimer) clearTimeout(call.graceTimer);
       live.delete(claims.callId);
     });
-    // The page closed while the claim was written: the grace starts now.
-    if (ws.readyState !== ws.OPEN) {
-      call.graceTimer = setTimeout(() => session.end('socket_closed'), ctx.rejoinGraceMs);
-      return;
-    }
-    attach(ws, call, loaded.agent.name, false);
+    if (present) return wire(ws, call);
+    transport.detach(ws);
+    call.graceTimer = setTimeout(() => session.end('socket_closed'), ctx.rejoinGraceMs);
   };
 
   /** One claim in flight per call in this process: a double-click's two sockets must not both claim. */

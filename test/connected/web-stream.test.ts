@@ -64,10 +64,12 @@ describe('a meeting on the browser transport', () => {
     const heardBefore = page.heard.length;
     await page.say('What time do you open tomorrow?');
     await page.waitFor((m) => m.type === 'caption' && m.raw.role === 'user' && m.raw.final === true);
-    await waitUntil(() => (page.captions('agent').some((t) => t.includes('What time do you open tomorrow?')) ? true : undefined));
+    await waitUntil(() => (page.captions('agent').some((t) => t.startsWith('You said: What time do you open tomorrow')) ? true : undefined));
     await page.whenIdle();
     expect(page.heard.length).toBeGreaterThan(heardBefore);
-    expect(page.received.some((m) => m.type === 'state' && m.raw.state === 'thinking')).toBe(true);
+    // The status line's states, in order: the greeting, listening, the answer being thought and spoken.
+    const states = page.received.filter((m) => m.type === 'state').map((m) => m.raw.state as string);
+    expect(states.filter((x, i) => x !== states[i - 1])).toEqual(['speaking', 'listening', 'thinking', 'speaking', 'listening']);
     await new Promise((r) => setTimeout(r, 200));
 
     page.hangUp();
@@ -85,7 +87,7 @@ describe('a meeting on the browser transport', () => {
     expect(String(record.callTranscript).split('\n')).toEqual([
       'agent: Hi Grace Hopper, this is Ava.',
       'user: What time do you open tomorrow?',
-      expect.stringMatching(/^agent: You said: What time do you open tomorrow\?/),
+      'agent: You said: What time do you open tomorrow. How can I help with that?',
     ]);
     expect(record.callDuration).toBeGreaterThan(0);
     expect(record.callCost).toBeGreaterThan(0);
@@ -93,8 +95,11 @@ describe('a meeting on the browser transport', () => {
     expect(await readBalance(vp.deps.db, vp.workspaceId)).toBeCloseTo(balanceBefore - record.callCost, 4);
     const ledger = (await listLedger(vp.deps.db, vp.workspaceId)).filter((e) => e.callId === meeting.callId);
     expect(ledger.map((e) => e.reason).sort()).toEqual(['call_reservation', 'call_settlement']);
-    // The recording: a stereo WAV at the browser's 16 kHz.
-    const wav = Buffer.from(await (await fetch(record.callRecordingUrl)).arrayBuffer());
+    // The recording: a stereo WAV at the browser's 16 kHz, through the API's presigned URL.
+    const got = await vp.api('GET', `/api/history/${meeting.callId}/recording-url`, undefined);
+    const { url } = got.body as { url: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*X-Amz-Signature=/);
+    const wav = Buffer.from(await (await fetch(url)).arrayBuffer());
     expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
     expect(wav.readUInt16LE(22)).toBe(2);
     expect(wav.readUInt32LE(24)).toBe(16_000);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MULAW_TO_LINEAR, mulawToPcm, pcmToMulaw, resample } from '../../streaming-service/src/codec/mulaw.js';
 import { PHONE_AUDIO, WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
-import { pcm16ToBytes, rms, toPcm16 } from '../../streaming-service/src/codec/pcm.js';
+import { decodeToPcm, pcmToLinear16, rms } from '../../lib/vendors/shared/pcm.js';
 import { decodeTwilio, encodeClear, encodeMark, encodeMedia } from '../../streaming-service/src/codec/twilio.js';
 
 describe('mu-law', () => {
@@ -41,9 +41,9 @@ describe('mu-law', () => {
   });
 
   it('measures level: silence is ~0, a tone is loud', () => {
-    expect(rms(toPcm16(new Uint8Array(160).fill(0xff), PHONE_AUDIO))).toBe(0);
+    expect(rms(decodeToPcm(new Uint8Array(160).fill(0xff), PHONE_AUDIO))).toBe(0);
     const tone = pcmToMulaw(Int16Array.from({ length: 160 }, (_, i) => Math.round(6000 * Math.sin(i / 3))));
-    expect(rms(toPcm16(tone, PHONE_AUDIO))).toBeGreaterThan(3000);
+    expect(rms(decodeToPcm(tone, PHONE_AUDIO))).toBeGreaterThan(3000);
   });
 });
 
@@ -78,12 +78,12 @@ describe('Twilio Media Streams messages', () => {
 describe('linear16 bytes', () => {
   it('round-trips samples little-endian, whatever the input offset', () => {
     const pcm = Int16Array.from([0, 1, -1, 32_767, -32_768, 1234]);
-    const bytes = pcm16ToBytes(pcm);
+    const bytes = pcmToLinear16(pcm);
     expect([...bytes.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
     const shifted = new Uint8Array(bytes.length + 1);
     shifted.set(bytes, 1);
-    expect([...toPcm16(shifted.subarray(1), WIDEBAND_AUDIO)]).toEqual([...pcm]);
+    expect([...decodeToPcm(shifted.subarray(1), WIDEBAND_AUDIO)]).toEqual([...pcm]);
     // A trailing odd byte is not half a sample.
-    expect(toPcm16(bytes.subarray(0, 5), WIDEBAND_AUDIO)).toHaveLength(2);
+    expect(decodeToPcm(bytes.subarray(0, 5), WIDEBAND_AUDIO)).toHaveLength(2);
   });
 });

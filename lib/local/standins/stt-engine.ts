@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { mulawToPcm } from '../../../streaming-service/src/codec/mulaw.js';
 import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format.js';
-import { WholeSamples, decodeToPcm } from '../../vendors/shared/pcm.js';
+import { WholeSamples, decodeToPcm, rms } from '../../vendors/shared/pcm.js';
 
 /**
  * What every speech-to-text stand-in shares: an energy voice-activity detector over the caller's audio
@@ -123,16 +123,6 @@ export interface VadFrame {
   readonly speechEnd?: { readonly atMs: number };
 }
 
-/** Root-mean-square of 16-bit samples. */
-export function rms(samples: Int16Array, from = 0, to = samples.length): number {
-  if (to <= from) return 0;
-  let sum = 0;
-  for (let i = from; i < to; i += 1) {
-    const s = samples[i]!;
-    sum += s * s;
-  }
-  return Math.sqrt(sum / (to - from));
-}
 
 /**
  * Frame-energy voice activity detection with onset confirmation and hangover. Feed it samples in any chunk

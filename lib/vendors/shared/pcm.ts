@@ -135,3 +135,14 @@ export class PcmConverter {
     return pcmToLinear16(this.resampler.push(pcm));
   }
 }
+
+/** Root-mean-square level of 16-bit samples (of `from`..`to`); a cheap voice-activity signal. */
+export function rms(samples: Int16Array, from = 0, to = samples.length): number {
+  if (to <= from) return 0;
+  let sum = 0;
+  for (let i = from; i < to; i += 1) {
+    const s = samples[i]!;
+    sum += s * s;
+  }
+  return Math.sqrt(sum / (to - from));
+}

@@ -1,5 +1,5 @@
 import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
-import { toPcm16 } from '../codec/pcm.js';
+import { decodeToPcm } from '../../../lib/vendors/shared/pcm.js';
 
 /**
  * Both sides of a call on one timeline, for the recording: the caller on the left channel, the agent on the
@@ -32,7 +32,7 @@ export class CallRecorder {
   /** Caller audio at `timestampMs` (the transport's media timestamp). */
   addCaller(audio: Uint8Array, timestampMs: number): void {
     if (this.callerSamples > this.maxSamples) return;
-    const pcm = toPcm16(audio, this.format);
+    const pcm = decodeToPcm(audio, this.format);
     this.callerSamples += pcm.length;
     this.caller.push({ at: Math.round(timestampMs * this.samplesPerMs), pcm });
   }
@@ -41,7 +41,7 @@ export class CallRecorder {
   addAgent(audio: Uint8Array, callMs: number): void {
     const at = Math.round(callMs * this.samplesPerMs);
     if (at > this.maxSamples) return;
-    this.agent.push({ at, pcm: toPcm16(audio, this.format) });
+    this.agent.push({ at, pcm: decodeToPcm(audio, this.format) });
   }
 
   /** The far end dropped its buffer at `callMs`: agent audio after that point never played. */

@@ -7,7 +7,7 @@ import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
 import type { SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import type { TelephonyAccount, TelephonyPort } from '../../../lib/vendors/telephony/port.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
-import { rms, toPcm16 } from '../codec/pcm.js';
+import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
 import { FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
 import { CallRecorder } from '../end/recording.js';
 import type { HttpToolOptions } from '../tools/http.js';
@@ -344,7 +344,7 @@ export class CallSession {
     switch (frame.kind) {
       case 'caller_audio': {
         if (this.setup.agent.recording_enabled) this.recorder.addCaller(frame.audio, frame.timestampMs);
-        if (rms(toPcm16(frame.audio, this.transport.format)) >= this.options.voiceRms) {
+        if (rms(decodeToPcm(frame.audio, this.transport.format)) >= this.options.voiceRms) {
           this.lastVoicedAtMs = frame.atMs;
           this.lastActivityMs = frame.atMs;
         }
