@@ -18,6 +18,8 @@ import { startVoicePlatform, waitUntil, type VoicePlatform } from './voice-harne
 let vp: VoicePlatform;
 
 beforeAll(async () => {
+  // A short rejoin grace, so the test of a page that never comes back is quick (each test file has its own process).
+  process.env.WEB_REJOIN_GRACE_MS = '2000';
   vp = await startVoicePlatform({
     stt: { transcripts: () => 'What time do you open tomorrow?', finalDelayMs: 50 },
     llm: { ttftMs: 50, tokensPerSecond: 400 },
@@ -132,6 +134,23 @@ describe('a meeting on the browser transport', () => {
     expect(String(record.callTranscript)).toContain('user: What time do you open tomorrow?');
 
     // After the call: the credential opens nothing.
+    const late = SimulatedWebCaller.attempt(vp.webUrl, meeting.credential());
+    expect(await late.waitFor((m) => m.type === 'error')).toMatchObject({ raw: { code: 'ended' } });
+  });
+
+  it('ends a call whose page never comes back after the grace, billed to then', async () => {
+    const agent = await vp.agent({ first_message: 'Hello there.' });
+    const meeting = await vp.meeting(agent);
+    const page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    await page.waitFor((m) => m.type === 'mark');
+    page.drop();
+    const ended = await vp.nextCallEnded(10_000);
+    expect(ended.callId).toBe(meeting.callId);
+    expect(ended.outcome.reason).toBe('customer_hangup');
+    // The grace is part of the call: the contact could have come back during it.
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, meeting.callId)) as unknown as Record<string, any>;
+    expect(record.callDuration).toBeGreaterThanOrEqual(2);
+    expect(record.callCost).toBeGreaterThan(0);
     const late = SimulatedWebCaller.attempt(vp.webUrl, meeting.credential());
     expect(await late.waitFor((m) => m.type === 'error')).toMatchObject({ raw: { code: 'ended' } });
   });
