@@ -101,7 +101,7 @@ const CALL_SECTION =
   '<button type="button" id="hangup" class="danger">Hang up</button>' +
   '</div>' +
   '<h3 class="captions-title" id="captions-title">Captions</h3>' +
-  '<ol id="captions" class="captions" role="log" tabindex="0" aria-labelledby="captions-title"></ol>' +
+  '<div id="captions" class="captions" role="log" tabindex="0" aria-labelledby="captions-title"></div>' +
   '</section>';
 
 function joinSection(room: Room, agent: string): string {

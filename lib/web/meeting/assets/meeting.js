@@ -410,9 +410,9 @@ function finish(reason, problem) {
 
 function showCaption(role, text, final) {
   const list = $('captions');
-  let item = list.querySelector(`li[data-role="${role}"][data-final="false"]`);
+  let item = list.querySelector(`p[data-role="${role}"][data-final="false"]`);
   if (!item) {
-    item = document.createElement('li');
+    item = document.createElement('p');
     item.dataset.role = role;
     item.className = `caption ${role}`;
     const who = document.createElement('span');

@@ -22,8 +22,10 @@ class PlaybackProcessor extends AudioWorkletProcessor {
     this.ring = new Float32Array(INITIAL_CAPACITY);
     /** Samples appended so far (absolute, 16 kHz). */
     this.written = 0;
-    /** The read position (absolute, fractional, 16 kHz). */
+    /** The read position (absolute, fractional, 16 kHz); a clear jumps it to the end. */
     this.readPos = 0;
+    /** Samples actually played (16 kHz): the read position's moves minus what a clear dropped. */
+    this.played = 0;
     this.step = IN_RATE / sampleRate;
     /** Marks not yet echoed, each with the sample count it waits for. */
     this.marks = [];
@@ -65,9 +67,19 @@ class PlaybackProcessor extends AudioWorkletProcessor {
     this.echoMarks();
   }
 
+  /** Echoes the marks whose audio is all played (or dropped), after a report, so the page's figures are never behind a mark. */
   echoMarks() {
-    const played = Math.floor(this.readPos);
-    while (this.marks.length > 0 && this.marks[0].at <= played) this.port.postMessage({ type: 'mark', name: this.marks.shift().name });
+    const position = Math.floor(this.readPos);
+    if (this.marks.length === 0 || this.marks[0].at > position) return;
+    this.report();
+    while (this.marks.length > 0 && this.marks[0].at <= position) this.port.postMessage({ type: 'mark', name: this.marks.shift().name });
+  }
+
+  report() {
+    const rms = this.outputSamples === 0 ? 0 : Math.sqrt(this.energy / this.outputSamples);
+    this.port.postMessage({ type: 'stats', played: Math.round(this.played), rms });
+    this.energy = 0;
+    this.outputSamples = 0;
   }
 
   process(_inputs, outputs) {
@@ -86,16 +98,14 @@ class PlaybackProcessor extends AudioWorkletProcessor {
       const value = a + (b - a) * f;
       out[j] = value;
       this.energy += value * value;
-      this.readPos = Math.min(this.readPos + this.step, this.written);
+      const next = Math.min(this.readPos + this.step, this.written);
+      this.played += next - this.readPos;
+      this.readPos = next;
     }
     for (let c = 1; c < outputs[0].length; c += 1) outputs[0][c].set(out);
-    this.echoMarks();
     this.outputSamples += out.length;
-    if (this.outputSamples >= this.reportEvery) {
-      this.port.postMessage({ type: 'stats', played: Math.floor(this.readPos), rms: Math.sqrt(this.energy / this.outputSamples) });
-      this.energy = 0;
-      this.outputSamples = 0;
-    }
+    this.echoMarks();
+    if (this.outputSamples >= this.reportEvery) this.report();
     return true;
   }
 }
