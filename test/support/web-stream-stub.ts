@@ -36,8 +36,8 @@ export interface WebStreamStub {
   readonly attempts: number;
   /** The next connection to say hello (one that already did and was not taken yet counts). */
   nextConnection(): Promise<StubConnection>;
-  /** The next connection attempt of any kind; with `refuse`, it is closed (1011) at once. */
-  nextAttempt(options?: { refuse?: boolean }): Promise<void>;
+  /** While true, every new connection is closed (1011) before its hello: the service is down. */
+  refuseAll: boolean;
   stop(): Promise<void>;
 }
 
@@ -85,16 +85,11 @@ export async function startWebStreamStub(): Promise<WebStreamStub> {
   const waiting: Array<(c: StubConnection) => void> = [];
   let taken = 0;
   let attempts = 0;
-  const attemptWaiters: Array<{ refuse: boolean; resolve: () => void }> = [];
+  const stub = { refuseAll: false };
 
   server.on('connection', (socket) => {
     attempts += 1;
-    const attemptWaiter = attemptWaiters.shift();
-    if (attemptWaiter) {
-      if (attemptWaiter.refuse) socket.close(1011);
-      attemptWaiter.resolve();
-      if (attemptWaiter.refuse) return;
-    }
+    if (stub.refuseAll) return socket.close(1011);
     let connection: ReturnType<typeof connectionOf> | undefined;
     socket.on('message', (data: Buffer, isBinary) => {
       if (connection) return connection.take(data, isBinary);
@@ -111,22 +106,19 @@ export async function startWebStreamStub(): Promise<WebStreamStub> {
   });
 
   const { port } = server.address() as AddressInfo;
-  return {
+  return Object.assign(stub, {
     url: `ws://127.0.0.1:${port}/web-stream`,
     connections,
     get attempts() {
       return attempts;
     },
-    nextConnection() {
+    nextConnection(): Promise<StubConnection> {
       if (taken < connections.length) return Promise.resolve(connections[taken++]!);
-      return new Promise((resolve) => waiting.push(resolve));
-    },
-    nextAttempt(options = {}) {
-      return new Promise((resolve) => attemptWaiters.push({ refuse: options.refuse ?? false, resolve }));
+      return new Promise<StubConnection>((resolve) => waiting.push(resolve));
     },
     async stop() {
       for (const client of server.clients) client.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
+  });
 }

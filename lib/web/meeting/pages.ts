@@ -111,7 +111,7 @@ function joinSection(room: Room, agent: string): string {
     '<h2 id="join-title" class="visually-hidden">Device check</h2>' +
     '<figure class="tile self"><video id="preview" muted playsinline autoplay></video><p class="note" id="camera-note" hidden></p>' +
     '<figcaption>Camera preview</figcaption></figure>' +
-    '<div class="meter"><label for="mic-level">Microphone level</label><meter id="mic-level" min="0" max="1" low="0.05" high="0.8" optimum="0.3" value="0"></meter></div>' +
+    '<div class="meter"><label for="mic-level">Microphone level</label><meter id="mic-level" min="0" max="1" value="0"></meter></div>' +
     `<p id="how">${escapeHtml(how)}</p>` +
     // Relative to /meeting/{callId}: the form posts to /meeting/{callId}/join on this origin.
     `<form id="join-form" method="post" action="${escapeHtml(encodeURIComponent(room.callId))}/join">` +
@@ -136,7 +136,7 @@ function roomPage(room: Room): string {
     '<button type="button" id="retry" hidden>Try again</button></section>' +
     (room.token !== undefined ? joinSection(room, agent) : '') +
     CALL_SECTION +
-    '<section id="ended" class="ended" aria-labelledby="ended-title" hidden><h2 id="ended-title">The call has ended</h2><p id="ended-reason"></p></section>' +
+    '<section id="ended" class="ended" aria-labelledby="ended-title" hidden><h2 id="ended-title">The call has ended</h2><p id="ended-reason"></p><p>You can close this page.</p></section>' +
     '</main>';
   return page(title, body, true);
 }

@@ -196,4 +196,156 @@ describe('the meeting page in Chromium', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('a reload rejoins with the stored credential; another browser context is told the link was used', async () => {
+    const link = await newLink();
+    const context = await browser.newContext({ viewport: PHONE });
+    const { page, problems } = await joinScreen(context, link);
+    const first = await joinCall(page, link);
+
+    const rejoin = stub.nextConnection();
+    await page.reload();
+    expect(new URL(page.url()).search).toBe('');
+    const second = await rejoin;
+    expect(second.hello.credential).toBe(first.hello.credential);
+    second.send({ type: 'ready', callId: link.callId, agentName: 'Caller', resumed: true });
+    await waitForState(page, 'live');
+    expect(await page.textContent('h1')).toBe('Call with Caller');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Someone else (no sessionStorage of this tab): the link itself is used, and the room page says so.
+    const other = await browser.newContext({ viewport: PHONE });
+    const { page: theirs, problems: theirProblems } = await openPage(other);
+    const used = await theirs.goto(link.roomUrl);
+    expect(used?.status()).toBe(410);
+    expect(await theirs.textContent('h1')).toBe('Link already used');
+    expect(await axeViolations(theirs)).toEqual([]);
+    const room = await theirs.goto(`${p.baseUrl}/meeting/${link.callId}`);
+    expect(room?.status()).toBe(200);
+    await theirs.waitForSelector('#problem:not([hidden])');
+    expect(await theirs.textContent('#problem-title')).toBe('This link has already been used');
+    expect(await axeViolations(theirs)).toEqual([]);
+    await expectOnScreen(theirs, 'used-phone', ['#problem-title', '#problem-text']);
+    expect(stub.connections.filter((c) => c.hello.credential === first.hello.credential)).toHaveLength(2);
+    expect([...problems, ...theirProblems]).toEqual([]);
+    await other.close();
+    await context.close();
+  });
+
+  it('a dropped socket: "reconnecting", a rejoin with the same credential, and after the window a clear end', async () => {
+    const link = await newLink();
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const opened = await openPage(context);
+    const { page, problems } = opened;
+    // The page's own clock, so the rejoin window can pass without waiting for it.
+    await page.clock.install();
+    await page.goto(link.roomUrl);
+    await waitForState(page, 'ready');
+    const first = await joinCall(page, link);
+
+    const rejoin = stub.nextConnection();
+    first.drop();
+    await waitForState(page, 'reconnecting');
+    expect(await page.textContent('#state')).toMatch(/^Reconnecting/);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.clock.fastForward(1_000);
+    const second = await rejoin;
+    expect(second.hello.credential).toBe(first.hello.credential);
+    second.send({ type: 'ready', callId: link.callId, agentName: 'Caller', resumed: true });
+    await waitForState(page, 'live');
+
+    // Down for good: every attempt is refused until the page gives up.
+    stub.refuseAll = true;
+    second.drop();
+    await waitForState(page, 'reconnecting');
+    for (let i = 0; i < 20 && (await state(page)) !== 'ended'; i += 1) {
+      const attempts = await stat<number>(page, 'rejoinAttempts');
+      await page.clock.fastForward(5_000);
+      await page.waitForFunction(
+        (n) => {
+          const m = (window as unknown as { __meeting: { state: string; rejoinAttempts: number } }).__meeting;
+          return m.state === 'ended' || m.rejoinAttempts > n;
+        },
+        attempts,
+      );
+    }
+    stub.refuseAll = false;
+    await waitForState(page, 'ended');
+    expect(await page.textContent('#ended-reason')).toMatch(/connection was lost/);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems.filter((m) => !/WebSocket/.test(m))).toEqual([]);
+    await context.close();
+  });
+
+  it("the server's error (the agent's vendors failing) is a clear message, not a blank page", async () => {
+    const link = await newLink();
+    const context = await browser.newContext({ viewport: PHONE });
+    const { page, problems } = await joinScreen(context, link);
+    const conn = await joinCall(page, link);
+    conn.send({ type: 'error', code: 'unavailable', message: 'The speech-to-text vendor failed.' });
+    conn.close(1011);
+    await page.waitForSelector('#problem:not([hidden])');
+    expect(await page.textContent('#problem-title')).toBe('The agent is unavailable');
+    expect(await state(page)).toBe('ended');
+    expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, 'unavailable-phone', ['#state', '#problem-title', '#problem-text']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('an expired link is said so when Join is selected', async () => {
+    const link = await newLink();
+    const context = await browser.newContext({ viewport: PHONE });
+    const { page, problems } = await joinScreen(context, link);
+    await p.deps.db.doc.send(
+      new UpdateCommand({ TableName: p.deps.db.table, Key: key.meetingToken(link.callId), UpdateExpression: 'SET expiresAtMs = :past', ExpressionAttributeValues: { ':past': Date.now() - 1000 } }),
+    );
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.waitForSelector('#problem:not([hidden])');
+    expect(await page.textContent('#problem-title')).toBe('Link expired');
+    expect(await axeViolations(page)).toEqual([]);
+    // Chromium logs the refused fetch (410) as a failed resource load.
+    expect(problems.filter((m) => !/status of 410/.test(m))).toEqual([]);
+    await context.close();
+  });
+
+  it('an unsupported browser gets a message saying what is missing', async () => {
+    const link = await newLink();
+    const context = await browser.newContext({ viewport: PHONE });
+    // A browser without AudioWorklet (older Safari, some in-app browsers).
+    await context.addInitScript(() => {
+      delete (window as unknown as Record<string, unknown>).AudioWorkletNode;
+    });
+    const { page, problems } = await openPage(context);
+    await page.goto(link.roomUrl);
+    await page.waitForSelector('#problem:not([hidden])');
+    expect(await page.textContent('#problem-title')).toBe('This browser is not supported');
+    expect(await page.textContent('#problem-text')).toContain('audio worklets');
+    expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, 'unsupported-phone', ['h1', '#problem-title', '#problem-text']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the meeting page without microphone permission', () => {
+  it('says the microphone is blocked and how to allow it', async () => {
+    const link = await newLink();
+    // Fake devices, but no automatic "allow": the permission request is refused, as by a person.
+    const strict = await launchChromium(['--use-fake-device-for-media-stream']);
+    try {
+      const context = await strict.newContext({ viewport: PHONE });
+      const { page, problems } = await openPage(context);
+      await page.goto(link.roomUrl);
+      await page.waitForSelector('#problem:not([hidden])');
+      expect(await page.textContent('#problem-title')).toBe('Microphone blocked');
+      expect(await page.isDisabled('#join-button')).toBe(true);
+      expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+      await expectOnScreen(page, 'blocked-phone', ['h1', '#problem-title', '#problem-text', '#retry']);
+      expect(problems).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
 });

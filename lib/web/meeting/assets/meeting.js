@@ -31,6 +31,7 @@ Object.defineProperty(window, '__meeting', {
     get framesSent() { return stats.framesSent; },
     get micLevel() { return stats.micLevel; },
     get agentState() { return stats.agentState; },
+    get rejoinAttempts() { return call.attempt; },
   }),
 });
 
