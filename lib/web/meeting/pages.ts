@@ -109,9 +109,10 @@ function joinSection(room: Room, agent: string): string {
   return (
     '<section id="join" class="join" aria-labelledby="join-title">' +
     '<h2 id="join-title" class="visually-hidden">Device check</h2>' +
-    '<figure class="tile self"><video id="preview" muted playsinline autoplay></video><p class="note" id="camera-note" hidden></p>' +
+    // The device check needs the script; without it (a browser would show bare video controls) it stays hidden.
+    '<figure class="tile self" data-needs-script hidden><video id="preview" muted playsinline autoplay></video><p class="note" id="camera-note" hidden></p>' +
     '<figcaption>Camera preview</figcaption></figure>' +
-    '<div class="meter"><label for="mic-level">Microphone level</label><meter id="mic-level" min="0" max="1" value="0"></meter></div>' +
+    '<div class="meter" data-needs-script hidden><label for="mic-level">Microphone level</label><meter id="mic-level" min="0" max="1" value="0"></meter></div>' +
     `<p id="how">${escapeHtml(how)}</p>` +
     // Relative to /meeting/{callId}: the form posts to /meeting/{callId}/join on this origin.
     `<form id="join-form" method="post" action="${escapeHtml(encodeURIComponent(room.callId))}/join">` +

@@ -454,6 +454,7 @@ function wireControls() {
 // The three ways in
 
 async function joinScreen() {
+  for (const element of document.querySelectorAll('[data-needs-script]')) element.hidden = false;
   const form = $('join-form');
   const button = $('join-button');
   button.disabled = true;
