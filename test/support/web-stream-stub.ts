@@ -36,7 +36,7 @@ export interface WebStreamStub {
   readonly attempts: number;
   /** The next connection to say hello (one that already did and was not taken yet counts). */
   nextConnection(): Promise<StubConnection>;
-  /** While true, every new connection is closed (1011) before its hello: the service is down. */
+  /** While true, every WebSocket handshake is answered 503, as a load balancer with no healthy target does. */
   refuseAll: boolean;
   stop(): Promise<void>;
 }
@@ -79,17 +79,23 @@ function connectionOf(socket: WebSocket, hello: StubConnection['hello']): StubCo
 }
 
 export async function startWebStreamStub(): Promise<WebStreamStub> {
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/web-stream' });
+  const stub = { refuseAll: false };
+  let attempts = 0;
+  const server = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    path: '/web-stream',
+    verifyClient: (_info, done) => {
+      attempts += 1;
+      done(!stub.refuseAll, 503);
+    },
+  });
   await once(server, 'listening');
   const connections: StubConnection[] = [];
   const waiting: Array<(c: StubConnection) => void> = [];
   let taken = 0;
-  let attempts = 0;
-  const stub = { refuseAll: false };
 
   server.on('connection', (socket) => {
-    attempts += 1;
-    if (stub.refuseAll) return socket.close(1011);
     let connection: ReturnType<typeof connectionOf> | undefined;
     socket.on('message', (data: Buffer, isBinary) => {
       if (connection) return connection.take(data, isBinary);

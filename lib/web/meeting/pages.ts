@@ -127,7 +127,7 @@ function roomPage(room: Room): string {
   const agent = escapeHtml(room.agentName ?? 'your agent');
   const title = room.agentName ? `Call with ${room.agentName}` : 'Your call';
   const session = room.session ? ` data-session="${escapeHtml(JSON.stringify(room.session))}"` : '';
-  const initial = room.token !== undefined ? 'Checking your microphone and camera…' : 'Connecting…';
+  const initial = room.token !== undefined ? 'Checking your microphone and camera… Allow them if your browser asks.' : 'Connecting…';
   const body =
     `<main id="meeting" data-call-id="${escapeHtml(room.callId)}"${session}>` +
     `<h1 id="title">${escapeHtml(title)}</h1>` +

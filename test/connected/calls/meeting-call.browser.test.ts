@@ -277,6 +277,28 @@ describe('the meeting page in Chromium', () => {
     await context.close();
   });
 
+  it('a Join form posted before the script could take over still starts the call (the session comes in the page)', async () => {
+    const link = await newLink();
+    const context = await browser.newContext({ viewport: PHONE });
+    const { page, problems } = await openPage(context);
+    // The script does not load on the Join screen (a slow or blocked asset): the button is a plain form.
+    await page.route('**/meeting/assets/meeting.js', (route) => route.abort());
+    await page.goto(link.roomUrl);
+    await page.unroute('**/meeting/assets/meeting.js');
+    const connection = stub.nextConnection();
+    await page.getByRole('button', { name: 'Join' }).click();
+    const conn = await connection;
+    expect(new URL(page.url()).pathname).toBe(`/meeting/${link.callId}`);
+    const verified = verifyWebSession(conn.hello.credential, p.deps.secrets.deriveKey(WEB_SESSION_KEY_PURPOSE));
+    expect(verified.ok && verified.claims.callId).toBe(link.callId);
+    conn.send({ type: 'ready', callId: link.callId, agentName: 'Caller', resumed: false });
+    await waitForState(page, 'live');
+    expect(await page.evaluate((k) => sessionStorage.getItem(k) !== null, `meeting-session:${link.callId}`)).toBe(true);
+    // The page's own script failing to load is the one console error expected here.
+    expect(problems.filter((m) => !/meeting\.js|ERR_FAILED/.test(m))).toEqual([]);
+    await context.close();
+  });
+
   it("the server's error (the agent's vendors failing) is a clear message, not a blank page", async () => {
     const link = await newLink();
     const context = await browser.newContext({ viewport: PHONE });

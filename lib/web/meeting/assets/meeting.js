@@ -210,7 +210,7 @@ function showAgentLevel(rms) {
 // The call
 
 const media = { stream: undefined, audio: new AudioEngine(), muted: false, cameraOff: false };
-const call = { session: undefined, socket: undefined, admitted: false, finished: false, rejoinDeadline: 0, attempt: 0, retryTimer: 0 };
+const call = { session: undefined, socket: undefined, admitted: false, finished: false, rejoinDeadline: 0, attempt: 0, retryTimer: 0, lastError: '' };
 
 function onMicFrame(frame, level) {
   stats.micLevel = media.muted ? 0 : level;
@@ -314,11 +314,17 @@ function connect() {
     if (typeof event.data === 'string') onControl(event.data);
     else media.audio.play(event.data);
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (socket !== call.socket) return;
     call.socket = undefined;
     call.admitted = false;
-    if (!call.finished) scheduleRejoin();
+    if (call.finished) return;
+    // Refused (1008) or failed (1011) without a reason we may retry: retrying would only be refused again.
+    if ((event.code === 1008 || event.code === 1011) && call.lastError !== 'already_connected') {
+      finish(undefined, { title: 'The call stopped', text: 'The call could not continue. Ask for a new meeting link to talk again.' });
+      return;
+    }
+    scheduleRejoin();
   };
   media.audio.onMark = (name) => sendControl({ type: 'mark', name });
 }
@@ -333,6 +339,7 @@ function onControl(text) {
   switch (message.type) {
     case 'ready':
       call.admitted = true;
+      call.lastError = '';
       call.rejoinDeadline = 0;
       call.attempt = 0;
       if (message.agentName) agentName = message.agentName;
@@ -365,6 +372,7 @@ function onControl(text) {
 }
 
 function onServerError(code, message) {
+  call.lastError = code;
   // A rejoin can race the server noticing the old socket is gone: keep trying within the window.
   if (code === 'already_connected' && call.rejoinDeadline !== 0) return;
   const [title, text] = ERRORS[code] ?? ['The call stopped', typeof message === 'string' && message ? message : 'Something went wrong with the call.'];
@@ -458,7 +466,7 @@ async function joinScreen() {
   const form = $('join-form');
   const button = $('join-button');
   button.disabled = true;
-  setState('checking', 'Checking your microphone and camera…');
+  setState('checking', 'Checking your microphone and camera… Allow them if your browser asks.');
   if (!(await prepareDevices(joinScreen))) return;
   attachPreview($('preview'));
   button.disabled = false;
