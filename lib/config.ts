@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: z.url().default('https://api.twilio.com'),
   /** The streaming service's Media Streams URL; defaults to PUBLIC_BASE_URL as ws(s) + /media-stream. */
   STREAM_URL: z.url().optional(),
+  /** The streaming service's browser transport (docs/meeting.md); defaults to PUBLIC_BASE_URL as ws(s) + /web-stream. */
+  WEB_STREAM_URL: z.url().optional(),
   /** Call price in credits per minute, billed per started second (docs/calls.md). */
   CALL_CREDITS_PER_MINUTE: z.coerce.number().positive().max(1_000).default(1),
   /**
@@ -144,17 +146,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze(parsed.data);
 }
 
-/**
- * Where Twilio opens a call's Media Stream: STREAM_URL, or the public base URL with its scheme turned into
- * ws/wss and the path `/media-stream` (the streaming service shares the origin locally).
- */
-export function streamUrl(config: Pick<Config, 'STREAM_URL' | 'PUBLIC_BASE_URL'>): string {
-  if (config.STREAM_URL) return config.STREAM_URL;
+/** The public base URL with its scheme turned into ws/wss and `path` appended (the streaming service shares the origin locally). */
+function socketUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, path: string): string {
   const url = new URL(config.PUBLIC_BASE_URL);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/media-stream`;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
   url.search = '';
   return url.toString();
+}
+
+/** Where Twilio opens a call's Media Stream: STREAM_URL, or the public base URL as ws(s) + `/media-stream`. */
+export function streamUrl(config: Pick<Config, 'STREAM_URL' | 'PUBLIC_BASE_URL'>): string {
+  return config.STREAM_URL ?? socketUrl(config, '/media-stream');
+}
+
+/** Where the meeting page opens its call's WebSocket: WEB_STREAM_URL, or the public base URL as ws(s) + `/web-stream`. */
+export function webStreamUrl(config: Pick<Config, 'WEB_STREAM_URL' | 'PUBLIC_BASE_URL'>): string {
+  return config.WEB_STREAM_URL ?? socketUrl(config, '/web-stream');
 }
 
 /** The public URL of one of our paths (webhooks Twilio calls, links we hand out). */

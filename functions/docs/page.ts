@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { NotFoundError } from '../../lib/domain/errors.js';
 import { defineRoute, type RawResponse } from '../../lib/http/handler.js';
+import { staticAssets, type AssetSpec } from '../../lib/http/static-assets.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 
 /**
@@ -32,7 +29,7 @@ const INIT_JS = `SwaggerUIBundle({
 `;
 
 /** The only files served: two from swagger-ui-dist (no `inline`) and the generated init script. */
-const ASSETS = new Map<string, { contentType: string; inline?: string }>([
+const ASSETS = new Map<string, AssetSpec>([
   ['swagger-ui-bundle.js', { contentType: 'text/javascript; charset=utf-8' }],
   ['swagger-ui.css', { contentType: 'text/css; charset=utf-8' }],
   ['init.js', { contentType: 'text/javascript; charset=utf-8', inline: INIT_JS }],
@@ -50,14 +47,6 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-interface Asset {
-  readonly contentType: string;
-  readonly body: string;
-  readonly gzip: Buffer;
-  /** Content hash; the page puts it in each asset URL so those URLs can be cached for good. */
-  readonly version: string;
-}
-
 /**
  * Where swagger-ui-dist's files are: first `docs-assets/` beside this file (the Lambda bundle, where the
  * CDK bundling copies them), then the installed package (`npm start`, tests).
@@ -72,42 +61,10 @@ function assetDirectories(): string[] {
   return dirs;
 }
 
-async function readDistFile(name: string): Promise<string> {
-  const dirs = assetDirectories();
-  for (const dir of dirs) {
-    try {
-      return await readFile(join(dir, name), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  // A packaging fault, not the client's: it surfaces as a logged 500.
-  throw new Error(`Docs asset ${name} is in none of ${dirs.join(', ')}`);
-}
-
-/** Assets are immutable for the life of the process, so each is read, hashed and compressed once. */
-const loaded = new Map<string, Promise<Asset>>();
-
-function loadAsset(name: string): Promise<Asset> {
-  let found = loaded.get(name);
-  if (!found) {
-    const spec = ASSETS.get(name)!;
-    found = (spec.inline === undefined ? readDistFile(name) : Promise.resolve(spec.inline)).then((body) => ({
-      contentType: spec.contentType,
-      body,
-      gzip: gzipSync(body),
-      version: createHash('sha256').update(body).digest('hex').slice(0, 16),
-    }));
-    found.catch(() => loaded.delete(name));
-    loaded.set(name, found);
-  }
-  return found;
-}
-
-const header = (event: APIGatewayProxyEventV2, name: string) => event.headers?.[name] ?? '';
+const assets = staticAssets(ASSETS, assetDirectories, 'That docs asset');
 
 async function renderPage(): Promise<RawResponse> {
-  const url = async (name: string) => `${ASSET_BASE}${name}?v=${(await loadAsset(name)).version}`;
+  const url = async (name: string) => `${ASSET_BASE}${name}?v=${(await assets.load(name)).version}`;
   const [css, bundle, init] = await Promise.all(['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js'].map(url));
   const body = `<!doctype html>
 <html lang="en">
@@ -134,27 +91,8 @@ async function renderPage(): Promise<RawResponse> {
   };
 }
 
-async function serveAsset(file: string, event: APIGatewayProxyEventV2): Promise<RawResponse> {
-  if (!ASSETS.has(file)) throw new NotFoundError('That docs asset');
-  const asset = await loadAsset(file);
-  const gzip = /\bgzip\b/.test(header(event, 'accept-encoding'));
-  const etag = `"${asset.version}${gzip ? '-gz' : ''}"`;
-  const headers: Record<string, string> = {
-    etag,
-    vary: 'accept-encoding',
-    'x-content-type-options': 'nosniff',
-    // A URL carrying the current version never changes content; any other is revalidated by ETag.
-    'cache-control': event.queryStringParameters?.v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache',
-  };
-  if (header(event, 'if-none-match').split(/\s*,\s*/).includes(etag)) {
-    return { raw: true, status: 304, contentType: asset.contentType, body: '', headers };
-  }
-  if (gzip) headers['content-encoding'] = 'gzip';
-  return { raw: true, contentType: asset.contentType, body: gzip ? asset.gzip : asset.body, headers };
-}
-
 const page = defineRoute(ROUTES.docs, renderPage);
-const asset = defineRoute(ROUTES.docsAsset, ({ params, event }) => serveAsset(params.file, event));
+const asset = defineRoute(ROUTES.docsAsset, ({ params, event }) => assets.serve(params.file, event));
 
 /** One Lambda for both docs routes: an asset request is the one with a `file` path parameter. */
 export const handler = (event: APIGatewayProxyEventV2, context: Context) =>

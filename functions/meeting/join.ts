@@ -1,11 +1,22 @@
+import { webStreamUrl } from '../../lib/config.js';
 import { defineRoute } from '../../lib/http/handler.js';
 import { ROUTES } from '../../lib/infra/routes.js';
-import { meetingJoinToken } from '../../lib/http/form.js';
-import { redeemMeetingLink } from '../../lib/services/meetings.js';
-import { MEETING_PAGE_HEADERS, joinedPage } from '../../lib/web/meeting/pages.js';
+import { acceptsJson, meetingJoinToken } from '../../lib/http/form.js';
+import { admittedSession, redeemMeetingLink } from '../../lib/services/meetings.js';
+import { joinedPage, meetingPageHeaders } from '../../lib/web/meeting/pages.js';
 
-/** POST /meeting/{callId}/join (the Join page's form): redeems the single-use token sent in the body. */
+/** The JSON join answer carries the tab's credential: no cache may keep it, no Referer carries anything. */
+const JSON_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' };
+
+/**
+ * POST /meeting/{callId}/join: redeems the single-use token sent in the body. The page's fetch (Accept:
+ * application/json) gets the web session as JSON, or the JSON error body; a form post gets a page.
+ */
 export const handler = defineRoute(ROUTES.joinMeeting, async ({ deps, params, event }) => {
-  const { status, html } = joinedPage(await redeemMeetingLink(deps, params.callId, meetingJoinToken(event)));
-  return { raw: true as const, status, contentType: 'text/html; charset=utf-8', headers: MEETING_PAGE_HEADERS, body: html };
+  const outcome = await redeemMeetingLink(deps, params.callId, meetingJoinToken(event));
+  if (acceptsJson(event)) {
+    return { raw: true as const, contentType: 'application/json; charset=utf-8', headers: JSON_HEADERS, body: JSON.stringify(admittedSession(outcome)) };
+  }
+  const { status, html } = joinedPage(outcome);
+  return { raw: true as const, status, contentType: 'text/html; charset=utf-8', headers: meetingPageHeaders(webStreamUrl(deps.config)), body: html };
 });

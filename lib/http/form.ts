@@ -24,3 +24,11 @@ export function meetingJoinToken(event: APIGatewayProxyEventV2): string | undefi
   }
   return new URLSearchParams(text).get('token') ?? undefined;
 }
+
+/**
+ * Whether a client asked for JSON (`Accept: application/json`, what the meeting page's fetch sends) rather
+ * than a page (a browser's form post accepts text/html first).
+ */
+export function acceptsJson(event: APIGatewayProxyEventV2): boolean {
+  return /\bapplication\/json\b/i.test(event.headers?.accept ?? '');
+}

@@ -210,6 +210,7 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   },
   openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },
   joinMeeting: { params: { callId: EXAMPLE_IDS.meeting } },
+  meetingAsset: { params: { file: 'meeting.js' } },
 
   searchPhoneNumbers: {
     params: { country: 'US', areaCode: '415' },

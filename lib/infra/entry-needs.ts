@@ -1,6 +1,7 @@
 import type { BundleFile } from './constructs/api-function.js';
 import type { QueueAccess, RecordingsAccess, TableAccess } from './constructs/bindings.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSETS_SOURCE, DOCS_ASSET_FILES } from './docs-assets.js';
+import { MEETING_ASSETS_DIR, MEETING_ASSETS_SOURCE, MEETING_ASSET_FILES } from '../web/meeting/assets.js';
 import { ROUTES, type RouteSpec } from './routes.js';
 
 /** Every handler module named in the route table (a literal union: a typo below fails the typecheck). */
@@ -48,6 +49,13 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
     bundleFiles: DOCS_ASSET_FILES.map((file) => ({
       from: `${DOCS_ASSETS_SOURCE}/${file}`,
       to: `${DOCS_ASSETS_DIR}/${file}`,
+    })),
+  },
+  'functions/meeting/assets.ts': {
+    table: 'none',
+    bundleFiles: Object.keys(MEETING_ASSET_FILES).map((file) => ({
+      from: `${MEETING_ASSETS_SOURCE}/${file}`,
+      to: `${MEETING_ASSETS_DIR}/${file}`,
     })),
   },
 };

@@ -286,7 +286,7 @@ export class PlatformStack extends Stack {
   private newFunction(scope: Construct, id: string, props: PlatformFunctionProps): PlatformFunction {
     const fn = new PlatformFunction(scope, id, {
       ...props,
-      environment: { PUBLIC_BASE_URL: this.publicBaseUrl, STREAM_URL: this.streamUrl, ...props.environment },
+      environment: { PUBLIC_BASE_URL: this.publicBaseUrl, STREAM_URL: this.streamUrl, WEB_STREAM_URL: this.streaming.webStreamUrl, ...props.environment },
     });
     bindDataKey(fn, this.dataKey);
     return fn;

@@ -1,8 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { publicUrl } from '../config.js';
+import { publicUrl, webStreamUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import type { Call, MeetingLinkRequest, MeetingLinkResult } from '../domain/call.js';
+import { AppError, NotFoundError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import { WEB_SESSION_KEY_PURPOSE, signWebSession } from '../domain/web-session-token.js';
 import { findAgent, getAgent } from '../store/agents.js';
 import { claimWebStream, findCall, putNewCall } from '../store/calls.js';
 import { getMeetingToken, meetingTokenItem, useMeetingToken, type MeetingTokenItem } from '../store/meeting-links.js';
@@ -67,12 +69,33 @@ export async function createMeetingLink(
   return { call_id: call._id, room_url: publicUrl(deps.config, `/meeting/${call._id}?token=${token}`) };
 }
 
+/**
+ * What a joined page needs to start its call (docs/meeting.md, "Opening and joining a link"). `credential`
+ * is a secret of the tab that joined: it goes in the answer's body only, never in a log or a URL.
+ */
+export interface MeetingSession {
+  readonly callId: string;
+  readonly agentName: string;
+  /** The streaming service's browser transport (`/web-stream`). */
+  readonly streamUrl: string;
+  /** A `wss1` web session credential (lib/domain/web-session-token.ts). */
+  readonly credential: string;
+  readonly expiresAt: string;
+}
+
 /** What a link is, for the page that shows it (the agent's name once the link is known to be good). */
 export type LinkOutcome =
-  | { readonly kind: 'valid' | 'admitted'; readonly callId: string; readonly workspaceId: string; readonly agentName: string }
+  | { readonly kind: 'valid'; readonly callId: string; readonly workspaceId: string; readonly agentName: string }
+  | { readonly kind: 'admitted'; readonly session: MeetingSession }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'used' }
   | { readonly kind: 'expired' };
+
+/**
+ * How long past the call's longest possible end a credential still works: a rejoin after a reload or a
+ * blip near the end (the streaming service's grace is 30 s) plus clock skew between API and service.
+ */
+export const WEB_SESSION_SLACK_SECONDS = 10 * 60;
 
 const tokenShapeOk = (token: string | undefined): token is string => Boolean(token) && token!.length <= 128;
 
@@ -87,11 +110,31 @@ function refusal(item: MeetingTokenItem | undefined, tokenHash: string, nowMs: n
 
 const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** The name of the call's agent, or a neutral phrase when the agent has since been deleted. */
-async function agentNameOf(deps: Pick<Deps, 'db'>, workspaceId: string, callId: string): Promise<string> {
+/** The call, and its agent's name (a neutral phrase when the agent has since been deleted). */
+async function callAndAgentName(deps: Pick<Deps, 'db'>, workspaceId: string, callId: string): Promise<{ call?: Call; agentName: string }> {
   const call = await findCall(deps.db, workspaceId, callId);
   const agent = call ? await findAgent(deps.db, workspaceId, call.agentId) : undefined;
-  return agent?.name || 'your agent';
+  return { call, agentName: agent?.name || 'your agent' };
+}
+
+/**
+ * The session a join hands the page: a credential bound to the call and to this one join (a random
+ * `sessionId`), good until the call could no longer be running (its maximum duration from now, plus slack).
+ */
+function issueSession(deps: Pick<Deps, 'config' | 'secrets'>, call: Call, agentName: string, nowMs: number): MeetingSession {
+  const exp = Math.floor(nowMs / 1000) + call.maxDurationSeconds + WEB_SESSION_SLACK_SECONDS;
+  const credential = signWebSession(
+    {
+      callId: call._id,
+      workspaceId: call.workspaceId,
+      agentId: call.agentId,
+      ...(call.contactId ? { contactId: call.contactId } : {}),
+      sessionId: randomBytes(16).toString('base64url'),
+      exp,
+    },
+    deps.secrets.deriveKey(WEB_SESSION_KEY_PURPOSE),
+  );
+  return { callId: call._id, agentName, streamUrl: webStreamUrl(deps.config), credential, expiresAt: new Date(exp * 1000).toISOString() };
 }
 
 /**
@@ -108,16 +151,17 @@ export async function inspectMeetingLink(
   const item = await getMeetingToken(deps.db, callId);
   const refused = refusal(item, hashToken(token), nowMs);
   if (refused) return refused;
-  return { kind: 'valid', callId, workspaceId: item!.workspaceId, agentName: await agentNameOf(deps, item!.workspaceId, callId) };
+  const { agentName } = await callAndAgentName(deps, item!.workspaceId, callId);
+  return { kind: 'valid', callId, workspaceId: item!.workspaceId, agentName };
 }
 
 /**
  * Redeems a link: one conditional update marks the token used if it matches, is unused and has not
- * expired, so of any number of concurrent redeems exactly one is admitted. When the write is refused, a
- * read says why (for the page shown, never for the decision).
+ * expired, so of any number of concurrent redeems exactly one is admitted, and gets the web session of
+ * its call. When the write is refused, a read says why (for the page shown, never for the decision).
  */
 export async function redeemMeetingLink(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config' | 'secrets'>,
   callId: string,
   token: string | undefined,
   nowMs: number = Date.now(),
@@ -125,7 +169,12 @@ export async function redeemMeetingLink(
   if (!tokenShapeOk(token)) return { kind: 'unknown' };
   const tokenHash = hashToken(token);
   const workspaceId = await useMeetingToken(deps.db, callId, tokenHash, nowMs);
-  if (workspaceId) return { kind: 'admitted', callId, workspaceId, agentName: await agentNameOf(deps, workspaceId, callId) };
+  if (workspaceId) {
+    const { call, agentName } = await callAndAgentName(deps, workspaceId, callId);
+    // The call is written with its token in one transaction; a missing one is a broken table, not a link.
+    if (!call) throw new Error(`Meeting ${callId} has a token but no call record`);
+    return { kind: 'admitted', session: issueSession(deps, call, agentName, nowMs) };
+  }
   return refusal(await getMeetingToken(deps.db, callId), tokenHash, nowMs) ?? { kind: 'used' };
 }
 
@@ -145,4 +194,21 @@ export async function claimMeetingCall(
   if (out.kind === 'insufficient') return { kind: 'insufficient_credits' };
   if (out.kind === 'ended') return out;
   return { kind: 'claimed', maxDurationSeconds: out.call.maxDurationSeconds };
+}
+
+/**
+ * The session of an admitted join, or the refusal as a typed error (the JSON join: 404 `not_found`, 410
+ * `link_used` or `link_expired`; docs/meeting.md).
+ */
+export function admittedSession(outcome: LinkOutcome): MeetingSession {
+  switch (outcome.kind) {
+    case 'admitted':
+      return outcome.session;
+    case 'used':
+      throw new AppError(410, 'link_used', 'This meeting link has already been used. Ask for a new link.');
+    case 'expired':
+      throw new AppError(410, 'link_expired', 'This meeting link has expired. Ask for a new link.');
+    default:
+      throw new NotFoundError('That meeting link');
+  }
 }

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { newId } from '../../lib/domain/ids.js';
 import { MASK } from '../../lib/domain/tool.js';
+import { MEETING_ASSET_FILES } from '../../lib/web/meeting/assets.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
 import { publicUrl } from '../../lib/config.js';
 import { putNewHistoryRecord } from '../../lib/store/history.js';
@@ -35,9 +36,9 @@ let t: TestPlatform;
 let own: { workspaceId: string; apiKey: string };
 let other: { workspaceId: string; apiKey: string };
 
-type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call';
+type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset';
 /** Ids that exist, per resource (own workspace), growing as creates succeed; and some of another workspace. */
-const pools: Record<Resource, string[]> = { agent: [], tool: [], contact: [], phoneNumber: [], history: [], call: [] };
+const pools: Record<Resource, string[]> = { agent: [], tool: [], contact: [], phoneNumber: [], history: [], call: [], asset: [...Object.keys(MEETING_ASSET_FILES), 'swagger-ui.css'] };
 const foreign: string[] = [];
 /** Real meeting-link tokens (each opens its link once). */
 const tokens: string[] = [];
@@ -137,6 +138,7 @@ const ID_RESOURCE: Partial<Record<keyof typeof ROUTES, Resource>> = {
   getHistory: 'history', deleteHistory: 'history', getRecordingUrl: 'history',
   getPhoneNumber: 'phoneNumber', updatePhoneNumber: 'phoneNumber', deletePhoneNumber: 'phoneNumber',
   openMeeting: 'call', joinMeeting: 'call',
+  docsAsset: 'asset', meetingAsset: 'asset',
 };
 /** What a 201 of a route adds to a pool. */
 const CREATES: Partial<Record<keyof typeof ROUTES, Resource>> = {

@@ -7,9 +7,7 @@ import type { Agent } from '../../lib/domain/agent.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { newId } from '../../lib/domain/ids.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
-import { signWebSession, WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
-import { redeemMeetingLink } from '../../lib/services/meetings.js';
-import { findCall } from '../../lib/store/calls.js';
+import { signWebSession, WEB_SESSION_KEY_PURPOSE, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
@@ -94,17 +92,21 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
       const created = await vp.api('POST', '/api/optimus/meeting-link', { assistantId: agent._id, ...body });
       if (created.status !== 201) throw new Error(`meeting link: ${created.status} ${JSON.stringify(created.body)}`);
       const { call_id: callId, room_url: roomUrl } = created.body as { call_id: string; room_url: string };
-      const token = new URL(roomUrl).searchParams.get('token') ?? '';
-      const joined = await redeemMeetingLink(deps, callId, token);
-      if (joined.kind !== 'admitted') throw new Error(`join refused: ${joined.kind}`);
-      const call = await findCall(deps.db, workspaceId, callId);
-      const contactId = call?.contactId;
-      const exp = Math.floor(Date.now() / 1000) + 3600;
-      const first = randomBytes(12).toString('hex');
+      // Joined as the page joins: its own JSON POST redeems the link and hands back the session.
+      const url = new URL(roomUrl);
+      const joined = await fetch(`${platform.baseUrl}${url.pathname}/join`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ token: url.searchParams.get('token') }),
+      });
+      if (joined.status !== 200) throw new Error(`join refused: ${joined.status}`);
+      const session = (await joined.json()) as { credential: string; streamUrl: string };
+      if (session.streamUrl !== vp.webUrl) throw new Error(`join named ${session.streamUrl}, not ${vp.webUrl}`);
+      const claims = JSON.parse(Buffer.from(session.credential.split('.')[1]!, 'base64url').toString('utf8')) as WebSessionClaims;
       return {
         callId,
-        credential: (sessionId = first) =>
-          signWebSession({ callId, workspaceId, agentId: agent._id, ...(contactId ? { contactId } : {}), sessionId, exp }, webKey),
+        // Another tab's credential: the same claims with another session id, signed with the platform's key.
+        credential: (sessionId?: string) => (sessionId ? signWebSession({ ...claims, sessionId }, webKey) : session.credential),
       };
     },
     async agent(overrides = {}) {

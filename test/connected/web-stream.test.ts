@@ -114,7 +114,7 @@ describe('a meeting on the browser transport', () => {
     await first.waitFor((m) => m.type === 'mark');
 
     // Another tab (another sessionId) while the call runs: refused, and the call is untouched.
-    const other = SimulatedWebCaller.attempt(vp.webUrl, meeting.credential(randomBytes(12).toString('hex')));
+    const other = SimulatedWebCaller.attempt(vp.webUrl, meeting.credential(randomBytes(16).toString('base64url')));
     expect(await other.waitFor((m) => m.type === 'error')).toMatchObject({ raw: { code: 'already_connected' } });
     expect((await other.closed).code).toBe(1008);
     // A forged credential.

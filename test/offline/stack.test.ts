@@ -15,6 +15,7 @@ import { MAX_RECEIVE_COUNT } from '../../lib/local/sqs.js';
 import { LAMBDA_RUNTIME, BUNDLE_OPTIONS } from '../../lib/infra/bundling.js';
 import { PlatformFunction } from '../../lib/infra/constructs/api-function.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSET_FILES } from '../../lib/infra/docs-assets.js';
+import { MEETING_ASSETS_DIR, MEETING_ASSET_FILES } from '../../lib/web/meeting/assets.js';
 import { ENTRY_NEEDS, planRouteFunctions } from '../../lib/infra/entry-needs.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { TABLE } from '../../lib/store/model.js';
@@ -267,8 +268,8 @@ describe('template', () => {
 });
 
 describe('bundling', () => {
-  it('bundles with the local esbuild into ESM and copies the docs assets beside the bundle', () => {
-    // One real bundle (the docs handler, the only one with extra files): seconds, not a minute.
+  it('bundles with the local esbuild into ESM and copies the docs and meeting assets beside the bundles', () => {
+    // Two real bundles (the docs and meeting asset handlers, the only ones with extra files): seconds, not a minute.
     // Asset metadata (as the CLI asks for it) names the staged bundle folder.
     const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true } });
     const stack = new Stack(app, 'Bundle');
@@ -283,5 +284,14 @@ describe('bundling', () => {
     expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
     expect(code).not.toMatch(/require\(["']@aws-sdk\//); // the SDK stays external, as in the runtime
     for (const file of DOCS_ASSET_FILES) expect(existsSync(join(dir, DOCS_ASSETS_DIR, file)), file).toBe(true);
-  }, 60_000);
+
+    const meetingApp = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true } });
+    const meetingStack = new Stack(meetingApp, 'MeetingBundle');
+    new PlatformFunction(meetingStack, 'MeetingAssets', { entry: 'functions/meeting/assets.ts', bundleFiles: ENTRY_NEEDS['functions/meeting/assets.ts']!.bundleFiles ?? [] });
+    const meetingAssembly = meetingApp.synth();
+    const meetingFn = Object.values(meetingAssembly.getStackByName('MeetingBundle').template.Resources as Record<string, Resource>)
+      .find((r) => r.Type === 'AWS::Lambda::Function')!;
+    const meetingDir = join(meetingAssembly.directory, meetingFn.Metadata!['aws:asset:path'] as string);
+    for (const file of Object.keys(MEETING_ASSET_FILES)) expect(existsSync(join(meetingDir, MEETING_ASSETS_DIR, file)), file).toBe(true);
+  }, 90_000);
 });

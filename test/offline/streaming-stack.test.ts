@@ -113,7 +113,7 @@ describe('load balancer', () => {
     expect(JSON.stringify(task.Properties!.ContainerDefinitions[0].HealthCheck.Command)).toContain('/health');
   });
 
-  it('listens on plain HTTP without a certificate, and only HTTPS with one; STREAM_URL follows', () => {
+  it('listens on plain HTTP without a certificate, and only HTTPS with one; STREAM_URL and WEB_STREAM_URL follow', () => {
     const [, plain] = only('AWS::ElasticLoadBalancingV2::Listener');
     expect(plain.Properties!.Protocol).toBe('HTTP');
     const [albId] = only('AWS::ElasticLoadBalancingV2::LoadBalancer');
@@ -122,6 +122,9 @@ describe('load balancer', () => {
     for (const [id, fn] of fns) {
       expect(fn.Properties!.Environment.Variables.STREAM_URL, id).toEqual({
         'Fn::Join': ['', ['ws://', { 'Fn::GetAtt': [albId, 'DNSName'] }, '/media-stream']],
+      });
+      expect(fn.Properties!.Environment.Variables.WEB_STREAM_URL, id).toEqual({
+        'Fn::Join': ['', ['ws://', { 'Fn::GetAtt': [albId, 'DNSName'] }, '/web-stream']],
       });
     }
 
@@ -133,6 +136,7 @@ describe('load balancer', () => {
     expect(secure.Properties!.Certificates).toEqual([{ CertificateArn: certificateArn }]);
     for (const [id, fn] of ofType('AWS::Lambda::Function', tls)) {
       expect(fn.Properties!.Environment.Variables.STREAM_URL, id).toBe('wss://stream.example.com/media-stream');
+      expect(fn.Properties!.Environment.Variables.WEB_STREAM_URL, id).toBe('wss://stream.example.com/web-stream');
     }
   });
 });

@@ -132,6 +132,11 @@ export class StreamingService extends Construct {
   readonly activeSessions: cloudwatch.Metric;
   /** The Media Streams URL for STREAM_URL: `wss://domain/media-stream` with TLS, else `ws://<alb>/media-stream`. */
   readonly streamUrl: string;
+  /**
+   * The meeting page's browser transport for WEB_STREAM_URL: `wss://domain/web-stream` with TLS, else
+   * `ws://<alb>/web-stream` (which an https page may not open: mixed content; testing only).
+   */
+  readonly webStreamUrl: string;
   /** What the platform's bind helpers accept for this task (task role + container environment). */
   readonly bindTarget: BindTarget;
 
@@ -273,8 +278,8 @@ export class StreamingService extends Construct {
       scaleInCooldown: Duration.minutes(10),
     });
 
-    this.streamUrl = props.tls
-      ? `wss://${props.tls.domain}/media-stream`
-      : `ws://${this.loadBalancer.loadBalancerDnsName}/media-stream`;
+    const origin = props.tls ? `wss://${props.tls.domain}` : `ws://${this.loadBalancer.loadBalancerDnsName}`;
+    this.streamUrl = `${origin}/media-stream`;
+    this.webStreamUrl = `${origin}/web-stream`;
   }
 }

@@ -1,56 +1,65 @@
-import { createHash } from 'node:crypto';
-import type { LinkOutcome } from '../../services/meetings.js';
+import type { LinkOutcome, MeetingSession } from '../../services/meetings.js';
+import { MEETING_ASSET_BASE } from './assets.js';
 
 /**
- * The pages of a meeting link. No script at all: the Join button is a plain form POST, so the page works
- * without JavaScript and a link scanner that fetches the URL (and runs nothing, submits nothing) cannot use
- * the link up. The real meeting room (microphone, the agent's audio) is a later issue; the admitted page
- * says what happens and pretends nothing more.
+ * The pages of a meeting link (docs/meeting.md). Server-rendered HTML; the call itself runs in
+ * `meeting.js` and its two audio worklets, served from this origin (functions/meeting/assets.ts).
+ *
+ * One page, three ways in: the Join screen of a good link (`GET ?token=`), the room page a reload lands on
+ * (`GET` without a token: the script rejoins with the tab's credential), and the answer to a Join form
+ * posted without the script (the session is in the page, so the script, if it runs after all, starts the
+ * call; without it the page says the call needs JavaScript). Link scanners fetch the Join screen and run or
+ * submit nothing that would use the link: only the page's own POST does.
  */
 
-/** Readable at any size: system fonts, body text #111827 on white (16:1), the button white on #1d4ed8 (6.7:1). */
-const CSS = [
-  'body{margin:0;font:1.125rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#fff}',
-  'main{max-width:36rem;margin:10vh auto;padding:0 1.25rem}',
-  'h1{font-size:1.75rem;line-height:1.25;margin:0 0 .75rem}',
-  'button{font:inherit;font-weight:600;color:#fff;background:#1d4ed8;border:0;border-radius:.5rem;padding:.75rem 2rem;cursor:pointer}',
-  'button:hover{background:#1e40af}',
-  // A focus ring that is visible on white and does not rely on the button colour (WCAG 2.4.7, 1.4.11).
-  'button:focus-visible{outline:3px solid #111827;outline-offset:3px}',
-].join('');
-
-/** The stylesheet is inline and fixed, so the CSP allows exactly it by hash; nothing else may load or run. */
-const CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'`,
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Nothing but this origin's script and stylesheet runs or loads; the page may open the streaming service's
+ * WebSocket (another origin on AWS) and post the Join form to itself. The camera preview and the agent's
+ * audio are MediaStreams and Web Audio, which no fetch directive governs.
+ */
+function contentSecurityPolicy(streamUrl: string): string {
+  return [
+    "default-src 'none'",
+    // AudioWorklet modules are scripts: 'self' covers them.
+    "script-src 'self'",
+    "style-src 'self'",
+    `connect-src 'self' ${new URL(streamUrl).origin}`,
+    "img-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * Headers of every meeting page: the link is a secret, so no cache keeps a page and no Referer carries the
- * URL to anything; no framing; the CSP above.
+ * URL to anything; no framing; the CSP above; microphone and camera for this origin only.
  */
-export const MEETING_PAGE_HEADERS = {
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'content-security-policy': CSP,
-  'x-content-type-options': 'nosniff',
-} as const;
+export function meetingPageHeaders(streamUrl: string): Record<string, string> {
+  return {
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'content-security-policy': contentSecurityPolicy(streamUrl),
+    'permissions-policy': 'microphone=(self), camera=(self), geolocation=(), payment=()',
+    'x-content-type-options': 'nosniff',
+  };
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, withScript: boolean): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${CSS}</style></head>` +
-    `<body><main>${body}</main></body></html>`
+    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
+    `<link rel="stylesheet" href="${MEETING_ASSET_BASE}meeting.css">` +
+    (withScript ? `<script type="module" src="${MEETING_ASSET_BASE}meeting.js"></script>` : '') +
+    `</head><body>${body}</body></html>`
   );
 }
 
-const message = (title: string, text: string) => page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);
+const message = (title: string, text: string) =>
+  page(title, `<main class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main>`, false);
 
 /** Pages for a link that does not work (the same for an open and a join). */
 function refusedPage(outcome: LinkOutcome): { status: number; html: string } {
@@ -64,29 +73,88 @@ function refusedPage(outcome: LinkOutcome): { status: number; html: string } {
   }
 }
 
-/**
- * GET /meeting/{callId}?token=: the Join page for a good link. The token goes back in the POST body, never
- * in a URL the browser would log or send on.
- */
-export function joinPage(outcome: LinkOutcome, token: string): { status: number; html: string } {
-  if (outcome.kind !== 'valid') return refusedPage(outcome);
-  const agent = escapeHtml(outcome.agentName);
-  const body =
-    `<h1>Call with ${agent}</h1>` +
-    `<p id="how">Join to start your call with ${agent}. This link works once: after you join, it cannot be used again.</p>` +
-    // Relative to /meeting/{callId}: the form posts to /meeting/{callId}/join on this origin.
-    `<form method="post" action="${escapeHtml(encodeURIComponent(outcome.callId))}/join">` +
-    `<input type="hidden" name="token" value="${escapeHtml(token)}">` +
-    `<button type="submit" aria-describedby="how">Join</button></form>`;
-  return { status: 200, html: page(`Call with ${outcome.agentName}`, body) };
+/** What the room needs to know on the server side; everything else the script learns on the way. */
+interface Room {
+  readonly callId: string;
+  /** Unknown on the room page of a reload (the script has it from the join). */
+  readonly agentName?: string;
+  /** The Join screen: the link's token, posted back in the body (never in a URL). */
+  readonly token?: string;
+  /** The Join form was posted: the session to start with. */
+  readonly session?: MeetingSession;
 }
 
-/** POST /meeting/{callId}/join: the admitted page, or why the link does not work. */
+/** The tiles, controls and captions of the live call; hidden until the script starts it. */
+const CALL_SECTION =
+  '<section id="call" class="call" aria-labelledby="call-title" hidden>' +
+  '<h2 id="call-title" class="visually-hidden">Call</h2>' +
+  '<div class="tiles">' +
+  '<figure class="tile agent" id="agent-tile" data-agent-level="0"><div class="orb" aria-hidden="true"><div class="ring"></div></div>' +
+  '<figcaption id="agent-name"></figcaption></figure>' +
+  '<figure class="tile self"><video id="self-view" muted playsinline autoplay></video><p class="note" id="self-note" hidden></p>' +
+  '<figcaption>You</figcaption></figure>' +
+  '</div>' +
+  '<div class="controls">' +
+  '<button type="button" id="sound" hidden>Turn on sound</button>' +
+  '<button type="button" id="mute" aria-pressed="false">Mute</button>' +
+  '<button type="button" id="camera" aria-pressed="false">Camera off</button>' +
+  '<button type="button" id="hangup" class="danger">Hang up</button>' +
+  '</div>' +
+  '<h3 class="captions-title" id="captions-title">Captions</h3>' +
+  '<div id="captions" class="captions" role="log" tabindex="0" aria-labelledby="captions-title"></div>' +
+  '</section>';
+
+function joinSection(room: Room, agent: string): string {
+  const how = `Check your microphone, then join to start your call with ${agent}. This link works once: after you join, it cannot be used again.`;
+  return (
+    '<section id="join" class="join" aria-labelledby="join-title">' +
+    '<h2 id="join-title" class="visually-hidden">Device check</h2>' +
+    // The device check needs the script; without it (a browser would show bare video controls) it stays hidden.
+    '<figure class="tile self" data-needs-script hidden><video id="preview" muted playsinline autoplay></video><p class="note" id="camera-note" hidden></p>' +
+    '<figcaption>Camera preview</figcaption></figure>' +
+    '<div class="meter" data-needs-script hidden><label for="mic-level">Microphone level</label><meter id="mic-level" min="0" max="1" value="0"></meter></div>' +
+    `<p id="how">${escapeHtml(how)}</p>` +
+    // Relative to /meeting/{callId}: the form posts to /meeting/{callId}/join on this origin.
+    `<form id="join-form" method="post" action="${escapeHtml(encodeURIComponent(room.callId))}/join">` +
+    `<input type="hidden" name="token" value="${escapeHtml(room.token ?? '')}">` +
+    '<button type="submit" id="join-button" aria-describedby="how">Join</button></form>' +
+    '</section>'
+  );
+}
+
+/** The one meeting page: Join screen, room page or joined page, by what `room` holds. */
+function roomPage(room: Room): string {
+  const agent = escapeHtml(room.agentName ?? 'your agent');
+  const title = room.agentName ? `Call with ${room.agentName}` : 'Your call';
+  const session = room.session ? ` data-session="${escapeHtml(JSON.stringify(room.session))}"` : '';
+  const initial = room.token !== undefined ? 'Checking your microphone and camera… Allow them if your browser asks.' : 'Connecting…';
+  const body =
+    `<main id="meeting" data-call-id="${escapeHtml(room.callId)}"${session}>` +
+    `<h1 id="title">${escapeHtml(title)}</h1>` +
+    `<p id="state" class="state" role="status">${escapeHtml(initial)}</p>` +
+    '<noscript><p class="notice">This call runs in the page: turn on JavaScript and reload to talk with ' + agent + '.</p></noscript>' +
+    '<section id="problem" class="problem" role="alert" aria-labelledby="problem-title" hidden><h2 id="problem-title"></h2><p id="problem-text"></p>' +
+    '<button type="button" id="retry" hidden>Try again</button></section>' +
+    (room.token !== undefined ? joinSection(room, agent) : '') +
+    CALL_SECTION +
+    '<section id="ended" class="ended" aria-labelledby="ended-title" hidden><h2 id="ended-title">The call has ended</h2><p id="ended-reason"></p><p>You can close this page.</p></section>' +
+    '</main>';
+  return page(title, body, true);
+}
+
+/**
+ * GET /meeting/{callId}?token=: the Join screen of a good link, without using it. GET /meeting/{callId}
+ * (no token): the room page, whose script rejoins with the tab's credential or says the link was used.
+ */
+export function openPage(callId: string, outcome: LinkOutcome | undefined, token: string | undefined): { status: number; html: string } {
+  if (outcome === undefined) return { status: 200, html: roomPage({ callId }) };
+  if (outcome.kind !== 'valid') return refusedPage(outcome);
+  return { status: 200, html: roomPage({ callId, agentName: outcome.agentName, token: token ?? '' }) };
+}
+
+/** POST /meeting/{callId}/join as a form: the joined page carrying its session, or why the link does not work. */
 export function joinedPage(outcome: LinkOutcome): { status: number; html: string } {
   if (outcome.kind !== 'admitted') return refusedPage(outcome);
-  const agent = escapeHtml(outcome.agentName);
-  const body =
-    `<h1 role="status">Connecting you to ${agent}…</h1>` +
-    '<p>Your link is now used, and this session is yours. Keep this page open.</p>';
-  return { status: 200, html: page(`Connecting you to ${outcome.agentName}`, body) };
+  const { session } = outcome;
+  return { status: 200, html: roomPage({ callId: session.callId, agentName: session.agentName, session }) };
 }

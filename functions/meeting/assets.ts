@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { defineRoute } from '../../lib/http/handler.js';
+import { staticAssets } from '../../lib/http/static-assets.js';
+import { ROUTES } from '../../lib/infra/routes.js';
+import { MEETING_ASSETS_DIR, MEETING_ASSETS_SOURCE, MEETING_ASSET_FILES } from '../../lib/web/meeting/assets.js';
+
+/**
+ * GET /meeting/assets/{file}: the meeting page's script, worklets and stylesheet, from `meeting-assets/`
+ * beside the Lambda bundle (copied there by the CDK bundling), or from the source folder when unbundled.
+ */
+const assets = staticAssets(
+  new Map(Object.entries(MEETING_ASSET_FILES).map(([file, contentType]) => [file, { contentType }])),
+  () => [fileURLToPath(new URL(`./${MEETING_ASSETS_DIR}/`, import.meta.url)), fileURLToPath(new URL(`../../${MEETING_ASSETS_SOURCE}/`, import.meta.url))],
+  'That meeting asset',
+);
+
+export const handler = defineRoute(ROUTES.meetingAsset, ({ params, event }) => assets.serve(params.file, event));

@@ -1,0 +1,544 @@
+/**
+ * The meeting page (docs/meeting.md): device check, join, the call over the streaming service's
+ * `/web-stream` WebSocket, reconnects, and a clear message for everything that can go wrong. Plain browser
+ * JavaScript served from our origin under a CSP that allows nothing else; the audio runs in two worklets
+ * (capture-worklet.js, playback-worklet.js).
+ */
+
+const ASSETS = '/meeting/assets/';
+const PCM_FORMAT = { encoding: 'linear16', sampleRate: 16000 };
+/** How long the page keeps trying to rejoin after the socket drops: the streaming service's rejoin grace. */
+const REJOIN_WINDOW_MS = 30_000;
+/** Retry delays grow from half a second to five: quick after a blip, gentle on a server that is down. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5_000;
+/** Enough captions to follow the conversation; older ones leave the page (the history keeps the transcript). */
+const MAX_CAPTIONS = 60;
+
+const $ = (id) => document.getElementById(id);
+const root = $('meeting');
+const callId = root.dataset.callId;
+const storageKey = `meeting-session:${callId}`;
+
+/** What tests (and a curious person in the console) can read: never the credential. */
+const stats = { state: 'starting', samplesPlayed: 0, outputRms: 0, marksEchoed: [], framesSent: 0, micLevel: 0, agentState: '' };
+Object.defineProperty(window, '__meeting', {
+  value: Object.freeze({
+    get state() { return stats.state; },
+    get samplesPlayed() { return stats.samplesPlayed; },
+    get outputRms() { return stats.outputRms; },
+    get marksEchoed() { return [...stats.marksEchoed]; },
+    get framesSent() { return stats.framesSent; },
+    get micLevel() { return stats.micLevel; },
+    get agentState() { return stats.agentState; },
+    get rejoinAttempts() { return call.attempt; },
+  }),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// What the page says
+
+const END_REASONS = {
+  customer_hangup: 'You hung up.',
+  agent_hangup: 'The agent ended the call.',
+  transferred: 'The call was transferred.',
+  max_duration: 'The call reached its time limit.',
+  silence_timeout: 'The call ended after a long silence.',
+  voicemail: 'The call ended.',
+  error: 'The call ended because of a problem on our side.',
+  connection_lost: 'The connection was lost and could not be restored. Check your network; the link cannot be used again.',
+};
+
+/** The streaming service's `error` codes, said for a person. */
+const ERRORS = {
+  bad_credential: ['This call cannot be joined', 'This page’s session is not valid any more. Ask for a new meeting link.'],
+  ended: ['The call has ended', 'This call is over. Ask for a new meeting link to talk again.'],
+  already_connected: ['Already open elsewhere', 'This call is already open in another tab or window. Close this one and continue there.'],
+  insufficient_credits: ['The call cannot start', 'The call cannot start right now. Please try again later or contact whoever sent you the link.'],
+  unavailable: ['The agent is unavailable', 'The agent could not be reached (a service it depends on failed). Please try again in a few minutes.'],
+};
+
+const JOIN_REFUSALS = {
+  link_used: ['Link already used', 'This meeting link has already been used. Ask for a new link.'],
+  link_expired: ['Link expired', 'This meeting link has expired. Ask for a new link.'],
+  not_found: ['Link not found', 'This meeting link is not valid.'],
+};
+
+function setState(state, text) {
+  stats.state = state;
+  root.dataset.state = state;
+  $('state').textContent = text;
+}
+
+let agentName = root.dataset.session ? JSON.parse(root.dataset.session).agentName : undefined;
+
+function describeLive() {
+  const who = agentName || 'The agent';
+  const doing = { listening: `${who} is listening`, thinking: `${who} is thinking`, speaking: `${who} is speaking` }[stats.agentState];
+  return doing ? `Live: ${doing}.` : 'Live.';
+}
+
+function showProblem(title, text, retry) {
+  $('problem-title').textContent = title;
+  $('problem-text').textContent = text;
+  const button = $('retry');
+  button.hidden = !retry;
+  button.onclick = retry ?? null;
+  $('problem').hidden = false;
+}
+
+const hideProblem = () => { $('problem').hidden = true; };
+
+/** Leaves only the problem (or the end screen) on the page, the state line saying why. */
+function showOnly(section) {
+  for (const id of ['join', 'call', 'ended']) if ($(id)) $(id).hidden = id !== section;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Devices
+
+/** What this browser lacks for a call, if anything. */
+function missingFeatures() {
+  const missing = [];
+  if (!window.isSecureContext) missing.push('a secure (https) page');
+  if (!navigator.mediaDevices || typeof navigator.mediaDevices.getUserMedia !== 'function') missing.push('microphone access');
+  if (typeof window.AudioWorkletNode !== 'function' || typeof window.AudioContext !== 'function') missing.push('audio worklets');
+  if (typeof window.WebSocket !== 'function') missing.push('WebSockets');
+  return missing;
+}
+
+const AUDIO_CONSTRAINTS = { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 };
+const VIDEO_CONSTRAINTS = { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: 'user' };
+
+/**
+ * The microphone, and the camera when there is one: a missing or busy camera is fine (the call is audio),
+ * a missing or refused microphone is not.
+ */
+async function openDevices() {
+  const media = navigator.mediaDevices;
+  try {
+    return { stream: await media.getUserMedia({ audio: AUDIO_CONSTRAINTS, video: VIDEO_CONSTRAINTS }), cameraError: undefined };
+  } catch (error) {
+    if (error && error.name === 'NotAllowedError') throw error;
+    // No camera, or it is busy: try the microphone alone, and say why there is no picture.
+    const stream = await media.getUserMedia({ audio: AUDIO_CONSTRAINTS });
+    return { stream, cameraError: error };
+  }
+}
+
+function deviceProblem(error) {
+  switch (error && error.name) {
+    case 'NotAllowedError':
+    case 'SecurityError':
+      return ['Microphone blocked', 'The page is not allowed to use your microphone. Allow the microphone for this site (the icon in the address bar), then select Try again.'];
+    case 'NotFoundError':
+    case 'OverconstrainedError':
+      return ['No microphone found', 'Connect a microphone or a headset, then select Try again.'];
+    case 'NotReadableError':
+    case 'AbortError':
+      return ['Microphone busy', 'Another app is using your microphone. Close it, then select Try again.'];
+    default:
+      return ['Microphone problem', `The microphone could not be opened (${(error && error.message) || 'unknown error'}). Select Try again.`];
+  }
+}
+
+function cameraNote(error) {
+  if (!error) return undefined;
+  if (error.name === 'NotFoundError' || error.name === 'OverconstrainedError') return 'No camera: you can still talk.';
+  return 'The camera is not available: you can still talk.';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Audio: capture (microphone → 16 kHz PCM16 frames) and playback (agent frames → speakers)
+
+class AudioEngine {
+  /** @param {MediaStream} stream */
+  async start(stream, onFrame) {
+    this.context = new AudioContext({ latencyHint: 'interactive' });
+    await Promise.all([
+      this.context.audioWorklet.addModule(`${ASSETS}capture-worklet.js`),
+      this.context.audioWorklet.addModule(`${ASSETS}playback-worklet.js`),
+    ]);
+    const source = this.context.createMediaStreamSource(stream);
+    // Nothing above 8 kHz may reach the 16 kHz resampler (it would fold back as noise).
+    const lowpass = new BiquadFilterNode(this.context, { type: 'lowpass', frequency: 7_000, Q: Math.SQRT1_2 });
+    const capture = new AudioWorkletNode(this.context, 'meeting-capture', { numberOfInputs: 1, numberOfOutputs: 0 });
+    capture.port.onmessage = (event) => onFrame(event.data.frame, event.data.level);
+    source.connect(lowpass).connect(capture);
+    this.playback = new AudioWorkletNode(this.context, 'meeting-playback', { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [1] });
+    this.playback.port.onmessage = (event) => this.onPlayback(event.data);
+    this.playback.connect(this.context.destination);
+    this.onMark = () => undefined;
+  }
+
+  onPlayback(message) {
+    if (message.type === 'mark') {
+      stats.marksEchoed.push(message.name);
+      this.onMark(message.name);
+    } else if (message.type === 'stats') {
+      stats.samplesPlayed = message.played;
+      stats.outputRms = message.rms;
+      showAgentLevel(message.rms);
+    }
+  }
+
+  get running() { return this.context && this.context.state === 'running'; }
+
+  resume() { return this.context ? this.context.resume() : Promise.resolve(); }
+
+  /** Agent audio: the ArrayBuffer moves to the worklet (no copy). */
+  play(pcm) { this.playback.port.postMessage({ type: 'audio', pcm }, [pcm]); }
+
+  mark(name) { this.playback.port.postMessage({ type: 'mark', name }); }
+
+  clear() { this.playback.port.postMessage({ type: 'clear' }); }
+
+  close() { if (this.context) this.context.close().catch(() => undefined); }
+}
+
+/** The agent's tile follows its voice: the ring grows with the level, and `data-agent-level` says it. */
+function showAgentLevel(rms) {
+  const tile = $('agent-tile');
+  // Speech sits around 0.05–0.3 RMS; the square root spreads quiet speech across the scale.
+  const level = Math.min(1, Math.sqrt(rms) * 1.6);
+  tile.dataset.agentLevel = rms.toFixed(4);
+  tile.querySelector('.ring').style.transform = `scale(${(1 + level * 0.6).toFixed(3)})`;
+  tile.classList.toggle('speaking', rms > 0.01);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The call
+
+const media = { stream: undefined, audio: new AudioEngine(), muted: false, cameraOff: false };
+const call = { session: undefined, socket: undefined, admitted: false, finished: false, rejoinDeadline: 0, attempt: 0, retryTimer: 0, lastError: '' };
+
+function onMicFrame(frame, level) {
+  stats.micLevel = media.muted ? 0 : level;
+  const meter = $('mic-level');
+  // The same square-root spread as the agent's tile: a normal voice fills about half the meter.
+  if (meter) meter.value = Math.min(1, Math.sqrt(stats.micLevel) * 1.6);
+  const socket = call.socket;
+  if (call.admitted && !media.muted && socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(frame);
+    stats.framesSent += 1;
+  }
+}
+
+function sendControl(message) {
+  const socket = call.socket;
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function attachPreview(video) {
+  video.srcObject = media.stream;
+  video.play().catch(() => undefined);
+}
+
+/** Opens the devices and the audio engine; on failure shows why, with a Try again that starts over. */
+async function prepareDevices(onReady) {
+  const missing = missingFeatures();
+  if (missing.length > 0) {
+    setState('unsupported', 'This browser cannot run the call.');
+    showOnly(undefined);
+    showProblem('This browser is not supported', `The call needs ${missing.join(', ')}. Open the link in a current Chrome, Edge, Firefox or Safari.`);
+    return false;
+  }
+  try {
+    const { stream, cameraError } = await openDevices();
+    media.stream = stream;
+    const note = cameraNote(cameraError);
+    for (const id of ['camera-note', 'self-note']) {
+      const element = $(id);
+      if (element) { element.textContent = note ?? ''; element.hidden = !note; }
+    }
+    $('camera').hidden = stream.getVideoTracks().length === 0;
+    await media.audio.start(stream, onMicFrame);
+    hideProblem();
+    return true;
+  } catch (error) {
+    const [title, text] = deviceProblem(error);
+    setState('device-error', title);
+    showProblem(title, text, () => { hideProblem(); onReady(); });
+    return false;
+  }
+}
+
+function saveSession(session) {
+  sessionStorage.setItem(storageKey, JSON.stringify(session));
+}
+
+function storedSession() {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(storageKey) ?? 'null');
+    return value && typeof value.credential === 'string' && typeof value.streamUrl === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Switches the page to the call and connects. */
+function startCall(session) {
+  call.session = session;
+  agentName = session.agentName || agentName;
+  $('agent-name').textContent = agentName || 'Agent';
+  $('title').textContent = `Call with ${agentName || 'your agent'}`;
+  document.title = $('title').textContent;
+  // The token leaves the address bar; a reload lands on the room page, which rejoins.
+  history.replaceState(null, '', `/meeting/${encodeURIComponent(callId)}`);
+  showOnly('call');
+  attachPreview($('self-view'));
+  offerSound();
+  connect();
+}
+
+/** Browsers start audio only after a click or key press: when they held it back, a button asks for one. */
+function offerSound() {
+  const button = $('sound');
+  button.hidden = media.audio.running;
+  button.onclick = () => media.audio.resume().then(() => { button.hidden = true; });
+  media.audio.context.onstatechange = () => { button.hidden = media.audio.running || call.finished; };
+}
+
+function connect() {
+  const socket = new WebSocket(call.session.streamUrl);
+  socket.binaryType = 'arraybuffer';
+  call.socket = socket;
+  call.admitted = false;
+  if (call.rejoinDeadline === 0) setState('connecting', 'Connecting…');
+  socket.onopen = () => {
+    // The credential goes in the first message, never in the URL (URLs reach access logs).
+    socket.send(JSON.stringify({ type: 'hello', credential: call.session.credential, format: PCM_FORMAT }));
+  };
+  socket.onmessage = (event) => {
+    if (socket !== call.socket) return;
+    if (typeof event.data === 'string') onControl(event.data);
+    else media.audio.play(event.data);
+  };
+  socket.onclose = (event) => {
+    if (socket !== call.socket) return;
+    call.socket = undefined;
+    call.admitted = false;
+    if (call.finished) return;
+    // Refused (1008) or failed (1011) without a reason we may retry: retrying would only be refused again.
+    if ((event.code === 1008 || event.code === 1011) && call.lastError !== 'already_connected') {
+      finish(undefined, { title: 'The call stopped', text: 'The call could not continue. Ask for a new meeting link to talk again.' });
+      return;
+    }
+    scheduleRejoin();
+  };
+  media.audio.onMark = (name) => sendControl({ type: 'mark', name });
+}
+
+function onControl(text) {
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return;
+  }
+  switch (message.type) {
+    case 'ready':
+      call.admitted = true;
+      call.lastError = '';
+      call.rejoinDeadline = 0;
+      call.attempt = 0;
+      if (message.agentName) agentName = message.agentName;
+      $('agent-name').textContent = agentName || 'Agent';
+      if (media.muted) sendControl({ type: 'mute', muted: true });
+      setState('live', describeLive());
+      break;
+    case 'mark':
+      media.audio.mark(String(message.name));
+      break;
+    case 'clear':
+      media.audio.clear();
+      break;
+    case 'caption':
+      showCaption(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true);
+      break;
+    case 'state':
+      stats.agentState = String(message.state);
+      if (call.admitted) setState('live', describeLive());
+      break;
+    case 'ended':
+      finish(String(message.reason ?? 'error'));
+      break;
+    case 'error':
+      onServerError(String(message.code ?? ''), message.message);
+      break;
+    default:
+      break;
+  }
+}
+
+function onServerError(code, message) {
+  call.lastError = code;
+  // A rejoin can race the server noticing the old socket is gone: keep trying within the window.
+  if (code === 'already_connected' && call.rejoinDeadline !== 0) return;
+  const [title, text] = ERRORS[code] ?? ['The call stopped', typeof message === 'string' && message ? message : 'Something went wrong with the call.'];
+  finish(undefined, { title, text });
+}
+
+function scheduleRejoin() {
+  const now = Date.now();
+  if (call.rejoinDeadline === 0) {
+    call.rejoinDeadline = now + REJOIN_WINDOW_MS;
+    // The agent stops talking while we are away; what was queued would be stale when we are back.
+    media.audio.clear();
+  }
+  const delay = Math.min(RETRY_FIRST_MS * 2 ** call.attempt, RETRY_MAX_MS);
+  call.attempt += 1;
+  if (now + delay > call.rejoinDeadline) {
+    finish('connection_lost');
+    return;
+  }
+  setState('reconnecting', 'Reconnecting… Your call continues when the connection is back.');
+  call.retryTimer = setTimeout(connect, delay);
+}
+
+/** The end: the socket closed, the devices released, and the end screen (or the problem) says why. */
+function finish(reason, problem) {
+  if (call.finished) return;
+  call.finished = true;
+  clearTimeout(call.retryTimer);
+  const socket = call.socket;
+  call.socket = undefined;
+  if (socket && socket.readyState <= WebSocket.OPEN) socket.close(1000);
+  if (media.stream) for (const track of media.stream.getTracks()) track.stop();
+  media.audio.close();
+  if (problem) {
+    setState('ended', 'The call has ended.');
+    showOnly(undefined);
+    showProblem(problem.title, problem.text);
+    return;
+  }
+  setState('ended', 'The call has ended.');
+  $('ended-reason').textContent = END_REASONS[reason] ?? 'The call has ended.';
+  showOnly('ended');
+}
+
+function showCaption(role, text, final) {
+  const list = $('captions');
+  let item = list.querySelector(`p[data-role="${role}"][data-final="false"]`);
+  if (!item) {
+    item = document.createElement('p');
+    item.dataset.role = role;
+    item.className = `caption ${role}`;
+    const who = document.createElement('span');
+    who.className = 'who';
+    who.textContent = role === 'agent' ? `${agentName || 'Agent'}: ` : 'You: ';
+    const words = document.createElement('span');
+    words.className = 'words';
+    item.append(who, words);
+    list.append(item);
+    while (list.children.length > MAX_CAPTIONS) list.firstElementChild.remove();
+  }
+  item.dataset.final = String(final);
+  item.querySelector('.words').textContent = text;
+  list.scrollTop = list.scrollHeight;
+}
+
+function wireControls() {
+  $('mute').onclick = () => {
+    media.muted = !media.muted;
+    for (const track of media.stream.getAudioTracks()) track.enabled = !media.muted;
+    $('mute').setAttribute('aria-pressed', String(media.muted));
+    $('mute').textContent = media.muted ? 'Unmute' : 'Mute';
+    sendControl({ type: 'mute', muted: media.muted });
+  };
+  $('camera').onclick = () => {
+    media.cameraOff = !media.cameraOff;
+    for (const track of media.stream.getVideoTracks()) track.enabled = !media.cameraOff;
+    $('camera').setAttribute('aria-pressed', String(media.cameraOff));
+    $('camera').textContent = media.cameraOff ? 'Camera on' : 'Camera off';
+  };
+  $('hangup').onclick = () => {
+    sendControl({ type: 'hangup' });
+    finish('customer_hangup');
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The three ways in
+
+async function joinScreen() {
+  for (const element of document.querySelectorAll('[data-needs-script]')) element.hidden = false;
+  const form = $('join-form');
+  const button = $('join-button');
+  button.disabled = true;
+  setState('checking', 'Checking your microphone and camera… Allow them if your browser asks.');
+  if (!(await prepareDevices(joinScreen))) return;
+  attachPreview($('preview'));
+  button.disabled = false;
+  setState('ready', media.audio.running ? 'Ready: speak to see the microphone level, then select Join.' : 'Ready: select Join when you are.');
+  // Browsers hold audio back until a gesture: the first click or key press starts the meter.
+  const wake = () => media.audio.resume();
+  document.addEventListener('pointerdown', wake, { once: true });
+  document.addEventListener('keydown', wake, { once: true });
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    join(form, button);
+  };
+}
+
+async function join(form, button) {
+  button.disabled = true;
+  setState('joining', 'Joining…');
+  media.audio.resume();
+  const token = new FormData(form).get('token');
+  let response;
+  try {
+    response = await fetch(`/meeting/${encodeURIComponent(callId)}/join`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ token }),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch {
+    button.disabled = false;
+    setState('ready', 'Could not reach the server.');
+    showProblem('No connection', 'The server could not be reached. Check your network, then select Join again.');
+    return;
+  }
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const code = body && body.error && body.error.code;
+    const [title, text] = JOIN_REFUSALS[code] ?? ['Could not join', 'Joining failed. Please try again in a moment.'];
+    if (JOIN_REFUSALS[code]) {
+      finish(undefined, { title, text });
+    } else {
+      button.disabled = false;
+      setState('ready', title);
+      showProblem(title, text);
+    }
+    return;
+  }
+  saveSession(body);
+  hideProblem();
+  startCall(body);
+}
+
+async function roomPage(session) {
+  if (!session) {
+    setState('ended', 'This link has already been used.');
+    showOnly(undefined);
+    showProblem('This link has already been used', 'This meeting link was opened before, and a link works once. If it was you, continue in the tab where you joined; otherwise ask for a new link.');
+    return;
+  }
+  setState('connecting', 'Connecting…');
+  if (!(await prepareDevices(() => roomPage(session)))) return;
+  startCall(session);
+}
+
+wireControls();
+if (root.dataset.session) {
+  // The Join form was posted without this script: the session came in the page.
+  const session = JSON.parse(root.dataset.session);
+  saveSession(session);
+  roomPage(session);
+} else if ($('join-form')) {
+  joinScreen();
+} else {
+  roomPage(storedSession());
+}

@@ -1,0 +1,40 @@
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * axe-core's WCAG 2.1 A/AA violations on the page as it is now, run inside the page itself. Playwright's
+ * evaluate is not subject to the page's CSP (which rightly refuses injected script tags), so axe sees the
+ * real page: its stylesheet, its hidden sections, its live state.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+  );
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/**
+ * What a person sees: each selector's element is visible, lies wholly inside the viewport, and is the
+ * topmost thing at its centre (not covered by anything else). Takes the screenshot too, saved under
+ * `$MEETING_SCREENSHOT-<name>.png` when that variable is set, so a person can look at it.
+ */
+export async function expectOnScreen(page: Page, name: string, selectors: readonly string[]): Promise<void> {
+  const viewport = page.viewportSize()!;
+  for (const selector of selectors) {
+    const element = page.locator(selector);
+    expect(await element.isVisible(), `${name}: ${selector} visible`).toBe(true);
+    const box = (await element.boundingBox())!;
+    expect(box.width > 0 && box.height > 0, `${name}: ${selector} has a size`).toBe(true);
+    expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width + 0.5 && box.y + box.height <= viewport.height + 0.5, `${name}: ${selector} inside the ${viewport.width}x${viewport.height} viewport (${JSON.stringify(box)})`).toBe(true);
+    const onTop = await element.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return hit !== null && (hit === el || el.contains(hit));
+    });
+    expect(onTop, `${name}: ${selector} not covered`).toBe(true);
+  }
+  const shot = await page.screenshot(process.env.MEETING_SCREENSHOT ? { path: `${process.env.MEETING_SCREENSHOT}-${name}.png` } : {});
+  expect(shot.length).toBeGreaterThan(1000);
+}
