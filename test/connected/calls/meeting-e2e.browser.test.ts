@@ -1,0 +1,175 @@
+/**
+ * Invariant: a contact holds a real conversation with the agent from the meeting page, end to end: Chromium
+ * opens a real `room_url` with its fake camera and a microphone fed from a WAV made by espeak-ng, joins, and
+ * talks to the real streaming service (its STT, LLM and TTS adapters against the vendor stand-ins) over
+ * `/web-stream`. The agent greets, the contact's question is heard and answered, the page plays the answer
+ * (its level measured in the page), captions show both sides, a reload rejoins the same call, and the
+ * history record holds the conversation as a `video` call. Speech while the agent talks interrupts it: the
+ * page drops what it buffered and the transcript keeps only what was heard.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getHistoryRecord } from '../../../lib/store/history.js';
+import { FAKE_MEDIA_ARGS, launchChromium } from '../../support/browser.js';
+import { axeViolations, expectOnScreen } from '../../support/page-checks.js';
+import { startVoicePlatform, type VoicePlatform } from '../voice-harness.js';
+
+let vp: VoicePlatform;
+let dir: string;
+const browsers: Browser[] = [];
+
+/**
+ * A microphone recording: `lead` seconds of silence, the question spoken by espeak-ng, then silence long
+ * enough for the test (Chromium plays it once: `%noloop`).
+ */
+function microphoneWav(name: string, lead: number): string {
+  const speech = join(dir, `${name}-speech.wav`);
+  const wav = join(dir, `${name}.wav`);
+  execFileSync('espeak-ng', ['-w', speech, 'What time do you open tomorrow?']);
+  execFileSync('sox', [speech, '-r', '48000', '-c', '1', '-b', '16', wav, 'pad', String(lead), '40']);
+  return wav;
+}
+
+async function chromiumWithMicrophone(wav: string): Promise<Browser> {
+  const browser = await launchChromium([...FAKE_MEDIA_ARGS, `--use-file-for-fake-audio-capture=${wav}%noloop`, '--autoplay-policy=no-user-gesture-required']);
+  browsers.push(browser);
+  return browser;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'meeting-e2e-'));
+  vp = await startVoicePlatform({
+    stt: { transcripts: () => 'What time do you open tomorrow?', finalDelayMs: 50 },
+    llm: { ttftMs: 50, tokensPerSecond: 400 },
+    tts: { firstByteDelayMs: 30, realtimeFactor: 8 },
+  });
+});
+afterAll(async () => {
+  await Promise.all(browsers.map((b) => b.close()));
+  await vp?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface MeetingStats {
+  state: string;
+  samplesPlayed: number;
+  outputRms: number;
+  agentState: string;
+}
+const stats = (page: Page) => page.evaluate(() => ({ ...(window as unknown as { __meeting: MeetingStats }).__meeting }));
+type WithMeeting = { __meeting: MeetingStats };
+const waitForState = (page: Page, state: string) =>
+  page.waitForFunction((s) => (window as unknown as WithMeeting).__meeting.state === s, state, { timeout: 30_000, polling: 50 });
+/** Waits until the page has played more than `samples` samples (at a level above `rms`). */
+const waitForPlayed = (page: Page, samples: number, rms = 0) =>
+  page.waitForFunction(
+    ([n, level]) => (window as unknown as WithMeeting).__meeting.samplesPlayed > n! && (window as unknown as WithMeeting).__meeting.outputRms >= level!,
+    [samples, rms],
+    { timeout: 30_000, polling: 50 },
+  );
+
+/** Creates a meeting link for `agent` through the API and opens its Join screen. */
+async function openLink(browser: Browser, agentId: string, viewport = { width: 1280, height: 800 }) {
+  const created = await vp.api('POST', '/api/optimus/meeting-link', { assistantId: agentId, contactName: 'Grace' });
+  expect(created.status).toBe(201);
+  const { call_id: callId, room_url: roomUrl } = created.body as { call_id: string; room_url: string };
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 4(04|10)/.test(m.text())) problems.push(m.text());
+  });
+  expect((await page.goto(roomUrl))?.status()).toBe(200);
+  await waitForState(page, 'ready');
+  return { callId, roomUrl, context, page, problems };
+}
+
+describe('a meeting in Chromium against the real streaming service', () => {
+  it('greets, hears the question, plays the answer, captions both sides, rejoins on reload, and records the call', async () => {
+    const browser = await chromiumWithMicrophone(microphoneWav('question', 7));
+    const agent = await vp.agent({ name: 'Ava', first_message: 'Hi Grace, this is Ava from the bakery.' });
+    const { callId, roomUrl, context, page, problems } = await openLink(browser, agent._id);
+    await page.getByRole('button', { name: 'Join' }).click();
+    await waitForState(page, 'live');
+
+    // The greeting plays in the page: samples out, at a level well above silence, and its caption shows.
+    await waitForPlayed(page, 16_000, 0.01);
+    await page.getByText('Hi Grace, this is Ava from the bakery.').first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, 'meeting-e2e-live', ['#state', '#agent-tile', '#captions', '#mute', '#hangup']);
+
+    // The question (7 s into the microphone file) is heard; the answer is captioned and played.
+    const playedBefore = (await stats(page)).samplesPlayed;
+    const captions = page.locator('#captions');
+    await captions.getByText('What time do you open tomorrow?').first().waitFor({ timeout: 30_000 });
+    await captions.getByText(/You said: What time do you open tomorrow/).first().waitFor({ timeout: 30_000 });
+    await waitForPlayed(page, playedBefore + 16_000);
+    // The whole answer has played (the agent listens again): what it said is in the transcript.
+    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: 30_000 });
+
+    // A reload (the same tab) rejoins the same call.
+    await page.reload();
+    await waitForState(page, 'live');
+    expect(new URL(page.url()).pathname).toBe(`/meeting/${callId}`);
+
+    // A second browser opening the link later: already used.
+    const other = await browser.newContext();
+    const second = await other.newPage();
+    expect((await second.goto(roomUrl))?.status()).toBe(410);
+    await second.getByText(/already been used/i).first().waitFor();
+
+    await page.getByRole('button', { name: /hang up/i }).click();
+    const ended = await vp.nextCallEnded();
+    expect(ended.callId).toBe(callId);
+    await waitForState(page, 'ended');
+    await expectOnScreen(page, 'meeting-e2e-ended', ['#ended-title', '#ended-reason']);
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, any>;
+    expect(record.agentType).toBe('video');
+    expect(record.callEndReason).toBe('customer_hangup');
+    expect(String(record.callTranscript).split('\n').slice(0, 3)).toEqual([
+      'agent: Hi Grace, this is Ava from the bakery.',
+      'user: What time do you open tomorrow?',
+      'agent: You said: What time do you open tomorrow. How can I help with that?',
+    ]);
+    expect(record.callCost).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await context.close();
+    await other.close();
+  });
+
+  it('stops playing when the contact interrupts, and keeps only what was heard', async () => {
+    // The question comes a few seconds into a greeting that lasts much longer.
+    const browser = await chromiumWithMicrophone(microphoneWav('barge-in', 5));
+    // Short sentences, so each is its own phrase (and mark): the transcript can keep the ones heard.
+    const greeting = Array.from({ length: 20 }, (_, i) => `Welcome, sentence ${i + 1}.`).join(' ');
+    const agent = await vp.agent({ first_message: greeting });
+    const { callId, context, page, problems } = await openLink(browser, agent._id);
+    await page.getByRole('button', { name: 'Join' }).click();
+    await waitForState(page, 'live');
+    await waitForPlayed(page, 0);
+    // The interruption: the agent answers the question instead of finishing its greeting.
+    const captions = page.locator('#captions');
+    await captions.getByText(/You said: What time do you open tomorrow/).first().waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: 30_000 });
+    const played = (await stats(page)).samplesPlayed;
+    await page.getByRole('button', { name: /hang up/i }).click();
+    const ended = await vp.nextCallEnded();
+    expect(ended.callId).toBe(callId);
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, any>;
+    const lines = String(record.callTranscript).split('\n');
+    // Only the heard part of the greeting: its first sentences, well short of all twenty.
+    expect(lines[0]).toMatch(/^agent: Welcome, sentence 1\./);
+    expect(lines[0]!.length).toBeLessThan(`agent: ${greeting}`.length / 2);
+    expect(lines.slice(1)).toEqual(['user: What time do you open tomorrow?', 'agent: You said: What time do you open tomorrow. How can I help with that?']);
+    // The page stopped playing the greeting at the interruption: it played far less than the whole
+    // greeting (20 sentences at the stand-in's 70 ms a character is about 27 s) plus the answer.
+    expect(played / 16_000).toBeLessThan(20);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
