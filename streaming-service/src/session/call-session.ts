@@ -7,7 +7,7 @@ import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
 import type { SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import type { TelephonyAccount, TelephonyPort } from '../../../lib/vendors/telephony/port.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
-import { mulawRms } from '../codec/mulaw.js';
+import { mulawRms, mulawToPcm } from '../codec/mulaw.js';
 import { FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
 import { CallRecorder } from '../end/recording.js';
 import type { HttpToolOptions } from '../tools/http.js';
@@ -15,6 +15,8 @@ import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools } from '../tools/registry.js';
 import { AudioOut } from './audio-out.js';
 import { Conversation } from './conversation.js';
+import { CallerFloor } from './floor.js';
+import { interruptionSettings } from './interruption.js';
 import { contactVariables, fillTemplate } from './prompt.js';
 import { runReply, type TurnLatency } from './reply.js';
 import { Speaker } from './speaker.js';
@@ -152,7 +154,9 @@ export class CallSession {
   private stt: SttStream | undefined;
   private ttsSession: Promise<TtsSession>;
   private current: SpeechHandle | undefined;
-  private readonly turns = new TurnDetector();
+  /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
+  private readonly turns = new TurnDetector({ interruptOnSpeechStarted: false, minInterruptWords: Number.POSITIVE_INFINITY });
+  readonly floor: CallerFloor;
   private handles = 0;
   /** Consecutive replies the model failed; a third in a row ends the call (the model is down). */
   private replyFailures = 0;
@@ -192,6 +196,15 @@ export class CallSession {
       onCleared: (atMs) => {
         if (recording) this.recorder.cutAgent(atMs - this.startMs);
       },
+    });
+    this.floor = new CallerFloor(interruptionSettings(setup.agent.interruption), 8_000, {
+      activity: () => {
+        const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
+        return { active, audible: active && (this.out.isPaused || this.out.isBusy()) };
+      },
+      pause: () => this.out.pause(),
+      resume: () => this.out.resume(),
+      interrupt: (atMs) => this.interrupt(atMs),
     });
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
@@ -311,6 +324,7 @@ export class CallSession {
   afterUtterance(handle: SpeechHandle): void {
     if (this.current !== handle || this.state.isEnding || this.state.state === 'transferring') return;
     this.current = undefined;
+    this.floor.onUtteranceGone();
     if (this.state.canGo('listening')) this.state.go('listening');
   }
 
@@ -336,21 +350,23 @@ export class CallSession {
           this.lastVoicedAtMs = frame.atMs;
           this.lastActivityMs = frame.atMs;
         }
+        this.floor.onAudio(mulawToPcm(frame.mulaw), frame.atMs);
         if (this.stt) this.stt.sendAudio(frame.mulaw);
         else this.pendingAudio.push(frame.mulaw);
         return;
       }
       case 'mark_echo':
+        if (!this.out.acceptEcho(frame.name)) return;
         // Echoes for earlier handles (flushed by a clear) settle those handles too.
         for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.onMarkEcho(frame.name);
         return;
       case 'speech_started':
       case 'transcript':
       case 'utterance_end': {
-        const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
-        for (const decision of this.turns.onFrame(frame, active)) {
-          if (decision.type === 'barge_in') this.interrupt(decision.atMs);
-          else this.onUserTurn(decision.text, decision.atMs);
+        const decisions = this.turns.onFrame(frame, false);
+        if (frame.kind === 'transcript' && decisions.length === 0) this.floor.onTranscript(this.turns.pendingText, frame.atMs);
+        for (const decision of decisions) {
+          if (decision.type === 'turn_end' && this.floor.onTurnEnd(decision.text, decision.atMs)) this.onUserTurn(decision.text, decision.atMs);
         }
         return;
       }
@@ -375,7 +391,8 @@ export class CallSession {
   interrupt(atMs: number): void {
     const handle = this.current;
     if (!handle || handle.interrupted) return;
-    handle.interrupt(atMs);
+    handle.interrupt(atMs, this.out.heardBytes(handle.id));
+    this.floor.onUtteranceGone();
     // Agent-side data frames still queued belong to the interrupted utterance (STYLE 6).
     this.frames.dropData();
     for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
@@ -443,6 +460,7 @@ export class CallSession {
   private async finish(cause: EndCause): Promise<void> {
     if (this.maxTimer) clearTimeout(this.maxTimer);
     if (this.silenceTimer) clearInterval(this.silenceTimer);
+    this.floor.close();
     if (!this.state.isEnding) this.state.go('ending');
     const handle = this.current;
     if (handle && !handle.settled) handle.interrupt();

@@ -88,6 +88,7 @@ export class Speaker {
       for await (const chunk of utterance.audio) {
         if (signal.aborted) break;
         this.timings.firstByteAtMs ??= chunk.atMs;
+        phrase.audioBytes += chunk.audio.length;
         this.out.enqueueAudio(this.handle.id, chunk.audio);
       }
     } finally {
