@@ -4,7 +4,7 @@ import type { Contact } from '../../../lib/domain/contact.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
-import type { SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
+import type { SttProvider } from '../../../lib/vendors/stt/port.js';
 import type { TelephonyAccount, TelephonyPort } from '../../../lib/vendors/telephony/port.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
 import { mulawRms, mulawToPcm } from '../codec/mulaw.js';
@@ -21,6 +21,7 @@ import { contactVariables, fillTemplate } from './prompt.js';
 import { runReply, type TurnLatency } from './reply.js';
 import { Speaker } from './speaker.js';
 import { SpeechHandle } from './speech-handle.js';
+import { SttLink } from './stt-link.js';
 import { CallStateMachine } from './state.js';
 import { TurnDetector } from './turn-detector.js';
 
@@ -151,7 +152,8 @@ export class CallSession {
   /** How many filler and "still working" phrases were said, to take the next one in turn. */
   readonly waitingPhrasesSaid = { filler: 0, stillWorking: 0 };
   readonly options: SessionOptions;
-  private stt: SttStream | undefined;
+  /** The transcription stream, reopened on failure (stt-link.ts). */
+  readonly stt: SttLink;
   private ttsSession: Promise<TtsSession>;
   private current: SpeechHandle | undefined;
   /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
@@ -160,7 +162,6 @@ export class CallSession {
   private handles = 0;
   /** Consecutive replies the model failed; a third in a row ends the call (the model is down). */
   private replyFailures = 0;
-  private readonly pendingAudio: Uint8Array[] = [];
   private lastVoicedAtMs = 0;
   private readonly startMs = performance.now();
   private maxTimer: NodeJS.Timeout | undefined;
@@ -209,6 +210,15 @@ export class CallSession {
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
+    this.stt = new SttLink(
+      services.stt,
+      { language: this.options.language, endpointingMs: this.options.endpointingMs, utteranceEndMs: this.options.utteranceEndMs },
+      (event) => this.push(sttEventToFrame(event)),
+      (error) => {
+        if (!this.state.isEnding) this.fail('stt', error);
+      },
+      { callId: setup.callId },
+    );
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     this.ttsSession = services.tts.connect({ voiceId: setup.agent.tts_voice_id });
     this.ttsSession.catch(() => undefined);
@@ -235,7 +245,7 @@ export class CallSession {
       if (this.state.state === 'listening' && now - this.lastActivityMs >= this.options.silenceTimeoutMs) this.end('silence_timeout');
     }, Math.min(5_000, this.options.silenceTimeoutMs));
     this.silenceTimer.unref?.();
-    void this.connectStt();
+    void this.stt.run();
     const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
     if (greeting) {
       this.state.go('greeting');
@@ -259,25 +269,6 @@ export class CallSession {
     if (this.endCause) return;
     this.endCause = cause;
     this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
-  }
-
-  private async connectStt(): Promise<void> {
-    try {
-      const stream = await this.services.stt.connect({
-        language: this.options.language,
-        endpointingMs: this.options.endpointingMs,
-        utteranceEndMs: this.options.utteranceEndMs,
-      });
-      if (this.state.isEnding) {
-        await stream.close();
-        return;
-      }
-      this.stt = stream;
-      for (const chunk of this.pendingAudio.splice(0)) stream.sendAudio(chunk);
-      for await (const event of stream.events) this.push(sttEventToFrame(event));
-    } catch (error) {
-      if (!this.state.isEnding) this.fail('stt', error);
-    }
   }
 
   /** A vendor failed mid-call: the call cannot go on without hearing or speaking. */
@@ -351,8 +342,7 @@ export class CallSession {
           this.lastActivityMs = frame.atMs;
         }
         this.floor.onAudio(mulawToPcm(frame.mulaw), frame.atMs);
-        if (this.stt) this.stt.sendAudio(frame.mulaw);
-        else this.pendingAudio.push(frame.mulaw);
+        this.stt.sendAudio(frame.mulaw);
         return;
       }
       case 'mark_echo':
@@ -470,7 +460,7 @@ export class CallSession {
     // Closing the socket ends <Connect>; Twilio then runs the next verb or hangs up (transfers replaced it).
     this.socket.close(1000, cause);
     this.frames.close();
-    await Promise.allSettled([this.stt?.close(), this.ttsSession.then((s) => s.close())]);
+    await Promise.allSettled([this.stt.close(), this.ttsSession.then((s) => s.close())]);
     this.resolveEnded({
       setup: this.setup,
       reason: REASONS[cause],
