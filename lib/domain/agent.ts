@@ -34,6 +34,19 @@ export const InterruptionConfig = z
   .meta({ id: 'InterruptionConfig' });
 export type InterruptionConfig = z.infer<typeof InterruptionConfig>;
 
+/** What the agent does when the caller goes quiet (docs/api.md, "Silence"). */
+export const SilenceConfig = z
+  .strictObject({
+    /** Silence before the agent re-prompts, ms. Default 10000. */
+    reprompt_after_ms: z.number().int().min(2_000).max(120_000).optional(),
+    /** Re-prompts before the call ends as silence_timeout; 0 never re-prompts. Default 2. */
+    max_reprompts: z.number().int().min(0).max(5).optional(),
+    /** What the agent says, in the agent's language. Default "Are you still there?". */
+    reprompt_message: z.string().trim().min(1).max(300).optional(),
+  })
+  .meta({ id: 'SilenceConfig' });
+export type SilenceConfig = z.infer<typeof SilenceConfig>;
+
 const agentFields = {
   name: Name,
   llm_provider: z.enum(LLM_PROVIDERS),
@@ -46,6 +59,7 @@ const agentFields = {
   recording_enabled: z.boolean(),
   ambience_enabled: z.boolean(),
   interruption: InterruptionConfig,
+  silence: SilenceConfig,
 };
 
 /** POST /api/agents body. Unknown fields are rejected so a typo never silently does nothing. */
@@ -58,6 +72,7 @@ export const AgentCreate = z
     recording_enabled: agentFields.recording_enabled.default(false),
     ambience_enabled: agentFields.ambience_enabled.default(false),
     interruption: agentFields.interruption.optional(),
+    silence: agentFields.silence.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -89,6 +104,7 @@ export interface Agent {
   ambience_enabled: boolean;
   /** Absent on agents that never set it: every default applies. */
   interruption?: InterruptionConfig;
+  silence?: SilenceConfig;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -121,6 +137,7 @@ export const AgentView = z
     tts_voice_id: z.string(),
     ambience_enabled: z.boolean(),
     interruption: InterruptionConfig.optional(),
+    silence: SilenceConfig.optional(),
     updatedAt: Timestamp,
   })
   .meta({ id: 'Agent' });

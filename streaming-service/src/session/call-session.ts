@@ -21,6 +21,7 @@ import { contactVariables, fillTemplate } from './prompt.js';
 import { runReply, type TurnLatency } from './reply.js';
 import { Speaker } from './speaker.js';
 import { SpeechHandle } from './speech-handle.js';
+import { SilenceWatch, silenceSettings } from './silence.js';
 import { SttLink } from './stt-link.js';
 import { CallStateMachine } from './state.js';
 import { TurnDetector } from './turn-detector.js';
@@ -159,6 +160,7 @@ export class CallSession {
   /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
   private readonly turns = new TurnDetector({ interruptOnSpeechStarted: false, minInterruptWords: Number.POSITIVE_INFINITY });
   readonly floor: CallerFloor;
+  readonly silence: SilenceWatch;
   private handles = 0;
   /** Consecutive replies the model failed; a third in a row ends the call (the model is down). */
   private replyFailures = 0;
@@ -198,6 +200,7 @@ export class CallSession {
         if (recording) this.recorder.cutAgent(atMs - this.startMs);
       },
     });
+    this.silence = new SilenceWatch(silenceSettings(setup.agent.silence), this.options.silenceTimeoutMs);
     this.floor = new CallerFloor(interruptionSettings(setup.agent.interruption), 8_000, {
       activity: () => {
         const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
@@ -238,12 +241,8 @@ export class CallSession {
   start(): void {
     this.maxTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
     this.maxTimer.unref?.();
-    // Checked every few seconds: the exact moment of a silence timeout does not matter.
-    this.silenceTimer = setInterval(() => {
-      const now = performance.now();
-      if (this.current && !this.current.settled) this.lastActivityMs = now;
-      if (this.state.state === 'listening' && now - this.lastActivityMs >= this.options.silenceTimeoutMs) this.end('silence_timeout');
-    }, Math.min(5_000, this.options.silenceTimeoutMs));
+    // Checked every second: a re-prompt a second late is not noticed; one timer a second per call is cheap.
+    this.silenceTimer = setInterval(() => this.checkSilence(), Math.min(1_000, this.options.silenceTimeoutMs));
     this.silenceTimer.unref?.();
     void this.stt.run();
     const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
@@ -257,6 +256,19 @@ export class CallSession {
       this.state.go('listening');
     }
     void this.loop();
+  }
+
+  /** The line is quiet (agent idle, caller silent): re-prompt the caller, or end the call (silence.ts). */
+  private checkSilence(): void {
+    const now = performance.now();
+    if (this.current && !this.current.settled) this.lastActivityMs = now;
+    if (this.state.state !== 'listening') return;
+    const decision = this.silence.check(now - this.lastActivityMs);
+    if (decision === 'end') this.end('silence_timeout');
+    else if (decision === 'reprompt') {
+      this.lastActivityMs = now;
+      this.sayLine(this.silence.settings.repromptMessage);
+    }
   }
 
   /** Twilio input and STT events enter here as frames. */
@@ -397,6 +409,7 @@ export class CallSession {
   private onUserTurn(text: string, atMs: number): void {
     if (this.state.isEnding || this.state.state === 'transferring') return;
     if (this.current) this.interrupt(atMs);
+    this.silence.onCallerSpoke();
     this.conversation.addUser(text);
     const handle = this.newHandle('reply');
     const entry = this.conversation.addAgent(handle);
@@ -425,10 +438,16 @@ export class CallSession {
     log('warn', 'reply failed', { callId: this.setup.callId, ...describeError(error) });
     // runReply has already waited for the failed handle to settle: what it played stays in the transcript.
     if (this.current !== handle || handle.interrupted) return;
-    const apology = this.newHandle('line');
-    const entry = this.conversation.addAgent(apology);
-    entry.rounds.push({ generated: this.options.apologyPhrase, toolCalls: [], results: new Map() });
-    void this.speakLine(apology, this.options.apologyPhrase).then(() => this.afterUtterance(apology));
+    this.sayLine(this.options.apologyPhrase);
+  }
+
+  /** Says a fixed line as its own utterance, kept in the conversation like any agent speech. */
+  private sayLine(text: string): void {
+    const handle = this.newHandle('line');
+    const entry = this.conversation.addAgent(handle);
+    entry.rounds.push({ generated: text, toolCalls: [], results: new Map() });
+    if (this.state.canGo('thinking')) this.state.go('thinking');
+    void this.speakLine(handle, text).then(() => this.afterUtterance(handle));
   }
 
   /** Moves the caller to `to` through the telephony port; true when the provider accepted it. */
