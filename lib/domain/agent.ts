@@ -30,8 +30,7 @@ export const InterruptionConfig = z
     resume_false_interruption: z.boolean().optional(),
     /** Words that acknowledge without interrupting ("uh-huh"); replaces the English default list. */
     backchannels: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(100).optional(),
-  })
-  .meta({ id: 'InterruptionConfig' });
+  });
 export type InterruptionConfig = z.infer<typeof InterruptionConfig>;
 
 /** What the agent does when the caller goes quiet (docs/api.md, "Silence"). */
@@ -43,8 +42,7 @@ export const SilenceConfig = z
     max_reprompts: z.number().int().min(0).max(5).optional(),
     /** What the agent says, in the agent's language. Default "Are you still there?". */
     reprompt_message: z.string().trim().min(1).max(300).optional(),
-  })
-  .meta({ id: 'SilenceConfig' });
+  });
 export type SilenceConfig = z.infer<typeof SilenceConfig>;
 
 const agentFields = {
