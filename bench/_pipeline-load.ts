@@ -67,7 +67,7 @@ export interface LevelStats {
   readonly overAgentSounds?: number;
   /** quality: caller-perceived silence from the end of a wordless noise to the agent's audio again (ms). */
   readonly resumeSilenceMs?: number[];
-  /** faults: sockets the stand-ins cut. */
+  /** faults: sockets the stand-ins cut (their fault knobs). */
   readonly sttDrops?: number;
   readonly ttsDrops?: number;
 }
@@ -269,8 +269,8 @@ async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
       await caller.whenIdle(15_000);
-      const sttBefore = knobs.stt.sessions.length;
-      const ttsBefore = knobs.tts.connections.length;
+      const sttBefore = knobs.stt.midStreamDrops;
+      const ttsBefore = knobs.tts.midStreamDrops;
       knobs.stt.dropMidStream(4_000);
       const from = caller.received.length;
       const played = caller.play(sentence);
@@ -280,8 +280,8 @@ async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void
       await played;
       await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
       await caller.whenIdle(30_000);
-      sttDrops += knobs.stt.sessions.length - sttBefore;
-      ttsDrops += knobs.tts.connections.length - ttsBefore;
+      sttDrops += knobs.stt.midStreamDrops - sttBefore;
+      ttsDrops += knobs.tts.midStreamDrops - ttsBefore;
     } catch (error) {
       if (errors.length < 5) errors.push(String(error));
     } finally {

@@ -635,6 +635,8 @@ export class SttStandinControl {
   }
 
   private pendingDrop: { remaining: number; code: number; reason: string } | undefined;
+  /** Sockets {@link dropMidStream} has closed so far. */
+  midStreamDrops = 0;
 
   /** @internal Counts caller audio a connection received, for {@link dropMidStream}. */
   audioReceived(connection: StandinConnection, bytes: number): void {
@@ -643,6 +645,7 @@ export class SttStandinControl {
     drop.remaining -= bytes;
     if (drop.remaining > 0) return;
     this.pendingDrop = undefined;
+    this.midStreamDrops += 1;
     connection.close(drop.code, drop.reason);
   }
 

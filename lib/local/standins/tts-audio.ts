@@ -298,6 +298,8 @@ export interface TtsStandin {
    * binary audio) is cut there, no close frame, mid-utterance, once.
    */
   dropMidStream(afterBytes: number): void;
+  /** Sockets {@link dropMidStream} has cut so far. */
+  readonly midStreamDrops: number;
   stop(): Promise<void>;
 }
 
@@ -342,6 +344,7 @@ export async function startStandinServer(
   let nextId = 1;
   let script: TtsScript = { ...DEFAULT_TTS_SCRIPT, ...options.script };
   let pendingDrop: { remaining: number } | undefined;
+  let midStreamDrops = 0;
   /** Counts what `ws` sends, for {@link TtsStandin.dropMidStream}; the vendor code sends as always. */
   const watchSends = (ws: WebSocket) => {
     const send = ws.send.bind(ws) as (data: unknown, ...rest: unknown[]) => void;
@@ -350,6 +353,7 @@ export async function startStandinServer(
         pendingDrop.remaining -= typeof data === 'string' ? Buffer.byteLength(data) : (data as Uint8Array).byteLength;
         if (pendingDrop.remaining <= 0) {
           pendingDrop = undefined;
+          midStreamDrops += 1;
           ws.terminate();
           return;
         }
@@ -415,6 +419,9 @@ export async function startStandinServer(
     },
     dropMidStream(afterBytes) {
       pendingDrop = { remaining: afterBytes };
+    },
+    get midStreamDrops() {
+      return midStreamDrops;
     },
     async stop() {
       for (const ws of wss.clients) ws.terminate();
