@@ -10,7 +10,8 @@
 import { loadConfig } from '../lib/config.js';
 import { SimulatedCaller, tone } from '../lib/local/simulated-caller.js';
 import { startLlmStandins, type LlmScript } from '../lib/local/standins/llm.js';
-import { cycleTranscripts, startSttStandins, type SttScript } from '../lib/local/standins/stt.js';
+import { startSttStandins, type SttScript, type SttStandinControl } from '../lib/local/standins/stt.js';
+import type { TtsStandin } from '../lib/local/standins/tts-audio.js';
 import { startTtsStandins, type TtsScript } from '../lib/local/standins/tts.js';
 
 /** What the caller says, in a cycle: a question, a request for a long answer, the interruption. */
@@ -20,11 +21,36 @@ export const LONG_REPLY =
   'Sure. We have a seasonal menu with a mushroom risotto, a grilled sea bass with lemon butter, a slow ' +
   'roasted lamb shoulder, three salads, and for dessert a lemon tart, a chocolate mousse and a cheese board.';
 export const SHORT_REPLY = 'Sure. We open at nine every day.';
+/**
+ * The demanding caller of the quality level, per utterance in a cycle: asks for the long answer, then talks
+ * over it with an "uh-huh", a cough (no words) and a second of noise (no words), none of which should stop it.
+ */
+export const QUALITY_LINES = ['Tell me everything about the menu.', 'Uh-huh.', '', ''] as const;
+/** What the fault level's caller says; every word of it must reach the model across an STT socket drop. */
+export const FAULT_LINE = 'I would like to book a table for two tomorrow at seven please.';
+
+/**
+ * Which caller the level runs: `load` (question, long answer interrupted, the capacity figures), `quality`
+ * (backchannels, coughs and noise over the long answer), `faults` (one call at a time, its STT socket cut
+ * while the caller talks and its TTS socket cut mid-answer).
+ */
+export type LevelMode = 'load' | 'quality' | 'faults';
+let mode: LevelMode = 'load';
+const transcriptFor = (utterance: number): string =>
+  mode === 'faults' ? FAULT_LINE : mode === 'quality' ? QUALITY_LINES[utterance % QUALITY_LINES.length]! : CALLER_LINES[utterance % CALLER_LINES.length]!;
 
 /** Messages of the IPC protocol. */
 export type ToChild =
   | { type: 'standins'; stt: Partial<SttScript>; llm: Pick<LlmScript, 'ttftMs' | 'tokensPerSecond'>; tts: Partial<TtsScript> }
-  | { type: 'level'; url: string; calls: { callSid: string; token: string }[]; durationMs: number; staggerMs: number; playbackSpeed: number }
+  | {
+      type: 'level';
+      mode: LevelMode;
+      url: string;
+      calls: { callSid: string; token: string }[];
+      durationMs: number;
+      staggerMs: number;
+      playbackSpeed: number;
+    }
   | { type: 'stop' };
 export type FromChild =
   | { type: 'env'; env: Record<string, string> }
@@ -37,10 +63,18 @@ export interface LevelStats {
   readonly bargeIns: number;
   readonly clearsReceived: number;
   readonly errors: string[];
+  /** quality: sounds played over the agent that must not stop it (uh-huh, cough, noise). */
+  readonly overAgentSounds?: number;
+  /** quality: caller-perceived silence from the end of a wordless noise to the agent's audio again (ms). */
+  readonly resumeSilenceMs?: number[];
+  /** faults: sockets the stand-ins cut (their fault knobs). */
+  readonly sttDrops?: number;
+  readonly ttsDrops?: number;
 }
 
 const send = (m: FromChild) => process.send?.(m);
 let stopStandins: (() => Promise<void>) | undefined;
+let faultKnobs: { stt: SttStandinControl; tts: TtsStandin } | undefined;
 
 process.on('message', (raw) => {
   const m = raw as ToChild;
@@ -59,7 +93,7 @@ function fatal(error: unknown): never {
 async function standins(m: Extract<ToChild, { type: 'standins' }>): Promise<void> {
   const config = loadConfig();
   const [stt, llm, tts] = await Promise.all([
-    startSttStandins(config, { ...m.stt, transcripts: cycleTranscripts(CALLER_LINES) }),
+    startSttStandins(config, { ...m.stt, transcripts: ({ utterance }) => transcriptFor(utterance) }),
     startLlmStandins(config, {
       ...m.llm,
       reply: (req) => {
@@ -70,6 +104,7 @@ async function standins(m: Extract<ToChild, { type: 'standins' }>): Promise<void
     }),
     startTtsStandins(config, m.tts),
   ]);
+  faultKnobs = { stt: stt.control.deepgram!, tts: tts.control.elevenlabs! };
   stopStandins = async () => {
     await Promise.all([stt.stop(), llm.stop(), tts.stop()]);
   };
@@ -77,6 +112,9 @@ async function standins(m: Extract<ToChild, { type: 'standins' }>): Promise<void
 }
 
 async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
+  mode = m.mode;
+  if (m.mode === 'quality') return qualityLevel(m);
+  if (m.mode === 'faults') return faultsLevel(m);
   const errors: string[] = [];
   let connected = 0;
   let failed = 0;
@@ -137,3 +175,118 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Connects one benchmark caller (after its stagger slot); undefined when it could not. */
+async function connect(m: Extract<ToChild, { type: 'level' }>, call: { callSid: string; token: string }, errors: string[]): Promise<SimulatedCaller | undefined> {
+  try {
+    return await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed });
+  } catch (error) {
+    if (errors.length < 5) errors.push(String(error));
+    return undefined;
+  }
+}
+
+async function hangUp(caller: SimulatedCaller): Promise<void> {
+  caller.hangUp();
+  await Promise.race([caller.closed, sleep(5_000)]);
+}
+
+/**
+ * The demanding caller: asks for the long answer, then over it says "uh-huh" (350 ms), coughs (120 ms) and
+ * makes a second of noise; none has words, so the agent should finish its answer. Real-time playback, so
+ * the service's playhead estimate and the caller's agree.
+ */
+async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
+  const errors: string[] = [];
+  let connected = 0;
+  let failed = 0;
+  let sounds = 0;
+  let clears = 0;
+  const resumeSilenceMs: number[] = [];
+  const until = performance.now() + m.staggerMs + m.durationMs;
+  const request = tone(500);
+  const overAgent = [tone(350), tone(120), tone(1_000)];
+  const oneCall = async (call: { callSid: string; token: string }, index: number) => {
+    await sleep((m.staggerMs * index) / Math.max(1, m.calls.length));
+    const caller = await connect(m, call, errors);
+    if (!caller) return void (failed += 1);
+    connected += 1;
+    try {
+      await caller.waitFor((msg) => msg.event === 'mark', 15_000);
+      await caller.whenIdle(15_000);
+      while (performance.now() < until) {
+        await sleep(300);
+        const from = caller.received.length;
+        await caller.play(request);
+        await caller.waitForNext((msg) => msg.event === 'media', 15_000, from);
+        for (const sound of overAgent) {
+          await sleep(600);
+          const before = caller.received.length;
+          sounds += 1;
+          await caller.play(sound);
+          const endedAt = performance.now();
+          const clear = caller.received.slice(before).find((msg) => msg.event === 'clear');
+          if (!clear) continue;
+          // The agent paused: time until its audio comes back (a false interruption resumed).
+          clears += 1;
+          // (The baseline never resumes: nothing comes back, and that is not a silence to measure.)
+          const back = await caller.waitForNext((msg) => msg.event === 'media', 4_000, caller.received.indexOf(clear) + 1).catch(() => undefined);
+          if (back) resumeSilenceMs.push(back.atMs - endedAt);
+        }
+        await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
+        await caller.whenIdle(30_000);
+      }
+    } catch (error) {
+      if (errors.length < 5) errors.push(String(error));
+    } finally {
+      await hangUp(caller);
+    }
+  };
+  await Promise.all(m.calls.map((c, i) => oneCall(c, i)));
+  send({ type: 'level-done', stats: { connected, failed, bargeIns: 0, clearsReceived: clears, errors, overAgentSounds: sounds, resumeSilenceMs } });
+}
+
+/**
+ * One call at a time (so each injected fault lands on that call): the STT socket is cut half a second into
+ * the caller's sentence, then the TTS socket a second into the answer. The parent checks the sentence reached
+ * the model whole and that no call ended as `error`.
+ */
+async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
+  const errors: string[] = [];
+  let connected = 0;
+  let failed = 0;
+  let sttDrops = 0;
+  let ttsDrops = 0;
+  const knobs = faultKnobs!;
+  const sentence = tone(2_500);
+  for (const call of m.calls) {
+    const caller = await connect(m, call, errors);
+    if (!caller) {
+      failed += 1;
+      continue;
+    }
+    connected += 1;
+    try {
+      await caller.waitFor((msg) => msg.event === 'mark', 15_000);
+      await caller.whenIdle(15_000);
+      const sttBefore = knobs.stt.midStreamDrops;
+      const ttsBefore = knobs.tts.midStreamDrops;
+      knobs.stt.dropMidStream(4_000);
+      const from = caller.received.length;
+      const played = caller.play(sentence);
+      // Cut the TTS socket once the answer's audio flows.
+      await caller.waitForNext((msg) => msg.event === 'media', 15_000, from);
+      knobs.tts.dropMidStream(12_000);
+      await played;
+      await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
+      await caller.whenIdle(30_000);
+      sttDrops += knobs.stt.midStreamDrops - sttBefore;
+      ttsDrops += knobs.tts.midStreamDrops - ttsBefore;
+    } catch (error) {
+      if (errors.length < 5) errors.push(String(error));
+    } finally {
+      await hangUp(caller);
+    }
+  }
+  send({ type: 'level-done', stats: { connected, failed, bargeIns: 0, clearsReceived: 0, errors, sttDrops, ttsDrops } });
+}

@@ -29,6 +29,7 @@ import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../lib/config.js';
+import { setLogLevel } from '../lib/http/log.js';
 import { DEFAULT_VOICE, type Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
 import { signStreamToken } from '../lib/domain/stream-token.js';
@@ -39,7 +40,9 @@ import { vendorProviders } from '../streaming-service/src/providers.js';
 import { createStreamingServer, type StreamingEnvironment } from '../streaming-service/src/server.js';
 import type { CallOutcome, CallSession } from '../streaming-service/src/session/call-session.js';
 import { turnFigures } from '../streaming-service/src/session/reply.js';
-import type { FromChild, LevelStats, ToChild } from './_pipeline-load.js';
+import { FAULT_LINE, type FromChild, type LevelMode, type LevelStats, type ToChild } from './_pipeline-load.js';
+import { DEFAULT_INTERRUPTION } from '../streaming-service/src/session/interruption.js';
+import { DEFAULT_VAD_OPTIONS } from '../streaming-service/src/session/vad.js';
 
 /** The fixed vendor delays every level runs with. */
 export const VENDOR_DELAYS = { sttFinalMs: 150, llmTtftMs: 200, ttsFirstByteMs: 80 } as const;
@@ -52,6 +55,21 @@ const DURATION_MS = 25_000;
 const PLAYBACK_SPEED = 4;
 /** Lag that still keeps 20 ms audio frames on time with margin: the capacity criterion. */
 const LAG_OK_MS = 20;
+/**
+ * The event-loop delay histogram's resolution: 1 ms, because at the default 10 ms an idle loop already
+ * reports ~10 ms and the 20 ms criterion could not be told from noise.
+ */
+const LAG_RESOLUTION_MS = 1;
+/** Concurrent demanding callers in the quality levels, and how long they talk. */
+const QUALITY_CALLS = 20;
+const QUALITY_DURATION_MS = 30_000;
+/** Calls in the fault level, one at a time. */
+const FAULT_CALLS = 6;
+/**
+ * The quality level's same-run baseline: what interruption was before (any caller sound over the agent
+ * stops it at once, nothing resumes), to set the false-interruption rate against.
+ */
+const NAIVE_INTERRUPTION = { min_duration_ms: 0, min_words: 0, resume_false_interruption: false } as const;
 
 /** Per call: when barge-in aborts reached the adapters (performance.now()). */
 interface CallProbe {
@@ -77,6 +95,13 @@ interface LevelResult {
   readonly windowMs: number;
   readonly turns: number;
   readonly callsEnded: number;
+  /** Interruptions, pauses and resumes the sessions' floors decided. */
+  readonly floor: { interruptions: number; pauses: number; resumes: number };
+  /** Calls that ended as `error`. */
+  readonly errorEnds: number;
+  /** Words of the caller's sentence missing from what reached the model (fault level). */
+  readonly wordsLost: number;
+  readonly wordsExpected: number;
 }
 
 export async function run(): Promise<void> {
@@ -93,7 +118,7 @@ export async function run(): Promise<void> {
       tts: { firstByteDelayMs: VENDOR_DELAYS.ttsFirstByteMs },
     }, 'env');
     // The machine's own noise floor: this process's lag with no calls at all, measured in the same run.
-    const idle = monitorEventLoopDelay({ resolution: 10 });
+    const idle = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
     idle.enable();
     await sleep(5_000);
     idle.disable();
@@ -101,7 +126,14 @@ export async function run(): Promise<void> {
     process.stdout.write(`  idle (0 calls): lag p99 ${fmt(idleLagP99Ms)} ms\n`);
     const results: LevelResult[] = [];
     for (const calls of LEVELS) results.push(await runLevel(child, env.env, calls));
-    report(results, idleLagP99Ms);
+    process.stdout.write('  quality: a caller saying "uh-huh", coughing and making noise over the answer\n');
+    const naive = await runLevel(child, env.env, QUALITY_CALLS, 'quality', { interruption: NAIVE_INTERRUPTION });
+    const quality = await runLevel(child, env.env, QUALITY_CALLS, 'quality');
+    process.stdout.write('  faults: STT socket cut mid-sentence, TTS socket cut mid-answer, one call at a time\n');
+    // The reconnects log a warning each; expected here, they would drown the report.
+    setLogLevel('error');
+    const faults = await runLevel(child, env.env, FAULT_CALLS, 'faults');
+    report(results, idleLagP99Ms, { naive, quality, faults });
   } finally {
     child.send({ type: 'stop' } satisfies ToChild);
     await new Promise((r) => setTimeout(r, 200));
@@ -109,7 +141,16 @@ export async function run(): Promise<void> {
   }
 }
 
-async function runLevel(child: ChildProcess, standinEnv: Record<string, string>, calls: number): Promise<LevelResult> {
+async function runLevel(
+  child: ChildProcess,
+  standinEnv: Record<string, string>,
+  calls: number,
+  mode: LevelMode = 'load',
+  agentExtra: Partial<Agent> = {},
+): Promise<LevelResult> {
+  const quality = mode === 'quality';
+  const durationMs = mode === 'load' ? DURATION_MS : QUALITY_DURATION_MS;
+  const staggerMs = mode === 'faults' ? 0 : STAGGER_MS;
   const config = loadConfig({ ...process.env, ...standinEnv, LOG_LEVEL: 'silent' });
   const tokenKey = randomBytes(32);
   const probes = new Map<string, CallProbe>();
@@ -131,6 +172,7 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
     workspaceId,
     createdAt: now,
     updatedAt: now,
+    ...agentExtra,
   };
   const providers = vendorProviders(config);
   const environment: StreamingEnvironment = {
@@ -165,7 +207,7 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
     return { callSid, token: signStreamToken({ callSid, workspaceId, agentId: agent._id, numberId: newId('phoneNumber'), callId: newId('call') }, tokenKey) };
   });
 
-  const lag = monitorEventLoopDelay({ resolution: 10 });
+  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   const sessions = new Map<string, CallSession>();
   let cpuStart: NodeJS.CpuUsage | undefined;
   let cpuUsed: NodeJS.CpuUsage | undefined;
@@ -176,8 +218,8 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
   const levelStart = performance.now();
   // The window is time-based: after every call had its turn to connect, until the first calls hang up.
   // CPU and lag count only then; calls that failed to connect simply lower the mean active count.
-  const openAt = levelStart + STAGGER_MS + 1_000;
-  const closeAt = levelStart + STAGGER_MS + DURATION_MS - 1_000;
+  const openAt = levelStart + staggerMs + 1_000;
+  const closeAt = levelStart + staggerMs + durationMs - 1_000;
   const closeWindow = () => {
     if (!cpuStart || windowEnd) return;
     windowEnd = performance.now();
@@ -200,7 +242,16 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
 
   const { stats } = await ask(
     child,
-    { type: 'level', url: `ws://127.0.0.1:${port}/media-stream`, calls: callList, durationMs: DURATION_MS, staggerMs: STAGGER_MS, playbackSpeed: PLAYBACK_SPEED },
+    {
+      type: 'level',
+      mode,
+      url: `ws://127.0.0.1:${port}/media-stream`,
+      calls: callList,
+      durationMs,
+      staggerMs,
+      // The demanding caller plays in real time: pauses and resumes are about what it hears when.
+      playbackSpeed: mode === 'load' ? PLAYBACK_SPEED : 1,
+    },
     'level-done',
   );
   closeWindow();
@@ -240,6 +291,26 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
       if (tts !== undefined && tts - i.atMs < 1_000) ttsCancelMs.push(tts - i.atMs);
     }
   }
+  const floor = { interruptions: 0, pauses: 0, resumes: 0 };
+  for (const session of sessions.values()) {
+    floor.interruptions += session.floor.counts.interruptions;
+    floor.pauses += session.floor.counts.pauses;
+    floor.resumes += session.floor.counts.resumes;
+  }
+  // Every word of the caller's sentence must reach the model, once per turn, whatever socket dropped.
+  const expected = FAULT_LINE.toLowerCase().replace(/[^a-z ]/g, '').split(' ');
+  let wordsLost = 0;
+  let wordsExpected = 0;
+  if (mode === 'faults') {
+    for (const outcome of outcomes) {
+      for (const entry of outcome.conversation.entries) {
+        if (entry.type !== 'user') continue;
+        const got = new Set(entry.text.toLowerCase().replace(/[^a-z ]/g, '').split(' '));
+        wordsExpected += expected.length;
+        wordsLost += expected.filter((w) => !got.has(w)).length;
+      }
+    }
+  }
   const windowMs = windowEnd - windowStart;
   const used = cpuUsed ? (cpuUsed.user + cpuUsed.system) / 1000 : NaN;
   const result: LevelResult = {
@@ -259,7 +330,21 @@ async function runLevel(child: ChildProcess, standinEnv: Record<string, string>,
     windowMs,
     turns,
     callsEnded: outcomes.length,
+    floor,
+    errorEnds: outcomes.filter((o) => o.reason === 'error').length,
+    wordsLost,
+    wordsExpected,
   };
+  if (mode !== 'load') {
+    process.stdout.write(
+      `  ${mode}${agentExtra.interruption ? ' (baseline: any sound interrupts)' : ''}, ${calls} calls: ${outcomes.length} ended (${result.errorEnds} as error), ` +
+        `${floor.interruptions} interruptions, ${floor.pauses} pauses, ${floor.resumes} resumes` +
+        `${quality ? `, ${stats.overAgentSounds ?? 0} sounds over the agent, ${stats.clearsReceived} clears heard` : ''}` +
+        `${mode === 'faults' ? `, ${stats.sttDrops ?? 0} STT and ${stats.ttsDrops ?? 0} TTS sockets cut, ${wordsLost}/${wordsExpected} words lost` : ''}` +
+        `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,
+    );
+    return result;
+  }
   process.stdout.write(
     `  ${calls} calls (${fmt(result.meanActive, 0)} up on average): window ${(windowMs / 1000).toFixed(1)} s, ${turns} turns, ${stats.bargeIns} barge-ins, ` +
       `lag p99 ${fmt(result.lagP99Ms)} ms, CPU ${fmt(result.cpuMsPerCallSecond, 2)} ms/call/s` +
@@ -340,7 +425,40 @@ const mean = (values: readonly number[]) => (values.length ? values.reduce((a, b
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const round = (n: number, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
-function report(results: readonly LevelResult[], idleLagP99Ms: number): void {
+interface QualityResults {
+  readonly naive: LevelResult;
+  readonly quality: LevelResult;
+  readonly faults: LevelResult;
+}
+
+/**
+ * The quality figures: false interruptions per sound over the agent (here every interruption is false: the
+ * caller never says words over the answer), against the naive baseline of the same run; the silence the
+ * caller hears after a wordless noise, less the configured wait (VAD hangover + false-interruption timeout);
+ * words lost across STT drops; calls that survived the injected drops.
+ */
+function qualitySummary(q: QualityResults) {
+  const rate = (r: LevelResult) => (r.stats.overAgentSounds ? r.floor.interruptions / r.stats.overAgentSounds : NaN);
+  const configuredWaitMs = DEFAULT_VAD_OPTIONS.hangoverMs + DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs;
+  const silences = q.quality.stats.resumeSilenceMs ?? [];
+  const faultCalls = q.faults.callsEnded;
+  return {
+    falseInterruptionRate: round(rate(q.quality), 4),
+    falseInterruptionRateBaseline: round(rate(q.naive), 4),
+    falseInterruptionRatioToBaseline: round(rate(q.quality) / rate(q.naive), 4),
+    resumes: q.quality.floor.resumes,
+    resumeSilenceP50Ms: round(pct(silences, 50)),
+    resumeGapP50Ms: round(pct(silences, 50) - configuredWaitMs),
+    resumeGapP99Ms: round(pct(silences, 99) - configuredWaitMs),
+    sttWordsLost: q.faults.wordsLost,
+    sttWordsExpected: q.faults.wordsExpected,
+    vendorDropSurvival: faultCalls ? round((faultCalls - q.faults.errorEnds) / faultCalls, 4) : null,
+    sttSocketsCut: q.faults.stats.sttDrops ?? 0,
+    ttsSocketsCut: q.faults.stats.ttsDrops ?? 0,
+  };
+}
+
+function report(results: readonly LevelResult[], idleLagP99Ms: number, q: QualityResults): void {
   const rows = results.map((r) => ({
     calls: String(r.calls),
     'up (mean)': fmt(r.meanActive, 0),
@@ -375,7 +493,8 @@ function report(results: readonly LevelResult[], idleLagP99Ms: number): void {
       'overhead = first outbound audio − STT final − LLM first token − LLM first phrase − TTS first byte (per turn, this process).',
       'vendor mean = LLM first token + first phrase + TTS first byte inside that span; overhead/vendor is the share we add.',
       'barge-in = STT speech event received → clear sent / LLM abort signalled / TTS utterance cancelled (adapter boundary).',
-      'CPU ms/call/s = server-process CPU per concurrent call per second while all calls were up (1000 = one core).',
+      'CPU ms/call/s = server-process CPU per concurrent call per second while all calls were up (1000 = one core), local VAD included.',
+      `Lag: perf_hooks histogram at ${LAG_RESOLUTION_MS} ms resolution.`,
       '',
     ].join('\n'),
   );
@@ -394,6 +513,7 @@ function report(results: readonly LevelResult[], idleLagP99Ms: number): void {
     lagP99MsAt: Object.fromEntries(results.map((r) => [r.calls, round(r.lagP99Ms)])),
     cpuMsPerCallAt: Object.fromEntries(results.map((r) => [r.calls, round(r.cpuMsPerCallSecond, 2)])),
     cpuUnit: 'ms CPU per call per second',
+    ...qualitySummary(q),
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

@@ -13,6 +13,38 @@ export const DEFAULT_VOICE: Record<(typeof TTS_PROVIDERS)[number], string> = {
   cartesia: 'a0e99841-438c-4a64-b679-ae501e7d6091',
 };
 
+/**
+ * How the agent takes being talked over (docs/api.md, "Interruptions"). Every field is optional; a
+ * missing one takes the default. Bounds keep a typo from making an agent that can never be interrupted
+ * (minimum speech over 5 s) or that never resumes.
+ */
+export const InterruptionConfig = z
+  .strictObject({
+    /** Caller speech needed before the agent pauses or stops, ms. Default 500. */
+    min_duration_ms: z.number().int().min(0).max(5_000).optional(),
+    /** Words (backchannels excluded) needed before the agent stops. Default 2. */
+    min_words: z.number().int().min(0).max(10).optional(),
+    /** Silence after speech without words before a paused agent resumes, ms. Default 1500. */
+    false_interruption_timeout_ms: z.number().int().min(100).max(10_000).optional(),
+    /** Pause on speech and resume when it had no words (default true); false stops only on words. */
+    resume_false_interruption: z.boolean().optional(),
+    /** Words that acknowledge without interrupting ("uh-huh"); replaces the English default list. */
+    backchannels: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(100).optional(),
+  });
+export type InterruptionConfig = z.infer<typeof InterruptionConfig>;
+
+/** What the agent does when the caller goes quiet (docs/api.md, "Silence"). */
+export const SilenceConfig = z
+  .strictObject({
+    /** Silence before the agent re-prompts, ms. Default 10000. */
+    reprompt_after_ms: z.number().int().min(2_000).max(120_000).optional(),
+    /** Re-prompts before the call ends as silence_timeout; 0 never re-prompts. Default 2. */
+    max_reprompts: z.number().int().min(0).max(5).optional(),
+    /** What the agent says, in the agent's language. Default "Are you still there?". */
+    reprompt_message: z.string().trim().min(1).max(300).optional(),
+  });
+export type SilenceConfig = z.infer<typeof SilenceConfig>;
+
 const agentFields = {
   name: Name,
   llm_provider: z.enum(LLM_PROVIDERS),
@@ -24,6 +56,8 @@ const agentFields = {
   first_message: z.string().max(2_000),
   recording_enabled: z.boolean(),
   ambience_enabled: z.boolean(),
+  interruption: InterruptionConfig,
+  silence: SilenceConfig,
 };
 
 /** POST /api/agents body. Unknown fields are rejected so a typo never silently does nothing. */
@@ -35,6 +69,8 @@ export const AgentCreate = z
     first_message: agentFields.first_message.default(''),
     recording_enabled: agentFields.recording_enabled.default(false),
     ambience_enabled: agentFields.ambience_enabled.default(false),
+    interruption: agentFields.interruption.optional(),
+    silence: agentFields.silence.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -64,6 +100,9 @@ export interface Agent {
   first_message: string;
   recording_enabled: boolean;
   ambience_enabled: boolean;
+  /** Absent on agents that never set it: every default applies. */
+  interruption?: InterruptionConfig;
+  silence?: SilenceConfig;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -95,6 +134,8 @@ export const AgentView = z
     ...AgentCreated.shape,
     tts_voice_id: z.string(),
     ambience_enabled: z.boolean(),
+    interruption: InterruptionConfig.optional(),
+    silence: SilenceConfig.optional(),
     updatedAt: Timestamp,
   })
   .meta({ id: 'Agent' });

@@ -156,7 +156,7 @@ describe('call session', () => {
       t.stt.emit({ type: 'transcript', text: 'Where is my order?', isFinal: true, speechFinal: true, atMs: performance.now() });
       await until(() => hits === 1);
       // The caller talks over the agent while the tool is running.
-      t.stt.emit({ type: 'speech_started', atMs: performance.now() });
+      t.stt.emit({ type: 'transcript', text: 'Wait, actually', isFinal: false, speechFinal: false, atMs: performance.now() });
       await until(() => t.sent.some((m) => m.event === 'clear'));
       await until(() => answered);
       await until(() => t.s.executedToolCalls.size === 1 && t.s.conversation.messages().some((m) => m.role === 'tool'));
@@ -165,7 +165,11 @@ describe('call session', () => {
       t.stt.emit({ type: 'transcript', text: 'Hello?', isFinal: true, speechFinal: true, atMs: performance.now() });
       await until(() => t.llm.requests.length === 2);
       const second = t.llm.requests[1]!.messages;
-      expect(second.filter((m) => m.role === 'assistant' && m.toolCalls?.length)).toEqual([{ role: 'assistant', content: '', toolCalls: [call] }]);
+      const asked = second.filter((m) => m.role === 'assistant' && m.toolCalls?.length);
+      expect(asked).toEqual([{ role: 'assistant', content: expect.any(String), toolCalls: [call] }]);
+      // Only what had played of the phrase before the interruption, cut words marked: a prefix of it.
+      const heard = String(asked[0]!.content);
+      expect('Let me check that for you.'.startsWith(heard.replace(/—$/, ''))).toBe(true);
       expect(second.find((m) => m.role === 'tool')).toMatchObject({ toolCallId: 'call_a', content: expect.stringContaining('shipped') });
       expect(hits).toBe(1);
     } finally {

@@ -629,6 +629,30 @@ export class SttStandinControl {
   /** @internal Open connections, for {@link dropAll}. */
   readonly live = new Set<StandinConnection>();
 
+  /**
+   * Fault knob: the next connection to receive `afterBytes` more caller audio is closed from the server side
+   * with `code` (Deepgram closes 1011 on an internal error) in the middle of the stream, once. Tests use it
+   * to prove a call survives an STT socket drop while the caller is talking.
+   */
+  dropMidStream(afterBytes: number, code = 1011, reason = 'Internal server error'): void {
+    this.pendingDrop = { remaining: afterBytes, code, reason };
+  }
+
+  private pendingDrop: { remaining: number; code: number; reason: string } | undefined;
+  /** Sockets {@link dropMidStream} has closed so far. */
+  midStreamDrops = 0;
+
+  /** @internal Counts caller audio a connection received, for {@link dropMidStream}. */
+  audioReceived(connection: StandinConnection, bytes: number): void {
+    const drop = this.pendingDrop;
+    if (!drop) return;
+    drop.remaining -= bytes;
+    if (drop.remaining > 0) return;
+    this.pendingDrop = undefined;
+    this.midStreamDrops += 1;
+    connection.close(drop.code, drop.reason);
+  }
+
   /** Closes every open connection from the server side, as a vendor outage or restart would. */
   dropAll(code = 1011, reason = 'Internal server error'): void {
     for (const connection of this.live) connection.close(code, reason);
@@ -776,9 +800,12 @@ export async function startWsStandin(control: SttStandinControl, handlers: WsSta
     extraHeaders = handlers.handshakeHeaders?.(req) ?? {};
     wss.handleUpgrade(req, socket, head, (ws) => {
       const session = control.openSession({ path: url.pathname, query: Object.fromEntries(url.searchParams), headers: headerRecord(req) });
+      const connection = new StandinConnection(ws, session, control);
       ws.on('message', (data: RawData, isBinary: boolean) => {
         if (isBinary) {
-          control.record(session, { dir: 'in', kind: 'binary', bytes: toBytes(data).length });
+          const bytes = toBytes(data).length;
+          control.record(session, { dir: 'in', kind: 'binary', bytes });
+          control.audioReceived(connection, bytes);
           return;
         }
         const text = Buffer.from(toBytes(data)).toString('utf8');
@@ -790,7 +817,6 @@ export async function startWsStandin(control: SttStandinControl, handlers: WsSta
         }
         control.record(session, { dir: 'in', kind: 'text', text, json });
       });
-      const connection = new StandinConnection(ws, session, control);
       control.live.add(connection);
       ws.on('close', (code: number, reason: Buffer) => {
         control.live.delete(connection);

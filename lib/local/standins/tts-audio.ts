@@ -326,6 +326,13 @@ export interface TtsStandin {
   readonly connections: readonly ConnectionRecord[];
   /** Cuts every open socket as a network fault would (no close frame), to exercise reconnects. */
   dropConnections(): void;
+  /**
+   * Fault knob: the next socket to send `afterBytes` more bytes (wire bytes: JSON with base64 audio, or
+   * binary audio) is cut there, no close frame, mid-utterance, once.
+   */
+  dropMidStream(afterBytes: number): void;
+  /** Sockets {@link dropMidStream} has cut so far. */
+  readonly midStreamDrops: number;
   stop(): Promise<void>;
 }
 
@@ -369,6 +376,24 @@ export async function startStandinServer(
   const connections: ConnectionRecord[] = [];
   let nextId = 1;
   let script: TtsScript = { ...DEFAULT_TTS_SCRIPT, ...options.script };
+  let pendingDrop: { remaining: number } | undefined;
+  let midStreamDrops = 0;
+  /** Counts what `ws` sends, for {@link TtsStandin.dropMidStream}; the vendor code sends as always. */
+  const watchSends = (ws: WebSocket) => {
+    const send = ws.send.bind(ws) as (data: unknown, ...rest: unknown[]) => void;
+    ws.send = ((data: unknown, ...rest: unknown[]) => {
+      if (pendingDrop) {
+        pendingDrop.remaining -= typeof data === 'string' ? Buffer.byteLength(data) : (data as Uint8Array).byteLength;
+        if (pendingDrop.remaining <= 0) {
+          pendingDrop = undefined;
+          midStreamDrops += 1;
+          ws.terminate();
+          return;
+        }
+      }
+      send(data, ...rest);
+    }) as typeof ws.send;
+  };
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -402,6 +427,7 @@ export async function startStandinServer(
       ws.on('error', () => {
         // A client that vanished; 'close' records it.
       });
+      watchSends(ws);
       connected(ws, record, url, standin);
     });
   });
@@ -423,6 +449,12 @@ export async function startStandinServer(
     connections,
     dropConnections() {
       for (const ws of wss.clients) ws.terminate();
+    },
+    dropMidStream(afterBytes) {
+      pendingDrop = { remaining: afterBytes };
+    },
+    get midStreamDrops() {
+      return midStreamDrops;
     },
     async stop() {
       for (const ws of wss.clients) ws.terminate();

@@ -1,4 +1,4 @@
-import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
+import { bytesPerMs, bytesPerSample } from '../../../lib/vendors/shared/audio-format.js';
 import type { MediaTransport } from '../transport/port.js';
 
 /**
@@ -40,14 +40,28 @@ export interface AudioOutEvents {
 
 const LEAD_TOLERANCE_MS = 1e-6;
 
+/** An item that left for Twilio and, by our estimate, may not have finished playing. */
+type InFlight = { readonly item: Item; readonly playAtMs: number };
+
 export class AudioOut {
   private queue: Item[] = [];
   private playEndMs = 0;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /**
+   * What was sent and may still be unplayed (at most `leadMs` of audio plus its marks): what a pause takes
+   * back to send again on resume.
+   */
+  private inFlight: InFlight[] = [];
+  private paused = false;
+  /** Marks Twilio will echo because a pause's `clear` flushed them: not played, and sent again later. */
+  private readonly flushedEchoes = new Map<string, number>();
+  /** Audio bytes sent per handle, less what a pause took back: what played once it is all out. */
+  private readonly sentBytes = new Map<string, number>();
   private readonly options: AudioOutOptions;
   private readonly bytesPerMs: number;
   private readonly frameBytes: number;
+  private readonly sampleBytes: number;
 
   constructor(
     private readonly transport: Pick<MediaTransport, 'format' | 'sendAudio' | 'sendMark' | 'clear'>,
@@ -56,6 +70,7 @@ export class AudioOut {
   ) {
     this.options = { ...DEFAULT_AUDIO_OUT, ...options };
     this.bytesPerMs = bytesPerMs(transport.format);
+    this.sampleBytes = bytesPerSample(transport.format.encoding);
     this.frameBytes = Math.round(this.options.frameMs * this.bytesPerMs);
   }
 
@@ -90,6 +105,8 @@ export class AudioOut {
    * them.
    */
   clear(handleId?: string): string[] {
+    this.paused = false;
+    this.inFlight = [];
     const dropped: string[] = [];
     this.queue = this.queue.filter((item) => {
       const drop = handleId === undefined || item.handleId === handleId;
@@ -107,6 +124,72 @@ export class AudioOut {
     return dropped;
   }
 
+  /**
+   * Stops playback where the caller is (a possible interruption): Twilio drops its buffer, and what it had
+   * not played yet (to the byte, by the playhead estimate) goes back to the head of the queue, marks
+   * included, for {@link resume}. Nothing more is sent until then. The marks Twilio echoes for the flush
+   * are to be ignored ({@link acceptEcho}).
+   */
+  pause(): void {
+    if (this.paused || this.closed) return;
+    this.paused = true;
+    const now = performance.now();
+    const back: Item[] = [];
+    for (const { item, playAtMs } of this.inFlight) {
+      if (item.type === 'mark') {
+        if (playAtMs >= now) {
+          back.push(item);
+          this.flushedEchoes.set(item.name, (this.flushedEchoes.get(item.name) ?? 0) + 1);
+        }
+        continue;
+      }
+      const played = Math.max(0, Math.floor((now - playAtMs) * this.bytesPerMs));
+      // Cut on a sample boundary: half a PCM16 sample would shift everything after it.
+      const playedBytes = played - (played % this.sampleBytes);
+      if (playedBytes >= item.audio.length) continue;
+      const rest = item.audio.subarray(playedBytes);
+      back.push({ ...item, audio: rest });
+      this.sentBytes.set(item.handleId, (this.sentBytes.get(item.handleId) ?? 0) - rest.length);
+    }
+    this.inFlight = [];
+    this.queue = [...back, ...this.queue];
+    this.transport.clear();
+    this.playEndMs = now;
+    this.events.onCleared?.(now);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Plays on from where {@link pause} stopped. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.pump();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** False for a mark echo that only reports a pause's flush (the mark was queued again). */
+  acceptEcho(name: string): boolean {
+    const n = this.flushedEchoes.get(name);
+    if (n === undefined) return true;
+    if (n <= 1) this.flushedEchoes.delete(name);
+    else this.flushedEchoes.set(name, n - 1);
+    return false;
+  }
+
+  /** Bytes of `handleId`'s audio the caller has heard by `now` (playhead estimate). */
+  heardBytes(handleId: string, now: number = performance.now()): number {
+    let unplayed = 0;
+    for (const { item, playAtMs } of this.inFlight) {
+      if (item.type !== 'audio' || item.handleId !== handleId) continue;
+      unplayed += Math.min(item.audio.length, Math.max(0, item.audio.length - Math.floor((now - playAtMs) * this.bytesPerMs)));
+    }
+    return Math.max(0, (this.sentBytes.get(handleId) ?? 0) - unplayed);
+  }
+
   close(): void {
     this.closed = true;
     this.queue = [];
@@ -115,13 +198,16 @@ export class AudioOut {
   }
 
   private pump(): void {
-    if (this.timer || this.closed) return;
+    if (this.timer || this.closed || this.paused) return;
     const now = performance.now();
+    // Only audio that may still be unplayed can be taken back by a pause.
+    this.inFlight = this.inFlight.filter((f) => f.playAtMs + (f.item.type === 'audio' ? f.item.audio.length / this.bytesPerMs : 0) > now);
     while (this.queue.length > 0) {
       const head = this.queue[0]!;
       if (head.type === 'mark') {
         this.queue.shift();
         this.transport.sendMark(head.name);
+        this.inFlight.push({ item: head, playAtMs: Math.max(now, this.playEndMs) });
         continue;
       }
       // The tolerance absorbs floating-point drift in the sum of frame durations (a lead of exactly 300 ms
@@ -131,6 +217,8 @@ export class AudioOut {
       const playAt = Math.max(now, this.playEndMs);
       this.playEndMs = playAt + head.audio.length / this.bytesPerMs;
       this.transport.sendAudio(head.audio);
+      this.inFlight.push({ item: head, playAtMs: playAt });
+      this.sentBytes.set(head.handleId, (this.sentBytes.get(head.handleId) ?? 0) + head.audio.length);
       this.events.onAudioSent?.(head.handleId, head.audio, now, playAt);
     }
     if (this.queue.length > 0) {

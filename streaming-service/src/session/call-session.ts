@@ -4,9 +4,10 @@ import type { Contact } from '../../../lib/domain/contact.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
-import type { SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
+import type { SttProvider } from '../../../lib/vendors/stt/port.js';
 import type { TelephonyAccount, TelephonyPort } from '../../../lib/vendors/telephony/port.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
 import { FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
 import { CallRecorder } from '../end/recording.js';
@@ -16,10 +17,14 @@ import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools } from '../tools/registry.js';
 import { AudioOut } from './audio-out.js';
 import { Conversation } from './conversation.js';
+import { CallerFloor } from './floor.js';
+import { interruptionSettings } from './interruption.js';
 import { contactVariables, fillTemplate } from './prompt.js';
 import { runReply, type TurnLatency } from './reply.js';
 import { Speaker } from './speaker.js';
 import { SpeechHandle } from './speech-handle.js';
+import { SilenceWatch, silenceSettings } from './silence.js';
+import { SttLink } from './stt-link.js';
 import { CallStateMachine, type CallState } from './state.js';
 import { TurnDetector } from './turn-detector.js';
 
@@ -144,14 +149,17 @@ export class CallSession {
   /** How many filler and "still working" phrases were said, to take the next one in turn. */
   readonly waitingPhrasesSaid = { filler: 0, stillWorking: 0 };
   readonly options: SessionOptions;
-  private stt: SttStream | undefined;
+  /** The transcription stream, reopened on failure (stt-link.ts). */
+  readonly stt: SttLink;
   private ttsSession: Promise<TtsSession>;
   private current: SpeechHandle | undefined;
-  private readonly turns = new TurnDetector();
+  /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
+  private readonly turns = new TurnDetector({ interruptOnSpeechStarted: false, minInterruptWords: Number.POSITIVE_INFINITY });
+  readonly floor: CallerFloor;
+  readonly silence: SilenceWatch;
   private handles = 0;
   /** Consecutive replies the model failed; a third in a row ends the call (the model is down). */
   private replyFailures = 0;
-  private readonly pendingAudio: Uint8Array[] = [];
   private lastVoicedAtMs = 0;
   private readonly startMs = performance.now();
   private maxTimer: NodeJS.Timeout | undefined;
@@ -188,9 +196,33 @@ export class CallSession {
         if (recording) this.recorder.cutAgent(atMs - this.startMs);
       },
     });
+    this.silence = new SilenceWatch(silenceSettings(setup.agent.silence), this.options.silenceTimeoutMs);
+    this.floor = new CallerFloor(interruptionSettings(setup.agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
+      activity: () => {
+        const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
+        return { active, audible: active && (this.out.isPaused || this.out.isBusy()) };
+      },
+      pause: () => this.out.pause(),
+      resume: () => this.out.resume(),
+      interrupt: (atMs) => this.interrupt(atMs),
+    });
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
+    this.stt = new SttLink(
+      services.stt,
+      {
+        language: this.options.language,
+        endpointingMs: this.options.endpointingMs,
+        utteranceEndMs: this.options.utteranceEndMs,
+        format: transport.format,
+      },
+      (event) => this.push(sttEventToFrame(event)),
+      (error) => {
+        if (!this.state.isEnding) this.fail('stt', error);
+      },
+      { callId: setup.callId },
+    );
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     this.ttsSession = services.tts.connect({ voiceId: setup.agent.tts_voice_id, format: transport.format });
     this.ttsSession.catch(() => undefined);
@@ -210,14 +242,10 @@ export class CallSession {
   start(): void {
     this.maxTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
     this.maxTimer.unref?.();
-    // Checked every few seconds: the exact moment of a silence timeout does not matter.
-    this.silenceTimer = setInterval(() => {
-      const now = performance.now();
-      if (this.current && !this.current.settled) this.lastActivityMs = now;
-      if (this.state.state === 'listening' && now - this.lastActivityMs >= this.options.silenceTimeoutMs) this.end('silence_timeout');
-    }, Math.min(5_000, this.options.silenceTimeoutMs));
+    // Checked every second: a re-prompt a second late is not noticed; one timer a second per call is cheap.
+    this.silenceTimer = setInterval(() => this.checkSilence(), Math.min(1_000, this.options.silenceTimeoutMs));
     this.silenceTimer.unref?.();
-    void this.connectStt();
+    void this.stt.run();
     const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
     if (greeting) {
       this.state.go('greeting');
@@ -229,6 +257,19 @@ export class CallSession {
       this.state.go('listening');
     }
     void this.loop();
+  }
+
+  /** The line is quiet (agent idle, caller silent): re-prompt the caller, or end the call (silence.ts). */
+  private checkSilence(): void {
+    const now = performance.now();
+    if (this.current && !this.current.settled) this.lastActivityMs = now;
+    if (this.state.state !== 'listening') return;
+    const decision = this.silence.check(now - this.lastActivityMs);
+    if (decision === 'end') this.end('silence_timeout');
+    else if (decision === 'reprompt') {
+      this.lastActivityMs = now;
+      this.sayLine(this.silence.settings.repromptMessage);
+    }
   }
 
   /** Twilio input and STT events enter here as frames. */
@@ -243,26 +284,6 @@ export class CallSession {
     this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
   }
 
-  private async connectStt(): Promise<void> {
-    try {
-      const stream = await this.services.stt.connect({
-        language: this.options.language,
-        endpointingMs: this.options.endpointingMs,
-        utteranceEndMs: this.options.utteranceEndMs,
-        format: this.transport.format,
-      });
-      if (this.state.isEnding) {
-        await stream.close();
-        return;
-      }
-      this.stt = stream;
-      for (const chunk of this.pendingAudio.splice(0)) stream.sendAudio(chunk);
-      for await (const event of stream.events) this.push(sttEventToFrame(event));
-    } catch (error) {
-      if (!this.state.isEnding) this.fail('stt', error);
-    }
-  }
-
   /** A vendor failed mid-call: the call cannot go on without hearing or speaking. */
   fail(where: string, error: unknown): void {
     log('error', 'call failed', { where, callId: this.setup.callId, ...describeError(error) });
@@ -271,7 +292,7 @@ export class CallSession {
 
   private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
     this.handles += 1;
-    const handle = new SpeechHandle(`h${this.handles}`, purpose);
+    const handle = new SpeechHandle(`h${this.handles}`, purpose, bytesPerMs(this.transport.format));
     this.current = handle;
     return handle;
   }
@@ -323,6 +344,7 @@ export class CallSession {
     this.captionAgent(handle, true);
     if (this.current !== handle || this.state.isEnding || this.state.state === 'transferring') return;
     this.current = undefined;
+    this.floor.onUtteranceGone();
     if (this.state.canGo('listening')) this.state.go('listening');
   }
 
@@ -348,11 +370,12 @@ export class CallSession {
           this.lastVoicedAtMs = frame.atMs;
           this.lastActivityMs = frame.atMs;
         }
-        if (this.stt) this.stt.sendAudio(frame.audio);
-        else this.pendingAudio.push(frame.audio);
+        this.floor.onAudio(decodeToPcm(frame.audio, this.transport.format), frame.atMs);
+        this.stt.sendAudio(frame.audio);
         return;
       }
       case 'mark_echo':
+        if (!this.out.acceptEcho(frame.name)) return;
         // Echoes for earlier handles (flushed by a clear) settle those handles too.
         for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.onMarkEcho(frame.name);
         return;
@@ -360,10 +383,10 @@ export class CallSession {
       case 'transcript':
       case 'utterance_end': {
         if (frame.kind === 'transcript' && frame.text.trim()) this.notify({ type: 'caption', role: 'user', text: frame.text, final: frame.isFinal });
-        const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
-        for (const decision of this.turns.onFrame(frame, active)) {
-          if (decision.type === 'barge_in') this.interrupt(decision.atMs);
-          else this.onUserTurn(decision.text, decision.atMs);
+        const decisions = this.turns.onFrame(frame, false);
+        if (frame.kind === 'transcript' && decisions.length === 0) this.floor.onTranscript(this.turns.pendingText, frame.atMs);
+        for (const decision of decisions) {
+          if (decision.type === 'turn_end' && this.floor.onTurnEnd(decision.text, decision.atMs)) this.onUserTurn(decision.text, decision.atMs);
         }
         return;
       }
@@ -388,8 +411,9 @@ export class CallSession {
   interrupt(atMs: number): void {
     const handle = this.current;
     if (!handle || handle.interrupted) return;
-    handle.interrupt(atMs);
+    handle.interrupt(atMs, this.out.heardBytes(handle.id));
     this.captionAgent(handle, true);
+    this.floor.onUtteranceGone();
     // Agent-side data frames still queued belong to the interrupted utterance (STYLE 6).
     this.frames.dropData();
     for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
@@ -404,6 +428,7 @@ export class CallSession {
   private onUserTurn(text: string, atMs: number): void {
     if (this.state.isEnding || this.state.state === 'transferring') return;
     if (this.current) this.interrupt(atMs);
+    this.silence.onCallerSpoke();
     this.conversation.addUser(text);
     const handle = this.newHandle('reply');
     const entry = this.conversation.addAgent(handle);
@@ -432,10 +457,16 @@ export class CallSession {
     log('warn', 'reply failed', { callId: this.setup.callId, ...describeError(error) });
     // runReply has already waited for the failed handle to settle: what it played stays in the transcript.
     if (this.current !== handle || handle.interrupted) return;
-    const apology = this.newHandle('line');
-    const entry = this.conversation.addAgent(apology);
-    entry.rounds.push({ generated: this.options.apologyPhrase, toolCalls: [], results: new Map() });
-    void this.speakLine(apology, this.options.apologyPhrase).then(() => this.afterUtterance(apology));
+    this.sayLine(this.options.apologyPhrase);
+  }
+
+  /** Says a fixed line as its own utterance, kept in the conversation like any agent speech. */
+  private sayLine(text: string): void {
+    const handle = this.newHandle('line');
+    const entry = this.conversation.addAgent(handle);
+    entry.rounds.push({ generated: text, toolCalls: [], results: new Map() });
+    if (this.state.canGo('thinking')) this.state.go('thinking');
+    void this.speakLine(handle, text).then(() => this.afterUtterance(handle));
   }
 
   /** Moves the caller to `to` through the telephony port; true when the provider accepted it. */
@@ -457,6 +488,7 @@ export class CallSession {
   private async finish(cause: EndCause): Promise<void> {
     if (this.maxTimer) clearTimeout(this.maxTimer);
     if (this.silenceTimer) clearInterval(this.silenceTimer);
+    this.floor.close();
     if (!this.state.isEnding) this.state.go('ending');
     const handle = this.current;
     if (handle && !handle.settled) handle.interrupt();
@@ -467,7 +499,7 @@ export class CallSession {
     this.transport.notify({ type: 'ended', reason: REASONS[cause] });
     this.transport.close(1000, cause);
     this.frames.close();
-    await Promise.allSettled([this.stt?.close(), this.ttsSession.then((s) => s.close())]);
+    await Promise.allSettled([this.stt.close(), this.ttsSession.then((s) => s.close())]);
     this.resolveEnded({
       setup: this.setup,
       reason: REASONS[cause],

@@ -1,3 +1,4 @@
+import { describeError, log } from '../../../lib/http/log.js';
 import type { TtsSession } from '../../../lib/vendors/tts/port.js';
 import type { AudioOut } from './audio-out.js';
 import type { Phrase, SpeechHandle } from './speech-handle.js';
@@ -20,6 +21,8 @@ export class Speaker {
   private wake: (() => void) | undefined;
   private ended = false;
   readonly timings: SpeakerTimings = {};
+  /** Phrases synthesized again after the TTS socket dropped under them. */
+  retries = 0;
   /** Resolves when every phrase has been synthesized and queued (or the handle was interrupted). */
   readonly done: Promise<void>;
 
@@ -76,11 +79,34 @@ export class Speaker {
     }
   }
 
+  /**
+   * One phrase, retried once when the TTS socket drops under it: the session's TTS adapter reopens its
+   * socket by itself, and the retry skips the audio already queued, so the caller hears the rest of the
+   * phrase and no word twice (a vendor's audio for the same text and voice is the same length give or take
+   * a few milliseconds). A second failure is the vendor being down: it goes to `onError`.
+   */
   private async speak(phrase: Phrase): Promise<void> {
+    const { signal } = this.handle;
+    try {
+      await this.synthesize(phrase, 0);
+    } catch (error) {
+      if (signal.aborted) return;
+      this.retries += 1;
+      log('warn', 'tts utterance lost; retrying its unspoken rest', { phrase: phrase.markName, queuedBytes: phrase.audioBytes, ...describeError(error) });
+      await this.synthesize(phrase, phrase.audioBytes);
+    }
+    if (signal.aborted) return;
+    this.handle.markSent(phrase);
+    this.out.enqueueMark(this.handle.id, phrase.markName);
+  }
+
+  /** Synthesizes `phrase` and queues its audio, less the first `skipBytes` (already queued). */
+  private async synthesize(phrase: Phrase, skipBytes: number): Promise<void> {
     const { signal } = this.handle;
     const utterance = this.tts.utterance(phrase.markName);
     const cancel = () => utterance.cancel();
     signal.addEventListener('abort', cancel, { once: true });
+    let skip = skipBytes;
     try {
       this.timings.firstPhraseAtMs ??= performance.now();
       // A trailing space tells word-buffering vendors (ElevenLabs) the last word is complete.
@@ -91,13 +117,14 @@ export class Speaker {
       for await (const chunk of utterance.audio) {
         if (signal.aborted) break;
         this.timings.firstByteAtMs ??= chunk.atMs;
-        this.out.enqueueAudio(this.handle.id, chunk.audio);
+        const audio = skip > 0 ? chunk.audio.subarray(Math.min(skip, chunk.audio.length)) : chunk.audio;
+        skip = Math.max(0, skip - chunk.audio.length);
+        if (audio.length === 0) continue;
+        phrase.audioBytes += audio.length;
+        this.out.enqueueAudio(this.handle.id, audio);
       }
     } finally {
       signal.removeEventListener('abort', cancel);
     }
-    if (signal.aborted) return;
-    this.handle.markSent(phrase);
-    this.out.enqueueMark(this.handle.id, phrase.markName);
   }
 }

@@ -22,7 +22,38 @@ export interface Phrase {
   readonly round: number;
   readonly markName: string;
   status: PhraseStatus;
+  /** Audio bytes received from TTS so far (all of it once the phrase is `sent`). */
+  audioBytes: number;
+  /**
+   * Set on an interruption for the phrase the caller was hearing: the share of its audio played (0-1).
+   * History keeps the words of that share.
+   */
+  heardFraction?: number;
 }
+
+/**
+ * Audio per character when a phrase was cut before its synthesis finished (its length is not known yet)
+ * and no finished phrase of the utterance gives the voice's rate: ~65 ms a character is conversational
+ * speech at ~15 characters a second.
+ */
+const DEFAULT_MS_PER_CHAR = 65;
+
+/** The words of `text` heard when `fraction` of its audio played: a word counts once all of it played. */
+export function heardWords(text: string, fraction: number): string {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const total = words.join(' ').length;
+  const heard: string[] = [];
+  let end = 0;
+  for (const w of words) {
+    end += (heard.length > 0 ? 1 : 0) + w.length;
+    if (end > fraction * total + 1e-9) break;
+    heard.push(w);
+  }
+  return heard.join(' ');
+}
+
+/** What marks an utterance cut mid-phrase in history: the dash typography uses for speech broken off. */
+export const INTERRUPTED_MARKER = '—';
 
 export class SpeechHandle {
   readonly controller = new AbortController();
@@ -36,6 +67,8 @@ export class SpeechHandle {
     readonly id: string,
     /** What kind of utterance: the greeting, a reply to a turn, or a fixed line (filler, goodbye). */
     readonly purpose: 'greeting' | 'reply' | 'line',
+    /** Bytes per millisecond of the call's audio (8 for the phone's mu-law, 32 for the browser's PCM16). */
+    private readonly audioBytesPerMs: number = 8,
   ) {}
 
   get signal(): AbortSignal {
@@ -57,7 +90,7 @@ export class SpeechHandle {
 
   addPhrase(text: string, round: number): Phrase {
     const index = this.phrases.length;
-    const phrase: Phrase = { index, text, round, markName: `${this.id}.${index}`, status: this.interrupted ? 'dropped' : 'pending' };
+    const phrase: Phrase = { index, text, round, markName: `${this.id}.${index}`, status: this.interrupted ? 'dropped' : 'pending', audioBytes: 0 };
     this.phrases.push(phrase);
     return phrase;
   }
@@ -81,9 +114,10 @@ export class SpeechHandle {
    * Stops the utterance: aborts its LLM and TTS work (through the signal) and drops phrases not yet sent.
    * Phrases already sent stay `sent` until Twilio echoes their marks after `clear`. Idempotent.
    */
-  interrupt(atMs: number = performance.now()): boolean {
+  interrupt(atMs: number = performance.now(), heardBytes?: number): boolean {
     if (this.interrupted) return false;
     this.interruptedAt = atMs;
+    if (heardBytes !== undefined) this.placeCut(heardBytes);
     this.controller.abort(new Error('interrupted'));
     for (const p of this.phrases) if (p.status === 'pending') p.status = 'dropped';
     this.producing = false;
@@ -107,12 +141,42 @@ export class SpeechHandle {
     this.checkSettled();
   }
 
-  /** The text the caller heard, optionally of one LLM round only. */
+  /**
+   * Finds the phrase the caller was hearing when `heardBytes` of the utterance's audio had played (phrases
+   * play in order) and records how much of it was heard. A phrase heard to its end whose mark echo had not
+   * come back yet counts as heard whole.
+   */
+  private placeCut(heardBytes: number): void {
+    const done = this.phrases.filter((p) => p.status === 'sent' || p.status === 'played');
+    const doneChars = done.reduce((n, p) => n + p.text.length, 0);
+    const bytesPerChar = doneChars > 0 ? done.reduce((n, p) => n + p.audioBytes, 0) / doneChars : DEFAULT_MS_PER_CHAR * this.audioBytesPerMs;
+    let start = 0;
+    for (const p of this.phrases) {
+      if (p.audioBytes === 0) break;
+      const total = p.status === 'pending' ? Math.max(p.audioBytes, p.text.length * bytesPerChar) : p.audioBytes;
+      const heard = heardBytes - start;
+      start += p.audioBytes;
+      if (p.status === 'played') continue;
+      if (heard <= 0) break;
+      p.heardFraction = Math.min(1, heard / total);
+    }
+  }
+
+  /**
+   * The text the caller heard, optionally of one LLM round only: played phrases whole, and the words heard
+   * of a phrase cut by an interruption, followed by {@link INTERRUPTED_MARKER}.
+   */
   playedText(round?: number): string {
-    return this.phrases
-      .filter((p) => p.status === 'played' && (round === undefined || p.round === round))
-      .map((p) => p.text)
-      .join(' ');
+    const parts: string[] = [];
+    for (const p of this.phrases) {
+      if (round !== undefined && p.round !== round) continue;
+      if (p.status === 'played' || p.heardFraction === 1) parts.push(p.text);
+      else if (p.heardFraction !== undefined) {
+        const words = heardWords(p.text, p.heardFraction);
+        if (words) parts.push(`${words}${INTERRUPTED_MARKER}`);
+      }
+    }
+    return parts.join(' ');
   }
 
   /** Every phrase added so far has played or been dropped (more may still come). */

@@ -1,0 +1,220 @@
+import type { InterruptionConfig } from '../../../lib/domain/agent.js';
+
+/**
+ * When caller sound while the agent talks is an interruption, and what to do when it was not. Pure: no
+ * timers, no I/O; the session feeds it VAD and STT observations and acts on the returned actions (it owns
+ * the one timer, the false-interruption timeout).
+ *
+ * The rule, after LiveKit Agents (min interruption duration and words, pause then resume on a false
+ * interruption) with backchannels filtered out of the word count:
+ *
+ * - Caller speech over audible agent speech that lasts `minDurationMs` (local VAD) **pauses** the agent's
+ *   audio at once: the caller hears the agent stop, without waiting on the recognizer.
+ * - The utterance is **interrupted** (aborted, the caller's words become the next turn) only once the
+ *   recognizer has `minWords` words in the caller's speech that are not backchannels ("uh-huh", "yeah"), and
+ *   the speech lasted `minDurationMs`.
+ * - A pause whose speech ends without enough words (a cough, a door, "mm-hmm") is a **false
+ *   interruption**: `falseInterruptionTimeoutMs` after the speech ended the agent **resumes** where the
+ *   caller stopped hearing it. A turn the recognizer closes with only backchannels resumes at once.
+ * - A caller turn that overlapped the agent and has fewer than `minWords` real words is **not answered**:
+ *   it was feedback, not a request.
+ */
+export interface InterruptionSettings {
+  /** Caller speech (VAD) needed before the agent pauses or is interrupted. */
+  readonly minDurationMs: number;
+  /** Words, backchannels excluded, the recognizer must hear before the agent's utterance is interrupted. */
+  readonly minWords: number;
+  /** Silence after a pause's speech with no words, before the agent resumes. */
+  readonly falseInterruptionTimeoutMs: number;
+  /** Pause-and-resume on; when off, enough speech and words interrupt outright and nothing resumes. */
+  readonly resumeFalseInterruption: boolean;
+  /** Lower-case words that acknowledge without asking for the floor, in the agent's language. */
+  readonly backchannels: ReadonlySet<string>;
+}
+
+/**
+ * English feedback words; "okay" and "right" count because callers say them to mean "go on". Single words
+ * only: "I see" is two words of which neither is feedback alone, so it counts as speech.
+ */
+export const ENGLISH_BACKCHANNELS: readonly string[] = [
+  'uh-huh', 'uh', 'huh', 'mm-hmm', 'mhm', 'mm', 'hmm', 'um', 'ah', 'oh',
+  'yeah', 'yes', 'yep', 'yup', 'ok', 'okay', 'right', 'sure', 'alright',
+];
+
+/**
+ * ~500 ms and 2 words (LiveKit's defaults are 500 ms and 0 words; 2 keeps a lone "sorry" or "what" from
+ * cutting a sentence); 1.5 s to resume, long enough for a cough and its after-silence, short enough that
+ * the caller does not think the line died.
+ */
+export const DEFAULT_INTERRUPTION: InterruptionSettings = {
+  minDurationMs: 500,
+  minWords: 2,
+  falseInterruptionTimeoutMs: 1_500,
+  resumeFalseInterruption: true,
+  backchannels: new Set(ENGLISH_BACKCHANNELS),
+};
+
+export type InterruptionAction =
+  /** Stop the agent's audio where it is, keeping the rest to resume. */
+  | { readonly type: 'pause' }
+  /** Abort the agent's utterance (the caller takes the floor). */
+  | { readonly type: 'interrupt' }
+  /** Play the paused rest. */
+  | { readonly type: 'resume' }
+  /** Start (or restart) the false-interruption timer; call {@link InterruptionPolicy.onTimeout} when it fires. */
+  | { readonly type: 'arm_timer'; readonly ms: number }
+  | { readonly type: 'cancel_timer' };
+
+/** Words in a transcript, lower-cased, punctuation stripped (hyphens and apostrophes kept). */
+export function transcriptWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}'\s-]/gu, ' ')
+    .split(/\s+/)
+    .map((w) => w.replace(/^[-']+|[-']+$/g, ''))
+    .filter(Boolean);
+}
+
+/** What the agent is doing, as the session sees it when it asks. */
+export interface AgentActivity {
+  /** An utterance (reply, greeting, line) is in progress and may be interrupted. */
+  readonly active: boolean;
+  /** Its audio is playing at the caller now (so pausing it means something). */
+  readonly audible: boolean;
+}
+
+export class InterruptionPolicy {
+  private paused = false;
+  private inSpeech = false;
+  /** Longest VAD speech seen in the caller's current turn. */
+  private speechMs = 0;
+  /** Real (non-backchannel) words the recognizer has in the caller's current turn. */
+  private words = 0;
+  /** The caller's current turn overlapped an agent utterance (its words may be feedback). */
+  private overlapped = false;
+  /** The caller's current turn already interrupted the agent: it took the floor and is answered. */
+  private tookFloor = false;
+
+  constructor(
+    readonly settings: InterruptionSettings,
+    /** Without a local VAD the duration condition cannot be measured and counts as met. */
+    private readonly vadAvailable = true,
+  ) {}
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Words of `text` that are not backchannels. */
+  realWords(text: string): number {
+    return transcriptWords(text).filter((w) => !this.settings.backchannels.has(w)).length;
+  }
+
+  /** The VAD confirmed caller speech. */
+  onSpeechStart(agent: AgentActivity): InterruptionAction[] {
+    this.inSpeech = true;
+    if (agent.audible) this.overlapped = true;
+    // Talking again after a pause: the timer waits for this speech to end too.
+    return this.paused ? [{ type: 'cancel_timer' }] : [];
+  }
+
+  /** Caller speech goes on; `speechMs` is the VAD's length of the current speech so far. */
+  onSpeechProgress(speechMs: number, agent: AgentActivity): InterruptionAction[] {
+    this.speechMs = Math.max(this.speechMs, speechMs);
+    return this.decide(agent);
+  }
+
+  /** The VAD's hangover ran out: the caller stopped. */
+  onSpeechEnd(speechMs: number, agent: AgentActivity): InterruptionAction[] {
+    this.inSpeech = false;
+    this.speechMs = Math.max(this.speechMs, speechMs);
+    const out = this.decide(agent);
+    if (this.paused) out.push({ type: 'arm_timer', ms: this.settings.falseInterruptionTimeoutMs });
+    return out;
+  }
+
+  /** The recognizer's text for the caller's current, unfinished turn (finals and the latest interim). */
+  onTranscript(turnText: string, agent: AgentActivity): InterruptionAction[] {
+    if (agent.audible && turnText.trim()) this.overlapped = true;
+    this.words = this.realWords(turnText);
+    return this.decide(agent);
+  }
+
+  /**
+   * The recognizer closed the caller's turn. `answer` false: the turn was feedback over the agent and is
+   * dropped (the paused agent resumes at once).
+   */
+  onTurnEnd(text: string, agent: AgentActivity): { answer: boolean; actions: InterruptionAction[] } {
+    // Only speech over audible agent audio can be feedback: a short answer while the model is still
+    // thinking ("tomorrow") is part of the caller's turn and merges into it.
+    const feedback = !this.tookFloor && (this.overlapped || agent.audible || this.paused) && this.realWords(text) < this.settings.minWords;
+    const actions: InterruptionAction[] = [];
+    if (feedback && this.paused) actions.push(...this.resume());
+    // An answered turn interrupts the utterance itself (the session does that); the pause ends with it.
+    if (!feedback && this.paused) {
+      this.paused = false;
+      actions.push({ type: 'cancel_timer' });
+    }
+    this.resetTurn();
+    return { answer: !feedback, actions };
+  }
+
+  /** The false-interruption timer fired. */
+  onTimeout(): InterruptionAction[] {
+    if (!this.paused || this.inSpeech) return [];
+    this.resetTurn();
+    return this.resume();
+  }
+
+  /** The utterance was interrupted or ended by other means: nothing is paused any more. */
+  onUtteranceGone(): InterruptionAction[] {
+    if (!this.paused) return [];
+    this.paused = false;
+    return [{ type: 'cancel_timer' }];
+  }
+
+  private decide(agent: AgentActivity): InterruptionAction[] {
+    if (!agent.active) return [];
+    const { minDurationMs, minWords, resumeFalseInterruption } = this.settings;
+    // Words the recognizer heard where the VAD heard nothing (a quiet caller) are trusted as they are.
+    const vadMissed = this.speechMs === 0 && !this.inSpeech;
+    const longEnough = !this.vadAvailable || vadMissed || this.speechMs >= minDurationMs;
+    if (!longEnough) return [];
+    if (this.words >= minWords) {
+      const wasPaused = this.paused;
+      this.paused = false;
+      this.tookFloor = true;
+      return wasPaused ? [{ type: 'cancel_timer' }, { type: 'interrupt' }] : [{ type: 'interrupt' }];
+    }
+    if (!this.paused && this.inSpeech && agent.audible) {
+      if (!resumeFalseInterruption) return [];
+      this.paused = true;
+      return [{ type: 'pause' }];
+    }
+    return [];
+  }
+
+  private resume(): InterruptionAction[] {
+    this.paused = false;
+    return [{ type: 'cancel_timer' }, { type: 'resume' }];
+  }
+
+  private resetTurn(): void {
+    this.speechMs = 0;
+    this.words = 0;
+    this.overlapped = false;
+    this.tookFloor = false;
+  }
+}
+
+/** The agent's `interruption` object (API field names) over the defaults. */
+export function interruptionSettings(config: InterruptionConfig = {}): InterruptionSettings {
+  const d = DEFAULT_INTERRUPTION;
+  return {
+    minDurationMs: config.min_duration_ms ?? d.minDurationMs,
+    minWords: config.min_words ?? d.minWords,
+    falseInterruptionTimeoutMs: config.false_interruption_timeout_ms ?? d.falseInterruptionTimeoutMs,
+    resumeFalseInterruption: config.resume_false_interruption ?? d.resumeFalseInterruption,
+    backchannels: config.backchannels ? new Set(config.backchannels.flatMap(transcriptWords)) : d.backchannels,
+  };
+}

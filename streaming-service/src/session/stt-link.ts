@@ -1,0 +1,109 @@
+import { describeError, log } from '../../../lib/http/log.js';
+import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
+
+/**
+ * The call's transcription stream, kept alive across vendor failures. A socket that drops or errors is
+ * reopened with backoff, and the caller's audio is never lost on the way:
+ *
+ * - audio that arrives while no stream is open waits in a bounded buffer and is sent first on the new one;
+ * - audio already sent but whose words the vendor has not finalized yet (everything since the last final
+ *   transcript) is kept too, and sent again on the new stream: the words being spoken when the socket
+ *   dropped are recognized from the start, not from the middle. Finals already received are not replayed,
+ *   so no words come twice.
+ *
+ * Only when every attempt fails does the call lose its ears (`onFatal`).
+ */
+export interface SttLinkOptions {
+  /**
+   * Waits before each reconnect attempt after a failure: the first at once (a dropped socket is usually a
+   * one-off), then doubling; five attempts span ~1.5 s, after which the vendor is down, not flaky.
+   */
+  readonly backoffMs: readonly number[];
+  /**
+   * Audio kept for replay, in bytes of the stream's format: 10 s of mu-law (80 KB). A turn is rarely longer
+   * without a final; a longer outage loses the oldest audio first rather than growing without bound.
+   */
+  readonly maxReplayBytes: number;
+  /** A stream that lived this long has proven itself: the next failure starts the backoff over. */
+  readonly healthyAfterMs: number;
+}
+
+export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayBytes: 80_000, healthyAfterMs: 5_000 };
+
+export class SttLink {
+  private stream: SttStream | undefined;
+  private closed = false;
+  /** Audio since the last final, oldest first; replayed on a new stream. */
+  private replay: Uint8Array[] = [];
+  private replayBytes = 0;
+  /** How many times a stream was reopened after a failure (for figures and tests). */
+  reconnects = 0;
+  private readonly options: SttLinkOptions;
+
+  constructor(
+    private readonly provider: SttProvider,
+    private readonly sttOptions: SttOptions,
+    private readonly onEvent: (event: SttEvent) => void,
+    private readonly onFatal: (error: unknown) => void,
+    private readonly context: Record<string, unknown> = {},
+    options: Partial<SttLinkOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_STT_LINK, ...options };
+  }
+
+  /** Opens the first stream and keeps one open until {@link close}. */
+  async run(): Promise<void> {
+    let attempt = 0;
+    while (!this.closed) {
+      const openedAt = performance.now();
+      try {
+        const stream = await this.provider.connect(this.sttOptions);
+        if (this.closed) {
+          await stream.close();
+          return;
+        }
+        this.stream = stream;
+        for (const chunk of this.replay) stream.sendAudio(chunk);
+        for await (const event of stream.events) this.receive(event);
+        if (this.closed) return;
+        throw new Error('the transcription stream ended');
+      } catch (error) {
+        this.stream = undefined;
+        if (this.closed) return;
+        if (performance.now() - openedAt >= this.options.healthyAfterMs) attempt = 0;
+        const wait = this.options.backoffMs[attempt];
+        if (wait === undefined) return this.onFatal(error);
+        attempt += 1;
+        this.reconnects += 1;
+        log('warn', 'stt stream lost; reconnecting', { ...this.context, attempt, ...describeError(error) });
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  /** Caller audio: sent now when a stream is open, and kept until its words are final. */
+  sendAudio(audio: Uint8Array): void {
+    if (this.closed) return;
+    this.replay.push(audio);
+    this.replayBytes += audio.length;
+    while (this.replayBytes > this.options.maxReplayBytes && this.replay.length > 1) this.replayBytes -= this.replay.shift()!.length;
+    this.stream?.sendAudio(audio);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.replay = [];
+    await this.stream?.close();
+  }
+
+  private receive(event: SttEvent): void {
+    // Final words will not be recognized again: the audio they came from need not be replayed. Audio after
+    // them in the buffer may belong to them too, but a final covers everything the vendor had heard before
+    // it, so the buffer restarts from here.
+    if (event.type === 'transcript' && event.isFinal) {
+      this.replay = [];
+      this.replayBytes = 0;
+    }
+    this.onEvent(event);
+  }
+}

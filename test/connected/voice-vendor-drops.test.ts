@@ -1,0 +1,81 @@
+/**
+ * Invariant: a vendor socket that drops mid-call does not end the call, and the caller loses nothing.
+ * - The STT socket closed by the vendor (1011) while the caller is talking is reopened; the caller's audio
+ *   since the last final is sent again on the new socket, so the turn is recognized whole, once, and
+ *   answered; the call ends as the caller's hang-up, not `error`.
+ * - The TTS socket cut mid-greeting is reopened and the phrase's unspoken rest is synthesized again: the
+ *   caller hears the whole greeting once (byte for byte the stand-in's audio for it), and history keeps it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speech } from '../../lib/local/simulated-caller.js';
+import { toneBytes } from '../../lib/local/standins/tts-audio.js';
+import { getHistoryRecord } from '../../lib/store/history.js';
+import { mediaBytes, startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+
+const SAID = 'I would like to book a table for two tomorrow at seven.';
+const GREETING = 'Hello and welcome to Luigi, where every evening we serve fresh pasta and wood fired pizza.';
+
+let vp: VoicePlatform;
+
+beforeAll(async () => {
+  vp = await startVoicePlatform({
+    stt: { transcripts: () => SAID, finalDelayMs: 50 },
+    llm: {
+      ttftMs: 50,
+      tokensPerSecond: 400,
+      reply: (req) => (/summar/i.test(req.messages.system) ? { text: 'Summary.' } : { text: 'A table for two, noted.' }),
+    },
+    tts: { firstByteDelayMs: 30, realtimeFactor: 1 },
+  });
+});
+afterAll(async () => {
+  await vp?.stop();
+});
+
+describe('vendor socket drops', () => {
+  it('reopens a dropped STT socket and recognizes the interrupted turn whole', async () => {
+    const dg = vp.platform.voice.stt.control.deepgram!;
+    const agent = await vp.agent({ first_message: 'Hello, Luigi speaking.' });
+    const caller = await vp.call(agent);
+    await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+    await caller.whenIdle();
+    const connectionsBefore = dg.sessions.length;
+    const talk = await speech(SAID);
+    // Cut the socket half a second into the caller's sentence.
+    dg.dropMidStream(4_000);
+    const before = caller.received.length;
+    await caller.play(talk);
+    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.whenIdle();
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+    expect(ended.outcome.reason).toBe('customer_hangup');
+
+    const sessions = dg.sessions.slice(connectionsBefore - 1);
+    expect(sessions[0]!.closed).toMatchObject({ code: 1011, by: 'server' });
+    expect(sessions.length).toBe(2);
+    // The new socket got every byte of the sentence (replayed, then live), so no word was lost.
+    const sentToNew = sessions[1]!.frames.filter((f) => f.dir === 'in' && f.kind === 'binary').reduce((n, f) => n + (f.kind === 'binary' ? f.bytes : 0), 0);
+    expect(sentToNew).toBeGreaterThanOrEqual(talk.length);
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hello, Luigi speaking.', `user: ${SAID}`, 'agent: A table for two, noted.']);
+  }, 60_000);
+
+  it('reopens a TTS socket cut mid-greeting and plays the rest once', async () => {
+    const eleven = vp.platform.voice.tts.control.elevenlabs!;
+    const connectionsBefore = eleven.connections.length;
+    // About a second of audio into the greeting (JSON frames with base64 audio).
+    eleven.dropMidStream(12_000);
+    const agent = await vp.agent({ first_message: GREETING });
+    const caller = await vp.call(agent);
+    await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+    await caller.whenIdle();
+    expect(eleven.connections.length - connectionsBefore).toBeGreaterThanOrEqual(2);
+    expect(mediaBytes(caller)).toBe(toneBytes(GREETING));
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+    expect(ended.outcome.reason).toBe('customer_hangup');
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
+  }, 60_000);
+});

@@ -1,0 +1,149 @@
+/**
+ * Invariant: caller sound over the agent interrupts it only when it is real speech (the minimum duration
+ * by the local VAD and the minimum words by the recognizer, backchannels not counted); sound without
+ * enough words pauses the agent and resumes it after the false-interruption timeout; a backchannel turn
+ * over the agent is not answered; a short answer while the agent is silent is. The WebRTC VAD loads from
+ * the installed package (no network) and finds speech in speech, none in silence, whatever the chunking.
+ */
+import { describe, expect, it } from 'vitest';
+import { speech } from '../../lib/local/simulated-caller.js';
+import { mulawToPcm } from '../../streaming-service/src/codec/mulaw.js';
+import {
+  DEFAULT_INTERRUPTION,
+  InterruptionPolicy,
+  interruptionSettings,
+  transcriptWords,
+  type AgentActivity,
+} from '../../streaming-service/src/session/interruption.js';
+import { loadFvad, VoiceActivity } from '../../streaming-service/src/session/vad.js';
+
+const SPEAKING: AgentActivity = { active: true, audible: true };
+const THINKING: AgentActivity = { active: true, audible: false };
+const IDLE: AgentActivity = { active: false, audible: false };
+const types = (actions: readonly { type: string }[]) => actions.map((a) => a.type);
+
+/** Feeds `ms` of VAD speech in 20 ms steps and returns every action, in order. */
+function speak(p: InterruptionPolicy, ms: number, agent: AgentActivity = SPEAKING, end = true): string[] {
+  const out = types(p.onSpeechStart(agent));
+  for (let t = 20; t <= ms; t += 20) out.push(...types(p.onSpeechProgress(t, agent)));
+  if (end) out.push(...types(p.onSpeechEnd(ms, agent)));
+  return out;
+}
+
+describe('interruption policy', () => {
+  it('ignores an "uh-huh" over the agent: no pause, no interruption, not answered', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(speak(p, 360)).toEqual([]);
+    expect(types(p.onTranscript('Uh-huh.', SPEAKING))).toEqual([]);
+    expect(p.onTurnEnd('Uh-huh.', SPEAKING)).toEqual({ answer: false, actions: [] });
+  });
+
+  it('does not cut the agent for a cough with no words', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(speak(p, 120)).toEqual([]);
+    expect(p.isPaused).toBe(false);
+  });
+
+  it('pauses on long sound without words, then resumes after the false-interruption timeout', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    const actions = speak(p, 900, SPEAKING, false);
+    expect(actions).toEqual(['pause']);
+    const end = p.onSpeechEnd(900, SPEAKING);
+    expect(end).toEqual([{ type: 'arm_timer', ms: DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs }]);
+    expect(types(p.onTimeout())).toEqual(['cancel_timer', 'resume']);
+    expect(p.isPaused).toBe(false);
+  });
+
+  it('waits for speech that starts again after a pause before resuming', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    speak(p, 600);
+    expect(types(p.onSpeechStart(SPEAKING))).toEqual(['cancel_timer']);
+    expect(p.onTimeout()).toEqual([]);
+    expect(types(p.onSpeechEnd(200, SPEAKING))).toEqual(['arm_timer']);
+  });
+
+  it('interrupts once the speech is long enough and has two real words', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(types(p.onSpeechStart(SPEAKING))).toEqual([]);
+    expect(types(p.onSpeechProgress(300, SPEAKING))).toEqual([]);
+    // Words before the minimum duration wait for it.
+    expect(types(p.onTranscript('Stop, please', SPEAKING))).toEqual([]);
+    expect(types(p.onSpeechProgress(520, SPEAKING))).toEqual(['interrupt']);
+    // The turn that interrupted is answered, however short its final text.
+    expect(p.onTurnEnd('Stop.', IDLE).answer).toBe(true);
+  });
+
+  it('turns a pause into an interruption when the words arrive', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause']);
+    expect(types(p.onTranscript('Actually wait', SPEAKING))).toEqual(['cancel_timer', 'interrupt']);
+  });
+
+  it('does not count backchannels as words, and resumes at once when a paused turn was only feedback', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(p.realWords('Yeah, okay, right.')).toBe(0);
+    expect(p.realWords('Yeah, but the price?')).toBe(3);
+    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause']);
+    expect(types(p.onTranscript('Yeah okay right', SPEAKING))).toEqual([]);
+    const turn = p.onTurnEnd('Yeah, okay, right.', SPEAKING);
+    expect(turn.answer).toBe(false);
+    expect(types(turn.actions)).toEqual(['cancel_timer', 'resume']);
+  });
+
+  it('answers a short reply when the agent is not speaking, and a short addition while it thinks', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(p.onTurnEnd('Yeah.', IDLE).answer).toBe(true);
+    expect(p.onTurnEnd('Tomorrow.', THINKING).answer).toBe(true);
+  });
+
+  it('with a single real word over the agent: not an interruption and not answered (minimum 2)', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    speak(p, 400);
+    expect(types(p.onTranscript('Sorry', SPEAKING))).toEqual([]);
+    expect(p.onTurnEnd('Sorry.', SPEAKING).answer).toBe(false);
+  });
+
+  it('without resume, never pauses: only words interrupt', () => {
+    const p = new InterruptionPolicy({ ...DEFAULT_INTERRUPTION, resumeFalseInterruption: false });
+    expect(speak(p, 1_500)).toEqual([]);
+    expect(types(p.onTranscript('hold on', SPEAKING))).toEqual(['interrupt']);
+  });
+
+  it('trusts the recognizer when the VAD heard nothing (a quiet caller)', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(types(p.onTranscript('Wait, actually', THINKING))).toEqual(['interrupt']);
+  });
+
+  it('maps the agent object over the defaults, custom backchannels included', () => {
+    expect(interruptionSettings(undefined)).toEqual(DEFAULT_INTERRUPTION);
+    const s = interruptionSettings({ min_words: 3, min_duration_ms: 300, false_interruption_timeout_ms: 900, resume_false_interruption: false, backchannels: ['vale', 'sí'] });
+    expect(s).toMatchObject({ minWords: 3, minDurationMs: 300, falseInterruptionTimeoutMs: 900, resumeFalseInterruption: false });
+    expect([...s.backchannels]).toEqual(['vale', 'sí']);
+    expect(new InterruptionPolicy(s).realWords('Vale, sí, claro')).toBe(1);
+  });
+
+  it('splits transcript words the way backchannels are written', () => {
+    expect(transcriptWords('Uh-huh. Mm-hmm, OK!')).toEqual(['uh-huh', 'mm-hmm', 'ok']);
+  });
+});
+
+describe('WebRTC VAD (fvad-wasm)', () => {
+  it('loads offline and finds speech in speech, none in silence, independent of chunking', async () => {
+    const mod = await loadFvad();
+    const talk = mulawToPcm(await speech('Stop, please. I need to talk to a person.'));
+    const quiet = new Int16Array(8_000);
+    const whole = new VoiceActivity(mod, 8_000);
+    const a = [...whole.push(talk), ...whole.push(quiet)];
+    const chunked = new VoiceActivity(mod, 8_000);
+    const b = [];
+    for (let i = 0; i < talk.length; i += 77) b.push(...chunked.push(talk.subarray(i, i + 77)));
+    b.push(...chunked.push(quiet));
+    expect(a.map((e) => e.type)).toContain('speech_start');
+    expect(a.at(-1)).toMatchObject({ type: 'speech_end' });
+    expect((a.at(-1) as { speechMs: number }).speechMs).toBeGreaterThan(1_000);
+    expect(b).toEqual(a);
+    const silent = new VoiceActivity(mod, 8_000);
+    expect(silent.push(new Int16Array(16_000))).toEqual([]);
+    for (const v of [whole, chunked, silent]) v.free();
+  });
+});
