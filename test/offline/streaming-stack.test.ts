@@ -99,8 +99,10 @@ describe('load balancer', () => {
 
     const [, tg] = only('AWS::ElasticLoadBalancingV2::TargetGroup');
     expect(Number(attribute(tg, 'deregistration_delay.timeout_seconds'))).toBeGreaterThanOrEqual(maxCall);
-    // One WebSocket is one connection: stickiness would only skew the spread of new calls.
-    expect(attribute(tg, 'stickiness.enabled') ?? 'false').toBe('false');
+    // A meeting page that reconnects returns to the task holding its call (the ALB's cookie, an hour).
+    expect(attribute(tg, 'stickiness.enabled')).toBe('true');
+    expect(attribute(tg, 'stickiness.type')).toBe('lb_cookie');
+    expect(attribute(tg, 'stickiness.lb_cookie.duration_seconds')).toBe('3600');
   });
 
   it('health-checks /health on the container port', () => {

@@ -250,7 +250,11 @@ export class StreamingService extends Construct {
       protocol: elbv2.ApplicationProtocol.HTTP,
       targets: [this.service],
       deregistrationDelay: s.deregistrationDelay,
-      // No stickiness: one WebSocket is one TCP connection, which the ALB keeps on its target anyway.
+      // One WebSocket is one TCP connection, which the ALB keeps on its target anyway; the cookie is for a
+      // meeting page's socket that reconnects (a reload, a blip): the call it rejoins lives in the task
+      // that holds it (docs/meeting.md). Phone streams ignore it (Twilio sends no cookies). An hour covers
+      // the longest call.
+      stickinessCookieDuration: Duration.hours(1),
       healthCheck: {
         path: '/health',
         healthyHttpCodes: '200',
