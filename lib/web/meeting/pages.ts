@@ -95,7 +95,7 @@ const CALL_SECTION =
   '<figcaption>You</figcaption></figure>' +
   '</div>' +
   '<div class="controls">' +
-  '<button type="button" id="sound" hidden>Turn on sound</button>' +
+  '<button type="button" id="sound" hidden>Resume audio</button>' +
   '<button type="button" id="mute" aria-pressed="false">Mute</button>' +
   '<button type="button" id="camera" aria-pressed="false">Camera off</button>' +
   '<button type="button" id="hangup" class="danger">Hang up</button>' +

@@ -7,7 +7,8 @@
  * - in the call: 20 ms PCM16 frames go out; captions show both sides (interim replaced by final); the
  *   agent's audio is played and measured in the page; a mark is echoed only once the audio before it has
  *   played; `clear` drops what is buffered at once; mute and hang up reach the server; the end says why;
- * - a reload rejoins with the same credential; another browser context gets "already used"; a dropped
+ * - a reload rejoins with the same credential (retrying while the service still holds the old socket);
+ *   another browser context gets "already used"; a dropped
  *   socket shows "reconnecting", rejoins, and after the window gives up with a clear end;
  * - a refused microphone, an unsupported browser, an expired link and the server's `error` each get a clear
  *   message, never a blank page.
@@ -203,15 +204,26 @@ describe('the meeting page in Chromium', () => {
     const { page, problems } = await joinScreen(context, link);
     const first = await joinCall(page, link);
 
-    const rejoin = stub.nextConnection();
+    const refusedRejoin = stub.nextConnection();
     await page.reload();
     expect(new URL(page.url()).search).toBe('');
+    // The service has not noticed the old socket go yet: the first rejoin is refused, and the page retries.
+    const refused = await refusedRejoin;
+    expect(refused.hello.credential).toBe(first.hello.credential);
+    const rejoin = stub.nextConnection();
+    refused.send({ type: 'error', code: 'already_connected', message: 'This call is already connected.' });
+    refused.close(1008);
     const second = await rejoin;
     expect(second.hello.credential).toBe(first.hello.credential);
     second.send({ type: 'ready', callId: link.callId, agentName: 'Caller', resumed: true });
     await waitForState(page, 'live');
     expect(await page.textContent('h1')).toBe('Call with Caller');
     expect(await axeViolations(page)).toEqual([]);
+    // The rejoined call has audio both ways (after the one click a browser may ask for after a reload).
+    if (await page.isVisible('#sound')) await page.getByRole('button', { name: 'Resume audio' }).click();
+    await second.waitForFrames(5);
+    second.sendAudio(tone(0.5));
+    await page.waitForFunction(() => (window as unknown as { __meeting: { outputRms: number } }).__meeting.outputRms > 0.1);
 
     // Someone else (no sessionStorage of this tab): the link itself is used, and the room page says so.
     const other = await browser.newContext({ viewport: PHONE });
@@ -226,7 +238,7 @@ describe('the meeting page in Chromium', () => {
     expect(await theirs.textContent('#problem-title')).toBe('This link has already been used');
     expect(await axeViolations(theirs)).toEqual([]);
     await expectOnScreen(theirs, 'used-phone', ['#problem-title', '#problem-text']);
-    expect(stub.connections.filter((c) => c.hello.credential === first.hello.credential)).toHaveLength(2);
+    expect(stub.connections.filter((c) => c.hello.credential === first.hello.credential)).toHaveLength(3);
     expect([...problems, ...theirProblems]).toEqual([]);
     await other.close();
     await context.close();

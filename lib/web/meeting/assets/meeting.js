@@ -154,6 +154,8 @@ function cameraNote(error) {
 class AudioEngine {
   /** @param {MediaStream} stream */
   async start(stream, onFrame) {
+    // A Try again after a failed start: the old context goes first.
+    this.close();
     this.context = new AudioContext({ latencyHint: 'interactive' });
     await Promise.all([
       this.context.audioWorklet.addModule(`${ASSETS}capture-worklet.js`),
@@ -244,6 +246,8 @@ async function prepareDevices(onReady) {
     return false;
   }
   try {
+    // A Try again: release what an earlier attempt opened before asking again.
+    if (media.stream) for (const track of media.stream.getTracks()) track.stop();
     const { stream, cameraError } = await openDevices();
     media.stream = stream;
     const note = cameraNote(cameraError);
@@ -291,7 +295,10 @@ function startCall(session) {
   connect();
 }
 
-/** Browsers start audio only after a click or key press: when they held it back, a button asks for one. */
+/**
+ * Browsers start audio (both ways: the microphone's worklet stops too) only after a click or key press; after
+ * a reload there was none, so a button asks for one.
+ */
 function offerSound() {
   const button = $('sound');
   button.hidden = media.audio.running;
@@ -304,7 +311,7 @@ function connect() {
   socket.binaryType = 'arraybuffer';
   call.socket = socket;
   call.admitted = false;
-  if (call.rejoinDeadline === 0) setState('connecting', 'Connecting…');
+  if (stats.state !== 'reconnecting') setState('connecting', 'Connecting…');
   socket.onopen = () => {
     // The credential goes in the first message, never in the URL (URLs reach access logs).
     socket.send(JSON.stringify({ type: 'hello', credential: call.session.credential, format: PCM_FORMAT }));
@@ -528,6 +535,9 @@ async function roomPage(session) {
   }
   setState('connecting', 'Connecting…');
   if (!(await prepareDevices(() => roomPage(session)))) return;
+  // A rejoin (reload, or the form's page): the service may not have seen this tab's old socket close yet,
+  // so `already_connected` is retried within the same window as a dropped socket.
+  call.rejoinDeadline = Date.now() + REJOIN_WINDOW_MS;
   startCall(session);
 }
 
