@@ -179,13 +179,21 @@ describe('the meeting page in Chromium', () => {
     await page.setViewportSize(DESKTOP);
     await expectOnScreen(page, 'call-desktop', ['h1', '#state', '#agent-tile', '#self-view', '#mute', '#camera', '#hangup', '#captions']);
 
-    // Mute reaches the server and stops the frames; camera off is local; hang up ends with words.
+    // Every control is reached by keyboard, in reading order.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const order: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      await page.keyboard.press('Tab');
+      order.push(await page.evaluate(() => document.activeElement?.id ?? ''));
+    }
+    expect(order).toEqual(['mute', 'camera', 'hangup', 'captions']);
+
+    // Mute reaches the server; camera off is local; hang up (by keyboard) ends with words.
     await page.getByRole('button', { name: 'Mute' }).click();
     await conn.waitForControl((m) => m.type === 'mute' && m.muted === true);
     expect(await page.getAttribute('#mute', 'aria-pressed')).toBe('true');
     await page.getByRole('button', { name: 'Camera off' }).click();
     expect(await page.getAttribute('#camera', 'aria-pressed')).toBe('true');
-    await page.keyboard.press('Tab');
     await page.focus('#hangup');
     await page.keyboard.press('Enter');
     await conn.waitForControl((m) => m.type === 'hangup');
