@@ -228,3 +228,19 @@ export type RecordingUrl = z.infer<typeof RecordingUrl>;
 /** GET /meeting/{callId} path and query. */
 export const MeetingParams = z.object({ callId: z.string().min(1).max(64) });
 export const MeetingQuery = z.object({ token: z.string().max(512).optional() });
+
+/**
+ * POST /meeting/{callId}/join with `Accept: application/json`: the web session the page starts its call
+ * with (docs/meeting.md). A form post gets a page instead.
+ */
+export const MeetingJoined = z
+  .object({
+    callId: z.string(),
+    agentName: z.string(),
+    /** The streaming service's browser transport (WEB_STREAM_URL). */
+    streamUrl: z.string(),
+    /** The tab's `wss1` web session credential: keep it in sessionStorage, send it in `hello`. */
+    credential: z.string(),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'MeetingJoined' });

@@ -209,7 +209,16 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
     response: { call_id: EXAMPLE_IDS.meeting, room_url: `https://api.example.com/meeting/${EXAMPLE_IDS.meeting}?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc` },
   },
   openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },
-  joinMeeting: { params: { callId: EXAMPLE_IDS.meeting } },
+  joinMeeting: {
+    params: { callId: EXAMPLE_IDS.meeting },
+    response: {
+      callId: EXAMPLE_IDS.meeting,
+      agentName: 'Ava',
+      streamUrl: 'wss://stream.example.com/web-stream',
+      credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+      expiresAt: '2026-11-23T15:20:00.000Z',
+    },
+  },
   meetingAsset: { params: { file: 'meeting.js' } },
 
   searchPhoneNumbers: {

@@ -293,7 +293,10 @@ function describeConventions(): string {
 function responseContent(route: RouteSpec, collector: SchemaCollector, example: unknown): Json | undefined {
   if (route.status === 204) return undefined;
   const withExample = example === undefined ? {} : { example };
-  if (route.response) return { 'application/json': { schema: collector.convert(route.response, 'output'), ...withExample } };
+  const json = route.response ? { 'application/json': { schema: collector.convert(route.response, 'output'), ...withExample } } : undefined;
+  // A page that also answers JSON to a client asking for it (the meeting join) names both.
+  if (json && route.produces && route.produces !== 'application/json') return { ...json, [route.produces]: { schema: { type: 'string' } } };
+  if (json) return json;
   if (route.produces === 'application/json') return { 'application/json': { schema: { type: 'object' } } };
   return { [route.produces ?? 'application/octet-stream']: { schema: { type: 'string' } } };
 }

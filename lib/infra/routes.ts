@@ -4,6 +4,7 @@ import {
   CallStarted,
   MeetingLinkRequest,
   MeetingLinkResult,
+  MeetingJoined,
   MeetingParams,
   MeetingQuery,
   PhoneCallRequest,
@@ -103,7 +104,7 @@ export const ROUTES = {
   startCall: route({ method: 'POST', path: '/api/optimus/call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (alias of /api/optimus/phone-call)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 404, 422, 429], status: 202, response: CallStarted }),
   createMeetingLink: route({ method: 'POST', path: '/api/optimus/meeting-link', entry: 'functions/calls/meeting-link.ts', summary: 'Create a single-use video meeting link (credit check)', tag: 'Calls', auth: true, body: MeetingLinkRequest, errors: [402, 404], status: 201, response: MeetingLinkResult }),
   openMeeting: route({ method: 'GET', path: '/meeting/{callId}', entry: 'functions/meeting/open.ts', summary: 'Open a meeting link: the Join page; looks at the single-use token without using it (410 once used or expired). Without a token: the room page a reload lands on', tag: 'Calls', auth: false, ipLimit: 'meeting', params: MeetingParams, query: MeetingQuery, errors: [410], status: 200, produces: 'text/html' }),
-  joinMeeting: route({ method: 'POST', path: '/meeting/{callId}/join', entry: 'functions/meeting/join.ts', summary: 'Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired); with Accept: application/json the answer is the web session (docs/meeting.md)', tag: 'Calls', auth: false, ipLimit: 'meeting-join', params: MeetingParams, bodyKind: 'raw', consumes: 'application/x-www-form-urlencoded', form: z.object({ token: z.string().max(512) }), errors: [410], status: 200, produces: 'text/html' }),
+  joinMeeting: route({ method: 'POST', path: '/meeting/{callId}/join', entry: 'functions/meeting/join.ts', summary: 'Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired); with Accept: application/json the answer is the web session (docs/meeting.md)', tag: 'Calls', auth: false, ipLimit: 'meeting-join', params: MeetingParams, bodyKind: 'raw', consumes: 'application/x-www-form-urlencoded', form: z.object({ token: z.string().max(512) }), errors: [410], status: 200, response: MeetingJoined, produces: 'text/html' }),
   // A static segment where /meeting/{callId}/join has `join`: API Gateway and the local server tell them apart by method and segment.
   meetingAsset: route({ method: 'GET', path: '/meeting/assets/{file}', entry: 'functions/meeting/assets.ts', summary: 'Meeting page assets (its script, audio worklets and stylesheet)', tag: 'Calls', auth: false, params: z.object({ file: z.string() }), status: 200, produces: 'application/octet-stream' }),
 

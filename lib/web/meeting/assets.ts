@@ -19,6 +19,7 @@ const JS = 'text/javascript; charset=utf-8';
 /** Every file served, with its content type; any other name is 404. */
 export const MEETING_ASSET_FILES = {
   'meeting.js': JS,
+  'meeting-media.js': JS,
   'capture-worklet.js': JS,
   'playback-worklet.js': JS,
   'meeting.css': 'text/css; charset=utf-8',

@@ -95,7 +95,7 @@ const CALL_SECTION =
   '<figcaption>You</figcaption></figure>' +
   '</div>' +
   '<div class="controls">' +
-  '<button type="button" id="sound" hidden>Turn on sound</button>' +
+  '<button type="button" id="sound" hidden>Resume audio</button>' +
   '<button type="button" id="mute" aria-pressed="false">Mute</button>' +
   '<button type="button" id="camera" aria-pressed="false">Camera off</button>' +
   '<button type="button" id="hangup" class="danger">Hang up</button>' +
@@ -127,12 +127,16 @@ function roomPage(room: Room): string {
   const agent = escapeHtml(room.agentName ?? 'your agent');
   const title = room.agentName ? `Call with ${room.agentName}` : 'Your call';
   const session = room.session ? ` data-session="${escapeHtml(JSON.stringify(room.session))}"` : '';
-  const initial = room.token !== undefined ? 'Checking your microphone and camera… Allow them if your browser asks.' : 'Connecting…';
+  // Without the script nothing connects: the state line starts empty (the script fills it at once) and the
+  // notice says what to do, before joining (the link works once) or after.
+  const noscript = room.token !== undefined
+    ? `This call runs in the page and needs JavaScript, which is off: turn it on and reload before you join (joining uses up the link).`
+    : `This call runs in the page and needs JavaScript, which is off in this browser. Turn it on and ask for a new link to talk with ${room.agentName ?? 'the agent'}.`;
   const body =
     `<main id="meeting" data-call-id="${escapeHtml(room.callId)}"${session}>` +
     `<h1 id="title">${escapeHtml(title)}</h1>` +
-    `<p id="state" class="state" role="status">${escapeHtml(initial)}</p>` +
-    '<noscript><p class="notice">This call runs in the page: turn on JavaScript and reload to talk with ' + agent + '.</p></noscript>' +
+    '<p id="state" class="state" role="status"></p>' +
+    `<noscript><p class="notice">${escapeHtml(noscript)}</p></noscript>` +
     '<section id="problem" class="problem" role="alert" aria-labelledby="problem-title" hidden><h2 id="problem-title"></h2><p id="problem-text"></p>' +
     '<button type="button" id="retry" hidden>Try again</button></section>' +
     (room.token !== undefined ? joinSection(room, agent) : '') +

@@ -2,10 +2,11 @@
  * The meeting page (docs/meeting.md): device check, join, the call over the streaming service's
  * `/web-stream` WebSocket, reconnects, and a clear message for everything that can go wrong. Plain browser
  * JavaScript served from our origin under a CSP that allows nothing else; the audio runs in two worklets
- * (capture-worklet.js, playback-worklet.js).
+ * (capture-worklet.js, playback-worklet.js) driven from meeting-media.js.
  */
 
-const ASSETS = '/meeting/assets/';
+import { AudioEngine, cameraNote, deviceProblem, missingFeatures, openDevices } from './meeting-media.js';
+
 const PCM_FORMAT = { encoding: 'linear16', sampleRate: 16000 };
 /** How long the page keeps trying to rejoin after the socket drops: the streaming service's rejoin grace. */
 const REJOIN_WINDOW_MS = 30_000;
@@ -94,108 +95,6 @@ function showOnly(section) {
   for (const id of ['join', 'call', 'ended']) if ($(id)) $(id).hidden = id !== section;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Devices
-
-/** What this browser lacks for a call, if anything. */
-function missingFeatures() {
-  const missing = [];
-  if (!window.isSecureContext) missing.push('a secure (https) page');
-  if (!navigator.mediaDevices || typeof navigator.mediaDevices.getUserMedia !== 'function') missing.push('microphone access');
-  if (typeof window.AudioWorkletNode !== 'function' || typeof window.AudioContext !== 'function') missing.push('audio worklets');
-  if (typeof window.WebSocket !== 'function') missing.push('WebSockets');
-  return missing;
-}
-
-const AUDIO_CONSTRAINTS = { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 };
-const VIDEO_CONSTRAINTS = { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: 'user' };
-
-/**
- * The microphone, and the camera when there is one: a missing or busy camera is fine (the call is audio),
- * a missing or refused microphone is not.
- */
-async function openDevices() {
-  const media = navigator.mediaDevices;
-  try {
-    return { stream: await media.getUserMedia({ audio: AUDIO_CONSTRAINTS, video: VIDEO_CONSTRAINTS }), cameraError: undefined };
-  } catch (error) {
-    if (error && error.name === 'NotAllowedError') throw error;
-    // No camera, or it is busy: try the microphone alone, and say why there is no picture.
-    const stream = await media.getUserMedia({ audio: AUDIO_CONSTRAINTS });
-    return { stream, cameraError: error };
-  }
-}
-
-function deviceProblem(error) {
-  switch (error && error.name) {
-    case 'NotAllowedError':
-    case 'SecurityError':
-      return ['Microphone blocked', 'The page is not allowed to use your microphone. Allow the microphone for this site (the icon in the address bar), then select Try again.'];
-    case 'NotFoundError':
-    case 'OverconstrainedError':
-      return ['No microphone found', 'Connect a microphone or a headset, then select Try again.'];
-    case 'NotReadableError':
-    case 'AbortError':
-      return ['Microphone busy', 'Another app is using your microphone. Close it, then select Try again.'];
-    default:
-      return ['Microphone problem', `The microphone could not be opened (${(error && error.message) || 'unknown error'}). Select Try again.`];
-  }
-}
-
-function cameraNote(error) {
-  if (!error) return undefined;
-  if (error.name === 'NotFoundError' || error.name === 'OverconstrainedError') return 'No camera: you can still talk.';
-  return 'The camera is not available: you can still talk.';
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Audio: capture (microphone → 16 kHz PCM16 frames) and playback (agent frames → speakers)
-
-class AudioEngine {
-  /** @param {MediaStream} stream */
-  async start(stream, onFrame) {
-    this.context = new AudioContext({ latencyHint: 'interactive' });
-    await Promise.all([
-      this.context.audioWorklet.addModule(`${ASSETS}capture-worklet.js`),
-      this.context.audioWorklet.addModule(`${ASSETS}playback-worklet.js`),
-    ]);
-    const source = this.context.createMediaStreamSource(stream);
-    // Nothing above 8 kHz may reach the 16 kHz resampler (it would fold back as noise).
-    const lowpass = new BiquadFilterNode(this.context, { type: 'lowpass', frequency: 7_000, Q: Math.SQRT1_2 });
-    const capture = new AudioWorkletNode(this.context, 'meeting-capture', { numberOfInputs: 1, numberOfOutputs: 0 });
-    capture.port.onmessage = (event) => onFrame(event.data.frame, event.data.level);
-    source.connect(lowpass).connect(capture);
-    this.playback = new AudioWorkletNode(this.context, 'meeting-playback', { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [1] });
-    this.playback.port.onmessage = (event) => this.onPlayback(event.data);
-    this.playback.connect(this.context.destination);
-    this.onMark = () => undefined;
-  }
-
-  onPlayback(message) {
-    if (message.type === 'mark') {
-      stats.marksEchoed.push(message.name);
-      this.onMark(message.name);
-    } else if (message.type === 'stats') {
-      stats.samplesPlayed = message.played;
-      stats.outputRms = message.rms;
-      showAgentLevel(message.rms);
-    }
-  }
-
-  get running() { return this.context && this.context.state === 'running'; }
-
-  resume() { return this.context ? this.context.resume() : Promise.resolve(); }
-
-  /** Agent audio: the ArrayBuffer moves to the worklet (no copy). */
-  play(pcm) { this.playback.port.postMessage({ type: 'audio', pcm }, [pcm]); }
-
-  mark(name) { this.playback.port.postMessage({ type: 'mark', name }); }
-
-  clear() { this.playback.port.postMessage({ type: 'clear' }); }
-
-  close() { if (this.context) this.context.close().catch(() => undefined); }
-}
-
 /** The agent's tile follows its voice: the ring grows with the level, and `data-agent-level` says it. */
 function showAgentLevel(rms) {
   const tile = $('agent-tile');
@@ -211,6 +110,16 @@ function showAgentLevel(rms) {
 
 const media = { stream: undefined, audio: new AudioEngine(), muted: false, cameraOff: false };
 const call = { session: undefined, socket: undefined, admitted: false, finished: false, rejoinDeadline: 0, attempt: 0, retryTimer: 0, lastError: '' };
+
+media.audio.onMark = (name) => {
+  stats.marksEchoed.push(name);
+  sendControl({ type: 'mark', name });
+};
+media.audio.onStats = (played, rms) => {
+  stats.samplesPlayed = played;
+  stats.outputRms = rms;
+  showAgentLevel(rms);
+};
 
 function onMicFrame(frame, level) {
   stats.micLevel = media.muted ? 0 : level;
@@ -244,6 +153,8 @@ async function prepareDevices(onReady) {
     return false;
   }
   try {
+    // A Try again: release what an earlier attempt opened before asking again.
+    if (media.stream) for (const track of media.stream.getTracks()) track.stop();
     const { stream, cameraError } = await openDevices();
     media.stream = stream;
     const note = cameraNote(cameraError);
@@ -291,7 +202,10 @@ function startCall(session) {
   connect();
 }
 
-/** Browsers start audio only after a click or key press: when they held it back, a button asks for one. */
+/**
+ * Browsers start audio (both ways: the microphone's worklet stops too) only after a click or key press; after
+ * a reload there was none, so a button asks for one.
+ */
 function offerSound() {
   const button = $('sound');
   button.hidden = media.audio.running;
@@ -304,7 +218,7 @@ function connect() {
   socket.binaryType = 'arraybuffer';
   call.socket = socket;
   call.admitted = false;
-  if (call.rejoinDeadline === 0) setState('connecting', 'Connecting…');
+  if (stats.state !== 'reconnecting') setState('connecting', 'Connecting…');
   socket.onopen = () => {
     // The credential goes in the first message, never in the URL (URLs reach access logs).
     socket.send(JSON.stringify({ type: 'hello', credential: call.session.credential, format: PCM_FORMAT }));
@@ -326,7 +240,6 @@ function connect() {
     }
     scheduleRejoin();
   };
-  media.audio.onMark = (name) => sendControl({ type: 'mark', name });
 }
 
 function onControl(text) {
@@ -528,6 +441,9 @@ async function roomPage(session) {
   }
   setState('connecting', 'Connecting…');
   if (!(await prepareDevices(() => roomPage(session)))) return;
+  // A rejoin (reload, or the form's page): the service may not have seen this tab's old socket close yet,
+  // so `already_connected` is retried within the same window as a dropped socket.
+  call.rejoinDeadline = Date.now() + REJOIN_WINDOW_MS;
   startCall(session);
 }
 
