@@ -56,7 +56,12 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
   /** Admits a page's socket to a call's transport: `ready` first, so the page sees everything after it. */
   const admit = (ws: WebSocket, transport: WebTransport, callId: string, agentName: string, resumed: boolean) => {
     ws.send(JSON.stringify({ type: 'ready', callId, agentName, resumed }));
-    transport.attach(ws);
+    const previous = transport.attach(ws);
+    // The same tab's older socket (its close not seen yet, or a duplicated tab): the newest one wins.
+    if (previous && previous !== ws) {
+      previous.send(JSON.stringify({ type: 'error', code: 'replaced', message: 'This call continued in another window.' }));
+      previous.close(REFUSED, 'replaced');
+    }
   };
 
   /** Wires an admitted socket's input to its call's session (first join or rejoin). */
@@ -65,6 +70,7 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
     call.graceTimer = undefined;
     ws.on('message', (data, isBinary) => {
       const s = call.session;
+      if (!call.transport.holds(ws)) return;
       if (isBinary) {
         const audio = data instanceof Buffer ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength & ~1) : undefined;
         if (!audio || audio.length === 0) return;

@@ -125,9 +125,15 @@ describe('a meeting on the browser transport', () => {
     first.drop();
     const again = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
     expect(again.received[0]).toMatchObject({ type: 'ready', raw: { callId: meeting.callId, resumed: true } });
-    await again.say('What time do you open tomorrow?');
-    await again.waitFor((m) => m.type === 'caption' && m.raw.role === 'agent' && String(m.raw.text).includes('You said'));
-    again.hangUp();
+    // The same tab again while that socket is still open (a reload racing the old socket's close): the
+    // newest socket takes the call over and the older one is told why it was closed.
+    const newest = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    expect(newest.received[0]).toMatchObject({ type: 'ready', raw: { resumed: true } });
+    expect(await again.waitFor((m) => m.type === 'error')).toMatchObject({ raw: { code: 'replaced' } });
+    expect((await again.closed).code).toBe(1008);
+    await newest.say('What time do you open tomorrow?');
+    await newest.waitFor((m) => m.type === 'caption' && m.raw.role === 'agent' && String(m.raw.text).includes('You said'));
+    newest.hangUp();
     const ended = await vp.nextCallEnded();
     expect(ended.callId).toBe(meeting.callId);
     const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, meeting.callId)) as unknown as Record<string, any>;

@@ -30,8 +30,16 @@ export class WebTransport implements MediaTransport {
     return this.socket !== undefined;
   }
 
-  attach(socket: PageSocket): void {
+  /** Whether `socket` is the one attached now (a replaced socket's input is ignored). */
+  holds(socket: PageSocket): boolean {
+    return this.socket === socket;
+  }
+
+  /** Attaches the page's socket; returns the one it replaces, if any (a reload racing its old socket's close). */
+  attach(socket: PageSocket): PageSocket | undefined {
+    const previous = this.socket;
     this.socket = socket;
+    return previous;
   }
 
   /** Forgets `socket` if it is the attached one (a stale socket closing late changes nothing). */

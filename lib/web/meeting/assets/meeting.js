@@ -54,6 +54,7 @@ const END_REASONS = {
 const ERRORS = {
   bad_credential: ['This call cannot be joined', 'This page’s session is not valid any more. Ask for a new meeting link.'],
   ended: ['The call has ended', 'This call is over. Ask for a new meeting link to talk again.'],
+  replaced: ['Continued elsewhere', 'This call continued in another tab or window of this browser.'],
   already_connected: ['Already open elsewhere', 'This call is already open in another tab or window. Close this one and continue there.'],
   insufficient_credits: ['The call cannot start', 'The call cannot start right now. Please try again later or contact whoever sent you the link.'],
   unavailable: ['The agent is unavailable', 'The agent could not be reached (a service it depends on failed). Please try again in a few minutes.'],
