@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform, startStores, type LocalStores, type RunningPlatform } from '../lib/local/platform.js';
+import type { LocalVoiceOptions } from '../streaming-service/src/local.js';
 
 /** Where a benchmark's private platform keeps its data. */
 export interface BenchPlatformOptions {
@@ -9,6 +10,8 @@ export interface BenchPlatformOptions {
   readonly dataDirPrefix: string;
   readonly table: string;
   readonly bucket: string;
+  /** Scripts for the voice stand-ins (the voice benchmarks). */
+  readonly voice?: LocalVoiceOptions;
 }
 
 /**
@@ -31,7 +34,7 @@ export async function withBenchPlatform<T>(options: BenchPlatformOptions, body: 
     stores = await startStores(undefined, options.bucket);
     platform = await startPlatform(
       { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: options.table, BUCKET_NAME: options.bucket },
-      { stores, persist: false },
+      { stores, persist: false, voice: options.voice },
     );
     return await body(platform);
   } finally {
