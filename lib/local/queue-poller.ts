@@ -127,3 +127,19 @@ export async function startDispatchPoller(onError: (error: unknown) => void = ()
   if (!config.DISPATCH_QUEUE_URL) throw new Error('DISPATCH_QUEUE_URL is not set');
   return startQueuePoller({ client: createSqsClient(config), queueUrl: config.DISPATCH_QUEUE_URL, handler, onError });
 }
+
+/**
+ * The webhook-delivery consumer of `npm start`: polls WEBHOOK_QUEUE_URL and runs functions/queue/webhooks.ts,
+ * the module the CDK stack deploys as that queue's Lambda.
+ */
+export async function startWebhookPoller(onError: (error: unknown) => void = () => undefined): Promise<QueuePoller> {
+  const [{ loadConfig }, { createSqsClient }, { handler }] = await Promise.all([
+    import('../config.js'),
+    import('../store/queue.js'),
+    import('../../functions/queue/webhooks.js'),
+  ]);
+  const config = loadConfig();
+  if (!config.WEBHOOK_QUEUE_URL) throw new Error('WEBHOOK_QUEUE_URL is not set');
+  // Short polls: a delivery's latency from call end is a target (p50 under 1 s locally, docs/benchmarks.md).
+  return startQueuePoller({ client: createSqsClient(config), queueUrl: config.WEBHOOK_QUEUE_URL, handler, onError, waitSeconds: 1 });
+}
