@@ -1,6 +1,6 @@
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import type { Server } from 'node:http';
-import { createSqsClient } from '../store/queue.js';
+import { createSqsClient, WEBHOOK_QUEUE_SETTINGS } from '../store/queue.js';
 import { createSqsServer } from 'local-aws-sqs';
 import { freePort } from './ports.js';
 
@@ -46,13 +46,7 @@ export async function startSqsLocal(queueName: string): Promise<LocalSqs> {
   };
 }
 
-/** The webhook queue's settings; lib/infra/stack.ts builds the same (test/offline checks they agree). */
-export const WEBHOOK_QUEUE = {
-  /** Longer than one attempt can take (a 10 s delivery timeout, the DNS lookup and the log write). */
-  visibilityTimeoutSeconds: 60,
-  /** Our own failures (table, queue) retried this often before the message is parked in the dead letters. */
-  maxReceiveCount: 5,
-} as const;
+const WEBHOOK_QUEUE = WEBHOOK_QUEUE_SETTINGS;
 
 /**
  * Creates the webhook-delivery queue and its dead letters on a running SQS server (idempotent: CreateQueue

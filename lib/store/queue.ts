@@ -46,6 +46,18 @@ export interface WebhookQueue {
   sendToDeadLetters(message: DeliveryMessage): Promise<void>;
 }
 
+/**
+ * The webhook queue's settings, shared by the CDK stack and the local queue (lib/local/sqs.ts) so they agree.
+ */
+export const WEBHOOK_QUEUE_SETTINGS = {
+  /** Longer than one attempt can take (a 10 s delivery timeout, the DNS lookup, the log write) and than the consumer's timeout. */
+  visibilityTimeoutSeconds: 60,
+  /** Our own failures (table, queue) retried this often before the message is parked in the dead letters. */
+  maxReceiveCount: 5,
+  /** SQS's maximum: time to inspect and redrive deliveries that gave up. */
+  deadLetterRetentionDays: 14,
+} as const;
+
 /** SQS's longest per-message delay. */
 export const MAX_SQS_DELAY_SECONDS = 900;
 
