@@ -88,8 +88,7 @@ export const AgentAnalysis = z
         prompt: z.string().trim().max(5_000).optional(),
       })
       .optional(),
-  })
-  .meta({ id: 'AgentAnalysis' });
+  });
 export type AgentAnalysis = z.infer<typeof AgentAnalysis>;
 
 /** What the analysis of one call produced; stored on its history record and sent in `call.analyzed`. */
@@ -109,8 +108,7 @@ export const CallAnalysisView = z
     data: z.record(z.string(), z.unknown()).optional(),
     error: z.string().optional(),
     analyzedAt: z.string(),
-  })
-  .meta({ id: 'CallAnalysis' });
+  });
 
 /** The JSON Schema the model answers with: a success verdict and the agent's data, as the agent asks. */
 export function analysisResponseSchema(analysis: AgentAnalysis): Record<string, unknown> {

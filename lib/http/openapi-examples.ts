@@ -118,6 +118,13 @@ const historyListItem = {
   callCost: 1.5833,
   workspace_id: WS,
   createdAt: CREATED,
+  // Present for agents with an `analysis` section (docs/webhooks.md, "Post-call analysis").
+  analysis: {
+    status: 'completed',
+    success: { pass: true, reason: 'The patient confirmed the appointment.' },
+    data: { appointment_confirmed: true, reschedule_requested: false },
+    analyzedAt: '2025-06-02T14:04:49.000Z',
+  },
 };
 const historyView = {
   ...historyListItem,

@@ -294,7 +294,7 @@ export class PlatformStack extends Stack {
       entry: 'functions/queue/webhooks.ts',
       // A batch runs its attempts in parallel, each at most 10 s (DELIVERY_TIMEOUT_MS) plus a few table writes;
       // well under the queue's visibility timeout, so no attempt is redelivered while it is still running.
-      timeout: Duration.seconds(30),
+      timeout: Duration.seconds(25),
     });
     bindTable(this.webhookConsumer, this.table, 'readWrite');
     bindWebhookQueue(this.webhookConsumer, this.webhookQueue, this.webhookDeadLetters);
