@@ -283,3 +283,17 @@ export function retryDelayMs(
 
 /** How long events are kept for replay. */
 export const EVENT_RETENTION_DAYS = 30;
+
+/**
+ * PUT /api/webhooks/settings: workspace-wide event settings. `creditsLowThreshold`: `credits.low` is sent
+ * once when the balance falls under it (checked after each call's reservation), and again only after the
+ * balance has been back at or over it; null turns the alert off.
+ */
+export const WebhookSettingsUpdate = z
+  .strictObject({
+    creditsLowThreshold: z.number().min(0).max(1_000_000_000).nullable(),
+    workspaceId: WorkspaceIdField.optional(),
+  })
+  .meta({ id: 'WebhookSettingsUpdate' });
+export type WebhookSettingsUpdate = z.infer<typeof WebhookSettingsUpdate>;
+export const WebhookSettingsView = z.object({ creditsLowThreshold: z.number().nullable() }).meta({ id: 'WebhookSettings' });

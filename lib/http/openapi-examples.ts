@@ -252,6 +252,8 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
     response: { ...webhookEndpointView, updatedAt: CREATED, secret: WEBHOOK_SECRET },
   },
   listWebhookEndpoints: { response: page(webhookEndpointView) },
+  getWebhookSettings: { response: { creditsLowThreshold: 20 } },
+  updateWebhookSettings: { request: { creditsLowThreshold: 20 }, response: { creditsLowThreshold: 20 } },
   getWebhookEndpoint: { params: { id: EXAMPLE_IDS.webhookEndpoint }, response: webhookEndpointView },
   updateWebhookEndpoint: {
     params: { id: EXAMPLE_IDS.webhookEndpoint },

@@ -46,7 +46,8 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   'functions/phone-numbers/available.ts': { twilioCredentials: true },
   'functions/phone-numbers/buy.ts': { twilioCredentials: true },
   'functions/phone-numbers/delete.ts': { twilioCredentials: true, webhooks: 'send' },
-  'functions/twilio/voice.ts': { twilioCredentials: true },
+  // An inbound call's reservation may cross the workspace's low-credits threshold (credits.low).
+  'functions/twilio/voice.ts': { twilioCredentials: true, webhooks: 'send' },
   // A final status of a call that never streamed writes its history record and announces call.ended.
   'functions/twilio/status.ts': { twilioCredentials: true, webhooks: 'send' },
   'functions/docs/page.ts': {

@@ -35,6 +35,8 @@ import {
   WebhookReplay,
   WebhookReplayResult,
   WebhookSecretRotated,
+  WebhookSettingsUpdate,
+  WebhookSettingsView,
   WebhookTestResult,
 } from '../domain/webhook.js';
 
@@ -128,6 +130,9 @@ export const ROUTES = {
 
   createWebhookEndpoint: route({ method: 'POST', path: '/api/webhooks', entry: 'functions/webhooks/create.ts', summary: 'Create a webhook endpoint; the signing secret is shown once, in this answer', tag: 'Events', auth: true, body: WebhookEndpointCreate, status: 201, response: WebhookEndpointCreated }),
   listWebhookEndpoints: route({ method: 'GET', path: '/api/webhooks', entry: 'functions/webhooks/list.ts', summary: 'List webhook endpoints, newest first', tag: 'Events', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(WebhookEndpointView) }),
+  // `settings` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
+  getWebhookSettings: route({ method: 'GET', path: '/api/webhooks/settings', entry: 'functions/webhooks/get-settings.ts', summary: 'Workspace event settings (the credits.low threshold)', tag: 'Events', auth: true, query: WorkspaceQuery, status: 200, response: WebhookSettingsView }),
+  updateWebhookSettings: route({ method: 'PUT', path: '/api/webhooks/settings', entry: 'functions/webhooks/update-settings.ts', summary: 'Set the workspace event settings; creditsLowThreshold null turns the credits.low alert off', tag: 'Events', auth: true, body: WebhookSettingsUpdate, status: 200, response: WebhookSettingsView }),
   getWebhookEndpoint: route({ method: 'GET', path: '/api/webhooks/{id}', entry: 'functions/webhooks/get.ts', summary: 'Get a webhook endpoint (never its secret)', tag: 'Events', auth: true, params: IdParams, status: 200, response: WebhookEndpointView }),
   updateWebhookEndpoint: route({ method: 'PATCH', path: '/api/webhooks/{id}', entry: 'functions/webhooks/update.ts', summary: 'Update a webhook endpoint; enabled: true re-enables one disabled for failing', tag: 'Events', auth: true, params: IdParams, body: WebhookEndpointUpdate, status: 200, response: WebhookEndpointView }),
   deleteWebhookEndpoint: route({ method: 'DELETE', path: '/api/webhooks/{id}', entry: 'functions/webhooks/delete.ts', summary: 'Delete a webhook endpoint', tag: 'Events', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),

@@ -59,22 +59,32 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const abort = new AbortController();
   let running = true;
 
+  const receive = async (max: number, wait: number): Promise<Message[]> => {
+    const out = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: max,
+        WaitTimeSeconds: wait,
+        // local-aws-sqs reads the older AttributeNames parameter, not MessageSystemAttributeNames.
+        AttributeNames: ['All'],
+      }),
+      { abortSignal: abort.signal },
+    );
+    return out.Messages ?? [];
+  };
+
   const loop = async () => {
     while (running) {
       try {
-        const out = await client.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: batchSize,
-            WaitTimeSeconds: waitSeconds,
-            // local-aws-sqs reads the older AttributeNames parameter, not MessageSystemAttributeNames.
-            AttributeNames: ['All'],
-          }),
-          { abortSignal: abort.signal },
-        );
+        // local-aws-sqs answers a long poll only once it holds MaxNumberOfMessages or the wait is over, where
+        // SQS (and Lambda's poller) answers as soon as a message is there. So: a long poll for one message,
+        // then a short poll for the rest of the batch, which is what Lambda hands over with no batching window.
+        const first = await receive(1, waitSeconds);
+        if (first.length === 0) continue;
+        const rest = batchSize > 1 ? await receive(batchSize - 1, 0) : [];
         // local-aws-sqs's long poll can return one message twice in a response (SQS never does): keep the
         // last copy, whose receipt handle is current. The consumer is idempotent either way.
-        const messages = [...new Map((out.Messages ?? []).map((m) => [m.MessageId, m])).values()];
+        const messages = [...new Map([...first, ...rest].map((m) => [m.MessageId, m])).values()];
         if (messages.length === 0) continue;
         const records = messages.map((m) => toRecord(queueUrl, m));
         let failed: Set<string>;

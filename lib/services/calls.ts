@@ -33,7 +33,7 @@ import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js
 import { key } from '../store/model.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
-import { callPricing, insufficientCredits, settleCall } from './credits.js';
+import { callPricing, checkLowCredits, insufficientCredits, settleCall } from './credits.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 
@@ -166,6 +166,7 @@ export async function startPhoneCall(
   });
   if (outcome.kind === 'insufficient') throw await insufficientCredits(deps, workspaceId, call.reserved);
   if (outcome.kind === 'duplicate') return replay(outcome.record.requestHash, idempotency!.requestHash, outcome.record.answer);
+  await checkLowCredits(deps, workspaceId);
 
   try {
     await deps.dispatch.send({ callId: call._id, workspaceId });
@@ -323,7 +324,7 @@ export type InboundAnswer = { readonly kind: 'connect'; readonly call: Call } | 
  * repeated webhook for the same provider call answers for the same call while its stream can still start.
  */
 export async function openInboundCall(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: HistoryDeps,
   input: { workspaceId: string; agentId: string; phoneNumberId: string; ourNumber: string; caller?: string; callSid: string },
 ): Promise<InboundAnswer> {
   const pricing = callPricing(deps.config);
@@ -348,7 +349,10 @@ export async function openInboundCall(
     updatedAt: createdAt,
   };
   const out = await createInboundCall(deps.db, call, input.callSid, now);
-  if (out.kind === 'created') return { kind: 'connect', call };
+  if (out.kind === 'created') {
+    await checkLowCredits(deps, input.workspaceId);
+    return { kind: 'connect', call };
+  }
   if (out.kind === 'insufficient') return { kind: 'insufficient' };
   const known = await findCallByProviderSid(deps.db, input.callSid);
   const existing = known?.workspaceId === input.workspaceId ? await findCall(deps.db, known.workspaceId, known.callId) : undefined;

@@ -11,9 +11,12 @@ import {
   type WebhookEndpointCreate,
   type WebhookEndpointUpdate,
   type WebhookReplay,
+  type WebhookSettingsUpdate,
   type WebhookUrlPolicy,
 } from '../domain/webhook.js';
 import { countOf } from '../store/collection.js';
+import { readCreditsState, setLowCreditsThreshold } from '../store/credits.js';
+import type { Db } from '../store/dynamo.js';
 import {
   eventsBetween,
   findEvent,
@@ -139,4 +142,16 @@ export async function replayWebhookEvents(
   const deliveries = [];
   for (const event of events) deliveries.push(await queueDelivery(deps, endpoint, event));
   return { replayed: deliveries.length, deliveryIds: deliveries.map((d) => d._id) };
+}
+
+/** The workspace's event settings. */
+export async function webhookSettings(db: Db, ws: string): Promise<{ creditsLowThreshold: number | null }> {
+  const state = await readCreditsState(db, ws);
+  return { creditsLowThreshold: state.lowThreshold ?? null };
+}
+
+/** Sets the workspace's event settings (the low-credits alert is armed again). */
+export async function changeWebhookSettings(db: Db, ws: string, input: WebhookSettingsUpdate): Promise<{ creditsLowThreshold: number | null }> {
+  await setLowCreditsThreshold(db, ws, input.creditsLowThreshold);
+  return { creditsLowThreshold: input.creditsLowThreshold };
 }

@@ -57,6 +57,7 @@ describe('the documented request examples', () => {
       'createWebhookEndpoint',
       'updateWebhookEndpoint',
       'replayWebhookEvents',
+      'updateWebhookSettings',
     ];
     // A new write route must be added to this order (with what it depends on), so its example is tried too.
     expect([...order].sort()).toEqual(writeRoutes.map(([id]) => id).sort());

@@ -138,6 +138,7 @@ const BASES: Partial<Record<keyof typeof ROUTES, (n: number) => Record<string, u
   createWebhookEndpoint: () => webhookBody(WS),
   updateWebhookEndpoint: () => ({ description: 'Renamed', eventTypes: ['call.ended'], enabled: true }),
   replayWebhookEvents: () => ({ since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }),
+  updateWebhookSettings: () => ({ creditsLowThreshold: 5 }),
 };
 
 /** Which pool a route's `{id}` draws real ids from. */
