@@ -246,4 +246,30 @@ describe('deliveries', () => {
     expect(delivery.attempts[0].error).toMatch(/refused: 127\.0\.0\.1 is a private, loopback/);
     expect(delivery.attempts[0]).not.toHaveProperty('status');
   });
+
+  it('sends credits.low once when a reservation takes the balance under the workspace threshold, and again once the alert is re-armed', async () => {
+    const rich = await t.workspace(100);
+    const api = (method: string, path: string, body?: unknown) => t.api(rich.apiKey, method, path, body);
+    const created = await api('POST', '/api/webhooks', { url: receiver.url('/credits'), eventTypes: ['credits.low'] });
+    expect((await api('GET', '/api/webhooks/settings')).body).toEqual({ creditsLowThreshold: null });
+    expect((await api('PUT', '/api/webhooks/settings', { creditsLowThreshold: 95 })).body).toEqual({ creditsLowThreshold: 95 });
+    expect((await api('PUT', '/api/webhooks/settings', { creditsLowThreshold: -1 })).status).toBe(400);
+    const agent = await api('POST', '/api/agents', { name: 'Caller', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram' });
+    const search = await api('GET', '/api/phone-numbers/available?country=US&areaCode=212');
+    const number = await api('POST', '/api/phone-numbers/buy', { phoneNumber: search.body.data[0].number });
+    const call = () => api('POST', '/api/optimus/phone-call', { assistantId: agent.body._id, phoneNumber: '+14155552671', phoneNumberId: number.body._id });
+    const credits = () => api('GET', `/api/webhooks/${created.body._id}/deliveries`).then((r) => r.body.data.filter((d: any) => d.eventType === 'credits.low'));
+
+    expect((await call()).status).toBe(202);
+    const hook = await receiver.waitFor((h) => h.path === '/credits');
+    expect(verify(created.body.secret, hook)).toMatchObject({ type: 'credits.low', workspaceId: rich.workspaceId, data: { threshold: 95, balance: expect.any(Number) } });
+    expect(hook.json.data.balance).toBeLessThan(95);
+    // Still under the threshold: the next reservation sends nothing (its delivery would exist by the 202).
+    expect((await call()).status).toBe(202);
+    expect(await credits()).toHaveLength(1);
+    // Setting the threshold again re-arms the alert.
+    await api('PUT', '/api/webhooks/settings', { creditsLowThreshold: 95 });
+    expect((await call()).status).toBe(202);
+    expect(await credits()).toHaveLength(2);
+  });
 });
