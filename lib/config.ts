@@ -28,6 +28,29 @@ const EnvSchema = z.object({
   S3_ENDPOINT: z.url().optional(),
   DISPATCH_QUEUE_URL: z.string().optional(),
   SQS_ENDPOINT: z.url().optional(),
+  /** The webhook-delivery queue and its dead letters (docs/webhooks.md). */
+  WEBHOOK_QUEUE_URL: z.string().optional(),
+  WEBHOOK_DLQ_URL: z.string().optional(),
+  /**
+   * Seconds to wait before each retry of a webhook delivery, comma-separated; its length is the number of
+   * retries. The default is the Standard Webhooks schedule (about 28 hours in all, see lib/domain/webhook.ts).
+   */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((text, ctx) => {
+      const steps = text.split(',').map((s) => s.trim()).filter((s) => s !== '').map(Number);
+      if (steps.length > 20 || steps.some((n) => !Number.isFinite(n) || n < 0 || n > 86_400)) {
+        ctx.addIssue({ code: 'custom', message: 'at most 20 comma-separated seconds, each 0..86400' });
+        return z.NEVER;
+      }
+      return steps;
+    }),
+  /**
+   * An endpoint whose deliveries have kept giving up for this long is disabled (a `webhook.disabled` notice
+   * is recorded): five days, so a receiver down over a long weekend is not switched off.
+   */
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).default(5 * 86_400_000),
   /** Local: a file holding the 32-byte data key. AWS: a Secrets Manager secret holding it (base64). */
   SECRET_KEY_FILE: z.string().optional(),
   SECRET_KEY_ARN: z.string().optional(),

@@ -2,7 +2,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import * as z from 'zod';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './store/dynamo.js';
-import { createDispatchQueue, type DispatchQueue } from './store/queue.js';
+import { createDispatchQueue, createSqsClient, createWebhookQueue, type DispatchQueue, type WebhookQueue } from './store/queue.js';
 import { createRecordings, type Recordings } from './store/recordings.js';
 import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from './store/secret-box.js';
 import { unavailableTelephonyPort, type TelephonyAccount, type TelephonyPort } from './vendors/telephony/port.js';
@@ -17,6 +17,8 @@ export interface Deps {
   readonly dispatch: DispatchQueue;
   /** The recordings bucket. */
   readonly recordings: Recordings;
+  /** The webhook-delivery queue (events are published to it, its consumer delivers them). */
+  readonly webhooks: WebhookQueue;
 }
 
 /** The telephony port and the platform's own account (for bought numbers and their webhooks). */
@@ -95,6 +97,12 @@ async function loadDataKey(config: Config): Promise<Buffer> {
   throw new Error('Set SECRET_KEY_ARN (AWS) or SECRET_KEY_FILE (local) so secrets can be sealed');
 }
 
+/** Both queues share one SQS client (connections are pooled per client). */
+function queues(config: Config): Pick<Deps, 'dispatch' | 'webhooks'> {
+  const client = createSqsClient(config);
+  return { dispatch: createDispatchQueue(config, client), webhooks: createWebhookQueue(config, client) };
+}
+
 /** Builds the dependencies from a parsed config. */
 export async function buildDeps(config: Config): Promise<Deps> {
   const db = createDb({ table: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
@@ -103,7 +111,7 @@ export async function buildDeps(config: Config): Promise<Deps> {
     db,
     secrets: createSecretBox(await loadDataKey(config)),
     telephony: createTelephony(config),
-    dispatch: createDispatchQueue(config),
+    ...queues(config),
     recordings: createRecordings(config),
   };
 }

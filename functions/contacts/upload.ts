@@ -12,5 +12,5 @@ export const handler = defineRoute(ROUTES.uploadContacts, async ({ deps, workspa
     tooLarge: () => fileTooLarge(HTTP_IMPORT_LIMITS.maxFileBytes),
   });
   // API Gateway's 30 s clock started when it received the request, not when this handler did.
-  return importUploadedContacts(deps.db, workspaceId, form, { startedAt: event.requestContext.timeEpoch });
+  return importUploadedContacts(deps.db, workspaceId, form, { startedAt: event.requestContext.timeEpoch, events: deps });
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { AgentAnalysis } from './analysis.js';
 import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
 
 /** Provider identifiers an agent may name; the voice pipeline has an adapter for each. */
@@ -71,6 +72,8 @@ export const AgentCreate = z
     ambience_enabled: agentFields.ambience_enabled.default(false),
     interruption: agentFields.interruption.optional(),
     silence: agentFields.silence.optional(),
+    /** Post-call analysis (docs/webhooks.md); none unless given. */
+    analysis: AgentAnalysis.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -80,8 +83,11 @@ export type AgentCreate = z.infer<typeof AgentCreate>;
 export const AgentUpdate = z
   .strictObject({
     ...Object.fromEntries(Object.entries(agentFields).map(([k, v]) => [k, v.optional()])),
+    /** Replaces the whole section; null removes it. */
+    analysis: AgentAnalysis.nullable().optional(),
     workspaceId: WorkspaceIdField.optional(),
   } as { [K in keyof typeof agentFields]: z.ZodOptional<(typeof agentFields)[K]> } & {
+    analysis: z.ZodOptional<z.ZodNullable<typeof AgentAnalysis>>;
     workspaceId: z.ZodOptional<typeof WorkspaceIdField>;
   })
   .meta({ id: 'AgentUpdate' });
@@ -103,6 +109,8 @@ export interface Agent {
   /** Absent on agents that never set it: every default applies. */
   interruption?: InterruptionConfig;
   silence?: SilenceConfig;
+  /** null once removed by an update. */
+  analysis?: AgentAnalysis | null;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -127,6 +135,7 @@ export const AgentCreated = z
     system_prompt: z.string(),
     first_message: z.string(),
     recording_enabled: z.boolean(),
+    analysis: AgentAnalysis.nullable().optional(),
   })
   .meta({ id: 'AgentCreated' });
 export const AgentView = z

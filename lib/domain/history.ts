@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CallAnalysisView, type CallAnalysis } from './analysis.js';
 import { Timestamp } from './common.js';
 import { ValidationError } from './errors.js';
 
@@ -40,6 +41,8 @@ export interface HistoryRecord {
   callRecordingUrl?: string;
   workspace_id: string;
   createdAt: string;
+  /** The post-call analysis, once it ran (agents with an `analysis` section). */
+  analysis?: CallAnalysis;
 }
 
 const isoDate = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v), {
@@ -51,6 +54,8 @@ export const HistoryListQuery = z.object({
   startDate: isoDate.optional(),
   endDate: isoDate.optional(),
   search: z.string().trim().max(200).optional(),
+  /** The analysis outcome: `true` calls that met the agent's rubric, `false` those that did not. */
+  success: z.enum(['true', 'false']).optional(),
 });
 export type HistoryListQuery = z.infer<typeof HistoryListQuery>;
 
@@ -76,6 +81,7 @@ const listFields = {
   callCost: z.number(),
   workspace_id: z.string(),
   createdAt: Timestamp,
+  analysis: CallAnalysisView.optional(),
 };
 export const HistoryListItem = z.object(listFields).meta({ id: 'HistoryListItem' });
 export const HistoryView = z

@@ -12,6 +12,9 @@ export const ID_PREFIX = {
   call: 'call',
   phoneNumber: 'pn',
   ledger: 'led',
+  webhookEndpoint: 'whe',
+  event: 'evt',
+  delivery: 'dlv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -26,6 +26,9 @@ export const EXAMPLE_IDS = {
   phoneNumber: id('phoneNumber', '01JWRFFEMRDV3APXSJENM3G73Y'),
   call: id('call', '01JWRFH97RNSQ4B7JD31A2QE39'),
   meeting: id('call', '01JWRFK3TRZXKY0WVNX2WE4XSF'),
+  webhookEndpoint: id('webhookEndpoint', '01JWRFN6ERB2Q5TV3C8XW0H7JD'),
+  event: id('event', '01JWRFQ0ZR6M4KQ8YB2D9NWS5E'),
+  delivery: id('delivery', '01JWRFRVJR3H7XGA5P1QK8ZC6M'),
 } as const;
 
 const WS = EXAMPLE_IDS.workspace;
@@ -115,12 +118,45 @@ const historyListItem = {
   callCost: 1.5833,
   workspace_id: WS,
   createdAt: CREATED,
+  // Present for agents with an `analysis` section (docs/webhooks.md, "Post-call analysis").
+  analysis: {
+    status: 'completed',
+    success: { pass: true, reason: 'The patient confirmed the appointment.' },
+    data: { appointment_confirmed: true, reschedule_requested: false },
+    analyzedAt: '2025-06-02T14:04:49.000Z',
+  },
 };
 const historyView = {
   ...historyListItem,
   callTranscript: 'agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!',
   // Where the recording is kept; GET /api/history/{id}/recording-url turns it into a download URL.
   callRecordingUrl: `s3://voice-agents-recordings/recordings/${WS}/${EXAMPLE_IDS.call}.wav`,
+};
+
+const webhookEndpointView = {
+  _id: EXAMPLE_IDS.webhookEndpoint,
+  url: 'https://crm.example.com/hooks/voice-agents',
+  description: 'CRM: log every call and its outcome',
+  eventTypes: ['call.ended', 'call.analyzed'],
+  status: 'enabled',
+  workspaceId: WS,
+  createdAt: CREATED,
+  updatedAt: UPDATED,
+};
+/** A made-up secret in the Standard Webhooks form (`whsec_` + base64 of 32 bytes). */
+const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3qkqTMvdaMw=';
+const webhookDelivery = {
+  _id: EXAMPLE_IDS.delivery,
+  endpointId: EXAMPLE_IDS.webhookEndpoint,
+  eventId: EXAMPLE_IDS.event,
+  eventType: 'call.ended',
+  status: 'succeeded',
+  attempts: [
+    { at: '2025-06-02T14:04:47.120Z', status: 503, latencyMs: 212, responseExcerpt: '{"error":"maintenance"}' },
+    { at: '2025-06-02T14:04:52.701Z', status: 200, latencyMs: 87, responseExcerpt: '{"ok":true}' },
+  ],
+  createdAt: '2025-06-02T14:04:47.090Z',
+  updatedAt: '2025-06-02T14:04:52.788Z',
 };
 
 const phoneNumberView = {
@@ -220,6 +256,32 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
     },
   },
   meetingAsset: { params: { file: 'meeting.js' } },
+
+  createWebhookEndpoint: {
+    request: { url: webhookEndpointView.url, description: webhookEndpointView.description, eventTypes: webhookEndpointView.eventTypes },
+    response: { ...webhookEndpointView, updatedAt: CREATED, secret: WEBHOOK_SECRET },
+  },
+  listWebhookEndpoints: { response: page(webhookEndpointView) },
+  getWebhookSettings: { response: { creditsLowThreshold: 20 } },
+  updateWebhookSettings: { request: { creditsLowThreshold: 20 }, response: { creditsLowThreshold: 20 } },
+  getWebhookEndpoint: { params: { id: EXAMPLE_IDS.webhookEndpoint }, response: webhookEndpointView },
+  updateWebhookEndpoint: {
+    params: { id: EXAMPLE_IDS.webhookEndpoint },
+    request: { eventTypes: ['call.ended', 'call.analyzed', 'call.transfer'] },
+    response: { ...webhookEndpointView, eventTypes: ['call.ended', 'call.analyzed', 'call.transfer'] },
+  },
+  deleteWebhookEndpoint: { params: { id: EXAMPLE_IDS.webhookEndpoint } },
+  rotateWebhookSecret: {
+    params: { id: EXAMPLE_IDS.webhookEndpoint },
+    response: { secret: 'whsec_3q2+7wAAAAB0ZXN0LXNlY3JldC1yb3RhdGVkLWtleS0wMQ==', previousSecretExpiresAt: '2025-06-03T15:20:45.000Z' },
+  },
+  sendWebhookTest: { params: { id: EXAMPLE_IDS.webhookEndpoint }, response: { eventId: EXAMPLE_IDS.event, deliveryId: EXAMPLE_IDS.delivery } },
+  replayWebhookEvents: {
+    params: { id: EXAMPLE_IDS.webhookEndpoint },
+    request: { since: '2025-06-02T00:00:00Z', until: '2025-06-02T23:59:59Z' },
+    response: { replayed: 1, deliveryIds: [EXAMPLE_IDS.delivery] },
+  },
+  listWebhookDeliveries: { params: { id: EXAMPLE_IDS.webhookEndpoint }, response: page(webhookDelivery) },
 
   searchPhoneNumbers: {
     params: { country: 'US', areaCode: '415' },

@@ -19,6 +19,8 @@ export interface EntryNeeds {
   readonly recordings?: RecordingsAccess;
   /** A route only ever sends (e.g. `phone-call`); consuming is the dispatch consumer's job. */
   readonly dispatch?: Extract<QueueAccess, 'send'>;
+  /** Publishes webhook events (queues their deliveries): every path that ends a call, releases a number, imports. */
+  readonly webhooks?: 'send';
   /** Reads the platform's own Twilio credentials (TWILIO_SECRET_ARN): searching, buying and releasing numbers, verifying webhooks. */
   readonly twilioCredentials?: true;
   readonly timeoutSeconds?: number;
@@ -32,18 +34,23 @@ export interface EntryNeeds {
  * forgetting shows up only as AccessDenied on AWS. (Rate-limit counters are granted apart, see bindRateLimits.)
  */
 export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
-  'functions/calls/start.ts': { dispatch: 'send' },
-  // Presigning needs read: the URL carries the signer's permissions.
-  'functions/history/recording-url.ts': { recordings: 'read' },
+  // A call whose dispatch message cannot be sent is ended at once, which announces call.ended.
+  'functions/calls/start.ts': { dispatch: 'send', webhooks: 'send' },
   // An import of 10,000 rows writes for several seconds; the service stops starting writes after 20 s
   // (docs/contact-import.md) and reports the rest, so 29 s (under HTTP API's 30 s) always answers.
-  'functions/contacts/upload.ts': { timeoutSeconds: 29 },
+  'functions/contacts/upload.ts': { timeoutSeconds: 29, webhooks: 'send' },
+  'functions/webhooks/test.ts': { webhooks: 'send' },
+  'functions/webhooks/replay.ts': { webhooks: 'send' },
+  // Presigning needs read: the URL carries the signer's permissions.
+  'functions/history/recording-url.ts': { recordings: 'read' },
   'functions/docs/openapi.ts': { table: 'none' },
   'functions/phone-numbers/available.ts': { twilioCredentials: true },
   'functions/phone-numbers/buy.ts': { twilioCredentials: true },
-  'functions/phone-numbers/delete.ts': { twilioCredentials: true },
-  'functions/twilio/voice.ts': { twilioCredentials: true },
-  'functions/twilio/status.ts': { twilioCredentials: true },
+  'functions/phone-numbers/delete.ts': { twilioCredentials: true, webhooks: 'send' },
+  // An inbound call's reservation may cross the workspace's low-credits threshold (credits.low).
+  'functions/twilio/voice.ts': { twilioCredentials: true, webhooks: 'send' },
+  // A final status of a call that never streamed writes its history record and announces call.ended.
+  'functions/twilio/status.ts': { twilioCredentials: true, webhooks: 'send' },
   'functions/docs/page.ts': {
     table: 'none',
     bundleFiles: DOCS_ASSET_FILES.map((file) => ({

@@ -26,6 +26,20 @@ import {
 } from '../domain/phone-number.js';
 import { ToolCreate, ToolCreated, ToolListItem, ToolUpdate, ToolView } from '../domain/tool.js';
 import { ToolTemplateView } from '../domain/tool-templates.js';
+import {
+  DeliveryListQuery,
+  WebhookDeliveryView,
+  WebhookEndpointCreate,
+  WebhookEndpointCreated,
+  WebhookEndpointUpdate,
+  WebhookEndpointView,
+  WebhookReplay,
+  WebhookReplayResult,
+  WebhookSecretRotated,
+  WebhookSettingsUpdate,
+  WebhookSettingsView,
+  WebhookTestResult,
+} from '../domain/webhook.js';
 
 /**
  * The one route table. The CDK stack makes one Lambda per entry from `entry`; the local server dispatches
@@ -116,6 +130,19 @@ export const ROUTES = {
   getPhoneNumber: route({ method: 'GET', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/get.ts', summary: 'Get a phone number', tag: 'Phone numbers', auth: true, params: IdParams, status: 200, response: PhoneNumberView }),
   updatePhoneNumber: route({ method: 'PATCH', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/update.ts', summary: 'Assign (or with null unassign) the agent that answers inbound calls', tag: 'Phone numbers', auth: true, params: IdParams, body: PhoneNumberUpdate, errors: [422], status: 200, response: PhoneNumberView }),
   deletePhoneNumber: route({ method: 'DELETE', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/delete.ts', summary: 'Release a number (bought: back to the provider; imported: our webhooks removed)', tag: 'Phone numbers', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+
+  createWebhookEndpoint: route({ method: 'POST', path: '/api/webhooks', entry: 'functions/webhooks/create.ts', summary: 'Create a webhook endpoint; the signing secret is shown once, in this answer', tag: 'Events', auth: true, body: WebhookEndpointCreate, status: 201, response: WebhookEndpointCreated }),
+  listWebhookEndpoints: route({ method: 'GET', path: '/api/webhooks', entry: 'functions/webhooks/list.ts', summary: 'List webhook endpoints, newest first', tag: 'Events', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(WebhookEndpointView) }),
+  // `settings` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
+  getWebhookSettings: route({ method: 'GET', path: '/api/webhooks/settings', entry: 'functions/webhooks/get-settings.ts', summary: 'Workspace event settings (the credits.low threshold)', tag: 'Events', auth: true, query: WorkspaceQuery, status: 200, response: WebhookSettingsView }),
+  updateWebhookSettings: route({ method: 'PUT', path: '/api/webhooks/settings', entry: 'functions/webhooks/update-settings.ts', summary: 'Set the workspace event settings; creditsLowThreshold null turns the credits.low alert off', tag: 'Events', auth: true, body: WebhookSettingsUpdate, status: 200, response: WebhookSettingsView }),
+  getWebhookEndpoint: route({ method: 'GET', path: '/api/webhooks/{id}', entry: 'functions/webhooks/get.ts', summary: 'Get a webhook endpoint (never its secret)', tag: 'Events', auth: true, params: IdParams, status: 200, response: WebhookEndpointView }),
+  updateWebhookEndpoint: route({ method: 'PATCH', path: '/api/webhooks/{id}', entry: 'functions/webhooks/update.ts', summary: 'Update a webhook endpoint; enabled: true re-enables one disabled for failing', tag: 'Events', auth: true, params: IdParams, body: WebhookEndpointUpdate, status: 200, response: WebhookEndpointView }),
+  deleteWebhookEndpoint: route({ method: 'DELETE', path: '/api/webhooks/{id}', entry: 'functions/webhooks/delete.ts', summary: 'Delete a webhook endpoint', tag: 'Events', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+  rotateWebhookSecret: route({ method: 'POST', path: '/api/webhooks/{id}/rotate-secret', entry: 'functions/webhooks/rotate-secret.ts', summary: 'Rotate the signing secret; the old one keeps signing for 24 hours', tag: 'Events', auth: true, params: IdParams, bodyKind: 'none', status: 200, response: WebhookSecretRotated }),
+  sendWebhookTest: route({ method: 'POST', path: '/api/webhooks/{id}/test', entry: 'functions/webhooks/test.ts', summary: 'Send a test.ping event to the endpoint', tag: 'Events', auth: true, params: IdParams, bodyKind: 'none', status: 202, response: WebhookTestResult }),
+  replayWebhookEvents: route({ method: 'POST', path: '/api/webhooks/{id}/replay', entry: 'functions/webhooks/replay.ts', summary: 'Deliver stored events again: one by id, or a time range', tag: 'Events', auth: true, params: IdParams, body: WebhookReplay, errors: [409], status: 202, response: WebhookReplayResult }),
+  listWebhookDeliveries: route({ method: 'GET', path: '/api/webhooks/{id}/deliveries', entry: 'functions/webhooks/deliveries.ts', summary: 'The delivery log of an endpoint: attempts, status, latency, response excerpt', tag: 'Events', auth: true, params: IdParams, query: listQuery(DeliveryListQuery), status: 200, response: pageEnvelope(WebhookDeliveryView) }),
 
   twilioVoice: route({ method: 'POST', path: '/twilio/voice', entry: 'functions/twilio/voice.ts', summary: 'Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 200, produces: 'text/xml' }),
   twilioStatus: route({ method: 'POST', path: '/twilio/status', entry: 'functions/twilio/status.ts', summary: 'Twilio call status callback (signed by Twilio)', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 204 }),

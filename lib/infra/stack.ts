@@ -12,7 +12,8 @@ import { Construct } from 'constructs';
 import { STREAM_SWEEP_EVERY_MS } from '../domain/call.js';
 import { GSI1, TABLE, type TableDefinition } from '../store/model.js';
 import { entryConstructId, PlatformFunction, type PlatformFunctionProps } from './constructs/api-function.js';
-import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindStreamSweep, bindTable, bindTwilioCredentials } from './constructs/bindings.js';
+import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindStreamSweep, bindTable, bindTwilioCredentials, bindWebhookQueue } from './constructs/bindings.js';
+import { WEBHOOK_QUEUE_SETTINGS } from '../store/queue.js';
 import { StreamingService, type StreamingTls } from './constructs/streaming-service.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
@@ -113,6 +114,9 @@ export class PlatformStack extends Stack {
   readonly recordings: s3.Bucket;
   readonly dispatchQueue: sqs.Queue;
   readonly dispatchDeadLetters: sqs.Queue;
+  /** Webhook deliveries (docs/webhooks.md): one message per attempt; deliveries that gave up are parked in the dead letters. */
+  readonly webhookQueue: sqs.Queue;
+  readonly webhookDeadLetters: sqs.Queue;
   readonly dataKey: secretsmanager.Secret;
   /** The platform's Twilio account credentials, read only by the handlers whose needs name them. */
   readonly twilioCredentials: secretsmanager.ISecret;
@@ -129,6 +133,8 @@ export class PlatformStack extends Stack {
   readonly dispatchConsumer: PlatformFunction;
   /** The scheduled sweep of abandoned streams (functions/schedule/abandoned-streams.ts). */
   readonly streamSweep: PlatformFunction;
+  /** The webhook-delivery queue's consumer (functions/queue/webhooks.ts). */
+  readonly webhookConsumer: PlatformFunction;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -176,6 +182,18 @@ export class PlatformStack extends Stack {
       deadLetterQueue: { queue: this.dispatchDeadLetters, maxReceiveCount: DISPATCH_QUEUE.maxReceiveCount },
     });
 
+    this.webhookDeadLetters = new sqs.Queue(this, 'WebhookDeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(WEBHOOK_QUEUE_SETTINGS.deadLetterRetentionDays),
+    });
+    this.webhookQueue = new sqs.Queue(this, 'WebhookDeliveries', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(WEBHOOK_QUEUE_SETTINGS.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.webhookDeadLetters, maxReceiveCount: WEBHOOK_QUEUE_SETTINGS.maxReceiveCount },
+    });
+
     this.dataKey = new secretsmanager.Secret(this, 'DataKey', {
       description: 'AES-256 data key (64 hex characters) sealing stored secrets; never rotate in place: sealed values would stop opening',
       generateSecretString: DATA_KEY_SECRET,
@@ -210,6 +228,8 @@ export class PlatformStack extends Stack {
       ...(props.streamingTls ? { tls: props.streamingTls } : {}),
     });
     this.streamUrl = this.streaming.streamUrl;
+    // The streaming service announces call.started, call.ended, call.transfer and call.analyzed.
+    bindWebhookQueue(this.streaming.bindTarget, this.webhookQueue);
 
     const routeScope = new Construct(this, 'Routes');
     const routeFunctions = new Map<RouteEntry, PlatformFunction>();
@@ -226,6 +246,7 @@ export class PlatformStack extends Stack {
       if (needs.table !== 'none' && routes.some((r) => r.auth || r.ipLimit)) bindRateLimits(fn, this.table);
       if (needs.recordings) bindRecordings(fn, this.recordings, needs.recordings);
       if (needs.dispatch) bindDispatchQueue(fn, this.dispatchQueue, needs.dispatch);
+      if (needs.webhooks) bindWebhookQueue(fn, this.webhookQueue);
       if (needs.twilioCredentials) bindTwilioCredentials(fn, this.twilioCredentials);
       // One integration per function, shared by its routes.
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function);
@@ -246,6 +267,8 @@ export class PlatformStack extends Stack {
     });
     bindTable(this.dispatchConsumer, this.table, 'readWrite');
     bindTwilioCredentials(this.dispatchConsumer, this.twilioCredentials);
+    // A call that cannot be placed ends unconnected, which announces call.ended.
+    bindWebhookQueue(this.dispatchConsumer, this.webhookQueue);
     // Partial batch responses: one failing call is retried alone, not with the calls placed beside it.
     this.dispatchConsumer.function.addEventSource(
       new SqsEventSource(this.dispatchQueue, { batchSize: 10, reportBatchItemFailures: true }),
@@ -258,6 +281,7 @@ export class PlatformStack extends Stack {
       timeout: Duration.seconds(60),
     });
     bindStreamSweep(this.streamSweep, this.table, GSI1);
+    bindWebhookQueue(this.streamSweep, this.webhookQueue);
     new events.Rule(this, 'AbandonedStreamSweepSchedule', {
       description: 'Settles calls whose media stream stopped beating (its container died)',
       schedule: events.Schedule.rate(Duration.millis(STREAM_SWEEP_EVERY_MS)),
@@ -265,10 +289,24 @@ export class PlatformStack extends Stack {
       targets: [new eventTargets.LambdaFunction(this.streamSweep.function, { retryAttempts: 0 })],
     });
 
+    // Delivers webhooks, one attempt per message; retries are messages it queues itself with their delay.
+    this.webhookConsumer = this.addFunction('WebhookConsumer', {
+      entry: 'functions/queue/webhooks.ts',
+      // A batch runs its attempts in parallel, each at most 10 s (DELIVERY_TIMEOUT_MS) plus a few table writes;
+      // well under the queue's visibility timeout, so no attempt is redelivered while it is still running.
+      timeout: Duration.seconds(25),
+    });
+    bindTable(this.webhookConsumer, this.table, 'readWrite');
+    bindWebhookQueue(this.webhookConsumer, this.webhookQueue, this.webhookDeadLetters);
+    this.webhookConsumer.function.addEventSource(
+      new SqsEventSource(this.webhookQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+
     new CfnOutput(this, 'ApiUrl', { value: this.publicBaseUrl, description: 'Base URL of the API and docs (/docs)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for the admin CLI' });
     new CfnOutput(this, 'RecordingsBucketName', { value: this.recordings.bucketName });
     new CfnOutput(this, 'DispatchQueueUrl', { value: this.dispatchQueue.queueUrl });
+    new CfnOutput(this, 'WebhookDeadLettersUrl', { value: this.webhookDeadLetters.queueUrl, description: 'Webhook deliveries that gave up (inspect, or replay from the API)' });
     new CfnOutput(this, 'StreamUrl', { value: this.streamUrl, description: 'Twilio Media Streams URL (STREAM_URL); ws:// without a certificate is for testing only' });
     new CfnOutput(this, 'DataKeySecretArn', { value: this.dataKey.secretArn, description: 'SECRET_KEY_ARN for the admin CLI' });
     new CfnOutput(this, 'TwilioSecretArn', { value: this.twilioCredentials.secretArn, description: 'Put the platform Twilio account here: JSON {accountSid, authToken}' });

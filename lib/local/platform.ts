@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { ensureTable, startDynamoLocal, type LocalDynamo } from './dynamodb.js';
 import { startS3Local, type LocalS3 } from './s3.js';
-import { startSqsLocal, type LocalSqs } from './sqs.js';
+import { ensureWebhookQueues, startSqsLocal, type LocalSqs } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
 import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio-standin.js';
 import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
 import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../streaming-service/src/local.js';
-import { startDispatchPoller } from './queue-poller.js';
+import { startDispatchPoller, startWebhookPoller } from './queue-poller.js';
 import { startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
 
@@ -56,8 +56,14 @@ export async function startStores(dataDir: string | undefined, bucket: string): 
 }
 
 /** The environment a Lambda would get from the stack, pointed at the local stores. */
-export function handlerEnvironment(stores: LocalStores, settings: LocalSettings, baseUrl: string): Record<string, string> {
+export function handlerEnvironment(
+  stores: LocalStores,
+  settings: LocalSettings,
+  baseUrl: string,
+  webhookQueues?: { queueUrl: string; deadLetterQueueUrl: string },
+): Record<string, string> {
   return {
+    ...(webhookQueues ? { WEBHOOK_QUEUE_URL: webhookQueues.queueUrl, WEBHOOK_DLQ_URL: webhookQueues.deadLetterQueueUrl } : {}),
     TABLE_NAME: settings.TABLE_NAME,
     AWS_REGION: 'us-east-1',
     DYNAMODB_ENDPOINT: stores.dynamo.endpoint,
@@ -83,6 +89,8 @@ export interface RunningPlatform {
   readonly voice: LocalVoice;
   readonly docsUrl: string;
   readonly stores: LocalStores;
+  /** This platform's webhook-delivery queue and its dead letters (named after its table). */
+  readonly webhookQueues: { readonly queueUrl: string; readonly deadLetterQueueUrl: string };
   readonly server: Server;
   stop(): Promise<void>;
 }
@@ -101,6 +109,8 @@ export async function startPlatform(
     twilioSandbox?: boolean;
     /** Run the call-dispatch consumer (lib/local/queue-poller.ts); on unless a test drives dispatch itself. */
     dispatchPoller?: boolean;
+    /** Run the webhook-delivery consumer; on unless a test drives deliveries itself. */
+    webhookPoller?: boolean;
     /** Run the sweep of abandoned streams on its timer (lib/local/schedule.ts); on unless a test drives it. */
     streamSweep?: boolean;
     /** Scripts for the voice stand-ins and session tuning (tests, the benchmark). */
@@ -111,6 +121,7 @@ export async function startPlatform(
   await mkdir(settings.DATA_DIR, { recursive: true });
   const stores = options.stores ?? (await startStores(persist ? resolve(settings.DATA_DIR) : undefined, settings.BUCKET_NAME));
   await ensureTable(stores.dynamo.endpoint, settings.TABLE_NAME);
+  const webhookQueues = await ensureWebhookQueues(stores.sqs.endpoint, settings.TABLE_NAME);
 
   // A copy the streaming service can add its health route to.
   const fallbacks = [...(options.fallbacks ?? [])];
@@ -122,7 +133,7 @@ export async function startPlatform(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
-  Object.assign(process.env, handlerEnvironment(stores, settings, baseUrl));
+  Object.assign(process.env, handlerEnvironment(stores, settings, baseUrl, webhookQueues));
   const callSimulator = createCallSimulator();
   const twilio = await startTelephony(settings, persist, options.twilioSandbox ?? true, callSimulator.hooks);
   if (twilio) callSimulator.attach(twilio);
@@ -130,6 +141,10 @@ export async function startPlatform(
   const voice = await startLocalVoice(server, fallbacks, options.voice);
   const poller = options.dispatchPoller === false ? undefined : await startDispatchPoller((error) => {
     process.stderr.write(`dispatch poller: ${String(error)}\n`);
+  });
+
+  const webhooks = options.webhookPoller === false ? undefined : await startWebhookPoller((error) => {
+    process.stderr.write(`webhook poller: ${String(error)}\n`);
   });
 
   const sweep = options.streamSweep === false ? undefined : await startStreamSweepSchedule((error) => {
@@ -150,12 +165,14 @@ export async function startPlatform(
     baseUrl,
     docsUrl: `${baseUrl}/docs`,
     stores,
+    webhookQueues,
     server,
     twilio,
     callSimulator: twilio ? callSimulator : undefined,
     voice,
     async stop() {
       await poller?.stop();
+      await webhooks?.stop();
       await sweep?.stop();
       await voice.stop();
       await twilio?.stop();

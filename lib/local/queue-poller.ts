@@ -59,22 +59,32 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const abort = new AbortController();
   let running = true;
 
+  const receive = async (max: number, wait: number): Promise<Message[]> => {
+    const out = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: max,
+        WaitTimeSeconds: wait,
+        // local-aws-sqs reads the older AttributeNames parameter, not MessageSystemAttributeNames.
+        AttributeNames: ['All'],
+      }),
+      { abortSignal: abort.signal },
+    );
+    return out.Messages ?? [];
+  };
+
   const loop = async () => {
     while (running) {
       try {
-        const out = await client.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: batchSize,
-            WaitTimeSeconds: waitSeconds,
-            // local-aws-sqs reads the older AttributeNames parameter, not MessageSystemAttributeNames.
-            AttributeNames: ['All'],
-          }),
-          { abortSignal: abort.signal },
-        );
+        // local-aws-sqs answers a long poll only once it holds MaxNumberOfMessages or the wait is over, where
+        // SQS (and Lambda's poller) answers as soon as a message is there. So: a long poll for one message,
+        // then a short poll for the rest of the batch, which is what Lambda hands over with no batching window.
+        const first = await receive(1, waitSeconds);
+        if (first.length === 0) continue;
+        const rest = batchSize > 1 ? await receive(batchSize - 1, 0) : [];
         // local-aws-sqs's long poll can return one message twice in a response (SQS never does): keep the
         // last copy, whose receipt handle is current. The consumer is idempotent either way.
-        const messages = [...new Map((out.Messages ?? []).map((m) => [m.MessageId, m])).values()];
+        const messages = [...new Map([...first, ...rest].map((m) => [m.MessageId, m])).values()];
         if (messages.length === 0) continue;
         const records = messages.map((m) => toRecord(queueUrl, m));
         let failed: Set<string>;
@@ -126,4 +136,20 @@ export async function startDispatchPoller(onError: (error: unknown) => void = ()
   const config = loadConfig();
   if (!config.DISPATCH_QUEUE_URL) throw new Error('DISPATCH_QUEUE_URL is not set');
   return startQueuePoller({ client: createSqsClient(config), queueUrl: config.DISPATCH_QUEUE_URL, handler, onError });
+}
+
+/**
+ * The webhook-delivery consumer of `npm start`: polls WEBHOOK_QUEUE_URL and runs functions/queue/webhooks.ts,
+ * the module the CDK stack deploys as that queue's Lambda.
+ */
+export async function startWebhookPoller(onError: (error: unknown) => void = () => undefined): Promise<QueuePoller> {
+  const [{ loadConfig }, { createSqsClient }, { handler }] = await Promise.all([
+    import('../config.js'),
+    import('../store/queue.js'),
+    import('../../functions/queue/webhooks.js'),
+  ]);
+  const config = loadConfig();
+  if (!config.WEBHOOK_QUEUE_URL) throw new Error('WEBHOOK_QUEUE_URL is not set');
+  // Short polls: a delivery's latency from call end is a target (p50 under 1 s locally, docs/benchmarks.md).
+  return startQueuePoller({ client: createSqsClient(config), queueUrl: config.WEBHOOK_QUEUE_URL, handler, onError, waitSeconds: 1 });
 }

@@ -1,4 +1,6 @@
+import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import type { Server } from 'node:http';
+import { createSqsClient, WEBHOOK_QUEUE_SETTINGS } from '../store/queue.js';
 import { createSqsServer } from 'local-aws-sqs';
 import { freePort } from './ports.js';
 
@@ -42,4 +44,34 @@ export async function startSqsLocal(queueName: string): Promise<LocalSqs> {
     deadLetterQueueUrl: `${endpoint}/123456789012/${dlqName}`,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+const WEBHOOK_QUEUE = WEBHOOK_QUEUE_SETTINGS;
+
+/**
+ * Creates the webhook-delivery queue and its dead letters on a running SQS server (idempotent: CreateQueue
+ * of an existing queue returns it). Named per table, so platforms sharing one SQS server (the tests) never
+ * consume each other's deliveries.
+ */
+export async function ensureWebhookQueues(endpoint: string, table: string): Promise<{ queueUrl: string; deadLetterQueueUrl: string }> {
+  const client = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: endpoint });
+  const name = `${table}-webhooks`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 70);
+  try {
+    const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+    const queue = await client.send(
+      new CreateQueueCommand({
+        QueueName: name,
+        Attributes: {
+          VisibilityTimeout: String(WEBHOOK_QUEUE.visibilityTimeoutSeconds),
+          RedrivePolicy: JSON.stringify({
+            deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:${name}-dlq`,
+            maxReceiveCount: WEBHOOK_QUEUE.maxReceiveCount,
+          }),
+        },
+      }),
+    );
+    return { queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
+  } finally {
+    client.destroy();
+  }
 }

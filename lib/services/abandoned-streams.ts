@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { STREAM_ABANDONED_AFTER_MS, type Call } from '../domain/call.js';
 import { describeError, log } from '../http/log.js';
 import { advanceCall, findStaleStreams } from '../store/calls.js';
-import { putEndedCallRecord } from '../store/history.js';
+import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { historyOf } from './calls.js';
 import { settleCall } from './credits.js';
 
@@ -47,7 +47,7 @@ const DEFAULTS = { abandonedAfterMs: STREAM_ABANDONED_AFTER_MS, limit: 200 } as 
  * stream that beats meanwhile is never settled, and on the call being unsettled, so the stream's own end
  * and a concurrent sweep cannot settle it twice (first writer wins).
  */
-export async function settleAbandonedStreams(deps: Pick<Deps, 'config' | 'db'>, options: SweepOptions = {}): Promise<SweepResult> {
+export async function settleAbandonedStreams(deps: HistoryDeps, options: SweepOptions = {}): Promise<SweepResult> {
   const { abandonedAfterMs, limit } = { ...DEFAULTS, ...options };
   const nowMs = options.nowMs ?? Date.now();
   const cutoffMs = nowMs - abandonedAfterMs;
@@ -67,7 +67,7 @@ export async function settleAbandonedStreams(deps: Pick<Deps, 'config' | 'db'>, 
   return { settled, skipped };
 }
 
-async function settleAbandoned(deps: Pick<Deps, 'config' | 'db'>, call: Call, cutoffMs: number, nowMs: number) {
+async function settleAbandoned(deps: HistoryDeps, call: Call, cutoffMs: number, nowMs: number) {
   const { streamStartedAt: startedAt, streamSeenAt: seenAt } = call;
   // Re-checked here: the index entry is what the query saw, the item may be newer (the write re-checks too).
   if (!startedAt || !seenAt || call.settledAt !== undefined || Date.parse(seenAt) >= cutoffMs) return undefined;
@@ -86,8 +86,8 @@ async function settleAbandoned(deps: Pick<Deps, 'config' | 'db'>, call: Call, cu
   await advanceCall(deps.db, ended.workspaceId, ended._id, 'completed', endedAt, { endReason: 'error' });
   const billedSeconds = ended.billedSeconds ?? 0;
   const cost = ended.cost ?? 0;
-  await putEndedCallRecord(
-    deps.db,
+  await writeHistoryRecord(
+    deps,
     historyOf(ended, { endReason: ended.endReason ?? 'error', durationSeconds: billedSeconds, cost, summary: ABANDONED_STREAM_SUMMARY }),
   );
   log('warn', 'abandoned stream settled', { callId: ended._id, workspaceId: ended.workspaceId, billedSeconds, cost, lastSeenAt: seenAt });

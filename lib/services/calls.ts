@@ -32,8 +32,8 @@ import {
 import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js';
 import { key } from '../store/model.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';
-import { putEndedCallRecord, putNewHistoryRecord } from '../store/history.js';
-import { callPricing, insufficientCredits, settleCall } from './credits.js';
+import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
+import { callPricing, checkLowCredits, insufficientCredits, settleCall } from './credits.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 
@@ -43,7 +43,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
  * along, and the record it leaves in history. docs/calls.md.
  */
 
-type CallDeps = Pick<Deps, 'config' | 'db' | 'dispatch'>;
+type CallDeps = Pick<Deps, 'config' | 'db' | 'dispatch'> & HistoryDeps;
 
 /** How long a retried request with the same `Idempotency-Key` gets the first answer: a day, as Stripe does. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -166,6 +166,7 @@ export async function startPhoneCall(
   });
   if (outcome.kind === 'insufficient') throw await insufficientCredits(deps, workspaceId, call.reserved);
   if (outcome.kind === 'duplicate') return replay(outcome.record.requestHash, idempotency!.requestHash, outcome.record.answer);
+  await checkLowCredits(deps, workspaceId);
 
   try {
     await deps.dispatch.send({ callId: call._id, workspaceId });
@@ -215,7 +216,7 @@ export function historyOf(
  * idempotent, so a repeated callback or redelivered message does it at most once.
  */
 export async function endUnconnectedCall(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: HistoryDeps,
   call: Call,
   state: Exclude<CallState, 'initiated' | 'dialing' | 'ringing' | 'in-progress' | 'completed'>,
   endReason: CallEndReason,
@@ -229,7 +230,7 @@ export async function endUnconnectedCall(
   const settled = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason, unlessStreamed: true });
   // A stream claimed meanwhile (or before a forged callback) settles the call itself when it ends.
   if (settled.kind === 'streaming' || settled.kind === 'missing') return;
-  await putNewHistoryRecord(deps.db, historyOf(current, { endReason: reason, durationSeconds: 0, cost: 0 }));
+  await writeHistoryRecord(deps, historyOf(current, { endReason: reason, durationSeconds: 0, cost: 0 }));
   log('info', 'call ended unconnected', { callId: call._id, state, endReason: reason });
 }
 
@@ -250,7 +251,7 @@ export interface ProviderStatus {
  * TwiML or the stream never came), with its duration, and writes that call's history record.
  */
 export async function applyProviderStatus(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: HistoryDeps,
   workspaceId: string,
   callId: string,
   update: ProviderStatus,
@@ -280,8 +281,8 @@ export async function applyProviderStatus(
   const settled = await settleCall(deps, { workspaceId, callId, durationSeconds: update.durationSeconds ?? 0, endReason: reason, unlessStreamed: true });
   if (settled.kind === 'settled') {
     const ended = settled.call;
-    await putNewHistoryRecord(
-      deps.db,
+    await writeHistoryRecord(
+      deps,
       historyOf(ended, { endReason: ended.endReason ?? reason, durationSeconds: ended.billedSeconds ?? 0, cost: ended.cost ?? 0 }),
     );
   }
@@ -294,7 +295,7 @@ export async function applyProviderStatus(
  * when the stream found no contact, and writes the record with `callDuration` = the seconds billed and
  * `callCost` = the credits charged. Writing a record twice keeps the first. Returns what was written.
  */
-export async function recordConnectedCall<T extends HistoryRecord>(deps: Pick<Deps, 'config' | 'db'>, record: T): Promise<T> {
+export async function recordConnectedCall<T extends HistoryRecord>(deps: HistoryDeps, record: T): Promise<T> {
   const endReason = record.callEndReason as CallEndReason;
   const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason });
   if (settled.kind === 'missing') throw new Error(`No live call ${record._id} to settle`);
@@ -310,7 +311,7 @@ export async function recordConnectedCall<T extends HistoryRecord>(deps: Pick<De
     callCost: call.cost ?? 0,
     createdAt: call.createdAt,
   };
-  await putEndedCallRecord(deps.db, written);
+  await writeHistoryRecord(deps, written);
   return written;
 }
 
@@ -323,7 +324,7 @@ export type InboundAnswer = { readonly kind: 'connect'; readonly call: Call } | 
  * repeated webhook for the same provider call answers for the same call while its stream can still start.
  */
 export async function openInboundCall(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: HistoryDeps,
   input: { workspaceId: string; agentId: string; phoneNumberId: string; ourNumber: string; caller?: string; callSid: string },
 ): Promise<InboundAnswer> {
   const pricing = callPricing(deps.config);
@@ -348,7 +349,10 @@ export async function openInboundCall(
     updatedAt: createdAt,
   };
   const out = await createInboundCall(deps.db, call, input.callSid, now);
-  if (out.kind === 'created') return { kind: 'connect', call };
+  if (out.kind === 'created') {
+    await checkLowCredits(deps, input.workspaceId);
+    return { kind: 'connect', call };
+  }
   if (out.kind === 'insufficient') return { kind: 'insufficient' };
   const known = await findCallByProviderSid(deps.db, input.callSid);
   const existing = known?.workspaceId === input.workspaceId ? await findCall(deps.db, known.workspaceId, known.callId) : undefined;
@@ -356,7 +360,7 @@ export async function openInboundCall(
 }
 
 /** Applies the status callback of an inbound call (it names only the provider's call sid) to its call. */
-export async function applyInboundStatus(deps: Pick<Deps, 'config' | 'db'>, workspaceId: string, update: ProviderStatus): Promise<void> {
+export async function applyInboundStatus(deps: HistoryDeps, workspaceId: string, update: ProviderStatus): Promise<void> {
   const known = await findCallByProviderSid(deps.db, update.callSid);
   if (known?.workspaceId === workspaceId) await applyProviderStatus(deps, workspaceId, known.callId, update);
 }

@@ -10,6 +10,7 @@ import { ForbiddenError, ValidationError, type ErrorDetail } from '../domain/err
 import { newId } from '../domain/ids.js';
 import { putNewContacts } from '../store/contact-import.js';
 import type { Db } from '../store/dynamo.js';
+import { announce, type EventDeps } from './webhook-events.js';
 
 /** Where an import stands, for progress bars: `phase` moves from parsed to writing to done. */
 export interface ImportProgress {
@@ -94,13 +95,14 @@ export interface UploadForm {
 
 /**
  * `POST /api/contacts/upload`: checks the form (the middleware checks tenancy only for JSON bodies, so the
- * form's workspaceId is checked here: 403 unless it is the key's own), then imports the file.
+ * form's workspaceId is checked here: 403 unless it is the key's own), then imports the file and, given
+ * `events`, announces `contacts.import.completed` (with the first 20 row errors; the answer has them all).
  */
 export async function importUploadedContacts(
   db: Db,
   ws: string,
   form: UploadForm,
-  options: { startedAt?: number; writeBudgetMs?: number } = {},
+  options: { startedAt?: number; writeBudgetMs?: number; events?: EventDeps } = {},
 ): Promise<ContactImportResult> {
   const deadline = (options.startedAt ?? Date.now()) + (options.writeBudgetMs ?? UPLOAD_WRITE_BUDGET_MS);
   const claimed = form.fields.get('workspaceId');
@@ -120,5 +122,8 @@ export async function importUploadedContacts(
     limits: HTTP_IMPORT_LIMITS,
     deadline,
   });
+  if (options.events) {
+    await announce(options.events, ws, 'contacts.import.completed', { source: 'upload', imported, skipped, errorCount: errors.length, errors: errors.slice(0, 20) });
+  }
   return { imported, skipped, errors };
 }

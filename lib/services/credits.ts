@@ -3,9 +3,10 @@ import type { Deps } from '../deps.js';
 import { billedSecondsFor, costFor, reservationFor, type CallPricing } from '../domain/call.js';
 import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
-import { log } from '../http/log.js';
+import { describeError, log } from '../http/log.js';
 import { settleReservation, type SettleOutcome } from '../store/calls.js';
-import { readBalance } from '../store/credits.js';
+import { claimLowCreditsAlert, readBalance, readCreditsState, rearmLowCreditsAlert } from '../store/credits.js';
+import { announce } from './webhook-events.js';
 
 /**
  * Credits as the calls see them: what a call costs and reserves, the 402 check, and settlement. The rules
@@ -76,4 +77,25 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
   if (out.kind === 'streaming') log('info', 'settle deferred: the stream is live', { callId: input.callId });
   if (out.kind === 'settled') log('info', 'call settled', { callId: input.callId, cost: out.call.cost, reserved: out.call.reserved });
   return out;
+}
+
+/**
+ * The `credits.low` alert (docs/webhooks.md): once the balance falls under the workspace's threshold, one
+ * event, then none until the balance has been back at or over it. Checked after each call's reservation
+ * (what takes credits); a top-up re-arms it at the next check.
+ */
+export async function checkLowCredits(deps: Pick<Deps, 'db' | 'secrets' | 'webhooks'>, workspaceId: string): Promise<void> {
+  try {
+    const state = await readCreditsState(deps.db, workspaceId);
+    if (state.lowThreshold === undefined) return;
+    if (state.balance >= state.lowThreshold) {
+      if (state.lowNotifiedAt) await rearmLowCreditsAlert(deps.db, workspaceId);
+      return;
+    }
+    if (state.lowNotifiedAt || !(await claimLowCreditsAlert(deps.db, workspaceId, new Date().toISOString()))) return;
+    await announce(deps, workspaceId, 'credits.low', { balance: state.balance, threshold: state.lowThreshold });
+  } catch (error) {
+    // An alert must never fail the call that took the credits.
+    log('error', 'low-credits check failed', { workspaceId, ...describeError(error) });
+  }
 }

@@ -12,7 +12,7 @@ import { endUnconnectedCall, statusWebhookUrl, voiceWebhookUrl } from './calls.j
  * message finds the claim taken and does nothing. docs/calls.md has the retry and dead-letter rules.
  */
 
-type DispatchDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony'>;
+type DispatchDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony' | 'webhooks'>;
 
 /** `done`: delete the message. `retry`: leave it for SQS to deliver again (dead letters after the last). */
 export type DispatchResult = 'done' | 'retry';

@@ -15,7 +15,7 @@ import { applyProviderStatus, isLive, type ProviderStatus } from './calls.js';
  * webhook service (lib/services/twilio-webhooks.ts) verifies the signature and hands over here.
  */
 
-type OutboundDeps = Pick<Deps, 'config' | 'db' | 'secrets'>;
+type OutboundDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'webhooks'>;
 
 /** Spoken when the callee answers a call we can no longer connect (it was ended or is not ours). */
 export const CALL_UNAVAILABLE_MESSAGE = 'Sorry, this call can no longer be connected. Goodbye.';

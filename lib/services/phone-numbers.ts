@@ -13,6 +13,7 @@ import {
   type PriorRouting,
 } from '../domain/phone-number.js';
 import { log, describeError } from '../http/log.js';
+import { announce } from './webhook-events.js';
 import { findAgent } from '../store/agents.js';
 import {
   deletePhoneNumber,
@@ -30,7 +31,7 @@ import { isTelephonyError, type AvailableNumber, type NumberRouting, type Provid
  * say what to fix, the rest stay 5xx (logged with their cause).
  */
 
-type PhoneDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony'>;
+type PhoneDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony' | 'webhooks'>;
 
 /** The webhook paths a number is pointed at (the routes in lib/infra/routes.ts). */
 export const WEBHOOK_PATHS = { voice: '/twilio/voice', status: '/twilio/status' } as const;
@@ -240,4 +241,5 @@ export async function releasePhoneNumber(deps: PhoneDeps, ws: string, id: string
     });
   }
   await deletePhoneNumber(deps.db, number);
+  await announce(deps, ws, 'phone_number.released', { phoneNumberId: number._id, number: number.number, type: number.type ?? 'bought' });
 }

@@ -26,7 +26,7 @@ import {
  * or changed; the signed URL is rebuilt from PUBLIC_BASE_URL, never from the Host header.
  */
 
-type WebhookDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony'>;
+type WebhookDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony' | 'webhooks'>;
 
 /** A webhook request as the handler hands it over. */
 export interface WebhookRequest {

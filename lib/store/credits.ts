@@ -1,4 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { queryAll, type Db, transact } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 
@@ -80,6 +81,75 @@ export async function readBalance(db: Db, ws: string): Promise<number> {
   const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.credits(ws), ConsistentRead: true }));
   return Number(out.Item?.balance ?? 0);
 }
+
+/**
+ * The balance and the workspace's low-credits alert (`credits.low`, docs/webhooks.md): the threshold and,
+ * while the balance stays under it, when the alert was sent. Kept on the balance item so one read has both.
+ */
+export interface CreditsState {
+  readonly balance: number;
+  readonly lowThreshold?: number;
+  readonly lowNotifiedAt?: string;
+}
+
+export async function readCreditsState(db: Db, ws: string): Promise<CreditsState> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.credits(ws), ConsistentRead: true }));
+  const item = out.Item ?? {};
+  return {
+    balance: Number(item.balance ?? 0),
+    ...(typeof item.lowThreshold === 'number' ? { lowThreshold: item.lowThreshold } : {}),
+    ...(typeof item.lowNotifiedAt === 'string' ? { lowNotifiedAt: item.lowNotifiedAt } : {}),
+  };
+}
+
+/** Sets (or with null removes) the low-credits threshold; either way the alert is armed again. */
+export async function setLowCreditsThreshold(db: Db, ws: string, threshold: number | null): Promise<void> {
+  await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: key.credits(ws),
+      UpdateExpression: threshold === null ? 'REMOVE lowThreshold, lowNotifiedAt' : 'SET lowThreshold = :t REMOVE lowNotifiedAt',
+      ...(threshold === null ? {} : { ExpressionAttributeValues: { ':t': threshold } }),
+    }),
+  );
+}
+
+const conditional = async (send: () => Promise<unknown>): Promise<boolean> => {
+  try {
+    await send();
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};
+
+/** Marks the alert sent, only if the balance is under the threshold and it was not sent yet; true when this call did. */
+export const claimLowCreditsAlert = (db: Db, ws: string, at: string) =>
+  conditional(() =>
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key.credits(ws),
+        UpdateExpression: 'SET lowNotifiedAt = :at',
+        ConditionExpression: 'attribute_exists(lowThreshold) AND attribute_not_exists(lowNotifiedAt) AND balance < lowThreshold',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    ),
+  );
+
+/** Arms the alert again once the balance is back at or over the threshold. */
+export const rearmLowCreditsAlert = (db: Db, ws: string) =>
+  conditional(() =>
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key.credits(ws),
+        UpdateExpression: 'REMOVE lowNotifiedAt',
+        ConditionExpression: 'attribute_exists(lowNotifiedAt) AND balance >= lowThreshold',
+      }),
+    ),
+  );
 
 /** Every ledger entry of a workspace, oldest first (admin and tests; a workspace's ledger is its own partition range). */
 export async function listLedger(db: Db, ws: string): Promise<LedgerEntry[]> {

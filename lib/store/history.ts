@@ -4,6 +4,8 @@ import type { Page } from '../domain/common.js';
 import { NotFoundError } from '../domain/errors.js';
 import { historyRange, type HistoryListQuery, type HistoryRecord } from '../domain/history.js';
 import { ulidTimeBounds, ID_PREFIX } from '../domain/ids.js';
+import type { CallAnalysis } from '../domain/analysis.js';
+import { updateExisting } from './update.js';
 import { phoneDigits } from '../domain/phone.js';
 import type { Db, PageRequest, transact } from './dynamo.js';
 import { queryAll } from './dynamo.js';
@@ -26,20 +28,22 @@ const toItem = (r: HistoryRecord) => ({
 
 /**
  * Writes a new call history record. Its `_id` is a call id (`call_<ULID>`) whose time part is the call's
- * start, which the date filters read as a key range.
+ * start, which the date filters read as a key range. False when a record with that id already existed (the
+ * first write is kept).
  */
-export async function putNewHistoryRecord(db: Db, record: HistoryRecord): Promise<void> {
-  await insertCounted(db, CALLS, record.workspace_id, toItem(record));
+export async function putNewHistoryRecord(db: Db, record: HistoryRecord): Promise<boolean> {
+  const { failedIndex } = await insertCounted(db, CALLS, record.workspace_id, toItem(record));
+  return failedIndex === undefined;
 }
 
 /**
  * Writes the record of a call that ended. A meeting's record exists from the link's creation as a
  * placeholder (`not_joined`); what happened in the call replaces it. Any other existing record is kept
- * (the first write wins, so a retried history write changes nothing).
+ * (the first write wins, so a retried history write changes nothing). True when this write put the
+ * record (created it or replaced the placeholder).
  */
-export async function putEndedCallRecord(db: Db, record: HistoryRecord): Promise<void> {
-  const { failedIndex } = await insertCounted(db, CALLS, record.workspace_id, toItem(record));
-  if (failedIndex === undefined) return;
+export async function putEndedCallRecord(db: Db, record: HistoryRecord): Promise<boolean> {
+  if (await putNewHistoryRecord(db, record)) return true;
   try {
     await db.doc.send(
       new PutCommand({
@@ -50,8 +54,10 @@ export async function putEndedCallRecord(db: Db, record: HistoryRecord): Promise
         ExpressionAttributeValues: { ':placeholder': 'not_joined' },
       }),
     );
+    return true;
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return false;
   }
 }
 
@@ -65,16 +71,21 @@ export async function getHistoryRecord(db: Db, ws: string, id: string): Promise<
   return found;
 }
 
+/** Stores a call's post-call analysis on its record, or 404. */
+export const setHistoryAnalysis = (db: Db, ws: string, id: string, analysis: CallAnalysis) =>
+  updateExisting<HistoryRecord>(db, key.call(ws, id), { analysis }, CALLS.label);
+
 export const deleteHistoryRecord = (db: Db, ws: string, id: string) => deleteCounted(db, CALLS, ws, id);
 
 /**
  * A page of history, newest first. Unfiltered: one page and the counter. `agentType` reads its own index;
- * dates bound the key range (ids sort by time); `search` filters inside the workspace partition.
+ * dates bound the key range (ids sort by time); `search` and the analysis outcome (`success`) filter inside the
+ * workspace partition.
  */
 export function listHistory(db: Db, ws: string, q: HistoryListQuery & PageRequest): Promise<Page<HistoryRecord>> {
   const { fromMs, toMs } = historyRange(q);
   const search = q.search?.toLowerCase();
-  if (!q.agentType && fromMs === undefined && toMs === undefined && !search) {
+  if (!q.agentType && fromMs === undefined && toMs === undefined && !search && q.success === undefined) {
     return listCounted<HistoryRecord>(db, CALLS, ws, q);
   }
   const low = `${ID_PREFIX.call}_${fromMs === undefined ? '' : ulidTimeBounds(fromMs).low}`;
@@ -86,12 +97,16 @@ export function listHistory(db: Db, ws: string, q: HistoryListQuery & PageReques
   const digits = search && /^[+\d\s().-]+$/.test(search) ? phoneDigits(search) : '';
   if (search) values[':q'] = search;
   if (digits) values[':d'] = digits;
+  const filters: string[] = [];
+  if (search) filters.push(digits ? '(contains(searchText, :q) OR contains(searchText, :d))' : 'contains(searchText, :q)');
+  if (q.success !== undefined) {
+    values[':pass'] = q.success === 'true';
+    filters.push('analysis.success.pass = :pass');
+  }
   const input = {
     ...(byType ? { IndexName: GSI1 } : {}),
     KeyConditionExpression: byType ? 'gsi1pk = :pk AND gsi1sk BETWEEN :low AND :high' : 'pk = :pk AND sk BETWEEN :low AND :high',
-    ...(search
-      ? { FilterExpression: digits ? 'contains(searchText, :q) OR contains(searchText, :d)' : 'contains(searchText, :q)' }
-      : {}),
+    ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
     ExpressionAttributeValues: values,
   };
   return pageOfMatches<HistoryRecord>(queryAll(db, { ...input, ScanIndexForward: false }), q);

@@ -23,6 +23,10 @@
  *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
  *   RATE#<policy>#<partition> / WINDOW#<startMs>  requests counted in one rate-limit window (expires: ttl)
+ *   WS#<ws>        / WEBHOOK#<id>           webhook endpoint (signing secrets sealed)
+ *   WS#<ws>        / EVENT#<evtId>          an event as sent, kept for replay (expires: ttl)
+ *   WS#<ws>        / DELIVERY#<endpointId>#<dlvId>  one event's delivery to one endpoint, with its attempts
+ *                                           (expires: ttl); newest first per endpoint by sk
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -69,9 +73,12 @@ export const ENTITY = {
   meetingToken: 'meetingToken',
   providerCall: 'providerCall',
   rateWindow: 'rateWindow',
+  webhookEndpoint: 'webhookEndpoint',
+  event: 'event',
+  delivery: 'delivery',
 } as const;
 
-export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber';
+export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint';
 
 /** Key builders, one per item kind. */
 export const key = {
@@ -96,6 +103,9 @@ export const key = {
   meetingToken: (callId: string) => ({ pk: `MEETING#${callId}`, sk: 'TOKEN' }),
   providerCall: (callSid: string) => ({ pk: `PROVIDERCALL#${callSid}`, sk: 'CALL' }),
   rateWindow: (policy: string, partition: string, startMs: number) => ({ pk: `RATE#${policy}#${partition}`, sk: `WINDOW#${startMs}` }),
+  webhookEndpoint: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `WEBHOOK#${id}` }),
+  event: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `EVENT#${id}` }),
+  delivery: (ws: string, endpointId: string, id: string) => ({ pk: `WS#${ws}`, sk: `DELIVERY#${endpointId}#${id}` }),
 } as const;
 
 /**
@@ -116,7 +126,7 @@ export function liveStreamShardOf(callId: string): number {
 }
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */
-export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#' } as const;
+export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#', webhookEndpoint: 'WEBHOOK#' } as const;
 
 const META_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v', 'searchText'] as const;
 

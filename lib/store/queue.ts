@@ -1,6 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config.js';
 import type { DispatchMessage } from '../domain/call.js';
+import type { DeliveryMessage } from '../domain/webhook.js';
 
 /**
  * The call-dispatch queue port: the API sends one message per call; the dispatcher Lambda (or, locally,
@@ -31,5 +32,47 @@ export function createDispatchQueue(config: Pick<Config, 'AWS_REGION' | 'SQS_END
       const out = await client.send(new SendMessageCommand({ QueueUrl: config.DISPATCH_QUEUE_URL, MessageBody: JSON.stringify(message) }));
       return out.MessageId ?? '';
     },
+  };
+}
+
+/**
+ * The webhook-delivery queue port: one message asks for one attempt of one delivery. SQS delays a message
+ * at most 15 minutes; longer waits are carried in the message (`notBefore`) and the consumer sends it on.
+ */
+export interface WebhookQueue {
+  /** Sends one message, visible after `delaySeconds` (0..900). */
+  send(message: DeliveryMessage, delaySeconds?: number): Promise<void>;
+  /** Parks a delivery that gave up in the dead letters, where an operator can inspect or redrive it. */
+  sendToDeadLetters(message: DeliveryMessage): Promise<void>;
+}
+
+/**
+ * The webhook queue's settings, shared by the CDK stack and the local queue (lib/local/sqs.ts) so they agree.
+ */
+export const WEBHOOK_QUEUE_SETTINGS = {
+  /** Longer than one attempt can take (a 10 s delivery timeout, the DNS lookup, the log write) and than the consumer's timeout. */
+  visibilityTimeoutSeconds: 60,
+  /** Our own failures (table, queue) retried this often before the message is parked in the dead letters. */
+  maxReceiveCount: 5,
+  /** SQS's maximum: time to inspect and redrive deliveries that gave up. */
+  deadLetterRetentionDays: 14,
+} as const;
+
+/** SQS's longest per-message delay. */
+export const MAX_SQS_DELAY_SECONDS = 900;
+
+export function createWebhookQueue(
+  config: Pick<Config, 'AWS_REGION' | 'SQS_ENDPOINT' | 'WEBHOOK_QUEUE_URL' | 'WEBHOOK_DLQ_URL'>,
+  client: SQSClient = createSqsClient(config),
+): WebhookQueue {
+  const sendTo = async (url: string | undefined, name: string, message: DeliveryMessage, delaySeconds = 0) => {
+    // Checked at use, like the dispatch queue: most handlers never publish.
+    if (!url) throw new Error(`${name} is not set; webhooks cannot be delivered`);
+    const delay = Math.min(MAX_SQS_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
+    await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message), ...(delay > 0 ? { DelaySeconds: delay } : {}) }));
+  };
+  return {
+    send: (message, delaySeconds) => sendTo(config.WEBHOOK_QUEUE_URL, 'WEBHOOK_QUEUE_URL', message, delaySeconds),
+    sendToDeadLetters: (message) => sendTo(config.WEBHOOK_DLQ_URL, 'WEBHOOK_DLQ_URL', message),
   };
 }

@@ -13,6 +13,9 @@ import { claimCallStream, heartbeatCallStream, recordConnectedCall } from '../..
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
+import { callStartedData } from '../../lib/services/call-events.js';
+import { analyzeAndRecord } from '../../lib/services/call-analysis.js';
+import { announce } from '../../lib/services/webhook-events.js';
 import { finalizeCall } from './end/finalize.js';
 import type { StreamingEnvironment } from './server.js';
 
@@ -48,6 +51,8 @@ export function platformEnvironment(
     },
     async claim(claims, start) {
       const call = await claimCallStream(deps, claims, start.streamSid);
+      // Announced beside the call, not before it: the conversation must not wait on a webhook's queue.
+      if (call) void announce(deps, call.workspaceId, 'call.started', callStartedData(call, new Date().toISOString()));
       return call && { maxDurationSeconds: call.maxDurationSeconds };
     },
     heartbeat: (call, streamSid) => heartbeatCallStream(deps, call, streamSid),
@@ -79,16 +84,28 @@ export function platformEnvironment(
         }),
         loadTool: (id) => getTool(db, secrets, setup.workspaceId, id),
         httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },
+        onTransfer: (to) => void announce(deps, setup.workspaceId, 'call.transfer', { callId: setup.callId, agentId: agent._id, to, at: new Date().toISOString() }),
       };
     },
-    finalize: (outcome, services) =>
-      finalizeCall(outcome, {
+    async finalize(outcome, services) {
+      const record = await finalizeCall(outcome, {
         llm: services.llm,
         putRecording: (ws, callId, wav) => recordings.put(recordingKey(ws, callId), wav, 'audio/wav'),
         // Calls started through the API also settle their credits here (docs/calls.md: who settles).
+        // Writing the record announces call.ended (lib/services/call-events.ts).
         putHistory: async (record) => {
           await recordConnectedCall(deps, record);
         },
-      }),
+      });
+      // After the record and call.ended: the analysis is a second LLM request and must not delay either.
+      const { setup } = outcome;
+      const analysis = await analyzeAndRecord(deps, services.llm, setup.agent, {
+        workspaceId: setup.workspaceId,
+        callId: setup.callId,
+        agentId: setup.agent._id,
+        transcript: outcome.transcript,
+      });
+      return analysis ? { ...record, analysis } : record;
+    },
   };
 }

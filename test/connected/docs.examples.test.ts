@@ -54,6 +54,10 @@ describe('the documented request examples', () => {
       'startPhoneCall',
       'startCall',
       'createMeetingLink',
+      'createWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'replayWebhookEvents',
+      'updateWebhookSettings',
     ];
     // A new write route must be added to this order (with what it depends on), so its example is tried too.
     expect([...order].sort()).toEqual(writeRoutes.map(([id]) => id).sort());
@@ -62,6 +66,8 @@ describe('the documented request examples', () => {
       updateTool: () => created.createTool!,
       updateContact: () => created.createContact!,
       updatePhoneNumber: () => created.buyPhoneNumber!,
+      updateWebhookEndpoint: () => created.createWebhookEndpoint!,
+      replayWebhookEvents: () => created.createWebhookEndpoint!,
     };
     const doc = buildOpenApiDocument() as any;
 

@@ -36,9 +36,18 @@ let t: TestPlatform;
 let own: { workspaceId: string; apiKey: string };
 let other: { workspaceId: string; apiKey: string };
 
-type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset';
+type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset' | 'webhook';
 /** Ids that exist, per resource (own workspace), growing as creates succeed; and some of another workspace. */
-const pools: Record<Resource, string[]> = { agent: [], tool: [], contact: [], phoneNumber: [], history: [], call: [], asset: [...Object.keys(MEETING_ASSET_FILES), 'swagger-ui.css'] };
+const pools: Record<Resource, string[]> = {
+  agent: [],
+  tool: [],
+  contact: [],
+  phoneNumber: [],
+  history: [],
+  call: [],
+  asset: [...Object.keys(MEETING_ASSET_FILES), 'swagger-ui.css'],
+  webhook: [],
+};
 const foreign: string[] = [];
 /** Real meeting-link tokens (each opens its link once). */
 const tokens: string[] = [];
@@ -60,6 +69,7 @@ beforeAll(async () => {
     pools.agent.push((await t.api(own.apiKey, 'POST', '/api/agents', agentBody(own.workspaceId))).body._id);
     pools.tool.push((await t.api(own.apiKey, 'POST', '/api/tools', toolBody(own.workspaceId))).body._id);
     pools.contact.push((await t.api(own.apiKey, 'POST', '/api/contacts', contactBody(own.workspaceId, 900 + i))).body._id);
+    pools.webhook.push((await t.api(own.apiKey, 'POST', '/api/webhooks', webhookBody(own.workspaceId))).body._id);
   }
   foreign.push((await t.api(other.apiKey, 'POST', '/api/agents', agentBody(other.workspaceId))).body._id);
   foreign.push((await t.api(other.apiKey, 'POST', '/api/contacts', contactBody(other.workspaceId, 1))).body._id);
@@ -114,6 +124,13 @@ const contactBody = (workspaceId: string, n: number) => ({
   workspaceId,
 });
 
+const webhookBody = (workspaceId: string) => ({
+  url: 'https://crm.example.com/hooks/voice',
+  description: 'CRM',
+  eventTypes: ['call.ended', 'call.analyzed'],
+  workspaceId,
+});
+
 const WS = '@@ws@@';
 const BASES: Partial<Record<keyof typeof ROUTES, (n: number) => Record<string, unknown>>> = {
   createAgent: () => agentBody(WS),
@@ -128,6 +145,10 @@ const BASES: Partial<Record<keyof typeof ROUTES, (n: number) => Record<string, u
   buyPhoneNumber: (n) => ({ phoneNumber: `+1628${String(5_550_100 + (n % 50)).padStart(7, '0')}`, workspaceId: WS }),
   importPhoneNumber: () => ({ phoneNumber: '+14155550123', telephonyAccountSid: `AC${'a'.repeat(32)}`, telephonyAuthToken: 'f'.repeat(32), workspaceId: WS }),
   updatePhoneNumber: () => ({ agentId: '@@agent@@' }),
+  createWebhookEndpoint: () => webhookBody(WS),
+  updateWebhookEndpoint: () => ({ description: 'Renamed', eventTypes: ['call.ended'], enabled: true }),
+  replayWebhookEvents: () => ({ since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }),
+  updateWebhookSettings: () => ({ creditsLowThreshold: 5 }),
 };
 
 /** Which pool a route's `{id}` draws real ids from. */
@@ -139,13 +160,16 @@ const ID_RESOURCE: Partial<Record<keyof typeof ROUTES, Resource>> = {
   getPhoneNumber: 'phoneNumber', updatePhoneNumber: 'phoneNumber', deletePhoneNumber: 'phoneNumber',
   openMeeting: 'call', joinMeeting: 'call',
   docsAsset: 'asset', meetingAsset: 'asset',
+  getWebhookEndpoint: 'webhook', updateWebhookEndpoint: 'webhook', deleteWebhookEndpoint: 'webhook', rotateWebhookSecret: 'webhook',
+  sendWebhookTest: 'webhook', replayWebhookEvents: 'webhook', listWebhookDeliveries: 'webhook',
 };
 /** What a 201 of a route adds to a pool. */
 const CREATES: Partial<Record<keyof typeof ROUTES, Resource>> = {
   createAgent: 'agent', createTool: 'tool', createContact: 'contact', buyPhoneNumber: 'phoneNumber', importPhoneNumber: 'phoneNumber',
+  createWebhookEndpoint: 'webhook',
 };
 /** Query parameters each route knows, so generated queries hit them as well as unknown ones. */
-const KNOWN_QUERY = ['workspaceId', 'page', 'limit', 'search', 'agentType', 'startDate', 'endDate', 'country', 'areaCode', 'contains', 'token'];
+const KNOWN_QUERY = ['workspaceId', 'page', 'limit', 'search', 'agentType', 'startDate', 'endDate', 'country', 'areaCode', 'contains', 'token', 'status', 'success'];
 
 // ---------------------------------------------------------------------------------------------------------
 // Arbitraries.

@@ -59,7 +59,14 @@ describe('dispatch consumer', () => {
       .filter(([, pol]) => [pol.Properties!.Roles].flat().some((r) => refId(r) === roleId))
       .flatMap(([, pol]) => (pol.Properties!.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => [s.Action].flat()));
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:PutItem', 'secretsmanager:GetSecretValue', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
-    expect(actions).not.toContain('sqs:SendMessage');
+    // It sends only to the webhook queue (a call that cannot be placed announces call.ended), never to its own.
+    const sends = ofType('AWS::IAM::Policy')
+      .filter(([, pol]) => [pol.Properties!.Roles].flat().some((r) => refId(r) === roleId))
+      .flatMap(([, pol]) => pol.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((st) => [st.Action].flat().includes('sqs:SendMessage'))
+      .flatMap((st) => [st.Resource].flat().map((r) => refId(r)));
+    expect(sends.every((q) => q?.startsWith('WebhookDeliveries'))).toBe(true);
+    expect(sends.length).toBeGreaterThan(0);
   });
 });
 
@@ -96,16 +103,20 @@ describe('sweep of abandoned streams', () => {
     expect(invoke.map(([, perm]) => perm.Properties!.Principal)).toEqual(['events.amazonaws.com']);
   });
 
-  it('may query only the live-stream index and read and write workspace items; no scan, no delete, no Twilio secret', () => {
+  it('may query the live-stream index and workspace partitions, and read and write workspace items; no scan, no delete, no Twilio secret', () => {
     const [id, fn] = sweeper();
     const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
     expect(env.TABLE_NAME).toBeDefined();
     expect(env.TWILIO_SECRET_ARN).toBeUndefined();
     const dynamo = statements(id).filter((st) => [st.Action].flat().some((a) => a.startsWith('dynamodb:')));
     const actions = dynamo.flatMap((st) => [st.Action].flat());
-    expect([...actions].sort()).toEqual(['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
-    const query = dynamo.find((st) => [st.Action].flat().includes('dynamodb:Query'))!;
-    expect(JSON.stringify(query.Resource)).toContain(`/index/${GSI1}`);
+    // Query twice: the live-stream index, and workspace partitions (the webhook endpoints a call.ended goes to).
+    expect([...actions].sort()).toEqual(['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    const queries = dynamo.filter((st) => [st.Action].flat().includes('dynamodb:Query'));
+    expect(queries.some((st) => JSON.stringify(st.Resource).includes(`/index/${GSI1}`))).toBe(true);
+    for (const st of queries.filter((q) => !JSON.stringify(q.Resource).includes('/index/'))) {
+      expect(st.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*'] } });
+    }
     const items = dynamo.find((st) => [st.Action].flat().includes('dynamodb:UpdateItem'))!;
     expect(items.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*'] } });
     expect(JSON.stringify(items.Resource)).not.toContain('/index/');

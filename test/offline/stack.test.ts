@@ -99,7 +99,8 @@ describe('recordings bucket', () => {
 
 describe('call-dispatch queue', () => {
   it('redrives to its dead-letter queue after as many receives as the local SQS, and is encrypted', () => {
-    const queues = ofType('AWS::SQS::Queue');
+    // The call-dispatch pair (the webhook pair is test/offline/webhooks-stack.test.ts's).
+    const queues = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('CallDispatch'));
     expect(queues).toHaveLength(2);
     const withRedrive = queues.filter(([, q]) => q.Properties?.RedrivePolicy);
     expect(withRedrive).toHaveLength(1);
@@ -223,7 +224,9 @@ describe('API routes and functions', () => {
       expect(env.BUCKET_NAME !== undefined, entry).toBe(needs.recordings !== undefined);
       expect(actions.some((a) => a.startsWith('s3:')), entry).toBe(needs.recordings !== undefined);
       expect(env.DISPATCH_QUEUE_URL !== undefined, entry).toBe(needs.dispatch !== undefined);
-      expect(actions.some((a) => a.startsWith('sqs:')), entry).toBe(needs.dispatch !== undefined);
+      expect(env.WEBHOOK_QUEUE_URL !== undefined, entry).toBe(needs.webhooks !== undefined);
+      expect(env.WEBHOOK_DLQ_URL, entry).toBeUndefined();
+      expect(actions.some((a) => a.startsWith('sqs:')), entry).toBe(needs.dispatch !== undefined || needs.webhooks !== undefined);
     }
   });
 

@@ -171,7 +171,7 @@ describe('autoscaling', () => {
 });
 
 describe('task permissions', () => {
-  it('lets the task role reach only the table, recordings/* puts and the two secrets, and names each', () => {
+  it('lets the task role reach only the table, recordings/* puts, the two secrets and the webhook queue, and names each', () => {
     const [, task] = only('AWS::ECS::TaskDefinition');
     const env = containerEnv();
     const [tableId] = only('AWS::DynamoDB::GlobalTable');
@@ -184,7 +184,14 @@ describe('task permissions', () => {
     const statements = statementsOf(refId(task.Properties!.TaskRoleArn)!);
     const actions = statements.flatMap((s) => asArray(s.Action));
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:PutObject', 'secretsmanager:GetSecretValue']));
-    for (const a of actions) expect(a, a).toMatch(/^(dynamodb|s3|secretsmanager):/);
+    for (const a of actions) expect(a, a).toMatch(/^(dynamodb|s3|secretsmanager|sqs):/);
+    // SQS: sending webhook deliveries (call.started, call.ended, call.transfer, call.analyzed) and nothing else.
+    const [webhookQueueId] = ofType('AWS::SQS::Queue').find(([id]) => id.startsWith('WebhookDeliveries'))!;
+    expect(refId(env.WEBHOOK_QUEUE_URL)).toBe(webhookQueueId);
+    for (const st of statements.filter((x) => asArray(x.Action).some((a) => a.startsWith('sqs:')))) {
+      expect(asArray(st.Action).filter((a) => a.startsWith('sqs:')).sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+      expect(asArray(st.Resource).map((r) => refId(r))).toEqual([webhookQueueId]);
+    }
     expect(actions.filter((a) => a.startsWith('s3:'))).not.toContain('s3:GetObject');
     expect(actions.some((a) => a.startsWith('s3:Delete'))).toBe(false);
     for (const s of statements) {

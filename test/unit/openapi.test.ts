@@ -181,6 +181,9 @@ const ID_FIELDS: Record<string, string> = {
   phoneNumberId: ID_PREFIX.phoneNumber,
   call_id: ID_PREFIX.call,
   callId: ID_PREFIX.call,
+  endpointId: ID_PREFIX.webhookEndpoint,
+  eventId: ID_PREFIX.event,
+  deliveryId: ID_PREFIX.delivery,
 };
 const ID_OF_TAG: Record<string, string> = {
   Agents: ID_PREFIX.agent,
@@ -189,6 +192,8 @@ const ID_OF_TAG: Record<string, string> = {
   History: ID_PREFIX.call,
   'Phone numbers': ID_PREFIX.phoneNumber,
   Calls: ID_PREFIX.call,
+  // Endpoints, and the deliveries listed under an endpoint.
+  Events: `(?:${ID_PREFIX.webhookEndpoint}|${ID_PREFIX.delivery})`,
 };
 const PHONE_FIELDS = new Set(['phoneNumber', 'number', 'mobileNumber']);
 const TIME_FIELDS = new Set(['createdAt', 'updatedAt', 'expiresAt']);

@@ -61,7 +61,8 @@ export function bindStreamSweep(target: BindTarget, table: dynamodb.ITableV2, in
   );
   target.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({
-      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
+      // Query: the workspace's webhook endpoints, read when the settled call's `call.ended` is published.
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem', 'dynamodb:Query'],
       resources: [table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*'] } },
     }),
@@ -98,6 +99,19 @@ export function bindDispatchQueue(target: BindTarget, queue: sqs.IQueue, access:
   setEnv(target, 'DISPATCH_QUEUE_URL', queue.queueUrl);
   if (access === 'send') queue.grantSendMessages(target);
   else queue.grantConsumeMessages(target);
+}
+
+/**
+ * Binds the webhook-delivery queue: WEBHOOK_QUEUE_URL plus send (publishing an event queues its deliveries).
+ * The consumer also gets the dead letters (WEBHOOK_DLQ_URL plus send), where deliveries that gave up are
+ * parked; its receive rights come from its SqsEventSource.
+ */
+export function bindWebhookQueue(target: BindTarget, queue: sqs.IQueue, deadLetters?: sqs.IQueue): void {
+  setEnv(target, 'WEBHOOK_QUEUE_URL', queue.queueUrl);
+  queue.grantSendMessages(target);
+  if (!deadLetters) return;
+  setEnv(target, 'WEBHOOK_DLQ_URL', deadLetters.queueUrl);
+  deadLetters.grantSendMessages(target);
 }
 
 /**

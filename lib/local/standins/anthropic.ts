@@ -130,6 +130,7 @@ interface MessagesBody {
   messages?: unknown;
   tools?: { name?: unknown; input_schema?: unknown }[];
   stream?: unknown;
+  output_config?: { format?: { type?: unknown; schema?: unknown } };
 }
 
 /**
@@ -249,6 +250,9 @@ function toScriptRequest(body: MessagesBody): ScriptRequest {
       endsWithToolResult: last?.role === 'user' && lastBlocks.some((b) => b.type === 'tool_result') && !textOf(last.content).trim(),
     },
     tools: (body.tools ?? []).map((t) => String(t.name)),
+    ...(body.output_config?.format?.type === 'json_schema' && isJsonObject(body.output_config.format.schema)
+      ? { responseSchema: body.output_config.format.schema as Record<string, unknown> }
+      : {}),
   };
 }
 

@@ -118,6 +118,7 @@ interface GenerateBody {
   contents?: unknown;
   systemInstruction?: { parts?: Part[] };
   tools?: { functionDeclarations?: { name?: unknown }[] }[];
+  generationConfig?: { responseMimeType?: unknown; responseJsonSchema?: unknown };
 }
 
 function authProblem(req: IncomingMessage, url: URL, apiKey: string): { status: number; body: unknown } | undefined {
@@ -258,6 +259,7 @@ function toScriptRequest(body: GenerateBody, model: string): ScriptRequest {
       endsWithToolResult: last?.role === 'user' && last.parts.some((p) => p.functionResponse) && !textOf(last.parts).trim(),
     },
     tools: (body.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((d) => String(d.name))),
+    ...(isJsonObject(body.generationConfig?.responseJsonSchema) ? { responseSchema: body.generationConfig.responseJsonSchema as Record<string, unknown> } : {}),
   };
 }
 

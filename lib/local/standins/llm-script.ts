@@ -39,6 +39,8 @@ export interface ScriptRequest {
   };
   /** Names of the tools offered. */
   readonly tools: readonly string[];
+  /** The JSON Schema the reply must match, when the request asked for structured output. */
+  readonly responseSchema?: Record<string, unknown>;
 }
 
 /** What the "model" answers: text first, then tool calls (several mean parallel calls). */
@@ -66,6 +68,8 @@ export interface LlmScript {
  * quotes it, and anything else with a short answer that repeats the caller's last words.
  */
 export function defaultReply(request: ScriptRequest): ScriptReply {
+  // Structured output: a JSON value that matches the schema, the same for the same schema.
+  if (request.responseSchema) return { text: JSON.stringify(sampleOf(request.responseSchema)) };
   const { system, turns, toolResults, endsWithToolResult } = request.messages;
   const userTexts = turns.filter((t) => t.role === 'user').map((t) => t.text.trim()).filter(Boolean);
   if (/summar/i.test(system)) {
@@ -78,6 +82,31 @@ export function defaultReply(request: ScriptRequest): ScriptReply {
   const lastUser = userTexts.at(-1);
   if (!lastUser) return { text: 'Hello! How can I help you today?' };
   return { text: `You said: ${clip(lastUser, 160).replace(/[.!?]+$/, '')}. How can I help with that?` };
+}
+
+/**
+ * A deterministic value matching a JSON Schema: the first enum value, the maximum of a bounded number,
+ * true, "standin" and one-item arrays; objects carry every property.
+ */
+export function sampleOf(schema: unknown): unknown {
+  const s = (schema ?? {}) as { type?: unknown; enum?: unknown[]; properties?: Record<string, unknown>; items?: unknown; maximum?: number; minimum?: number };
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sampleOf(v)]));
+    case 'array':
+      return [sampleOf(s.items)];
+    case 'boolean':
+      return true;
+    case 'integer':
+    case 'number':
+      return s.maximum ?? s.minimum ?? 1;
+    case 'null':
+      return null;
+    default:
+      return 'standin';
+  }
 }
 
 function clip(text: string, max: number): string {

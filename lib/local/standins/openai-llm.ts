@@ -133,6 +133,7 @@ interface ChatBody {
   tools?: { type?: unknown; function?: { name?: unknown } }[];
   stream?: unknown;
   stream_options?: { include_usage?: unknown };
+  response_format?: { type?: unknown; json_schema?: { schema?: unknown } };
 }
 
 function authProblem(req: IncomingMessage, apiKey: string): { message: string; code: string | null } | undefined {
@@ -270,6 +271,9 @@ function toScriptRequest(body: ChatBody): ScriptRequest {
     model: String(body.model),
     messages: { system: system.join('\n\n'), turns, toolResults, endsWithToolResult: messages.at(-1)?.role === 'tool' },
     tools: (body.tools ?? []).map((t) => String(t.function?.name)),
+    ...(body.response_format?.type === 'json_schema' && isJsonObject(body.response_format.json_schema?.schema)
+      ? { responseSchema: body.response_format.json_schema.schema as Record<string, unknown> }
+      : {}),
   };
 }
 

@@ -106,6 +106,7 @@ export function toAnthropicBody(request: LlmRequest): MessageCreateParamsStreami
     ...(system && { system }),
     messages: toAnthropicMessages(request.messages),
     ...(request.tools?.length && { tools: request.tools.map(toAnthropicTool) }),
+    ...(request.responseFormat && { output_config: { format: { type: 'json_schema' as const, schema: request.responseFormat.schema } } }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
     stream: true,
   };

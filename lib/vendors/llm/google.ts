@@ -92,6 +92,7 @@ export function toGeminiParams(request: LlmRequest): GenerateContentParameters &
     config: {
       ...(system && { systemInstruction: system }),
       ...(request.tools?.length && { tools: [{ functionDeclarations: request.tools.map(toDeclaration) }] }),
+      ...(request.responseFormat && { responseMimeType: 'application/json', responseJsonSchema: request.responseFormat.schema }),
       ...(request.temperature !== undefined && { temperature: request.temperature }),
       ...(request.maxTokens !== undefined && { maxOutputTokens: request.maxTokens }),
       automaticContinuation: false,

@@ -72,6 +72,9 @@ export function toOpenAiBody(request: LlmRequest): ChatCompletionCreateParamsStr
     model: request.model,
     messages: toOpenAiMessages(request.messages),
     ...(request.tools?.length && { tools: request.tools.map(toOpenAiTool) }),
+    ...(request.responseFormat && {
+      response_format: { type: 'json_schema' as const, json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: false } },
+    }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
     // `max_tokens` is deprecated and refused by reasoning models; this one works everywhere.
     ...(request.maxTokens !== undefined && { max_completion_tokens: request.maxTokens }),

@@ -30,10 +30,22 @@ export interface LlmToolSpec {
   readonly parameters: Record<string, unknown>;
 }
 
+/**
+ * Structured output: the reply's text is JSON matching `schema` (OpenAI `response_format` json_schema,
+ * Anthropic `output_config.format`, Gemini `responseJsonSchema`). The caller still validates it: the schema
+ * is sent non-strict, so vendors that support only part of JSON Schema do not refuse it.
+ */
+export interface LlmResponseFormat {
+  /** A short identifier (OpenAI requires one): letters, digits, _ and -. */
+  readonly name: string;
+  readonly schema: Record<string, unknown>;
+}
+
 export interface LlmRequest {
   readonly model: string;
   readonly messages: readonly LlmMessage[];
   readonly tools?: readonly LlmToolSpec[];
+  readonly responseFormat?: LlmResponseFormat;
   readonly temperature?: number;
   readonly maxTokens?: number;
 }

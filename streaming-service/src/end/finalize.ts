@@ -14,8 +14,11 @@ const SUMMARY_PROMPT =
 /** A summary can take a while on a busy model, but history must not wait on it forever. */
 const SUMMARY_TIMEOUT_MS = 20_000;
 
-/** The agent's own LLM summarizes the transcript; empty when there is nothing to summarize or it fails. */
-export async function summarize(llm: LlmProvider, model: string, transcript: string): Promise<string> {
+/**
+ * The agent's own LLM summarizes the transcript (with the agent's `analysis.summaryPrompt` when it has one);
+ * empty when there is nothing to summarize or it fails.
+ */
+export async function summarize(llm: LlmProvider, model: string, transcript: string, prompt: string = SUMMARY_PROMPT): Promise<string> {
   if (!transcript.trim()) return '';
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), SUMMARY_TIMEOUT_MS);
@@ -25,7 +28,7 @@ export async function summarize(llm: LlmProvider, model: string, transcript: str
       {
         model,
         messages: [
-          { role: 'system', content: SUMMARY_PROMPT },
+          { role: 'system', content: prompt },
           { role: 'user', content: transcript },
         ],
         maxTokens: 200,
@@ -63,7 +66,7 @@ export async function finalizeCall(outcome: CallOutcome, deps: FinalizeDeps): Pr
   // Billed per started second (docs/calls.md): the history writer settles this and keeps what it charged.
   const durationSeconds = Math.max(0, Math.ceil((outcome.endedAt - setup.startedAt) / 1000));
   const [summary, recordingUrl] = await Promise.all([
-    summarize(deps.llm, setup.agent.llm_model, outcome.transcript),
+    summarize(deps.llm, setup.agent.llm_model, outcome.transcript, setup.agent.analysis?.summaryPrompt),
     setup.agent.recording_enabled && !outcome.recorder.isEmpty
       ? deps.putRecording(setup.workspaceId, setup.callId, outcome.recorder.toWav()).catch((error: unknown) => {
           log('error', 'recording upload failed', { callId: setup.callId, ...describeError(error) });

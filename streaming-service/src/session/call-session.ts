@@ -53,6 +53,8 @@ export interface SessionServices {
   /** The tool with decrypted header values, read when a call uses it. */
   loadTool(id: string): Promise<Tool>;
   readonly httpTools: Partial<HttpToolOptions>;
+  /** Told when the provider accepted a transfer (the platform announces `call.transfer`). */
+  readonly onTransfer?: (to: string) => void;
 }
 
 export interface SessionOptions {
@@ -480,6 +482,7 @@ export class CallSession {
       // The model hears that the transfer failed and can tell the caller; the call goes on.
       return false;
     }
+    this.services.onTransfer?.(to);
     if (this.state.canGo('transferring')) this.state.go('transferring');
     this.end('transferred');
     return true;

@@ -1,0 +1,202 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Webhook } from 'standardwebhooks';
+import type { Deps } from '../deps.js';
+import {
+  parseRetryAfter,
+  retryDelayMs,
+  verdictOf,
+  type DeliveryAttempt,
+  type DeliveryMessage,
+  type WebhookEndpoint,
+  type WebhookEvent,
+} from '../domain/webhook.js';
+import { log } from '../http/log.js';
+import { pinnedLookup, resolveToolTarget, ToolTargetRefusedError, type Resolver } from '../http/outbound-target.js';
+import { MAX_SQS_DELAY_SECONDS } from '../store/queue.js';
+import {
+  clearEndpointFailing,
+  disableEndpoint,
+  findDelivery,
+  findEvent,
+  findWebhookEndpoint,
+  markEndpointFailing,
+  recordAttempt,
+} from '../store/webhooks.js';
+import { announce } from './webhook-events.js';
+
+/**
+ * One attempt of one webhook delivery (docs/webhooks.md): sign the event per Standard Webhooks, check the
+ * target against the SSRF policy after DNS resolution and connect to the checked address, POST, record the
+ * attempt, then succeed, schedule the next attempt (backoff with jitter, honouring Retry-After), or give up
+ * (dead letters; an endpoint that keeps giving up is disabled).
+ */
+
+export type DeliveryDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'webhooks'>;
+
+/**
+ * Receivers should acknowledge first and work later (the Standard Webhooks guidance); 10 s is generous for
+ * that and keeps one slow receiver from holding a consumer for long.
+ */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** What the delivery log keeps of an answer: enough to read an error message, not a whole page. */
+export const RESPONSE_EXCERPT_CHARS = 1_000;
+const MAX_RESPONSE_BYTES = 8 * 1024;
+
+/** What the consumer injects: the clock and the jitter (tests pin both), and the resolver. */
+export interface DeliveryEnv {
+  readonly now: () => number;
+  readonly random: () => number;
+  readonly resolver?: Resolver;
+}
+
+const SYSTEM_ENV: DeliveryEnv = { now: Date.now, random: Math.random };
+
+/** The Standard Webhooks headers of one send; during a rotation's overlap both secrets sign. */
+export function signatureHeaders(endpoint: Pick<WebhookEndpoint, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>, eventId: string, body: string, nowMs: number): Record<string, string> {
+  const at = new Date(nowMs);
+  const secrets = [endpoint.secret];
+  if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > nowMs) {
+    secrets.push(endpoint.previousSecret);
+  }
+  return {
+    'webhook-id': eventId,
+    'webhook-timestamp': String(Math.floor(nowMs / 1000)),
+    // Several signatures are space-delimited; a receiver accepts the message when any one verifies.
+    'webhook-signature': secrets.map((s) => new Webhook(s).sign(eventId, at, body)).join(' '),
+  };
+}
+
+/** What one POST produced. */
+interface PostResult {
+  status?: number;
+  error?: string;
+  refused: boolean;
+  retryAfter?: string;
+  excerpt?: string;
+}
+
+async function post(url: string, headers: Record<string, string>, body: string, allowedHosts: readonly string[], resolver?: Resolver): Promise<PostResult> {
+  let target;
+  const parsed = new URL(url);
+  try {
+    target = await resolveToolTarget(parsed, allowedHosts, resolver);
+  } catch (error) {
+    if (error instanceof ToolTargetRefusedError) return { refused: true, error: error.message };
+    throw error;
+  }
+  const send = parsed.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<PostResult>((resolve) => {
+    const req = send(
+      parsed,
+      {
+        method: 'POST',
+        // Connect to the address that was checked: a second DNS answer cannot move the request (rebinding).
+        lookup: pinnedLookup(target) as never,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'voice-agent-platform-webhooks/1' },
+        timeout: DELIVERY_TIMEOUT_MS,
+      },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < MAX_RESPONSE_BYTES) chunks.push(c);
+          size += c.length;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            refused: false,
+            retryAfter: res.headers['retry-after'],
+            excerpt: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS),
+          }),
+        );
+        res.on('error', () => resolve({ status: res.statusCode, refused: false }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS} ms`)));
+    req.on('error', (error) => resolve({ refused: false, error: error.message }));
+    req.end(body);
+  });
+}
+
+/** Sends the message on when it is not due yet (waits over SQS's 15 minutes hop); true when it did. */
+async function hopIfEarly(deps: DeliveryDeps, message: DeliveryMessage, nowMs: number): Promise<boolean> {
+  if (!message.notBefore) return false;
+  const waitMs = Date.parse(message.notBefore) - nowMs;
+  // Within a second is due: SQS delays are whole seconds.
+  if (waitMs <= 1_000) return false;
+  await deps.webhooks.send(message, Math.min(MAX_SQS_DELAY_SECONDS, waitMs / 1000));
+  return true;
+}
+
+export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'skipped' | 'deferred';
+
+/**
+ * Makes attempt `message.attempt` of a delivery. Idempotent per attempt: a redelivered message whose attempt
+ * is already recorded does nothing. Throws only for our own failures (the table, the queue), so the queue
+ * redelivers the message.
+ */
+export async function deliverAttempt(deps: DeliveryDeps, message: DeliveryMessage, env: DeliveryEnv = SYSTEM_ENV): Promise<AttemptOutcome> {
+  if (await hopIfEarly(deps, message, env.now())) return 'deferred';
+  const { workspaceId: ws, endpointId, deliveryId } = message;
+  const [endpoint, event, delivery] = await Promise.all([
+    findWebhookEndpoint(deps.db, deps.secrets, ws, endpointId),
+    findEvent(deps.db, ws, message.eventId),
+    findDelivery(deps.db, ws, endpointId, deliveryId),
+  ]);
+  if (!endpoint || !event || !delivery || delivery.attempts.length >= message.attempt) return 'skipped';
+  const startedMs = env.now();
+  if (endpoint.status !== 'enabled' && event.type !== 'test.ping') {
+    const attempt = { at: new Date(startedMs).toISOString(), error: 'endpoint disabled; not sent', latencyMs: 0 };
+    await recordAttempt(deps.db, delivery, message.attempt, attempt, 'failed');
+    return 'failed';
+  }
+  const body = JSON.stringify(event);
+  const headers = signatureHeaders(endpoint, event.id, body, startedMs);
+  const result = await post(endpoint.url, headers, body, deps.config.TOOL_ALLOWED_HOSTS, env.resolver);
+  const attempt: DeliveryAttempt = {
+    at: new Date(startedMs).toISOString(),
+    latencyMs: Math.max(0, env.now() - startedMs),
+    ...(result.status !== undefined ? { status: result.status } : {}),
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.excerpt ? { responseExcerpt: result.excerpt } : {}),
+  };
+  const verdict = verdictOf(result.status, result.refused);
+  if (verdict === 'succeeded') {
+    if (!(await recordAttempt(deps.db, delivery, message.attempt, attempt, 'succeeded'))) return 'skipped';
+    if (endpoint.failingSince) await clearEndpointFailing(deps.db, ws, endpointId);
+    return 'succeeded';
+  }
+  const delay = verdict === 'retry'
+    ? retryDelayMs(message.attempt, deps.config.WEBHOOK_RETRY_SCHEDULE, parseRetryAfter(result.retryAfter, startedMs), env.random)
+    : undefined;
+  if (delay !== undefined) {
+    const notBefore = new Date(startedMs + delay).toISOString();
+    // Queued before it is recorded: if the record fails, the redelivered message tries again (at least once);
+    // a next attempt queued twice is made once, by the attempt-number guard.
+    await deps.webhooks.send({ ...message, attempt: message.attempt + 1, notBefore }, delay / 1000);
+    await recordAttempt(deps.db, delivery, message.attempt, attempt, 'retrying', notBefore);
+    return 'retrying';
+  }
+  if (!(await recordAttempt(deps.db, delivery, message.attempt, attempt, 'failed'))) return 'skipped';
+  await giveUp(deps, endpoint, event, message, startedMs);
+  return 'failed';
+}
+
+/**
+ * A delivery that will not be attempted again: parked in the dead letters, and the endpoint's failing streak
+ * started (or, once it has lasted WEBHOOK_DISABLE_AFTER_MS, the endpoint disabled with a notice).
+ */
+async function giveUp(deps: DeliveryDeps, endpoint: WebhookEndpoint, event: WebhookEvent, message: DeliveryMessage, nowMs: number): Promise<void> {
+  await deps.webhooks.sendToDeadLetters(message);
+  // A test event failing says nothing about the live traffic; it must not disable anything.
+  if (event.type === 'test.ping') return;
+  const since = await markEndpointFailing(deps.db, endpoint.workspaceId, endpoint._id, new Date(nowMs).toISOString());
+  if (!since || nowMs - Date.parse(since) < deps.config.WEBHOOK_DISABLE_AFTER_MS) return;
+  const reason = `deliveries failed since ${since}`;
+  if (await disableEndpoint(deps.db, endpoint.workspaceId, endpoint._id, reason, new Date(nowMs).toISOString())) {
+    log('warn', 'webhook endpoint disabled', { workspaceId: endpoint.workspaceId, endpointId: endpoint._id, failingSince: since });
+    await announce(deps, endpoint.workspaceId, 'webhook.disabled', { endpointId: endpoint._id, url: endpoint.url, failingSince: since, reason });
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Invariant: the retry policy follows the Standard Webhooks schedule (about a day) with ±20 % jitter,
+ * retries only timeouts, connection errors, 5xx and 429, honours a longer Retry-After (seconds or a date)
+ * and stops when the schedule ends; a delivery due later than SQS can delay hops until it is due; signatures
+ * are Standard Webhooks signatures that the reference package verifies, signed by the previous secret too
+ * only until its overlap ends; the analysis schema accepts the documented subset and a model answer is
+ * either valid against it or recorded as a failure; each LLM adapter asks for its vendor's JSON-schema mode.
+ */
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { AgentAnalysis, readAnalysis, schemaProblems } from '../../lib/domain/analysis.js';
+import {
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+  parseRetryAfter,
+  retryDelayMs,
+  SECRET_OVERLAP_MS,
+  verdictOf,
+  WebhookReplay,
+  newWebhookSecret,
+} from '../../lib/domain/webhook.js';
+import { loadConfig } from '../../lib/config.js';
+import { deliverAttempt, signatureHeaders, type DeliveryDeps } from '../../lib/services/webhook-delivery.js';
+import type { DeliveryMessage } from '../../lib/domain/webhook.js';
+import { toAnthropicBody } from '../../lib/vendors/llm/anthropic.js';
+import { toGeminiParams } from '../../lib/vendors/llm/google.js';
+import { toOpenAiBody } from '../../lib/vendors/llm/openai.js';
+import { sampleOf } from '../../lib/local/standins/llm-script.js';
+
+describe('retry policy', () => {
+  it('is the Standard Webhooks schedule, about 28 hours in all, and the config default', () => {
+    const totalHours = DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((a, b) => a + b, 0) / 3600;
+    expect(totalHours).toBeGreaterThan(24);
+    expect(totalHours).toBeLessThan(30);
+    expect(loadConfig({}).WEBHOOK_RETRY_SCHEDULE).toEqual([...DEFAULT_RETRY_SCHEDULE_SECONDS]);
+  });
+
+  it('waits each step with ±20 % jitter and stops after the last', () => {
+    const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
+    const low = () => 0;
+    const high = () => 0.999_999;
+    schedule.forEach((step, i) => {
+      expect(retryDelayMs(i + 1, schedule, undefined, low)).toBe(step * 800);
+      expect(retryDelayMs(i + 1, schedule, undefined, high)).toBe(Math.round(step * 1000 * (0.8 + 0.4 * 0.999_999)));
+    });
+    expect(retryDelayMs(schedule.length + 1, schedule, undefined, low)).toBeUndefined();
+  });
+
+  it('honours a Retry-After longer than the step, up to the longest step', () => {
+    expect(retryDelayMs(1, [5], 60_000, () => 0.5)).toBe(60_000);
+    expect(retryDelayMs(1, [5], 1_000, () => 0.5)).toBe(5_000);
+    expect(retryDelayMs(1, [5], 100 * 3600_000, () => 0.5)).toBe(36_000_000);
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:01:00 GMT', now)).toBe(60_000);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+
+  it('retries timeouts, 5xx and 429; succeeds on 2xx; gives up on other answers and refusals', () => {
+    expect([undefined, 500, 502, 503, 429].map((s) => verdictOf(s, false))).toEqual(Array(5).fill('retry'));
+    expect([200, 201, 204].map((s) => verdictOf(s, false))).toEqual(Array(3).fill('succeeded'));
+    expect([301, 302, 400, 401, 404, 410, 413].map((s) => verdictOf(s, false))).toEqual(Array(7).fill('give_up'));
+    expect(verdictOf(undefined, true)).toBe('give_up');
+  });
+
+  it('sends a message due beyond SQS\'s 15-minute delay on, without attempting it', async () => {
+    const sent: { message: DeliveryMessage; delay?: number }[] = [];
+    const deps = { webhooks: { send: async (message: DeliveryMessage, delay?: number) => void sent.push({ message, delay }) } } as unknown as DeliveryDeps;
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const message: DeliveryMessage = { workspaceId: 'ws_1', endpointId: 'whe_1', deliveryId: 'dlv_1', eventId: 'evt_1', attempt: 5, notBefore: new Date(now + 5 * 3600_000).toISOString() };
+    expect(await deliverAttempt(deps, message, { now: () => now, random: () => 0 })).toBe('deferred');
+    expect(sent).toEqual([{ message, delay: 900 }]);
+    sent.length = 0;
+    expect(await deliverAttempt(deps, message, { now: () => now + 5 * 3600_000 - 300_000, random: () => 0 })).toBe('deferred');
+    expect(sent[0]!.delay).toBe(300);
+  });
+});
+
+describe('signatures', () => {
+  const body = JSON.stringify({ id: 'evt_1', type: 'test.ping', createdAt: '2026-01-01T00:00:00.000Z', workspaceId: 'ws_1', data: {} });
+
+  it('are Standard Webhooks signatures the reference package verifies', () => {
+    const secret = newWebhookSecret();
+    const now = Date.now();
+    const headers = signatureHeaders({ secret }, 'evt_1', body, now);
+    expect(headers['webhook-id']).toBe('evt_1');
+    expect(headers['webhook-timestamp']).toBe(String(Math.floor(now / 1000)));
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    // Any change to the body breaks it.
+    expect(() => new Webhook(secret).verify(body.replace('ping', 'pong'), headers)).toThrow();
+  });
+
+  it('carry the previous secret\'s signature only until its overlap ends', () => {
+    const [current, previous] = [newWebhookSecret(), newWebhookSecret()];
+    const rotatedAt = Date.now();
+    const endpoint = { secret: current, previousSecret: previous, previousSecretExpiresAt: new Date(rotatedAt + SECRET_OVERLAP_MS).toISOString() };
+    const during = signatureHeaders(endpoint, 'evt_1', body, rotatedAt + SECRET_OVERLAP_MS - 1_000);
+    expect(during['webhook-signature']!.split(' ')).toHaveLength(2);
+    const after = signatureHeaders(endpoint, 'evt_1', body, rotatedAt + SECRET_OVERLAP_MS + 1_000);
+    expect(after['webhook-signature']!.split(' ')).toHaveLength(1);
+    // The reference package checks the timestamp against its own clock, so each is verified by HMAC here.
+    const sign = (secret: string, at: number) => new Webhook(secret).sign('evt_1', new Date(at), body);
+    expect(after['webhook-signature']).toBe(sign(current, rotatedAt + SECRET_OVERLAP_MS + 1_000));
+    expect(during['webhook-signature']).toBe(`${sign(current, rotatedAt + SECRET_OVERLAP_MS - 1_000)} ${sign(previous, rotatedAt + SECRET_OVERLAP_MS - 1_000)}`);
+  });
+});
+
+describe('replay body', () => {
+  it('takes an event id or a range, not both and not neither', () => {
+    expect(WebhookReplay.safeParse({ eventId: 'evt_1' }).success).toBe(true);
+    expect(WebhookReplay.safeParse({ since: '2026-01-01T00:00:00Z' }).success).toBe(true);
+    expect(WebhookReplay.safeParse({}).success).toBe(false);
+    expect(WebhookReplay.safeParse({ eventId: 'evt_1', since: '2026-01-01T00:00:00Z' }).success).toBe(false);
+    expect(WebhookReplay.safeParse({ until: '2026-01-01T00:00:00Z' }).success).toBe(false);
+    expect(WebhookReplay.safeParse({ since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' }).success).toBe(false);
+  });
+});
+
+const BOOKING = {
+  successEvaluation: { rubric: 'An appointment was booked.', type: 'pass_fail' as const },
+  structuredData: {
+    schema: {
+      type: 'object',
+      properties: { appointment_booked: { type: 'boolean' }, callback_time: { type: 'string', description: 'ISO 8601' } },
+      required: ['appointment_booked'],
+    },
+  },
+};
+
+describe('post-call analysis', () => {
+  it('accepts an object schema within the subset and refuses the rest with the path of each problem', () => {
+    expect(AgentAnalysis.safeParse(BOOKING).success).toBe(true);
+    expect(schemaProblems({ type: 'string' })[0]!.message).toMatch(/top level is an object/);
+    expect(schemaProblems({ type: 'object', properties: { a: { type: 'wat' } } })[0]!.path).toEqual(['properties', 'a', 'type']);
+    expect(schemaProblems({ type: 'object', $ref: '#/x' })[0]!.path).toEqual(['$ref']);
+    expect(schemaProblems({ type: 'object', properties: { 'bad name': { type: 'string' } } })[0]!.message).toMatch(/property name/);
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 6; i += 1) deep = { type: 'object', properties: { x: deep } };
+    expect(schemaProblems(deep).some((p) => /nests at most/.test(p.message))).toBe(true);
+  });
+
+  it('reads a valid answer; a score passes at the passing score', () => {
+    const parsed = AgentAnalysis.parse(BOOKING);
+    const at = '2026-01-01T00:00:00.000Z';
+    expect(readAnalysis(parsed, '{"success":{"pass":true,"reason":"booked"},"data":{"appointment_booked":true,"callback_time":"2026-01-02T10:00:00Z"}}', at)).toEqual({
+      status: 'completed',
+      success: { pass: true, reason: 'booked' },
+      data: { appointment_booked: true, callback_time: '2026-01-02T10:00:00Z' },
+      analyzedAt: at,
+    });
+    const scored = AgentAnalysis.parse({ successEvaluation: { rubric: 'polite', type: 'score', passingScore: 7 } });
+    expect(readAnalysis(scored, '{"success":{"score":7,"reason":"ok"}}', at).success).toEqual({ pass: true, score: 7, reason: 'ok' });
+    expect(readAnalysis(scored, '{"success":{"score":6,"reason":"meh"}}', at).success).toEqual({ pass: false, score: 6, reason: 'meh' });
+  });
+
+  it('records an answer that is not JSON or does not match the schema as failed, with nothing guessed', () => {
+    const parsed = AgentAnalysis.parse(BOOKING);
+    const at = '2026-01-01T00:00:00.000Z';
+    expect(readAnalysis(parsed, 'Sure! The appointment was booked.', at)).toEqual({ status: 'failed', error: 'the model did not answer with JSON', analyzedAt: at });
+    const wrongType = readAnalysis(parsed, '{"success":{"pass":true,"reason":"x"},"data":{"appointment_booked":"yes"}}', at);
+    expect(wrongType).toMatchObject({ status: 'failed', error: expect.stringContaining('data.appointment_booked') });
+    expect(wrongType).not.toHaveProperty('data');
+    expect(readAnalysis(parsed, '{"success":{"pass":true,"reason":"x"},"data":{}}', at).status).toBe('failed');
+  });
+
+  it('the stand-ins\' sample answer is valid against the schema it was asked for', () => {
+    const parsed = AgentAnalysis.parse(BOOKING);
+    const schema = { type: 'object', properties: { success: { type: 'object', properties: { pass: { type: 'boolean' }, reason: { type: 'string' } } }, data: BOOKING.structuredData.schema } };
+    expect(readAnalysis(parsed, JSON.stringify(sampleOf(schema)), 'now').status).toBe('completed');
+  });
+});
+
+describe('structured output on the wire', () => {
+  const request = { model: 'm', messages: [{ role: 'user' as const, content: 'x' }], responseFormat: { name: 'call_analysis', schema: { type: 'object' } } };
+  it('OpenAI: response_format json_schema', () => {
+    expect(toOpenAiBody(request).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'call_analysis', schema: { type: 'object' }, strict: false } });
+  });
+  it('Anthropic: output_config.format json_schema', () => {
+    expect(toAnthropicBody(request).output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object' } } });
+  });
+  it('Gemini: responseMimeType application/json with responseJsonSchema', () => {
+    expect(toGeminiParams(request).config).toMatchObject({ responseMimeType: 'application/json', responseJsonSchema: { type: 'object' } });
+  });
+  it('without a format, none of them asks for one', () => {
+    const plain = { model: 'm', messages: request.messages };
+    expect(toOpenAiBody(plain)).not.toHaveProperty('response_format');
+    expect(toAnthropicBody(plain)).not.toHaveProperty('output_config');
+    expect(toGeminiParams(plain).config).not.toHaveProperty('responseJsonSchema');
+  });
+});
