@@ -188,12 +188,12 @@ export async function claimMeetingCall(
   call: { workspaceId: string; callId: string },
   streamSid: string,
   nowMs: number = Date.now(),
-): Promise<{ kind: 'claimed'; maxDurationSeconds: number } | { kind: 'insufficient_credits' } | { kind: 'ended' }> {
+): Promise<{ kind: 'claimed'; maxDurationSeconds: number; call: Call } | { kind: 'insufficient_credits' } | { kind: 'ended' }> {
   const reserved = reservationFor(callPricing(deps.config));
   const out = await claimWebStream(deps.db, call.workspaceId, call.callId, streamSid, reserved, new Date(nowMs).toISOString());
   if (out.kind === 'insufficient') return { kind: 'insufficient_credits' };
   if (out.kind === 'ended') return out;
-  return { kind: 'claimed', maxDurationSeconds: out.call.maxDurationSeconds };
+  return { kind: 'claimed', maxDurationSeconds: out.call.maxDurationSeconds, call: out.call };
 }
 
 /**

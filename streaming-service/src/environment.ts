@@ -58,7 +58,11 @@ export function platformEnvironment(
     heartbeat: (call, streamSid) => heartbeatCallStream(deps, call, streamSid),
     web: {
       key: secrets.deriveKey(WEB_SESSION_KEY_PURPOSE),
-      claim: (claims, streamSid) => claimMeetingCall(deps, claims, streamSid),
+      async claim(claims, streamSid) {
+        const out = await claimMeetingCall(deps, claims, streamSid);
+        if (out.kind === 'claimed') void announce(deps, out.call.workspaceId, 'call.started', callStartedData(out.call, new Date().toISOString()));
+        return out;
+      },
     },
     services(setup, numberId) {
       const { agent } = setup;
