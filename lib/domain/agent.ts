@@ -13,6 +13,40 @@ export const DEFAULT_VOICE: Record<(typeof TTS_PROVIDERS)[number], string> = {
   cartesia: 'a0e99841-438c-4a64-b679-ae501e7d6091',
 };
 
+/** Answering-machine detection per agent (docs/telephony.md, Voicemail): Twilio's asynchronous AMD. */
+export const VOICEMAIL_DETECTION = ['off', 'detect', 'detect_message_end'] as const;
+/** What the call does when a machine answered. */
+export const VOICEMAIL_ACTIONS = ['hang_up', 'leave_message'] as const;
+
+/**
+ * The longest a call may last, per agent. The platform's `CALL_MAX_DURATION_SECONDS` (600 s) is the
+ * default; an hour is the cap, the streaming task's own bound (docs/deploy.md). Under 30 s a call cannot
+ * even finish its greeting and closing line.
+ */
+export const MAX_DURATION_RANGE = { min: 30, max: 3_600 } as const;
+
+/** The keys of a phone keypad. */
+export const DTMF_KEY = z.string().regex(/^[0-9*#]$/, 'one keypad key: 0-9, * or #');
+
+/** A transfer destination: an E.164 number or a SIP URI (docs/telephony.md, Transfer). */
+export const TransferDestination = z
+  .string()
+  .trim()
+  .max(256)
+  .regex(/^(\+[1-9]\d{6,14}|sips?:[^\s<>"'&]+@[^\s<>"'&]+)$/, 'an E.164 number (+14155550142) or a SIP URI (sip:desk@example.com)');
+
+/** What a key pressed by the caller does at once, without asking the model. */
+export const DtmfShortcut = z.discriminatedUnion('action', [
+  z.strictObject({
+    action: z.literal('transfer'),
+    destination: TransferDestination,
+    /** Cold: moved at once. Warm: the target hears a summary first and may decline (docs/telephony.md). */
+    mode: z.enum(['cold', 'warm']).default('cold'),
+  }),
+  z.strictObject({ action: z.literal('end_call') }),
+]);
+export type DtmfShortcut = z.infer<typeof DtmfShortcut>;
+
 const agentFields = {
   name: Name,
   llm_provider: z.enum(LLM_PROVIDERS),
@@ -24,7 +58,22 @@ const agentFields = {
   first_message: z.string().max(2_000),
   recording_enabled: z.boolean(),
   ambience_enabled: z.boolean(),
+  voicemail_detection: z.enum(VOICEMAIL_DETECTION),
+  voicemail_action: z.enum(VOICEMAIL_ACTIONS),
+  /** Left after the beep when `voicemail_action` is `leave_message`; `{{contact variables}}` are filled. */
+  voicemail_message: z.string().max(1_000),
+  max_duration_seconds: z.number().int().min(MAX_DURATION_RANGE.min).max(MAX_DURATION_RANGE.max),
+  /** Keypad shortcuts, by key: `{"0": {"action": "transfer", "destination": "+14155550142"}}`. */
+  dtmf_shortcuts: z.record(DTMF_KEY, DtmfShortcut),
 };
+
+/** The call-control fields' values for agents stored before they existed (and omitted on create). */
+export const CALL_CONTROL_DEFAULTS = {
+  voicemail_detection: 'off',
+  voicemail_action: 'hang_up',
+  voicemail_message: '',
+  dtmf_shortcuts: {},
+} as const satisfies Partial<Record<keyof typeof agentFields, unknown>>;
 
 /** POST /api/agents body. Unknown fields are rejected so a typo never silently does nothing. */
 export const AgentCreate = z
@@ -35,6 +84,12 @@ export const AgentCreate = z
     first_message: agentFields.first_message.default(''),
     recording_enabled: agentFields.recording_enabled.default(false),
     ambience_enabled: agentFields.ambience_enabled.default(false),
+    voicemail_detection: agentFields.voicemail_detection.default(CALL_CONTROL_DEFAULTS.voicemail_detection),
+    voicemail_action: agentFields.voicemail_action.default(CALL_CONTROL_DEFAULTS.voicemail_action),
+    voicemail_message: agentFields.voicemail_message.default(CALL_CONTROL_DEFAULTS.voicemail_message),
+    // Absent: the platform's CALL_MAX_DURATION_SECONDS applies (read at each call, so it follows the setting).
+    max_duration_seconds: agentFields.max_duration_seconds.optional(),
+    dtmf_shortcuts: agentFields.dtmf_shortcuts.default({}),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -64,6 +119,12 @@ export interface Agent {
   first_message: string;
   recording_enabled: boolean;
   ambience_enabled: boolean;
+  /** The call-control fields are optional: agents stored before them read as {@link CALL_CONTROL_DEFAULTS}. */
+  voicemail_detection?: (typeof VOICEMAIL_DETECTION)[number];
+  voicemail_action?: (typeof VOICEMAIL_ACTIONS)[number];
+  voicemail_message?: string;
+  max_duration_seconds?: number;
+  dtmf_shortcuts?: Record<string, DtmfShortcut>;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -95,6 +156,22 @@ export const AgentView = z
     ...AgentCreated.shape,
     tts_voice_id: z.string(),
     ambience_enabled: z.boolean(),
+    voicemail_detection: z.enum(VOICEMAIL_DETECTION).default(CALL_CONTROL_DEFAULTS.voicemail_detection),
+    voicemail_action: z.enum(VOICEMAIL_ACTIONS).default(CALL_CONTROL_DEFAULTS.voicemail_action),
+    voicemail_message: z.string().default(CALL_CONTROL_DEFAULTS.voicemail_message),
+    max_duration_seconds: z.number().int().optional(),
+    dtmf_shortcuts: z.record(z.string(), DtmfShortcut).default({}),
     updatedAt: Timestamp,
   })
   .meta({ id: 'Agent' });
+
+/**
+ * The call's one duration limit: the agent's, else the platform's. The session ends the call there (after
+ * a closing line) and Twilio's `TimeLimit` is this plus {@link TIME_LIMIT_GRACE_SECONDS}, so the session's
+ * orderly end comes first and Twilio's cut is only the backstop.
+ */
+export const callLimitSeconds = (agent: Pick<Agent, 'max_duration_seconds'>, platformDefault: number): number =>
+  agent.max_duration_seconds ?? platformDefault;
+
+/** Twilio's `TimeLimit` is the call's limit plus this: time for the session's own hang-up to land first. */
+export const TIME_LIMIT_GRACE_SECONDS = 10;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { Timestamp } from './common.js';
 import { ValidationError } from './errors.js';
+import type { CallTransfer } from './call.js';
 
 export const AGENT_TYPES = ['voice', 'chat', 'video'] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
@@ -38,6 +39,12 @@ export interface HistoryRecord {
   callCost: number;
   /** Only when the call was recorded (an object-storage address); absent otherwise. */
   callRecordingUrl?: string;
+  /** The provider's final call status behind `callEndReason` (Twilio's: completed, busy, no-answer, ...). */
+  callStatus?: string;
+  /** The answering-machine verdict, when detection ran (`human`, `machine_end_beep`, ...). */
+  answeredBy?: string;
+  /** The last transfer tried during the call, and its outcome. */
+  transfer?: CallTransfer;
   workspace_id: string;
   createdAt: string;
 }
@@ -79,5 +86,14 @@ const listFields = {
 };
 export const HistoryListItem = z.object(listFields).meta({ id: 'HistoryListItem' });
 export const HistoryView = z
-  .object({ ...listFields, callTranscript: z.string(), callRecordingUrl: z.string().optional() })
+  .object({
+    ...listFields,
+    callTranscript: z.string(),
+    callRecordingUrl: z.string().optional(),
+    callStatus: z.string().optional(),
+    answeredBy: z.string().optional(),
+    transfer: z
+      .object({ destination: z.string(), mode: z.enum(['cold', 'warm']), outcome: z.enum(['transferred', 'accepted', 'declined', 'no-answer', 'busy', 'failed']) })
+      .optional(),
+  })
   .meta({ id: 'HistoryRecord' });

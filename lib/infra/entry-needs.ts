@@ -43,6 +43,8 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   'functions/phone-numbers/delete.ts': { twilioCredentials: true },
   'functions/twilio/voice.ts': { twilioCredentials: true },
   'functions/twilio/status.ts': { twilioCredentials: true },
+  // Hangs up or redirects the call (leaving the voicemail message) through the platform's account.
+  'functions/twilio/amd.ts': { twilioCredentials: true },
   'functions/docs/page.ts': {
     table: 'none',
     bundleFiles: DOCS_ASSET_FILES.map((file) => ({

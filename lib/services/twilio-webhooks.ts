@@ -8,12 +8,15 @@ import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-toke
 import { log } from '../http/log.js';
 import { findAgent } from '../store/agents.js';
 import { findPhoneNumberByE164 } from '../store/phone-numbers.js';
+import { findCall } from '../store/calls.js';
+import { applyAmdVerdict } from './answering-machine.js';
 import { answerOutboundCall, callIdOf, trackOutboundStatus } from './outbound-voice.js';
 import {
   connectStreamTwiml,
   isValidTwilioSignature,
   parseForm,
   sayAndHangUpTwiml,
+  TwilioAmdParams,
   TwilioStatusParams,
   TwilioVoiceParams,
   type FormParams,
@@ -66,12 +69,16 @@ interface Verified {
  * or `From` (calls we placed); its account must be the one named in `AccountSid`. A request whose account
  * we hold no token for cannot be verified and is refused like a bad signature.
  */
-async function verify(deps: WebhookDeps, request: WebhookRequest): Promise<Verified> {
+async function verify(deps: WebhookDeps, request: WebhookRequest, ourNumber?: () => Promise<string | undefined>): Promise<Verified> {
   if (Buffer.byteLength(request.body, 'utf8') > MAX_WEBHOOK_BODY_BYTES) throw new PayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
   const params = parseForm(request.body);
   const accountSid = one(params.AccountSid);
   let owned: { number: PhoneNumber; authToken?: string } | undefined;
-  for (const candidate of [one(params.To), one(params.From)].filter(looksLikeNumber)) {
+  const named = [one(params.To), one(params.From)].filter(looksLikeNumber);
+  // A callback without numbers (AMD) names our number through the call in its URL; the signature still
+  // covers that URL, so naming another call only picks a token the request will not verify under.
+  if (named.length === 0 && ourNumber) named.push(...[await ourNumber()].filter(looksLikeNumber));
+  for (const candidate of named) {
     owned = await findPhoneNumberByE164(deps.db, deps.secrets, candidate);
     if (owned) break;
   }
@@ -126,6 +133,7 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
     ourNumber: owned.number,
     caller: call.From,
     callSid: call.CallSid,
+    agent,
   });
   if (answer.kind === 'insufficient') {
     log('info', 'inbound call refused: insufficient credits', { callSid: call.CallSid, workspaceId: owned.workspaceId });
@@ -144,6 +152,23 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
     deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
   );
   return connectStreamTwiml(streamUrl(deps.config), { token });
+}
+
+/**
+ * Takes the asynchronous answering-machine verdict of a call we placed (its URL names the call and its
+ * workspace) and acts on it (lib/services/answering-machine.ts).
+ */
+export async function recordAmdVerdict(deps: WebhookDeps, request: WebhookRequest): Promise<TwilioAmdParams> {
+  const query = new URLSearchParams(request.rawQuery ?? '');
+  const callId = callIdOf(request.rawQuery);
+  const workspaceId = query.get('workspaceId') ?? '';
+  const ourNumber = async () => (callId && /^ws_[0-9A-Za-z]+$/.test(workspaceId) ? (await findCall(deps.db, workspaceId, callId))?.from : undefined);
+  const { params, owned } = await verify(deps, request, ourNumber);
+  const verdict = parseSigned(TwilioAmdParams, params);
+  if (callId && owned && owned.workspaceId === workspaceId) {
+    await applyAmdVerdict(deps, owned, callId, { callSid: verdict.CallSid, answeredBy: verdict.AnsweredBy });
+  }
+  return verdict;
 }
 
 /**

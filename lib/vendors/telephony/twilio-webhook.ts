@@ -3,6 +3,7 @@
 import VoiceResponse from 'twilio/lib/twiml/VoiceResponse.js';
 import * as webhooks from 'twilio/lib/webhooks/webhooks.js';
 import * as z from 'zod';
+import { ANSWERED_BY } from '../../domain/voicemail.js';
 
 /**
  * Twilio's side of the webhooks it sends us: the form fields of the voice and status requests, the
@@ -62,6 +63,18 @@ export const TwilioStatusParams = TwilioVoiceParams.extend({
   AnsweredBy: z.string().max(64).optional(),
 });
 export type TwilioStatusParams = z.infer<typeof TwilioStatusParams>;
+
+/**
+ * The asynchronous answering-machine callback (`AsyncAmdStatusCallback`). Twilio documents only these
+ * fields (no `To`/`From`/`CallStatus`), so the number whose token signs it is found through the call.
+ */
+export const TwilioAmdParams = z.looseObject({
+  CallSid: Sid('CA'),
+  AccountSid: Sid('AC'),
+  AnsweredBy: z.enum(ANSWERED_BY),
+  MachineDetectionDuration: z.coerce.number().int().min(0).optional(),
+});
+export type TwilioAmdParams = z.infer<typeof TwilioAmdParams>;
 
 /**
  * TwiML that bridges the call to a bidirectional Media Stream. Values for the stream go in `<Parameter>`
