@@ -64,6 +64,8 @@ export class SimulatedCaller {
   private waiters: { match: (m: ReceivedMessage) => boolean; resolve: (m: ReceivedMessage) => void }[] = [];
   private readonly speed: number;
   private isOpen = false;
+  /** Set once the line is hung up or dropped: audio still queued will never be sent. */
+  private hungUp = false;
 
   private constructor(
     private readonly options: SimulatedCallerOptions,
@@ -124,7 +126,8 @@ export class SimulatedCaller {
 
   /** Queues caller audio (mu-law 8 kHz); resolves once all of it has been sent, in real time. */
   play(mulaw: Uint8Array): Promise<void> {
-    if (mulaw.length === 0) return Promise.resolve();
+    // A line that has hung up plays nothing more: there is nothing to wait for.
+    if (mulaw.length === 0 || this.hungUp) return Promise.resolve();
     for (let i = 0; i < mulaw.length; i += FRAME_BYTES) {
       const frame = new Uint8Array(FRAME_BYTES).fill(0xff);
       frame.set(mulaw.subarray(i, Math.min(i + FRAME_BYTES, mulaw.length)));
@@ -285,6 +288,8 @@ export class SimulatedCaller {
   }
 
   private stopTimers(): void {
+    this.hungUp = true;
+    for (const w of this.outgoingWaiters.splice(0)) w.resolve();
     if (this.sendTimer) clearTimeout(this.sendTimer);
     if (this.playTimer) clearTimeout(this.playTimer);
     this.sendTimer = undefined;
