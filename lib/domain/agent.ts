@@ -25,6 +25,8 @@ export const VOICEMAIL_ACTIONS = ['hang_up', 'leave_message'] as const;
  */
 export const MAX_DURATION_RANGE = { min: 30, max: 3_600 } as const;
 
+export const TRANSFER_MODES = ['cold', 'warm'] as const;
+
 /** The keys of a phone keypad. */
 export const DTMF_KEY = z.string().regex(/^[0-9*#]$/, 'one keypad key: 0-9, * or #');
 
@@ -41,7 +43,7 @@ export const DtmfShortcut = z.discriminatedUnion('action', [
     action: z.literal('transfer'),
     destination: TransferDestination,
     /** Cold: moved at once. Warm: the target hears a summary first and may decline (docs/telephony.md). */
-    mode: z.enum(['cold', 'warm']).default('cold'),
+    mode: z.enum(TRANSFER_MODES).default('cold'),
   }),
   z.strictObject({ action: z.literal('end_call') }),
 ]);
@@ -65,6 +67,8 @@ const agentFields = {
   max_duration_seconds: z.number().int().min(MAX_DURATION_RANGE.min).max(MAX_DURATION_RANGE.max),
   /** Keypad shortcuts, by key: `{"0": {"action": "transfer", "destination": "+14155550142"}}`. */
   dtmf_shortcuts: z.record(DTMF_KEY, DtmfShortcut),
+  /** How the agent's transfer tools hand the caller over: at once, or after the target accepted. */
+  transfer_mode: z.enum(TRANSFER_MODES),
 };
 
 /** The call-control fields' values for agents stored before they existed (and omitted on create). */
@@ -73,6 +77,7 @@ export const CALL_CONTROL_DEFAULTS = {
   voicemail_action: 'hang_up',
   voicemail_message: '',
   dtmf_shortcuts: {},
+  transfer_mode: 'cold',
 } as const satisfies Partial<Record<keyof typeof agentFields, unknown>>;
 
 /** POST /api/agents body. Unknown fields are rejected so a typo never silently does nothing. */
@@ -90,6 +95,7 @@ export const AgentCreate = z
     // Absent: the platform's CALL_MAX_DURATION_SECONDS applies (read at each call, so it follows the setting).
     max_duration_seconds: agentFields.max_duration_seconds.optional(),
     dtmf_shortcuts: agentFields.dtmf_shortcuts.default({}),
+    transfer_mode: agentFields.transfer_mode.default(CALL_CONTROL_DEFAULTS.transfer_mode),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -125,6 +131,7 @@ export interface Agent {
   voicemail_message?: string;
   max_duration_seconds?: number;
   dtmf_shortcuts?: Record<string, DtmfShortcut>;
+  transfer_mode?: (typeof TRANSFER_MODES)[number];
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -161,6 +168,7 @@ export const AgentView = z
     voicemail_message: z.string().default(CALL_CONTROL_DEFAULTS.voicemail_message),
     max_duration_seconds: z.number().int().optional(),
     dtmf_shortcuts: z.record(z.string(), DtmfShortcut).default({}),
+    transfer_mode: z.enum(TRANSFER_MODES).default(CALL_CONTROL_DEFAULTS.transfer_mode),
     updatedAt: Timestamp,
   })
   .meta({ id: 'Agent' });

@@ -45,6 +45,8 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   'functions/twilio/status.ts': { twilioCredentials: true },
   // Hangs up or redirects the call (leaving the voicemail message) through the platform's account.
   'functions/twilio/amd.ts': { twilioCredentials: true },
+  // Bridges the caller into the warm transfer's conference through the platform's account.
+  'functions/twilio/transfer.ts': { twilioCredentials: true },
   'functions/docs/page.ts': {
     table: 'none',
     bundleFiles: DOCS_ASSET_FILES.map((file) => ({

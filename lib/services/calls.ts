@@ -421,5 +421,9 @@ export const voiceWebhookUrl = (config: Deps['config'], callId: string) => publi
 export const amdWebhookUrl = (config: Deps['config'], call: Pick<Call, '_id' | 'workspaceId'>) =>
   publicUrl(config, `/twilio/amd?callId=${encodeURIComponent(call._id)}&workspaceId=${encodeURIComponent(call.workspaceId)}`);
 
+/** The URL a warm transfer's target posts its key to (the `<Gather>` action): it names the caller's call. */
+export const transferWebhookUrl = (config: Deps['config'], call: Pick<Call, '_id' | 'workspaceId'>) =>
+  publicUrl(config, `/twilio/transfer?callId=${encodeURIComponent(call._id)}&workspaceId=${encodeURIComponent(call.workspaceId)}`);
+
 /** The URL the provider posts the call's status changes to. */
 export const statusWebhookUrl = (config: Deps['config'], callId: string) => publicUrl(config, `/twilio/status?callId=${encodeURIComponent(callId)}`);

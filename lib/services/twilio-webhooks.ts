@@ -10,6 +10,7 @@ import { findAgent } from '../store/agents.js';
 import { findPhoneNumberByE164 } from '../store/phone-numbers.js';
 import { findCall } from '../store/calls.js';
 import { applyAmdVerdict } from './answering-machine.js';
+import { answerWarmTransfer, TRANSFER_DECLINED_MESSAGE } from './warm-transfer.js';
 import { answerOutboundCall, callIdOf, trackOutboundStatus } from './outbound-voice.js';
 import {
   connectStreamTwiml,
@@ -17,6 +18,7 @@ import {
   parseForm,
   sayAndHangUpTwiml,
   TwilioAmdParams,
+  TwilioGatherParams,
   TwilioStatusParams,
   TwilioVoiceParams,
   type FormParams,
@@ -169,6 +171,20 @@ export async function recordAmdVerdict(deps: WebhookDeps, request: WebhookReques
     await applyAmdVerdict(deps, owned, callId, { callSid: verdict.CallSid, answeredBy: verdict.AnsweredBy });
   }
   return verdict;
+}
+
+/**
+ * The key the target of a warm transfer pressed (lib/services/warm-transfer.ts). The second call is
+ * placed from our number, so its `From` names the token that signs the request.
+ */
+export async function answerTransferGather(deps: WebhookDeps, request: WebhookRequest): Promise<string> {
+  const { params, owned } = await verify(deps, request);
+  const gather = parseSigned(TwilioGatherParams, params);
+  const callId = callIdOf(request.rawQuery);
+  const workspaceId = new URLSearchParams(request.rawQuery ?? '').get('workspaceId');
+  const ours = owned && owned.workspaceId === workspaceId ? owned : undefined;
+  if (!callId) return sayAndHangUpTwiml(TRANSFER_DECLINED_MESSAGE);
+  return answerWarmTransfer(deps, ours, callId, gather.Digits);
 }
 
 /**

@@ -7,7 +7,7 @@ import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
-import { claimCallStream, heartbeatCallStream, recordConnectedCall } from '../../lib/services/calls.js';
+import { claimCallStream, heartbeatCallStream, recordConnectedCall, transferWebhookUrl } from '../../lib/services/calls.js';
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
@@ -52,9 +52,10 @@ export function platformEnvironment(
     services(setup, claims) {
       const { agent } = setup;
       let account: Promise<TelephonyAccount | undefined> | undefined;
+      const number = () => getPhoneNumberWithToken(db, secrets, claims.workspaceId, claims.numberId);
       const resolveAccount = async (): Promise<TelephonyAccount | undefined> => {
-        const { number, authToken } = await getPhoneNumberWithToken(db, secrets, claims.workspaceId, claims.numberId);
-        if (authToken) return { accountSid: number.telephonyAccountSid, authToken };
+        const { number: n, authToken } = await number();
+        if (authToken) return { accountSid: n.telephonyAccountSid, authToken };
         return deps.telephony.platformAccount();
       };
       return {
@@ -67,6 +68,8 @@ export function platformEnvironment(
             account ??= resolveAccount().catch(() => undefined);
             return account;
           },
+          ourNumber: async () => (await number().catch(() => undefined))?.number.number,
+          transferActionUrl: transferWebhookUrl(deps.config, { _id: claims.callId, workspaceId: claims.workspaceId }),
         },
         loadTool: (id) => getTool(db, secrets, setup.workspaceId, id),
         httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },

@@ -2,10 +2,11 @@ import { describeError, log } from '../../../lib/http/log.js';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
+import type { CallTransfer } from '../../../lib/domain/call.js';
+import type { DtmfShortcut } from '../../../lib/domain/agent.js';
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
 import type { SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
-import type { TelephonyAccount, TelephonyPort } from '../../../lib/vendors/telephony/port.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
 import { mulawRms } from '../codec/mulaw.js';
 import { FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
@@ -14,6 +15,9 @@ import type { HttpToolOptions } from '../tools/http.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools } from '../tools/registry.js';
 import { AudioOut } from './audio-out.js';
+import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
+import { Keypad } from './dtmf.js';
+import { coldTransfer, transferRecord, warmTransfer, type SessionTelephony, type TransferResult } from './transfer.js';
 import { Conversation } from './conversation.js';
 import { contactVariables, fillTemplate } from './prompt.js';
 import { runReply, type TurnLatency } from './reply.js';
@@ -42,8 +46,8 @@ export interface SessionServices {
   readonly stt: SttProvider;
   readonly llm: LlmProvider;
   readonly tts: TtsProvider;
-  /** Telephony for transfers and hang-ups; absent when the call's account cannot be resolved. */
-  readonly telephony?: { readonly port: TelephonyPort; account(): Promise<TelephonyAccount | undefined> };
+  /** Telephony for transfers, keypad tones and hang-ups; absent when the call has no phone line. */
+  readonly telephony?: SessionTelephony;
   /** The tool with decrypted header values, read when a call uses it. */
   loadTool(id: string): Promise<Tool>;
   readonly httpTools: Partial<HttpToolOptions>;
@@ -89,6 +93,12 @@ export interface SessionOptions {
    * `silence_timeout`: an abandoned line must not hold vendor sockets open until the maximum duration.
    */
   readonly silenceTimeoutMs: number;
+  /** The closing line is said this long before the duration limit (docs/telephony.md). */
+  readonly closingLineBeforeMs: number;
+  readonly closingPhrase: string;
+  /** Said when a keypad shortcut starts a transfer, and when it fails. */
+  readonly transferHoldPhrase: string;
+  readonly transferFailedPhrase: string;
 }
 
 export const DEFAULT_SESSION_OPTIONS = {
@@ -104,6 +114,11 @@ export const DEFAULT_SESSION_OPTIONS = {
   apologyPhrase: 'Sorry, I missed that. Could you say it again?',
   voiceRms: 500,
   silenceTimeoutMs: 60_000,
+  // Fifteen seconds: room for the line and a short "thank you" from the caller before the hang-up.
+  closingLineBeforeMs: 15_000,
+  closingPhrase: 'We are almost out of time for this call, so I will need to wrap up now. Thank you for calling, goodbye!',
+  transferHoldPhrase: 'Please hold while I connect you.',
+  transferFailedPhrase: 'Sorry, I could not connect you right now. How else can I help?',
 } as const satisfies SessionOptions;
 
 /** What the session hands to end-of-call processing. */
@@ -116,6 +131,8 @@ export interface CallOutcome {
   readonly recorder: CallRecorder;
   readonly latencies: readonly TurnLatency[];
   readonly llmUsage: { inputTokens: number; outputTokens: number };
+  /** The last transfer tried, with its outcome. */
+  readonly transfer?: CallTransfer;
 }
 
 const REASONS: Record<EndCause, CallEndReason> = {
@@ -159,11 +176,15 @@ export class CallSession {
   private readonly pendingAudio: Uint8Array[] = [];
   private lastVoicedAtMs = 0;
   private readonly startMs = performance.now();
-  private maxTimer: NodeJS.Timeout | undefined;
+  private limit: CallLimitTimers | undefined;
   private silenceTimer: NodeJS.Timeout | undefined;
   private lastActivityMs = performance.now();
-  /** DTMF digits the caller pressed, in order (kept; no agent behaviour uses them yet). */
+  /** DTMF digits the caller pressed, in order. */
   readonly dtmfDigits: string[] = [];
+  private readonly keypad: Keypad;
+  /** A transfer under way: a stream that stops meanwhile was moved by it, not hung up. */
+  private transferring: { destination: string; mode: 'cold' | 'warm'; bridged: () => void } | undefined;
+  private lastTransfer: CallTransfer | undefined;
   private endCause: EndCause | undefined;
   /** Resolves with the outcome once the call is over. */
   readonly ended: Promise<CallOutcome>;
@@ -180,7 +201,11 @@ export class CallSession {
     const vars = contactVariables(setup.contact);
     this.systemPrompt = fillTemplate(setup.agent.system_prompt, vars);
     this.conversation = new Conversation(this.systemPrompt);
-    this.tools = buildCallTools(setup.tools);
+    this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
+    this.keypad = new Keypad(setup.agent.dtmf_shortcuts ?? {}, {
+      shortcut: (_key, shortcut) => void this.runShortcut(shortcut),
+      input: (text) => this.onUserTurn(text, performance.now()),
+    });
     this.recorder = new CallRecorder(Math.ceil(this.options.maxDurationMs / 1000));
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
     const recording = setup.agent.recording_enabled;
@@ -213,8 +238,12 @@ export class CallSession {
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
   start(): void {
-    this.maxTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
-    this.maxTimer.unref?.();
+    this.limit = scheduleCallLimit(
+      this.options.maxDurationMs,
+      this.options.closingLineBeforeMs,
+      () => void this.sayClosingLine(),
+      () => this.end('max_duration'),
+    );
     // Checked every few seconds: the exact moment of a silence timeout does not matter.
     this.silenceTimer = setInterval(() => {
       const now = performance.now();
@@ -244,6 +273,15 @@ export class CallSession {
   /** Ends the call (idempotent): stops everything, then resolves {@link ended}. */
   end(cause: EndCause): void {
     if (this.endCause) return;
+    if ((cause === 'stop' || cause === 'socket_closed') && this.transferring) {
+      // The transfer moved the call: for a warm one, the target accepted and the conference took the caller.
+      this.transferring.bridged();
+      const { destination, mode } = this.transferring;
+      this.lastTransfer = transferRecord(destination, mode, { ok: true, outcome: mode === 'warm' ? 'accepted' : 'transferred' });
+      cause = 'transferred';
+    } else if ((cause === 'stop' || cause === 'socket_closed') && stoppedAtLimit(this.elapsedMs, this.options.maxDurationMs)) {
+      cause = 'max_duration';
+    }
     this.endCause = cause;
     this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
   }
@@ -356,6 +394,7 @@ export class CallSession {
       }
       case 'dtmf':
         this.dtmfDigits.push(frame.digit);
+        this.keypad.press(frame.digit);
         return;
       default:
         // start/end are handled by the loop and the server; interruption frames are decided here, not received.
@@ -424,24 +463,69 @@ export class CallSession {
     void this.speakLine(apology, this.options.apologyPhrase).then(() => this.afterUtterance(apology));
   }
 
-  /** Moves the caller to `to` through the telephony port; true when the provider accepted it. */
-  async transfer(to: string): Promise<boolean> {
+  /**
+   * Moves the caller to `to` (transfer.ts): cold at once, warm once the target accepted. On success the
+   * session ends as `transferred`; otherwise the call goes on and the result says why.
+   */
+  async transfer(to: string, mode: 'cold' | 'warm' = 'cold', summary = ''): Promise<TransferResult> {
+    if (this.state.isEnding || this.transferring) return { ok: false, outcome: 'failed', reason: 'a transfer is already under way' };
+    let bridged!: () => void;
+    const moved = new Promise<void>((resolve) => {
+      bridged = resolve;
+    });
+    this.transferring = { destination: to, mode, bridged };
     const t = this.services.telephony;
-    const account = await t?.account().catch(() => undefined);
-    if (!t || !account || this.state.isEnding) return false;
-    try {
-      await t.port.updateCall(account, this.setup.callSid, { twiml: `<Response><Dial>${escapeXml(to)}</Dial></Response>` });
-    } catch {
-      // The model hears that the transfer failed and can tell the caller; the call goes on.
-      return false;
-    }
+    const result = mode === 'warm' ? await warmTransfer(t, to, summary || this.transferSummary(), moved) : await coldTransfer(t, this.setup.callSid, to);
+    this.transferring = undefined;
+    if (this.endCause) return result;
+    this.lastTransfer = transferRecord(to, mode, result);
+    if (!result.ok) return result;
     if (this.state.canGo('transferring')) this.state.go('transferring');
     this.end('transferred');
-    return true;
+    return result;
+  }
+
+  /** For a warm transfer started without the model (a keypad shortcut): who is calling, and their last words. */
+  private transferSummary(): string {
+    const who = this.setup.contact?.contactName || this.setup.callerNumber || 'A caller';
+    const lastWords = this.conversation.entries.findLast((e) => e.type === 'user');
+    const said = lastWords?.type === 'user' ? ` Their last words were: ${lastWords.text}` : '';
+    return `${who} is on the line for you.${said}`;
+  }
+
+  /** A keypad shortcut: acts without the model, with a short line so the caller knows what is happening. */
+  private async runShortcut(shortcut: DtmfShortcut): Promise<void> {
+    if (this.state.isEnding || this.state.state === 'transferring') return;
+    if (this.current) this.interrupt(performance.now());
+    if (shortcut.action === 'end_call') {
+      await this.sayLine(this.options.goodbyePhrase);
+      this.end('agent_hangup');
+      return;
+    }
+    await this.sayLine(this.options.transferHoldPhrase);
+    const result = await this.transfer(shortcut.destination, shortcut.mode);
+    if (!result.ok && !this.state.isEnding) await this.sayLine(this.options.transferFailedPhrase);
+  }
+
+  /** Says the closing line before the duration limit, after whatever the agent is saying now. */
+  private async sayClosingLine(): Promise<void> {
+    await this.current?.whenSettled();
+    if (this.state.isEnding || this.state.state === 'transferring') return;
+    await this.sayLine(this.options.closingPhrase);
+  }
+
+  /** Speaks a fixed line as its own utterance, kept in the transcript, and listens again after it. */
+  private async sayLine(text: string): Promise<void> {
+    const handle = this.newHandle('line');
+    const entry = this.conversation.addAgent(handle);
+    entry.rounds.push({ generated: text, toolCalls: [], results: new Map() });
+    await this.speakLine(handle, text);
+    this.afterUtterance(handle);
   }
 
   private async finish(cause: EndCause): Promise<void> {
-    if (this.maxTimer) clearTimeout(this.maxTimer);
+    this.limit?.cancel();
+    this.keypad.close();
     if (this.silenceTimer) clearInterval(this.silenceTimer);
     if (!this.state.isEnding) this.state.go('ending');
     const handle = this.current;
@@ -462,6 +546,7 @@ export class CallSession {
       recorder: this.recorder,
       latencies: this.latencies,
       llmUsage: this.llmUsage,
+      ...(this.lastTransfer ? { transfer: this.lastTransfer } : {}),
     });
   }
 
@@ -476,5 +561,3 @@ export class CallSession {
     }
   }
 }
-
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -110,7 +110,8 @@ export class SpeechHandle {
   /** The text the caller heard, optionally of one LLM round only. */
   playedText(round?: number): string {
     return this.phrases
-      .filter((p) => p.status === 'played' && (round === undefined || p.round === round))
+      // Phrases without text (keypad tones) are heard but are not words.
+      .filter((p) => p.status === 'played' && p.text !== '' && (round === undefined || p.round === round))
       .map((p) => p.text)
       .join(' ');
   }
