@@ -146,6 +146,11 @@ export class SimulatedCaller {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
 
+  /** Presses a key: Twilio's `dtmf` message, as a bidirectional stream delivers a caller's keypad press. */
+  press(digit: string): void {
+    this.sendJson({ event: 'dtmf', sequenceNumber: String(this.sequence++), streamSid: this.streamSid, dtmf: { track: 'inbound_track', digit } });
+  }
+
   /** Hangs up like Twilio: `stop`, then closes the socket. */
   hangUp(): void {
     this.sendJson({ event: 'stop', sequenceNumber: String(this.sequence++), streamSid: this.streamSid, stop: { accountSid: this.accountSid, callSid: this.callSid } });
