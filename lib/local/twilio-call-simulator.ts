@@ -66,6 +66,8 @@ export interface CallSimulatorOptions {
   readonly agentTurnTimeoutMs?: number;
   /** Agent audio plays this many times faster than real time (tests). */
   readonly playbackSpeed?: number;
+  /** How long a call stays up after a `<Dial>` moved it elsewhere (the conversation after a transfer). */
+  readonly transferredCallMs?: number;
 }
 
 /** What happened to one simulated call. */
@@ -110,7 +112,7 @@ export interface CallSimulator {
 }
 
 const DEFAULT_LINES = ['Hi, yes, speaking.', 'That works for me, thank you. Goodbye.'];
-const DEFAULTS = { ringMs: 50, agentTurnTimeoutMs: 15_000, playbackSpeed: 4 } as const;
+const DEFAULTS = { ringMs: 50, agentTurnTimeoutMs: 15_000, playbackSpeed: 4, transferredCallMs: 2_000 } as const;
 
 /** The `<Stream url>` and its `<Parameter>`s from `<Connect><Stream>` TwiML; undefined for any other TwiML. */
 const unescape = (s: string) =>
@@ -361,6 +363,8 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
     // A redirect ended the stream: Twilio runs the new TwiML (the voicemail message, a transfer's <Dial>).
     const next = redirects.get(call.sid)?.at(-1);
     if (next) more = { ...more, ...(await runTwiml(next, behaviour)) };
+    // A call that was dialed onwards goes on there for a while (the transferred conversation), as on Twilio.
+    if (more.dialed) await sleep(settings.transferredCallMs);
     return finish('completed', {}, { twiml, streamParameters: stream.parameters, ...more });
   }
 

@@ -17,7 +17,7 @@ import { buildCallTools, type CallTools } from '../tools/registry.js';
 import { AudioOut } from './audio-out.js';
 import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
 import { Keypad } from './dtmf.js';
-import { coldTransfer, transferRecord, warmTransfer, type SessionTelephony, type TransferResult } from './transfer.js';
+import { callStillUp, coldTransfer, transferRecord, warmTransfer, type SessionTelephony, type TransferResult } from './transfer.js';
 import { Conversation } from './conversation.js';
 import { contactVariables, fillTemplate } from './prompt.js';
 import { runReply, type TurnLatency } from './reply.js';
@@ -185,6 +185,8 @@ export class CallSession {
   /** A transfer under way: a stream that stops meanwhile was moved by it, not hung up. */
   private transferring: { destination: string; mode: 'cold' | 'warm'; bridged: () => void } | undefined;
   private lastTransfer: CallTransfer | undefined;
+  /** A stream stop during a transfer is being looked into (endAfterTransferStop). */
+  private endPending = false;
   private endCause: EndCause | undefined;
   /** Resolves with the outcome once the call is over. */
   readonly ended: Promise<CallOutcome>;
@@ -272,18 +274,28 @@ export class CallSession {
 
   /** Ends the call (idempotent): stops everything, then resolves {@link ended}. */
   end(cause: EndCause): void {
-    if (this.endCause) return;
-    if ((cause === 'stop' || cause === 'socket_closed') && this.transferring) {
-      // The transfer moved the call: for a warm one, the target accepted and the conference took the caller.
-      this.transferring.bridged();
-      const { destination, mode } = this.transferring;
-      this.lastTransfer = transferRecord(destination, mode, { ok: true, outcome: mode === 'warm' ? 'accepted' : 'transferred' });
-      cause = 'transferred';
-    } else if ((cause === 'stop' || cause === 'socket_closed') && stoppedAtLimit(this.elapsedMs, this.options.maxDurationMs)) {
-      cause = 'max_duration';
+    if (this.endCause || this.endPending) return;
+    const streamStopped = cause === 'stop' || cause === 'socket_closed';
+    if (streamStopped && this.transferring) {
+      // Either the transfer moved the call (a redirect ends the stream) or the caller hung up meanwhile.
+      this.endPending = true;
+      void this.endAfterTransferStop(cause, this.transferring);
+      return;
     }
+    if (streamStopped && stoppedAtLimit(this.elapsedMs, this.options.maxDurationMs)) cause = 'max_duration';
     this.endCause = cause;
     this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
+  }
+
+  /** The stream stopped during a transfer: a call still up at Twilio was moved (transferred), else hung up. */
+  private async endAfterTransferStop(cause: EndCause, pending: NonNullable<CallSession['transferring']>): Promise<void> {
+    const moved = await callStillUp(this.services.telephony, this.setup.callSid);
+    this.endPending = false;
+    if (moved) {
+      pending.bridged();
+      this.lastTransfer = transferRecord(pending.destination, pending.mode, { ok: true, outcome: pending.mode === 'warm' ? 'accepted' : 'transferred' });
+    }
+    this.end(moved ? 'transferred' : cause);
   }
 
   private async connectStt(): Promise<void> {
@@ -476,8 +488,12 @@ export class CallSession {
     this.transferring = { destination: to, mode, bridged };
     const t = this.services.telephony;
     const result = mode === 'warm' ? await warmTransfer(t, to, summary || this.transferSummary(), moved) : await coldTransfer(t, this.setup.callSid, to);
+    // A stream stop while this ran is being settled by endAfterTransferStop, which keeps its own record.
+    if (this.endCause || this.endPending) {
+      this.transferring = undefined;
+      return result;
+    }
     this.transferring = undefined;
-    if (this.endCause) return result;
     this.lastTransfer = transferRecord(to, mode, result);
     if (!result.ok) return result;
     if (this.state.canGo('transferring')) this.state.go('transferring');

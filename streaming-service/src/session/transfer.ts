@@ -115,6 +115,18 @@ function legOutcome(status: string): TransferResult | undefined {
   }
 }
 
+/**
+ * Whether the caller's call is still up at the provider after its stream stopped: a transfer's redirect
+ * ends the stream but not the call; a caller who hung up ends both. Unknown (no line, provider down)
+ * counts as hung up, the conservative record.
+ */
+export async function callStillUp(t: SessionTelephony | undefined, callSid: string): Promise<boolean> {
+  const account = await t?.account().catch(() => undefined);
+  if (!t || !account) return false;
+  const call = await t.port.fetchCall(account, callSid).catch(() => undefined);
+  return call?.status === 'in-progress';
+}
+
 /** What the history record keeps of a transfer. */
 export const transferRecord = (destination: string, mode: 'cold' | 'warm', result: TransferResult): CallTransfer => ({
   destination,
