@@ -71,12 +71,18 @@ interface Verified {
  * or `From` (calls we placed); its account must be the one named in `AccountSid`. A request whose account
  * we hold no token for cannot be verified and is refused like a bad signature.
  */
-async function verify(deps: WebhookDeps, request: WebhookRequest, ourNumber?: () => Promise<string | undefined>): Promise<Verified> {
+async function verify(
+  deps: WebhookDeps,
+  request: WebhookRequest,
+  how: { ourNumber?: () => Promise<string | undefined>; fromFirst?: boolean } = {},
+): Promise<Verified> {
   if (Buffer.byteLength(request.body, 'utf8') > MAX_WEBHOOK_BODY_BYTES) throw new PayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
   const params = parseForm(request.body);
   const accountSid = one(params.AccountSid);
   let owned: { number: PhoneNumber; authToken?: string } | undefined;
-  const named = [one(params.To), one(params.From)].filter(looksLikeNumber);
+  const numbers = [one(params.To), one(params.From)];
+  const named = (how.fromFirst ? numbers.reverse() : numbers).filter(looksLikeNumber);
+  const { ourNumber } = how;
   // A callback without numbers (AMD) names our number through the call in its URL; the signature still
   // covers that URL, so naming another call only picks a token the request will not verify under.
   if (named.length === 0 && ourNumber) named.push(...[await ourNumber()].filter(looksLikeNumber));
@@ -165,7 +171,7 @@ export async function recordAmdVerdict(deps: WebhookDeps, request: WebhookReques
   const callId = callIdOf(request.rawQuery);
   const workspaceId = query.get('workspaceId') ?? '';
   const ourNumber = async () => (callId && /^ws_[0-9A-Za-z]+$/.test(workspaceId) ? (await findCall(deps.db, workspaceId, callId))?.from : undefined);
-  const { params, owned } = await verify(deps, request, ourNumber);
+  const { params, owned } = await verify(deps, request, { ourNumber });
   const verdict = parseSigned(TwilioAmdParams, params);
   if (callId && owned && owned.workspaceId === workspaceId) {
     await applyAmdVerdict(deps, owned, callId, { callSid: verdict.CallSid, answeredBy: verdict.AnsweredBy });
@@ -178,7 +184,8 @@ export async function recordAmdVerdict(deps: WebhookDeps, request: WebhookReques
  * placed from our number, so its `From` names the token that signs the request.
  */
 export async function answerTransferGather(deps: WebhookDeps, request: WebhookRequest): Promise<string> {
-  const { params, owned } = await verify(deps, request);
+  // The target may be a number held here too (another workspace's): the caller ID, ours, decides.
+  const { params, owned } = await verify(deps, request, { fromFirst: true });
   const gather = parseSigned(TwilioGatherParams, params);
   const callId = callIdOf(request.rawQuery);
   const workspaceId = new URLSearchParams(request.rawQuery ?? '').get('workspaceId');

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
 import { findCall } from '../../../lib/store/calls.js';
+import { twilioSignature } from '../../../lib/vendors/telephony/twilio-webhook.js';
 import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
@@ -104,4 +105,24 @@ describe('warm transfer', () => {
       expect(record.callTranscript).toMatch(/agent: Sorry, the transfer did not happen: /);
     }
   }, 180_000);
+
+  it("refuses a transfer answer that is not signed, and declines one that names another workspace's call", async () => {
+    const s = await p.callerSetup(100);
+    const other = await p.callerSetup(100);
+    const account = (await p.deps.telephony.platformAccount())!;
+    const form = { AccountSid: account.accountSid, CallSid: `CA${'c'.repeat(32)}`, CallStatus: 'in-progress', From: s.number, To: TARGET, Digits: '1' };
+    const url = `${p.baseUrl}/twilio/transfer?callId=call_01JWRF9YVRV07ZX0MV7YH6S11D&workspaceId=${other.workspaceId}`;
+    const unsigned = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    expect(unsigned.status).toBe(403);
+    p.platform.twilio!.clearRequests();
+    const signed = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(account.authToken, url, form) },
+      body: new URLSearchParams(form).toString(),
+    });
+    expect(signed.status).toBe(200);
+    expect(await signed.text()).toContain('<Hangup/>');
+    // Nothing was redirected at Twilio.
+    expect(p.platform.twilio!.requests.filter((r) => r.method === 'POST' && /\/Calls\/CA/.test(r.path))).toEqual([]);
+  });
 });
