@@ -49,6 +49,8 @@ export type CalleeBehaviour =
        */
       readonly kind: 'transfer-target';
       readonly press?: string;
+      /** Rings this long before answering (a person walking to the phone). */
+      readonly ringMs?: number;
     }
   | { readonly kind: 'busy' }
   | { readonly kind: 'no-answer' }
@@ -212,6 +214,11 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
     };
 
     const setStatus = (status: StandinCallStatus) => standin?.setCallStatus(call.sid, status);
+    /** The callee hangs up: the call is over at Twilio first, then the stream gets its `stop`. */
+    const hangUp = (caller: SimulatedCaller) => {
+      setStatus('completed');
+      caller.hangUp();
+    };
     const finish = async (status: StandinCallStatus, extra: Record<string, string> = {}, more: Partial<SimulatedCallResult> = {}) => {
       // The call may have been ended through the REST API meanwhile (hang-up by the agent).
       const current = standin?.call(call.sid);
@@ -245,7 +252,7 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
       if (call.machineDetection === 'DetectMessageEnd') await postAmd('machine_end_beep', Math.round(performance.now() - started));
       if (closed) return;
       await Promise.race([caller.closed, agentTurn(caller, settings.agentTurnTimeoutMs)]);
-      if (!closed) caller.hangUp();
+      if (!closed) hangUp(caller);
     };
 
     /** An IVR: its prompt, then DTMF detection on what it hears until a menu entry matches. */
@@ -265,12 +272,12 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
         if (entry !== undefined) {
           await caller.say(menu.menu[entry]!);
           if (!closed) await agentTurn(caller, settings.agentTurnTimeoutMs);
-          if (!closed) caller.hangUp();
+          if (!closed) hangUp(caller);
           return keys;
         }
         await sleep(20);
       }
-      if (!closed) caller.hangUp();
+      if (!closed) hangUp(caller);
       return detector.digits.join('');
     };
 
@@ -298,7 +305,9 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
     await callback('initiated', 'initiated');
     setStatus('ringing');
     await callback('ringing', 'ringing');
-    await sleep(settings.ringMs);
+    await sleep(behaviour.kind === 'transfer-target' ? (behaviour.ringMs ?? settings.ringMs) : settings.ringMs);
+    // Ended through the REST API while ringing (Status=canceled or completed): never answered.
+    if (standin?.call(call.sid)?.status !== 'ringing') return finish('canceled');
     if (behaviour.kind === 'busy') return finish('busy');
     if (behaviour.kind === 'no-answer') return finish('no-answer');
     if (behaviour.kind === 'failed') return finish('failed');
@@ -310,6 +319,7 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
     await callback('answered', 'in-progress', answeredBy);
     if (!call.url && call.twiml) {
       const ran = await runTwiml(call.twiml, behaviour);
+      if (ran.dialed) await sleep(settings.transferredCallMs);
       return finish('completed', {}, ran);
     }
     if (!call.url) return finish('completed');
@@ -338,7 +348,7 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
     }
     streams.set(call.sid, caller);
     // Twilio cuts the call at TimeLimit; so does the simulated line.
-    const limit = setTimeout(() => caller.hangUp(), (call.timeLimitSeconds ?? 4 * 3600) * 1000);
+    const limit = setTimeout(() => hangUp(caller), (call.timeLimitSeconds ?? 4 * 3600) * 1000);
     let closedByService = false;
     void caller.closed.then(() => {
       closedByService = true;
@@ -349,7 +359,7 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
       else if (behaviour.kind === 'ivr') more = { detectedDigits: await ivr(caller, behaviour) };
       else {
         if (call.asyncAmdStatusCallback) void postAmd('human', 1_200);
-        await converse(caller, behaviour.kind === 'answer' ? (behaviour.lines ?? DEFAULT_LINES) : DEFAULT_LINES, () => closedByService);
+        await converse(caller, behaviour.kind === 'answer' ? (behaviour.lines ?? DEFAULT_LINES) : DEFAULT_LINES, () => closedByService, () => hangUp(caller));
       }
       await caller.closed;
     } catch (error) {
@@ -369,7 +379,7 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
   }
 
   /** The callee's side of a conversation: each line after the agent's turn, then hang up. */
-  async function converse(caller: SimulatedCaller, lines: readonly string[], closed: () => boolean): Promise<void> {
+  async function converse(caller: SimulatedCaller, lines: readonly string[], closed: () => boolean, hangUp: () => void): Promise<void> {
     for (const line of lines) {
       if (closed()) return;
       await agentTurn(caller, settings.agentTurnTimeoutMs);
@@ -378,7 +388,7 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
     }
     if (!closed()) {
       await agentTurn(caller, settings.agentTurnTimeoutMs);
-      caller.hangUp();
+      hangUp();
     }
   }
 

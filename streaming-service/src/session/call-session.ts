@@ -17,7 +17,7 @@ import { buildCallTools, type CallTools } from '../tools/registry.js';
 import { AudioOut } from './audio-out.js';
 import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
 import { Keypad } from './dtmf.js';
-import { callStillUp, coldTransfer, transferRecord, warmTransfer, type SessionTelephony, type TransferResult } from './transfer.js';
+import { coldTransfer, movedByTransfer, transferRecord, warmTransfer, WarmAttempt, type SessionTelephony, type TransferResult } from './transfer.js';
 import { Conversation } from './conversation.js';
 import { contactVariables, fillTemplate } from './prompt.js';
 import { runReply, type TurnLatency } from './reply.js';
@@ -183,7 +183,7 @@ export class CallSession {
   readonly dtmfDigits: string[] = [];
   private readonly keypad: Keypad;
   /** A transfer under way: a stream that stops meanwhile was moved by it, not hung up. */
-  private transferring: { destination: string; mode: 'cold' | 'warm'; bridged: () => void } | undefined;
+  private transferring: { destination: string; mode: 'cold' | 'warm'; warm?: WarmAttempt } | undefined;
   private lastTransfer: CallTransfer | undefined;
   /** A stream stop during a transfer is being looked into (endAfterTransferStop). */
   private endPending = false;
@@ -289,12 +289,13 @@ export class CallSession {
 
   /** The stream stopped during a transfer: a call still up at Twilio was moved (transferred), else hung up. */
   private async endAfterTransferStop(cause: EndCause, pending: NonNullable<CallSession['transferring']>): Promise<void> {
-    const moved = await callStillUp(this.services.telephony, this.setup.callSid);
+    const moved = await movedByTransfer(this.services.telephony, this.setup.callSid, pending.warm);
     this.endPending = false;
-    if (moved) {
-      pending.bridged();
-      this.lastTransfer = transferRecord(pending.destination, pending.mode, { ok: true, outcome: pending.mode === 'warm' ? 'accepted' : 'transferred' });
-    }
+    pending.warm?.finish(moved ? 'bridged' : 'abandoned');
+    const result: TransferResult = moved
+      ? { ok: true, outcome: pending.mode === 'warm' ? 'accepted' : 'transferred' }
+      : { ok: false, outcome: 'failed', reason: 'the caller hung up' };
+    this.lastTransfer = transferRecord(pending.destination, pending.mode, result);
     this.end(moved ? 'transferred' : cause);
   }
 
@@ -481,13 +482,10 @@ export class CallSession {
    */
   async transfer(to: string, mode: 'cold' | 'warm' = 'cold', summary = ''): Promise<TransferResult> {
     if (this.state.isEnding || this.transferring) return { ok: false, outcome: 'failed', reason: 'a transfer is already under way' };
-    let bridged!: () => void;
-    const moved = new Promise<void>((resolve) => {
-      bridged = resolve;
-    });
-    this.transferring = { destination: to, mode, bridged };
+    const warm = mode === 'warm' ? new WarmAttempt() : undefined;
+    this.transferring = { destination: to, mode, warm };
     const t = this.services.telephony;
-    const result = mode === 'warm' ? await warmTransfer(t, to, summary || this.transferSummary(), moved) : await coldTransfer(t, this.setup.callSid, to);
+    const result = warm ? await warmTransfer(t, to, summary || this.transferSummary(), warm) : await coldTransfer(t, this.setup.callSid, to);
     // A stream stop while this ran is being settled by endAfterTransferStop, which keeps its own record.
     if (this.endCause || this.endPending) {
       this.transferring = undefined;

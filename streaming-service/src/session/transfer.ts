@@ -51,14 +51,38 @@ export async function coldTransfer(t: SessionTelephony | undefined, callSid: str
 }
 
 /**
- * Rings the destination with the summary and waits for its answer. `bridged` resolves when the caller's
- * stream ended while this ran (the webhook moved the caller into the conference): accepted.
+ * What the session and a warm transfer in progress share: the second call, once placed, and the end of
+ * the attempt. `bridged` resolves when the caller's stream ended because the webhook moved the caller into
+ * the conference (accepted); `abandoned` when it ended because the caller left (the second call is then
+ * cancelled).
  */
+export class WarmAttempt {
+  legSid: string | undefined;
+  private resolveEnd!: (how: 'bridged' | 'abandoned') => void;
+  readonly ended = new Promise<'bridged' | 'abandoned'>((resolve) => {
+    this.resolveEnd = resolve;
+  });
+  finish(how: 'bridged' | 'abandoned'): void {
+    this.resolveEnd(how);
+  }
+}
+
+/**
+ * Whether a stream stop during a transfer was the transfer: the caller's call is still up at the provider
+ * (a redirect ends the stream, not the call) and, for a warm one, the target's call too (they accepted and
+ * joined the conference). A caller who hung up ends their call; unknown counts as hung up.
+ */
+export async function movedByTransfer(t: SessionTelephony | undefined, callSid: string, attempt?: WarmAttempt): Promise<boolean> {
+  if (!(await callStillUp(t, callSid))) return false;
+  return attempt === undefined || (attempt.legSid !== undefined && (await callStillUp(t, attempt.legSid)));
+}
+
+/** Rings the destination with the summary and waits for its answer (see {@link WarmAttempt}). */
 export async function warmTransfer(
   t: SessionTelephony | undefined,
   destination: string,
   summary: string,
-  bridged: Promise<void>,
+  attempt: WarmAttempt,
   options: WarmTransferOptions = DEFAULT_WARM_TRANSFER,
 ): Promise<TransferResult> {
   const account = await t?.account().catch(() => undefined);
@@ -73,29 +97,34 @@ export async function warmTransfer(
       timeoutSeconds: options.ringSeconds,
     });
     legSid = leg.sid;
+    attempt.legSid = legSid;
   } catch {
     return refused('the transfer could not be started');
   }
-  let accepted = false;
-  void bridged.then(() => {
-    accepted = true;
+  let end: 'bridged' | 'abandoned' | undefined;
+  void attempt.ended.then((how) => {
+    end = how;
   });
+  const hangUpLeg = () => t.port.updateCall(account, legSid, { status: 'completed' }).catch(() => undefined);
   const until = performance.now() + options.maxWaitMs;
-  while (!accepted) {
+  while (end === undefined) {
     const status = await t.port.fetchCall(account, legSid).then(
       (c) => c.status,
       () => undefined,
     );
-    if (accepted) break;
+    if (end !== undefined) break;
     const ended = status && legOutcome(status);
     if (ended) return ended;
     if (performance.now() > until) {
-      await t.port.updateCall(account, legSid, { status: 'completed' }).catch(() => undefined);
+      await hangUpLeg();
       return { ok: false, outcome: 'no-answer', reason: 'nobody took the call in time' };
     }
-    await Promise.race([bridged, new Promise((r) => setTimeout(r, options.pollMs))]);
+    await Promise.race([attempt.ended, new Promise((r) => setTimeout(r, options.pollMs))]);
   }
-  return { ok: true, outcome: 'accepted' };
+  if (end === 'bridged') return { ok: true, outcome: 'accepted' };
+  // The caller left while the target was being asked: nobody is left to connect them to.
+  await hangUpLeg();
+  return { ok: false, outcome: 'failed', reason: 'the caller hung up' };
 }
 
 /** A second call that ended without bridging: why, in words the model can pass on. */
@@ -120,7 +149,7 @@ function legOutcome(status: string): TransferResult | undefined {
  * ends the stream but not the call; a caller who hung up ends both. Unknown (no line, provider down)
  * counts as hung up, the conservative record.
  */
-export async function callStillUp(t: SessionTelephony | undefined, callSid: string): Promise<boolean> {
+async function callStillUp(t: SessionTelephony | undefined, callSid: string): Promise<boolean> {
   const account = await t?.account().catch(() => undefined);
   if (!t || !account) return false;
   const call = await t.port.fetchCall(account, callSid).catch(() => undefined);

@@ -106,6 +106,22 @@ describe('warm transfer', () => {
     }
   }, 180_000);
 
+  it('records a caller who hangs up while the target is being asked as a hang-up, and cancels the second call', async () => {
+    scriptTransfer();
+    // The target takes a while to pick up; the caller says one line and leaves after the agent's reply.
+    p.platform.callSimulator!.setRule(TARGET, { kind: 'transfer-target', press: '1', ringMs: 6_000 });
+    const { result, record } = await placeCall('+14155550454', { kind: 'answer', lines: ['Hello?'] }, { transfer_mode: 'warm' }, [frontDesk]);
+    expect(result.dialed).toBeUndefined();
+    expect(record.callEndReason).toBe('customer_hangup');
+    expect(record.transfer).toEqual({ destination: TARGET, mode: 'warm', outcome: 'failed' });
+    // The second call was ended while it rang: the target was never asked, nor joined to anyone.
+    const legs = await Promise.all([...p.platform.callSimulator!.calls.values()]);
+    const leg = legs.filter((r) => p.platform.twilio!.call(r.callSid)?.to === TARGET).at(-1)!;
+    expect(leg.status).toBe('completed');
+    expect(leg.said).toEqual([]);
+    expect(leg.dialed).toBeUndefined();
+  }, 90_000);
+
   it("refuses a transfer answer that is not signed, and declines one that names another workspace's call", async () => {
     const s = await p.callerSetup(100);
     const other = await p.callerSetup(100);
