@@ -45,6 +45,41 @@ export const SilenceConfig = z
     reprompt_message: z.string().trim().min(1).max(300).optional(),
   });
 export type SilenceConfig = z.infer<typeof SilenceConfig>;
+/** Answering-machine detection per agent (docs/telephony.md, Voicemail): Twilio's asynchronous AMD. */
+export const VOICEMAIL_DETECTION = ['off', 'detect', 'detect_message_end'] as const;
+/** What the call does when a machine answered. */
+export const VOICEMAIL_ACTIONS = ['hang_up', 'leave_message'] as const;
+
+/**
+ * The longest a call may last, per agent. The platform's `CALL_MAX_DURATION_SECONDS` (600 s) is the
+ * default; an hour is the cap, the streaming task's own bound (docs/deploy.md). Under 30 s a call cannot
+ * even finish its greeting and closing line.
+ */
+export const MAX_DURATION_RANGE = { min: 30, max: 3_600 } as const;
+
+export const TRANSFER_MODES = ['cold', 'warm'] as const;
+
+/** The keys of a phone keypad. */
+export const DTMF_KEY = z.string().regex(/^[0-9*#]$/, 'one keypad key: 0-9, * or #');
+
+/** A transfer destination: an E.164 number or a SIP URI (docs/telephony.md, Transfer). */
+export const TransferDestination = z
+  .string()
+  .trim()
+  .max(256)
+  .regex(/^(\+[1-9]\d{6,14}|sips?:[^\s<>"'&]+@[^\s<>"'&]+)$/, 'an E.164 number (+14155550142) or a SIP URI (sip:desk@example.com)');
+
+/** What a key pressed by the caller does at once, without asking the model. */
+export const DtmfShortcut = z.discriminatedUnion('action', [
+  z.strictObject({
+    action: z.literal('transfer'),
+    destination: TransferDestination,
+    /** Cold: moved at once. Warm: the target hears a summary first and may decline (docs/telephony.md). */
+    mode: z.enum(TRANSFER_MODES).default('cold'),
+  }),
+  z.strictObject({ action: z.literal('end_call') }),
+]);
+export type DtmfShortcut = z.infer<typeof DtmfShortcut>;
 
 const agentFields = {
   name: Name,
@@ -59,7 +94,25 @@ const agentFields = {
   ambience_enabled: z.boolean(),
   interruption: InterruptionConfig,
   silence: SilenceConfig,
+  voicemail_detection: z.enum(VOICEMAIL_DETECTION),
+  voicemail_action: z.enum(VOICEMAIL_ACTIONS),
+  /** Left after the beep when `voicemail_action` is `leave_message`; `{{contact variables}}` are filled. */
+  voicemail_message: z.string().max(1_000),
+  max_duration_seconds: z.number().int().min(MAX_DURATION_RANGE.min).max(MAX_DURATION_RANGE.max),
+  /** Keypad shortcuts, by key: `{"0": {"action": "transfer", "destination": "+14155550142"}}`. */
+  dtmf_shortcuts: z.record(DTMF_KEY, DtmfShortcut),
+  /** How the agent's transfer tools hand the caller over: at once, or after the target accepted. */
+  transfer_mode: z.enum(TRANSFER_MODES),
 };
+
+/** The call-control fields' values for agents stored before they existed (and omitted on create). */
+export const CALL_CONTROL_DEFAULTS = {
+  voicemail_detection: 'off',
+  voicemail_action: 'hang_up',
+  voicemail_message: '',
+  dtmf_shortcuts: {},
+  transfer_mode: 'cold',
+} as const satisfies Partial<Record<keyof typeof agentFields, unknown>>;
 
 /** POST /api/agents body. Unknown fields are rejected so a typo never silently does nothing. */
 export const AgentCreate = z
@@ -74,6 +127,13 @@ export const AgentCreate = z
     silence: agentFields.silence.optional(),
     /** Post-call analysis (docs/webhooks.md); none unless given. */
     analysis: AgentAnalysis.optional(),
+    voicemail_detection: agentFields.voicemail_detection.default(CALL_CONTROL_DEFAULTS.voicemail_detection),
+    voicemail_action: agentFields.voicemail_action.default(CALL_CONTROL_DEFAULTS.voicemail_action),
+    voicemail_message: agentFields.voicemail_message.default(CALL_CONTROL_DEFAULTS.voicemail_message),
+    // Absent: the platform's CALL_MAX_DURATION_SECONDS applies (read at each call, so it follows the setting).
+    max_duration_seconds: agentFields.max_duration_seconds.optional(),
+    dtmf_shortcuts: agentFields.dtmf_shortcuts.default({}),
+    transfer_mode: agentFields.transfer_mode.default(CALL_CONTROL_DEFAULTS.transfer_mode),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -111,6 +171,13 @@ export interface Agent {
   silence?: SilenceConfig;
   /** null once removed by an update. */
   analysis?: AgentAnalysis | null;
+  /** The call-control fields are optional: agents stored before them read as {@link CALL_CONTROL_DEFAULTS}. */
+  voicemail_detection?: (typeof VOICEMAIL_DETECTION)[number];
+  voicemail_action?: (typeof VOICEMAIL_ACTIONS)[number];
+  voicemail_message?: string;
+  max_duration_seconds?: number;
+  dtmf_shortcuts?: Record<string, DtmfShortcut>;
+  transfer_mode?: (typeof TRANSFER_MODES)[number];
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -145,6 +212,23 @@ export const AgentView = z
     ambience_enabled: z.boolean(),
     interruption: InterruptionConfig.optional(),
     silence: SilenceConfig.optional(),
+    voicemail_detection: z.enum(VOICEMAIL_DETECTION).default(CALL_CONTROL_DEFAULTS.voicemail_detection),
+    voicemail_action: z.enum(VOICEMAIL_ACTIONS).default(CALL_CONTROL_DEFAULTS.voicemail_action),
+    voicemail_message: z.string().default(CALL_CONTROL_DEFAULTS.voicemail_message),
+    max_duration_seconds: z.number().int().optional(),
+    dtmf_shortcuts: z.record(z.string(), DtmfShortcut).default({}),
+    transfer_mode: z.enum(TRANSFER_MODES).default(CALL_CONTROL_DEFAULTS.transfer_mode),
     updatedAt: Timestamp,
   })
   .meta({ id: 'Agent' });
+
+/**
+ * The call's one duration limit: the agent's, else the platform's. The session ends the call there (after
+ * a closing line) and Twilio's `TimeLimit` is this plus {@link TIME_LIMIT_GRACE_SECONDS}, so the session's
+ * orderly end comes first and Twilio's cut is only the backstop.
+ */
+export const callLimitSeconds = (agent: Pick<Agent, 'max_duration_seconds'>, platformDefault: number): number =>
+  agent.max_duration_seconds ?? platformDefault;
+
+/** Twilio's `TimeLimit` is the call's limit plus this: time for the session's own hang-up to land first. */
+export const TIME_LIMIT_GRACE_SECONDS = 10;

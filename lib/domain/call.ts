@@ -74,6 +74,16 @@ export function stateOfProviderStatus(status: string): CallState | undefined {
   }
 }
 
+/**
+ * A transfer as the history record shows it: where to, cold or warm, and what happened. `accepted` and
+ * `transferred` end the call with `transferred`; the others leave the caller with the agent.
+ */
+export interface CallTransfer {
+  readonly destination: string;
+  readonly mode: 'cold' | 'warm';
+  readonly outcome: 'transferred' | 'accepted' | 'declined' | 'no-answer' | 'busy' | 'failed';
+}
+
 /** The stored call. */
 export interface Call {
   /** `call_<ULID>`; also the `_id` of the call's history record. */
@@ -104,6 +114,8 @@ export interface Call {
   /** Which SQS receive of the dispatch message claimed the call (1 = first delivery). */
   dispatchAttempt?: number;
   endReason?: CallEndReason;
+  /** The provider's answering-machine verdict (`human`, `machine_end_beep`, ...), when detection ran. */
+  answeredBy?: string;
   /**
    * Set once, when the streaming service admits the call's one media stream (the stream token's single
    * use). From then until settlement the stream is live: only its end may settle the call.

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { CallAnalysisView, type CallAnalysis } from './analysis.js';
 import { Timestamp } from './common.js';
 import { ValidationError } from './errors.js';
+import type { CallTransfer } from './call.js';
 
 export const AGENT_TYPES = ['voice', 'chat', 'video'] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
@@ -39,6 +40,12 @@ export interface HistoryRecord {
   callCost: number;
   /** Only when the call was recorded (an object-storage address); absent otherwise. */
   callRecordingUrl?: string;
+  /** The provider's final call status behind `callEndReason` (Twilio's: completed, busy, no-answer, ...). */
+  callStatus?: string;
+  /** The answering-machine verdict, when detection ran (`human`, `machine_end_beep`, ...). */
+  answeredBy?: string;
+  /** The last transfer tried during the call, and its outcome. */
+  transfer?: CallTransfer;
   workspace_id: string;
   createdAt: string;
   /** The post-call analysis, once it ran (agents with an `analysis` section). */
@@ -85,5 +92,14 @@ const listFields = {
 };
 export const HistoryListItem = z.object(listFields).meta({ id: 'HistoryListItem' });
 export const HistoryView = z
-  .object({ ...listFields, callTranscript: z.string(), callRecordingUrl: z.string().optional() })
+  .object({
+    ...listFields,
+    callTranscript: z.string(),
+    callRecordingUrl: z.string().optional(),
+    callStatus: z.string().optional(),
+    answeredBy: z.string().optional(),
+    transfer: z
+      .object({ destination: z.string(), mode: z.enum(['cold', 'warm']), outcome: z.enum(['transferred', 'accepted', 'declined', 'no-answer', 'busy', 'failed']) })
+      .optional(),
+  })
   .meta({ id: 'HistoryRecord' });

@@ -300,9 +300,10 @@ export function assertToolIsCoherent(
     }
   }
   if (tool.type === 'transfer') {
-    const target = url?.startsWith('tel:') ? normalizePhone(url.slice(4)) : undefined;
+    // A PBX or contact centre is reached by SIP URI; a phone by number.
+    const target = url?.startsWith('tel:') ? normalizePhone(url.slice(4)) : url && /^sips?:[^\s<>"'&@]+@[^\s<>"'&]+$/.test(url) ? url : undefined;
     if (!target) {
-      problems.push({ field: 'config.url', message: 'a transfer tool needs config.url "tel:+<E.164 number>"' });
+      problems.push({ field: 'config.url', message: 'a transfer tool needs config.url "tel:+<E.164 number>" or "sip:<user>@<host>"' });
     }
   }
   if (problems.length > 0) throw new ValidationError(problems);

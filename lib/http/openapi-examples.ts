@@ -43,8 +43,20 @@ const BOUGHT = '+14155550123';
 const IMPORTED = '+14155550142';
 const ACCOUNT_SID = 'AC3f9c2a71d4e85b06a7c1e9d2b4f60a58';
 
+/**
+ * The example agent's call controls (docs/telephony.md): a message left after the beep, a ten-minute
+ * limit, 0 on the keypad for the front desk, and warm transfers.
+ */
+const callControls = {
+  voicemail_detection: 'detect_message_end',
+  voicemail_action: 'leave_message',
+  voicemail_message: 'Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!',
+  max_duration_seconds: 600,
+  dtmf_shortcuts: { '0': { action: 'transfer', destination: IMPORTED, mode: 'warm' } },
+  transfer_mode: 'warm',
+};
 /** The agent the examples create: one provider of each kind, with a voice that provider has. */
-const agentCreate = {
+const agentBase = {
   name: 'Appointment reminder',
   llm_provider: 'openai',
   llm_model: 'gpt-4o-mini',
@@ -55,9 +67,10 @@ const agentCreate = {
   first_message: 'Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?',
   recording_enabled: true,
 };
-const { tts_voice_id: _voice, ...agentCommon } = agentCreate;
+const agentCreate = { ...agentBase, ...callControls };
+const { tts_voice_id: _voice, ...agentCommon } = agentBase;
 const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, workspaceId: WS, createdAt: CREATED };
-const agentView = { ...agentCreated, tts_voice_id: agentCreate.tts_voice_id, ambience_enabled: false, updatedAt: UPDATED };
+const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, ambience_enabled: false, ...callControls, updatedAt: UPDATED };
 const agentListItem = {
   _id: EXAMPLE_IDS.agent,
   name: agentCreate.name,

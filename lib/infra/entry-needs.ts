@@ -51,6 +51,10 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   'functions/twilio/voice.ts': { twilioCredentials: true, webhooks: 'send' },
   // A final status of a call that never streamed writes its history record and announces call.ended.
   'functions/twilio/status.ts': { twilioCredentials: true, webhooks: 'send' },
+  // Hangs up or redirects the call (leaving the voicemail message) through the platform's account.
+  'functions/twilio/amd.ts': { twilioCredentials: true },
+  // Bridges the caller into the warm transfer's conference through the platform's account.
+  'functions/twilio/transfer.ts': { twilioCredentials: true },
   'functions/docs/page.ts': {
     table: 'none',
     bundleFiles: DOCS_ASSET_FILES.map((file) => ({

@@ -61,6 +61,8 @@ export class SimulatedCaller {
   private sequence = 1;
   private waiters: { match: (m: ReceivedMessage) => boolean; resolve: (m: ReceivedMessage) => void }[] = [];
   private isOpen = false;
+  /** Set once the line is hung up or dropped: audio still queued will never be sent. */
+  private hungUp = false;
 
   private constructor(
     private readonly options: SimulatedCallerOptions,
@@ -121,6 +123,8 @@ export class SimulatedCaller {
 
   /** Queues caller audio (mu-law 8 kHz); resolves once all of it has been sent, in real time. */
   play(mulaw: Uint8Array): Promise<void> {
+    // A line that has hung up plays nothing more: there is nothing to wait for.
+    if (this.hungUp) return Promise.resolve();
     return this.microphone.play(mulaw);
   }
 
@@ -132,6 +136,11 @@ export class SimulatedCaller {
   /** Waits `ms` of stream time (silence keeps flowing meanwhile). */
   pause(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  /** Presses a key: Twilio's `dtmf` message, as a bidirectional stream delivers a caller's keypad press. */
+  press(digit: string): void {
+    this.sendJson({ event: 'dtmf', sequenceNumber: String(this.sequence++), streamSid: this.streamSid, dtmf: { track: 'inbound_track', digit } });
   }
 
   /** Hangs up like Twilio: `stop`, then closes the socket. */
@@ -218,6 +227,7 @@ export class SimulatedCaller {
   }
 
   private stopTimers(): void {
+    this.hungUp = true;
     this.microphone.stop();
     this.playback.stop();
   }

@@ -65,6 +65,8 @@ export interface StandinCall {
   readonly timeLimitSeconds: number | null;
   readonly record: boolean;
   readonly machineDetection: string | null;
+  /** Asynchronous AMD: where the verdict is posted (`AsyncAmd=true`), else null. */
+  readonly asyncAmdStatusCallback: string | null;
   readonly dateCreated: string;
   dateUpdated: string;
   startTime: string | null;
@@ -482,7 +484,10 @@ export async function startTwilioStandin(options: TwilioStandinOptions = {}): Pr
     if (!from) throw new TwilioFault(400, 21213, "No 'From' number is specified");
     if (!url && !twiml && !one(form.ApplicationSid)) throw new TwilioFault(400, 21205, 'Url parameter is required');
     if (twiml && twiml.length > 4000) throw new TwilioFault(400, 21236, 'Twiml must be at most 4000 characters');
-    if (!E164.test(to)) throw new TwilioFault(400, 21211, `Invalid 'To' Phone Number: ${to}`);
+    // Twilio dials SIP endpoints too (`sip:user@host`), for transfers to a PBX.
+    if (!E164.test(to) && !/^sips?:[^\s@]+@[^\s@]+$/.test(to)) throw new TwilioFault(400, 21211, `Invalid 'To' Phone Number: ${to}`);
+    const amd = one(form.MachineDetection);
+    if (amd !== undefined && amd !== 'Enable' && amd !== 'DetectMessageEnd') throw new TwilioFault(400, 21263, `Invalid MachineDetection: ${amd}`);
     const fromNumber = numberByPhone(from);
     if (!fromNumber || fromNumber.accountSid !== account.sid) {
       throw new TwilioFault(400, 21210, `The source phone number provided, ${from}, is not yet verified for your account.`);
@@ -504,6 +509,7 @@ export async function startTwilioStandin(options: TwilioStandinOptions = {}): Pr
       timeLimitSeconds: timeLimit === undefined ? null : Number(timeLimit),
       record: one(form.Record) === 'true',
       machineDetection: one(form.MachineDetection) ?? null,
+      asyncAmdStatusCallback: one(form.AsyncAmd) === 'true' ? (one(form.AsyncAmdStatusCallback) ?? null) : null,
     });
     options.hooks?.onCreate?.(call, account);
     return call;
@@ -668,6 +674,7 @@ export async function startTwilioStandin(options: TwilioStandinOptions = {}): Pr
       timeLimitSeconds: null,
       record: false,
       machineDetection: null,
+      asyncAmdStatusCallback: null,
     });
     const params: Record<string, string> = {
       AccountSid: account.sid,

@@ -8,11 +8,14 @@ import {
   stateOfProviderStatus,
   TERMINAL_CALL_STATES,
   type Call,
+  type CallPricing,
   type CallStarted,
   type CallState,
   type PhoneCallRequest,
 } from '../domain/call.js';
 import type { Contact } from '../domain/contact.js';
+import { callLimitSeconds, type Agent } from '../domain/agent.js';
+import { isMachine } from '../domain/voicemail.js';
 import { AppError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { CallEndReason, HistoryRecord } from '../domain/history.js';
 import { newId } from '../domain/ids.js';
@@ -132,7 +135,7 @@ export async function startPhoneCall(
   if (number.status !== 'active') throw new NotFoundError('Phone number');
   const contact = await findCallContact(deps, workspaceId, to, request.contactName);
 
-  const pricing = callPricing(deps.config);
+  const pricing = agentPricing(deps.config, agent);
   const createdAt = new Date(now).toISOString();
   const call: Call = {
     _id: newId('call', now),
@@ -205,6 +208,8 @@ export function historyOf(
     callSummary: outcome.summary ?? '',
     callCost: outcome.cost,
     ...(outcome.recordingUrl ? { callRecordingUrl: outcome.recordingUrl } : {}),
+    ...(TERMINAL_CALL_STATES.has(call.status) ? { callStatus: call.status } : {}),
+    ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
     workspace_id: call.workspaceId,
     createdAt: call.createdAt,
   };
@@ -277,7 +282,7 @@ export async function applyProviderStatus(
   const now = new Date().toISOString();
   await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid });
   if (next !== 'completed') return;
-  const reason: CallEndReason = update.answeredBy?.startsWith('machine') ? 'voicemail' : 'customer_hangup';
+  const reason: CallEndReason = isMachine(update.answeredBy ?? call.answeredBy) ? 'voicemail' : 'customer_hangup';
   const settled = await settleCall(deps, { workspaceId, callId, durationSeconds: update.durationSeconds ?? 0, endReason: reason, unlessStreamed: true });
   if (settled.kind === 'settled') {
     const ended = settled.call;
@@ -296,7 +301,8 @@ export async function applyProviderStatus(
  * `callCost` = the credits charged. Writing a record twice keeps the first. Returns what was written.
  */
 export async function recordConnectedCall<T extends HistoryRecord>(deps: HistoryDeps, record: T): Promise<T> {
-  const endReason = record.callEndReason as CallEndReason;
+  const before = await findCall(deps.db, record.workspace_id, record._id);
+  const endReason = endReasonAfterDetection(record.callEndReason as CallEndReason, before?.answeredBy);
   const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason });
   if (settled.kind === 'missing') throw new Error(`No live call ${record._id} to settle`);
   const call = settled.call;
@@ -309,10 +315,23 @@ export async function recordConnectedCall<T extends HistoryRecord>(deps: History
     mobileNumber: call.to || record.mobileNumber,
     callDuration: call.billedSeconds ?? record.callDuration,
     callCost: call.cost ?? 0,
+    callEndReason: endReason,
+    // The stream ended, so the provider's call did too (or moved on, for a transfer): completed.
+    callStatus: 'completed',
+    ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
     createdAt: call.createdAt,
   };
   await writeHistoryRecord(deps, written);
   return written;
+}
+
+/**
+ * A call a machine answered ended because of it, however the stream saw the end (the AMD webhook hung up
+ * or left the message, or the agent gave up on the silence): `voicemail`. Transfers and errors keep theirs.
+ */
+function endReasonAfterDetection(reason: CallEndReason, answeredBy: string | undefined): CallEndReason {
+  const byMachine: readonly CallEndReason[] = ['customer_hangup', 'agent_hangup', 'silence_timeout', 'max_duration'];
+  return isMachine(answeredBy) && byMachine.includes(reason) ? 'voicemail' : reason;
 }
 
 export type InboundAnswer = { readonly kind: 'connect'; readonly call: Call } | { readonly kind: 'insufficient' } | { readonly kind: 'ended' };
@@ -325,9 +344,9 @@ export type InboundAnswer = { readonly kind: 'connect'; readonly call: Call } | 
  */
 export async function openInboundCall(
   deps: HistoryDeps,
-  input: { workspaceId: string; agentId: string; phoneNumberId: string; ourNumber: string; caller?: string; callSid: string },
+  input: { workspaceId: string; agentId: string; phoneNumberId: string; ourNumber: string; caller?: string; callSid: string; agent?: Pick<Agent, 'max_duration_seconds'> },
 ): Promise<InboundAnswer> {
-  const pricing = callPricing(deps.config);
+  const pricing = agentPricing(deps.config, input.agent ?? {});
   const now = Date.now();
   const createdAt = new Date(now).toISOString();
   const call: Call = {
@@ -387,11 +406,28 @@ export const heartbeatCallStream = async (
   nowMs: number = Date.now(),
 ): Promise<boolean> => (await heartbeatStream(deps.db, claims.workspaceId, claims.callId, streamSid, new Date(nowMs).toISOString())) !== undefined;
 
+/**
+ * The pricing of one agent's call: the platform's rate over the agent's duration limit, so the reservation
+ * covers the longest call the agent can have (and no more).
+ */
+export function agentPricing(config: Deps['config'], agent: Pick<Agent, 'max_duration_seconds'>): CallPricing {
+  const pricing = callPricing(config);
+  return { ...pricing, maxDurationSeconds: callLimitSeconds(agent, pricing.maxDurationSeconds) };
+}
+
 /** Whether a call can still be connected (the voice webhook refuses ended calls). */
 export const isLive = (call: Call): boolean => !TERMINAL_CALL_STATES.has(call.status);
 
 /** The URL the provider fetches the call's TwiML from; the call id rides in the signed query. */
 export const voiceWebhookUrl = (config: Deps['config'], callId: string) => publicUrl(config, `/twilio/voice?callId=${encodeURIComponent(callId)}`);
+
+/** The URL the provider posts its answering-machine verdict to (asynchronous AMD). */
+export const amdWebhookUrl = (config: Deps['config'], call: Pick<Call, '_id' | 'workspaceId'>) =>
+  publicUrl(config, `/twilio/amd?callId=${encodeURIComponent(call._id)}&workspaceId=${encodeURIComponent(call.workspaceId)}`);
+
+/** The URL a warm transfer's target posts its key to (the `<Gather>` action): it names the caller's call. */
+export const transferWebhookUrl = (config: Deps['config'], call: Pick<Call, '_id' | 'workspaceId'>) =>
+  publicUrl(config, `/twilio/transfer?callId=${encodeURIComponent(call._id)}&workspaceId=${encodeURIComponent(call.workspaceId)}`);
 
 /** The URL the provider posts the call's status changes to. */
 export const statusWebhookUrl = (config: Deps['config'], callId: string) => publicUrl(config, `/twilio/status?callId=${encodeURIComponent(callId)}`);

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Deps } from '../deps.js';
 import { billedSecondsFor, costFor, reservationFor, type CallPricing } from '../domain/call.js';
+import { MAX_DURATION_RANGE } from '../domain/agent.js';
 import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
 import { describeError, log } from '../http/log.js';
@@ -59,7 +60,10 @@ export interface SettleCallInput {
  * first's call (its `cost` and `billedSeconds`).
  */
 export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: SettleCallInput): Promise<SettleOutcome> {
-  const pricing = callPricing(deps.config);
+  // An agent's limit may exceed the platform default; the call's own reservation (sized for its limit)
+  // caps the charge, so here the seconds are capped only at the longest any agent may set.
+  const platform = callPricing(deps.config);
+  const pricing = { ...platform, maxDurationSeconds: Math.max(platform.maxDurationSeconds, MAX_DURATION_RANGE.max) };
   const out = await settleReservation(
     deps.db,
     input.workspaceId,

@@ -1,10 +1,13 @@
 import type { Deps } from '../deps.js';
 import type { DispatchMessage } from '../domain/call.js';
 import { log } from '../http/log.js';
+import { TIME_LIMIT_GRACE_SECONDS } from '../domain/agent.js';
+import { MACHINE_DETECTION_TIMEOUT_SECONDS, machineDetectionFor } from '../domain/voicemail.js';
+import { findAgent } from '../store/agents.js';
 import { claimForDispatch, findCall, releaseDispatchClaim, setProviderCallSid } from '../store/calls.js';
 import { getPhoneNumberWithToken } from '../store/phone-numbers.js';
 import { isTelephonyError, type TelephonyAccount } from '../vendors/telephony/port.js';
-import { endUnconnectedCall, statusWebhookUrl, voiceWebhookUrl } from './calls.js';
+import { amdWebhookUrl, endUnconnectedCall, statusWebhookUrl, voiceWebhookUrl } from './calls.js';
 
 /**
  * Places one queued call through the telephony port. SQS delivers at least once, so the call is claimed
@@ -18,7 +21,7 @@ type DispatchDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony' | 'webh
 export type DispatchResult = 'done' | 'retry';
 
 /** The provider's account the call's number lives in: the customer's (BYOT) or the platform's. */
-async function accountFor(deps: DispatchDeps, workspaceId: string, numberId: string): Promise<{ account?: TelephonyAccount; from?: string }> {
+export async function accountFor(deps: DispatchDeps, workspaceId: string, numberId: string): Promise<{ account?: TelephonyAccount; from?: string }> {
   const found = await getPhoneNumberWithToken(deps.db, deps.secrets, workspaceId, numberId).catch(() => undefined);
   if (!found) return {};
   if (found.number.type === 'byot') {
@@ -55,14 +58,24 @@ export async function dispatchCall(deps: DispatchDeps, message: DispatchMessage,
       await endUnconnectedCall(deps, claimed, 'failed', 'failed');
       return 'done';
     }
+    // A deleted agent's call still dials (the voice webhook then says it cannot connect), without detection.
+    const agent = await findAgent(deps.db, workspaceId, claimed.agentId);
+    const machineDetection = agent ? machineDetectionFor(agent) : undefined;
     const placed = await deps.telephony.port.createCall(account, {
       to: claimed.to,
       from,
       url: voiceWebhookUrl(deps.config, callId),
       statusCallback: statusWebhookUrl(deps.config, callId),
       statusCallbackEvents: ['initiated', 'ringing', 'answered', 'completed'],
-      timeLimitSeconds: claimed.maxDurationSeconds,
-      machineDetection: 'Enable',
+      // The session ends the call at its limit; Twilio's cut a little later is only the backstop.
+      timeLimitSeconds: claimed.maxDurationSeconds + TIME_LIMIT_GRACE_SECONDS,
+      ...(machineDetection
+        ? {
+            machineDetection,
+            asyncAmdStatusCallback: amdWebhookUrl(deps.config, claimed),
+            machineDetectionTimeoutSeconds: MACHINE_DETECTION_TIMEOUT_SECONDS,
+          }
+        : {}),
     });
     await setProviderCallSid(deps.db, workspaceId, callId, placed.sid, now());
     log('info', 'call placed', { callId, callSid: placed.sid, receiveCount });

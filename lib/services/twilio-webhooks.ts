@@ -8,12 +8,17 @@ import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-toke
 import { log } from '../http/log.js';
 import { findAgent } from '../store/agents.js';
 import { findPhoneNumberByE164 } from '../store/phone-numbers.js';
+import { findCall } from '../store/calls.js';
+import { applyAmdVerdict } from './answering-machine.js';
+import { answerWarmTransfer, TRANSFER_DECLINED_MESSAGE } from './warm-transfer.js';
 import { answerOutboundCall, callIdOf, trackOutboundStatus } from './outbound-voice.js';
 import {
   connectStreamTwiml,
   isValidTwilioSignature,
   parseForm,
   sayAndHangUpTwiml,
+  TwilioAmdParams,
+  TwilioGatherParams,
   TwilioStatusParams,
   TwilioVoiceParams,
   type FormParams,
@@ -66,12 +71,22 @@ interface Verified {
  * or `From` (calls we placed); its account must be the one named in `AccountSid`. A request whose account
  * we hold no token for cannot be verified and is refused like a bad signature.
  */
-async function verify(deps: WebhookDeps, request: WebhookRequest): Promise<Verified> {
+async function verify(
+  deps: WebhookDeps,
+  request: WebhookRequest,
+  how: { ourNumber?: () => Promise<string | undefined>; fromFirst?: boolean } = {},
+): Promise<Verified> {
   if (Buffer.byteLength(request.body, 'utf8') > MAX_WEBHOOK_BODY_BYTES) throw new PayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
   const params = parseForm(request.body);
   const accountSid = one(params.AccountSid);
   let owned: { number: PhoneNumber; authToken?: string } | undefined;
-  for (const candidate of [one(params.To), one(params.From)].filter(looksLikeNumber)) {
+  const numbers = [one(params.To), one(params.From)];
+  const named = (how.fromFirst ? numbers.reverse() : numbers).filter(looksLikeNumber);
+  const { ourNumber } = how;
+  // A callback without numbers (AMD) names our number through the call in its URL; the signature still
+  // covers that URL, so naming another call only picks a token the request will not verify under.
+  if (named.length === 0 && ourNumber) named.push(...[await ourNumber()].filter(looksLikeNumber));
+  for (const candidate of named) {
     owned = await findPhoneNumberByE164(deps.db, deps.secrets, candidate);
     if (owned) break;
   }
@@ -126,6 +141,7 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
     ourNumber: owned.number,
     caller: call.From,
     callSid: call.CallSid,
+    agent,
   });
   if (answer.kind === 'insufficient') {
     log('info', 'inbound call refused: insufficient credits', { callSid: call.CallSid, workspaceId: owned.workspaceId });
@@ -144,6 +160,38 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
     deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
   );
   return connectStreamTwiml(streamUrl(deps.config), { token });
+}
+
+/**
+ * Takes the asynchronous answering-machine verdict of a call we placed (its URL names the call and its
+ * workspace) and acts on it (lib/services/answering-machine.ts).
+ */
+export async function recordAmdVerdict(deps: WebhookDeps, request: WebhookRequest): Promise<TwilioAmdParams> {
+  const query = new URLSearchParams(request.rawQuery ?? '');
+  const callId = callIdOf(request.rawQuery);
+  const workspaceId = query.get('workspaceId') ?? '';
+  const ourNumber = async () => (callId && /^ws_[0-9A-Za-z]+$/.test(workspaceId) ? (await findCall(deps.db, workspaceId, callId))?.from : undefined);
+  const { params, owned } = await verify(deps, request, { ourNumber });
+  const verdict = parseSigned(TwilioAmdParams, params);
+  if (callId && owned && owned.workspaceId === workspaceId) {
+    await applyAmdVerdict(deps, owned, callId, { callSid: verdict.CallSid, answeredBy: verdict.AnsweredBy });
+  }
+  return verdict;
+}
+
+/**
+ * The key the target of a warm transfer pressed (lib/services/warm-transfer.ts). The second call is
+ * placed from our number, so its `From` names the token that signs the request.
+ */
+export async function answerTransferGather(deps: WebhookDeps, request: WebhookRequest): Promise<string> {
+  // The target may be a number held here too (another workspace's): the caller ID, ours, decides.
+  const { params, owned } = await verify(deps, request, { fromFirst: true });
+  const gather = parseSigned(TwilioGatherParams, params);
+  const callId = callIdOf(request.rawQuery);
+  const workspaceId = new URLSearchParams(request.rawQuery ?? '').get('workspaceId');
+  const ours = owned && owned.workspaceId === workspaceId ? owned : undefined;
+  if (!callId) return sayAndHangUpTwiml(TRANSFER_DECLINED_MESSAGE);
+  return answerWarmTransfer(deps, ours, callId, gather.Digits);
 }
 
 /**

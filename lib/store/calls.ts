@@ -239,6 +239,15 @@ export function advanceCall(
 }
 
 /**
+ * Records what answered the call (the provider's AMD verdict) on a call not yet settled. Written before
+ * the call is acted on (hung up, or redirected to leave a message), so when its stream ends the history
+ * writer already knows it met a machine. Undefined when the call is gone or settled.
+ */
+export function recordAnsweredBy(db: Db, ws: string, callId: string, answeredBy: string, now: string): Promise<Call | undefined> {
+  return conditionalUpdate(db, ws, callId, { set: { answeredBy, updatedAt: now }, condition: 'attribute_not_exists(settledAt)' });
+}
+
+/**
  * Claims a call's one media stream: records the stream's start, only if no stream was ever claimed for the
  * call, it is not settled or ended, and the provider call is the one the call is (or becomes) bound to. One
  * conditional write, so of any number of streams with the same token, across any number of containers,

@@ -9,7 +9,7 @@ import { WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
 import { claimMeetingCall } from '../../lib/services/meetings.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
-import { claimCallStream, heartbeatCallStream, recordConnectedCall } from '../../lib/services/calls.js';
+import { claimCallStream, heartbeatCallStream, recordConnectedCall, transferWebhookUrl } from '../../lib/services/calls.js';
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
@@ -67,9 +67,10 @@ export function platformEnvironment(
     services(setup, numberId) {
       const { agent } = setup;
       let account: Promise<TelephonyAccount | undefined> | undefined;
+      const number = (id: string) => getPhoneNumberWithToken(db, secrets, setup.workspaceId, id);
       const resolveAccount = async (id: string): Promise<TelephonyAccount | undefined> => {
-        const { number, authToken } = await getPhoneNumberWithToken(db, secrets, setup.workspaceId, id);
-        if (authToken) return { accountSid: number.telephonyAccountSid, authToken };
+        const { number: n, authToken } = await number(id);
+        if (authToken) return { accountSid: n.telephonyAccountSid, authToken };
         return deps.telephony.platformAccount();
       };
       return {
@@ -84,6 +85,8 @@ export function platformEnvironment(
               account ??= resolveAccount(numberId).catch(() => undefined);
               return account;
             },
+            ourNumber: async () => (await number(numberId).catch(() => undefined))?.number.number,
+            transferActionUrl: transferWebhookUrl(deps.config, { _id: setup.callId, workspaceId: setup.workspaceId }),
           },
         }),
         loadTool: (id) => getTool(db, secrets, setup.workspaceId, id),

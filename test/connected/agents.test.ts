@@ -43,10 +43,16 @@ describe('agents', () => {
     const res = await t.api(ws.apiKey, 'GET', `/api/agents/${created.body._id}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['_id', 'name', 'llm_provider', 'llm_model', 'tts_provider', 'tts_voice_id', 'stt_provider', 'system_prompt', 'first_message', 'recording_enabled', 'ambience_enabled', 'workspaceId', 'createdAt', 'updatedAt'].sort(),
+      [
+        '_id', 'name', 'llm_provider', 'llm_model', 'tts_provider', 'tts_voice_id', 'stt_provider', 'system_prompt', 'first_message', 'recording_enabled', 'ambience_enabled',
+        // The call controls (docs/telephony.md), with their defaults; max_duration_seconds only when set.
+        'voicemail_detection', 'voicemail_action', 'voicemail_message', 'dtmf_shortcuts', 'transfer_mode',
+        'workspaceId', 'createdAt', 'updatedAt',
+      ].sort(),
     );
     expect(res.body.tts_voice_id).toBe('voice-1');
     expect(res.body.ambience_enabled).toBe(false);
+    expect(res.body).toMatchObject({ voicemail_detection: 'off', voicemail_action: 'hang_up', voicemail_message: '', dtmf_shortcuts: {}, transfer_mode: 'cold' });
   });
 
   it('lists newest first with list fields, total and pagination', async () => {
@@ -119,6 +125,41 @@ describe('agents', () => {
       expect(Array.isArray(res.body.error.details)).toBe(true);
     }
     expect((await t.api(own.apiKey, 'GET', '/api/agents')).body.total).toBe(0);
+  });
+
+  it('stores the call controls it is given and refuses bad ones with 400, changing nothing', async () => {
+    const own = await t.workspace();
+    const controls = {
+      voicemail_detection: 'detect_message_end',
+      voicemail_action: 'leave_message',
+      voicemail_message: 'Hi {{contactName}}, please call us back.',
+      max_duration_seconds: 300,
+      dtmf_shortcuts: { '0': { action: 'transfer', destination: 'sip:desk@pbx.example.com', mode: 'warm' }, '*': { action: 'end_call' } },
+      transfer_mode: 'warm',
+    };
+    const created = await t.api(own.apiKey, 'POST', '/api/agents', agentBody(own.workspaceId, controls));
+    expect(created.status).toBe(201);
+    const id = created.body._id as string;
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${id}`)).body).toMatchObject(controls);
+    const bad: Record<string, unknown>[] = [
+      { voicemail_detection: 'Enable' },
+      { voicemail_action: 'beep' },
+      { voicemail_message: 'x'.repeat(1_001) },
+      { max_duration_seconds: 29 },
+      { max_duration_seconds: 3_601 },
+      { max_duration_seconds: 60.5 },
+      { dtmf_shortcuts: { '10': { action: 'end_call' } } },
+      { dtmf_shortcuts: { '1': { action: 'transfer', destination: '555-0100' } } },
+      { dtmf_shortcuts: { '1': { action: 'transfer', destination: 'sip:<script>@x' } } },
+      { dtmf_shortcuts: { '1': { action: 'dance' } } },
+      { transfer_mode: 'lukewarm' },
+    ];
+    for (const patch of bad) {
+      const res = await t.api(own.apiKey, 'PATCH', `/api/agents/${id}`, patch);
+      expect(res.status, JSON.stringify(patch)).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+    }
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${id}`)).body).toMatchObject(controls);
   });
 
   it('takes the key\'s workspace when the body leaves workspaceId out, and refuses another one', async () => {

@@ -427,7 +427,7 @@ const uploadSpec: fc.Arbitrary<Spec> = fc
   });
 
 /** A Twilio webhook: form fields of every kind, unsigned or wrongly signed. */
-const twilioSpec = (name: 'twilioVoice' | 'twilioStatus'): fc.Arbitrary<Spec> =>
+const twilioSpec = (name: 'twilioVoice' | 'twilioStatus' | 'twilioAmd' | 'twilioTransfer'): fc.Arbitrary<Spec> =>
   fc
     .record({
       // Most of what Twilio always sends, from our own account, so signed requests get past the signature
@@ -438,8 +438,8 @@ const twilioSpec = (name: 'twilioVoice' | 'twilioStatus'): fc.Arbitrary<Spec> =>
       ] as [string, string][]),
       fields: fc.array(
         fc.tuple(
-          fc.oneof(fc.constantFrom('CallSid', 'AccountSid', 'From', 'To', 'CallStatus', 'Direction', 'CallDuration', 'SequenceNumber', 'AnsweredBy', ...PROTO_NAMES), anyString.map((s) => s.slice(0, 200))),
-          fc.oneof(fc.constantFrom(`CA${'0'.repeat(32)}`, `AC${'a'.repeat(32)}`, '@@accountsid@@', '+14155552671', 'completed', 'ringing', 'in-progress', 'busy', 'inbound', '-1', '1e9'), anyString.map((s) => s.slice(0, 2_000))),
+          fc.oneof(fc.constantFrom('CallSid', 'AccountSid', 'From', 'To', 'CallStatus', 'Direction', 'CallDuration', 'SequenceNumber', 'AnsweredBy', 'MachineDetectionDuration', 'Digits', ...PROTO_NAMES), anyString.map((s) => s.slice(0, 200))),
+          fc.oneof(fc.constantFrom(`CA${'0'.repeat(32)}`, `AC${'a'.repeat(32)}`, '@@accountsid@@', '+14155552671', 'completed', 'ringing', 'in-progress', 'busy', 'inbound', 'machine_start', 'machine_end_beep', 'human', '-1', '1e9'), anyString.map((s) => s.slice(0, 2_000))),
         ),
         { maxLength: 4 },
       ),
@@ -476,7 +476,7 @@ const INPUT_ROUTES = (Object.entries(ROUTES) as [keyof typeof ROUTES, RouteSpec]
 const requestArb: fc.Arbitrary<Spec> = fc.oneof(
   ...INPUT_ROUTES.map(([name, route]) => {
     if (name === 'uploadContacts') return { arbitrary: uploadSpec, weight: 3 };
-    if (name === 'twilioVoice' || name === 'twilioStatus') return { arbitrary: twilioSpec(name), weight: 1 };
+    if (name === 'twilioVoice' || name === 'twilioStatus' || name === 'twilioAmd' || name === 'twilioTransfer') return { arbitrary: twilioSpec(name), weight: 1 };
     return { arbitrary: jsonSpec(name, route), weight: route.body ? 3 : 2 };
   }),
   { arbitrary: strayPath, weight: 1 },

@@ -8,14 +8,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../lib/domain/ids.js';
-import type { PhoneNumber } from '../../lib/domain/phone-number.js';
 import { SimulatedCaller, tone } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord, listHistory } from '../../lib/store/history.js';
-import { putNewPhoneNumber } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { POLICY_VIOLATION } from '../../streaming-service/src/server.js';
-import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { liveCall, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 
 let vp: VoicePlatform;
 
@@ -42,34 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await vp?.stop();
 });
-
-/** A number of the workspace in the stand-in's platform account, and a live call on it. */
-async function liveCall(): Promise<{ numberId: string; callSid: string }> {
-  const account = (await vp.deps.telephony.platformAccount())!;
-  const twilio = vp.platform.twilio!;
-  const e164 = `+1415555${String(Math.floor(1000 + Math.random() * 8999))}`;
-  const held = twilio.addNumber(account.accountSid, e164);
-  const now = new Date().toISOString();
-  const number: PhoneNumber = {
-    _id: newId('phoneNumber'),
-    number: e164,
-    status: 'active',
-    workspaceId: vp.workspaceId,
-    agentId: null,
-    providerSid: held.sid,
-    telephonyAccountSid: account.accountSid,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await putNewPhoneNumber(vp.deps.db, vp.deps.secrets, number);
-  const call = await vp.deps.telephony.port.createCall(account, { to: '+14155550100', from: e164, twiml: '<Response/>' });
-  // The stand-in's call simulator plays the (empty) TwiML and completes the call; once it has, mark it
-  // answered again, standing in for a live call whose stream we open ourselves. Twilio redirects
-  // (transfers) only calls in progress.
-  for (let i = 0; i < 2_000 && twilio.call(call.sid)?.status !== 'completed'; i += 1) await new Promise((r) => setTimeout(r, 10));
-  twilio.setCallStatus(call.sid, 'in-progress');
-  return { numberId: number._id, callSid: call.sid };
-}
 
 describe('admission', () => {
   it('closes streams without a valid token at once and records nothing', async () => {
@@ -122,7 +91,7 @@ describe('call control', () => {
     });
     expect(created.status).toBe(201);
     const agent = await vp.agent({ first_message: 'Hello there, welcome.', recording_enabled: true });
-    const { numberId, callSid } = await liveCall();
+    const { numberId, callSid } = await liveCall(vp);
     const twilio = vp.platform.twilio!;
     twilio.clearRequests();
     const caller = await SimulatedCaller.connect({ url: vp.mediaUrl, callSid, customParameters: { token: await vp.token(agent, callSid, { numberId, from: '+14155550100' }) } });
@@ -177,7 +146,7 @@ describe('call control', () => {
           ? { text: 'Summary: the caller was done.' }
           : { text: 'Goodbye and thanks!', toolCalls: [{ name: 'end_call', arguments: {} }] },
     });
-    const { numberId, callSid } = await liveCall();
+    const { numberId, callSid } = await liveCall(vp);
     const twilio = vp.platform.twilio!;
     twilio.clearRequests();
     const caller = await SimulatedCaller.connect({ url: vp.mediaUrl, callSid, customParameters: { token: await vp.token(agent, callSid, { numberId }) } });

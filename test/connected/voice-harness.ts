@@ -6,6 +6,8 @@ import { inject } from 'vitest';
 import type { Agent } from '../../lib/domain/agent.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { newId } from '../../lib/domain/ids.js';
+import type { PhoneNumber } from '../../lib/domain/phone-number.js';
+import { putNewPhoneNumber } from '../../lib/store/phone-numbers.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { signWebSession, WEB_SESSION_KEY_PURPOSE, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
@@ -200,4 +202,33 @@ export async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_00
     if (performance.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** A number of the workspace in the stand-in's platform account, and a live call on it. */
+export async function liveCall(vp: VoicePlatform): Promise<{ numberId: string; callSid: string }> {
+  const account = (await vp.deps.telephony.platformAccount())!;
+  const twilio = vp.platform.twilio!;
+  const e164 = `+1415555${String(Math.floor(1000 + Math.random() * 8999))}`;
+  const held = twilio.addNumber(account.accountSid, e164);
+  const now = new Date().toISOString();
+  const number: PhoneNumber = {
+    _id: newId('phoneNumber'),
+    number: e164,
+    status: 'active',
+    workspaceId: vp.workspaceId,
+    agentId: null,
+    providerSid: held.sid,
+    telephonyAccountSid: account.accountSid,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await putNewPhoneNumber(vp.deps.db, vp.deps.secrets, number);
+  const call = await vp.deps.telephony.port.createCall(account, { to: '+14155550100', from: e164, twiml: '<Response/>' });
+  // The stand-in's call simulator plays the (empty) TwiML and completes the call; once it has, mark it
+  // answered again, standing in for a live call whose stream we open ourselves. Twilio redirects
+  // (transfers) only calls in progress.
+  await vp.platform.callSimulator?.finished(call.sid).catch(() => undefined);
+  for (let i = 0; i < 2_000 && twilio.call(call.sid)?.status !== 'completed'; i += 1) await new Promise((r) => setTimeout(r, 10));
+  twilio.setCallStatus(call.sid, 'in-progress');
+  return { numberId: number._id, callSid: call.sid };
 }

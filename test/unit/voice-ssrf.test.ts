@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { fillBody, fillUrl, parseArguments, runHttpTool } from '../../streaming-service/src/tools/http.js';
-import { buildCallTools, END_CALL_TOOL } from '../../streaming-service/src/tools/registry.js';
+import { buildCallTools, END_CALL_TOOL, SEND_DTMF_TOOL } from '../../streaming-service/src/tools/registry.js';
 import { isAllowedHost, isForbiddenAddress, resolveToolTarget, ToolTargetRefusedError } from '../../streaming-service/src/tools/ssrf.js';
 
 describe('forbidden addresses', () => {
@@ -119,19 +119,23 @@ describe('templates and tool list', () => {
     expect(parseArguments('not json')).toEqual({});
   });
 
-  it('offers every workspace tool with string parameters and required flags, plus end_call', () => {
+  it('offers every workspace tool with string parameters and required flags, plus send_dtmf and end_call', () => {
     const base = { workspaceId: 'ws', createdAt: '', updatedAt: '' };
     const tools = buildCallTools([
       { ...base, _id: 't1', name: 'Check order!', type: 'http', description: 'd', config: { method: 'GET', url: 'https://x.test/{id}' }, parameters: [{ name: 'id', description: 'Order', required: true }, { name: 'n', description: 'Note', required: false }] },
       { ...base, _id: 't2', name: 'Check order', type: 'transfer', description: 'd', config: { url: 'tel:+14155550142' }, parameters: [] },
     ]);
-    expect(tools.specs.map((s) => s.name)).toEqual(['check_order', 'check_order_2', END_CALL_TOOL]);
+    expect(tools.specs.map((s) => s.name)).toEqual(['check_order', 'check_order_2', SEND_DTMF_TOOL, END_CALL_TOOL]);
     expect(tools.specs[0]!.parameters).toEqual({
       type: 'object',
       properties: { id: { type: 'string', description: 'Order' }, n: { type: 'string', description: 'Note' } },
       required: ['id'],
       additionalProperties: false,
     });
-    expect(tools.byName.get('check_order_2')).toMatchObject({ kind: 'transfer', to: '+14155550142' });
+    expect(tools.byName.get('check_order_2')).toMatchObject({ kind: 'transfer', to: '+14155550142', mode: 'cold' });
+    // Warm transfers ask the model for the summary the target hears.
+    const warm = buildCallTools([{ ...base, _id: 't3', name: 'Desk', type: 'transfer', description: 'd', config: { url: 'sip:desk@pbx.example.com' }, parameters: [] }], { transferMode: 'warm' });
+    expect(warm.specs[0]!.parameters).toMatchObject({ required: ['summary'] });
+    expect(warm.byName.get('desk')).toMatchObject({ kind: 'transfer', to: 'sip:desk@pbx.example.com', mode: 'warm' });
   });
 });

@@ -78,6 +78,13 @@ export interface CreateCallRequest {
   readonly timeLimitSeconds?: number;
   readonly record?: boolean;
   readonly machineDetection?: 'Enable' | 'DetectMessageEnd';
+  /**
+   * Asynchronous detection: the call is connected at once and the verdict (`AnsweredBy`) is posted to
+   * `asyncAmdStatusCallback` later, so a human never waits in silence while the provider listens.
+   */
+  readonly asyncAmdStatusCallback?: string;
+  /** How long the provider listens before answering `unknown` (Twilio: 3..59 s, default 30). */
+  readonly machineDetectionTimeoutSeconds?: number;
 }
 
 export interface UpdateCallRequest {

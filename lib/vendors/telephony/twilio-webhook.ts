@@ -3,6 +3,7 @@
 import VoiceResponse from 'twilio/lib/twiml/VoiceResponse.js';
 import * as webhooks from 'twilio/lib/webhooks/webhooks.js';
 import * as z from 'zod';
+import { ANSWERED_BY } from '../../domain/voicemail.js';
 
 /**
  * Twilio's side of the webhooks it sends us: the form fields of the voice and status requests, the
@@ -64,6 +65,18 @@ export const TwilioStatusParams = TwilioVoiceParams.extend({
 export type TwilioStatusParams = z.infer<typeof TwilioStatusParams>;
 
 /**
+ * The asynchronous answering-machine callback (`AsyncAmdStatusCallback`). Twilio documents only these
+ * fields (no `To`/`From`/`CallStatus`), so the number whose token signs it is found through the call.
+ */
+export const TwilioAmdParams = z.looseObject({
+  CallSid: Sid('CA'),
+  AccountSid: Sid('AC'),
+  AnsweredBy: z.enum(ANSWERED_BY),
+  MachineDetectionDuration: z.coerce.number().int().min(0).optional(),
+});
+export type TwilioAmdParams = z.infer<typeof TwilioAmdParams>;
+
+/**
  * TwiML that bridges the call to a bidirectional Media Stream. Values for the stream go in `<Parameter>`
  * elements (they arrive in the `start` message), never in the URL query, which Twilio does not allow.
  */
@@ -81,6 +94,42 @@ export function sayAndHangUpTwiml(message: string): string {
   response.hangup();
   return response.toString();
 }
+
+const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * TwiML that moves a live call to `destination` (a cold transfer): `<Dial>` with the number, or `<Sip>`
+ * for a SIP URI. Built by hand, without the XML declaration, to stay far under the 4,000 characters Twilio
+ * accepts in `Twiml`.
+ */
+export function dialTwiml(destination: string): string {
+  const target = /^sips?:/.test(destination) ? `<Sip>${escapeXml(destination)}</Sip>` : escapeXml(destination);
+  return `<Response><Dial>${target}</Dial></Response>`;
+}
+
+/** The conference a warm transfer bridges the caller and the target in (one per call). */
+export const transferConference = (callId: string) => `transfer-${callId}`;
+
+/** TwiML that puts a call in the warm transfer's conference; the call ends when either side leaves. */
+export function conferenceTwiml(room: string): string {
+  return `<Response><Dial><Conference beep="false" endConferenceOnExit="true">${escapeXml(room)}</Conference></Dial></Response>`;
+}
+
+/**
+ * What the target of a warm transfer hears when they answer: the summary, then a choice of one key
+ * (1 takes the call; anything else, or nothing within 10 s, declines). The key goes to `actionUrl`.
+ */
+export function warmTransferTwiml(summary: string, actionUrl: string): string {
+  const said = summary.slice(0, 1_500);
+  return (
+    `<Response><Gather numDigits="1" timeout="10" method="POST" action="${escapeXml(actionUrl)}">` +
+    `<Say>${escapeXml(said)}</Say><Say>Press 1 to take the call, or 2 to decline.</Say></Gather>` +
+    `<Say>No answer. Goodbye.</Say><Hangup/></Response>`
+  );
+}
+
+/** The form of a warm transfer's `<Gather>` action: the target's leg and the key pressed. */
+export const TwilioGatherParams = TwilioVoiceParams.extend({ Digits: z.string().max(64).optional() });
 
 /** TwiML content type. */
 export const TWIML_CONTENT_TYPE = 'text/xml; charset=utf-8';

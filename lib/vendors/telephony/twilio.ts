@@ -238,6 +238,10 @@ export function createTwilioTelephony(options: TwilioAdapterOptions = {}): Telep
           ...(request.timeLimitSeconds !== undefined ? { timeLimit: request.timeLimitSeconds } : {}),
           ...(request.record !== undefined ? { record: request.record } : {}),
           ...(request.machineDetection ? { machineDetection: request.machineDetection } : {}),
+          ...(request.machineDetection && request.asyncAmdStatusCallback
+            ? { asyncAmd: 'true', asyncAmdStatusCallback: request.asyncAmdStatusCallback, asyncAmdStatusCallbackMethod: 'POST' }
+            : {}),
+          ...(request.machineDetectionTimeoutSeconds !== undefined ? { machineDetectionTimeout: request.machineDetectionTimeoutSeconds } : {}),
         });
         return toProviderCall(call);
       }, false);

@@ -87,6 +87,7 @@ export async function finalizeCall(outcome: CallOutcome, deps: FinalizeDeps): Pr
     // pricing; the record it writes carries the seconds billed and what was actually charged.
     callCost: 0,
     ...(recordingUrl ? { callRecordingUrl: recordingUrl } : {}),
+    ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
     workspace_id: setup.workspaceId,
     createdAt: new Date(setup.startedAt).toISOString(),
     turnLatencies: outcome.latencies.map(turnFigures),

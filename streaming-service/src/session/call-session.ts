@@ -2,10 +2,11 @@ import { describeError, log } from '../../../lib/http/log.js';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
+import type { CallTransfer } from '../../../lib/domain/call.js';
+import type { DtmfShortcut } from '../../../lib/domain/agent.js';
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
 import type { SttProvider } from '../../../lib/vendors/stt/port.js';
-import type { TelephonyAccount, TelephonyPort } from '../../../lib/vendors/telephony/port.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
 import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
@@ -16,6 +17,9 @@ import type { MediaTransport, SessionNotice } from '../transport/port.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools } from '../tools/registry.js';
 import { AudioOut } from './audio-out.js';
+import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
+import { Keypad } from './dtmf.js';
+import { coldTransfer, movedByTransfer, transferRecord, warmTransfer, WarmAttempt, type SessionTelephony, type TransferResult } from './transfer.js';
 import { Conversation } from './conversation.js';
 import { CallerFloor } from './floor.js';
 import { interruptionSettings } from './interruption.js';
@@ -48,8 +52,8 @@ export interface SessionServices {
   readonly stt: SttProvider;
   readonly llm: LlmProvider;
   readonly tts: TtsProvider;
-  /** Telephony for transfers and hang-ups; absent when the call's account cannot be resolved. */
-  readonly telephony?: { readonly port: TelephonyPort; account(): Promise<TelephonyAccount | undefined> };
+  /** Telephony for transfers, keypad tones and hang-ups; absent when the call has no phone line. */
+  readonly telephony?: SessionTelephony;
   /** The tool with decrypted header values, read when a call uses it. */
   loadTool(id: string): Promise<Tool>;
   readonly httpTools: Partial<HttpToolOptions>;
@@ -91,6 +95,12 @@ export interface SessionOptions {
    * `silence_timeout`: an abandoned line must not hold vendor sockets open until the maximum duration.
    */
   readonly silenceTimeoutMs: number;
+  /** The closing line is said this long before the duration limit (docs/telephony.md). */
+  readonly closingLineBeforeMs: number;
+  readonly closingPhrase: string;
+  /** Said when a keypad shortcut starts a transfer, and when it fails. */
+  readonly transferHoldPhrase: string;
+  readonly transferFailedPhrase: string;
 }
 
 export const DEFAULT_SESSION_OPTIONS = {
@@ -106,6 +116,11 @@ export const DEFAULT_SESSION_OPTIONS = {
   apologyPhrase: 'Sorry, I missed that. Could you say it again?',
   voiceRms: 500,
   silenceTimeoutMs: 60_000,
+  // Fifteen seconds: room for the line and a short "thank you" from the caller before the hang-up.
+  closingLineBeforeMs: 15_000,
+  closingPhrase: 'We are almost out of time for this call, so I will need to wrap up now. Thank you for calling, goodbye!',
+  transferHoldPhrase: 'Please hold while I connect you.',
+  transferFailedPhrase: 'Sorry, I could not connect you right now. How else can I help?',
 } as const satisfies SessionOptions;
 
 /** What the session hands to end-of-call processing. */
@@ -118,6 +133,8 @@ export interface CallOutcome {
   readonly recorder: CallRecorder;
   readonly latencies: readonly TurnLatency[];
   readonly llmUsage: { inputTokens: number; outputTokens: number };
+  /** The last transfer tried, with its outcome. */
+  readonly transfer?: CallTransfer;
 }
 
 const REASONS: Record<EndCause, CallEndReason> = {
@@ -164,11 +181,17 @@ export class CallSession {
   private replyFailures = 0;
   private lastVoicedAtMs = 0;
   private readonly startMs = performance.now();
-  private maxTimer: NodeJS.Timeout | undefined;
+  private limit: CallLimitTimers | undefined;
   private silenceTimer: NodeJS.Timeout | undefined;
   private lastActivityMs = performance.now();
-  /** DTMF digits the caller pressed, in order (kept; no agent behaviour uses them yet). */
+  /** DTMF digits the caller pressed, in order. */
   readonly dtmfDigits: string[] = [];
+  private readonly keypad: Keypad;
+  /** A transfer under way: a stream that stops meanwhile was moved by it, not hung up. */
+  private transferring: { destination: string; mode: 'cold' | 'warm'; warm?: WarmAttempt } | undefined;
+  private lastTransfer: CallTransfer | undefined;
+  /** A stream stop during a transfer is being looked into (endAfterTransferStop). */
+  private endPending = false;
   private endCause: EndCause | undefined;
   /** Resolves with the outcome once the call is over. */
   readonly ended: Promise<CallOutcome>;
@@ -185,7 +208,11 @@ export class CallSession {
     const vars = contactVariables(setup.contact);
     this.systemPrompt = fillTemplate(setup.agent.system_prompt, vars);
     this.conversation = new Conversation(this.systemPrompt);
-    this.tools = buildCallTools(setup.tools);
+    this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
+    this.keypad = new Keypad(setup.agent.dtmf_shortcuts ?? {}, {
+      shortcut: (_key, shortcut) => void this.runShortcut(shortcut),
+      input: (text) => this.onUserTurn(text, performance.now()),
+    });
     this.recorder = new CallRecorder(Math.ceil(this.options.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
     const recording = setup.agent.recording_enabled;
@@ -242,8 +269,12 @@ export class CallSession {
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
   start(): void {
-    this.maxTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
-    this.maxTimer.unref?.();
+    this.limit = scheduleCallLimit(
+      this.options.maxDurationMs,
+      this.options.closingLineBeforeMs,
+      () => void this.sayClosingLine(),
+      () => this.end('max_duration'),
+    );
     // Checked every second: a re-prompt a second late is not noticed; one timer a second per call is cheap.
     this.silenceTimer = setInterval(() => this.checkSilence(), Math.min(1_000, this.options.silenceTimeoutMs));
     this.silenceTimer.unref?.();
@@ -270,7 +301,7 @@ export class CallSession {
     if (decision === 'end') this.end('silence_timeout');
     else if (decision === 'reprompt') {
       this.lastActivityMs = now;
-      this.sayLine(this.silence.settings.repromptMessage);
+      void this.sayLine(this.silence.settings.repromptMessage);
     }
   }
 
@@ -281,9 +312,29 @@ export class CallSession {
 
   /** Ends the call (idempotent): stops everything, then resolves {@link ended}. */
   end(cause: EndCause): void {
-    if (this.endCause) return;
+    if (this.endCause || this.endPending) return;
+    const streamStopped = cause === 'stop' || cause === 'socket_closed';
+    if (streamStopped && this.transferring) {
+      // Either the transfer moved the call (a redirect ends the stream) or the caller hung up meanwhile.
+      this.endPending = true;
+      void this.endAfterTransferStop(cause, this.transferring);
+      return;
+    }
+    if (streamStopped && stoppedAtLimit(this.elapsedMs, this.options.maxDurationMs)) cause = 'max_duration';
     this.endCause = cause;
     this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
+  }
+
+  /** The stream stopped during a transfer: a call still up at Twilio was moved (transferred), else hung up. */
+  private async endAfterTransferStop(cause: EndCause, pending: NonNullable<CallSession['transferring']>): Promise<void> {
+    const moved = await movedByTransfer(this.services.telephony, this.setup.callSid, pending.warm);
+    this.endPending = false;
+    pending.warm?.finish(moved ? 'bridged' : 'abandoned');
+    const result: TransferResult = moved
+      ? { ok: true, outcome: pending.mode === 'warm' ? 'accepted' : 'transferred' }
+      : { ok: false, outcome: 'failed', reason: 'the caller hung up' };
+    this.lastTransfer = transferRecord(pending.destination, pending.mode, result);
+    this.end(moved ? 'transferred' : cause);
   }
 
   /** A vendor failed mid-call: the call cannot go on without hearing or speaking. */
@@ -394,6 +445,7 @@ export class CallSession {
       }
       case 'dtmf':
         this.dtmfDigits.push(frame.digit);
+        this.keypad.press(frame.digit);
         return;
       default:
         // start/end are handled by the loop and the server; interruption frames are decided here, not received.
@@ -459,37 +511,75 @@ export class CallSession {
     log('warn', 'reply failed', { callId: this.setup.callId, ...describeError(error) });
     // runReply has already waited for the failed handle to settle: what it played stays in the transcript.
     if (this.current !== handle || handle.interrupted) return;
-    this.sayLine(this.options.apologyPhrase);
+    void this.sayLine(this.options.apologyPhrase);
   }
 
-  /** Says a fixed line as its own utterance, kept in the conversation like any agent speech. */
-  private sayLine(text: string): void {
+  /**
+   * Moves the caller to `to` (transfer.ts): cold at once, warm once the target accepted. On success the
+   * session ends as `transferred`; otherwise the call goes on and the result says why.
+   */
+  async transfer(to: string, mode: 'cold' | 'warm' = 'cold', summary = ''): Promise<TransferResult> {
+    if (this.state.isEnding || this.transferring) return { ok: false, outcome: 'failed', reason: 'a transfer is already under way' };
+    const warm = mode === 'warm' ? new WarmAttempt() : undefined;
+    this.transferring = { destination: to, mode, warm };
+    const t = this.services.telephony;
+    const result = warm ? await warmTransfer(t, to, summary || this.transferSummary(), warm) : await coldTransfer(t, this.setup.callSid, to);
+    // A stream stop while this ran is being settled by endAfterTransferStop, which keeps its own record.
+    if (this.endCause || this.endPending) {
+      this.transferring = undefined;
+      return result;
+    }
+    this.transferring = undefined;
+    this.lastTransfer = transferRecord(to, mode, result);
+    if (!result.ok) return result;
+    this.services.onTransfer?.(to);
+    if (this.state.canGo('transferring')) this.state.go('transferring');
+    this.end('transferred');
+    return result;
+  }
+
+  /** For a warm transfer started without the model (a keypad shortcut): who is calling, and their last words. */
+  private transferSummary(): string {
+    const who = this.setup.contact?.contactName || this.setup.callerNumber || 'A caller';
+    const lastWords = this.conversation.entries.findLast((e) => e.type === 'user');
+    const said = lastWords?.type === 'user' ? ` Their last words were: ${lastWords.text}` : '';
+    return `${who} is on the line for you.${said}`;
+  }
+
+  /** A keypad shortcut: acts without the model, with a short line so the caller knows what is happening. */
+  private async runShortcut(shortcut: DtmfShortcut): Promise<void> {
+    if (this.state.isEnding || this.state.state === 'transferring') return;
+    if (this.current) this.interrupt(performance.now());
+    if (shortcut.action === 'end_call') {
+      await this.sayLine(this.options.goodbyePhrase);
+      this.end('agent_hangup');
+      return;
+    }
+    await this.sayLine(this.options.transferHoldPhrase);
+    const result = await this.transfer(shortcut.destination, shortcut.mode);
+    if (!result.ok && !this.state.isEnding) await this.sayLine(this.options.transferFailedPhrase);
+  }
+
+  /** Says the closing line before the duration limit, after whatever the agent is saying now. */
+  private async sayClosingLine(): Promise<void> {
+    await this.current?.whenSettled();
+    if (this.state.isEnding || this.state.state === 'transferring') return;
+    await this.sayLine(this.options.closingPhrase);
+  }
+
+  /** Speaks a fixed line as its own utterance, kept in the transcript, and listens again after it. */
+  private async sayLine(text: string): Promise<void> {
     const handle = this.newHandle('line');
     const entry = this.conversation.addAgent(handle);
     entry.rounds.push({ generated: text, toolCalls: [], results: new Map() });
     if (this.state.canGo('thinking')) this.state.go('thinking');
-    void this.speakLine(handle, text).then(() => this.afterUtterance(handle));
-  }
-
-  /** Moves the caller to `to` through the telephony port; true when the provider accepted it. */
-  async transfer(to: string): Promise<boolean> {
-    const t = this.services.telephony;
-    const account = await t?.account().catch(() => undefined);
-    if (!t || !account || this.state.isEnding) return false;
-    try {
-      await t.port.updateCall(account, this.setup.callSid, { twiml: `<Response><Dial>${escapeXml(to)}</Dial></Response>` });
-    } catch {
-      // The model hears that the transfer failed and can tell the caller; the call goes on.
-      return false;
-    }
-    this.services.onTransfer?.(to);
-    if (this.state.canGo('transferring')) this.state.go('transferring');
-    this.end('transferred');
-    return true;
+    await this.speakLine(handle, text);
+    this.afterUtterance(handle);
   }
 
   private async finish(cause: EndCause): Promise<void> {
-    if (this.maxTimer) clearTimeout(this.maxTimer);
+    this.limit?.cancel();
+    this.keypad.close();
     if (this.silenceTimer) clearInterval(this.silenceTimer);
     this.floor.close();
     if (!this.state.isEnding) this.state.go('ending');
@@ -512,6 +602,7 @@ export class CallSession {
       recorder: this.recorder,
       latencies: this.latencies,
       llmUsage: this.llmUsage,
+      ...(this.lastTransfer ? { transfer: this.lastTransfer } : {}),
     });
   }
 
@@ -526,5 +617,3 @@ export class CallSession {
     }
   }
 }
-
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,4 +1,6 @@
 import { END_CALL_TOOL, runHttpAction } from '../tools/registry.js';
+import { parseArguments } from '../tools/http.js';
+import { sendDtmf } from './send-dtmf.js';
 import type { CallSession } from './call-session.js';
 import type { AgentRound, Entry } from './conversation.js';
 import { PhraseSplitter } from './phrase-splitter.js';
@@ -119,6 +121,8 @@ export async function runReply(session: CallSession, handle: SpeechHandle, entry
 }
 
 const withCap = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => setTimeout(r, PLAYOUT_CAP_MS).unref?.())]);
+const withCapValue = <T>(p: Promise<T>) =>
+  Promise.race([p, new Promise<{ error: string }>((r) => setTimeout(() => r({ error: 'the keys did not finish playing' }), PLAYOUT_CAP_MS).unref?.())]);
 
 /** The next phrase of `phrases` in turn across the call. */
 function nextPhrase(session: CallSession, kind: 'filler' | 'stillWorking'): string | undefined {
@@ -169,9 +173,17 @@ async function runTools(session: CallSession, handle: SpeechHandle, speaker: Spe
           // Never cached: a transfer that worked ends the session, and one that failed should be tried again.
           quiet();
           await withCap(handle.whenQuiet());
-          const ok = await session.transfer(action.to);
-          content = JSON.stringify(ok ? { transferred: true } : { error: 'the transfer could not be started' });
-          if (ok) stop = true;
+          const summary = String(parseArguments(call.arguments).summary ?? '');
+          const result = await session.transfer(action.to, action.mode, summary);
+          content = JSON.stringify(
+            result.ok ? { transferred: true } : { transferred: false, outcome: result.outcome, error: `the transfer did not happen: ${result.reason}` },
+          );
+          if (result.ok) stop = true;
+        } else if (action.kind === 'send_dtmf') {
+          // The words before the keys play first: an IVR listens for tones only once its prompt is over.
+          quiet();
+          await withCap(handle.whenQuiet());
+          content = JSON.stringify(await withCapValue(sendDtmf(session, handle, String(parseArguments(call.arguments).digits ?? ''), round)));
         } else {
           quiet();
           if (!r.generated.trim()) speaker.say(session.options.goodbyePhrase, round);

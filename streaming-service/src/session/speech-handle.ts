@@ -169,7 +169,8 @@ export class SpeechHandle {
   playedText(round?: number): string {
     const parts: string[] = [];
     for (const p of this.phrases) {
-      if (round !== undefined && p.round !== round) continue;
+      // Phrases without text (keypad tones) are heard but are not words.
+      if (p.text === '' || (round !== undefined && p.round !== round)) continue;
       if (p.status === 'played' || p.heardFraction === 1) parts.push(p.text);
       else if (p.heardFraction !== undefined) {
         const words = heardWords(p.text, p.heardFraction);

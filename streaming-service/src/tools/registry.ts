@@ -8,12 +8,28 @@ import { coerceArguments, parseArguments, runHttpTool, type HttpToolOptions, typ
  * the agent's workspace is offered (documented in docs/voice-pipeline.md), plus the built-in `end_call`.
  */
 export const END_CALL_TOOL = 'end_call';
+/** Built in: keypad tones into the call, to get through an IVR (docs/telephony.md, DTMF). */
+export const SEND_DTMF_TOOL = 'send_dtmf';
 
 /** What calling a tool does. */
 export type ToolAction =
   | { readonly kind: 'http'; readonly tool: Tool }
-  | { readonly kind: 'transfer'; readonly tool: Tool; readonly to: string }
+  | { readonly kind: 'transfer'; readonly tool: Tool; readonly to: string; readonly mode: 'cold' | 'warm' }
+  | { readonly kind: 'send_dtmf' }
   | { readonly kind: 'end_call' };
+
+/** How the agent's transfer tools hand the caller over (docs/telephony.md, Transfer). */
+export interface CallToolOptions {
+  readonly transferMode?: 'cold' | 'warm';
+}
+
+/** A warm transfer's summary comes from the model, which knows the call best. */
+const SUMMARY_PARAMETER: ToolParameter = {
+  name: 'summary',
+  type: 'string',
+  required: true,
+  description: 'One or two sentences for the person taking the call: who is calling and what they need.',
+};
 
 export interface CallTools {
   readonly specs: readonly LlmToolSpec[];
@@ -40,22 +56,31 @@ const schema = (params: readonly ToolParameter[]) => ({
 });
 
 /** Builds the model-facing tool list and the name -> action map for one call. */
-export function buildCallTools(tools: readonly Tool[]): CallTools {
-  const taken = new Set<string>([END_CALL_TOOL]);
+export function buildCallTools(tools: readonly Tool[], options: CallToolOptions = {}): CallTools {
+  const taken = new Set<string>([END_CALL_TOOL, SEND_DTMF_TOOL]);
+  const mode = options.transferMode ?? 'cold';
   const specs: LlmToolSpec[] = [];
   const byName = new Map<string, ToolAction>();
   for (const tool of tools) {
     const name = functionName(tool.name, taken);
     if (tool.type === 'transfer') {
       const to = tool.config?.url?.replace(/^tel:/, '') ?? '';
-      specs.push({ name, description: tool.description, parameters: schema([]) });
-      byName.set(name, { kind: 'transfer', tool, to });
+      specs.push({ name, description: tool.description, parameters: schema(mode === 'warm' ? [SUMMARY_PARAMETER] : []) });
+      byName.set(name, { kind: 'transfer', tool, to, mode });
       continue;
     }
     const params = parametersOf(tool) ?? [];
     specs.push({ name, description: tool.description, parameters: schema(params) });
     byName.set(name, { kind: 'http', tool });
   }
+  specs.push({
+    name: SEND_DTMF_TOOL,
+    description:
+      'Press keys on the phone keypad, for example to choose an option in an automated phone menu. Only when a ' +
+      'recorded menu asks for keys; never to answer a person.',
+    parameters: schema([{ name: 'digits', type: 'string', required: true, description: 'Keys to press in order: 0-9, * and #; w waits half a second.' }]),
+  });
+  byName.set(SEND_DTMF_TOOL, { kind: 'send_dtmf' });
   specs.push({
     name: END_CALL_TOOL,
     description: 'End the call politely when the conversation is over or the caller asks to hang up. Say goodbye first.',

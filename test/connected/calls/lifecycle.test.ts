@@ -1,12 +1,14 @@
 /**
  * Invariant: a queued call is placed exactly once however often SQS delivers its message, with Twilio's
- * parameters (our voice webhook with the call id, the four status events, TimeLimit, machine detection);
+ * parameters (our voice webhook with the call id, the four status events, TimeLimit = the limit + grace, no
+ * answering-machine detection unless the agent asks for it: calls/voicemail.test.ts);
  * status callbacks only move a call forward; a call that never connects (busy, no answer) ends with that
  * reason in history at zero cost and its whole reservation back on the balance; and the ledger always sums
  * to the balance.
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIME_LIMIT_GRACE_SECONDS } from '../../../lib/domain/agent.js';
 import { reservationFor } from '../../../lib/domain/call.js';
 import type { HistoryRecord } from '../../../lib/domain/history.js';
 import { findCall } from '../../../lib/store/calls.js';
@@ -59,8 +61,8 @@ describe('dispatch and lifecycle', () => {
     expect(create!.form.Url).toBe(`${p.baseUrl}/twilio/voice?callId=${callId}`);
     expect(create!.form.StatusCallback).toBe(`${p.baseUrl}/twilio/status?callId=${callId}`);
     expect(create!.form.StatusCallbackEvent).toEqual(['initiated', 'ringing', 'answered', 'completed']);
-    expect(create!.form.TimeLimit).toBe(String(p.deps.config.CALL_MAX_DURATION_SECONDS));
-    expect(create!.form.MachineDetection).toBe('Enable');
+    expect(create!.form.TimeLimit).toBe(String(p.deps.config.CALL_MAX_DURATION_SECONDS + TIME_LIMIT_GRACE_SECONDS));
+    expect(create!.form.MachineDetection).toBeUndefined();
     const result = await sim().finished((await findCall(p.deps.db, s.workspaceId, callId))!.providerCallSid!);
     // Every callback was accepted (signed correctly) and no TwiML was fetched for a busy line.
     expect(result.callbacks.map((c) => [c.status, c.httpStatus])).toEqual([['initiated', 204], ['ringing', 204], ['busy', 204]]);
