@@ -5,6 +5,8 @@
  *   answered; the call ends as the caller's hang-up, not `error`.
  * - The TTS socket cut mid-greeting is reopened and the phrase's unspoken rest is synthesized again: the
  *   caller hears the whole greeting once (byte for byte the stand-in's audio for it), and history keeps it.
+ * - An STT vendor that stays down (every reconnect refused) ends the call as `error`, but only after the
+ *   caller heard a short apology.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speech } from '../../lib/local/simulated-caller.js';
@@ -77,5 +79,29 @@ describe('vendor socket drops', () => {
     expect(ended.outcome.reason).toBe('customer_hangup');
     const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
+  }, 60_000);
+
+  it('apologizes before ending the call when the STT vendor stays down', async () => {
+    const dg = vp.platform.voice.stt.control.deepgram!;
+    const agent = await vp.agent({ first_message: 'Hello, Luigi speaking.' });
+    const caller = await vp.call(agent);
+    await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+    await caller.whenIdle();
+    const heardBefore = caller.echoed.length;
+    // Every reconnect is refused, then the open socket goes.
+    dg.failNext(100, 503);
+    dg.dropAll(1011);
+    const closed = await caller.closed;
+    expect(closed.reason).toBe('error');
+    // The apology played (its mark came back played) before the stream closed.
+    expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
+    const ended = await vp.nextCallEnded();
+    expect(ended.outcome.reason).toBe('error');
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    expect(String(record.callTranscript).split('\n')).toEqual([
+      'agent: Hello, Luigi speaking.',
+      'agent: Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
+    ]);
+    dg.reset();
   }, 60_000);
 });

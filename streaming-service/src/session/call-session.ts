@@ -86,6 +86,8 @@ export interface SessionOptions {
   readonly goodbyePhrase: string;
   /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
   readonly apologyPhrase: string;
+  /** Said before the call ends as `error` (the recognizer or the model stayed down). */
+  readonly failurePhrase: string;
   /** Level (16-bit RMS) above which caller audio counts as voice, for the STT latency figure. */
   readonly voiceRms: number;
   /**
@@ -106,6 +108,7 @@ export const DEFAULT_SESSION_OPTIONS = {
   stillWorkingPhrases: ['Still checking, thanks for waiting.', 'Almost there, thanks for your patience.', 'Still working on it, bear with me.'],
   goodbyePhrase: 'Goodbye!',
   apologyPhrase: 'Sorry, I missed that. Could you say it again?',
+  failurePhrase: 'Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
   voiceRms: 500,
   silenceTimeoutMs: 60_000,
 } as const satisfies SessionOptions;
@@ -121,6 +124,9 @@ export interface CallOutcome {
   readonly latencies: readonly TurnLatency[];
   readonly llmUsage: { inputTokens: number; outputTokens: number };
 }
+
+/** The failure apology gets this long to play; marks that never come back must not hold a broken call open. */
+const FAILURE_PLAYOUT_CAP_MS = 10_000;
 
 const REASONS: Record<EndCause, CallEndReason> = {
   stop: 'customer_hangup',
@@ -283,11 +289,24 @@ export class CallSession {
     this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
   }
 
-  /** A vendor failed mid-call: the call cannot go on without hearing or speaking. */
+  /**
+   * A vendor failed mid-call after its retries: the call cannot go on without hearing or thinking. The
+   * caller is told before the line goes dead (a silent hang-up sounds like a dropped call), unless speech
+   * itself is what failed; the apology gets a bounded time to play.
+   */
   fail(where: string, error: unknown): void {
+    if (this.failing || this.endCause) return;
+    this.failing = true;
     log('error', 'call failed', { where, callId: this.setup.callId, ...describeError(error) });
-    this.end('error');
+    if (where === 'tts' || this.state.isEnding || this.state.state === 'transferring') return this.end('error');
+    if (this.current) this.interrupt(performance.now());
+    const handle = this.sayLine(this.options.failurePhrase);
+    const cap = setTimeout(() => this.end('error'), FAILURE_PLAYOUT_CAP_MS);
+    cap.unref?.();
+    void handle.whenSettled().then(() => this.end('error'));
   }
+
+  private failing = false;
 
   private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
     this.handles += 1;
@@ -407,7 +426,7 @@ export class CallSession {
   readonly interruptions: { handleId: string; atMs: number; clearedAtMs: number }[] = [];
 
   private onUserTurn(text: string, atMs: number): void {
-    if (this.state.isEnding || this.state.state === 'transferring') return;
+    if (this.state.isEnding || this.state.state === 'transferring' || this.failing) return;
     if (this.current) this.interrupt(atMs);
     this.silence.onCallerSpoke();
     this.conversation.addUser(text);
@@ -442,12 +461,13 @@ export class CallSession {
   }
 
   /** Says a fixed line as its own utterance, kept in the conversation like any agent speech. */
-  private sayLine(text: string): void {
+  private sayLine(text: string): SpeechHandle {
     const handle = this.newHandle('line');
     const entry = this.conversation.addAgent(handle);
     entry.rounds.push({ generated: text, toolCalls: [], results: new Map() });
     if (this.state.canGo('thinking')) this.state.go('thinking');
     void this.speakLine(handle, text).then(() => this.afterUtterance(handle));
+    return handle;
   }
 
   /** Moves the caller to `to` through the telephony port; true when the provider accepted it. */
