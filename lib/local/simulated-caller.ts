@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 
 /**
  * A simulated phone caller that speaks Twilio's Media Streams protocol, for tests, the pipeline benchmark
@@ -27,6 +27,11 @@ export interface SimulatedCallerOptions {
   readonly playbackSpeed?: number;
   /** Send `connected`/`start` on open (false: a test drives the handshake itself). */
   readonly autoStart?: boolean;
+  /**
+   * Line echo: the agent audio this caller plays comes back in what it sends, scaled by this linear gain
+   * (0.03 is 30 dB down, a handset with poor echo cancellation), mixed with whatever it says. Default none.
+   */
+  readonly echoGain?: number;
 }
 
 export interface ReceivedMessage {
@@ -54,6 +59,8 @@ export class SimulatedCaller {
   private readonly ws: WebSocket;
   private readonly buffer: Buffered[] = [];
   private readonly outgoing: Uint8Array[] = [];
+  /** Agent audio played and not yet echoed back (only with `echoGain`). */
+  private echoBytes: Uint8Array[] = [];
   private outgoingWaiters: { remaining: number; resolve: () => void }[] = [];
   private sequence = 1;
   private chunk = 0;
@@ -191,6 +198,26 @@ export class SimulatedCaller {
     }
   }
 
+  /** Mixes the next 20 ms of played agent audio, scaled by `echoGain`, into `frame`. */
+  private withEcho(frame: Uint8Array): Uint8Array {
+    const gain = this.options.echoGain;
+    if (!gain || this.echoBytes.length === 0) return frame;
+    const echo = new Uint8Array(FRAME_BYTES).fill(0xff);
+    let filled = 0;
+    while (filled < FRAME_BYTES && this.echoBytes.length > 0) {
+      const head = this.echoBytes[0]!;
+      const take = Math.min(FRAME_BYTES - filled, head.length);
+      echo.set(head.subarray(0, take), filled);
+      filled += take;
+      if (take === head.length) this.echoBytes.shift();
+      else this.echoBytes[0] = head.subarray(take);
+    }
+    const mine = mulawToPcm(frame);
+    const back = mulawToPcm(echo);
+    for (let i = 0; i < mine.length; i += 1) mine[i] = Math.max(-32768, Math.min(32767, mine[i]! + Math.round(back[i]! * gain)));
+    return pcmToMulaw(mine);
+  }
+
   private sendJson(message: unknown): void {
     if (this.isOpen && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
@@ -205,7 +232,7 @@ export class SimulatedCaller {
   }
 
   private sendFrame(): void {
-    const frame = this.outgoing.shift() ?? new Uint8Array(FRAME_BYTES).fill(0xff);
+    const frame = this.withEcho(this.outgoing.shift() ?? new Uint8Array(FRAME_BYTES).fill(0xff));
     this.chunk += 1;
     this.sendJson({
       event: 'media',
@@ -266,6 +293,7 @@ export class SimulatedCaller {
         }
         const take = Math.min(budget, head.bytes.length - head.offset);
         this.heard.push(head.bytes.subarray(head.offset, head.offset + take));
+        if (this.options.echoGain) this.echoBytes.push(head.bytes.subarray(head.offset, head.offset + take));
         head.offset += take;
         budget -= take;
         if (head.offset >= head.bytes.length) this.buffer.shift();

@@ -34,7 +34,7 @@ export interface VoicePlatform {
    */
   token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number }): Promise<string>;
   /** Opens a simulated call; resolves once connected (the caller has sent `start`). */
-  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number }): Promise<SimulatedCaller>;
+  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number; echoGain?: number }): Promise<SimulatedCaller>;
   /** The next call that ends (its history record written). */
   nextCallEnded(timeoutMs?: number): Promise<CallEnded>;
   /** A JSON request to the platform's API with this workspace's key. */
@@ -124,6 +124,7 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
         callSid,
         customParameters: { token: await vp.token(agent, callSid, extra) },
         playbackSpeed: extra.playbackSpeed,
+        echoGain: extra.echoGain,
       });
     },
     nextCallEnded(timeoutMs = 30_000) {
