@@ -3,7 +3,9 @@
  * queued data and an interruption drops only agent output; the call state machine refuses transitions its
  * table does not allow; the turn detector ends a turn on endpointing or the utterance-end fallback and
  * flags caller speech over the agent; the phrase splitter flushes at phrase ends with a minimum length;
- * a speech handle counts as heard only phrases whose marks were echoed before an interruption; prompt
+ * a speech handle counts as heard only phrases whose marks were echoed before an interruption, plus the
+ * words heard of the phrase it cut (marked); a paused audio out takes back exactly the bytes not yet played
+ * and sends them again on resume, ignoring the marks Twilio echoes for the flush; prompt
  * variables come from the contact; the recording is a valid stereo WAV on the call timeline.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
