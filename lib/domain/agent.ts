@@ -45,6 +45,25 @@ export const SilenceConfig = z
   });
 export type SilenceConfig = z.infer<typeof SilenceConfig>;
 
+/**
+ * Other providers to switch to when the agent's own stays down mid-call (docs/api.md, "Fallback"). Only
+ * speech synthesis so far: an ordered list of voices, tried in turn.
+ */
+export const FallbackConfig = z.strictObject({
+  tts: z
+    .array(
+      z.strictObject({
+        provider: z.enum(TTS_PROVIDERS),
+        /** Default: the provider's default voice. */
+        voice_id: z.string().trim().min(1).max(200).optional(),
+      }),
+    )
+    .min(1)
+    .max(3)
+    .optional(),
+});
+export type FallbackConfig = z.infer<typeof FallbackConfig>;
+
 const agentFields = {
   name: Name,
   llm_provider: z.enum(LLM_PROVIDERS),
@@ -58,6 +77,7 @@ const agentFields = {
   ambience_enabled: z.boolean(),
   interruption: InterruptionConfig,
   silence: SilenceConfig,
+  fallback: FallbackConfig,
 };
 
 /** POST /api/agents body. Unknown fields are rejected so a typo never silently does nothing. */
@@ -71,6 +91,7 @@ export const AgentCreate = z
     ambience_enabled: agentFields.ambience_enabled.default(false),
     interruption: agentFields.interruption.optional(),
     silence: agentFields.silence.optional(),
+    fallback: agentFields.fallback.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -103,6 +124,7 @@ export interface Agent {
   /** Absent on agents that never set it: every default applies. */
   interruption?: InterruptionConfig;
   silence?: SilenceConfig;
+  fallback?: FallbackConfig;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -136,6 +158,7 @@ export const AgentView = z
     ambience_enabled: z.boolean(),
     interruption: InterruptionConfig.optional(),
     silence: SilenceConfig.optional(),
+    fallback: FallbackConfig.optional(),
     updatedAt: Timestamp,
   })
   .meta({ id: 'Agent' });

@@ -5,6 +5,8 @@
  *   answered; the call ends as the caller's hang-up, not `error`.
  * - The TTS socket cut mid-greeting is reopened and the phrase's unspoken rest is synthesized again: the
  *   caller hears the whole greeting once (byte for byte the stand-in's audio for it), and history keeps it.
+ * - A TTS vendor that stays down (its socket cut, every reconnect refused) hands over to the agent's
+ *   fallback voice at another vendor: the greeting is said whole in that voice and the call goes on.
  * - An STT vendor that stays down (every reconnect refused) ends the call as `error`, but only after the
  *   caller heard a short apology.
  */
@@ -103,5 +105,29 @@ describe('vendor socket drops', () => {
       'agent: Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
     ]);
     dg.reset();
+  }, 60_000);
+
+  it('switches to the fallback voice when the TTS vendor stays down', async () => {
+    const eleven = vp.platform.voice.tts.control.elevenlabs!;
+    const cartesia = vp.platform.voice.tts.control.cartesia!;
+    const cartesiaBefore = cartesia.connections.length;
+    const agent = await vp.agent({ first_message: GREETING, fallback: { tts: [{ provider: 'cartesia' }] } });
+    try {
+      const caller = await vp.call(agent);
+      await caller.waitFor((m) => m.event === 'media');
+      // The greeting is flowing: now the vendor goes down, socket and all.
+      eleven.refuseNext(1_000);
+      eleven.dropMidStream(12_000);
+      await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+      await caller.whenIdle();
+      expect(cartesia.connections.length).toBeGreaterThan(cartesiaBefore);
+      caller.hangUp();
+      const ended = await vp.nextCallEnded();
+      expect(ended.outcome.reason).toBe('customer_hangup');
+      const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+      expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
+    } finally {
+      eleven.refuseNext(0);
+    }
   }, 60_000);
 });

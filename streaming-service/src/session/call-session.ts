@@ -46,6 +46,8 @@ export interface SessionServices {
   readonly stt: SttProvider;
   readonly llm: LlmProvider;
   readonly tts: TtsProvider;
+  /** The agent's fallback voices, in order, for when its TTS vendor stays down mid-call. */
+  readonly ttsFallbacks?: readonly { readonly provider: TtsProvider; readonly voiceId: string }[];
   /** Telephony for transfers and hang-ups; absent when the call's account cannot be resolved. */
   readonly telephony?: { readonly port: TelephonyPort; account(): Promise<TelephonyAccount | undefined> };
   /** The tool with decrypted header values, read when a call uses it. */
@@ -328,13 +330,34 @@ export class CallSession {
   async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
     try {
       const tts = await this.ttsSession;
-      return new Speaker(handle, tts, this.out, (error) => this.fail('tts', error));
+      return new Speaker(handle, tts, this.out, (error) => this.fail('tts', error), (failed) => this.nextTts(failed));
     } catch (error) {
       this.fail('tts', error);
       handle.finishProducing();
       return undefined;
     }
   }
+
+  /**
+   * The TTS session `failed` stays down: the call switches to the agent's next fallback voice (once per
+   * failed session, whoever asks), or undefined when there is none left.
+   */
+  nextTts(failed: TtsSession): Promise<TtsSession | undefined> {
+    if (this.ttsSwitch?.from === failed) return this.ttsSwitch.to;
+    const next = this.services.ttsFallbacks?.[this.ttsFallbacksUsed];
+    if (!next || this.state.isEnding) return Promise.resolve(undefined);
+    this.ttsFallbacksUsed += 1;
+    log('warn', 'tts vendor down; switching to the fallback voice', { callId: this.setup.callId, provider: next.provider.id });
+    const to = next.provider.connect({ voiceId: next.voiceId });
+    this.ttsSession = to;
+    this.ttsSession.catch(() => undefined);
+    void failed.close().catch(() => undefined);
+    this.ttsSwitch = { from: failed, to: to.catch(() => undefined) };
+    return this.ttsSwitch.to;
+  }
+
+  private ttsFallbacksUsed = 0;
+  private ttsSwitch: { from: TtsSession; to: Promise<TtsSession | undefined> } | undefined;
 
   private onFirstAudio(handleId: string, atMs: number): void {
     const latency = this.latencies.find((l) => l.handleId === handleId);
