@@ -492,7 +492,7 @@ function report(results: readonly LevelResult[], idleLagP99Ms: number, q: Qualit
       '',
       'overhead = first outbound audio − STT final − LLM first token − LLM first phrase − TTS first byte (per turn, this process).',
       'vendor mean = LLM first token + first phrase + TTS first byte inside that span; overhead/vendor is the share we add.',
-      'barge-in = STT speech event received → clear sent / LLM abort signalled / TTS utterance cancelled (adapter boundary).',
+      'barge-in = interruption decided (500 ms of VAD speech and 2 words) → clear sent / LLM abort signalled / TTS utterance cancelled (adapter boundary).',
       'CPU ms/call/s = server-process CPU per concurrent call per second while all calls were up (1000 = one core), local VAD included.',
       `Lag: perf_hooks histogram at ${LAG_RESOLUTION_MS} ms resolution.`,
       '',

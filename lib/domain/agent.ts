@@ -81,6 +81,25 @@ export const DtmfShortcut = z.discriminatedUnion('action', [
 ]);
 export type DtmfShortcut = z.infer<typeof DtmfShortcut>;
 
+/**
+ * Other providers to switch to when the agent's own stays down mid-call (docs/api.md, "Fallback"). Only
+ * speech synthesis so far: an ordered list of voices, tried in turn.
+ */
+export const FallbackConfig = z.strictObject({
+  tts: z
+    .array(
+      z.strictObject({
+        provider: z.enum(TTS_PROVIDERS),
+        /** Default: the provider's default voice. */
+        voice_id: z.string().trim().min(1).max(200).optional(),
+      }),
+    )
+    .min(1)
+    .max(3)
+    .optional(),
+});
+export type FallbackConfig = z.infer<typeof FallbackConfig>;
+
 const agentFields = {
   name: Name,
   llm_provider: z.enum(LLM_PROVIDERS),
@@ -103,6 +122,7 @@ const agentFields = {
   dtmf_shortcuts: z.record(DTMF_KEY, DtmfShortcut),
   /** How the agent's transfer tools hand the caller over: at once, or after the target accepted. */
   transfer_mode: z.enum(TRANSFER_MODES),
+  fallback: FallbackConfig,
 };
 
 /** The call-control fields' values for agents stored before they existed (and omitted on create). */
@@ -134,6 +154,7 @@ export const AgentCreate = z
     max_duration_seconds: agentFields.max_duration_seconds.optional(),
     dtmf_shortcuts: agentFields.dtmf_shortcuts.default({}),
     transfer_mode: agentFields.transfer_mode.default(CALL_CONTROL_DEFAULTS.transfer_mode),
+    fallback: agentFields.fallback.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -178,6 +199,7 @@ export interface Agent {
   max_duration_seconds?: number;
   dtmf_shortcuts?: Record<string, DtmfShortcut>;
   transfer_mode?: (typeof TRANSFER_MODES)[number];
+  fallback?: FallbackConfig;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -218,6 +240,7 @@ export const AgentView = z
     max_duration_seconds: z.number().int().optional(),
     dtmf_shortcuts: z.record(z.string(), DtmfShortcut).default({}),
     transfer_mode: z.enum(TRANSFER_MODES).default(CALL_CONTROL_DEFAULTS.transfer_mode),
+    fallback: FallbackConfig.optional(),
     updatedAt: Timestamp,
   })
   .meta({ id: 'Agent' });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 import { PHONE_AUDIO, type AudioFormat } from '../vendors/shared/audio-format.js';
 import { SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
 
@@ -29,6 +29,11 @@ export interface SimulatedCallerOptions {
   readonly playbackSpeed?: number;
   /** Send `connected`/`start` on open (false: a test drives the handshake itself). */
   readonly autoStart?: boolean;
+  /**
+   * Line echo: the agent audio this caller plays comes back in what it sends, scaled by this linear gain
+   * (0.03 is 30 dB down, a handset with poor echo cancellation), mixed with whatever it says. Default none.
+   */
+  readonly echoGain?: number;
 }
 
 export interface ReceivedMessage {
@@ -58,6 +63,8 @@ export class SimulatedCaller {
   private readonly ws: WebSocket;
   private readonly playback: SimulatedPlayback;
   private readonly microphone: SimulatedMicrophone;
+  /** Agent audio played and not yet echoed back (only with `echoGain`). */
+  private echoBytes: Uint8Array[] = [];
   private sequence = 1;
   private waiters: { match: (m: ReceivedMessage) => boolean; resolve: (m: ReceivedMessage) => void }[] = [];
   private isOpen = false;
@@ -69,8 +76,14 @@ export class SimulatedCaller {
     ws: WebSocket,
   ) {
     this.ws = ws;
-    this.playback = new SimulatedPlayback(BYTES_PER_MS, 1, options.playbackSpeed ?? 1, (name, flushed) => this.echo(name, flushed));
-    this.microphone = new SimulatedMicrophone(FRAME_BYTES, SILENCE, (frame, chunk) => this.sendMedia(frame, chunk));
+    this.playback = new SimulatedPlayback(
+      BYTES_PER_MS,
+      1,
+      options.playbackSpeed ?? 1,
+      (name, flushed) => this.echo(name, flushed),
+      options.echoGain ? (played) => this.echoBytes.push(played) : undefined,
+    );
+    this.microphone = new SimulatedMicrophone(FRAME_BYTES, SILENCE, (frame, chunk) => this.sendMedia(this.withEcho(frame), chunk));
     this.callSid = options.callSid ?? `CA${randomBytes(16).toString('hex')}`;
     this.accountSid = options.accountSid ?? `AC${randomBytes(16).toString('hex')}`;
     this.closed = new Promise((resolve) => {
@@ -185,6 +198,26 @@ export class SimulatedCaller {
   /** Resolves when nothing is buffered (all agent audio so far has played). */
   whenIdle(timeoutMs = 20_000): Promise<void> {
     return this.playback.whenIdle(timeoutMs);
+  }
+
+  /** Mixes the next 20 ms of played agent audio, scaled by `echoGain`, into `frame`. */
+  private withEcho(frame: Uint8Array): Uint8Array {
+    const gain = this.options.echoGain;
+    if (!gain || this.echoBytes.length === 0) return frame;
+    const echo = new Uint8Array(FRAME_BYTES).fill(0xff);
+    let filled = 0;
+    while (filled < FRAME_BYTES && this.echoBytes.length > 0) {
+      const head = this.echoBytes[0]!;
+      const take = Math.min(FRAME_BYTES - filled, head.length);
+      echo.set(head.subarray(0, take), filled);
+      filled += take;
+      if (take === head.length) this.echoBytes.shift();
+      else this.echoBytes[0] = head.subarray(take);
+    }
+    const mine = mulawToPcm(frame);
+    const back = mulawToPcm(echo);
+    for (let i = 0; i < mine.length; i += 1) mine[i] = Math.max(-32768, Math.min(32767, mine[i]! + Math.round(back[i]! * gain)));
+    return pcmToMulaw(mine);
   }
 
   private sendJson(message: unknown): void {

@@ -27,6 +27,8 @@ export class SimulatedPlayback {
     private readonly sampleBytes: number,
     private readonly speed: number,
     private readonly echo: (name: string, flushed: boolean) => void,
+    /** Each piece of agent audio as it plays (a caller whose line echoes it back). */
+    private readonly onPlayed?: (bytes: Uint8Array) => void,
   ) {}
 
   pushAudio(bytes: Uint8Array): void {
@@ -88,7 +90,9 @@ export class SimulatedPlayback {
           continue;
         }
         const take = Math.min(budget, head.bytes.length - head.offset);
-        this.heard.push(head.bytes.subarray(head.offset, head.offset + take));
+        const played = head.bytes.subarray(head.offset, head.offset + take);
+        this.heard.push(played);
+        this.onPlayed?.(played);
         head.offset += take;
         budget -= take;
         if (head.offset >= head.bytes.length) this.buffer.shift();

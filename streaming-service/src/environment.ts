@@ -4,6 +4,7 @@ import type { SttProvider, SttProviderId } from '../../lib/vendors/stt/port.js';
 import type { TtsProvider, TtsProviderId } from '../../lib/vendors/tts/port.js';
 import type { TelephonyAccount } from '../../lib/vendors/telephony/port.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
+import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
 import { claimMeetingCall } from '../../lib/services/meetings.js';
@@ -77,6 +78,7 @@ export function platformEnvironment(
         stt: providers.stt(agent.stt_provider),
         llm: providers.llm(agent.llm_provider),
         tts: providers.tts(agent.tts_provider),
+        ttsFallbacks: (agent.fallback?.tts ?? []).map((f) => ({ provider: providers.tts(f.provider), voiceId: f.voice_id ?? DEFAULT_VOICE[f.provider] })),
         // A browser call has no phone line: no transfer, no provider hang-up.
         ...(numberId && {
           telephony: {

@@ -3,7 +3,8 @@
  * STT adapter and its stand-in, and the service's local VAD on the caller's audio:
  * - an "uh-huh" (espeak-ng speech) while the agent speaks neither cuts it (no `clear`) nor becomes a turn
  *   the agent answers; the greeting plays whole and stays whole in the transcript;
- * - a cough (a short burst the recognizer finds no words in) does not cut the agent;
+ * - a cough (a short burst the recognizer finds no words in) does not cut the agent, nor does the agent's
+ *   own voice coming back 30 dB down as line echo;
  * - longer sound without words pauses the agent (`clear`), then it resumes where the caller stopped
  *   hearing it: the whole greeting is heard once, no words repeated, and nothing is answered;
  * - real speech ("Stop, please...") interrupts; history keeps the words of the greeting the caller heard,
@@ -15,7 +16,7 @@ import { speech, tone, type SimulatedCaller } from '../../lib/local/simulated-ca
 import { toneBytes } from '../../lib/local/standins/tts-audio.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { INTERRUPTED_MARKER } from '../../streaming-service/src/session/speech-handle.js';
-import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+import { mediaBytes, startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
 
 const GREETING =
   'Hello and welcome to Luigi, where every evening we serve fresh pasta, wood fired pizza and wines from our own cellar.';
@@ -79,6 +80,24 @@ describe('interruptions', () => {
     const record = await hangUpAndRead(caller);
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
     expect(turnRequests().length).toBe(before);
+  }, 60_000);
+
+  it('does not stop for its own voice coming back as line echo (30 dB down)', async () => {
+    heard = [];
+    // A real voice (espeak-ng): WebRTC's VAD alone calls it speech even 30 dB down.
+    vp.platform.voice.tts.control.setScript({ speech: true });
+    try {
+      const agent = await vp.agent({ first_message: GREETING });
+      const caller = await vp.call(agent, { echoGain: 0.03 });
+      await greetingPlayed(caller);
+      await caller.whenIdle();
+      expect(clears(caller)).toBe(0);
+      expect(bytes(caller.heard)).toBe(mediaBytes(caller));
+      const record = await hangUpAndRead(caller);
+      expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
+    } finally {
+      vp.platform.voice.tts.control.setScript({ speech: false });
+    }
   }, 60_000);
 
   it('does not stop for a cough', async () => {

@@ -5,6 +5,10 @@
  *   answered; the call ends as the caller's hang-up, not `error`.
  * - The TTS socket cut mid-greeting is reopened and the phrase's unspoken rest is synthesized again: the
  *   caller hears the whole greeting once (byte for byte the stand-in's audio for it), and history keeps it.
+ * - A TTS vendor that stays down (its socket cut, every reconnect refused) hands over to the agent's
+ *   fallback voice at another vendor: the greeting is said whole in that voice and the call goes on.
+ * - An STT vendor that stays down (every reconnect refused) ends the call as `error`, but only after the
+ *   caller heard a short apology.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speech } from '../../lib/local/simulated-caller.js';
@@ -77,5 +81,53 @@ describe('vendor socket drops', () => {
     expect(ended.outcome.reason).toBe('customer_hangup');
     const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
+  }, 60_000);
+
+  it('apologizes before ending the call when the STT vendor stays down', async () => {
+    const dg = vp.platform.voice.stt.control.deepgram!;
+    const agent = await vp.agent({ first_message: 'Hello, Luigi speaking.' });
+    const caller = await vp.call(agent);
+    await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+    await caller.whenIdle();
+    const heardBefore = caller.echoed.length;
+    // Every reconnect is refused, then the open socket goes.
+    dg.failNext(100, 503);
+    dg.dropAll(1011);
+    const closed = await caller.closed;
+    expect(closed.reason).toBe('error');
+    // The apology played (its mark came back played) before the stream closed.
+    expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
+    const ended = await vp.nextCallEnded();
+    expect(ended.outcome.reason).toBe('error');
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    expect(String(record.callTranscript).split('\n')).toEqual([
+      'agent: Hello, Luigi speaking.',
+      'agent: Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
+    ]);
+    dg.reset();
+  }, 60_000);
+
+  it('switches to the fallback voice when the TTS vendor stays down', async () => {
+    const eleven = vp.platform.voice.tts.control.elevenlabs!;
+    const cartesia = vp.platform.voice.tts.control.cartesia!;
+    const cartesiaBefore = cartesia.connections.length;
+    const agent = await vp.agent({ first_message: GREETING, fallback: { tts: [{ provider: 'cartesia' }] } });
+    try {
+      const caller = await vp.call(agent);
+      await caller.waitFor((m) => m.event === 'media');
+      // The greeting is flowing: now the vendor goes down, socket and all.
+      eleven.refuseNext(1_000);
+      eleven.dropMidStream(12_000);
+      await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+      await caller.whenIdle();
+      expect(cartesia.connections.length).toBeGreaterThan(cartesiaBefore);
+      caller.hangUp();
+      const ended = await vp.nextCallEnded();
+      expect(ended.outcome.reason).toBe('customer_hangup');
+      const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+      expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
+    } finally {
+      eleven.refuseNext(0);
+    }
   }, 60_000);
 });

@@ -3,7 +3,8 @@
  * by the local VAD and the minimum words by the recognizer, backchannels not counted); sound without
  * enough words pauses the agent and resumes it after the false-interruption timeout; a backchannel turn
  * over the agent is not answered; a short answer while the agent is silent is. The WebRTC VAD loads from
- * the installed package (no network) and finds speech in speech, none in silence, whatever the chunking.
+ * the installed package (no network) and finds speech in speech, none in silence or in speech 30 dB down
+ * (line echo of the agent), whatever the chunking.
  */
 import { describe, expect, it } from 'vitest';
 import { speech } from '../../lib/local/simulated-caller.js';
@@ -142,6 +143,10 @@ describe('WebRTC VAD (fvad-wasm)', () => {
     expect(a.at(-1)).toMatchObject({ type: 'speech_end' });
     expect((a.at(-1) as { speechMs: number }).speechMs).toBeGreaterThan(1_000);
     expect(b).toEqual(a);
+    // The same speech 30 dB down (the agent's voice coming back as line echo) is not the caller talking.
+    const echo = new VoiceActivity(mod, 8_000);
+    expect(echo.push(talk.map((x) => Math.round(x * 0.03)))).toEqual([]);
+    echo.free();
     const silent = new VoiceActivity(mod, 8_000);
     expect(silent.push(new Int16Array(16_000))).toEqual([]);
     for (const v of [whole, chunked, silent]) v.free();

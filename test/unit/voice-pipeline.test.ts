@@ -3,10 +3,12 @@
  * queued data and an interruption drops only agent output; the call state machine refuses transitions its
  * table does not allow; the turn detector ends a turn on endpointing or the utterance-end fallback and
  * flags caller speech over the agent; the phrase splitter flushes at phrase ends with a minimum length;
- * a speech handle counts as heard only phrases whose marks were echoed before an interruption; prompt
+ * a speech handle counts as heard only phrases whose marks were echoed before an interruption, plus the
+ * words heard of the phrase it cut (marked); a paused audio out takes back exactly the bytes not yet played
+ * and sends them again on resume, ignoring the marks Twilio echoes for the flush; prompt
  * variables come from the contact; the recording is a valid stereo WAV on the call timeline.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '../../lib/domain/contact.js';
 import { pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 import { CallRecorder } from '../../streaming-service/src/end/recording.js';
@@ -14,7 +16,7 @@ import { AudioOut } from '../../streaming-service/src/session/audio-out.js';
 import { FrameQueue, type Frame } from '../../streaming-service/src/frames.js';
 import { PhraseSplitter } from '../../streaming-service/src/session/phrase-splitter.js';
 import { contactVariables, fillTemplate } from '../../streaming-service/src/session/prompt.js';
-import { SpeechHandle } from '../../streaming-service/src/session/speech-handle.js';
+import { heardWords, INTERRUPTED_MARKER, SpeechHandle } from '../../streaming-service/src/session/speech-handle.js';
 import { CallStateMachine, InvalidTransitionError } from '../../streaming-service/src/session/state.js';
 import { TurnDetector } from '../../streaming-service/src/session/turn-detector.js';
 import { turnFigures } from '../../streaming-service/src/session/reply.js';
@@ -204,6 +206,66 @@ describe('paced audio out', () => {
     out.enqueueMark('h2', 'h2.0');
     expect(sent.slice(-3).map((m) => m.event)).toEqual(['media', 'media', 'mark']);
     out.close();
+  });
+});
+
+describe('audio out pause and resume (false interruptions)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const recorder = () => {
+    const sent: { event: string; payload?: Uint8Array; name?: string }[] = [];
+    const send = (m: string) => {
+      const msg = JSON.parse(m) as { event: string; media?: { payload: string }; mark?: { name: string } };
+      sent.push({ event: msg.event, payload: msg.media ? new Uint8Array(Buffer.from(msg.media.payload, 'base64')) : undefined, name: msg.mark?.name });
+    };
+    return { sent, send };
+  };
+
+  it('takes back exactly what was not played, sends it again on resume, and ignores the flush echoes', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const { sent, send } = recorder();
+    const out = new AudioOut(twilioTransport('MZ1', { send, close: () => undefined }));
+    // 200 ms of audio whose every byte says where it is, then its mark: all of it goes out at once.
+    const audio = Uint8Array.from({ length: 1_600 }, (_, i) => i % 251);
+    out.enqueueAudio('h1', audio);
+    out.enqueueMark('h1', 'h1.0');
+    expect(sent.map((m) => m.event).at(-1)).toBe('mark');
+    vi.advanceTimersByTime(50);
+    out.pause();
+    expect(sent.at(-1)!.event).toBe('clear');
+    expect(out.heardBytes('h1')).toBe(400);
+    // Twilio echoes the flushed mark: not a play.
+    expect(out.acceptEcho('h1.0')).toBe(false);
+    const before = sent.length;
+    vi.advanceTimersByTime(1_000);
+    expect(sent.length).toBe(before);
+    out.resume();
+    const again = sent.slice(before);
+    const resent = Buffer.concat(again.filter((m) => m.event === 'media').map((m) => m.payload!));
+    expect(new Uint8Array(resent)).toEqual(audio.subarray(400));
+    expect(again.at(-1)).toMatchObject({ event: 'mark', name: 'h1.0' });
+    // The mark's real echo counts.
+    expect(out.acceptEcho('h1.0')).toBe(true);
+    vi.advanceTimersByTime(200);
+    expect(out.heardBytes('h1')).toBe(1_600);
+    out.close();
+  });
+
+  it('keeps the words of the phrase cut mid-way, marked, and counts a phrase heard to its end', () => {
+    expect(heardWords('Our specials tonight are a mushroom risotto.', 0.5)).toBe('Our specials tonight');
+    expect(heardWords('Our specials tonight.', 0.05)).toBe('');
+    const h = new SpeechHandle('h9', 'reply');
+    const a = h.addPhrase('Sure thing.', 0);
+    a.audioBytes = 800;
+    h.markSent(a);
+    const b = h.addPhrase('Our specials tonight are a mushroom risotto.', 0);
+    b.audioBytes = 3_000;
+    h.markSent(b);
+    // 800 + half of the second phrase heard; the first phrase's echo had not come back yet.
+    h.interrupt(performance.now(), 800 + 1_500);
+    expect(h.playedText()).toBe(`Sure thing. Our specials tonight${INTERRUPTED_MARKER}`);
   });
 });
 

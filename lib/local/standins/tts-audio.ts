@@ -333,6 +333,8 @@ export interface TtsStandin {
   dropMidStream(afterBytes: number): void;
   /** Sockets {@link dropMidStream} has cut so far. */
   readonly midStreamDrops: number;
+  /** Fault knob: refuses the next `count` handshakes with `status` (503: the vendor is down). 0 clears. */
+  refuseNext(count: number, status?: number): void;
   stop(): Promise<void>;
 }
 
@@ -378,6 +380,7 @@ export async function startStandinServer(
   let script: TtsScript = { ...DEFAULT_TTS_SCRIPT, ...options.script };
   let pendingDrop: { remaining: number } | undefined;
   let midStreamDrops = 0;
+  const refusals = { count: 0, status: 503 };
   /** Counts what `ws` sends, for {@link TtsStandin.dropMidStream}; the vendor code sends as always. */
   const watchSends = (ws: WebSocket) => {
     const send = ws.send.bind(ws) as (data: unknown, ...rest: unknown[]) => void;
@@ -397,7 +400,9 @@ export async function startStandinServer(
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const decision = check(url, req);
+    const refusing = refusals.count > 0;
+    if (refusing) refusals.count -= 1;
+    const decision = refusing ? { refuse: { status: refusals.status, body: { error: 'injected failure' } } } : check(url, req);
     if (decision.refuse) {
       const body = JSON.stringify(decision.refuse.body);
       socket.end(
@@ -455,6 +460,10 @@ export async function startStandinServer(
     },
     get midStreamDrops() {
       return midStreamDrops;
+    },
+    refuseNext(count, status = 503) {
+      refusals.count = count;
+      refusals.status = status;
     },
     async stop() {
       for (const ws of wss.clients) ws.terminate();

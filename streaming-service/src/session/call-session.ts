@@ -52,6 +52,8 @@ export interface SessionServices {
   readonly stt: SttProvider;
   readonly llm: LlmProvider;
   readonly tts: TtsProvider;
+  /** The agent's fallback voices, in order, for when its TTS vendor stays down mid-call. */
+  readonly ttsFallbacks?: readonly { readonly provider: TtsProvider; readonly voiceId: string }[];
   /** Telephony for transfers, keypad tones and hang-ups; absent when the call has no phone line. */
   readonly telephony?: SessionTelephony;
   /** The tool with decrypted header values, read when a call uses it. */
@@ -88,6 +90,8 @@ export interface SessionOptions {
   readonly goodbyePhrase: string;
   /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
   readonly apologyPhrase: string;
+  /** Said before the call ends as `error` (the recognizer or the model stayed down). */
+  readonly failurePhrase: string;
   /** Level (16-bit RMS) above which caller audio counts as voice, for the STT latency figure. */
   readonly voiceRms: number;
   /**
@@ -114,6 +118,7 @@ export const DEFAULT_SESSION_OPTIONS = {
   stillWorkingPhrases: ['Still checking, thanks for waiting.', 'Almost there, thanks for your patience.', 'Still working on it, bear with me.'],
   goodbyePhrase: 'Goodbye!',
   apologyPhrase: 'Sorry, I missed that. Could you say it again?',
+  failurePhrase: 'Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
   voiceRms: 500,
   silenceTimeoutMs: 60_000,
   // Fifteen seconds: room for the line and a short "thank you" from the caller before the hang-up.
@@ -136,6 +141,9 @@ export interface CallOutcome {
   /** The last transfer tried, with its outcome. */
   readonly transfer?: CallTransfer;
 }
+
+/** The failure apology gets this long to play; marks that never come back must not hold a broken call open. */
+const FAILURE_PLAYOUT_CAP_MS = 10_000;
 
 const REASONS: Record<EndCause, CallEndReason> = {
   stop: 'customer_hangup',
@@ -301,7 +309,7 @@ export class CallSession {
     if (decision === 'end') this.end('silence_timeout');
     else if (decision === 'reprompt') {
       this.lastActivityMs = now;
-      void this.sayLine(this.silence.settings.repromptMessage);
+      this.sayLine(this.silence.settings.repromptMessage);
     }
   }
 
@@ -337,11 +345,24 @@ export class CallSession {
     this.end(moved ? 'transferred' : cause);
   }
 
-  /** A vendor failed mid-call: the call cannot go on without hearing or speaking. */
+  /**
+   * A vendor failed mid-call after its retries: the call cannot go on without hearing or thinking. The
+   * caller is told before the line goes dead (a silent hang-up sounds like a dropped call), unless speech
+   * itself is what failed; the apology gets a bounded time to play.
+   */
   fail(where: string, error: unknown): void {
+    if (this.failing || this.endCause) return;
+    this.failing = true;
     log('error', 'call failed', { where, callId: this.setup.callId, ...describeError(error) });
-    this.end('error');
+    if (where === 'tts' || this.state.isEnding || this.state.state === 'transferring') return this.end('error');
+    if (this.current) this.interrupt(performance.now());
+    const { handle } = this.sayLine(this.options.failurePhrase);
+    const cap = setTimeout(() => this.end('error'), FAILURE_PLAYOUT_CAP_MS);
+    cap.unref?.();
+    void handle.whenSettled().then(() => this.end('error'));
   }
+
+  private failing = false;
 
   private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
     this.handles += 1;
@@ -363,13 +384,34 @@ export class CallSession {
   async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
     try {
       const tts = await this.ttsSession;
-      return new Speaker(handle, tts, this.out, (error) => this.fail('tts', error), () => this.captionAgent(handle, false));
+      return new Speaker(handle, tts, this.out, (error) => this.fail('tts', error), (failed) => this.nextTts(failed), () => this.captionAgent(handle, false));
     } catch (error) {
       this.fail('tts', error);
       handle.finishProducing();
       return undefined;
     }
   }
+
+  /**
+   * The TTS session `failed` stays down: the call switches to the agent's next fallback voice (once per
+   * failed session, whoever asks), or undefined when there is none left.
+   */
+  nextTts(failed: TtsSession): Promise<TtsSession | undefined> {
+    if (this.ttsSwitch?.from === failed) return this.ttsSwitch.to;
+    const next = this.services.ttsFallbacks?.[this.ttsFallbacksUsed];
+    if (!next || this.state.isEnding) return Promise.resolve(undefined);
+    this.ttsFallbacksUsed += 1;
+    log('warn', 'tts vendor down; switching to the fallback voice', { callId: this.setup.callId, provider: next.provider.id });
+    const to = next.provider.connect({ voiceId: next.voiceId, format: this.transport.format });
+    this.ttsSession = to;
+    this.ttsSession.catch(() => undefined);
+    void failed.close().catch(() => undefined);
+    this.ttsSwitch = { from: failed, to: to.catch(() => undefined) };
+    return this.ttsSwitch.to;
+  }
+
+  private ttsFallbacksUsed = 0;
+  private ttsSwitch: { from: TtsSession; to: Promise<TtsSession | undefined> } | undefined;
 
   private onFirstAudio(handleId: string, atMs: number): void {
     const latency = this.latencies.find((l) => l.handleId === handleId);
@@ -480,7 +522,7 @@ export class CallSession {
   readonly interruptions: { handleId: string; atMs: number; clearedAtMs: number }[] = [];
 
   private onUserTurn(text: string, atMs: number): void {
-    if (this.state.isEnding || this.state.state === 'transferring') return;
+    if (this.state.isEnding || this.state.state === 'transferring' || this.failing) return;
     if (this.current) this.interrupt(atMs);
     this.silence.onCallerSpoke();
     this.conversation.addUser(text);
@@ -511,7 +553,7 @@ export class CallSession {
     log('warn', 'reply failed', { callId: this.setup.callId, ...describeError(error) });
     // runReply has already waited for the failed handle to settle: what it played stays in the transcript.
     if (this.current !== handle || handle.interrupted) return;
-    void this.sayLine(this.options.apologyPhrase);
+    this.sayLine(this.options.apologyPhrase);
   }
 
   /**
@@ -551,31 +593,32 @@ export class CallSession {
     if (this.state.isEnding || this.state.state === 'transferring') return;
     if (this.current) this.interrupt(performance.now());
     if (shortcut.action === 'end_call') {
-      await this.sayLine(this.options.goodbyePhrase);
+      await this.sayLine(this.options.goodbyePhrase).done;
       this.end('agent_hangup');
       return;
     }
-    await this.sayLine(this.options.transferHoldPhrase);
+    await this.sayLine(this.options.transferHoldPhrase).done;
     const result = await this.transfer(shortcut.destination, shortcut.mode);
-    if (!result.ok && !this.state.isEnding) await this.sayLine(this.options.transferFailedPhrase);
+    if (!result.ok && !this.state.isEnding) await this.sayLine(this.options.transferFailedPhrase).done;
   }
 
   /** Says the closing line before the duration limit, after whatever the agent is saying now. */
   private async sayClosingLine(): Promise<void> {
     await this.current?.whenSettled();
     if (this.state.isEnding || this.state.state === 'transferring') return;
-    await this.sayLine(this.options.closingPhrase);
+    await this.sayLine(this.options.closingPhrase).done;
   }
 
   /** Speaks a fixed line as its own utterance, kept in the transcript, and listens again after it. */
-  private async sayLine(text: string): Promise<void> {
+  private sayLine(text: string): { readonly handle: SpeechHandle; readonly done: Promise<void> } {
     const handle = this.newHandle('line');
     const entry = this.conversation.addAgent(handle);
     entry.rounds.push({ generated: text, toolCalls: [], results: new Map() });
     if (this.state.canGo('thinking')) this.state.go('thinking');
-    await this.speakLine(handle, text);
-    this.afterUtterance(handle);
+    const done = this.speakLine(handle, text).then(() => this.afterUtterance(handle));
+    return { handle, done };
   }
+
 
   private async finish(cause: EndCause): Promise<void> {
     this.limit?.cancel();

@@ -28,9 +28,11 @@ export class Speaker {
 
   constructor(
     private readonly handle: SpeechHandle,
-    private readonly tts: TtsSession,
+    private tts: TtsSession,
     private readonly out: AudioOut,
     private readonly onError: (error: unknown) => void,
+    /** Another TTS session when `failed` stays down (the agent's fallback voice), if there is one. */
+    private readonly fallback: (failed: TtsSession) => Promise<TtsSession | undefined> = async () => undefined,
     /** Called as each phrase goes to TTS (live captions). */
     private readonly onPhrase: () => void = () => undefined,
   ) {
@@ -83,7 +85,9 @@ export class Speaker {
    * One phrase, retried once when the TTS socket drops under it: the session's TTS adapter reopens its
    * socket by itself, and the retry skips the audio already queued, so the caller hears the rest of the
    * phrase and no word twice (a vendor's audio for the same text and voice is the same length give or take
-   * a few milliseconds). A second failure is the vendor being down: it goes to `onError`.
+   * a few milliseconds). A second failure is the vendor being down: the phrase is said again whole in the
+   * agent's fallback voice (another voice's audio cannot be cut at the same byte), which speaks the rest of
+   * the call; with no fallback left the error goes to `onError`.
    */
   private async speak(phrase: Phrase): Promise<void> {
     const { signal } = this.handle;
@@ -93,7 +97,15 @@ export class Speaker {
       if (signal.aborted) return;
       this.retries += 1;
       log('warn', 'tts utterance lost; retrying its unspoken rest', { phrase: phrase.markName, queuedBytes: phrase.audioBytes, ...describeError(error) });
-      await this.synthesize(phrase, phrase.audioBytes);
+      try {
+        await this.synthesize(phrase, phrase.audioBytes);
+      } catch (again) {
+        if (signal.aborted) return;
+        const next = await this.fallback(this.tts);
+        if (!next) throw again;
+        this.tts = next;
+        await this.synthesize(phrase, 0);
+      }
     }
     if (signal.aborted) return;
     this.handle.markSent(phrase);

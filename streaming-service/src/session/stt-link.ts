@@ -1,3 +1,4 @@
+import { PHONE_AUDIO, bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { describeError, log } from '../../../lib/http/log.js';
 import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 
@@ -20,15 +21,16 @@ export interface SttLinkOptions {
    */
   readonly backoffMs: readonly number[];
   /**
-   * Audio kept for replay, in bytes of the stream's format: 10 s of mu-law (80 KB). A turn is rarely longer
-   * without a final; a longer outage loses the oldest audio first rather than growing without bound.
+   * Audio kept for replay, in ms of the stream's format: 10 s (80 KB of mu-law, 320 KB of PCM16 at 16 kHz).
+   * A turn is rarely longer without a final; a longer outage loses the oldest audio first rather than
+   * growing without bound.
    */
-  readonly maxReplayBytes: number;
+  readonly maxReplayMs: number;
   /** A stream that lived this long has proven itself: the next failure starts the backoff over. */
   readonly healthyAfterMs: number;
 }
 
-export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayBytes: 80_000, healthyAfterMs: 5_000 };
+export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000 };
 
 export class SttLink {
   private stream: SttStream | undefined;
@@ -86,7 +88,7 @@ export class SttLink {
     if (this.closed) return;
     this.replay.push(audio);
     this.replayBytes += audio.length;
-    while (this.replayBytes > this.options.maxReplayBytes && this.replay.length > 1) this.replayBytes -= this.replay.shift()!.length;
+    while (this.replayBytes > this.options.maxReplayMs * bytesPerMs(this.sttOptions.format ?? PHONE_AUDIO) && this.replay.length > 1) this.replayBytes -= this.replay.shift()!.length;
     this.stream?.sendAudio(audio);
   }
 

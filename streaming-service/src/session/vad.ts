@@ -40,13 +40,26 @@ export interface VadOptions {
   readonly onsetMs: number;
   /** Unvoiced audio inside speech (pauses between words) before speech is declared over. */
   readonly hangoverMs: number;
+  /**
+   * Level (16-bit RMS) a frame needs besides WebRTC's verdict. WebRTC VAD is nearly level-blind: it calls
+   * speech 30 dB down "speech", and that is where the agent's own voice comes back as line echo. 300 is
+   * about -40 dBFS: under any caller talking into a phone (-30 to -15 dBFS), over echo and line noise.
+   */
+  readonly minRms: number;
 }
 
 /**
  * 60 ms of onset (three frames) ignores clicks; 300 ms of hangover spans the gaps between words and short
  * breaths without ending speech, and is well under the 1.5 s false-interruption timeout that follows it.
  */
-export const DEFAULT_VAD_OPTIONS = { mode: 3, frameMs: 20, onsetMs: 60, hangoverMs: 300 } as const satisfies VadOptions;
+export const DEFAULT_VAD_OPTIONS = { mode: 3, frameMs: 20, onsetMs: 60, hangoverMs: 300, minRms: 300 } as const satisfies VadOptions;
+
+/** Root-mean-square of 16-bit samples. */
+function rms(frame: Int16Array): number {
+  let sum = 0;
+  for (let i = 0; i < frame.length; i += 1) sum += frame[i]! * frame[i]!;
+  return Math.sqrt(sum / frame.length);
+}
 
 /** What one push of audio changed. Times are ms of caller audio since the detector started. */
 export type VadEvent =
@@ -131,9 +144,10 @@ export class VoiceActivity {
   }
 
   private analyse(frame: Int16Array, events: VadEvent[]): void {
-    const { frameMs, onsetMs, hangoverMs } = this.options;
+    const { frameMs, onsetMs, hangoverMs, minRms } = this.options;
     this.mod.HEAP16.set(frame, this.buf >> 1);
-    const voiced = this.mod._fvad_process(this.inst, this.buf, this.frameSamples) === 1;
+    // WebRTC runs on every frame (its noise model adapts on quiet ones too); the level gate comes after.
+    const voiced = this.mod._fvad_process(this.inst, this.buf, this.frameSamples) === 1 && rms(frame) >= minRms;
     const startMs = this.frames * frameMs;
     this.frames += 1;
     if (voiced) {
