@@ -154,9 +154,12 @@ export class SimulatedMicrophone {
     this.timer = setTimeout(tick, 0);
   }
 
+  /** Stops sending; whatever was still queued is given up, and whoever waits on it is released. */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.outgoing.length = 0;
+    for (const w of this.waiters.splice(0)) w.resolve();
   }
 
   private sendFrame(): void {
