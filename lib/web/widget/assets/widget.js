@@ -121,7 +121,7 @@ h2 { margin: 0; font-size: 17px; }
       try { fn(detail); } catch (error) { setTimeout(() => { throw error; }); }
     }
   };
-  const stats = { state: 'idle', samplesPlayed: 0, outputRms: 0, framesSent: 0, marksEchoed: 0 };
+  const stats = { state: 'idle', agentState: '', samplesPlayed: 0, outputRms: 0, framesSent: 0, marksEchoed: 0 };
 
   function setStatus(state, text) {
     stats.state = state;
@@ -168,7 +168,8 @@ h2 { margin: 0; font-size: 17px; }
     if (panel.hidden) return;
     panel.hidden = true;
     launcher.setAttribute('aria-expanded', 'false');
-    (lastFocus && lastFocus !== document.body ? lastFocus : launcher).focus();
+    // Back to what had focus before, unless that was the widget itself (its launcher was clicked).
+    (lastFocus && lastFocus !== document.body && lastFocus !== host ? lastFocus : launcher).focus();
     emit('close');
   }
 
@@ -284,7 +285,9 @@ h2 { margin: 0; font-size: 17px; }
       case 'mark': call.audio.mark(String(message.name)); break;
       case 'clear': call.audio.clear(); break;
       case 'caption': addLine(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true); break;
-      case 'state': if (call.admitted) setStatus('live', `Live: ${agentName} is ${message.state}.`); break;
+      case 'state':
+        stats.agentState = String(message.state);
+        if (call.admitted) setStatus('live', `Live: ${agentName} is ${message.state}.`); break;
       case 'ended': finishCall(String(message.reason ?? 'error')); break;
       case 'error': finishCall(undefined, String(message.code ?? 'unavailable'), message.message); break;
       default: break;
