@@ -17,7 +17,7 @@ const BUDGET_BYTES = 35 * 1024;
 /** Loaded on every page view that has the tag. */
 const PAGE_VIEW = [`${WIDGET_ASSETS_SOURCE}/${WIDGET_SCRIPT}`];
 /** Loaded from our origin when a visitor starts a voice call (shared with the meeting page). */
-const FIRST_CALL = ['meeting-media.js', 'capture-worklet.js', 'playback-worklet.js'].map((f) => `${MEETING_ASSETS_SOURCE}/${f}`);
+const FIRST_CALL = ['meeting-media.js', 'web-call.js', 'capture-worklet.js', 'playback-worklet.js'].map((f) => `${MEETING_ASSETS_SOURCE}/${f}`);
 
 interface Row { file: string; raw: number; gzip: number; minGzip: number }
 

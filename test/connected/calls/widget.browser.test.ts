@@ -115,7 +115,7 @@ async function openHost(url: string, viewport = { width: 1280, height: 800 }, wi
   return { context, page, problems };
 }
 
-interface WidgetStats { state: string; agentState: string; samplesPlayed: number; outputRms: number; framesSent: number }
+interface WidgetStats { state: string; agentState: string; marksEchoed: number; samplesPlayed: number; outputRms: number; framesSent: number }
 type WithWidget = { VoiceAgentWidget: { stats: WidgetStats; on(name: string, fn: (d: unknown) => void): unknown } };
 const waitForState = (page: Page, state: string) =>
   page.waitForFunction((s) => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === s, state, { timeout: 30_000, polling: 50 });
@@ -196,6 +196,8 @@ describe('the widget on another site, in Chromium', () => {
 
     // The greeting has played to its end (the agent listens): its caption is final, a `message` event.
     await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.agentState === 'listening', undefined, { timeout: 30_000, polling: 50 });
+    // Marks were echoed once the audio before them had played (the shared client and playback worklet).
+    expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).marksEchoed).toBeGreaterThan(0);
     const mute = page.getByRole('button', { name: 'Mute' });
     await mute.click();
     expect(await page.getByRole('button', { name: 'Unmute' }).getAttribute('aria-pressed')).toBe('true');

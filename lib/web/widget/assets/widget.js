@@ -63,6 +63,7 @@ h2 { margin: 0; font-size: 17px; }
     max_duration: 'The call reached its time limit.',
     silence_timeout: 'The call ended after a long silence.',
     error: 'The call ended because of a problem on our side.',
+    connection_lost: 'The connection was lost. Start a new call to talk again.',
   };
   /** Refusals and failures, for a visitor (the codes are the API's, docs/widget.md). */
   const PROBLEMS = {
@@ -191,7 +192,7 @@ h2 { margin: 0; font-size: 17px; }
   // ---------------------------------------------------------------------------------------------------
   // The voice call: POST /widget/session, then /web-stream (docs/meeting.md's wire protocol)
 
-  const call = { socket: undefined, audio: undefined, stream: undefined, admitted: false, muted: false, active: false };
+  const call = { client: undefined, socket: undefined, audio: undefined, stream: undefined, admitted: false, muted: false, active: false };
 
   /**
    * POSTs JSON as text/plain: a "simple" cross-origin request, so the browser sends no preflight (docs/widget.md).
@@ -217,7 +218,8 @@ h2 { margin: 0; font-size: 17px; }
     callButton.disabled = true;
     setStatus('connecting', 'Connecting…');
     try {
-      const media = await import(`${base}/meeting/assets/meeting-media.js`);
+      const [media, client] = await Promise.all([import(`${base}/meeting/assets/meeting-media.js`), import(`${base}/meeting/assets/web-call.js`)]);
+      call.client = client;
       const missing = media.missingFeatures();
       if (missing.length > 0) throw { code: 'unsupported', message: `Voice calls need ${missing.join(', ')} in this browser.` };
       try {
@@ -247,27 +249,16 @@ h2 { margin: 0; font-size: 17px; }
     }
   }
 
-  function send(message) {
-    if (call.socket && call.socket.readyState === WebSocket.OPEN) call.socket.send(JSON.stringify(message));
-  }
+  const send = (message) => call.client?.sendControl(call.socket, message);
 
+  /** The meeting page's socket client (web-call.js): hello, audio, marks and clear are handled there. */
   function connect(session) {
-    const socket = new WebSocket(session.streamUrl);
-    socket.binaryType = 'arraybuffer';
-    call.socket = socket;
-    // The credential goes in the first message, never in the URL (URLs reach access logs).
-    socket.onopen = () => socket.send(JSON.stringify({ type: 'hello', credential: session.credential, format: { encoding: 'linear16', sampleRate: 16000 } }));
-    socket.onmessage = (event) => {
-      if (typeof event.data !== 'string') return call.audio.play(event.data);
-      let message;
-      try { message = JSON.parse(event.data); } catch { return; }
-      onControl(message, session);
-    };
-    socket.onclose = () => {
-      if (socket !== call.socket) return;
+    call.socket = call.client.openCallSocket(session, call.audio, {
+      current: (socket) => socket === call.socket,
+      onMessage: (message) => onControl(message, session),
       // Closed without `ended` or `error`: the widget does not rejoin (a new call is one click away).
-      finishCall('connection_lost');
-    };
+      onClose: () => finishCall('connection_lost'),
+    });
   }
 
   function onControl(message, session) {
@@ -282,8 +273,6 @@ h2 { margin: 0; font-size: 17px; }
         hangupButton.focus();
         emit('call-start', { callId: session.callId });
         break;
-      case 'mark': call.audio.mark(String(message.name)); break;
-      case 'clear': call.audio.clear(); break;
       case 'caption': addLine(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true); break;
       case 'state':
         stats.agentState = String(message.state);
