@@ -5,7 +5,7 @@ import { ROUTES } from '../../lib/infra/routes.js';
 import { WIDGET_ASSETS_DIR, WIDGET_ASSETS_SOURCE, WIDGET_SCRIPT } from '../../lib/web/widget/assets.js';
 
 /**
- * GET /widget/: the loader script other sites' pages include with one tag. Gzipped and revalidated by
+ * GET /widget/ (the route `/widget`): the loader script other sites' pages include with one tag. Gzipped and revalidated by
  * ETag (a site's visitors fetch it on every page view). No key is checked here: the script is public, and
  * each session it starts presents the key and the page's Origin (POST /widget/session).
  */

@@ -115,8 +115,10 @@ export const ROUTES = {
   // A static segment where /meeting/{callId}/join has `join`: API Gateway and the local server tell them apart by method and segment.
   meetingAsset: route({ method: 'GET', path: '/meeting/assets/{file}', entry: 'functions/meeting/assets.ts', summary: 'Meeting page assets (its script, audio worklets and stylesheet)', tag: 'Calls', auth: false, params: z.object({ file: z.string() }), status: 200, produces: 'application/octet-stream' }),
 
-  // The embeddable widget (docs/widget.md). The loader is a script other sites' pages load with one tag.
-  widgetLoader: route({ method: 'GET', path: '/widget/', entry: 'functions/widget/loader.ts', summary: 'The widget loader script: one <script> tag on any page (docs/widget.md)', tag: 'Widget', auth: false, status: 200, produces: 'text/javascript' }),
+  // The embeddable widget (docs/widget.md). The loader is a script other sites' pages load with one tag,
+  // `src="…/widget/"` as the spec writes it: API Gateway refuses a route path ending in `/` and matches the
+  // request with the trailing slash to `/widget` (the local server does the same for every route).
+  widgetLoader: route({ method: 'GET', path: '/widget', entry: 'functions/widget/loader.ts', summary: 'The widget loader script: one <script> tag on any page (docs/widget.md)', tag: 'Widget', auth: false, status: 200, produces: 'text/javascript' }),
   startWidgetSession: route({ method: 'POST', path: '/widget/session', entry: 'functions/widget/session.ts', summary: 'Start a widget voice call: widget key, agent and Origin checked; the answer is the web session for /web-stream (docs/widget.md). The body is JSON sent as text/plain so the browser needs no preflight', tag: 'Widget', auth: false, ipLimit: 'widget', cors: true, bodyKind: 'raw', consumes: 'text/plain', form: WidgetSessionRequest, errors: [402, 429], status: 200, response: MeetingJoined }),
 
   // `available` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
