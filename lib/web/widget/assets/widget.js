@@ -95,7 +95,7 @@ h2 { margin: 0; font-size: 17px; }
     return node;
   };
   const wrap = el('div', { class: `wrap ${config.position} theme-${config.theme}` });
-  const launcher = el('button', { class: 'launcher', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'panel', 'aria-label': `Open chat: ${config.title}` });
+  const launcher = el('button', { class: 'launcher', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'panel', 'aria-label': config.title });
   launcher.append(el('span', { 'aria-hidden': 'true', class: 'icon' }, '\u{1F399}'));
   const panel = el('div', { class: 'panel', id: 'panel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'title', hidden: '' });
   const header = el('div', { class: 'header' });
