@@ -143,6 +143,12 @@ const EnvSchema = z.object({
   RATE_LIMIT_MEETING_JOIN: rate('20/60s'),
   RATE_LIMIT_MEDIA_STREAM: rate('600/60s'),
   /**
+   * The widget's key is public (docs/widget.md, "Abuse limits"): sessions (voice or chat) started per visitor
+   * IP, and per widget key across all visitors.
+   */
+  RATE_LIMIT_WIDGET: rate('10/60s'),
+  RATE_LIMIT_WIDGET_KEY: rate('120/60s'),
+  /**
    * How long a key hash that the table does not know (or knows as revoked) is answered 401 from memory. A key
    * created after someone presented its value works at the latest this long after creation: key values are
    * 256 random bits shown once, so in practice only a guess or a revoked key is ever cached.

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineRoute } from '../../lib/http/handler.js';
-import { staticAssets } from '../../lib/http/static-assets.js';
+import { CROSS_ORIGIN_ASSET_HEADERS, staticAssets } from '../../lib/http/static-assets.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { MEETING_ASSETS_DIR, MEETING_ASSETS_SOURCE, MEETING_ASSET_FILES } from '../../lib/web/meeting/assets.js';
 
@@ -12,6 +12,9 @@ const assets = staticAssets(
   new Map(Object.entries(MEETING_ASSET_FILES).map(([file, contentType]) => [file, { contentType }])),
   () => [fileURLToPath(new URL(`./${MEETING_ASSETS_DIR}/`, import.meta.url)), fileURLToPath(new URL(`../../${MEETING_ASSETS_SOURCE}/`, import.meta.url))],
   'That meeting asset',
+  // The widget (docs/widget.md) loads the audio module and worklets from other sites' pages: module scripts
+  // and worklets are fetched in CORS mode. They are public code and carry no credentials.
+  CROSS_ORIGIN_ASSET_HEADERS,
 );
 
 export const handler = defineRoute(ROUTES.meetingAsset, ({ params, event }) => assets.serve(params.file, event));

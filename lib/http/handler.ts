@@ -5,6 +5,7 @@ import { getDeps, withTelephony, type Deps, type TelephonyAdapter } from '../dep
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { RouteSpec } from '../infra/routes.js';
 import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
+import { widgetKeyRefused } from '../domain/widget.js';
 import type { RateDecision } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
 import { describeError, log, setLogLevel } from './log.js';
@@ -114,6 +115,9 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
         await takeRate(deps.db, policies['auth-failures'], ip);
         throw new UnauthorizedError(found?.revoked ? REVOKED : undefined);
       }
+      // A widget key sits in public page source: it starts widget sessions and nothing else. Never cached,
+      // so every use re-reads it (and a widget key cannot slip past through the cache).
+      if (found.widget) throw widgetKeyRefused();
       if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
       keyWorkspace.set(hash, found.workspaceId);
       return found.workspaceId;
@@ -145,6 +149,15 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
 }
 
 const REVOKED = 'This API key has been revoked.';
+
+/**
+ * A cross-site route's CORS answer: the request's own Origin (the handler refuses origins its key does not
+ * list, and a refusal must be readable for the widget to say why), never `*`, and no credentials.
+ */
+function corsHeaders(event: APIGatewayProxyEventV2): Record<string, string> {
+  const origin = header(event, 'origin');
+  return origin ? { 'access-control-allow-origin': origin, vary: 'origin' } : { vary: 'origin' };
+}
 
 function assertOwnWorkspace(claimed: unknown, own: string): void {
   if (typeof claimed === 'string' && claimed !== own) throw new ForbiddenError();
@@ -237,6 +250,7 @@ export function defineRoute<const R extends RouteSpec>(
     },
     after: async (request) => {
       const state = request.event.app;
+      if (route.cors && request.response) request.response.headers = { ...request.response.headers, ...corsHeaders(request.event) };
       if (state?.rate && request.response) {
         request.response.headers = { ...request.response.headers, ...rateLimitHeaders(state.rate) };
       }
@@ -256,7 +270,7 @@ export function defineRoute<const R extends RouteSpec>(
         request.response = json(error.status, { error: { code: error.code, message: error.message, details: error.details } }, requestId);
         const rate = request.event.app?.rate;
         const extra = error instanceof RateLimitedError ? error.headers : rate ? rateLimitHeaders(rate) : {};
-        request.response.headers = { ...request.response.headers, ...extra };
+        request.response.headers = { ...request.response.headers, ...extra, ...(route.cors ? corsHeaders(request.event) : {}) };
         return;
       }
       log('error', 'unhandled error', { requestId, route: route_, ...describeError(error) });

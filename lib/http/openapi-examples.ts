@@ -269,6 +269,17 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
     },
   },
   meetingAsset: { params: { file: 'meeting.js' } },
+  widgetLoader: {},
+  startWidgetSession: {
+    request: { apiKey: 'vak_widget_3Jb7Qm2xN9pL4sT8vW1yZ6cR0dF5gH', agentId: EXAMPLE_IDS.agent },
+    response: {
+      callId: EXAMPLE_IDS.call,
+      agentName: 'Ava',
+      streamUrl: 'wss://stream.example.com/web-stream',
+      credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+      expiresAt: '2026-11-23T15:20:00.000Z',
+    },
+  },
 
   createWebhookEndpoint: {
     request: { url: webhookEndpointView.url, description: webhookEndpointView.description, eventTypes: webhookEndpointView.eventTypes },

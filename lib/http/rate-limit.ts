@@ -14,7 +14,7 @@ import { describeError, log } from './log.js';
  */
 
 /** The quotas, by the name the RateLimit headers give them. */
-export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join';
+export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'widget-key';
 
 /** The policies from the parsed config. */
 export function ratePolicies(config: Config): Record<PolicyName, RatePolicy> {
@@ -24,6 +24,8 @@ export function ratePolicies(config: Config): Record<PolicyName, RatePolicy> {
     webhook: { name: 'webhook', ...config.RATE_LIMIT_WEBHOOK },
     meeting: { name: 'meeting', ...config.RATE_LIMIT_MEETING },
     'meeting-join': { name: 'meeting-join', ...config.RATE_LIMIT_MEETING_JOIN },
+    widget: { name: 'widget', ...config.RATE_LIMIT_WIDGET },
+    'widget-key': { name: 'widget-key', ...config.RATE_LIMIT_WIDGET_KEY },
   };
 }
 
@@ -45,6 +47,8 @@ const WHAT: Record<string, string> = {
   webhook: 'webhook requests from your address',
   meeting: 'meeting-link requests from your address',
   'meeting-join': 'meeting joins from your address',
+  widget: 'widget sessions from your address',
+  'widget-key': 'widget sessions with this key',
 };
 
 /** 429 with Retry-After and the RateLimit fields; the error body names the policy. */

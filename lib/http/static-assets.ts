@@ -12,6 +12,9 @@ import type { RawResponse } from './handler.js';
  * the current version (`?v=`).
  */
 
+/** For public code loaded by other sites' pages (module scripts and worklets are fetched in CORS mode). */
+export const CROSS_ORIGIN_ASSET_HEADERS = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' } as const;
+
 export interface AssetSpec {
   readonly contentType: string;
   /** The body itself, for a generated file; otherwise the file is read from the asset directories. */
@@ -50,7 +53,13 @@ const header = (event: APIGatewayProxyEventV2, name: string) => event.headers?.[
  * A set of assets. `directories` lists where the files may be, first match wins (the Lambda bundle's copy,
  * then the source tree); `what` names the set in the 404 message.
  */
-export function staticAssets(specs: ReadonlyMap<string, AssetSpec>, directories: () => readonly string[], what: string): StaticAssets {
+export function staticAssets(
+  specs: ReadonlyMap<string, AssetSpec>,
+  directories: () => readonly string[],
+  what: string,
+  /** Headers every answer carries (for example CORS, for files other sites' pages load). */
+  extraHeaders: Readonly<Record<string, string>> = {},
+): StaticAssets {
   // Assets are immutable for the life of the process, so each is read, hashed and compressed once.
   const loaded = new Map<string, Promise<Asset>>();
 
@@ -77,6 +86,7 @@ export function staticAssets(specs: ReadonlyMap<string, AssetSpec>, directories:
     const gzip = /\bgzip\b/.test(header(event, 'accept-encoding'));
     const etag = `"${asset.version}${gzip ? '-gz' : ''}"`;
     const headers: Record<string, string> = {
+      ...extraHeaders,
       etag,
       vary: 'accept-encoding',
       'x-content-type-options': 'nosniff',

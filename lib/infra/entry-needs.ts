@@ -3,6 +3,7 @@ import type { QueueAccess, RecordingsAccess, TableAccess } from './constructs/bi
 import { DOCS_ASSETS_DIR, DOCS_ASSETS_SOURCE, DOCS_ASSET_FILES } from './docs-assets.js';
 import { MEETING_ASSETS_DIR, MEETING_ASSETS_SOURCE, MEETING_ASSET_FILES } from '../web/meeting/assets.js';
 import { ROUTES, type RouteSpec } from './routes.js';
+import { WIDGET_ASSETS_DIR, WIDGET_ASSETS_SOURCE, WIDGET_SCRIPT } from '../web/widget/assets.js';
 
 /** Every handler module named in the route table (a literal union: a typo below fails the typecheck). */
 export type RouteEntry = (typeof ROUTES)[keyof typeof ROUTES]['entry'];
@@ -68,6 +69,10 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
       from: `${MEETING_ASSETS_SOURCE}/${file}`,
       to: `${MEETING_ASSETS_DIR}/${file}`,
     })),
+  },
+  'functions/widget/loader.ts': {
+    table: 'none',
+    bundleFiles: [{ from: `${WIDGET_ASSETS_SOURCE}/${WIDGET_SCRIPT}`, to: `${WIDGET_ASSETS_DIR}/${WIDGET_SCRIPT}` }],
   },
 };
 

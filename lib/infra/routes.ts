@@ -40,6 +40,7 @@ import {
   WebhookSettingsView,
   WebhookTestResult,
 } from '../domain/webhook.js';
+import { WidgetSessionRequest } from '../domain/widget.js';
 
 /**
  * The one route table. The CDK stack makes one Lambda per entry from `entry`; the local server dispatches
@@ -78,7 +79,13 @@ export interface RouteSpec {
    */
   readonly errors?: readonly number[];
   /** Public routes counted per source IP under this rate-limit policy (docs/api.md, "Rate limits"). */
-  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join';
+  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget';
+  /**
+   * Called from other sites' pages (the widget): every answer, errors included, carries
+   * `Access-Control-Allow-Origin` naming the request's `Origin`, so the page can read why it was refused.
+   * The handler checks that origin against the widget key before doing anything (docs/widget.md).
+   */
+  readonly cors?: boolean;
 }
 
 const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
@@ -121,6 +128,12 @@ export const ROUTES = {
   joinMeeting: route({ method: 'POST', path: '/meeting/{callId}/join', entry: 'functions/meeting/join.ts', summary: 'Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired); with Accept: application/json the answer is the web session (docs/meeting.md)', tag: 'Calls', auth: false, ipLimit: 'meeting-join', params: MeetingParams, bodyKind: 'raw', consumes: 'application/x-www-form-urlencoded', form: z.object({ token: z.string().max(512) }), errors: [410], status: 200, response: MeetingJoined, produces: 'text/html' }),
   // A static segment where /meeting/{callId}/join has `join`: API Gateway and the local server tell them apart by method and segment.
   meetingAsset: route({ method: 'GET', path: '/meeting/assets/{file}', entry: 'functions/meeting/assets.ts', summary: 'Meeting page assets (its script, audio worklets and stylesheet)', tag: 'Calls', auth: false, params: z.object({ file: z.string() }), status: 200, produces: 'application/octet-stream' }),
+
+  // The embeddable widget (docs/widget.md). The loader is a script other sites' pages load with one tag,
+  // `src="…/widget/"` as the spec writes it: API Gateway refuses a route path ending in `/` and matches the
+  // request with the trailing slash to `/widget` (the local server does the same for every route).
+  widgetLoader: route({ method: 'GET', path: '/widget', entry: 'functions/widget/loader.ts', summary: 'The widget loader script: one <script> tag on any page (docs/widget.md)', tag: 'Widget', auth: false, status: 200, produces: 'text/javascript' }),
+  startWidgetSession: route({ method: 'POST', path: '/widget/session', entry: 'functions/widget/session.ts', summary: 'Start a widget voice call: widget key, agent and Origin checked; the answer is the web session for /web-stream (docs/widget.md). The body is JSON sent as text/plain so the browser needs no preflight', tag: 'Widget', auth: false, ipLimit: 'widget', cors: true, bodyKind: 'raw', consumes: 'text/plain', form: WidgetSessionRequest, errors: [402, 429], status: 200, response: MeetingJoined }),
 
   // `available` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
   searchPhoneNumbers: route({ method: 'GET', path: '/api/phone-numbers/available', entry: 'functions/phone-numbers/available.ts', summary: 'Search numbers for sale (buy takes one of these)', tag: 'Phone numbers', auth: true, query: WorkspaceQuery.extend(AvailableNumbersQuery.shape), status: 200, response: z.object({ data: z.array(AvailableNumberView) }) }),

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ContactImportFields } from '../domain/contact-import/schema.js';
 import { UsageError } from './cli-errors.js';
+import { canonicalOrigin } from '../domain/widget.js';
 
 /**
  * The admin CLI's command line: the commands, their usage, and the parser that checks everything a command
@@ -13,7 +14,7 @@ import { UsageError } from './cli-errors.js';
 export const CLI = 'npm run --silent cli --';
 
 
-type Flag = 'name' | 'credits' | 'workspace' | 'key' | 'amount' | 'default-country';
+type Flag = 'name' | 'credits' | 'workspace' | 'key' | 'amount' | 'default-country' | 'scope' | 'agents' | 'origins';
 export type CliFlags = Partial<Record<Flag, string>> & { aws?: boolean };
 
 interface CommandSpec {
@@ -26,7 +27,11 @@ interface CommandSpec {
 
 export const COMMANDS = {
   'workspace create': { usage: 'workspace create --name NAME [--credits N]', summary: 'create a workspace and its first API key', flags: ['name', 'credits'] },
-  'key create': { usage: 'key create --workspace ID --name NAME', summary: 'create another API key for a workspace', flags: ['workspace', 'name'] },
+  'key create': {
+    usage: 'key create --workspace ID --name NAME [--scope widget --agents AGENT_ID,… --origins https://site,…]',
+    summary: 'create another API key; --scope widget: a key for the web widget only (docs/widget.md)',
+    flags: ['workspace', 'name', 'scope', 'agents', 'origins'],
+  },
   'key revoke': { usage: 'key revoke --workspace ID --key KEY_ID', summary: 'revoke an API key (refused from the next request on)', flags: ['workspace', 'key'] },
   'credits add': { usage: 'credits add --workspace ID --amount N', summary: 'add N credits (N > 0) to a workspace', flags: ['workspace', 'amount'] },
   'contacts import': {
@@ -168,9 +173,30 @@ function checkFlags(name: CommandName, flags: CliFlags): void {
   if (flags.name !== undefined && flags.name.trim().length > 200) throw new UsageError('--name must be at most 200 characters', usage(name));
   if (flags.credits !== undefined) amount('credits', flags.credits, name, true);
   if (flags.amount !== undefined) amount('amount', flags.amount, name, false);
+  checkWidgetFlags(name, flags);
   if (flags['default-country'] !== undefined && !ContactImportFields.shape.defaultCountry.safeParse(flags['default-country']).success) {
     throw new UsageError('--default-country must be an ISO 3166-1 alpha-2 code such as US', usage(name));
   }
+}
+
+/** A comma-separated list flag, blanks dropped. */
+export const listFlag = (value: string | undefined): string[] => (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+
+/** A widget key names its agents and origins; a full key takes neither (it can do everything anyway). */
+function checkWidgetFlags(name: CommandName, flags: CliFlags): void {
+  const scope = flags.scope ?? 'full';
+  if (scope !== 'full' && scope !== 'widget') throw new UsageError(`--scope must be full or widget (got ${JSON.stringify(scope)})`, usage(name));
+  if (scope === 'full') {
+    if (flags.agents !== undefined || flags.origins !== undefined) throw new UsageError('--agents and --origins go with --scope widget', usage(name));
+    return;
+  }
+  const agents = listFlag(flags.agents);
+  const origins = listFlag(flags.origins);
+  if (agents.length === 0) throw new UsageError('--scope widget needs --agents (the agent ids the widget may talk to)', usage(name));
+  if (origins.length === 0) throw new UsageError('--scope widget needs --origins (the web sites allowed to use the key)', usage(name));
+  if (agents.length > 50 || origins.length > 50) throw new UsageError('--agents and --origins take at most 50 values each', usage(name));
+  const bad = origins.find((o) => canonicalOrigin(o) === undefined);
+  if (bad !== undefined) throw new UsageError(`--origins takes origins such as https://shop.example (scheme, host, port; no path): ${JSON.stringify(bad)}`, usage(name));
 }
 
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

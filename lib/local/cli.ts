@@ -8,7 +8,8 @@ import { importContactsCommand, readImportFile } from './contact-import-cli.js';
 import { runningAt, runningInstances, usedByPlatform, type PlatformEndpoints } from './instances.js';
 import type { ProgressSink } from './progress.js';
 import { CliFailure, formatUsageError, UsageError } from './cli-errors.js';
-import { cliCommandFor, parseCommandLine, type CliFlags } from './cli-args.js';
+import { cliCommandFor, listFlag, parseCommandLine, type CliFlags } from './cli-args.js';
+import { canonicalOrigin } from '../domain/widget.js';
 
 export { CliFailure, UsageError };
 export { CLI, cliCommandFor, usage } from './cli-args.js';
@@ -110,8 +111,11 @@ export async function runCli(
         return { workspaceId: created.workspaceId, apiKey: created.apiKey };
       }
       case 'key create': {
-        const created = await createApiKey(db, f.workspace!, f.name!.trim());
-        return { workspaceId: f.workspace, keyId: created.keyId, apiKey: created.apiKey };
+        const widget = f.scope === 'widget'
+          ? { agentIds: listFlag(f.agents), origins: listFlag(f.origins).map((o) => canonicalOrigin(o)!) }
+          : undefined;
+        const created = await createApiKey(db, f.workspace!, f.name!.trim(), widget);
+        return { workspaceId: f.workspace, keyId: created.keyId, apiKey: created.apiKey, scope: widget ? 'widget' : 'full', ...widget };
       }
       case 'key revoke': {
         await revokeApiKey(db, f.workspace!, f.key!);

@@ -41,32 +41,49 @@ export async function createMeetingLink(
   const agent = await getAgent(deps.db, workspaceId, request.assistantId);
   await assertCanAffordCall(deps, workspaceId);
   const contact = await findCallContact(deps, workspaceId, phone, request.contactName);
-  const createdAt = new Date(nowMs).toISOString();
-  const call: Call = {
-    _id: newId('call', nowMs),
+  const call = newWebCall(deps, {
     workspaceId,
     agentId: agent._id,
     agentType: 'video',
-    status: 'initiated',
     to: contact?.phoneNumber ?? phone ?? '',
     ...(contact ? { contactId: contact._id } : {}),
     contactName: contact?.contactName ?? request.contactName ?? '',
-    // The session itself reserves when it starts (the meeting page's issue); the link only checks.
+  }, nowMs);
+  const token = randomBytes(32).toString('base64url');
+  const expiresAtMs = nowMs + MEETING_LINK_TTL_SECONDS * 1000;
+  await putNewWebCall(deps, call, [meetingTokenItem(deps.db, { callId: call._id, workspaceId, tokenHash: hashToken(token), expiresAtMs })]);
+  return { call_id: call._id, room_url: publicUrl(deps.config, `/meeting/${call._id}?token=${token}`) };
+}
+
+/**
+ * A call the browser transport will run (a meeting, a widget voice call): nothing reserved yet, because
+ * the browser's first `/web-stream` socket reserves when it claims the call (claimMeetingCall).
+ */
+export function newWebCall(
+  deps: Pick<Deps, 'config'>,
+  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName'>,
+  nowMs: number,
+): Call {
+  const createdAt = new Date(nowMs).toISOString();
+  return {
+    _id: newId('call', nowMs),
+    ...who,
+    status: 'initiated',
     reserved: 0,
     maxDurationSeconds: callPricing(deps.config).maxDurationSeconds,
     createdAt,
     updatedAt: createdAt,
   };
-  const token = randomBytes(32).toString('base64url');
-  const expiresAtMs = nowMs + MEETING_LINK_TTL_SECONDS * 1000;
-  // The record exists from the start (history shows every call id handed out): nobody has joined yet, so
-  // `not_joined` with no duration or cost; the meeting session, when it runs, records what happened.
+}
+
+/**
+ * Writes a web call with its history record (and `extra` items) in one transaction. The record exists from
+ * the start (history shows every call id handed out): nobody has joined yet, so `not_joined` with no
+ * duration or cost; the session, when it runs, records what happened.
+ */
+export async function putNewWebCall(deps: Pick<Deps, 'db'>, call: Call, extra: Parameters<typeof putNewCall>[2] = []): Promise<void> {
   const record = historyOf(call, { endReason: 'not_joined', durationSeconds: 0, cost: 0 });
-  await putNewCall(deps.db, call, [
-    ...newHistoryRecordItems(deps.db, record),
-    meetingTokenItem(deps.db, { callId: call._id, workspaceId, tokenHash: hashToken(token), expiresAtMs }),
-  ]);
-  return { call_id: call._id, room_url: publicUrl(deps.config, `/meeting/${call._id}?token=${token}`) };
+  await putNewCall(deps.db, call, [...newHistoryRecordItems(deps.db, record), ...extra]);
 }
 
 /**
@@ -121,7 +138,7 @@ async function callAndAgentName(deps: Pick<Deps, 'db'>, workspaceId: string, cal
  * The session a join hands the page: a credential bound to the call and to this one join (a random
  * `sessionId`), good until the call could no longer be running (its maximum duration from now, plus slack).
  */
-function issueSession(deps: Pick<Deps, 'config' | 'secrets'>, call: Call, agentName: string, nowMs: number): MeetingSession {
+export function issueSession(deps: Pick<Deps, 'config' | 'secrets'>, call: Call, agentName: string, nowMs: number): MeetingSession {
   const exp = Math.floor(nowMs / 1000) + call.maxDurationSeconds + WEB_SESSION_SLACK_SECONDS;
   const credential = signWebSession(
     {

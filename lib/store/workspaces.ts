@@ -6,11 +6,23 @@ import type { Db } from './dynamo.js';
 import { transact } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 
-/** What an API key resolves to. */
+/**
+ * What a widget key may do (docs/widget.md, "The key in the page"): start widget sessions for these agents,
+ * from these page origins, and nothing else. A widget key sits in public page source, so it is refused by
+ * every other endpoint (403) and a full key is refused by the widget.
+ */
+export interface WidgetKeyScope {
+  readonly agentIds: readonly string[];
+  /** Exact origins (`https://shop.example`), compared with the request's `Origin` header. */
+  readonly origins: readonly string[];
+}
+
+/** What an API key resolves to. `widget` is set for widget-scoped keys; a key without it has full scope. */
 export interface ApiKeyRecord {
   readonly workspaceId: string;
   readonly keyId: string;
   readonly revoked: boolean;
+  readonly widget?: WidgetKeyScope;
 }
 
 /** Keys are stored as SHA-256 of the value: 256 random bits need no slow hash to resist guessing. */
@@ -21,19 +33,21 @@ const newApiKeyValue = () => `${API_KEY_PREFIX}${randomBytes(32).toString('base6
 
 type TransactItem = Parameters<typeof transact>[1][number];
 
-function apiKeyItems(db: Db, ws: string, keyId: string, name: string, hash: string, now: string): TransactItem[] {
+function apiKeyItems(db: Db, ws: string, keyId: string, name: string, hash: string, now: string, widget?: WidgetKeyScope): TransactItem[] {
+  // The scope lives on both items: the hash item is what authentication reads, the ref what a listing shows.
+  const scope = widget ? { scope: 'widget', agentIds: [...widget.agentIds], origins: [...widget.origins] } : {};
   return [
     {
       Put: {
         TableName: db.table,
-        Item: { ...key.apiKey(hash), entity: ENTITY.apiKey, v: TABLE_SCHEMA_VERSION, workspaceId: ws, keyId, createdAt: now },
+        Item: { ...key.apiKey(hash), entity: ENTITY.apiKey, v: TABLE_SCHEMA_VERSION, workspaceId: ws, keyId, createdAt: now, ...scope },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
     {
       Put: {
         TableName: db.table,
-        Item: { ...key.apiKeyRef(ws, keyId), entity: ENTITY.apiKeyRef, v: TABLE_SCHEMA_VERSION, keyId, name, keyHash: hash, createdAt: now },
+        Item: { ...key.apiKeyRef(ws, keyId), entity: ENTITY.apiKeyRef, v: TABLE_SCHEMA_VERSION, keyId, name, keyHash: hash, createdAt: now, ...scope },
       },
     },
   ];
@@ -79,12 +93,12 @@ async function requireWorkspace(db: Db, ws: string): Promise<void> {
   if (!out.Item) throw new NotFoundError('Workspace');
 }
 
-/** Adds an API key to a workspace. */
-export async function createApiKey(db: Db, ws: string, name: string): Promise<{ keyId: string; apiKey: string }> {
+/** Adds an API key to a workspace: full scope, or with `widget` a widget key limited to those agents and origins. */
+export async function createApiKey(db: Db, ws: string, name: string, widget?: WidgetKeyScope): Promise<{ keyId: string; apiKey: string }> {
   await requireWorkspace(db, ws);
   const keyId = newId('apiKey');
   const apiKey = newApiKeyValue();
-  await transact(db, apiKeyItems(db, ws, keyId, name, hashApiKey(apiKey), new Date().toISOString()));
+  await transact(db, apiKeyItems(db, ws, keyId, name, hashApiKey(apiKey), new Date().toISOString(), widget));
   return { keyId, apiKey };
 }
 
@@ -114,6 +128,9 @@ export async function findApiKeyByHash(db: Db, hash: string): Promise<ApiKeyReco
     workspaceId: out.Item.workspaceId as string,
     keyId: out.Item.keyId as string,
     revoked: out.Item.revokedAt !== undefined,
+    ...(out.Item.scope === 'widget'
+      ? { widget: { agentIds: (out.Item.agentIds as string[] | undefined) ?? [], origins: (out.Item.origins as string[] | undefined) ?? [] } }
+      : {}),
   };
 }
 

@@ -108,6 +108,34 @@ describe('admin CLI', () => {
     expect((await t.api(String(ws.apiKey), 'GET', '/api/agents')).status).toBe(200);
   });
 
+  it('key create --scope widget: a key the API refuses (403 widget_key) and the widget accepts from its origins', async () => {
+    const ws = await run(['workspace', 'create'], { name: 'Widget', credits: '10' });
+    const workspace = String(ws.workspaceId);
+    const agent = await t.api(String(ws.apiKey), 'POST', '/api/agents', {
+      name: 'Ava', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram',
+      system_prompt: 'You help.', first_message: 'Hello.', workspaceId: workspace,
+    });
+    const key = await run(['key', 'create'], { workspace, name: 'site', scope: 'widget', agents: agent.body._id, origins: 'https://shop.example, http://127.0.0.1:8080' });
+    expect(key).toMatchObject({ scope: 'widget', agentIds: [agent.body._id], origins: ['https://shop.example', 'http://127.0.0.1:8080'] });
+    const refused = await t.api(String(key.apiKey), 'GET', '/api/agents');
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'widget_key']);
+    const session = await fetch(`${t.baseUrl}/widget/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://shop.example' },
+      body: JSON.stringify({ apiKey: key.apiKey, agentId: agent.body._id }),
+    });
+    expect(session.status).toBe(200);
+    for (const [flags, message] of [
+      [{ scope: 'widget', origins: 'https://shop.example' }, /--agents/],
+      [{ scope: 'widget', agents: 'agent_x' }, /--origins/],
+      [{ scope: 'widget', agents: 'agent_x', origins: 'https://shop.example/path' }, /no path/],
+      [{ scope: 'admin' }, /--scope must be full or widget/],
+      [{ agents: 'agent_x' }, /go with --scope widget/],
+    ] as const) {
+      await expect(run(['key', 'create'], { workspace, name: 'bad', ...flags })).rejects.toThrow(message);
+    }
+  });
+
   it('credits add moves the balance and refuses nonsense', async () => {
     const ws = await run(['workspace', 'create'], { name: 'Gamma', credits: '10' });
     expect(await run(['credits', 'add'], { workspace: String(ws.workspaceId), amount: '5.5' })).toMatchObject({ balance: 15.5 });

@@ -24,6 +24,8 @@ const LIMITS = {
   RATE_LIMIT_MEETING: '4/86400s',
   RATE_LIMIT_MEETING_JOIN: '2/86400s',
   RATE_LIMIT_MEDIA_STREAM: '2/86400s',
+  RATE_LIMIT_WIDGET: '3/86400s',
+  RATE_LIMIT_WIDGET_KEY: '4/86400s',
   UNKNOWN_KEY_CACHE_TTL_MS: '3000',
 };
 
@@ -176,6 +178,23 @@ describe('public routes per source IP', () => {
     for (let i = 0; i < 2; i += 1) expect((await join()).status).toBe(404);
     expectLimited(await join(), 'meeting-join', 2);
     expect((await from('127.0.0.9', 'GET', `/meeting/call_01JZZZZZZZZZZZZZZZZZZZZZZZ?token=x`)).status).toBe(404);
+  });
+
+  it('widget sessions: 429 per visitor address, and per widget key across addresses; the answer stays readable cross-origin', async () => {
+    const ws = await t.workspace(100);
+    const agent = await from('127.0.0.10', 'POST', '/api/agents', { headers: { 'x-api-key': ws.apiKey, 'content-type': 'application/json' }, body: agentBody(ws.workspaceId) });
+    expect(agent.status).toBe(201);
+    const origin = 'https://shop.example';
+    const { apiKey } = await createApiKey(t.deps.db, ws.workspaceId, 'site', { agentIds: [agent.body._id], origins: [origin] });
+    const start = (ip: string) =>
+      from(ip, 'POST', '/widget/session', { headers: { 'content-type': 'text/plain', origin }, body: JSON.stringify({ apiKey, agentId: agent.body._id }) });
+    for (let i = 0; i < 3; i += 1) expect((await start('127.0.0.11')).status).toBe(200);
+    const perIp = await start('127.0.0.11');
+    expectLimited(perIp, 'widget', 3);
+    expect(perIp.headers['access-control-allow-origin']).toBe(origin);
+    // Another visitor still gets in until the key's own budget (4) is spent.
+    expect((await start('127.0.0.12')).status).toBe(200);
+    expectLimited(await start('127.0.0.13'), 'widget-key', 4);
   });
 
   it('media-stream upgrades: 429 on the upgrade once an address used its window', async () => {

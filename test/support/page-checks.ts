@@ -30,7 +30,9 @@ export async function expectOnScreen(page: Page, name: string, selectors: readon
     expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width + 0.5 && box.y + box.height <= viewport.height + 0.5, `${name}: ${selector} inside the ${viewport.width}x${viewport.height} viewport (${JSON.stringify(box)})`).toBe(true);
     const onTop = await element.evaluate((el) => {
       const r = el.getBoundingClientRect();
-      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      // Inside a shadow root (the widget), the document's hit test stops at the host: ask the root itself.
+      const scope = el.getRootNode() as Document | ShadowRoot;
+      const hit = scope.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
       return hit !== null && (hit === el || el.contains(hit));
     });
     expect(onTop, `${name}: ${selector} not covered`).toBe(true);

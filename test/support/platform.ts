@@ -75,6 +75,7 @@ export function platformApi(baseUrl: string): TestPlatform['api'] {
 export function raiseLoopbackIpLimits(): void {
   process.env.RATE_LIMIT_MEETING ??= '100000/60s';
   process.env.RATE_LIMIT_MEETING_JOIN ??= '100000/60s';
+  process.env.RATE_LIMIT_WIDGET ??= '100000/60s';
   process.env.RATE_LIMIT_AUTH_FAILURES ??= '100000/60s';
 }
 

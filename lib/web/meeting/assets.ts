@@ -20,6 +20,7 @@ const JS = 'text/javascript; charset=utf-8';
 export const MEETING_ASSET_FILES = {
   'meeting.js': JS,
   'meeting-media.js': JS,
+  'web-call.js': JS,
   'capture-worklet.js': JS,
   'playback-worklet.js': JS,
   'meeting.css': 'text/css; charset=utf-8',

@@ -2,9 +2,13 @@
  * The meeting page's devices and audio (docs/meeting.md, "Audio in the page"): what the browser lacks, the
  * microphone (and camera, optional), what a device error means for a person, and the audio graph around the
  * two worklets (capture-worklet.js, playback-worklet.js).
+ *
+ * Shared browser code: the meeting page and the embeddable widget (docs/widget.md) both load this module and
+ * its worklets from here. The worklets are found next to this module (`import.meta.url`), not at a path on
+ * the page's origin, because the widget runs on other sites' pages.
  */
 
-const ASSETS = '/meeting/assets/';
+const worklet = (file) => new URL(file, import.meta.url).href;
 
 /** What this browser lacks for a call, if anything. */
 export function missingFeatures() {
@@ -33,6 +37,11 @@ export async function openDevices() {
     const stream = await media.getUserMedia({ audio: AUDIO_CONSTRAINTS });
     return { stream, cameraError: error };
   }
+}
+
+/** The microphone alone (the widget's calls are audio only). */
+export function openMicrophone() {
+  return navigator.mediaDevices.getUserMedia({ audio: AUDIO_CONSTRAINTS });
 }
 
 export function deviceProblem(error) {
@@ -76,8 +85,8 @@ export class AudioEngine {
     this.close();
     this.context = new AudioContext({ latencyHint: 'interactive' });
     await Promise.all([
-      this.context.audioWorklet.addModule(`${ASSETS}capture-worklet.js`),
-      this.context.audioWorklet.addModule(`${ASSETS}playback-worklet.js`),
+      this.context.audioWorklet.addModule(worklet('capture-worklet.js')),
+      this.context.audioWorklet.addModule(worklet('playback-worklet.js')),
     ]);
     const source = this.context.createMediaStreamSource(stream);
     // Nothing above 8 kHz may reach the 16 kHz resampler (it would fold back as noise).

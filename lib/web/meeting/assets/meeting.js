@@ -6,8 +6,7 @@
  */
 
 import { AudioEngine, cameraNote, deviceProblem, missingFeatures, openDevices } from './meeting-media.js';
-
-const PCM_FORMAT = { encoding: 'linear16', sampleRate: 16000 };
+import { openCallSocket, sendControl as send } from './web-call.js';
 /** How long the page keeps trying to rejoin after the socket drops: the streaming service's rejoin grace. */
 const REJOIN_WINDOW_MS = 30_000;
 /** Retry delays grow from half a second to five: quick after a blip, gentle on a server that is down. */
@@ -134,10 +133,7 @@ function onMicFrame(frame, level) {
   }
 }
 
-function sendControl(message) {
-  const socket = call.socket;
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-}
+const sendControl = (message) => send(call.socket, message);
 
 function attachPreview(video) {
   video.srcObject = media.stream;
@@ -215,41 +211,24 @@ function offerSound() {
 }
 
 function connect() {
-  const socket = new WebSocket(call.session.streamUrl);
-  socket.binaryType = 'arraybuffer';
-  call.socket = socket;
+  call.socket = openCallSocket(call.session, media.audio, { current: (socket) => socket === call.socket, onMessage: onControl, onClose });
   call.admitted = false;
   if (stats.state !== 'reconnecting') setState('connecting', 'Connecting…');
-  socket.onopen = () => {
-    // The credential goes in the first message, never in the URL (URLs reach access logs).
-    socket.send(JSON.stringify({ type: 'hello', credential: call.session.credential, format: PCM_FORMAT }));
-  };
-  socket.onmessage = (event) => {
-    if (socket !== call.socket) return;
-    if (typeof event.data === 'string') onControl(event.data);
-    else media.audio.play(event.data);
-  };
-  socket.onclose = (event) => {
-    if (socket !== call.socket) return;
-    call.socket = undefined;
-    call.admitted = false;
-    if (call.finished) return;
-    // Refused (1008) or failed (1011) without a reason we may retry: retrying would only be refused again.
-    if ((event.code === 1008 || event.code === 1011) && call.lastError !== 'already_connected') {
-      finish(undefined, { title: 'The call stopped', text: 'The call could not continue. Ask for a new meeting link to talk again.' });
-      return;
-    }
-    scheduleRejoin();
-  };
 }
 
-function onControl(text) {
-  let message;
-  try {
-    message = JSON.parse(text);
-  } catch {
+function onClose(event) {
+  call.socket = undefined;
+  call.admitted = false;
+  if (call.finished) return;
+  // Refused (1008) or failed (1011) without a reason we may retry: retrying would only be refused again.
+  if ((event.code === 1008 || event.code === 1011) && call.lastError !== 'already_connected') {
+    finish(undefined, { title: 'The call stopped', text: 'The call could not continue. Ask for a new meeting link to talk again.' });
     return;
   }
+  scheduleRejoin();
+}
+
+function onControl(message) {
   switch (message.type) {
     case 'ready':
       call.admitted = true;
@@ -260,12 +239,6 @@ function onControl(text) {
       $('agent-name').textContent = agentName || 'Agent';
       if (media.muted) sendControl({ type: 'mute', muted: true });
       setState('live', describeLive());
-      break;
-    case 'mark':
-      media.audio.mark(String(message.name));
-      break;
-    case 'clear':
-      media.audio.clear();
       break;
     case 'caption':
       showCaption(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true);

@@ -1,0 +1,23 @@
+import { MAX_WIDGET_BODY_BYTES, WidgetSessionRequest } from '../../lib/domain/widget.js';
+import { MeetingJoined } from '../../lib/domain/call.js';
+import { defineRoute } from '../../lib/http/handler.js';
+import { widgetBody } from '../../lib/http/widget-body.js';
+import { ROUTES } from '../../lib/infra/routes.js';
+import { authorizeWidget, startWidgetCall } from '../../lib/services/widget.js';
+
+/**
+ * POST /widget/session: a widget voice call. The key, the agent and the page's Origin are checked
+ * (lib/services/widget.ts); the answer is the web session the panel opens `/web-stream` with. It carries
+ * the tab's credential: no cache may keep it.
+ */
+export const handler = defineRoute(ROUTES.startWidgetSession, async ({ deps, event }) => {
+  const body = widgetBody(event, WidgetSessionRequest, MAX_WIDGET_BODY_BYTES);
+  const grant = await authorizeWidget(deps, body, event.headers?.origin);
+  const session = await startWidgetCall(deps, grant);
+  return {
+    raw: true as const,
+    contentType: 'application/json; charset=utf-8',
+    headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    body: JSON.stringify(MeetingJoined.parse(session)),
+  };
+});

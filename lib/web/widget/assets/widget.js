@@ -1,0 +1,356 @@
+/**
+ * The embeddable widget (docs/widget.md): one `<script src="…/widget/" data-api-key data-agent-id>` tag on
+ * any site. A launcher button and a panel in a Shadow DOM (no CSS in or out), one global (`window.VoiceAgentWidget`),
+ * and a voice call over the streaming service's `/web-stream` with the meeting page's audio module and
+ * worklets (loaded from our origin on the first call). A classic script, not a module: the one tag needs no
+ * `type`, and nothing runs before the page is parsed (`async` is fine).
+ */
+(() => {
+  const script = document.currentScript;
+  if (!script || window.VoiceAgentWidget) return;
+  const base = new URL(script.src).origin;
+  const data = script.dataset;
+  const config = {
+    apiKey: data.apiKey || '',
+    agentId: data.agentId || '',
+    position: data.position === 'bottom-left' ? 'left' : 'right',
+    theme: ['light', 'dark'].includes(data.theme) ? data.theme : 'auto',
+    accent: /^#[0-9a-f]{3,8}$/i.test(data.accent || '') ? data.accent : '#1d4ed8',
+    title: data.title || 'Talk to us',
+    greeting: data.greeting || '',
+  };
+
+  /**
+   * Everything in the shadow root is reset (`all: initial` on the wrapper) so a host page's inherited fonts or
+   * colours never reach in. Colours meet WCAG AA contrast in both themes; the accent is the site's.
+   */
+  const STYLES = `
+:host { all: initial; }
+.wrap { all: initial; position: fixed; bottom: 20px; z-index: 2147483000; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  --bg: #ffffff; --fg: #111827; --muted: #4b5563; --line: #d1d5db; --accent: --accent-value; --agent-bg: #f3f4f6; color: var(--fg); }
+.wrap.right { right: 20px; } .wrap.left { left: 20px; }
+.theme-dark { --bg: #111827; --fg: #f9fafb; --muted: #d1d5db; --line: #374151; --agent-bg: #1f2937; }
+@media (prefers-color-scheme: dark) { .theme-auto { --bg: #111827; --fg: #f9fafb; --muted: #d1d5db; --line: #374151; --agent-bg: #1f2937; } }
+button { font: inherit; cursor: pointer; border-radius: 8px; border: 1px solid var(--line); padding: 8px 14px; background: var(--bg); color: var(--fg); }
+button:focus-visible, .log:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+button:disabled { opacity: .6; cursor: default; }
+.launcher { width: 56px; height: 56px; border-radius: 50%; background: var(--accent); color: #fff; border: 0; font-size: 24px; box-shadow: 0 4px 14px rgba(0,0,0,.25); }
+.panel { position: absolute; bottom: 68px; width: min(360px, calc(100vw - 40px)); max-height: min(560px, calc(100vh - 110px)); display: flex; flex-direction: column;
+  gap: 8px; padding: 14px; box-sizing: border-box; background: var(--bg); border: 1px solid var(--line); border-radius: 14px; box-shadow: 0 10px 30px rgba(0,0,0,.25); }
+.right .panel { right: 0; } .left .panel { left: 0; }
+.panel[hidden] { display: none; }
+.header { display: flex; align-items: center; justify-content: space-between; gap: 8px; }
+h2 { margin: 0; font-size: 17px; }
+.close { padding: 2px 10px; font-size: 20px; line-height: 1.2; }
+.status { margin: 0; color: var(--muted); font-size: 14px; }
+.problem { margin: 0; padding: 8px 10px; border-radius: 8px; background: #fef2f2; color: #991b1b; font-size: 14px; }
+.problem[hidden] { display: none; }
+.log { flex: 1; min-height: 120px; overflow-y: auto; display: flex; flex-direction: column; gap: 6px; padding: 4px; }
+.line { margin: 0; padding: 6px 10px; border-radius: 10px; max-width: 85%; }
+.line.agent { background: var(--agent-bg); align-self: flex-start; }
+.line.user { background: var(--accent); color: #fff; align-self: flex-end; }
+.line[data-final="false"] { opacity: .8; }
+.who { font-weight: 600; }
+.controls { display: flex; gap: 8px; flex-wrap: wrap; }
+.controls [hidden] { display: none; }
+.call { background: var(--accent); color: #fff; border-color: var(--accent); flex: 1; }
+.hangup { background: #b91c1c; color: #fff; border-color: #b91c1c; }
+`;
+
+  const END_REASONS = {
+    customer_hangup: 'You ended the call.',
+    agent_hangup: 'The agent ended the call.',
+    max_duration: 'The call reached its time limit.',
+    silence_timeout: 'The call ended after a long silence.',
+    error: 'The call ended because of a problem on our side.',
+    connection_lost: 'The connection was lost. Start a new call to talk again.',
+  };
+  /** Refusals and failures, for a visitor (the codes are the API's, docs/widget.md). */
+  const PROBLEMS = {
+    origin_not_allowed: 'This assistant is not available on this site.',
+    full_key_in_page: 'This assistant is not set up correctly (the site uses the wrong kind of key).',
+    agent_not_allowed: 'This assistant is not available on this site.',
+    unauthorized: 'This assistant is not set up correctly (its key is not valid).',
+    not_found: 'This assistant is not available.',
+    insufficient_credits: 'The agent is unavailable right now. Please try again later.',
+    rate_limited: 'Too many conversations were started just now. Please wait a minute and try again.',
+    unavailable: 'The agent is unavailable right now. Please try again in a few minutes.',
+    network: 'The assistant could not be reached. Check your connection and try again.',
+  };
+
+  // ---------------------------------------------------------------------------------------------------
+  // The DOM: a host element whose open shadow root holds everything (styles cannot leak either way).
+
+  const host = document.createElement('div');
+  host.setAttribute('data-voice-agent-widget', '');
+  const root = host.attachShadow({ mode: 'open' });
+  // A constructed stylesheet: a host page's strict `style-src` governs <style> elements, not CSSOM sheets.
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(STYLES.replace(/--accent-value/g, config.accent));
+  root.adoptedStyleSheets = [sheet];
+  const el = (tag, attrs = {}, text) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const wrap = el('div', { class: `wrap ${config.position} theme-${config.theme}` });
+  const launcher = el('button', { class: 'launcher', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'panel', 'aria-label': config.title });
+  launcher.append(el('span', { 'aria-hidden': 'true', class: 'icon' }, '\u{1F399}'));
+  const panel = el('div', { class: 'panel', id: 'panel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'title', hidden: '' });
+  const header = el('div', { class: 'header' });
+  const close = el('button', { class: 'close', type: 'button', 'aria-label': 'Close' }, '\u00d7');
+  header.append(el('h2', { id: 'title' }, config.title), close);
+  const status = el('p', { class: 'status', role: 'status' }, 'Ready.');
+  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
+  const problem = el('p', { class: 'problem', role: 'alert', hidden: '' });
+  const controls = el('div', { class: 'controls' });
+  const callButton = el('button', { class: 'call', type: 'button' }, 'Start a call');
+  const muteButton = el('button', { class: 'mute', type: 'button', 'aria-pressed': 'false', hidden: '' }, 'Mute');
+  const hangupButton = el('button', { class: 'hangup', type: 'button', hidden: '' }, 'Hang up');
+  controls.append(callButton, muteButton, hangupButton);
+  panel.append(header, status, problem, log, controls);
+  wrap.append(launcher, panel);
+  root.append(wrap);
+
+  // ---------------------------------------------------------------------------------------------------
+  // Events and the public API
+
+  const listeners = new Map();
+  const emit = (name, detail) => {
+    for (const fn of listeners.get(name) ?? []) {
+      try { fn(detail); } catch (error) { setTimeout(() => { throw error; }); }
+    }
+  };
+  const stats = { state: 'idle', agentState: '', samplesPlayed: 0, outputRms: 0, framesSent: 0, marksEchoed: 0 };
+
+  function setStatus(state, text) {
+    stats.state = state;
+    wrap.dataset.state = state;
+    status.textContent = text;
+  }
+
+  function showProblem(code, message) {
+    problem.textContent = PROBLEMS[code] || message || 'Something went wrong. Please try again.';
+    problem.dataset.code = code;
+    problem.hidden = false;
+    emit('error', { code, message: problem.textContent });
+  }
+
+  /** A line of the conversation; an interim caption is replaced in place by its final version. */
+  function addLine(role, text, final = true) {
+    let line = log.querySelector(`p[data-role="${role}"][data-final="false"]`);
+    if (!line) {
+      line = el('p', { class: `line ${role}`, 'data-role': role });
+      line.append(el('span', { class: 'who' }, role === 'agent' ? `${agentName}: ` : 'You: '), el('span', { class: 'words' }));
+      log.append(line);
+      while (log.children.length > 100) log.firstElementChild.remove();
+    }
+    line.dataset.final = String(final);
+    line.querySelector('.words').textContent = text;
+    log.scrollTop = log.scrollHeight;
+    if (final) emit('message', { role, text });
+  }
+
+  let agentName = 'Agent';
+  let lastFocus;
+
+  function open() {
+    if (!panel.hidden) return;
+    lastFocus = document.activeElement;
+    panel.hidden = false;
+    launcher.setAttribute('aria-expanded', 'true');
+    if (config.greeting && log.children.length === 0) addLine('agent', config.greeting);
+    (callButton.hidden ? close : callButton).focus();
+    emit('open');
+  }
+
+  function closePanel() {
+    if (panel.hidden) return;
+    panel.hidden = true;
+    launcher.setAttribute('aria-expanded', 'false');
+    // Back to what had focus before, unless that was the widget itself (its launcher was clicked).
+    (lastFocus && lastFocus !== document.body && lastFocus !== host ? lastFocus : launcher).focus();
+    emit('close');
+  }
+
+  /** The panel is modal: Tab and Shift+Tab cycle inside it, Escape closes it. */
+  function trapFocus(event) {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      closePanel();
+      return;
+    }
+    if (event.key !== 'Tab') return;
+    const focusable = [...panel.querySelectorAll('button, [tabindex="0"], textarea, input')].filter((n) => !n.hidden && !n.disabled);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (event.shiftKey && root.activeElement === first) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && root.activeElement === last) { event.preventDefault(); first.focus(); }
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // The voice call: POST /widget/session, then /web-stream (docs/meeting.md's wire protocol)
+
+  const call = { client: undefined, socket: undefined, audio: undefined, stream: undefined, admitted: false, muted: false, active: false };
+
+  /**
+   * POSTs JSON as text/plain: a "simple" cross-origin request, so the browser sends no preflight (docs/widget.md).
+   * Resolves to the body, or throws `{ code, message }`.
+   */
+  async function post(path, body) {
+    let response;
+    try {
+      response = await fetch(`${base}${path}`, { method: 'POST', mode: 'cors', credentials: 'omit', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) });
+    } catch {
+      throw { code: 'network' };
+    }
+    const json = await response.json().catch(() => ({}));
+    if (!response.ok) throw { code: json.error?.code || 'unavailable', message: json.error?.message };
+    return json;
+  }
+
+  async function startCall() {
+    if (call.active) return;
+    open();
+    call.active = true;
+    problem.hidden = true;
+    callButton.disabled = true;
+    setStatus('connecting', 'Connecting…');
+    try {
+      const [media, client] = await Promise.all([import(`${base}/meeting/assets/meeting-media.js`), import(`${base}/meeting/assets/web-call.js`)]);
+      call.client = client;
+      const missing = media.missingFeatures();
+      if (missing.length > 0) throw { code: 'unsupported', message: `Voice calls need ${missing.join(', ')} in this browser.` };
+      try {
+        call.stream = await media.openMicrophone();
+      } catch (error) {
+        throw { code: 'microphone', message: media.deviceProblem(error).join(': ') };
+      }
+      const session = await post('/widget/session', { apiKey: config.apiKey, agentId: config.agentId });
+      agentName = session.agentName || agentName;
+      call.audio = new media.AudioEngine();
+      call.audio.onMark = (name) => { stats.marksEchoed += 1; send({ type: 'mark', name }); };
+      call.audio.onStats = (played, rms) => { stats.samplesPlayed = played; stats.outputRms = rms; };
+      await call.audio.start(call.stream, onFrame);
+      connect(session);
+    } catch (error) {
+      endCall();
+      setStatus('error', 'The call could not start.');
+      showProblem(error.code || 'unavailable', error.message);
+    }
+  }
+
+  function onFrame(frame) {
+    const socket = call.socket;
+    if (call.admitted && !call.muted && socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(frame);
+      stats.framesSent += 1;
+    }
+  }
+
+  const send = (message) => call.client?.sendControl(call.socket, message);
+
+  /** The meeting page's socket client (web-call.js): hello, audio, marks and clear are handled there. */
+  function connect(session) {
+    call.socket = call.client.openCallSocket(session, call.audio, {
+      current: (socket) => socket === call.socket,
+      onMessage: (message) => onControl(message, session),
+      // Closed without `ended` or `error`: the widget does not rejoin (a new call is one click away).
+      onClose: () => finishCall('connection_lost'),
+    });
+  }
+
+  function onControl(message, session) {
+    switch (message.type) {
+      case 'ready':
+        call.admitted = true;
+        agentName = message.agentName || agentName;
+        setStatus('live', `Live with ${agentName}.`);
+        callButton.hidden = true;
+        muteButton.hidden = false;
+        hangupButton.hidden = false;
+        hangupButton.focus();
+        emit('call-start', { callId: session.callId });
+        break;
+      case 'caption': addLine(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true); break;
+      case 'state':
+        stats.agentState = String(message.state);
+        if (call.admitted) setStatus('live', `Live: ${agentName} is ${message.state}.`); break;
+      case 'ended': finishCall(String(message.reason ?? 'error')); break;
+      case 'error': finishCall(undefined, String(message.code ?? 'unavailable'), message.message); break;
+      default: break;
+    }
+  }
+
+  /** Releases the socket, the microphone and the audio graph. */
+  function endCall() {
+    const socket = call.socket;
+    call.socket = undefined;
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close(1000);
+    if (call.stream) for (const track of call.stream.getTracks()) track.stop();
+    if (call.audio) call.audio.close();
+    Object.assign(call, { stream: undefined, audio: undefined, admitted: false, muted: false, active: false });
+    callButton.hidden = false;
+    callButton.disabled = false;
+    muteButton.hidden = true;
+    hangupButton.hidden = true;
+    muteButton.setAttribute('aria-pressed', 'false');
+    muteButton.textContent = 'Mute';
+  }
+
+  function finishCall(reason, code, message) {
+    if (!call.active) return;
+    const wasAdmitted = call.admitted;
+    endCall();
+    if (code) {
+      setStatus('error', 'The call has ended.');
+      showProblem(code, message);
+    } else {
+      setStatus('ended', END_REASONS[reason] || 'The call has ended.');
+    }
+    if (wasAdmitted) emit('call-end', { reason: reason || code });
+    if (!panel.hidden) callButton.focus();
+  }
+
+  function hangUp() {
+    send({ type: 'hangup' });
+    finishCall('customer_hangup');
+  }
+
+  function toggleMute() {
+    call.muted = !call.muted;
+    for (const track of call.stream?.getAudioTracks() ?? []) track.enabled = !call.muted;
+    muteButton.setAttribute('aria-pressed', String(call.muted));
+    muteButton.textContent = call.muted ? 'Unmute' : 'Mute';
+    send({ type: 'mute', muted: call.muted });
+  }
+
+  launcher.onclick = () => (panel.hidden ? open() : closePanel());
+  close.onclick = closePanel;
+  callButton.onclick = startCall;
+  muteButton.onclick = toggleMute;
+  hangupButton.onclick = hangUp;
+  panel.addEventListener('keydown', trapFocus);
+
+  const api = {
+    open,
+    close: closePanel,
+    start: startCall,
+    end: () => { if (call.active) hangUp(); },
+    on(name, fn) { if (!listeners.has(name)) listeners.set(name, new Set()); listeners.get(name).add(fn); return api; },
+    off(name, fn) { listeners.get(name)?.delete(fn); return api; },
+    /** Read-only figures for tests and debugging; never the credential. */
+    get stats() { return { ...stats }; },
+  };
+  Object.defineProperty(window, 'VoiceAgentWidget', { value: Object.freeze(api) });
+
+  if (!config.apiKey || !config.agentId) {
+    setStatus('error', 'Not set up.');
+    showProblem('setup', 'This assistant is not set up: the script tag needs data-api-key and data-agent-id.');
+    callButton.disabled = true;
+  }
+  const mount = () => document.body.append(host);
+  if (document.body) mount();
+  else document.addEventListener('DOMContentLoaded', mount, { once: true });
+})();

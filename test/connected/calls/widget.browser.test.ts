@@ -1,0 +1,315 @@
+/**
+ * Invariant: the embeddable widget works as a visitor meets it, on someone else's site. Chromium loads a host
+ * page from a second loopback origin (its own port) with the one `<script>` tag, under a strict
+ * Content-Security-Policy that allows only our origin, and with hostile global styles:
+ * - the launcher and the open panel are on screen, styled by the widget alone (the host's styles do not
+ *   reach into the Shadow DOM), pass axe-core's WCAG 2.1 AA rules, and trap focus (Tab cycles inside,
+ *   Escape closes and gives focus back); the page gains exactly one global, `VoiceAgentWidget`;
+ * - a voice call from the widget talks to the real streaming service: the agent's greeting is played (its
+ *   level measured in the page) and captioned, the JS API's events fire, hang-up ends the call, and the
+ *   history record is a `voice` call;
+ * - refusals are said in the panel: a key used from a site not in its list, a full-scope key, an agent the
+ *   key does not name; and the API answers them (and a widget key on any other endpoint) with the JSON error.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getHistoryRecord } from '../../../lib/store/history.js';
+import { createApiKey } from '../../../lib/store/workspaces.js';
+import { FAKE_MEDIA_ARGS, launchChromium } from '../../support/browser.js';
+import { axeViolations, expectOnScreen } from '../../support/page-checks.js';
+import { raiseLoopbackIpLimits } from '../../support/platform.js';
+import { startVoicePlatform, type VoicePlatform } from '../voice-harness.js';
+
+let vp: VoicePlatform;
+let browser: Browser;
+let host: Server;
+let dir: string;
+let hostOrigin: string;
+/** What the host page puts in its `<script>` tag, per path (`/page/<name>`). */
+const pages = new Map<string, Record<string, string> | null>([['/bare', null]]);
+
+/** Global styles a careless site might have: inherited fonts and colours, every button hidden. */
+const HOSTILE_CSS = '* { font: 31px serif !important; color: #f0f !important; letter-spacing: 4px; } button { display: none !important; }';
+
+function startHost(base: string): Promise<Server> {
+  const csp = [
+    "default-src 'none'",
+    `script-src 'self' ${base}`,
+    `connect-src ${base} ${base.replace(/^http/, 'ws')}`,
+    "style-src 'self'",
+  ].join('; ');
+  const server = createServer((req, res) => {
+    if (req.url === '/host.css') {
+      res.writeHead(200, { 'content-type': 'text/css' }).end(HOSTILE_CSS);
+      return;
+    }
+    const attrs = pages.get(req.url ?? '');
+    if (attrs === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    const data = Object.entries(attrs ?? {}).map(([k, v]) => ` data-${k}="${v}"`).join('');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bakery</title><link rel="stylesheet" href="/host.css"></head>
+<body><main><h1>The bakery</h1><p>Fresh bread every morning.</p><button id="own">Our own button</button></main>
+${attrs === null ? '' : `<script src="${base}/widget/"${data} async></script>`}</body></html>`);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+beforeAll(async () => {
+  raiseLoopbackIpLimits();
+  vp = await startVoicePlatform({
+    stt: { transcripts: () => 'What time do you open tomorrow?', finalDelayMs: 50 },
+    llm: { ttftMs: 50, tokensPerSecond: 400 },
+    tts: { firstByteDelayMs: 30, realtimeFactor: 8 },
+  });
+  host = await startHost(vp.platform.baseUrl);
+  hostOrigin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  // A quiet microphone: the stand-in STT hears any voiced audio as a question, and the fake device's beep
+  // would interrupt the greeting this test listens to.
+  dir = mkdtempSync(join(tmpdir(), 'widget-'));
+  const silence = join(dir, 'silence.wav');
+  execFileSync('sox', ['-n', '-r', '48000', '-c', '1', '-b', '16', silence, 'trim', '0', '60']);
+  browser = await launchChromium([...FAKE_MEDIA_ARGS, `--use-file-for-fake-audio-capture=${silence}`, '--autoplay-policy=no-user-gesture-required']);
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => host?.close(r));
+  await vp?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let pageSeq = 0;
+
+/** A host page with the widget tag for `attrs`; its URL. */
+function hostPage(attrs: Record<string, string>): string {
+  const path = `/page/${(pageSeq += 1)}`;
+  pages.set(path, attrs);
+  return `${hostOrigin}${path}`;
+}
+
+async function widgetKey(agentIds: string[], origins: string[] = [hostOrigin]): Promise<string> {
+  return (await createApiKey(vp.deps.db, vp.workspaceId, 'widget', { agentIds, origins })).apiKey;
+}
+
+/** Opens a host page; records script errors and CSP violations (every test expects none of its own). */
+async function openHost(url: string, viewport = { width: 1280, height: 800 }, widget = true): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // A refused session is a 4xx the browser logs; the widget shows it, which the tests check.
+    if (/status of 4\d\d/.test(m.text())) return;
+    if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  expect((await page.goto(url))?.status()).toBe(200);
+  if (widget) await page.locator('[data-voice-agent-widget] .launcher').waitFor();
+  return { context, page, problems };
+}
+
+interface WidgetStats { state: string; agentState: string; marksEchoed: number; samplesPlayed: number; outputRms: number; framesSent: number }
+type WithWidget = { VoiceAgentWidget: { stats: WidgetStats; on(name: string, fn: (d: unknown) => void): unknown } };
+const waitForState = (page: Page, state: string) =>
+  page.waitForFunction((s) => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === s, state, { timeout: 30_000, polling: 50 });
+
+describe('the widget on another site, in Chromium', () => {
+  it('opens under a strict CSP and hostile styles: on screen, accessible, focus trapped, one global', async () => {
+    const agent = await vp.agent({ name: 'Ava' });
+    const url = hostPage({ 'api-key': await widgetKey([agent._id]), 'agent-id': agent._id, title: 'Ask the bakery', greeting: 'Hi! Ask me anything.' });
+    const { context, page, problems } = await openHost(url);
+
+    // The host page's own globals, plus exactly one of ours.
+    const names = (p: Page) => p.evaluate(() => Object.getOwnPropertyNames(window));
+    const bare = await openHost(`${hostOrigin}/bare`, undefined, false);
+    const without = new Set(await names(bare.page));
+    await bare.context.close();
+    expect((await names(page)).filter((n) => !without.has(n))).toEqual(['VoiceAgentWidget']);
+    const launcher = page.locator('[data-voice-agent-widget] .launcher');
+    expect(await launcher.getAttribute('aria-expanded')).toBe('false');
+    await expectOnScreen(page, 'widget-closed', ['[data-voice-agent-widget] .launcher']);
+
+    await launcher.click();
+    const panel = page.getByRole('dialog', { name: 'Ask the bakery' });
+    await panel.waitFor();
+    expect(await launcher.getAttribute('aria-expanded')).toBe('true');
+    await panel.getByText('Hi! Ask me anything.').waitFor();
+    // The host's `button { display: none }` and inherited 31px serif do not reach in.
+    const look = await page.locator('[data-voice-agent-widget] .call').evaluate((b) => ({ display: getComputedStyle(b).display, font: getComputedStyle(b).fontSize, family: getComputedStyle(b).fontFamily }));
+    expect(look.display).not.toBe('none');
+    expect(look.font).toBe('15px');
+    expect(look.family).not.toMatch(/^serif/);
+    expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, 'widget-open', ['[data-voice-agent-widget] h2', '[data-voice-agent-widget] .call', '[data-voice-agent-widget] .close', '[data-voice-agent-widget] .log']);
+
+    // Focus starts on the call button and stays inside the panel.
+    const focused = () => page.evaluate(() => document.querySelector('[data-voice-agent-widget]')!.shadowRoot!.activeElement?.className ?? '');
+    expect(await focused()).toBe('call');
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i += 1) {
+      await page.keyboard.press('Tab');
+      seen.add(await focused());
+    }
+    expect([...seen].sort()).toEqual(['call', 'close', 'log']);
+    await page.keyboard.press('Shift+Tab');
+    expect(['call', 'close', 'log']).toContain(await focused());
+    await page.keyboard.press('Escape');
+    expect(await panel.isVisible()).toBe(false);
+    expect(await focused()).toBe('launcher');
+
+    // Phone-sized screen: the open panel fits.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => (window as unknown as { VoiceAgentWidget: { open(): void } }).VoiceAgentWidget.open());
+    await expectOnScreen(page, 'widget-phone', ['[data-voice-agent-widget] h2', '[data-voice-agent-widget] .call', '[data-voice-agent-widget] .close']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a voice call: the greeting plays and is captioned, the events fire, hang-up ends it, history records it', async () => {
+    const agent = await vp.agent({ name: 'Ava', first_message: 'Hi, this is Ava from the bakery.' });
+    const url = hostPage({ 'api-key': await widgetKey([agent._id]), 'agent-id': agent._id });
+    const { context, page, problems } = await openHost(url);
+    await page.evaluate(() => {
+      const w = window as unknown as WithWidget & { events: string[] };
+      w.events = [];
+      for (const name of ['open', 'call-start', 'call-end', 'message']) w.VoiceAgentWidget.on(name, () => w.events.push(name));
+    });
+    // The site's own button could call this: start() opens the panel and the call.
+    await page.evaluate(() => (window as unknown as { VoiceAgentWidget: { start(): void } }).VoiceAgentWidget.start());
+    await waitForState(page, 'live');
+    await page.waitForFunction(() => {
+      const s = (window as unknown as WithWidget).VoiceAgentWidget.stats;
+      return s.samplesPlayed > 16_000 && s.outputRms > 0.01;
+    }, undefined, { timeout: 30_000, polling: 50 });
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('Hi, this is Ava from the bakery.').first().waitFor({ timeout: 30_000 });
+    expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).framesSent).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, 'widget-call', ['[data-voice-agent-widget] .mute', '[data-voice-agent-widget] .hangup', '[data-voice-agent-widget] .status']);
+
+    // The greeting has played to its end (the agent listens): its caption is final, a `message` event.
+    await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.agentState === 'listening', undefined, { timeout: 30_000, polling: 50 });
+    // Marks were echoed once the audio before them had played (the shared client and playback worklet).
+    expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).marksEchoed).toBeGreaterThan(0);
+    const mute = page.getByRole('button', { name: 'Mute' });
+    await mute.click();
+    expect(await page.getByRole('button', { name: 'Unmute' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'Hang up' }).click();
+    const ended = await vp.nextCallEnded();
+    await waitForState(page, 'ended');
+    await page.getByText('You ended the call.').waitFor();
+    const events = await page.evaluate(() => (window as unknown as { events: string[] }).events);
+    expect(events.slice(0, 2)).toEqual(['open', 'call-start']);
+    expect(events).toContain('message');
+    expect(events.at(-1)).toBe('call-end');
+
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    expect(record.agentType).toBe('voice');
+    expect(record.callEndReason).toBe('customer_hangup');
+    expect(String(record.callTranscript)).toMatch(/^agent: Hi, this is Ava from the bakery\./);
+    expect(record.fullName).toBe(`Web visitor (${hostOrigin})`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it.each([
+    ['a site not in the key’s list', 'origin', /not available on this site/],
+    ['a full-scope key', 'full', /wrong kind of key/],
+    ['an agent the key does not name', 'agent', /not available on this site/],
+    ['an agent that no longer exists', 'gone', /not available/],
+  ])('refuses %s, and the panel says so', async (_what, kind, said) => {
+    const agent = await vp.agent();
+    const other = await vp.agent();
+    const keys: Record<string, () => Promise<[string, string]>> = {
+      origin: async () => [await widgetKey([agent._id], ['https://shop.example']), agent._id],
+      full: async () => [vp.apiKey, agent._id],
+      agent: async () => [await widgetKey([other._id]), agent._id],
+      gone: async () => [await widgetKey(['agent_01JWRGONE0000000000000000']), 'agent_01JWRGONE0000000000000000'],
+    };
+    const [apiKey, agentId] = await keys[kind]!();
+    const { context, page, problems } = await openHost(hostPage({ 'api-key': apiKey, 'agent-id': agentId }));
+    await page.locator('[data-voice-agent-widget] .launcher').click();
+    await page.getByRole('button', { name: 'Start a call' }).click();
+    await waitForState(page, 'error');
+    const alert = page.getByRole('alert');
+    expect(await alert.textContent()).toMatch(said);
+    expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, `widget-refused-${kind}`, ['[data-voice-agent-widget] .problem', '[data-voice-agent-widget] .call']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the widget API', () => {
+  const session = (body: unknown, origin?: string) =>
+    fetch(`${vp.platform.baseUrl}/widget/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...(origin ? { origin } : {}) },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it('answers a good request with the web session, CORS naming the page’s origin', async () => {
+    const agent = await vp.agent();
+    const res = await session({ apiKey: await widgetKey([agent._id]), agentId: agent._id }, hostOrigin);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(hostOrigin);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = (await res.json()) as Record<string, string>;
+    expect(Object.keys(body).sort()).toEqual(['agentName', 'callId', 'credential', 'expiresAt', 'streamUrl']);
+    expect(body.credential).toMatch(/^wss1\./);
+    expect(body.streamUrl).toBe(vp.webUrl);
+  });
+
+  it('refuses with the JSON error: full key, foreign or missing origin, unnamed agent, unknown key, bad body', async () => {
+    const agent = await vp.agent();
+    const key = await widgetKey([agent._id]);
+    const cases: [unknown, string | undefined, number, string][] = [
+      [{ apiKey: vp.apiKey, agentId: agent._id }, hostOrigin, 403, 'full_key_in_page'],
+      [{ apiKey: key, agentId: agent._id }, 'https://evil.example', 403, 'origin_not_allowed'],
+      [{ apiKey: key, agentId: agent._id }, undefined, 403, 'origin_not_allowed'],
+      [{ apiKey: key, agentId: 'agent_01JWROTHER000000000000000' }, hostOrigin, 403, 'agent_not_allowed'],
+      [{ apiKey: 'vak_nobody', agentId: agent._id }, hostOrigin, 401, 'unauthorized'],
+      [{ apiKey: key }, hostOrigin, 400, 'validation_failed'],
+      ['{not json', hostOrigin, 400, 'invalid_json'],
+      [{ apiKey: key, agentId: agent._id, extra: 1 }, hostOrigin, 400, 'validation_failed'],
+    ];
+    for (const [body, origin, status, code] of cases) {
+      const res = await session(body, origin);
+      const answer = (await res.json()) as { error: { code: string; message: string } };
+      expect([res.status, answer.error.code], JSON.stringify(body)).toEqual([status, code]);
+      // Readable by the page that asked, so the widget can say why.
+      if (origin) expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+  });
+
+  it('a widget key is refused by every other endpoint with 403 widget_key', async () => {
+    const agent = await vp.agent();
+    const key = await widgetKey([agent._id]);
+    for (const [method, path] of [['GET', '/api/agents'], ['GET', `/api/agents/${agent._id}`], ['POST', '/api/optimus/meeting-link'], ['GET', '/api/history']] as const) {
+      const res = await fetch(`${vp.platform.baseUrl}${path}`, {
+        method,
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: JSON.stringify({ assistantId: agent._id }) } : {}),
+      });
+      expect(res.status, path).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('widget_key');
+    }
+  });
+
+  it('serves the loader gzipped with an ETag, and the shared audio module to other origins', async () => {
+    const loader = await fetch(`${vp.platform.baseUrl}/widget/`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(loader.status).toBe(200);
+    expect(loader.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(loader.headers.get('etag')).toBeTruthy();
+    expect(await loader.text()).toContain('VoiceAgentWidget');
+    const media = await fetch(`${vp.platform.baseUrl}/meeting/assets/meeting-media.js`, { headers: { origin: hostOrigin } });
+    expect(media.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
