@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
+import { signToken, verifyToken, type SignedTokenResult } from './signed-token.js';
 
 /**
  * The stream token: what the voice webhook hands Twilio in `<Parameter name="token">` and the streaming
@@ -44,40 +44,17 @@ export const StreamTokenClaims = z.strictObject({
 });
 export type StreamTokenClaims = z.infer<typeof StreamTokenClaims>;
 
-const mac = (key: Buffer, signed: string) => createHmac('sha256', key).update(signed, 'utf8').digest();
-
 /** Signs claims; `exp` defaults to now plus {@link STREAM_TOKEN_TTL_SECONDS}. */
 export function signStreamToken(
   claims: Omit<StreamTokenClaims, 'exp'> & { exp?: number },
   key: Buffer,
   nowMs: number = Date.now(),
 ): string {
-  const full = StreamTokenClaims.parse({ ...claims, exp: claims.exp ?? Math.floor(nowMs / 1000) + STREAM_TOKEN_TTL_SECONDS });
-  const payload = Buffer.from(JSON.stringify(full), 'utf8').toString('base64url');
-  const signed = `${VERSION}.${payload}`;
-  return `${signed}.${mac(key, signed).toString('base64url')}`;
+  return signToken(VERSION, StreamTokenClaims, { ...claims, exp: claims.exp ?? Math.floor(nowMs / 1000) + STREAM_TOKEN_TTL_SECONDS }, key);
 }
 
-export type StreamTokenResult =
-  | { readonly ok: true; readonly claims: StreamTokenClaims }
-  | { readonly ok: false; readonly reason: 'malformed' | 'bad_signature' | 'expired' };
+export type StreamTokenResult = SignedTokenResult<StreamTokenClaims>;
 
-/** Checks the signature (constant time) and expiry, then the claims' shape. */
-export function verifyStreamToken(token: string, key: Buffer, nowMs: number = Date.now()): StreamTokenResult {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, reason: 'malformed' };
-  const [, payload, signature] = parts as [string, string, string];
-  const expected = mac(key, `${VERSION}.${payload}`);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
-  let claims: StreamTokenClaims;
-  try {
-    const parsed = StreamTokenClaims.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
-    if (!parsed.success) return { ok: false, reason: 'malformed' };
-    claims = parsed.data;
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  if (claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
-  return { ok: true, claims };
-}
+/** Checks the signature (constant time), the claims' shape and the expiry. */
+export const verifyStreamToken = (token: string, key: Buffer, nowMs: number = Date.now()): StreamTokenResult =>
+  verifyToken(VERSION, StreamTokenClaims, token, key, nowMs);

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
+import { signToken, verifyToken, type SignedTokenResult } from './signed-token.js';
 
 /**
  * The web session credential: what joining a meeting (`POST /meeting/{callId}/join`) hands the page, and
@@ -30,34 +30,10 @@ export const WebSessionClaims = z.strictObject({
 });
 export type WebSessionClaims = z.infer<typeof WebSessionClaims>;
 
-const mac = (key: Buffer, signed: string) => createHmac('sha256', key).update(signed, 'utf8').digest();
+export const signWebSession = (claims: WebSessionClaims, key: Buffer): string => signToken(VERSION, WebSessionClaims, claims, key);
 
-export function signWebSession(claims: WebSessionClaims, key: Buffer): string {
-  const payload = Buffer.from(JSON.stringify(WebSessionClaims.parse(claims)), 'utf8').toString('base64url');
-  const signed = `${VERSION}.${payload}`;
-  return `${signed}.${mac(key, signed).toString('base64url')}`;
-}
+export type WebSessionResult = SignedTokenResult<WebSessionClaims>;
 
-export type WebSessionResult =
-  | { readonly ok: true; readonly claims: WebSessionClaims }
-  | { readonly ok: false; readonly reason: 'malformed' | 'bad_signature' | 'expired' };
-
-/** Checks the signature (constant time) and expiry, then the claims' shape. */
-export function verifyWebSession(credential: string, key: Buffer, nowMs: number = Date.now()): WebSessionResult {
-  if (credential.length > 2048) return { ok: false, reason: 'malformed' };
-  const parts = credential.split('.');
-  if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, reason: 'malformed' };
-  const [, payload, signature] = parts as [string, string, string];
-  const expected = mac(key, `${VERSION}.${payload}`);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
-  let parsed;
-  try {
-    parsed = WebSessionClaims.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  if (!parsed.success) return { ok: false, reason: 'malformed' };
-  if (parsed.data.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
-  return { ok: true, claims: parsed.data };
-}
+/** Checks the signature (constant time), the claims' shape and the expiry. */
+export const verifyWebSession = (credential: string, key: Buffer, nowMs: number = Date.now()): WebSessionResult =>
+  verifyToken(VERSION, WebSessionClaims, credential, key, nowMs);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 import { PHONE_AUDIO, type AudioFormat } from '../vendors/shared/audio-format.js';
-import { SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
+import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
 
 /**
  * A simulated phone caller that speaks Twilio's Media Streams protocol, for tests, the pipeline benchmark
@@ -49,7 +49,9 @@ const BYTES_PER_MS = 8;
 const SILENCE = 0xff;
 
 export class SimulatedCaller {
-  readonly received: ReceivedMessage[] = [];
+  private readonly log = new MessageLog<ReceivedMessage>();
+  /** Every message received, in order. */
+  readonly received: ReceivedMessage[] = this.log.items;
   /** Marks echoed back, and whether each was played or flushed by a clear. */
   readonly echoed: { name: string; flushed: boolean; atMs: number }[] = [];
   /** Agent audio actually "played" (bytes), in order. */
@@ -66,7 +68,6 @@ export class SimulatedCaller {
   /** Agent audio played and not yet echoed back (only with `echoGain`). */
   private echoBytes: Uint8Array[] = [];
   private sequence = 1;
-  private waiters: { match: (m: ReceivedMessage) => boolean; resolve: (m: ReceivedMessage) => void }[] = [];
   private isOpen = false;
   /** Set once the line is hung up or dropped: audio still queued will never be sent. */
   private hungUp = false;
@@ -171,19 +172,9 @@ export class SimulatedCaller {
 
   /** The first received message (already received or future) that matches. */
   waitFor(match: (m: ReceivedMessage) => boolean, timeoutMs = 20_000): Promise<ReceivedMessage> {
-    const found = this.received.find(match);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({
-        match,
-        resolve: (m) => {
-          clearTimeout(timer);
-          resolve(m);
-        },
-      });
-    });
+    return this.log.waitFor(match, timeoutMs);
   }
+
 
   /** The next message matching after `afterIndex` messages (defaults to now). */
   waitForNext(match: (m: ReceivedMessage) => boolean, timeoutMs = 20_000, afterIndex = this.received.length): Promise<ReceivedMessage> {
@@ -241,7 +232,7 @@ export class SimulatedCaller {
       return;
     }
     const message = { atMs: performance.now(), event: String(raw.event), raw };
-    this.received.push(message);
+    this.log.add(message);
     if (raw.event === 'media' && typeof raw.media?.payload === 'string') {
       this.playback.pushAudio(new Uint8Array(Buffer.from(raw.media.payload, 'base64')));
     } else if (raw.event === 'mark' && typeof raw.mark?.name === 'string') {
@@ -249,9 +240,6 @@ export class SimulatedCaller {
     } else if (raw.event === 'clear') {
       this.playback.clear();
     }
-    const ready = this.waiters.filter((w) => w.match(message));
-    this.waiters = this.waiters.filter((w) => !ready.includes(w));
-    for (const w of ready) w.resolve(message);
   }
 
   private echo(name: string, flushed: boolean): void {

@@ -172,3 +172,32 @@ export class SimulatedMicrophone {
     for (const w of done) w.resolve();
   }
 }
+
+/** Messages received by a simulated far end, in order, and waits for the first that matches one. */
+export class MessageLog<M> {
+  readonly items: M[] = [];
+  private waiters: { match: (m: M) => boolean; resolve: (m: M) => void }[] = [];
+
+  add(message: M): void {
+    this.items.push(message);
+    const ready = this.waiters.filter((w) => w.match(message));
+    this.waiters = this.waiters.filter((w) => !ready.includes(w));
+    for (const w of ready) w.resolve(message);
+  }
+
+  /** The first message (already received or future) that matches. */
+  waitFor(match: (m: M) => boolean, timeoutMs = 20_000): Promise<M> {
+    const found = this.items.find(match);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({
+        match,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
+  }
+}

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { WIDEBAND_AUDIO, bytesPerMs } from '../vendors/shared/audio-format.js';
 import { speech } from './simulated-caller.js';
-import { SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
+import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
 
 /**
  * A simulated meeting page that speaks the browser transport's protocol (docs/meeting.md) from Node, for
@@ -23,7 +23,9 @@ const FRAME_BYTES = FRAME_MS * BYTES_PER_MS;
 
 export class SimulatedWebCaller {
   /** Every JSON message received, with its arrival time (performance.now()). */
-  readonly received: PageMessage[] = [];
+  private readonly log = new MessageLog<PageMessage>();
+  /** Every message received, in order. */
+  readonly received: PageMessage[] = this.log.items;
   /** Agent audio received (bytes) and when its first byte arrived. */
   audioBytes = 0;
   firstAudioAtMs: number | undefined;
@@ -38,7 +40,6 @@ export class SimulatedWebCaller {
   private readonly microphone = new SimulatedMicrophone(FRAME_BYTES, 0, (frame) => {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
   });
-  private waiters: { match: (m: PageMessage) => boolean; resolve: (m: PageMessage) => void }[] = [];
   private open = true;
 
   private constructor(url: string, credential: string) {
@@ -93,19 +94,9 @@ export class SimulatedWebCaller {
   }
 
   waitFor(match: (m: PageMessage) => boolean, timeoutMs = 20_000): Promise<PageMessage> {
-    const found = this.received.find(match);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({
-        match,
-        resolve: (m) => {
-          clearTimeout(timer);
-          resolve(m);
-        },
-      });
-    });
+    return this.log.waitFor(match, timeoutMs);
   }
+
 
   /** Resolves when all agent audio received so far has played. */
   whenIdle(timeoutMs = 20_000): Promise<void> {
@@ -130,12 +121,9 @@ export class SimulatedWebCaller {
       return;
     }
     const message = { atMs: performance.now(), type: String(raw.type), raw };
-    this.received.push(message);
+    this.log.add(message);
     if (raw.type === 'mark' && typeof raw.name === 'string') this.playback.pushMark(raw.name);
     else if (raw.type === 'clear') this.playback.clear();
-    const ready = this.waiters.filter((w) => w.match(message));
-    this.waiters = this.waiters.filter((w) => !ready.includes(w));
-    for (const w of ready) w.resolve(message);
   }
 
   private echo(name: string, flushed: boolean): void {
