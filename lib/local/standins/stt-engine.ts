@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { mulawToPcm } from '../../../streaming-service/src/codec/mulaw.js';
 import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format.js';
-import { WholeSamples, decodeToPcm, rms } from '../../vendors/shared/pcm.js';
+import { FrameCutter, WholeSamples, decodeToPcm, rms } from '../../vendors/shared/pcm.js';
 
 /**
  * What every speech-to-text stand-in shares: an energy voice-activity detector over the caller's audio
@@ -130,9 +130,7 @@ export interface VadFrame {
  */
 export class EnergyVad {
   readonly options: EnergyVadOptions;
-  private readonly frameSamples: number;
-  private readonly carry: Int16Array;
-  private carried = 0;
+  private readonly cutter: FrameCutter;
   private frameIndex = 0;
   private voicedRun = 0;
   private runStartMs = 0;
@@ -142,8 +140,7 @@ export class EnergyVad {
 
   constructor(options: Partial<EnergyVadOptions> = {}) {
     this.options = { ...DEFAULT_VAD, ...options };
-    this.frameSamples = Math.round((this.options.sampleRate * this.options.frameMs) / 1_000);
-    this.carry = new Int16Array(this.frameSamples);
+    this.cutter = new FrameCutter(Math.round((this.options.sampleRate * this.options.frameMs) / 1_000));
   }
 
   /** True while speech is in progress (confirmed and not yet ended by the hangover). */
@@ -154,24 +151,7 @@ export class EnergyVad {
   /** Analyses the samples; returns one entry per completed frame. */
   push(samples: Int16Array): VadFrame[] {
     const frames: VadFrame[] = [];
-    let offset = 0;
-    if (this.carried > 0) {
-      const take = Math.min(this.frameSamples - this.carried, samples.length);
-      this.carry.set(samples.subarray(0, take), this.carried);
-      this.carried += take;
-      offset = take;
-      if (this.carried < this.frameSamples) return frames;
-      frames.push(this.analyse(this.carry, 0, this.frameSamples));
-      this.carried = 0;
-    }
-    while (offset + this.frameSamples <= samples.length) {
-      frames.push(this.analyse(samples, offset, offset + this.frameSamples));
-      offset += this.frameSamples;
-    }
-    if (offset < samples.length) {
-      this.carry.set(samples.subarray(offset), 0);
-      this.carried = samples.length - offset;
-    }
+    this.cutter.push(samples, (frame) => frames.push(this.analyse(frame, 0, frame.length)));
     return frames;
   }
 

@@ -146,3 +146,35 @@ export function rms(samples: Int16Array, from = 0, to = samples.length): number 
   }
   return Math.sqrt(sum / (to - from));
 }
+
+/**
+ * Cuts a stream of samples into fixed frames (voice-activity detectors work on 10-30 ms frames), carrying
+ * a partial frame over to the next push so frames never depend on how the stream was chunked.
+ */
+export class FrameCutter {
+  private readonly carry: Int16Array;
+  private carried = 0;
+
+  constructor(readonly frameSamples: number) {
+    this.carry = new Int16Array(frameSamples);
+  }
+
+  /** Calls `each` with every frame completed by `samples`, in order (a frame is only valid during the call). */
+  push(samples: Int16Array, each: (frame: Int16Array) => void): void {
+    let offset = 0;
+    if (this.carried > 0) {
+      const take = Math.min(this.frameSamples - this.carried, samples.length);
+      this.carry.set(samples.subarray(0, take), this.carried);
+      this.carried += take;
+      offset = take;
+      if (this.carried < this.frameSamples) return;
+      each(this.carry);
+      this.carried = 0;
+    }
+    for (; offset + this.frameSamples <= samples.length; offset += this.frameSamples) each(samples.subarray(offset, offset + this.frameSamples));
+    if (offset < samples.length) {
+      this.carry.set(samples.subarray(offset), 0);
+      this.carried = samples.length - offset;
+    }
+  }
+}

@@ -6,6 +6,7 @@
  * minimum duration). Transport-neutral: it takes 16-bit PCM at 8, 16, 32 or 48 kHz.
  */
 import fvad from '@echogarden/fvad-wasm';
+import { FrameCutter, rms } from '../../../lib/vendors/shared/pcm.js';
 
 /** The WASM module's exports this file uses (Emscripten names). */
 interface FvadModule {
@@ -54,13 +55,6 @@ export interface VadOptions {
  */
 export const DEFAULT_VAD_OPTIONS = { mode: 3, frameMs: 20, onsetMs: 60, hangoverMs: 300, minRms: 300 } as const satisfies VadOptions;
 
-/** Root-mean-square of 16-bit samples. */
-function rms(frame: Int16Array): number {
-  let sum = 0;
-  for (let i = 0; i < frame.length; i += 1) sum += frame[i]! * frame[i]!;
-  return Math.sqrt(sum / frame.length);
-}
-
 /** What one push of audio changed. Times are ms of caller audio since the detector started. */
 export type VadEvent =
   | { readonly type: 'speech_start'; readonly atAudioMs: number }
@@ -74,8 +68,7 @@ export class VoiceActivity {
   private readonly inst: number;
   private readonly buf: number;
   private readonly frameSamples: number;
-  private readonly carry: Int16Array;
-  private carried = 0;
+  private readonly cutter: FrameCutter;
   private frames = 0;
   private voicedRun = 0;
   private unvoicedRun = 0;
@@ -92,7 +85,7 @@ export class VoiceActivity {
   ) {
     this.options = { ...DEFAULT_VAD_OPTIONS, ...options };
     this.frameSamples = (sampleRate * this.options.frameMs) / 1_000;
-    this.carry = new Int16Array(this.frameSamples);
+    this.cutter = new FrameCutter(this.frameSamples);
     this.inst = mod._fvad_new();
     if (!this.inst) throw new Error('fvad_new failed');
     if (mod._fvad_set_sample_rate(this.inst, sampleRate) !== 0 || mod._fvad_set_mode(this.inst, this.options.mode) !== 0) {
@@ -116,23 +109,7 @@ export class VoiceActivity {
   push(samples: Int16Array): VadEvent[] {
     const events: VadEvent[] = [];
     if (this.freed) return events;
-    let offset = 0;
-    if (this.carried > 0) {
-      const take = Math.min(this.frameSamples - this.carried, samples.length);
-      this.carry.set(samples.subarray(0, take), this.carried);
-      this.carried += take;
-      offset = take;
-      if (this.carried < this.frameSamples) return events;
-      this.analyse(this.carry, events);
-      this.carried = 0;
-    }
-    for (; offset + this.frameSamples <= samples.length; offset += this.frameSamples) {
-      this.analyse(samples.subarray(offset, offset + this.frameSamples), events);
-    }
-    if (offset < samples.length) {
-      this.carry.set(samples.subarray(offset), 0);
-      this.carried = samples.length - offset;
-    }
+    this.cutter.push(samples, (frame) => this.analyse(frame, events));
     return events;
   }
 
