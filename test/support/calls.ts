@@ -9,6 +9,8 @@ import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import { createSqsClient } from '../../lib/store/queue.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
+import { findCall } from '../../lib/store/calls.js';
+import type { CalleeBehaviour } from '../../lib/local/twilio-call-simulator.js';
 import { platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
 
 /**
@@ -117,4 +119,39 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Places an outbound call through the API from a fresh workspace (an agent patched with `agentPatch`, the
+ * given tools, and a contact for the number when `contactName` is given) to a callee of the Twilio
+ * stand-in behaving as `behaviour`; waits for the call to finish and for its history record.
+ */
+export async function placeOutboundCall(
+  p: CallsPlatform,
+  to: string,
+  behaviour: CalleeBehaviour,
+  options: { agentPatch?: Record<string, unknown>; tools?: unknown[]; contactName?: string } = {},
+) {
+  const s = await p.callerSetup(100);
+  for (const tool of options.tools ?? []) {
+    const created = await p.api(s.apiKey, 'POST', '/api/tools', { ...(tool as object), workspaceId: s.workspaceId });
+    if (created.status !== 201) throw new Error(`tool not created: ${created.status}`);
+  }
+  if (options.agentPatch && Object.keys(options.agentPatch).length > 0) {
+    const patched = await p.api(s.apiKey, 'PATCH', `/api/agents/${s.agentId}`, options.agentPatch);
+    if (patched.status !== 200) throw new Error(`agent not patched: ${patched.status} ${JSON.stringify(patched.body)}`);
+  }
+  if (options.contactName) await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: options.contactName, phoneNumber: to, workspaceId: s.workspaceId });
+  p.platform.callSimulator!.setRule(to, behaviour);
+  const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.numberId, workspaceId: s.workspaceId });
+  if (started.status !== 202) throw new Error(`call not started: ${started.status} ${JSON.stringify(started.body)}`);
+  const callId: string = started.body.call_id;
+  const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, 20_000, 'the call to be placed');
+  const result = await p.platform.callSimulator!.finished(sid);
+  const record = await eventually(async () => {
+    const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
+    return res.status === 200 ? res.body : undefined;
+  }, 30_000, 'the history record');
+  const placed = p.platform.twilio!.requests.find((r) => r.method === 'POST' && r.path.endsWith('/Calls.json') && r.form.To === to)!;
+  return { s, callId, sid, result, record, placed };
 }

@@ -7,9 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
-import { findCall } from '../../../lib/store/calls.js';
 import { twilioSignature } from '../../../lib/vendors/telephony/twilio-webhook.js';
-import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
 beforeAll(async () => {
@@ -20,22 +19,8 @@ afterAll(async () => p?.stop());
 const TARGET = '+14155550460';
 
 /** Calls `to` from a fresh workspace whose agent has `agentPatch` (and the tools given); waits for the record. */
-async function placeCall(to: string, behaviour: CalleeBehaviour, agentPatch: Record<string, unknown> = {}, tools: unknown[] = []) {
-  const s = await p.callerSetup(100);
-  for (const tool of tools) expect((await p.api(s.apiKey, 'POST', '/api/tools', { ...(tool as object), workspaceId: s.workspaceId })).status).toBe(201);
-  if (Object.keys(agentPatch).length > 0) expect((await p.api(s.apiKey, 'PATCH', `/api/agents/${s.agentId}`, agentPatch)).status).toBe(200);
-  p.platform.callSimulator!.setRule(to, behaviour);
-  const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.numberId, workspaceId: s.workspaceId });
-  expect(started.status).toBe(202);
-  const callId: string = started.body.call_id;
-  const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, 20_000, 'the call to be placed');
-  const result = await p.platform.callSimulator!.finished(sid);
-  const record = await eventually(async () => {
-    const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
-    return res.status === 200 ? res.body : undefined;
-  }, 30_000, 'the history record');
-  return { s, callId, sid, result, record };
-}
+const placeCall = (to: string, behaviour: CalleeBehaviour, agentPatch: Record<string, unknown> = {}, tools: unknown[] = []) =>
+  placeOutboundCall(p, to, behaviour, { agentPatch, tools });
 
 describe('send_dtmf', () => {
   it('plays tones an IVR recognises, and the IVR answers the menu entry', async () => {

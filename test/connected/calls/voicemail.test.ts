@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_LIMIT_GRACE_SECONDS } from '../../../lib/domain/agent.js';
-import { findCall } from '../../../lib/store/calls.js';
-import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
+import { eventually, placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
 beforeAll(async () => {
@@ -19,23 +19,8 @@ beforeAll(async () => {
 afterAll(async () => p?.stop());
 
 /** Starts a call from a fresh workspace whose agent has `agentPatch`, to `to`; returns its result and record. */
-async function callWith(to: string, agentPatch: Record<string, unknown>, behaviour: Parameters<NonNullable<CallsPlatform['platform']['callSimulator']>['setRule']>[1]) {
-  const s = await p.callerSetup(100);
-  expect((await p.api(s.apiKey, 'PATCH', `/api/agents/${s.agentId}`, agentPatch)).status).toBe(200);
-  await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: 'Ada Lovelace', phoneNumber: to, workspaceId: s.workspaceId });
-  p.platform.callSimulator!.setRule(to, behaviour);
-  const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.numberId, workspaceId: s.workspaceId });
-  expect(started.status).toBe(202);
-  const callId: string = started.body.call_id;
-  const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, 20_000, 'the call to be placed');
-  const result = await p.platform.callSimulator!.finished(sid);
-  const record = await eventually(async () => {
-    const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
-    return res.status === 200 ? res.body : undefined;
-  }, 30_000, 'the history record');
-  const placed = p.platform.twilio!.requests.find((r) => r.method === 'POST' && r.path.endsWith('/Calls.json') && r.form.To === to)!;
-  return { s, callId, sid, result, record, placed };
-}
+const callWith = (to: string, agentPatch: Record<string, unknown>, behaviour: CalleeBehaviour) =>
+  placeOutboundCall(p, to, behaviour, { agentPatch, contactName: 'Ada Lovelace' });
 
 describe('answering machines (asynchronous AMD)', () => {
   it('waits for the beep, leaves the voicemail message with the contact filled in, and records voicemail', async () => {
