@@ -2,7 +2,8 @@
  * Invariant: a turn is answered by the first model that answers. The agent's model is asked again once when
  * its failure could pass (retryable), then the fallback models in order; a failure after output started is
  * never papered over with another model (the caller heard the words); with every model down the last error
- * is thrown. Also: the agent schema's `fallback.stt` and `fallback.llm` lists are checked like `fallback.tts`.
+ * is thrown. Later turns start with the model that answered, and fall back to the others (the agent's
+ * own included) when it fails. Also: the agent schema's `fallback.stt` and `fallback.llm` lists are checked like `fallback.tts`.
  */
 import { describe, expect, it } from 'vitest';
 import { FallbackConfig } from '../../lib/domain/agent.js';
@@ -51,6 +52,24 @@ describe('LlmChain', () => {
     ]);
     expect(await collect(chain)).toBe('from m3');
     expect(asked).toEqual(['openai:m1', 'openai:m1', 'anthropic:m2', 'google:m3']);
+  });
+
+  it('starts later turns with the fallback that answered', async () => {
+    const asked: string[] = [];
+    const chain = new LlmChain({ provider: fake('openai', ['retryable'], asked), model: 'm1' }, [{ provider: fake('anthropic', ['answer'], asked), model: 'm2' }]);
+    expect(await collect(chain)).toBe('from m2');
+    expect(await collect(chain)).toBe('from m2');
+    expect(asked).toEqual(['openai:m1', 'openai:m1', 'anthropic:m2', 'anthropic:m2']);
+  });
+
+  it('goes back to the models skipped earlier when the one in use fails', async () => {
+    const asked: string[] = [];
+    const chain = new LlmChain({ provider: fake('openai', ['retryable', 'retryable', 'answer'], asked), model: 'm1' }, [
+      { provider: fake('anthropic', ['answer', 'fatal'], asked), model: 'm2' },
+    ]);
+    expect(await collect(chain)).toBe('from m2');
+    expect(await collect(chain)).toBe('from m1');
+    expect(asked).toEqual(['openai:m1', 'openai:m1', 'anthropic:m2', 'anthropic:m2', 'openai:m1']);
   });
 
   it('skips the retry when the failure cannot pass', async () => {
