@@ -81,22 +81,25 @@ export const DtmfShortcut = z.discriminatedUnion('action', [
 ]);
 export type DtmfShortcut = z.infer<typeof DtmfShortcut>;
 
+/** 1-3 entries, tried in order: one more vendor covers an outage; more only adds silence while each fails. */
+const fallbackList = <T extends z.ZodType>(entry: T) => z.array(entry).min(1).max(3).optional();
+
 /**
- * Other providers to switch to when the agent's own stays down mid-call (docs/api.md, "Fallback"). Only
- * speech synthesis so far: an ordered list of voices, tried in turn.
+ * Other providers to switch to when the agent's own stays down mid-call (docs/api.md, "Fallback"): ordered
+ * lists of voices, transcribers and models, tried in turn.
  */
 export const FallbackConfig = z.strictObject({
-  tts: z
-    .array(
-      z.strictObject({
-        provider: z.enum(TTS_PROVIDERS),
-        /** Default: the provider's default voice. */
-        voice_id: z.string().trim().min(1).max(200).optional(),
-      }),
-    )
-    .min(1)
-    .max(3)
-    .optional(),
+  tts: fallbackList(
+    z.strictObject({
+      provider: z.enum(TTS_PROVIDERS),
+      /** Default: the provider's default voice. */
+      voice_id: z.string().trim().min(1).max(200).optional(),
+    }),
+  ),
+  /** Transcribers: same audio format as the primary, so the buffered caller audio can be replayed to them. */
+  stt: fallbackList(z.strictObject({ provider: z.enum(STT_PROVIDERS) })),
+  /** Models for a turn the agent's own model failed twice (docs/voice-pipeline.md, "Vendor failures"). */
+  llm: fallbackList(z.strictObject({ provider: z.enum(LLM_PROVIDERS), model: z.string().trim().min(1).max(100) })),
 });
 export type FallbackConfig = z.infer<typeof FallbackConfig>;
 

@@ -79,6 +79,8 @@ export function platformEnvironment(
         llm: providers.llm(agent.llm_provider),
         tts: providers.tts(agent.tts_provider),
         ttsFallbacks: (agent.fallback?.tts ?? []).map((f) => ({ provider: providers.tts(f.provider), voiceId: f.voice_id ?? DEFAULT_VOICE[f.provider] })),
+        sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider)),
+        llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider), model: f.model })),
         // A browser call has no phone line: no transfer, no provider hang-up.
         ...(numberId && {
           telephony: {

@@ -162,6 +162,32 @@ describe('agents', () => {
     expect((await t.api(own.apiKey, 'GET', `/api/agents/${id}`)).body).toMatchObject(controls);
   });
 
+  it('stores fallback voices, transcribers and models, and refuses bad lists with 400, changing nothing', async () => {
+    const own = await t.workspace();
+    const fallback = {
+      tts: [{ provider: 'cartesia' }],
+      stt: [{ provider: 'assemblyai' }, { provider: 'speechmatics' }],
+      llm: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest' }],
+    };
+    const created = await t.api(own.apiKey, 'POST', '/api/agents', agentBody(own.workspaceId, { fallback }));
+    expect(created.status).toBe(201);
+    const id = created.body._id as string;
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${id}`)).body.fallback).toEqual(fallback);
+    const bad: Record<string, unknown>[] = [
+      { fallback: { stt: [] } },
+      { fallback: { stt: [{ provider: 'whisper' }] } },
+      { fallback: { llm: [{ provider: 'anthropic' }] } },
+      { fallback: { llm: Array.from({ length: 4 }, () => ({ provider: 'openai', model: 'gpt-4o' })) } },
+      { fallback: { llm: [{ provider: 'openai', model: 'gpt-4o', temperature: 1 }] } },
+    ];
+    for (const patch of bad) {
+      const res = await t.api(own.apiKey, 'PATCH', `/api/agents/${id}`, patch);
+      expect(res.status, JSON.stringify(patch)).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+    }
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${id}`)).body.fallback).toEqual(fallback);
+  });
+
   it('takes the key\'s workspace when the body leaves workspaceId out, and refuses another one', async () => {
     const own = await t.workspace();
     const other = await t.workspace();

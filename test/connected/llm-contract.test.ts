@@ -261,6 +261,27 @@ function contract(variant: Variant): void {
       expect(metrics).toEqual([expect.objectContaining({ attempts: 3, outcome: 'completed' })]);
     });
 
+    it('retries a request the vendor accepted and never answered (stall), after the first-token timeout', async () => {
+      standins.control.failNext('stall', 1, { vendor: provider });
+      const events = await collect(providerFor(variant, { firstTokenTimeoutMs: 300 }).stream({ model, messages: [{ role: 'user', content: 'hello' }] }, new AbortController().signal));
+      expect(texts(events).join('')).toBe(echo('hello'));
+      const [stalled, answered] = recorded(variant);
+      expect(await stalled!.settled).toBe('aborted');
+      expect(answered).toMatchObject({ status: 200, outcome: 'completed' });
+    });
+
+    it('leaves this vendor alone when the scripted failure is scoped to another vendor or model', async () => {
+      const other = PROVIDERS.find((p) => p !== provider)!;
+      for (const only of [{ vendor: other }, { model: 'another-model' }]) {
+        standins.control.failNext(503, 1, only);
+        const before = recorded(variant).length;
+        const events = await collect(providerFor(variant, { attempts: 1 }).stream({ model, messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal));
+        expect(texts(events).join('')).toBe(echo('hi'));
+        expect(recorded(variant).slice(before).map((r) => r.status)).toEqual([200]);
+        expect(standins.control.script.failNext).toMatchObject({ status: 503, times: 1, only });
+      }
+    });
+
     it('does not retry a 401', async () => {
       standins.control.failNext(401, 3);
       const error = await collect(providerFor(variant).stream({ model, messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal)).then(

@@ -38,7 +38,8 @@ export async function startAnthropicStandin(options: { apiKey: string; control: 
     const request = body as MessagesBody;
     const invalid = validate(request);
     if (invalid) return fail(ex, 400, 'invalid_request_error', invalid);
-    const failure = control.takeFailure();
+    const failure = control.takeFailure('anthropic', String(request.model));
+    if (failure === 'stall') return ex.stall();
     if (failure !== undefined) return scriptedFailure(ex, failure, request.model);
 
     const script = control.script;

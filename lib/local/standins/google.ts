@@ -40,7 +40,8 @@ export async function startGoogleStandin(options: { apiKey: string; control: Llm
     const request = body as GenerateBody;
     const invalid = validate(request, model);
     if (invalid) return fail(ex, 400, 'INVALID_ARGUMENT', invalid);
-    const failure = control.takeFailure();
+    const failure = control.takeFailure('google', model);
+    if (failure === 'stall') return ex.stall();
     if (failure !== undefined) return scriptedFailure(ex, failure, model);
 
     const script = control.script;

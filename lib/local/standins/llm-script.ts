@@ -56,10 +56,23 @@ export interface LlmScript {
   ttftMs: number;
   /** Pace after the first token; a token is a word or a fragment of tool arguments. 0 means no delay. */
   tokensPerSecond: number;
-  /** The next `times` requests fail with this HTTP status and the vendor's error body (for retry tests). */
-  failNext?: { status: number; times: number };
+  /**
+   * The next `times` requests fail with this HTTP status and the vendor's error body (for retry tests), or,
+   * with `stall`, are accepted and never answered (a first-token timeout). `only` limits it to one vendor
+   * or model: the stand-ins share one script, and a fallback test needs the primary down, not the fallback.
+   */
+  failNext?: { status: LlmFault; times: number; only?: LlmFaultScope };
   /** Cuts the connection after this many tokens of the next reply (a network failure mid-stream). */
   dropAfterTokens?: number;
+}
+
+/** What a scripted failure does: answer with this HTTP status, or never answer. */
+export type LlmFault = number | 'stall';
+
+/** Which requests a scripted failure hits; unset fields match any. */
+export interface LlmFaultScope {
+  readonly vendor?: LlmStandinVendor;
+  readonly model?: string;
 }
 
 /**
@@ -164,9 +177,9 @@ export class LlmStandinControl {
     this.script = { ...this.script, ...script };
   }
 
-  /** The next `times` requests fail with `status`. */
-  failNext(status: number, times = 1): void {
-    this.script = { ...this.script, failNext: { status, times } };
+  /** The next `times` requests (of `only`'s vendor or model, when given) fail with `status`, or stall. */
+  failNext(status: LlmFault, times = 1, only?: LlmFaultScope): void {
+    this.script = { ...this.script, failNext: { status, times, ...(only && { only }) } };
   }
 
   /** Back to the script given at start, and forgets recorded requests. */
@@ -180,11 +193,12 @@ export class LlmStandinControl {
     return this.requests.filter((r) => r.vendor === vendor);
   }
 
-  /** @internal Consumes one scripted failure, if any. */
-  takeFailure(): number | undefined {
+  /** @internal Consumes one scripted failure for this request, if any. */
+  takeFailure(vendor: LlmStandinVendor, model: string): LlmFault | undefined {
     const fail = this.script.failNext;
     if (!fail || fail.times <= 0) return undefined;
-    this.script = { ...this.script, failNext: fail.times > 1 ? { status: fail.status, times: fail.times - 1 } : undefined };
+    if ((fail.only?.vendor && fail.only.vendor !== vendor) || (fail.only?.model && fail.only.model !== model)) return undefined;
+    this.script = { ...this.script, failNext: fail.times > 1 ? { ...fail, times: fail.times - 1 } : undefined };
     return fail.status;
   }
 
@@ -287,6 +301,14 @@ export class Exchange {
   drop(): void {
     this.finish('dropped');
     this.res.socket?.destroy();
+  }
+
+  /** Accepts the request and never answers it: the client gives up (its timeout) and hangs up. */
+  stall(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.gone.signal.aborted) return resolve();
+      this.gone.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
   }
 
   /** Waits `ms`, or throws {@link ClientGone} as soon as the client hangs up. */

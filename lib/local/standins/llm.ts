@@ -5,7 +5,7 @@ import { LlmStandinControl, type LlmScript, type LlmStandinVendor, type StandinS
 import { startOpenAiLlmStandin } from './openai-llm.js';
 
 export { LlmStandinControl, defaultReply, DEFAULT_LLM_SCRIPT } from './llm-script.js';
-export type { LlmScript, LlmStandinVendor, RecordedLlmRequest, ScriptReply, ScriptRequest } from './llm-script.js';
+export type { LlmFault, LlmFaultScope, LlmScript, LlmStandinVendor, RecordedLlmRequest, ScriptReply, ScriptRequest } from './llm-script.js';
 
 /**
  * The dummy keys the stand-ins accept; each checks its key exactly, as the vendor would. They equal the

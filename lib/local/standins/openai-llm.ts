@@ -44,7 +44,8 @@ export async function startOpenAiLlmStandin(options: { apiKey: string; control: 
     const request = body as ChatBody;
     const invalid = validate(request);
     if (invalid) return fail(ex, 400, invalid.message, 'invalid_request_error', invalid.param, invalid.code);
-    const failure = control.takeFailure();
+    const failure = control.takeFailure('openai', String(request.model));
+    if (failure === 'stall') return ex.stall();
     if (failure !== undefined) return scriptedFailure(ex, failure, request.model);
 
     const script = control.script;

@@ -28,6 +28,7 @@ import { runReply, type TurnLatency } from './reply.js';
 import { Speaker } from './speaker.js';
 import { SpeechHandle } from './speech-handle.js';
 import { SilenceWatch, silenceSettings } from './silence.js';
+import { LlmChain, type LlmChoice } from './llm-chain.js';
 import { SttLink } from './stt-link.js';
 import { CallStateMachine, type CallState } from './state.js';
 import { TurnDetector } from './turn-detector.js';
@@ -52,6 +53,10 @@ export interface SessionServices {
   readonly stt: SttProvider;
   readonly llm: LlmProvider;
   readonly tts: TtsProvider;
+  /** The agent's fallback transcribers, in order, for when its STT vendor stays down mid-call. */
+  readonly sttFallbacks?: readonly SttProvider[];
+  /** The agent's fallback models, in order, for a turn its own model failed (llm-chain.ts). */
+  readonly llmFallbacks?: readonly LlmChoice[];
   /** The agent's fallback voices, in order, for when its TTS vendor stays down mid-call. */
   readonly ttsFallbacks?: readonly { readonly provider: TtsProvider; readonly voiceId: string }[];
   /** Telephony for transfers, keypad tones and hang-ups; absent when the call has no phone line. */
@@ -178,6 +183,8 @@ export class CallSession {
   readonly options: SessionOptions;
   /** The transcription stream, reopened on failure (stt-link.ts). */
   readonly stt: SttLink;
+  /** The models a turn is tried on: the agent's own, then its fallbacks (llm-chain.ts). */
+  readonly llm: LlmChain;
   private ttsSession: Promise<TtsSession>;
   private current: SpeechHandle | undefined;
   /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
@@ -246,8 +253,9 @@ export class CallSession {
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
+    this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, { callId: setup.callId });
     this.stt = new SttLink(
-      services.stt,
+      [services.stt, ...(services.sttFallbacks ?? [])],
       {
         language: this.options.language,
         endpointingMs: this.options.endpointingMs,

@@ -76,7 +76,6 @@ const PLAYOUT_CAP_MS = 15_000;
 export async function runReply(session: CallSession, handle: SpeechHandle, entry: Extract<Entry, { type: 'agent' }>, latency: TurnLatency): Promise<void> {
   const speaker = await session.speakerFor(handle);
   if (!speaker) return;
-  const { agent } = session.setup;
   try {
     for (let round = 0; round < MAX_ROUNDS && !handle.interrupted; round += 1) {
       const r: AgentRound = { generated: '', toolCalls: [], results: new Map() };
@@ -84,10 +83,8 @@ export async function runReply(session: CallSession, handle: SpeechHandle, entry
       entry.rounds.push(r);
       const splitter = new PhraseSplitter();
       latency.llmRequestAtMs ??= performance.now();
-      const stream = session.services.llm.stream(
-        { model: agent.llm_model, messages, tools: session.tools.specs },
-        handle.signal,
-      );
+      // The agent's model, retried once, then its fallback models (llm-chain.ts).
+      const stream = session.llm.stream({ messages, tools: session.tools.specs }, handle.signal);
       for await (const event of stream) {
         if (event.type === 'text') {
           latency.llmFirstTokenAtMs ??= event.atMs;

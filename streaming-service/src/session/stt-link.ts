@@ -12,7 +12,9 @@ import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/
  *   dropped are recognized from the start, not from the middle. Finals already received are not replayed,
  *   so no words come twice.
  *
- * Only when every attempt fails does the call lose its ears (`onFatal`).
+ * When every attempt at a vendor fails, the vendor is down: the link moves to the agent's next fallback
+ * transcriber (same audio format), replaying the same audio to it, with a fresh round of attempts. Only when
+ * the last one fails too does the call lose its ears (`onFatal`).
  */
 export interface SttLinkOptions {
   /**
@@ -40,10 +42,13 @@ export class SttLink {
   private replayBytes = 0;
   /** How many times a stream was reopened after a failure (for figures and tests). */
   reconnects = 0;
+  /** Which of {@link providers} is in use: moves on when one stays down, never back. */
+  private providerIndex = 0;
   private readonly options: SttLinkOptions;
 
   constructor(
-    private readonly provider: SttProvider,
+    /** The agent's transcriber, then its fallbacks in order. */
+    private readonly providers: readonly [SttProvider, ...SttProvider[]],
     private readonly sttOptions: SttOptions,
     private readonly onEvent: (event: SttEvent) => void,
     private readonly onFatal: (error: unknown) => void,
@@ -59,7 +64,7 @@ export class SttLink {
     while (!this.closed) {
       const openedAt = performance.now();
       try {
-        const stream = await this.provider.connect(this.sttOptions);
+        const stream = await this.providers[this.providerIndex]!.connect(this.sttOptions);
         if (this.closed) {
           await stream.close();
           return;
@@ -73,14 +78,27 @@ export class SttLink {
         this.stream = undefined;
         if (this.closed) return;
         if (performance.now() - openedAt >= this.options.healthyAfterMs) attempt = 0;
-        const wait = this.options.backoffMs[attempt];
-        if (wait === undefined) return this.onFatal(error);
+        let wait = this.options.backoffMs[attempt];
+        if (wait === undefined) {
+          if (!this.nextProvider(error)) return this.onFatal(error);
+          attempt = 0;
+          wait = 0;
+        }
         attempt += 1;
         this.reconnects += 1;
         log('warn', 'stt stream lost; reconnecting', { ...this.context, attempt, ...describeError(error) });
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
     }
+  }
+
+  /** Moves to the next fallback transcriber after the current one stayed down; false when none is left. */
+  private nextProvider(error: unknown): boolean {
+    if (this.providerIndex + 1 >= this.providers.length) return false;
+    const from = this.providers[this.providerIndex]!.id;
+    this.providerIndex += 1;
+    log('warn', 'stt vendor down; switching to the fallback transcriber', { ...this.context, from, to: this.providers[this.providerIndex]!.id, ...describeError(error) });
+    return true;
   }
 
   /** Caller audio: sent now when a stream is open, and kept until its words are final. */
