@@ -200,35 +200,30 @@ function contract(variant: Variant): void {
     expectFollowUpWire(variant, wire, toolCalls, results.map((r) => r.content));
   });
 
-  it('stops promptly when aborted mid-stream, and the vendor request is closed', async () => {
+  it('stops on the abort, not on the vendor, and the vendor request is closed', async () => {
     if (variant.standin) {
-      // 200 ms between tokens: stopping well within that proves nobody waited for the vendor's next token.
-      standins.control.set({ tokensPerSecond: 5, reply: () => ({ text: Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ') }) });
+      // Five seconds between tokens: had anything waited for the vendor's next token after the abort, that
+      // token would be on the wire. No clock is read: the wire says whether it came.
+      standins.control.set({ tokensPerSecond: 0.2, reply: () => ({ text: Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ') }) });
     }
     const controller = new AbortController();
     const events: LlmEvent[] = [];
-    let abortedAt = 0;
+    let framesAtAbort = 0;
     for await (const event of providerFor(variant).stream(
       { model, messages: [{ role: 'user', content: 'Count from one to two hundred in words, one per line.' }] },
       controller.signal,
     )) {
       events.push(event);
       if (events.length === 2) {
-        abortedAt = performance.now();
+        if (variant.standin) framesAtAbort = recorded(variant).at(-1)!.frames.length;
         controller.abort();
       }
     }
-    const stoppedAfterMs = performance.now() - abortedAt;
-    // Generous for a loaded machine; the base itself stops on the abort event, not on the vendor.
-    expect(stoppedAfterMs).toBeLessThan(variant.standin ? 100 : 500);
     expect(events.map((e) => e.type)).toEqual(['text', 'text']);
     if (!variant.standin) return;
     const wire = recorded(variant).at(-1)!;
-    await expect(withTimeout(wire.settled, 1_000)).resolves.toBe('aborted');
-    expect(wire.abortedAtMs! - abortedAt).toBeLessThan(200);
-    const framesAtAbort = wire.frames.length;
-    await new Promise((r) => setTimeout(r, 500));
-    // At 5 tokens a second, 500 ms would have produced two more frames had streaming gone on.
+    await expect(wire.settled).resolves.toBe('aborted');
+    // Nothing more was sent: the request was closed before the vendor's next token.
     expect(wire.frames.length).toBe(framesAtAbort);
   });
 

@@ -18,6 +18,9 @@ const TWILIO_READERS = [
   'functions/phone-numbers/delete.ts',
   'functions/twilio/voice.ts',
   'functions/twilio/status.ts',
+  // Voicemail verdicts hang up or redirect the call; a warm transfer's answer bridges it.
+  'functions/twilio/amd.ts',
+  'functions/twilio/transfer.ts',
 ];
 
 let resources: Record<string, Resource>;
