@@ -39,4 +39,8 @@ export async function run(): Promise<void> {
   const total = pageView + sum(FIRST_CALL);
   process.stdout.write(`\nEvery page view (loader + panel): ${kb(pageView)} gzipped = ${((pageView / BUDGET_BYTES) * 100).toFixed(0)}% of the ${kb(BUDGET_BYTES)} budget\n`);
   process.stdout.write(`With a voice call (+ audio module and worklets): ${kb(total)} gzipped = ${((total / BUDGET_BYTES) * 100).toFixed(0)}% of the budget\n`);
+  // The last line: one JSON object of the figures, like every suite.
+  process.stdout.write(
+    `${JSON.stringify({ suite: 'widget', pageViewGzipBytes: pageView, withCallGzipBytes: total, budgetBytes: BUDGET_BYTES, pageViewShareOfBudget: Math.round((pageView / BUDGET_BYTES) * 1000) / 1000 })}\n`,
+  );
 }

@@ -195,6 +195,13 @@ export async function redeemMeetingLink(
   return refusal(await getMeetingToken(deps.db, callId), tokenHash, nowMs) ?? { kind: 'used' };
 }
 
+/** How a browser call's first socket was claimed (docs/meeting.md). */
+export type MeetingClaim =
+  | { readonly kind: 'claimed'; readonly maxDurationSeconds: number; readonly call: Call }
+  | { readonly kind: 'insufficient_credits' }
+  /** A socket was claimed for the call before (in another container, or it has ended). */
+  | { readonly kind: 'ended' };
+
 /**
  * The first browser socket of a meeting: reserves one call's credits and claims the call for the socket,
  * in one write (docs/meeting.md). `ended` when a socket was claimed for it before or it is over;
@@ -205,7 +212,7 @@ export async function claimMeetingCall(
   call: { workspaceId: string; callId: string },
   streamSid: string,
   nowMs: number = Date.now(),
-): Promise<{ kind: 'claimed'; maxDurationSeconds: number; call: Call } | { kind: 'insufficient_credits' } | { kind: 'ended' }> {
+): Promise<MeetingClaim> {
   const reserved = reservationFor(callPricing(deps.config));
   const out = await claimWebStream(deps.db, call.workspaceId, call.callId, streamSid, reserved, new Date(nowMs).toISOString());
   if (out.kind === 'insufficient') return { kind: 'insufficient_credits' };

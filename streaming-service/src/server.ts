@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { STREAM_HEARTBEAT_MS } from '../../lib/domain/call.js';
 import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import type { WebSessionClaims } from '../../lib/domain/web-session-token.js';
+import type { MeetingClaim } from '../../lib/services/meetings.js';
 import { LocalWindows, type RatePolicy } from '../../lib/domain/rate-window.js';
 import { admit, loadCallSetup, type CallLoader } from './admission.js';
 import { decodeTwilio, type InboundEvent } from './codec/twilio.js';
@@ -21,12 +22,6 @@ export interface CallKey {
   readonly callId: string;
 }
 
-/** How a browser call's first socket was claimed (docs/meeting.md). */
-export type WebClaim =
-  | { readonly kind: 'claimed'; readonly maxDurationSeconds: number }
-  | { readonly kind: 'insufficient_credits' }
-  /** A socket was claimed for the call before (in another container, or it has ended). */
-  | { readonly kind: 'ended' };
 
 /** What the server needs from the platform, built once (lazily, on the first stream). */
 export interface StreamingEnvironment {
@@ -55,7 +50,7 @@ export interface StreamingEnvironment {
     /** HMAC key of web session credentials. */
     readonly key: Buffer;
     /** Claims the call for its first browser socket and reserves its credits, in one write. */
-    claim(claims: WebSessionClaims, streamSid: string): Promise<WebClaim>;
+    claim(claims: WebSessionClaims, streamSid: string): Promise<MeetingClaim>;
   };
 }
 

@@ -86,8 +86,7 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
       if (!call.transport.detach(ws)) return;
       // The page went away without hanging up: the agent stops talking (what it said from here would be
       // lost), and the call waits for the same tab to come back.
-      const handle = call.session.currentHandle;
-      if (handle) call.session.interrupt(performance.now());
+      call.session.interrupt(performance.now());
       call.graceTimer = setTimeout(() => call.session.end('socket_closed'), ctx.rejoinGraceMs);
       call.graceTimer.unref?.();
     });

@@ -5,35 +5,17 @@
  * runs the caller hears a filler and then a "still working" phrase, varied rather than repeated word for
  * word across the call; a tool that times out reaches the model as a clear error result it speaks about.
  */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/session/call-session.js';
+import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
 
-/** A customer backend that counts requests; `delayMs(n)` per request (Infinity: never answers). */
-async function countingServer(delayMs: (n: number) => number, answer: string): Promise<{ server: Server; port: number; urls: string[] }> {
-  const urls: string[] = [];
-  const server = createServer((req, res) => {
-    const n = urls.push(req.url ?? '');
-    req.resume();
-    const delay = delayMs(n);
-    if (delay === Infinity) return;
-    setTimeout(() => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(answer);
-    }, delay);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const address = server.address();
-  return { server, port: typeof address === 'object' && address ? address.port : 0, urls };
-}
-
 let vp: VoicePlatform;
-let orders: Awaited<ReturnType<typeof countingServer>>;
-let stock: Awaited<ReturnType<typeof countingServer>>;
-let hung: Awaited<ReturnType<typeof countingServer>>;
+let orders: ToolBackend;
+let stock: ToolBackend;
+let hung: ToolBackend;
 
 // The caller's turns, in order; the scripted model answers each as commented.
 const CALLER = [
@@ -46,10 +28,10 @@ const CALLER = [
 ];
 
 beforeAll(async () => {
-  orders = await countingServer(() => 0, '{"status":"shipped"}');
+  orders = await startToolBackend('{"status":"shipped"}');
   // Far past both filler thresholds below and far below the tool timeout.
-  stock = await countingServer(() => 2_000, '{"in_stock":true}');
-  hung = await countingServer(() => Infinity, '');
+  stock = await startToolBackend('{"in_stock":true}', 2_000);
+  hung = await startToolBackend('', Infinity);
   process.env.TOOL_ALLOWED_HOSTS = [orders, stock, hung].map((s) => `127.0.0.1:${s.port}`).join(',');
   vp = await startVoicePlatform({
     stt: { transcripts: ({ utterance }) => CALLER[utterance] ?? 'Bye.', finalDelayMs: 50 },
@@ -123,9 +105,9 @@ describe('tool calls during a call', () => {
     const ended = await vp.nextCallEnded();
 
     // The repeated order lookup reached the backend once; the timed-out lookup ran twice.
-    expect(orders.urls).toEqual(['/orders/A17?channel=phone']);
-    expect(stock.urls).toEqual(['/stock?item=blue%20chair', '/stock?item=red%20chair']);
-    expect(hung.urls).toHaveLength(2);
+    expect(orders.seen.map((r) => r.url)).toEqual(['/orders/A17?channel=phone']);
+    expect(stock.seen.map((r) => r.url)).toEqual(['/stock?item=blue%20chair', '/stock?item=red%20chair']);
+    expect(hung.seen).toHaveLength(2);
 
     const requests = vp.platform.voice.llm.control.requestsFor('openai');
     // The conversation's last request (not the end-of-call summary) carries every tool result of the call.

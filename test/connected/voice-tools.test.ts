@@ -6,46 +6,21 @@
  * or loopback address not on TOOL_ALLOWED_HOSTS cannot be saved, and one saved before that rule is refused
  * at call time: the model is told it was refused and nothing is sent.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { putNewTool } from '../../lib/store/tools.js';
+import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-async function recordingServer(delayMs: number, answer: string): Promise<{ server: Server; port: number; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(answer);
-      }, delayMs);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const address = server.address();
-  return { server, port: typeof address === 'object' && address ? address.port : 0, seen };
-}
-
 let vp: VoicePlatform;
-let backend: Awaited<ReturnType<typeof recordingServer>>;
-let forbidden: Awaited<ReturnType<typeof recordingServer>>;
+let backend: ToolBackend;
+let forbidden: ToolBackend;
 
 beforeAll(async () => {
   // The backend answers after 1.5 s: long enough that the filler phrase must be spoken.
-  backend = await recordingServer(1_500, '{"status":"shipped"}');
-  forbidden = await recordingServer(0, '{"secret":"do not leak"}');
+  backend = await startToolBackend('{"status":"shipped"}', 1_500);
+  forbidden = await startToolBackend('{"secret":"do not leak"}');
   // Only the backend's exact host:port is allowed; the other loopback server is not.
   process.env.TOOL_ALLOWED_HOSTS = `127.0.0.1:${backend.port}`;
   vp = await startVoicePlatform({

@@ -10,7 +10,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '../../lib/domain/contact.js';
-import { pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
 import { CallRecorder } from '../../streaming-service/src/end/recording.js';
 import { AudioOut } from '../../streaming-service/src/session/audio-out.js';
 import { FrameQueue, type Frame } from '../../streaming-service/src/frames.js';
@@ -273,7 +273,7 @@ describe('recording and cost', () => {
   it('puts the caller left and the agent right on one timeline, cut at a clear', () => {
     const r = new CallRecorder(60, PHONE_AUDIO);
     const loud = pcmToMulaw(Int16Array.from({ length: 80 }, () => 10_000));
-    r.addCaller(loud, 0); // samples 0..79
+    r.addCaller(mulawToPcm(loud), 0); // samples 0..79 (the session hands the recorder decoded samples)
     r.addAgent(loud, 20); // samples 160..239
     r.addAgent(loud, 40); // samples 320..399, cut below
     r.cutAgent(45); // sample 360

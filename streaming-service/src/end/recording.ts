@@ -29,10 +29,9 @@ export class CallRecorder {
     this.samplesPerMs = format.sampleRate / 1_000;
   }
 
-  /** Caller audio at `timestampMs` (the transport's media timestamp). */
-  addCaller(audio: Uint8Array, timestampMs: number): void {
+  /** Caller audio (already decoded to samples) at `timestampMs` (the transport's media timestamp). */
+  addCaller(pcm: Int16Array, timestampMs: number): void {
     if (this.callerSamples > this.maxSamples) return;
-    const pcm = decodeToPcm(audio, this.format);
     this.callerSamples += pcm.length;
     this.caller.push({ at: Math.round(timestampMs * this.samplesPerMs), pcm });
   }

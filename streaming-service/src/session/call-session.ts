@@ -468,12 +468,14 @@ export class CallSession {
   private onFrame(frame: Frame): void {
     switch (frame.kind) {
       case 'caller_audio': {
-        if (this.setup.agent.recording_enabled) this.recorder.addCaller(frame.audio, frame.timestampMs);
-        if (rms(decodeToPcm(frame.audio, this.transport.format)) >= this.options.voiceRms) {
+        // Decoded once: the recording, the level and the voice-activity detector all read the samples.
+        const pcm = decodeToPcm(frame.audio, this.transport.format);
+        if (this.setup.agent.recording_enabled) this.recorder.addCaller(pcm, frame.timestampMs);
+        if (rms(pcm) >= this.options.voiceRms) {
           this.lastVoicedAtMs = frame.atMs;
           this.lastActivityMs = frame.atMs;
         }
-        this.floor.onAudio(decodeToPcm(frame.audio, this.transport.format), frame.atMs);
+        this.floor.onAudio(pcm, frame.atMs);
         this.stt.sendAudio(frame.audio);
         return;
       }

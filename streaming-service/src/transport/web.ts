@@ -107,22 +107,18 @@ const PageMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mute'), muted: z.boolean() }),
 ]);
 
-/** Parses a text frame from the page; undefined for anything malformed or unknown. */
-export function decodePageMessage(text: string): PageMessage | undefined {
+/** Parses a JSON text frame against `schema`; undefined for anything malformed. */
+function parseFrame<S extends z.ZodType>(schema: S, text: string): z.infer<S> | undefined {
   try {
-    const parsed = PageMessageSchema.safeParse(JSON.parse(text));
+    const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Parses a text frame from the page; undefined for anything malformed or unknown. */
+export const decodePageMessage = (text: string): PageMessage | undefined => parseFrame(PageMessageSchema, text);
+
 /** Parses the first message; undefined when it is not a well-formed hello. */
-export function decodeHello(text: string): z.infer<typeof HelloMessage> | undefined {
-  try {
-    const parsed = HelloMessage.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const decodeHello = (text: string): z.infer<typeof HelloMessage> | undefined => parseFrame(HelloMessage, text);
