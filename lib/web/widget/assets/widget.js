@@ -34,7 +34,7 @@
 button { font: inherit; cursor: pointer; border-radius: 8px; border: 1px solid var(--line); padding: 8px 14px; background: var(--bg); color: var(--fg); }
 button:focus-visible, .log:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 button:disabled { opacity: .6; cursor: default; }
-.launcher { width: 56px; height: 56px; border-radius: 50%; background: var(--accent); color: #fff; border: 0; font-size: 24px; box-shadow: 0 4px 14px rgba(0,0,0,.25); }
+.launcher { width: 56px; height: 56px; border-radius: 50%; background: var(--accent); color: #fff; border: 0; display: inline-flex; align-items: center; justify-content: center; box-shadow: 0 4px 14px rgba(0,0,0,.25); }
 .panel { position: absolute; bottom: 68px; width: min(360px, calc(100vw - 40px)); max-height: min(560px, calc(100vh - 110px)); display: flex; flex-direction: column;
   gap: 8px; padding: 14px; box-sizing: border-box; background: var(--bg); border: 1px solid var(--line); border-radius: 14px; box-shadow: 0 10px 30px rgba(0,0,0,.25); }
 .right .panel { right: 0; } .left .panel { left: 0; }
@@ -94,9 +94,24 @@ h2 { margin: 0; font-size: 17px; }
     if (text !== undefined) node.textContent = text;
     return node;
   };
+  /**
+   * The launcher's microphone, drawn (an SVG built node by node: no markup parsed, nothing for a CSP to
+   * block) rather than an emoji, which shows as an empty box where the visitor has no emoji font.
+   */
+  const microphoneIcon = () => {
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(ns, 'svg');
+    for (const [k, v] of Object.entries({ viewBox: '0 0 24 24', width: '26', height: '26', 'aria-hidden': 'true', focusable: 'false', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round' })) svg.setAttribute(k, v);
+    for (const d of ['M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3z', 'M5 11a7 7 0 0 0 14 0', 'M12 18v3']) {
+      const path = document.createElementNS(ns, 'path');
+      path.setAttribute('d', d);
+      svg.append(path);
+    }
+    return svg;
+  };
   const wrap = el('div', { class: `wrap ${config.position} theme-${config.theme}` });
   const launcher = el('button', { class: 'launcher', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'panel', 'aria-label': config.title });
-  launcher.append(el('span', { 'aria-hidden': 'true', class: 'icon' }, '\u{1F399}'));
+  launcher.append(microphoneIcon());
   const panel = el('div', { class: 'panel', id: 'panel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'title', hidden: '' });
   const header = el('div', { class: 'header' });
   const close = el('button', { class: 'close', type: 'button', 'aria-label': 'Close' }, '\u00d7');
