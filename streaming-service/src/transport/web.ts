@@ -26,10 +26,6 @@ export class WebTransport implements MediaTransport {
 
   constructor(private readonly startedAtMs: number) {}
 
-  get attached(): boolean {
-    return this.socket !== undefined;
-  }
-
   /** Whether `socket` is the one attached now (a replaced socket's input is ignored). */
   holds(socket: PageSocket): boolean {
     return this.socket === socket;
