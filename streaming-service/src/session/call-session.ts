@@ -162,7 +162,7 @@ const REASONS: Record<EndCause, CallEndReason> = {
 
 /**
  * One phone call: the orchestrator. It owns the state machine, the turn detector, the current speech handle
- * and the outbound audio; replies (LLM, tools, TTS) run in {@link runReply}. All inputs arrive as frames on
+ * and the outbound audio; replies (LLM, tools, TTS) run in {@link runReply}, on the turn loop text chats share (turn-loop.ts). All inputs arrive as frames on
  * one queue (system frames first), so the order of decisions is the order of events.
  */
 export class CallSession {
@@ -271,6 +271,11 @@ export class CallSession {
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     this.ttsSession = services.tts.connect({ voiceId: setup.agent.tts_voice_id, format: transport.format });
     this.ttsSession.catch(() => undefined);
+  }
+
+  /** The messages for the next LLM request (turn-loop.ts). */
+  messages() {
+    return this.conversation.messages();
   }
 
   /** Milliseconds since the stream started. */

@@ -1,4 +1,5 @@
-import { END_CALL_TOOL, runHttpAction } from '../tools/registry.js';
+import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
+import type { ToolAction } from '../tools/registry.js';
 import { parseArguments } from '../tools/http.js';
 import { sendDtmf } from './send-dtmf.js';
 import type { CallSession } from './call-session.js';
@@ -6,6 +7,7 @@ import type { AgentRound, Entry } from './conversation.js';
 import { PhraseSplitter } from './phrase-splitter.js';
 import type { Speaker } from './speaker.js';
 import type { SpeechHandle } from './speech-handle.js';
+import { runTurn, type TurnChannel } from './turn-loop.js';
 
 /**
  * Latency points of one turn (performance.now() values), from the caller's end of turn to the first agent
@@ -56,59 +58,22 @@ export function turnFigures(l: TurnLatency): TurnFigures {
 }
 
 /**
- * Tool rounds per reply: a model that keeps calling tools is cut off after four, so one confused reply
- * cannot keep the caller waiting indefinitely.
- */
-const MAX_ROUNDS = 4;
-
-/**
  * The goodbye or the words before a transfer get this long to play; marks that never come back (a caller
  * who already left) must not hold the call open.
  */
 const PLAYOUT_CAP_MS = 15_000;
 
 /**
- * One agent reply: LLM rounds streamed phrase by phrase into TTS, with tool calls between rounds. The
- * handle's signal aborts the LLM stream and TTS on a barge-in; tool calls the model already completed are
- * still executed exactly once and their results kept in the conversation, so nothing is lost or repeated
- * when the caller speaks again.
+ * One spoken agent reply: the shared turn loop (turn-loop.ts) with its text streamed phrase by phrase into
+ * TTS. The handle's signal aborts the LLM stream and TTS on a barge-in.
  */
 export async function runReply(session: CallSession, handle: SpeechHandle, entry: Extract<Entry, { type: 'agent' }>, latency: TurnLatency): Promise<void> {
   const speaker = await session.speakerFor(handle);
   if (!speaker) return;
+  const voice = new VoiceChannel(session, handle, speaker, latency);
   try {
-    for (let round = 0; round < MAX_ROUNDS && !handle.interrupted; round += 1) {
-      const r: AgentRound = { generated: '', toolCalls: [], results: new Map() };
-      const messages = session.conversation.messages();
-      entry.rounds.push(r);
-      const splitter = new PhraseSplitter();
-      latency.llmRequestAtMs ??= performance.now();
-      // The agent's model, retried once, then its fallback models (llm-chain.ts).
-      const stream = session.llm.stream({ messages, tools: session.tools.specs }, handle.signal);
-      for await (const event of stream) {
-        if (event.type === 'text') {
-          latency.llmFirstTokenAtMs ??= event.atMs;
-          r.generated += event.delta;
-          if (handle.interrupted) continue;
-          for (const phrase of splitter.push(event.delta)) {
-            latency.llmFirstPhraseAtMs ??= performance.now();
-            speaker.say(phrase, round);
-          }
-        } else if (event.type === 'tool_call') {
-          r.toolCalls.push(event.call);
-        } else if (event.usage) {
-          session.llmUsage.inputTokens += event.usage.inputTokens;
-          session.llmUsage.outputTokens += event.usage.outputTokens;
-        }
-      }
-      const rest = splitter.flush();
-      if (rest && !handle.interrupted) {
-        latency.llmFirstPhraseAtMs ??= performance.now();
-        speaker.say(rest, round);
-      }
-      if (r.toolCalls.length === 0) break;
-      if ((await runTools(session, handle, speaker, r, round)) === 'stop') break;
-    }
+    latency.llmRequestAtMs ??= performance.now();
+    await runTurn(session, voice, entry.rounds);
   } finally {
     speaker.end();
     await handle.whenSettled();
@@ -129,71 +94,82 @@ function nextPhrase(session: CallSession, kind: 'filler' | 'stillWorking'): stri
   return phrases[said % phrases.length];
 }
 
-/** Runs one round's tool calls (in parallel); `stop` when the call is being transferred or hung up. */
-async function runTools(session: CallSession, handle: SpeechHandle, speaker: Speaker, r: AgentRound, round: number): Promise<'continue' | 'stop'> {
-  let stop = false;
-  const sayWaiting = (kind: 'filler' | 'stillWorking') => () => {
-    const phrase = handle.interrupted ? undefined : nextPhrase(session, kind);
-    if (phrase) speaker.say(phrase, round);
-  };
-  // A caller hearing nothing for more than a second wonders whether the line dropped; a few seconds
-  // later they need to hear that we are still on it.
-  const timers = [
-    setTimeout(sayWaiting('filler'), session.options.fillerAfterMs),
-    setTimeout(sayWaiting('stillWorking'), session.options.stillWorkingAfterMs),
-  ];
-  const quiet = () => timers.forEach(clearTimeout);
-  const { toolTimeoutMs } = session.options;
-  const httpOptions = { ...session.services.httpTools, ...(toolTimeoutMs ? { timeoutMs: toolTimeoutMs } : {}) };
-  try {
-    await Promise.all(
-      r.toolCalls.map(async (call) => {
-        if (session.executedToolCalls.has(call.id)) return;
-        session.executedToolCalls.add(call.id);
-        const action = session.tools.byName.get(call.name);
-        let content: string;
-        if (!action) {
-          content = JSON.stringify({ error: `no tool named ${call.name}` });
-        } else if (action.kind === 'http') {
-          // Idempotent within the call (tools/idempotency.ts); an unexpected failure is still an answer
-          // the model can speak about, never a silent reply.
-          content = await session.toolCache
-            .run(call.name, call.arguments, () => runHttpAction(action, call.arguments, (id) => session.services.loadTool(id), httpOptions))
-            .then(
-              (outcome) => outcome.content,
-              () => JSON.stringify({ error: 'the tool failed; the request may not have been sent' }),
-            );
-        } else if (action.kind === 'transfer' && !session.services.telephony) {
-          // A browser call has no phone line to hand over; the model hears why and can offer another way.
-          content = JSON.stringify({ error: 'this call is in a web browser, not on a phone line, so it cannot be transferred' });
-        } else if (action.kind === 'transfer') {
-          // Never cached: a transfer that worked ends the session, and one that failed should be tried again.
-          quiet();
-          await withCap(handle.whenQuiet());
-          const summary = String(parseArguments(call.arguments).summary ?? '');
-          const result = await session.transfer(action.to, action.mode, summary);
-          content = JSON.stringify(
-            result.ok ? { transferred: true } : { transferred: false, outcome: result.outcome, error: `the transfer did not happen: ${result.reason}` },
-          );
-          if (result.ok) stop = true;
-        } else if (action.kind === 'send_dtmf') {
-          // The words before the keys play first: an IVR listens for tones only once its prompt is over.
-          quiet();
-          await withCap(handle.whenQuiet());
-          content = JSON.stringify(await withCapValue(sendDtmf(session, handle, String(parseArguments(call.arguments).digits ?? ''), round)));
-        } else {
-          quiet();
-          if (!r.generated.trim()) speaker.say(session.options.goodbyePhrase, round);
-          await withCap(handle.whenQuiet());
-          session.end('agent_hangup');
-          content = JSON.stringify({ ended: true });
-          stop = true;
-        }
-        r.results.set(call.id, { name: call.name === END_CALL_TOOL ? END_CALL_TOOL : call.name, content });
-      }),
-    );
-  } finally {
-    quiet();
+/** A call's side of a turn: text into phrases into speech; fillers while tools run; a line to hang up or transfer. */
+class VoiceChannel implements TurnChannel {
+  private splitter = new PhraseSplitter();
+  private quiet: () => void = () => undefined;
+
+  constructor(
+    private readonly session: CallSession,
+    private readonly handle: SpeechHandle,
+    private readonly speaker: Speaker,
+    private readonly latency: TurnLatency,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.handle.signal;
   }
-  return stop ? 'stop' : 'continue';
+
+  get interrupted(): boolean {
+    return this.handle.interrupted;
+  }
+
+  text(delta: string, round: number, atMs: number): void {
+    this.latency.llmFirstTokenAtMs ??= atMs;
+    for (const phrase of this.splitter.push(delta)) this.say(phrase, round);
+  }
+
+  roundEnd(round: number): void {
+    const rest = this.splitter.flush();
+    this.splitter = new PhraseSplitter();
+    if (rest) this.say(rest, round);
+  }
+
+  private say(phrase: string, round: number): void {
+    this.latency.llmFirstPhraseAtMs ??= performance.now();
+    this.speaker.say(phrase, round);
+  }
+
+  toolsStart(round: number): () => void {
+    const sayWaiting = (kind: 'filler' | 'stillWorking') => () => {
+      const phrase = this.handle.interrupted ? undefined : nextPhrase(this.session, kind);
+      if (phrase) this.speaker.say(phrase, round);
+    };
+    // A caller hearing nothing for more than a second wonders whether the line dropped; a few seconds
+    // later they need to hear that we are still on it.
+    const timers = [
+      setTimeout(sayWaiting('filler'), this.session.options.fillerAfterMs),
+      setTimeout(sayWaiting('stillWorking'), this.session.options.stillWorkingAfterMs),
+    ];
+    this.quiet = () => timers.forEach(clearTimeout);
+    return this.quiet;
+  }
+
+  async builtIn(action: Exclude<ToolAction, { kind: 'http' }>, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }> {
+    const { session, handle } = this;
+    if (action.kind === 'transfer' && !session.services.telephony) {
+      // A browser call has no phone line to hand over; the model hears why and can offer another way.
+      return { content: JSON.stringify({ error: 'this call is in a web browser, not on a phone line, so it cannot be transferred' }) };
+    }
+    this.quiet();
+    if (action.kind === 'transfer') {
+      // Never cached: a transfer that worked ends the session, and one that failed should be tried again.
+      await withCap(handle.whenQuiet());
+      const summary = String(parseArguments(call.arguments).summary ?? '');
+      const result = await session.transfer(action.to, action.mode, summary);
+      const content = JSON.stringify(
+        result.ok ? { transferred: true } : { transferred: false, outcome: result.outcome, error: `the transfer did not happen: ${result.reason}` },
+      );
+      return { content, stop: result.ok };
+    }
+    if (action.kind === 'send_dtmf') {
+      // The words before the keys play first: an IVR listens for tones only once its prompt is over.
+      await withCap(handle.whenQuiet());
+      return { content: JSON.stringify(await withCapValue(sendDtmf(session, handle, String(parseArguments(call.arguments).digits ?? ''), round))) };
+    }
+    if (!r.generated.trim()) this.speaker.say(session.options.goodbyePhrase, round);
+    await withCap(handle.whenQuiet());
+    session.end('agent_hangup');
+    return { content: JSON.stringify({ ended: true }), stop: true };
+  }
 }
