@@ -75,6 +75,10 @@ const EnvSchema = z.object({
    * after it, and a call reserves its price up front. Ten minutes covers typical outbound agent calls.
    */
   CALL_MAX_DURATION_SECONDS: z.coerce.number().int().min(30).max(4 * 3600).default(600),
+  /** A text chat's price in credits per visitor message answered (docs/chat.md: why per message). */
+  CHAT_CREDITS_PER_MESSAGE: z.coerce.number().positive().max(1_000).default(0.02),
+  /** The longest a text chat runs; a visitor who stays longer starts a new one (docs/chat.md). */
+  CHAT_MAX_DURATION_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(3600),
   /** Receives of a dispatch message before SQS moves it to the dead letters; mirrors the queue's redrive policy. */
   DISPATCH_MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).max(1_000).default(3),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -192,6 +196,11 @@ export function streamUrl(config: Pick<Config, 'STREAM_URL' | 'PUBLIC_BASE_URL'>
 /** Where the meeting page opens its call's WebSocket: WEB_STREAM_URL, or the public base URL as ws(s) + `/web-stream`. */
 export function webStreamUrl(config: Pick<Config, 'WEB_STREAM_URL' | 'PUBLIC_BASE_URL'>): string {
   return config.WEB_STREAM_URL ?? socketUrl(config, '/web-stream');
+}
+
+/** Where a chat's page opens its WebSocket: beside the browser transport, `/web-chat` instead of `/web-stream`. */
+export function webChatUrl(config: Pick<Config, 'WEB_STREAM_URL' | 'PUBLIC_BASE_URL'>): string {
+  return webStreamUrl(config).replace(/\/web-stream$/, '/web-chat');
 }
 
 /** The public URL of one of our paths (webhooks Twilio calls, links we hand out). */

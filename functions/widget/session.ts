@@ -1,7 +1,7 @@
 import { MAX_WIDGET_BODY_BYTES, WidgetSessionRequest } from '../../lib/domain/widget.js';
 import { MeetingJoined } from '../../lib/domain/call.js';
 import { defineRoute } from '../../lib/http/handler.js';
-import { widgetBody } from '../../lib/http/widget-body.js';
+import { noStoreJson, widgetBody } from '../../lib/http/widget-body.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { authorizeWidget, startWidgetCall } from '../../lib/services/widget.js';
 
@@ -14,10 +14,5 @@ export const handler = defineRoute(ROUTES.startWidgetSession, async ({ deps, eve
   const body = widgetBody(event, WidgetSessionRequest, MAX_WIDGET_BODY_BYTES);
   const grant = await authorizeWidget(deps, body, event.headers?.origin);
   const session = await startWidgetCall(deps, grant);
-  return {
-    raw: true as const,
-    contentType: 'application/json; charset=utf-8',
-    headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
-    body: JSON.stringify(MeetingJoined.parse(session)),
-  };
+  return noStoreJson(MeetingJoined.parse(session));
 });

@@ -26,6 +26,7 @@ export const EXAMPLE_IDS = {
   phoneNumber: id('phoneNumber', '01JWRFFEMRDV3APXSJENM3G73Y'),
   call: id('call', '01JWRFH97RNSQ4B7JD31A2QE39'),
   meeting: id('call', '01JWRFK3TRZXKY0WVNX2WE4XSF'),
+  chat: id('call', '01JWRFM8Q2D7XK4TNV9B3C6YHZ'),
   webhookEndpoint: id('webhookEndpoint', '01JWRFN6ERB2Q5TV3C8XW0H7JD'),
   event: id('event', '01JWRFQ0ZR6M4KQ8YB2D9NWS5E'),
   delivery: id('delivery', '01JWRFRVJR3H7XGA5P1QK8ZC6M'),
@@ -257,6 +258,16 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
     request: { assistantId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', phoneNumber: CALLEE },
     response: { call_id: EXAMPLE_IDS.meeting, room_url: `https://api.example.com/meeting/${EXAMPLE_IDS.meeting}?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc` },
   },
+  createChat: {
+    request: { agentId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace' },
+    response: {
+      chatId: EXAMPLE_IDS.chat,
+      agentName: 'Ava',
+      chatUrl: 'wss://stream.example.com/web-chat',
+      credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+      expiresAt: '2026-11-23T16:10:00.000Z',
+    },
+  },
   openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },
   joinMeeting: {
     params: { callId: EXAMPLE_IDS.meeting },
@@ -270,6 +281,16 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   },
   meetingAsset: { params: { file: 'meeting.js' } },
   widgetLoader: {},
+  startWidgetChat: {
+    request: { apiKey: 'vak_widget_3Jb7Qm2xN9pL4sT8vW1yZ6cR0dF5gH', agentId: EXAMPLE_IDS.agent },
+    response: {
+      chatId: EXAMPLE_IDS.chat,
+      agentName: 'Ava',
+      chatUrl: 'wss://stream.example.com/web-chat',
+      credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+      expiresAt: '2026-11-23T16:10:00.000Z',
+    },
+  },
   startWidgetSession: {
     request: { apiKey: 'vak_widget_3Jb7Qm2xN9pL4sT8vW1yZ6cR0dF5gH', agentId: EXAMPLE_IDS.agent },
     response: {

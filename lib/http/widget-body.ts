@@ -20,3 +20,11 @@ export function widgetBody<S extends z.ZodType>(event: APIGatewayProxyEventV2, s
   }
   return parsed.data;
 }
+
+/** A widget session's answer: it carries the tab's credential, so no cache may keep it. */
+export const noStoreJson = (value: unknown) => ({
+  raw: true as const,
+  contentType: 'application/json; charset=utf-8',
+  headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+  body: JSON.stringify(value),
+});

@@ -11,6 +11,7 @@ import {
   RecordingUrl,
 } from '../domain/call.js';
 import { IdParams, PageQuery, pageEnvelope } from '../domain/common.js';
+import { ChatRequest, ChatStarted } from '../domain/chat.js';
 import { ContactCreate, ContactListItem, ContactListQuery, ContactUpdate, ContactView } from '../domain/contact.js';
 import { ContactImportForm, ContactImportResult } from '../domain/contact-import/schema.js';
 import { HistoryListItem, HistoryListQuery, HistoryView } from '../domain/history.js';
@@ -124,6 +125,7 @@ export const ROUTES = {
   startPhoneCall: route({ method: 'POST', path: '/api/optimus/phone-call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (reserves credits; optional Idempotency-Key header)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 404, 422, 429], status: 202, response: CallStarted }),
   startCall: route({ method: 'POST', path: '/api/optimus/call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (alias of /api/optimus/phone-call)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 404, 422, 429], status: 202, response: CallStarted }),
   createMeetingLink: route({ method: 'POST', path: '/api/optimus/meeting-link', entry: 'functions/calls/meeting-link.ts', summary: 'Create a single-use video meeting link (credit check)', tag: 'Calls', auth: true, body: MeetingLinkRequest, errors: [402, 404], status: 201, response: MeetingLinkResult }),
+  createChat: route({ method: 'POST', path: '/api/chats', entry: 'functions/chats/create.ts', summary: 'Start a text chat with an agent (credit check for one message); the answer is the chat session: open chatUrl and talk over the WebSocket (docs/chat.md)', tag: 'Calls', auth: true, body: ChatRequest, errors: [402, 404], status: 201, response: ChatStarted }),
   openMeeting: route({ method: 'GET', path: '/meeting/{callId}', entry: 'functions/meeting/open.ts', summary: 'Open a meeting link: the Join page; looks at the single-use token without using it (410 once used or expired). Without a token: the room page a reload lands on', tag: 'Calls', auth: false, ipLimit: 'meeting', params: MeetingParams, query: MeetingQuery, errors: [410], status: 200, produces: 'text/html' }),
   joinMeeting: route({ method: 'POST', path: '/meeting/{callId}/join', entry: 'functions/meeting/join.ts', summary: 'Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired); with Accept: application/json the answer is the web session (docs/meeting.md)', tag: 'Calls', auth: false, ipLimit: 'meeting-join', params: MeetingParams, bodyKind: 'raw', consumes: 'application/x-www-form-urlencoded', form: z.object({ token: z.string().max(512) }), errors: [410], status: 200, response: MeetingJoined, produces: 'text/html' }),
   // A static segment where /meeting/{callId}/join has `join`: API Gateway and the local server tell them apart by method and segment.
@@ -133,6 +135,7 @@ export const ROUTES = {
   // `src="…/widget/"` as the spec writes it: API Gateway refuses a route path ending in `/` and matches the
   // request with the trailing slash to `/widget` (the local server does the same for every route).
   widgetLoader: route({ method: 'GET', path: '/widget', entry: 'functions/widget/loader.ts', summary: 'The widget loader script: one <script> tag on any page (docs/widget.md)', tag: 'Widget', auth: false, status: 200, produces: 'text/javascript' }),
+  startWidgetChat: route({ method: 'POST', path: '/widget/chat', entry: 'functions/widget/chat.ts', summary: 'Start a widget text chat: widget key, agent and Origin checked as for a call; the answer is the chat session for /web-chat (docs/chat.md). JSON sent as text/plain (no preflight)', tag: 'Widget', auth: false, ipLimit: 'widget', cors: true, bodyKind: 'raw', consumes: 'text/plain', form: WidgetSessionRequest, errors: [402, 429], status: 200, response: ChatStarted }),
   startWidgetSession: route({ method: 'POST', path: '/widget/session', entry: 'functions/widget/session.ts', summary: 'Start a widget voice call: widget key, agent and Origin checked; the answer is the web session for /web-stream (docs/widget.md). The body is JSON sent as text/plain so the browser needs no preflight', tag: 'Widget', auth: false, ipLimit: 'widget', cors: true, bodyKind: 'raw', consumes: 'text/plain', form: WidgetSessionRequest, errors: [402, 429], status: 200, response: MeetingJoined }),
 
   // `available` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.

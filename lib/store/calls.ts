@@ -287,7 +287,7 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
         UpdateExpression:
           'SET #started = :now, #seen = :now, #gpk = :gpk, #gsk = :gsk, #sid = :sid, #reserved = :reserved, #st = :inprogress, #u = :now',
         ConditionExpression:
-          `attribute_exists(pk) AND attribute_not_exists(#started) AND attribute_not_exists(settledAt) AND #reserved = :zero AND ` +
+          `attribute_exists(pk) AND attribute_not_exists(#started) AND attribute_not_exists(settledAt) AND #reserved = :zero AND #type <> :chat AND ` +
           `NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,
         ExpressionAttributeNames: {
           '#started': 'streamStartedAt',
@@ -298,8 +298,10 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
           '#reserved': 'reserved',
           '#st': 'status',
           '#u': 'updatedAt',
+          '#type': 'agentType',
         },
         ExpressionAttributeValues: {
+          ':chat': 'chat',
           ':now': now,
           ':gpk': key.liveStreamIndex(callId, now).gsi1pk,
           ':gsk': now,
@@ -318,6 +320,28 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
   const call = await findCall(db, ws, callId);
   return call ? { kind: 'claimed', call } : { kind: 'ended' };
 }
+
+/**
+ * Claims a text chat for its first socket (docs/chat.md): initiated → in-progress, once. Not a stream: a
+ * chat holds no reservation (each message is charged as it comes), so the sweep of abandoned streams must
+ * never see it. Undefined when it was claimed before, has ended, or is not a chat.
+ */
+export const claimChatCall = (db: Db, ws: string, callId: string, now: string): Promise<Call | undefined> =>
+  conditionalUpdate(db, ws, callId, {
+    set: { status: 'in-progress', chatStartedAt: now, updatedAt: now },
+    condition: '#type = :chat AND #st = :initiated',
+    names: { '#type': 'agentType', '#st': 'status' },
+    values: { ':chat': 'chat', ':initiated': 'initiated' },
+  });
+
+/** Ends a claimed chat with what its messages cost, once; undefined when it had ended already. */
+export const endChatCall = (db: Db, ws: string, callId: string, end: { endReason: CallEndReason; cost: number; now: string }): Promise<Call | undefined> =>
+  conditionalUpdate(db, ws, callId, {
+    set: { status: 'completed', endReason: end.endReason, cost: end.cost, settledAt: end.now, updatedAt: end.now },
+    condition: '#type = :chat AND attribute_not_exists(settledAt)',
+    names: { '#type': 'agentType' },
+    values: { ':chat': 'chat' },
+  });
 
 /**
  * A live stream's heartbeat: records that stream `streamSid` of the call was still running at `now` (and

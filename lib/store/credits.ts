@@ -169,3 +169,17 @@ export async function listLedger(db: Db, ws: string): Promise<LedgerEntry[]> {
   }
   return out;
 }
+
+/**
+ * Charges one chat message (docs/chat.md): the price taken from the balance with its ledger entry
+ * `<chatId>#msg<n>`, in one transaction. `insufficient` when the balance cannot cover it; `already` when
+ * message `n` of this chat was charged before (a retry charges nothing twice).
+ */
+export async function debitChatMessage(db: Db, ws: string, chatId: string, n: number, amount: number, now: string): Promise<'charged' | 'insufficient' | 'already'> {
+  const { failedIndex } = await transact(db, [
+    debitItem(db, ws, amount),
+    ledgerItem(db, ws, { id: `${chatId}#msg${n}`, amount: -amount, reason: 'chat_message', callId: chatId, createdAt: now }),
+  ]);
+  if (failedIndex === 0) return 'insufficient';
+  return failedIndex === undefined ? 'charged' : 'already';
+}

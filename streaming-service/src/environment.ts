@@ -17,8 +17,15 @@ import { getTool, listTools } from '../../lib/store/tools.js';
 import { callStartedData } from '../../lib/services/call-events.js';
 import { analyzeAndRecord } from '../../lib/services/call-analysis.js';
 import { announce } from '../../lib/services/webhook-events.js';
-import { finalizeCall } from './end/finalize.js';
+import { finalizeCall, summarize } from './end/finalize.js';
+import { chargeChatMessage, claimChat, recordChat } from '../../lib/services/chats.js';
 import type { StreamingEnvironment } from './server.js';
+import type { CallSetup } from './session/call-session.js';
+
+/** A chat's summary: the call prompt speaks of a phone call. */
+const CHAT_SUMMARY_PROMPT =
+  'Summarize this text chat between an AI agent and a website visitor in at most three sentences: what the ' +
+  'visitor wanted, and how it ended. Plain text, no preamble.';
 
 /** Builds one call's vendor providers from the agent's provider ids. */
 export interface ProviderFactory {
@@ -39,6 +46,11 @@ export function platformEnvironment(
   // Transfers and hang-ups go through the provider, so the service carries the telephony adapter.
   const deps = withTelephony(platformDeps, createTwilioTelephony);
   const { db, secrets, recordings } = deps;
+  /** After the record and call.ended: the analysis is a second LLM request and must not delay either. */
+  const withAnalysis = async <R extends object>(record: R, setup: CallSetup, transcript: string, llm: LlmProvider): Promise<R> => {
+    const analysis = await analyzeAndRecord(deps, llm, setup.agent, { workspaceId: setup.workspaceId, callId: setup.callId, agentId: setup.agent._id, transcript });
+    return analysis ? { ...record, analysis } : record;
+  };
   return {
     tokenKey: secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
     loader: {
@@ -63,6 +75,24 @@ export function platformEnvironment(
         const out = await claimMeetingCall(deps, claims, streamSid);
         if (out.kind === 'claimed') void announce(deps, out.call.workspaceId, 'call.started', callStartedData(out.call, new Date().toISOString()));
         return out;
+      },
+    },
+    chat: {
+      claim: (claims) => claimChat(deps, claims),
+      charge: (chat, n) => chargeChatMessage(deps, chat, n),
+      async finalize(outcome, services) {
+        const { setup } = outcome;
+        const summary = await summarize(services.llm, setup.agent.llm_model, outcome.transcript, setup.agent.analysis?.summaryPrompt ?? CHAT_SUMMARY_PROMPT);
+        const record = await recordChat(deps, {
+          workspaceId: setup.workspaceId,
+          chatId: setup.callId,
+          reason: outcome.reason,
+          durationSeconds: Math.ceil((outcome.endedAt - setup.startedAt) / 1000),
+          messagesCharged: outcome.messagesCharged,
+          transcript: outcome.transcript,
+          summary,
+        });
+        return withAnalysis(record, setup, outcome.transcript, services.llm);
       },
     },
     services(setup, numberId) {
@@ -108,15 +138,7 @@ export function platformEnvironment(
           await recordConnectedCall(deps, record);
         },
       });
-      // After the record and call.ended: the analysis is a second LLM request and must not delay either.
-      const { setup } = outcome;
-      const analysis = await analyzeAndRecord(deps, services.llm, setup.agent, {
-        workspaceId: setup.workspaceId,
-        callId: setup.callId,
-        agentId: setup.agent._id,
-        transcript: outcome.transcript,
-      });
-      return analysis ? { ...record, analysis } : record;
+      return withAnalysis(record, outcome.setup, outcome.transcript, services.llm);
     },
   };
 }

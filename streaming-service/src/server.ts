@@ -15,6 +15,9 @@ import { CallSession, type CallOutcome, type CallSetup, type SessionOptions, typ
 import type { MediaTransport } from './transport/port.js';
 import { twilioTransport } from './transport/twilio.js';
 import { createWebStreams, type WebStreams } from './web-stream.js';
+import { createWebChats, type WebChats } from './web-chat.js';
+import type { ChatOptions, ChatOutcome } from './chat/chat-session.js';
+import type { HistoryRecord } from '../../lib/domain/history.js';
 
 /** The keys a live call's stream is known by in the table (heartbeat, settlement). */
 export interface CallKey {
@@ -52,6 +55,15 @@ export interface StreamingEnvironment {
     /** Claims the call for its first browser socket and reserves its credits, in one write. */
     claim(claims: WebSessionClaims, streamSid: string): Promise<MeetingClaim>;
   };
+  /** Text chats (docs/chat.md); they verify their credentials with `web.key`. Without it `/web-chat` refuses. */
+  readonly chat?: {
+    /** Claims a chat for its first socket, once: its longest duration, or undefined when it was claimed before, ended or is not a chat. */
+    claim(claims: WebSessionClaims): Promise<number | undefined>;
+    /** Charges the chat's `n`th visitor message (once per `n`); false when the workspace cannot pay. */
+    charge(chat: CallKey, n: number): Promise<boolean>;
+    /** Writes the chat's history record (transcript, summary, cost). */
+    finalize(outcome: ChatOutcome, services: SessionServices): Promise<HistoryRecord>;
+  };
 }
 
 export interface StreamingServerOptions {
@@ -65,6 +77,11 @@ export interface StreamingServerOptions {
   readonly path?: string;
   /** The browser transport's path (docs/meeting.md). */
   readonly webPath?: string;
+  /** The text chats' path (docs/chat.md). */
+  readonly chatPath?: string;
+  /** How long a chat whose page went away waits for the same tab to come back (2 minutes). */
+  readonly chatRejoinGraceMs?: number;
+  readonly chat?: Partial<ChatOptions>;
   /** How long a browser call whose page went away waits for the same tab to rejoin (30 s). */
   readonly webRejoinGraceMs?: number;
   /**
@@ -116,6 +133,10 @@ export interface StreamingServer {
   readonly activeSessions: number;
   readonly sessions: ReadonlySet<CallSession>;
   onCallEnded(listener: (event: CallEnded) => void): () => void;
+  /** Emitted once per chat, after its history record was written (or writing failed). */
+  onChatEnded(listener: (event: { chatId: string; error?: unknown }) => void): () => void;
+  /** Chats running in this process. */
+  readonly activeChats: number;
   /** Refused streams, with the reason (tests and logs). */
   onRefused(listener: (event: { reason: string }) => void): () => void;
   /**
@@ -130,6 +151,7 @@ export interface StreamingServer {
 export function createStreamingServer(options: StreamingServerOptions): StreamingServer {
   const path = options.path ?? '/media-stream';
   const webPath = options.webPath ?? '/web-stream';
+  const chatPath = options.chatPath ?? '/web-chat';
   const startTimeoutMs = options.startTimeoutMs ?? 10_000;
   const heartbeatMs = options.heartbeatMs ?? STREAM_HEARTBEAT_MS;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -312,10 +334,23 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     maxPayload: MAX_MESSAGE_BYTES,
   });
 
+  const chats: WebChats = createWebChats({
+    env,
+    refused: (reason) => events.emit('refused', { reason }),
+    ended: (chatId, error) => events.emit('chat-ended', { chatId, ...(error === undefined ? {} : { error }) }),
+    track: (done) => {
+      const p = done.finally(() => finalizing.delete(p));
+      finalizing.add(p);
+    },
+    helloTimeoutMs: startTimeoutMs,
+    rejoinGraceMs: options.chatRejoinGraceMs ?? 120_000,
+    options: options.chat,
+  });
+
   const server: StreamingServer = {
     handleUpgrade(req, socket, head) {
       const url = new URL(req.url ?? '/', 'http://local');
-      const target = url.pathname === path ? wss : url.pathname === webPath ? web.wss : undefined;
+      const target = new Map([[path, wss], [webPath, web.wss], [chatPath, chats.wss]]).get(url.pathname);
       if (!target) return false;
       if (draining) {
         socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -371,6 +406,13 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       events.on('ended', listener);
       return () => events.off('ended', listener);
     },
+    onChatEnded(listener) {
+      events.on('chat-ended', listener);
+      return () => events.off('chat-ended', listener);
+    },
+    get activeChats() {
+      return chats.active;
+    },
     onRefused(listener) {
       events.on('refused', listener);
       return () => events.off('refused', listener);
@@ -378,16 +420,18 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     async drain(timeoutMs) {
       draining = true;
       const until = Date.now() + timeoutMs;
-      while (sessions.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      while (sessions.size + chats.active > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
       await server.close();
     },
     async close() {
       for (const s of sessions) s.end('error');
       web.close();
-      for (const ws of [...wss.clients, ...web.wss.clients]) ws.terminate();
+      chats.close();
+      for (const ws of [...wss.clients, ...web.wss.clients, ...chats.wss.clients]) ws.terminate();
       await Promise.allSettled([...finalizing]);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await new Promise<void>((resolve) => web.wss.close(() => resolve()));
+      await new Promise<void>((resolve) => chats.wss.close(() => resolve()));
       if (own) await new Promise<void>((resolve) => own!.close(() => resolve()));
     },
   };

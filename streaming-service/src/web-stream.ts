@@ -5,7 +5,8 @@ import { verifyWebSession, type WebSessionClaims } from '../../lib/domain/web-se
 import { loadCallSetup } from './admission.js';
 import type { CallSession, CallSetup, SessionServices } from './session/call-session.js';
 import type { MediaTransport } from './transport/port.js';
-import { WebTransport, decodeHello, decodePageMessage } from './transport/web.js';
+import { WebTransport, decodePageMessage } from './transport/web.js';
+import { REFUSED, UNAVAILABLE, awaitHello, refuser } from './transport/hello.js';
 import type { CallKey, StreamingEnvironment } from './server.js';
 
 /**
@@ -31,9 +32,6 @@ export interface WebStreams {
   close(): void;
 }
 
-/** WebSocket close code 1008: refused; 1011: could not be set up. */
-const REFUSED = 1008;
-const UNAVAILABLE = 1011;
 
 interface LiveWebCall {
   readonly sessionId: string;
@@ -47,11 +45,7 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
   /** Browser calls running in this process, by call id. */
   const live = new Map<string, LiveWebCall>();
 
-  const refuse = (ws: WebSocket, code: number, errorCode: string, message: string) => {
-    ctx.refused(errorCode);
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', code: errorCode, message }));
-    ws.close(code, errorCode);
-  };
+  const refuse = refuser(ctx.refused);
 
   /** Admits a page's socket to a call's transport: `ready` first, so the page sees everything after it. */
   const admit = (ws: WebSocket, transport: WebTransport, callId: string, agentName: string, resumed: boolean) => {
@@ -158,25 +152,7 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
     }
   };
 
-  wss.on('connection', (ws: WebSocket) => {
-    let greeted = false;
-    const helloTimer = setTimeout(() => {
-      if (!greeted) refuse(ws, REFUSED, 'no_hello', 'No hello message.');
-    }, ctx.helloTimeoutMs);
-    const onFirst = (data: unknown, isBinary: boolean) => {
-      // Audio before the hello is dropped: nothing is processed for an unadmitted socket.
-      if (isBinary || greeted) return;
-      const hello = decodeHello(String(data));
-      if (!hello) return refuse(ws, REFUSED, 'bad_hello', 'The first message must be a hello.');
-      greeted = true;
-      clearTimeout(helloTimer);
-      ws.off('message', onFirst);
-      void begin(ws, hello.credential);
-    };
-    ws.on('message', onFirst);
-    ws.on('close', () => clearTimeout(helloTimer));
-    ws.on('error', () => undefined);
-  });
+  wss.on('connection', (ws: WebSocket) => awaitHello(ws, ctx.helloTimeoutMs, refuse, (credential) => void begin(ws, credential)));
 
   return {
     wss,

@@ -54,6 +54,7 @@ describe('the documented request examples', () => {
       'startPhoneCall',
       'startCall',
       'createMeetingLink',
+      'createChat',
       'createWebhookEndpoint',
       'updateWebhookEndpoint',
       'replayWebhookEvents',

@@ -16,12 +16,22 @@ export interface AgentRound {
   readonly results: Map<string, { name: string; content: string }>;
 }
 
-export type Entry =
-  | { readonly type: 'user'; text: string }
-  | { readonly type: 'agent'; readonly handle: SpeechHandle; readonly rounds: AgentRound[] };
+/**
+ * What the conversation needs of an agent utterance: a spoken one (a SpeechHandle: what was heard counts)
+ * or a written one (a text chat: everything sent counts).
+ */
+export interface Utterance {
+  readonly interrupted: boolean;
+  readonly settled: boolean;
+  playedText(round?: number): string;
+}
 
-export class Conversation {
-  readonly entries: Entry[] = [];
+export type Entry<H extends Utterance = SpeechHandle> =
+  | { readonly type: 'user'; text: string }
+  | { readonly type: 'agent'; readonly handle: H; readonly rounds: AgentRound[] };
+
+export class Conversation<H extends Utterance = SpeechHandle> {
+  readonly entries: Entry<H>[] = [];
 
   constructor(private readonly systemPrompt: string) {}
 
@@ -36,23 +46,23 @@ export class Conversation {
     } else this.entries.push({ type: 'user', text });
   }
 
-  addAgent(handle: SpeechHandle): Extract<Entry, { type: 'agent' }> {
+  addAgent(handle: H): Extract<Entry<H>, { type: 'agent' }> {
     const entry = { type: 'agent' as const, handle, rounds: [] as AgentRound[] };
     this.entries.push(entry);
     return entry;
   }
 
   /** Whether an agent entry is still being produced (its generated text is what counts for now). */
-  private live(entry: Extract<Entry, { type: 'agent' }>): boolean {
+  private live(entry: Extract<Entry<H>, { type: 'agent' }>): boolean {
     return !entry.handle.interrupted && !entry.handle.settled;
   }
 
-  private roundText(entry: Extract<Entry, { type: 'agent' }>, round: number): string {
+  private roundText(entry: Extract<Entry<H>, { type: 'agent' }>, round: number): string {
     return this.live(entry) ? entry.rounds[round]!.generated.trim() : entry.handle.playedText(round);
   }
 
   /** What the caller heard of an agent entry. */
-  agentText(entry: Extract<Entry, { type: 'agent' }>): string {
+  agentText(entry: Extract<Entry<H>, { type: 'agent' }>): string {
     return entry.handle.playedText();
   }
 

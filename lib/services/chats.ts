@@ -1,0 +1,89 @@
+import { webChatUrl } from '../config.js';
+import type { Deps } from '../deps.js';
+import type { ChatStarted } from '../domain/chat.js';
+import { InsufficientCreditsError } from '../domain/errors.js';
+import type { CallEndReason, HistoryRecord } from '../domain/history.js';
+import type { WebSessionClaims } from '../domain/web-session-token.js';
+import type { Agent } from '../domain/agent.js';
+import { claimChatCall, endChatCall } from '../store/calls.js';
+import { debitChatMessage, readBalance } from '../store/credits.js';
+import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
+import { historyOf } from './calls.js';
+import { checkLowCredits } from './credits.js';
+import { issueSession, newWebCall, putNewWebCall } from './meetings.js';
+import { roundCredits } from '../domain/call.js';
+
+/**
+ * Text chats (docs/chat.md). A chat is a call record of type `chat`: created with its `not_joined`
+ * history record like a meeting, claimed by its first `/web-chat` socket, ended with its transcript,
+ * summary and cost. Billing is per visitor message answered, charged as each arrives, so a chat holds no
+ * reservation and costs nothing while the visitor reads or types.
+ */
+
+/** The price of one visitor message. */
+export const chatMessagePrice = (config: Pick<Deps['config'], 'CHAT_CREDITS_PER_MESSAGE'>): number => config.CHAT_CREDITS_PER_MESSAGE;
+
+/** 402 unless the workspace can pay for at least one message. */
+export async function assertCanAffordChat(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string): Promise<void> {
+  const required = chatMessagePrice(deps.config);
+  const available = await readBalance(deps.db, workspaceId);
+  if (available < required) throw new InsufficientCreditsError(required, Math.max(0, available));
+}
+
+/** Who the chat is with, as history shows it. */
+export interface ChatParty {
+  readonly workspaceId: string;
+  readonly agent: Agent;
+  readonly contactName: string;
+}
+
+/** Creates a chat: the credit check (402), the `chat` call with its `not_joined` record, the tab's credential. */
+export async function startChat(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, party: ChatParty, nowMs: number = Date.now()): Promise<ChatStarted> {
+  await assertCanAffordChat(deps, party.workspaceId);
+  const call = {
+    ...newWebCall(deps, { workspaceId: party.workspaceId, agentId: party.agent._id, agentType: 'chat', to: '', contactName: party.contactName }, nowMs),
+    maxDurationSeconds: deps.config.CHAT_MAX_DURATION_SECONDS,
+  };
+  await putNewWebCall(deps, call);
+  const session = issueSession(deps, call, party.agent.name || 'your agent', nowMs);
+  return { chatId: call._id, agentName: session.agentName, chatUrl: webChatUrl(deps.config), credential: session.credential, expiresAt: session.expiresAt };
+}
+
+/** The chat's first socket claims it, once: its longest duration, or undefined when it was claimed or ended. */
+export async function claimChat(deps: Pick<Deps, 'db'>, claims: Pick<WebSessionClaims, 'workspaceId' | 'callId'>, nowMs: number = Date.now()): Promise<number | undefined> {
+  const call = await claimChatCall(deps.db, claims.workspaceId, claims.callId, new Date(nowMs).toISOString());
+  return call?.maxDurationSeconds;
+}
+
+/** Charges the chat's `n`th message; false when the workspace cannot pay (the visitor is told the agent is unavailable). */
+export async function chargeChatMessage(
+  deps: Pick<Deps, 'db' | 'config' | 'secrets' | 'webhooks'>,
+  chat: { workspaceId: string; callId: string },
+  n: number,
+  nowMs: number = Date.now(),
+): Promise<boolean> {
+  const out = await debitChatMessage(deps.db, chat.workspaceId, chat.callId, n, chatMessagePrice(deps.config), new Date(nowMs).toISOString());
+  if (out === 'charged') void checkLowCredits(deps, chat.workspaceId);
+  return out !== 'insufficient';
+}
+
+/** What a finished chat leaves. */
+export interface ChatEnd {
+  readonly workspaceId: string;
+  readonly chatId: string;
+  readonly reason: CallEndReason;
+  readonly durationSeconds: number;
+  readonly messagesCharged: number;
+  readonly transcript: string;
+  readonly summary: string;
+}
+
+/** Ends the chat's call with its cost and writes its history record (announcing `call.ended`). */
+export async function recordChat(deps: Pick<Deps, 'db' | 'config'> & HistoryDeps, end: ChatEnd, nowMs: number = Date.now()): Promise<HistoryRecord> {
+  const cost = roundCredits(end.messagesCharged * chatMessagePrice(deps.config));
+  const call = await endChatCall(deps.db, end.workspaceId, end.chatId, { endReason: end.reason, cost, now: new Date(nowMs).toISOString() });
+  if (!call) throw new Error(`Chat ${end.chatId} has ended already`);
+  const record = historyOf(call, { endReason: end.reason, durationSeconds: end.durationSeconds, cost: call.cost ?? cost, transcript: end.transcript, summary: end.summary });
+  await writeHistoryRecord(deps, record);
+  return record;
+}

@@ -1,0 +1,291 @@
+import { describeError, log } from '../../../lib/http/log.js';
+import type { CallEndReason } from '../../../lib/domain/history.js';
+import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
+import { LocalWindows, type RatePolicy } from '../../../lib/domain/rate-window.js';
+import type { CallSetup, SessionServices } from '../session/call-session.js';
+import { Conversation, type AgentRound } from '../session/conversation.js';
+import { LlmChain } from '../session/llm-chain.js';
+import { contactVariables, fillTemplate } from '../session/prompt.js';
+import { runTurn, type TurnChannel, type TurnHost } from '../session/turn-loop.js';
+import { ToolCallCache } from '../tools/idempotency.js';
+import { buildCallTools, type CallTools, type ToolAction } from '../tools/registry.js';
+
+/**
+ * One text chat with an agent (docs/chat.md): the agent's system prompt and tools, the very turn loop a
+ * call runs (turn-loop.ts), its words streamed to the page as deltas instead of speech. The chat lives in
+ * this process while it runs; its page's socket may come and go (a reload) and gets the messages so far
+ * back when it returns.
+ */
+
+export interface ChatOptions {
+  /** A chat ends this long after it started, as a call does at its maximum duration. */
+  readonly maxDurationMs: number;
+  /** A chat nobody wrote in for this long is over (a visitor who left without closing it). */
+  readonly idleTimeoutMs: number;
+  /** The longest visitor message, in characters (a page of text; longer is a paste, not a question). */
+  readonly maxMessageChars: number;
+  /** Visitor messages per minute: a person types far fewer; a script is stopped here. */
+  readonly messagesPerMinute: number;
+  readonly toolTimeoutMs?: number;
+  /** Shown when the model asks for a transfer: a chat has no line to hand over, so it tells the visitor. */
+  readonly handoffMessage: string;
+  readonly goodbyeMessage: string;
+}
+
+export const DEFAULT_CHAT_OPTIONS = {
+  maxDurationMs: 30 * 60_000,
+  idleTimeoutMs: 10 * 60_000,
+  maxMessageChars: 2_000,
+  messagesPerMinute: 20,
+  handoffMessage: 'I can\u2019t hand a chat over to a person from here, but our team can help you directly: please call us, and mention this conversation.',
+  goodbyeMessage: 'Thanks for chatting. Goodbye!',
+} as const satisfies ChatOptions;
+
+/** One line of the conversation as the page shows it. */
+export interface ChatLine {
+  readonly role: 'user' | 'agent';
+  readonly text: string;
+}
+
+/** What the chat tells its page; `turn` numbers the agent's replies so deltas join the right bubble. */
+export type ChatNotice =
+  | { readonly type: 'delta'; readonly turn: number; readonly text: string }
+  | { readonly type: 'reply'; readonly turn: number; readonly text: string; readonly handoff?: boolean }
+  | { readonly type: 'state'; readonly state: 'listening' | 'thinking' }
+  | { readonly type: 'error'; readonly code: string; readonly message: string; readonly retryAfterSeconds?: number }
+  | { readonly type: 'ended'; readonly reason: CallEndReason };
+
+/** The page's socket as the chat sees it: whichever is attached now, or none. */
+export interface ChatSink {
+  send(notice: ChatNotice): void;
+  close(code: number, reason: string): void;
+}
+
+/** Takes one message's price from the workspace; false when it cannot cover it. */
+export type ChargeMessage = (n: number) => Promise<boolean>;
+
+export interface ChatOutcome {
+  readonly setup: CallSetup;
+  readonly reason: CallEndReason;
+  readonly endedAt: number;
+  readonly transcript: string;
+  /** Visitor messages answered, each charged once (per-message billing, docs/chat.md). */
+  readonly messagesCharged: number;
+  readonly llmUsage: { inputTokens: number; outputTokens: number };
+}
+
+/** A written agent reply: everything generated was sent, so all of it counts as said. */
+class TextUtterance {
+  interrupted = false;
+  settled = false;
+
+  constructor(private readonly rounds: AgentRound[]) {}
+
+  playedText(round?: number): string {
+    const rounds = round === undefined ? this.rounds : this.rounds.slice(round, round + 1);
+    return rounds
+      .map((r) => r.generated.trim())
+      .filter(Boolean)
+      .join(' ');
+  }
+}
+
+const MESSAGE_POLICY_NAME = 'chat-messages';
+
+export class ChatSession implements TurnHost {
+  readonly conversation: Conversation<TextUtterance>;
+  readonly tools: CallTools;
+  readonly llm: LlmChain;
+  readonly llmUsage = { inputTokens: 0, outputTokens: 0 };
+  readonly executedToolCalls = new Set<string>();
+  readonly toolCache = new ToolCallCache();
+  readonly options: ChatOptions;
+  readonly ended: Promise<ChatOutcome>;
+  private resolveEnded!: (o: ChatOutcome) => void;
+  private endReason: CallEndReason | undefined;
+  private turns = 0;
+  private charged = 0;
+  /** Visitor messages are answered one after another, in the order they came. */
+  private queue: Promise<void> = Promise.resolve();
+  private readonly abort = new AbortController();
+  private readonly rate = new LocalWindows(1);
+  private readonly policy: RatePolicy;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private limitTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly setup: CallSetup,
+    readonly services: Pick<SessionServices, 'llm' | 'llmFallbacks' | 'loadTool' | 'httpTools'>,
+    private readonly sink: ChatSink,
+    private readonly charge: ChargeMessage,
+    options: Partial<ChatOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_CHAT_OPTIONS, ...options };
+    const vars = contactVariables(setup.contact);
+    this.conversation = new Conversation(fillTemplate(setup.agent.system_prompt, vars));
+    this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
+    this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, { callId: setup.callId });
+    this.policy = { name: MESSAGE_POLICY_NAME, limit: this.options.messagesPerMinute, windowSeconds: 60 };
+    this.ended = new Promise((resolve) => {
+      this.resolveEnded = resolve;
+    });
+  }
+
+  /** Starts the chat: the agent's first message (free: nothing was asked), and the clocks. */
+  start(): void {
+    const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
+    if (greeting) this.conversation.addAgent(new TextUtterance([{ generated: greeting, toolCalls: [], results: new Map() }]));
+    this.limitTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
+    this.limitTimer.unref?.();
+    this.touch();
+  }
+
+  messages() {
+    return this.conversation.messages();
+  }
+
+  /** The conversation as the page shows it (a page that came back after a reload redraws it). */
+  lines(): ChatLine[] {
+    return this.conversation.entries
+      .map((e): ChatLine => (e.type === 'user' ? { role: 'user', text: e.text } : { role: 'agent', text: e.handle.playedText() }))
+      .filter((l) => l.text !== '');
+  }
+
+  get isOver(): boolean {
+    return this.endReason !== undefined;
+  }
+
+  /** The idle clock restarts with every visitor message. */
+  private touch(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.end('silence_timeout'), this.options.idleTimeoutMs);
+    this.idleTimer.unref?.();
+  }
+
+  /**
+   * A visitor message. Refused with an error notice (and nothing else changes) when it is empty or too long,
+   * over the per-minute rate, or the workspace cannot pay for it; otherwise charged once and answered.
+   */
+  receive(raw: string, nowMs: number = Date.now()): void {
+    if (this.isOver) return;
+    const text = raw.trim();
+    if (!text) return this.sink.send({ type: 'error', code: 'empty_message', message: 'Type a message first.' });
+    if (text.length > this.options.maxMessageChars) {
+      return this.sink.send({ type: 'error', code: 'message_too_long', message: `A message can be at most ${this.options.maxMessageChars} characters.` });
+    }
+    const rate = this.rate.take(this.policy, 'chat', nowMs);
+    if (!rate.allowed) {
+      return this.sink.send({ type: 'error', code: 'rate_limited', message: 'You are sending messages too quickly. Wait a moment.', retryAfterSeconds: rate.resetSeconds });
+    }
+    this.touch();
+    this.queue = this.queue.then(() => this.answer(text));
+  }
+
+  private async answer(text: string): Promise<void> {
+    if (this.isOver) return;
+    const paid = await this.charge(this.charged + 1).catch((error: unknown) => {
+      log('warn', 'chat charge failed', { callId: this.setup.callId, ...describeError(error) });
+      return undefined;
+    });
+    if (paid === undefined) return this.sink.send({ type: 'error', code: 'unavailable', message: 'The agent is unavailable right now. Try again in a moment.' });
+    if (!paid) return this.sink.send({ type: 'error', code: 'insufficient_credits', message: 'The agent is unavailable right now.' });
+    this.charged += 1;
+    this.conversation.addUser(text);
+    const rounds: AgentRound[] = [];
+    const utterance = new TextUtterance(rounds);
+    this.conversation.addAgent(utterance);
+    const channel = new TextChannel(this, (this.turns += 1));
+    this.sink.send({ type: 'state', state: 'thinking' });
+    try {
+      await runTurn(this, channel, rounds);
+    } catch (error) {
+      log('warn', 'chat reply failed', { callId: this.setup.callId, ...describeError(error) });
+      if (!this.isOver) this.sink.send({ type: 'error', code: 'reply_failed', message: 'Sorry, the agent could not answer that. Please try again.' });
+    } finally {
+      utterance.settled = true;
+    }
+    if (!this.isOver) this.sink.send({ type: 'reply', turn: channel.turn, text: utterance.playedText(), ...(channel.handoff ? { handoff: true } : {}) });
+    if (channel.ending) return this.end('agent_hangup');
+    this.sink.send({ type: 'state', state: 'listening' });
+  }
+
+  /** The model's hand-off or goodbye, added to the reply as if it had written it. */
+  write(r: AgentRound, turn: number, text: string): void {
+    const before = r.generated.trim();
+    const delta = before ? ` ${text}` : text;
+    r.generated = before + delta;
+    this.send({ type: 'delta', turn, text: delta });
+  }
+
+  send(notice: ChatNotice): void {
+    if (!this.isOver) this.sink.send(notice);
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Ends the chat (idempotent): a reply under way is aborted, the page is told, the outcome resolves. */
+  end(reason: CallEndReason): void {
+    if (this.endReason) return;
+    this.endReason = reason;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.limitTimer) clearTimeout(this.limitTimer);
+    this.abort.abort();
+    this.sink.send({ type: 'ended', reason });
+    this.sink.close(1000, 'ended');
+    // A reply still running finishes (its tool results are kept) before the transcript is taken.
+    void this.queue.finally(() =>
+      this.resolveEnded({
+        setup: this.setup,
+        reason,
+        endedAt: Date.now(),
+        transcript: this.conversation.transcript(),
+        messagesCharged: this.charged,
+        llmUsage: this.llmUsage,
+      }),
+    );
+  }
+}
+
+/** A chat's side of a turn: deltas to the page; a transfer becomes a hand-off message, end-call closes the chat. */
+class TextChannel implements TurnChannel {
+  handoff = false;
+  ending = false;
+
+  constructor(
+    private readonly chat: ChatSession,
+    readonly turn: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.chat.signal;
+  }
+
+  get interrupted(): boolean {
+    return this.chat.isOver;
+  }
+
+  text(delta: string): void {
+    this.chat.send({ type: 'delta', turn: this.turn, text: delta });
+  }
+
+  roundEnd(): void {}
+
+  toolsStart(): () => void {
+    return () => undefined;
+  }
+
+  async builtIn(action: Exclude<ToolAction, { kind: 'http' }>, _call: LlmToolCall, r: AgentRound): Promise<{ content: string; stop?: boolean }> {
+    if (action.kind === 'send_dtmf') return { content: JSON.stringify({ error: 'this is a text chat: there is no phone keypad' }) };
+    if (action.kind === 'transfer') {
+      // A chat has no line to move; the visitor is told how to reach a person, in the chat itself.
+      this.handoff = true;
+      this.chat.write(r, this.turn, this.chat.options.handoffMessage);
+      return { content: JSON.stringify({ transferred: false, handoff: 'the visitor was shown how to reach a person; do not repeat it' }), stop: true };
+    }
+    if (!r.generated.trim()) this.chat.write(r, this.turn, this.chat.options.goodbyeMessage);
+    this.ending = true;
+    return { content: JSON.stringify({ ended: true }), stop: true };
+  }
+}
