@@ -101,6 +101,8 @@ const EnvSchema = z.object({
    * How long a meeting whose page went away (a reload, a network blip) waits for the same tab to rejoin
    * before it ends (docs/meeting.md). 30 s covers a reload on a slow phone and a Wi-Fi to cellular switch.
    */
+  /** How long a text chat whose page went away waits for the same tab to come back (docs/chat.md). */
+  CHAT_REJOIN_GRACE_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   WEB_REJOIN_GRACE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
   // Voice vendors: a key switches that vendor to its real service; a base URL points the real client at a
   // stand-in on loopback (npm start and the tests set both). Where one vendor serves two capabilities, each

@@ -55,6 +55,7 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
     session: options.session,
     upgradeLimit: { policy: { name: 'media-stream', ...config.RATE_LIMIT_MEDIA_STREAM } },
     webRejoinGraceMs: config.WEB_REJOIN_GRACE_MS,
+    chatRejoinGraceMs: config.CHAT_REJOIN_GRACE_MS,
   });
   streaming.attach(server);
   fallbacks.push((req, res) => streaming.handleRequest(req, res));

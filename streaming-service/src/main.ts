@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     // Behind the ALB: the client is the address it appends to X-Forwarded-For.
     upgradeLimit: { policy: { name: 'media-stream', ...config.RATE_LIMIT_MEDIA_STREAM }, behindProxy: true },
     webRejoinGraceMs: config.WEB_REJOIN_GRACE_MS,
+    chatRejoinGraceMs: config.CHAT_REJOIN_GRACE_MS,
   });
   const { port } = await server.listen(config.STREAMING_PORT);
   log('info', 'streaming service listening', { port });

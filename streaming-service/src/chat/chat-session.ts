@@ -78,8 +78,8 @@ export interface ChatOutcome {
 class TextUtterance {
   interrupted = false;
   settled = false;
-
-  constructor(private readonly rounds: AgentRound[]) {}
+  /** The conversation entry's rounds, set when the entry is added. */
+  rounds: AgentRound[] = [];
 
   playedText(round?: number): string {
     const rounds = round === undefined ? this.rounds : this.rounds.slice(round, round + 1);
@@ -134,10 +134,22 @@ export class ChatSession implements TurnHost {
   /** Starts the chat: the agent's first message (free: nothing was asked), and the clocks. */
   start(): void {
     const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
-    if (greeting) this.conversation.addAgent(new TextUtterance([{ generated: greeting, toolCalls: [], results: new Map() }]));
+    if (greeting) {
+      const entry = this.addAgentEntry();
+      entry.rounds.push({ generated: greeting, toolCalls: [], results: new Map() });
+      entry.handle.settled = true;
+    }
     this.limitTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
     this.limitTimer.unref?.();
     this.touch();
+  }
+
+  /** An agent entry whose utterance reads the entry's own rounds. */
+  private addAgentEntry() {
+    const utterance = new TextUtterance();
+    const entry = this.conversation.addAgent(utterance);
+    utterance.rounds = entry.rounds;
+    return entry;
   }
 
   messages() {
@@ -191,9 +203,7 @@ export class ChatSession implements TurnHost {
     if (!paid) return this.sink.send({ type: 'error', code: 'insufficient_credits', message: 'The agent is unavailable right now.' });
     this.charged += 1;
     this.conversation.addUser(text);
-    const rounds: AgentRound[] = [];
-    const utterance = new TextUtterance(rounds);
-    this.conversation.addAgent(utterance);
+    const { handle: utterance, rounds } = this.addAgentEntry();
     const channel = new TextChannel(this, (this.turns += 1));
     this.sink.send({ type: 'state', state: 'thinking' });
     try {
