@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getHistoryRecord } from '../../../lib/store/history.js';
-import { createApiKey } from '../../../lib/store/workspaces.js';
+import { createApiKey, createWorkspace } from '../../../lib/store/workspaces.js';
 import { FAKE_MEDIA_ARGS, launchChromium } from '../../support/browser.js';
 import { axeViolations, expectOnScreen } from '../../support/page-checks.js';
 import { raiseLoopbackIpLimits } from '../../support/platform.js';
@@ -115,7 +115,7 @@ async function openHost(url: string, viewport = { width: 1280, height: 800 }, wi
   return { context, page, problems };
 }
 
-interface WidgetStats { state: string; agentState: string; marksEchoed: number; samplesPlayed: number; outputRms: number; framesSent: number }
+interface WidgetStats { state: string; agentState: string; marksEchoed: number; samplesPlayed: number; outputRms: number; framesSent: number; chatDeltas: number }
 type WithWidget = { VoiceAgentWidget: { stats: WidgetStats; on(name: string, fn: (d: unknown) => void): unknown } };
 const waitForState = (page: Page, state: string) =>
   page.waitForFunction((s) => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === s, state, { timeout: 30_000, polling: 50 });
@@ -149,17 +149,17 @@ describe('the widget on another site, in Chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
     await expectOnScreen(page, 'widget-open', ['[data-voice-agent-widget] h2', '[data-voice-agent-widget] .call', '[data-voice-agent-widget] .close', '[data-voice-agent-widget] .log']);
 
-    // Focus starts on the call button and stays inside the panel.
+    // Focus starts in the message box and stays inside the panel.
     const focused = () => page.evaluate(() => document.querySelector('[data-voice-agent-widget]')!.shadowRoot!.activeElement?.className ?? '');
-    expect(await focused()).toBe('call');
+    expect(await focused()).toBe('input');
     const seen = new Set<string>();
-    for (let i = 0; i < 6; i += 1) {
+    for (let i = 0; i < 10; i += 1) {
       await page.keyboard.press('Tab');
       seen.add(await focused());
     }
-    expect([...seen].sort()).toEqual(['call', 'close', 'log']);
+    expect([...seen].sort()).toEqual(['call', 'close', 'input', 'log', 'send']);
     await page.keyboard.press('Shift+Tab');
-    expect(['call', 'close', 'log']).toContain(await focused());
+    expect(['call', 'close', 'input', 'log', 'send']).toContain(await focused());
     await page.keyboard.press('Escape');
     expect(await panel.isVisible()).toBe(false);
     expect(await focused()).toBe('launcher');
@@ -215,6 +215,81 @@ describe('the widget on another site, in Chromium', () => {
     expect(record.callEndReason).toBe('customer_hangup');
     expect(String(record.callTranscript)).toMatch(/^agent: Hi, this is Ava from the bakery\./);
     expect(record.fullName).toBe(`Web visitor (${hostOrigin})`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a text chat: the visitor types, the answer streams in, a reload keeps the conversation, history records a chat', async () => {
+    const agent = await vp.agent({ name: 'Ava', first_message: 'Hello! What can I get you?' });
+    const url = hostPage({ 'api-key': await widgetKey([agent._id]), 'agent-id': agent._id, mode: 'chat', title: 'Chat with the bakery' });
+    const { context, page, problems } = await openHost(url);
+    await page.evaluate(() => {
+      const w = window as unknown as WithWidget & { events: string[] };
+      w.events = [];
+      for (const name of ['chat-start', 'chat-end', 'message']) w.VoiceAgentWidget.on(name, () => w.events.push(name));
+    });
+    await page.locator('[data-voice-agent-widget] .launcher').click();
+    const panel = page.getByRole('dialog', { name: 'Chat with the bakery' });
+    await panel.waitFor();
+    // data-mode="chat": a message box, no call button.
+    expect(await page.locator('[data-voice-agent-widget] .call').isVisible()).toBe(false);
+    const box = panel.getByRole('textbox', { name: 'Message' });
+    await box.fill('Do you have rye bread?');
+    await box.press('Enter');
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('Do you have rye bread?').waitFor();
+    await log.getByText(/You said: Do you have rye bread/).waitFor({ timeout: 30_000 });
+    // The first message came first, and the answer arrived in pieces.
+    await log.getByText('Hello! What can I get you?').waitFor();
+    expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).chatDeltas).toBeGreaterThan(1);
+    await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === 'ready', undefined, { timeout: 30_000, polling: 50 });
+    expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, 'widget-chat', ['[data-voice-agent-widget] .log', '[data-voice-agent-widget] textarea', '[data-voice-agent-widget] .send']);
+    const events = await page.evaluate(() => (window as unknown as { events: string[] }).events);
+    expect(events).toEqual(['message', 'chat-start', 'message']);
+
+    // A reload in the same tab: the same conversation, from the service, without a new chat.
+    await page.reload();
+    await page.locator('[data-voice-agent-widget] .launcher').click();
+    await log.getByText('Do you have rye bread?').waitFor();
+    await log.getByText(/You said: Do you have rye bread/).waitFor();
+    await box.fill('And croissants?');
+    await box.press('Enter');
+    await log.getByText(/You said: And croissants/).waitFor({ timeout: 30_000 });
+    expect(await log.locator('p').count()).toBe(5);
+
+    // Ended through the JS API: the record is a chat with both questions.
+    const ended = new Promise<{ chatId: string }>((resolve) => {
+      const off = vp.platform.voice.streaming.onChatEnded((e) => {
+        off();
+        resolve(e);
+      });
+    });
+    await page.evaluate(() => (window as unknown as { VoiceAgentWidget: { end(): void } }).VoiceAgentWidget.end());
+    const { chatId } = await ended;
+    await page.getByText('The chat has ended.').waitFor();
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, chatId)) as unknown as Record<string, any>;
+    expect(record).toMatchObject({ agentType: 'chat', callEndReason: 'customer_hangup', fullName: `Web visitor (${hostOrigin})` });
+    expect(String(record.callTranscript)).toContain('user: And croissants?');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a chat with a workspace out of credits says the agent is unavailable', async () => {
+    const poor = await createWorkspace(vp.deps.db, { name: 'poor', credits: 0 });
+    const agent = await vp.agent({ workspaceId: poor.workspaceId });
+    const { apiKey } = await createApiKey(vp.deps.db, poor.workspaceId, 'widget', { agentIds: [agent._id], origins: [hostOrigin] });
+    const { context, page, problems } = await openHost(hostPage({ 'api-key': apiKey, 'agent-id': agent._id }));
+    await page.locator('[data-voice-agent-widget] .launcher').click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Hello?');
+    await box.press('Enter');
+    await waitForState(page, 'error');
+    expect(await page.getByRole('alert').textContent()).toMatch(/agent is unavailable right now/);
+    // The refused message is not shown as sent.
+    expect(await page.getByRole('log', { name: 'Conversation' }).getByText('Hello?').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, 'widget-chat-unavailable', ['[data-voice-agent-widget] .problem', '[data-voice-agent-widget] textarea']);
     expect(problems).toEqual([]);
     await context.close();
   });

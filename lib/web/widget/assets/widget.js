@@ -1,8 +1,9 @@
 /**
  * The embeddable widget (docs/widget.md): one `<script src="…/widget/" data-api-key data-agent-id>` tag on
  * any site. A launcher button and a panel in a Shadow DOM (no CSS in or out), one global (`window.VoiceAgentWidget`),
- * and a voice call over the streaming service's `/web-stream` with the meeting page's audio module and
- * worklets (loaded from our origin on the first call). A classic script, not a module: the one tag needs no
+ * a text chat over the streaming service's `/web-chat` (docs/chat.md), and a voice call over `/web-stream`
+ * with the meeting page's audio module and worklets (loaded from our origin on the first call). Both write
+ * into one conversation view. A classic script, not a module: the one tag needs no
  * `type`, and nothing runs before the page is parsed (`async` is fine).
  */
 (() => {
@@ -18,7 +19,10 @@
     accent: /^#[0-9a-f]{3,8}$/i.test(data.accent || '') ? data.accent : '#1d4ed8',
     title: data.title || 'Talk to us',
     greeting: data.greeting || '',
+    mode: ['voice', 'chat'].includes(data.mode) ? data.mode : 'both',
   };
+  const voiceOn = config.mode !== 'chat';
+  const chatOn = config.mode !== 'voice';
 
   /**
    * Everything in the shadow root is reset (`all: initial` on the wrapper) so a host page's inherited fonts or
@@ -52,9 +56,15 @@ h2 { margin: 0; font-size: 17px; }
 .line[data-final="false"] { opacity: .8; }
 .who { font-weight: 600; }
 .controls { display: flex; gap: 8px; flex-wrap: wrap; }
-.controls [hidden] { display: none; }
+.controls [hidden], .controls[hidden] { display: none; }
 .call { background: var(--accent); color: #fff; border-color: var(--accent); flex: 1; }
 .hangup { background: #b91c1c; color: #fff; border-color: #b91c1c; }
+.compose { display: flex; gap: 8px; margin: 0; }
+.compose[hidden] { display: none; }
+textarea { flex: 1; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 8px; padding: 7px 10px; resize: none; min-height: 22px; max-height: 96px; }
+textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+.send { background: var(--accent); color: #fff; border-color: var(--accent); }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
   const END_REASONS = {
@@ -76,7 +86,10 @@ h2 { margin: 0; font-size: 17px; }
     rate_limited: 'Too many conversations were started just now. Please wait a minute and try again.',
     unavailable: 'The agent is unavailable right now. Please try again in a few minutes.',
     network: 'The assistant could not be reached. Check your connection and try again.',
+    message_too_long: 'That message is too long. Please shorten it.',
+    reply_failed: 'Sorry, the agent could not answer that. Please try again.',
   };
+  const CHAT_ENDED = { agent_hangup: 'The agent ended the chat.', silence_timeout: 'The chat ended after a long pause.', max_duration: 'The chat reached its time limit.' };
 
   // ---------------------------------------------------------------------------------------------------
   // The DOM: a host element whose open shadow root holds everything (styles cannot leak either way).
@@ -124,7 +137,13 @@ h2 { margin: 0; font-size: 17px; }
   const muteButton = el('button', { class: 'mute', type: 'button', 'aria-pressed': 'false', hidden: '' }, 'Mute');
   const hangupButton = el('button', { class: 'hangup', type: 'button', hidden: '' }, 'Hang up');
   controls.append(callButton, muteButton, hangupButton);
-  panel.append(header, status, problem, log, controls);
+  controls.hidden = !voiceOn;
+  const compose = el('form', { class: 'compose', hidden: '' });
+  const input = el('textarea', { class: 'input', id: 'message', rows: '1', maxlength: '2000', placeholder: 'Type a message…', autocomplete: 'off' });
+  const sendButton = el('button', { class: 'send', type: 'submit' }, 'Send');
+  compose.append(el('label', { class: 'sr-only', for: 'message' }, 'Message'), input, sendButton);
+  compose.hidden = !chatOn;
+  panel.append(header, status, problem, log, compose, controls);
   wrap.append(launcher, panel);
   root.append(wrap);
 
@@ -137,7 +156,7 @@ h2 { margin: 0; font-size: 17px; }
       try { fn(detail); } catch (error) { setTimeout(() => { throw error; }); }
     }
   };
-  const stats = { state: 'idle', agentState: '', samplesPlayed: 0, outputRms: 0, framesSent: 0, marksEchoed: 0 };
+  const stats = { state: 'idle', agentState: '', samplesPlayed: 0, outputRms: 0, framesSent: 0, marksEchoed: 0, chatState: '', chatDeltas: 0 };
 
   function setStatus(state, text) {
     stats.state = state;
@@ -145,8 +164,9 @@ h2 { margin: 0; font-size: 17px; }
     status.textContent = text;
   }
 
-  function showProblem(code, message) {
-    problem.textContent = PROBLEMS[code] || message || 'Something went wrong. Please try again.';
+  /** Shows a problem: our wording for a known code, else the server's; `own` prefers the server's (chat errors are worded for visitors). */
+  function showProblem(code, message, own = false) {
+    problem.textContent = (own && message) || PROBLEMS[code] || message || 'Something went wrong. Please try again.';
     problem.dataset.code = code;
     problem.hidden = false;
     emit('error', { code, message: problem.textContent });
@@ -154,17 +174,20 @@ h2 { margin: 0; font-size: 17px; }
 
   /** A line of the conversation; an interim caption is replaced in place by its final version. */
   function addLine(role, text, final = true) {
-    let line = log.querySelector(`p[data-role="${role}"][data-final="false"]`);
-    if (!line) {
-      line = el('p', { class: `line ${role}`, 'data-role': role });
-      line.append(el('span', { class: 'who' }, role === 'agent' ? `${agentName}: ` : 'You: '), el('span', { class: 'words' }));
-      log.append(line);
-      while (log.children.length > 100) log.firstElementChild.remove();
-    }
+    const line = log.querySelector(`p[data-role="${role}"][data-final="false"]:not([data-turn])`) || newLine(role);
     line.dataset.final = String(final);
     line.querySelector('.words').textContent = text;
     log.scrollTop = log.scrollHeight;
     if (final) emit('message', { role, text });
+  }
+
+  function newLine(role, turn) {
+    const line = el('p', { class: `line ${role}`, 'data-role': role });
+    if (turn !== undefined) line.dataset.turn = String(turn);
+    line.append(el('span', { class: 'who' }, role === 'agent' ? `${agentName}: ` : 'You: '), el('span', { class: 'words' }));
+    log.append(line);
+    while (log.children.length > 100) log.firstElementChild.remove();
+    return line;
   }
 
   let agentName = 'Agent';
@@ -176,7 +199,7 @@ h2 { margin: 0; font-size: 17px; }
     panel.hidden = false;
     launcher.setAttribute('aria-expanded', 'true');
     if (config.greeting && log.children.length === 0) addLine('agent', config.greeting);
-    (callButton.hidden ? close : callButton).focus();
+    (chatOn ? input : callButton.hidden ? close : callButton).focus();
     emit('open');
   }
 
@@ -197,7 +220,7 @@ h2 { margin: 0; font-size: 17px; }
       return;
     }
     if (event.key !== 'Tab') return;
-    const focusable = [...panel.querySelectorAll('button, [tabindex="0"], textarea, input')].filter((n) => !n.hidden && !n.disabled);
+    const focusable = [...panel.querySelectorAll('button, [tabindex="0"], textarea, input')].filter((n) => !n.closest('[hidden]') && !n.disabled);
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (event.shiftKey && root.activeElement === first) { event.preventDefault(); last.focus(); }
@@ -341,6 +364,159 @@ h2 { margin: 0; font-size: 17px; }
     send({ type: 'mute', muted: call.muted });
   }
 
+  // ---------------------------------------------------------------------------------------------------
+  // The text chat: POST /widget/chat on the first message, then /web-chat (docs/chat.md). The chat's
+  // session is kept in this tab's sessionStorage, so a reload reconnects to the same conversation.
+
+  const STORE_KEY = `voice-agent-widget:chat:${config.agentId}`;
+  const chat = { socket: undefined, session: undefined, ready: false, connecting: false, outbox: [] };
+  /** sessionStorage can throw (a sandboxed frame, storage off): the chat then just does not survive a reload. */
+  const saved = () => { try { return JSON.parse(sessionStorage.getItem(STORE_KEY) || 'null'); } catch { return null; } };
+  const remember = (session) => { try { if (session) sessionStorage.setItem(STORE_KEY, JSON.stringify(session)); else sessionStorage.removeItem(STORE_KEY); } catch { /* not kept */ } };
+  const chatBusy = () => call.active;
+
+  /** A chat line: the agent's by reply turn (deltas grow it), or the visitor's. */
+  function chatLine(role, text, turn) {
+    const line = (turn !== undefined && log.querySelector(`p[data-turn="${turn}"]`)) || newLine(role, turn);
+    line.dataset.chat = '';
+    if (text !== undefined) line.querySelector('.words').textContent = text;
+    log.scrollTop = log.scrollHeight;
+    return line;
+  }
+
+  function sendMessage(text) {
+    const message = String(text ?? '').trim();
+    if (!message || !chatOn) return;
+    problem.hidden = true;
+    chatLine('user', message).dataset.pending = '';
+    emit('message', { role: 'user', text: message });
+    chat.outbox.push(message);
+    if (chat.ready) flush();
+    else void openChat();
+  }
+
+  function flush() {
+    while (chat.outbox.length > 0) chat.socket.send(JSON.stringify({ type: 'message', text: chat.outbox.shift() }));
+  }
+
+  /** The visitor's unsent or unanswered lines are dropped when the chat refused them: nothing was kept. */
+  function dropPending(all) {
+    const pending = [...log.querySelectorAll('p[data-pending]')];
+    for (const line of all ? pending : pending.slice(-1)) line.remove();
+  }
+
+  async function openChat() {
+    if (chat.socket || chat.connecting) return;
+    chat.connecting = true;
+    let session = chat.session || saved();
+    if (!session) {
+      if (!chatBusy()) setStatus('connecting', 'Connecting…');
+      try {
+        session = await post('/widget/chat', { apiKey: config.apiKey, agentId: config.agentId });
+      } catch (error) {
+        chat.connecting = false;
+        chat.outbox = [];
+        dropPending(true);
+        setStatus('error', 'The chat could not start.');
+        showProblem(error.code || 'unavailable', error.message);
+        return;
+      }
+      remember(session);
+    }
+    chat.session = session;
+    chat.connecting = false;
+    const socket = new WebSocket(session.chatUrl);
+    chat.socket = socket;
+    socket.onopen = () => socket.send(JSON.stringify({ type: 'hello', credential: session.credential }));
+    socket.onmessage = (event) => { if (chat.socket === socket) onChat(JSON.parse(event.data)); };
+    socket.onclose = () => {
+      if (chat.socket !== socket) return;
+      chat.socket = undefined;
+      chat.ready = false;
+    };
+  }
+
+  /** The chat is over or its session unusable: the next message starts a new one. */
+  function forgetChat() {
+    remember(null);
+    const socket = chat.socket;
+    Object.assign(chat, { socket: undefined, session: undefined, ready: false });
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close(1000);
+  }
+
+  function onChat(m) {
+    switch (m.type) {
+      case 'ready': {
+        chat.ready = true;
+        agentName = m.agentName || agentName;
+        // The conversation as the service has it (after a reload: all of it), before the lines not sent yet.
+        for (const line of log.querySelectorAll('p[data-chat]:not([data-pending])')) line.remove();
+        const first = log.querySelector('p[data-pending]');
+        for (const line of m.messages || []) log.insertBefore(chatLine(line.role === 'user' ? 'user' : 'agent', String(line.text)), first);
+        log.scrollTop = log.scrollHeight;
+        if (!m.resumed) emit('chat-start', { chatId: m.chatId });
+        if (!chatBusy()) setStatus('ready', `Chatting with ${agentName}.`);
+        flush();
+        break;
+      }
+      case 'delta': {
+        const line = chatLine('agent', undefined, m.turn);
+        line.dataset.final = 'false';
+        line.querySelector('.words').textContent += String(m.text ?? '');
+        stats.chatDeltas += 1;
+        // Read out once whole, not word by word.
+        log.setAttribute('aria-busy', 'true');
+        break;
+      }
+      case 'reply': {
+        for (const line of log.querySelectorAll('p[data-pending]')) delete line.dataset.pending;
+        const line = chatLine('agent', String(m.text ?? ''), m.turn);
+        line.dataset.final = 'true';
+        log.setAttribute('aria-busy', 'false');
+        if (m.text) emit('message', { role: 'agent', text: String(m.text) });
+        else line.remove();
+        break;
+      }
+      case 'state':
+        stats.chatState = String(m.state);
+        if (!chatBusy()) setStatus(m.state === 'thinking' ? 'typing' : 'ready', m.state === 'thinking' ? `${agentName} is typing…` : `Chatting with ${agentName}.`);
+        break;
+      case 'ended':
+        forgetChat();
+        if (!chatBusy()) setStatus('ended', CHAT_ENDED[m.reason] || 'The chat has ended.');
+        emit('chat-end', { reason: m.reason });
+        break;
+      case 'error': {
+        const code = String(m.code ?? 'unavailable');
+        log.setAttribute('aria-busy', 'false');
+        if (['bad_credential', 'ended', 'already_connected', 'replaced'].includes(code)) {
+          // The saved chat is gone (it ended while the tab was away): messages waiting start a new one.
+          forgetChat();
+          if (chat.outbox.length > 0) void openChat();
+          break;
+        }
+        if (code !== 'reply_failed') dropPending(false);
+        showProblem(code, m.message, code !== 'insufficient_credits');
+        break;
+      }
+      default: break;
+    }
+  }
+
+  compose.onsubmit = (event) => {
+    event.preventDefault();
+    const text = input.value;
+    input.value = '';
+    sendMessage(text);
+  };
+  // Enter sends, Shift+Enter starts a new line (as in every chat box).
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      compose.requestSubmit();
+    }
+  });
+
   launcher.onclick = () => (panel.hidden ? open() : closePanel());
   close.onclick = closePanel;
   callButton.onclick = startCall;
@@ -351,8 +527,15 @@ h2 { margin: 0; font-size: 17px; }
   const api = {
     open,
     close: closePanel,
-    start: startCall,
-    end: () => { if (call.active) hangUp(); },
+    /** Opens the panel and starts a call; in chat mode, opens it at the message box. */
+    start: () => (voiceOn ? startCall() : open()),
+    /** Sends a chat message as if the visitor typed it. */
+    send: (text) => { open(); sendMessage(text); },
+    /** Hangs up the call and ends the chat, whichever is running. */
+    end: () => {
+      if (call.active) hangUp();
+      if (chat.socket && chat.ready) chat.socket.send(JSON.stringify({ type: 'end' }));
+    },
     on(name, fn) { if (!listeners.has(name)) listeners.set(name, new Set()); listeners.get(name).add(fn); return api; },
     off(name, fn) { listeners.get(name)?.delete(fn); return api; },
     /** Read-only figures for tests and debugging; never the credential. */
@@ -364,6 +547,11 @@ h2 { margin: 0; font-size: 17px; }
     setStatus('error', 'Not set up.');
     showProblem('setup', 'This assistant is not set up: the script tag needs data-api-key and data-agent-id.');
     callButton.disabled = true;
+    input.disabled = true;
+    sendButton.disabled = true;
+  } else if (chatOn && saved()) {
+    // A reload in the same tab: the conversation is fetched again at once, so it is there when the panel opens.
+    void openChat();
   }
   const mount = () => document.body.append(host);
   if (document.body) mount();
