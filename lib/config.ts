@@ -154,6 +154,8 @@ const EnvSchema = z.object({
    */
   RATE_LIMIT_WIDGET: rate('10/60s'),
   RATE_LIMIT_WIDGET_KEY: rate('120/60s'),
+  /** Widget sessions (calls and chats) open at once on one widget key (docs/widget.md, abuse limits). */
+  WIDGET_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(30),
   /**
    * How long a key hash that the table does not know (or knows as revoked) is answered 401 from memory. A key
    * created after someone presented its value works at the latest this long after creation: key values are

@@ -13,6 +13,6 @@ import { authorizeWidget } from '../../lib/services/widget.js';
 export const handler = defineRoute(ROUTES.startWidgetChat, async ({ deps, event }) => {
   const body = widgetBody(event, WidgetSessionRequest, MAX_WIDGET_BODY_BYTES);
   const grant = await authorizeWidget(deps, body, event.headers?.origin);
-  const chat = await startChat(deps, { workspaceId: grant.workspaceId, agent: grant.agent, contactName: `Web visitor (${grant.origin})` });
+  const chat = await startChat(deps, { workspaceId: grant.workspaceId, widgetKeyHash: grant.keyHash, agent: grant.agent, contactName: `Web visitor (${grant.origin})` });
   return noStoreJson(ChatStarted.parse(chat));
 });

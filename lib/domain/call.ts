@@ -131,6 +131,8 @@ export interface Call {
   settledAt?: string;
   cost?: number;
   billedSeconds?: number;
+  /** The widget key a widget session was started with (its hash): its lease is released when it ends. */
+  widgetKeyHash?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -23,6 +23,17 @@ export const fullKeyInPage = () =>
 export const originNotAllowed = () =>
   new AppError(403, 'origin_not_allowed', 'This widget key may not be used from this web site (its origin is not in the key\u2019s list).');
 
+/** A widget key with as many sessions open as it may have; one ends, or the lease of one never joined runs out. */
+export class TooManyWidgetSessionsError extends AppError {
+  readonly headers = { 'retry-after': '60' };
+
+  constructor(limit: number) {
+    super(429, 'rate_limited', `This widget key has ${limit} conversations open, the most it may have at once; retry in a minute.`, [
+      { message: `at most ${limit} sessions open at once per widget key`, policy: 'widget-sessions', limit, retryAfterSeconds: 60 },
+    ]);
+  }
+}
+
 export const agentNotAllowed = () => new AppError(403, 'agent_not_allowed', 'This widget key does not name that agent.');
 
 /**

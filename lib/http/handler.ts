@@ -5,7 +5,7 @@ import { getDeps, withTelephony, type Deps, type TelephonyAdapter } from '../dep
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { RouteSpec } from '../infra/routes.js';
 import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
-import { widgetKeyRefused } from '../domain/widget.js';
+import { TooManyWidgetSessionsError, widgetKeyRefused } from '../domain/widget.js';
 import type { RateDecision } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
 import { describeError, log, setLogLevel } from './log.js';
@@ -269,7 +269,8 @@ export function defineRoute<const R extends RouteSpec>(
         log('info', 'request', { requestId, route: route_, status: error.status, code: error.code });
         request.response = json(error.status, { error: { code: error.code, message: error.message, details: error.details } }, requestId);
         const rate = request.event.app?.rate;
-        const extra = error instanceof RateLimitedError ? error.headers : rate ? rateLimitHeaders(rate) : {};
+        // A 429 names its own wait (Retry-After): the rate limiter's, or a widget key's session limit.
+        const extra = error instanceof RateLimitedError || error instanceof TooManyWidgetSessionsError ? error.headers : rate ? rateLimitHeaders(rate) : {};
         request.response.headers = { ...request.response.headers, ...extra, ...(route.cors ? corsHeaders(request.event) : {}) };
         return;
       }

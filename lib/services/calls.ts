@@ -36,6 +36,7 @@ import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js
 import { key } from '../store/model.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
+import { releaseWidgetLease } from '../store/widget-leases.js';
 import { callPricing, checkLowCredits, insufficientCredits, settleCall } from './credits.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -306,6 +307,8 @@ export async function recordConnectedCall<T extends HistoryRecord>(deps: History
   const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason });
   if (settled.kind === 'missing') throw new Error(`No live call ${record._id} to settle`);
   const call = settled.call;
+  // A widget call's session is over: its key may open another (docs/widget.md, abuse limits).
+  if (call.widgetKeyHash) await releaseWidgetLease(deps.db, call.widgetKeyHash, call._id);
   await advanceCall(deps.db, call.workspaceId, call._id, 'completed', new Date().toISOString(), { endReason });
   const written: T = {
     ...record,

@@ -12,6 +12,8 @@ import { historyOf } from './calls.js';
 import { checkLowCredits } from './credits.js';
 import { issueSession, newWebCall, putNewWebCall } from './meetings.js';
 import { roundCredits } from '../domain/call.js';
+import { releaseWidgetLease } from '../store/widget-leases.js';
+import { leased } from './widget.js';
 
 /**
  * Text chats (docs/chat.md). A chat is a call record of type `chat`: created with its `not_joined`
@@ -33,6 +35,8 @@ export async function assertCanAffordChat(deps: Pick<Deps, 'db' | 'config'>, wor
 /** Who the chat is with, as history shows it. */
 export interface ChatParty {
   readonly workspaceId: string;
+  /** A widget chat's key (its hash): the chat holds one of the key's concurrent-session leases. */
+  readonly widgetKeyHash?: string;
   readonly agent: Agent;
   readonly contactName: string;
 }
@@ -40,10 +44,11 @@ export interface ChatParty {
 /** Creates a chat: the credit check (402), the `chat` call with its `not_joined` record, the tab's credential. */
 export async function startChat(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, party: ChatParty, nowMs: number = Date.now()): Promise<ChatStarted> {
   await assertCanAffordChat(deps, party.workspaceId);
-  const call = {
+  const created = {
     ...newWebCall(deps, { workspaceId: party.workspaceId, agentId: party.agent._id, agentType: 'chat', to: '', contactName: party.contactName }, nowMs),
     maxDurationSeconds: deps.config.CHAT_MAX_DURATION_SECONDS,
   };
+  const call = party.widgetKeyHash ? await leased(deps, party.widgetKeyHash, created, nowMs) : created;
   await putNewWebCall(deps, call);
   const session = issueSession(deps, call, party.agent.name || 'your agent', nowMs);
   return { chatId: call._id, agentName: session.agentName, chatUrl: webChatUrl(deps.config), credential: session.credential, expiresAt: session.expiresAt };
@@ -83,6 +88,7 @@ export async function recordChat(deps: Pick<Deps, 'db' | 'config'> & HistoryDeps
   const cost = roundCredits(end.messagesCharged * chatMessagePrice(deps.config));
   const call = await endChatCall(deps.db, end.workspaceId, end.chatId, { endReason: end.reason, cost, now: new Date(nowMs).toISOString() });
   if (!call) throw new Error(`Chat ${end.chatId} has ended already`);
+  if (call.widgetKeyHash) await releaseWidgetLease(deps.db, call.widgetKeyHash, call._id);
   const record = historyOf(call, { endReason: end.reason, durationSeconds: end.durationSeconds, cost: call.cost ?? cost, transcript: end.transcript, summary: end.summary });
   await writeHistoryRecord(deps, record);
   return record;

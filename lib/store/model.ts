@@ -23,6 +23,7 @@
  *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
  *   RATE#<policy>#<partition> / WINDOW#<startMs>  requests counted in one rate-limit window (expires: ttl)
+ *   WIDGETKEY#<hash> / LEASE#<callId>       a widget session open on that key, until it ends (expires: ttl)
  *   WS#<ws>        / WEBHOOK#<id>           webhook endpoint (signing secrets sealed)
  *   WS#<ws>        / EVENT#<evtId>          an event as sent, kept for replay (expires: ttl)
  *   WS#<ws>        / DELIVERY#<endpointId>#<dlvId>  one event's delivery to one endpoint, with its attempts
@@ -73,6 +74,7 @@ export const ENTITY = {
   meetingToken: 'meetingToken',
   providerCall: 'providerCall',
   rateWindow: 'rateWindow',
+  widgetLease: 'widgetLease',
   webhookEndpoint: 'webhookEndpoint',
   event: 'event',
   delivery: 'delivery',
@@ -103,6 +105,7 @@ export const key = {
   meetingToken: (callId: string) => ({ pk: `MEETING#${callId}`, sk: 'TOKEN' }),
   providerCall: (callSid: string) => ({ pk: `PROVIDERCALL#${callSid}`, sk: 'CALL' }),
   rateWindow: (policy: string, partition: string, startMs: number) => ({ pk: `RATE#${policy}#${partition}`, sk: `WINDOW#${startMs}` }),
+  widgetLease: (keyHash: string, callId: string) => ({ pk: `WIDGETKEY#${keyHash}`, sk: `LEASE#${callId}` }),
   webhookEndpoint: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `WEBHOOK#${id}` }),
   event: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `EVENT#${id}` }),
   delivery: (ws: string, endpointId: string, id: string) => ({ pk: `WS#${ws}`, sk: `DELIVERY#${endpointId}#${id}` }),

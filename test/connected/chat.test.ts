@@ -18,6 +18,7 @@ import { listLedger, readBalance } from '../../lib/store/credits.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { createApiKey, createWorkspace } from '../../lib/store/workspaces.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
+import { raiseLoopbackIpLimits } from '../support/platform.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 
 let vp: VoicePlatform;
@@ -28,6 +29,8 @@ beforeAll(async () => {
   orders = await startToolBackend('{"status":"shipped"}');
   process.env.TOOL_ALLOWED_HOSTS = `127.0.0.1:${orders.port}`;
   process.env.CHAT_CREDITS_PER_MESSAGE = '0.5';
+  process.env.WIDGET_MAX_SESSIONS_PER_KEY = '2';
+  raiseLoopbackIpLimits();
   vp = await startVoicePlatform({
     llm: {
       ttftMs: 20,
@@ -56,6 +59,7 @@ afterAll(async () => {
   orders?.server.close();
   delete process.env.TOOL_ALLOWED_HOSTS;
   delete process.env.CHAT_CREDITS_PER_MESSAGE;
+  delete process.env.WIDGET_MAX_SESSIONS_PER_KEY;
 });
 
 interface Frame {
@@ -307,5 +311,25 @@ describe('text chat through the widget', () => {
     await ended;
     const record = await getHistoryRecord(vp.deps.db, vp.workspaceId, chat.chatId);
     expect(record).toMatchObject({ agentType: 'chat', fullName: `Web visitor (${ORIGIN})` });
+  });
+
+  it('holds a key to its concurrent sessions: over the limit 429 with Retry-After, and an ended chat frees its place', async () => {
+    const agent = await vp.agent();
+    const { apiKey } = await createApiKey(vp.deps.db, vp.workspaceId, 'busy site', { agentIds: [agent._id], origins: [ORIGIN] });
+    const post = () => fetch(`${vp.platform.baseUrl}/widget/chat`, { method: 'POST', headers: { 'content-type': 'text/plain', origin: ORIGIN }, body: JSON.stringify({ apiKey, agentId: agent._id }) });
+    const first = (await (await post()).json()) as { chatId: string; credential: string; chatUrl: string };
+    expect((await post()).status).toBe(200);
+    const over = await post();
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toBe('60');
+    expect(over.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(((await over.json()) as any).error.code).toBe('rate_limited');
+    // The refused one left nothing: the key's two chats are the workspace's only new chats.
+    const page = await ChatPage.open(first.chatUrl, first.credential);
+    await page.waitFor((f) => f.type === 'ready');
+    const ended = nextChatEnded();
+    page.ws.send(JSON.stringify({ type: 'end' }));
+    await ended;
+    expect((await post()).status).toBe(200);
   });
 });
