@@ -108,14 +108,18 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
     return node;
   };
   /**
-   * The launcher's microphone, drawn (an SVG built node by node: no markup parsed, nothing for a CSP to
-   * block) rather than an emoji, which shows as an empty box where the visitor has no emoji font.
+   * The launcher's icon, drawn (an SVG built node by node: no markup parsed, nothing for a CSP to block)
+   * rather than an emoji, which shows as an empty box where the visitor has no emoji font: a microphone,
+   * or a speech bubble when the widget only chats.
    */
-  const microphoneIcon = () => {
+  const ICON_PATHS = config.mode === 'chat'
+    ? ['M4 5h16v11H9l-5 4z']
+    : ['M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3z', 'M5 11a7 7 0 0 0 14 0', 'M12 18v3'];
+  const launcherIcon = () => {
     const ns = 'http://www.w3.org/2000/svg';
     const svg = document.createElementNS(ns, 'svg');
     for (const [k, v] of Object.entries({ viewBox: '0 0 24 24', width: '26', height: '26', 'aria-hidden': 'true', focusable: 'false', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round' })) svg.setAttribute(k, v);
-    for (const d of ['M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3z', 'M5 11a7 7 0 0 0 14 0', 'M12 18v3']) {
+    for (const d of ICON_PATHS) {
       const path = document.createElementNS(ns, 'path');
       path.setAttribute('d', d);
       svg.append(path);
@@ -124,7 +128,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
   };
   const wrap = el('div', { class: `wrap ${config.position} theme-${config.theme}` });
   const launcher = el('button', { class: 'launcher', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'panel', 'aria-label': config.title });
-  launcher.append(microphoneIcon());
+  launcher.append(launcherIcon());
   const panel = el('div', { class: 'panel', id: 'panel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'title', hidden: '' });
   const header = el('div', { class: 'header' });
   const close = el('button', { class: 'close', type: 'button', 'aria-label': 'Close' }, '\u00d7');
