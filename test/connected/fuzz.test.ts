@@ -142,6 +142,7 @@ const BASES: Partial<Record<keyof typeof ROUTES, (n: number) => Record<string, u
   startPhoneCall: () => ({ assistantId: '@@agent@@', phoneNumber: '+14155552671', phoneNumberId: '@@phoneNumber@@', workspaceId: WS }),
   startCall: () => ({ assistantId: '@@agent@@', phoneNumber: '+14155552671', phoneNumberId: '@@phoneNumber@@', workspaceId: WS }),
   createMeetingLink: () => ({ assistantId: '@@agent@@', contactName: 'Ann', phoneNumber: '+14155552671', workspaceId: WS }),
+  createChat: () => ({ agentId: '@@agent@@', contactName: 'Ann', workspaceId: WS }),
   buyPhoneNumber: (n) => ({ phoneNumber: `+1628${String(5_550_100 + (n % 50)).padStart(7, '0')}`, workspaceId: WS }),
   importPhoneNumber: () => ({ phoneNumber: '+14155550123', telephonyAccountSid: `AC${'a'.repeat(32)}`, telephonyAuthToken: 'f'.repeat(32), workspaceId: WS }),
   updatePhoneNumber: () => ({ agentId: '@@agent@@' }),
