@@ -32,6 +32,15 @@ export const EXAMPLE_IDS = {
   delivery: id('delivery', '01JWRFRVJR3H7XGA5P1QK8ZC6M'),
 } as const;
 
+/** A chat session, as `POST /api/chats` and `POST /widget/chat` answer it. */
+const chatStarted = {
+  chatId: EXAMPLE_IDS.chat,
+  agentName: 'Ava',
+  chatUrl: 'wss://stream.example.com/web-chat',
+  credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+  expiresAt: '2026-11-23T16:10:00.000Z',
+};
+
 const WS = EXAMPLE_IDS.workspace;
 const CREATED = '2025-06-02T14:03:11.000Z';
 const UPDATED = '2025-06-02T15:20:45.000Z';
@@ -260,13 +269,7 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   },
   createChat: {
     request: { agentId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace' },
-    response: {
-      chatId: EXAMPLE_IDS.chat,
-      agentName: 'Ava',
-      chatUrl: 'wss://stream.example.com/web-chat',
-      credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
-      expiresAt: '2026-11-23T16:10:00.000Z',
-    },
+    response: chatStarted,
   },
   openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },
   joinMeeting: {
@@ -283,13 +286,7 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   widgetLoader: {},
   startWidgetChat: {
     request: { apiKey: 'vak_widget_3Jb7Qm2xN9pL4sT8vW1yZ6cR0dF5gH', agentId: EXAMPLE_IDS.agent },
-    response: {
-      chatId: EXAMPLE_IDS.chat,
-      agentName: 'Ava',
-      chatUrl: 'wss://stream.example.com/web-chat',
-      credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
-      expiresAt: '2026-11-23T16:10:00.000Z',
-    },
+    response: chatStarted,
   },
   startWidgetSession: {
     request: { apiKey: 'vak_widget_3Jb7Qm2xN9pL4sT8vW1yZ6cR0dF5gH', agentId: EXAMPLE_IDS.agent },

@@ -3,10 +3,9 @@ import * as z from 'zod';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { describeError, log } from '../../lib/http/log.js';
 import { verifyWebSession } from '../../lib/domain/web-session-token.js';
-import { loadCallSetup } from './admission.js';
 import { ChatSession, type ChatNotice, type ChatOptions, type ChatSink } from './chat/chat-session.js';
 import type { CallSetup, SessionServices } from './session/call-session.js';
-import { REFUSED, UNAVAILABLE, awaitHello, refuser } from './transport/hello.js';
+import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './transport/hello.js';
 import type { StreamingEnvironment } from './server.js';
 
 /**
@@ -146,15 +145,9 @@ export function createWebChats(ctx: WebChatsContext): WebChats {
       if (existing.sessionId !== claims.sessionId) return refuse(ws, REFUSED, 'already_connected', 'This chat is open somewhere else.');
       return attach(ws, existing, true);
     }
-    let setup: CallSetup;
-    let services: SessionServices;
-    try {
-      setup = await loadCallSetup(claims, { callSid: `chat-${claims.sessionId}`, streamSid: `WC${randomBytes(16).toString('hex')}` }, e.loader);
-      services = e.services(setup);
-    } catch (error) {
-      log('warn', 'chat setup failed', { callId: claims.callId, ...describeError(error) });
-      return refuse(ws, UNAVAILABLE, 'unavailable', 'The agent could not be reached. Try again in a moment.');
-    }
+    const ready = await loadBrowserSetup(ws, refuse, e, claims, { callSid: `chat-${claims.sessionId}`, streamSid: `WC${randomBytes(16).toString('hex')}` });
+    if (!ready) return;
+    const { setup, services } = ready;
     if (ws.readyState !== ws.OPEN) return;
     if (live.has(claims.callId)) return refuse(ws, REFUSED, 'already_connected', 'This chat is already open in another window.');
     let maxSeconds: number | undefined;

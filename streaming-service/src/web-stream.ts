@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { describeError, log } from '../../lib/http/log.js';
 import { verifyWebSession, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
-import { loadCallSetup } from './admission.js';
 import type { CallSession, CallSetup, SessionServices } from './session/call-session.js';
 import type { MediaTransport } from './transport/port.js';
 import { WebTransport, decodePageMessage } from './transport/web.js';
-import { REFUSED, UNAVAILABLE, awaitHello, refuser } from './transport/hello.js';
+import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './transport/hello.js';
 import type { CallKey, StreamingEnvironment } from './server.js';
 
 /**
@@ -104,15 +103,9 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
       return wire(ws, existing);
     }
     const streamSid = `WS${randomBytes(16).toString('hex')}`;
-    let loaded: CallSetup;
-    let services: SessionServices;
-    try {
-      loaded = await loadCallSetup(claims, { callSid: `web-${claims.sessionId}`, streamSid }, e.loader);
-      services = e.services(loaded);
-    } catch (error) {
-      log('warn', 'web call setup failed', { callId: claims.callId, ...describeError(error) });
-      return refuse(ws, UNAVAILABLE, 'unavailable', 'The agent could not be reached. Try again in a moment.');
-    }
+    const ready = await loadBrowserSetup(ws, refuse, e, claims, { callSid: `web-${claims.sessionId}`, streamSid });
+    if (!ready) return;
+    const { setup: loaded, services } = ready;
     if (ws.readyState !== ws.OPEN) return;
     // A rejoin raced the first socket's claim: the other one is being set up in this process.
     if (live.has(claims.callId)) return refuse(ws, REFUSED, 'already_connected', 'This call is already open in another window.');

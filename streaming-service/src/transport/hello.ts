@@ -1,4 +1,9 @@
 import type { WebSocket } from 'ws';
+import { describeError, log } from '../../../lib/http/log.js';
+import type { WebSessionClaims } from '../../../lib/domain/web-session-token.js';
+import { loadCallSetup } from '../admission.js';
+import type { CallSetup, SessionServices } from '../session/call-session.js';
+import type { StreamingEnvironment } from '../server.js';
 import { decodeHello } from './web.js';
 
 /**
@@ -41,4 +46,25 @@ export function awaitHello(ws: WebSocket, timeoutMs: number, refuse: Refuse, beg
   ws.on('message', onFirst);
   ws.on('close', () => clearTimeout(helloTimer));
   ws.on('error', () => undefined);
+}
+
+/**
+ * The agent, contact, tools and vendors of the call or chat a verified credential names; undefined when they
+ * could not be read (the socket has been refused as `unavailable`).
+ */
+export async function loadBrowserSetup(
+  ws: WebSocket,
+  refuse: Refuse,
+  e: StreamingEnvironment,
+  claims: WebSessionClaims,
+  ids: { readonly callSid: string; readonly streamSid: string },
+): Promise<{ setup: CallSetup; services: SessionServices } | undefined> {
+  try {
+    const setup = await loadCallSetup(claims, ids, e.loader);
+    return { setup, services: e.services(setup) };
+  } catch (error) {
+    log('warn', 'browser session setup failed', { callId: claims.callId, ...describeError(error) });
+    refuse(ws, UNAVAILABLE, 'unavailable', 'The agent could not be reached. Try again in a moment.');
+    return undefined;
+  }
 }
