@@ -162,6 +162,15 @@ describe('text chat through the API', () => {
 
     // The system prompt reached the model, contact placeholder empty.
     expect((await page.ask('Show me your prompt')).find((f) => f.type === 'reply')!.text).toBe('My instructions: You help  at the shop.');
+    // The model saw the conversation so far: the first message and its own earlier reply.
+    const seen = vp.platform.voice.llm.control.requestsFor('openai').at(-1)!.body as { messages: { role: string; content: string }[] };
+    expect(seen.messages.map((m) => [m.role, m.content])).toEqual([
+      ['system', 'You help  at the shop.'],
+      ['assistant', 'Hi! Ask me anything.'],
+      ['user', 'What are your hours?'],
+      ['assistant', 'You wrote: What are your hours?. How can I help with that?'],
+      ['user', 'Show me your prompt'],
+    ]);
 
     // An http tool, as in a call.
     const orderAnswer = await page.ask("Where is my order?");
