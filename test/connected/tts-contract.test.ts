@@ -459,7 +459,7 @@ describe('ElevenLabs keepalive', () => {
     const standin = await startElevenLabsStandin({ inactivityTimeoutMs: 300, script: { firstByteDelayMs: 0 } });
     try {
       const config = loadConfig({ ELEVENLABS_API_KEY: standin.apiKey, ELEVENLABS_BASE_URL: standin.baseUrl });
-      const kept = await createTtsProvider('elevenlabs', config, { keepaliveMs: 100 }).connect({ voiceId: 'v' });
+      const kept = await createTtsProvider('elevenlabs', config, { keepaliveMs: 100 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
       await new Promise((r) => setTimeout(r, 800));
       expect(standin.connections).toHaveLength(1);
       expect(standin.connections[0]!.closedAtMs).toBeUndefined();
@@ -470,7 +470,7 @@ describe('ElevenLabs keepalive', () => {
       expect((await collect(u)).bytes).toEqual(expectedTone('Awake.'));
       await kept.close();
 
-      const idle = await createTtsProvider('elevenlabs', config, { keepaliveMs: 60_000 }).connect({ voiceId: 'v' });
+      const idle = await createTtsProvider('elevenlabs', config, { keepaliveMs: 60_000 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
       const opened = standin.connections.at(-1)!;
       await vi.waitFor(() => expect(opened.closeCode).toBe(1008));
       expect(opened.sent.at(-1)?.json).toMatchObject({ error: 'input_timeout_exceeded' });

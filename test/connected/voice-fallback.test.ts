@@ -63,7 +63,7 @@ const FAILURE = 'Sorry, we are having technical trouble and have to end the call
 describe('vendor fallbacks', () => {
   it("answers the turn with the fallback model when the agent's model is down", async () => {
     const llm = vp.platform.voice.llm.control;
-    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest' }] } });
+    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
     const caller = await greeted(agent);
     const seen = llm.requests.length;
     llm.failNext(503, 1_000, { vendor: 'openai' });
@@ -79,7 +79,7 @@ describe('vendor fallbacks', () => {
     expect(openai.length).toBeGreaterThanOrEqual(2);
     expect(openai.every((r) => r.status === 503)).toBe(true);
     expect(anthropic).toHaveLength(1);
-    expect(anthropic[0]).toMatchObject({ status: 200, outcome: 'completed', body: expect.objectContaining({ model: 'claude-3-5-haiku-latest' }) });
+    expect(anthropic[0]).toMatchObject({ status: 200, outcome: 'completed', body: expect.objectContaining({ model: 'claude-haiku-4-5' }) });
     expect(requests.indexOf(anthropic[0]!)).toBe(requests.length - 1);
     caller.hangUp();
     const ended = await vp.nextCallEnded();
@@ -142,7 +142,7 @@ describe('vendor fallbacks', () => {
 
   it('apologizes per failed turn, then ends the call as error, when every model stays down', async () => {
     const llm = vp.platform.voice.llm.control;
-    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest' }] } });
+    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
     const caller = await greeted(agent);
     const seen = llm.requests.length;
     llm.failNext(503, 1_000);

@@ -15,6 +15,7 @@ import {
   type ScriptTurn,
   type StandinServer,
 } from './llm-script.js';
+import { LLM_MODELS, isKnown } from './catalog.js';
 
 /**
  * A stand-in for Anthropic's Messages API (`POST /v1/messages`) on loopback that `@anthropic-ai/sdk` runs
@@ -38,6 +39,7 @@ export async function startAnthropicStandin(options: { apiKey: string; control: 
     const request = body as MessagesBody;
     const invalid = validate(request);
     if (invalid) return fail(ex, 400, 'invalid_request_error', invalid);
+    if (!isKnown(LLM_MODELS.anthropic, request.model)) return scriptedFailure(ex, 404, request.model);
     const failure = control.takeFailure('anthropic', String(request.model));
     if (failure === 'stall') return ex.stall();
     if (failure !== undefined) return scriptedFailure(ex, failure, request.model);

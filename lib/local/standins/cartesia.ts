@@ -12,6 +12,7 @@ import {
   type TtsStandin,
   type TtsStandinOptions,
 } from './tts-audio.js';
+import { CARTESIA_MODELS, CARTESIA_VOICES, isKnown } from './catalog.js';
 
 /**
  * A stand-in for Cartesia's text-to-speech WebSocket, `GET /tts/websocket`:
@@ -78,6 +79,7 @@ export function startCartesiaStandin(options: CartesiaStandinOptions = {}): Prom
       return {};
     },
     (ws, record, _url, standin) => runConnection(ws, record, standin, options),
+    (status) => ({ status, body: { error: status === 429 ? 'Rate limit exceeded' : 'Internal server error' } }),
   );
 }
 
@@ -188,6 +190,9 @@ function invalid(message: Record<string, unknown>): string | undefined {
   if (!(typeof voice === 'string' || (typeof voice === 'object' && voice !== null && typeof voice.id === 'string'))) {
     return 'voice must be a voice id or {id}';
   }
+  if (!isKnown(CARTESIA_MODELS, message.model_id)) return `Model ${message.model_id} not found`;
+  const voiceId = typeof voice === 'string' ? voice : voice!.id;
+  if (!isKnown(CARTESIA_VOICES, voiceId)) return `Voice ${String(voiceId)} not found`;
   if (!outputFormat(message.output_format)) {
     return 'output_format must be {container: "raw", encoding: "pcm_mulaw" | "pcm_s16le", sample_rate: 8000 | 16000 | 22050 | 24000 | 44100 | 48000} here';
   }

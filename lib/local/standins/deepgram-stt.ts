@@ -16,6 +16,8 @@ import {
   type SttStandin,
   type TimedWord,
 } from './stt-engine.js';
+import { STT_MODELS, isKnown } from './catalog.js';
+import { deepgramFault } from './deepgram-tts.js';
 
 /** Deepgram closes a socket that has had neither audio nor a text message for 10 s (NET-0001). */
 const IDLE_TIMEOUT_MS = 10_000;
@@ -50,6 +52,11 @@ export async function startDeepgramSttStandin(script: Partial<SttScript> = {}): 
       if (!control.accepts(key)) {
         return { status: 401, body: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: newId() }, headers: { 'dg-error': 'Invalid credentials.' } };
       }
+      const model = url.searchParams.get('model') ?? 'base';
+      if (!isKnown(STT_MODELS.deepgram, model)) {
+        const message = 'No such model/language/tier combination found.';
+        return { status: 400, body: { err_code: 'INVALID_QUERY_PARAMETER', err_msg: message, request_id: newId() }, headers: { 'dg-error': message } };
+      }
       const encoding = url.searchParams.get('encoding');
       if (encoding && !url.searchParams.get('sample_rate')) {
         return { status: 400, body: { err_code: 'Bad Request', err_msg: 'Bad Request: sample_rate must be specified for raw audio encodings.', request_id: newId() } };
@@ -64,6 +71,7 @@ export async function startDeepgramSttStandin(script: Partial<SttScript> = {}): 
       }
       return undefined;
     },
+    fault: deepgramFault,
     handshakeHeaders: () => ({ 'dg-request-id': newId() }),
     onConnection: (connection, url, req) => runDeepgramSession(control, connection, url, req),
   });

@@ -15,6 +15,7 @@ import {
   type ScriptTurn,
   type StandinServer,
 } from './llm-script.js';
+import { LLM_MODELS, isKnown } from './catalog.js';
 
 /**
  * A stand-in for OpenAI's chat completions (`POST /v1/chat/completions`) on loopback, close enough to the
@@ -44,6 +45,7 @@ export async function startOpenAiLlmStandin(options: { apiKey: string; control: 
     const request = body as ChatBody;
     const invalid = validate(request);
     if (invalid) return fail(ex, 400, invalid.message, 'invalid_request_error', invalid.param, invalid.code);
+    if (!isKnown(LLM_MODELS.openai, request.model)) return scriptedFailure(ex, 404, request.model);
     const failure = control.takeFailure('openai', String(request.model));
     if (failure === 'stall') return ex.stall();
     if (failure !== undefined) return scriptedFailure(ex, failure, request.model);
