@@ -19,8 +19,6 @@ import {
 import { STT_MODELS, isKnown } from './catalog.js';
 import { deepgramFault } from './deepgram-tts.js';
 
-/** Deepgram closes a socket that has had neither audio nor a text message for 10 s (NET-0001). */
-const IDLE_TIMEOUT_MS = 10_000;
 /** Deepgram's default endpointing when the request does not set it. */
 const DEFAULT_ENDPOINTING_MS = 10;
 
@@ -128,11 +126,13 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
     }
   });
 
-  // Checked once a second rather than re-armed per packet: 50 packets a second per call add up in a benchmark.
+  // Deepgram closes a socket without audio or a message for 10 s (NET-0001; `idleTimeoutMs`). Checked a
+  // few times per timeout rather than re-armed per packet: 50 packets a second per call add up in a benchmark.
   let lastActivity = Date.now();
+  const idleMs = control.script.idleTimeoutMs;
   const idle = setInterval(() => {
-    if (Date.now() - lastActivity >= IDLE_TIMEOUT_MS) connection.close(1011, 'NET-0001');
-  }, 1_000);
+    if (Date.now() - lastActivity >= idleMs) connection.close(1011, 'NET-0001');
+  }, Math.min(1_000, idleMs / 4));
   const hash = createHash('sha256');
 
   connection.ws.on('message', (data, isBinary) => {

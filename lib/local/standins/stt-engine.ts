@@ -49,6 +49,11 @@ export interface SttScript {
   readonly suppressSpeechFinal: boolean;
   /** Energy VAD tuning. */
   readonly vad: Partial<EnergyVadOptions>;
+  /**
+   * Deepgram closes a socket that has had neither audio nor a message this long (10 s, its NET-0001);
+   * a test shortens it to catch a client that stops sending KeepAlive without waiting 10 s.
+   */
+  readonly idleTimeoutMs: number;
 }
 
 /** Lines a caller might say to a booking agent; the default script cycles through them. */
@@ -78,6 +83,7 @@ export const DEFAULT_STT_SCRIPT = {
   interimIntervalMs: 300,
   suppressSpeechFinal: false,
   vad: {},
+  idleTimeoutMs: 10_000,
 } as const satisfies SttScript;
 
 /** A full script from defaults and overrides. */

@@ -188,6 +188,19 @@ export abstract class TtsSessionBase<V> implements TtsSession {
   /** Keeps an idle socket from being closed by the vendor. */
   protected keepalive(): void {}
 
+  /**
+   * Whether the vendor has room for one more utterance on the socket now (ElevenLabs: 5 contexts). An
+   * utterance that finds none waits, queued, until the adapter calls {@link wake}.
+   */
+  protected hasRoom(): boolean {
+    return true;
+  }
+
+  /** Room freed up at the vendor: start the utterances that were waiting for it. */
+  protected wake(): void {
+    this.pump();
+  }
+
   // ---- for subclasses ----------------------------------------------------------------------------------
 
   /**
@@ -393,6 +406,8 @@ export abstract class TtsSessionBase<V> implements TtsSession {
       if (u.settled) continue;
       try {
         if (!u.started) {
+          // Utterances start in order: none overtakes one that waits for room.
+          if (!this.hasRoom()) return;
           u.started = true;
           this.idleReconnects = 0;
           this.begin(u);

@@ -47,6 +47,9 @@ export const ELEVENLABS_DEFAULT_MODEL = 'eleven_flash_v2_5';
  */
 export const ELEVENLABS_KEEPALIVE_MS = 10_000;
 
+/** ElevenLabs' limit of open contexts per socket; a closed context counts until its `isFinal`. */
+export const ELEVENLABS_MAX_CONTEXTS = 5;
+
 interface ElevenLabsMessage {
   audio?: string | null;
   isFinal?: boolean | null;
@@ -72,7 +75,19 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
     super('elevenlabs', options, base, false, ELEVENLABS_KEEPALIVE_MS);
   }
 
+  /**
+   * Contexts we closed on a barge-in and ElevenLabs still counts until their `isFinal` (it finishes the
+   * audio already flushed): with the live ones they may not pass 5 a socket, or the socket closes 1008.
+   */
+  private readonly draining = new Set<string>();
+
+  protected override hasRoom(): boolean {
+    return this.live().length + this.draining.size < ELEVENLABS_MAX_CONTEXTS;
+  }
+
   protected async openLink(signal: AbortSignal): Promise<void> {
+    // A new socket has no contexts.
+    this.draining.clear();
     const query = new URLSearchParams({
       model_id: this.ttsOptions.model ?? ELEVENLABS_DEFAULT_MODEL,
       output_format: elevenLabsOutputFormat(this.format),
@@ -109,6 +124,7 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
 
   protected sendCancel(u: UtteranceHandle<Record<string, never>>): boolean {
     this.send({ context_id: u.wireId, close_context: true });
+    this.draining.add(u.wireId);
     return true;
   }
 
@@ -141,6 +157,7 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
     }
     if (message.isFinal === true) {
       if (u) this.complete(u);
+      else if (message.contextId !== undefined && this.draining.delete(message.contextId)) this.wake();
       return;
     }
     if (message.error !== undefined && message.audio === undefined) {
