@@ -3,12 +3,17 @@
 // - Deepgram closes a live socket after 10 s with neither audio nor a message (1011, NET-0001): the adapter's
 //   KeepAlive holds a silent socket open; without it the stand-in closes it and the stream fails;
 // - ElevenLabs refuses a 6th open context on a socket (1008 max_active_conversations): the adapter closes a
-//   cancelled context at once, so barge-in after barge-in never gets there.
+//   cancelled context at once and a new utterance waits for a draining one's isFinal, so barge-in after
+//   barge-in never gets there;
+// - Cartesia expires a context 1 s after its last audio: a later input on it is an error event (the
+//   pipeline gives every phrase its own context and ends it at once, so it never sends one late).
 // Limits are shortened through the stand-ins' knobs (the vendors' values are in their defaults) so no test
 // waits 10 s; waits are on events (frames seen, closes), not on fixed sleeps.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
 import { loadConfig } from '../../lib/config.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
+import { startCartesiaStandin } from '../../lib/local/standins/cartesia.js';
 import { startElevenLabsStandin } from '../../lib/local/standins/elevenlabs.js';
 import { startSttStandins, type SttStandins } from '../../lib/local/standins/stt.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
@@ -87,6 +92,41 @@ describe('ElevenLabs: at most 5 contexts per socket', () => {
       for (const c of standin.connections) expect(c.sent.map((m) => m.json?.error)).not.toContain('max_active_conversations');
       await session.close();
     } finally {
+      await standin.stop();
+    }
+  });
+});
+
+describe('Cartesia: a context expires 1 s after its last audio', () => {
+  it('an input on an expired context is an error event; one in time is spoken', async () => {
+    const standin = await startCartesiaStandin({ contextExpiryMs: 200, script: { firstByteDelayMs: 0, realtimeFactor: 0 } });
+    const ws = new WebSocket(`${standin.baseUrl.replace(/^http/, 'ws')}/tts/websocket`, { headers: { 'x-api-key': standin.apiKey, 'cartesia-version': '2026-08-14' } });
+    try {
+      const messages: Record<string, unknown>[] = [];
+      ws.on('message', (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>));
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const request = (transcript: string, flush: boolean) =>
+        JSON.stringify({
+          model_id: 'sonic-3',
+          transcript,
+          voice: { mode: 'id', id: DEFAULT_VOICE.cartesia },
+          output_format: { container: 'raw', encoding: 'pcm_mulaw', sample_rate: 8000 },
+          context_id: 'c1',
+          continue: true,
+          flush,
+        });
+      const flushed = (n: number) => vi.waitFor(() => expect(messages.filter((m) => m.type === 'flush_done')).toHaveLength(n));
+      ws.send(request('First part. ', true));
+      await flushed(1);
+      ws.send(request('Second part, in time. ', true));
+      await flushed(2);
+      // Past the (shortened) expiry with nothing playing: the context is gone.
+      await new Promise((r) => setTimeout(r, 400));
+      ws.send(request('Too late. ', true));
+      await vi.waitFor(() => expect(messages.at(-1)).toMatchObject({ type: 'error', context_id: 'c1', status_code: 400, message: expect.stringContaining('expired') }));
+      expect(messages.filter((m) => m.type === 'chunk').length).toBeGreaterThan(0);
+    } finally {
+      ws.close();
       await standin.stop();
     }
   });

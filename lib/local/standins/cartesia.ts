@@ -28,6 +28,7 @@ import { CARTESIA_MODELS, CARTESIA_VOICES, isKnown } from './catalog.js';
  * - `{context_id, cancel: true}` halts the context's inputs that have not begun generating (the one
  *   generating finishes), and no `done` follows;
  * - a bad request is answered `{type: "error", context_id, status_code: 400, done: true, title, message}`;
+ * - a context expires 1 s after its last audio went out: a later input on it is an error;
  * - the socket closes after 5 minutes without a message.
  *
  * Audio: `output_format {container: "raw", encoding, sample_rate}` with `pcm_mulaw` or `pcm_s16le` at 8000,
@@ -50,7 +51,12 @@ function outputFormat(value: unknown): AudioFormat | undefined {
 export interface CartesiaStandinOptions extends TtsStandinOptions {
   /** Overrides Cartesia's 5-minute idle close (ms). */
   readonly idleTimeoutMs?: number;
+  /** Overrides how long a context lives after its last audio went out (Cartesia: 1 s). */
+  readonly contextExpiryMs?: number;
 }
+
+/** "Contexts automatically expire 1 second after the last audio output is streamed out" (Cartesia docs). */
+const CONTEXT_EXPIRY_MS = 1_000;
 
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 
@@ -60,6 +66,8 @@ interface Context {
   flushId: number;
   ended: boolean;
   cancelled: boolean;
+  /** When its last queued audio finished going out (see {@link CONTEXT_EXPIRY_MS}). */
+  quietSince?: number;
 }
 
 /** Starts the stand-in on 127.0.0.1:0. */
@@ -164,8 +172,17 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       error(id, `context ${id} has already ${ctx.cancelled ? 'been cancelled' : 'ended'}`);
       return;
     }
+    if (ctx.player.idle && ctx.quietSince !== undefined && performance.now() - ctx.quietSince > (options.contextExpiryMs ?? CONTEXT_EXPIRY_MS)) {
+      // Cartesia documents that inputs after expiry are not supported; the stand-in says so rather than
+      // speaking them with the prosody of a context that no longer exists.
+      error(id, `context ${id} has expired: contexts expire 1 second after their last audio`);
+      return;
+    }
     const transcript = message.transcript as string;
-    if (transcript.length > 0) ctx.player.speak(transcript);
+    if (transcript.length > 0) {
+      ctx.player.speak(transcript);
+      ctx.player.then(() => (ctx.quietSince = performance.now()));
+    }
     if (message.flush === true) {
       const flushId = ++ctx.flushId;
       ctx.player.then(() =>
