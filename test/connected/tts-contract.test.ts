@@ -59,6 +59,7 @@ const cartesiaRequest = (contextId: string, transcript: string, more: boolean, v
   context_id: contextId,
   continue: more,
   max_buffer_delay_ms: 0,
+  add_timestamps: true,
 });
 
 const VARIANTS: readonly Variant[] = [

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { AudioFormat } from '../../vendors/shared/audio-format.js';
+import { bytesPerMs, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SegmentPlayer,
   keyAccepted,
@@ -11,6 +11,9 @@ import {
   type ContextRecord,
   type TtsStandin,
   type TtsStandinOptions,
+  type SegmentRecord,
+  charTimings,
+  wordTimings,
 } from './tts-audio.js';
 import { CARTESIA_MODELS, CARTESIA_VOICES, isKnown } from './catalog.js';
 
@@ -68,6 +71,19 @@ interface Context {
   cancelled: boolean;
   /** When its last queued audio finished going out (see {@link CONTEXT_EXPIRY_MS}). */
   quietSince?: number;
+  /** The context's requests ask for word timestamps (`add_timestamps: true`). */
+  timestamps: boolean;
+}
+
+/**
+ * Cartesia's `timestamps` message for one generation: its words with start and end in seconds from the
+ * start of the context's audio (the generations before it included).
+ */
+function timestampsMessage(contextId: string, segments: readonly SegmentRecord[], segment: SegmentRecord, format: AudioFormat): Record<string, unknown> {
+  const before = segments.slice(0, segments.indexOf(segment)).reduce((ms, s) => ms + (s.totalBytes ?? 0) / bytesPerMs(format), 0);
+  const { words, startsMs, endsMs } = wordTimings(charTimings(segment.text, segment.totalBytes ?? 0, format));
+  const seconds = (ms: number) => Math.round(before + ms) / 1_000;
+  return { type: 'timestamps', context_id: contextId, status_code: 206, done: false, word_timestamps: { words, start: startsMs.map(seconds), end: endsMs.map(seconds) } };
 }
 
 /** Starts the stand-in on 127.0.0.1:0. */
@@ -117,6 +133,8 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       () => standin.script,
       (chunk, segment) => {
         const now = performance.now();
+        // Word timestamps (asked with `add_timestamps`) go out with a generation's first audio.
+        if (ctx.timestamps && segment.sentBytes === chunk.length) sendJson(ws, record, timestampsMessage(id, ctx.record.segments, segment, format));
         sendJson(
           ws,
           record,
@@ -135,7 +153,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       [],
       format,
     );
-    const ctx: Context = { record: { id, received: [], segments: player.segments }, player, flushId: 0, ended: false, cancelled: false };
+    const ctx: Context = { record: { id, received: [], segments: player.segments }, player, flushId: 0, ended: false, cancelled: false, timestamps: false };
     record.contexts.set(id, ctx.record);
     contexts.set(id, ctx);
     return ctx;
@@ -178,6 +196,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       error(id, `context ${id} has expired: contexts expire 1 second after their last audio`);
       return;
     }
+    ctx.timestamps = message.add_timestamps === true;
     const transcript = message.transcript as string;
     if (transcript.length > 0) {
       ctx.player.speak(transcript);

@@ -12,7 +12,10 @@ import {
   type TtsStandin,
   type TtsStandinOptions,
   type Refusal,
+  type SegmentRecord,
+  charTimings,
 } from './tts-audio.js';
+import { bytesPerMs } from '../../vendors/shared/audio-format.js';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES, isKnown } from './catalog.js';
 
 /**
@@ -105,6 +108,24 @@ function elevenLabsFault(status: number): Refusal {
   return { status, body: { detail: { status: 'internal_server_error', message: 'An internal server error occurred.' } } };
 }
 
+/**
+ * The alignment ElevenLabs sends with an audio message: the characters whose audio starts in it, their
+ * start times from the message's own start and their durations (`charsDurationsMs`, the API's spelling).
+ */
+function chunkAlignment(segment: SegmentRecord, chunkBytes: number, format: AudioFormat): Record<string, unknown> | null {
+  const perMs = bytesPerMs(format);
+  const fromMs = (segment.sentBytes - chunkBytes) / perMs;
+  const toMs = segment.sentBytes / perMs;
+  const last = segment.sentBytes >= (segment.totalBytes ?? Infinity);
+  const timing = charTimings(segment.text, segment.totalBytes ?? 0, format);
+  const picked = timing.chars.flatMap((char, i) => {
+    const start = timing.startsMs[i]!;
+    return start >= fromMs && (start < toMs || last) ? [{ char, start: start - fromMs, duration: timing.durationsMs[i]! }] : [];
+  });
+  if (picked.length === 0) return null;
+  return { chars: picked.map((p) => p.char), charStartTimesMs: picked.map((p) => Math.round(p.start)), charsDurationsMs: picked.map((p) => p.duration) };
+}
+
 function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin, options: ElevenLabsStandinOptions): void {
   const headerAuth = record.headers['xi-api-key'] !== undefined;
   const format = outputFormat(url.searchParams.get('output_format') ?? '')!;
@@ -159,7 +180,10 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
     }
     const player = new SegmentPlayer(
       () => standin.script,
-      (chunk) => sendJson(ws, record, { audio: Buffer.from(chunk).toString('base64'), normalizedAlignment: null, alignment: null, contextId: id }, chunk.length),
+      (chunk, segment) => {
+        const alignment = chunkAlignment(segment, chunk.length, format);
+        sendJson(ws, record, { audio: Buffer.from(chunk).toString('base64'), normalizedAlignment: alignment, alignment, contextId: id }, chunk.length);
+      },
       [],
       format,
     );

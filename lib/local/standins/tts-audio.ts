@@ -59,6 +59,37 @@ export function toneBytes(text: string, format: AudioFormat = PHONE_AUDIO): numb
   return spoken(text).length * TONE_MS_PER_CHAR * bytesPerMs(format);
 }
 
+/**
+ * Where each character of `text` plays, in ms from the start of its audio (`totalBytes` long): the tone
+ * gives every character of the trimmed text {@link TONE_MS_PER_CHAR}; speech spreads them evenly (espeak
+ * gives no timing). A trailing space closes the last word, as a vendor's alignment of "text " would.
+ */
+export function charTimings(text: string, totalBytes: number, format: AudioFormat = PHONE_AUDIO): { chars: string[]; startsMs: number[]; durationsMs: number[] } {
+  const chars = [...spoken(text)];
+  const perChar = chars.length > 0 ? totalBytes / bytesPerMs(format) / chars.length : 0;
+  const startsMs = chars.map((_c, i) => Math.round(i * perChar));
+  const durationsMs = chars.map((_c, i) => Math.round((i + 1) * perChar) - startsMs[i]!);
+  const endMs = Math.round(chars.length * perChar);
+  return { chars: [...chars, ' '], startsMs: [...startsMs, endMs], durationsMs: [...durationsMs, 0] };
+}
+
+/** Words of a {@link charTimings}: each from its first character's start to its last one's end. */
+export function wordTimings(timing: ReturnType<typeof charTimings>): { words: string[]; startsMs: number[]; endsMs: number[] } {
+  const out = { words: [] as string[], startsMs: [] as number[], endsMs: [] as number[] };
+  let word = '';
+  timing.chars.forEach((c, i) => {
+    if (/\s/.test(c)) {
+      if (word) out.words.push(word);
+      word = '';
+      return;
+    }
+    if (!word) out.startsMs.push(timing.startsMs[i]!);
+    out.endsMs[out.words.length] = timing.startsMs[i]! + timing.durationsMs[i]!;
+    word += c;
+  });
+  return out;
+}
+
 /** 16-bit samples as bytes in `format`. */
 const encode = (pcm: Int16Array, format: AudioFormat): Uint8Array => (format.encoding === 'mulaw' ? pcmToMulaw(pcm) : pcmToLinear16(pcm));
 
