@@ -148,7 +148,8 @@ const VARIANTS: readonly Variant[] = [
         { context_id: 'u2', cancel: true },
       ]);
       const u1Events = c.sent.filter((m) => m.json?.context_id === 'u1' && m.json.type !== 'chunk').map((m) => m.json?.type);
-      expect(u1Events).toEqual(['done']);
+      // Word timestamps (asked with add_timestamps) come per generation, before the end.
+      expect(u1Events).toEqual(['timestamps', 'timestamps', 'done']);
     },
   },
 ];
