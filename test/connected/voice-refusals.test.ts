@@ -3,6 +3,7 @@
  * stand-ins answer as the vendors do, docs/vendors-*.md) costs the call its first choice, not the call:
  * - an unknown `llm_model` is asked once (a 404 is not retried) and the agent's `fallback.llm` answers; with
  *   no fallback the caller hears "say it again" and the call goes on;
+ * - a 429 whose Retry-After is longer than a caller waits (over 2 s) is not retried: the fallback answers;
  * - an unknown `tts_voice_id` is refused at the handshake and the agent's `fallback.tts` voice speaks the
  *   whole call; with no fallback the call ends as `error` (nothing can speak an apology).
  */
@@ -75,6 +76,30 @@ describe('an unknown model', () => {
     const ended = await vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${APOLOGY}`]);
+  }, 60_000);
+});
+
+describe('a rate limit longer than a caller waits', () => {
+  it('(429, Retry-After 30 s) is not retried: the fallback model answers the turn at once', async () => {
+    const llm = vp.platform.voice.llm.control;
+    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
+    const caller = await greeted(agent);
+    const seen = llm.requests.length;
+    llm.set({ retryAfterSeconds: 30 });
+    llm.failNext(429, 1_000, { vendor: 'openai' });
+    try {
+      await sayAndHearAnswer(caller);
+    } finally {
+      llm.failNext(429, 0);
+      llm.set({ retryAfterSeconds: undefined });
+    }
+    expect(llm.requests.slice(seen).map((r) => [r.vendor, r.status])).toEqual([
+      ['openai', 429],
+      ['anthropic', 200],
+    ]);
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+    expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
   }, 60_000);
 });
 
