@@ -37,7 +37,7 @@ export interface VoicePlatform {
    */
   token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number }): Promise<string>;
   /** Opens a simulated call; resolves once connected (the caller has sent `start`). */
-  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number; echoGain?: number }): Promise<SimulatedCaller>;
+  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number; echoGain?: number; noiseLevel?: number }): Promise<SimulatedCaller>;
   /** The browser transport's URL (docs/meeting.md). */
   readonly webUrl: string;
   /**
@@ -158,6 +158,7 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
         customParameters: { token: await vp.token(agent, callSid, extra) },
         playbackSpeed: extra.playbackSpeed,
         echoGain: extra.echoGain,
+        noiseLevel: extra.noiseLevel,
       });
     },
     nextCallEnded(timeoutMs = 30_000) {
