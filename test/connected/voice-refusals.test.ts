@@ -8,10 +8,9 @@
  *   whole call; with no fallback the call ends as `error` (nothing can speak an apology).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { speech } from '../../lib/local/simulated-caller.js';
-import { getHistoryRecord } from '../../lib/store/history.js';
+import type { SimulatedCaller } from '../../lib/local/simulated-caller.js';
 import type { Agent } from '../../lib/domain/agent.js';
-import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+import { greeted as greetedBy, sayAndHearAnswer as sayAndHear, startVoicePlatform, transcriptOf as transcriptIn, type VoicePlatform } from './voice-harness.js';
 
 const SAID = 'I would like to book a table for two tomorrow at seven.';
 const GREETING = 'Hello, Luigi speaking.';
@@ -31,24 +30,9 @@ afterAll(async () => {
   await vp?.stop();
 });
 
-async function greeted(agent: Agent) {
-  const caller = await vp.call(agent);
-  await waitUntil(() => caller.echoed.find((e) => !e.flushed));
-  await caller.whenIdle();
-  return caller;
-}
-
-async function sayAndHearAnswer(caller: Awaited<ReturnType<typeof greeted>>): Promise<void> {
-  const before = caller.received.length;
-  await caller.play(await speech(SAID));
-  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
-  await caller.whenIdle();
-}
-
-async function transcriptOf(callId: string): Promise<string[]> {
-  const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, unknown>;
-  return String(record.callTranscript).split('\n');
-}
+const greeted = (agent: Agent) => greetedBy(vp, agent);
+const sayAndHearAnswer = (caller: SimulatedCaller) => sayAndHear(caller, SAID);
+const transcriptOf = (callId: string) => transcriptIn(vp, callId);
 
 describe('an unknown model', () => {
   it('is asked once, then the fallback model answers the turn', async () => {
