@@ -34,6 +34,12 @@ export interface SimulatedCallerOptions {
    * (0.03 is 30 dB down, a handset with poor echo cancellation), mixed with whatever it says. Default none.
    */
   readonly echoGain?: number;
+  /**
+   * Background noise under everything the caller sends (a street, a car, an open-plan office): white noise
+   * of this RMS on the 16-bit scale (100 is about -50 dBFS, 300 about -40 dBFS), from a fixed seed so a test
+   * sends the same noise every run. Default none.
+   */
+  readonly noiseLevel?: number;
 }
 
 export interface ReceivedMessage {
@@ -84,7 +90,7 @@ export class SimulatedCaller {
       (name, flushed) => this.echo(name, flushed),
       options.echoGain ? (played) => this.echoBytes.push(played) : undefined,
     );
-    this.microphone = new SimulatedMicrophone(FRAME_BYTES, SILENCE, (frame, chunk) => this.sendMedia(this.withEcho(frame), chunk));
+    this.microphone = new SimulatedMicrophone(FRAME_BYTES, SILENCE, (frame, chunk) => this.sendMedia(this.withNoise(this.withEcho(frame)), chunk));
     this.callSid = options.callSid ?? `CA${randomBytes(16).toString('hex')}`;
     this.accountSid = options.accountSid ?? `AC${randomBytes(16).toString('hex')}`;
     this.closed = new Promise((resolve) => {
@@ -211,6 +217,17 @@ export class SimulatedCaller {
     return pcmToMulaw(mine);
   }
 
+  /** Adds the next 20 ms of background noise ({@link SimulatedCallerOptions.noiseLevel}) to `frame`. */
+  private withNoise(frame: Uint8Array): Uint8Array {
+    const level = this.options.noiseLevel;
+    if (!level) return frame;
+    const pcm = mulawToPcm(frame);
+    for (let i = 0; i < pcm.length; i += 1) pcm[i] = Math.max(-32768, Math.min(32767, pcm[i]! + Math.round(this.noise.next() * level)));
+    return pcmToMulaw(pcm);
+  }
+
+  private readonly noise = new GaussianNoise(0x5eed);
+
   private sendJson(message: unknown): void {
     if (this.isOpen && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
@@ -278,6 +295,28 @@ export function speech(text: string, format: AudioFormat = PHONE_AUDIO): Promise
     speechCache.set(cacheKey, found);
   }
   return found;
+}
+
+/**
+ * Unit-variance Gaussian noise from a seeded generator (mulberry32, then the sum of twelve uniforms less 6):
+ * the same sequence every run, so a noisy-line test is repeatable.
+ */
+class GaussianNoise {
+  constructor(private state: number) {}
+
+  next(): number {
+    let sum = 0;
+    for (let i = 0; i < 12; i += 1) sum += this.uniform();
+    return sum - 6;
+  }
+
+  private uniform(): number {
+    this.state = (this.state + 0x6d2b79f5) | 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  }
 }
 
 /** A tone burst (mu-law 8 kHz): loud enough for any energy-based voice detector. */

@@ -39,7 +39,7 @@ describe('agents', () => {
   });
 
   it('get returns the get fields including voice, ambience and updatedAt', async () => {
-    const created = await t.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId, { tts_voice_id: 'voice-1' }));
+    const created = await t.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId, { tts_voice_id: 'EXAVITQu4vr4xnSDxMaL' }));
     const res = await t.api(ws.apiKey, 'GET', `/api/agents/${created.body._id}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
@@ -50,7 +50,7 @@ describe('agents', () => {
         'workspaceId', 'createdAt', 'updatedAt',
       ].sort(),
     );
-    expect(res.body.tts_voice_id).toBe('voice-1');
+    expect(res.body.tts_voice_id).toBe('EXAVITQu4vr4xnSDxMaL');
     expect(res.body.ambience_enabled).toBe(false);
     expect(res.body).toMatchObject({ voicemail_detection: 'off', voicemail_action: 'hang_up', voicemail_message: '', dtmf_shortcuts: {}, transfer_mode: 'cold' });
   });
@@ -167,7 +167,7 @@ describe('agents', () => {
     const fallback = {
       tts: [{ provider: 'cartesia' }],
       stt: [{ provider: 'assemblyai' }, { provider: 'speechmatics' }],
-      llm: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest' }],
+      llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }],
     };
     const created = await t.api(own.apiKey, 'POST', '/api/agents', agentBody(own.workspaceId, { fallback }));
     expect(created.status).toBe(201);

@@ -98,7 +98,7 @@ describe('hostile input', () => {
 
   it('a __proto__ key anywhere is refused and nothing is stored', async () => {
     const own = await t.workspace();
-    const body = `{"name":"A","llm_provider":"openai","llm_model":"m","tts_provider":"deepgram","stt_provider":"deepgram","workspaceId":"${own.workspaceId}","__proto__":{"admin":true}}`;
+    const body = `{"name":"A","llm_provider":"openai","llm_model":"gpt-4o-mini","tts_provider":"deepgram","stt_provider":"deepgram","workspaceId":"${own.workspaceId}","__proto__":{"admin":true}}`;
     expectError(await t.api(own.apiKey, 'POST', '/api/agents', body), 400, 'forbidden_key');
     const nested = `{"contactName":"C","phoneNumber":"+14155552671","workspaceId":"${own.workspaceId}","externalFields":{"__proto__":{"x":1}}}`;
     expectError(await t.api(own.apiKey, 'POST', '/api/contacts', nested), 400, 'forbidden_key');

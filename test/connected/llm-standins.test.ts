@@ -46,14 +46,14 @@ describe('OpenAI stand-in', () => {
 
   it('refuses a tool message that answers no call, and a call left unanswered', async () => {
     const orphan = await rejection(
-      openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_1', content: 'r' }] }),
+      openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_1', content: 'r' }] }),
     );
     expect(orphan).toBeInstanceOf(OpenAI.BadRequestError);
     expect(orphan).toMatchObject({ status: 400, type: 'invalid_request_error', message: expect.stringContaining("role 'tool' must be a response") });
 
     const unanswered = await rejection(
       openai.chat.completions.create({
-        model: 'm',
+        model: 'gpt-4o-mini',
         messages: [
           { role: 'user', content: 'x' },
           { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
@@ -66,7 +66,7 @@ describe('OpenAI stand-in', () => {
 
   it('answers a missing key with 401', async () => {
     const noKey = new OpenAI({ apiKey: 'placeholder', baseURL: standins.env.OPENAI_BASE_URL, maxRetries: 0, defaultHeaders: { authorization: null } });
-    const error = await rejection(noKey.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }));
+    const error = await rejection(noKey.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }));
     expect(error).toMatchObject({ status: 401, message: expect.stringContaining("You didn't provide an API key") });
   });
 });
@@ -79,7 +79,7 @@ describe('Anthropic stand-in', () => {
   });
 
   it('refuses a tool_use without a tool_result after it, results after text, and a system role', async () => {
-    const base = { model: 'm', max_tokens: 50 } as const;
+    const base = { model: 'claude-haiku-4-5', max_tokens: 50 } as const;
     const missing = await rejection(
       anthropic.messages.create({
         ...base,
@@ -110,7 +110,7 @@ describe('Anthropic stand-in', () => {
   });
 
   it('requires max_tokens', async () => {
-    const error = await rejection(anthropic.messages.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] } as never));
+    const error = await rejection(anthropic.messages.create({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] } as never));
     expect(error).toMatchObject({ status: 400, message: expect.stringContaining('max_tokens: Field required') });
   });
 });
@@ -174,7 +174,7 @@ describe('startLlmStandins', () => {
 describe('the default script', () => {
   const request = (system: string, turns: ScriptRequest['messages']['turns'], toolResults: ScriptRequest['messages']['toolResults'] = []): ScriptRequest => ({
     vendor: 'openai',
-    model: 'm',
+    model: 'gpt-4o-mini',
     messages: { system, turns, toolResults, endsWithToolResult: toolResults.length > 0 },
     tools: [],
   });

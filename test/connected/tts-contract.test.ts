@@ -59,6 +59,7 @@ const cartesiaRequest = (contextId: string, transcript: string, more: boolean, v
   context_id: contextId,
   continue: more,
   max_buffer_delay_ms: 0,
+  add_timestamps: true,
 });
 
 const VARIANTS: readonly Variant[] = [
@@ -147,7 +148,8 @@ const VARIANTS: readonly Variant[] = [
         { context_id: 'u2', cancel: true },
       ]);
       const u1Events = c.sent.filter((m) => m.json?.context_id === 'u1' && m.json.type !== 'chunk').map((m) => m.json?.type);
-      expect(u1Events).toEqual(['done']);
+      // Word timestamps (asked with add_timestamps) come per generation, before the end.
+      expect(u1Events).toEqual(['timestamps', 'timestamps', 'done']);
     },
   },
 ];
@@ -459,7 +461,7 @@ describe('ElevenLabs keepalive', () => {
     const standin = await startElevenLabsStandin({ inactivityTimeoutMs: 300, script: { firstByteDelayMs: 0 } });
     try {
       const config = loadConfig({ ELEVENLABS_API_KEY: standin.apiKey, ELEVENLABS_BASE_URL: standin.baseUrl });
-      const kept = await createTtsProvider('elevenlabs', config, { keepaliveMs: 100 }).connect({ voiceId: 'v' });
+      const kept = await createTtsProvider('elevenlabs', config, { keepaliveMs: 100 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
       await new Promise((r) => setTimeout(r, 800));
       expect(standin.connections).toHaveLength(1);
       expect(standin.connections[0]!.closedAtMs).toBeUndefined();
@@ -470,7 +472,7 @@ describe('ElevenLabs keepalive', () => {
       expect((await collect(u)).bytes).toEqual(expectedTone('Awake.'));
       await kept.close();
 
-      const idle = await createTtsProvider('elevenlabs', config, { keepaliveMs: 60_000 }).connect({ voiceId: 'v' });
+      const idle = await createTtsProvider('elevenlabs', config, { keepaliveMs: 60_000 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
       const opened = standin.connections.at(-1)!;
       await vi.waitFor(() => expect(opened.closeCode).toBe(1008));
       expect(opened.sent.at(-1)?.json).toMatchObject({ error: 'input_timeout_exceeded' });

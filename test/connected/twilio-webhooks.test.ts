@@ -97,7 +97,7 @@ describe('inbound calls (rung through the stand-in, signed as Twilio signs)', ()
 
   it('a workspace that cannot pay for a call hangs up politely instead of connecting', async () => {
     const broke = await t.workspace(0);
-    const agent = (await t.api(broke.apiKey, 'POST', '/api/agents', { name: 'Broke', llm_provider: 'openai', llm_model: 'm', tts_provider: 'deepgram', stt_provider: 'deepgram', workspaceId: broke.workspaceId })).body;
+    const agent = (await t.api(broke.apiKey, 'POST', '/api/agents', { name: 'Broke', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram', workspaceId: broke.workspaceId })).body;
     const [offer] = (await t.api(broke.apiKey, 'GET', '/api/phone-numbers/available?areaCode=505&limit=1')).body.data;
     const number = (await t.api(broke.apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: offer.number, workspaceId: broke.workspaceId })).body;
     await t.api(broke.apiKey, 'PATCH', `/api/phone-numbers/${number._id}`, { agentId: agent._id });
@@ -108,7 +108,7 @@ describe('inbound calls (rung through the stand-in, signed as Twilio signs)', ()
 
   it('a number whose agent was deleted hangs up politely', async () => {
     const other = await t.workspace();
-    const agent = (await t.api(other.apiKey, 'POST', '/api/agents', { name: 'Temp', llm_provider: 'openai', llm_model: 'm', tts_provider: 'deepgram', stt_provider: 'deepgram', workspaceId: other.workspaceId })).body;
+    const agent = (await t.api(other.apiKey, 'POST', '/api/agents', { name: 'Temp', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram', workspaceId: other.workspaceId })).body;
     const [offer] = (await t.api(other.apiKey, 'GET', '/api/phone-numbers/available?areaCode=575&limit=1')).body.data;
     const number = (await t.api(other.apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: offer.number, workspaceId: other.workspaceId })).body;
     await t.api(other.apiKey, 'PATCH', `/api/phone-numbers/${number._id}`, { agentId: agent._id });

@@ -10,10 +10,9 @@
  *   third failed turn in a row gets the failure line, then the call ends as `error`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { speech } from '../../lib/local/simulated-caller.js';
-import { getHistoryRecord } from '../../lib/store/history.js';
+import { speech, type SimulatedCaller } from '../../lib/local/simulated-caller.js';
 import type { Agent } from '../../lib/domain/agent.js';
-import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+import { greeted as greetedBy, sayAndHearAnswer as sayAndHear, startVoicePlatform, transcriptOf as transcriptIn, type VoicePlatform, waitUntil } from './voice-harness.js';
 
 const SAID = 'I would like to book a table for two tomorrow at seven.';
 const GREETING = 'Hello, Luigi speaking.';
@@ -36,26 +35,9 @@ afterAll(async () => {
   await vp?.stop();
 });
 
-/** Starts a call to `agent` and waits until the greeting has played. */
-async function greeted(agent: Agent) {
-  const caller = await vp.call(agent);
-  await waitUntil(() => caller.echoed.find((e) => !e.flushed));
-  await caller.whenIdle();
-  return caller;
-}
-
-/** The caller says SAID and waits until the agent's answer has played. */
-async function sayAndHearAnswer(caller: Awaited<ReturnType<typeof greeted>>): Promise<void> {
-  const before = caller.received.length;
-  await caller.play(await speech(SAID));
-  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
-  await caller.whenIdle();
-}
-
-async function transcriptOf(callId: string): Promise<string[]> {
-  const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, unknown>;
-  return String(record.callTranscript).split('\n');
-}
+const greeted = (agent: Agent) => greetedBy(vp, agent);
+const sayAndHearAnswer = (caller: SimulatedCaller) => sayAndHear(caller, SAID);
+const transcriptOf = (callId: string) => transcriptIn(vp, callId);
 
 const APOLOGY = 'Sorry, I missed that. Could you say it again?';
 const FAILURE = 'Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.';
@@ -63,7 +45,7 @@ const FAILURE = 'Sorry, we are having technical trouble and have to end the call
 describe('vendor fallbacks', () => {
   it("answers the turn with the fallback model when the agent's model is down", async () => {
     const llm = vp.platform.voice.llm.control;
-    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest' }] } });
+    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
     const caller = await greeted(agent);
     const seen = llm.requests.length;
     llm.failNext(503, 1_000, { vendor: 'openai' });
@@ -79,7 +61,7 @@ describe('vendor fallbacks', () => {
     expect(openai.length).toBeGreaterThanOrEqual(2);
     expect(openai.every((r) => r.status === 503)).toBe(true);
     expect(anthropic).toHaveLength(1);
-    expect(anthropic[0]).toMatchObject({ status: 200, outcome: 'completed', body: expect.objectContaining({ model: 'claude-3-5-haiku-latest' }) });
+    expect(anthropic[0]).toMatchObject({ status: 200, outcome: 'completed', body: expect.objectContaining({ model: 'claude-haiku-4-5' }) });
     expect(requests.indexOf(anthropic[0]!)).toBe(requests.length - 1);
     caller.hangUp();
     const ended = await vp.nextCallEnded();
@@ -142,7 +124,7 @@ describe('vendor fallbacks', () => {
 
   it('apologizes per failed turn, then ends the call as error, when every model stays down', async () => {
     const llm = vp.platform.voice.llm.control;
-    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest' }] } });
+    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
     const caller = await greeted(agent);
     const seen = llm.requests.length;
     llm.failNext(503, 1_000);

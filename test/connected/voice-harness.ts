@@ -13,7 +13,8 @@ import { signWebSession, WEB_SESSION_KEY_PURPOSE, type WebSessionClaims } from '
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
-import { SimulatedCaller } from '../../lib/local/simulated-caller.js';
+import { SimulatedCaller, speech } from '../../lib/local/simulated-caller.js';
+import { getHistoryRecord } from '../../lib/store/history.js';
 import { openInboundCall } from '../../lib/services/calls.js';
 import { putNewAgent } from '../../lib/store/agents.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
@@ -37,7 +38,7 @@ export interface VoicePlatform {
    */
   token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number }): Promise<string>;
   /** Opens a simulated call; resolves once connected (the caller has sent `start`). */
-  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number; echoGain?: number }): Promise<SimulatedCaller>;
+  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number; echoGain?: number; noiseLevel?: number }): Promise<SimulatedCaller>;
   /** The browser transport's URL (docs/meeting.md). */
   readonly webUrl: string;
   /**
@@ -158,6 +159,7 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
         customParameters: { token: await vp.token(agent, callSid, extra) },
         playbackSpeed: extra.playbackSpeed,
         echoGain: extra.echoGain,
+        noiseLevel: extra.noiseLevel,
       });
     },
     nextCallEnded(timeoutMs = 30_000) {
@@ -232,4 +234,26 @@ export async function liveCall(vp: VoicePlatform): Promise<{ numberId: string; c
   for (let i = 0; i < 2_000 && twilio.call(call.sid)?.status !== 'completed'; i += 1) await new Promise((r) => setTimeout(r, 10));
   twilio.setCallStatus(call.sid, 'in-progress');
   return { numberId: number._id, callSid: call.sid };
+}
+
+/** Starts a call to `agent` and waits until its greeting has played. */
+export async function greeted(vp: VoicePlatform, agent: Agent): Promise<SimulatedCaller> {
+  const caller = await vp.call(agent);
+  await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+  await caller.whenIdle();
+  return caller;
+}
+
+/** The caller says `text` (espeak-ng speech) and waits until the agent's answer has played. */
+export async function sayAndHearAnswer(caller: SimulatedCaller, text: string): Promise<void> {
+  const before = caller.received.length;
+  await caller.play(await speech(text));
+  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+  await caller.whenIdle();
+}
+
+/** The call's transcript in history, a line a turn. */
+export async function transcriptOf(vp: VoicePlatform, callId: string): Promise<string[]> {
+  const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, unknown>;
+  return String(record.callTranscript).split('\n');
 }

@@ -15,6 +15,7 @@ import {
   type ScriptTurn,
   type StandinServer,
 } from './llm-script.js';
+import { LLM_MODELS, isKnown } from './catalog.js';
 
 /**
  * A stand-in for Anthropic's Messages API (`POST /v1/messages`) on loopback that `@anthropic-ai/sdk` runs
@@ -38,9 +39,10 @@ export async function startAnthropicStandin(options: { apiKey: string; control: 
     const request = body as MessagesBody;
     const invalid = validate(request);
     if (invalid) return fail(ex, 400, 'invalid_request_error', invalid);
+    if (!isKnown(LLM_MODELS.anthropic, request.model)) return scriptedFailure(ex, 404, request.model);
     const failure = control.takeFailure('anthropic', String(request.model));
     if (failure === 'stall') return ex.stall();
-    if (failure !== undefined) return scriptedFailure(ex, failure, request.model);
+    if (failure !== undefined) return scriptedFailure(ex, failure, request.model, control.script.retryAfterSeconds);
 
     const script = control.script;
     const view = toScriptRequest(request);
@@ -279,7 +281,7 @@ function fail(ex: Exchange, status: number, type: string, message: string, heade
 }
 
 /** A scripted failure, with the error type Anthropic documents for that status. */
-function scriptedFailure(ex: Exchange, status: number, model: unknown): void {
+function scriptedFailure(ex: Exchange, status: number, model: unknown, retryAfterSeconds = 1): void {
   switch (status) {
     case 400:
       return fail(ex, 400, 'invalid_request_error', 'Invalid request (scripted by the stand-in).');
@@ -292,7 +294,7 @@ function scriptedFailure(ex: Exchange, status: number, model: unknown): void {
     case 413:
       return fail(ex, 413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.');
     case 429:
-      return fail(ex, 429, 'rate_limit_error', 'This request would exceed the rate limit for your organization of 50,000 input tokens per minute.', { 'retry-after': '1' });
+      return fail(ex, 429, 'rate_limit_error', 'This request would exceed the rate limit for your organization of 50,000 input tokens per minute.', { 'retry-after': String(retryAfterSeconds) });
     case 529:
       return fail(ex, 529, 'overloaded_error', 'Overloaded');
     default:

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { AudioFormat } from '../../vendors/shared/audio-format.js';
+import { bytesPerMs, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
   SegmentPlayer,
   keyAccepted,
@@ -11,7 +11,11 @@ import {
   type ContextRecord,
   type TtsStandin,
   type TtsStandinOptions,
+  type SegmentRecord,
+  charTimings,
+  wordTimings,
 } from './tts-audio.js';
+import { CARTESIA_MODELS, CARTESIA_VOICES, isKnown } from './catalog.js';
 
 /**
  * A stand-in for Cartesia's text-to-speech WebSocket, `GET /tts/websocket`:
@@ -27,6 +31,7 @@ import {
  * - `{context_id, cancel: true}` halts the context's inputs that have not begun generating (the one
  *   generating finishes), and no `done` follows;
  * - a bad request is answered `{type: "error", context_id, status_code: 400, done: true, title, message}`;
+ * - a context expires 1 s after its last audio went out: a later input on it is an error;
  * - the socket closes after 5 minutes without a message.
  *
  * Audio: `output_format {container: "raw", encoding, sample_rate}` with `pcm_mulaw` or `pcm_s16le` at 8000,
@@ -49,7 +54,12 @@ function outputFormat(value: unknown): AudioFormat | undefined {
 export interface CartesiaStandinOptions extends TtsStandinOptions {
   /** Overrides Cartesia's 5-minute idle close (ms). */
   readonly idleTimeoutMs?: number;
+  /** Overrides how long a context lives after its last audio went out (Cartesia: 1 s). */
+  readonly contextExpiryMs?: number;
 }
+
+/** "Contexts automatically expire 1 second after the last audio output is streamed out" (Cartesia docs). */
+const CONTEXT_EXPIRY_MS = 1_000;
 
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 
@@ -59,6 +69,21 @@ interface Context {
   flushId: number;
   ended: boolean;
   cancelled: boolean;
+  /** When its last queued audio finished going out (see {@link CONTEXT_EXPIRY_MS}). */
+  quietSince?: number;
+  /** The context's requests ask for word timestamps (`add_timestamps: true`). */
+  timestamps: boolean;
+}
+
+/**
+ * Cartesia's `timestamps` message for one generation: its words with start and end in seconds from the
+ * start of the context's audio (the generations before it included).
+ */
+function timestampsMessage(contextId: string, segments: readonly SegmentRecord[], segment: SegmentRecord, format: AudioFormat): Record<string, unknown> {
+  const before = segments.slice(0, segments.indexOf(segment)).reduce((ms, s) => ms + (s.totalBytes ?? 0) / bytesPerMs(format), 0);
+  const { words, startsMs, endsMs } = wordTimings(charTimings(segment.text, segment.totalBytes ?? 0, format));
+  const seconds = (ms: number) => Math.round(before + ms) / 1_000;
+  return { type: 'timestamps', context_id: contextId, status_code: 206, done: false, word_timestamps: { words, start: startsMs.map(seconds), end: endsMs.map(seconds) } };
 }
 
 /** Starts the stand-in on 127.0.0.1:0. */
@@ -78,6 +103,7 @@ export function startCartesiaStandin(options: CartesiaStandinOptions = {}): Prom
       return {};
     },
     (ws, record, _url, standin) => runConnection(ws, record, standin, options),
+    (status) => ({ status, body: { error: status === 429 ? 'Rate limit exceeded' : 'Internal server error' } }),
   );
 }
 
@@ -107,6 +133,8 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       () => standin.script,
       (chunk, segment) => {
         const now = performance.now();
+        // Word timestamps (asked with `add_timestamps`) go out with a generation's first audio.
+        if (ctx.timestamps && segment.sentBytes === chunk.length) sendJson(ws, record, timestampsMessage(id, ctx.record.segments, segment, format));
         sendJson(
           ws,
           record,
@@ -125,7 +153,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       [],
       format,
     );
-    const ctx: Context = { record: { id, received: [], segments: player.segments }, player, flushId: 0, ended: false, cancelled: false };
+    const ctx: Context = { record: { id, received: [], segments: player.segments }, player, flushId: 0, ended: false, cancelled: false, timestamps: false };
     record.contexts.set(id, ctx.record);
     contexts.set(id, ctx);
     return ctx;
@@ -162,8 +190,18 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       error(id, `context ${id} has already ${ctx.cancelled ? 'been cancelled' : 'ended'}`);
       return;
     }
+    if (ctx.player.idle && ctx.quietSince !== undefined && performance.now() - ctx.quietSince > (options.contextExpiryMs ?? CONTEXT_EXPIRY_MS)) {
+      // Cartesia documents that inputs after expiry are not supported; the stand-in says so rather than
+      // speaking them with the prosody of a context that no longer exists.
+      error(id, `context ${id} has expired: contexts expire 1 second after their last audio`);
+      return;
+    }
+    ctx.timestamps = message.add_timestamps === true;
     const transcript = message.transcript as string;
-    if (transcript.length > 0) ctx.player.speak(transcript);
+    if (transcript.length > 0) {
+      ctx.player.speak(transcript);
+      ctx.player.then(() => (ctx.quietSince = performance.now()));
+    }
     if (message.flush === true) {
       const flushId = ++ctx.flushId;
       ctx.player.then(() =>
@@ -188,6 +226,9 @@ function invalid(message: Record<string, unknown>): string | undefined {
   if (!(typeof voice === 'string' || (typeof voice === 'object' && voice !== null && typeof voice.id === 'string'))) {
     return 'voice must be a voice id or {id}';
   }
+  if (!isKnown(CARTESIA_MODELS, message.model_id)) return `Model ${message.model_id} not found`;
+  const voiceId = typeof voice === 'string' ? voice : voice!.id;
+  if (!isKnown(CARTESIA_VOICES, voiceId)) return `Voice ${String(voiceId)} not found`;
   if (!outputFormat(message.output_format)) {
     return 'output_format must be {container: "raw", encoding: "pcm_mulaw" | "pcm_s16le", sample_rate: 8000 | 16000 | 22050 | 24000 | 44100 | 48000} here';
   }

@@ -16,9 +16,9 @@ import {
   type SttStandin,
   type TimedWord,
 } from './stt-engine.js';
+import { STT_MODELS, isKnown } from './catalog.js';
+import { deepgramFault } from './deepgram-tts.js';
 
-/** Deepgram closes a socket that has had neither audio nor a text message for 10 s (NET-0001). */
-const IDLE_TIMEOUT_MS = 10_000;
 /** Deepgram's default endpointing when the request does not set it. */
 const DEFAULT_ENDPOINTING_MS = 10;
 
@@ -50,6 +50,11 @@ export async function startDeepgramSttStandin(script: Partial<SttScript> = {}): 
       if (!control.accepts(key)) {
         return { status: 401, body: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: newId() }, headers: { 'dg-error': 'Invalid credentials.' } };
       }
+      const model = url.searchParams.get('model') ?? 'base';
+      if (!isKnown(STT_MODELS.deepgram, model)) {
+        const message = 'No such model/language/tier combination found.';
+        return { status: 400, body: { err_code: 'INVALID_QUERY_PARAMETER', err_msg: message, request_id: newId() }, headers: { 'dg-error': message } };
+      }
       const encoding = url.searchParams.get('encoding');
       if (encoding && !url.searchParams.get('sample_rate')) {
         return { status: 400, body: { err_code: 'Bad Request', err_msg: 'Bad Request: sample_rate must be specified for raw audio encodings.', request_id: newId() } };
@@ -64,6 +69,7 @@ export async function startDeepgramSttStandin(script: Partial<SttScript> = {}): 
       }
       return undefined;
     },
+    fault: deepgramFault,
     handshakeHeaders: () => ({ 'dg-request-id': newId() }),
     onConnection: (connection, url, req) => runDeepgramSession(control, connection, url, req),
   });
@@ -120,11 +126,13 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
     }
   });
 
-  // Checked once a second rather than re-armed per packet: 50 packets a second per call add up in a benchmark.
+  // Deepgram closes a socket without audio or a message for 10 s (NET-0001; `idleTimeoutMs`). Checked a
+  // few times per timeout rather than re-armed per packet: 50 packets a second per call add up in a benchmark.
   let lastActivity = Date.now();
+  const idleMs = control.script.idleTimeoutMs;
   const idle = setInterval(() => {
-    if (Date.now() - lastActivity >= IDLE_TIMEOUT_MS) connection.close(1011, 'NET-0001');
-  }, 1_000);
+    if (Date.now() - lastActivity >= idleMs) connection.close(1011, 'NET-0001');
+  }, Math.min(1_000, idleMs / 4));
   const hash = createHash('sha256');
 
   connection.ws.on('message', (data, isBinary) => {

@@ -11,7 +11,9 @@ import {
   type ConnectionRecord,
   type TtsStandin,
   type TtsStandinOptions,
+  type Refusal,
 } from './tts-audio.js';
+import { DEEPGRAM_TTS_MODELS, isKnown } from './catalog.js';
 
 /**
  * A stand-in for Deepgram Aura's streaming text-to-speech socket,
@@ -71,10 +73,25 @@ export function startDeepgramTtsStandin(options: DeepgramTtsStandinOptions = {})
       }
       const format = requestedFormat(url);
       if (typeof format === 'string') return { refuse: { status: 400, body: { err_code: 'Bad Request', err_msg: `Bad Request: ${format}` } } };
+      // The voice is the model; an unknown one is refused at the handshake, as Deepgram does.
+      const model = url.searchParams.get('model') ?? 'aura-asteria-en';
+      if (!isKnown(DEEPGRAM_TTS_MODELS, model)) {
+        const message = 'No such model/version/language combination found.';
+        return { refuse: { status: 400, body: { err_code: 'INVALID_QUERY_PARAMETER', err_msg: message, request_id: randomUUID() }, headers: { 'dg-error': message } } };
+      }
       return {};
     },
     (ws, record, url, standin) => runConnection(ws, record, url, standin, now),
+    deepgramFault,
   );
+}
+
+/** Deepgram's answers to a refused request: `{err_code, err_msg, request_id}`, the message also in `dg-error`. */
+export function deepgramFault(status: number): Refusal {
+  const [code, message] = status === 429
+    ? ['TOO_MANY_REQUESTS', 'Too many requests. Please try again later.']
+    : ['INTERNAL_SERVER_ERROR', 'An internal server error occurred. Please try again later.'];
+  return { status, body: { err_code: code, err_msg: message, request_id: randomUUID() }, headers: { 'dg-error': message } };
 }
 
 /** The key from `Authorization: Token|Bearer <key>` or from subprotocols `token, <key>`. */

@@ -11,7 +11,12 @@ import {
   type ContextRecord,
   type TtsStandin,
   type TtsStandinOptions,
+  type Refusal,
+  type SegmentRecord,
+  charTimings,
 } from './tts-audio.js';
+import { bytesPerMs } from '../../vendors/shared/audio-format.js';
+import { ELEVENLABS_MODELS, ELEVENLABS_VOICES, isKnown } from './catalog.js';
 
 /**
  * A stand-in for ElevenLabs' multi-context text-to-speech WebSocket,
@@ -75,6 +80,15 @@ export function startElevenLabsStandin(options: ElevenLabsStandinOptions = {}): 
       if (key !== undefined && !keyAccepted(options.apiKey, String(key))) {
         return { refuse: { status: 401, body: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } } } };
       }
+      // Unknown voice (in the path) or model: refused before the upgrade, with ElevenLabs' HTTP error body.
+      const voiceId = decodeURIComponent(PATH.exec(url.pathname)![1]!);
+      if (!isKnown(ELEVENLABS_VOICES, voiceId)) {
+        return { refuse: { status: 404, body: { detail: { status: 'voice_not_found', message: `A voice with voice_id ${voiceId} does not exist.` } } } };
+      }
+      const modelId = url.searchParams.get('model_id') ?? 'eleven_multilingual_v2';
+      if (!isKnown(ELEVENLABS_MODELS, modelId)) {
+        return { refuse: { status: 400, body: { detail: { status: 'model_not_found', message: `A model with model ID ${modelId} does not exist.` } } } };
+      }
       const format = url.searchParams.get('output_format') ?? 'mp3_44100_128';
       if (!outputFormat(format)) {
         return { refuse: { status: 400, body: { detail: { status: 'invalid_output_format', message: `stand-in speaks ulaw_8000 or pcm_<rate>, not ${format}` } } } };
@@ -82,7 +96,34 @@ export function startElevenLabsStandin(options: ElevenLabsStandinOptions = {}): 
       return {};
     },
     (ws, record, url, standin) => runConnection(ws, record, url, standin, options),
+    elevenLabsFault,
   );
+}
+
+/** ElevenLabs' answers to a refused request: `detail {status, message}`; no Retry-After is documented. */
+function elevenLabsFault(status: number): Refusal {
+  if (status === 429) {
+    return { status, body: { detail: { status: 'too_many_concurrent_requests', message: 'Too many concurrent requests. Your current subscription is associated with a maximum of 5 concurrent requests.' } } };
+  }
+  return { status, body: { detail: { status: 'internal_server_error', message: 'An internal server error occurred.' } } };
+}
+
+/**
+ * The alignment ElevenLabs sends with an audio message: the characters whose audio starts in it, their
+ * start times from the message's own start and their durations (`charsDurationsMs`, the API's spelling).
+ */
+function chunkAlignment(segment: SegmentRecord, chunkBytes: number, format: AudioFormat): Record<string, unknown> | null {
+  const perMs = bytesPerMs(format);
+  const fromMs = (segment.sentBytes - chunkBytes) / perMs;
+  const toMs = segment.sentBytes / perMs;
+  const last = segment.sentBytes >= (segment.totalBytes ?? Infinity);
+  const timing = charTimings(segment.text, segment.totalBytes ?? 0, format);
+  const picked = timing.chars.flatMap((char, i) => {
+    const start = timing.startsMs[i]!;
+    return start >= fromMs && (start < toMs || last) ? [{ char, start: start - fromMs, duration: timing.durationsMs[i]! }] : [];
+  });
+  if (picked.length === 0) return null;
+  return { chars: picked.map((p) => p.char), charStartTimesMs: picked.map((p) => Math.round(p.start)), charsDurationsMs: picked.map((p) => p.duration) };
 }
 
 function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin, options: ElevenLabsStandinOptions): void {
@@ -139,7 +180,10 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
     }
     const player = new SegmentPlayer(
       () => standin.script,
-      (chunk) => sendJson(ws, record, { audio: Buffer.from(chunk).toString('base64'), normalizedAlignment: null, alignment: null, contextId: id }, chunk.length),
+      (chunk, segment) => {
+        const alignment = chunkAlignment(segment, chunk.length, format);
+        sendJson(ws, record, { audio: Buffer.from(chunk).toString('base64'), normalizedAlignment: alignment, alignment, contextId: id }, chunk.length);
+      },
       [],
       format,
     );

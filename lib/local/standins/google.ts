@@ -14,6 +14,7 @@ import {
   type ScriptTurn,
   type StandinServer,
 } from './llm-script.js';
+import { LLM_MODELS, isKnown } from './catalog.js';
 
 /**
  * A stand-in for the Gemini API's `models.{model}:streamGenerateContent` (and `:generateContent`) under
@@ -40,6 +41,7 @@ export async function startGoogleStandin(options: { apiKey: string; control: Llm
     const request = body as GenerateBody;
     const invalid = validate(request, model);
     if (invalid) return fail(ex, 400, 'INVALID_ARGUMENT', invalid);
+    if (!isKnown(LLM_MODELS.google, model)) return scriptedFailure(ex, 404, model);
     const failure = control.takeFailure('google', model);
     if (failure === 'stall') return ex.stall();
     if (failure !== undefined) return scriptedFailure(ex, failure, model);

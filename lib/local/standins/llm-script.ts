@@ -64,6 +64,8 @@ export interface LlmScript {
   failNext?: { status: LlmFault; times: number; only?: LlmFaultScope };
   /** Cuts the connection after this many tokens of the next reply (a network failure mid-stream). */
   dropAfterTokens?: number;
+  /** The `Retry-After` (seconds) OpenAI's and Anthropic's 429 answers carry; default 1. */
+  retryAfterSeconds?: number;
 }
 
 /** What a scripted failure does: answer with this HTTP status, or never answer. */

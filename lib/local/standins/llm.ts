@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import { STANDIN_KEY } from './catalog.js';
 import { startAnthropicStandin } from './anthropic.js';
 import { startGoogleStandin } from './google.js';
 import { LlmStandinControl, type LlmScript, type LlmStandinVendor, type StandinServer } from './llm-script.js';
@@ -13,9 +14,9 @@ export type { LlmFault, LlmFaultScope, LlmScript, LlmStandinVendor, RecordedLlmR
  * OPENAI_API_KEY too, and when `npm start` merges both environments one key must satisfy both.
  */
 export const STANDIN_LLM_KEYS = {
-  openai: 'standin',
-  anthropic: 'standin',
-  google: 'standin',
+  openai: STANDIN_KEY,
+  anthropic: STANDIN_KEY,
+  google: STANDIN_KEY,
 } as const satisfies Record<LlmStandinVendor, string>;
 
 /** How each vendor's stand-in starts and which config variables point its adapter at it. */

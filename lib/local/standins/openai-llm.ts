@@ -15,6 +15,7 @@ import {
   type ScriptTurn,
   type StandinServer,
 } from './llm-script.js';
+import { LLM_MODELS, isKnown } from './catalog.js';
 
 /**
  * A stand-in for OpenAI's chat completions (`POST /v1/chat/completions`) on loopback, close enough to the
@@ -44,9 +45,10 @@ export async function startOpenAiLlmStandin(options: { apiKey: string; control: 
     const request = body as ChatBody;
     const invalid = validate(request);
     if (invalid) return fail(ex, 400, invalid.message, 'invalid_request_error', invalid.param, invalid.code);
+    if (!isKnown(LLM_MODELS.openai, request.model)) return scriptedFailure(ex, 404, request.model);
     const failure = control.takeFailure('openai', String(request.model));
     if (failure === 'stall') return ex.stall();
-    if (failure !== undefined) return scriptedFailure(ex, failure, request.model);
+    if (failure !== undefined) return scriptedFailure(ex, failure, request.model, control.script.retryAfterSeconds);
 
     const script = control.script;
     const view = toScriptRequest(request);
@@ -311,7 +313,7 @@ function fail(ex: Exchange, status: number, message: string, type: string, param
 }
 
 /** A scripted failure, with the body OpenAI sends for that status. */
-function scriptedFailure(ex: Exchange, status: number, model: unknown): void {
+function scriptedFailure(ex: Exchange, status: number, model: unknown, retryAfterSeconds = 1): void {
   switch (status) {
     case 400:
       return fail(ex, 400, 'Invalid request (scripted by the stand-in).', 'invalid_request_error');
@@ -329,7 +331,7 @@ function scriptedFailure(ex: Exchange, status: number, model: unknown): void {
         'tokens',
         null,
         'rate_limit_exceeded',
-        { 'retry-after': '1', 'x-ratelimit-remaining-tokens': '0' },
+        { 'retry-after': String(retryAfterSeconds), 'x-ratelimit-remaining-tokens': '0' },
       );
     default:
       if (status >= 500) return fail(ex, status, 'The server had an error while processing your request. Sorry about that!', 'server_error');

@@ -10,6 +10,7 @@ import {
   type SttScript,
   type SttStandin,
 } from './stt-engine.js';
+import { STT_MODELS, isKnown } from './catalog.js';
 
 /** OpenAI refuses to commit less than 100 ms of audio. */
 const MIN_COMMIT_MS = 100;
@@ -185,6 +186,11 @@ function runOpenAiSession(control: SttStandinControl, connection: StandinConnect
         }
         if (next.format && !audioFormatOf(next.format)) {
           error('invalid_value', `The stand-in decodes audio/pcmu and audio/pcm, not ${next.format.type}.`, 'session.audio.input.format');
+          return;
+        }
+        const model = next.transcription?.model;
+        if (model !== undefined && !isKnown(STT_MODELS.openai, model)) {
+          error('invalid_value', `Invalid value: '${model}'. Supported values are: ${STT_MODELS.openai.map((m) => `'${m}'`).join(', ')}.`, 'session.audio.input.transcription.model');
           return;
         }
         // A format given without a rate takes its default (audio/pcm: 24 kHz).

@@ -5,6 +5,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { mulawToPcm } from '../../../streaming-service/src/codec/mulaw.js';
 import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import { FrameCutter, WholeSamples, decodeToPcm, rms } from '../../vendors/shared/pcm.js';
+import { STANDIN_KEY } from './catalog.js';
 
 /**
  * What every speech-to-text stand-in shares: an energy voice-activity detector over the caller's audio
@@ -48,6 +49,11 @@ export interface SttScript {
   readonly suppressSpeechFinal: boolean;
   /** Energy VAD tuning. */
   readonly vad: Partial<EnergyVadOptions>;
+  /**
+   * Deepgram closes a socket that has had neither audio nor a message this long (10 s, its NET-0001);
+   * a test shortens it to catch a client that stops sending KeepAlive without waiting 10 s.
+   */
+  readonly idleTimeoutMs: number;
 }
 
 /** Lines a caller might say to a booking agent; the default script cycles through them. */
@@ -77,6 +83,7 @@ export const DEFAULT_STT_SCRIPT = {
   interimIntervalMs: 300,
   suppressSpeechFinal: false,
   vad: {},
+  idleTimeoutMs: 10_000,
 } as const satisfies SttScript;
 
 /** A full script from defaults and overrides. */
@@ -583,8 +590,8 @@ export class SttStandinControl {
   }
 
   /**
-   * Only this credential authenticates. Unset (the default), any well-formed non-empty credential does, so
-   * `npm start` works with whatever placeholder key the environment holds.
+   * Only this credential authenticates; by default the placeholder `STANDIN_KEY` every stand-in hands out
+   * (undefined restores it), as a vendor accepts only keys it issued.
    */
   requireKey(key: string | undefined): void {
     this.expectedKey = key;
@@ -592,8 +599,7 @@ export class SttStandinControl {
 
   /** Whether a presented credential is accepted. */
   accepts(key: string | undefined): boolean {
-    if (!key) return false;
-    return this.expectedKey === undefined || key === this.expectedKey;
+    return key === (this.expectedKey ?? STANDIN_KEY);
   }
 
   /** The next `count` handshakes fail with this HTTP status (503: the vendor is having a moment). */
@@ -691,6 +697,8 @@ export class StandinConnection {
 export interface WsStandinHandlers {
   /** Refuses the handshake by returning an HTTP answer; returns undefined to accept. */
   readonly authorize: (req: IncomingMessage, url: URL) => HandshakeRejection | undefined;
+  /** The vendor's answer to an injected failure ({@link SttStandinControl.failNext}): 429 or 5xx. */
+  readonly fault?: (status: number) => HandshakeRejection;
   /** Extra response headers on an accepted handshake (Deepgram's `dg-request-id`). */
   readonly handshakeHeaders?: (req: IncomingMessage) => Readonly<Record<string, string>>;
   /** Runs the vendor protocol on an accepted connection. */
@@ -771,7 +779,7 @@ export async function startWsStandin(control: SttStandinControl, handlers: WsSta
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const injected = control.takeFailure();
-    const rejection = injected !== undefined ? { status: injected, body: { error: 'injected failure' } } : handlers.authorize(req, url);
+    const rejection = injected !== undefined ? (handlers.fault?.(injected) ?? { status: injected, body: { error: 'injected failure' } }) : handlers.authorize(req, url);
     if (rejection) {
       control.rejected.push({ path: url.pathname, status: rejection.status });
       rejectHandshake(socket, rejection);

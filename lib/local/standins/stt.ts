@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import type { SttProviderId } from '../../vendors/stt/port.js';
+import { STANDIN_KEY } from './catalog.js';
 import { startAssemblyAiStandin } from './assemblyai.js';
 import { startDeepgramSttStandin } from './deepgram-stt.js';
 import { startOpenAiSttStandin } from './openai-stt.js';
@@ -9,8 +10,8 @@ import type { SttScript, SttStandin, SttStandinControl } from './stt-engine.js';
 export type { SttScript, SttScriptContext, SttStandinControl, StandinSession, WireFrame, WireStep } from './stt-engine.js';
 export { DEFAULT_STT_SCRIPT, DEFAULT_TRANSCRIPTS, cycleTranscripts, wireSteps } from './stt-engine.js';
 
-/** The placeholder key stand-ins are given; they accept any non-empty key unless a test requires one. */
-export const STANDIN_API_KEY = 'standin';
+/** The placeholder key the stand-ins hand out and accept (one for all vendors: see `STANDIN_KEY`). */
+export const STANDIN_API_KEY = STANDIN_KEY;
 
 /** Running STT stand-ins: the environment that points the adapters at them, their controls, and a stop. */
 export interface SttStandins {

@@ -5,6 +5,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { pcmToMulaw } from '../../../streaming-service/src/codec/mulaw.js';
 import { PHONE_AUDIO, bytesPerMs, bytesPerSample, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import { pcmToLinear16 } from '../../vendors/shared/pcm.js';
+import { STANDIN_KEY } from './catalog.js';
 
 /**
  * What the TTS stand-ins say and how fast: the audio every TTS stand-in returns for a text, and the timing
@@ -56,6 +57,37 @@ const spoken = (text: string): string => text.trim();
 /** Length in bytes of the tone for `text` in `format`: {@link TONE_MS_PER_CHAR} per character, whitespace-trimmed. */
 export function toneBytes(text: string, format: AudioFormat = PHONE_AUDIO): number {
   return spoken(text).length * TONE_MS_PER_CHAR * bytesPerMs(format);
+}
+
+/**
+ * Where each character of `text` plays, in ms from the start of its audio (`totalBytes` long): the tone
+ * gives every character of the trimmed text {@link TONE_MS_PER_CHAR}; speech spreads them evenly (espeak
+ * gives no timing). A trailing space closes the last word, as a vendor's alignment of "text " would.
+ */
+export function charTimings(text: string, totalBytes: number, format: AudioFormat = PHONE_AUDIO): { chars: string[]; startsMs: number[]; durationsMs: number[] } {
+  const chars = [...spoken(text)];
+  const perChar = chars.length > 0 ? totalBytes / bytesPerMs(format) / chars.length : 0;
+  const startsMs = chars.map((_c, i) => Math.round(i * perChar));
+  const durationsMs = chars.map((_c, i) => Math.round((i + 1) * perChar) - startsMs[i]!);
+  const endMs = Math.round(chars.length * perChar);
+  return { chars: [...chars, ' '], startsMs: [...startsMs, endMs], durationsMs: [...durationsMs, 0] };
+}
+
+/** Words of a {@link charTimings}: each from its first character's start to its last one's end. */
+export function wordTimings(timing: ReturnType<typeof charTimings>): { words: string[]; startsMs: number[]; endsMs: number[] } {
+  const out = { words: [] as string[], startsMs: [] as number[], endsMs: [] as number[] };
+  let word = '';
+  timing.chars.forEach((c, i) => {
+    if (/\s/.test(c)) {
+      if (word) out.words.push(word);
+      word = '';
+      return;
+    }
+    if (!word) out.startsMs.push(timing.startsMs[i]!);
+    out.endsMs[out.words.length] = timing.startsMs[i]! + timing.durationsMs[i]!;
+    word += c;
+  });
+  return out;
 }
 
 /** 16-bit samples as bytes in `format`. */
@@ -340,7 +372,7 @@ export interface TtsStandin {
 
 /** Options every TTS stand-in takes. */
 export interface TtsStandinOptions {
-  /** Accept only this key; undefined accepts any non-empty key (so a dummy key set by another stand-in works). */
+  /** Accept only this key; default {@link STANDIN_KEY}, the placeholder every stand-in hands out. */
   readonly apiKey?: string;
   readonly script?: Partial<TtsScript>;
 }
@@ -348,17 +380,25 @@ export interface TtsStandinOptions {
 /** Records kept per stand-in: enough for a test, bounded for a long `npm start`. */
 export const MAX_RECORDED_CONNECTIONS = 50;
 
-/** The key a stand-in hands out when none was required. */
-export const standinKey = (vendor: string): string => `standin-${vendor}-key`;
+/**
+ * Accepts exactly the required key (the shared placeholder when none was given), as a vendor accepts only a
+ * key it issued: a missing, empty or different key is refused with the vendor's 401.
+ */
+export const keyAccepted = (required: string | undefined, given: string | undefined): boolean => given === (required ?? STANDIN_KEY);
 
-/** Accepts a key when it is the required one, or any non-empty key when none is required. */
-export const keyAccepted = (required: string | undefined, given: string | undefined): boolean =>
-  given !== undefined && given.length > 0 && (required === undefined || given === required);
+/** An HTTP refusal of a handshake: status, JSON body and headers, as the vendor answers. */
+export interface Refusal {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 export interface UpgradeDecision {
-  /** HTTP refusal: status and JSON body, as the vendor answers a bad handshake. */
-  readonly refuse?: { readonly status: number; readonly body: unknown };
+  readonly refuse?: Refusal;
 }
+
+/** How a vendor words an outage or a rate limit (for {@link TtsStandin.refuseNext}): 429, 5xx. */
+export type FaultAnswer = (status: number) => Refusal;
 
 /**
  * A WebSocket server on 127.0.0.1:0. `check` vets each upgrade request (path, auth, query) before the
@@ -369,6 +409,7 @@ export async function startStandinServer(
   options: TtsStandinOptions,
   check: (url: URL, req: IncomingMessage) => UpgradeDecision,
   connected: (ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin) => void,
+  fault: FaultAnswer,
 ): Promise<TtsStandin> {
   const server = createServer((_req, res) => {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
@@ -402,11 +443,13 @@ export async function startStandinServer(
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const refusing = refusals.count > 0;
     if (refusing) refusals.count -= 1;
-    const decision = refusing ? { refuse: { status: refusals.status, body: { error: 'injected failure' } } } : check(url, req);
+    const decision = refusing ? { refuse: fault(refusals.status) } : check(url, req);
     if (decision.refuse) {
+      const { status, headers = {} } = decision.refuse;
       const body = JSON.stringify(decision.refuse.body);
+      const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
       socket.end(
-        `HTTP/1.1 ${decision.refuse.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
       );
       return;
     }
@@ -444,7 +487,7 @@ export async function startStandinServer(
   const standin: TtsStandin = {
     vendor,
     baseUrl: `http://127.0.0.1:${port}`,
-    apiKey: options.apiKey ?? standinKey(vendor),
+    apiKey: options.apiKey ?? STANDIN_KEY,
     get script() {
       return script;
     },

@@ -6,7 +6,7 @@ import type {
   StopReason,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { VendorError } from '../shared/errors.js';
+import { retryAfterMs, type VendorError } from '../shared/errors.js';
 import type { VendorEndpoint } from '../stt/port.js';
 import { BaseLlm, alternatingTurns, parseArguments, systemPrompt, unexpectedError, vendorErrorFromStatus, type LlmOptions } from './base.js';
 import type { LlmEvent, LlmFinishReason, LlmMessage, LlmRequest, LlmToolSpec } from './port.js';
@@ -167,7 +167,7 @@ export function mapAnthropicError(error: unknown): VendorError {
   if (error instanceof Anthropic.APIError) {
     const type = (error.error as { error?: { type?: string } } | undefined)?.error?.type;
     const status = error.status ?? (type ? STREAM_ERROR_STATUS[type] : undefined);
-    return vendorErrorFromStatus('anthropic', error.message, status, error);
+    return vendorErrorFromStatus('anthropic', error.message, status, error, retryAfterMs(error.headers));
   }
   return unexpectedError('anthropic', error);
 }

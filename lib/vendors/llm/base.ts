@@ -33,13 +33,19 @@ export interface LlmOptions {
   readonly firstTokenTimeoutMs: number;
   /** Once output has started, the longest silence between two events before the stream is failed. */
   readonly idleTimeoutMs: number;
+  /**
+   * The longest `Retry-After` honoured by waiting: a vendor that asks for longer is not retried (the turn
+   * goes to a fallback model at once), because a caller will not sit through that much silence.
+   */
+  readonly maxRetryAfterMs: number;
   /** Called once per `stream()` call when it ends. Must not throw. */
   readonly onMetrics?: (metrics: LlmMetrics) => void;
 }
 
 /**
  * Defaults for a phone call. Three attempts with short back-off: a 429 or a dropped connection costs a few
- * hundred milliseconds of extra silence rather than a failed turn. The first-token timeout is 6 s: published
+ * hundred milliseconds of extra silence rather than a failed turn. A vendor's `Retry-After` is waited out up
+ * to 2 s (a pause a caller tolerates); past that the turn is better served by a fallback model now. The first-token timeout is 6 s: published
  * voice budgets put a model's first token at 375-750 ms and long prompts with tools can take a few seconds,
  * but a request that has said nothing for 6 s has almost always stalled, and a fresh one is the fastest way
  * out. Mid-stream, 10 s without a token means the stream is dead; it is failed rather than retried, because
@@ -51,6 +57,7 @@ export const DEFAULT_LLM_OPTIONS = {
   maxDelayMs: 800,
   firstTokenTimeoutMs: 6_000,
   idleTimeoutMs: 10_000,
+  maxRetryAfterMs: 2_000,
 } as const satisfies LlmOptions;
 
 type Step = IteratorResult<LlmEvent> | 'aborted' | 'timeout';
@@ -135,13 +142,16 @@ export abstract class BaseLlm implements LlmProvider {
         } catch (error) {
           if (signal.aborted) return;
           const vendorError = error instanceof VendorError ? error : this.mapError(error);
-          if (firstAt === undefined && vendorError.retryable && attempts < this.options.attempts) {
-            if (!(await backOff(attempts, this.options, signal))) return;
+          const waitMs = vendorError.retryAfterMs ?? 0;
+          if (firstAt === undefined && vendorError.retryable && attempts < this.options.attempts && waitMs <= this.options.maxRetryAfterMs) {
+            if (!(await backOff(attempts, this.options, signal, waitMs))) return;
             continue;
           }
           outcome = 'failed';
-          failure = vendorError;
-          throw vendorError;
+          // Told to wait longer than a caller can sit in silence: no retry can land in this turn, so the
+          // failure is final here and the turn goes to a fallback model at once.
+          failure = waitMs > this.options.maxRetryAfterMs ? new VendorError(this.id, `rate limited for ${Math.round(waitMs / 1_000)} s: ${vendorError.message}`, false, vendorError.status, { cause: vendorError }) : vendorError;
+          throw failure;
         } finally {
           signal.removeEventListener('abort', forward);
           if (!ended) {
@@ -196,10 +206,10 @@ function nextWithin(iterator: AsyncIterator<LlmEvent>, signal: AbortSignal, time
   });
 }
 
-/** Waits before retry `attempt + 1`; false when the caller aborted meanwhile. */
-function backOff(attempt: number, options: LlmOptions, signal: AbortSignal): Promise<boolean> {
+/** Waits before retry `attempt + 1`, at least what the vendor asked; false when the caller aborted meanwhile. */
+function backOff(attempt: number, options: LlmOptions, signal: AbortSignal, atLeastMs = 0): Promise<boolean> {
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-  const delay = Math.random() * ceiling;
+  const delay = Math.max(atLeastMs, Math.random() * ceiling);
   return new Promise((resolve) => {
     const onAbort = (): void => {
       clearTimeout(timer);
@@ -218,8 +228,8 @@ function backOff(attempt: number, options: LlmOptions, signal: AbortSignal): Pro
  * (408, 429 and 5xx retry; other 4xx do not), and no status means the request never got an answer (a network
  * fault), which is worth retrying.
  */
-export function vendorErrorFromStatus(vendor: string, message: string, status: number | undefined, cause: unknown): VendorError {
-  return new VendorError(vendor, message, isRetryableStatus(status), status, { cause });
+export function vendorErrorFromStatus(vendor: string, message: string, status: number | undefined, cause: unknown, retryAfter?: number): VendorError {
+  return new VendorError(vendor, message, isRetryableStatus(status), status, { cause, ...(retryAfter !== undefined && { retryAfterMs: retryAfter }) });
 }
 
 /**

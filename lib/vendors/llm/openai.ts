@@ -5,7 +5,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { VendorError } from '../shared/errors.js';
+import { retryAfterMs, type VendorError } from '../shared/errors.js';
 import type { VendorEndpoint } from '../stt/port.js';
 import { BaseLlm, unexpectedError, vendorErrorFromStatus, type LlmOptions } from './base.js';
 import type { LlmEvent, LlmFinishReason, LlmMessage, LlmRequest, LlmToolCall, LlmToolSpec } from './port.js';
@@ -157,7 +157,7 @@ export class ToolCallAccumulator {
 /** SDK errors to VendorError: the status decides; a connection error or timeout has none and is retryable. */
 export function mapOpenAiError(error: unknown): VendorError {
   if (error instanceof OpenAI.APIError) {
-    return vendorErrorFromStatus('openai', error.message, error.status, error);
+    return vendorErrorFromStatus('openai', error.message, error.status, error, retryAfterMs(error.headers));
   }
   return unexpectedError('openai', error);
 }

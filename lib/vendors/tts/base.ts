@@ -1,8 +1,8 @@
 import { AsyncQueue } from '../shared/async-queue.js';
 import { VendorError } from '../shared/errors.js';
 import { WholeSamples, formatOf } from '../shared/pcm.js';
-import type { AudioFormat } from '../shared/audio-format.js';
-import type { TtsAudioChunk, TtsOptions, TtsProvider, TtsProviderId, TtsSession, TtsUtterance } from './port.js';
+import { bytesPerMs, type AudioFormat } from '../shared/audio-format.js';
+import type { TtsAudioChunk, TtsOptions, TtsProvider, TtsProviderId, TtsSession, TtsUtterance, TtsWordTiming } from './port.js';
 
 /**
  * What every TTS adapter shares (STYLE 8): connect timeouts and retries, a socket kept open for the whole
@@ -188,6 +188,19 @@ export abstract class TtsSessionBase<V> implements TtsSession {
   /** Keeps an idle socket from being closed by the vendor. */
   protected keepalive(): void {}
 
+  /**
+   * Whether the vendor has room for one more utterance on the socket now (ElevenLabs: 5 contexts). An
+   * utterance that finds none waits, queued, until the adapter calls {@link wake}.
+   */
+  protected hasRoom(): boolean {
+    return true;
+  }
+
+  /** Room freed up at the vendor: start the utterances that were waiting for it. */
+  protected wake(): void {
+    this.pump();
+  }
+
   // ---- for subclasses ----------------------------------------------------------------------------------
 
   /**
@@ -202,6 +215,17 @@ export abstract class TtsSessionBase<V> implements TtsSession {
     if (u.firstByteAtMs === undefined) u.firstByteAtMs = atMs;
     u.audioBytes += audio.length;
     u.audio.push({ audio, atMs });
+  }
+
+  /** Word timing for `u` (see {@link TtsAudioChunk.words}), passed on in a chunk without audio. */
+  protected deliverWords(u: UtteranceHandle<V>, words: readonly TtsWordTiming[], atMs = performance.now()): void {
+    if (u.outcome || words.length === 0) return;
+    u.audio.push({ audio: new Uint8Array(0), atMs, words });
+  }
+
+  /** Milliseconds of audio delivered for `u` so far: where the vendor's next chunk starts. */
+  protected deliveredMs(u: UtteranceHandle<V>): number {
+    return u.audioBytes / bytesPerMs(this.format);
   }
 
   /** The session's audio format ({@link TtsOptions.format}, default the phone's). */
@@ -393,6 +417,8 @@ export abstract class TtsSessionBase<V> implements TtsSession {
       if (u.settled) continue;
       try {
         if (!u.started) {
+          // Utterances start in order: none overtakes one that waits for room.
+          if (!this.hasRoom()) return;
           u.started = true;
           this.idleReconnects = 0;
           this.begin(u);

@@ -1,4 +1,5 @@
 import { VendorError, isRetryableStatus } from '../shared/errors.js';
+import { WordAssembler } from './words.js';
 import {
   DEFAULT_TTS_BASE_OPTIONS,
   TtsSessionBase,
@@ -49,9 +50,11 @@ interface CartesiaMessage {
   title?: string;
   message?: string;
   error?: string;
+  /** With `add_timestamps`: words and their start and end, in seconds from the context's audio start. */
+  word_timestamps?: { words?: string[]; start?: number[]; end?: number[] };
 }
 
-class CartesiaSession extends TtsSessionBase<Record<string, never>> {
+class CartesiaSession extends TtsSessionBase<WordAssembler> {
   private readonly link = new JsonSocketLink(
     'cartesia',
     (text) => this.onMessage(text),
@@ -79,28 +82,28 @@ class CartesiaSession extends TtsSessionBase<Record<string, never>> {
     this.link.drop();
   }
 
-  protected newVendorState(): Record<string, never> {
-    return {};
+  protected newVendorState(): WordAssembler {
+    return new WordAssembler();
   }
 
   protected begin(): void {
     // A context exists from its first request.
   }
 
-  protected sendPhrase(u: UtteranceHandle<Record<string, never>>, text: string): void {
+  protected sendPhrase(u: UtteranceHandle<WordAssembler>, text: string): void {
     this.send(this.request(u, text.endsWith(' ') ? text : `${text} `, true));
   }
 
-  protected sendEnd(u: UtteranceHandle<Record<string, never>>, text: string): void {
+  protected sendEnd(u: UtteranceHandle<WordAssembler>, text: string): void {
     this.send(this.request(u, text, false));
   }
 
-  protected sendCancel(u: UtteranceHandle<Record<string, never>>): boolean {
+  protected sendCancel(u: UtteranceHandle<WordAssembler>): boolean {
     this.send({ context_id: u.wireId, cancel: true });
     return true;
   }
 
-  private request(u: UtteranceHandle<Record<string, never>>, transcript: string, more: boolean): Record<string, unknown> {
+  private request(u: UtteranceHandle<WordAssembler>, transcript: string, more: boolean): Record<string, unknown> {
     return {
       model_id: this.ttsOptions.model ?? CARTESIA_DEFAULT_MODEL,
       transcript,
@@ -111,6 +114,8 @@ class CartesiaSession extends TtsSessionBase<Record<string, never>> {
       // Our phrases arrive whole and flushed by the pipeline: start each at once rather than letting
       // Cartesia wait for more text (its default buffer is up to 3 s).
       max_buffer_delay_ms: 0,
+      // Word timing, so history keeps what the caller heard to the word on an interruption.
+      add_timestamps: true,
     };
   }
 
@@ -145,8 +150,13 @@ class CartesiaSession extends TtsSessionBase<Record<string, never>> {
         for (const live of u ? [u] : this.live()) this.failUtterance(live, failure);
         return;
       }
+      case 'timestamps': {
+        const { words = [], start = [], end = [] } = message.word_timestamps ?? {};
+        if (u) this.deliverWords(u, words.map((word, i) => ({ index: u.vendor.next(), word, startMs: Math.round((start[i] ?? 0) * 1_000), endMs: Math.round((end[i] ?? 0) * 1_000) })));
+        return;
+      }
       default:
-        // flush_done and timestamps: we ask for neither flushes nor timestamps.
+        // flush_done and phoneme timestamps: we ask for neither.
         return;
     }
   }

@@ -1,5 +1,6 @@
 import type { AudioFormat } from '../shared/audio-format.js';
 import { VendorError } from '../shared/errors.js';
+import { WordAssembler } from './words.js';
 import {
   DEFAULT_TTS_BASE_OPTIONS,
   TtsSessionBase,
@@ -47,8 +48,24 @@ export const ELEVENLABS_DEFAULT_MODEL = 'eleven_flash_v2_5';
  */
 export const ELEVENLABS_KEEPALIVE_MS = 10_000;
 
+/** ElevenLabs' limit of open contexts per socket; a closed context counts until its `isFinal`. */
+export const ELEVENLABS_MAX_CONTEXTS = 5;
+
+/** Per utterance: its characters' timing joined into words. */
+type Words = WordAssembler;
+
+/** Character timing of one audio message, in ms from that message's audio start. */
+interface Alignment {
+  chars?: string[];
+  charStartTimesMs?: number[];
+  /** The API's spelling; `charDurationsMs` is accepted too. */
+  charsDurationsMs?: number[];
+  charDurationsMs?: number[];
+}
+
 interface ElevenLabsMessage {
   audio?: string | null;
+  alignment?: Alignment | null;
   isFinal?: boolean | null;
   contextId?: string;
   /** Errors arrive as `{message, error, code}` before the socket closes. */
@@ -57,7 +74,7 @@ interface ElevenLabsMessage {
   code?: number;
 }
 
-class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
+class ElevenLabsSession extends TtsSessionBase<Words> {
   private readonly link = new JsonSocketLink(
     'elevenlabs',
     (text) => this.onMessage(text),
@@ -72,7 +89,19 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
     super('elevenlabs', options, base, false, ELEVENLABS_KEEPALIVE_MS);
   }
 
+  /**
+   * Contexts we closed on a barge-in and ElevenLabs still counts until their `isFinal` (it finishes the
+   * audio already flushed): with the live ones they may not pass 5 a socket, or the socket closes 1008.
+   */
+  private readonly draining = new Set<string>();
+
+  protected override hasRoom(): boolean {
+    return this.live().length + this.draining.size < ELEVENLABS_MAX_CONTEXTS;
+  }
+
   protected async openLink(signal: AbortSignal): Promise<void> {
+    // A new socket has no contexts.
+    this.draining.clear();
     const query = new URLSearchParams({
       model_id: this.ttsOptions.model ?? ELEVENLABS_DEFAULT_MODEL,
       output_format: elevenLabsOutputFormat(this.format),
@@ -90,25 +119,26 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
     this.link.drop();
   }
 
-  protected newVendorState(): Record<string, never> {
-    return {};
+  protected newVendorState(): Words {
+    return new WordAssembler();
   }
 
-  protected begin(u: UtteranceHandle<Record<string, never>>): void {
+  protected begin(u: UtteranceHandle<Words>): void {
     this.send({ text: ' ', context_id: u.wireId });
   }
 
-  protected sendPhrase(u: UtteranceHandle<Record<string, never>>, text: string): void {
+  protected sendPhrase(u: UtteranceHandle<Words>, text: string): void {
     this.send({ text: withTrailingSpace(text), context_id: u.wireId, flush: true });
   }
 
-  protected sendEnd(u: UtteranceHandle<Record<string, never>>, text: string): void {
+  protected sendEnd(u: UtteranceHandle<Words>, text: string): void {
     if (text) this.sendPhrase(u, text);
     this.send({ context_id: u.wireId, close_context: true });
   }
 
-  protected sendCancel(u: UtteranceHandle<Record<string, never>>): boolean {
+  protected sendCancel(u: UtteranceHandle<Words>): boolean {
     this.send({ context_id: u.wireId, close_context: true });
+    this.draining.add(u.wireId);
     return true;
   }
 
@@ -137,10 +167,21 @@ class ElevenLabsSession extends TtsSessionBase<Record<string, never>> {
     const u = message.contextId !== undefined ? this.byWireId(message.contextId) : undefined;
     if (typeof message.audio === 'string' && message.audio.length > 0) {
       const atMs = performance.now();
-      if (u) this.deliver(u, Buffer.from(message.audio, 'base64'), atMs);
+      if (u) {
+        // Alignment times count from this message's audio, which starts where the delivered audio ends.
+        const { chars, charStartTimesMs = [], charsDurationsMs, charDurationsMs } = message.alignment ?? {};
+        const words = chars ? u.vendor.add(chars, charStartTimesMs, charsDurationsMs ?? charDurationsMs ?? [], this.deliveredMs(u)) : [];
+        this.deliver(u, Buffer.from(message.audio, 'base64'), atMs);
+        this.deliverWords(u, words, atMs);
+      }
     }
     if (message.isFinal === true) {
-      if (u) this.complete(u);
+      if (u) {
+        const last = u.vendor.finish();
+        if (last) this.deliverWords(u, [last]);
+        this.complete(u);
+      }
+      else if (message.contextId !== undefined && this.draining.delete(message.contextId)) this.wake();
       return;
     }
     if (message.error !== undefined && message.audio === undefined) {

@@ -16,6 +16,21 @@ export interface TtsAudioChunk {
   readonly audio: Uint8Array;
   /** `performance.now()` at receipt. */
   readonly atMs: number;
+  /**
+   * Words whose timing the vendor has just given (ElevenLabs alignment, Cartesia timestamps), in ms from
+   * the start of this utterance's audio; a chunk may carry words and no audio. Vendors without word timing
+   * never set it.
+   */
+  readonly words?: readonly TtsWordTiming[];
+}
+
+/** One spoken word and when it plays, in ms from the start of its utterance's audio. */
+export interface TtsWordTiming {
+  /** 0-based position of the word in the utterance. */
+  readonly index: number;
+  readonly word: string;
+  readonly startMs: number;
+  readonly endMs: number;
 }
 
 /**

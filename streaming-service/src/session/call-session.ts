@@ -269,13 +269,28 @@ export class CallSession {
       { callId: setup.callId },
     );
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
-    this.ttsSession = services.tts.connect({ voiceId: setup.agent.tts_voice_id, format: transport.format });
+    this.ttsSession = this.connectVoice({ provider: services.tts, voiceId: setup.agent.tts_voice_id });
     this.ttsSession.catch(() => undefined);
   }
 
   /** The messages for the next LLM request (turn-loop.ts). */
   messages() {
     return this.conversation.messages();
+  }
+
+  /**
+   * Opens a voice; when the vendor refuses it (an unknown voice id, a bad key, an outage that outlasts the
+   * adapter's retries) the agent's next fallback voice is opened instead, so a wrong voice id costs the
+   * call its first choice of voice, not the call.
+   */
+  private connectVoice(voice: { readonly provider: TtsProvider; readonly voiceId: string }): Promise<TtsSession> {
+    return voice.provider.connect({ voiceId: voice.voiceId, format: this.transport.format }).catch((error: unknown) => {
+      const next = this.services.ttsFallbacks?.[this.ttsFallbacksUsed];
+      if (!next || this.state.isEnding) throw error;
+      this.ttsFallbacksUsed += 1;
+      log('warn', 'tts voice refused; switching to the fallback voice', { callId: this.setup.callId, provider: next.provider.id, ...describeError(error) });
+      return this.connectVoice(next);
+    });
   }
 
   /** Milliseconds since the stream started. */
@@ -415,7 +430,7 @@ export class CallSession {
     if (!next || this.state.isEnding) return Promise.resolve(undefined);
     this.ttsFallbacksUsed += 1;
     log('warn', 'tts vendor down; switching to the fallback voice', { callId: this.setup.callId, provider: next.provider.id });
-    const to = next.provider.connect({ voiceId: next.voiceId, format: this.transport.format });
+    const to = this.connectVoice(next);
     this.ttsSession = to;
     this.ttsSession.catch(() => undefined);
     void failed.close().catch(() => undefined);

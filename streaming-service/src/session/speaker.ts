@@ -128,7 +128,10 @@ export class Speaker {
       this.onPhrase();
       for await (const chunk of utterance.audio) {
         if (signal.aborted) break;
-        this.timings.firstByteAtMs ??= chunk.atMs;
+        // A chunk may carry word timing and no audio: the first byte is the first audio.
+        if (chunk.audio.length > 0) this.timings.firstByteAtMs ??= chunk.atMs;
+        // Word timing counts from the phrase's audio start whatever was skipped: the same audio, again.
+        for (const w of chunk.words ?? []) (phrase.wordEndsMs ??= [])[w.index] = w.endMs;
         const audio = skip > 0 ? chunk.audio.subarray(Math.min(skip, chunk.audio.length)) : chunk.audio;
         skip = Math.max(0, skip - chunk.audio.length);
         if (audio.length === 0) continue;

@@ -29,6 +29,13 @@ export interface Phrase {
    * History keeps the words of that share.
    */
   heardFraction?: number;
+  /**
+   * When each word of the phrase ends, in ms of its audio, by word index, where the TTS vendor gives word
+   * timing (ElevenLabs alignment, Cartesia timestamps); undefined otherwise.
+   */
+  wordEndsMs?: number[];
+  /** Set with `heardFraction` when the phrase has word timing: how many of its words played to their end. */
+  wordsHeard?: number;
 }
 
 /**
@@ -51,6 +58,16 @@ export function heardWords(text: string, fraction: number): string {
   }
   return heard.join(' ');
 }
+
+/** How many words, in order, had played to their end after `heardMs` of their phrase's audio. */
+export function wordsPlayed(wordEndsMs: readonly (number | undefined)[], heardMs: number): number {
+  let n = 0;
+  while (n < wordEndsMs.length && wordEndsMs[n] !== undefined && wordEndsMs[n]! <= heardMs) n += 1;
+  return n;
+}
+
+/** The first `count` words of `text`. */
+export const firstWords = (text: string, count: number): string => text.trim().split(/\s+/).filter(Boolean).slice(0, count).join(' ');
 
 /** What marks an utterance cut mid-phrase in history: the dash typography uses for speech broken off. */
 export const INTERRUPTED_MARKER = '—';
@@ -159,6 +176,7 @@ export class SpeechHandle {
       if (p.status === 'played') continue;
       if (heard <= 0) break;
       p.heardFraction = Math.min(1, heard / total);
+      if (p.wordEndsMs) p.wordsHeard = wordsPlayed(p.wordEndsMs, heard / this.audioBytesPerMs);
     }
   }
 
@@ -173,7 +191,7 @@ export class SpeechHandle {
       if (p.text === '' || (round !== undefined && p.round !== round)) continue;
       if (p.status === 'played' || p.heardFraction === 1) parts.push(p.text);
       else if (p.heardFraction !== undefined) {
-        const words = heardWords(p.text, p.heardFraction);
+        const words = p.wordsHeard !== undefined ? firstWords(p.text, p.wordsHeard) : heardWords(p.text, p.heardFraction);
         if (words) parts.push(`${words}${INTERRUPTED_MARKER}`);
       }
     }
