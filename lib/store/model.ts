@@ -24,6 +24,7 @@
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
  *   RATE#<policy>#<partition> / WINDOW#<startMs>  requests counted in one rate-limit window (expires: ttl)
  *   WS#<ws>        / WEBHOOK#<id>           webhook endpoint (signing secrets sealed)
+ *   WS#<ws>        / PROVIDERKEY#<vendor>   the workspace's own key at a voice vendor (sealed; docs/provider-keys.md)
  *   WS#<ws>        / EVENT#<evtId>          an event as sent, kept for replay (expires: ttl)
  *   WS#<ws>        / DELIVERY#<endpointId>#<dlvId>  one event's delivery to one endpoint, with its attempts
  *                                           (expires: ttl); newest first per endpoint by sk
@@ -76,6 +77,7 @@ export const ENTITY = {
   webhookEndpoint: 'webhookEndpoint',
   event: 'event',
   delivery: 'delivery',
+  providerKey: 'providerKey',
 } as const;
 
 export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint';
@@ -106,6 +108,7 @@ export const key = {
   webhookEndpoint: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `WEBHOOK#${id}` }),
   event: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `EVENT#${id}` }),
   delivery: (ws: string, endpointId: string, id: string) => ({ pk: `WS#${ws}`, sk: `DELIVERY#${endpointId}#${id}` }),
+  providerKey: (ws: string, vendor: string) => ({ pk: `WS#${ws}`, sk: `PROVIDERKEY#${vendor}` }),
 } as const;
 
 /**

@@ -40,7 +40,8 @@ export function platformEnvironment(
   const deps = withTelephony(platformDeps, createTwilioTelephony);
   const { db, secrets, recordings } = deps;
   return {
-    tokenKey: secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
+    // Every version's key: a token signed by a process already on a newer data key still verifies.
+    tokenKey: secrets.deriveKeys(STREAM_TOKEN_KEY_PURPOSE),
     loader: {
       agent: (ws, id) => getAgent(db, ws, id),
       contactById: (ws, id) => getContact(db, ws, id),
@@ -58,7 +59,7 @@ export function platformEnvironment(
     },
     heartbeat: (call, streamSid) => heartbeatCallStream(deps, call, streamSid),
     web: {
-      key: secrets.deriveKey(WEB_SESSION_KEY_PURPOSE),
+      key: secrets.deriveKeys(WEB_SESSION_KEY_PURPOSE),
       async claim(claims, streamSid) {
         const out = await claimMeetingCall(deps, claims, streamSid);
         if (out.kind === 'claimed') void announce(deps, out.call.workspaceId, 'call.started', callStartedData(out.call, new Date().toISOString()));

@@ -25,8 +25,8 @@ export interface CallKey {
 
 /** What the server needs from the platform, built once (lazily, on the first stream). */
 export interface StreamingEnvironment {
-  /** HMAC key of stream tokens (derived from the platform's data key). */
-  readonly tokenKey: Buffer;
+  /** HMAC keys of stream tokens (derived from the platform's data key, one per version it holds). */
+  readonly tokenKey: Buffer | readonly Buffer[];
   readonly loader: CallLoader;
   /**
    * Claims the token's call for this stream, once (a conditional write shared by every container): the
@@ -47,8 +47,8 @@ export interface StreamingEnvironment {
   finalize(outcome: CallOutcome, services: SessionServices): Promise<VoiceHistoryRecord>;
   /** The browser transport (docs/meeting.md); without it `/web-stream` refuses every socket. */
   readonly web?: {
-    /** HMAC key of web session credentials. */
-    readonly key: Buffer;
+    /** HMAC keys of web session credentials (one per data-key version). */
+    readonly key: Buffer | readonly Buffer[];
     /** Claims the call for its first browser socket and reserves its credits, in one write. */
     claim(claims: WebSessionClaims, streamSid: string): Promise<MeetingClaim>;
   };

@@ -15,6 +15,7 @@ import {
   type ScriptTurn,
   type StandinServer,
 } from './llm-script.js';
+import { openStandinAccount, serveKeyCheck, standinAccountHolds } from './accounts.js';
 
 /**
  * A stand-in for OpenAI's chat completions (`POST /v1/chat/completions`) on loopback, close enough to the
@@ -25,7 +26,9 @@ import {
  */
 export async function startOpenAiLlmStandin(options: { apiKey: string; control: LlmStandinControl }): Promise<StandinServer> {
   const { apiKey, control } = options;
+  openStandinAccount('openai', apiKey);
   return listen(async (req, res, body) => {
+    if (serveKeyCheck('openai', req, res)) return;
     const ex = new Exchange('openai', req, res, body, control);
     const url = new URL(req.url ?? '/', 'http://standin');
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
@@ -147,7 +150,7 @@ function authProblem(req: IncomingMessage, apiKey: string): { message: string; c
       code: null,
     };
   }
-  if (match[1] !== apiKey) {
+  if (!(standinAccountHolds('openai', match[1]) || match[1] === apiKey)) {
     const given = match[1];
     const masked = given.length > 8 ? `${given.slice(0, 3)}*********${given.slice(-4)}` : '***';
     return {

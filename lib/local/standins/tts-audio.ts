@@ -1,3 +1,4 @@
+import { answerKeyCheck, openStandinAccount, standinAccountHolds } from './accounts.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -351,9 +352,14 @@ export const MAX_RECORDED_CONNECTIONS = 50;
 /** The key a stand-in hands out when none was required. */
 export const standinKey = (vendor: string): string => `standin-${vendor}-key`;
 
-/** Accepts a key when it is the required one, or any non-empty key when none is required. */
-export const keyAccepted = (required: string | undefined, given: string | undefined): boolean =>
-  given !== undefined && given.length > 0 && (required === undefined || given === required);
+/**
+ * Accepts a key when it is the required one, or any non-empty key when none is required; and always the key
+ * of an account the vendor's books hold (lib/local/standins/accounts.ts: a workspace's own key).
+ */
+export const keyAccepted = (required: string | undefined, given: string | undefined, vendor: TtsStandin['vendor']): boolean => {
+  const held = standinAccountHolds(vendor, given);
+  return given !== undefined && given.length > 0 && (required === undefined || given === required || held);
+};
 
 export interface UpgradeDecision {
   /** HTTP refusal: status and JSON body, as the vendor answers a bad handshake. */
@@ -370,8 +376,12 @@ export async function startStandinServer(
   check: (url: URL, req: IncomingMessage) => UpgradeDecision,
   connected: (ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin) => void,
 ): Promise<TtsStandin> {
-  const server = createServer((_req, res) => {
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+  if (options.apiKey) openStandinAccount(vendor, options.apiKey);
+  openStandinAccount(vendor, standinKey(vendor));
+  const server = createServer((req, res) => {
+    // The vendor's cheap authenticated request (a key test); everything else here is the WebSocket.
+    const check = answerKeyCheck(vendor, req);
+    res.writeHead(check?.status ?? 404, { 'content-type': 'application/json' }).end(JSON.stringify(check?.body ?? { error: 'not found' }));
   });
   // No permessage-deflate, like the adapters: base64 audio barely compresses.
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
