@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Agent } from './agent.js';
 import { BodyWorkspaceId, Timestamp } from './common.js';
 
 /**
@@ -64,6 +65,37 @@ export const ProviderKeyTested = z
   })
   .meta({ id: 'ProviderKeyTested' });
 export type ProviderKeyTested = z.infer<typeof ProviderKeyTested>;
+
+/** The share of the call price that pays each capability's vendor; the rest is the platform's own. */
+export type PriceShares = Readonly<Record<CallCapability, number>>;
+
+/** `stt=0.15,llm=0.35,tts=0.3`: every capability once, each 0..1, together at most 1; undefined otherwise. */
+export function parsePriceShares(text: string): PriceShares | undefined {
+  const entries = text.split(',').map((part) => part.trim().split('='));
+  const shares: Partial<Record<string, number>> = {};
+  for (const [name, value] of entries) {
+    const n = Number(value);
+    if (!name || !(CALL_CAPABILITIES as readonly string[]).includes(name) || name in shares || value === undefined || value.trim() === '' || !(n >= 0 && n <= 1)) return undefined;
+    shares[name] = n;
+  }
+  if (CALL_CAPABILITIES.some((c) => shares[c] === undefined)) return undefined;
+  const out = shares as Record<CallCapability, number>;
+  return out.stt + out.llm + out.tts <= 1 + 1e-9 ? out : undefined;
+}
+
+/**
+ * The capabilities of a call that run entirely on the workspace's own keys: every vendor the agent may use
+ * for it (its own and its fallbacks) has a workspace key. Only those are left out of the price: a fallback on
+ * the platform's key costs the platform that vendor.
+ */
+export function capabilitiesOnWorkspaceKeys(agent: Pick<Agent, 'stt_provider' | 'llm_provider' | 'tts_provider' | 'fallback'>, keys: WorkspaceProviderKeys): CallCapability[] {
+  const vendors: Record<CallCapability, readonly ProviderKeyVendor[]> = {
+    stt: [agent.stt_provider, ...(agent.fallback?.stt ?? []).map((f) => f.provider)],
+    llm: [agent.llm_provider, ...(agent.fallback?.llm ?? []).map((f) => f.provider)],
+    tts: [agent.tts_provider, ...(agent.fallback?.tts ?? []).map((f) => f.provider)],
+  };
+  return CALL_CAPABILITIES.filter((c) => vendors[c].every((v) => keys[v] !== undefined));
+}
 
 /** The last four characters shown for a key (a key is at least 8, so at most half of it). */
 export const last4 = (apiKey: string): string => apiKey.slice(-4);

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState } from '../domain/call.js';
+import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState, type CostBreakdown } from '../domain/call.js';
 import type { CallEndReason } from '../domain/history.js';
 import { callLedgerId, creditItem, debitItem, ledgerItem, type TransactItem } from './credits.js';
 import { transact, type Db } from './dynamo.js';
@@ -379,6 +379,8 @@ export async function settleReservation(
   charge: {
     cost: number;
     billedSeconds: number;
+    /** The parts of `cost`, kept beside it for the history record. */
+    breakdown?: CostBreakdown;
     unlessStreamed?: boolean;
     /**
      * The sweep of abandoned streams: settle only while the stream's last heartbeat is still this one (the
@@ -400,6 +402,11 @@ export async function settleReservation(
   const values: Record<string, unknown> = { ':now': now, ':cost': charged, ':b': charge.billedSeconds };
   let setReason = '';
   let seenCondition = '';
+  if (charge.breakdown) {
+    names['#cb'] = 'costBreakdown';
+    values[':cb'] = charge.breakdown;
+    setReason += ', #cb = :cb';
+  }
   if (charge.ifStreamSeenAt !== undefined) {
     names['#seen'] = 'streamSeenAt';
     values[':seen'] = charge.ifStreamSeenAt;

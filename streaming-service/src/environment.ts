@@ -14,17 +14,19 @@ import { claimCallStream, heartbeatCallStream, recordConnectedCall, transferWebh
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
+import { workspaceProviderKeys } from '../../lib/store/provider-keys.js';
+import { capabilitiesOnWorkspaceKeys, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
 import { callStartedData } from '../../lib/services/call-events.js';
 import { analyzeAndRecord } from '../../lib/services/call-analysis.js';
 import { announce } from '../../lib/services/webhook-events.js';
 import { finalizeCall } from './end/finalize.js';
 import type { StreamingEnvironment } from './server.js';
 
-/** Builds one call's vendor providers from the agent's provider ids. */
+/** Builds one call's vendor providers from the agent's provider ids and the workspace's own keys. */
 export interface ProviderFactory {
-  stt(id: SttProviderId): SttProvider;
-  llm(id: LlmProviderId): LlmProvider;
-  tts(id: TtsProviderId): TtsProvider;
+  stt(id: SttProviderId, keys?: WorkspaceProviderKeys): SttProvider;
+  llm(id: LlmProviderId, keys?: WorkspaceProviderKeys): LlmProvider;
+  tts(id: TtsProviderId, keys?: WorkspaceProviderKeys): TtsProvider;
 }
 
 /**
@@ -66,8 +68,10 @@ export function platformEnvironment(
         return out;
       },
     },
-    services(setup, numberId) {
+    async services(setup, numberId) {
       const { agent } = setup;
+      // Read once, at the call's start: a key set or deleted mid-call applies from the next call.
+      const keys = await workspaceProviderKeys(db, secrets, setup.workspaceId);
       let account: Promise<TelephonyAccount | undefined> | undefined;
       const number = (id: string) => getPhoneNumberWithToken(db, secrets, setup.workspaceId, id);
       const resolveAccount = async (id: string): Promise<TelephonyAccount | undefined> => {
@@ -76,12 +80,13 @@ export function platformEnvironment(
         return deps.telephony.platformAccount();
       };
       return {
-        stt: providers.stt(agent.stt_provider),
-        llm: providers.llm(agent.llm_provider),
-        tts: providers.tts(agent.tts_provider),
-        ttsFallbacks: (agent.fallback?.tts ?? []).map((f) => ({ provider: providers.tts(f.provider), voiceId: f.voice_id ?? DEFAULT_VOICE[f.provider] })),
-        sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider)),
-        llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider), model: f.model })),
+        stt: providers.stt(agent.stt_provider, keys),
+        llm: providers.llm(agent.llm_provider, keys),
+        tts: providers.tts(agent.tts_provider, keys),
+        ttsFallbacks: (agent.fallback?.tts ?? []).map((f) => ({ provider: providers.tts(f.provider, keys), voiceId: f.voice_id ?? DEFAULT_VOICE[f.provider] })),
+        sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider, keys)),
+        llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider, keys), model: f.model })),
+        billing: { onWorkspaceKeys: capabilitiesOnWorkspaceKeys(agent, keys) },
         // A browser call has no phone line: no transfer, no provider hang-up.
         ...(numberId && {
           telephony: {
@@ -106,7 +111,7 @@ export function platformEnvironment(
         // Calls started through the API also settle their credits here (docs/calls.md: who settles).
         // Writing the record announces call.ended (lib/services/call-events.ts).
         putHistory: async (record) => {
-          await recordConnectedCall(deps, record);
+          await recordConnectedCall(deps, record, services.billing?.onWorkspaceKeys);
         },
       });
       // After the record and call.ended: the analysis is a second LLM request and must not delay either.

@@ -42,7 +42,7 @@ export interface StreamingEnvironment {
    * Vendor providers and telephony for one call's agent. Telephony only for a call on one of our numbers
    * (`numberId`); a browser call has no phone line to transfer or hang up.
    */
-  services(setup: CallSetup, numberId?: string): SessionServices;
+  services(setup: CallSetup, numberId?: string): SessionServices | Promise<SessionServices>;
   /** Writes the history record (and recording) of a finished call. */
   finalize(outcome: CallOutcome, services: SessionServices): Promise<VoiceHistoryRecord>;
   /** The browser transport (docs/meeting.md); without it `/web-stream` refuses every socket. */
@@ -257,7 +257,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       let claimed: { maxDurationSeconds: number } | undefined;
       try {
         loaded = await loadCallSetup(admission.claims, start, e.loader);
-        services = e.services(loaded, admission.claims.numberId);
+        services = await e.services(loaded, admission.claims.numberId);
         if (closed) return;
         // Last, after the reads, so a stream that fails to set up does not use up its token; and before
         // the session starts, so no vendor is touched for a stream that is not the call's one.

@@ -114,7 +114,7 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
     let services: SessionServices;
     try {
       loaded = await loadCallSetup(claims, { callSid: `web-${claims.sessionId}`, streamSid }, e.loader);
-      services = e.services(loaded);
+      services = await e.services(loaded);
     } catch (error) {
       log('warn', 'web call setup failed', { callId: claims.callId, ...describeError(error) });
       return refuse(ws, UNAVAILABLE, 'unavailable', 'The agent could not be reached. Try again in a moment.');
