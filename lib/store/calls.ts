@@ -400,13 +400,8 @@ export async function settleReservation(
   const release = Math.round((call.reserved - charged) * 10_000) / 10_000;
   const names: Record<string, string> = { '#settledAt': 'settledAt', '#cost': 'cost', '#b': 'billedSeconds', '#u': 'updatedAt' };
   const values: Record<string, unknown> = { ':now': now, ':cost': charged, ':b': charge.billedSeconds };
-  let setReason = '';
+  let moreSets = '';
   let seenCondition = '';
-  if (charge.breakdown) {
-    names['#cb'] = 'costBreakdown';
-    values[':cb'] = charge.breakdown;
-    setReason += ', #cb = :cb';
-  }
   if (charge.ifStreamSeenAt !== undefined) {
     names['#seen'] = 'streamSeenAt';
     values[':seen'] = charge.ifStreamSeenAt;
@@ -416,7 +411,12 @@ export async function settleReservation(
     names['#er'] = 'endReason';
     values[':er'] = endReason;
     // A reason already recorded (by the state machine) is the more specific one; keep it.
-    setReason = ', #er = if_not_exists(#er, :er)';
+    moreSets += ', #er = if_not_exists(#er, :er)';
+  }
+  if (charge.breakdown) {
+    names['#cb'] = 'costBreakdown';
+    values[':cb'] = charge.breakdown;
+    moreSets += ', #cb = :cb';
   }
   const items: TransactItem[] = [
     {
@@ -424,7 +424,7 @@ export async function settleReservation(
         TableName: db.table,
         Key: key.liveCall(ws, callId),
         // A settled call leaves the live-stream index (the sweep's), whoever settled it.
-        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${setReason} REMOVE gsi1pk, gsi1sk`,
+        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${moreSets} REMOVE gsi1pk, gsi1sk`,
         // The stream may be claimed (or beat) between the read above and this write: the condition decides.
         ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#settledAt)${charge.unlessStreamed ? ' AND attribute_not_exists(streamStartedAt)' : ''}${seenCondition}`,
         ExpressionAttributeNames: names,
