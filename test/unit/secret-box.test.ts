@@ -9,6 +9,7 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { addKeyVersion, createSecretBox, formatKeyring, parseKeyring, singleKeyring } from '../../lib/store/secret-box.js';
 import { costBreakdownFor, costFor } from '../../lib/domain/call.js';
+import type { Agent } from '../../lib/domain/agent.js';
 import { capabilitiesOnWorkspaceKeys, parsePriceShares } from '../../lib/domain/provider-key.js';
 
 /** A value sealed exactly as the box sealed before key versions existed (its source, verbatim). */
@@ -144,7 +145,12 @@ describe('price shares (docs/provider-keys.md)', () => {
   });
 
   it('a capability counts as the workspace\'s only when its vendor and every fallback have the workspace\'s key', () => {
-    const agent = { stt_provider: 'deepgram', llm_provider: 'openai', tts_provider: 'elevenlabs', fallback: { llm: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest' }] } } as const;
+    const agent: Pick<Agent, 'stt_provider' | 'llm_provider' | 'tts_provider' | 'fallback'> = {
+      stt_provider: 'deepgram',
+      llm_provider: 'openai',
+      tts_provider: 'elevenlabs',
+      fallback: { llm: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest' }] },
+    };
     expect(capabilitiesOnWorkspaceKeys(agent, { deepgram: 'a', openai: 'b', elevenlabs: 'c' })).toEqual(['stt', 'tts']);
     expect(capabilitiesOnWorkspaceKeys(agent, { deepgram: 'a', openai: 'b', anthropic: 'd', elevenlabs: 'c' })).toEqual(['stt', 'llm', 'tts']);
     expect(capabilitiesOnWorkspaceKeys(agent, {})).toEqual([]);
