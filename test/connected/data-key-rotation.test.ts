@@ -17,6 +17,7 @@ import { putProviderKey, workspaceProviderKeys } from '../../lib/store/provider-
 import { addKeyVersion, createSecretBox, loadOrCreateKeyFile, writeKeyFile, type SecretBox } from '../../lib/store/secret-box.js';
 import { getTool, saveTool } from '../../lib/store/tools.js';
 import { getWebhookEndpoint } from '../../lib/store/webhooks.js';
+import { main } from '../../lib/local/cli.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -93,6 +94,26 @@ describe('after version 2 is added', () => {
 });
 
 describe('the local key file', () => {
+  it('`cli -- data-key rotate` adds a version to the running platform\'s key file, which still opens what it sealed', async () => {
+    const tool = await t.api(ws.apiKey, 'POST', '/api/tools', {
+      name: 'Crm',
+      type: 'http',
+      description: 'Reads the CRM',
+      config: { method: 'GET', url: 'https://crm.example.com/contacts', headers: { 'x-api-key': 'crm-secret-2' } },
+    });
+    expect(tool.status).toBe(201);
+    const out: string[] = [];
+    const code = await main(['data-key', 'rotate'], { DATA_DIR: t.dataDir, TABLE_NAME: t.table }, { stdout: { write: (s: string) => out.push(s) }, stderr: { write: () => true } });
+    expect(code).toBe(0);
+    const printed = JSON.parse(out.join('')) as Record<string, unknown>;
+    expect(printed).toMatchObject({ current: 2, versions: [1, 2] });
+    // Versions only: no key in what it prints.
+    expect(Object.keys(printed).sort()).toEqual(['current', 'file', 'restart', 'versions']);
+    const restarted = createSecretBox(await loadOrCreateKeyFile(t.deps.config.SECRET_KEY_FILE!));
+    expect(restarted.currentVersion).toBe(2);
+    expect((await getTool(t.deps.db, restarted, ws.workspaceId, tool.body._id)).config?.headers).toEqual({ 'x-api-key': 'crm-secret-2' });
+  });
+
   it('holds one key at first, and the versioned keyring once rotated; both read back to the same keys', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vap-key-'));
     try {
