@@ -78,7 +78,7 @@ export const decodeDataKey = (text: string): Buffer => decodeKey(text);
 
 /**
  * The data keyring: from Secrets Manager on AWS, from the local key file otherwise. Either holds one key
- * (version 1) or the versioned JSON keyring of a rotation (docs/deploy.md, "Rotating the data key").
+ * (version 1) or the versioned JSON keyring of a rotation (docs/data-key.md).
  */
 async function loadDataKeyring(config: Config): Promise<DataKeyring> {
   if (config.SECRET_KEY_ARN) {

@@ -42,7 +42,7 @@ export const COMMANDS = {
   },
   'data-key rotate': {
     usage: 'data-key rotate',
-    summary: 'add a data-key version to DATA_DIR/secret.key and seal new secrets with it (restart npm start; docs/deploy.md)',
+    summary: 'add a data-key version to DATA_DIR/secret.key and seal new secrets with it (restart npm start; docs/data-key.md)',
     flags: [],
   },
 } as const satisfies Record<string, CommandSpec>;

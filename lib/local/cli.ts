@@ -145,10 +145,10 @@ export async function runCli(
 /**
  * Adds a version to the local data keyring (DATA_DIR/secret.key, where `npm start` keeps it) and makes it
  * current; older versions stay, so everything sealed before still opens. Prints versions, never a key. On
- * AWS the keyring lives in Secrets Manager and is rotated there (docs/deploy.md, "Rotating the data key").
+ * AWS the keyring lives in Secrets Manager and is rotated there (docs/data-key.md).
  */
 async function rotateLocalDataKey(env: CliEnv, aws: boolean): Promise<Record<string, unknown>> {
-  if (aws) throw new CliFailure('On AWS the data keyring is the Secrets Manager secret: rotate it as docs/deploy.md ("Rotating the data key") says.');
+  if (aws) throw new CliFailure('On AWS the data keyring is the Secrets Manager secret: rotate it as docs/data-key.md says.');
   const file = resolve(env.DATA_DIR, 'secret.key');
   // Never a fresh key file: a keyring npm start never read would seal nothing it can open.
   if (!(await stat(file).then(() => true, () => false))) {

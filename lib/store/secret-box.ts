@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
  * workspace provider keys). The associated data binds a ciphertext to its owner (the workspace id), so a
  * sealed value copied into another workspace's record does not open.
  *
- * Data-key versions (docs/deploy.md, "Rotating the data key"): a sealed value is `v<N>:<iv>:<tag>:<body>`,
+ * Data-key versions (docs/data-key.md): a sealed value is `v<N>:<iv>:<tag>:<body>`,
  * where N is the version of the data key that sealed it. Values sealed before versions existed read `v1:`,
  * which is exactly version 1 (the single key they were sealed with), so they open unchanged. New values are
  * sealed with the current version; every version in the keyring still opens what it sealed.
@@ -144,7 +144,7 @@ export function formatKeyring(ring: DataKeyring): string {
   return `${JSON.stringify({ current: ring.current, keys }, null, 2)}\n`;
 }
 
-/** A keyring with one more version, made current: the next step of a rotation (docs/deploy.md). */
+/** A keyring with one more version, made current: the next step of a rotation (docs/data-key.md). */
 export function addKeyVersion(ring: DataKeyring, key: Buffer = randomBytes(32)): DataKeyring {
   const next = Math.max(...ring.keys.keys()) + 1;
   return { current: next, keys: new Map([...ring.keys, [next, key]]) };

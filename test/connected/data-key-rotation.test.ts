@@ -1,5 +1,5 @@
 /**
- * Invariant: rotating the data key loses nothing (docs/deploy.md, "Rotating the data key"). Every secret the
+ * Invariant: rotating the data key loses nothing (docs/data-key.md). Every secret the
  * platform seals (tool header values, webhook signing secrets, provider keys; BYOT auth tokens share the box) written
  * under version 1, including before versions existed, still opens once version 2 is added; new writes are
  * sealed with version 2; the local key file takes the versioned keyring; and a stream token signed with
