@@ -300,7 +300,9 @@ export async function applyProviderStatus(
  * claimed a live call: outbound, or inbound reserved at the voice webhook). It settles the call's
  * reservation for the duration the stream measured, marks the call completed, fills the name from the call
  * when the stream found no contact, and writes the record with `callDuration` = the seconds billed and
- * `callCost` = the credits charged. Writing a record twice keeps the first. Returns what was written.
+ * `callCost` = the credits charged (leaving out the shares of `onWorkspaceKeys`, the capabilities the stream
+ * ran on the workspace's own vendor keys: docs/provider-keys.md). Writing a record twice keeps the first.
+ * Returns what was written.
  */
 export async function recordConnectedCall<T extends HistoryRecord>(deps: HistoryDeps, record: T, onWorkspaceKeys: readonly CallCapability[] = []): Promise<T> {
   const before = await findCall(deps.db, record.workspace_id, record._id);

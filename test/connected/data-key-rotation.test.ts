@@ -43,16 +43,22 @@ afterAll(async () => {
 const item = async (k: { pk: string; sk: string }) =>
   (await t.deps.db.doc.send(new GetCommand({ TableName: t.deps.db.table, Key: k, ConsistentRead: true }))).Item!;
 
+/** An HTTP tool created through the API (so its header values are sealed by the running platform). */
+async function httpTool(headers: Record<string, string>) {
+  const tool = await t.api(ws.apiKey, 'POST', '/api/tools', {
+    name: 'Order lookup',
+    type: 'http',
+    description: 'Looks an order up',
+    config: { method: 'GET', url: 'https://api.example.com/orders/{order_id}', headers },
+    parameters: [{ name: 'order_id', description: 'the order', required: true }],
+  });
+  expect(tool.status).toBe(201);
+  return tool;
+}
+
 describe('after version 2 is added', () => {
   it('tool headers, webhook secrets and provider keys sealed under v1 open; rewritten, they are sealed with v2', async () => {
-    const tool = await t.api(ws.apiKey, 'POST', '/api/tools', {
-      name: 'Order lookup',
-      type: 'http',
-      description: 'Looks an order up',
-      config: { method: 'GET', url: 'https://api.example.com/orders/{order_id}', headers: { Authorization: 'Bearer order-secret-1' } },
-      parameters: [{ name: 'order_id', description: 'the order', required: true }],
-    });
-    expect(tool.status).toBe(201);
+    const tool = await httpTool({ Authorization: 'Bearer order-secret-1' });
     const hook = await t.api(ws.apiKey, 'POST', '/api/webhooks', { url: 'http://127.0.0.1:9/hook', eventTypes: ['call.ended'] });
     expect(hook.status).toBe(201);
     const vendorKey = issueStandinKey('openai');
@@ -95,13 +101,7 @@ describe('after version 2 is added', () => {
 
 describe('the local key file', () => {
   it('`cli -- data-key rotate` adds a version to the running platform\'s key file, which still opens what it sealed', async () => {
-    const tool = await t.api(ws.apiKey, 'POST', '/api/tools', {
-      name: 'Crm',
-      type: 'http',
-      description: 'Reads the CRM',
-      config: { method: 'GET', url: 'https://crm.example.com/contacts', headers: { 'x-api-key': 'crm-secret-2' } },
-    });
-    expect(tool.status).toBe(201);
+    const tool = await httpTool({ 'x-api-key': 'crm-secret-2' });
     const out: string[] = [];
     const code = await main(['data-key', 'rotate'], { DATA_DIR: t.dataDir, TABLE_NAME: t.table }, { stdout: { write: (s: string) => out.push(s) }, stderr: { write: () => true } });
     expect(code).toBe(0);
