@@ -20,6 +20,7 @@ import { callStartedData } from '../../lib/services/call-events.js';
 import { analyzeAndRecord } from '../../lib/services/call-analysis.js';
 import { announce } from '../../lib/services/webhook-events.js';
 import { finalizeCall } from './end/finalize.js';
+import { describeError, log } from '../../lib/http/log.js';
 import type { StreamingEnvironment } from './server.js';
 
 /** Builds one call's vendor providers from the agent's provider ids and the workspace's own keys. */
@@ -41,6 +42,16 @@ export function platformEnvironment(
   // Transfers and hang-ups go through the provider, so the service carries the telephony adapter.
   const deps = withTelephony(platformDeps, createTwilioTelephony);
   const { db, secrets, recordings } = deps;
+  /**
+   * The workspace's own vendor keys (docs/provider-keys.md). Keys that cannot be read (a table error, or a
+   * value sealed with a data-key version this task does not hold yet) must not cost the caller the call: it
+   * runs on the platform's keys and is charged the full price, and the log says why (never a key).
+   */
+  const callProviderKeys = (ws: string): Promise<WorkspaceProviderKeys> =>
+    workspaceProviderKeys(db, secrets, ws).catch((error: unknown) => {
+      log('warn', 'workspace provider keys unreadable; the call uses the platform keys', { workspaceId: ws, ...describeError(error) });
+      return {};
+    });
   return {
     // Every version's key: a token signed by a process already on a newer data key still verifies.
     tokenKey: secrets.deriveKeys(STREAM_TOKEN_KEY_PURPOSE),
@@ -71,7 +82,7 @@ export function platformEnvironment(
     async services(setup, numberId) {
       const { agent } = setup;
       // Read once, at the call's start: a key set or deleted mid-call applies from the next call.
-      const keys = await workspaceProviderKeys(db, secrets, setup.workspaceId);
+      const keys = await callProviderKeys(setup.workspaceId);
       let account: Promise<TelephonyAccount | undefined> | undefined;
       const number = (id: string) => getPhoneNumberWithToken(db, secrets, setup.workspaceId, id);
       const resolveAccount = async (id: string): Promise<TelephonyAccount | undefined> => {

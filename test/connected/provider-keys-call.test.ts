@@ -2,8 +2,10 @@
  * Invariant: a call of a workspace that brought its own vendor keys reaches each of those vendors with the
  * workspace's key, never the platform's, and is charged only the shares of the capabilities that did not
  * run on its keys (docs/provider-keys.md); the history record shows the split. A vendor without a
- * workspace key is reached with the platform's key and its share is charged.
+ * workspace key (or whose workspace key cannot be opened) is reached with the platform's key and its share
+ * is charged.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costBreakdownFor } from '../../lib/domain/call.js';
 import type { Agent } from '../../lib/domain/agent.js';
@@ -11,6 +13,8 @@ import { issueStandinKey, takePresentedKeys, type StandinVendor } from '../../li
 import { tone } from '../../lib/local/simulated-caller.js';
 import { callPricing } from '../../lib/services/credits.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
+import { putProviderKey } from '../../lib/store/provider-keys.js';
+import { createSecretBox } from '../../lib/store/secret-box.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 
 let vp: VoicePlatform;
@@ -95,4 +99,19 @@ describe('a call on the workspace\'s own keys', () => {
     expect(record.callCostBreakdown.llm).toBeGreaterThan(0);
     expect(record.callCostBreakdown.tts).toBeGreaterThan(0);
   }, 90_000);
+
+  it('a workspace key the streaming service cannot open does not cost the call: it runs on the platform\'s keys at the full price', async () => {
+    // Sealed with a data key this platform does not hold (as during a rotation, before every task has it).
+    const foreign = createSecretBox(randomBytes(32));
+    for (const vendor of VENDORS) {
+      const value = issueStandinKey(vendor);
+      await putProviderKey(vp.deps.db, foreign, vp.workspaceId, vendor, value, value.slice(-4), new Date().toISOString());
+    }
+    const { record, presented } = await converse(await vp.agent());
+    expect(new Set(presented.deepgram)).toEqual(new Set([vp.deps.config.DEEPGRAM_API_KEY]));
+    expect(new Set(presented.openai)).toEqual(new Set([vp.deps.config.OPENAI_API_KEY]));
+    expect(record.callCost).toBe(costBreakdownFor(callPricing(vp.deps.config), record.callDuration).total);
+    expect(record.callCostBreakdown.workspaceKeys).toEqual([]);
+  }, 90_000);
 });
+
