@@ -30,6 +30,13 @@ const view = (item: Record<string, unknown>): ProviderKeyView => {
   return { provider, last4, createdAt, updatedAt, ...(lastTestedAt ? { lastTestedAt } : {}), ...(lastTestResult ? { lastTestResult } : {}) };
 };
 
+/** The workspace's key items: at most one per vendor, so one small query. */
+const providerKeyItems = (db: Db, ws: string) =>
+  queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':prefix': PREFIX },
+  });
+
 /**
  * Stores (or replaces) a workspace's key at a vendor; a replaced key keeps its `createdAt` and loses its
  * last test (that was of the old key). Returns the listing entry and whether the vendor had none before.
@@ -67,12 +74,7 @@ export async function putProviderKey(
 /** The workspace's keys as listed: vendor, last four, dates; never a key. Vendors in a fixed order. */
 export async function listProviderKeys(db: Db, ws: string): Promise<ProviderKeyView[]> {
   const found: ProviderKeyView[] = [];
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':prefix': PREFIX },
-  })) {
-    found.push(view(item));
-  }
+  for await (const item of providerKeyItems(db, ws)) found.push(view(item));
   return found.sort((a, b) => PROVIDER_KEY_VENDORS.indexOf(a.provider) - PROVIDER_KEY_VENDORS.indexOf(b.provider));
 }
 
@@ -82,10 +84,7 @@ export async function listProviderKeys(db: Db, ws: string): Promise<ProviderKeyV
  */
 export async function workspaceProviderKeys(db: Db, box: SecretBox, ws: string): Promise<WorkspaceProviderKeys> {
   const keys: WorkspaceProviderKeys = {};
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':prefix': PREFIX },
-  })) {
+  for await (const item of providerKeyItems(db, ws)) {
     const stored = item as unknown as StoredProviderKey;
     keys[stored.provider] = box.open(stored.keySealed, ws);
   }
