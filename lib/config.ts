@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { parseRate } from './domain/rate-window.js';
+import { parsePriceShares } from './domain/provider-key.js';
 
 /** A rate-limit policy in the environment: `<requests>/<seconds>s`, for example `200/10s`. */
 const rate = (fallback: string) =>
@@ -70,6 +71,23 @@ const EnvSchema = z.object({
   WEB_STREAM_URL: z.url().optional(),
   /** Call price in credits per minute, billed per started second (docs/calls.md). */
   CALL_CREDITS_PER_MINUTE: z.coerce.number().positive().max(1_000).default(1),
+  /**
+   * The parts of the call price that pay each vendor capability, as fractions of it (docs/provider-keys.md):
+   * a call whose speech recognition, language model or speech synthesis ran entirely on the workspace's own
+   * keys is not charged that part. What the three leave is the platform's own share (telephony, hosting),
+   * always charged. The defaults follow what those vendors cost next to a minute of telephony and compute.
+   */
+  CALL_PRICE_SHARES: z
+    .string()
+    .default('stt=0.15,llm=0.35,tts=0.3')
+    .transform((text, ctx) => {
+      const shares = parsePriceShares(text);
+      if (!shares) {
+        ctx.addIssue({ code: 'custom', message: 'stt=<fraction>,llm=<fraction>,tts=<fraction>, each 0..1, together at most 1' });
+        return z.NEVER;
+      }
+      return shares;
+    }),
   /**
    * The longest call the platform places (agents have no limit of their own yet): the provider hangs up
    * after it, and a call reserves its price up front. Ten minutes covers typical outbound agent calls.

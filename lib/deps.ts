@@ -4,7 +4,7 @@ import { loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './store/dynamo.js';
 import { createDispatchQueue, createSqsClient, createWebhookQueue, type DispatchQueue, type WebhookQueue } from './store/queue.js';
 import { createRecordings, type Recordings } from './store/recordings.js';
-import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from './store/secret-box.js';
+import { createSecretBox, decodeKey, loadOrCreateKeyFile, parseKeyring, type DataKeyring, type SecretBox } from './store/secret-box.js';
 import { unavailableTelephonyPort, type TelephonyAccount, type TelephonyPort } from './vendors/telephony/port.js';
 
 /** Everything a handler needs, built once per cold start (never at a handler's module scope). */
@@ -70,28 +70,22 @@ function createTelephony(config: Config): Telephony {
   };
 }
 
-const HEX_KEY = /^[0-9a-fA-F]{64}$/;
-/** Base64 of exactly 32 bytes: 43 characters and one padding `=` (optional). */
-const BASE64_KEY = /^[A-Za-z0-9+/]{43}=?$/;
+/**
+ * Decodes one 32-byte data key (64 hex characters, as the CDK stack generates, or base64); kept for callers
+ * that hold a single key. The secret itself may hold a versioned keyring: see {@link parseKeyring}.
+ */
+export const decodeDataKey = (text: string): Buffer => decodeKey(text);
 
 /**
- * Decodes the 32-byte data key held in Secrets Manager: 64 hex characters (what the CDK stack generates, since
- * Secrets Manager cannot generate base64 of random bytes) or base64 (a key created by hand or by the local
- * key file). Anything else fails loudly instead of yielding a short or garbled key; the value is never echoed.
+ * The data keyring: from Secrets Manager on AWS, from the local key file otherwise. Either holds one key
+ * (version 1) or the versioned JSON keyring of a rotation (docs/data-key.md).
  */
-export function decodeDataKey(text: string): Buffer {
-  const value = text.trim();
-  if (HEX_KEY.test(value)) return Buffer.from(value, 'hex');
-  if (BASE64_KEY.test(value)) return Buffer.from(value, 'base64');
-  throw new Error(`The data-key secret must be 32 bytes as 64 hex characters or base64 (got ${value.length} characters)`);
-}
-
-async function loadDataKey(config: Config): Promise<Buffer> {
+async function loadDataKeyring(config: Config): Promise<DataKeyring> {
   if (config.SECRET_KEY_ARN) {
     const sm = new SecretsManagerClient({ region: config.AWS_REGION });
     const out = await sm.send(new GetSecretValueCommand({ SecretId: config.SECRET_KEY_ARN }));
     if (!out.SecretString) throw new Error('The data-key secret is empty');
-    return decodeDataKey(out.SecretString);
+    return parseKeyring(out.SecretString);
   }
   if (config.SECRET_KEY_FILE) return loadOrCreateKeyFile(config.SECRET_KEY_FILE);
   throw new Error('Set SECRET_KEY_ARN (AWS) or SECRET_KEY_FILE (local) so secrets can be sealed');
@@ -109,7 +103,7 @@ export async function buildDeps(config: Config): Promise<Deps> {
   return {
     config,
     db,
-    secrets: createSecretBox(await loadDataKey(config)),
+    secrets: createSecretBox(await loadDataKeyring(config)),
     telephony: createTelephony(config),
     ...queues(config),
     recordings: createRecordings(config),

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { BodyWorkspaceId, WorkspaceIdField } from './common.js';
 import type { AgentType, CallEndReason } from './history.js';
+import { CALL_CAPABILITIES, type CallCapability, type PriceShares } from './provider-key.js';
 
 /**
  * Calls: the live record of one outbound phone call or video session, from the API request to its end.
@@ -133,6 +134,8 @@ export interface Call {
   billedSeconds?: number;
   /** The widget key a widget session was started with (its hash): its lease is released when it ends. */
   widgetKeyHash?: string;
+  /** The parts of `cost` (docs/provider-keys.md), set with it by settlements that priced them. */
+  costBreakdown?: CostBreakdown;
   createdAt: string;
   updatedAt: string;
 }
@@ -193,6 +196,24 @@ export interface CallPricing {
   readonly creditsPerMinute: number;
   /** The longest call the platform places; agents have no own limit yet. */
   readonly maxDurationSeconds: number;
+  /**
+   * The parts of the price that pay each capability's vendor (docs/provider-keys.md); none when absent, so
+   * the whole price is the platform's.
+   */
+  readonly shares?: PriceShares;
+}
+
+/**
+ * What a call was charged, part by part (the history record's `callCostBreakdown`): the platform's own
+ * share, and each capability's vendor share, 0 for the capabilities that ran on the workspace's own keys
+ * (named in `workspaceKeys`). The parts add up to the cost.
+ */
+export interface CostBreakdown {
+  readonly platform: number;
+  readonly stt: number;
+  readonly llm: number;
+  readonly tts: number;
+  readonly workspaceKeys: readonly CallCapability[];
 }
 
 /** Credit amounts are kept to 4 decimals so decimal arithmetic in DynamoDB and in JS agree. */
@@ -208,9 +229,24 @@ export const reservationFor = (p: CallPricing): number => roundCredits((p.credit
 export const billedSecondsFor = (p: CallPricing, durationSeconds: number): number =>
   Math.min(Math.max(0, Math.ceil(durationSeconds)), p.maxDurationSeconds);
 
-/** What a call of this length costs (never more than was reserved). */
-export function costFor(p: CallPricing, durationSeconds: number): number {
-  return roundCredits((p.creditsPerMinute * billedSecondsFor(p, durationSeconds)) / 60);
+/** What a call of this length costs, leaving out the shares of the capabilities on the workspace's keys. */
+export function costFor(p: CallPricing, durationSeconds: number, onWorkspaceKeys: readonly CallCapability[] = []): number {
+  return costBreakdownFor(p, durationSeconds, onWorkspaceKeys).total;
+}
+
+/**
+ * The cost of a call of this length and its parts. The total is rounded once (so a call on the platform's
+ * keys costs exactly what it did before shares existed); each vendor part is rounded and the platform's part
+ * takes the remainder, so the parts always add up to the total.
+ */
+export function costBreakdownFor(p: CallPricing, durationSeconds: number, onWorkspaceKeys: readonly CallCapability[] = []): CostBreakdown & { total: number } {
+  const fullPrice = (p.creditsPerMinute * billedSecondsFor(p, durationSeconds)) / 60;
+  const vendorPart = (c: CallCapability) => (onWorkspaceKeys.includes(c) ? 0 : roundCredits(fullPrice * (p.shares?.[c] ?? 0)));
+  const waived = onWorkspaceKeys.reduce((sum, c) => sum + (p.shares?.[c] ?? 0), 0);
+  const total = roundCredits(fullPrice * (1 - waived));
+  const [stt, llm, tts] = [vendorPart('stt'), vendorPart('llm'), vendorPart('tts')];
+  const workspaceKeys = CALL_CAPABILITIES.filter((c) => onWorkspaceKeys.includes(c));
+  return { total, platform: Math.max(0, roundCredits(total - stt - llm - tts)), stt, llm, tts, workspaceKeys };
 }
 
 /**

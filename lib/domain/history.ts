@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { CallAnalysisView, type CallAnalysis } from './analysis.js';
 import { Timestamp } from './common.js';
 import { ValidationError } from './errors.js';
-import type { CallTransfer } from './call.js';
+import type { CallTransfer, CostBreakdown } from './call.js';
+import { CALL_CAPABILITIES } from './provider-key.js';
 
 export const AGENT_TYPES = ['voice', 'chat', 'video'] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
@@ -38,6 +39,11 @@ export interface HistoryRecord {
   callTranscript: string;
   callSummary: string;
   callCost: number;
+  /**
+   * The parts of `callCost`: the platform's share and each vendor capability's, 0 where the workspace's own
+   * key ran it (docs/provider-keys.md). Absent on records written before the split existed.
+   */
+  callCostBreakdown?: CostBreakdown;
   /** Only when the call was recorded (an object-storage address); absent otherwise. */
   callRecordingUrl?: string;
   /** The provider's final call status behind `callEndReason` (Twilio's: completed, busy, no-answer, ...). */
@@ -96,6 +102,9 @@ export const HistoryView = z
     ...listFields,
     callTranscript: z.string(),
     callRecordingUrl: z.string().optional(),
+    callCostBreakdown: z
+      .object({ platform: z.number(), stt: z.number(), llm: z.number(), tts: z.number(), workspaceKeys: z.array(z.enum(CALL_CAPABILITIES)) })
+      .optional(),
     callStatus: z.string().optional(),
     answeredBy: z.string().optional(),
     transfer: z

@@ -23,21 +23,27 @@ export function signToken<S extends z.ZodType<{ exp: number }>>(version: string,
   return `${signed}.${mac(key, signed).toString('base64url')}`;
 }
 
-/** Checks the version, the signature (constant time), the claims' shape, then the expiry (`exp`, Unix s). */
+/**
+ * Checks the version, the signature (constant time), the claims' shape, then the expiry (`exp`, Unix s).
+ * `key` may be several keys (one per data-key version while a rotation rolls out): any one may have signed.
+ */
 export function verifyToken<S extends z.ZodType<{ exp: number }>>(
   version: string,
   schema: S,
   token: string,
-  key: Buffer,
+  key: Buffer | readonly Buffer[],
   nowMs: number,
 ): SignedTokenResult<z.output<S>> {
   if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'malformed' };
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== version) return { ok: false, reason: 'malformed' };
   const [, payload, signature] = parts as [string, string, string];
-  const expected = mac(key, `${version}.${payload}`);
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  const signedBy = (k: Buffer) => {
+    const expected = mac(k, `${version}.${payload}`);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  if (!(Buffer.isBuffer(key) ? [key] : key).some(signedBy)) return { ok: false, reason: 'bad_signature' };
   let parsed;
   try {
     parsed = schema.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));

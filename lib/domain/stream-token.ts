@@ -56,5 +56,5 @@ export function signStreamToken(
 export type StreamTokenResult = SignedTokenResult<StreamTokenClaims>;
 
 /** Checks the signature (constant time), the claims' shape and the expiry. */
-export const verifyStreamToken = (token: string, key: Buffer, nowMs: number = Date.now()): StreamTokenResult =>
+export const verifyStreamToken = (token: string, key: Buffer | readonly Buffer[], nowMs: number = Date.now()): StreamTokenResult =>
   verifyToken(VERSION, StreamTokenClaims, token, key, nowMs);

@@ -35,5 +35,5 @@ export const signWebSession = (claims: WebSessionClaims, key: Buffer): string =>
 export type WebSessionResult = SignedTokenResult<WebSessionClaims>;
 
 /** Checks the signature (constant time), the claims' shape and the expiry. */
-export const verifyWebSession = (credential: string, key: Buffer, nowMs: number = Date.now()): WebSessionResult =>
+export const verifyWebSession = (credential: string, key: Buffer | readonly Buffer[], nowMs: number = Date.now()): WebSessionResult =>
   verifyToken(VERSION, WebSessionClaims, credential, key, nowMs);

@@ -25,6 +25,7 @@ import {
   PhoneNumberUpdate,
   PhoneNumberView,
 } from '../domain/phone-number.js';
+import { ProviderKeySet, ProviderKeyTested, ProviderKeyView, ProviderParams } from '../domain/provider-key.js';
 import { ToolCreate, ToolCreated, ToolListItem, ToolUpdate, ToolView } from '../domain/tool.js';
 import { ToolTemplateView } from '../domain/tool-templates.js';
 import {
@@ -159,6 +160,12 @@ export const ROUTES = {
   sendWebhookTest: route({ method: 'POST', path: '/api/webhooks/{id}/test', entry: 'functions/webhooks/test.ts', summary: 'Send a test.ping event to the endpoint', tag: 'Events', auth: true, params: IdParams, bodyKind: 'none', status: 202, response: WebhookTestResult }),
   replayWebhookEvents: route({ method: 'POST', path: '/api/webhooks/{id}/replay', entry: 'functions/webhooks/replay.ts', summary: 'Deliver stored events again: one by id, or a time range', tag: 'Events', auth: true, params: IdParams, body: WebhookReplay, errors: [409], status: 202, response: WebhookReplayResult }),
   listWebhookDeliveries: route({ method: 'GET', path: '/api/webhooks/{id}/deliveries', entry: 'functions/webhooks/deliveries.ts', summary: 'The delivery log of an endpoint: attempts, status, latency, response excerpt', tag: 'Events', auth: true, params: IdParams, query: listQuery(DeliveryListQuery), status: 200, response: pageEnvelope(WebhookDeliveryView) }),
+
+  // A workspace's own vendor keys (docs/provider-keys.md): set, list masked, test, delete; never read back.
+  listProviderKeys: route({ method: 'GET', path: '/api/provider-keys', entry: 'functions/provider-keys/list.ts', summary: "List the workspace's own vendor keys, masked (vendor, last four characters, dates, last test)", tag: 'Provider keys', auth: true, query: WorkspaceQuery, status: 200, response: z.object({ data: z.array(ProviderKeyView) }) }),
+  setProviderKey: route({ method: 'PUT', path: '/api/provider-keys/{provider}', entry: 'functions/provider-keys/set.ts', summary: "Set (or replace) the workspace's own key at a vendor; its calls then use it and are not charged that vendor's share", tag: 'Provider keys', auth: true, params: ProviderParams, body: ProviderKeySet, status: 200, response: ProviderKeyView }),
+  testProviderKey: route({ method: 'POST', path: '/api/provider-keys/{provider}/test', entry: 'functions/provider-keys/test.ts', summary: "Test the stored key with the vendor's cheapest authenticated request; the verdict is kept on the key", tag: 'Provider keys', auth: true, params: ProviderParams, bodyKind: 'none', status: 200, response: ProviderKeyTested }),
+  deleteProviderKey: route({ method: 'DELETE', path: '/api/provider-keys/{provider}', entry: 'functions/provider-keys/delete.ts', summary: "Delete the workspace's key at a vendor; its calls go back to the platform's key", tag: 'Provider keys', auth: true, params: ProviderParams, bodyKind: 'none', status: 204 }),
 
   twilioVoice: route({ method: 'POST', path: '/twilio/voice', entry: 'functions/twilio/voice.ts', summary: 'Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 200, produces: 'text/xml' }),
   twilioStatus: route({ method: 'POST', path: '/twilio/status', entry: 'functions/twilio/status.ts', summary: 'Twilio call status callback (signed by Twilio)', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 204 }),

@@ -40,6 +40,11 @@ export const COMMANDS = {
     flags: ['workspace', 'default-country'],
     positional: 'FILE',
   },
+  'data-key rotate': {
+    usage: 'data-key rotate',
+    summary: 'add a data-key version to DATA_DIR/secret.key and seal new secrets with it (restart npm start; docs/data-key.md)',
+    flags: [],
+  },
 } as const satisfies Record<string, CommandSpec>;
 export type CommandName = keyof typeof COMMANDS;
 const NAMES = Object.keys(COMMANDS) as CommandName[];

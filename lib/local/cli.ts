@@ -1,7 +1,9 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { AppError } from '../domain/errors.js';
 import { createDb, type Db } from '../store/dynamo.js';
+import { addKeyVersion, loadOrCreateKeyFile, writeKeyFile } from '../store/secret-box.js';
 import { addCredits, createApiKey, createWorkspace, revokeApiKey } from '../store/workspaces.js';
 import { ensureTable, startDynamoLocal } from './dynamodb.js';
 import { importContactsCommand, readImportFile } from './contact-import-cli.js';
@@ -96,6 +98,7 @@ export async function runCli(
   }
   const env = envParsed.data;
   const { command, flags: f } = parsed;
+  if (command === 'data-key rotate') return rotateLocalDataKey(env, f.aws === true);
   const importFile = command === 'contacts import' ? await readImportFile(parsed.file) : undefined;
   const target: Target = f.aws
     ? (() => {
@@ -137,6 +140,23 @@ export async function runCli(
   } finally {
     await target.close();
   }
+}
+
+/**
+ * Adds a version to the local data keyring (DATA_DIR/secret.key, where `npm start` keeps it) and makes it
+ * current; older versions stay, so everything sealed before still opens. Prints versions, never a key. On
+ * AWS the keyring lives in Secrets Manager and is rotated there (docs/data-key.md).
+ */
+async function rotateLocalDataKey(env: CliEnv, aws: boolean): Promise<Record<string, unknown>> {
+  if (aws) throw new CliFailure('On AWS the data keyring is the Secrets Manager secret: rotate it as docs/data-key.md says.');
+  const file = resolve(env.DATA_DIR, 'secret.key');
+  // Never a fresh key file: a keyring npm start never read would seal nothing it can open.
+  if (!(await stat(file).then(() => true, () => false))) {
+    throw new CliFailure(`There is no data key at ${file}: npm start creates it on its first run (set DATA_DIR to the directory it uses).`);
+  }
+  const rotated = addKeyVersion(await loadOrCreateKeyFile(file));
+  await writeKeyFile(file, rotated);
+  return { file, current: rotated.current, versions: [...rotated.keys.keys()].sort((a, b) => a - b), restart: 'restart npm start to seal with the new version' };
 }
 
 interface Io {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CallCapability } from '../domain/provider-key.js';
 import { publicUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import {
@@ -208,6 +209,7 @@ export function historyOf(
     callTranscript: outcome.transcript ?? '',
     callSummary: outcome.summary ?? '',
     callCost: outcome.cost,
+    ...(call.costBreakdown ? { callCostBreakdown: call.costBreakdown } : {}),
     ...(outcome.recordingUrl ? { callRecordingUrl: outcome.recordingUrl } : {}),
     ...(TERMINAL_CALL_STATES.has(call.status) ? { callStatus: call.status } : {}),
     ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
@@ -299,12 +301,14 @@ export async function applyProviderStatus(
  * claimed a live call: outbound, or inbound reserved at the voice webhook). It settles the call's
  * reservation for the duration the stream measured, marks the call completed, fills the name from the call
  * when the stream found no contact, and writes the record with `callDuration` = the seconds billed and
- * `callCost` = the credits charged. Writing a record twice keeps the first. Returns what was written.
+ * `callCost` = the credits charged (leaving out the shares of `onWorkspaceKeys`, the capabilities the stream
+ * ran on the workspace's own vendor keys: docs/provider-keys.md). Writing a record twice keeps the first.
+ * Returns what was written.
  */
-export async function recordConnectedCall<T extends HistoryRecord>(deps: HistoryDeps, record: T): Promise<T> {
+export async function recordConnectedCall<T extends HistoryRecord>(deps: HistoryDeps, record: T, onWorkspaceKeys: readonly CallCapability[] = []): Promise<T> {
   const before = await findCall(deps.db, record.workspace_id, record._id);
   const endReason = endReasonAfterDetection(record.callEndReason as CallEndReason, before?.answeredBy);
-  const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason });
+  const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason, onWorkspaceKeys });
   if (settled.kind === 'missing') throw new Error(`No live call ${record._id} to settle`);
   const call = settled.call;
   // A widget call's session is over: its key may open another (docs/widget.md, abuse limits).
@@ -318,6 +322,7 @@ export async function recordConnectedCall<T extends HistoryRecord>(deps: History
     mobileNumber: call.to || record.mobileNumber,
     callDuration: call.billedSeconds ?? record.callDuration,
     callCost: call.cost ?? 0,
+    ...(call.costBreakdown ? { callCostBreakdown: call.costBreakdown } : {}),
     callEndReason: endReason,
     // The stream ended, so the provider's call did too (or moved on, for a transfer): completed.
     callStatus: 'completed',

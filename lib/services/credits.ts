@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Deps } from '../deps.js';
-import { billedSecondsFor, costFor, reservationFor, type CallPricing } from '../domain/call.js';
+import { billedSecondsFor, costBreakdownFor, reservationFor, type CallPricing } from '../domain/call.js';
+import type { CallCapability } from '../domain/provider-key.js';
 import { MAX_DURATION_RANGE } from '../domain/agent.js';
 import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
@@ -15,9 +16,10 @@ import { announce } from './webhook-events.js';
  */
 
 /** The platform's call pricing, from config. */
-export const callPricing = (config: Pick<Config, 'CALL_CREDITS_PER_MINUTE' | 'CALL_MAX_DURATION_SECONDS'>): CallPricing => ({
+export const callPricing = (config: Pick<Config, 'CALL_CREDITS_PER_MINUTE' | 'CALL_MAX_DURATION_SECONDS' | 'CALL_PRICE_SHARES'>): CallPricing => ({
   creditsPerMinute: config.CALL_CREDITS_PER_MINUTE,
   maxDurationSeconds: config.CALL_MAX_DURATION_SECONDS,
+  shares: config.CALL_PRICE_SHARES,
 });
 
 /** The 402 for a workspace that cannot cover `required`, with the balance read now. */
@@ -52,6 +54,11 @@ export interface SettleCallInput {
   readonly ifStreamSeenAt?: string;
   /** When the settlement happens (epoch ms); now by default. */
   readonly nowMs?: number;
+  /**
+   * The capabilities that ran on the workspace's own vendor keys (known to the stream, at its start): their
+   * shares are left out of the price (docs/provider-keys.md). None by default: the full price.
+   */
+  readonly onWorkspaceKeys?: readonly CallCapability[];
 }
 
 /**
@@ -64,12 +71,14 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
   // caps the charge, so here the seconds are capped only at the longest any agent may set.
   const platform = callPricing(deps.config);
   const pricing = { ...platform, maxDurationSeconds: Math.max(platform.maxDurationSeconds, MAX_DURATION_RANGE.max) };
+  const { total, ...breakdown } = costBreakdownFor(pricing, input.durationSeconds, input.onWorkspaceKeys);
   const out = await settleReservation(
     deps.db,
     input.workspaceId,
     input.callId,
     {
-      cost: costFor(pricing, input.durationSeconds),
+      cost: total,
+      breakdown,
       billedSeconds: billedSecondsFor(pricing, input.durationSeconds),
       unlessStreamed: input.unlessStreamed,
       ifStreamSeenAt: input.ifStreamSeenAt,

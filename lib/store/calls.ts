@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState } from '../domain/call.js';
+import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState, type CostBreakdown } from '../domain/call.js';
 import type { CallEndReason } from '../domain/history.js';
 import { callLedgerId, creditItem, debitItem, ledgerItem, type TransactItem } from './credits.js';
 import { transact, type Db } from './dynamo.js';
@@ -403,6 +403,8 @@ export async function settleReservation(
   charge: {
     cost: number;
     billedSeconds: number;
+    /** The parts of `cost`, kept beside it for the history record. */
+    breakdown?: CostBreakdown;
     unlessStreamed?: boolean;
     /**
      * The sweep of abandoned streams: settle only while the stream's last heartbeat is still this one (the
@@ -422,7 +424,7 @@ export async function settleReservation(
   const release = Math.round((call.reserved - charged) * 10_000) / 10_000;
   const names: Record<string, string> = { '#settledAt': 'settledAt', '#cost': 'cost', '#b': 'billedSeconds', '#u': 'updatedAt' };
   const values: Record<string, unknown> = { ':now': now, ':cost': charged, ':b': charge.billedSeconds };
-  let setReason = '';
+  let moreSets = '';
   let seenCondition = '';
   if (charge.ifStreamSeenAt !== undefined) {
     names['#seen'] = 'streamSeenAt';
@@ -433,7 +435,12 @@ export async function settleReservation(
     names['#er'] = 'endReason';
     values[':er'] = endReason;
     // A reason already recorded (by the state machine) is the more specific one; keep it.
-    setReason = ', #er = if_not_exists(#er, :er)';
+    moreSets += ', #er = if_not_exists(#er, :er)';
+  }
+  if (charge.breakdown) {
+    names['#cb'] = 'costBreakdown';
+    values[':cb'] = charge.breakdown;
+    moreSets += ', #cb = :cb';
   }
   const items: TransactItem[] = [
     {
@@ -441,7 +448,7 @@ export async function settleReservation(
         TableName: db.table,
         Key: key.liveCall(ws, callId),
         // A settled call leaves the live-stream index (the sweep's), whoever settled it.
-        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${setReason} REMOVE gsi1pk, gsi1sk`,
+        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${moreSets} REMOVE gsi1pk, gsi1sk`,
         // The stream may be claimed (or beat) between the read above and this write: the condition decides.
         ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#settledAt)${charge.unlessStreamed ? ' AND attribute_not_exists(streamStartedAt)' : ''}${seenCondition}`,
         ExpressionAttributeNames: names,

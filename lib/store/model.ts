@@ -25,6 +25,7 @@
  *   RATE#<policy>#<partition> / WINDOW#<startMs>  requests counted in one rate-limit window (expires: ttl)
  *   WIDGETKEY#<hash> / LEASE#<callId>       a widget session open on that key, until it ends (expires: ttl)
  *   WS#<ws>        / WEBHOOK#<id>           webhook endpoint (signing secrets sealed)
+ *   WS#<ws>        / PROVIDERKEY#<vendor>   the workspace's own key at a voice vendor (sealed; docs/provider-keys.md)
  *   WS#<ws>        / EVENT#<evtId>          an event as sent, kept for replay (expires: ttl)
  *   WS#<ws>        / DELIVERY#<endpointId>#<dlvId>  one event's delivery to one endpoint, with its attempts
  *                                           (expires: ttl); newest first per endpoint by sk
@@ -78,6 +79,7 @@ export const ENTITY = {
   webhookEndpoint: 'webhookEndpoint',
   event: 'event',
   delivery: 'delivery',
+  providerKey: 'providerKey',
 } as const;
 
 export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint';
@@ -109,6 +111,7 @@ export const key = {
   webhookEndpoint: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `WEBHOOK#${id}` }),
   event: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `EVENT#${id}` }),
   delivery: (ws: string, endpointId: string, id: string) => ({ pk: `WS#${ws}`, sk: `DELIVERY#${endpointId}#${id}` }),
+  providerKey: (ws: string, vendor: string) => ({ pk: `WS#${ws}`, sk: `PROVIDERKEY#${vendor}` }),
 } as const;
 
 /**

@@ -16,7 +16,7 @@ export type Admission =
   | { readonly ok: true; readonly claims: StreamTokenClaims }
   | { readonly ok: false; readonly reason: 'missing_token' | 'malformed' | 'bad_signature' | 'expired' | 'call_mismatch' };
 
-export function admit(start: Extract<InboundEvent, { kind: 'start' }>, tokenKey: Buffer, nowMs: number = Date.now()): Admission {
+export function admit(start: Extract<InboundEvent, { kind: 'start' }>, tokenKey: Buffer | readonly Buffer[], nowMs: number = Date.now()): Admission {
   const token = start.customParameters.token;
   if (!token) return { ok: false, reason: 'missing_token' };
   const verified = verifyStreamToken(token, tokenKey, nowMs);

@@ -14,11 +14,14 @@ import { claimCallStream, heartbeatCallStream, recordConnectedCall, transferWebh
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
+import { workspaceProviderKeys } from '../../lib/store/provider-keys.js';
+import { capabilitiesOnWorkspaceKeys, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
 import { callStartedData } from '../../lib/services/call-events.js';
 import { analyzeAndRecord } from '../../lib/services/call-analysis.js';
 import { announce } from '../../lib/services/webhook-events.js';
 import { finalizeCall, summarize } from './end/finalize.js';
 import { chargeChatMessage, claimChat, recordChat } from '../../lib/services/chats.js';
+import { describeError, log } from '../../lib/http/log.js';
 import type { StreamingEnvironment } from './server.js';
 import type { CallSetup } from './session/call-session.js';
 
@@ -27,11 +30,11 @@ const CHAT_SUMMARY_PROMPT =
   'Summarize this text chat between an AI agent and a website visitor in at most three sentences: what the ' +
   'visitor wanted, and how it ended. Plain text, no preamble.';
 
-/** Builds one call's vendor providers from the agent's provider ids. */
+/** Builds one call's vendor providers from the agent's provider ids and the workspace's own keys. */
 export interface ProviderFactory {
-  stt(id: SttProviderId): SttProvider;
-  llm(id: LlmProviderId): LlmProvider;
-  tts(id: TtsProviderId): TtsProvider;
+  stt(id: SttProviderId, keys?: WorkspaceProviderKeys): SttProvider;
+  llm(id: LlmProviderId, keys?: WorkspaceProviderKeys): LlmProvider;
+  tts(id: TtsProviderId, keys?: WorkspaceProviderKeys): TtsProvider;
 }
 
 /**
@@ -51,8 +54,19 @@ export function platformEnvironment(
     const analysis = await analyzeAndRecord(deps, llm, setup.agent, { workspaceId: setup.workspaceId, callId: setup.callId, agentId: setup.agent._id, transcript });
     return analysis ? { ...record, analysis } : record;
   };
+  /**
+   * The workspace's own vendor keys (docs/provider-keys.md). Keys that cannot be read (a table error, or a
+   * value sealed with a data-key version this task does not hold yet) must not cost the caller the call: it
+   * runs on the platform's keys and is charged the full price, and the log says why (never a key).
+   */
+  const callProviderKeys = (ws: string): Promise<WorkspaceProviderKeys> =>
+    workspaceProviderKeys(db, secrets, ws).catch((error: unknown) => {
+      log('warn', 'workspace provider keys unreadable; the call uses the platform keys', { workspaceId: ws, ...describeError(error) });
+      return {};
+    });
   return {
-    tokenKey: secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
+    // Every version's key: a token signed by a process already on a newer data key still verifies.
+    tokenKey: secrets.deriveKeys(STREAM_TOKEN_KEY_PURPOSE),
     loader: {
       agent: (ws, id) => getAgent(db, ws, id),
       contactById: (ws, id) => getContact(db, ws, id),
@@ -70,7 +84,7 @@ export function platformEnvironment(
     },
     heartbeat: (call, streamSid) => heartbeatCallStream(deps, call, streamSid),
     web: {
-      key: secrets.deriveKey(WEB_SESSION_KEY_PURPOSE),
+      key: secrets.deriveKeys(WEB_SESSION_KEY_PURPOSE),
       async claim(claims, streamSid) {
         const out = await claimMeetingCall(deps, claims, streamSid);
         if (out.kind === 'claimed') void announce(deps, out.call.workspaceId, 'call.started', callStartedData(out.call, new Date().toISOString()));
@@ -95,8 +109,10 @@ export function platformEnvironment(
         return withAnalysis(record, setup, outcome.transcript, services.llm);
       },
     },
-    services(setup, numberId) {
+    async services(setup, numberId) {
       const { agent } = setup;
+      // Read once, at the call's start: a key set or deleted mid-call applies from the next call.
+      const keys = await callProviderKeys(setup.workspaceId);
       let account: Promise<TelephonyAccount | undefined> | undefined;
       const number = (id: string) => getPhoneNumberWithToken(db, secrets, setup.workspaceId, id);
       const resolveAccount = async (id: string): Promise<TelephonyAccount | undefined> => {
@@ -105,12 +121,13 @@ export function platformEnvironment(
         return deps.telephony.platformAccount();
       };
       return {
-        stt: providers.stt(agent.stt_provider),
-        llm: providers.llm(agent.llm_provider),
-        tts: providers.tts(agent.tts_provider),
-        ttsFallbacks: (agent.fallback?.tts ?? []).map((f) => ({ provider: providers.tts(f.provider), voiceId: f.voice_id ?? DEFAULT_VOICE[f.provider] })),
-        sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider)),
-        llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider), model: f.model })),
+        stt: providers.stt(agent.stt_provider, keys),
+        llm: providers.llm(agent.llm_provider, keys),
+        tts: providers.tts(agent.tts_provider, keys),
+        ttsFallbacks: (agent.fallback?.tts ?? []).map((f) => ({ provider: providers.tts(f.provider, keys), voiceId: f.voice_id ?? DEFAULT_VOICE[f.provider] })),
+        sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider, keys)),
+        llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider, keys), model: f.model })),
+        billing: { onWorkspaceKeys: capabilitiesOnWorkspaceKeys(agent, keys) },
         // A browser call has no phone line: no transfer, no provider hang-up.
         ...(numberId && {
           telephony: {
@@ -135,7 +152,7 @@ export function platformEnvironment(
         // Calls started through the API also settle their credits here (docs/calls.md: who settles).
         // Writing the record announces call.ended (lib/services/call-events.ts).
         putHistory: async (record) => {
-          await recordConnectedCall(deps, record);
+          await recordConnectedCall(deps, record, services.billing?.onWorkspaceKeys);
         },
       });
       return withAnalysis(record, outcome.setup, outcome.transcript, services.llm);

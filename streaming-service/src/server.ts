@@ -28,8 +28,8 @@ export interface CallKey {
 
 /** What the server needs from the platform, built once (lazily, on the first stream). */
 export interface StreamingEnvironment {
-  /** HMAC key of stream tokens (derived from the platform's data key). */
-  readonly tokenKey: Buffer;
+  /** HMAC keys of stream tokens (derived from the platform's data key, one per version it holds). */
+  readonly tokenKey: Buffer | readonly Buffer[];
   readonly loader: CallLoader;
   /**
    * Claims the token's call for this stream, once (a conditional write shared by every container): the
@@ -45,13 +45,13 @@ export interface StreamingEnvironment {
    * Vendor providers and telephony for one call's agent. Telephony only for a call on one of our numbers
    * (`numberId`); a browser call has no phone line to transfer or hang up.
    */
-  services(setup: CallSetup, numberId?: string): SessionServices;
+  services(setup: CallSetup, numberId?: string): SessionServices | Promise<SessionServices>;
   /** Writes the history record (and recording) of a finished call. */
   finalize(outcome: CallOutcome, services: SessionServices): Promise<VoiceHistoryRecord>;
   /** The browser transport (docs/meeting.md); without it `/web-stream` refuses every socket. */
   readonly web?: {
-    /** HMAC key of web session credentials. */
-    readonly key: Buffer;
+    /** HMAC keys of web session credentials (one per data-key version). */
+    readonly key: Buffer | readonly Buffer[];
     /** Claims the call for its first browser socket and reserves its credits, in one write. */
     claim(claims: WebSessionClaims, streamSid: string): Promise<MeetingClaim>;
   };
@@ -279,7 +279,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       let claimed: { maxDurationSeconds: number } | undefined;
       try {
         loaded = await loadCallSetup(admission.claims, start, e.loader);
-        services = e.services(loaded, admission.claims.numberId);
+        services = await e.services(loaded, admission.claims.numberId);
         if (closed) return;
         // Last, after the reads, so a stream that fails to set up does not use up its token; and before
         // the session starts, so no vendor is touched for a stream that is not the call's one.

@@ -59,6 +59,7 @@ describe('the documented request examples', () => {
       'updateWebhookEndpoint',
       'replayWebhookEvents',
       'updateWebhookSettings',
+      'setProviderKey',
     ];
     // A new write route must be added to this order (with what it depends on), so its example is tried too.
     expect([...order].sort()).toEqual(writeRoutes.map(([id]) => id).sort());
@@ -80,7 +81,9 @@ describe('the documented request examples', () => {
       const documented = doc.paths[route.path][route.method.toLowerCase()];
       const example = documented.requestBody.content['application/json'].example;
       const body = substitute(example, ids);
-      const path = route.path.replace('{id}', pathId[id]?.() ?? '');
+      // A provider-key route names its vendor: the documented one.
+      const provider = (OPERATION_EXAMPLES[id]?.params as { provider?: string } | undefined)?.provider ?? '';
+      const path = route.path.replace('{id}', pathId[id]?.() ?? '').replace('{provider}', provider);
       const res = await t.api(ws.apiKey, route.method, path, body);
       expect(res.status, `${id}: ${JSON.stringify(res.body)}`).toBe(route.status);
       expect(route.response!.safeParse(res.body).success, id).toBe(true);

@@ -12,6 +12,7 @@
  * run, history records and meeting links included), so requests that pass validation reach the services
  * behind each route. 429 (rate limiting) is an ordinary 4xx here. The seed is printed with any failure.
  */
+import { PROVIDER_KEY_VENDORS } from '../../lib/domain/provider-key.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -36,7 +37,7 @@ let t: TestPlatform;
 let own: { workspaceId: string; apiKey: string };
 let other: { workspaceId: string; apiKey: string };
 
-type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset' | 'webhook';
+type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset' | 'webhook' | 'provider';
 /** Ids that exist, per resource (own workspace), growing as creates succeed; and some of another workspace. */
 const pools: Record<Resource, string[]> = {
   agent: [],
@@ -47,6 +48,8 @@ const pools: Record<Resource, string[]> = {
   call: [],
   asset: [...Object.keys(MEETING_ASSET_FILES), 'swagger-ui.css'],
   webhook: [],
+  // Provider-key routes name a vendor, not a record: every vendor, and names that are none.
+  provider: [...PROVIDER_KEY_VENDORS, 'OpenAI', 'twilio', 'constructor'],
 };
 const foreign: string[] = [];
 /** Real meeting-link tokens (each opens its link once). */
@@ -150,6 +153,7 @@ const BASES: Partial<Record<keyof typeof ROUTES, (n: number) => Record<string, u
   updateWebhookEndpoint: () => ({ description: 'Renamed', eventTypes: ['call.ended'], enabled: true }),
   replayWebhookEvents: () => ({ since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }),
   updateWebhookSettings: () => ({ creditsLowThreshold: 5 }),
+  setProviderKey: () => ({ apiKey: 'sk-proj-fuzz0000000000000000000000', workspaceId: WS }),
 };
 
 /** Which pool a route's `{id}` draws real ids from. */
@@ -163,6 +167,7 @@ const ID_RESOURCE: Partial<Record<keyof typeof ROUTES, Resource>> = {
   docsAsset: 'asset', meetingAsset: 'asset',
   getWebhookEndpoint: 'webhook', updateWebhookEndpoint: 'webhook', deleteWebhookEndpoint: 'webhook', rotateWebhookSecret: 'webhook',
   sendWebhookTest: 'webhook', replayWebhookEvents: 'webhook', listWebhookDeliveries: 'webhook',
+  setProviderKey: 'provider', testProviderKey: 'provider', deleteProviderKey: 'provider',
 };
 /** What a 201 of a route adds to a pool. */
 const CREATES: Partial<Record<keyof typeof ROUTES, Resource>> = {

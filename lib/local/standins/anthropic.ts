@@ -16,6 +16,7 @@ import {
   type StandinServer,
 } from './llm-script.js';
 import { LLM_MODELS, isKnown } from './catalog.js';
+import { openStandinAccount, serveKeyCheck, standinAccountHolds } from './accounts.js';
 
 /**
  * A stand-in for Anthropic's Messages API (`POST /v1/messages`) on loopback that `@anthropic-ai/sdk` runs
@@ -27,7 +28,9 @@ import { LLM_MODELS, isKnown } from './catalog.js';
  */
 export async function startAnthropicStandin(options: { apiKey: string; control: LlmStandinControl }): Promise<StandinServer> {
   const { apiKey, control } = options;
+  openStandinAccount('anthropic', apiKey);
   return listen(async (req, res, body) => {
+    if (serveKeyCheck('anthropic', req, res)) return;
     const ex = new Exchange('anthropic', req, res, body, control);
     const url = new URL(req.url ?? '/', 'http://standin');
     if (req.method !== 'POST' || url.pathname !== '/v1/messages') return fail(ex, 404, 'not_found_error', 'Not Found');
@@ -143,7 +146,7 @@ interface MessagesBody {
 function authProblem(req: IncomingMessage, apiKey: string): { status: number; type: string; message: string } | undefined {
   const key = req.headers['x-api-key'] ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
   if (!key) return { status: 401, type: 'authentication_error', message: 'x-api-key header is required' };
-  if (key !== apiKey) return { status: 401, type: 'authentication_error', message: 'invalid x-api-key' };
+  if (!(standinAccountHolds('anthropic', String(key)) || key === apiKey)) return { status: 401, type: 'authentication_error', message: 'invalid x-api-key' };
   if (!req.headers['anthropic-version']) return { status: 400, type: 'invalid_request_error', message: 'anthropic-version: header is required' };
   return undefined;
 }

@@ -95,7 +95,7 @@ export function startCartesiaStandin(options: CartesiaStandinOptions = {}): Prom
       if (url.pathname !== '/tts/websocket') return { refuse: { status: 404, body: { error: 'Not found' } } };
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
       const key = headerValue(req.headers['x-api-key']) ?? bearer ?? url.searchParams.get('api_key') ?? url.searchParams.get('access_token') ?? undefined;
-      if (!keyAccepted(options.apiKey, key)) return { refuse: { status: 401, body: { error: 'Invalid API key' } } };
+      if (!keyAccepted(options.apiKey, key, 'cartesia')) return { refuse: { status: 401, body: { error: 'Invalid API key' } } };
       const version = url.searchParams.get('cartesia_version') ?? headerValue(req.headers['cartesia-version']);
       if (!version || !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
         return { refuse: { status: 400, body: { error: 'A Cartesia-Version header (YYYY-MM-DD) is required' } } };

@@ -68,7 +68,7 @@ export function startDeepgramTtsStandin(options: DeepgramTtsStandinOptions = {})
     options,
     (url, req) => {
       if (url.pathname !== '/v1/speak') return { refuse: { status: 404, body: { err_code: 'NOT_FOUND', err_msg: 'Not found' } } };
-      if (!keyAccepted(options.apiKey, presentedKey(req.headers.authorization, req.headers['sec-websocket-protocol']))) {
+      if (!keyAccepted(options.apiKey, presentedKey(req.headers.authorization, req.headers['sec-websocket-protocol']), 'deepgram')) {
         return { refuse: { status: 401, body: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: randomUUID() } } };
       }
       const format = requestedFormat(url);

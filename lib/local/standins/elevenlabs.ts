@@ -77,7 +77,7 @@ export function startElevenLabsStandin(options: ElevenLabsStandinOptions = {}): 
     (url, req) => {
       if (!PATH.test(url.pathname)) return { refuse: { status: 404, body: { detail: { status: 'not_found', message: 'Not found' } } } };
       const key = req.headers['xi-api-key'];
-      if (key !== undefined && !keyAccepted(options.apiKey, String(key))) {
+      if (key !== undefined && !keyAccepted(options.apiKey, String(key), 'elevenlabs')) {
         return { refuse: { status: 401, body: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } } } };
       }
       // Unknown voice (in the path) or model: refused before the upgrade, with ElevenLabs' HTTP error body.
@@ -174,7 +174,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
       );
       return undefined;
     }
-    if (!headerAuth && !keyAccepted(options.apiKey, typeof message.xi_api_key === 'string' ? message.xi_api_key : undefined)) {
+    if (!headerAuth && !keyAccepted(options.apiKey, typeof message.xi_api_key === 'string' ? message.xi_api_key : undefined, 'elevenlabs')) {
       fail('invalid_api_key', 'Invalid API key');
       return undefined;
     }

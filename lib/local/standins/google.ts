@@ -15,6 +15,7 @@ import {
   type StandinServer,
 } from './llm-script.js';
 import { LLM_MODELS, isKnown } from './catalog.js';
+import { openStandinAccount, serveKeyCheck, standinAccountHolds } from './accounts.js';
 
 /**
  * A stand-in for the Gemini API's `models.{model}:streamGenerateContent` (and `:generateContent`) under
@@ -27,7 +28,9 @@ import { LLM_MODELS, isKnown } from './catalog.js';
  */
 export async function startGoogleStandin(options: { apiKey: string; control: LlmStandinControl }): Promise<StandinServer> {
   const { apiKey, control } = options;
+  openStandinAccount('google', apiKey);
   return listen(async (req, res, body) => {
+    if (serveKeyCheck('google', req, res)) return;
     const ex = new Exchange('google', req, res, body, control);
     const url = new URL(req.url ?? '/', 'http://standin');
     const route = /^\/(v1beta|v1|v1alpha)\/models\/([^/:]+):(streamGenerateContent|generateContent)$/.exec(url.pathname);
@@ -139,7 +142,7 @@ function authProblem(req: IncomingMessage, url: URL, apiKey: string): { status: 
       },
     };
   }
-  if (key !== apiKey) {
+  if (!(standinAccountHolds('google', String(key)) || key === apiKey)) {
     return {
       status: 400,
       body: {

@@ -16,6 +16,7 @@ import {
   type StandinServer,
 } from './llm-script.js';
 import { LLM_MODELS, isKnown } from './catalog.js';
+import { openStandinAccount, serveKeyCheck, standinAccountHolds } from './accounts.js';
 
 /**
  * A stand-in for OpenAI's chat completions (`POST /v1/chat/completions`) on loopback, close enough to the
@@ -26,7 +27,9 @@ import { LLM_MODELS, isKnown } from './catalog.js';
  */
 export async function startOpenAiLlmStandin(options: { apiKey: string; control: LlmStandinControl }): Promise<StandinServer> {
   const { apiKey, control } = options;
+  openStandinAccount('openai', apiKey);
   return listen(async (req, res, body) => {
+    if (serveKeyCheck('openai', req, res)) return;
     const ex = new Exchange('openai', req, res, body, control);
     const url = new URL(req.url ?? '/', 'http://standin');
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
@@ -149,7 +152,7 @@ function authProblem(req: IncomingMessage, apiKey: string): { message: string; c
       code: null,
     };
   }
-  if (match[1] !== apiKey) {
+  if (!(standinAccountHolds('openai', match[1]) || match[1] === apiKey)) {
     const given = match[1];
     const masked = given.length > 8 ? `${given.slice(0, 3)}*********${given.slice(-4)}` : '***';
     return {

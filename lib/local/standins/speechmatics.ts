@@ -1,3 +1,4 @@
+import { standinAccountHolds } from './accounts.js';
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
@@ -46,7 +47,8 @@ export async function startSpeechmaticsStandin(script: Partial<SttScript> = {}):
     http: (req, url, body) => {
       if (req.method !== 'POST' || url.pathname !== '/v1/api_keys') return { status: 404, body: { code: 404, error: 'Not Found' } };
       const key = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      if (!control.accepts(key)) return { status: 403, body: { code: 403, error: 'Forbidden' } };
+      // Strict, from the account books: this request is also how a key is tested (docs/provider-keys.md).
+      if (!standinAccountHolds('speechmatics', key)) return { status: 403, body: { code: 403, error: 'Forbidden' } };
       if (url.searchParams.get('type') !== 'rt' && url.searchParams.get('type') !== 'batch') {
         return { status: 422, body: { code: 422, message: 'type must be rt, batch or flow' } };
       }

@@ -1,3 +1,4 @@
+import { answerKeyCheck, openStandinAccount, standinAccountHolds, type StandinVendor } from './accounts.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -595,11 +596,14 @@ export class SttStandinControl {
    */
   requireKey(key: string | undefined): void {
     this.expectedKey = key;
+    if (key) openStandinAccount(this.vendor as StandinVendor, key);
   }
 
-  /** Whether a presented credential is accepted. */
+  /** Whether a presented credential is accepted: also the key of any account the vendor's books hold. */
   accepts(key: string | undefined): boolean {
-    return key === (this.expectedKey ?? STANDIN_KEY);
+    // The placeholder key, or the key of an account the vendor's books hold (a workspace's own key).
+    const held = standinAccountHolds(this.vendor as StandinVendor, key);
+    return key === (this.expectedKey ?? STANDIN_KEY) || held;
   }
 
   /** The next `count` handshakes fail with this HTTP status (503: the vendor is having a moment). */
@@ -755,7 +759,9 @@ export async function startWsStandin(control: SttStandinControl, handlers: WsSta
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
       void (async () => {
-        const answer = handlers.http ? await handlers.http(req, url, body) : { status: 404, body: { error: 'not found' } };
+        // The vendor's cheap authenticated request (a key test), where its stand-in does not serve it itself.
+        const check = control.vendor === 'speechmatics' ? undefined : answerKeyCheck(control.vendor as Exclude<StandinVendor, 'speechmatics'>, req);
+        const answer = check ?? (handlers.http ? await handlers.http(req, url, body) : { status: 404, body: { error: 'not found' } });
         control.httpRequests.push({
           method: req.method ?? 'GET',
           path: url.pathname,

@@ -1,3 +1,4 @@
+import { openStandinAccount } from './accounts.js';
 import type { Config } from '../../config.js';
 import type { SttProviderId } from '../../vendors/stt/port.js';
 import { STANDIN_KEY } from './catalog.js';
@@ -41,6 +42,8 @@ export async function startSttStandins(config: Config, script: Partial<SttScript
     await Promise.all(running.map((s) => s.stop()));
   };
   try {
+    // The key handed to the platform is an account at each vendor (lib/local/standins/accounts.ts).
+    for (const vendor of ['deepgram', 'assemblyai', 'speechmatics', 'openai'] as const) openStandinAccount(vendor, STANDIN_API_KEY);
     if (!config.DEEPGRAM_API_KEY) {
       const s = await startDeepgramSttStandin(script);
       running.push(s);

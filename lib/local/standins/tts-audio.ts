@@ -1,3 +1,4 @@
+import { answerKeyCheck, openStandinAccount, standinAccountHolds } from './accounts.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -381,10 +382,14 @@ export interface TtsStandinOptions {
 export const MAX_RECORDED_CONNECTIONS = 50;
 
 /**
- * Accepts exactly the required key (the shared placeholder when none was given), as a vendor accepts only a
- * key it issued: a missing, empty or different key is refused with the vendor's 401.
+ * Accepts the required key (the shared placeholder when none was given) and the key of any account the
+ * vendor's books hold (lib/local/standins/accounts.ts: a workspace's own key), as a vendor accepts only keys
+ * it issued: a missing, empty or different key is refused with the vendor's 401.
  */
-export const keyAccepted = (required: string | undefined, given: string | undefined): boolean => given === (required ?? STANDIN_KEY);
+export const keyAccepted = (required: string | undefined, given: string | undefined, vendor: TtsStandin['vendor']): boolean => {
+  const held = standinAccountHolds(vendor, given);
+  return given === (required ?? STANDIN_KEY) || held;
+};
 
 /** An HTTP refusal of a handshake: status, JSON body and headers, as the vendor answers. */
 export interface Refusal {
@@ -411,8 +416,12 @@ export async function startStandinServer(
   connected: (ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin) => void,
   fault: FaultAnswer,
 ): Promise<TtsStandin> {
-  const server = createServer((_req, res) => {
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+  if (options.apiKey) openStandinAccount(vendor, options.apiKey);
+  openStandinAccount(vendor, STANDIN_KEY);
+  const server = createServer((req, res) => {
+    // The vendor's cheap authenticated request (a key test); everything else here is the WebSocket.
+    const check = answerKeyCheck(vendor, req);
+    res.writeHead(check?.status ?? 404, { 'content-type': 'application/json' }).end(JSON.stringify(check?.body ?? { error: 'not found' }));
   });
   // No permessage-deflate, like the adapters: base64 audio barely compresses.
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });

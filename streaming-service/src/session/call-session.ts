@@ -1,4 +1,5 @@
 import { describeError, log } from '../../../lib/http/log.js';
+import type { CallCapability } from '../../../lib/domain/provider-key.js';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
@@ -59,6 +60,8 @@ export interface SessionServices {
   readonly llmFallbacks?: readonly LlmChoice[];
   /** The agent's fallback voices, in order, for when its TTS vendor stays down mid-call. */
   readonly ttsFallbacks?: readonly { readonly provider: TtsProvider; readonly voiceId: string }[];
+  /** How the call is priced: the capabilities on the workspace's own vendor keys (docs/provider-keys.md). */
+  readonly billing?: { readonly onWorkspaceKeys: readonly CallCapability[] };
   /** Telephony for transfers, keypad tones and hang-ups; absent when the call has no phone line. */
   readonly telephony?: SessionTelephony;
   /** The tool with decrypted header values, read when a call uses it. */

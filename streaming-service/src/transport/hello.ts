@@ -61,7 +61,7 @@ export async function loadBrowserSetup(
 ): Promise<{ setup: CallSetup; services: SessionServices } | undefined> {
   try {
     const setup = await loadCallSetup(claims, ids, e.loader);
-    return { setup, services: e.services(setup) };
+    return { setup, services: await e.services(setup) };
   } catch (error) {
     log('warn', 'browser session setup failed', { callId: claims.callId, ...describeError(error) });
     refuse(ws, UNAVAILABLE, 'unavailable', 'The agent could not be reached. Try again in a moment.');
