@@ -79,7 +79,12 @@ export interface RouteSpec {
    */
   readonly errors?: readonly number[];
   /** Public routes counted per source IP under this rate-limit policy (docs/api.md, "Rate limits"). */
-  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget';
+  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'account';
+  /**
+   * Dashboard routes (docs/dashboard.md): `user` needs a signed-in user's session key (an API key gets 403
+   * `user_session_required`), `owner` also the owner role (a member gets 403 `owner_required`).
+   */
+  readonly access?: 'user' | 'owner';
   /**
    * Called from other sites' pages (the widget): every answer, errors included, carries
    * `Access-Control-Allow-Origin` naming the request's `Origin`, so the page can read why it was refused.

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { NotFoundError, BadRequestError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { Db } from './dynamo.js';
-import { transact } from './dynamo.js';
+import { queryAll, transact } from './dynamo.js';
+import type { KeyView, Role } from '../domain/dashboard.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 
 /**
@@ -17,12 +19,22 @@ export interface WidgetKeyScope {
   readonly origins: readonly string[];
 }
 
-/** What an API key resolves to. `widget` is set for widget-scoped keys; a key without it has full scope. */
+/** The signed-in dashboard user a session key speaks for (docs/dashboard.md). */
+export interface KeyUser {
+  readonly userId: string;
+  readonly role: Role;
+}
+
+/**
+ * What an API key resolves to. `widget` is set for widget-scoped keys; a key without it has full scope.
+ * `user` is set for session keys: they act for that user with that role, and expire (`revoked` once past).
+ */
 export interface ApiKeyRecord {
   readonly workspaceId: string;
   readonly keyId: string;
   readonly revoked: boolean;
   readonly widget?: WidgetKeyScope;
+  readonly user?: KeyUser;
 }
 
 /** Keys are stored as SHA-256 of the value: 256 random bits need no slow hash to resist guessing. */
@@ -30,10 +42,13 @@ export const hashApiKey = (apiKey: string): string => createHash('sha256').updat
 
 const API_KEY_PREFIX = 'vak_';
 const newApiKeyValue = () => `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+/** The start of a key kept for its listing: 6 random characters (36 of its 256 bits) tell keys apart, and guess nothing. */
+const keyPrefix = (value: string) => value.slice(0, API_KEY_PREFIX.length + 6);
 
 type TransactItem = Parameters<typeof transact>[1][number];
 
-function apiKeyItems(db: Db, ws: string, keyId: string, name: string, hash: string, now: string, widget?: WidgetKeyScope): TransactItem[] {
+function apiKeyItems(db: Db, ws: string, keyId: string, name: string, value: string, now: string, widget?: WidgetKeyScope): TransactItem[] {
+  const hash = hashApiKey(value);
   // The scope lives on both items: the hash item is what authentication reads, the ref what a listing shows.
   const scope = widget ? { scope: 'widget', agentIds: [...widget.agentIds], origins: [...widget.origins] } : {};
   return [
@@ -47,7 +62,32 @@ function apiKeyItems(db: Db, ws: string, keyId: string, name: string, hash: stri
     {
       Put: {
         TableName: db.table,
-        Item: { ...key.apiKeyRef(ws, keyId), entity: ENTITY.apiKeyRef, v: TABLE_SCHEMA_VERSION, keyId, name, keyHash: hash, createdAt: now, ...scope },
+        Item: { ...key.apiKeyRef(ws, keyId), entity: ENTITY.apiKeyRef, v: TABLE_SCHEMA_VERSION, keyId, name, keyHash: hash, prefix: keyPrefix(value), createdAt: now, ...scope },
+      },
+    },
+  ];
+}
+
+/** The items of a new workspace: its profile, its balance and the ledger entry of its initial credits. */
+export function workspaceItems(db: Db, workspaceId: string, name: string, credits: number, now: string): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...key.workspace(workspaceId), entity: ENTITY.workspace, v: TABLE_SCHEMA_VERSION, workspaceId, name, createdAt: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...key.credits(workspaceId), entity: ENTITY.credits, v: TABLE_SCHEMA_VERSION, balance: credits },
+      },
+    },
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...key.ledger(workspaceId, newId('ledger')), entity: ENTITY.ledger, v: TABLE_SCHEMA_VERSION, amount: credits, reason: 'initial_grant', createdAt: now },
       },
     },
   ];
@@ -62,29 +102,7 @@ export async function createWorkspace(
   const keyId = newId('apiKey');
   const apiKey = newApiKeyValue();
   const now = new Date().toISOString();
-  const ledgerId = newId('ledger');
-  await transact(db, [
-    {
-      Put: {
-        TableName: db.table,
-        Item: { ...key.workspace(workspaceId), entity: ENTITY.workspace, v: TABLE_SCHEMA_VERSION, workspaceId, name: input.name, createdAt: now },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    {
-      Put: {
-        TableName: db.table,
-        Item: { ...key.credits(workspaceId), entity: ENTITY.credits, v: TABLE_SCHEMA_VERSION, balance: input.credits },
-      },
-    },
-    {
-      Put: {
-        TableName: db.table,
-        Item: { ...key.ledger(workspaceId, ledgerId), entity: ENTITY.ledger, v: TABLE_SCHEMA_VERSION, amount: input.credits, reason: 'initial_grant', createdAt: now },
-      },
-    },
-    ...apiKeyItems(db, workspaceId, keyId, 'default', hashApiKey(apiKey), now),
-  ]);
+  await transact(db, [...workspaceItems(db, workspaceId, input.name, input.credits, now), ...apiKeyItems(db, workspaceId, keyId, 'default', apiKey, now)]);
   return { workspaceId, apiKey, keyId };
 }
 
@@ -94,12 +112,60 @@ async function requireWorkspace(db: Db, ws: string): Promise<void> {
 }
 
 /** Adds an API key to a workspace: full scope, or with `widget` a widget key limited to those agents and origins. */
-export async function createApiKey(db: Db, ws: string, name: string, widget?: WidgetKeyScope): Promise<{ keyId: string; apiKey: string }> {
+export async function createApiKey(db: Db, ws: string, name: string, widget?: WidgetKeyScope): Promise<{ keyId: string; apiKey: string; key: KeyView }> {
   await requireWorkspace(db, ws);
   const keyId = newId('apiKey');
   const apiKey = newApiKeyValue();
-  await transact(db, apiKeyItems(db, ws, keyId, name, hashApiKey(apiKey), new Date().toISOString(), widget));
-  return { keyId, apiKey };
+  const createdAt = new Date().toISOString();
+  await transact(db, apiKeyItems(db, ws, keyId, name, apiKey, createdAt, widget));
+  const scope = widget ? { scope: 'widget' as const, agentIds: [...widget.agentIds], origins: [...widget.origins] } : { scope: 'full' as const };
+  return { keyId, apiKey, key: { id: keyId, name, prefix: keyPrefix(apiKey), createdAt, lastUsedAt: null, ...scope } };
+}
+
+/** The workspace's keys that still work, newest first (session keys are not listed: they live under the user). */
+export async function listApiKeys(db: Db, ws: string): Promise<KeyView[]> {
+  const out: KeyView[] = [];
+  for await (const item of queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':p': 'KEY#' },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  })) {
+    if (item.revokedAt !== undefined) continue;
+    const widget = item.scope === 'widget';
+    out.push({
+      id: String(item.keyId),
+      name: String(item.name),
+      scope: widget ? 'widget' : 'full',
+      // Keys made before prefixes were kept show the bare type prefix.
+      prefix: typeof item.prefix === 'string' ? item.prefix : API_KEY_PREFIX,
+      createdAt: String(item.createdAt),
+      lastUsedAt: typeof item.lastUsedAt === 'string' ? item.lastUsedAt : null,
+      ...(widget ? { agentIds: (item.agentIds as string[]) ?? [], origins: (item.origins as string[]) ?? [] } : {}),
+    });
+  }
+  return out;
+}
+
+/**
+ * Records that a key was used, on its listing entry, unless a use in the last `resolutionMs` is recorded
+ * already (the condition makes concurrent writers harmless). Callers throttle per process first, so a busy
+ * key costs one write a minute, not one per request.
+ */
+export async function touchKeyLastUsed(db: Db, ws: string, keyId: string, now: Date, resolutionMs: number): Promise<void> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key.apiKeyRef(ws, keyId),
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :cutoff)',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':cutoff': new Date(now.getTime() - resolutionMs).toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /** Revokes a key by id; every later request with it gets 401. */
@@ -124,10 +190,13 @@ export async function revokeApiKey(db: Db, ws: string, keyId: string): Promise<v
 export async function findApiKeyByHash(db: Db, hash: string): Promise<ApiKeyRecord | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.apiKey(hash), ConsistentRead: true }));
   if (!out.Item) return undefined;
+  // A session key past its time is refused at once: DynamoDB deletes expired items only eventually.
+  const expired = typeof out.Item.expiresAt === 'string' && Date.parse(out.Item.expiresAt) <= Date.now();
   return {
     workspaceId: out.Item.workspaceId as string,
     keyId: out.Item.keyId as string,
-    revoked: out.Item.revokedAt !== undefined,
+    revoked: out.Item.revokedAt !== undefined || expired,
+    ...(out.Item.session === true ? { user: { userId: out.Item.userId as string, role: out.Item.role as Role } } : {}),
     ...(out.Item.scope === 'widget'
       ? { widget: { agentIds: (out.Item.agentIds as string[] | undefined) ?? [], origins: (out.Item.origins as string[] | undefined) ?? [] } }
       : {}),
