@@ -71,8 +71,7 @@ interface KnownKey {
  * cannot grow it.
  */
 const keyWorkspace = new Map<string, KnownKey>();
-/** When this process last recorded each key's use (see noteKeyUse). */
-const lastUseWritten = new Map<string, number>();
+
 const KEY_CACHE_SIZE = 1_000;
 /** Key hashes known not to work, for UNKNOWN_KEY_CACHE_TTL_MS (lib/http/rate-limit.ts). */
 const unknownKeys = new UnknownKeyCache();
@@ -140,7 +139,7 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
       const known: KnownKey = { workspaceId: found.workspaceId, caller: { keyId: found.keyId, ...(found.user ? { user: found.user } : {}) } };
       if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
       keyWorkspace.set(hash, known);
-      await noteKeyUse(deps, found);
+      await noteKeyUse(deps, hash, found);
       return known;
     });
   const admit = async () => {
@@ -175,16 +174,15 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
 const REVOKED = 'This API key has been revoked.';
 
 /**
- * Records a full or widget key's use for its listing's "last used", at most once a LAST_USED_RESOLUTION_MS
- * per key and process (session keys are not listed). Bounded like the key cache.
+ * Records a full or widget key's use for its listing's "last used" when the stored one is older than
+ * LAST_USED_RESOLUTION_MS: the key item was just read, so a busy key costs one write a minute (session keys
+ * are not listed, and write nothing).
  */
-async function noteKeyUse(deps: Deps, found: ApiKeyRecord): Promise<void> {
+async function noteKeyUse(deps: Deps, hash: string, found: ApiKeyRecord): Promise<void> {
   if (found.user) return;
   const now = Date.now();
-  if (now - (lastUseWritten.get(found.keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
-  if (lastUseWritten.size >= KEY_CACHE_SIZE) lastUseWritten.clear();
-  lastUseWritten.set(found.keyId, now);
-  await touchKeyLastUsed(deps.db, found.workspaceId, found.keyId, new Date(now), LAST_USED_RESOLUTION_MS);
+  if (found.lastUsedAt && now - Date.parse(found.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
+  await touchKeyLastUsed(deps.db, hash, new Date(now), LAST_USED_RESOLUTION_MS);
 }
 
 /** A route for dashboard users only refuses API keys, and an owner-only route refuses members (docs/dashboard.md). */

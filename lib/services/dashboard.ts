@@ -4,6 +4,7 @@ import { notAMember, type Role, type Session, type WorkspaceRef } from '../domai
 import { log } from '../http/log.js';
 import {
   acceptInvitation as acceptStoredInvitation,
+  createOwnedWorkspace,
   createInvitation,
   createSessionKey,
   deletePendingSignUp,
@@ -125,4 +126,14 @@ export async function invite(
   const link = `${publicUrl(deps.config, '/dashboard/accept-invitation')}#token=${created.token}`;
   if (deps.config.COGNITO_ENDPOINT) log('info', 'invitation link (local platform)', { email: input.email, workspaceId: input.workspaceId, link });
   return { invitation: { id: created.id, email: input.email, role: input.role, link, expiresAt: created.expiresAt } };
+}
+
+/**
+ * Another workspace for a signed-in user, who owns it. It starts with no credits: the sign-up grant is
+ * once per account, or making workspaces would mint credits.
+ */
+export async function createUserWorkspace(deps: AuthDeps, userId: string, name: string): Promise<WorkspaceRef> {
+  const user = await findUser(deps.db, userId);
+  if (!user) throw notAMember();
+  return createOwnedWorkspace(deps.db, user, name, 0);
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, UpdateCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { NotFoundError, BadRequestError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -35,6 +35,8 @@ export interface ApiKeyRecord {
   readonly revoked: boolean;
   readonly widget?: WidgetKeyScope;
   readonly user?: KeyUser;
+  /** When a use was last recorded (full and widget keys; see touchKeyLastUsed). */
+  readonly lastUsedAt?: string;
 }
 
 /** Keys are stored as SHA-256 of the value: 256 random bits need no slow hash to resist guessing. */
@@ -124,40 +126,61 @@ export async function createApiKey(db: Db, ws: string, name: string, widget?: Wi
 
 /** The workspace's keys that still work, newest first (session keys are not listed: they live under the user). */
 export async function listApiKeys(db: Db, ws: string): Promise<KeyView[]> {
-  const out: KeyView[] = [];
+  const refs: Record<string, unknown>[] = [];
   for await (const item of queryAll(db, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':p': 'KEY#' },
     ScanIndexForward: false,
     ConsistentRead: true,
   })) {
-    if (item.revokedAt !== undefined) continue;
+    if (item.revokedAt === undefined) refs.push(item);
+  }
+  const lastUsed = await lastUsedOf(db, refs.map((r) => String(r.keyHash)));
+  return refs.map((item) => {
     const widget = item.scope === 'widget';
-    out.push({
+    return {
       id: String(item.keyId),
       name: String(item.name),
       scope: widget ? 'widget' : 'full',
       // Keys made before prefixes were kept show the bare type prefix.
       prefix: typeof item.prefix === 'string' ? item.prefix : API_KEY_PREFIX,
       createdAt: String(item.createdAt),
-      lastUsedAt: typeof item.lastUsedAt === 'string' ? item.lastUsedAt : null,
+      lastUsedAt: lastUsed.get(String(item.keyHash)) ?? null,
       ...(widget ? { agentIds: (item.agentIds as string[]) ?? [], origins: (item.origins as string[]) ?? [] } : {}),
-    });
+    };
+  });
+}
+
+/** `lastUsedAt` of each key hash, read from the items authentication reads (and writes it on). */
+async function lastUsedOf(db: Db, hashes: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const BATCH = 100; // BatchGetItem's limit per call
+  for (let i = 0; i < hashes.length; i += BATCH) {
+    let keys: Record<string, unknown>[] | undefined = hashes.slice(i, i + BATCH).map((h) => key.apiKey(h));
+    while (keys && keys.length > 0) {
+      const res: BatchGetCommandOutput = await db.doc.send(
+        new BatchGetCommand({ RequestItems: { [db.table]: { Keys: keys, ProjectionExpression: 'pk, lastUsedAt', ConsistentRead: true } } }),
+      );
+      for (const item of res.Responses?.[db.table] ?? []) {
+        if (typeof item.lastUsedAt === 'string') out.set(String(item.pk).slice('APIKEY#'.length), item.lastUsedAt);
+      }
+      keys = res.UnprocessedKeys?.[db.table]?.Keys;
+    }
   }
   return out;
 }
 
 /**
- * Records that a key was used, on its listing entry, unless a use in the last `resolutionMs` is recorded
- * already (the condition makes concurrent writers harmless). Callers throttle per process first, so a busy
- * key costs one write a minute, not one per request.
+ * Records that a key was used, on the item authentication reads (so the next read tells whether another
+ * write is due), unless a use in the last `resolutionMs` is recorded already: the condition makes
+ * concurrent writers harmless, and a busy key costs one write a minute, not one per request.
  */
-export async function touchKeyLastUsed(db: Db, ws: string, keyId: string, now: Date, resolutionMs: number): Promise<void> {
+export async function touchKeyLastUsed(db: Db, hash: string, now: Date, resolutionMs: number): Promise<void> {
   try {
     await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
-        Key: key.apiKeyRef(ws, keyId),
+        Key: key.apiKey(hash),
         UpdateExpression: 'SET lastUsedAt = :now',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :cutoff)',
         ExpressionAttributeValues: { ':now': now.toISOString(), ':cutoff': new Date(now.getTime() - resolutionMs).toISOString() },
@@ -197,6 +220,7 @@ export async function findApiKeyByHash(db: Db, hash: string): Promise<ApiKeyReco
     keyId: out.Item.keyId as string,
     revoked: out.Item.revokedAt !== undefined || expired,
     ...(out.Item.session === true ? { user: { userId: out.Item.userId as string, role: out.Item.role as Role } } : {}),
+    ...(typeof out.Item.lastUsedAt === 'string' ? { lastUsedAt: out.Item.lastUsedAt } : {}),
     ...(out.Item.scope === 'widget'
       ? { widget: { agentIds: (out.Item.agentIds as string[] | undefined) ?? [], origins: (out.Item.origins as string[] | undefined) ?? [] } }
       : {}),
