@@ -5,10 +5,9 @@
  * (refused without the CSRF header), sign-out (which revokes) and password reset all work against
  * cognito-local; refusals change nothing, and no secret reaches the logs.
  */
-import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmationCodeOf } from '../../lib/local/cognito.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { codeFor, DashboardBrowser, signedUpUser, type DashboardSession } from '../support/dashboard.js';
 
 let t: TestPlatform;
 const logs: string[] = [];
@@ -32,56 +31,13 @@ const PASSWORD = 'Correct-horse-9';
 let n = 0;
 const newEmail = () => `user${Date.now()}${n++}@example.com`;
 
-/** A browser-like client of the auth endpoints: keeps the refresh cookie as a browser would (its Path is /auth). */
-class Browser {
-  cookie: string | undefined;
-  setCookies: string[] = [];
-
-  async auth(path: string, body?: unknown, headers: Record<string, string> = { 'x-requested-with': 'dashboard' }) {
-    const res = await fetch(`${t.baseUrl}/auth/${path}`, {
-      method: 'POST',
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const set = res.headers.get('set-cookie');
-    if (set) {
-      this.setCookies.push(set);
-      const value = /^vas_refresh=([^;]*)/.exec(set)?.[1];
-      this.cookie = value ? `vas_refresh=${value}` : undefined;
-    }
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+const newUser = (workspaceName = 'Acme') => signedUpUser(t.baseUrl, newEmail(), PASSWORD, workspaceName);
+type Session = DashboardSession;
+const Browser = class extends DashboardBrowser {
+  constructor() {
+    super(t.baseUrl);
   }
-}
-
-const cognito = () => inject('stores').cognito;
-const codeFor = (email: string) => confirmationCodeOf(cognito().dataDir, cognito().userPoolId, email);
-
-/** Signs up, confirms with the code cognito-local issued and signs in; the browser holds the cookie. */
-async function newUser(workspaceName = 'Acme') {
-  const email = newEmail();
-  const browser = new Browser();
-  const up = await browser.auth('sign-up', { email, password: PASSWORD, workspaceName }, {});
-  expect(up).toEqual({ status: 201, body: { confirmationRequired: true } });
-  const code = await codeFor(email);
-  expect(code).toMatch(/^\d{6}$/);
-  expect((await browser.auth('confirm-sign-up', { email, code }, {})).status).toBe(204);
-  const signIn = await browser.auth('sign-in', { email, password: PASSWORD }, {});
-  expect(signIn.status).toBe(200);
-  return { email, browser, session: signIn.body as Session };
-}
-
-interface Session {
-  apiKey: string;
-  expiresAt: string;
-  user: { id: string; email: string };
-  workspace: { id: string; name: string; role: string };
-  workspaces: { id: string; name: string; role: string }[];
-}
+};
 
 describe('sign-up, sign-in and the session key', () => {
   it('signs up with a new workspace and answers a session key that works on the public API', async () => {
