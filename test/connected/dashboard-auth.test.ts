@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { codeFor, DashboardBrowser, signedUpUser, type DashboardSession } from '../support/dashboard.js';
+import { codeFor, DashboardBrowser, signedUpUser, type DashboardSession } from '../support/dashboard-api.js';
 
 let t: TestPlatform;
 const logs: string[] = [];

@@ -10,7 +10,7 @@ import { buildOpenApiDocument } from '../../lib/http/openapi.js';
 import { OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
 import { ROUTES, type OperationId, type RouteSpec } from '../../lib/infra/routes.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { codeFor, DashboardBrowser, signedUpUser } from '../support/dashboard.js';
+import { codeFor, DashboardBrowser, signedUpUser } from '../support/dashboard-api.js';
 
 let t: TestPlatform;
 
