@@ -13,6 +13,7 @@ import {
   type WorkspaceRef,
 } from '../domain/dashboard.js';
 import { newId } from '../domain/ids.js';
+import { NotFoundError } from '../domain/errors.js';
 import { queryAll, transact, type Db } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 import { hashApiKey, workspaceItems } from './workspaces.js';
@@ -256,4 +257,25 @@ export async function acceptInvitation(db: Db, token: string, user: { userId: st
 /** Removes a pending sign-up once its user exists. */
 export async function deletePendingSignUp(db: Db, email: string): Promise<void> {
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key.pendingSignUp(email) }));
+}
+
+/**
+ * A user made by the admin CLI, put straight into an existing workspace with `role` (no workspace of their
+ * own). The profile is new: Cognito refused the email already if the user existed.
+ */
+export async function addUserToWorkspace(db: Db, user: { userId: string; email: string }, workspaceId: string, role: Role): Promise<WorkspaceRef> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.workspace(workspaceId), ConsistentRead: true }));
+  if (!out.Item) throw new NotFoundError('Workspace');
+  const ws = { id: workspaceId, name: String(out.Item.name) };
+  const now = new Date().toISOString();
+  await transact(db, [
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...key.user(user.userId), entity: ENTITY.user, v: TABLE_SCHEMA_VERSION, userId: user.userId, email: user.email, createdAt: now, lastWorkspaceId: workspaceId },
+      },
+    },
+    ...membershipItems(db, user, ws, role, now),
+  ]);
+  return { ...ws, role };
 }
