@@ -14,7 +14,7 @@ import {
 } from '../domain/dashboard.js';
 import { newId } from '../domain/ids.js';
 import { NotFoundError } from '../domain/errors.js';
-import { queryAll, transact, type Db } from './dynamo.js';
+import { queryPrefix, transact, type Db } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 import { hashApiKey, workspaceItems } from './workspaces.js';
 
@@ -128,11 +128,7 @@ export async function provisionUser(
 /** Every workspace the user belongs to, oldest workspace first (ids are ULIDs). */
 export async function listMemberships(db: Db, userId: string): Promise<WorkspaceRef[]> {
   const out: WorkspaceRef[] = [];
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':p': 'MEMBER#' },
-    ConsistentRead: true,
-  })) {
+  for await (const item of queryPrefix(db, `USER#${userId}`, 'MEMBER#')) {
     out.push({ id: String(item.workspaceId), name: String(item.workspaceName), role: item.role as Role });
   }
   return out;
@@ -141,11 +137,7 @@ export async function listMemberships(db: Db, userId: string): Promise<Workspace
 /** The members of a workspace (no user reads another's profile: the email is kept on the membership). */
 export async function listMembers(db: Db, ws: string): Promise<MemberView[]> {
   const out: MemberView[] = [];
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':p': 'MEMBER#' },
-    ConsistentRead: true,
-  })) {
+  for await (const item of queryPrefix(db, `WS#${ws}`, 'MEMBER#')) {
     out.push({ userId: String(item.userId), email: String(item.email), role: item.role as Role, joinedAt: String(item.joinedAt) });
   }
   return out;
@@ -196,11 +188,7 @@ export async function createSessionKey(db: Db, input: { userId: string; workspac
 /** Deletes every session key of the user (sign-out): each is refused from its next request on. */
 export async function revokeSessionKeys(db: Db, userId: string): Promise<number> {
   let count = 0;
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':p': 'SESSION#' },
-    ConsistentRead: true,
-  })) {
+  for await (const item of queryPrefix(db, `USER#${userId}`, 'SESSION#')) {
     await transact(db, [
       { Delete: { TableName: db.table, Key: key.apiKey(String(item.keyHash)) } },
       { Delete: { TableName: db.table, Key: { pk: String(item.pk), sk: String(item.sk) } } },
