@@ -13,6 +13,8 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 export interface PlatformEndpoints {
   readonly pid: number;
   readonly dynamodb: string;
+  /** The COGNITO_* environment of its cognito-local (the CLI's `user create` signs users up there). */
+  readonly cognito?: Record<string, string>;
   readonly table: string;
   readonly baseUrl: string;
   /** Absolute DATA_DIR of the instance. */
@@ -79,7 +81,8 @@ function parseEndpoints(text: string, dataDir?: string): PlatformEndpoints | und
     if (typeof e.pid !== 'number' || typeof e.dynamodb !== 'string' || typeof e.table !== 'string' || typeof e.baseUrl !== 'string') return undefined;
     // Files written before the dataDir field existed name their directory by where they are.
     const dir = typeof e.dataDir === 'string' ? e.dataDir : dataDir;
-    return dir ? { pid: e.pid, dynamodb: e.dynamodb, table: e.table, baseUrl: e.baseUrl, dataDir: resolve(dir) } : undefined;
+    const cognito = e.cognito && typeof e.cognito === 'object' ? { cognito: e.cognito } : {};
+    return dir ? { pid: e.pid, dynamodb: e.dynamodb, ...cognito, table: e.table, baseUrl: e.baseUrl, dataDir: resolve(dir) } : undefined;
   } catch {
     return undefined;
   }
