@@ -9,6 +9,7 @@ import type { LocalStores } from '../../lib/local/platform.js';
 import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import type { Fallback } from '../../lib/local/server.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
+import { expectToolsMasked } from './invariants.js';
 
 export interface TestPlatform {
   readonly baseUrl: string;
@@ -42,7 +43,8 @@ export function sharedStores(queue?: { queueUrl: string; deadLetterQueueUrl: str
 
 /**
  * {@link TestPlatform.api} for a platform at `baseUrl`: the key set, a body JSON-encoded unless it is a
- * string already (so a test can send malformed JSON), and the answer parsed when it is JSON.
+ * string already (so a test can send malformed JSON), and the answer parsed when it is JSON. Every JSON
+ * answer is checked for unmasked tool header values, so no route can leak one unnoticed.
  */
 export function platformApi(baseUrl: string): TestPlatform['api'] {
   return async (apiKey, method, path, body, headers = {}) => {
@@ -62,6 +64,7 @@ export function platformApi(baseUrl: string): TestPlatform['api'] {
     } catch {
       // Non-JSON answers (HTML, TwiML) stay text.
     }
+    expectToolsMasked(parsed, `${method} ${path}`);
     return { status: res.status, body: parsed, headers: res.headers };
   };
 }

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../lib/domain/agent.js';
 import type { Tool } from '../../lib/domain/tool.js';
-import type { LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
+import type { LlmEvent, LlmProvider, LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
 import { CallSession, type CallSetup } from '../../streaming-service/src/session/call-session.js';
 import { FakeLlm, FakeStt, FakeTts } from '../fakes/voice-ports.js';
 import { twilioTransport } from '../../streaming-service/src/transport/twilio.js';
@@ -34,11 +34,13 @@ interface Extra {
   silenceTimeoutMs?: number;
   reply?: (request: LlmRequest) => string | { text?: string; toolCalls?: LlmToolCall[] };
   tools?: Tool[];
+  /** Replaces the scripted model (a test that needs one that never answers). */
+  llm?: LlmProvider;
 }
 
 function session(options: Extra = {}) {
   const stt = new FakeStt();
-  const llm = new FakeLlm(options.reply);
+  const llm = options.llm ?? new FakeLlm(options.reply);
   const tts = new FakeTts();
   const sent: Record<string, any>[] = [];
   const closes: number[] = [];
@@ -176,6 +178,36 @@ describe('call session', () => {
       t.s.end('stop');
       await t.s.ended;
       server.close();
+    }
+  });
+
+  it('a caller who speaks up while the agent is still thinking interrupts the reply before any audio', async () => {
+    // A model that thinks until it is aborted: the reply stays in `thinking`, with nothing audible.
+    const aborted: string[] = [];
+    const thinker: LlmProvider = {
+      id: 'openai',
+      async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        aborted.push(String(request.messages.at(-1)?.content));
+      },
+    };
+    const t = session({ llm: thinker });
+    try {
+      t.s.start();
+      await until(() => t.sent.some((m) => m.event === 'mark'));
+      t.echoMarks();
+      await until(() => t.s.state.state === 'listening');
+      t.stt.emit({ type: 'transcript', text: 'Book me a table', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await until(() => t.s.state.state === 'thinking');
+      // Two real words, not yet a finished turn: enough to take the floor from a thinking agent.
+      t.stt.emit({ type: 'transcript', text: 'No wait', isFinal: false, speechFinal: false, atMs: performance.now() });
+      await until(() => t.s.interruptions.length === 1);
+      expect(t.s.state.state).toBe('listening');
+      await until(() => aborted.length === 1);
+      expect(aborted).toEqual(['Book me a table']);
+    } finally {
+      t.s.end('stop');
+      await t.s.ended;
     }
   });
 
