@@ -34,6 +34,18 @@ export interface CallsPlatform {
   stop(): Promise<void>;
 }
 
+/**
+ * One call's reservation at the platform's default price (lib/config.ts: 1 credit a minute, 600 s at most),
+ * written out so that tests do not compute expected amounts with the code they test.
+ */
+export const CALL_RESERVATION = 10;
+
+/**
+ * What a call of `seconds` costs at the default price: every started second at 1/60 credit, to 4 decimals
+ * (docs/calls.md), spelled independently of lib/domain/call.ts for durations a test only learns at run time.
+ */
+export const expectedCallCost = (seconds: number): number => Math.round((Math.ceil(seconds) / 60) * 10_000) / 10_000;
+
 let numberSeq = 0;
 
 export async function startCallsPlatform(options: { dispatchPoller?: boolean; streamSweep?: boolean } = {}): Promise<CallsPlatform> {

@@ -40,7 +40,7 @@ interface Extra {
 
 function session(options: Extra = {}) {
   const stt = new FakeStt();
-  const llm = options.llm ?? new FakeLlm(options.reply);
+  const llm = new FakeLlm(options.reply);
   const tts = new FakeTts();
   const sent: Record<string, any>[] = [];
   const closes: number[] = [];
@@ -60,7 +60,7 @@ function session(options: Extra = {}) {
     setup,
     {
       stt,
-      llm,
+      llm: options.llm ?? llm,
       tts,
       telephony: {
         port: { updateCall: async (_a: unknown, sid: string, req: unknown) => (updates.push({ sid, req }), {}) } as never,

@@ -6,22 +6,19 @@
  * message; a retried request with the same Idempotency-Key returns the first answer and starts nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reservationFor } from '../../../lib/domain/call.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
-import { callPricing } from '../../../lib/services/credits.js';
 import { startPhoneCall } from '../../../lib/services/calls.js';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { receive, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { CALL_RESERVATION, receive, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
-let perCall: number;
+const perCall = CALL_RESERVATION;
 
 beforeAll(async () => {
   // No poller: the messages stay on this file's queue to be counted.
   p = await startCallsPlatform({ dispatchPoller: false });
-  perCall = reservationFor(callPricing(p.deps.config));
 });
 afterAll(async () => p?.stop());
 
