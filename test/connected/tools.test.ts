@@ -8,6 +8,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { key } from '../../lib/store/model.js';
+import { expectRefusedUnchanged } from '../support/invariants.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -144,8 +145,9 @@ describe('tools', () => {
     expect((await t.api(own.apiKey, 'GET', '/api/tools')).body.data).toEqual([]);
 
     const created = await t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId));
-    const moved = await t.api(own.apiKey, 'PUT', `/api/tools/${created.body._id}`, { config: { url: 'http://10.0.0.7/orders/{order_id}' } });
-    expect(moved.status).toBe(400);
+    const moved = await expectRefusedUnchanged(t.deps.db, 400, () =>
+      t.api(own.apiKey, 'PUT', `/api/tools/${created.body._id}`, { config: { url: 'http://10.0.0.7/orders/{order_id}' } }),
+    );
     expect(moved.body.error.details[0].field).toBe('config.url');
     const got = await t.api(own.apiKey, 'GET', `/api/tools/${created.body._id}`);
     expect(got.body.config.url).toBe('https://api.example.com/orders/{order_id}');
@@ -192,6 +194,7 @@ describe('tools', () => {
     expect(zendesk.settings.map((s: { name: string }) => s.name)).toEqual(['subdomain']);
     expect(zendesk.parameters.find((p: { name: string }) => p.name === 'priority').enum).toEqual(['low', 'normal', 'high', 'urgent']);
     expect((await t.api('nope', 'GET', '/api/tools/templates')).status).toBe(401);
+    await expectRefusedUnchanged(t.deps.db, 401, () => t.api('nope', 'POST', '/api/tools', httpTool(ws.workspaceId)));
   });
 
   it('accepts a transfer tool to an E.164 number', async () => {
@@ -207,8 +210,7 @@ describe('tools', () => {
 
   it('PUT that makes a tool incoherent is refused and changes nothing', async () => {
     const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId));
-    const res = await t.api(ws.apiKey, 'PUT', `/api/tools/${created.body._id}`, { parameters: [] });
-    expect(res.status).toBe(400);
+    await expectRefusedUnchanged(t.deps.db, 400, () => t.api(ws.apiKey, 'PUT', `/api/tools/${created.body._id}`, { parameters: [] }));
     const got = await t.api(ws.apiKey, 'GET', `/api/tools/${created.body._id}`);
     expect(got.body.parameters).toHaveLength(1);
   });
@@ -217,6 +219,6 @@ describe('tools', () => {
     const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId));
     expect((await t.api(ws.apiKey, 'DELETE', `/api/tools/${created.body._id}`)).status).toBe(204);
     expect((await t.api(ws.apiKey, 'GET', `/api/tools/${created.body._id}`)).status).toBe(404);
-    expect((await t.api(ws.apiKey, 'DELETE', `/api/tools/${created.body._id}`)).status).toBe(404);
+    await expectRefusedUnchanged(t.deps.db, 404, () => t.api(ws.apiKey, 'DELETE', `/api/tools/${created.body._id}`), 'not_found');
   });
 });

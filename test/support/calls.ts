@@ -114,10 +114,14 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
   };
 }
 
-/** Receives up to 10 messages from a queue (they become invisible for `visibility` seconds). */
-export async function receive(sqs: SQSClient, queueUrl: string, visibility = 30) {
+/**
+ * Receives up to 10 messages from a queue (they become invisible for `visibility` seconds). `waitSeconds` 0
+ * is a short poll: it answers at once with what is visible, which is all a drain of messages sent before it
+ * needs (the API answers only after SQS took the message); a wait is for messages still to come.
+ */
+export async function receive(sqs: SQSClient, queueUrl: string, visibility = 30, waitSeconds = 1) {
   const out = await sqs.send(
-    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: visibility, AttributeNames: ['All'] }),
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, VisibilityTimeout: visibility, AttributeNames: ['All'] }),
   );
   return out.Messages ?? [];
 }

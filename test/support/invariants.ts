@@ -8,8 +8,8 @@ import { MASK } from '../../lib/domain/tool.js';
  * never leaves the API with a header value in it.
  */
 
-/** The statuses that refuse a request: none of them may change what is stored. */
-export const REFUSALS = [401, 402, 403, 404, 409, 410, 429] as const;
+/** The statuses that refuse a request (bad input included): none of them may change what is stored. */
+export const REFUSALS = [400, 401, 402, 403, 404, 409, 410, 413, 429] as const;
 
 /**
  * Items that a refusal is meant to write: the rate-limit windows count refused requests (failed
