@@ -1,11 +1,14 @@
 /**
  * Invariant: every non-public range a tool URL or webhook may not reach is refused from its first address to
- * its last, and the public addresses just outside it are allowed. The table is written out by hand from the
+ * its last, and the public addresses just outside it are allowed; host names, the allow-list and call-time
+ * resolution refuse exactly what lib/domain/ssrf.ts and lib/http/outbound-target.ts describe, with the
+ * reason named. The table is written out by hand from the
  * IANA special-purpose registries (RFC 6890 and successors), not read from the library the guard uses, so a
  * range dropped from the guard or from a library upgrade fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { isForbiddenAddress, refuseToolUrl } from '../../lib/domain/ssrf.js';
+import { isAllowedHost, isForbiddenAddress, isForbiddenHostName, refuseToolUrl } from '../../lib/domain/ssrf.js';
+import { pinnedLookup, resolveToolTarget, ToolTargetRefusedError, type ResolvedTarget, type Resolver } from '../../lib/http/outbound-target.js';
 
 /** A refused range: its first and last address, and public neighbours just outside it (none where the neighbour is itself refused). */
 interface Range {
@@ -78,5 +81,96 @@ describe.each([
     expect(isForbiddenAddress(address)).toBe(forbidden);
     // The API's save-time check reads the same literal out of a URL (brackets, normalization).
     expect(refuseToolUrl(urlOf(address), []) !== undefined).toBe(forbidden);
+  });
+});
+
+describe('the edges of the policy', () => {
+  it('refuses addresses written in forms a resolver never returns, even when they spell a public address', () => {
+    // 8.8.8.8 as one integer, in hex and with octal-looking octets: libraries read them, URL hosts do not keep them.
+    for (const spelled of ['134744072', '0x8.8.8.8', '0x08080808', '010.8.8.8']) expect(isForbiddenAddress(spelled), spelled).toBe(true);
+  });
+
+  it('judges host names by their last labels, case and a trailing dot aside', () => {
+    for (const host of ['home.arpa', 'printer.home.arpa', 'api.localhost.', 'metadata.google.internal.', 'API.LOCALHOST', 'nas.local', 'box.localdomain', 'metadata']) {
+      expect(isForbiddenHostName(host), host).toBe(true);
+    }
+    for (const host of ['localhost.example.com', 'internal.example.com', 'example.com.', 'mylocal.example', 'notinternal.com']) {
+      expect(isForbiddenHostName(host), host).toBe(false);
+    }
+  });
+
+  it('allow-lists exact hosts: a bare entry any port, `host:port` that port (default ports included), IPv6 in brackets', () => {
+    expect(isAllowedHost(new URL('https://api.example.test/'), ['api.example.test:443'])).toBe(true);
+    expect(isAllowedHost(new URL('http://api.example.test/'), ['api.example.test:80'])).toBe(true);
+    expect(isAllowedHost(new URL('http://api.example.test/'), ['api.example.test:443'])).toBe(false);
+    expect(isAllowedHost(new URL('https://api.example.test/'), ['api.example.test:80'])).toBe(false);
+    expect(isAllowedHost(new URL('http://api.example.test:8080/'), ['api.example.test:8080'])).toBe(true);
+    expect(isAllowedHost(new URL('http://api.example.test:8080/'), ['api.example.test:8081'])).toBe(false);
+    expect(isAllowedHost(new URL('http://api.example.test:8080/'), ['api.example.test'])).toBe(true);
+    expect(isAllowedHost(new URL('http://api.example.test/'), [' API.Example.TEST '])).toBe(true);
+    expect(isAllowedHost(new URL('http://[fd00::a]:8080/'), ['[FD00::A]:8080'])).toBe(true);
+    expect(isAllowedHost(new URL('http://other.example.test/'), ['api.example.test'])).toBe(false);
+  });
+
+  it('refuseToolUrl: the scheme first, then the allow-list, then the literal or the name', () => {
+    expect(refuseToolUrl(new URL('ftp://api.example.test/'), [])).toBe('only http and https URLs are allowed');
+    expect(refuseToolUrl(new URL('ftp://127.0.0.1/'), ['127.0.0.1'])).toBe('only http and https URLs are allowed');
+    expect(refuseToolUrl(new URL('http://127.0.0.1:4000/'), ['127.0.0.1:4000'])).toBeUndefined();
+    expect(refuseToolUrl(new URL('http://localhost:3000/'), ['localhost:3000'])).toBeUndefined();
+    expect(refuseToolUrl(new URL('http://127.0.0.1:4000/'), [])).toBe('127.0.0.1 is a private, loopback, link-local, metadata or reserved address');
+    expect(refuseToolUrl(new URL('http://[::1]/'), [])).toBe('::1 is a private, loopback, link-local, metadata or reserved address');
+    expect(refuseToolUrl(new URL('http://db.internal/'), [])).toBe('db.internal names a local or internal host');
+    expect(refuseToolUrl(new URL('https://api.example.test/'), [])).toBeUndefined();
+    expect(refuseToolUrl(new URL('https://8.8.8.8/'), [])).toBeUndefined();
+  });
+});
+
+describe('call-time resolution', () => {
+  const noDns: Resolver = async () => {
+    throw new Error('no DNS in this test');
+  };
+  const answers = (list: ResolvedTarget[]): Resolver => async () => list;
+  const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ToolTargetRefusedError);
+
+  it('connects to a literal address as written, without asking DNS', async () => {
+    await expect(resolveToolTarget(new URL('http://93.184.216.34/x'), [], noDns)).resolves.toEqual({ address: '93.184.216.34', family: 4 });
+    await expect(resolveToolTarget(new URL('https://[2606:4700:4700::1111]/x'), [], noDns)).resolves.toEqual({ address: '2606:4700:4700::1111', family: 6 });
+  });
+
+  it('names each refusal: bad_scheme, forbidden_address, unresolvable', async () => {
+    const scheme = await refusal(resolveToolTarget(new URL('ws://api.example.test/'), [], noDns));
+    expect(scheme).toMatchObject({ name: 'ToolTargetRefusedError', reason: 'bad_scheme', message: 'refused: only http and https URLs are allowed' });
+    const literal = await refusal(resolveToolTarget(new URL('http://10.0.0.1/'), [], noDns));
+    expect(literal).toMatchObject({ reason: 'forbidden_address', host: '10.0.0.1' });
+    const resolved = await refusal(resolveToolTarget(new URL('http://api.example.test/'), [], answers([{ address: '10.0.0.1', family: 4 }])));
+    expect(resolved).toMatchObject({ reason: 'forbidden_address', message: 'refused: api.example.test is a private, loopback, link-local or metadata address' });
+    const failed = await refusal(resolveToolTarget(new URL('http://api.example.test/'), [], noDns));
+    expect(failed).toMatchObject({ reason: 'unresolvable', message: 'refused: api.example.test does not resolve' });
+    expect(await refusal(resolveToolTarget(new URL('http://api.example.test/'), [], answers([])))).toMatchObject({ reason: 'unresolvable' });
+  });
+
+  it('accepts http and https names that resolve to public addresses, and allow-listed ones that do not', async () => {
+    const publicAnswer = answers([{ address: '93.184.216.34', family: 4 }]);
+    await expect(resolveToolTarget(new URL('http://api.example.test/'), [], publicAnswer)).resolves.toEqual({ address: '93.184.216.34', family: 4 });
+    await expect(resolveToolTarget(new URL('https://api.example.test/'), [], publicAnswer)).resolves.toEqual({ address: '93.184.216.34', family: 4 });
+    const privateAnswer = answers([{ address: '10.0.0.9', family: 4 }]);
+    await expect(resolveToolTarget(new URL('http://api.example.test:8443/'), ['api.example.test:8443'], privateAnswer)).resolves.toEqual({ address: '10.0.0.9', family: 4 });
+  });
+
+  it('uses the system resolver by default (an allow-listed localhost from /etc/hosts)', async () => {
+    const target = await resolveToolTarget(new URL('http://localhost:4000/'), ['localhost:4000']);
+    expect(['127.0.0.1', '::1']).toContain(target.address);
+    expect(target.family).toBe(target.address === '::1' ? 6 : 4);
+  });
+
+  it('pins the lookup to the checked address, in both callback forms', () => {
+    const lookup = pinnedLookup({ address: '93.184.216.34', family: 4 });
+    const calls: unknown[][] = [];
+    lookup('api.example.test', { all: true }, (...args) => calls.push(args));
+    lookup('api.example.test', {}, (...args) => calls.push(args));
+    expect(calls).toEqual([
+      [null, [{ address: '93.184.216.34', family: 4 }]],
+      [null, '93.184.216.34', 4],
+    ]);
   });
 });
