@@ -24,11 +24,11 @@ const MODULES = {
   },
   handler: {
     mutate: ['lib/http/handler.ts'],
-    testFiles: ['test/connected/auth-and-errors.test.ts', 'test/connected/rate-limits.test.ts', 'test/connected/tools.test.ts'],
+    testFiles: ['test/connected/auth-and-errors.test.ts', 'test/connected/rate-limits.test.ts'],
   },
   credits: {
     mutate: ['lib/services/credits.ts', 'lib/store/credits.ts'],
-    testFiles: ['test/unit/credits.test.ts', 'test/connected/calls/lifecycle.test.ts', 'test/connected/calls/phone-call.test.ts'],
+    testFiles: ['test/connected/credits.test.ts'],
   },
   meetings: {
     mutate: ['lib/services/meetings.ts'],
