@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
@@ -11,12 +11,11 @@ import { createSqsClient } from '../../lib/store/queue.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import { findCall } from '../../lib/store/calls.js';
 import type { CalleeBehaviour } from '../../lib/local/twilio-call-simulator.js';
-import { platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
+import { ownDispatchQueue, platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
 
 /**
- * A local platform for the calls tests: like test/support/platform.ts, but with a dispatch queue (and dead
- * letters) of its own on the shared SQS server, because every test process's platform polls its queue and
- * would otherwise take this file's messages.
+ * A local platform for the calls tests: like test/support/platform.ts, with the SQS client and queue URLs a
+ * test needs to look at its dispatch messages.
  */
 export interface CallsPlatform {
   readonly baseUrl: string;
@@ -49,20 +48,9 @@ export const expectedCallCost = (seconds: number): number => Math.round((Math.ce
 let numberSeq = 0;
 
 export async function startCallsPlatform(options: { dispatchPoller?: boolean; streamSweep?: boolean } = {}): Promise<CallsPlatform> {
-  const s = inject('stores');
-  const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: s.sqs });
-  const suffix = randomBytes(5).toString('hex');
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `dispatch-${suffix}-dlq` }));
-  const queue = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: `dispatch-${suffix}`,
-      Attributes: {
-        VisibilityTimeout: '60',
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:dispatch-${suffix}-dlq`, maxReceiveCount: 3 }),
-      },
-    }),
-  );
-  const stores = sharedStores({ queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! });
+  const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: inject('stores').sqs });
+  const queue = await ownDispatchQueue(sqs);
+  const stores = sharedStores(queue);
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-calls-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
   raiseLoopbackIpLimits();
@@ -80,8 +68,8 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
     platform,
     deps,
     sqs,
-    queueUrl: queue.QueueUrl!,
-    deadLetterQueueUrl: dlq.QueueUrl!,
+    queueUrl: queue.queueUrl,
+    deadLetterQueueUrl: queue.deadLetterQueueUrl,
     workspace: (credits = 100) => createWorkspace(deps.db, { name: 'calls test', credits }),
     api,
     async callerSetup(credits = 100) {
