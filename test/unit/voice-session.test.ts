@@ -91,6 +91,15 @@ const until = async (probe: () => boolean, timeoutMs = 5_000) => {
   }
 };
 
+/** Starts the call, lets the greeting be heard (its mark echoed) and says `text` as a finished caller turn. */
+async function greetThenSay(t: ReturnType<typeof session>, text: string): Promise<void> {
+  t.s.start();
+  await until(() => t.sent.some((m) => m.event === 'mark'));
+  t.echoMarks();
+  await until(() => t.s.state.state === 'listening');
+  t.stt.emit({ type: 'transcript', text, isFinal: true, speechFinal: true, atMs: performance.now() });
+}
+
 describe('call session', () => {
   it('greets, answers a turn, and keeps only heard phrases', async () => {
     const t = session();
@@ -151,11 +160,7 @@ describe('call session', () => {
       reply: (req) => (req.messages.some((m) => m.role === 'tool') ? 'It has shipped.' : { text: 'Let me check that for you.', toolCalls: [call] }),
     });
     try {
-      t.s.start();
-      await until(() => t.sent.some((m) => m.event === 'mark'));
-      t.echoMarks();
-      await until(() => t.s.state.state === 'listening');
-      t.stt.emit({ type: 'transcript', text: 'Where is my order?', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await greetThenSay(t, 'Where is my order?');
       await until(() => hits === 1);
       // The caller talks over the agent while the tool is running.
       t.stt.emit({ type: 'transcript', text: 'Wait, actually', isFinal: false, speechFinal: false, atMs: performance.now() });
@@ -193,11 +198,7 @@ describe('call session', () => {
     };
     const t = session({ llm: thinker });
     try {
-      t.s.start();
-      await until(() => t.sent.some((m) => m.event === 'mark'));
-      t.echoMarks();
-      await until(() => t.s.state.state === 'listening');
-      t.stt.emit({ type: 'transcript', text: 'Book me a table', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await greetThenSay(t, 'Book me a table');
       await until(() => t.s.state.state === 'thinking');
       // Two real words, not yet a finished turn: enough to take the floor from a thinking agent.
       t.stt.emit({ type: 'transcript', text: 'No wait', isFinal: false, speechFinal: false, atMs: performance.now() });
@@ -221,11 +222,7 @@ describe('call session', () => {
         return 'Back again.';
       },
     });
-    t.s.start();
-    await until(() => t.sent.some((m) => m.event === 'mark'));
-    t.echoMarks();
-    await until(() => t.s.state.state === 'listening');
-    t.stt.emit({ type: 'transcript', text: 'Hi?', isFinal: true, speechFinal: true, atMs: performance.now() });
+    await greetThenSay(t, 'Hi?');
     await until(() => t.tts.spoken.includes('Sorry, I missed that. Could you say it again?'));
     await until(() => t.sent.filter((m) => m.event === 'mark').length === 2);
     t.echoMarks();
