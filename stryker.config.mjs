@@ -20,7 +20,7 @@ const MODULES = {
       'streaming-service/src/session/call-session.ts:244-252',
       'streaming-service/src/session/call-session.ts:508-529',
     ],
-    testFiles: ['test/unit/interruption.test.ts', 'test/unit/voice-session.test.ts'],
+    testFiles: ['test/unit/interruption.test.ts', 'test/unit/caller-floor.test.ts', 'test/unit/voice-session.test.ts'],
   },
   handler: {
     mutate: ['lib/http/handler.ts'],
@@ -58,6 +58,8 @@ export default {
   concurrency: 1,
   // Connected tests start a platform per file; a mutant that hangs a request waits for the test's timeout.
   timeoutMS: 30_000,
+  // The first run starts DynamoDB Local and a platform; on a loaded shared machine that alone can pass 5 min.
+  dryRunTimeoutMinutes: 20,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `reports/mutation/${only ?? 'all'}.json` },
   tempDirName: '.stryker-tmp',
