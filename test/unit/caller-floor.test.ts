@@ -76,6 +76,15 @@ describe('without a VAD', () => {
 });
 
 describe('with the VAD', () => {
+  it('a floor closed before its VAD loaded never takes one', async () => {
+    const vad = loadFvad();
+    const { f } = floor(vad);
+    f.close();
+    await vad;
+    await Promise.resolve();
+    expect(f.hasVad).toBe(false);
+  });
+
   it('pauses on speech without words, resumes once the timeout after its end has passed, and records the gap', async () => {
     const vad = loadFvad();
     const { f, asked } = floor(vad);

@@ -201,11 +201,29 @@ describe('call session', () => {
       await greetThenSay(t, 'Book me a table');
       await until(() => t.s.state.state === 'thinking');
       // Two real words, not yet a finished turn: enough to take the floor from a thinking agent.
-      t.stt.emit({ type: 'transcript', text: 'No wait', isFinal: false, speechFinal: false, atMs: performance.now() });
+      const spokeAt = performance.now();
+      t.stt.emit({ type: 'transcript', text: 'No wait', isFinal: false, speechFinal: false, atMs: spokeAt });
       await until(() => t.s.interruptions.length === 1);
+      expect(t.s.interruptions).toEqual([{ handleId: expect.any(String), atMs: spokeAt, clearedAtMs: expect.any(Number) }]);
       expect(t.s.state.state).toBe('listening');
       await until(() => aborted.length === 1);
       expect(aborted).toEqual(['Book me a table']);
+    } finally {
+      t.s.end('stop');
+      await t.s.ended;
+    }
+  });
+
+  it('the caller can cut the greeting short: two words while it plays interrupt it', async () => {
+    const t = session();
+    try {
+      t.s.start();
+      await until(() => t.sent.some((m) => m.event === 'mark'));
+      expect(t.s.state.state).toBe('greeting');
+      t.stt.emit({ type: 'transcript', text: 'Hold on', isFinal: false, speechFinal: false, atMs: performance.now() });
+      await until(() => t.s.interruptions.length === 1);
+      expect(t.sent.some((m) => m.event === 'clear')).toBe(true);
+      expect(t.s.state.state).toBe('listening');
     } finally {
       t.s.end('stop');
       await t.s.ended;
