@@ -13,8 +13,10 @@ import { InsufficientCreditsError } from '../../lib/domain/errors.js';
 import { openInboundCall } from '../../lib/services/calls.js';
 import { assertCanAffordCall, callAffordability, checkLowCredits, insufficientCredits, settleCall } from '../../lib/services/credits.js';
 import { findCall } from '../../lib/store/calls.js';
-import { listLedger, readBalance, readCreditsState, setLowCreditsThreshold } from '../../lib/store/credits.js';
+import { claimLowCreditsAlert, listLedger, readBalance, readCreditsState, rearmLowCreditsAlert, setLowCreditsThreshold } from '../../lib/store/credits.js';
 import { key } from '../../lib/store/model.js';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { failCommands, named, serviceError } from '../support/faults.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -61,6 +63,20 @@ describe('the price of a call', () => {
     expect(await insufficientCredits(t.deps, ws.workspaceId, 10)).toMatchObject({ details: { required: 10, available: 0 } });
     const refusal = await assertCanAffordCall(t.deps, ws.workspaceId).catch((e: unknown) => e);
     expect(refusal).toMatchObject({ details: { required: 10, available: 0 } });
+  });
+
+  it('exactly one reservation is enough: the balance may reach 0, not below', async () => {
+    const { workspaceId, answer } = await inboundCall(10);
+    expect(answer.kind).toBe('connect');
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(0);
+    const ledger = (await listLedger(t.deps.db, workspaceId)).filter((e) => e.callId);
+    expect(ledger).toEqual([{ id: `${answer.kind === 'connect' ? answer.call._id : ''}#reserve`, amount: -10, reason: 'call_reservation', callId: expect.any(String), createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
+    expect((await inboundCall(0.0001)).answer).toEqual({ kind: 'insufficient' });
+  });
+
+  it('a workspace without a balance item reads as 0', async () => {
+    expect(await readBalance(t.deps.db, 'ws_01J00000000000000000000000')).toBe(0);
+    expect(await readCreditsState(t.deps.db, 'ws_01J00000000000000000000000')).toEqual({ balance: 0 });
   });
 
   it('an inbound call on a short balance is not answered and takes nothing', async () => {
@@ -144,5 +160,36 @@ describe('the credits.low alert', () => {
 
     await setLowCreditsThreshold(t.deps.db, ws.workspaceId, null);
     expect(await readCreditsState(t.deps.db, ws.workspaceId)).toEqual({ balance: 49.9999 });
+  });
+
+  it('claims the alert once while under the threshold; re-arms only at or over it', async () => {
+    const ws = await t.workspace(40);
+    expect(await claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-01T00:00:00.000Z')).toBe(false); // no threshold
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, 50);
+    expect(await claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-01T00:00:00.000Z')).toBe(true);
+    expect(await claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-02T00:00:00.000Z')).toBe(false);
+    expect(await readCreditsState(t.deps.db, ws.workspaceId)).toEqual({ balance: 40, lowThreshold: 50, lowNotifiedAt: '2026-01-01T00:00:00.000Z' });
+    expect(await rearmLowCreditsAlert(t.deps.db, ws.workspaceId)).toBe(false);
+    await setBalance(ws.workspaceId, 50);
+    expect(await rearmLowCreditsAlert(t.deps.db, ws.workspaceId)).toBe(true);
+    expect(await rearmLowCreditsAlert(t.deps.db, ws.workspaceId)).toBe(false);
+    // A new threshold re-arms the alert whatever it was.
+    await setBalance(ws.workspaceId, 10);
+    expect(await claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-03T00:00:00.000Z')).toBe(true);
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, 20);
+    expect(await readCreditsState(t.deps.db, ws.workspaceId)).toEqual({ balance: 10, lowThreshold: 20 });
+  });
+
+  it('a failing check never fails the call that took the credits', async () => {
+    const ws = await t.workspace(10);
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, 50);
+    const fault = failCommands(DynamoDBDocumentClient, named('GetCommand'), serviceError('InternalServerError'));
+    try {
+      await expect(checkLowCredits(t.deps, ws.workspaceId)).resolves.toBeUndefined();
+      expect(fault.failed).toEqual(['GetCommand']);
+    } finally {
+      fault.restore();
+    }
+    expect((await readCreditsState(t.deps.db, ws.workspaceId)).lowNotifiedAt).toBeUndefined();
   });
 });
