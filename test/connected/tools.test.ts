@@ -5,7 +5,7 @@
  * nothing; JSON bodies and typed parameters come back exactly as given; the template catalogue is listed
  * to any valid key.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { key } from '../../lib/store/model.js';
 import { expectRefusedUnchanged } from '../support/invariants.js';
@@ -213,6 +213,42 @@ describe('tools', () => {
     await expectRefusedUnchanged(t.deps.db, 400, () => t.api(ws.apiKey, 'PUT', `/api/tools/${created.body._id}`, { parameters: [] }));
     const got = await t.api(ws.apiKey, 'GET', `/api/tools/${created.body._id}`);
     expect(got.body.parameters).toHaveLength(1);
+  });
+
+  it('a masked value for a header that is not stored is refused and changes nothing, own properties only', async () => {
+    const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId));
+    const id = created.body._id;
+    for (const name of ['X-New', 'toString', 'constructor']) {
+      const res = await expectRefusedUnchanged(t.deps.db, 400, () =>
+        t.api(ws.apiKey, 'PUT', `/api/tools/${id}`, { config: { headers: { Authorization: '********', [name]: '********' } } }),
+      );
+      expect(res.body.error.details).toEqual([{ field: `config.headers.${name}`, message: 'masked value for an unknown header' }]);
+    }
+  });
+
+  it('a PUT of config without headers keeps the stored ones; headers sent replace the set', async () => {
+    const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId));
+    const id = created.body._id;
+    const raw = async () => (await t.deps.db.doc.send(new GetCommand({ TableName: t.deps.db.table, Key: key.tool(ws.workspaceId, id) }))).Item!;
+    const open = (v: string) => t.deps.secrets.open(v, ws.workspaceId);
+    const moved = await t.api(ws.apiKey, 'PUT', `/api/tools/${id}`, { config: { url: 'https://api.example.com/v2/orders/{order_id}' } });
+    expect(moved.body.config).toEqual({ method: 'GET', url: 'https://api.example.com/v2/orders/{order_id}', headers: { Authorization: '********', 'X-Team': '********' } });
+    expect(open((await raw()).config.headers.Authorization)).toBe(SECRET);
+    const replaced = await t.api(ws.apiKey, 'PUT', `/api/tools/${id}`, { config: { headers: { Authorization: '********' } } });
+    expect(replaced.body.config.headers).toEqual({ Authorization: '********' });
+    const stored = (await raw()).config.headers;
+    expect(Object.keys(stored)).toEqual(['Authorization']);
+    expect(open(stored.Authorization)).toBe(SECRET);
+  });
+
+  it('a workspace holds at most 500 tools: the 500th is created, the 501st refused', async () => {
+    const own = await t.workspace();
+    const setCount = (n: number) =>
+      t.deps.db.doc.send(new UpdateCommand({ TableName: t.deps.db.table, Key: key.counter(own.workspaceId, 'tool'), UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': n } }));
+    await setCount(499);
+    expect((await t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId))).status).toBe(201);
+    const res = await expectRefusedUnchanged(t.deps.db, 400, () => t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId)), 'limit_exceeded');
+    expect(res.body.error.message).toBe('A workspace holds at most 500 tools.');
   });
 
   it('delete removes it; a second delete is 404', async () => {
