@@ -41,6 +41,7 @@ describe('tools', () => {
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['_id', 'config', 'createdAt', 'description', 'name', 'type', 'workspaceId'].sort());
     expect(res.body.config).toEqual({ method: 'GET', url: 'https://api.example.com/orders/{order_id}' });
+    expect(res.body._id).toMatch(/^tool_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(JSON.stringify(res.body)).not.toContain('sk_live');
   });
 
