@@ -224,6 +224,7 @@ describe('tools', () => {
         t.api(ws.apiKey, 'PUT', `/api/tools/${id}`, { config: { headers: { Authorization: '********', [name]: '********' } } }),
       );
       expect(res.body.error.details).toEqual([{ field: `config.headers.${name}`, message: 'masked value for an unknown header' }]);
+      expect(res.body.error.message).toBe(`Header ${name} has no stored value to keep; send its real value.`);
     }
   });
 
@@ -249,7 +250,7 @@ describe('tools', () => {
     await setCount(499);
     expect((await t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId))).status).toBe(201);
     const res = await expectRefusedUnchanged(t.deps.db, 400, () => t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId)), 'limit_exceeded');
-    expect(res.body.error.message).toBe('A workspace holds at most 500 tools.');
+    expect(res.body.error).toEqual({ code: 'limit_exceeded', message: 'A workspace holds at most 500 tools.', details: [] });
   });
 
   it('delete removes it; a second delete is 404', async () => {
