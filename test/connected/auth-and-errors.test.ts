@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../lib/store/workspaces.js';
+import { expectRefusedUnchanged, type REFUSALS } from '../support/invariants.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -35,12 +36,26 @@ const expectError = (res: { status: number; body: any }, status: number, code?: 
   if (code) expect(res.body.error.code).toBe(code);
 };
 
+/** A refusal in the error body's shape that leaves every stored item as it was. */
+const refused = async (status: (typeof REFUSALS)[number], request: () => Promise<{ status: number; body: any }>, code?: string) =>
+  expectError(await expectRefusedUnchanged(t.deps.db, status, request), status, code);
+
 describe('authentication', () => {
   it('401 without a key, with an unknown key, and with an absurdly long key', async () => {
     const noKey = await fetch(`${t.baseUrl}/api/agents`);
     expectError({ status: noKey.status, body: await noKey.json() }, 401, 'unauthorized');
     expectError(await t.api('vak_unknown', 'GET', '/api/agents'), 401, 'unauthorized');
     expectError(await t.api('x'.repeat(5000), 'GET', '/api/agents'), 401, 'unauthorized');
+    await refused(401, () => t.api('vak_unknown', 'POST', '/api/agents', agent(a.workspaceId)), 'unauthorized');
+    await refused(401, () => t.api('', 'POST', '/api/contacts', { contactName: 'C', phoneNumber: '+14155552671' }), 'unauthorized');
+  });
+
+  it('a write with a key revoked since its last use is refused and writes nothing (cached fast path)', async () => {
+    const extra = await createApiKey(t.deps.db, a.workspaceId, 'temp');
+    expect((await t.api(extra.apiKey, 'GET', '/api/agents')).status).toBe(200);
+    await revokeApiKey(t.deps.db, a.workspaceId, extra.keyId);
+    // The first request after the revocation is the write: only the cached workspace knows the key.
+    await refused(401, () => t.api(extra.apiKey, 'POST', '/api/agents', agent(a.workspaceId)));
   });
 
   it('a revoked key is refused at once, even right after it was used (cached workspace)', async () => {
@@ -60,7 +75,8 @@ describe('tenancy', () => {
     expectError(await t.api(a.apiKey, 'GET', `/api/contacts?workspaceId=${b.workspaceId}`), 403);
     expectError(await t.api(a.apiKey, 'GET', `/api/history?workspaceId=${b.workspaceId}`), 403);
     expectError(await t.api(a.apiKey, 'GET', `/api/tools?workspaceId=${b.workspaceId}`), 403);
-    expectError(await t.api(a.apiKey, 'POST', '/api/agents', agent(b.workspaceId)), 403);
+    await refused(403, () => t.api(a.apiKey, 'POST', '/api/agents', agent(b.workspaceId)), 'forbidden');
+    await refused(403, () => t.api(a.apiKey, 'POST', '/api/contacts', { contactName: 'C', phoneNumber: '+14155552671', workspaceId: b.workspaceId }));
     expect((await t.api(b.apiKey, 'GET', '/api/agents')).body.total).toBe(0);
   });
 
@@ -72,17 +88,17 @@ describe('tenancy', () => {
     const contact = await t.api(b.apiKey, 'POST', '/api/contacts', { contactName: 'C', phoneNumber: '+14155552671', workspaceId: b.workspaceId });
     for (const [path, id] of [['agents', created.body._id], ['tools', tool.body._id], ['contacts', contact.body._id]]) {
       expectError(await t.api(a.apiKey, 'GET', `/api/${path}/${id}`), 404, 'not_found');
-      expectError(await t.api(a.apiKey, 'DELETE', `/api/${path}/${id}`), 404);
+      await refused(404, () => t.api(a.apiKey, 'DELETE', `/api/${path}/${id}`));
     }
-    expectError(await t.api(a.apiKey, 'PATCH', `/api/agents/${created.body._id}`, { name: 'x' }), 404);
-    expectError(await t.api(a.apiKey, 'PUT', `/api/tools/${tool.body._id}`, { name: 'x' }), 404);
-    expectError(await t.api(a.apiKey, 'PATCH', `/api/contacts/${contact.body._id}`, { contactName: 'x' }), 404);
+    await refused(404, () => t.api(a.apiKey, 'PATCH', `/api/agents/${created.body._id}`, { name: 'x' }));
+    await refused(404, () => t.api(a.apiKey, 'PUT', `/api/tools/${tool.body._id}`, { name: 'x' }));
+    await refused(404, () => t.api(a.apiKey, 'PATCH', `/api/contacts/${contact.body._id}`, { contactName: 'x' }));
     expect((await t.api(b.apiKey, 'GET', `/api/agents/${created.body._id}`)).body.name).toBe('A');
   });
 
   it('a workspaceId in a PATCH body cannot move a record', async () => {
     const created = await t.api(a.apiKey, 'POST', '/api/agents', agent(a.workspaceId));
-    expectError(await t.api(a.apiKey, 'PATCH', `/api/agents/${created.body._id}`, { workspaceId: b.workspaceId }), 403);
+    await refused(403, () => t.api(a.apiKey, 'PATCH', `/api/agents/${created.body._id}`, { workspaceId: b.workspaceId }));
   });
 });
 

@@ -3,6 +3,7 @@
  * operation with exactly the spec fields, and search matches name or phone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRefusedUnchanged } from '../support/invariants.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -123,9 +124,12 @@ describe('contacts', () => {
     const a = await t.workspace();
     const b = await t.workspace();
     expect((await t.api(a.apiKey, 'POST', '/api/contacts', contact(a.workspaceId))).status).toBe(201);
-    const dup = await t.api(a.apiKey, 'POST', '/api/contacts', contact(a.workspaceId, { phoneNumber: '+1 (415) 555-2671', contactName: 'Other' }));
-    expect(dup.status).toBe(409);
-    expect(dup.body.error.code).toBe('phone_number_taken');
+    await expectRefusedUnchanged(
+      t.deps.db,
+      409,
+      () => t.api(a.apiKey, 'POST', '/api/contacts', contact(a.workspaceId, { phoneNumber: '+1 (415) 555-2671', contactName: 'Other' })),
+      'phone_number_taken',
+    );
     expect((await t.api(b.apiKey, 'POST', '/api/contacts', contact(b.workspaceId))).status).toBe(201);
     expect((await t.api(a.apiKey, 'GET', '/api/contacts')).body.total).toBe(1);
   });
@@ -180,8 +184,7 @@ describe('contacts', () => {
     expect(patched.body.externalFields.plan).toBeUndefined();
     // The old number is free again; the new one is taken.
     expect((await t.api(own.apiKey, 'POST', '/api/contacts', contact(own.workspaceId))).status).toBe(201);
-    const clash = await t.api(own.apiKey, 'PATCH', `/api/contacts/${b.body._id}`, { phoneNumber: '+442071838750' });
-    expect(clash.status).toBe(409);
+    await expectRefusedUnchanged(t.deps.db, 409, () => t.api(own.apiKey, 'PATCH', `/api/contacts/${b.body._id}`, { phoneNumber: '+442071838750' }));
     expect((await t.api(own.apiKey, 'GET', `/api/contacts/${b.body._id}`)).body.phoneNumber).toBe('+14155550199');
   });
 

@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { countInWindow } from '../../lib/store/rate-limits.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../../lib/store/model.js';
 import { createApiKey, hashApiKey } from '../../lib/store/workspaces.js';
+import { expectRefusedUnchanged } from '../support/invariants.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 // Day-long windows: a window boundary (UTC midnight) cannot fall inside this file's few seconds in practice.
@@ -99,7 +100,9 @@ describe('per API key', () => {
     expect(fifth.status).toBe(201);
     expect(fifth.headers.ratelimit).toMatch(/^"key";r=0;t=\d+$/);
 
-    const limitedPost = await from('127.0.0.2', 'POST', '/api/agents', { headers: { ...h, 'content-type': 'application/json' }, body: agentBody(ws.workspaceId) });
+    const limitedPost = await expectRefusedUnchanged(t.deps.db, 429, () =>
+      from('127.0.0.2', 'POST', '/api/agents', { headers: { ...h, 'content-type': 'application/json' }, body: agentBody(ws.workspaceId) }),
+    );
     expectLimited(limitedPost, 'key', 5);
     expectLimited(await from('127.0.0.2', 'GET', '/api/agents', { headers: h }), 'key', 5);
 

@@ -5,9 +5,10 @@
  * nothing; JSON bodies and typed parameters come back exactly as given; the template catalogue is listed
  * to any valid key.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { key } from '../../lib/store/model.js';
+import { expectRefusedUnchanged } from '../support/invariants.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -40,6 +41,7 @@ describe('tools', () => {
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['_id', 'config', 'createdAt', 'description', 'name', 'type', 'workspaceId'].sort());
     expect(res.body.config).toEqual({ method: 'GET', url: 'https://api.example.com/orders/{order_id}' });
+    expect(res.body._id).toMatch(/^tool_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(JSON.stringify(res.body)).not.toContain('sk_live');
   });
 
@@ -144,8 +146,9 @@ describe('tools', () => {
     expect((await t.api(own.apiKey, 'GET', '/api/tools')).body.data).toEqual([]);
 
     const created = await t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId));
-    const moved = await t.api(own.apiKey, 'PUT', `/api/tools/${created.body._id}`, { config: { url: 'http://10.0.0.7/orders/{order_id}' } });
-    expect(moved.status).toBe(400);
+    const moved = await expectRefusedUnchanged(t.deps.db, 400, () =>
+      t.api(own.apiKey, 'PUT', `/api/tools/${created.body._id}`, { config: { url: 'http://10.0.0.7/orders/{order_id}' } }),
+    );
     expect(moved.body.error.details[0].field).toBe('config.url');
     const got = await t.api(own.apiKey, 'GET', `/api/tools/${created.body._id}`);
     expect(got.body.config.url).toBe('https://api.example.com/orders/{order_id}');
@@ -192,6 +195,7 @@ describe('tools', () => {
     expect(zendesk.settings.map((s: { name: string }) => s.name)).toEqual(['subdomain']);
     expect(zendesk.parameters.find((p: { name: string }) => p.name === 'priority').enum).toEqual(['low', 'normal', 'high', 'urgent']);
     expect((await t.api('nope', 'GET', '/api/tools/templates')).status).toBe(401);
+    await expectRefusedUnchanged(t.deps.db, 401, () => t.api('nope', 'POST', '/api/tools', httpTool(ws.workspaceId)));
   });
 
   it('accepts a transfer tool to an E.164 number', async () => {
@@ -207,16 +211,52 @@ describe('tools', () => {
 
   it('PUT that makes a tool incoherent is refused and changes nothing', async () => {
     const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId));
-    const res = await t.api(ws.apiKey, 'PUT', `/api/tools/${created.body._id}`, { parameters: [] });
-    expect(res.status).toBe(400);
+    await expectRefusedUnchanged(t.deps.db, 400, () => t.api(ws.apiKey, 'PUT', `/api/tools/${created.body._id}`, { parameters: [] }));
     const got = await t.api(ws.apiKey, 'GET', `/api/tools/${created.body._id}`);
     expect(got.body.parameters).toHaveLength(1);
+  });
+
+  it('a masked value for a header that is not stored is refused and changes nothing, own properties only', async () => {
+    const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId));
+    const id = created.body._id;
+    for (const name of ['X-New', 'toString', 'constructor']) {
+      const res = await expectRefusedUnchanged(t.deps.db, 400, () =>
+        t.api(ws.apiKey, 'PUT', `/api/tools/${id}`, { config: { headers: { Authorization: '********', [name]: '********' } } }),
+      );
+      expect(res.body.error.details).toEqual([{ field: `config.headers.${name}`, message: 'masked value for an unknown header' }]);
+      expect(res.body.error.message).toBe(`Header ${name} has no stored value to keep; send its real value.`);
+    }
+  });
+
+  it('a PUT of config without headers keeps the stored ones; headers sent replace the set', async () => {
+    const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId));
+    const id = created.body._id;
+    const raw = async () => (await t.deps.db.doc.send(new GetCommand({ TableName: t.deps.db.table, Key: key.tool(ws.workspaceId, id) }))).Item!;
+    const open = (v: string) => t.deps.secrets.open(v, ws.workspaceId);
+    const moved = await t.api(ws.apiKey, 'PUT', `/api/tools/${id}`, { config: { url: 'https://api.example.com/v2/orders/{order_id}' } });
+    expect(moved.body.config).toEqual({ method: 'GET', url: 'https://api.example.com/v2/orders/{order_id}', headers: { Authorization: '********', 'X-Team': '********' } });
+    expect(open((await raw()).config.headers.Authorization)).toBe(SECRET);
+    const replaced = await t.api(ws.apiKey, 'PUT', `/api/tools/${id}`, { config: { headers: { Authorization: '********' } } });
+    expect(replaced.body.config.headers).toEqual({ Authorization: '********' });
+    const stored = (await raw()).config.headers;
+    expect(Object.keys(stored)).toEqual(['Authorization']);
+    expect(open(stored.Authorization)).toBe(SECRET);
+  });
+
+  it('a workspace holds at most 500 tools: the 500th is created, the 501st refused', async () => {
+    const own = await t.workspace();
+    const setCount = (n: number) =>
+      t.deps.db.doc.send(new UpdateCommand({ TableName: t.deps.db.table, Key: key.counter(own.workspaceId, 'tool'), UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': n } }));
+    await setCount(499);
+    expect((await t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId))).status).toBe(201);
+    const res = await expectRefusedUnchanged(t.deps.db, 400, () => t.api(own.apiKey, 'POST', '/api/tools', httpTool(own.workspaceId)), 'limit_exceeded');
+    expect(res.body.error).toEqual({ code: 'limit_exceeded', message: 'A workspace holds at most 500 tools.', details: [] });
   });
 
   it('delete removes it; a second delete is 404', async () => {
     const created = await t.api(ws.apiKey, 'POST', '/api/tools', httpTool(ws.workspaceId));
     expect((await t.api(ws.apiKey, 'DELETE', `/api/tools/${created.body._id}`)).status).toBe(204);
     expect((await t.api(ws.apiKey, 'GET', `/api/tools/${created.body._id}`)).status).toBe(404);
-    expect((await t.api(ws.apiKey, 'DELETE', `/api/tools/${created.body._id}`)).status).toBe(404);
+    await expectRefusedUnchanged(t.deps.db, 404, () => t.api(ws.apiKey, 'DELETE', `/api/tools/${created.body._id}`), 'not_found');
   });
 });

@@ -11,8 +11,7 @@ import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stre
 import { signWebSession, WEB_SESSION_KEY_PURPOSE, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
-import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
-import { sharedStores } from '../support/platform.js';
+import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import { SimulatedCaller, speech } from '../../lib/local/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { openInboundCall } from '../../lib/services/calls.js';
@@ -20,6 +19,7 @@ import { putNewAgent } from '../../lib/store/agents.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import type { LocalVoiceOptions } from '../../streaming-service/src/local.js';
 import type { CallEnded } from '../../streaming-service/src/server.js';
+import { sharedStores } from '../support/platform.js';
 
 /**
  * The voice tests' platform: the whole local platform (stores shared with the run, a table of its own),

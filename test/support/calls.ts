@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
@@ -11,12 +11,11 @@ import { createSqsClient } from '../../lib/store/queue.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import { findCall } from '../../lib/store/calls.js';
 import type { CalleeBehaviour } from '../../lib/local/twilio-call-simulator.js';
-import { platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
+import { ownDispatchQueue, platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
 
 /**
- * A local platform for the calls tests: like test/support/platform.ts, but with a dispatch queue (and dead
- * letters) of its own on the shared SQS server, because every test process's platform polls its queue and
- * would otherwise take this file's messages.
+ * A local platform for the calls tests: like test/support/platform.ts, with the SQS client and queue URLs a
+ * test needs to look at its dispatch messages.
  */
 export interface CallsPlatform {
   readonly baseUrl: string;
@@ -34,23 +33,24 @@ export interface CallsPlatform {
   stop(): Promise<void>;
 }
 
+/**
+ * One call's reservation at the platform's default price (lib/config.ts: 1 credit a minute, 600 s at most),
+ * written out so that tests do not compute expected amounts with the code they test.
+ */
+export const CALL_RESERVATION = 10;
+
+/**
+ * What a call of `seconds` costs at the default price: every started second at 1/60 credit, to 4 decimals
+ * (docs/calls.md), spelled independently of lib/domain/call.ts for durations a test only learns at run time.
+ */
+export const expectedCallCost = (seconds: number): number => Math.round((Math.ceil(seconds) / 60) * 10_000) / 10_000;
+
 let numberSeq = 0;
 
 export async function startCallsPlatform(options: { dispatchPoller?: boolean; streamSweep?: boolean } = {}): Promise<CallsPlatform> {
-  const s = inject('stores');
-  const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: s.sqs });
-  const suffix = randomBytes(5).toString('hex');
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `dispatch-${suffix}-dlq` }));
-  const queue = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: `dispatch-${suffix}`,
-      Attributes: {
-        VisibilityTimeout: '60',
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:dispatch-${suffix}-dlq`, maxReceiveCount: 3 }),
-      },
-    }),
-  );
-  const stores = sharedStores({ queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! });
+  const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: inject('stores').sqs });
+  const queue = await ownDispatchQueue(sqs);
+  const stores = sharedStores(queue);
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-calls-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
   raiseLoopbackIpLimits();
@@ -68,8 +68,8 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
     platform,
     deps,
     sqs,
-    queueUrl: queue.QueueUrl!,
-    deadLetterQueueUrl: dlq.QueueUrl!,
+    queueUrl: queue.queueUrl,
+    deadLetterQueueUrl: queue.deadLetterQueueUrl,
     workspace: (credits = 100) => createWorkspace(deps.db, { name: 'calls test', credits }),
     api,
     async callerSetup(credits = 100) {
@@ -102,10 +102,14 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
   };
 }
 
-/** Receives up to 10 messages from a queue (they become invisible for `visibility` seconds). */
-export async function receive(sqs: SQSClient, queueUrl: string, visibility = 30) {
+/**
+ * Receives up to 10 messages from a queue (they become invisible for `visibility` seconds). `waitSeconds` 0
+ * is a short poll: it answers at once with what is visible, which is all a drain of messages sent before it
+ * needs (the API answers only after SQS took the message); a wait is for messages still to come.
+ */
+export async function receive(sqs: SQSClient, queueUrl: string, visibility = 30, waitSeconds = 1) {
   const out = await sqs.send(
-    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: visibility, AttributeNames: ['All'] }),
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, VisibilityTimeout: visibility, AttributeNames: ['All'] }),
   );
   return out.Messages ?? [];
 }

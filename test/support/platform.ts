@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,9 @@ import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import type { LocalStores } from '../../lib/local/platform.js';
 import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import type { Fallback } from '../../lib/local/server.js';
+import { createSqsClient } from '../../lib/store/queue.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
+import { expectToolsMasked } from './invariants.js';
 
 export interface TestPlatform {
   readonly baseUrl: string;
@@ -26,7 +29,8 @@ export interface TestPlatform {
 
 /**
  * Stores started by global setup, handed to the platform so it does not start its own (their `stop` does
- * nothing: global teardown owns them). `queue` replaces the shared dispatch queue with one of the caller's.
+ * nothing: global teardown owns them). `queue` replaces the shared dispatch queue with one of the caller's
+ * (every platform a test starts has one: {@link ownDispatchQueue}).
  */
 export function sharedStores(queue?: { queueUrl: string; deadLetterQueueUrl: string }): LocalStores {
   const s = inject('stores');
@@ -42,8 +46,29 @@ export function sharedStores(queue?: { queueUrl: string; deadLetterQueueUrl: str
 }
 
 /**
+ * A dispatch queue (and its dead letters) of the caller's own on the shared SQS server. Every platform polls
+ * its dispatch queue, so two test files sharing one (they run side by side: docs/testing.md) would take
+ * each other's messages.
+ */
+export async function ownDispatchQueue(sqs: SQSClient): Promise<{ queueUrl: string; deadLetterQueueUrl: string }> {
+  const suffix = randomBytes(5).toString('hex');
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `dispatch-${suffix}-dlq` }));
+  const queue = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: `dispatch-${suffix}`,
+      Attributes: {
+        VisibilityTimeout: '60',
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:dispatch-${suffix}-dlq`, maxReceiveCount: 3 }),
+      },
+    }),
+  );
+  return { queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
+}
+
+/**
  * {@link TestPlatform.api} for a platform at `baseUrl`: the key set, a body JSON-encoded unless it is a
- * string already (so a test can send malformed JSON), and the answer parsed when it is JSON.
+ * string already (so a test can send malformed JSON), and the answer parsed when it is JSON. Every JSON
+ * answer is checked for unmasked tool header values, so no route can leak one unnoticed.
  */
 export function platformApi(baseUrl: string): TestPlatform['api'] {
   return async (apiKey, method, path, body, headers = {}) => {
@@ -63,6 +88,7 @@ export function platformApi(baseUrl: string): TestPlatform['api'] {
     } catch {
       // Non-JSON answers (HTML, TwiML) stay text.
     }
+    expectToolsMasked(parsed, `${method} ${path}`);
     return { status: res.status, body: parsed, headers: res.headers };
   };
 }
@@ -91,10 +117,11 @@ export async function startTestPlatform(
   raiseLoopbackIpLimits();
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-test-'));
   const table = `t-${randomBytes(6).toString('hex')}`;
+  const queue = await ownDispatchQueue(createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: inject('stores').sqs }));
   const platform = await startPlatform(
     { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
     // The Twilio stand-in is strict unless asked: only accounts a test registers authenticate.
-    { stores: sharedStores(), persist: options.persist ?? false, fallbacks: options.fallbacks, twilioSandbox: options.twilioSandbox ?? false },
+    { stores: sharedStores(queue), persist: options.persist ?? false, fallbacks: options.fallbacks, twilioSandbox: options.twilioSandbox ?? false },
   );
   // Tests reach the provider directly too, so their deps carry the adapter the telephony handlers name.
   const deps = withTelephony(await getDeps(), createTwilioTelephony);

@@ -128,6 +128,98 @@ describe('interruption policy', () => {
   });
 });
 
+describe('interruption policy, edge by edge', () => {
+  const fresh = () => new InterruptionPolicy(DEFAULT_INTERRUPTION);
+
+  it('splits on any punctuation and trims only the hyphens and apostrophes around a word', () => {
+    expect(transcriptWords("Don't—stop!!  ''quoted'' --well-- rock'n'roll 42")).toEqual(["don't", 'stop', 'quoted', 'well', "rock'n'roll", '42']);
+  });
+
+  it('speech that began over audible agent audio makes a short turn feedback, even once the agent is quiet', () => {
+    const p = fresh();
+    p.onSpeechStart(SPEAKING);
+    p.onSpeechEnd(100, SPEAKING);
+    expect(p.onTurnEnd('sorry', IDLE).answer).toBe(false);
+    const q = fresh();
+    q.onSpeechStart(IDLE);
+    q.onSpeechEnd(100, IDLE);
+    expect(q.onTurnEnd('tomorrow', IDLE).answer).toBe(true);
+  });
+
+  it('a transcript over audible audio marks the turn overlapped; a blank one or one over silence does not', () => {
+    const p = fresh();
+    expect(p.onTranscript('no', SPEAKING)).toEqual([]);
+    expect(p.onTurnEnd('no', IDLE).answer).toBe(false);
+    const blank = fresh();
+    blank.onTranscript('   ', SPEAKING);
+    expect(blank.onTurnEnd('tomorrow', IDLE).answer).toBe(true);
+    const quiet = fresh();
+    quiet.onTranscript('tomorrow', THINKING);
+    expect(quiet.onTurnEnd('tomorrow', IDLE).answer).toBe(true);
+  });
+
+  it('keeps the longest speech of the turn, and interrupts at exactly the minimum duration', () => {
+    const p = fresh();
+    p.onSpeechStart(THINKING);
+    p.onSpeechProgress(600, THINKING);
+    p.onSpeechProgress(100, THINKING);
+    expect(types(p.onTranscript('please stop', THINKING))).toEqual(['interrupt']);
+    const q = fresh();
+    q.onSpeechStart(SPEAKING);
+    // Words at the very start of the speech wait for its duration.
+    expect(types(q.onTranscript('stop now', SPEAKING))).toEqual([]);
+    expect(types(q.onSpeechProgress(499, SPEAKING))).toEqual([]);
+    expect(types(q.onSpeechProgress(500, SPEAKING))).toEqual(['interrupt']);
+  });
+
+  it('nothing is interrupted or paused while the agent is idle', () => {
+    const p = fresh();
+    expect(p.onTranscript('hello there', IDLE)).toEqual([]);
+    p.onSpeechStart(IDLE);
+    expect(p.onSpeechProgress(900, IDLE)).toEqual([]);
+    expect(p.isPaused).toBe(false);
+  });
+
+  it('two real words over the agent are a request, not feedback (the minimum is inclusive)', () => {
+    expect(fresh().onTurnEnd('stop please', SPEAKING).answer).toBe(true);
+    expect(fresh().onTurnEnd('stop', SPEAKING).answer).toBe(false);
+  });
+
+  it('an answered turn ends a pause (cancelling its timer); an interruption ends it too', () => {
+    const p = fresh();
+    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause']);
+    expect(p.onTurnEnd('I need help now', SPEAKING)).toEqual({ answer: true, actions: [{ type: 'cancel_timer' }] });
+    expect(p.isPaused).toBe(false);
+    const q = fresh();
+    speak(q, 700, SPEAKING, false);
+    expect(types(q.onTranscript('actually wait', SPEAKING))).toEqual(['cancel_timer', 'interrupt']);
+    expect(q.isPaused).toBe(false);
+    expect(q.onTimeout()).toEqual([]);
+  });
+
+  it('an utterance that is gone takes its pause with it, and only then', () => {
+    const p = fresh();
+    expect(p.onUtteranceGone()).toEqual([]);
+    speak(p, 700, SPEAKING, false);
+    expect(p.onUtteranceGone()).toEqual([{ type: 'cancel_timer' }]);
+    expect(p.isPaused).toBe(false);
+    expect(p.onUtteranceGone()).toEqual([]);
+  });
+
+  it('each turn starts afresh: its speech, words, overlap and floor are its own', () => {
+    const p = fresh();
+    speak(p, 900, THINKING);
+    expect(types(p.onTranscript('book a table', THINKING))).toEqual(['interrupt']);
+    p.onTurnEnd('book a table', IDLE);
+    // The next turn: speech just started, words already there: it waits for the duration again.
+    p.onSpeechStart(SPEAKING);
+    expect(p.onTranscript('stop now', SPEAKING)).toEqual([]);
+    p.onSpeechEnd(100, SPEAKING);
+    // And a short feedback turn is not taken for the floor the last turn took.
+    expect(p.onTurnEnd('yeah', SPEAKING).answer).toBe(false);
+  });
+});
+
 describe('WebRTC VAD (fvad-wasm)', () => {
   it('loads offline and finds speech in speech, none in silence, independent of chunking', async () => {
     const mod = await loadFvad();

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../lib/domain/agent.js';
 import type { Tool } from '../../lib/domain/tool.js';
-import type { LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
+import type { LlmEvent, LlmProvider, LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
 import { CallSession, type CallSetup } from '../../streaming-service/src/session/call-session.js';
 import { FakeLlm, FakeStt, FakeTts } from '../fakes/voice-ports.js';
 import { twilioTransport } from '../../streaming-service/src/transport/twilio.js';
@@ -34,6 +34,8 @@ interface Extra {
   silenceTimeoutMs?: number;
   reply?: (request: LlmRequest) => string | { text?: string; toolCalls?: LlmToolCall[] };
   tools?: Tool[];
+  /** Replaces the scripted model (a test that needs one that never answers). */
+  llm?: LlmProvider;
 }
 
 function session(options: Extra = {}) {
@@ -58,7 +60,7 @@ function session(options: Extra = {}) {
     setup,
     {
       stt,
-      llm,
+      llm: options.llm ?? llm,
       tts,
       telephony: {
         port: { updateCall: async (_a: unknown, sid: string, req: unknown) => (updates.push({ sid, req }), {}) } as never,
@@ -88,6 +90,15 @@ const until = async (probe: () => boolean, timeoutMs = 5_000) => {
     await new Promise((r) => setTimeout(r, 5));
   }
 };
+
+/** Starts the call, lets the greeting be heard (its mark echoed) and says `text` as a finished caller turn. */
+async function greetThenSay(t: ReturnType<typeof session>, text: string): Promise<void> {
+  t.s.start();
+  await until(() => t.sent.some((m) => m.event === 'mark'));
+  t.echoMarks();
+  await until(() => t.s.state.state === 'listening');
+  t.stt.emit({ type: 'transcript', text, isFinal: true, speechFinal: true, atMs: performance.now() });
+}
 
 describe('call session', () => {
   it('greets, answers a turn, and keeps only heard phrases', async () => {
@@ -149,11 +160,7 @@ describe('call session', () => {
       reply: (req) => (req.messages.some((m) => m.role === 'tool') ? 'It has shipped.' : { text: 'Let me check that for you.', toolCalls: [call] }),
     });
     try {
-      t.s.start();
-      await until(() => t.sent.some((m) => m.event === 'mark'));
-      t.echoMarks();
-      await until(() => t.s.state.state === 'listening');
-      t.stt.emit({ type: 'transcript', text: 'Where is my order?', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await greetThenSay(t, 'Where is my order?');
       await until(() => hits === 1);
       // The caller talks over the agent while the tool is running.
       t.stt.emit({ type: 'transcript', text: 'Wait, actually', isFinal: false, speechFinal: false, atMs: performance.now() });
@@ -179,6 +186,50 @@ describe('call session', () => {
     }
   });
 
+  it('a caller who speaks up while the agent is still thinking interrupts the reply before any audio', async () => {
+    // A model that thinks until it is aborted: the reply stays in `thinking`, with nothing audible.
+    const aborted: string[] = [];
+    const thinker: LlmProvider = {
+      id: 'openai',
+      async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        aborted.push(String(request.messages.at(-1)?.content));
+      },
+    };
+    const t = session({ llm: thinker });
+    try {
+      await greetThenSay(t, 'Book me a table');
+      await until(() => t.s.state.state === 'thinking');
+      // Two real words, not yet a finished turn: enough to take the floor from a thinking agent.
+      const spokeAt = performance.now();
+      t.stt.emit({ type: 'transcript', text: 'No wait', isFinal: false, speechFinal: false, atMs: spokeAt });
+      await until(() => t.s.interruptions.length === 1);
+      expect(t.s.interruptions).toEqual([{ handleId: expect.any(String), atMs: spokeAt, clearedAtMs: expect.any(Number) }]);
+      expect(t.s.state.state).toBe('listening');
+      await until(() => aborted.length === 1);
+      expect(aborted).toEqual(['Book me a table']);
+    } finally {
+      t.s.end('stop');
+      await t.s.ended;
+    }
+  });
+
+  it('the caller can cut the greeting short: two words while it plays interrupt it', async () => {
+    const t = session();
+    try {
+      t.s.start();
+      await until(() => t.sent.some((m) => m.event === 'mark'));
+      expect(t.s.state.state).toBe('greeting');
+      t.stt.emit({ type: 'transcript', text: 'Hold on', isFinal: false, speechFinal: false, atMs: performance.now() });
+      await until(() => t.s.interruptions.length === 1);
+      expect(t.sent.some((m) => m.event === 'clear')).toBe(true);
+      expect(t.s.state.state).toBe('listening');
+    } finally {
+      t.s.end('stop');
+      await t.s.ended;
+    }
+  });
+
   it('apologizes and listens again when the model fails on a turn, instead of hanging up', async () => {
     let calls = 0;
     const t = session({
@@ -189,11 +240,7 @@ describe('call session', () => {
         return 'Back again.';
       },
     });
-    t.s.start();
-    await until(() => t.sent.some((m) => m.event === 'mark'));
-    t.echoMarks();
-    await until(() => t.s.state.state === 'listening');
-    t.stt.emit({ type: 'transcript', text: 'Hi?', isFinal: true, speechFinal: true, atMs: performance.now() });
+    await greetThenSay(t, 'Hi?');
     await until(() => t.tts.spoken.includes('Sorry, I missed that. Could you say it again?'));
     await until(() => t.sent.filter((m) => m.event === 'mark').length === 2);
     t.echoMarks();

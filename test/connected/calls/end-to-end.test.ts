@@ -6,12 +6,10 @@
  * reserved, the rest released) and a recording that downloads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reservationFor } from '../../../lib/domain/call.js';
 import { verifyStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../../lib/domain/stream-token.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
-import { callPricing } from '../../../lib/services/credits.js';
-import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { CALL_RESERVATION, eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
 beforeAll(async () => {
@@ -54,7 +52,7 @@ describe('phone-call end to end', () => {
     expect(record.callSummary.length).toBeGreaterThan(0);
     expect(record.callDuration).toBeGreaterThan(0);
 
-    const reserved = reservationFor(callPricing(p.deps.config));
+    const reserved = CALL_RESERVATION;
     const call = (await findCall(p.deps.db, s.workspaceId, callId))!;
     expect(call.status).toBe('completed');
     expect(call.settledAt).toBeDefined();

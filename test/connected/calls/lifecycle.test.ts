@@ -9,18 +9,15 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_LIMIT_GRACE_SECONDS } from '../../../lib/domain/agent.js';
-import { reservationFor } from '../../../lib/domain/call.js';
 import type { HistoryRecord } from '../../../lib/domain/history.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
-import { callPricing } from '../../../lib/services/credits.js';
-import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { CALL_RESERVATION, eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
-let perCall: number;
+const perCall = CALL_RESERVATION;
 beforeAll(async () => {
   p = await startCallsPlatform();
-  perCall = reservationFor(callPricing(p.deps.config));
 });
 afterAll(async () => p?.stop());
 

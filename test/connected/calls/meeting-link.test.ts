@@ -11,14 +11,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { reservationFor } from '../../../lib/domain/call.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { key } from '../../../lib/store/model.js';
-import { callPricing } from '../../../lib/services/credits.js';
 import { WEB_SESSION_SLACK_SECONDS } from '../../../lib/services/meetings.js';
 import { WEB_SESSION_KEY_PURPOSE, verifyWebSession } from '../../../lib/domain/web-session-token.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../../lib/domain/stream-token.js';
-import { startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { CALL_RESERVATION, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { expectRefusedUnchanged } from '../../support/invariants.js';
 
 let p: CallsPlatform;
 beforeAll(async () => {
@@ -53,11 +52,9 @@ describe('POST /api/optimus/meeting-link', () => {
   });
 
   it('402 with required and available when credits are short', async () => {
-    const required = reservationFor(callPricing(p.deps.config));
-    const s = await p.callerSetup(required - 1);
-    const res = await link(s, { contactName: 'Nobody' });
-    expect(res.status).toBe(402);
-    expect(res.body.error).toMatchObject({ code: 'insufficient_credits', details: { required, available: required - 1 } });
+    const s = await p.callerSetup(CALL_RESERVATION - 1);
+    const res = await expectRefusedUnchanged(p.deps.db, 402, () => link(s, { contactName: 'Nobody' }));
+    expect(res.body.error).toMatchObject({ code: 'insufficient_credits', details: { required: 10, available: 9 } });
   });
 
   it('404 for an unknown agent; 400 for a phoneNumber that is not E.164', async () => {
@@ -101,6 +98,14 @@ describe('GET /meeting/{callId}?token= and POST /meeting/{callId}/join', () => {
     expect(later.status).toBe(410);
     expect(await later.text()).toContain('already been used');
     expect((await join(res.body.call_id, `token=${encodeURIComponent(token)}`, 'application/x-www-form-urlencoded')).status).toBe(410);
+    // A wrong token on the used link learns nothing, not even that the link exists or was used.
+    const wrongToken = `token=${'B'.repeat(43)}`;
+    const asText = async (r: Promise<Response>) => {
+      const res = await r;
+      return { status: res.status, body: await res.text() };
+    };
+    await expectRefusedUnchanged(p.deps.db, 404, () => asText(join(res.body.call_id, wrongToken, 'application/x-www-form-urlencoded')));
+    await expectRefusedUnchanged(p.deps.db, 404, () => asText(open(`${p.baseUrl}/meeting/${res.body.call_id}?${wrongToken}`)));
   });
 
   it('a join with a wrong, missing or URL-borne token is 404 and leaves the link usable', async () => {

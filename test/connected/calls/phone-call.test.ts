@@ -6,22 +6,20 @@
  * message; a retried request with the same Idempotency-Key returns the first answer and starts nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reservationFor } from '../../../lib/domain/call.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
-import { callPricing } from '../../../lib/services/credits.js';
 import { startPhoneCall } from '../../../lib/services/calls.js';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { receive, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { expectRefusedUnchanged } from '../../support/invariants.js';
+import { CALL_RESERVATION, receive, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
-let perCall: number;
+const perCall = CALL_RESERVATION;
 
 beforeAll(async () => {
   // No poller: the messages stay on this file's queue to be counted.
   p = await startCallsPlatform({ dispatchPoller: false });
-  perCall = reservationFor(callPricing(p.deps.config));
 });
 afterAll(async () => p?.stop());
 
@@ -33,10 +31,11 @@ const body = (s: { workspaceId: string; agentId: string; numberId: string }, ext
   ...extra,
 });
 
+/** Every message on the dispatch queue now (short polls: the API answered after sending). */
 async function drain(): Promise<string[]> {
   const bodies: string[] = [];
   for (;;) {
-    const got = await receive(p.sqs, p.queueUrl);
+    const got = await receive(p.sqs, p.queueUrl, 30, 0);
     if (got.length === 0) return bodies;
     bodies.push(...got.map((m) => m.Body!));
   }
@@ -69,10 +68,9 @@ describe('POST /api/optimus/phone-call', () => {
   it('402 with required and available when the balance cannot cover the reservation; nothing written', async () => {
     const s = await p.callerSetup(perCall - 0.5);
     await drain();
-    const res = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s));
-    expect(res.status).toBe(402);
+    const res = await expectRefusedUnchanged(p.deps.db, 402, () => p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s)));
     expect(res.body).toEqual({
-      error: { code: 'insufficient_credits', message: expect.any(String), details: { required: perCall, available: perCall - 0.5 } },
+      error: { code: 'insufficient_credits', message: expect.any(String), details: { required: 10, available: 9.5 } },
     });
     expect(await readBalance(p.deps.db, s.workspaceId)).toBe(perCall - 0.5);
     expect((await listLedger(p.deps.db, s.workspaceId)).map((e) => e.reason)).toEqual(['initial_grant']);

@@ -9,12 +9,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { costFor, reservationFor } from '../../../lib/domain/call.js';
 import { STREAM_TOKEN_KEY_PURPOSE, verifyStreamToken } from '../../../lib/domain/stream-token.js';
 import { SimulatedCaller } from '../../../lib/local/simulated-caller.js';
 import type { StandinAccount } from '../../../lib/local/twilio-standin.js';
 import { NO_CREDITS_MESSAGE } from '../../../lib/services/twilio-webhooks.js';
-import { callPricing } from '../../../lib/services/credits.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { twilioSignature } from '../../../lib/vendors/telephony/twilio-webhook.js';
@@ -22,19 +20,17 @@ import { loadConfig } from '../../../lib/config.js';
 import { platformEnvironment } from '../../../streaming-service/src/environment.js';
 import { vendorProviders } from '../../../streaming-service/src/providers.js';
 import { createStreamingServer, POLICY_VIOLATION, type CallEnded } from '../../../streaming-service/src/server.js';
-import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { CALL_RESERVATION, expectedCallCost, eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
-let perCall: number;
+const perCall = CALL_RESERVATION;
 const ended: CallEnded[] = [];
 beforeAll(async () => {
   p = await startCallsPlatform();
-  perCall = reservationFor(callPricing(p.deps.config));
   p.platform.voice.streaming.onCallEnded((e) => ended.push(e));
 });
 afterAll(async () => p?.stop());
 
-const pricing = () => callPricing(p.deps.config);
 const newSid = () => `CA${randomBytes(16).toString('hex')}`;
 const tokenIn = (twiml: string) => /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)?.[1];
 const mediaUrl = () => `${p.baseUrl.replace(/^http/, 'ws')}/media-stream`;
@@ -193,7 +189,7 @@ describe('a status callback cannot settle a call whose stream is live', () => {
     expect(record.callDuration).toBe(Math.ceil((outcome.endedAt - outcome.setup.startedAt) / 1000));
     expect(record.callDuration).toBeGreaterThan(0);
     expect(record.callCost).toBeGreaterThan(0);
-    expect(record.callCost).toBe(costFor(pricing(), record.callDuration));
+    expect(record.callCost).toBe(expectedCallCost(record.callDuration));
     const call = (await findCall(p.deps.db, s.workspaceId, callId))!;
     expect(call.cost).toBe(record.callCost);
     expect(await readBalance(p.deps.db, s.workspaceId)).toBeCloseTo(100 - record.callCost, 6);
@@ -255,7 +251,7 @@ describe('inbound calls reserve credits at answer', () => {
     }, 20_000, 'the history record');
     expect(record).toMatchObject({ _id: callId, agentType: 'voice', mobileNumber: '+14155550178' });
     expect(record.callCost).toBeGreaterThan(0);
-    expect(record.callCost).toBe(costFor(pricing(), record.callDuration));
+    expect(record.callCost).toBe(expectedCallCost(record.callDuration));
     const ledger = (await listLedger(p.deps.db, s.workspaceId)).filter((e) => e.callId === callId);
     expect(ledger.map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
     expect(ledger.reduce((sum, e) => sum + e.amount, 0)).toBeCloseTo(-record.callCost, 6);
@@ -282,8 +278,8 @@ describe('inbound calls reserve credits at answer', () => {
     });
     expect(res.status).toBe(204);
     const call = (await findCall(p.deps.db, s.workspaceId, callId))!;
-    expect(call).toMatchObject({ status: 'completed', cost: costFor(pricing(), 3) });
-    expect(await readBalance(p.deps.db, s.workspaceId)).toBeCloseTo(100 - costFor(pricing(), 3), 6);
+    expect(call).toMatchObject({ status: 'completed', cost: 0.05 });
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBeCloseTo(100 - 0.05, 6);
     // Its stream can no longer start.
     const late = await open(rung.callSid, tokenIn(rung.body)!);
     expect(await fate(late)).toBe(POLICY_VIOLATION);
@@ -304,7 +300,7 @@ describe('history records say what was billed', () => {
     const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('callRecordingUrl');
-    expect(res.body.callCost).toBe(costFor(pricing(), res.body.callDuration));
+    expect(res.body.callCost).toBe(expectedCallCost(res.body.callDuration));
   }, 60_000);
 
   it('a meeting link\'s call has a history record from creation: video, not_joined, zero duration and cost', async () => {

@@ -1,0 +1,68 @@
+// @ts-check
+/**
+ * Mutation testing of the modules where a bug costs money or leaks data (docs/testing.md): `npm run mutate`
+ * runs every module, `MUTATE=ssrf npm run mutate` one of them. Each module names the few test files that
+ * are meant to catch its bugs, so a run is practical on two shared cores (one Stryker worker: the connected
+ * tests share one DynamoDB Local and are not written to run twice at once). Not in CI: it takes long.
+ */
+
+/** @type {Record<string, { mutate: string[]; testFiles: string[] }>} */
+const MODULES = {
+  ssrf: {
+    mutate: ['lib/domain/ssrf.ts', 'lib/http/outbound-target.ts'],
+    testFiles: ['test/unit/ssrf-ranges.test.ts', 'test/unit/voice-ssrf.test.ts', 'test/unit/tool-config.test.ts'],
+  },
+  interruption: {
+    // The policy, the floor that applies it, and the session's word on when an utterance may be interrupted.
+    mutate: [
+      'streaming-service/src/session/interruption.ts',
+      'streaming-service/src/session/floor.ts',
+      'streaming-service/src/session/call-session.ts:244-252',
+      'streaming-service/src/session/call-session.ts:508-529',
+    ],
+    testFiles: ['test/unit/interruption.test.ts', 'test/unit/caller-floor.test.ts', 'test/unit/voice-session.test.ts'],
+  },
+  handler: {
+    mutate: ['lib/http/handler.ts'],
+    testFiles: ['test/connected/auth-and-errors.test.ts', 'test/connected/rate-limits.test.ts'],
+  },
+  credits: {
+    mutate: ['lib/services/credits.ts', 'lib/store/credits.ts'],
+    testFiles: ['test/connected/credits.test.ts'],
+  },
+  meetings: {
+    mutate: ['lib/services/meetings.ts'],
+    testFiles: ['test/connected/calls/meeting-link.test.ts'],
+  },
+  tools: {
+    mutate: ['lib/services/tools.ts'],
+    testFiles: ['test/connected/tools.test.ts'],
+  },
+};
+
+const only = process.env.MUTATE;
+if (only && !MODULES[only]) throw new Error(`MUTATE=${only}: expected one of ${Object.keys(MODULES).join(', ')}`);
+const chosen = only ? [MODULES[only]] : Object.values(MODULES);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.config.ts', related: false },
+  mutate: chosen.flatMap((m) => m.mutate),
+  testFiles: [...new Set(chosen.flatMap((m) => m.testFiles))],
+  coverageAnalysis: 'perTest',
+  // Static mutants (module-level constants) need the module evaluated again per mutant; the vitest runner
+  // keeps the module graph between runs here, so they all "survive" (bareHost replaced by a function that
+  // returns undefined survived 206 tests that each call it). Skipped rather than counted as noise.
+  ignoreStatic: true,
+  concurrency: 1,
+  // Connected tests start a platform per file; a mutant that hangs a request waits for the test's timeout.
+  timeoutMS: 30_000,
+  // The first run starts DynamoDB Local and a platform; on a loaded shared machine that alone can pass 5 min.
+  dryRunTimeoutMinutes: 20,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: `reports/mutation/${only ?? 'all'}.json` },
+  tempDirName: '.stryker-tmp',
+  ignorePatterns: ['bench/out', 'cdk.out', '.data', '.test-data', 'reports'],
+  thresholds: { high: 90, low: 85, break: null },
+};

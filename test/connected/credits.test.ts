@@ -1,0 +1,195 @@
+/**
+ * Invariant: credits move only as docs/calls.md says, with amounts written out here rather than computed
+ * by the code under test. At the default price (1 credit a minute, 600 s at most) one call needs 10
+ * credits; a workspace with less is refused with the exact shortfall (never a negative `available`); a
+ * settled call is charged its started seconds at 1/60 credit each, never more than its reservation (an
+ * overrun is charged the whole reservation, not nothing), and settling twice charges once. The `credits.low`
+ * alert fires once when the balance falls under the threshold and again only after a top-up re-armed it.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Deps } from '../../lib/deps.js';
+import { InsufficientCreditsError } from '../../lib/domain/errors.js';
+import { openInboundCall } from '../../lib/services/calls.js';
+import { assertCanAffordCall, callAffordability, checkLowCredits, insufficientCredits, settleCall } from '../../lib/services/credits.js';
+import { findCall } from '../../lib/store/calls.js';
+import { claimLowCreditsAlert, listLedger, readBalance, readCreditsState, rearmLowCreditsAlert, setLowCreditsThreshold } from '../../lib/store/credits.js';
+import { key } from '../../lib/store/model.js';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { failCommands, named, serviceError } from '../support/faults.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+
+let t: TestPlatform;
+beforeAll(async () => {
+  t = await startTestPlatform();
+});
+afterAll(() => t?.stop());
+
+/** Sets a workspace's balance outright (an operator's correction can leave any value, negative too). */
+const setBalance = (workspaceId: string, balance: number) =>
+  t.deps.db.doc.send(new UpdateCommand({ TableName: t.deps.db.table, Key: key.credits(workspaceId), UpdateExpression: 'SET balance = :b', ExpressionAttributeValues: { ':b': balance } }));
+
+let sid = 0;
+/** An answered inbound call of a fresh workspace holding `credits`, for an agent limited to `maxSeconds`. */
+async function inboundCall(credits: number, maxSeconds?: number) {
+  const ws = await t.workspace(credits);
+  const answer = await openInboundCall(t.deps, {
+    workspaceId: ws.workspaceId,
+    agentId: 'agt_01J00000000000000000000000',
+    phoneNumberId: 'num_01J00000000000000000000000',
+    ourNumber: '+14155550100',
+    caller: '+14155550101',
+    callSid: `CA${String((sid += 1)).padStart(32, '0')}`,
+    agent: maxSeconds ? { max_duration_seconds: maxSeconds } : {},
+  });
+  return { ...ws, answer };
+}
+
+describe('the price of a call', () => {
+  it('needs 10 credits to start; 9.9999 is refused with required 10 and available 9.9999', async () => {
+    const rich = await t.workspace(10);
+    expect(await callAffordability(t.deps, rich.workspaceId)).toEqual({ required: 10, available: 10 });
+    expect(await assertCanAffordCall(t.deps, rich.workspaceId)).toBe(10);
+    const short = await t.workspace(9.9999);
+    const refusal = await assertCanAffordCall(t.deps, short.workspaceId).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(InsufficientCreditsError);
+    expect(refusal).toMatchObject({ status: 402, code: 'insufficient_credits', details: { required: 10, available: 9.9999 } });
+  });
+
+  it('a negative balance is reported as 0 available', async () => {
+    const ws = await t.workspace(0);
+    await setBalance(ws.workspaceId, -3);
+    expect(await readBalance(t.deps.db, ws.workspaceId)).toBe(-3);
+    expect(await insufficientCredits(t.deps, ws.workspaceId, 10)).toMatchObject({ details: { required: 10, available: 0 } });
+    const refusal = await assertCanAffordCall(t.deps, ws.workspaceId).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ details: { required: 10, available: 0 } });
+  });
+
+  it('exactly one reservation is enough: the balance may reach 0, not below', async () => {
+    const { workspaceId, answer } = await inboundCall(10);
+    expect(answer.kind).toBe('connect');
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(0);
+    const ledger = (await listLedger(t.deps.db, workspaceId)).filter((e) => e.callId);
+    expect(ledger).toEqual([{ id: `${answer.kind === 'connect' ? answer.call._id : ''}#reserve`, amount: -10, reason: 'call_reservation', callId: expect.any(String), createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
+    expect((await inboundCall(0.0001)).answer).toEqual({ kind: 'insufficient' });
+  });
+
+  it('a workspace without a balance item reads as 0', async () => {
+    expect(await readBalance(t.deps.db, 'ws_01J00000000000000000000000')).toBe(0);
+    expect(await readCreditsState(t.deps.db, 'ws_01J00000000000000000000000')).toEqual({ balance: 0 });
+  });
+
+  it('an inbound call on a short balance is not answered and takes nothing', async () => {
+    const { workspaceId, answer } = await inboundCall(9.5);
+    expect(answer).toEqual({ kind: 'insufficient' });
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(9.5);
+    expect((await listLedger(t.deps.db, workspaceId)).filter((e) => e.callId)).toEqual([]);
+  });
+});
+
+describe('settlement', () => {
+  it('charges every started second at 1/60 credit and releases the rest, once', async () => {
+    const { workspaceId, answer } = await inboundCall(100);
+    if (answer.kind !== 'connect') throw new Error(`not answered: ${answer.kind}`);
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(90);
+    const first = await settleCall(t.deps, { workspaceId, callId: answer.call._id, durationSeconds: 2.1, endReason: 'customer_hangup' });
+    expect(first.kind).toBe('settled');
+    const call = await findCall(t.deps.db, workspaceId, answer.call._id);
+    expect(call).toMatchObject({ reserved: 10, cost: 0.05, billedSeconds: 3 });
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(99.95);
+    // A second settlement (a late callback) changes nothing and reports the first.
+    const again = await settleCall(t.deps, { workspaceId, callId: answer.call._id, durationSeconds: 500 });
+    expect(again.kind).not.toBe('missing');
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(99.95);
+    const ledger = (await listLedger(t.deps.db, workspaceId)).filter((e) => e.callId === answer.call._id);
+    expect(ledger.map((e) => [e.reason, e.amount])).toEqual([['call_reservation', -10], ['call_settlement', 9.95]]);
+  });
+
+  it('a call that never connected costs nothing', async () => {
+    const { workspaceId, answer } = await inboundCall(100);
+    if (answer.kind !== 'connect') throw new Error(`not answered: ${answer.kind}`);
+    await settleCall(t.deps, { workspaceId, callId: answer.call._id, durationSeconds: 0 });
+    expect(await findCall(t.deps.db, workspaceId, answer.call._id)).toMatchObject({ cost: 0, billedSeconds: 0 });
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(100);
+  });
+
+  it('a call that ran past its reservation is charged the whole reservation, not nothing', async () => {
+    // An agent limited to 60 s reserves 1 credit; the stream measured 90 s (it ended late).
+    const { workspaceId, answer } = await inboundCall(5, 60);
+    if (answer.kind !== 'connect') throw new Error(`not answered: ${answer.kind}`);
+    expect(answer.call.reserved).toBe(1);
+    await settleCall(t.deps, { workspaceId, callId: answer.call._id, durationSeconds: 90 });
+    expect(await findCall(t.deps.db, workspaceId, answer.call._id)).toMatchObject({ reserved: 1, cost: 1 });
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(4);
+  });
+
+  it('an unknown call settles nothing', async () => {
+    const ws = await t.workspace(100);
+    expect((await settleCall(t.deps, { workspaceId: ws.workspaceId, callId: 'call_01J00000000000000000000000', durationSeconds: 30 })).kind).toBe('missing');
+    expect(await readBalance(t.deps.db, ws.workspaceId)).toBe(100);
+  });
+});
+
+describe('the credits.low alert', () => {
+  it('fires once under the threshold, not again until a top-up brought the balance back', async () => {
+    const ws = await t.workspace(100);
+    const hook = await t.api(ws.apiKey, 'POST', '/api/webhooks', { url: 'https://hooks.example.com/in', eventTypes: ['credits.low'], workspaceId: ws.workspaceId });
+    expect(hook.status).toBe(201);
+    const queued: unknown[] = [];
+    const deps: Deps = { ...t.deps, webhooks: { send: async (m: unknown) => void queued.push(m) } as Deps['webhooks'] };
+
+    await checkLowCredits(deps, ws.workspaceId);
+    expect(queued).toHaveLength(0); // no threshold: no alert
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, 50);
+    await checkLowCredits(deps, ws.workspaceId);
+    expect(queued).toHaveLength(0); // 100 is not under 50
+
+    await setBalance(ws.workspaceId, 49);
+    await checkLowCredits(deps, ws.workspaceId);
+    await checkLowCredits(deps, ws.workspaceId);
+    expect(queued).toHaveLength(1);
+    expect((await readCreditsState(t.deps.db, ws.workspaceId)).lowNotifiedAt).toBeTypeOf('string');
+
+    // Back exactly at the threshold re-arms it; the next fall alerts again.
+    await setBalance(ws.workspaceId, 50);
+    await checkLowCredits(deps, ws.workspaceId);
+    expect(await readCreditsState(t.deps.db, ws.workspaceId)).toEqual({ balance: 50, lowThreshold: 50 });
+    await setBalance(ws.workspaceId, 49.9999);
+    await checkLowCredits(deps, ws.workspaceId);
+    expect(queued).toHaveLength(2);
+
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, null);
+    expect(await readCreditsState(t.deps.db, ws.workspaceId)).toEqual({ balance: 49.9999 });
+  });
+
+  it('claims the alert once while under the threshold; re-arms only at or over it', async () => {
+    const ws = await t.workspace(40);
+    expect(await claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-01T00:00:00.000Z')).toBe(false); // no threshold
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, 50);
+    expect(await claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-01T00:00:00.000Z')).toBe(true);
+    expect(await claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-02T00:00:00.000Z')).toBe(false);
+    expect(await readCreditsState(t.deps.db, ws.workspaceId)).toEqual({ balance: 40, lowThreshold: 50, lowNotifiedAt: '2026-01-01T00:00:00.000Z' });
+    expect(await rearmLowCreditsAlert(t.deps.db, ws.workspaceId)).toBe(false);
+    await setBalance(ws.workspaceId, 50);
+    expect(await rearmLowCreditsAlert(t.deps.db, ws.workspaceId)).toBe(true);
+    expect(await rearmLowCreditsAlert(t.deps.db, ws.workspaceId)).toBe(false);
+    // A new threshold re-arms the alert whatever it was.
+    await setBalance(ws.workspaceId, 10);
+    expect(await claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-03T00:00:00.000Z')).toBe(true);
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, 20);
+    expect(await readCreditsState(t.deps.db, ws.workspaceId)).toEqual({ balance: 10, lowThreshold: 20 });
+  });
+
+  it('a failing check never fails the call that took the credits', async () => {
+    const ws = await t.workspace(10);
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, 50);
+    const fault = failCommands(DynamoDBDocumentClient, named('GetCommand'), serviceError('InternalServerError'));
+    try {
+      await expect(checkLowCredits(t.deps, ws.workspaceId)).resolves.toBeUndefined();
+      expect(fault.failed).toEqual(['GetCommand']);
+    } finally {
+      fault.restore();
+    }
+    expect((await readCreditsState(t.deps.db, ws.workspaceId)).lowNotifiedAt).toBeUndefined();
+  });
+});
