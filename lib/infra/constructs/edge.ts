@@ -89,10 +89,13 @@ export class ApiEdge extends Construct {
    */
   throttleRoutes(routes: readonly Pick<RouteSpec, 'method' | 'path' | 'auth' | 'ipLimit'>[]): void {
     const stage = this.api.defaultStage!.node.defaultChild as apigw.CfnStage;
-    const settings = (c: RouteClass) => ({ throttlingRateLimit: STAGE_THROTTLE[c].rateLimit, throttlingBurstLimit: STAGE_THROTTLE[c].burstLimit });
-    stage.defaultRouteSettings = settings('keyed');
+    const keyed = STAGE_THROTTLE.keyed;
+    stage.defaultRouteSettings = { throttlingRateLimit: keyed.rateLimit, throttlingBurstLimit: keyed.burstLimit };
+    // RouteSettings is a free-form map in the CDK's types: written as CloudFormation spells it.
     stage.routeSettings = Object.fromEntries(
-      routes.filter((r) => routeClass(r) !== 'keyed').map((r) => [`${r.method} ${r.path}`, settings(routeClass(r))]),
+      routes
+        .filter((r) => routeClass(r) !== 'keyed')
+        .map((r) => [`${r.method} ${r.path}`, { ThrottlingRateLimit: STAGE_THROTTLE[routeClass(r)].rateLimit, ThrottlingBurstLimit: STAGE_THROTTLE[routeClass(r)].burstLimit }]),
     );
     for (const child of this.api.node.findAll()) if (child instanceof apigw.CfnRoute) stage.node.addDependency(child);
   }
