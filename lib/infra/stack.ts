@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { type CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -18,6 +18,7 @@ import { StreamingService, type StreamingTls } from './constructs/streaming-serv
 import { ApiEdge, protectLoadBalancer } from './constructs/edge.js';
 import { PlatformDomains, type DomainsProps } from './constructs/domains.js';
 import { Monitoring } from './constructs/monitoring.js';
+import { acknowledgeNagFindings } from './constructs/nag-acknowledgements.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
 /**
@@ -384,6 +385,16 @@ export class PlatformStack extends Stack {
       streaming: this.streaming,
       maxTasks: this.streaming.maxTasks,
       metricsStack: this.stackName,
+    });
+
+    acknowledgeNagFindings(this, {
+      tableResource: this.table.node.defaultChild as CfnElement,
+      recordingsResource: this.recordings.node.defaultChild as CfnElement,
+      recordings: this.recordings,
+      dataKey: this.dataKey,
+      vendorSecrets: [this.twilioCredentials, this.vendorKeys],
+      recordingReaders: plans.filter((p) => p.needs.recordings && p.needs.recordings !== 'write').map((p) => this.routeFunctions.get(p.entry)!),
+      streaming: this.streaming,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.publicBaseUrl, description: 'Base URL of the API and docs (/docs)' });

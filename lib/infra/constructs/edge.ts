@@ -3,6 +3,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import type { RouteSpec } from '../routes.js';
@@ -76,6 +77,31 @@ export class ApiEdge extends Construct {
       resultsCacheTtl: API_KEY_AUTHORIZER_TTL,
       responseTypes: [HttpLambdaResponseType.SIMPLE],
     });
+    this.logAccess();
+  }
+
+  /**
+   * One JSON line per request on the default stage: who (source IP), what (route, status), how long, and
+   * why an authorizer refused. Never a header: the key is not in any `$context` field written here.
+   */
+  private logAccess(): void {
+    const stage = this.api.defaultStage!.node.defaultChild as apigw.CfnStage;
+    const logGroup = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    stage.accessLogSettings = {
+      destinationArn: logGroup.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        ip: '$context.identity.sourceIp',
+        time: '$context.requestTimeEpoch',
+        route: '$context.routeKey',
+        status: '$context.status',
+        ms: '$context.responseLatency',
+        integrationMs: '$context.integrationLatency',
+        bytes: '$context.responseLength',
+        authorizerError: '$context.authorizer.error',
+        integrationError: '$context.integrationErrorMessage',
+      }),
+    };
   }
 
   /** The authorizer a route needs: the key authorizer for keyed routes, none for public ones. */
