@@ -407,6 +407,8 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'VendorKeysSecretArn', { value: this.vendorKeys.secretArn, description: 'Put the platform vendor keys here: JSON {"OPENAI_API_KEY": "...", ...}, then restart the streaming service' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Alarms publish here (subscribe more endpoints as needed)' });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
+    new CfnOutput(this, 'StreamingClusterName', { value: this.streaming.cluster.clusterName });
+    new CfnOutput(this, 'StreamingServiceName', { value: this.streaming.service.serviceName, description: 'aws ecs update-service --force-new-deployment after changing the vendor keys' });
     new CfnOutput(this, 'StreamingLoadBalancerDns', { value: this.streaming.loadBalancer.loadBalancerDnsName, description: 'CNAME the stream domain here when its DNS is not in Route 53' });
     if (this.domains.apiDomainName) {
       new CfnOutput(this, 'ApiDomainTarget', { value: this.domains.apiDomainName.regionalDomainName, description: 'CNAME the API domain here when its DNS is not in Route 53' });

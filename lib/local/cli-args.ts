@@ -32,7 +32,7 @@ export const COMMANDS = {
     summary: 'create another API key; --scope widget: a key for the web widget only (docs/widget.md)',
     flags: ['workspace', 'name', 'scope', 'agents', 'origins'],
   },
-  'key revoke': { usage: 'key revoke --workspace ID --key KEY_ID', summary: 'revoke an API key (refused from the next request on)', flags: ['workspace', 'key'] },
+  'key revoke': { usage: 'key revoke --workspace ID --key KEY_ID', summary: 'revoke an API key (refused from the next request on; on AWS within 30 s, the authorizer cache)', flags: ['workspace', 'key'] },
   'credits add': { usage: 'credits add --workspace ID --amount N', summary: 'add N credits (N > 0) to a workspace', flags: ['workspace', 'amount'] },
   'contacts import': {
     usage: 'contacts import FILE --workspace ID [--default-country CC]',
