@@ -35,7 +35,7 @@ describe('API-key authorizer', () => {
     await revokeApiKey(t.deps.db, a.workspaceId, revoked.keyId);
     const agent = (await t.api(a.apiKey, 'POST', '/api/agents', { name: 'W', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'cartesia', stt_provider: 'deepgram' })).body;
     const widget = await createApiKey(t.deps.db, a.workspaceId, 'site', { agentIds: [agent._id], origins: ['https://shop.example.com'] });
-    for (const headers of [{}, { 'x-api-key': 'sk_unknown' }, { 'x-api-key': 'k'.repeat(5_000) }, { 'x-api-key': revoked.apiKey }, { 'x-api-key': widget.apiKey }]) {
+    for (const headers of [{} as Record<string, string>, { 'x-api-key': 'sk_unknown' }, { 'x-api-key': 'k'.repeat(5_000) }, { 'x-api-key': revoked.apiKey }, { 'x-api-key': widget.apiKey }]) {
       expect(await authorize(authorizerEvent(headers))).toEqual({ isAuthorized: false, context: {} });
     }
   });
