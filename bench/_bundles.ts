@@ -46,6 +46,7 @@ export async function bundleEntry(projectRoot: string, entry: string, outDir: st
     const result = await build({
       ...BUNDLE_OPTIONS,
       external: [...BUNDLE_OPTIONS.external],
+      mainFields: [...BUNDLE_OPTIONS.mainFields],
       banner: { js: BUNDLE_OPTIONS.banner },
       entryPoints: [source],
       outfile: file,

@@ -111,6 +111,11 @@ const EnvSchema = z.object({
   /** The `Service` dimension of those metrics: one value per deployed streaming service (the stack sets it). */
   METRICS_SERVICE: z.string().min(1).default('streaming'),
   /**
+   * The deployment a call-outcome metric belongs to (its `Stack` dimension; lib/services/call-metrics.ts),
+   * so stages sharing an account alarm apart. The CDK stack sets its own name.
+   */
+  METRICS_STACK: z.string().min(1).default('local'),
+  /**
    * On SIGTERM the streaming service stops admitting streams and lets active calls finish for this long, then
    * ends the rest. Below Fargate's 120 s stopTimeout (the SIGKILL deadline), leaving time to write history.
    */
@@ -145,6 +150,13 @@ const EnvSchema = z.object({
   ELEVENLABS_BASE_URL: z.url().optional(),
   CARTESIA_API_KEY: z.string().optional(),
   CARTESIA_BASE_URL: z.url().optional(),
+  /**
+   * The platform's vendor keys as one JSON object, `{"OPENAI_API_KEY": "sk-...", "DEEPGRAM_API_KEY": "..."}`:
+   * on AWS the whole Secrets Manager secret is mapped into this one variable (docs/deploy.md, "Vendor keys"),
+   * so adding a vendor's key is a field in the secret, not a change to the stack. Each field must be one of
+   * the `*_API_KEY` variables above; a variable set on its own wins over the same field here.
+   */
+  VENDOR_KEYS: z.string().optional(),
   /** Port of the streaming service when it runs as its own container (streaming-service/src/main.ts). */
   STREAMING_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   /**
@@ -198,6 +210,13 @@ const EnvSchema = z.object({
   SIGNUP_CREDITS: z.coerce.number().min(0).max(1_000_000).default(0),
   /** Dashboard account attempts (sign-in, sign-up, password reset) per source IP. */
   RATE_LIMIT_ACCOUNT: rate('30/60s'),
+  /**
+   * How long a route instance trusts a key it confirmed current without reading it again. 0 (the default):
+   * every request re-checks revocation, in parallel with its own reads. On AWS the API's Lambda authorizer
+   * caches its verdict per key instead (API_KEY_AUTHORIZER_TTL in lib/infra/constructs/edge.ts), so the
+   * route functions never read the key; the API benchmark sets this to that TTL to measure the same path.
+   */
+  KEY_VERDICT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   TOOL_ALLOWED_HOSTS: z
     .string()
     .default('')
@@ -208,7 +227,7 @@ export type Config = Readonly<z.infer<typeof EnvSchema>>;
 
 /** Parses the environment once and fails fast with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = EnvSchema.safeParse(withVendorKeys(env));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
@@ -217,6 +236,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('Invalid configuration: set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN together, or neither');
   }
   return Object.freeze(parsed.data);
+}
+
+/** The variables VENDOR_KEYS may set: every vendor key the configuration knows (`OPENAI_API_KEY`, ...). */
+export const VENDOR_KEY_NAMES: readonly string[] = Object.keys(EnvSchema.shape).filter((name) => name.endsWith('_API_KEY'));
+
+/**
+ * The environment with VENDOR_KEYS spread into the vendor-key variables it names. Errors name the fields,
+ * never a value: the text is a secret's.
+ */
+function withVendorKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const text = env.VENDOR_KEYS;
+  if (text === undefined || text.trim() === '') return env;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined; // JSON.parse quotes the text in its message: never let a key reach a log.
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new Error('Invalid configuration: VENDOR_KEYS must be a JSON object of vendor keys, {"OPENAI_API_KEY": "..."}');
+  }
+  const entries = Object.entries(json as Record<string, unknown>);
+  const unknown = entries.filter(([name]) => !VENDOR_KEY_NAMES.includes(name)).map(([name]) => name);
+  if (unknown.length > 0) {
+    throw new Error(`Invalid configuration: VENDOR_KEYS names ${unknown.join(', ')}; known vendor keys: ${VENDOR_KEY_NAMES.join(', ')}`);
+  }
+  const notText = entries.filter(([, value]) => typeof value !== 'string').map(([name]) => name);
+  if (notText.length > 0) throw new Error(`Invalid configuration: VENDOR_KEYS fields must be strings (${notText.join(', ')})`);
+  const spread = Object.fromEntries(entries.filter(([name, value]) => value !== '' && !env[name])) as Record<string, string>;
+  return { ...env, ...spread };
 }
 
 /** The public base URL with its scheme turned into ws/wss and `path` appended (the streaming service shares the origin locally). */

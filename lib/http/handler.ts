@@ -4,12 +4,13 @@ import * as z from 'zod';
 import { getDeps, withTelephony, type Deps, type TelephonyAdapter } from '../deps.js';
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { RouteSpec } from '../infra/routes.js';
-import { findApiKeyByHash, hashApiKey, touchKeyLastUsed, type ApiKeyRecord, type KeyUser } from '../store/workspaces.js';
-import { LAST_USED_RESOLUTION_MS, ownerRequired, userSessionRequired } from '../domain/dashboard.js';
+import { ownerRequired, userSessionRequired } from '../domain/dashboard.js';
+import type { KeyUser } from '../store/workspaces.js';
 import { TooManyWidgetSessionsError, widgetKeyRefused } from '../domain/widget.js';
 import type { RateDecision } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
 import { describeError, log, setLogLevel } from './log.js';
+import { keyVerdict, noteKeyUse, presentedKeyHash, type ApiKeyContext } from './key-verdict.js';
 import { RateLimitedError, UnknownKeyCache, rateExhausted, rateLimitHeaders, ratePolicies, sourceIp, takeRate } from './rate-limit.js';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
@@ -75,6 +76,8 @@ const keyWorkspace = new Map<string, KnownKey>();
 const KEY_CACHE_SIZE = 1_000;
 /** Key hashes known not to work, for UNKNOWN_KEY_CACHE_TTL_MS (lib/http/rate-limit.ts). */
 const unknownKeys = new UnknownKeyCache();
+/** Key hashes confirmed current, for KEY_VERDICT_CACHE_TTL_MS (0 by default: always re-checked); same bounded TTL map. */
+const verifiedKeys = new UnknownKeyCache();
 
 function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
   return event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
@@ -101,24 +104,51 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
   return out.data;
 }
 
+/** The caller a key context names: a session key carries its user and role. */
+function callerOfContext(context: ApiKeyContext): Caller {
+  return { keyId: context.keyId, ...(context.userId ? { user: { userId: context.userId, role: context.role as KeyUser['role'] } } : {}) };
+}
+
+/** The workspace and caller API Gateway's authorizer vouched for (functions/auth/authorizer.ts), if it ran. */
+function authorizerContext(event: APIGatewayProxyEventV2): ApiKeyContext | undefined {
+  const context = (event.requestContext as { authorizer?: { lambda?: Partial<ApiKeyContext> } }).authorizer?.lambda;
+  return typeof context?.workspaceId === 'string' && typeof context.keyHash === 'string' && typeof context.keyId === 'string'
+    ? (context as ApiKeyContext)
+    : undefined;
+}
+
 /**
  * Resolves the workspace of the presented key and counts the request against the key's rate limit.
  *
+ * - Behind API Gateway the Lambda authorizer already checked the key (its verdict cached per key for
+ *   API_KEY_AUTHORIZER_TTL, lib/infra/constructs/edge.ts): its context names the workspace; only the count runs.
  * - A hash known not to work (unknown or revoked, cached for UNKNOWN_KEY_CACHE_TTL_MS) is 401 with no read.
  * - A key this instance has not seen yet is looked up first; if this source IP already used up its failed
  *   authentications, 429 before the read. A failed lookup counts against the IP.
- * - On a cache hit the revocation check and the rate count run together: read-only (GET) routes start their
- *   reads at once and the answer waits for both; any other method waits for both before touching anything,
- *   so a limited or revoked request changes nothing.
+ * - A key this instance confirmed less than KEY_VERDICT_CACHE_TTL_MS ago is not read again (0 by default:
+ *   every request re-checks revocation).
+ * - Otherwise, on a cache hit the revocation check and the rate count run together: read-only (GET) routes
+ *   start their reads at once and the answer waits for both; any other method waits for both before touching
+ *   anything, so a limited or revoked request changes nothing.
  */
 async function authenticate(event: Event, state: AppState, deps: Deps): Promise<void> {
+  const policies = ratePolicies(deps.config);
+  const admit = async (hash: string) => {
+    state.rate = await takeRate(deps.db, policies.key, hash);
+    if (!state.rate.allowed) throw new RateLimitedError(state.rate);
+  };
+  const vouched = authorizerContext(event);
+  if (vouched) {
+    state.workspaceId = vouched.workspaceId;
+    state.caller = callerOfContext(vouched);
+    return startChecks(event, state, admit(vouched.keyHash));
+  }
   const presented = header(event, 'x-api-key');
-  if (!presented || presented.length > 200) throw new UnauthorizedError();
-  const hash = hashApiKey(presented);
+  const hash = presentedKeyHash(presented);
+  if (!hash) throw new UnauthorizedError();
   const ttlMs = deps.config.UNKNOWN_KEY_CACHE_TTL_MS;
   const known = unknownKeys.get(hash);
   if (known) throw new UnauthorizedError(known.revoked ? REVOKED : undefined);
-  const policies = ratePolicies(deps.config);
   const ip = sourceIp(event);
   const cached = keyWorkspace.get(hash);
   if (!cached) {
@@ -126,64 +156,58 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
     if (blocked) throw new RateLimitedError(blocked);
   }
   const check = () =>
-    findApiKeyByHash(deps.db, hash).then(async (found) => {
-      if (!found || found.revoked) {
-        keyWorkspace.delete(hash);
-        unknownKeys.add(hash, Boolean(found?.revoked), ttlMs);
-        await takeRate(deps.db, policies['auth-failures'], ip);
-        throw new UnauthorizedError(found?.revoked ? REVOKED : undefined);
+    keyVerdict(deps.db, presented).then(async (verdict) => {
+      if (verdict.kind === 'ok') {
+        const known: KnownKey = { workspaceId: verdict.workspaceId, caller: callerOfContext(verdict.context) };
+        if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
+        keyWorkspace.set(hash, known);
+        verifiedKeys.add(hash, false, deps.config.KEY_VERDICT_CACHE_TTL_MS);
+        await noteKeyUse(deps.db, hash, verdict.record);
+        return known;
       }
+      keyWorkspace.delete(hash);
       // A widget key sits in public page source: it starts widget sessions and nothing else. Never cached,
       // so every use re-reads it (and a widget key cannot slip past through the cache).
-      if (found.widget) throw widgetKeyRefused();
-      const known: KnownKey = { workspaceId: found.workspaceId, caller: { keyId: found.keyId, ...(found.user ? { user: found.user } : {}) } };
-      if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
-      keyWorkspace.set(hash, known);
-      await noteKeyUse(deps, hash, found);
-      return known;
+      if (verdict.kind === 'widget') throw widgetKeyRefused();
+      unknownKeys.add(hash, verdict.kind === 'revoked', ttlMs);
+      await takeRate(deps.db, policies['auth-failures'], ip);
+      throw new UnauthorizedError(verdict.kind === 'revoked' ? REVOKED : undefined);
     });
-  const admit = async () => {
-    state.rate = await takeRate(deps.db, policies.key, hash);
-    if (!state.rate.allowed) throw new RateLimitedError(state.rate);
-  };
   if (!cached) {
     // Counted only once the key is known good: unknown keys must not cost a counter write each.
     const known = await check();
     state.workspaceId = known.workspaceId;
     state.caller = known.caller;
-    await admit();
+    await admit(hash);
     state.verified = Promise.resolve();
     return;
   }
   state.workspaceId = cached.workspaceId;
   state.caller = cached.caller;
+  if (verifiedKeys.get(hash)) return startChecks(event, state, admit(hash));
   // Both run; a revoked key answers 401 even when it is also over its limit.
-  const both = Promise.allSettled([check(), admit()]).then(([c, a]) => {
+  const both = Promise.allSettled([check(), admit(hash)]).then(([c, a]) => {
     if (c.status === 'rejected') throw c.reason;
     if (a.status === 'rejected') throw a.reason;
   });
+  return startChecks(event, state, both);
+}
+
+/**
+ * Read-only (GET) routes start their reads while `checks` run and the answer waits for both; any other
+ * method waits for the checks before touching anything.
+ */
+async function startChecks(event: Event, state: AppState, checks: Promise<unknown>): Promise<void> {
   if (event.requestContext.http.method === 'GET') {
-    state.verified = both;
+    state.verified = checks.then(() => undefined);
     state.verified.catch(() => undefined);
     return;
   }
-  await both;
+  await checks;
   state.verified = Promise.resolve();
 }
 
 const REVOKED = 'This API key has been revoked.';
-
-/**
- * Records a full or widget key's use for its listing's "last used" when the stored one is older than
- * LAST_USED_RESOLUTION_MS: the key item was just read, so a busy key costs one write a minute (session keys
- * are not listed, and write nothing).
- */
-async function noteKeyUse(deps: Deps, hash: string, found: ApiKeyRecord): Promise<void> {
-  if (found.user) return;
-  const now = Date.now();
-  if (found.lastUsedAt && now - Date.parse(found.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
-  await touchKeyLastUsed(deps.db, hash, new Date(now), LAST_USED_RESOLUTION_MS);
-}
 
 /** A route for dashboard users only refuses API keys, and an owner-only route refuses members (docs/dashboard.md). */
 function assertAccess(route: RouteSpec, caller: Caller): void {

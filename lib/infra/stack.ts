@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { type CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -16,17 +16,40 @@ import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindStr
 import { WEBHOOK_QUEUE_SETTINGS } from '../store/queue.js';
 import { StreamingService, type StreamingTls } from './constructs/streaming-service.js';
 import { Dashboard } from './constructs/dashboard.js';
+import { ApiEdge, protectLoadBalancer } from './constructs/edge.js';
+import { PlatformDomains, type DomainsProps } from './constructs/domains.js';
+import { Monitoring } from './constructs/monitoring.js';
+import { acknowledgeNagFindings } from './constructs/nag-acknowledgements.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
-/** The call-dispatch queue's settings; lib/local/sqs.ts mirrors them and test/offline checks they agree. */
+/**
+ * AWS's advice for a Lambda consuming SQS: a visibility timeout of at least six times the function's timeout,
+ * so a message whose receive was throttled or retried by the poller is not visible again (and counted as a
+ * receive) while a batch is still running.
+ */
+export const SQS_VISIBILITY_PER_TIMEOUT = 6;
+
+/** The queue consumers' timeouts: a Twilio create or a batch of webhook attempts (10 s each), plus table writes. */
+export const CONSUMER_TIMEOUT = Duration.seconds(25);
+
+/** The call-dispatch queue's settings; lib/local/sqs.ts mirrors the receive count and test/offline checks they agree. */
 export const DISPATCH_QUEUE = {
-  /** Longer than placing one call takes, so a slow dial is not delivered twice; a consumer Lambda's timeout must stay below it. */
-  visibilityTimeout: Duration.seconds(60),
+  /** Six consumer timeouts (locally 60 s: lib/local/sqs.ts has no Lambda poller to throttle). */
+  visibilityTimeout: Duration.seconds(CONSUMER_TIMEOUT.toSeconds() * SQS_VISIBILITY_PER_TIMEOUT),
   /** Three tries ride out a vendor blip; a message failing more often is a bug to inspect, not to retry. */
   maxReceiveCount: 3,
   /** SQS's maximum: time to notice, fix and redrive failed dispatches. */
   deadLetterRetention: Duration.days(14),
+  /**
+   * Concurrent consumer instances at most. Twilio admits one new call a second per account by default (more
+   * on request): a few instances keep up, and a cap below the poller's free scaling means messages wait in
+   * the queue instead of being received by an instance that is then throttled, which burns their receives.
+   */
+  maxConcurrency: 5,
 } as const;
+
+/** Concurrent webhook consumers at most: deliveries are I/O-bound, ten batches of ten run a hundred at once. */
+export const WEBHOOK_CONSUMER_MAX_CONCURRENCY = 10;
 
 /**
  * Recordings lifecycle. Infrequent Access after 30 days: recordings are replayed mostly in the first days
@@ -72,6 +95,17 @@ export interface PlatformStackProps extends StackProps {
    * `-c certificateArn=arn:aws:acm:... -c streamDomain=stream.example.com`.
    */
   readonly streamingTls?: StreamingTls;
+  /**
+   * An existing Secrets Manager secret with the platform's vendor keys as JSON (`{"OPENAI_API_KEY": "..."}`).
+   * Without it the stack creates an empty one (`{}`) to fill in. CLI: `-c vendorKeysSecretArn=arn:...`.
+   */
+  readonly vendorKeysSecretArn?: string;
+  /** Where alarms are emailed (context `alarmEmail`); without it, subscribe to the AlarmTopicArn output yourself. */
+  readonly alarmEmail?: string;
+  /** The API's and the streaming service's names, certificates and records (constructs/domains.ts). */
+  readonly domains?: Omit<DomainsProps, 'streamCertificateArn'>;
+  /** AWS WAF in front of the streaming service's ALB (context `waf=true`; constructs/edge.ts says why not the API). */
+  readonly waf?: boolean;
 }
 
 /** Builds the table's key schema and indexes from the model (STYLE 11): every key attribute is a string. */
@@ -138,6 +172,12 @@ export class PlatformStack extends Stack {
   readonly webhookConsumer: PlatformFunction;
   /** Dashboard sign-in (Cognito), its pages (S3) and CloudFront in front of them and the API (docs/dashboard.md). */
   readonly dashboard: Dashboard;
+  /** The platform's vendor keys (JSON, one field per `*_API_KEY`), read by the streaming task only. */
+  readonly vendorKeys: secretsmanager.ISecret;
+  /** The key authorizer and stage throttling in front of the routes. */
+  readonly edge: ApiEdge;
+  readonly domains: PlatformDomains;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -148,8 +188,9 @@ export class PlatformStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // Idempotency keys and meeting tokens expire; readers check the time themselves (deletion lags).
       ...(TABLE.ttlAttribute ? { timeToLiveAttribute: TABLE.ttlAttribute } : {}),
-      // Customer data outlives any one deployment of the stack.
+      // Customer data outlives any one deployment of the stack, and a console click or a script cannot drop it.
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     });
 
     this.recordings = new s3.Bucket(this, 'Recordings', {
@@ -193,7 +234,8 @@ export class PlatformStack extends Stack {
     this.webhookQueue = new sqs.Queue(this, 'WebhookDeliveries', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      visibilityTimeout: Duration.seconds(WEBHOOK_QUEUE_SETTINGS.visibilityTimeoutSeconds),
+      // Six consumer timeouts, as for dispatch (locally WEBHOOK_QUEUE_SETTINGS' 60 s: no Lambda poller there).
+      visibilityTimeout: Duration.seconds(Math.max(WEBHOOK_QUEUE_SETTINGS.visibilityTimeoutSeconds, CONSUMER_TIMEOUT.toSeconds() * SQS_VISIBILITY_PER_TIMEOUT)),
       deadLetterQueue: { queue: this.webhookDeadLetters, maxReceiveCount: WEBHOOK_QUEUE_SETTINGS.maxReceiveCount },
     });
 
@@ -214,12 +256,30 @@ export class PlatformStack extends Stack {
           })
         : secretsmanager.Secret.fromSecretCompleteArn(this, 'TwilioCredentials', props.twilioSecretArn);
 
+    this.vendorKeys =
+      props.vendorKeysSecretArn === undefined
+        ? new secretsmanager.Secret(this, 'VendorKeys', {
+            description: 'Platform vendor keys as JSON {"OPENAI_API_KEY": "...", "DEEPGRAM_API_KEY": "...", ...}: fields named as in lib/config.ts (docs/deploy.md)',
+            // An empty object, not a generated value: a field the platform does not know would stop the task.
+            secretObjectValue: {},
+            removalPolicy: RemovalPolicy.RETAIN,
+          })
+        : secretsmanager.Secret.fromSecretCompleteArn(this, 'VendorKeys', props.vendorKeysSecretArn);
+
+    this.domains = new PlatformDomains(this, 'Domains', {
+      ...props.domains,
+      ...(props.streamingTls ? { streamDomain: props.streamingTls.domain, streamCertificateArn: props.streamingTls.certificateArn } : {}),
+    });
+
     this.api = new apigw.HttpApi(this, 'Api', {
       description: 'Voice agent platform API',
     });
+    this.domains.mapApi(this.api);
     // The functions may reference the API's endpoint: the API resource itself refers to no function (only
     // its integrations and routes do), so this is no dependency cycle.
-    this.publicBaseUrl = props.publicBaseUrl === undefined ? this.api.apiEndpoint : checkBaseUrl(props.publicBaseUrl);
+    const baseUrl = props.publicBaseUrl ?? this.domains.apiOrigin;
+    this.publicBaseUrl = baseUrl === undefined ? this.api.apiEndpoint : checkBaseUrl(baseUrl);
+    this.edge = new ApiEdge(this, 'Edge', { api: this.api, table: this.table });
 
     // Before the functions: they all get its URL (the service refers to no function, so no cycle).
     this.streaming = new StreamingService(this, 'Streaming', {
@@ -228,15 +288,20 @@ export class PlatformStack extends Stack {
       dataKey: this.dataKey,
       twilioSecret: this.twilioCredentials,
       publicBaseUrl: this.publicBaseUrl,
-      ...(props.streamingTls ? { tls: props.streamingTls } : {}),
+      vendorKeys: this.vendorKeys,
+      metricsStack: this.stackName,
+      ...(this.domains.streamingTls ? { tls: this.domains.streamingTls } : {}),
     });
+    this.domains.pointStream(this.streaming.loadBalancer);
+    if (props.waf) protectLoadBalancer(this, 'StreamingWaf', this.streaming.loadBalancer);
     this.streamUrl = this.streaming.streamUrl;
     // The streaming service announces call.started, call.ended, call.transfer and call.analyzed.
     bindWebhookQueue(this.streaming.bindTarget, this.webhookQueue);
 
     const routeScope = new Construct(this, 'Routes');
     const routeFunctions = new Map<RouteEntry, PlatformFunction>();
-    for (const { entry, routes, needs } of planRouteFunctions()) {
+    const plans = planRouteFunctions();
+    for (const { entry, routes, needs } of plans) {
       const id = entryConstructId(entry);
       const fn = this.newFunction(routeScope, id, {
         entry,
@@ -254,20 +319,22 @@ export class PlatformStack extends Stack {
       // One integration per function, shared by its routes.
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function);
       for (const route of routes) {
-        this.api.addRoutes({ path: route.path, methods: [apigw.HttpMethod[route.method]], integration });
+        const authorizer = this.edge.authorizerFor(route);
+        this.api.addRoutes({ path: route.path, methods: [apigw.HttpMethod[route.method]], integration, ...(authorizer ? { authorizer } : {}) });
       }
       routeFunctions.set(entry, fn);
     }
     this.routeFunctions = routeFunctions;
     this.dashboard = new Dashboard(this, 'Dashboard', { api: this.api });
     this.dashboard.bindRoutes(routeFunctions);
+    this.edge.throttleRoutes(plans.flatMap((p) => p.routes));
 
     // Places queued calls. Its timeout stays well under the queue's visibility timeout, so a message is
     // never redelivered while its first receive is still dialing.
     this.dispatchConsumer = this.addFunction('DispatchConsumer', {
       entry: 'functions/queue/dispatch.ts',
-      // A Twilio create (10 s adapter timeout) plus a few table writes, with room; far below the 60 s visibility.
-      timeout: Duration.seconds(25),
+      // A Twilio create (10 s adapter timeout) plus a few table writes, with room; a sixth of the visibility.
+      timeout: CONSUMER_TIMEOUT,
       environment: { DISPATCH_MAX_RECEIVE_COUNT: String(DISPATCH_QUEUE.maxReceiveCount) },
     });
     bindTable(this.dispatchConsumer, this.table, 'readWrite');
@@ -276,7 +343,7 @@ export class PlatformStack extends Stack {
     bindWebhookQueue(this.dispatchConsumer, this.webhookQueue);
     // Partial batch responses: one failing call is retried alone, not with the calls placed beside it.
     this.dispatchConsumer.function.addEventSource(
-      new SqsEventSource(this.dispatchQueue, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(this.dispatchQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DISPATCH_QUEUE.maxConcurrency }),
     );
 
     // Settles calls whose streaming container died (docs/calls.md, "Abandoned streams"), on a timer.
@@ -299,13 +366,41 @@ export class PlatformStack extends Stack {
       entry: 'functions/queue/webhooks.ts',
       // A batch runs its attempts in parallel, each at most 10 s (DELIVERY_TIMEOUT_MS) plus a few table writes;
       // well under the queue's visibility timeout, so no attempt is redelivered while it is still running.
-      timeout: Duration.seconds(25),
+      timeout: CONSUMER_TIMEOUT,
     });
     bindTable(this.webhookConsumer, this.table, 'readWrite');
     bindWebhookQueue(this.webhookConsumer, this.webhookQueue, this.webhookDeadLetters);
     this.webhookConsumer.function.addEventSource(
-      new SqsEventSource(this.webhookQueue, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(this.webhookQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_CONSUMER_MAX_CONCURRENCY }),
     );
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+      deadLetterQueues: [
+        { name: 'CallDispatch', queue: this.dispatchDeadLetters },
+        { name: 'WebhookDeliveries', queue: this.webhookDeadLetters },
+      ],
+      functionGroups: [
+        { name: 'Routes', functions: [...this.routeFunctions.values()].map((f) => f.function) },
+        { name: 'ApiKeyAuthorizer', functions: [this.edge.authorizerFunction.function] },
+        { name: 'QueueConsumers', functions: [this.dispatchConsumer.function, this.webhookConsumer.function] },
+        { name: 'Scheduled', functions: [this.streamSweep.function] },
+      ],
+      api: this.api,
+      streaming: this.streaming,
+      maxTasks: this.streaming.maxTasks,
+      metricsStack: this.stackName,
+    });
+
+    acknowledgeNagFindings(this, {
+      tableResource: this.table.node.defaultChild as CfnElement,
+      recordingsResource: this.recordings.node.defaultChild as CfnElement,
+      recordings: this.recordings,
+      dataKey: this.dataKey,
+      vendorSecrets: [this.twilioCredentials, this.vendorKeys],
+      recordingReaders: plans.filter((p) => p.needs.recordings && p.needs.recordings !== 'write').map((p) => this.routeFunctions.get(p.entry)!),
+      streaming: this.streaming,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.publicBaseUrl, description: 'Base URL of the API and docs (/docs)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for the admin CLI' });
@@ -314,6 +409,15 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'WebhookDeadLettersUrl', { value: this.webhookDeadLetters.queueUrl, description: 'Webhook deliveries that gave up (inspect, or replay from the API)' });
     new CfnOutput(this, 'StreamUrl', { value: this.streamUrl, description: 'Twilio Media Streams URL (STREAM_URL); ws:// without a certificate is for testing only' });
     new CfnOutput(this, 'DataKeySecretArn', { value: this.dataKey.secretArn, description: 'SECRET_KEY_ARN for the admin CLI' });
+    new CfnOutput(this, 'VendorKeysSecretArn', { value: this.vendorKeys.secretArn, description: 'Put the platform vendor keys here: JSON {"OPENAI_API_KEY": "...", ...}, then restart the streaming service' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Alarms publish here (subscribe more endpoints as needed)' });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
+    new CfnOutput(this, 'StreamingClusterName', { value: this.streaming.cluster.clusterName });
+    new CfnOutput(this, 'StreamingServiceName', { value: this.streaming.service.serviceName, description: 'aws ecs update-service --force-new-deployment after changing the vendor keys' });
+    new CfnOutput(this, 'StreamingLoadBalancerDns', { value: this.streaming.loadBalancer.loadBalancerDnsName, description: 'CNAME the stream domain here when its DNS is not in Route 53' });
+    if (this.domains.apiDomainName) {
+      new CfnOutput(this, 'ApiDomainTarget', { value: this.domains.apiDomainName.regionalDomainName, description: 'CNAME the API domain here when its DNS is not in Route 53' });
+    }
     new CfnOutput(this, 'TwilioSecretArn', { value: this.twilioCredentials.secretArn, description: 'Put the platform Twilio account here: JSON {accountSid, authToken}' });
   }
 
@@ -329,7 +433,15 @@ export class PlatformStack extends Stack {
   private newFunction(scope: Construct, id: string, props: PlatformFunctionProps): PlatformFunction {
     const fn = new PlatformFunction(scope, id, {
       ...props,
-      environment: { PUBLIC_BASE_URL: this.publicBaseUrl, STREAM_URL: this.streamUrl, WEB_STREAM_URL: this.streaming.webStreamUrl, ...props.environment },
+      environment: {
+        PUBLIC_BASE_URL: this.publicBaseUrl,
+        STREAM_URL: this.streamUrl,
+        WEB_STREAM_URL: this.streaming.webStreamUrl,
+        // Call outcomes as EMF lines (lib/services/call-metrics.ts), read by the call-failure alarm.
+        METRICS_MODE: 'emf',
+        METRICS_STACK: this.stackName,
+        ...props.environment,
+      },
     });
     bindDataKey(fn, this.dataKey);
     return fn;

@@ -33,7 +33,7 @@ export const COMMANDS = {
     summary: 'create another API key; --scope widget: a key for the web widget only (docs/widget.md)',
     flags: ['workspace', 'name', 'scope', 'agents', 'origins'],
   },
-  'key revoke': { usage: 'key revoke --workspace ID --key KEY_ID', summary: 'revoke an API key (refused from the next request on)', flags: ['workspace', 'key'] },
+  'key revoke': { usage: 'key revoke --workspace ID --key KEY_ID', summary: 'revoke an API key (refused from the next request on; on AWS within 30 s, the authorizer cache)', flags: ['workspace', 'key'] },
   'user create': {
     usage: 'user create --email EMAIL --workspace ID [--role owner|member]',
     summary: 'create a dashboard user in a workspace (password: USER_PASSWORD, else one is made and printed once)',

@@ -3,6 +3,7 @@ import type { Call } from '../domain/call.js';
 import type { HistoryRecord } from '../domain/history.js';
 import { putEndedCallRecord } from '../store/history.js';
 import { announce } from './webhook-events.js';
+import { recordCallOutcome } from './call-metrics.js';
 
 /**
  * The call events customers receive by webhook (docs/webhooks.md): what each carries, and the one place a
@@ -45,6 +46,8 @@ export const callEndedData = (record: HistoryRecord): Record<string, unknown> =>
  */
 export async function writeHistoryRecord(deps: HistoryDeps, record: HistoryRecord): Promise<boolean> {
   const created = await putEndedCallRecord(deps.db, record);
+  // Counted where the record is first written, so each call is counted once whichever process ends it.
+  if (created) recordCallOutcome(deps.config, record.callEndReason);
   if (created) await announce(deps, record.workspace_id, 'call.ended', callEndedData(record));
   return created;
 }

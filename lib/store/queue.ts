@@ -1,4 +1,5 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { lazySdk } from './lazy-sdk.js';
 import type { Config } from '../config.js';
 import type { DispatchMessage } from '../domain/call.js';
 import type { DeliveryMessage } from '../domain/webhook.js';
@@ -13,7 +14,11 @@ export interface DispatchQueue {
 }
 
 /** The SQS client the platform uses (local-aws-sqs locally through SQS_ENDPOINT, SQS on AWS). */
+/** Loaded on first use: most handlers never send, and the client is no part of their cold start (lib/infra/bundling.ts). */
+const sqs = lazySdk<typeof import('@aws-sdk/client-sqs')>('@aws-sdk/client-sqs');
+
 export function createSqsClient(config: Pick<Config, 'AWS_REGION' | 'SQS_ENDPOINT'>): SQSClient {
+  const { SQSClient } = sqs();
   return new SQSClient({
     region: config.AWS_REGION,
     ...(config.SQS_ENDPOINT
@@ -29,7 +34,7 @@ export function createDispatchQueue(config: Pick<Config, 'AWS_REGION' | 'SQS_END
     async send(message) {
       // Checked at use, not at start: most handlers never send, and must not fail for a missing queue.
       if (!config.DISPATCH_QUEUE_URL) throw new Error('DISPATCH_QUEUE_URL is not set; calls cannot be dispatched');
-      const out = await client.send(new SendMessageCommand({ QueueUrl: config.DISPATCH_QUEUE_URL, MessageBody: JSON.stringify(message) }));
+      const out = await client.send(new (sqs().SendMessageCommand)({ QueueUrl: config.DISPATCH_QUEUE_URL, MessageBody: JSON.stringify(message) }));
       return out.MessageId ?? '';
     },
   };
@@ -69,7 +74,7 @@ export function createWebhookQueue(
     // Checked at use, like the dispatch queue: most handlers never publish.
     if (!url) throw new Error(`${name} is not set; webhooks cannot be delivered`);
     const delay = Math.min(MAX_SQS_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
-    await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message), ...(delay > 0 ? { DelaySeconds: delay } : {}) }));
+    await client.send(new (sqs().SendMessageCommand)({ QueueUrl: url, MessageBody: JSON.stringify(message), ...(delay > 0 ? { DelaySeconds: delay } : {}) }));
   };
   return {
     send: (message, delaySeconds) => sendTo(config.WEBHOOK_QUEUE_URL, 'WEBHOOK_QUEUE_URL', message, delaySeconds),

@@ -1,6 +1,10 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, NotFound, NoSuchKey } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config.js';
+import { lazySdk } from './lazy-sdk.js';
+
+/** Loaded on first use: only the streaming service and the recording-URL route touch S3 (lib/infra/bundling.ts). */
+const s3 = lazySdk<typeof import('@aws-sdk/client-s3')>('@aws-sdk/client-s3');
+const presigner = lazySdk<typeof import('@aws-sdk/s3-request-presigner')>('@aws-sdk/s3-request-presigner');
 
 /**
  * Call recordings in S3. History stores a recording's address as `s3://<bucket>/<key>` (API_SPEC: "an
@@ -27,6 +31,7 @@ export function parseS3Url(url: string): { bucket: string; key: string } | undef
 }
 
 export function createS3Client(config: Pick<Config, 'AWS_REGION' | 'S3_ENDPOINT'>): S3Client {
+  const { S3Client } = s3();
   return new S3Client({
     region: config.AWS_REGION,
     // s3rver serves buckets by path, not by subdomain.
@@ -37,17 +42,20 @@ export function createS3Client(config: Pick<Config, 'AWS_REGION' | 'S3_ENDPOINT'
   });
 }
 
-export function createRecordings(config: Pick<Config, 'AWS_REGION' | 'S3_ENDPOINT' | 'BUCKET_NAME'>, client: S3Client = createS3Client(config)): Recordings {
+export function createRecordings(config: Pick<Config, 'AWS_REGION' | 'S3_ENDPOINT' | 'BUCKET_NAME'>, given?: S3Client): Recordings {
   const bucket = config.BUCKET_NAME;
+  let built: S3Client | undefined = given;
+  const client = () => (built ??= createS3Client(config));
   return {
     bucket,
     async put(objectKey, body, contentType) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: objectKey, Body: body, ContentType: contentType }));
+      await client().send(new (s3().PutObjectCommand)({ Bucket: bucket, Key: objectKey, Body: body, ContentType: contentType }));
       return `s3://${bucket}/${objectKey}`;
     },
     async exists(objectKey) {
+      const { HeadObjectCommand, NotFound, NoSuchKey } = s3();
       try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey }));
+        await client().send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey }));
         return true;
       } catch (error) {
         if (error instanceof NotFound || error instanceof NoSuchKey) return false;
@@ -56,7 +64,7 @@ export function createRecordings(config: Pick<Config, 'AWS_REGION' | 'S3_ENDPOIN
       }
     },
     presignGet(objectKey, expiresInSeconds) {
-      return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: objectKey }), { expiresIn: expiresInSeconds });
+      return presigner().getSignedUrl(client(), new (s3().GetObjectCommand)({ Bucket: bucket, Key: objectKey }), { expiresIn: expiresInSeconds });
     },
   };
 }

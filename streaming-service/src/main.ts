@@ -3,6 +3,7 @@ import { buildDeps } from '../../lib/deps.js';
 import { setLogLevel, log } from '../../lib/http/log.js';
 import { platformEnvironment } from './environment.js';
 import { vendorProviders } from './providers.js';
+import { startSessionMetrics } from './metrics.js';
 import { createStreamingServer } from './server.js';
 
 /**
@@ -23,10 +24,13 @@ async function main(): Promise<void> {
   });
   const { port } = await server.listen(config.STREAMING_PORT);
   log('info', 'streaming service listening', { port });
+  // The ActiveSessions line the service scales on (METRICS_MODE=emf on ECS; off elsewhere).
+  const stopMetrics = startSessionMetrics({ config, activeSessions: () => server.activeSessions });
   const stop = async () => {
     log('info', 'streaming service stopping', { activeSessions: server.activeSessions });
     // ECS waits up to two minutes (stopTimeout) before killing the task; leave a margin for history writes.
-    await server.drain(100_000);
+    await server.drain(config.DRAIN_TIMEOUT_MS);
+    stopMetrics();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

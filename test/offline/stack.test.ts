@@ -19,7 +19,8 @@ import { MEETING_ASSETS_DIR, MEETING_ASSET_FILES } from '../../lib/web/meeting/a
 import { ENTRY_NEEDS, planRouteFunctions } from '../../lib/infra/entry-needs.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { TABLE } from '../../lib/store/model.js';
-import { CDK_CONTEXT, asArray, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
+import { AUTHORIZER_ENTRY, CDK_CONTEXT, asArray, handlerFunctions, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
+import { CONSUMER_TIMEOUT, SQS_VISIBILITY_PER_TIMEOUT } from '../../lib/infra/stack.js';
 
 /** The template, synthesized without bundling (the bundle test below runs one real bundle). */
 const synth = (props: Parameters<typeof synthPlatform>[0] = {}): Template => synthPlatform(props).template;
@@ -110,8 +111,8 @@ describe('call-dispatch queue', () => {
     expect(resources[dlqId!]?.Type).toBe('AWS::SQS::Queue');
     expect(dlqId).not.toBe(withRedrive[0]![0]);
     expect(dispatch.Properties!.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
-    // lib/local/sqs.ts sets the same 60 s visibility timeout.
-    expect(dispatch.Properties!.VisibilityTimeout).toBe(60);
+    // AWS's advice: at least six consumer timeouts, so a throttled receive never counts against a running batch.
+    expect(dispatch.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(CONSUMER_TIMEOUT.toSeconds() * SQS_VISIBILITY_PER_TIMEOUT);
     for (const [, q] of queues) expect(q.Properties!.SqsManagedSseEnabled).toBe(true);
   });
 });
@@ -152,7 +153,9 @@ describe('API routes and functions', () => {
 
   it('has one Lambda per distinct handler module', () => {
     // Queue consumers (functions/queue/) and scheduled jobs (functions/schedule/) are the only functions outside the route table.
-    expect(functions().filter(([, f]) => !/^functions\/(queue|schedule)\//.test(String(f.Properties!.Description)))).toHaveLength(entries.length);
+    // The API-key authorizer (functions/auth/) sits in front of the routes.
+    expect(functions().filter(([, f]) => !/^functions\/(queue|schedule|auth)\//.test(String(f.Properties!.Description)))).toHaveLength(entries.length);
+    expect(functions().filter(([, f]) => f.Properties!.Description === AUTHORIZER_ENTRY)).toHaveLength(1);
     for (const entry of entries) functionFor(entry);
   });
 
@@ -239,11 +242,11 @@ describe('API routes and functions', () => {
   // validation, which rejects cycles (error F3004), so the template existing at all is the proof.
   it('points PUBLIC_BASE_URL at the API itself by default, or at the publicBaseUrl given', () => {
     const apiId = ofType('AWS::ApiGatewayV2::Api')[0]![0];
-    for (const [, fn] of functions()) {
+    for (const [, fn] of handlerFunctions(resources)) {
       expect(fn.Properties!.Environment.Variables.PUBLIC_BASE_URL).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     }
     const custom = synth({ publicBaseUrl: 'https://voice.example.com/' }).toJSON().Resources as Record<string, Resource>;
-    const customFns = Object.values(custom).filter((r) => r.Type === 'AWS::Lambda::Function');
+    const customFns = handlerFunctions(custom).map(([, fn]) => fn);
     expect(customFns.length).toBeGreaterThan(0);
     for (const fn of customFns) expect(fn.Properties!.Environment.Variables.PUBLIC_BASE_URL).toBe('https://voice.example.com');
     expect(() => synth({ publicBaseUrl: 'voice.example.com' })).toThrow(/absolute URL/);
@@ -290,7 +293,10 @@ describe('bundling', () => {
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
     expect(code.startsWith(BUNDLE_OPTIONS.banner)).toBe(true);
     expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
-    expect(code).not.toMatch(/require\(["']@aws-sdk\//); // the SDK stays external, as in the runtime
+    // The SDK is bundled (tree-shaken ES modules); the clients few handlers use are required on first use
+    // only (lib/store/lazy-sdk.ts), so no SDK package is imported when the bundle loads.
+    expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
+    expect(code).not.toMatch(/require\(["']@aws-sdk\//);
     for (const file of DOCS_ASSET_FILES) expect(existsSync(join(dir, DOCS_ASSETS_DIR, file)), file).toBe(true);
 
     const meetingApp = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true } });

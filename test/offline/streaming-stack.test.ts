@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
 import { STREAMING_SERVICE } from '../../lib/infra/constructs/streaming-service.js';
 import { activeSessionsLine } from '../../streaming-service/src/metrics.js';
 import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/session/call-session.js';
-import { asArray, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
+import { asArray, handlerFunctions, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 
 /** Synthesizes without bundling the Lambdas; the image is only staged. */
 const synth = synthPlatform;
@@ -119,7 +119,7 @@ describe('load balancer', () => {
     const [, plain] = only('AWS::ElasticLoadBalancingV2::Listener');
     expect(plain.Properties!.Protocol).toBe('HTTP');
     const [albId] = only('AWS::ElasticLoadBalancingV2::LoadBalancer');
-    const fns = ofType('AWS::Lambda::Function');
+    const fns = handlerFunctions(resources);
     expect(fns.length).toBeGreaterThan(0);
     for (const [id, fn] of fns) {
       expect(fn.Properties!.Environment.Variables.STREAM_URL, id).toEqual({
@@ -136,7 +136,7 @@ describe('load balancer', () => {
     expect(secure.Properties!.Protocol).toBe('HTTPS');
     expect(secure.Properties!.Port).toBe(443);
     expect(secure.Properties!.Certificates).toEqual([{ CertificateArn: certificateArn }]);
-    for (const [id, fn] of ofType('AWS::Lambda::Function', tls)) {
+    for (const [id, fn] of handlerFunctions(tls)) {
       expect(fn.Properties!.Environment.Variables.STREAM_URL, id).toBe('wss://stream.example.com/media-stream');
       expect(fn.Properties!.Environment.Variables.WEB_STREAM_URL, id).toBe('wss://stream.example.com/web-stream');
     }
@@ -147,8 +147,9 @@ describe('autoscaling', () => {
   it('tracks the ActiveSessions metric the service publishes, per task', () => {
     const env = containerEnv();
     expect(env.METRICS_MODE).toBe('emf');
-    const [, policy] = only('AWS::ApplicationAutoScaling::ScalingPolicy');
-    expect(policy.Properties!.PolicyType).toBe('TargetTrackingScaling');
+    const policies = ofType('AWS::ApplicationAutoScaling::ScalingPolicy').map(([, p]) => p);
+    for (const p of policies) expect(p.Properties!.PolicyType).toBe('TargetTrackingScaling');
+    const policy = policies.find((p) => p.Properties!.TargetTrackingScalingPolicyConfiguration.CustomizedMetricSpecification)!;
     const tracking = policy.Properties!.TargetTrackingScalingPolicyConfiguration;
     expect(tracking.TargetValue).toBe(STREAMING_SERVICE.targetSessionsPerTask);
     const spec = tracking.CustomizedMetricSpecification;
@@ -163,6 +164,14 @@ describe('autoscaling', () => {
     expect(spec.MetricName).toBe(directive.Metrics[0].Name);
     const dimension = directive.Dimensions[0][0] as string;
     expect(spec.Dimensions).toEqual([{ Name: dimension, Value: line[dimension] }]);
+
+    // Beside it, CPU: a task can be CPU-bound below its session target (heavy calls).
+    const cpu = policies.map((p) => p.Properties!.TargetTrackingScalingPolicyConfiguration).filter((c) => c.PredefinedMetricSpecification);
+    expect(cpu).toEqual([expect.objectContaining({
+      PredefinedMetricSpecification: { PredefinedMetricType: 'ECSServiceAverageCPUUtilization' },
+      TargetValue: STREAMING_SERVICE.targetCpuPercent,
+    })]);
+    expect(policies).toHaveLength(2);
 
     const [, target] = only('AWS::ApplicationAutoScaling::ScalableTarget');
     expect(target.Properties!.MinCapacity).toBeGreaterThanOrEqual(2);
@@ -205,13 +214,18 @@ describe('task permissions', () => {
     }
   });
 
-  it('lets the execution role only pull the image and write the service log group', () => {
+  it('lets the execution role only pull the image, write the service log group and read the vendor keys', () => {
     const [, task] = only('AWS::ECS::TaskDefinition');
     const [logGroupId] = ofType('AWS::Logs::LogGroup').find(([id]) => id.startsWith('Streaming'))!;
     const statements = statementsOf(refId(task.Properties!.ExecutionRoleArn)!);
     for (const s of statements) {
       for (const a of asArray(s.Action)) {
         if (a === 'ecr:GetAuthorizationToken') continue; // ECR's token call has no resource-level permission
+        // ECS reads the vendor-key secret into VENDOR_KEYS when it starts the task: that secret only.
+        if (a.startsWith('secretsmanager:')) {
+          expect(asArray(s.Resource).map(refId)).toEqual([ofType('AWS::SecretsManager::Secret').find(([id]) => id.startsWith('VendorKeys'))![0]]);
+          continue;
+        }
         expect(a, a).toMatch(/^(ecr|logs):/);
         expect(asArray(s.Resource)).not.toContain('*');
         if (a.startsWith('logs:')) expect(JSON.stringify(s.Resource)).toContain(logGroupId);

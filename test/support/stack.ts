@@ -32,6 +32,16 @@ export function synthPlatform(props: ConstructorParameters<typeof PlatformStack>
   return { app, stack, template, resources: template.toJSON().Resources as Record<string, Resource> };
 }
 
+/**
+ * The API-key authorizer (lib/infra/constructs/edge.ts) is the one function that runs no platform handler:
+ * it reads the table only, with no data key, base URL or stream URL.
+ */
+export const AUTHORIZER_ENTRY = 'functions/auth/authorizer.ts';
+
+/** The functions of a template that run platform handlers (every one but the authorizer). */
+export const handlerFunctions = (resources: Record<string, Resource>): [string, Resource][] =>
+  Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties?.Description !== AUTHORIZER_ENTRY);
+
 /** The logical id a `Ref` or `Fn::GetAtt` points at. */
 export const refId = (v: unknown): string | undefined => {
   const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;

@@ -96,6 +96,7 @@ export class PlatformFunction extends Construct implements BindTarget {
         minify: BUNDLE_OPTIONS.minify,
         sourceMap: BUNDLE_OPTIONS.sourcemap,
         externalModules: [...BUNDLE_OPTIONS.external],
+        mainFields: [...BUNDLE_OPTIONS.mainFields],
         banner: BUNDLE_OPTIONS.banner,
         // Twenty "Done in 300ms" lines bury the warnings that matter.
         logLevel: LogLevel.WARNING,

@@ -36,7 +36,7 @@ export function bindTable(target: BindTarget, table: dynamodb.ITableV2, access: 
 /**
  * Lets a handler count requests in rate-limit windows (lib/store/rate-limits.ts): UpdateItem only, and only
  * on items whose partition key starts with `RATE#`, so a read-only route stays read-only for everything
- * else; and the `lastUsedAt` attribute of API key lookup items (`APIKEY#…`), which authentication keeps.
+ * else; and the `lastUsedAt` attribute of API key lookup items (bindKeyLastUsed).
  * Call after bindTable (it needs TABLE_NAME).
  */
 export function bindRateLimits(target: BindTarget, table: dynamodb.ITableV2): void {
@@ -47,7 +47,14 @@ export function bindRateLimits(target: BindTarget, table: dynamodb.ITableV2): vo
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
     }),
   );
-  // Authentication also records a key's last use on its lookup item (docs/dashboard.md): that one attribute only.
+  bindKeyLastUsed(target, table);
+}
+
+/**
+ * Lets whoever authenticates keys (route functions, the API's key authorizer) record a key's last use on its
+ * lookup item (docs/dashboard.md): UpdateItem on `APIKEY#…` items, that one attribute only.
+ */
+export function bindKeyLastUsed(target: BindTarget, table: dynamodb.ITableV2): void {
   target.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({
       actions: ['dynamodb:UpdateItem'],

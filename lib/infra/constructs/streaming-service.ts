@@ -41,6 +41,13 @@ export const STREAMING_SERVICE = {
    * health checks).
    */
   targetSessionsPerTask: 100,
+  /**
+   * CPU target tracking beside the sessions: calls differ in weight (an LLM streaming long answers, noisy
+   * audio keeping the VAD busy), so a task can be CPU-bound below 100 calls. One Node.js event loop that
+   * averages 60 % over a minute already has seconds of queueing at peaks: audio frames (every 20 ms) start
+   * to wait, which callers hear as gaps. Whichever policy asks for more tasks wins.
+   */
+  targetCpuPercent: 60,
   /** Two tasks, one per AZ: losing an AZ or a task drops at most half the calls in progress. */
   minTasks: 2,
   maxTasks: 20,
@@ -91,6 +98,13 @@ export interface StreamingServiceProps {
   readonly tls?: StreamingTls;
   /** Overrides of {@link STREAMING_SERVICE}.maxTasks (a stage that must stay small). */
   readonly maxTasks?: number;
+  /**
+   * The platform's vendor keys as one JSON secret (`{"OPENAI_API_KEY": "..."}`), mapped whole into the
+   * container's VENDOR_KEYS (lib/config.ts spreads it): a new field needs no change here, only a new task.
+   */
+  readonly vendorKeys?: secretsmanager.ISecret;
+  /** METRICS_STACK: the `Stack` dimension of the call-outcome metrics. */
+  readonly metricsStack?: string;
 }
 
 /**
@@ -128,6 +142,8 @@ export class StreamingService extends Construct {
   readonly loadBalancer: elbv2.ApplicationLoadBalancer;
   readonly listener: elbv2.ApplicationListener;
   readonly targetGroup: elbv2.ApplicationTargetGroup;
+  /** The scaling maximum (tasks). */
+  readonly maxTasks: number;
   /** The metric autoscaling tracks (average per task, one-minute periods). */
   readonly activeSessions: cloudwatch.Metric;
   /** The Media Streams URL for STREAM_URL: `wss://domain/media-stream` with TLS, else `ws://<alb>/media-stream`. */
@@ -174,6 +190,7 @@ export class StreamingService extends Construct {
       METRICS_NAMESPACE: s.metricsNamespace,
       METRICS_SERVICE: serviceName,
       DRAIN_TIMEOUT_MS: String(s.drainTimeoutMs),
+      ...(props.metricsStack ? { METRICS_STACK: props.metricsStack } : {}),
     };
     this.container = this.taskDefinition.addContainer('streaming', {
       image: ecs.ContainerImage.fromAsset(PROJECT_ROOT, {
@@ -186,6 +203,9 @@ export class StreamingService extends Construct {
         ...(environment as Record<string, string>),
         NODE_OPTIONS: `--enable-source-maps --max-old-space-size=${s.maxOldSpaceMiB}`,
       },
+      // The whole JSON secret in one variable: ECS refuses to start a task whose secret lacks a field it
+      // names, so naming fields here would turn every new vendor into a stack change.
+      ...(props.vendorKeys ? { secrets: { ['VENDOR_KEYS' satisfies keyof Config]: ecs.Secret.fromSecretsManager(props.vendorKeys) } } : {}),
       logging: ecs.LogDrivers.awsLogs({ streamPrefix: 'streaming', logGroup }),
       portMappings: [{ containerPort: s.containerPort, protocol: ecs.Protocol.TCP }],
       // The service writes nothing to disk (recordings go from memory to S3).
@@ -273,7 +293,13 @@ export class StreamingService extends Construct {
       statistic: cloudwatch.Stats.AVERAGE,
       period: Duration.minutes(1),
     });
-    const scaling = this.service.autoScaleTaskCount({ minCapacity: s.minTasks, maxCapacity: props.maxTasks ?? s.maxTasks });
+    this.maxTasks = props.maxTasks ?? s.maxTasks;
+    const scaling = this.service.autoScaleTaskCount({ minCapacity: s.minTasks, maxCapacity: this.maxTasks });
+    scaling.scaleOnCpuUtilization('Cpu', {
+      targetUtilizationPercent: s.targetCpuPercent,
+      scaleOutCooldown: Duration.minutes(1),
+      scaleInCooldown: Duration.minutes(10),
+    });
     scaling.scaleToTrackCustomMetric('ActiveSessions', {
       metric: this.activeSessions,
       targetValue: s.targetSessionsPerTask,
