@@ -3,6 +3,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -301,23 +302,42 @@ export class PlatformStack extends Stack {
     const routeScope = new Construct(this, 'Routes');
     const routeFunctions = new Map<RouteEntry, PlatformFunction>();
     const plans = planRouteFunctions();
+    // Route functions with the same needs share one role: the rights are the same by construction, and a
+    // role and its policy per function would cost the stack two of CloudFormation's 500 resources each.
+    const roles = new Map<string, iam.Role>();
+    const roleFor = (needs: object, counted: boolean): iam.Role => {
+      const { timeoutSeconds: _t, memoryMiB: _m, bundleFiles: _b, ...rights } = needs as Record<string, unknown>;
+      const signature = JSON.stringify({ ...rights, counted });
+      let role = roles.get(signature);
+      if (!role) {
+        role = new iam.Role(routeScope, `Role${roles.size + 1}`, {
+          assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+          managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+        });
+        roles.set(signature, role);
+      }
+      return role;
+    };
     for (const { entry, routes, needs } of plans) {
       const id = entryConstructId(entry);
+      const counted = needs.table !== 'none' && routes.some((r) => r.auth || r.ipLimit);
       const fn = this.newFunction(routeScope, id, {
         entry,
+        role: roleFor(needs, counted),
         ...(needs.timeoutSeconds === undefined ? {} : { timeout: Duration.seconds(needs.timeoutSeconds) }),
         ...(needs.memoryMiB === undefined ? {} : { memoryMiB: needs.memoryMiB }),
         ...(needs.bundleFiles === undefined ? {} : { bundleFiles: needs.bundleFiles }),
       });
       if (needs.table !== 'none') bindTable(fn, this.table, needs.table);
       // Keyed and per-IP-limited routes count each request in the table (lib/http/rate-limit.ts).
-      if (needs.table !== 'none' && routes.some((r) => r.auth || r.ipLimit)) bindRateLimits(fn, this.table);
+      if (counted) bindRateLimits(fn, this.table);
       if (needs.recordings) bindRecordings(fn, this.recordings, needs.recordings);
       if (needs.dispatch) bindDispatchQueue(fn, this.dispatchQueue, needs.dispatch);
       if (needs.webhooks) bindWebhookQueue(fn, this.webhookQueue);
       if (needs.twilioCredentials) bindTwilioCredentials(fn, this.twilioCredentials);
       // One integration per function, shared by its routes.
-      const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function);
+      // One invoke permission per function for the whole API, not one per route (CloudFormation's 500 again).
+      const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function, { scopePermissionToRoute: false });
       for (const route of routes) {
         const authorizer = this.edge.authorizerFor(route);
         this.api.addRoutes({ path: route.path, methods: [apigw.HttpMethod[route.method]], integration, ...(authorizer ? { authorizer } : {}) });
@@ -398,8 +418,10 @@ export class PlatformStack extends Stack {
       recordings: this.recordings,
       dataKey: this.dataKey,
       vendorSecrets: [this.twilioCredentials, this.vendorKeys],
-      recordingReaders: plans.filter((p) => p.needs.recordings && p.needs.recordings !== 'write').map((p) => this.routeFunctions.get(p.entry)!),
+      // The role carries the grant: route functions with the same needs share one.
+      recordingReaders: plans.filter((p) => p.needs.recordings && p.needs.recordings !== 'write').map((p) => this.routeFunctions.get(p.entry)!.function.role!),
       streaming: this.streaming,
+      dashboard: this.dashboard,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.publicBaseUrl, description: 'Base URL of the API and docs (/docs)' });

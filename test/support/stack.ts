@@ -15,7 +15,7 @@ export type Resource = {
 };
 
 /** An IAM policy statement as it appears in a template. */
-export type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+export type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 /** The feature flags `cdk synth` runs with (cdk.json's context), so assertions see what the CLI deploys. */
 export const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;

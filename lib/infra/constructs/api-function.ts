@@ -1,6 +1,7 @@
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -33,6 +34,11 @@ export interface PlatformFunctionProps {
   readonly bundleFiles?: readonly BundleFile[];
   /** Variables that are not bindings (those come from `bind*` in bindings.ts). */
   readonly environment?: Partial<Record<keyof Config, string>>;
+  /**
+   * A role shared with functions that need exactly the same rights (see PlatformStack's route functions):
+   * grants bound to this function then land on that role, so only share between identical needs.
+   */
+  readonly role?: iam.IRole;
 }
 
 /** The platform's Lambda defaults, each with its reason. */
@@ -86,6 +92,7 @@ export class PlatformFunction extends Construct implements BindTarget {
       memorySize: props.memoryMiB ?? FUNCTION_DEFAULTS.memoryMiB,
       timeout: props.timeout ?? FUNCTION_DEFAULTS.timeout,
       logGroup,
+      ...(props.role ? { role: props.role } : {}),
       tracing: lambda.Tracing.ACTIVE,
       environment: { LOG_LEVEL: 'info', ...props.environment },
       bundling: {

@@ -20,6 +20,12 @@ export function acknowledgeNagFindings(stack: Stack, parts: NagParts): void {
     ack(fn, 'IAM5[Resource::*]', 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.');
     ack(fn, 'L1', 'nodejs22.x is the runtime every bundle targets and the benchmarks measure (lib/infra/bundling.ts); it is supported until 2027. Moving is one constant.');
   }
+  // The route functions' shared roles (stack.ts: one per set of needs) carry what a function's own role would.
+  for (const role of all.filter((c): c is iam.Role => c instanceof iam.Role && /\/Routes\/Role\d+$/.test(c.node.path))) {
+    ack(role, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      "Lambda's own policy for writing logs, on the role the route functions with the same needs share; it grants nothing else.");
+    ack(role, 'IAM5[Resource::*]', 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.');
+  }
   for (const role of all.filter((c): c is iam.Role => c instanceof iam.Role)) {
     ack(role, `IAM5[Resource::<${stack.getLogicalId(parts.tableResource)}.Arn>/index/*]`,
       "The table's read grant covers its global indexes (GSI1, ...), which list pages query; the index names come from the model.");
@@ -49,6 +55,18 @@ export function acknowledgeNagFindings(stack: Stack, parts: NagParts): void {
     }
   }
   ack(parts.streaming.taskDefinition, 'IAM5[Resource::*]', "ECR's GetAuthorizationToken (the execution role pulling the image) supports no resource-level permission.");
+  acknowledgeDashboard(ack, parts.dashboard);
+}
+
+/** The dashboard's sign-in, pages bucket and CloudFront (lib/infra/constructs/dashboard.ts, docs/dashboard.md). */
+function acknowledgeDashboard(ack: (scope: IConstruct, id: string, reason: string) => void, dashboard: NagParts['dashboard']): void {
+  ack(dashboard.userPool, 'COG2', 'MFA is not offered yet: the sign-in endpoint refuses Cognito challenges (challenge_unsupported); docs/dashboard.md lists it as left to do.');
+  ack(dashboard.userPool, 'COG8', "The Plus tier's threat protection is priced per user; account attempts are limited per source IP by the API (RATE_LIMIT_ACCOUNT).");
+  ack(dashboard.bucket, 'S1', 'The bucket holds only the built dashboard files, read by CloudFront alone (origin access control); there is no per-object trail worth a second bucket.');
+  ack(dashboard.distribution, 'CFR1', 'Our users and their operators sign in from anywhere; no country is excluded.');
+  ack(dashboard.distribution, 'CFR2', 'The API behind it has stage throttling and per-IP limits on account attempts; the optional WAF (context waf) guards the streaming load balancer.');
+  ack(dashboard.distribution, 'CFR3', 'Pages are static build output; the API requests it forwards are logged by the HTTP API access log.');
+  ack(dashboard.distribution, 'CFR4', "With CloudFront's default *.cloudfront.net certificate the viewer TLS policy cannot be raised; a custom domain with its own certificate sets TLSv1.2_2021.");
 }
 
 /** The constructs {@link acknowledgeNagFindings} needs by name. */
@@ -60,4 +78,5 @@ export interface NagParts {
   readonly vendorSecrets: readonly IConstruct[];
   readonly recordingReaders: readonly IConstruct[];
   readonly streaming: { vpc: IConstruct; loadBalancer: IConstruct; cluster: IConstruct; taskDefinition: IConstruct };
+  readonly dashboard: { userPool: IConstruct; bucket: IConstruct; distribution: IConstruct };
 }
