@@ -131,6 +131,8 @@ export interface Call {
   settledAt?: string;
   cost?: number;
   billedSeconds?: number;
+  /** The campaign that placed the call (docs/campaigns.md). */
+  campaignId?: string;
   createdAt: string;
   updatedAt: string;
 }

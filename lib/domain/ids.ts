@@ -15,6 +15,8 @@ export const ID_PREFIX = {
   webhookEndpoint: 'whe',
   event: 'evt',
   delivery: 'dlv',
+  campaign: 'cmp',
+  contactImport: 'imp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/common.js';
 import type { Contact } from '../domain/contact.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
@@ -13,7 +13,7 @@ import {
   pageOfMatches,
   type CollectionSpec,
 } from './collection.js';
-import { COLLECTION, ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
+import { COLLECTION, ENTITY, TABLE_SCHEMA_VERSION, fromItem, key } from './model.js';
 
 const CONTACTS: CollectionSpec = { entity: 'contact', label: 'Contact', itemKey: key.contact };
 
@@ -68,21 +68,43 @@ export async function getContact(db: Db, ws: string, id: string): Promise<Contac
 export function listContacts(db: Db, ws: string, req: PageRequest & { search?: string }): Promise<Page<Contact>> {
   const q = req.search?.trim().toLowerCase();
   if (!q) return listCounted<Contact>(db, CONTACTS, ws, req);
+  return pageOfMatches<Contact>(contactsMatching(db, ws, q), req);
+}
+
+/** Every contact whose name or number contains `search` (lower-cased), newest first, read in the workspace's partition. */
+export function contactsMatching(db: Db, ws: string, search: string): AsyncGenerator<Record<string, unknown>> {
+  const q = search.trim().toLowerCase();
   const digits = /^[+\d\s().-]+$/.test(q) ? phoneDigits(q) : '';
-  return pageOfMatches<Contact>(
-    queryAll(db, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      FilterExpression: digits ? 'contains(searchText, :q) OR contains(searchText, :d)' : 'contains(searchText, :q)',
-      ExpressionAttributeValues: {
-        ':pk': `WS#${ws}`,
-        ':prefix': COLLECTION.contact,
-        ':q': q,
-        ...(digits ? { ':d': digits } : {}),
-      },
-      ScanIndexForward: false,
-    }),
-    req,
-  );
+  return queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: digits ? 'contains(searchText, :q) OR contains(searchText, :d)' : 'contains(searchText, :q)',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':prefix': COLLECTION.contact, ':q': q, ...(digits ? { ':d': digits } : {}) },
+    ScanIndexForward: false,
+  });
+}
+
+/** Every contact one import wrote (contacts carry the `importId` of the upload that created them). */
+export function contactsOfImport(db: Db, ws: string, importId: string): AsyncGenerator<Record<string, unknown>> {
+  return queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: 'importId = :imp',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':prefix': COLLECTION.contact, ':imp': importId },
+  });
+}
+
+/** The contacts of these ids that the workspace has (strongly consistent; unknown ids are absent). */
+export async function contactsById(db: Db, ws: string, ids: readonly string[]): Promise<Map<string, Contact>> {
+  const found = new Map<string, Contact>();
+  for (let i = 0; i < ids.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = [...new Set(ids.slice(i, i + 100))].map((id) => key.contact(ws, id));
+    for (let attempt = 0; keys && keys.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 20 * 2 ** attempt)));
+      const out: BatchGetCommandOutput = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.table]: { Keys: keys, ConsistentRead: true } } }));
+      for (const item of out.Responses?.[db.table] ?? []) found.set(String(item._id), fromItem<Contact>(item));
+      keys = out.UnprocessedKeys?.[db.table]?.Keys;
+    }
+  }
+  return found;
 }
 
 /**

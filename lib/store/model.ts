@@ -27,6 +27,13 @@
  *   WS#<ws>        / EVENT#<evtId>          an event as sent, kept for replay (expires: ttl)
  *   WS#<ws>        / DELIVERY#<endpointId>#<dlvId>  one event's delivery to one endpoint, with its attempts
  *                                           (expires: ttl); newest first per endpoint by sk
+ *   WS#<ws>        / CAMPAIGN#<id>          campaign (settings, status, counters); while it may still dial or
+ *                                           has calls in flight (sparse): gsi1 = CAMPAIGNS#ACTIVE / <ws>#<id>
+ *   WS#<ws>        / CTARGET#<cmp>#<contactId>  one contact of a campaign; sparse gsi1 while pending:
+ *                                           CDUE#<cmp> / <nextAttemptAt ISO>#<contactId>; while dialing:
+ *                                           CFLIGHT#<cmp> / <claimedAt ISO>#<contactId>
+ *   WS#<ws>        / DNC#<e164>             do-not-call entry
+ *   WS#<ws>        / DIALLOCK#<e164>        the one campaign call in flight to a number (expires: ttl)
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -76,9 +83,13 @@ export const ENTITY = {
   webhookEndpoint: 'webhookEndpoint',
   event: 'event',
   delivery: 'delivery',
+  campaign: 'campaign',
+  campaignTarget: 'campaignTarget',
+  dnc: 'dnc',
+  dialLock: 'dialLock',
 } as const;
 
-export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint';
+export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint' | 'campaign' | 'dnc';
 
 /** Key builders, one per item kind. */
 export const key = {
@@ -106,6 +117,16 @@ export const key = {
   webhookEndpoint: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `WEBHOOK#${id}` }),
   event: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `EVENT#${id}` }),
   delivery: (ws: string, endpointId: string, id: string) => ({ pk: `WS#${ws}`, sk: `DELIVERY#${endpointId}#${id}` }),
+  campaign: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CAMPAIGN#${id}` }),
+  /** A campaign the scheduler must look at (scheduled, running, paused, or with calls still in flight). */
+  activeCampaignIndex: (ws: string, id: string) => ({ gsi1pk: 'CAMPAIGNS#ACTIVE', gsi1sk: `${ws}#${id}` }),
+  campaignTarget: (ws: string, campaignId: string, contactId: string) => ({ pk: `WS#${ws}`, sk: `CTARGET#${campaignId}#${contactId}` }),
+  /** A pending target, by when it is due (ISO 8601 UTC sorts as time). */
+  dueTargetIndex: (campaignId: string, at: string, contactId: string) => ({ gsi1pk: `CDUE#${campaignId}`, gsi1sk: `${at}#${contactId}` }),
+  /** A target with a call in flight, by when it was claimed. */
+  flightTargetIndex: (campaignId: string, at: string, contactId: string) => ({ gsi1pk: `CFLIGHT#${campaignId}`, gsi1sk: `${at}#${contactId}` }),
+  dnc: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `DNC#${e164}` }),
+  dialLock: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `DIALLOCK#${e164}` }),
 } as const;
 
 /**
@@ -126,7 +147,7 @@ export function liveStreamShardOf(callId: string): number {
 }
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */
-export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#', webhookEndpoint: 'WEBHOOK#' } as const;
+export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#', webhookEndpoint: 'WEBHOOK#', campaign: 'CAMPAIGN#', dnc: 'DNC#' } as const;
 
 const META_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v', 'searchText'] as const;
 
