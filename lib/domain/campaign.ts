@@ -243,8 +243,7 @@ export const CampaignProgress = z
     outcomes: Counts.describe("each finished contact's last outcome"),
     attempts: Counts.describe("every dial's outcome"),
     nextAttempts: z.array(z.object({ contactId: z.string(), at: Timestamp })).describe('the next contacts due, earliest first (at most 10)'),
-  })
-  .meta({ id: 'CampaignProgress' });
+  });
 
 export const CampaignResult = z
   .object({
