@@ -15,6 +15,7 @@ import { entryConstructId, PlatformFunction, type PlatformFunctionProps } from '
 import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindStreamSweep, bindTable, bindTwilioCredentials, bindWebhookQueue } from './constructs/bindings.js';
 import { WEBHOOK_QUEUE_SETTINGS } from '../store/queue.js';
 import { StreamingService, type StreamingTls } from './constructs/streaming-service.js';
+import { CampaignScheduler } from './constructs/campaign-scheduler.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
 /** The call-dispatch queue's settings; lib/local/sqs.ts mirrors them and test/offline checks they agree. */
@@ -135,6 +136,8 @@ export class PlatformStack extends Stack {
   readonly streamSweep: PlatformFunction;
   /** The webhook-delivery queue's consumer (functions/queue/webhooks.ts). */
   readonly webhookConsumer: PlatformFunction;
+  /** The campaign scheduler (functions/schedule/campaigns.ts on an EventBridge rule; docs/campaigns.md). */
+  readonly campaignScheduler: CampaignScheduler;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -287,6 +290,14 @@ export class PlatformStack extends Stack {
       schedule: events.Schedule.rate(Duration.millis(STREAM_SWEEP_EVERY_MS)),
       // A missed run is not retried: the next one, minutes later, does the same work.
       targets: [new eventTargets.LambdaFunction(this.streamSweep.function, { retryAttempts: 0 })],
+    });
+
+    // Dials campaigns' due contacts into the dispatch queue (docs/campaigns.md, "The scheduler").
+    this.campaignScheduler = new CampaignScheduler(this, 'CampaignScheduler', {
+      table: this.table,
+      dispatchQueue: this.dispatchQueue,
+      webhookQueue: this.webhookQueue,
+      newFunction: (scope, id, fnProps) => this.newFunction(scope, id, fnProps),
     });
 
     // Delivers webhooks, one attempt per message; retries are messages it queues itself with their delay.

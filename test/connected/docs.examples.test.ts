@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 /** Replaces, at any depth, the value of each named field (the ids that must be the caller's own). */
-function substitute(value: unknown, ids: Record<string, string>): unknown {
+function substitute(value: unknown, ids: Record<string, unknown>): unknown {
   if (Array.isArray(value)) return value.map((v) => substitute(v, ids));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in ids ? ids[k] : substitute(v, ids)]));
@@ -33,7 +33,7 @@ const writeRoutes = (Object.entries(ROUTES) as [OperationId, RouteSpec][]).filte
 describe('the documented request examples', () => {
   it('each gets its documented success status and answer shape once the caller\'s ids are in', async () => {
     const ws = await t.workspace(100);
-    const ids: Record<string, string> = { workspaceId: ws.workspaceId };
+    const ids: Record<string, unknown> = { workspaceId: ws.workspaceId };
     const created: Partial<Record<OperationId, string>> = {};
     // BYOT: the example's number must be in the customer's own account at the provider.
     const importExample = OPERATION_EXAMPLES.importPhoneNumber!.request as { phoneNumber: string };
@@ -58,6 +58,8 @@ describe('the documented request examples', () => {
       'updateWebhookEndpoint',
       'replayWebhookEvents',
       'updateWebhookSettings',
+      'createCampaign',
+      'addDoNotCall',
     ];
     // A new write route must be added to this order (with what it depends on), so its example is tried too.
     expect([...order].sort()).toEqual(writeRoutes.map(([id]) => id).sort());
@@ -75,6 +77,8 @@ describe('the documented request examples', () => {
       const route: RouteSpec = ROUTES[id];
       if (id === 'updateAgent') ids.assistantId = ids.agentId = created.createAgent!;
       if (id === 'updatePhoneNumber') ids.phoneNumberId = created.buyPhoneNumber!;
+      // A campaign names lists of the caller's records.
+      if (id === 'createCampaign') Object.assign(ids, { phoneNumberIds: [created.buyPhoneNumber!], contactIds: [created.createContact!] });
       if (id === 'importPhoneNumber') Object.assign(ids, { telephonyAccountSid: account.sid, telephonyAuthToken: account.authToken });
       const documented = doc.paths[route.path][route.method.toLowerCase()];
       const example = documented.requestBody.content['application/json'].example;
