@@ -17,6 +17,8 @@ import { getTool, listTools } from '../../lib/store/tools.js';
 import { callStartedData } from '../../lib/services/call-events.js';
 import { analyzeAndRecord } from '../../lib/services/call-analysis.js';
 import { announce } from '../../lib/services/webhook-events.js';
+import { optOutNumber } from '../../lib/services/dnc.js';
+import { normalizePhone } from '../../lib/domain/phone.js';
 import { finalizeCall } from './end/finalize.js';
 import type { StreamingEnvironment } from './server.js';
 
@@ -67,6 +69,7 @@ export function platformEnvironment(
     },
     services(setup, numberId) {
       const { agent } = setup;
+      const callee = normalizePhone(setup.callerNumber)?.e164;
       let account: Promise<TelephonyAccount | undefined> | undefined;
       const number = (id: string) => getPhoneNumberWithToken(db, secrets, setup.workspaceId, id);
       const resolveAccount = async (id: string): Promise<TelephonyAccount | undefined> => {
@@ -94,6 +97,8 @@ export function platformEnvironment(
           },
         }),
         loadTool: (id) => getTool(db, secrets, setup.workspaceId, id),
+        // Only a phone call has a number to keep off the list.
+        ...(numberId && callee && { optOut: () => optOutNumber(db, setup.workspaceId, callee, setup.callId) }),
         httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },
         onTransfer: (to) => void announce(deps, setup.workspaceId, 'call.transfer', { callId: setup.callId, agentId: agent._id, to, at: new Date().toISOString() }),
       };

@@ -176,6 +176,12 @@ async function runTools(session: CallSession, handle: SpeechHandle, speaker: Spe
             result.ok ? { transferred: true } : { transferred: false, outcome: result.outcome, error: `the transfer did not happen: ${result.reason}` },
           );
           if (result.ok) stop = true;
+        } else if (action.kind === 'opt_out') {
+          // Written before the model's confirmation is spoken: a caller who hangs up on it is still opted out.
+          content = await session.services.optOut!().then(
+            () => JSON.stringify({ opted_out: true, note: 'confirm to the caller that they will not be called again' }),
+            () => JSON.stringify({ error: 'the request could not be recorded; apologise and say a person will take them off the list' }),
+          );
         } else if (action.kind === 'send_dtmf') {
           // The words before the keys play first: an IVR listens for tones only once its prompt is over.
           quiet();
