@@ -15,6 +15,7 @@ import { claimDial, dueTargets } from '../../../lib/store/campaigns.js';
 import { findDncEntry } from '../../../lib/store/dnc.js';
 import { addCredits } from '../../../lib/store/workspaces.js';
 import { csv } from '../../support/contact-files.js';
+import { cycleTranscripts, DEFAULT_TRANSCRIPTS } from '../../../lib/local/standins/stt.js';
 import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
@@ -242,6 +243,8 @@ describe('do not call', () => {
     const s = await setup();
     const numbers = [0, 1, 2, 3].map((i) => number(500, i));
     p.platform.callSimulator!.setRule(numbers[2]!, { kind: 'answer', lines: ['Please stop calling me.'] });
+    // The transcriber stand-in hears what its script says: here, the callee's request.
+    p.platform.voice.stt.control.deepgram!.setScript({ transcripts: () => 'Please stop calling me.', finalDelayMs: 50 });
     p.platform.callSimulator!.setRule(numbers[3]!, { kind: 'busy' });
     const added = await p.api(s.apiKey, 'POST', '/api/do-not-call', { phoneNumber: numbers[0], reason: 'asked by email' });
     expect(added).toMatchObject({ status: 201, body: { phoneNumber: numbers[0], source: 'api' } });
@@ -270,6 +273,7 @@ describe('do not call', () => {
     const second = await runToCompletion(s.apiKey, again);
     expect(second.progress.contacts.skipped).toBe(1);
     expect(placedTo().get(numbers[2]!)).toBe(1);
+    p.platform.voice.stt.control.deepgram!.setScript({ transcripts: cycleTranscripts(DEFAULT_TRANSCRIPTS) });
   }, 120_000);
 });
 
