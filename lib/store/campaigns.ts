@@ -1,11 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type BatchGetCommandOutput, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Call } from '../domain/call.js';
 import type { Campaign, CampaignStatus, CampaignTarget, CallOutcome, SkipReason } from '../domain/campaign.js';
 import type { Page } from '../domain/common.js';
 import { NotFoundError } from '../domain/errors.js';
 import { getRecord, insertCounted, listCounted, type CollectionSpec } from './collection.js';
-import { queryPage, transact, type Db, type PageRequest } from './dynamo.js';
+import { batchGetItems, queryPage, transact, type Db, type PageRequest } from './dynamo.js';
 import { ENTITY, GSI1, TABLE_SCHEMA_VERSION, fromItem, key } from './model.js';
 
 /**
@@ -177,17 +177,8 @@ export async function listTargets(db: Db, c: Pick<Campaign, 'workspaceId' | '_id
 
 /** The live calls of these ids (a missing one is simply absent), strongly consistent. */
 export async function callsById(db: Db, ws: string, callIds: readonly string[]): Promise<Map<string, Call>> {
-  const found = new Map<string, Call>();
-  for (let i = 0; i < callIds.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = callIds.slice(i, i + 100).map((id) => key.liveCall(ws, id));
-    for (let attempt = 0; keys && keys.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 20 * 2 ** attempt)));
-      const out: BatchGetCommandOutput = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.table]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of out.Responses?.[db.table] ?? []) found.set(String(item._id), fromItem<Call>(item));
-      keys = out.UnprocessedKeys?.[db.table]?.Keys;
-    }
-  }
-  return found;
+  const items = await batchGetItems(db, callIds.map((id) => key.liveCall(ws, id)));
+  return new Map(items.map((item) => [String(item._id), fromItem<Call>(item)]));
 }
 
 export type ClaimOutcome = 'claimed' | 'campaign' | 'taken' | 'do_not_call' | 'locked' | 'rate';

@@ -1,10 +1,10 @@
-import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/common.js';
 import type { Contact } from '../domain/contact.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { phoneDigits } from '../domain/phone.js';
 import type { Db, PageRequest } from './dynamo.js';
-import { queryAll, transact } from './dynamo.js';
+import { batchGetItems, queryAll, transact } from './dynamo.js';
 import {
   deleteCounted,
   getRecord,
@@ -94,17 +94,8 @@ export function contactsOfImport(db: Db, ws: string, importId: string): AsyncGen
 
 /** The contacts of these ids that the workspace has (strongly consistent; unknown ids are absent). */
 export async function contactsById(db: Db, ws: string, ids: readonly string[]): Promise<Map<string, Contact>> {
-  const found = new Map<string, Contact>();
-  for (let i = 0; i < ids.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = [...new Set(ids.slice(i, i + 100))].map((id) => key.contact(ws, id));
-    for (let attempt = 0; keys && keys.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 20 * 2 ** attempt)));
-      const out: BatchGetCommandOutput = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.table]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of out.Responses?.[db.table] ?? []) found.set(String(item._id), fromItem<Contact>(item));
-      keys = out.UnprocessedKeys?.[db.table]?.Keys;
-    }
-  }
-  return found;
+  const items = await batchGetItems(db, [...new Set(ids)].map((id) => key.contact(ws, id)));
+  return new Map(items.map((item) => [String(item._id), fromItem<Contact>(item)]));
 }
 
 /**
