@@ -22,7 +22,7 @@ import { createWorkspace } from '../lib/store/workspaces.js';
 import { createTwilioTelephony } from '../lib/vendors/telephony/twilio.js';
 import { withBenchPlatform } from './_platform.js';
 
-const DIALS = 400;
+const DIALS = 300;
 const CONCURRENCY = 100;
 /** How often the baseline looks for ended calls: a tight loop would measure DynamoDB Local, not the path. */
 const POLL_MS = 50;
@@ -61,13 +61,20 @@ export async function run(): Promise<void> {
       }
     })();
     let next = 0;
+    let baselineErrors = 0;
+    let baselineDialed = 0;
     const baseStart = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         for (let i = next++; i < DIALS; i = next++) {
-          const placed = await placeOutboundCall(deps, { workspaceId: ws.workspaceId, agent, from, to: number(0, i), nowMs: Date.now() });
-          if (placed.kind !== 'started') throw new Error(`baseline call refused: ${placed.kind}`);
+          // A store that does not answer in time (a loaded machine) costs that dial: counted, and the rate is of the dials made.
+          const placed = await placeOutboundCall(deps, { workspaceId: ws.workspaceId, agent, from, to: number(0, i), nowMs: Date.now() }).catch(() => undefined);
+          if (placed?.kind !== 'started') {
+            baselineErrors += 1;
+            continue;
+          }
           await new Promise<void>((resolve) => waiting.set(placed.answer.call_id, resolve));
+          baselineDialed += 1;
         }
       }),
     );
@@ -111,7 +118,7 @@ export async function run(): Promise<void> {
     const deployed = await campaignRun(deployedTickMs);
 
     const perSecond = (ms: number) => DIALS / (ms / 1000);
-    const baseline = perSecond(baseMs);
+    const baseline = baselineDialed / (baseMs / 1000);
     const capacity = perSecond(fast.ms);
     const asDeployed = perSecond(deployed.ms);
     const overheadMsPerDial = (fast.ms - baseMs) / DIALS;
@@ -135,6 +142,7 @@ export async function run(): Promise<void> {
           overheadMsPerDial: Number(overheadMsPerDial.toFixed(2)),
           wallTimeToBaseline: Number((fast.ms / baseMs).toFixed(2)),
           tickMsPerDial: Number((fast.tickBusyMs / DIALS).toFixed(2)),
+          baselineErrors,
           loadStart: Number(before.toFixed(1)),
           loadEnd: Number(loadavg()[0]!.toFixed(1)),
         }),
