@@ -118,12 +118,16 @@ export async function createCampaign(deps: CampaignDeps, ws: string, input: Camp
   const contacts = await selectContacts(deps.db, ws, input.contacts);
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
-  const { workspaceId: _omit, ...settings } = input;
-  void _omit;
   const campaign: Campaign = {
     _id: newId('campaign', nowMs),
     workspaceId: ws,
-    ...settings,
+    name: input.name,
+    agentId: input.agentId,
+    contacts: input.contacts,
+    schedule: input.schedule,
+    callingWindow: input.callingWindow,
+    concurrency: input.concurrency,
+    retry: input.retry,
     phoneNumberIds: [...new Set(input.phoneNumberIds)],
     status: 'draft',
     total: contacts.length,
