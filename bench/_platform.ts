@@ -12,6 +12,8 @@ export interface BenchPlatformOptions {
   readonly bucket: string;
   /** Scripts for the voice stand-ins (the voice benchmarks). */
   readonly voice?: LocalVoiceOptions;
+  /** Run the platform's own campaign timer (off for the campaign benchmark, which ticks itself). */
+  readonly campaignScheduler?: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function withBenchPlatform<T>(options: BenchPlatformOptions, body: 
     stores = await startStores(undefined, options.bucket);
     platform = await startPlatform(
       { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: options.table, BUCKET_NAME: options.bucket },
-      { stores, persist: false, voice: options.voice },
+      { stores, persist: false, voice: options.voice, campaignScheduler: options.campaignScheduler },
     );
     return await body(platform);
   } finally {

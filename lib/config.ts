@@ -99,6 +99,13 @@ const EnvSchema = z.object({
   CHAT_MAX_DURATION_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(3600),
   /** Receives of a dispatch message before SQS moves it to the dead letters; mirrors the queue's redrive policy. */
   DISPATCH_MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).max(1_000).default(3),
+  /**
+   * Campaign dials per second across the platform's Twilio account (docs/campaigns.md): Twilio admits 1
+   * call per second per account unless raised, and queues what exceeds it, so we never send more.
+   */
+  CAMPAIGN_DIALS_PER_SECOND: z.coerce.number().int().min(1).max(1_000).default(1),
+  /** How often the campaign scheduler looks for due contacts (a tick); a second keeps slots busy. */
+  CAMPAIGN_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** The streaming service's own port when it runs as a container (streaming-service/src/main.ts). */
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),

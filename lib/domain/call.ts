@@ -136,6 +136,8 @@ export interface Call {
   widgetKeyHash?: string;
   /** The parts of `cost` (docs/provider-keys.md), set with it by settlements that priced them. */
   costBreakdown?: CostBreakdown;
+  /** The campaign that placed the call (docs/campaigns.md). */
+  campaignId?: string;
   createdAt: string;
   updatedAt: string;
 }

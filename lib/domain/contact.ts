@@ -92,6 +92,8 @@ export interface Contact {
   region: string;
   workspaceId: string;
   externalFields: Record<string, string | number | boolean>;
+  /** The upload that created it (a campaign can call "the rows of import X"). */
+  importId?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -17,6 +17,8 @@ export const ID_PREFIX = {
   delivery: 'dlv',
   session: 'ses',
   invitation: 'inv',
+  campaign: 'cmp',
+  contactImport: 'imp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

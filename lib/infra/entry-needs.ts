@@ -40,6 +40,9 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // An import of 10,000 rows writes for several seconds; the service stops starting writes after 20 s
   // (docs/contact-import.md) and reports the rest, so 29 s (under HTTP API's 30 s) always answers.
   'functions/contacts/upload.ts': { timeoutSeconds: 29, webhooks: 'send' },
+  // A campaign of 10,000 contacts, or a do-not-call file of 10,000 numbers, writes for several seconds.
+  'functions/campaigns/routes.ts': { timeoutSeconds: 29 },
+  'functions/dnc/routes.ts': { timeoutSeconds: 29 },
   'functions/webhooks/test.ts': { webhooks: 'send' },
   'functions/webhooks/replay.ts': { webhooks: 'send' },
   // Presigning needs read: the URL carries the signer's permissions.

@@ -63,6 +63,8 @@ import {
   WorkspaceCreate,
   WorkspaceCreated,
 } from '../domain/dashboard.js';
+import { CampaignCreate, CampaignDetail, CampaignListItem, CampaignResult, CampaignResultsQuery } from '../domain/campaign.js';
+import { DncCreate, DncImportResult, DncParams, DncView } from '../domain/dnc.js';
 
 /**
  * The one route table. The CDK stack makes one Lambda per entry from `entry`; the local server dispatches
@@ -172,6 +174,23 @@ export const ROUTES = {
   getPhoneNumber: route({ method: 'GET', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/get.ts', summary: 'Get a phone number', tag: 'Phone numbers', auth: true, params: IdParams, status: 200, response: PhoneNumberView }),
   updatePhoneNumber: route({ method: 'PATCH', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/update.ts', summary: 'Assign (or with null unassign) the agent that answers inbound calls', tag: 'Phone numbers', auth: true, params: IdParams, body: PhoneNumberUpdate, errors: [422], status: 200, response: PhoneNumberView }),
   deletePhoneNumber: route({ method: 'DELETE', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/delete.ts', summary: 'Release a number (bought: back to the provider; imported: our webhooks removed)', tag: 'Phone numbers', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+
+  // Campaigns (docs/campaigns.md): the lifecycle moves are POSTs without a body on the campaign.
+  createCampaign: route({ method: 'POST', path: '/api/campaigns', entry: 'functions/campaigns/routes.ts', summary: 'Create a campaign (draft): an agent calling a list of contacts within their hours, with retries', tag: 'Campaigns', auth: true, body: CampaignCreate, status: 201, response: CampaignDetail }),
+  listCampaigns: route({ method: 'GET', path: '/api/campaigns', entry: 'functions/campaigns/routes.ts', summary: 'List campaigns, newest first', tag: 'Campaigns', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(CampaignListItem) }),
+  getCampaign: route({ method: 'GET', path: '/api/campaigns/{id}', entry: 'functions/campaigns/routes.ts', summary: 'Get a campaign and its progress (counts per outcome, calls in flight, next attempts)', tag: 'Campaigns', auth: true, params: IdParams, status: 200, response: CampaignDetail }),
+  listCampaignResults: route({ method: 'GET', path: '/api/campaigns/{id}/results', entry: 'functions/campaigns/routes.ts', summary: "Per-contact results of a campaign with their call ids", tag: 'Campaigns', auth: true, params: IdParams, query: listQuery(CampaignResultsQuery), status: 200, response: pageEnvelope(CampaignResult) }),
+  startCampaign: route({ method: 'POST', path: '/api/campaigns/{id}/start', entry: 'functions/campaigns/routes.ts', summary: 'Start a draft campaign: it dials from its start time', tag: 'Campaigns', auth: true, params: IdParams, bodyKind: 'none', errors: [409], status: 200, response: CampaignDetail }),
+  pauseCampaign: route({ method: 'POST', path: '/api/campaigns/{id}/pause', entry: 'functions/campaigns/routes.ts', summary: 'Pause a campaign: no new dials; calls in flight finish', tag: 'Campaigns', auth: true, params: IdParams, bodyKind: 'none', errors: [409], status: 200, response: CampaignDetail }),
+  resumeCampaign: route({ method: 'POST', path: '/api/campaigns/{id}/resume', entry: 'functions/campaigns/routes.ts', summary: 'Resume a paused campaign', tag: 'Campaigns', auth: true, params: IdParams, bodyKind: 'none', errors: [409], status: 200, response: CampaignDetail }),
+  cancelCampaign: route({ method: 'POST', path: '/api/campaigns/{id}/cancel', entry: 'functions/campaigns/routes.ts', summary: 'Cancel a campaign for good: nobody more is dialed', tag: 'Campaigns', auth: true, params: IdParams, bodyKind: 'none', errors: [409], status: 200, response: CampaignDetail }),
+
+  // `upload` precedes `{number}`: the local server takes the first match, as API Gateway prefers static segments.
+  addDoNotCall: route({ method: 'POST', path: '/api/do-not-call', entry: 'functions/dnc/routes.ts', summary: 'Add a number to the do-not-call list (no campaign dials it)', tag: 'Do not call', auth: true, body: DncCreate, status: 201, response: DncView }),
+  listDoNotCall: route({ method: 'GET', path: '/api/do-not-call', entry: 'functions/dnc/routes.ts', summary: 'List the do-not-call list', tag: 'Do not call', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(DncView) }),
+  uploadDoNotCall: route({ method: 'POST', path: '/api/do-not-call/upload', entry: 'functions/dnc/routes.ts', summary: 'Add the numbers of a CSV file to the do-not-call list', tag: 'Do not call', auth: true, bodyKind: 'raw', consumes: 'multipart/form-data', form: z.object({ file: z.file().describe('CSV: a phoneNumber column, or one column of numbers; at most 10,000 rows'), workspaceId: z.string().optional(), defaultCountry: z.string().optional() }), errors: [415], status: 200, response: DncImportResult }),
+  getDoNotCall: route({ method: 'GET', path: '/api/do-not-call/{number}', entry: 'functions/dnc/routes.ts', summary: 'Whether a number is on the do-not-call list (404 if not)', tag: 'Do not call', auth: true, params: DncParams, status: 200, response: DncView }),
+  deleteDoNotCall: route({ method: 'DELETE', path: '/api/do-not-call/{number}', entry: 'functions/dnc/routes.ts', summary: 'Remove a number from the do-not-call list', tag: 'Do not call', auth: true, params: DncParams, bodyKind: 'none', status: 204 }),
 
   createWebhookEndpoint: route({ method: 'POST', path: '/api/webhooks', entry: 'functions/webhooks/create.ts', summary: 'Create a webhook endpoint; the signing secret is shown once, in this answer', tag: 'Events', auth: true, body: WebhookEndpointCreate, status: 201, response: WebhookEndpointCreated }),
   listWebhookEndpoints: route({ method: 'GET', path: '/api/webhooks', entry: 'functions/webhooks/list.ts', summary: 'List webhook endpoints, newest first', tag: 'Events', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(WebhookEndpointView) }),

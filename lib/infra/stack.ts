@@ -21,6 +21,7 @@ import { ApiEdge, protectLoadBalancer } from './constructs/edge.js';
 import { PlatformDomains, type DomainsProps } from './constructs/domains.js';
 import { Monitoring } from './constructs/monitoring.js';
 import { acknowledgeNagFindings } from './constructs/nag-acknowledgements.js';
+import { CampaignScheduler } from './constructs/campaign-scheduler.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
 /**
@@ -179,6 +180,8 @@ export class PlatformStack extends Stack {
   readonly edge: ApiEdge;
   readonly domains: PlatformDomains;
   readonly monitoring: Monitoring;
+  /** The campaign scheduler (functions/schedule/campaigns.ts on an EventBridge rule; docs/campaigns.md). */
+  readonly campaignScheduler: CampaignScheduler;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -381,6 +384,14 @@ export class PlatformStack extends Stack {
       targets: [new eventTargets.LambdaFunction(this.streamSweep.function, { retryAttempts: 0 })],
     });
 
+    // Dials campaigns' due contacts into the dispatch queue (docs/campaigns.md, "The scheduler").
+    this.campaignScheduler = new CampaignScheduler(this, 'CampaignScheduler', {
+      table: this.table,
+      dispatchQueue: this.dispatchQueue,
+      webhookQueue: this.webhookQueue,
+      newFunction: (scope, id, fnProps) => this.newFunction(scope, id, fnProps),
+    });
+
     // Delivers webhooks, one attempt per message; retries are messages it queues itself with their delay.
     this.webhookConsumer = this.addFunction('WebhookConsumer', {
       entry: 'functions/queue/webhooks.ts',
@@ -404,7 +415,7 @@ export class PlatformStack extends Stack {
         { name: 'Routes', functions: [...this.routeFunctions.values()].map((f) => f.function) },
         { name: 'ApiKeyAuthorizer', functions: [this.edge.authorizerFunction.function] },
         { name: 'QueueConsumers', functions: [this.dispatchConsumer.function, this.webhookConsumer.function] },
-        { name: 'Scheduled', functions: [this.streamSweep.function] },
+        { name: 'Scheduled', functions: [this.streamSweep.function, this.campaignScheduler.fn.function] },
       ],
       api: this.api,
       streaming: this.streaming,

@@ -11,8 +11,9 @@ import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio
 import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
 import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../streaming-service/src/local.js';
 import { startDispatchPoller, startWebhookPoller } from './queue-poller.js';
-import { startStreamSweepSchedule } from './schedule.js';
+import { startCampaignSchedule, startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
+import { loadConfig } from '../config.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
 export const LocalSettings = z.object({
@@ -127,6 +128,8 @@ export async function startPlatform(
     webhookPoller?: boolean;
     /** Run the sweep of abandoned streams on its timer (lib/local/schedule.ts); on unless a test drives it. */
     streamSweep?: boolean;
+    /** Run the campaign scheduler on its timer (lib/local/schedule.ts); on unless a test drives it with its own clock. */
+    campaignScheduler?: boolean;
     /** Scripts for the voice stand-ins and session tuning (tests, the benchmark). */
     voice?: LocalVoiceOptions;
   } = {},
@@ -165,6 +168,10 @@ export async function startPlatform(
     process.stderr.write(`abandoned-stream sweep: ${String(error)}\n`);
   });
 
+  const campaigns = options.campaignScheduler === false ? undefined : await startCampaignSchedule(loadConfig().CAMPAIGN_TICK_MS, (error) => {
+    process.stderr.write(`campaign scheduler: ${String(error)}\n`);
+  });
+
   // How the admin CLI finds this instance (lib/local/instances.ts).
   const unregister = persist
     ? await registerInstance({
@@ -189,6 +196,7 @@ export async function startPlatform(
       await poller?.stop();
       await webhooks?.stop();
       await sweep?.stop();
+      await campaigns?.stop();
       await voice.stop();
       await twilio?.stop();
       await new Promise<void>((done) => {

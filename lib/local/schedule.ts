@@ -37,3 +37,13 @@ export async function startStreamSweepSchedule(onError?: (error: unknown) => voi
   const { handler } = await import('../../functions/schedule/abandoned-streams.js');
   return startSchedule(() => handler(), everyMs, onError);
 }
+
+/**
+ * The campaign scheduler in `npm start`: one tick of functions/schedule/campaigns.ts (the module the CDK
+ * stack deploys behind its schedule) every CAMPAIGN_TICK_MS. State is in the table, so a restart picks up
+ * where the last process stopped.
+ */
+export async function startCampaignSchedule(everyMs: number, onError?: (error: unknown) => void): Promise<LocalSchedule> {
+  const { tick } = await import('../../functions/schedule/campaigns.js');
+  return startSchedule(() => tick(), everyMs, onError);
+}

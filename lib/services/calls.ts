@@ -16,6 +16,7 @@ import {
 } from '../domain/call.js';
 import type { Contact } from '../domain/contact.js';
 import { callLimitSeconds, type Agent } from '../domain/agent.js';
+import type { PhoneNumber } from '../domain/phone-number.js';
 import { isMachine } from '../domain/voicemail.js';
 import { AppError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { CallEndReason, HistoryRecord } from '../domain/history.js';
@@ -32,6 +33,7 @@ import {
   findCallByProviderSid,
   findIdempotencyRecord,
   heartbeatStream,
+  type IdempotencyRecord,
 } from '../store/calls.js';
 import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js';
 import { key } from '../store/model.js';
@@ -136,32 +138,68 @@ export async function startPhoneCall(
   ]);
   if (number.status !== 'active') throw new NotFoundError('Phone number');
   const contact = await findCallContact(deps, workspaceId, to, request.contactName);
-
-  const pricing = agentPricing(deps.config, agent);
-  const createdAt = new Date(now).toISOString();
-  const call: Call = {
-    _id: newId('call', now),
+  const outcome = await placeOutboundCall(deps, {
     workspaceId,
-    agentId: agent._id,
+    agent,
+    from: number,
+    to,
+    contact,
+    contactName: request.contactName,
+    nowMs: now,
+    idempotency: idempotency && { ...idempotency, expiresAt: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
+  });
+  if (outcome.kind === 'insufficient') throw await insufficientCredits(deps, workspaceId, outcome.reserved);
+  if (outcome.kind === 'duplicate') return replay(outcome.record.requestHash, idempotency!.requestHash, outcome.record.answer);
+  return outcome.answer;
+}
+
+/** What placing an outbound call needs once the request was checked (the API and campaigns both come here). */
+export interface OutboundCall {
+  readonly workspaceId: string;
+  readonly agent: Pick<Agent, '_id' | 'max_duration_seconds'>;
+  readonly from: Pick<PhoneNumber, '_id' | 'number'>;
+  /** E.164. */
+  readonly to: string;
+  readonly contact?: Pick<Contact, '_id' | 'contactName'>;
+  readonly contactName?: string;
+  /** A call id chosen by the caller (a campaign records it before the call exists); a new one otherwise. */
+  readonly callId?: string;
+  readonly campaignId?: string;
+  readonly nowMs: number;
+  readonly idempotency?: Omit<IdempotencyRecord, 'answer'>;
+}
+
+export type PlacedCall =
+  | { readonly kind: 'started'; readonly answer: CallStarted }
+  | { readonly kind: 'insufficient'; readonly reserved: number }
+  | { readonly kind: 'duplicate'; readonly record: IdempotencyRecord };
+
+/**
+ * The one way an outbound call starts: reserves credits and writes the call in one transaction, then sends
+ * one dispatch message. A failed send ends the call (`failed`, credits released) and throws.
+ */
+export async function placeOutboundCall(deps: CallDeps, input: OutboundCall): Promise<PlacedCall> {
+  const pricing = agentPricing(deps.config, input.agent);
+  const createdAt = new Date(input.nowMs).toISOString();
+  const call: Call = {
+    _id: input.callId ?? newId('call', input.nowMs),
+    workspaceId: input.workspaceId,
+    agentId: input.agent._id,
     agentType: 'voice',
     status: 'initiated',
-    to,
-    from: number.number,
-    phoneNumberId: number._id,
-    ...(contact ? { contactId: contact._id } : {}),
-    contactName: contact?.contactName ?? request.contactName ?? '',
+    to: input.to,
+    from: input.from.number,
+    phoneNumberId: input.from._id,
+    ...(input.contact ? { contactId: input.contact._id } : {}),
+    contactName: input.contact?.contactName ?? input.contactName ?? '',
     reserved: reservationFor(pricing),
     maxDurationSeconds: pricing.maxDurationSeconds,
+    ...(input.campaignId ? { campaignId: input.campaignId } : {}),
     createdAt,
     updatedAt: createdAt,
   };
   const answer: CallStarted = { call_id: call._id, status: 'initiated' };
-  const outcome = await createCallWithReservation(
-    deps.db,
-    call,
-    idempotency && { ...idempotency, answer, expiresAt: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
-    now,
-  ).catch((error: unknown) => {
+  const outcome = await createCallWithReservation(deps.db, call, input.idempotency && { ...input.idempotency, answer }, input.nowMs).catch((error: unknown) => {
     // Every call of a workspace updates its one balance item; a burst larger than the transaction retries
     // absorb is the client's to slow down, not a fault on our side.
     if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')) {
@@ -169,24 +207,24 @@ export async function startPhoneCall(
     }
     throw error;
   });
-  if (outcome.kind === 'insufficient') throw await insufficientCredits(deps, workspaceId, call.reserved);
-  if (outcome.kind === 'duplicate') return replay(outcome.record.requestHash, idempotency!.requestHash, outcome.record.answer);
-  await checkLowCredits(deps, workspaceId);
+  if (outcome.kind === 'insufficient') return { kind: 'insufficient', reserved: call.reserved };
+  if (outcome.kind === 'duplicate') return outcome;
+  await checkLowCredits(deps, input.workspaceId);
 
   try {
-    await deps.dispatch.send({ callId: call._id, workspaceId });
+    await deps.dispatch.send({ callId: call._id, workspaceId: input.workspaceId });
   } catch (error) {
     // Without its message nobody would ever dial the call: end it now, give the credits back, and forget
     // the idempotency claim so a retry with the same key can start a fresh call.
     log('error', 'dispatch send failed', { callId: call._id, error: String(error) });
     await endUnconnectedCall(deps, call, 'failed', 'error');
-    if (idempotency) {
-      await deps.db.doc.send(new DeleteCommand({ TableName: deps.db.table, Key: key.idempotency(workspaceId, idempotency.keyHash) }));
+    if (input.idempotency) {
+      await deps.db.doc.send(new DeleteCommand({ TableName: deps.db.table, Key: key.idempotency(input.workspaceId, input.idempotency.keyHash) }));
     }
     throw error;
   }
-  log('info', 'call initiated', { callId: call._id, workspaceId, reserved: call.reserved });
-  return answer;
+  log('info', 'call initiated', { callId: call._id, workspaceId: input.workspaceId, reserved: call.reserved, ...(input.campaignId ? { campaignId: input.campaignId } : {}) });
+  return { kind: 'started', answer };
 }
 
 function replay(storedHash: string, requestHash: string, answer: Record<string, unknown>): CallStarted {

@@ -50,6 +50,7 @@ export async function importContactFile(
     options.onProgress?.({ phase, rows: plan.rows, toWrite, settled });
   report('parsed', 0);
   const now = new Date().toISOString();
+  const importId = newId('contactImport');
   const contacts: Contact[] = plan.drafts.map((d) => ({
     _id: newId('contact'),
     contactName: d.contactName,
@@ -57,6 +58,7 @@ export async function importContactFile(
     region: d.region,
     workspaceId: ws,
     externalFields: d.externalFields,
+    importId,
     createdAt: now,
     updatedAt: now,
   }));
@@ -74,6 +76,7 @@ export async function importContactFile(
   }));
   return {
     rows: plan.rows,
+    importId,
     imported: written.created,
     skipped: plan.duplicates + written.existing,
     errors: unwritten.length === 0 ? plan.errors : [...plan.errors, ...unwritten].sort((a, b) => a.row - b.row),
@@ -117,7 +120,7 @@ export async function importUploadedContacts(
       }));
   if (!form.file) problems.push({ field: 'file', message: 'a CSV or .xlsx file is required in the form field "file"' });
   if (!fields.success || !form.file) throw new ValidationError(problems);
-  const { imported, skipped, errors } = await importContactFile(db, ws, form.file.bytes, {
+  const { imported, skipped, errors, importId } = await importContactFile(db, ws, form.file.bytes, {
     defaultCountry: fields.data.defaultCountry,
     limits: HTTP_IMPORT_LIMITS,
     deadline,
@@ -125,5 +128,5 @@ export async function importUploadedContacts(
   if (options.events) {
     await announce(options.events, ws, 'contacts.import.completed', { source: 'upload', imported, skipped, errorCount: errors.length, errors: errors.slice(0, 20) });
   }
-  return { imported, skipped, errors };
+  return { imported, skipped, errors, importId };
 }

@@ -4,7 +4,7 @@ import type { Contact } from '../domain/contact.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { phoneDigits } from '../domain/phone.js';
 import type { Db, PageRequest } from './dynamo.js';
-import { queryAll, transact } from './dynamo.js';
+import { batchGetItems, queryAll, transact } from './dynamo.js';
 import {
   deleteCounted,
   getRecord,
@@ -13,7 +13,7 @@ import {
   pageOfMatches,
   type CollectionSpec,
 } from './collection.js';
-import { COLLECTION, ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
+import { COLLECTION, ENTITY, TABLE_SCHEMA_VERSION, fromItem, key } from './model.js';
 
 const CONTACTS: CollectionSpec = { entity: 'contact', label: 'Contact', itemKey: key.contact };
 
@@ -68,21 +68,34 @@ export async function getContact(db: Db, ws: string, id: string): Promise<Contac
 export function listContacts(db: Db, ws: string, req: PageRequest & { search?: string }): Promise<Page<Contact>> {
   const q = req.search?.trim().toLowerCase();
   if (!q) return listCounted<Contact>(db, CONTACTS, ws, req);
+  return pageOfMatches<Contact>(contactsMatching(db, ws, q), req);
+}
+
+/** Every contact whose name or number contains `search` (lower-cased), newest first, read in the workspace's partition. */
+export function contactsMatching(db: Db, ws: string, search: string): AsyncGenerator<Record<string, unknown>> {
+  const q = search.trim().toLowerCase();
   const digits = /^[+\d\s().-]+$/.test(q) ? phoneDigits(q) : '';
-  return pageOfMatches<Contact>(
-    queryAll(db, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      FilterExpression: digits ? 'contains(searchText, :q) OR contains(searchText, :d)' : 'contains(searchText, :q)',
-      ExpressionAttributeValues: {
-        ':pk': `WS#${ws}`,
-        ':prefix': COLLECTION.contact,
-        ':q': q,
-        ...(digits ? { ':d': digits } : {}),
-      },
-      ScanIndexForward: false,
-    }),
-    req,
-  );
+  return queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: digits ? 'contains(searchText, :q) OR contains(searchText, :d)' : 'contains(searchText, :q)',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':prefix': COLLECTION.contact, ':q': q, ...(digits ? { ':d': digits } : {}) },
+    ScanIndexForward: false,
+  });
+}
+
+/** Every contact one import wrote (contacts carry the `importId` of the upload that created them). */
+export function contactsOfImport(db: Db, ws: string, importId: string): AsyncGenerator<Record<string, unknown>> {
+  return queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: 'importId = :imp',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':prefix': COLLECTION.contact, ':imp': importId },
+  });
+}
+
+/** The contacts of these ids that the workspace has (strongly consistent; unknown ids are absent). */
+export async function contactsById(db: Db, ws: string, ids: readonly string[]): Promise<Map<string, Contact>> {
+  const items = await batchGetItems(db, [...new Set(ids)].map((id) => key.contact(ws, id)));
+  return new Map(items.map((item) => [String(item._id), fromItem<Contact>(item)]));
 }
 
 /**

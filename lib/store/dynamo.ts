@@ -1,5 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
   DynamoDBDocumentClient,
   QueryCommand,
   TransactWriteCommand,
@@ -139,4 +141,22 @@ export function queryPrefix(db: Db, pk: string, prefix: string, options: { rever
     ConsistentRead: true,
     ...(options.reverse ? { ScanIndexForward: false } : {}),
   });
+}
+
+/**
+ * Reads items by key, 100 per request (DynamoDB's BatchGetItem limit), strongly consistent, retrying the
+ * keys DynamoDB left unprocessed with a growing pause. Missing items are simply absent from the result.
+ */
+export async function batchGetItems(db: Db, keys: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
+    for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 20 * 2 ** attempt)));
+      const out: BatchGetCommandOutput = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.table]: { Keys: pending, ConsistentRead: true } } }));
+      found.push(...(out.Responses?.[db.table] ?? []));
+      pending = out.UnprocessedKeys?.[db.table]?.Keys;
+    }
+  }
+  return found;
 }

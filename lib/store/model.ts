@@ -36,6 +36,13 @@
  *   SIGNUP#<email> / PENDING                a sign-up waiting for its confirmation (workspace name; expires: ttl)
  *   INVITE#<sha256> / INVITE                an invitation to a workspace by its hashed token (expires: ttl)
  *   APIKEY#<sha256> / APIKEY also holds session keys (`session: true`, user, role; expires: ttl)
+ *   WS#<ws>        / CAMPAIGN#<id>          campaign (settings, status, counters); while it may still dial or
+ *                                           has calls in flight (sparse): gsi1 = CAMPAIGNS#ACTIVE / <ws>#<id>
+ *   WS#<ws>        / CTARGET#<cmp>#<contactId>  one contact of a campaign; sparse gsi1 while pending:
+ *                                           CDUE#<cmp> / <nextAttemptAt ISO>#<contactId>; while dialing:
+ *                                           CFLIGHT#<cmp> / <claimedAt ISO>#<contactId>
+ *   WS#<ws>        / DNC#<e164>             do-not-call entry
+ *   WS#<ws>        / DIALLOCK#<e164>        the one campaign call in flight to a number (expires: ttl)
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -93,9 +100,13 @@ export const ENTITY = {
   sessionRef: 'sessionRef',
   pendingSignUp: 'pendingSignUp',
   invitation: 'invitation',
+  campaign: 'campaign',
+  campaignTarget: 'campaignTarget',
+  dnc: 'dnc',
+  dialLock: 'dialLock',
 } as const;
 
-export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint';
+export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint' | 'campaign' | 'dnc';
 
 /** Key builders, one per item kind. */
 export const key = {
@@ -131,6 +142,16 @@ export const key = {
   sessionRef: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
   pendingSignUp: (email: string) => ({ pk: `SIGNUP#${email}`, sk: 'PENDING' }),
   invitation: (tokenHash: string) => ({ pk: `INVITE#${tokenHash}`, sk: 'INVITE' }),
+  campaign: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CAMPAIGN#${id}` }),
+  /** A campaign the scheduler must look at (scheduled, running, paused, or with calls still in flight). */
+  activeCampaignIndex: (ws: string, id: string) => ({ gsi1pk: 'CAMPAIGNS#ACTIVE', gsi1sk: `${ws}#${id}` }),
+  campaignTarget: (ws: string, campaignId: string, contactId: string) => ({ pk: `WS#${ws}`, sk: `CTARGET#${campaignId}#${contactId}` }),
+  /** A pending target, by when it is due (ISO 8601 UTC sorts as time). */
+  dueTargetIndex: (campaignId: string, at: string, contactId: string) => ({ gsi1pk: `CDUE#${campaignId}`, gsi1sk: `${at}#${contactId}` }),
+  /** A target with a call in flight, by when it was claimed. */
+  flightTargetIndex: (campaignId: string, at: string, contactId: string) => ({ gsi1pk: `CFLIGHT#${campaignId}`, gsi1sk: `${at}#${contactId}` }),
+  dnc: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `DNC#${e164}` }),
+  dialLock: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `DIALLOCK#${e164}` }),
 } as const;
 
 /**
@@ -151,7 +172,7 @@ export function liveStreamShardOf(callId: string): number {
 }
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */
-export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#', webhookEndpoint: 'WEBHOOK#' } as const;
+export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#', webhookEndpoint: 'WEBHOOK#', campaign: 'CAMPAIGN#', dnc: 'DNC#' } as const;
 
 const META_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v', 'searchText'] as const;
 

@@ -22,6 +22,8 @@ import { announce } from '../../lib/services/webhook-events.js';
 import { finalizeCall, summarize } from './end/finalize.js';
 import { chargeChatMessage, claimChat, recordChat } from '../../lib/services/chats.js';
 import { describeError, log } from '../../lib/http/log.js';
+import { optOutNumber } from '../../lib/services/dnc.js';
+import { normalizePhone } from '../../lib/domain/phone.js';
 import type { StreamingEnvironment } from './server.js';
 import type { CallSetup } from './session/call-session.js';
 
@@ -113,6 +115,7 @@ export function platformEnvironment(
       const { agent } = setup;
       // Read once, at the call's start: a key set or deleted mid-call applies from the next call.
       const keys = await callProviderKeys(setup.workspaceId);
+      const callee = normalizePhone(setup.callerNumber)?.e164;
       let account: Promise<TelephonyAccount | undefined> | undefined;
       const number = (id: string) => getPhoneNumberWithToken(db, secrets, setup.workspaceId, id);
       const resolveAccount = async (id: string): Promise<TelephonyAccount | undefined> => {
@@ -141,6 +144,8 @@ export function platformEnvironment(
           },
         }),
         loadTool: (id) => getTool(db, secrets, setup.workspaceId, id),
+        // Only a phone call has a number to keep off the list.
+        ...(numberId && callee && { optOut: () => optOutNumber(db, setup.workspaceId, callee, setup.callId) }),
         httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },
         onTransfer: (to) => void announce(deps, setup.workspaceId, 'call.transfer', { callId: setup.callId, agentId: agent._id, to, at: new Date().toISOString() }),
       };

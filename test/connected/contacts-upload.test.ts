@@ -76,6 +76,7 @@ describe('contact upload', () => {
         { row: 5, column: 'phoneNumber', value: '12345', message: expect.stringContaining('defaultCountry') },
         { row: 6, column: 'contactName', value: '', message: 'contactName is required' },
       ],
+      importId: expect.stringMatching(/^imp_/),
     });
     expect(accounted(res.body)).toBe(5);
     const listed = await t.api(ws.apiKey, 'GET', '/api/contacts?search=ann');
@@ -98,7 +99,7 @@ describe('contact upload', () => {
       csv(['contactName,phoneNumber,region', 'Ann,+447700900123,London', 'Bob,+14155552671,Virginia', 'Cy,+14155552672,', 'Dee,+14155552673,gb']),
       { workspaceId: ws.workspaceId },
     );
-    expect(res.body).toEqual({ imported: 4, skipped: 0, errors: [] });
+    expect(res.body).toEqual({ imported: 4, skipped: 0, errors: [], importId: expect.stringMatching(/^imp_/) });
     const listed = await t.api(ws.apiKey, 'GET', '/api/contacts?limit=10');
     const regions = Object.fromEntries(listed.body.data.map((c: { contactName: string; region: string }) => [c.contactName, c.region]));
     expect(regions).toEqual({ Ann: 'London', Bob: 'Virginia', Cy: 'US', Dee: 'GB' });
@@ -123,7 +124,7 @@ describe('contact upload', () => {
     ]);
     const res = await upload(ws.apiKey, good, { workspaceId: ws.workspaceId, defaultCountry: 'us', filename: 'whatever.bin' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ imported: 2, skipped: 0, errors: [] });
+    expect(res.body).toEqual({ imported: 2, skipped: 0, errors: [], importId: expect.stringMatching(/^imp_/) });
     const found = await counts(ws.apiKey);
     expect(found.numbers.sort()).toEqual(['+14155552671', '+14155552672']);
     expect(found.total).toBe(2);
@@ -140,9 +141,9 @@ describe('contact upload', () => {
     const file = csv(['contactName,phoneNumber', ...Array.from({ length: 150 }, (_, i) => `Person ${i},${usNumber(i)}`)]);
     const first = await upload(ws.apiKey, file, { workspaceId: ws.workspaceId });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ imported: 147, skipped: 3, errors: [] });
+    expect(first.body).toEqual({ imported: 147, skipped: 3, errors: [], importId: expect.stringMatching(/^imp_/) });
     const second = await upload(ws.apiKey, file, { workspaceId: ws.workspaceId });
-    expect(second.body).toEqual({ imported: 0, skipped: 150, errors: [] });
+    expect(second.body).toEqual({ imported: 0, skipped: 150, errors: [], importId: expect.stringMatching(/^imp_/) });
     const after = await counts(ws.apiKey);
     expect(after).toMatchObject({ total: 150, listed: 150 });
     expect(new Set(after.numbers).size).toBe(150);
@@ -168,7 +169,7 @@ describe('contact upload', () => {
   it('a header-only file imports nothing; an empty file is a 400', async () => {
     const ws = await t.workspace();
     const headerOnly = await upload(ws.apiKey, csv(['contactName,phoneNumber']), { workspaceId: ws.workspaceId });
-    expect(headerOnly).toEqual({ status: 200, body: { imported: 0, skipped: 0, errors: [] } });
+    expect(headerOnly).toEqual({ status: 200, body: { imported: 0, skipped: 0, errors: [], importId: expect.stringMatching(/^imp_/) } });
     const empty = await upload(ws.apiKey, Buffer.alloc(0), { workspaceId: ws.workspaceId });
     expect(empty.status).toBe(400);
     expect(empty.body.error.code).toBe('empty_file');

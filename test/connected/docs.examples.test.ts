@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 /** Replaces, at any depth, the value of each named field (the ids that must be the caller's own). */
-function substitute(value: unknown, ids: Record<string, string>): unknown {
+function substitute(value: unknown, ids: Record<string, unknown>): unknown {
   if (Array.isArray(value)) return value.map((v) => substitute(v, ids));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in ids ? ids[k] : substitute(v, ids)]));
@@ -62,7 +62,7 @@ function dashboardTryOut() {
 describe('the documented request examples', () => {
   it('each gets its documented success status and answer shape once the caller\'s ids are in', async () => {
     const ws = await t.workspace(100);
-    const ids: Record<string, string> = { workspaceId: ws.workspaceId };
+    const ids: Record<string, unknown> = { workspaceId: ws.workspaceId };
     const created: Partial<Record<OperationId, string>> = {};
     // BYOT: the example's number must be in the customer's own account at the provider.
     const importExample = OPERATION_EXAMPLES.importPhoneNumber!.request as { phoneNumber: string };
@@ -89,6 +89,8 @@ describe('the documented request examples', () => {
       'replayWebhookEvents',
       'updateWebhookSettings',
       'setProviderKey',
+      'createCampaign',
+      'addDoNotCall',
       // The dashboard's: its user signs up with the example's address, which then acts with its session key.
       'signUp',
       'confirmSignUp',
@@ -118,6 +120,8 @@ describe('the documented request examples', () => {
       const route: RouteSpec = ROUTES[id];
       if (id === 'updateAgent') ids.assistantId = ids.agentId = created.createAgent!;
       if (id === 'updatePhoneNumber') ids.phoneNumberId = created.buyPhoneNumber!;
+      // A campaign names lists of the caller's records.
+      if (id === 'createCampaign') Object.assign(ids, { phoneNumberIds: [created.buyPhoneNumber!], contactIds: [created.createContact!] });
       if (id === 'importPhoneNumber') Object.assign(ids, { telephonyAccountSid: account.sid, telephonyAuthToken: account.authToken });
       const documented = doc.paths[route.path][route.method.toLowerCase()];
       const example = documented.requestBody.content['application/json'].example;

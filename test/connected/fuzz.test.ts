@@ -39,7 +39,7 @@ let t: TestPlatform;
 let own: { workspaceId: string; apiKey: string };
 let other: { workspaceId: string; apiKey: string };
 
-type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset' | 'webhook' | 'provider' | 'apiKey';
+type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset' | 'webhook' | 'provider' | 'apiKey' | 'campaign' | 'dnc';
 /** Ids that exist, per resource (own workspace), growing as creates succeed; and some of another workspace. */
 const pools: Record<Resource, string[]> = {
   agent: [],
@@ -53,6 +53,9 @@ const pools: Record<Resource, string[]> = {
   // Provider-key routes name a vendor, not a record: every vendor, and names that are none.
   provider: [...PROVIDER_KEY_VENDORS, 'OpenAI', 'twilio', 'constructor'],
   apiKey: [],
+  campaign: [],
+  // Do-not-call entries are named by their number (+ written as %2B in a path).
+  dnc: [],
 };
 const foreign: string[] = [];
 /** A dashboard owner's session key for the fuzzed workspace (the user-only routes refuse API keys). */
@@ -82,6 +85,16 @@ beforeAll(async () => {
   // Session keys live 15 minutes: longer than this suite runs.
   sessionKey = (await createSessionKey(t.deps.db, { userId: 'fuzz-user', workspaceId: own.workspaceId, role: 'owner' })).apiKey;
   for (let i = 0; i < 3; i += 1) pools.apiKey.push((await createApiKey(t.deps.db, own.workspaceId, `Fuzz key ${i}`)).keyId);
+  // A number to call from (buying costs no credits), then campaigns and do-not-call entries to aim at.
+  const available = await t.api(own.apiKey, 'GET', '/api/phone-numbers/available?country=US&areaCode=628');
+  pools.phoneNumber.push((await t.api(own.apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: available.body.data.at(-1).number })).body._id);
+  for (let i = 0; i < 2; i += 1) {
+    const campaign = await t.api(own.apiKey, 'POST', '/api/campaigns', JSON.parse(fill(JSON.stringify(BASES.createCampaign!(i)))));
+    pools.campaign.push(campaign.body._id);
+    const number = `+1415555${String(7_000 + i)}`;
+    await t.api(own.apiKey, 'POST', '/api/do-not-call', { phoneNumber: number });
+    pools.dnc.push(encodeURIComponent(number));
+  }
   foreign.push((await t.api(other.apiKey, 'POST', '/api/agents', agentBody(other.workspaceId))).body._id);
   foreign.push((await t.api(other.apiKey, 'POST', '/api/contacts', contactBody(other.workspaceId, 1))).body._id);
   // History exists only once a call ended: written straight to the store, as the call service would.
@@ -172,6 +185,8 @@ const BASES: Partial<Record<keyof typeof ROUTES, (n: number) => Record<string, u
   createApiKey: () => ({ name: 'Fuzz key', scope: 'widget', agentIds: ['@@agent@@'], origins: ['https://shop.example'] }),
   createInvitation: () => ({ email: 'grace@example.com', role: 'member' }),
   createUserWorkspace: () => ({ name: 'Fuzz workspace' }),
+  createCampaign: () => ({ name: 'Fuzz campaign', agentId: '@@agent@@', phoneNumberIds: ['@@phoneNumber@@'], contacts: { contactIds: ['@@contact@@'] }, concurrency: 2, workspaceId: WS }),
+  addDoNotCall: (n) => ({ phoneNumber: `+1415${String(5_560_000 + (n % 10_000)).padStart(7, '0')}`, reason: 'fuzz', workspaceId: WS }),
 };
 
 /** Which pool a route's `{id}` draws real ids from. */
@@ -187,11 +202,13 @@ const ID_RESOURCE: Partial<Record<keyof typeof ROUTES, Resource>> = {
   sendWebhookTest: 'webhook', replayWebhookEvents: 'webhook', listWebhookDeliveries: 'webhook',
   setProviderKey: 'provider', testProviderKey: 'provider', deleteProviderKey: 'provider',
   revokeApiKey: 'apiKey',
+  getCampaign: 'campaign', listCampaignResults: 'campaign', startCampaign: 'campaign', pauseCampaign: 'campaign', resumeCampaign: 'campaign', cancelCampaign: 'campaign',
+  getDoNotCall: 'dnc', deleteDoNotCall: 'dnc',
 };
 /** What a 201 of a route adds to a pool. */
 const CREATES: Partial<Record<keyof typeof ROUTES, Resource>> = {
   createAgent: 'agent', createTool: 'tool', createContact: 'contact', buyPhoneNumber: 'phoneNumber', importPhoneNumber: 'phoneNumber',
-  createWebhookEndpoint: 'webhook',
+  createWebhookEndpoint: 'webhook', createCampaign: 'campaign',
 };
 /** Query parameters each route knows, so generated queries hit them as well as unknown ones. */
 const KNOWN_QUERY = ['workspaceId', 'page', 'limit', 'search', 'agentType', 'startDate', 'endDate', 'country', 'areaCode', 'contains', 'token', 'status', 'success'];
@@ -409,7 +426,7 @@ const fileBytes = fc.oneof(
 );
 
 /** A multipart upload: fields and a file, or a broken framing. */
-const uploadSpec: fc.Arbitrary<Spec> = fc
+const uploadSpec = (route: 'uploadContacts' | 'uploadDoNotCall'): fc.Arbitrary<Spec> => fc
   .record({
     boundary: fc.constantFrom('fuzzBoundary', 'x', '----', 'a'.repeat(70)),
     declared: fc.oneof({ arbitrary: fc.constant('ok'), weight: 8 }, { arbitrary: fc.constantFrom('none', 'wrong', 'missing-boundary', 'json'), weight: 2 }),
@@ -443,9 +460,9 @@ const uploadSpec: fc.Arbitrary<Spec> = fc
         : declared === 'wrong' ? `multipart/form-data; boundary=${boundary}x`
           : declared === 'json' ? 'application/json' : '';
     return {
-      route: 'uploadContacts' as const,
+      route,
       method: 'POST',
-      path: ROUTES.uploadContacts.path,
+      path: ROUTES[route].path,
       query: '',
       headers: { ...(k === undefined ? {} : { 'x-api-key': k }), ...(type ? { 'content-type': type } : {}) },
       body,
@@ -501,7 +518,7 @@ const INPUT_ROUTES = (Object.entries(ROUTES) as [keyof typeof ROUTES, RouteSpec]
 
 const requestArb: fc.Arbitrary<Spec> = fc.oneof(
   ...INPUT_ROUTES.map(([name, route]) => {
-    if (name === 'uploadContacts') return { arbitrary: uploadSpec, weight: 3 };
+    if (name === 'uploadContacts' || name === 'uploadDoNotCall') return { arbitrary: uploadSpec(name), weight: 3 };
     if (name === 'twilioVoice' || name === 'twilioStatus' || name === 'twilioAmd' || name === 'twilioTransfer') return { arbitrary: twilioSpec(name), weight: 1 };
     return { arbitrary: jsonSpec(name, route), weight: route.body ? 3 : 2 };
   }),

@@ -196,7 +196,10 @@ const ID_OF_TAG: Record<string, string> = {
   Events: `(?:${ID_PREFIX.webhookEndpoint}|${ID_PREFIX.delivery})`,
   // The dashboard's one path id is an API key's.
   Dashboard: ID_PREFIX.apiKey,
+  Campaigns: ID_PREFIX.campaign,
 };
+/** Counts that are truly 0 in a realistic answer (a new campaign has made no call yet). */
+const COUNT_FIELDS = new Set(['callCost', 'inFlight', 'pending', 'finished', 'skipped', 'answered', 'voicemail', 'busy', 'no_answer', 'failed']);
 const PHONE_FIELDS = new Set(['phoneNumber', 'number', 'mobileNumber']);
 const TIME_FIELDS = new Set(['createdAt', 'updatedAt', 'expiresAt']);
 
@@ -215,7 +218,7 @@ function entries(value: unknown, out: [string, unknown][] = []): [string, unknow
 /** Why an example value is not realistic, or undefined. */
 function unrealistic(tag: string, key: string, value: unknown): string | undefined {
   // A parameter's JSON-Schema `type` may truly be "string"; anywhere else it is a generator's filler.
-  if ((value === 'string' && key !== 'type') || value === 0 && key !== 'callCost') return `${key} is a placeholder (${String(value)})`;
+  if ((value === 'string' && key !== 'type') || value === 0 && !COUNT_FIELDS.has(key)) return `${key} is a placeholder (${String(value)})`;
   if (typeof value !== 'string') return undefined;
   const prefix = key === '_id' ? ID_OF_TAG[tag] : ID_FIELDS[key];
   if (prefix && !new RegExp(`^${prefix}_${ULID}$`).test(value)) return `${key} ${value} is not a ${prefix}_ id`;
@@ -266,6 +269,11 @@ describe('OpenAPI examples', () => {
         // Static asset routes name a file, not a record: their example (if any) is a file name. Provider-key
         // routes name a vendor; the loop below checks it against its enum.
         if (name === 'file' || name === 'provider') continue;
+        // The do-not-call routes name a number, not a record.
+        if (name === 'number') {
+          expect(params[name], `${id} ${name}`).toMatch(/^\+[1-9]\d{7,14}$/);
+          continue;
+        }
         expect(params[name], `${id} ${name}`).toBeDefined();
         const prefix = name === 'callId' ? ID_PREFIX.call : ID_OF_TAG[route.tag];
         expect(params[name], `${id} ${name}`).toMatch(new RegExp(`^${prefix}_${ULID}$`));

@@ -36,6 +36,11 @@ export const ContactImportRowError = z
 
 /** The answer of an import: imported + skipped + errors.length = data rows. */
 export const ContactImportResult = z
-  .object({ imported: z.number().int(), skipped: z.number().int(), errors: z.array(ContactImportRowError) })
+  .object({
+    imported: z.number().int(),
+    skipped: z.number().int(),
+    errors: z.array(ContactImportRowError),
+    importId: z.string().optional().describe('names the contacts this upload wrote: a campaign can call them (docs/campaigns.md)'),
+  })
   .meta({ id: 'ContactImportResult' });
 export type ContactImportResult = z.infer<typeof ContactImportResult>;

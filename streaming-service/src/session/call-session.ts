@@ -67,6 +67,8 @@ export interface SessionServices {
   /** The tool with decrypted header values, read when a call uses it. */
   loadTool(id: string): Promise<Tool>;
   readonly httpTools: Partial<HttpToolOptions>;
+  /** Adds the other party's number to the workspace's do-not-call list (the `opt_out` tool); phone calls only. */
+  readonly optOut?: () => Promise<void>;
   /** Told when the provider accepted a transfer (the platform announces `call.transfer`). */
   readonly onTransfer?: (to: string) => void;
 }
@@ -226,7 +228,7 @@ export class CallSession {
     const vars = contactVariables(setup.contact);
     this.systemPrompt = fillTemplate(setup.agent.system_prompt, vars);
     this.conversation = new Conversation(this.systemPrompt);
-    this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
+    this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode, optOut: services.optOut !== undefined });
     this.keypad = new Keypad(setup.agent.dtmf_shortcuts ?? {}, {
       shortcut: (_key, shortcut) => void this.runShortcut(shortcut),
       input: (text) => this.onUserTurn(text, performance.now()),

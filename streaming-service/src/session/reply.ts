@@ -151,6 +151,14 @@ class VoiceChannel implements TurnChannel {
       // A browser call has no phone line to hand over; the model hears why and can offer another way.
       return { content: JSON.stringify({ error: 'this call is in a web browser, not on a phone line, so it cannot be transferred' }) };
     }
+    if (action.kind === 'opt_out') {
+      // Written before the model's confirmation is spoken: a caller who hangs up on it is still opted out.
+      const content = await session.services.optOut!().then(
+        () => JSON.stringify({ opted_out: true, note: 'confirm to the caller that they will not be called again' }),
+        () => JSON.stringify({ error: 'the request could not be recorded; apologise and say a person will take them off the list' }),
+      );
+      return { content };
+    }
     this.quiet();
     if (action.kind === 'transfer') {
       // Never cached: a transfer that worked ends the session, and one that failed should be tried again.

@@ -10,17 +10,22 @@ import { coerceArguments, parseArguments, runHttpTool, type HttpToolOptions, typ
 export const END_CALL_TOOL = 'end_call';
 /** Built in: keypad tones into the call, to get through an IVR (docs/telephony.md, DTMF). */
 export const SEND_DTMF_TOOL = 'send_dtmf';
+/** Built in on phone calls: the callee asks never to be called again (docs/campaigns.md, "Do not call"). */
+export const OPT_OUT_TOOL = 'opt_out';
 
 /** What calling a tool does. */
 export type ToolAction =
   | { readonly kind: 'http'; readonly tool: Tool }
   | { readonly kind: 'transfer'; readonly tool: Tool; readonly to: string; readonly mode: 'cold' | 'warm' }
   | { readonly kind: 'send_dtmf' }
+  | { readonly kind: 'opt_out' }
   | { readonly kind: 'end_call' };
 
 /** How the agent's transfer tools hand the caller over (docs/telephony.md, Transfer). */
 export interface CallToolOptions {
   readonly transferMode?: 'cold' | 'warm';
+  /** Offer `opt_out` (a phone call, whose number can join the do-not-call list). */
+  readonly optOut?: boolean;
 }
 
 /** A warm transfer's summary comes from the model, which knows the call best. */
@@ -57,7 +62,7 @@ const schema = (params: readonly ToolParameter[]) => ({
 
 /** Builds the model-facing tool list and the name -> action map for one call. */
 export function buildCallTools(tools: readonly Tool[], options: CallToolOptions = {}): CallTools {
-  const taken = new Set<string>([END_CALL_TOOL, SEND_DTMF_TOOL]);
+  const taken = new Set<string>([END_CALL_TOOL, SEND_DTMF_TOOL, OPT_OUT_TOOL]);
   const mode = options.transferMode ?? 'cold';
   const specs: LlmToolSpec[] = [];
   const byName = new Map<string, ToolAction>();
@@ -81,6 +86,16 @@ export function buildCallTools(tools: readonly Tool[], options: CallToolOptions 
     parameters: schema([{ name: 'digits', type: 'string', required: true, description: 'Keys to press in order: 0-9, * and #; w waits half a second.' }]),
   });
   byName.set(SEND_DTMF_TOOL, { kind: 'send_dtmf' });
+  if (options.optOut) {
+    specs.push({
+      name: OPT_OUT_TOOL,
+      description:
+        'Put this caller on the do-not-call list, when they clearly ask not to be called again (for example "stop ' +
+        'calling me", "take me off your list"). Confirm to them that they will not be called again, then end the call.',
+      parameters: schema([]),
+    });
+    byName.set(OPT_OUT_TOOL, { kind: 'opt_out' });
+  }
   specs.push({
     name: END_CALL_TOOL,
     description: 'End the call politely when the conversation is over or the caller asks to hang up. Say goodbye first.',
