@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The dashboard's production build (docs/dashboard.md, "Front end"): a plain static folder, the same files
+ * `npm start` serves under /dashboard/ and the CDK stack puts in S3 behind CloudFront.
+ *
+ * Built with Vite at start-up when the sources changed, not served through Vite's dev middleware: the dev
+ * server injects inline scripts (the React refresh preamble, the HMR client) that the page's strict CSP
+ * refuses, and what runs locally should be byte for byte what is deployed. The folder is named after a
+ * hash of the sources, so a start with unchanged sources reuses it at once and concurrent starts (test
+ * processes) never write into a folder another is serving.
+ */
+
+/** The dashboard's sources: index.html, the Vite config and src/. */
+export const DASHBOARD_ROOT = fileURLToPath(new URL('./', import.meta.url));
+/** Where builds go, one folder per source hash (ignored by git). */
+export const DASHBOARD_BUILDS = fileURLToPath(new URL('../../../.dashboard-build/', import.meta.url));
+/** The URL path the app lives under, locally and behind CloudFront. */
+export const DASHBOARD_BASE = '/dashboard/';
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await sourceFiles(path)));
+    else out.push(path);
+  }
+  return out.sort();
+}
+
+/** A hash of every source file's path and bytes: the build's name. */
+export async function sourceHash(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of await sourceFiles(DASHBOARD_ROOT)) {
+    hash.update(relative(DASHBOARD_ROOT, file)).update('\0').update(await readFile(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+const exists = (path: string) => stat(path).then(() => true, () => false);
+
+/**
+ * The folder holding the build of the current sources, built first if missing. A build goes to a temporary
+ * folder renamed into place, so a reader never sees half a build.
+ */
+export async function ensureDashboardBuild(): Promise<string> {
+  const dir = join(DASHBOARD_BUILDS, await sourceHash());
+  if (await exists(join(dir, 'index.html'))) return dir;
+  const temp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  await mkdir(DASHBOARD_BUILDS, { recursive: true });
+  // Loaded only when a build is needed: the Lambda bundles never import Vite.
+  const { build } = await import('vite');
+  await build({ configFile: join(DASHBOARD_ROOT, 'vite.config.ts'), root: DASHBOARD_ROOT, logLevel: 'warn', build: { outDir: temp, emptyOutDir: true } });
+  try {
+    await rename(temp, dir);
+  } catch (error) {
+    // Another process finished the same build first: theirs is identical.
+    await rm(temp, { recursive: true, force: true });
+    if (!(await exists(join(dir, 'index.html')))) throw error;
+  }
+  return dir;
+}

@@ -1,0 +1,186 @@
+import { useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { query, type Page } from '../api.js';
+import { api, currentApiKey } from '../session.js';
+import { uploadWithProgress } from '../upload.js';
+import { Button, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
+
+interface Contact {
+  readonly _id: string;
+  readonly contactName: string;
+  readonly phoneNumber: string;
+  readonly region: string;
+}
+
+interface ImportResult {
+  readonly imported: number;
+  readonly skipped: number;
+  readonly errors: { row: number; column: string; value: string; message: string }[];
+}
+
+function ImportReport({ result }: { result: ImportResult }) {
+  return (
+    <div className="import-report">
+      <Notice kind={result.errors.length ? 'warning' : 'success'}>
+        <strong>
+          {result.imported} imported, {result.skipped} skipped.
+        </strong>{' '}
+        {result.errors.length ? 'The rows below were not imported; fix them in the file and upload it again (rows already imported are updated, not duplicated).' : 'Every row was imported.'}
+      </Notice>
+      {result.errors.length > 0 ? (
+        <div className="table-wrap table-scroll" tabIndex={0} role="region" aria-label="Rows not imported">
+          <table>
+            <caption className="visually-hidden">Rows not imported</caption>
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Column</th>
+                <th scope="col">Value</th>
+                <th scope="col">Problem</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.errors.map((e, i) => (
+                <tr key={i}>
+                  <td>{e.row}</td>
+                  <td>{e.column}</td>
+                  <td>
+                    <code>{e.value}</code>
+                  </td>
+                  <td>{e.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function UploadForm() {
+  const queries = useQueryClient();
+  const file = useRef<HTMLInputElement>(null);
+  const [country, setCountry] = useState('US');
+  const [progress, setProgress] = useState(0);
+  const upload = useMutation({
+    mutationFn: () => {
+      const chosen = file.current?.files?.[0];
+      if (!chosen) throw new Error('Choose a CSV or Excel file first.');
+      const form = new FormData();
+      form.set('file', chosen);
+      if (country.trim()) form.set('defaultCountry', country.trim().toUpperCase());
+      setProgress(0);
+      return uploadWithProgress<ImportResult>(currentApiKey() ?? '', '/api/contacts/upload', form, setProgress);
+    },
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['contacts'] });
+      void queries.invalidateQueries({ queryKey: ['contact-fields'] });
+    },
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        upload.mutate();
+      }}
+    >
+      <p>
+        A CSV (UTF-8, header row) or .xlsx file of at most 4 MiB with a <code>contactName</code> and a <code>phoneNumber</code> column. Every other column becomes a
+        field you can use in prompts as <code>{'{{column}}'}</code>.
+      </p>
+      <div className="field">
+        <label htmlFor="contact-file">File</label>
+        <input id="contact-file" ref={file} type="file" required accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" />
+      </div>
+      <TextField label="Default country" maxLength={2} hint="For numbers written without +, as a two-letter code (US, GB, DE…)." value={country} onChange={(e) => setCountry(e.target.value)} />
+      {upload.isPending ? (
+        <div className="progress-wrap">
+          <progress max={1} value={progress} aria-label="Upload progress" />
+          <span>{progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : 'Importing rows…'}</span>
+        </div>
+      ) : null}
+      <ErrorNotice error={upload.error} />
+      {upload.data ? <ImportReport result={upload.data} /> : null}
+      <div className="dialog-footer">
+        <Button variant="primary" type="submit" busy={upload.isPending}>
+          Upload
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function ContactsPage() {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [uploading, setUploading] = useState(false);
+  const term = useDebounced(search.trim());
+  const contacts = useQuery({
+    queryKey: ['contacts', term, page],
+    queryFn: () => api<Page<Contact>>('GET', `/api/contacts${query({ search: term, page, limit: 20 })}`),
+    placeholderData: (previous) => previous,
+  });
+  return (
+    <>
+      <PageHeader
+        title="Contacts"
+        description="The people your agents call. Their fields fill the {{variables}} in prompts."
+        actions={
+          <Button variant="primary" onClick={() => setUploading(true)}>
+            Upload contacts
+          </Button>
+        }
+      />
+      <div className="toolbar" role="search">
+        <TextField
+          label="Search"
+          type="search"
+          placeholder="Name or phone number"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+        />
+      </div>
+      <QueryView query={contacts} what="contacts">
+        {(result) =>
+          result.data.length === 0 ? (
+            <Empty title={term ? `No contacts match “${term}”` : 'No contacts yet'}>{term ? null : <p>Upload a CSV or Excel file to add many at once.</p>}</Empty>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="visually-hidden">Contacts</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Phone number</th>
+                      <th scope="col">Region</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {result.data.map((c) => (
+                      <tr key={c._id}>
+                        <td>{c.contactName}</td>
+                        <td>
+                          <code>{c.phoneNumber}</code>
+                        </td>
+                        <td>{c.region}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={result.page} limit={result.limit} total={result.total} onPage={setPage} what="Contacts" />
+            </>
+          )
+        }
+      </QueryView>
+      <Dialog open={uploading} title="Upload contacts" onClose={() => setUploading(false)} footer={<Button onClick={() => setUploading(false)}>Close</Button>}>
+        <UploadForm />
+      </Dialog>
+    </>
+  );
+}
