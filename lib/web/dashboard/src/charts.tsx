@@ -22,16 +22,26 @@ export const STAGES = [
 
 const ms = (n: number) => `${Math.round(n)} ms`;
 
+/** Round axis steps (1, 2 or 5 times a power of ten) giving about `count` ticks up to at least `max`. */
+export function niceTicks(max: number, count = 4): number[] {
+  const raw = Math.max(max, 1) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw)!;
+  const ticks: number[] = [];
+  for (let i = 0; i * step < max + step; i += 1) ticks.push(i * step);
+  return ticks;
+}
+
 /** One row per turn; the stages as consecutive bars on a shared time axis. */
 export function LatencyWaterfall({ turns }: { turns: readonly TurnLatency[] }) {
   const totals = turns.map((t) => STAGES.reduce((sum, s) => sum + (t[s.key] ?? 0), 0));
-  const max = Math.max(1, ...totals);
+  const ticks = niceTicks(Math.max(1, ...totals));
+  const max = ticks.at(-1)!;
   const rowHeight = 26;
   const labelWidth = 70;
   const width = 640;
   const plot = width - labelWidth - 70;
   const height = turns.length * rowHeight + 24;
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * max);
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Latency per turn, ${turns.length} turns; the table below has the figures`}>
@@ -84,7 +94,8 @@ export interface UsageDay {
 
 /** Credits used per day as columns, with the busiest day's value as the scale. */
 export function UsageChart({ days }: { days: readonly UsageDay[] }) {
-  const max = Math.max(1, ...days.map((d) => d.credits));
+  const ticks = niceTicks(Math.max(...days.map((d) => d.credits)), 3);
+  const max = ticks.at(-1)!;
   const width = 720;
   const height = 220;
   const left = 44;
@@ -92,7 +103,6 @@ export function UsageChart({ days }: { days: readonly UsageDay[] }) {
   const plotH = height - bottom - 10;
   const step = (width - left) / Math.max(1, days.length);
   const bar = Math.max(2, step * 0.7);
-  const ticks = [0, 0.5, 1].map((f) => f * max);
   const short = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   return (
     <figure className="chart">
@@ -103,7 +113,7 @@ export function UsageChart({ days }: { days: readonly UsageDay[] }) {
             <g key={t}>
               <line x1={left} x2={width} y1={y} y2={y} className="grid-line" />
               <text x={left - 6} y={y + 4} className="axis-label" textAnchor="end">
-                {Number(t.toFixed(1))}
+                {Number(t.toPrecision(3))}
               </text>
             </g>
           );

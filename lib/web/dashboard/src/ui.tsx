@@ -219,6 +219,7 @@ export function Pager({ page, limit, total, onPage, what }: { page: number; limi
   if (total === 0) return null;
   const first = (page - 1) * limit + 1;
   const last = Math.min(total, page * limit);
+  if (pages === 1) return <p className="pager">{`Showing all ${total}`}</p>;
   return (
     <nav className="pager" aria-label={`${what} pages`}>
       <span>
