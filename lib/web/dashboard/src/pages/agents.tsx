@@ -193,6 +193,24 @@ function TalkToAgent({ agentId }: { agentId: string }) {
   );
 }
 
+/** The fields a prompt may use, each ready to copy. */
+function VariablesCard({ known, loaded }: { known: ReadonlySet<string>; loaded: boolean }) {
+  return (
+    <section className="card" aria-labelledby="vars-heading">
+      <h2 id="vars-heading">Variables</h2>
+      <p>Write a contact’s field in double braces and each call fills it in from the contact being called.</p>
+      <ul className="var-list">
+        {[...known].map((name) => (
+          <li key={name}>
+            <code className="var-known">{`{{${name}}}`}</code>
+          </li>
+        ))}
+      </ul>
+      <p className="hint">{loaded ? 'Your own fields come from the columns of the contacts you upload.' : 'Reading your contacts’ fields…'}</p>
+    </section>
+  );
+}
+
 export function AgentEditPage() {
   const { id } = useParams();
   const agent = useQuery({ queryKey: ['agent', id], queryFn: () => api<Agent>('GET', `/api/agents/${id}`), enabled: !!id });
@@ -317,7 +335,10 @@ function AgentForm({ original }: { original?: Agent }) {
             <Link to="/agents">Cancel</Link>
           </div>
         </form>
-        {original ? <TalkToAgent agentId={original._id} /> : null}
+        <div className="stack">
+          {original ? <TalkToAgent agentId={original._id} /> : null}
+          <VariablesCard known={known} loaded={fields.isSuccess} />
+        </div>
       </div>
       <ConfirmDialog
         open={deleting}

@@ -25,7 +25,7 @@ const submit = (run: () => void) => (e: FormEvent) => {
   run();
 };
 
-const PASSWORD_HINT = 'At least 8 characters, with upper and lower case letters and a digit.';
+const PASSWORD_HINT = 'At least 8 characters, with upper and lower case letters, a digit and a symbol.';
 
 export function SignInPage() {
   const { signIn } = useSession();
