@@ -258,3 +258,49 @@ export function useDebounced<T>(value: T, ms = 300): T {
   }, [value, ms]);
   return settled;
 }
+
+export interface Column<T> {
+  readonly header: string;
+  readonly cell: (row: T) => ReactNode;
+  /** `num` right-aligns figures, `actions` is the narrow button column. */
+  readonly className?: string;
+  /** The header is read by screen readers only (an actions column). */
+  readonly hideHeader?: boolean;
+}
+
+/** A table of rows, with a caption for assistive technology and a scrolling wrapper for narrow screens. */
+export function DataTable<T>({ caption, columns, rows, rowKey, scroll }: { caption: string; columns: readonly Column<T>[]; rows: readonly T[]; rowKey: (row: T) => string; scroll?: boolean }) {
+  const table = (
+    <table>
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th scope="col" key={c.header} className={c.className}>
+              {c.hideHeader ? <span className="visually-hidden">{c.header}</span> : c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={rowKey(row)}>
+            {columns.map((c) => (
+              <td key={c.header} className={c.className}>
+                {c.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  // A scrolling region must be reachable by keyboard, so it is focusable and named.
+  return scroll ? (
+    <div className="table-wrap table-scroll" tabIndex={0} role="region" aria-label={caption}>
+      {table}
+    </div>
+  ) : (
+    <div className="table-wrap">{table}</div>
+  );
+}

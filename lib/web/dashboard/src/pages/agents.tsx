@@ -6,7 +6,7 @@ import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, defaul
 import { PromptEditor } from '../prompt-editor.js';
 import { api } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
-import { Button, ConfirmDialog, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
+import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
 
 export interface Agent {
   readonly _id: string;
@@ -65,35 +65,17 @@ export function AgentsPage() {
             </Empty>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="visually-hidden">Agents</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Model</th>
-                      <th scope="col">Voice</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {result.data.map((a) => (
-                      <tr key={a._id}>
-                        <td>
-                          <Link to={`/agents/${a._id}`}>{a.name}</Link>
-                        </td>
-                        <td>
-                          {label(LLM_PROVIDERS, a.llm_provider)} · <code>{a.llm_model}</code>
-                        </td>
-                        <td>
-                          {label(TTS_PROVIDERS, a.tts_provider)} · {VOICES[a.tts_provider]?.find((v) => v.id === a.tts_voice_id)?.name ?? a.tts_voice_id}
-                        </td>
-                        <td>{formatDate(a.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Agents"
+                rows={result.data}
+                rowKey={(a) => a._id}
+                columns={[
+                  { header: 'Name', cell: (a) => <Link to={`/agents/${a._id}`}>{a.name}</Link> },
+                  { header: 'Model', cell: (a) => <>{label(LLM_PROVIDERS, a.llm_provider)} · <code>{a.llm_model}</code></> },
+                  { header: 'Voice', cell: (a) => `${label(TTS_PROVIDERS, a.tts_provider)} · ${VOICES[a.tts_provider]?.find((v) => v.id === a.tts_voice_id)?.name ?? a.tts_voice_id}` },
+                  { header: 'Created', cell: (a) => formatDate(a.createdAt) },
+                ]}
+              />
               <Pager page={result.page} limit={result.limit} total={result.total} onPage={setPage} what="Agents" />
             </>
           )

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { query, type Page } from '../api.js';
 import { api, currentApiKey } from '../session.js';
 import { uploadWithProgress } from '../upload.js';
-import { Button, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
+import { Button, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
 
 interface Contact {
   readonly _id: string;
@@ -28,31 +28,18 @@ function ImportReport({ result }: { result: ImportResult }) {
         {result.errors.length ? 'The rows below were not imported; fix them in the file and upload it again (rows already imported are updated, not duplicated).' : 'Every row was imported.'}
       </Notice>
       {result.errors.length > 0 ? (
-        <div className="table-wrap table-scroll" tabIndex={0} role="region" aria-label="Rows not imported">
-          <table>
-            <caption className="visually-hidden">Rows not imported</caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Column</th>
-                <th scope="col">Value</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.errors.map((e, i) => (
-                <tr key={i}>
-                  <td>{e.row}</td>
-                  <td>{e.column}</td>
-                  <td>
-                    <code>{e.value}</code>
-                  </td>
-                  <td>{e.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Rows not imported"
+          scroll
+          rows={result.errors}
+          rowKey={(e) => `${e.row}:${e.column}`}
+          columns={[
+            { header: 'Row', cell: (e) => e.row },
+            { header: 'Column', cell: (e) => e.column },
+            { header: 'Value', cell: (e) => <code>{e.value}</code> },
+            { header: 'Problem', cell: (e) => e.message },
+          ]}
+        />
       ) : null}
     </div>
   );
@@ -150,29 +137,16 @@ export function ContactsPage() {
             <Empty title={term ? `No contacts match “${term}”` : 'No contacts yet'}>{term ? null : <p>Upload a CSV or Excel file to add many at once.</p>}</Empty>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="visually-hidden">Contacts</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Phone number</th>
-                      <th scope="col">Region</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {result.data.map((c) => (
-                      <tr key={c._id}>
-                        <td>{c.contactName}</td>
-                        <td>
-                          <code>{c.phoneNumber}</code>
-                        </td>
-                        <td>{c.region}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Contacts"
+                rows={result.data}
+                rowKey={(c) => c._id}
+                columns={[
+                  { header: 'Name', cell: (c) => c.contactName },
+                  { header: 'Phone number', cell: (c) => <code>{c.phoneNumber}</code> },
+                  { header: 'Region', cell: (c) => c.region },
+                ]}
+              />
               <Pager page={result.page} limit={result.limit} total={result.total} onPage={setPage} what="Contacts" />
             </>
           )

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { UsageChart, type UsageDay } from '../charts.js';
 import { api } from '../session.js';
-import { Empty, PageHeader, QueryView, formatCredits } from '../ui.js';
+import { DataTable, Empty, PageHeader, QueryView, formatCredits } from '../ui.js';
 
 interface Credits {
   readonly balance: number;
@@ -51,29 +51,16 @@ export function CreditsPage() {
                     <UsageChart days={c.usage} />
                     <details>
                       <summary>Figures per day</summary>
-                      <div className="table-wrap">
-                        <table>
-                          <caption className="visually-hidden">Credits used per day</caption>
-                          <thead>
-                            <tr>
-                              <th scope="col">Day</th>
-                              <th scope="col">Credits</th>
-                              <th scope="col">Calls</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            {c.usage
-                              .filter((d) => d.calls > 0)
-                              .map((d) => (
-                                <tr key={d.day}>
-                                  <td>{d.day}</td>
-                                  <td>{formatCredits(d.credits)}</td>
-                                  <td>{d.calls}</td>
-                                </tr>
-                              ))}
-                          </tbody>
-                        </table>
-                      </div>
+                      <DataTable
+                        caption="Credits used per day"
+                        rows={c.usage.filter((d) => d.calls > 0)}
+                        rowKey={(d) => d.day}
+                        columns={[
+                          { header: 'Day', cell: (d) => d.day },
+                          { header: 'Credits', className: 'num', cell: (d) => formatCredits(d.credits) },
+                          { header: 'Calls', className: 'num', cell: (d) => d.calls },
+                        ]}
+                      />
                     </details>
                   </>
                 )}

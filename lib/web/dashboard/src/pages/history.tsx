@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import { query, type Page } from '../api.js';
 import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
 import { api } from '../session.js';
-import { Button, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
+import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
 
 interface HistoryItem {
   readonly _id: string;
@@ -86,40 +86,19 @@ export function HistoryPage() {
             <Empty title={filtered ? 'No calls match these filters' : 'No calls yet'}>{filtered ? null : <p>Calls appear here when they end.</p>}</Empty>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="visually-hidden">Calls</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Who</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Duration</th>
-                      <th scope="col">Ended</th>
-                      <th scope="col" className="num">
-                        Cost
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {result.data.map((h) => (
-                      <tr key={h._id}>
-                        <td>
-                          <Link to={`/history/${h._id}`}>{formatDate(h.createdAt)}</Link>
-                        </td>
-                        <td>
-                          {h.fullName || 'Unknown'}
-                          <span className="cell-note">{h.mobileNumber}</span>
-                        </td>
-                        <td className="capitalize">{h.agentType}</td>
-                        <td>{formatDuration(h.callDuration)}</td>
-                        <td>{endReason(h.callEndReason)}</td>
-                        <td className="num">{formatCredits(h.callCost)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Calls"
+                rows={result.data}
+                rowKey={(h) => h._id}
+                columns={[
+                  { header: 'When', cell: (h) => <Link to={`/history/${h._id}`}>{formatDate(h.createdAt)}</Link> },
+                  { header: 'Who', cell: (h) => <>{h.fullName || 'Unknown'}<span className="cell-note">{h.mobileNumber}</span></> },
+                  { header: 'Type', className: 'capitalize', cell: (h) => h.agentType },
+                  { header: 'Duration', cell: (h) => formatDuration(h.callDuration) },
+                  { header: 'Ended', cell: (h) => endReason(h.callEndReason) },
+                  { header: 'Cost', className: 'num', cell: (h) => formatCredits(h.callCost) },
+                ]}
+              />
               <Pager page={result.page} limit={result.limit} total={result.total} onPage={setPage} what="Calls" />
             </>
           )
@@ -171,33 +150,15 @@ function LatencyTable({ turns }: { turns: readonly TurnLatency[] }) {
   return (
     <details>
       <summary>Figures per turn (ms)</summary>
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">Latency per turn in milliseconds</caption>
-          <thead>
-            <tr>
-              <th scope="col">Turn</th>
-              {STAGES.map((s) => (
-                <th scope="col" className="num" key={s.key}>
-                  {s.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {turns.map((t, i) => (
-              <tr key={i}>
-                <td>{i + 1}</td>
-                {STAGES.map((s) => (
-                  <td className="num" key={s.key}>
-                    {cell(t[s.key])}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Latency per turn in milliseconds"
+        rows={turns.map((t, i) => ({ ...t, turn: i + 1 }))}
+        rowKey={(t) => String(t.turn)}
+        columns={[
+          { header: 'Turn', cell: (t) => t.turn },
+          ...STAGES.map((s) => ({ header: s.label, className: 'num', cell: (t: TurnLatency) => cell(t[s.key]) })),
+        ]}
+      />
     </details>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Page } from '../api.js';
 import { api, useSignedIn } from '../session.js';
-import { Button, ConfirmDialog, CopyButton, Dialog, Empty, ErrorNotice, Notice, PageHeader, QueryView, TextArea, TextField, formatDate } from '../ui.js';
+import { Button, ConfirmDialog, CopyButton, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, QueryView, TextArea, TextField, formatDate, type Column } from '../ui.js';
 
 /** Settings → API keys: the seed's flow (docs/dashboard.md). Only an owner manages keys. */
 
@@ -118,46 +118,32 @@ function NewKeyValue({ value }: { value: string }) {
 }
 
 function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevoke: (key: ApiKey) => void }) {
-  return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">API keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr key={k.id}>
-              <td>{k.name}</td>
-              <td>
-                <span className={`badge badge-${k.scope}`}>{k.scope === 'full' ? 'Full access' : 'Widget'}</span>
-                {k.scope === 'widget' && k.origins?.length ? <span className="cell-note">{k.origins.join(', ')}</span> : null}
-              </td>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td>{formatDate(k.createdAt)}</td>
-              <td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</td>
-              <td className="actions">
-                <Button variant="danger" onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name}`}>
-                  Revoke
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column<ApiKey>[] = [
+    { header: 'Name', cell: (k) => k.name },
+    {
+      header: 'Scope',
+      cell: (k) => (
+        <>
+          <span className={`badge badge-${k.scope}`}>{k.scope === 'full' ? 'Full access' : 'Widget'}</span>
+          {k.scope === 'widget' && k.origins?.length ? <span className="cell-note">{k.origins.join(', ')}</span> : null}
+        </>
+      ),
+    },
+    { header: 'Key', cell: (k) => <code>{k.prefix}…</code> },
+    { header: 'Created', cell: (k) => formatDate(k.createdAt) },
+    { header: 'Last used', cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never') },
+    {
+      header: 'Actions',
+      hideHeader: true,
+      className: 'actions',
+      cell: (k) => (
+        <Button variant="danger" onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name}`}>
+          Revoke
+        </Button>
+      ),
+    },
+  ];
+  return <DataTable caption="API keys" columns={columns} rows={keys} rowKey={(k) => k.id} />;
 }
 
 export function ApiKeysPage() {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, useSignedIn } from '../session.js';
-import { Button, CopyButton, Empty, ErrorNotice, Notice, PageHeader, QueryView, Select, TextField, formatDate } from '../ui.js';
+import { Button, CopyButton, DataTable, Empty, ErrorNotice, Notice, PageHeader, QueryView, Select, TextField, formatDate } from '../ui.js';
 
 interface Member {
   readonly userId: string;
@@ -76,32 +76,16 @@ export function MembersPage() {
           data.length === 0 ? (
             <Empty title="No members" />
           ) : (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Members</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Joined</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((m) => (
-                    <tr key={m.userId}>
-                      <td>
-                        {m.email}
-                        {m.userId === session.user.id ? <span className="cell-note"> (you)</span> : null}
-                      </td>
-                      <td>
-                        <span className={`badge badge-${m.role}`}>{m.role === 'owner' ? 'Owner' : 'Member'}</span>
-                      </td>
-                      <td>{formatDate(m.joinedAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Members"
+              rows={data}
+              rowKey={(m) => m.userId}
+              columns={[
+                { header: 'Email', cell: (m) => <>{m.email}{m.userId === session.user.id ? <span className="cell-note"> (you)</span> : null}</> },
+                { header: 'Role', cell: (m) => <span className={`badge badge-${m.role}`}>{m.role === 'owner' ? 'Owner' : 'Member'}</span> },
+                { header: 'Joined', cell: (m) => formatDate(m.joinedAt) },
+              ]}
+            />
           )
         }
       </QueryView>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { query, type Page } from '../api.js';
 import { api } from '../session.js';
-import { Button, ConfirmDialog, Dialog, Empty, ErrorNotice, PageHeader, Pager, QueryView, TextField, formatDate } from '../ui.js';
+import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, PageHeader, Pager, QueryView, TextField, formatDate } from '../ui.js';
 
 interface PhoneNumber {
   readonly _id: string;
@@ -179,41 +179,27 @@ export function PhoneNumbersPage() {
             </Empty>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="visually-hidden">Phone numbers</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Number</th>
-                      <th scope="col">Source</th>
-                      <th scope="col">Answered by</th>
-                      <th scope="col">Added</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {result.data.map((n) => (
-                      <tr key={n._id}>
-                        <td>
-                          <code>{n.number}</code>
-                        </td>
-                        <td>{n.type === 'byot' ? 'Imported' : 'Bought'}</td>
-                        <td>
-                          <AssignAgent number={n} agents={agents.data?.data ?? []} />
-                        </td>
-                        <td>{formatDate(n.createdAt)}</td>
-                        <td className="actions">
-                          <Button variant="danger" onClick={() => setReleasing(n)} aria-label={`Release ${n.number}`}>
-                            Release
-                          </Button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Phone numbers"
+                rows={result.data}
+                rowKey={(n) => n._id}
+                columns={[
+                  { header: 'Number', cell: (n) => <code>{n.number}</code> },
+                  { header: 'Source', cell: (n) => (n.type === 'byot' ? 'Imported' : 'Bought') },
+                  { header: 'Answered by', cell: (n) => <AssignAgent number={n} agents={agents.data?.data ?? []} /> },
+                  { header: 'Added', cell: (n) => formatDate(n.createdAt) },
+                  {
+                    header: 'Actions',
+                    hideHeader: true,
+                    className: 'actions',
+                    cell: (n) => (
+                      <Button variant="danger" onClick={() => setReleasing(n)} aria-label={`Release ${n.number}`}>
+                        Release
+                      </Button>
+                    ),
+                  },
+                ]}
+              />
               <Pager page={result.page} limit={result.limit} total={result.total} onPage={setPage} what="Phone numbers" />
             </>
           )

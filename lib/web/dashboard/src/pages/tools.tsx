@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../session.js';
-import { Button, ConfirmDialog, Dialog, Empty, ErrorNotice, PageHeader, QueryView, Select, TextArea, TextField, formatDate } from '../ui.js';
+import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, PageHeader, QueryView, Select, TextArea, TextField, formatDate } from '../ui.js';
 
 /** Tools: HTTP calls (and integrations, transfers) agents may make mid-call. Header values come back masked. */
 
@@ -188,33 +188,24 @@ export function ToolsPage() {
               <p>Give agents an HTTP endpoint to call, for example to check availability.</p>
             </Empty>
           ) : (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Tools</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Description</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((t) => (
-                    <tr key={t._id}>
-                      <td>
-                        <button type="button" className="link" onClick={() => setOpen(t._id)}>
-                          {t.name}
-                        </button>
-                      </td>
-                      <td>{TYPE_LABEL[t.type] ?? t.type}</td>
-                      <td className="clip">{t.description}</td>
-                      <td>{formatDate(t.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Tools"
+              rows={data}
+              rowKey={(t) => t._id}
+              columns={[
+                {
+                  header: 'Name',
+                  cell: (t) => (
+                    <button type="button" className="link" onClick={() => setOpen(t._id)}>
+                      {t.name}
+                    </button>
+                  ),
+                },
+                { header: 'Type', cell: (t) => TYPE_LABEL[t.type] ?? t.type },
+                { header: 'Description', className: 'clip', cell: (t) => t.description },
+                { header: 'Created', cell: (t) => formatDate(t.createdAt) },
+              ]}
+            />
           )
         }
       </QueryView>
