@@ -154,6 +154,24 @@ const EnvSchema = z.object({
    * 256 random bits shown once, so in practice only a guess or a revoked key is ever cached.
    */
   UNKNOWN_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /**
+   * Dashboard sign-in (docs/dashboard.md): the Cognito user pool and its app client (the stack sets them;
+   * `npm start` points them at cognito-local with COGNITO_ENDPOINT and COGNITO_ISSUER). The issuer defaults
+   * to the pool's AWS issuer URL.
+   */
+  COGNITO_USER_POOL_ID: z.string().min(1).max(64).optional(),
+  COGNITO_CLIENT_ID: z.string().min(1).max(128).optional(),
+  COGNITO_ENDPOINT: z.url().optional(),
+  COGNITO_ISSUER: z.url().optional(),
+  /** Extra origins (comma-separated) the cookie-using /auth endpoints accept besides PUBLIC_BASE_URL's: the CloudFront domain of the dashboard. */
+  DASHBOARD_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter((o) => o !== '')),
+  /** Credits a workspace made by a dashboard sign-up starts with (0 on AWS: credits are bought; `npm start` gives 100 to try calls). */
+  SIGNUP_CREDITS: z.coerce.number().min(0).max(1_000_000).default(0),
+  /** Dashboard account attempts (sign-in, sign-up, password reset) per source IP. */
+  RATE_LIMIT_ACCOUNT: rate('30/60s'),
   TOOL_ALLOWED_HOSTS: z
     .string()
     .default('')

@@ -15,6 +15,8 @@ export const ID_PREFIX = {
   webhookEndpoint: 'whe',
   event: 'evt',
   delivery: 'dlv',
+  session: 'ses',
+  invitation: 'inv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

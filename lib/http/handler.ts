@@ -4,7 +4,8 @@ import * as z from 'zod';
 import { getDeps, withTelephony, type Deps, type TelephonyAdapter } from '../deps.js';
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { RouteSpec } from '../infra/routes.js';
-import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
+import { findApiKeyByHash, hashApiKey, touchKeyLastUsed, type ApiKeyRecord, type KeyUser } from '../store/workspaces.js';
+import { LAST_USED_RESOLUTION_MS, ownerRequired, userSessionRequired } from '../domain/dashboard.js';
 import { widgetKeyRefused } from '../domain/widget.js';
 import type { RateDecision } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
@@ -20,6 +21,8 @@ export interface RouteInput<R extends RouteSpec> {
   readonly params: Infer<R['params']>;
   /** The workspace the API key belongs to (the only one it may touch). */
   readonly workspaceId: string;
+  /** Who presented the key: its id and, for a dashboard session key, the user and their role. */
+  readonly caller: Caller;
   readonly deps: Deps;
   readonly event: APIGatewayProxyEventV2;
 }
@@ -36,9 +39,16 @@ export interface RawResponse {
 export const isRaw = (v: unknown): v is RawResponse =>
   typeof v === 'object' && v !== null && (v as { raw?: unknown }).raw === true;
 
+/** The presented key as a route sees it (docs/dashboard.md: session keys carry a user). */
+export interface Caller {
+  readonly keyId: string;
+  readonly user?: KeyUser;
+}
+
 interface AppState {
   deps?: Deps;
   workspaceId?: string;
+  caller?: Caller;
   /** Resolves when the key is confirmed current (see authenticate). */
   verified?: Promise<void>;
   input?: { body: unknown; query: unknown; params: unknown };
@@ -49,11 +59,19 @@ interface AppState {
 
 type Event = APIGatewayProxyEventV2 & { app?: AppState };
 
+/** What the cache keeps of a key: its workspace and caller, which never change for a key value. */
+interface KnownKey {
+  readonly workspaceId: string;
+  readonly caller: Caller;
+}
+
 /**
- * Maps key hashes to their workspace. The mapping never changes, so caching it is safe; revocation is
- * still checked on every request (see authenticate). Bounded so a flood of keys cannot grow it.
+ * Maps key hashes to their workspace and caller. The mapping never changes, so caching it is safe;
+ * revocation and expiry are still checked on every request (see authenticate). Bounded so a flood of keys
+ * cannot grow it.
  */
-const keyWorkspace = new Map<string, string>();
+const keyWorkspace = new Map<string, KnownKey>();
+
 const KEY_CACHE_SIZE = 1_000;
 /** Key hashes known not to work, for UNKNOWN_KEY_CACHE_TTL_MS (lib/http/rate-limit.ts). */
 const unknownKeys = new UnknownKeyCache();
@@ -102,8 +120,8 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
   if (known) throw new UnauthorizedError(known.revoked ? REVOKED : undefined);
   const policies = ratePolicies(deps.config);
   const ip = sourceIp(event);
-  const cachedWorkspace = keyWorkspace.get(hash);
-  if (!cachedWorkspace) {
+  const cached = keyWorkspace.get(hash);
+  if (!cached) {
     const blocked = rateExhausted(policies['auth-failures'], ip);
     if (blocked) throw new RateLimitedError(blocked);
   }
@@ -118,22 +136,27 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
       // A widget key sits in public page source: it starts widget sessions and nothing else. Never cached,
       // so every use re-reads it (and a widget key cannot slip past through the cache).
       if (found.widget) throw widgetKeyRefused();
+      const known: KnownKey = { workspaceId: found.workspaceId, caller: { keyId: found.keyId, ...(found.user ? { user: found.user } : {}) } };
       if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
-      keyWorkspace.set(hash, found.workspaceId);
-      return found.workspaceId;
+      keyWorkspace.set(hash, known);
+      await noteKeyUse(deps, hash, found);
+      return known;
     });
   const admit = async () => {
     state.rate = await takeRate(deps.db, policies.key, hash);
     if (!state.rate.allowed) throw new RateLimitedError(state.rate);
   };
-  if (!cachedWorkspace) {
+  if (!cached) {
     // Counted only once the key is known good: unknown keys must not cost a counter write each.
-    state.workspaceId = await check();
+    const known = await check();
+    state.workspaceId = known.workspaceId;
+    state.caller = known.caller;
     await admit();
     state.verified = Promise.resolve();
     return;
   }
-  state.workspaceId = cachedWorkspace;
+  state.workspaceId = cached.workspaceId;
+  state.caller = cached.caller;
   // Both run; a revoked key answers 401 even when it is also over its limit.
   const both = Promise.allSettled([check(), admit()]).then(([c, a]) => {
     if (c.status === 'rejected') throw c.reason;
@@ -149,6 +172,25 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
 }
 
 const REVOKED = 'This API key has been revoked.';
+
+/**
+ * Records a full or widget key's use for its listing's "last used" when the stored one is older than
+ * LAST_USED_RESOLUTION_MS: the key item was just read, so a busy key costs one write a minute (session keys
+ * are not listed, and write nothing).
+ */
+async function noteKeyUse(deps: Deps, hash: string, found: ApiKeyRecord): Promise<void> {
+  if (found.user) return;
+  const now = Date.now();
+  if (found.lastUsedAt && now - Date.parse(found.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
+  await touchKeyLastUsed(deps.db, hash, new Date(now), LAST_USED_RESOLUTION_MS);
+}
+
+/** A route for dashboard users only refuses API keys, and an owner-only route refuses members (docs/dashboard.md). */
+function assertAccess(route: RouteSpec, caller: Caller): void {
+  if (!route.access) return;
+  if (!caller.user) throw userSessionRequired();
+  if (route.access === 'owner' && caller.user.role !== 'owner') throw ownerRequired();
+}
 
 /**
  * A cross-site route's CORS answer: the request's own Origin (the handler refuses origins its key does not
@@ -198,6 +240,7 @@ export function defineRoute<const R extends RouteSpec>(
       query: input.query,
       params: input.params,
       workspaceId: state.workspaceId ?? '',
+      caller: state.caller ?? { keyId: '' },
       deps: state.deps!,
       event,
     } as RouteInput<R>);
@@ -232,7 +275,10 @@ export function defineRoute<const R extends RouteSpec>(
         state.rate = await takeRate(deps.db, ratePolicies(deps.config)[route.ipLimit], sourceIp(event));
         if (!state.rate.allowed) throw new RateLimitedError(state.rate);
       }
-      if (route.auth) await authenticate(event, state, deps);
+      if (route.auth) {
+        await authenticate(event, state, deps);
+        assertAccess(route, state.caller!);
+      }
       const body = route.bodyKind === 'raw' || route.bodyKind === 'none'
         ? undefined
         : parseJsonBody(event.body, event.isBase64Encoded);

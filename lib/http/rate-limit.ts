@@ -14,7 +14,7 @@ import { describeError, log } from './log.js';
  */
 
 /** The quotas, by the name the RateLimit headers give them. */
-export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'widget-key';
+export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'widget-key' | 'account';
 
 /** The policies from the parsed config. */
 export function ratePolicies(config: Config): Record<PolicyName, RatePolicy> {
@@ -26,6 +26,7 @@ export function ratePolicies(config: Config): Record<PolicyName, RatePolicy> {
     'meeting-join': { name: 'meeting-join', ...config.RATE_LIMIT_MEETING_JOIN },
     widget: { name: 'widget', ...config.RATE_LIMIT_WIDGET },
     'widget-key': { name: 'widget-key', ...config.RATE_LIMIT_WIDGET_KEY },
+    account: { name: 'account', ...config.RATE_LIMIT_ACCOUNT },
   };
 }
 

@@ -41,6 +41,26 @@ import {
   WebhookTestResult,
 } from '../domain/webhook.js';
 import { WidgetSessionRequest } from '../domain/widget.js';
+import {
+  AcceptInvitationBody,
+  ConfirmSignUpBody,
+  CreditsView,
+  ForgotPasswordBody,
+  InvitationCreate,
+  InvitationCreated,
+  KeyCreate,
+  KeyCreated,
+  KeyView,
+  MemberView,
+  RefreshBody,
+  ResetPasswordBody,
+  Session,
+  SignInBody,
+  SignUpBody,
+  SignUpResult,
+  WorkspaceCreate,
+  WorkspaceCreated,
+} from '../domain/dashboard.js';
 
 /**
  * The one route table. The CDK stack makes one Lambda per entry from `entry`; the local server dispatches
@@ -79,7 +99,12 @@ export interface RouteSpec {
    */
   readonly errors?: readonly number[];
   /** Public routes counted per source IP under this rate-limit policy (docs/api.md, "Rate limits"). */
-  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget';
+  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'account';
+  /**
+   * Dashboard routes (docs/dashboard.md): `user` needs a signed-in user's session key (an API key gets 403
+   * `user_session_required`), `owner` also the owner role (a member gets 403 `owner_required`).
+   */
+  readonly access?: 'user' | 'owner';
   /**
    * Called from other sites' pages (the widget): every answer, errors included, carries
    * `Access-Control-Allow-Origin` naming the request's `Origin`, so the page can read why it was refused.
@@ -161,6 +186,25 @@ export const ROUTES = {
   twilioStatus: route({ method: 'POST', path: '/twilio/status', entry: 'functions/twilio/status.ts', summary: 'Twilio call status callback (signed by Twilio)', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 204 }),
   twilioAmd: route({ method: 'POST', path: '/twilio/amd', entry: 'functions/twilio/amd.ts', summary: 'Twilio asynchronous answering-machine verdict (signed by Twilio)', tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 204 }),
   twilioTransfer: route({ method: 'POST', path: '/twilio/transfer', entry: 'functions/twilio/transfer.ts', summary: "Twilio <Gather> action of a warm transfer's target (signed by Twilio): answers with TwiML", tag: 'Webhooks', auth: false, ipLimit: 'webhook', bodyKind: 'raw', errors: [403], status: 200, produces: 'text/xml' }),
+
+  // Dashboard sign-in (docs/dashboard.md). Public: they take a password, a code or the refresh cookie, never a key.
+  signUp: route({ method: 'POST', path: '/auth/sign-up', entry: 'functions/auth/sign-up.ts', summary: 'Dashboard: create an account and its workspace; a confirmation code is emailed', tag: 'Dashboard', auth: false, ipLimit: 'account', body: SignUpBody, errors: [409, 429], status: 201, response: SignUpResult }),
+  confirmSignUp: route({ method: 'POST', path: '/auth/confirm-sign-up', entry: 'functions/auth/confirm-sign-up.ts', summary: 'Dashboard: confirm the email address with its code', tag: 'Dashboard', auth: false, ipLimit: 'account', body: ConfirmSignUpBody, errors: [429], status: 204 }),
+  signIn: route({ method: 'POST', path: '/auth/sign-in', entry: 'functions/auth/sign-in.ts', summary: 'Dashboard: sign in; answers a session key and sets the HttpOnly refresh cookie', tag: 'Dashboard', auth: false, ipLimit: 'account', body: SignInBody, errors: [429], status: 200, response: Session }),
+  refreshSession: route({ method: 'POST', path: '/auth/refresh', entry: 'functions/auth/refresh.ts', summary: 'Dashboard: a fresh session key from the refresh cookie; workspaceId switches workspace (x-requested-with: dashboard)', tag: 'Dashboard', auth: false, body: RefreshBody.optional(), status: 200, response: Session }),
+  signOut: route({ method: 'POST', path: '/auth/sign-out', entry: 'functions/auth/sign-out.ts', summary: "Dashboard: sign out (the user's session keys and refresh token revoked, the cookie cleared)", tag: 'Dashboard', auth: false, bodyKind: 'none', status: 204 }),
+  forgotPassword: route({ method: 'POST', path: '/auth/forgot-password', entry: 'functions/auth/forgot-password.ts', summary: 'Dashboard: email a password reset code (the same answer for an unknown address)', tag: 'Dashboard', auth: false, ipLimit: 'account', body: ForgotPasswordBody, errors: [429], status: 202, response: z.object({ message: z.string() }) }),
+  resetPassword: route({ method: 'POST', path: '/auth/reset-password', entry: 'functions/auth/reset-password.ts', summary: 'Dashboard: set a new password with the emailed code', tag: 'Dashboard', auth: false, ipLimit: 'account', body: ResetPasswordBody, errors: [429], status: 204 }),
+  acceptInvitation: route({ method: 'POST', path: '/auth/accept-invitation', entry: 'functions/auth/accept-invitation.ts', summary: "Dashboard: join a workspace with an invitation's token (refresh cookie; x-requested-with: dashboard)", tag: 'Dashboard', auth: false, body: AcceptInvitationBody, errors: [409, 410], status: 200, response: Session }),
+
+  // For signed-in dashboard users (a session key as x-api-key); API keys cannot manage keys or members.
+  listApiKeys: route({ method: 'GET', path: '/api/keys', entry: 'functions/keys/list.ts', summary: "List the workspace's API keys (never their values); owners only, with a session key", tag: 'Dashboard', auth: true, access: 'owner', status: 200, response: z.object({ data: z.array(KeyView) }) }),
+  createApiKey: route({ method: 'POST', path: '/api/keys', entry: 'functions/keys/create.ts', summary: 'Create an API key (full or widget); its value is shown once, in this answer; owners only, with a session key', tag: 'Dashboard', auth: true, access: 'owner', body: KeyCreate, status: 201, response: KeyCreated }),
+  revokeApiKey: route({ method: 'DELETE', path: '/api/keys/{id}', entry: 'functions/keys/revoke.ts', summary: 'Revoke an API key: refused from its next request on; owners only, with a session key', tag: 'Dashboard', auth: true, access: 'owner', params: IdParams, bodyKind: 'none', status: 204 }),
+  listMembers: route({ method: 'GET', path: '/api/members', entry: 'functions/members/list.ts', summary: "The workspace's members and their roles (session key)", tag: 'Dashboard', auth: true, access: 'user', status: 200, response: z.object({ data: z.array(MemberView) }) }),
+  createInvitation: route({ method: 'POST', path: '/api/invitations', entry: 'functions/members/invite.ts', summary: 'Invite an email address to the workspace; answers the invitation link (owners only, with a session key)', tag: 'Dashboard', auth: true, access: 'owner', body: InvitationCreate, status: 201, response: InvitationCreated }),
+  createUserWorkspace: route({ method: 'POST', path: '/api/workspaces', entry: 'functions/members/create-workspace.ts', summary: 'Create another workspace, owned by the signed-in user (session key); switch to it with /auth/refresh', tag: 'Dashboard', auth: true, access: 'user', body: WorkspaceCreate, status: 201, response: WorkspaceCreated }),
+  getCredits: route({ method: 'GET', path: '/api/credits', entry: 'functions/credits/get.ts', summary: 'Credit balance, reserved credits and usage per day over the last 30 days', tag: 'Credits', auth: true, query: WorkspaceQuery, status: 200, response: CreditsView }),
 
   openapi: route({ method: 'GET', path: '/api/openapi.json', entry: 'functions/docs/openapi.ts', summary: 'This API as an OpenAPI 3.1 document', tag: 'Docs', auth: false, status: 200, produces: 'application/json' }),
   docs: route({ method: 'GET', path: '/docs', entry: 'functions/docs/page.ts', summary: 'API reference page', tag: 'Docs', auth: false, status: 200, produces: 'text/html' }),

@@ -13,6 +13,8 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 export interface PlatformEndpoints {
   readonly pid: number;
   readonly dynamodb: string;
+  /** The COGNITO_* environment of its cognito-local (the CLI's `user create` signs users up there). */
+  readonly cognito?: Record<string, string>;
   readonly table: string;
   readonly baseUrl: string;
   /** Absolute DATA_DIR of the instance. */

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { ensureTable, startDynamoLocal, type LocalDynamo } from './dynamodb.js';
+import { cognitoEnvironment, startCognitoLocal, type LocalCognito } from './cognito.js';
 import { startS3Local, type LocalS3 } from './s3.js';
 import { ensureWebhookQueues, startSqsLocal, type LocalSqs } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
@@ -25,6 +26,8 @@ export const LocalSettings = z.object({
   /** Real Twilio credentials switch telephony to the real service; without them the local stand-in runs. */
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
+  /** Credits of a workspace made by a dashboard sign-up; locally 100 when unset, so a new user can try a call. */
+  SIGNUP_CREDITS: z.coerce.number().min(0).max(1_000_000).optional(),
 });
 export type LocalSettings = z.infer<typeof LocalSettings>;
 
@@ -34,23 +37,32 @@ export interface LocalStores {
   readonly dynamo: LocalDynamo;
   readonly s3: LocalS3;
   readonly sqs: LocalSqs;
+  /** Dashboard sign-in (docs/dashboard.md). */
+  readonly cognito: LocalCognito;
   stop(): Promise<void>;
 }
 
-/** Starts DynamoDB Local, s3rver and the SQS server; `dataDir` undefined keeps DynamoDB in memory. */
+/**
+ * Starts DynamoDB Local, s3rver, the SQS server and cognito-local; `dataDir` undefined keeps DynamoDB in
+ * memory and cognito-local in a temporary directory. With a `dataDir` (npm start) the sign-up and reset
+ * codes cognito-local would email are printed on stderr.
+ */
 export async function startStores(dataDir: string | undefined, bucket: string): Promise<LocalStores> {
   const s3Dir = dataDir ? join(dataDir, 's3') : join(process.cwd(), '.test-data', `s3-${process.pid}-${Date.now()}`);
-  const [dynamo, s3, sqs] = await Promise.all([
+  const printCodes = dataDir ? (line: string) => process.stderr.write(line) : undefined;
+  const [dynamo, s3, sqs, cognito] = await Promise.all([
     startDynamoLocal(dataDir ? join(dataDir, 'dynamodb') : undefined),
     startS3Local(s3Dir, bucket),
     startSqsLocal('call-dispatch'),
+    startCognitoLocal(dataDir ? join(dataDir, 'cognito') : undefined, printCodes),
   ]);
   return {
     dynamo,
     s3,
     sqs,
+    cognito,
     async stop() {
-      await Promise.all([dynamo.stop(), s3.stop(), sqs.stop()]);
+      await Promise.all([dynamo.stop(), s3.stop(), sqs.stop(), cognito.stop()]);
       if (!dataDir) await rm(s3Dir, { recursive: true, force: true });
     },
   };
@@ -77,6 +89,8 @@ export function handlerEnvironment(
     // The recordings stand-in accepts only requests signed with the credentials it made up at start.
     AWS_ACCESS_KEY_ID: stores.s3.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: stores.s3.credentials.secretAccessKey,
+    ...cognitoEnvironment(stores.cognito),
+    SIGNUP_CREDITS: String(settings.SIGNUP_CREDITS ?? 100),
   };
 }
 
@@ -159,6 +173,7 @@ export async function startPlatform(
     ? await registerInstance({
         pid: process.pid,
         dynamodb: stores.dynamo.endpoint,
+        cognito: cognitoEnvironment(stores.cognito),
         table: settings.TABLE_NAME,
         baseUrl,
         dataDir: resolve(settings.DATA_DIR),

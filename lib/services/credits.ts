@@ -6,7 +6,8 @@ import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
 import { describeError, log } from '../http/log.js';
 import { settleReservation, type SettleOutcome } from '../store/calls.js';
-import { claimLowCreditsAlert, readBalance, readCreditsState, rearmLowCreditsAlert } from '../store/credits.js';
+import { claimLowCreditsAlert, listCallLedgerSince, readBalance, readCreditsState, rearmLowCreditsAlert } from '../store/credits.js';
+import type { CreditsView } from '../domain/dashboard.js';
 import { announce } from './webhook-events.js';
 
 /**
@@ -103,3 +104,46 @@ export async function checkLowCredits(deps: Pick<Deps, 'db' | 'secrets' | 'webho
     log('error', 'low-credits check failed', { workspaceId, ...describeError(error) });
   }
 }
+
+/** The credits page's window (docs/dashboard.md): a month of days. */
+const USAGE_DAYS = 30;
+
+/**
+ * The balance, what running calls hold reserved, and the credits spent and calls made per UTC day over the
+ * last 30 days (days without calls included, as zeros, so a chart needs no gaps filled). A call counts on
+ * the day it started; its cost is its reservation less what its settlement gave back.
+ */
+export async function creditsOverview(deps: Pick<Deps, 'db'>, workspaceId: string, now = Date.now()): Promise<CreditsView> {
+  const firstDay = new Date(now - (USAGE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  const [balance, entries] = await Promise.all([
+    readBalance(deps.db, workspaceId),
+    listCallLedgerSince(deps.db, workspaceId, Date.parse(firstDay)),
+  ]);
+  const calls = new Map<string, { day: string; reserved: number; released?: number }>();
+  for (const e of entries) {
+    if (!e.callId) continue;
+    const call = calls.get(e.callId) ?? { day: e.createdAt.slice(0, 10), reserved: 0 };
+    if (e.reason === 'call_reservation') {
+      call.reserved = -e.amount;
+      call.day = e.createdAt.slice(0, 10);
+    } else call.released = e.amount;
+    calls.set(e.callId, call);
+  }
+  const days = new Map<string, { credits: number; calls: number }>();
+  for (let i = 0; i < USAGE_DAYS; i += 1) days.set(new Date(Date.parse(firstDay) + i * 86_400_000).toISOString().slice(0, 10), { credits: 0, calls: 0 });
+  let reserved = 0;
+  for (const call of calls.values()) {
+    if (call.released === undefined) {
+      reserved += call.reserved;
+      continue;
+    }
+    const day = days.get(call.day);
+    if (!day) continue;
+    day.credits = roundCredits(day.credits + call.reserved - call.released);
+    day.calls += 1;
+  }
+  return { balance, reserved: roundCredits(reserved), usage: [...days].map(([day, v]) => ({ day, ...v })) };
+}
+
+/** Sums of fractional credits drift in binary floating point; the ledger's amounts have at most 6 decimals. */
+const roundCredits = (n: number) => Math.round(n * 1e6) / 1e6;

@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { queryAll, type Db, transact } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
+import { ID_PREFIX, ulidTimeBounds } from '../domain/ids.js';
 
 /**
  * Credits: one balance item per workspace (`WS#<ws>/CREDITS`) and a ledger of every movement
@@ -151,6 +152,14 @@ export const rearmLowCreditsAlert = (db: Db, ws: string) =>
     ),
   );
 
+const ledgerEntryOf = (item: Record<string, unknown>): LedgerEntry => ({
+  id: String(item.sk).slice('LEDGER#'.length),
+  amount: Number(item.amount),
+  reason: String(item.reason),
+  ...(item.callId ? { callId: String(item.callId) } : {}),
+  createdAt: String(item.createdAt),
+});
+
 /** Every ledger entry of a workspace, oldest first (admin and tests; a workspace's ledger is its own partition range). */
 export async function listLedger(db: Db, ws: string): Promise<LedgerEntry[]> {
   const out: LedgerEntry[] = [];
@@ -159,13 +168,24 @@ export async function listLedger(db: Db, ws: string): Promise<LedgerEntry[]> {
     ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':p': 'LEDGER#' },
     ConsistentRead: true,
   })) {
-    out.push({
-      id: String(item.sk).slice('LEDGER#'.length),
-      amount: Number(item.amount),
-      reason: String(item.reason),
-      ...(item.callId ? { callId: String(item.callId) } : {}),
-      createdAt: String(item.createdAt),
-    });
+    out.push(ledgerEntryOf(item));
+  }
+  return out;
+}
+
+/**
+ * The call entries (reservations and settlements) of calls started since `sinceMs`: call ledger ids start
+ * with the call id, a ULID, so this is one key range of the workspace's partition, not its whole ledger.
+ */
+export async function listCallLedgerSince(db: Db, ws: string, sinceMs: number): Promise<LedgerEntry[]> {
+  const low = `LEDGER#${ID_PREFIX.call}_${ulidTimeBounds(sinceMs).low}`;
+  const out: LedgerEntry[] = [];
+  for await (const item of queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':low': low, ':high': `LEDGER#${ID_PREFIX.call}_~` },
+    ConsistentRead: true,
+  })) {
+    out.push(ledgerEntryOf(item));
   }
   return out;
 }

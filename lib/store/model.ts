@@ -27,6 +27,13 @@
  *   WS#<ws>        / EVENT#<evtId>          an event as sent, kept for replay (expires: ttl)
  *   WS#<ws>        / DELIVERY#<endpointId>#<dlvId>  one event's delivery to one endpoint, with its attempts
  *                                           (expires: ttl); newest first per endpoint by sk
+ *   USER#<sub>     / PROFILE                a dashboard user (id = the Cognito subject; docs/dashboard.md)
+ *   USER#<sub>     / MEMBER#<ws>            the user's membership of a workspace (role, the workspace's name)
+ *   WS#<ws>        / MEMBER#<sub>           the same membership seen from the workspace (members list)
+ *   USER#<sub>     / SESSION#<id>           a session key of the user (its hash, for sign-out; expires: ttl)
+ *   SIGNUP#<email> / PENDING                a sign-up waiting for its confirmation (workspace name; expires: ttl)
+ *   INVITE#<sha256> / INVITE                an invitation to a workspace by its hashed token (expires: ttl)
+ *   APIKEY#<sha256> / APIKEY also holds session keys (`session: true`, user, role; expires: ttl)
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -76,6 +83,12 @@ export const ENTITY = {
   webhookEndpoint: 'webhookEndpoint',
   event: 'event',
   delivery: 'delivery',
+  user: 'user',
+  membership: 'membership',
+  member: 'member',
+  sessionRef: 'sessionRef',
+  pendingSignUp: 'pendingSignUp',
+  invitation: 'invitation',
 } as const;
 
 export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint';
@@ -106,6 +119,12 @@ export const key = {
   webhookEndpoint: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `WEBHOOK#${id}` }),
   event: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `EVENT#${id}` }),
   delivery: (ws: string, endpointId: string, id: string) => ({ pk: `WS#${ws}`, sk: `DELIVERY#${endpointId}#${id}` }),
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
+  membership: (userId: string, ws: string) => ({ pk: `USER#${userId}`, sk: `MEMBER#${ws}` }),
+  member: (ws: string, userId: string) => ({ pk: `WS#${ws}`, sk: `MEMBER#${userId}` }),
+  sessionRef: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
+  pendingSignUp: (email: string) => ({ pk: `SIGNUP#${email}`, sk: 'PENDING' }),
+  invitation: (tokenHash: string) => ({ pk: `INVITE#${tokenHash}`, sk: 'INVITE' }),
 } as const;
 
 /**

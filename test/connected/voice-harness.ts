@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import type { Agent } from '../../lib/domain/agent.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { newId } from '../../lib/domain/ids.js';
@@ -12,7 +11,8 @@ import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stre
 import { signWebSession, WEB_SESSION_KEY_PURPOSE, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
-import { startPlatform, type LocalStores, type RunningPlatform } from '../../lib/local/platform.js';
+import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
+import { sharedStores } from '../support/platform.js';
 import { SimulatedCaller } from '../../lib/local/simulated-caller.js';
 import { openInboundCall } from '../../lib/services/calls.js';
 import { putNewAgent } from '../../lib/store/agents.js';
@@ -50,17 +50,6 @@ export interface VoicePlatform {
   /** A JSON request to the platform's API with this workspace's key. */
   api(method: string, path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   stop(): Promise<void>;
-}
-
-function sharedStores(): LocalStores {
-  const s = inject('stores');
-  const noop = async () => undefined;
-  return {
-    dynamo: { endpoint: s.dynamodb, stop: noop },
-    s3: { endpoint: s.s3, credentials: s.s3Credentials, stop: noop },
-    sqs: { endpoint: s.sqs, queueUrl: s.queueUrl, deadLetterQueueUrl: s.deadLetterQueueUrl, stop: noop },
-    stop: noop,
-  };
 }
 
 export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise<VoicePlatform> {

@@ -36,6 +36,7 @@ export function sharedStores(queue?: { queueUrl: string; deadLetterQueueUrl: str
     dynamo: { endpoint: s.dynamodb, stop: noop },
     s3: { endpoint: s.s3, credentials: s.s3Credentials, stop: noop },
     sqs: { endpoint: s.sqs, queueUrl, deadLetterQueueUrl, stop: noop },
+    cognito: { ...s.cognito, stop: noop },
     stop: noop,
   };
 }
@@ -77,6 +78,7 @@ export function raiseLoopbackIpLimits(): void {
   process.env.RATE_LIMIT_MEETING_JOIN ??= '100000/60s';
   process.env.RATE_LIMIT_WIDGET ??= '100000/60s';
   process.env.RATE_LIMIT_AUTH_FAILURES ??= '100000/60s';
+  process.env.RATE_LIMIT_ACCOUNT ??= '100000/60s';
 }
 
 /**

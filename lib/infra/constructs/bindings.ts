@@ -36,7 +36,8 @@ export function bindTable(target: BindTarget, table: dynamodb.ITableV2, access: 
 /**
  * Lets a handler count requests in rate-limit windows (lib/store/rate-limits.ts): UpdateItem only, and only
  * on items whose partition key starts with `RATE#`, so a read-only route stays read-only for everything
- * else. Call after bindTable (it needs TABLE_NAME).
+ * else; and the `lastUsedAt` attribute of API key lookup items (`APIKEY#…`), which authentication keeps.
+ * Call after bindTable (it needs TABLE_NAME).
  */
 export function bindRateLimits(target: BindTarget, table: dynamodb.ITableV2): void {
   target.grantPrincipal.addToPrincipalPolicy(
@@ -44,6 +45,17 @@ export function bindRateLimits(target: BindTarget, table: dynamodb.ITableV2): vo
       actions: ['dynamodb:UpdateItem'],
       resources: [table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+    }),
+  );
+  // Authentication also records a key's last use on its lookup item (docs/dashboard.md): that one attribute only.
+  target.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedAt'] },
+      },
     }),
   );
 }

@@ -1,0 +1,213 @@
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+  CognitoIdentityProviderServiceException,
+  ConfirmForgotPasswordCommand,
+  ConfirmSignUpCommand,
+  ForgotPasswordCommand,
+  InitiateAuthCommand,
+  RevokeTokenCommand,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { JwtRsaVerifier } from 'aws-jwt-verify';
+import { KidNotFoundInJwksError } from 'aws-jwt-verify/error';
+import type { Jwks } from 'aws-jwt-verify/jwk';
+import type { Config } from '../../config.js';
+import {
+  emailTaken,
+  invalidCode,
+  invalidCredentials,
+  sessionRequired,
+  tooManyRequests,
+  userNotConfirmed,
+  weakPassword,
+} from '../../domain/dashboard.js';
+import { AppError, BadRequestError } from '../../domain/errors.js';
+
+/**
+ * The identity port of dashboard sign-in (docs/dashboard.md) and its one adapter, Amazon Cognito through
+ * its SDK. Locally the same client talks to cognito-local (COGNITO_ENDPOINT). The API never trusts a token
+ * it did not verify: every ID token is checked (RS256 signature against the pool's JWKS, issuer, audience,
+ * expiry, `token_use`) with aws-jwt-verify before its subject is believed.
+ */
+export interface IdentityUser {
+  /** Cognito's `sub`: the user id everywhere in the platform. */
+  readonly userId: string;
+  readonly email: string;
+}
+
+export interface IdentityProvider {
+  signUp(email: string, password: string): Promise<{ userId: string }>;
+  confirmSignUp(email: string, code: string): Promise<void>;
+  signIn(email: string, password: string): Promise<{ user: IdentityUser; refreshToken: string }>;
+  /** Who a refresh token belongs to (a fresh ID token verified); a revoked or expired one is `session_required`. */
+  refresh(refreshToken: string): Promise<IdentityUser>;
+  revoke(refreshToken: string): Promise<void>;
+  forgotPassword(email: string): Promise<void>;
+  resetPassword(email: string, code: string, password: string): Promise<void>;
+  /** A confirmed user with a permanent password (the admin CLI). */
+  adminCreateUser(email: string, password: string): Promise<{ userId: string }>;
+}
+
+/** The identity provider is not configured (no COGNITO_USER_POOL_ID): the dashboard's sign-in is off. */
+export const identityUnavailable = () =>
+  new AppError(503, 'sign_in_unavailable', 'Dashboard sign-in is not configured on this platform.');
+
+type CognitoConfig = Pick<Config, 'AWS_REGION' | 'COGNITO_USER_POOL_ID' | 'COGNITO_CLIENT_ID' | 'COGNITO_ENDPOINT' | 'COGNITO_ISSUER'>;
+
+/** Maps Cognito's refusals to the dashboard's error codes; anything else stays a 500 (with its cause logged). */
+function mapError(error: unknown, onNotAuthorized: () => AppError): never {
+  if (!(error instanceof CognitoIdentityProviderServiceException)) throw error;
+  switch (error.name) {
+    case 'UsernameExistsException':
+    case 'AliasExistsException':
+      throw emailTaken();
+    case 'InvalidPasswordException':
+      throw weakPassword('The password is too weak: use at least 8 characters with upper and lower case letters, a digit and a symbol.');
+    case 'CodeMismatchException':
+    case 'ExpiredCodeException':
+      throw invalidCode();
+    case 'UserNotConfirmedException':
+      throw userNotConfirmed();
+    case 'NotAuthorizedException':
+    case 'UserNotFoundException':
+    case 'PasswordResetRequiredException':
+      throw onNotAuthorized();
+    case 'TooManyRequestsException':
+    case 'LimitExceededException':
+    case 'TooManyFailedAttemptsException':
+      throw tooManyRequests();
+    case 'InvalidParameterException':
+      throw new BadRequestError('Cognito refused the request as invalid.');
+    default:
+      throw error;
+  }
+}
+
+/** The JWKS of the pool, fetched by us (aws-jwt-verify fetches only https, and cognito-local serves http). */
+async function fetchJwks(issuer: string): Promise<Jwks> {
+  const res = await fetch(`${issuer}/.well-known/jwks.json`, { signal: AbortSignal.timeout(5_000) });
+  if (!res.ok) throw new Error(`The user pool's JWKS answered ${res.status}`);
+  return (await res.json()) as Jwks;
+}
+
+/** Cognito through its SDK; undefined-config calls refuse with 503 so the rest of the API works without it. */
+export function createCognitoIdentity(config: CognitoConfig): IdentityProvider {
+  const poolId = config.COGNITO_USER_POOL_ID;
+  const clientId = config.COGNITO_CLIENT_ID;
+  const client = new CognitoIdentityProviderClient({
+    region: config.AWS_REGION,
+    ...(config.COGNITO_ENDPOINT ? { endpoint: config.COGNITO_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  const issuer = config.COGNITO_ISSUER ?? `https://cognito-idp.${config.AWS_REGION}.amazonaws.com/${poolId}`;
+  const verifier = JwtRsaVerifier.create({
+    issuer,
+    audience: clientId ?? null,
+    customJwtCheck: ({ payload }) => {
+      if (payload.token_use !== 'id') throw new Error('not an ID token');
+    },
+  });
+  let jwksLoaded: Promise<void> | undefined;
+  const loadJwks = () => {
+    jwksLoaded ??= fetchJwks(issuer).then((jwks) => verifier.cacheJwks(jwks), (error: unknown) => {
+      jwksLoaded = undefined;
+      throw error;
+    });
+    return jwksLoaded;
+  };
+  /** Verifies an ID token; a key the cached JWKS lacks (the pool rotated) refetches it once. */
+  const verifyIdToken = async (token: string): Promise<IdentityUser> => {
+    await loadJwks();
+    let payload;
+    try {
+      payload = await verifier.verify(token);
+    } catch (error) {
+      if (!(error instanceof KidNotFoundInJwksError)) throw error;
+      jwksLoaded = undefined;
+      await loadJwks();
+      payload = await verifier.verify(token);
+    }
+    if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('The ID token lacks sub or email');
+    return { userId: payload.sub, email: payload.email.toLowerCase() };
+  };
+  const ids = () => {
+    if (!poolId || !clientId) throw identityUnavailable();
+    return { poolId, clientId };
+  };
+
+  return {
+    async signUp(email, password) {
+      const { clientId: ClientId } = ids();
+      const out = await client
+        .send(new SignUpCommand({ ClientId, Username: email, Password: password, UserAttributes: [{ Name: 'email', Value: email }] }))
+        .catch((e: unknown) => mapError(e, invalidCredentials));
+      return { userId: out.UserSub! };
+    },
+    async confirmSignUp(email, code) {
+      const { clientId: ClientId } = ids();
+      await client.send(new ConfirmSignUpCommand({ ClientId, Username: email, ConfirmationCode: code })).catch((e: unknown) => mapError(e, invalidCode));
+    },
+    async signIn(email, password) {
+      const { clientId: ClientId } = ids();
+      const out = await client
+        .send(new InitiateAuthCommand({ ClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } }))
+        .catch((e: unknown) => mapError(e, invalidCredentials));
+      const tokens = out.AuthenticationResult;
+      // A challenge (a new password required, MFA) is not supported by the dashboard yet: refuse plainly.
+      if (!tokens?.IdToken || !tokens.RefreshToken) throw new AppError(403, 'challenge_unsupported', 'This account needs a step the dashboard does not support yet (for example a new password).');
+      return { user: await verifyIdToken(tokens.IdToken), refreshToken: tokens.RefreshToken };
+    },
+    async refresh(refreshToken) {
+      const { clientId: ClientId } = ids();
+      const out = await client
+        .send(new InitiateAuthCommand({ ClientId, AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: refreshToken } }))
+        .catch((e: unknown) => mapError(e, sessionRequired));
+      const idToken = out.AuthenticationResult?.IdToken;
+      if (!idToken) throw sessionRequired();
+      return verifyIdToken(idToken);
+    },
+    async revoke(refreshToken) {
+      const { clientId: ClientId } = ids();
+      // An already revoked or unknown token is what sign-out wants anyway.
+      await client.send(new RevokeTokenCommand({ ClientId, Token: refreshToken })).catch((e: unknown) => {
+        if (e instanceof CognitoIdentityProviderServiceException && e.name === 'NotAuthorizedException') return;
+        throw e;
+      });
+    },
+    async forgotPassword(email) {
+      const { clientId: ClientId } = ids();
+      // An unknown address answers like a known one: the endpoint must not tell who has an account.
+      await client.send(new ForgotPasswordCommand({ ClientId, Username: email })).catch((e: unknown) => {
+        if (e instanceof CognitoIdentityProviderServiceException && (e.name === 'UserNotFoundException' || e.name === 'NotAuthorizedException')) return;
+        mapError(e, invalidCredentials);
+      });
+    },
+    async resetPassword(email, code, password) {
+      const { clientId: ClientId } = ids();
+      await client
+        .send(new ConfirmForgotPasswordCommand({ ClientId, Username: email, ConfirmationCode: code, Password: password }))
+        .catch((e: unknown) => mapError(e, invalidCode));
+    },
+    async adminCreateUser(email, password) {
+      const { poolId: UserPoolId } = ids();
+      const out = await client
+        .send(
+          new AdminCreateUserCommand({
+            UserPoolId,
+            Username: email,
+            // The CLI hands the password over itself: no invitation email.
+            MessageAction: 'SUPPRESS',
+            UserAttributes: [{ Name: 'email', Value: email }, { Name: 'email_verified', Value: 'true' }],
+          }),
+        )
+        .catch((e: unknown) => mapError(e, invalidCredentials));
+      await client
+        .send(new AdminSetUserPasswordCommand({ UserPoolId, Username: email, Password: password, Permanent: true }))
+        .catch((e: unknown) => mapError(e, invalidCredentials));
+      const sub = out.User?.Attributes?.find((a) => a.Name === 'sub')?.Value;
+      if (!sub) throw new Error('Cognito created the user without a sub');
+      return { userId: sub };
+    },
+  };
+}
