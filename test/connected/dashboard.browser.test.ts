@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { debitItem, readBalance } from '../../lib/store/credits.js';
+import { transact } from '../../lib/store/dynamo.js';
 import { addCredits } from '../../lib/store/workspaces.js';
 import { launchChromium } from '../support/browser.js';
 import { placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../support/calls.js';
 import { csv } from '../support/contact-files.js';
-import { PASSWORD, checkScreen, fill, newEmail, openDashboard, signIn, type DashboardUser } from '../support/dashboard.js';
-import { emailedCode } from '../support/identity.js';
+import { PASSWORD, checkScreen, emailedCode, fill, newEmail, openDashboard, signIn, type DashboardUser } from '../support/dashboard.js';
 
 /**
  * The dashboard in Chromium against the whole local platform (cognito-local included): what a new user
@@ -36,7 +37,7 @@ async function newUser(page: Page, tag: string): Promise<DashboardUser> {
   await fill(page, 'Workspace name', `${tag} team`);
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByRole('heading', { name: 'Check your email' }).waitFor();
-  await fill(page, 'Confirmation code', await emailedCode(p, email));
+  await fill(page, 'Confirmation code', await emailedCode(email));
   await page.getByRole('button', { name: 'Confirm account' }).click();
   await page.getByText('Your account is confirmed').waitFor();
   const session = await signIn(page, p.baseUrl, email, PASSWORD);
@@ -78,7 +79,7 @@ describe('the dashboard in Chromium', () => {
     await fill(page, 'Confirmation code', '000000');
     await page.getByRole('button', { name: 'Confirm account' }).click();
     await page.getByRole('alert').waitFor();
-    await fill(page, 'Confirmation code', await emailedCode(p, email));
+    await fill(page, 'Confirmation code', await emailedCode(email));
     await page.getByRole('button', { name: 'Confirm account' }).click();
     await page.getByText('Your account is confirmed').waitFor();
 
@@ -102,7 +103,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Send reset code' }).click();
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     await checkScreen(page, 'reset-password', ['form', 'button[type=submit]']);
-    await fill(page, 'Reset code', await emailedCode(p, email));
+    await fill(page, 'Reset code', await emailedCode(email));
     await fill(page, 'New password', 'Another-secret-42');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Your password is changed').waitFor();
@@ -175,7 +176,9 @@ describe('the dashboard in Chromium', () => {
     const stored = await p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`);
     expect(stored.body).toMatchObject({ name: 'Clinic receptionist', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'deepgram', tts_voice_id: 'aura-2-helena-en' });
 
-    // A new workspace has no credits: the test call is refused and the page says why.
+    // A workspace without credits: the test call is refused and the page says why.
+    const balance = await readBalance(p.deps.db, user.session.workspace.id);
+    await transact(p.deps.db, [debitItem(p.deps.db, user.session.workspace.id, balance)]);
     await page.getByRole('button', { name: 'Start a test call' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
@@ -309,7 +312,7 @@ describe('the dashboard in Chromium', () => {
 
     await page.getByRole('link', { name: 'Credits' }).click();
     await page.getByTestId('credit-balance').waitFor();
-    expect(await page.getByTestId('credit-balance').textContent()).toBe('25');
+    expect(await page.getByTestId('credit-balance').textContent()).toBe(String(await readBalance(p.deps.db, user.session.workspace.id)));
     await checkScreen(page, 'credits', ['.stats', '#refused-heading']);
 
     await page.getByRole('link', { name: 'Members' }).click();
@@ -317,7 +320,7 @@ describe('the dashboard in Chromium', () => {
     await fill(page, 'Email', newEmail('grace'));
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText(/Invitation for/).waitFor();
-    expect(await page.locator('.notice-success .secret-value').textContent()).toMatch(/token=/);
+    expect(await page.locator('.notice-success .secret-value').textContent()).toMatch(new RegExp(`^${p.baseUrl}/dashboard/accept-invitation#token=`));
     await checkScreen(page, 'members', ['#invite-heading', 'table']);
 
     // A second workspace: created from the switcher, which then switches between the two.

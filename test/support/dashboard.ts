@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { confirmationCodeOf } from '../../lib/local/cognito.js';
 import { axeViolations, expectOnScreen } from './page-checks.js';
 
 /**
@@ -57,4 +58,15 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   expect(res.status()).toBe(200);
   await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
   return (await res.json()) as DashboardUser['session'];
+}
+
+/**
+ * The code cognito-local "emailed" to `email` last (sign-up or password reset): the tests' stand-in for
+ * reading the mailbox. cognito-local is shared by the test run (global setup).
+ */
+export async function emailedCode(email: string): Promise<string> {
+  const { dataDir, userPoolId } = inject('stores').cognito;
+  const code = await confirmationCodeOf(dataDir, userPoolId, email.toLowerCase());
+  if (!code) throw new Error(`no code was sent to ${email}`);
+  return code;
 }

@@ -20,8 +20,8 @@ function PublicRoutes() {
       <Route path="/sign-in" element={<SignInPage />} />
       <Route path="/sign-up" element={<SignUpPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-      <Route path="/invitation" element={<AcceptInvitationPage />} />
-      <Route path="*" element={<Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />} />
+      <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
+      <Route path="*" element={<Navigate to="/sign-in" replace state={{ from: location.pathname + location.search + location.hash }} />} />
     </Routes>
   );
 }
@@ -45,7 +45,7 @@ function SignedInRoutes() {
         <Route path="*" element={<Navigate to="/agents" replace />} />
       </Route>
       {/* An invitation opened while signed in joins this user to the workspace. */}
-      <Route path="/invitation" element={<AcceptInvitationPage />} />
+      <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
     </Routes>
   );
 }

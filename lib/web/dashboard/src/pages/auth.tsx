@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, authCall, type Session } from '../api.js';
 import { useSession } from '../session.js';
 import { Button, ErrorNotice, Notice, TextField } from '../ui.js';
@@ -159,13 +159,16 @@ export function ForgotPasswordPage() {
   );
 }
 
-/** /invitation?token=…: joins the signed-in user, or asks a visitor to sign in (or up) first. */
+/**
+ * /accept-invitation#token=…: the token rides in the fragment, which browsers never send to a server (no
+ * access log or Referer holds it). Joins the signed-in user, or asks a visitor to sign in (or up) first and
+ * comes back here afterwards.
+ */
 export function AcceptInvitationPage() {
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const location = useLocation();
+  const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
   const { status, adopt } = useSession();
   const navigate = useNavigate();
-  const location = useLocation();
   const accept = useMutation({
     mutationFn: () => authCall<Session>('accept-invitation', { token }),
     onSuccess: (session) => {
@@ -173,7 +176,7 @@ export function AcceptInvitationPage() {
       navigate('/agents', { replace: true });
     },
   });
-  const back = location.pathname + location.search;
+  const back = location.pathname + location.search + location.hash;
   return (
     <AuthCard title="Join a workspace">
       {!token ? (
