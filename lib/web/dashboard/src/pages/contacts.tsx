@@ -25,7 +25,7 @@ function ImportReport({ result }: { result: ImportResult }) {
         <strong>
           {result.imported} imported, {result.skipped} skipped.
         </strong>{' '}
-        {result.errors.length ? 'The rows below were not imported; fix them in the file and upload it again (rows already imported are updated, not duplicated).' : 'Every row was imported.'}
+        {result.errors.length ? 'The rows below were not imported; fix them in the file and upload it again (rows already imported are skipped, never duplicated).' : 'Every row was imported.'}
       </Notice>
       {result.errors.length > 0 ? (
         <DataTable
@@ -45,7 +45,7 @@ function ImportReport({ result }: { result: ImportResult }) {
   );
 }
 
-function UploadForm() {
+function UploadForm({ onClose }: { onClose: () => void }) {
   const queries = useQueryClient();
   const file = useRef<HTMLInputElement>(null);
   const [country, setCountry] = useState('US');
@@ -90,8 +90,9 @@ function UploadForm() {
       <ErrorNotice error={upload.error} />
       {upload.data ? <ImportReport result={upload.data} /> : null}
       <div className="dialog-footer">
+        <Button onClick={onClose}>Close</Button>
         <Button variant="primary" type="submit" busy={upload.isPending}>
-          Upload
+          {upload.data ? 'Upload another file' : 'Upload'}
         </Button>
       </div>
     </form>
@@ -152,8 +153,8 @@ export function ContactsPage() {
           )
         }
       </QueryView>
-      <Dialog open={uploading} title="Upload contacts" onClose={() => setUploading(false)} footer={<Button onClick={() => setUploading(false)}>Close</Button>}>
-        <UploadForm />
+      <Dialog open={uploading} title="Upload contacts" onClose={() => setUploading(false)}>
+        <UploadForm onClose={() => setUploading(false)} />
       </Dialog>
     </>
   );
