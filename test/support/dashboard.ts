@@ -24,6 +24,8 @@ export interface OpenDashboard {
 
 export async function openDashboard(browser: Browser, viewport = { width: 1280, height: 860 }): Promise<OpenDashboard> {
   const context = await browser.newContext({ viewport });
+  // Every wait is for an event (an element, a response); the bound only ends a test that went wrong.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${String(e)}`));

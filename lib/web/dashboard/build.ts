@@ -61,5 +61,18 @@ export async function ensureDashboardBuild(): Promise<string> {
     await rm(temp, { recursive: true, force: true });
     if (!(await exists(join(dir, 'index.html')))) throw error;
   }
+  await pruneOldBuilds(dir);
   return dir;
+}
+
+/** Builds untouched for a day go (a running server holds its build in memory: lib/local/dashboard.ts). */
+const STALE_MS = 86_400_000;
+
+async function pruneOldBuilds(keep: string): Promise<void> {
+  for (const entry of await readdir(DASHBOARD_BUILDS, { withFileTypes: true })) {
+    const path = join(DASHBOARD_BUILDS, entry.name);
+    if (path === keep || !entry.isDirectory()) continue;
+    const { mtimeMs } = await stat(path);
+    if (Date.now() - mtimeMs > STALE_MS) await rm(path, { recursive: true, force: true });
+  }
 }
