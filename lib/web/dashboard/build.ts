@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -42,6 +45,21 @@ export async function sourceHash(): Promise<string> {
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
+const run = promisify(execFile);
+
+/**
+ * `vite build` in a child process with NODE_ENV=production: Vite and the React plugin choose the production
+ * JSX runtime and React from NODE_ENV, which a test process sets to "test"; a child keeps the output the same
+ * whoever builds, and keeps Vite out of the platform's own process.
+ */
+async function viteBuild(outDir: string): Promise<void> {
+  const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+  await run(process.execPath, [vite, 'build', '--config', join(DASHBOARD_ROOT, 'vite.config.ts'), '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: DASHBOARD_ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
+
 /**
  * The folder holding the build of the current sources, built first if missing. A build goes to a temporary
  * folder renamed into place, so a reader never sees half a build.
@@ -51,9 +69,7 @@ export async function ensureDashboardBuild(): Promise<string> {
   if (await exists(join(dir, 'index.html'))) return dir;
   const temp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   await mkdir(DASHBOARD_BUILDS, { recursive: true });
-  // Loaded only when a build is needed: the Lambda bundles never import Vite.
-  const { build } = await import('vite');
-  await build({ configFile: join(DASHBOARD_ROOT, 'vite.config.ts'), root: DASHBOARD_ROOT, logLevel: 'warn', build: { outDir: temp, emptyOutDir: true } });
+  await viteBuild(temp);
   try {
     await rename(temp, dir);
   } catch (error) {

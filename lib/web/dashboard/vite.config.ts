@@ -8,10 +8,6 @@ import { defineConfig } from 'vite';
  */
 export default defineConfig({
   base: '/dashboard/',
-  mode: 'production',
-  // The production React whatever NODE_ENV the building process has (vitest sets "test", which would
-  // otherwise give a development build, three times the size): one hash, one output.
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   plugins: [react()],
   build: {
     assetsInlineLimit: 0,
