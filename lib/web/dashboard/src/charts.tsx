@@ -22,13 +22,14 @@ export const STAGES = [
 
 const ms = (n: number) => `${Math.round(n)} ms`;
 
-/** Round axis steps (1, 2 or 5 times a power of ten) giving about `count` ticks up to at least `max`. */
+/** Round axis steps (1, 2 or 5 times a power of ten), about `count` of them, from 0 to at least `max`. */
 export function niceTicks(max: number, count = 4): number[] {
-  const raw = Math.max(max, 1) / count;
+  const raw = Math.max(max, 1e-9) / count;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw)!;
-  const ticks: number[] = [];
-  for (let i = 0; i * step < max + step; i += 1) ticks.push(i * step);
+  // Multiples rounded to 12 digits, so 3 × 0.1 is 0.3.
+  const ticks = [0];
+  while (ticks.length < 2 || ticks.at(-1)! < max) ticks.push(Number((ticks.length * step).toPrecision(12)));
   return ticks;
 }
 
