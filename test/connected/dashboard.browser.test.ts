@@ -191,7 +191,7 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await open.waitFor();
     expect(await open.getAttribute('href')).toMatch(new RegExp(`^${p.baseUrl}/meeting/call_\\w+\\?token=`));
     expect(await open.getAttribute('target')).toBe('_blank');
-    await checkScreen(page, 'agent-edit', ['#talk-heading', 'form[aria-label="Agent settings"]']);
+    await checkScreen(page, 'agent-edit', ['main h1', '#talk-heading', '.card a.btn-primary']);
 
     // The list shows it; an edit saves only what changed.
     await fill(page, 'Name', 'Front desk');
@@ -248,7 +248,9 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await addCredits(p.deps.db, user.session.workspace.id, 100);
     // A phone call in the user's workspace, placed with their session key as any API client would.
     const setup = { workspaceId: user.session.workspace.id, apiKey: user.session.apiKey, ...(await p.agentAndNumber(user.session.apiKey)) };
-    const { callId } = await placeOutboundCall(p, '+14155550177', { kind: 'answer', lines: ['Hello, I would like to move my appointment.'] }, { setup, agentPatch: { recording_enabled: true }, contactName: 'Grace Hopper' });
+    const { callId, record } = await placeOutboundCall(p, '+14155550177', { kind: 'answer', lines: ['Hello?'] }, { setup, agentPatch: { recording_enabled: true }, contactName: 'Grace Hopper' });
+    const said = String(record.callTranscript).split('\n');
+    expect(said.length).toBeGreaterThan(1);
 
     await page.getByRole('link', { name: 'History' }).click();
     const row = page.getByRole('row', { name: /Grace Hopper/ });
@@ -258,8 +260,10 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.waitForURL(new RegExp(`/dashboard/history/${callId}$`));
     await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
     const transcript = page.locator('.transcript');
+    // Each line of the record is a turn of the conversation, agent and caller told apart.
     await transcript.getByText('Hello Grace Hopper, this is the clinic calling.').waitFor();
-    await transcript.getByText('Hello, I would like to move my appointment.').waitFor();
+    const turns = await transcript.locator('li').evaluateAll((items) => items.map((li) => `${li.classList.contains('turn-agent') ? 'agent' : 'user'}: ${li.querySelector('p')!.textContent}`));
+    expect(turns).toEqual(said);
     await page.getByText('Caller hung up').or(page.getByText('Agent ended the call')).first().waitFor();
     expect(await page.locator('.chart svg rect.stage-llm').count()).toBeGreaterThan(0);
 
@@ -335,7 +339,7 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await fill(page, 'Name', 'Second team');
     await checkScreen(page, 'workspace-new', ['dialog button[type=submit]']);
     await create.getByRole('button', { name: 'Create workspace' }).click();
-    const switcher = page.getByLabel('Workspace', { exact: true });
+    const switcher = page.getByRole('combobox', { name: 'Workspace' });
     await page.getByRole('option', { name: 'Second team (owner)', selected: true }).waitFor({ state: 'attached' });
     await page.getByText('No agents yet').waitFor();
     await switcher.selectOption(user.session.workspace.id);
