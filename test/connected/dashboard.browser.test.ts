@@ -343,6 +343,11 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('option', { name: 'Second team (owner)', selected: true }).waitFor({ state: 'attached' });
     await page.getByText('No agents yet').waitFor();
     await switcher.selectOption(user.session.workspace.id);
+    // The switch is done once the select shows the first workspace and is enabled again (it is disabled while switching).
+    await page.waitForFunction((id) => {
+      const select = document.querySelector<HTMLSelectElement>('#workspace-switcher');
+      return select !== null && select.value === id && !select.disabled;
+    }, user.session.workspace.id);
     // Back in the first workspace: its number is listed again.
     await page.getByRole('link', { name: 'Phone numbers' }).click();
     await page.getByRole('row', { name: /\+1415/ }).waitFor();

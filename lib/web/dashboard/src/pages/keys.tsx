@@ -28,7 +28,7 @@ const lines = (text: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-function CreateKeyForm({ onCreated }: { onCreated: (value: string, key: ApiKey) => void }) {
+function CreateKeyForm({ onCreated, onCancel }: { onCreated: (value: string, key: ApiKey) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'full' | 'widget'>('full');
   const [agentIds, setAgentIds] = useState<string[]>([]);
@@ -61,7 +61,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (value: string, key: ApiKey) 
           <input type="radio" name="scope" value="widget" checked={scope === 'widget'} onChange={() => setScope('widget')} />
           <span>
             <strong>Widget</strong>
-            <span className="choice-hint">Only starts widget calls with the agents below, from the sites below. Safe in a web page.</span>
+            <span className="choice-hint">Only starts widget calls, with the agents and from the sites you name. Safe in a web page.</span>
           </span>
         </label>
       </fieldset>
@@ -93,6 +93,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (value: string, key: ApiKey) 
       ) : null}
       <ErrorNotice error={create.error} />
       <div className="dialog-footer">
+        <Button onClick={onCancel}>Cancel</Button>
         <Button variant="primary" type="submit" busy={create.isPending}>
           Create key
         </Button>
@@ -209,6 +210,7 @@ export function ApiKeysPage() {
           <NewKeyValue value={created} />
         ) : (
           <CreateKeyForm
+            onCancel={closeCreate}
             onCreated={(value) => {
               setCreated(value);
               void queries.invalidateQueries({ queryKey: ['keys'] });
