@@ -15,6 +15,7 @@ import { entryConstructId, PlatformFunction, type PlatformFunctionProps } from '
 import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindStreamSweep, bindTable, bindTwilioCredentials, bindWebhookQueue } from './constructs/bindings.js';
 import { WEBHOOK_QUEUE_SETTINGS } from '../store/queue.js';
 import { StreamingService, type StreamingTls } from './constructs/streaming-service.js';
+import { Dashboard } from './constructs/dashboard.js';
 import { planRouteFunctions, type RouteEntry } from './entry-needs.js';
 
 /** The call-dispatch queue's settings; lib/local/sqs.ts mirrors them and test/offline checks they agree. */
@@ -135,6 +136,8 @@ export class PlatformStack extends Stack {
   readonly streamSweep: PlatformFunction;
   /** The webhook-delivery queue's consumer (functions/queue/webhooks.ts). */
   readonly webhookConsumer: PlatformFunction;
+  /** Dashboard sign-in (Cognito), its pages (S3) and CloudFront in front of them and the API (docs/dashboard.md). */
+  readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -256,6 +259,8 @@ export class PlatformStack extends Stack {
       routeFunctions.set(entry, fn);
     }
     this.routeFunctions = routeFunctions;
+    this.dashboard = new Dashboard(this, 'Dashboard', { api: this.api });
+    this.dashboard.bindRoutes(routeFunctions);
 
     // Places queued calls. Its timeout stays well under the queue's visibility timeout, so a message is
     // never redelivered while its first receive is still dialing.

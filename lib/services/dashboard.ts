@@ -1,5 +1,4 @@
 import type { Deps } from '../deps.js';
-import { publicUrl } from '../config.js';
 import { notAMember, type Role, type Session, type WorkspaceRef } from '../domain/dashboard.js';
 import { log } from '../http/log.js';
 import {
@@ -123,7 +122,9 @@ export async function invite(
   const memberships = await listMemberships(deps.db, input.invitedBy);
   const workspaceName = memberships.find((w) => w.id === input.workspaceId)?.name ?? '';
   const created = await createInvitation(deps.db, { ...input, workspaceName });
-  const link = `${publicUrl(deps.config, '/dashboard/accept-invitation')}#token=${created.token}`;
+  // The pages' origin (CloudFront on AWS) when it differs from the API's.
+  const base = deps.config.DASHBOARD_ORIGINS[0] ?? deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const link = `${base}/dashboard/accept-invitation#token=${created.token}`;
   if (deps.config.COGNITO_ENDPOINT) log('info', 'invitation link (local platform)', { email: input.email, workspaceId: input.workspaceId, link });
   return { invitation: { id: created.id, email: input.email, role: input.role, link, expiresAt: created.expiresAt } };
 }

@@ -10,6 +10,7 @@ import { buildOpenApiDocument } from '../../lib/http/openapi.js';
 import { OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
 import { ROUTES, type OperationId, type RouteSpec } from '../../lib/infra/routes.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { codeFor, DashboardBrowser, signedUpUser } from '../support/dashboard-api.js';
 
 let t: TestPlatform;
 
@@ -29,6 +30,34 @@ function substitute(value: unknown, ids: Record<string, string>): unknown {
 const writeRoutes = (Object.entries(ROUTES) as [OperationId, RouteSpec][]).filter(
   ([, r]) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.body !== undefined && r.bodyKind !== 'raw' && r.bodyKind !== 'none',
 );
+
+/**
+ * How the dashboard's examples are sent: /auth/* by the example user's browser (the invitee's for accepting
+ * the invitation, with the token the invitation answered); the user-only routes with the session key
+ * signing in answered.
+ */
+function dashboardTryOut() {
+  const user = new DashboardBrowser(t.baseUrl);
+  let sessionKey = '';
+  let invitationToken = '';
+  return {
+    async send(id: OperationId, route: RouteSpec, path: string, body: unknown, otherwise: () => ReturnType<TestPlatform['api']>) {
+      if (id === 'acceptInvitation') {
+        const invitee = await signedUpUser(t.baseUrl, (OPERATION_EXAMPLES.createInvitation!.request as { email: string }).email, 'Correct-horse-9');
+        return invitee.browser.auth('accept-invitation', { token: invitationToken });
+      }
+      if (route.path.startsWith('/auth/')) {
+        const res = await user.auth(route.path.slice('/auth/'.length), body);
+        if (id === 'signIn') sessionKey = res.body.apiKey;
+        return res;
+      }
+      if (!route.access) return otherwise();
+      const res = await t.api(sessionKey, route.method, path, body);
+      if (id === 'createInvitation') invitationToken = new URLSearchParams(new URL(res.body.invitation.link).hash.slice(1)).get('token')!;
+      return res;
+    },
+  };
+}
 
 describe('the documented request examples', () => {
   it('each gets its documented success status and answer shape once the caller\'s ids are in', async () => {
@@ -58,6 +87,17 @@ describe('the documented request examples', () => {
       'updateWebhookEndpoint',
       'replayWebhookEvents',
       'updateWebhookSettings',
+      // The dashboard's: its user signs up with the example's address, which then acts with its session key.
+      'signUp',
+      'confirmSignUp',
+      'signIn',
+      'refreshSession',
+      'forgotPassword',
+      'resetPassword',
+      'createApiKey',
+      'createUserWorkspace',
+      'createInvitation',
+      'acceptInvitation',
     ];
     // A new write route must be added to this order (with what it depends on), so its example is tried too.
     expect([...order].sort()).toEqual(writeRoutes.map(([id]) => id).sort());
@@ -70,6 +110,7 @@ describe('the documented request examples', () => {
       replayWebhookEvents: () => created.createWebhookEndpoint!,
     };
     const doc = buildOpenApiDocument() as any;
+    const dashboard = dashboardTryOut();
 
     for (const id of order) {
       const route: RouteSpec = ROUTES[id];
@@ -80,8 +121,10 @@ describe('the documented request examples', () => {
       const example = documented.requestBody.content['application/json'].example;
       const body = substitute(example, ids);
       const path = route.path.replace('{id}', pathId[id]?.() ?? '');
-      const res = await t.api(ws.apiKey, route.method, path, body);
+      if (id === 'confirmSignUp' || id === 'resetPassword') Object.assign(body as object, { code: await codeFor((body as { email: string }).email) });
+      const res = await dashboard.send(id, route, path, body, () => t.api(ws.apiKey, route.method, path, body));
       expect(res.status, `${id}: ${JSON.stringify(res.body)}`).toBe(route.status);
+      if (route.status === 204) continue;
       expect(route.response!.safeParse(res.body).success, id).toBe(true);
       const answer = documented.responses[String(route.status)].content['application/json'].example;
       expect(Object.keys(res.body).sort(), `${id} answers the documented fields`).toEqual(Object.keys(answer).sort());

@@ -21,6 +21,8 @@ import { MEETING_ASSET_FILES } from '../../lib/web/meeting/assets.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
 import { publicUrl } from '../../lib/config.js';
 import { putNewHistoryRecord } from '../../lib/store/history.js';
+import { createSessionKey } from '../../lib/store/users.js';
+import { createApiKey } from '../../lib/store/workspaces.js';
 import { parseForm, twilioSignature } from '../../lib/vendors/telephony/twilio-webhook.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
@@ -36,7 +38,7 @@ let t: TestPlatform;
 let own: { workspaceId: string; apiKey: string };
 let other: { workspaceId: string; apiKey: string };
 
-type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset' | 'webhook';
+type Resource = 'agent' | 'tool' | 'contact' | 'phoneNumber' | 'history' | 'call' | 'asset' | 'webhook' | 'apiKey';
 /** Ids that exist, per resource (own workspace), growing as creates succeed; and some of another workspace. */
 const pools: Record<Resource, string[]> = {
   agent: [],
@@ -47,8 +49,11 @@ const pools: Record<Resource, string[]> = {
   call: [],
   asset: [...Object.keys(MEETING_ASSET_FILES), 'swagger-ui.css'],
   webhook: [],
+  apiKey: [],
 };
 const foreign: string[] = [];
+/** A dashboard owner's session key for the fuzzed workspace (the user-only routes refuse API keys). */
+let sessionKey: string;
 /** Real meeting-link tokens (each opens its link once). */
 const tokens: string[] = [];
 /** The platform's own telephony account on the stand-in: webhooks signed with its token pass the check. */
@@ -71,6 +76,9 @@ beforeAll(async () => {
     pools.contact.push((await t.api(own.apiKey, 'POST', '/api/contacts', contactBody(own.workspaceId, 900 + i))).body._id);
     pools.webhook.push((await t.api(own.apiKey, 'POST', '/api/webhooks', webhookBody(own.workspaceId))).body._id);
   }
+  // Session keys live 15 minutes: longer than this suite runs.
+  sessionKey = (await createSessionKey(t.deps.db, { userId: 'fuzz-user', workspaceId: own.workspaceId, role: 'owner' })).apiKey;
+  for (let i = 0; i < 3; i += 1) pools.apiKey.push((await createApiKey(t.deps.db, own.workspaceId, `Fuzz key ${i}`)).keyId);
   foreign.push((await t.api(other.apiKey, 'POST', '/api/agents', agentBody(other.workspaceId))).body._id);
   foreign.push((await t.api(other.apiKey, 'POST', '/api/contacts', contactBody(other.workspaceId, 1))).body._id);
   // History exists only once a call ended: written straight to the store, as the call service would.
@@ -149,6 +157,16 @@ const BASES: Partial<Record<keyof typeof ROUTES, (n: number) => Record<string, u
   updateWebhookEndpoint: () => ({ description: 'Renamed', eventTypes: ['call.ended'], enabled: true }),
   replayWebhookEvents: () => ({ since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }),
   updateWebhookSettings: () => ({ creditsLowThreshold: 5 }),
+  signUp: (n) => ({ email: `fuzz${n}@example.com`, password: 'Correct-horse-9', workspaceName: 'Fuzz' }),
+  confirmSignUp: (n) => ({ email: `fuzz${n}@example.com`, code: '123456' }),
+  signIn: (n) => ({ email: `fuzz${n}@example.com`, password: 'Correct-horse-9' }),
+  refreshSession: () => ({ workspaceId: WS }),
+  forgotPassword: (n) => ({ email: `fuzz${n}@example.com` }),
+  resetPassword: (n) => ({ email: `fuzz${n}@example.com`, code: '123456', password: 'Battery-staple-4' }),
+  acceptInvitation: () => ({ token: 'Hn4vR8kQ2mX7cT1bW9pL5sZ3dF6gJ0yAe8uK2oI4rVq' }),
+  createApiKey: () => ({ name: 'Fuzz key', scope: 'widget', agentIds: ['@@agent@@'], origins: ['https://shop.example'] }),
+  createInvitation: () => ({ email: 'grace@example.com', role: 'member' }),
+  createUserWorkspace: () => ({ name: 'Fuzz workspace' }),
 };
 
 /** Which pool a route's `{id}` draws real ids from. */
@@ -162,6 +180,7 @@ const ID_RESOURCE: Partial<Record<keyof typeof ROUTES, Resource>> = {
   docsAsset: 'asset', meetingAsset: 'asset',
   getWebhookEndpoint: 'webhook', updateWebhookEndpoint: 'webhook', deleteWebhookEndpoint: 'webhook', rotateWebhookSecret: 'webhook',
   sendWebhookTest: 'webhook', replayWebhookEvents: 'webhook', listWebhookDeliveries: 'webhook',
+  revokeApiKey: 'apiKey',
 };
 /** What a 201 of a route adds to a pool. */
 const CREATES: Partial<Record<keyof typeof ROUTES, Resource>> = {
@@ -335,6 +354,7 @@ const queryString = fc.oneof(
 /** Headers a fetch client can send: the key most of the time, sometimes none, a wrong one, or another's. */
 const apiKeyHeader = fc.oneof(
   { arbitrary: fc.constant('@@key@@'), weight: 20 },
+  { arbitrary: fc.constant('@@session@@'), weight: 8 },
   { arbitrary: fc.constantFrom('', 'x', 'vap_'.padEnd(300, 'z'), '@@otherkey@@', 'constructor'), weight: 1 },
   { arbitrary: fc.constant(undefined), weight: 1 },
 );
@@ -493,6 +513,7 @@ function fill(text: string): string {
   return text.replace(/(?:@@|%40%40)(\w+)(?:@@|%40%40)/g, (_m, what: string) => {
     if (what === 'ws') return own.workspaceId;
     if (what === 'key') return own.apiKey;
+    if (what === 'session') return sessionKey;
     if (what === 'otherkey') return other.apiKey;
     if (what === 'foreign') return pick(foreign, 'none');
     if (what === 'token') return pick(tokens, 'none');

@@ -152,7 +152,11 @@ export function createCognitoIdentity(config: CognitoConfig): IdentityProvider {
       const { clientId: ClientId } = ids();
       const out = await client
         .send(new InitiateAuthCommand({ ClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } }))
-        .catch((e: unknown) => mapError(e, invalidCredentials));
+        .catch((e: unknown) => {
+          // cognito-local answers a wrong password with InvalidPasswordException, Cognito with NotAuthorized: one answer for both.
+          if (e instanceof CognitoIdentityProviderServiceException && e.name === 'InvalidPasswordException') throw invalidCredentials();
+          return mapError(e, invalidCredentials);
+        });
       const tokens = out.AuthenticationResult;
       // A challenge (a new password required, MFA) is not supported by the dashboard yet: refuse plainly.
       if (!tokens?.IdToken || !tokens.RefreshToken) throw new AppError(403, 'challenge_unsupported', 'This account needs a step the dashboard does not support yet (for example a new password).');

@@ -1,0 +1,221 @@
+/**
+ * Invariant: a dashboard user signs up, confirms, signs in and gets a short-lived session key that works as
+ * `x-api-key` on the public API; only an owner's session manages keys (a key's value is shown once, a revoked
+ * key is refused at once) and members; invitations, workspace switches, refresh through the HttpOnly cookie
+ * (refused without the CSRF header), sign-out (which revokes) and password reset all work against
+ * cognito-local; refusals change nothing, and no secret reaches the logs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { codeFor, DashboardBrowser, signedUpUser, type DashboardSession } from '../support/dashboard-api.js';
+
+let t: TestPlatform;
+const logs: string[] = [];
+const realWrite = process.stdout.write.bind(process.stdout);
+
+beforeAll(async () => {
+  t = await startTestPlatform();
+  // Every log line the platform writes during these tests, to check no secret is among them.
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    logs.push(String(chunk));
+    return (realWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stdout.write;
+}, 120_000);
+
+afterAll(async () => {
+  process.stdout.write = realWrite;
+  await t?.stop();
+});
+
+const PASSWORD = 'Correct-horse-9';
+let n = 0;
+const newEmail = () => `user${Date.now()}${n++}@example.com`;
+
+const newUser = (workspaceName = 'Acme') => signedUpUser(t.baseUrl, newEmail(), PASSWORD, workspaceName);
+type Session = DashboardSession;
+const Browser = class extends DashboardBrowser {
+  constructor() {
+    super(t.baseUrl);
+  }
+};
+
+describe('sign-up, sign-in and the session key', () => {
+  it('signs up with a new workspace and answers a session key that works on the public API', async () => {
+    const { email, browser, session } = await newUser('Acme Support');
+    expect(session.apiKey).toMatch(/^vas_/);
+    expect(session.user.email).toBe(email);
+    expect(session.workspace).toMatchObject({ name: 'Acme Support', role: 'owner' });
+    expect(session.workspaces).toEqual([session.workspace]);
+    const ttl = Date.parse(session.expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(10 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(15 * 60_000);
+    const cookie = browser.setCookies[0]!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\/auth/);
+
+    const agents = await t.api(session.apiKey, 'GET', '/api/agents');
+    expect(agents.status).toBe(200);
+    expect(agents.body.total).toBe(0);
+    const credits = await t.api(session.apiKey, 'GET', '/api/credits');
+    expect(credits.status).toBe(200);
+    expect(credits.body.balance).toBe(100);
+    expect(credits.body.usage).toHaveLength(30);
+  });
+
+  it('refuses a wrong password, an unconfirmed account, a taken email and a wrong code, changing nothing', async () => {
+    const { email } = await newUser();
+    const b = new Browser();
+    expect((await b.auth('sign-in', { email, password: 'Wrong-pass-1' }, {})).body.error.code).toBe('invalid_credentials');
+    expect(b.cookie).toBeUndefined();
+    expect((await b.auth('sign-up', { email, password: PASSWORD, workspaceName: 'Again' }, {})).body.error.code).toBe('email_taken');
+    const other = newEmail();
+    await b.auth('sign-up', { email: other, password: PASSWORD, workspaceName: 'Later' }, {});
+    const refused = await b.auth('sign-in', { email: other, password: PASSWORD }, {});
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'user_not_confirmed' } } });
+    const wrongCode = await b.auth('confirm-sign-up', { email: other, code: '000000' === (await codeFor(other)) ? '111111' : '000000' }, {});
+    expect(wrongCode).toMatchObject({ status: 400, body: { error: { code: 'invalid_code' } } });
+    expect((await b.auth('sign-up', { email: 'not-an-email', password: PASSWORD, workspaceName: 'x' }, {})).status).toBe(400);
+  });
+});
+
+describe('Settings → API keys', () => {
+  it('creates a key whose value is shown once, lists it with its use, and refuses it once revoked', async () => {
+    const { session } = await newUser();
+    const created = await t.api(session.apiKey, 'POST', '/api/keys', { name: 'Production server' });
+    expect(created.status).toBe(201);
+    const value: string = created.body.value;
+    expect(value).toMatch(/^vak_/);
+    expect(created.body.key).toMatchObject({ name: 'Production server', scope: 'full', lastUsedAt: null });
+    expect(value.startsWith(created.body.key.prefix)).toBe(true);
+
+    expect((await t.api(value, 'GET', '/api/agents')).status).toBe(200);
+    const list = await t.api(session.apiKey, 'GET', '/api/keys');
+    expect(list.status).toBe(200);
+    const listed = list.body.data.find((k: { id: string }) => k.id === created.body.key.id);
+    expect(listed.lastUsedAt).not.toBeNull();
+    expect(JSON.stringify(list.body)).not.toContain(value);
+
+    const widget = await t.api(session.apiKey, 'POST', '/api/keys', { name: 'Site widget', scope: 'widget', agentIds: ['agt_01JWRF9YVRV07ZX0MV7YH6S11D'], origins: ['https://shop.example'] });
+    expect(widget.status).toBe(201);
+    expect(widget.body.key).toMatchObject({ scope: 'widget', origins: ['https://shop.example'] });
+    expect((await t.api(session.apiKey, 'POST', '/api/keys', { name: 'x', scope: 'widget' })).status).toBe(400);
+
+    expect((await t.api(session.apiKey, 'DELETE', `/api/keys/${created.body.key.id}`)).status).toBe(204);
+    const refused = await t.api(value, 'GET', '/api/agents');
+    expect(refused.status).toBe(401);
+    const after = await t.api(session.apiKey, 'GET', '/api/keys');
+    expect(after.body.data.map((k: { id: string }) => k.id)).not.toContain(created.body.key.id);
+  });
+
+  it('refuses key and member management to a plain API key, and key management to a member', async () => {
+    const own = await t.workspace();
+    for (const [method, path, body] of [['GET', '/api/keys'], ['POST', '/api/keys', { name: 'k' }], ['GET', '/api/members'], ['POST', '/api/invitations', { email: 'a@example.com' }], ['POST', '/api/workspaces', { name: 'w' }]] as const) {
+      const res = await t.api(own.apiKey, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.error.code).toBe('user_session_required');
+    }
+    expect((await t.api(own.apiKey, 'GET', '/api/credits')).status).toBe(200);
+  });
+});
+
+describe('members, invitations and workspaces', () => {
+  it('invites a member who accepts, switches workspace, and cannot manage keys there', async () => {
+    const owner = await newUser('Owner Co');
+    const member = await newUser('Member Home');
+    const invited = await t.api(owner.session.apiKey, 'POST', '/api/invitations', { email: member.email, role: 'member' });
+    expect(invited.status).toBe(201);
+    const link = new URL(invited.body.invitation.link);
+    expect(link.pathname).toBe('/dashboard/accept-invitation');
+    const token = new URLSearchParams(link.hash.slice(1)).get('token')!;
+
+    // Someone else's invitation is refused, and the token stays usable.
+    const stranger = await newUser();
+    expect((await stranger.browser.auth('accept-invitation', { token })).body.error.code).toBe('invitation_for_another');
+    // Without the CSRF header the cookie is not honoured.
+    expect((await member.browser.auth('accept-invitation', { token }, {})).body.error.code).toBe('csrf_refused');
+
+    const accepted = await member.browser.auth('accept-invitation', { token });
+    expect(accepted.status).toBe(200);
+    const session: Session = accepted.body;
+    expect(session.workspace).toMatchObject({ id: owner.session.workspace.id, role: 'member' });
+    expect(session.workspaces.map((w) => w.name).sort()).toEqual(['Member Home', 'Owner Co']);
+    expect((await member.browser.auth('accept-invitation', { token })).body.error.code).toBe('invitation_invalid');
+
+    const members = await t.api(session.apiKey, 'GET', '/api/members');
+    expect(members.body.data.map((m: { email: string; role: string }) => `${m.email}:${m.role}`).sort()).toEqual(
+      [`${member.email}:member`, `${owner.email}:owner`].sort(),
+    );
+    const keys = await t.api(session.apiKey, 'POST', '/api/keys', { name: 'nope' });
+    expect(keys).toMatchObject({ status: 403, body: { error: { code: 'owner_required' } } });
+    expect((await t.api(owner.session.apiKey, 'GET', '/api/keys')).body.data.map((k: { name: string }) => k.name)).not.toContain('nope');
+    // The member's session key works on the invited workspace's public API.
+    expect((await t.api(session.apiKey, 'GET', '/api/agents')).status).toBe(200);
+
+    // Switching back to their own workspace, where they are owner.
+    const home = member.session.workspace.id;
+    const switched = await member.browser.auth('refresh', { workspaceId: home });
+    expect(switched.body.workspace).toMatchObject({ id: home, role: 'owner' });
+    // A plain refresh opens the workspace used last.
+    expect((await member.browser.auth('refresh')).body.workspace.id).toBe(home);
+    const foreign = await member.browser.auth('refresh', { workspaceId: stranger.session.workspace.id });
+    expect(foreign).toMatchObject({ status: 403, body: { error: { code: 'not_a_member' } } });
+  });
+
+  it('creates another workspace owned by the user', async () => {
+    const { browser, session } = await newUser();
+    const created = await t.api(session.apiKey, 'POST', '/api/workspaces', { name: 'Second' });
+    expect(created.status).toBe(201);
+    expect(created.body.workspace).toMatchObject({ name: 'Second', role: 'owner' });
+    const switched = await browser.auth('refresh', { workspaceId: created.body.workspace.id });
+    expect(switched.body.workspaces).toHaveLength(2);
+    expect((await t.api(switched.body.apiKey, 'GET', '/api/credits')).body.balance).toBe(0);
+  });
+});
+
+describe('refresh, sign-out and password reset', () => {
+  it('refreshes with the cookie only with the CSRF header and a same-site origin', async () => {
+    const { browser, session } = await newUser();
+    expect((await browser.auth('refresh', undefined, {})).body.error.code).toBe('csrf_refused');
+    expect((await browser.auth('refresh', undefined, { 'x-requested-with': 'dashboard', origin: 'https://evil.example' })).body.error.code).toBe('csrf_refused');
+    const fresh = await browser.auth('refresh', undefined, { 'x-requested-with': 'dashboard', origin: t.baseUrl });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.apiKey).not.toBe(session.apiKey);
+    expect((await new Browser().auth('refresh')).body.error.code).toBe('session_required');
+  });
+
+  it('signs out: the session keys are refused, the cookie cleared and the refresh token revoked', async () => {
+    const { browser, session } = await newUser();
+    const second = await browser.auth('refresh');
+    const cookie = browser.cookie;
+    expect((await browser.auth('sign-out', undefined, {})).status).toBe(403);
+    expect((await t.api(session.apiKey, 'GET', '/api/agents')).status).toBe(200);
+    expect((await browser.auth('sign-out')).status).toBe(204);
+    expect(browser.setCookies.at(-1)).toMatch(/Max-Age=0/);
+    for (const key of [session.apiKey, second.body.apiKey]) expect((await t.api(key, 'GET', '/api/agents')).status).toBe(401);
+    const replay = new Browser();
+    replay.cookie = cookie;
+    expect((await replay.auth('refresh')).status).toBe(401);
+  });
+
+  it('resets a forgotten password with the emailed code', async () => {
+    const { email } = await newUser();
+    const b = new Browser();
+    expect((await b.auth('forgot-password', { email }, {})).status).toBe(202);
+    expect((await b.auth('forgot-password', { email: newEmail() }, {})).status).toBe(202);
+    const code = await codeFor(email);
+    expect((await b.auth('reset-password', { email, code: '000000' === code ? '111111' : '000000', password: 'New-password-2' }, {})).status).toBe(400);
+    expect((await b.auth('reset-password', { email, code, password: 'New-password-2' }, {})).status).toBe(204);
+    expect((await b.auth('sign-in', { email, password: PASSWORD }, {})).status).toBe(401);
+    expect((await b.auth('sign-in', { email, password: 'New-password-2' }, {})).status).toBe(200);
+  });
+
+  it('never logs a password, a session key or a refresh token', async () => {
+    const { browser, session } = await newUser();
+    await browser.auth('refresh');
+    const text = logs.join('');
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain(session.apiKey);
+    expect(text).not.toContain(browser.cookie!.split('=')[1]!);
+  });
+});

@@ -1,0 +1,61 @@
+import { expect, inject } from 'vitest';
+import { confirmationCodeOf } from '../../lib/local/cognito.js';
+
+/**
+ * Dashboard sign-in for connected tests: a browser-like client of the /auth endpoints that keeps the
+ * HttpOnly refresh cookie as a browser would, and the code cognito-local "emailed" (read from its store).
+ */
+export class DashboardBrowser {
+  cookie: string | undefined;
+  readonly setCookies: string[] = [];
+
+  constructor(private readonly baseUrl: string) {}
+
+  /** POSTs to /auth/<path>; the CSRF header is sent unless `headers` replaces it. */
+  async auth(path: string, body?: unknown, headers: Record<string, string> = { 'x-requested-with': 'dashboard' }) {
+    const res = await fetch(`${this.baseUrl}/auth/${path}`, {
+      method: 'POST',
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = res.headers.get('set-cookie');
+    if (set) {
+      this.setCookies.push(set);
+      const value = /^vas_refresh=([^;]*)/.exec(set)?.[1];
+      this.cookie = value ? `vas_refresh=${value}` : undefined;
+    }
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+}
+
+export interface DashboardSession {
+  apiKey: string;
+  expiresAt: string;
+  user: { id: string; email: string };
+  workspace: { id: string; name: string; role: string };
+  workspaces: { id: string; name: string; role: string }[];
+}
+
+/** The latest code cognito-local issued to the email (sign-up or password reset). */
+export function codeFor(email: string): Promise<string | undefined> {
+  const cognito = inject('stores').cognito;
+  return confirmationCodeOf(cognito.dataDir, cognito.userPoolId, email);
+}
+
+/** Signs a user up, confirms them with their code and signs in; the browser holds the refresh cookie. */
+export async function signedUpUser(baseUrl: string, email: string, password: string, workspaceName = 'Acme') {
+  const browser = new DashboardBrowser(baseUrl);
+  const up = await browser.auth('sign-up', { email, password, workspaceName }, {});
+  expect(up).toEqual({ status: 201, body: { confirmationRequired: true } });
+  const code = await codeFor(email);
+  expect(code).toMatch(/^\d{6}$/);
+  expect((await browser.auth('confirm-sign-up', { email, code }, {})).status).toBe(204);
+  const signIn = await browser.auth('sign-in', { email, password }, {});
+  expect(signIn.status).toBe(200);
+  return { email, browser, session: signIn.body as DashboardSession };
+}
