@@ -356,7 +356,7 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     // A phone: the sidebar is a drawer behind the Menu button.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Menu' }).click();
-    await checkScreen(page, 'phone-menu', ['#workspace-switcher', 'nav[aria-label=Workspace] a']);
+    await checkScreen(page, 'phone-menu', ['#workspace-switcher', 'nav[aria-label=Workspace] a[href$="/history"]']);
     await page.getByRole('link', { name: 'History' }).click();
     await page.getByText('No calls yet').waitFor();
     await checkScreen(page, 'phone-history', ['main h1', 'input[type=search]']);

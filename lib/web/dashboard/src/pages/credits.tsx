@@ -34,7 +34,7 @@ export function CreditsPage() {
                 <div className="stat">
                   <span className="stat-label">Used in the last 30 days</span>
                   <span className="stat-value">{formatCredits(used)}</span>
-                  <span className="stat-note">{calls} calls</span>
+                  <span className="stat-note">{calls === 1 ? "1 call" : `${calls} calls`}</span>
                 </div>
               </div>
               {c.balance < 1 ? (
