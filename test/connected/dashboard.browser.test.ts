@@ -327,11 +327,27 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
 
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('row', { name: new RegExp(user.email) }).waitFor();
-    await fill(page, 'Email', newEmail('grace'));
+    const invitee = await openDashboard(browser);
+    const guest = await newUser(invitee.page, 'guest');
+    await fill(page, 'Email', guest.email);
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText(/Invitation for/).waitFor();
-    expect(await page.locator('.notice-success .secret-value').textContent()).toMatch(new RegExp(`^${p.baseUrl}/dashboard/accept-invitation#token=`));
+    const link = (await page.locator('.notice-success .secret-value').textContent())!;
+    expect(link).toMatch(new RegExp(`^${p.baseUrl}/dashboard/accept-invitation#token=`));
     await checkScreen(page, 'members', ['#invite-heading', 'table']);
+
+    // The invited user opens the link signed in, accepts, and lands in the workspace as a member.
+    await invitee.page.goto(link);
+    await invitee.page.getByRole('heading', { name: 'Join a workspace' }).waitFor();
+    await checkScreen(invitee.page, 'invitation', ['button.btn-primary']);
+    await invitee.page.getByRole('button', { name: 'Accept invitation' }).click();
+    await invitee.page.getByRole('option', { name: 'pages team (member)', selected: true }).waitFor({ state: 'attached' });
+    await invitee.page.getByRole('link', { name: 'API keys' }).click();
+    await invitee.page.getByText('Only an owner of pages team can see and manage its API keys.').waitFor();
+    expect(invitee.problems).toEqual([]);
+    await invitee.context.close();
+    await page.reload();
+    await page.getByRole('row', { name: new RegExp(guest.email) }).waitFor();
 
     // A second workspace: created from the switcher, which then switches between the two.
     await page.getByRole('button', { name: '+ New workspace' }).click();
