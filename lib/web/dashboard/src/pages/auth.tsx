@@ -167,7 +167,7 @@ export function ForgotPasswordPage() {
 export function AcceptInvitationPage() {
   const location = useLocation();
   const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
-  const { status, adopt } = useSession();
+  const { status, session, adopt, signOut } = useSession();
   const navigate = useNavigate();
   const accept = useMutation({
     mutationFn: () => authCall<Session>('accept-invitation', { token }),
@@ -183,10 +183,15 @@ export function AcceptInvitationPage() {
         <Notice kind="warning">This invitation link has no token. Open the link from the invitation again.</Notice>
       ) : status === 'signed-in' ? (
         <>
-          <p>You have been invited to a workspace. Accept to join it with this account.</p>
+          <p>
+            You have been invited to a workspace. Accept to join it as <strong>{session?.user.email}</strong>.
+          </p>
           <ErrorNotice error={accept.error} />
           <Button variant="primary" busy={accept.isPending} onClick={() => accept.mutate()} className="btn-block">
             Accept invitation
+          </Button>
+          <Button variant="ghost" onClick={() => void signOut()} className="btn-block">
+            Use another account
           </Button>
         </>
       ) : (
