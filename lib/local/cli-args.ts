@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ContactImportFields } from '../domain/contact-import/schema.js';
 import { UsageError } from './cli-errors.js';
 import { canonicalOrigin } from '../domain/widget.js';
+import { Email, ROLES } from '../domain/dashboard.js';
 
 /**
  * The admin CLI's command line: the commands, their usage, and the parser that checks everything a command
@@ -14,7 +15,7 @@ import { canonicalOrigin } from '../domain/widget.js';
 export const CLI = 'npm run --silent cli --';
 
 
-type Flag = 'name' | 'credits' | 'workspace' | 'key' | 'amount' | 'default-country' | 'scope' | 'agents' | 'origins';
+type Flag = 'name' | 'credits' | 'workspace' | 'key' | 'amount' | 'default-country' | 'scope' | 'agents' | 'origins' | 'email' | 'role';
 export type CliFlags = Partial<Record<Flag, string>> & { aws?: boolean };
 
 interface CommandSpec {
@@ -33,6 +34,11 @@ export const COMMANDS = {
     flags: ['workspace', 'name', 'scope', 'agents', 'origins'],
   },
   'key revoke': { usage: 'key revoke --workspace ID --key KEY_ID', summary: 'revoke an API key (refused from the next request on)', flags: ['workspace', 'key'] },
+  'user create': {
+    usage: 'user create --email EMAIL --workspace ID [--role owner|member]',
+    summary: 'create a dashboard user in a workspace (password: USER_PASSWORD, else one is made and printed once)',
+    flags: ['email', 'workspace', 'role'],
+  },
   'credits add': { usage: 'credits add --workspace ID --amount N', summary: 'add N credits (N > 0) to a workspace', flags: ['workspace', 'amount'] },
   'contacts import': {
     usage: 'contacts import FILE --workspace ID [--default-country CC]',
@@ -163,6 +169,7 @@ function checkFlags(name: CommandName, flags: CliFlags): void {
     'key revoke': ['workspace', 'key'],
     'credits add': ['workspace', 'amount'],
     'contacts import': ['workspace'],
+    'user create': ['email', 'workspace'],
   };
   for (const f of needed[name] ?? []) {
     if (flags[f] === undefined) throw new UsageError(`--${f} is required`, usage(name));
@@ -174,6 +181,8 @@ function checkFlags(name: CommandName, flags: CliFlags): void {
   if (flags.credits !== undefined) amount('credits', flags.credits, name, true);
   if (flags.amount !== undefined) amount('amount', flags.amount, name, false);
   checkWidgetFlags(name, flags);
+  if (flags.email !== undefined && !Email.safeParse(flags.email).success) throw new UsageError(`--email must be an email address (got ${JSON.stringify(flags.email)})`, usage(name));
+  if (flags.role !== undefined && !(ROLES as readonly string[]).includes(flags.role)) throw new UsageError('--role must be owner or member', usage(name));
   if (flags['default-country'] !== undefined && !ContactImportFields.shape.defaultCountry.safeParse(flags['default-country']).success) {
     throw new UsageError('--default-country must be an ISO 3166-1 alpha-2 code such as US', usage(name));
   }

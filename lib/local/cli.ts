@@ -10,6 +10,10 @@ import type { ProgressSink } from './progress.js';
 import { CliFailure, formatUsageError, UsageError } from './cli-errors.js';
 import { cliCommandFor, listFlag, parseCommandLine, type CliFlags } from './cli-args.js';
 import { canonicalOrigin } from '../domain/widget.js';
+import { randomBytes } from 'node:crypto';
+import { Email, type Role } from '../domain/dashboard.js';
+import { addUserToWorkspace } from '../store/users.js';
+import { createCognitoIdentity } from '../vendors/identity/cognito.js';
 
 export { CliFailure, UsageError };
 export { CLI, cliCommandFor, usage } from './cli-args.js';
@@ -25,11 +29,17 @@ const CliEnv = z.object({
   DATA_DIR: z.string().default('.data'),
   TABLE_NAME: z.string().default('voice-agents'),
   AWS_REGION: z.string().default('us-east-1'),
+  /** `user create --aws`: the stack's user pool (its UserPoolId output). */
+  COGNITO_USER_POOL_ID: z.string().optional(),
+  /** `user create`: the new user's password; without it one is made and printed once. */
+  USER_PASSWORD: z.string().min(8).max(256).optional(),
 });
 type CliEnv = z.infer<typeof CliEnv>;
 
 interface Target {
   readonly db: Db;
+  /** The running platform's cognito-local (its COGNITO_* environment); absent when none runs. */
+  readonly cognito?: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -44,7 +54,7 @@ async function localTarget(env: CliEnv, dataDirSet: boolean, args: readonly stri
   const dataDir = resolve(env.DATA_DIR);
   const connect = (e: PlatformEndpoints): Target => {
     const db = createDb({ table: e.table, region: 'us-east-1', endpoint: e.dynamodb });
-    return { db, close: async () => db.doc.destroy() };
+    return { db, ...(e.cognito ? { cognito: e.cognito } : {}), close: async () => db.doc.destroy() };
   };
   const here = await runningAt(dataDir);
   if (here) return connect(here);
@@ -129,6 +139,9 @@ export async function runCli(
         );
         return { ...result };
       }
+      case 'user create': {
+        return await createUserCommand(target, env, { email: f.email!, workspaceId: f.workspace!, role: (f.role ?? 'owner') as Role });
+      }
       case 'credits add': {
         const balance = await addCredits(db, f.workspace!, Number(f.amount));
         return { workspaceId: f.workspace, balance };
@@ -137,6 +150,25 @@ export async function runCli(
   } finally {
     await target.close();
   }
+}
+
+/**
+ * `user create`: the user in Cognito (cognito-local for a local platform, the stack's pool with --aws),
+ * confirmed with a permanent password, and in the workspace with the role. The password comes from
+ * USER_PASSWORD (never a flag: flags stay in shell history and process lists); without it one is made
+ * and printed, once, in the answer.
+ */
+async function createUserCommand(target: Target, env: CliEnv, input: { email: string; workspaceId: string; role: Role }) {
+  const cognitoEnv = target.cognito ?? (env.COGNITO_USER_POOL_ID ? { COGNITO_USER_POOL_ID: env.COGNITO_USER_POOL_ID } : undefined);
+  if (!cognitoEnv) {
+    throw new CliFailure('user create needs the running platform (npm start) for its cognito-local, or --aws with COGNITO_USER_POOL_ID set.');
+  }
+  const email = Email.parse(input.email);
+  const identity = createCognitoIdentity({ ...cognitoEnv, AWS_REGION: env.AWS_REGION } as Parameters<typeof createCognitoIdentity>[0]);
+  const generated = env.USER_PASSWORD ? undefined : `${randomBytes(15).toString('base64url')}-Aa1`;
+  const { userId } = await identity.adminCreateUser(email, env.USER_PASSWORD ?? generated!);
+  const workspace = await addUserToWorkspace(target.db, { userId, email }, input.workspaceId, input.role);
+  return { userId, email, workspaceId: workspace.id, role: workspace.role, ...(generated ? { password: generated } : {}) };
 }
 
 interface Io {

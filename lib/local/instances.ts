@@ -81,7 +81,8 @@ function parseEndpoints(text: string, dataDir?: string): PlatformEndpoints | und
     if (typeof e.pid !== 'number' || typeof e.dynamodb !== 'string' || typeof e.table !== 'string' || typeof e.baseUrl !== 'string') return undefined;
     // Files written before the dataDir field existed name their directory by where they are.
     const dir = typeof e.dataDir === 'string' ? e.dataDir : dataDir;
-    return dir ? { pid: e.pid, dynamodb: e.dynamodb, table: e.table, baseUrl: e.baseUrl, dataDir: resolve(dir) } : undefined;
+    const cognito = e.cognito && typeof e.cognito === 'object' ? { cognito: e.cognito } : {};
+    return dir ? { pid: e.pid, dynamodb: e.dynamodb, ...cognito, table: e.table, baseUrl: e.baseUrl, dataDir: resolve(dir) } : undefined;
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { queryAll, type Db, transact } from './dynamo.js';
+import { queryAll, queryPrefix, type Db, transact } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 import { ID_PREFIX, ulidTimeBounds } from '../domain/ids.js';
 
@@ -163,11 +163,7 @@ const ledgerEntryOf = (item: Record<string, unknown>): LedgerEntry => ({
 /** Every ledger entry of a workspace, oldest first (admin and tests; a workspace's ledger is its own partition range). */
 export async function listLedger(db: Db, ws: string): Promise<LedgerEntry[]> {
   const out: LedgerEntry[] = [];
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':p': 'LEDGER#' },
-    ConsistentRead: true,
-  })) {
+  for await (const item of queryPrefix(db, `WS#${ws}`, 'LEDGER#')) {
     out.push(ledgerEntryOf(item));
   }
   return out;

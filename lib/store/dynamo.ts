@@ -130,3 +130,13 @@ export async function queryPage(
   }
   return items;
 }
+
+/** Every item of partition `pk` whose sort key starts with `prefix`, strongly consistent, in sort-key order (or reversed). */
+export function queryPrefix(db: Db, pk: string, prefix: string, options: { reverse?: boolean } = {}) {
+  return queryAll(db, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+    ConsistentRead: true,
+    ...(options.reverse ? { ScanIndexForward: false } : {}),
+  });
+}

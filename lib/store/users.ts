@@ -13,7 +13,8 @@ import {
   type WorkspaceRef,
 } from '../domain/dashboard.js';
 import { newId } from '../domain/ids.js';
-import { queryAll, transact, type Db } from './dynamo.js';
+import { NotFoundError } from '../domain/errors.js';
+import { queryPrefix, transact, type Db } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 import { hashApiKey, workspaceItems } from './workspaces.js';
 
@@ -127,11 +128,7 @@ export async function provisionUser(
 /** Every workspace the user belongs to, oldest workspace first (ids are ULIDs). */
 export async function listMemberships(db: Db, userId: string): Promise<WorkspaceRef[]> {
   const out: WorkspaceRef[] = [];
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':p': 'MEMBER#' },
-    ConsistentRead: true,
-  })) {
+  for await (const item of queryPrefix(db, `USER#${userId}`, 'MEMBER#')) {
     out.push({ id: String(item.workspaceId), name: String(item.workspaceName), role: item.role as Role });
   }
   return out;
@@ -140,11 +137,7 @@ export async function listMemberships(db: Db, userId: string): Promise<Workspace
 /** The members of a workspace (no user reads another's profile: the email is kept on the membership). */
 export async function listMembers(db: Db, ws: string): Promise<MemberView[]> {
   const out: MemberView[] = [];
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':p': 'MEMBER#' },
-    ConsistentRead: true,
-  })) {
+  for await (const item of queryPrefix(db, `WS#${ws}`, 'MEMBER#')) {
     out.push({ userId: String(item.userId), email: String(item.email), role: item.role as Role, joinedAt: String(item.joinedAt) });
   }
   return out;
@@ -195,11 +188,7 @@ export async function createSessionKey(db: Db, input: { userId: string; workspac
 /** Deletes every session key of the user (sign-out): each is refused from its next request on. */
 export async function revokeSessionKeys(db: Db, userId: string): Promise<number> {
   let count = 0;
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':p': 'SESSION#' },
-    ConsistentRead: true,
-  })) {
+  for await (const item of queryPrefix(db, `USER#${userId}`, 'SESSION#')) {
     await transact(db, [
       { Delete: { TableName: db.table, Key: key.apiKey(String(item.keyHash)) } },
       { Delete: { TableName: db.table, Key: { pk: String(item.pk), sk: String(item.sk) } } },
@@ -256,4 +245,25 @@ export async function acceptInvitation(db: Db, token: string, user: { userId: st
 /** Removes a pending sign-up once its user exists. */
 export async function deletePendingSignUp(db: Db, email: string): Promise<void> {
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key.pendingSignUp(email) }));
+}
+
+/**
+ * A user made by the admin CLI, put straight into an existing workspace with `role` (no workspace of their
+ * own). The profile is new: Cognito refused the email already if the user existed.
+ */
+export async function addUserToWorkspace(db: Db, user: { userId: string; email: string }, workspaceId: string, role: Role): Promise<WorkspaceRef> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.workspace(workspaceId), ConsistentRead: true }));
+  if (!out.Item) throw new NotFoundError('Workspace');
+  const ws = { id: workspaceId, name: String(out.Item.name) };
+  const now = new Date().toISOString();
+  await transact(db, [
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...key.user(user.userId), entity: ENTITY.user, v: TABLE_SCHEMA_VERSION, userId: user.userId, email: user.email, createdAt: now, lastWorkspaceId: workspaceId },
+      },
+    },
+    ...membershipItems(db, user, ws, role, now),
+  ]);
+  return { ...ws, role };
 }

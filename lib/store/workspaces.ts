@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { NotFoundError, BadRequestError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { Db } from './dynamo.js';
-import { queryAll, transact } from './dynamo.js';
+import { queryPrefix, transact } from './dynamo.js';
 import type { KeyView, Role } from '../domain/dashboard.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 
@@ -127,12 +127,7 @@ export async function createApiKey(db: Db, ws: string, name: string, widget?: Wi
 /** The workspace's keys that still work, newest first (session keys are not listed: they live under the user). */
 export async function listApiKeys(db: Db, ws: string): Promise<KeyView[]> {
   const refs: Record<string, unknown>[] = [];
-  for await (const item of queryAll(db, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': `WS#${ws}`, ':p': 'KEY#' },
-    ScanIndexForward: false,
-    ConsistentRead: true,
-  })) {
+  for await (const item of queryPrefix(db, `WS#${ws}`, 'KEY#', { reverse: true })) {
     if (item.revokedAt === undefined) refs.push(item);
   }
   const lastUsed = await lastUsedOf(db, refs.map((r) => String(r.keyHash)));

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { runCli } from '../../lib/local/cli.js';
 import { codeFor, DashboardBrowser, signedUpUser, type DashboardSession } from '../support/dashboard-api.js';
 
 let t: TestPlatform;
@@ -14,7 +15,8 @@ const logs: string[] = [];
 const realWrite = process.stdout.write.bind(process.stdout);
 
 beforeAll(async () => {
-  t = await startTestPlatform();
+  // Persisted: the admin CLI finds a platform (and its cognito-local) through DATA_DIR's endpoints file.
+  t = await startTestPlatform({ persist: true });
   // Every log line the platform writes during these tests, to check no secret is among them.
   process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     logs.push(String(chunk));
@@ -217,5 +219,28 @@ describe('refresh, sign-out and password reset', () => {
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain(session.apiKey);
     expect(text).not.toContain(browser.cookie!.split('=')[1]!);
+  });
+});
+
+describe('the admin CLI', () => {
+  it('creates a user in an existing workspace, with the password from USER_PASSWORD or one it prints once', async () => {
+    const ws = await t.workspace();
+    const env = { DATA_DIR: t.dataDir, TABLE_NAME: t.table };
+    const given = newEmail();
+    const out = await runCli(['user', 'create'], { email: given, workspace: ws.workspaceId, role: 'member' }, { ...env, USER_PASSWORD: 'Cli-password-7' }, { stderr: { write: () => true } });
+    expect(out).toMatchObject({ email: given, workspaceId: ws.workspaceId, role: 'member' });
+    expect(out.password).toBeUndefined();
+    const signIn = await new Browser().auth('sign-in', { email: given, password: 'Cli-password-7' }, {});
+    expect(signIn.body.workspace).toMatchObject({ id: ws.workspaceId, role: 'member' });
+
+    const made = newEmail();
+    const second = await runCli(['user', 'create'], { email: made, workspace: ws.workspaceId }, env, { stderr: { write: () => true } });
+    expect(second.role).toBe('owner');
+    const owner = await new Browser().auth('sign-in', { email: made, password: second.password }, {});
+    expect(owner.status).toBe(200);
+    expect((await t.api(owner.body.apiKey, 'GET', '/api/keys')).status).toBe(200);
+    // The same email again is refused, and the workspace keeps its two members.
+    await expect(runCli(['user', 'create'], { email: made, workspace: ws.workspaceId }, env, { stderr: { write: () => true } })).rejects.toMatchObject({ code: 'email_taken' });
+    expect((await t.api(owner.body.apiKey, 'GET', '/api/members')).body.data).toHaveLength(2);
   });
 });

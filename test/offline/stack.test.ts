@@ -69,7 +69,8 @@ describe('table', () => {
 
 describe('recordings bucket', () => {
   it('blocks public access, is encrypted, retained and ages recordings out', () => {
-    template.resourceCountIs('AWS::S3::Bucket', 1);
+    // The recordings and the dashboard's pages (test/offline/dashboard-stack.test.ts).
+    template.resourceCountIs('AWS::S3::Bucket', 2);
     template.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
       Properties: Match.objectLike({
@@ -196,14 +197,18 @@ describe('API routes and functions', () => {
       const [, fn] = functionFor(entry);
       const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
       const statements = statementsOf(refId(fn.Properties!.Role)!);
-      // The rate-limit counters' grant (UpdateItem on RATE#* partitions only) is checked apart below.
+      // The rate-limit counters' grant (UpdateItem on RATE#* partitions only) and the key-use one (only
+      // `lastUsedAt` of APIKEY#* items) are checked apart below.
       const isRateGrant = (s: Statement) =>
-        JSON.stringify((s as { Condition?: unknown }).Condition ?? null) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } });
+        [
+          { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+          { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] }, 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedAt'] } },
+        ].some((c) => JSON.stringify((s as { Condition?: unknown }).Condition ?? null) === JSON.stringify(c));
       const actions = statements.filter((s) => !isRateGrant(s)).flatMap((s) => asArray(s.Action));
       const dynamo = actions.filter((a) => a.startsWith('dynamodb:'));
       const rateGrants = statements.filter(isRateGrant);
       const limited = needs.table !== 'none' && routes.some((r) => r.auth || r.ipLimit);
-      expect(rateGrants.map((s) => asArray(s.Action)), entry).toEqual(limited ? [['dynamodb:UpdateItem']] : []);
+      expect(rateGrants.map((s) => asArray(s.Action)), entry).toEqual(limited ? [['dynamodb:UpdateItem'], ['dynamodb:UpdateItem']] : []);
 
       expect(refId(env.SECRET_KEY_ARN), entry).toBe(ofType('AWS::SecretsManager::Secret')[0]![0]);
       expect(actions).toContain('secretsmanager:GetSecretValue');

@@ -85,9 +85,9 @@ export class Dashboard extends Construct {
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      // Built files, rebuilt on every deploy: nothing to keep.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
+      // Kept like the other buckets: emptying it on deletion would take a custom-resource Lambda, for files
+      // that a deploy rebuilds anyway.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     const apiOrigin = new origins.HttpOrigin(Fn.select(2, Fn.split('/', props.api.apiEndpoint)), {

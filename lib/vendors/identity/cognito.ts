@@ -194,7 +194,9 @@ export function createCognitoIdentity(config: CognitoConfig): IdentityProvider {
         .catch((e: unknown) => mapError(e, invalidCode));
     },
     async adminCreateUser(email, password) {
-      const { poolId: UserPoolId } = ids();
+      // The admin operations need only the pool (and IAM credentials on AWS), not the app client.
+      if (!poolId) throw identityUnavailable();
+      const UserPoolId = poolId;
       const out = await client
         .send(
           new AdminCreateUserCommand({
