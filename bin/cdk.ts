@@ -9,6 +9,7 @@
  */
 import { App, Tags } from 'aws-cdk-lib';
 import { PlatformStack } from '../lib/infra/stack.js';
+import { ensureDashboardBuild } from '../lib/web/dashboard/build.js';
 
 const app = new App();
 
@@ -36,6 +37,8 @@ const vendorKeysSecretArn = context('vendorKeysSecretArn');
 const alarmEmail = context('alarmEmail');
 const waf = context('waf');
 if (waf !== undefined && waf !== 'true' && waf !== 'false') throw new Error('The context waf is true or false');
+// The dashboard's pages, built with Vite when their sources changed (as `npm start` does), go to its bucket.
+const dashboardPagesDir = await ensureDashboardBuild();
 // No `env`: the stack is environment-agnostic, so synth needs no credentials and makes no lookups.
 new PlatformStack(app, context('stackName') ?? 'VoiceAgentPlatform', {
   description: 'Voice agent platform: HTTP API, Lambda handlers, DynamoDB, S3 recordings, SQS call dispatch',
@@ -50,5 +53,6 @@ new PlatformStack(app, context('stackName') ?? 'VoiceAgentPlatform', {
   ...(vendorKeysSecretArn === undefined ? {} : { vendorKeysSecretArn }),
   ...(alarmEmail === undefined ? {} : { alarmEmail }),
   waf: waf === 'true',
+  dashboardPagesDir,
 });
 Tags.of(app).add('project', 'voice-agent-platform');

@@ -13,6 +13,7 @@ const platform = await startPlatform(settings);
 process.stdout.write(
   [
     `Voice agent platform running at ${platform.baseUrl}`,
+    `Dashboard:       ${platform.baseUrl}/dashboard/`,
     `API reference:   ${platform.docsUrl}`,
     `OpenAPI:         ${platform.baseUrl}/api/openapi.json`,
     `Data directory:  ${settings.DATA_DIR}`,

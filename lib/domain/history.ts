@@ -83,6 +83,15 @@ export function historyRange(q: HistoryListQuery): { fromMs?: number; toMs?: num
   return { fromMs, toMs };
 }
 
+/** One caller turn's latency figures as the streaming service stores them (streaming-service/src/session/reply.ts). */
+const TurnLatencyView = z.object({
+  sttMs: z.number().nullable(),
+  llmFirstTokenMs: z.number().nullable(),
+  llmFirstPhraseMs: z.number().nullable(),
+  ttsFirstByteMs: z.number().nullable(),
+  overheadMs: z.number().nullable(),
+});
+
 const listFields = {
   _id: z.string(),
   agentType: z.enum(AGENT_TYPES),
@@ -110,5 +119,7 @@ export const HistoryView = z
     transfer: z
       .object({ destination: z.string(), mode: z.enum(['cold', 'warm']), outcome: z.enum(['transferred', 'accepted', 'declined', 'no-answer', 'busy', 'failed']) })
       .optional(),
+    /** Per caller turn, in milliseconds (docs/voice-pipeline.md, "Latency figures"); null where a point was not reached. */
+    turnLatencies: z.array(TurnLatencyView).optional(),
   })
   .meta({ id: 'HistoryRecord' });

@@ -17,6 +17,7 @@ import { bindDataKey, bindDispatchQueue, bindRateLimits, bindRecordings, bindStr
 import { WEBHOOK_QUEUE_SETTINGS } from '../store/queue.js';
 import { StreamingService, type StreamingTls } from './constructs/streaming-service.js';
 import { Dashboard } from './constructs/dashboard.js';
+import { dashboardCsp } from '../web/dashboard/headers.js';
 import { ApiEdge, protectLoadBalancer } from './constructs/edge.js';
 import { PlatformDomains, type DomainsProps } from './constructs/domains.js';
 import { Monitoring } from './constructs/monitoring.js';
@@ -104,6 +105,11 @@ export interface PlatformStackProps extends StackProps {
   readonly vendorKeysSecretArn?: string;
   /** Where alarms are emailed (context `alarmEmail`); without it, subscribe to the AlarmTopicArn output yourself. */
   readonly alarmEmail?: string;
+  /**
+   * The dashboard's built pages (lib/web/dashboard/build.ts), deployed to its bucket. bin/cdk.ts builds and
+   * passes them; without them the bucket stays empty (tests synthesize without building the front end).
+   */
+  readonly dashboardPagesDir?: string;
   /** The API's and the streaming service's names, certificates and records (constructs/domains.ts). */
   readonly domains?: Omit<DomainsProps, 'streamCertificateArn'>;
   /** AWS WAF in front of the streaming service's ALB (context `waf=true`; constructs/edge.ts says why not the API). */
@@ -348,7 +354,12 @@ export class PlatformStack extends Stack {
       routeFunctions.set(entry, fn);
     }
     this.routeFunctions = routeFunctions;
-    this.dashboard = new Dashboard(this, 'Dashboard', { api: this.api });
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      api: this.api,
+      ...(props.dashboardPagesDir ? { pagesDir: props.dashboardPagesDir } : {}),
+      // Recordings play from presigned URLs on the bucket's regional endpoint.
+      contentSecurityPolicy: dashboardCsp([`https://${this.recordings.bucketRegionalDomainName}`]),
+    });
     this.dashboard.bindRoutes(routeFunctions);
     this.edge.throttleRoutes(plans.flatMap((p) => p.routes));
 

@@ -14,6 +14,7 @@ import { startDispatchPoller, startWebhookPoller } from './queue-poller.js';
 import { startCampaignSchedule, startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
 import { loadConfig } from '../config.js';
+import { dashboardFallback } from './dashboard.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
 export const LocalSettings = z.object({
@@ -142,6 +143,8 @@ export async function startPlatform(
 
   // A copy the streaming service can add its health route to.
   const fallbacks = [...(options.fallbacks ?? [])];
+  // The dashboard (docs/dashboard.md): built at start when its sources changed; recordings play from the S3 stand-in.
+  fallbacks.push(await dashboardFallback(() => (process.env.S3_ENDPOINT ? [new URL(process.env.S3_ENDPOINT).origin] : [])));
   const server = createLocalServer({ fallbacks });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);

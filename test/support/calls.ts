@@ -27,7 +27,9 @@ export interface CallsPlatform {
   workspace(credits?: number): Promise<{ workspaceId: string; apiKey: string }>;
   api(apiKey: string, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   /** A workspace with credits, an agent and a bought number to call from. */
-  callerSetup(credits?: number): Promise<{ workspaceId: string; apiKey: string; agentId: string; numberId: string; number: string }>;
+  callerSetup(credits?: number): Promise<CallerSetup>;
+  /** An agent and a bought number in the key's workspace. */
+  agentAndNumber(apiKey: string): Promise<{ agentId: string; numberId: string; number: string }>;
   /** Messages visible on a queue right now (received with visibility 0, so they stay). */
   peek(queueUrl: string): Promise<number>;
   stop(): Promise<void>;
@@ -47,6 +49,14 @@ export const expectedCallCost = (seconds: number): number => Math.round((Math.ce
 
 let numberSeq = 0;
 
+export interface CallerSetup {
+  readonly workspaceId: string;
+  readonly apiKey: string;
+  readonly agentId: string;
+  readonly numberId: string;
+  readonly number: string;
+}
+
 export async function startCallsPlatform(options: { dispatchPoller?: boolean; streamSweep?: boolean; campaignScheduler?: boolean } = {}): Promise<CallsPlatform> {
   const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: inject('stores').sqs });
   const queue = await ownDispatchQueue(sqs);
@@ -63,6 +73,24 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
 
   const api: CallsPlatform['api'] = platformApi(platform.baseUrl);
 
+  const agentAndNumber: CallsPlatform['agentAndNumber'] = async (apiKey) => {
+    const agent = await api(apiKey, 'POST', '/api/agents', {
+      name: 'Caller',
+      llm_provider: 'openai',
+      llm_model: 'gpt-4o-mini',
+      tts_provider: 'deepgram',
+      stt_provider: 'deepgram',
+      first_message: 'Hello {{contactName}}, this is the clinic calling.',
+      system_prompt: 'You confirm appointments.',
+    });
+    if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`);
+    // The stand-in sells +1 415 555-01xx; each workspace of this file takes the next one.
+    const number = `+1415555${String(100 + (numberSeq++ % 100)).padStart(4, '0')}`;
+    const bought = await api(apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: number });
+    if (bought.status !== 201) throw new Error(`buy: ${bought.status} ${JSON.stringify(bought.body)}`);
+    return { agentId: agent.body._id, numberId: bought.body._id, number };
+  };
+
   return {
     baseUrl: platform.baseUrl,
     platform,
@@ -74,23 +102,9 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
     api,
     async callerSetup(credits = 100) {
       const ws = await createWorkspace(deps.db, { name: 'calls test', credits });
-      const agent = await api(ws.apiKey, 'POST', '/api/agents', {
-        name: 'Caller',
-        llm_provider: 'openai',
-        llm_model: 'gpt-4o-mini',
-        tts_provider: 'deepgram',
-        stt_provider: 'deepgram',
-        first_message: 'Hello {{contactName}}, this is the clinic calling.',
-        system_prompt: 'You confirm appointments.',
-        workspaceId: ws.workspaceId,
-      });
-      if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`);
-      // The stand-in sells +1 415 555-01xx; each workspace of this file takes the next one.
-      const number = `+1415555${String(100 + (numberSeq++ % 100)).padStart(4, '0')}`;
-      const bought = await api(ws.apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: number, workspaceId: ws.workspaceId });
-      if (bought.status !== 201) throw new Error(`buy: ${bought.status} ${JSON.stringify(bought.body)}`);
-      return { workspaceId: ws.workspaceId, apiKey: ws.apiKey, agentId: agent.body._id, numberId: bought.body._id, number };
+      return { workspaceId: ws.workspaceId, apiKey: ws.apiKey, ...(await agentAndNumber(ws.apiKey)) };
     },
+    agentAndNumber,
     async peek(queueUrl) {
       const out = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
       return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
@@ -134,9 +148,9 @@ export async function placeOutboundCall(
   p: CallsPlatform,
   to: string,
   behaviour: CalleeBehaviour,
-  options: { agentPatch?: Record<string, unknown>; tools?: unknown[]; contactName?: string } = {},
+  options: { agentPatch?: Record<string, unknown>; tools?: unknown[]; contactName?: string; setup?: CallerSetup } = {},
 ) {
-  const s = await p.callerSetup(100);
+  const s = options.setup ?? (await p.callerSetup(100));
   for (const tool of options.tools ?? []) {
     const created = await p.api(s.apiKey, 'POST', '/api/tools', { ...(tool as object), workspaceId: s.workspaceId });
     if (created.status !== 201) throw new Error(`tool not created: ${created.status}`);

@@ -1,0 +1,117 @@
+/**
+ * The dashboard's one way to the server: the public REST API with the session's key in `x-api-key` (the same
+ * API developers use), and the few /auth calls that read and write the HttpOnly refresh cookie. Every answer
+ * that is not 2xx becomes an {@link ApiError} carrying the JSON error body of DESIGN.md.
+ */
+
+export interface Workspace {
+  readonly id: string;
+  readonly name: string;
+  readonly role: 'owner' | 'member';
+}
+
+export interface Session {
+  readonly apiKey: string;
+  readonly expiresAt: string;
+  readonly user: { readonly id: string; readonly email: string };
+  readonly workspace: Workspace;
+  readonly workspaces: readonly Workspace[];
+}
+
+export interface ErrorDetail {
+  readonly field?: string;
+  readonly message: string;
+}
+
+export class ApiError extends Error {
+  /** Field problems, when the server listed them (`details` as an array). */
+  readonly details: readonly ErrorDetail[];
+  /** `details` as an object (402's `{required, available}`). */
+  readonly info: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    details: unknown = [],
+  ) {
+    super(message);
+    this.details = Array.isArray(details) ? (details as ErrorDetail[]) : [];
+    this.info = details && typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : {};
+  }
+
+  /** The message for a field of a form, when the server named one. */
+  forField(field: string): string | undefined {
+    return this.details.find((d) => d.field === field || d.field?.startsWith(`${field}.`))?.message;
+  }
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { error?: { code?: string; message?: string; details?: unknown } };
+    if (body.error?.message) return new ApiError(res.status, body.error.code ?? 'error', body.error.message, body.error.details ?? []);
+  } catch {
+    // Not the JSON error body (a proxy's page): fall through to the generic sentence.
+  }
+  return new ApiError(res.status, 'http_error', `The server answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`);
+}
+
+async function parse<T>(res: Response): Promise<T> {
+  if (!res.ok) throw await toError(res);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A network failure (server down, offline) said in words, not as a TypeError. */
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
+  }
+}
+
+/**
+ * /auth calls: same-origin cookies, and the `x-requested-with` header the server demands on every
+ * cookie-using call (a cross-site form cannot set it, so it is the CSRF check).
+ */
+export function authCall<T>(path: string, body?: unknown): Promise<T> {
+  return send(`/auth/${path}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'dashboard' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then((res) => parse<T>(res));
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One REST call with `apiKey`; a FormData body goes as multipart, anything else as JSON. */
+export function restCall<T>(apiKey: string, method: Method, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { 'x-api-key': apiKey, accept: 'application/json' };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  return send(path, { method, headers, body: payload, credentials: 'omit' }).then((res) => parse<T>(res));
+}
+
+/** A query string from the defined, non-empty values. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The paginated list envelope. */
+export interface Page<T> {
+  readonly data: T[];
+  readonly total: number;
+  readonly page: number;
+  readonly limit: number;
+}

@@ -1,0 +1,337 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { query, type Page } from '../api.js';
+import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
+import { PromptEditor } from '../prompt-editor.js';
+import { api } from '../session.js';
+import { BUILT_IN_VARIABLES } from '../template.js';
+import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
+
+export interface Agent {
+  readonly _id: string;
+  readonly name: string;
+  readonly llm_provider: string;
+  readonly llm_model: string;
+  readonly tts_provider: string;
+  readonly tts_voice_id: string;
+  readonly stt_provider: string;
+  readonly system_prompt: string;
+  readonly first_message: string;
+  readonly recording_enabled: boolean;
+  readonly max_duration_seconds?: number;
+  readonly createdAt?: string;
+}
+
+type Draft = Omit<Agent, '_id' | 'createdAt' | 'max_duration_seconds'> & { max_duration_seconds: string };
+
+const NEW_AGENT: Draft = {
+  name: '',
+  llm_provider: 'openai',
+  llm_model: defaultModel('openai'),
+  stt_provider: 'deepgram',
+  tts_provider: 'deepgram',
+  tts_voice_id: defaultVoice('deepgram'),
+  system_prompt: '',
+  first_message: 'Hello {{contactName}}, how can I help you today?',
+  recording_enabled: true,
+  max_duration_seconds: '',
+};
+
+const label = (options: readonly (readonly [string, string])[], value: string) => options.find(([v]) => v === value)?.[1] ?? value;
+
+export function AgentsPage() {
+  const [page, setPage] = useState(1);
+  const agents = useQuery({ queryKey: ['agents', page], queryFn: () => api<Page<Agent>>('GET', `/api/agents${query({ page, limit: 20 })}`) });
+  return (
+    <>
+      <PageHeader
+        title="Agents"
+        description="Each agent is a voice, a model and a prompt that answers and places calls."
+        actions={
+          <Link className="btn btn-primary" to="/agents/new">
+            New agent
+          </Link>
+        }
+      />
+      <QueryView query={agents} what="agents">
+        {(result) =>
+          result.data.length === 0 ? (
+            <Empty title="No agents yet">
+              <p>Create your first agent, then talk to it right here in the browser.</p>
+              <Link className="btn btn-primary" to="/agents/new">
+                Create an agent
+              </Link>
+            </Empty>
+          ) : (
+            <>
+              <DataTable
+                caption="Agents"
+                rows={result.data}
+                rowKey={(a) => a._id}
+                columns={[
+                  { header: 'Name', cell: (a) => <Link to={`/agents/${a._id}`}>{a.name}</Link> },
+                  { header: 'Model', cell: (a) => <>{label(LLM_PROVIDERS, a.llm_provider)} · <code>{a.llm_model}</code></> },
+                  { header: 'Voice', cell: (a) => `${label(TTS_PROVIDERS, a.tts_provider)} · ${VOICES[a.tts_provider]?.find((v) => v.id === a.tts_voice_id)?.name ?? a.tts_voice_id}` },
+                  { header: 'Created', cell: (a) => formatDate(a.createdAt) },
+                ]}
+              />
+              <Pager page={result.page} limit={result.limit} total={result.total} onPage={setPage} what="Agents" />
+            </>
+          )
+        }
+      </QueryView>
+    </>
+  );
+}
+
+/**
+ * The fields contacts of this workspace have, for the prompt check: the built-in two plus the
+ * `externalFields` keys of the newest 25 contacts (the list does not carry them, so each is read).
+ */
+function useContactFields() {
+  return useQuery({
+    queryKey: ['contact-fields'],
+    queryFn: async () => {
+      const list = await api<Page<{ _id: string }>>('GET', '/api/contacts?limit=25');
+      const contacts = await Promise.all(list.data.map((c) => api<{ externalFields: Record<string, unknown> }>('GET', `/api/contacts/${c._id}`)));
+      return new Set<string>([...BUILT_IN_VARIABLES, ...contacts.flatMap((c) => Object.keys(c.externalFields ?? {}))]);
+    },
+    staleTime: 60_000,
+  });
+}
+
+function VoicePicker({ provider, value, onChange }: { provider: string; value: string; onChange: (id: string) => void }) {
+  const voices = VOICES[provider] ?? [];
+  const custom = value && !voices.some((v) => v.id === value);
+  return (
+    <fieldset className="voices">
+      <legend>Voice</legend>
+      <div className="voice-grid">
+        {voices.map((v) => (
+          <label key={v.id} className={`voice${v.id === value ? ' selected' : ''}`}>
+            <input type="radio" name="voice" value={v.id} checked={v.id === value} onChange={() => onChange(v.id)} />
+            <span className="voice-name">{v.name}</span>
+            <span className="voice-desc">{v.description}</span>
+          </label>
+        ))}
+        {custom ? (
+          <label className="voice selected">
+            <input type="radio" name="voice" value={value} checked readOnly />
+            <span className="voice-name">Custom voice</span>
+            <span className="voice-desc">
+              <code>{value}</code>
+            </span>
+          </label>
+        ) : null}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Only the fields this form edits: the agent's other settings (interruptions, fallbacks…) are left as they are. */
+function toDraft(agent: Agent): Draft {
+  const draft = { ...NEW_AGENT };
+  for (const key of Object.keys(NEW_AGENT) as (keyof Draft)[]) {
+    const value = agent[key as keyof Agent];
+    if (value !== undefined) (draft as Record<string, unknown>)[key] = key === 'max_duration_seconds' ? String(value) : value;
+  }
+  if (agent.max_duration_seconds === undefined) draft.max_duration_seconds = '';
+  return draft;
+}
+
+/** The request body: everything for a new agent, only what changed for an edit. */
+function body(draft: Draft, original?: Agent): Record<string, unknown> {
+  const { max_duration_seconds, ...fields } = draft;
+  const all: Record<string, unknown> = { ...fields, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}) };
+  if (!original) return all;
+  return Object.fromEntries(Object.entries(all).filter(([k, v]) => (original as unknown as Record<string, unknown>)[k] !== v));
+}
+
+/** "Talk to this agent": a single-use meeting link, opened in a new tab on the meeting page (docs/meeting.md). */
+function TalkToAgent({ agentId }: { agentId: string }) {
+  const link = useMutation({ mutationFn: () => api<{ call_id: string; room_url: string }>('POST', '/api/optimus/meeting-link', { assistantId: agentId }) });
+  return (
+    <section className="card" aria-labelledby="talk-heading">
+      <h2 id="talk-heading">Talk to this agent</h2>
+      <p>Try the agent in your browser with your microphone. The call uses credits and shows up in History like any other.</p>
+      {link.data ? (
+        <div className="row">
+          <a className="btn btn-primary" href={link.data.room_url} target="_blank" rel="noopener noreferrer">
+            Open the call (new tab)
+          </a>
+          <Button variant="ghost" onClick={() => link.reset()}>
+            New link
+          </Button>
+        </div>
+      ) : (
+        <Button onClick={() => link.mutate()} busy={link.isPending}>
+          Start a test call
+        </Button>
+      )}
+      {link.data ? <p className="hint">The link works once. Saved changes apply to calls started after them.</p> : null}
+      <ErrorNotice error={link.error} />
+    </section>
+  );
+}
+
+/** The fields a prompt may use, each ready to copy. */
+function VariablesCard({ known, loaded }: { known: ReadonlySet<string>; loaded: boolean }) {
+  return (
+    <section className="card" aria-labelledby="vars-heading">
+      <h2 id="vars-heading">Variables</h2>
+      <p>Write a contact’s field in double braces and each call fills it in from the contact being called.</p>
+      <ul className="var-list">
+        {[...known].map((name) => (
+          <li key={name}>
+            <code className="var-known">{`{{${name}}}`}</code>
+          </li>
+        ))}
+      </ul>
+      <p className="hint">{loaded ? 'Your own fields come from the columns of the contacts you upload.' : 'Reading your contacts’ fields…'}</p>
+    </section>
+  );
+}
+
+export function AgentEditPage() {
+  const { id } = useParams();
+  const agent = useQuery({ queryKey: ['agent', id], queryFn: () => api<Agent>('GET', `/api/agents/${id}`), enabled: !!id });
+  if (!id) return <AgentForm />;
+  if (agent.isPending) return <Loading what="the agent" />;
+  if (agent.isError)
+    return (
+      <>
+        <PageHeader title="Agent" />
+        <ErrorNotice error={agent.error} />
+        <Link to="/agents">Back to agents</Link>
+      </>
+    );
+  return <AgentForm original={agent.data} key={agent.data._id} />;
+}
+
+function AgentForm({ original }: { original?: Agent }) {
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(original ? toDraft(original) : NEW_AGENT);
+  const [deleting, setDeleting] = useState(false);
+  const fields = useContactFields();
+  const known = useMemo(() => fields.data ?? new Set<string>(BUILT_IN_VARIABLES), [fields.data]);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const save = useMutation({
+    mutationFn: () => (original ? api<Agent>('PATCH', `/api/agents/${original._id}`, body(draft, original)) : api<Agent>('POST', '/api/agents', body(draft))),
+    onSuccess: (saved) => {
+      void queries.invalidateQueries({ queryKey: ['agents'] });
+      queries.setQueryData(['agent', saved._id], saved);
+      if (!original) navigate(`/agents/${saved._id}`, { replace: true, state: { created: true } });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api('DELETE', `/api/agents/${original!._id}`),
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['agents'] });
+      navigate('/agents');
+    },
+  });
+  const dirty = Object.keys(body(draft, original)).length > 0;
+  useEffect(() => save.reset(), [draft]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <>
+      <PageHeader
+        title={original ? original.name : 'New agent'}
+        description={original ? <>Agent id <code>{original._id}</code></> : 'Choose a voice, a model and what the agent should do.'}
+        actions={
+          original ? (
+            <Button variant="danger" onClick={() => setDeleting(true)}>
+              Delete agent
+            </Button>
+          ) : null
+        }
+      />
+      <div className="two-columns">
+        <form
+          className="card form"
+          aria-label="Agent settings"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate();
+          }}
+        >
+          <TextField label="Name" required maxLength={200} value={draft.name} onChange={(e) => set('name', e.target.value)} />
+          <div className="grid-2">
+            <Select
+              label="Language model provider"
+              value={draft.llm_provider}
+              options={LLM_PROVIDERS}
+              onChange={(e) => setDraft((d) => ({ ...d, llm_provider: e.target.value, llm_model: defaultModel(e.target.value) }))}
+            />
+            <Select label="Model" value={draft.llm_model} options={withCurrent(LLM_MODELS[draft.llm_provider] ?? [], draft.llm_model)} onChange={(e) => set('llm_model', e.target.value)} />
+            <Select label="Speech recognition" value={draft.stt_provider} options={STT_PROVIDERS} onChange={(e) => set('stt_provider', e.target.value)} />
+            <Select
+              label="Voice provider"
+              value={draft.tts_provider}
+              options={TTS_PROVIDERS}
+              onChange={(e) => setDraft((d) => ({ ...d, tts_provider: e.target.value, tts_voice_id: defaultVoice(e.target.value) }))}
+            />
+          </div>
+          <VoicePicker provider={draft.tts_provider} value={draft.tts_voice_id} onChange={(v) => set('tts_voice_id', v)} />
+          <PromptEditor
+            label="First message"
+            rows={2}
+            value={draft.first_message}
+            onChange={(v) => set('first_message', v)}
+            known={known}
+            knownLoaded={fields.isSuccess}
+            hint="What the agent says when the call connects. Leave empty to let the caller speak first."
+          />
+          <PromptEditor
+            label="System prompt"
+            rows={10}
+            value={draft.system_prompt}
+            onChange={(v) => set('system_prompt', v)}
+            known={known}
+            knownLoaded={fields.isSuccess}
+            hint="Who the agent is and what it should do. {{contactName}}, {{phoneNumber}} and your contacts’ own fields are filled in per call."
+          />
+          <div className="grid-2">
+            <label className="check">
+              <input type="checkbox" checked={draft.recording_enabled} onChange={(e) => set('recording_enabled', e.target.checked)} />
+              Record calls
+            </label>
+            <TextField
+              label="Longest call (seconds)"
+              type="number"
+              min={30}
+              max={3600}
+              placeholder="600"
+              hint="30 to 3,600; empty uses the platform default."
+              value={draft.max_duration_seconds}
+              onChange={(e) => set('max_duration_seconds', e.target.value)}
+            />
+          </div>
+          <ErrorNotice error={save.error} />
+          {save.isSuccess && original ? <Notice kind="success">Saved.</Notice> : null}
+          <div className="form-actions">
+            <Button variant="primary" type="submit" busy={save.isPending} disabled={!!original && !dirty}>
+              {original ? 'Save changes' : 'Create agent'}
+            </Button>
+            <Link to="/agents">Cancel</Link>
+          </div>
+        </form>
+        <div className="stack">
+          {original ? <TalkToAgent agentId={original._id} /> : null}
+          <VariablesCard known={known} loaded={fields.isSuccess} />
+        </div>
+      </div>
+      <ConfirmDialog
+        open={deleting}
+        title="Delete this agent?"
+        confirm="Delete agent"
+        busy={remove.isPending}
+        error={remove.error}
+        body={<p>Numbers assigned to {original?.name} stop answering until you assign another agent. Call history is kept.</p>}
+        onConfirm={() => remove.mutate()}
+        onClose={() => setDeleting(false)}
+      />
+    </>
+  );
+}

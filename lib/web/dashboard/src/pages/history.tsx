@@ -1,0 +1,235 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router-dom';
+import { query, type Page } from '../api.js';
+import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
+import { api } from '../session.js';
+import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
+
+interface HistoryItem {
+  readonly _id: string;
+  readonly agentType: 'voice' | 'chat' | 'video';
+  readonly fullName: string;
+  readonly mobileNumber: string;
+  readonly callDuration: number;
+  readonly callEndReason: string;
+  readonly callSummary: string;
+  readonly callCost: number;
+  readonly createdAt: string;
+  readonly analysis?: { success?: boolean | null };
+}
+
+interface HistoryRecord extends HistoryItem {
+  readonly callTranscript: string;
+  readonly callRecordingUrl?: string;
+  readonly callStatus?: string;
+  readonly answeredBy?: string;
+  readonly transfer?: { destination: string; mode: string; outcome: string };
+  readonly turnLatencies?: TurnLatency[];
+}
+
+/** Plain words for each end reason (docs/api.md, "History"). */
+const END_REASONS: Record<string, string> = {
+  customer_hangup: 'Caller hung up',
+  agent_hangup: 'Agent ended the call',
+  transferred: 'Transferred',
+  max_duration: 'Reached the longest call',
+  silence_timeout: 'Caller went silent',
+  voicemail: 'Voicemail',
+  busy: 'Busy',
+  no_answer: 'No answer',
+  failed: 'Failed',
+  canceled: 'Canceled',
+  link_expired: 'Meeting link expired',
+  not_joined: 'Not joined yet',
+  error: 'Error',
+};
+const endReason = (r: string) => END_REASONS[r] ?? r;
+const TYPES = [['', 'All types'], ['voice', 'Voice'], ['video', 'Video'], ['chat', 'Chat']] as const;
+const OUTCOMES = [['', 'Any outcome'], ['true', 'Successful'], ['false', 'Not successful']] as const;
+
+export function HistoryPage() {
+  const [filters, setFilters] = useState({ search: '', agentType: '', startDate: '', endDate: '', success: '' });
+  const [page, setPage] = useState(1);
+  const search = useDebounced(filters.search.trim());
+  const params = { ...filters, search, page, limit: 20 };
+  const history = useQuery({ queryKey: ['history', params], queryFn: () => api<Page<HistoryItem>>('GET', `/api/history${query(params)}`), placeholderData: (p) => p });
+  const set = (key: keyof typeof filters) => (e: { target: { value: string } }) => {
+    setFilters({ ...filters, [key]: e.target.value });
+    setPage(1);
+  };
+  const filtered = Object.values(filters).some(Boolean);
+  return (
+    <>
+      <PageHeader title="History" description="Every call, with its transcript, recording and cost." />
+      <form className="toolbar filters" role="search" aria-label="Filter calls" onSubmit={(e) => e.preventDefault()}>
+        <TextField label="Search" type="search" placeholder="Name or number" value={filters.search} onChange={set('search')} />
+        <Select label="Type" value={filters.agentType} options={TYPES} onChange={set('agentType')} />
+        <TextField label="From" type="date" value={filters.startDate} onChange={set('startDate')} />
+        <TextField label="To" type="date" value={filters.endDate} onChange={set('endDate')} />
+        <Select label="Outcome" value={filters.success} options={OUTCOMES} onChange={set('success')} />
+        {filtered ? (
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setFilters({ search: '', agentType: '', startDate: '', endDate: '', success: '' });
+              setPage(1);
+            }}
+          >
+            Clear filters
+          </Button>
+        ) : null}
+      </form>
+      <QueryView query={history} what="calls">
+        {(result) =>
+          result.data.length === 0 ? (
+            <Empty title={filtered ? 'No calls match these filters' : 'No calls yet'}>{filtered ? null : <p>Calls appear here when they end.</p>}</Empty>
+          ) : (
+            <>
+              <DataTable
+                caption="Calls"
+                rows={result.data}
+                rowKey={(h) => h._id}
+                columns={[
+                  { header: 'When', cell: (h) => <Link to={`/history/${h._id}`}>{formatDate(h.createdAt)}</Link> },
+                  { header: 'Who', cell: (h) => <>{h.fullName || 'Unknown'}<span className="cell-note">{h.mobileNumber}</span></> },
+                  { header: 'Type', className: 'capitalize', cell: (h) => h.agentType },
+                  { header: 'Duration', cell: (h) => formatDuration(h.callDuration) },
+                  { header: 'Ended', cell: (h) => endReason(h.callEndReason) },
+                  { header: 'Cost', className: 'num', cell: (h) => formatCredits(h.callCost) },
+                ]}
+              />
+              <Pager page={result.page} limit={result.limit} total={result.total} onPage={setPage} what="Calls" />
+            </>
+          )
+        }
+      </QueryView>
+    </>
+  );
+}
+
+/** `agent: …` / `user: …` lines as a conversation. */
+function Transcript({ text }: { text: string }) {
+  const lines = text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const m = /^(agent|user):\s?(.*)$/.exec(line);
+      return m ? { who: m[1] as 'agent' | 'user', text: m[2]! } : { who: 'user' as const, text: line };
+    });
+  if (lines.length === 0) return <Empty title="Nothing was said on this call" />;
+  return (
+    <ol className="transcript">
+      {lines.map((l, i) => (
+        <li key={i} className={`turn turn-${l.who}`}>
+          <span className="turn-who">{l.who === 'agent' ? 'Agent' : 'Caller'}</span>
+          <p>{l.text}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The recording through a fresh presigned URL (valid 15 minutes), asked for only when the page opens. */
+function Recording({ callId }: { callId: string }) {
+  const url = useQuery({ queryKey: ['recording', callId], queryFn: () => api<{ url: string; expiresAt: string }>('GET', `/api/history/${callId}/recording-url`), staleTime: 10 * 60_000 });
+  if (url.isPending) return <Loading what="the recording" />;
+  if (url.isError) return <ErrorNotice error={url.error} />;
+  return (
+    <>
+      <audio controls preload="metadata" src={url.data.url} aria-label="Call recording">
+        <a href={url.data.url}>Download the recording</a>
+      </audio>
+      <p className="hint">Stereo: the caller on the left, the agent on the right.</p>
+    </>
+  );
+}
+
+function LatencyTable({ turns }: { turns: readonly TurnLatency[] }) {
+  const cell = (n: number | null) => (n === null ? '—' : `${Math.round(n)}`);
+  return (
+    <details>
+      <summary>Figures per turn (ms)</summary>
+      <DataTable
+        caption="Latency per turn in milliseconds"
+        rows={turns.map((t, i) => ({ ...t, turn: i + 1 }))}
+        rowKey={(t) => String(t.turn)}
+        columns={[
+          { header: 'Turn', cell: (t) => t.turn },
+          ...STAGES.map((s) => ({ header: s.label, className: 'num', cell: (t: TurnLatency) => cell(t[s.key]) })),
+        ]}
+      />
+    </details>
+  );
+}
+
+export function CallPage() {
+  const { id } = useParams();
+  const record = useQuery({ queryKey: ['call', id], queryFn: () => api<HistoryRecord>('GET', `/api/history/${id}`) });
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/history">← History</Link>
+      </p>
+      <QueryView query={record} what="the call">
+        {(r) => (
+          <>
+            <PageHeader title={r.fullName || 'Call'} description={`${formatDate(r.createdAt)} · ${r.mobileNumber}`} />
+            <div className="stats">
+              <div className="stat">
+                <span className="stat-label">Duration</span>
+                <span className="stat-value">{formatDuration(r.callDuration)}</span>
+              </div>
+              <div className="stat">
+                <span className="stat-label">Cost</span>
+                <span className="stat-value">{formatCredits(r.callCost)} credits</span>
+              </div>
+              <div className="stat">
+                <span className="stat-label">Ended</span>
+                <span className="stat-value stat-text">{endReason(r.callEndReason)}</span>
+                {r.callStatus ? <span className="stat-note">Telephony status: {r.callStatus}</span> : null}
+              </div>
+              {r.transfer ? (
+                <div className="stat">
+                  <span className="stat-label">Transfer</span>
+                  <span className="stat-value stat-text">{r.transfer.outcome}</span>
+                  <span className="stat-note">
+                    {r.transfer.mode} to {r.transfer.destination}
+                  </span>
+                </div>
+              ) : null}
+            </div>
+            <div className="two-columns">
+              <section className="card" aria-labelledby="transcript-heading">
+                <h2 id="transcript-heading">Transcript</h2>
+                <Transcript text={r.callTranscript} />
+              </section>
+              <div className="stack">
+                <section className="card" aria-labelledby="summary-heading">
+                  <h2 id="summary-heading">Summary</h2>
+                  <p>{r.callSummary || 'No summary for this call.'}</p>
+                </section>
+                <section className="card" aria-labelledby="recording-heading">
+                  <h2 id="recording-heading">Recording</h2>
+                  {r.callRecordingUrl ? <Recording callId={r._id} /> : <p>This call was not recorded. Turn on “Record calls” in the agent’s settings.</p>}
+                </section>
+              </div>
+            </div>
+            <section className="card" aria-labelledby="latency-heading">
+              <h2 id="latency-heading">Response time per turn</h2>
+              {r.turnLatencies && r.turnLatencies.length > 0 ? (
+                <>
+                  <p className="hint">From the caller’s last word to the agent’s first sound, by stage.</p>
+                  <LatencyWaterfall turns={r.turnLatencies} />
+                  <LatencyTable turns={r.turnLatencies} />
+                </>
+              ) : (
+                <p>No turn figures: the caller never spoke after a greeting, or the call did not connect.</p>
+              )}
+            </section>
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}

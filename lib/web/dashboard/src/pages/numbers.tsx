@@ -1,0 +1,233 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { query, type Page } from '../api.js';
+import { api } from '../session.js';
+import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, PageHeader, Pager, QueryView, TextField, formatDate } from '../ui.js';
+
+interface PhoneNumber {
+  readonly _id: string;
+  readonly number: string;
+  readonly type?: 'byot';
+  readonly agentId: string | null;
+  readonly telephonyAccountSid?: string;
+  readonly createdAt?: string;
+}
+
+interface Available {
+  readonly number: string;
+  readonly friendlyName: string;
+  readonly locality: string | null;
+  readonly region: string | null;
+  readonly country: string;
+}
+
+function BuyForm({ onDone }: { onDone: () => void }) {
+  const queries = useQueryClient();
+  const [country, setCountry] = useState('US');
+  const [areaCode, setAreaCode] = useState('');
+  const [contains, setContains] = useState('');
+  const [criteria, setCriteria] = useState<Record<string, string> | null>(null);
+  const found = useQuery({
+    queryKey: ['available', criteria],
+    queryFn: () => api<{ data: Available[] }>('GET', `/api/phone-numbers/available${query({ ...criteria, limit: 10 })}`),
+    enabled: criteria !== null,
+  });
+  const buy = useMutation({
+    mutationFn: (phoneNumber: string) => api('POST', '/api/phone-numbers/buy', { phoneNumber }),
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['numbers'] });
+      onDone();
+    },
+  });
+  return (
+    <>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setCriteria({ country, areaCode, contains });
+        }}
+      >
+        <TextField label="Country" maxLength={2} required value={country} onChange={(e) => setCountry(e.target.value)} />
+        <TextField label="Area code" inputMode="numeric" maxLength={3} placeholder="415" value={areaCode} onChange={(e) => setAreaCode(e.target.value)} />
+        <TextField label="Contains" maxLength={16} placeholder="digits or letters" value={contains} onChange={(e) => setContains(e.target.value)} />
+        <Button type="submit" busy={found.isFetching}>
+          Search
+        </Button>
+      </form>
+      {criteria ? (
+        <QueryView query={found} what="numbers for sale">
+          {({ data }) =>
+            data.length === 0 ? (
+              <Empty title="No numbers match">
+                <p>Try another area code or fewer digits.</p>
+              </Empty>
+            ) : (
+              <ul className="number-results">
+                {data.map((n) => (
+                  <li key={n.number}>
+                    <span>
+                      <strong>{n.friendlyName}</strong>
+                      <span className="cell-note">{[n.locality, n.region, n.country].filter(Boolean).join(', ')}</span>
+                    </span>
+                    <Button variant="primary" busy={buy.isPending && buy.variables === n.number} onClick={() => buy.mutate(n.number)} aria-label={`Buy ${n.friendlyName}`}>
+                      Buy
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </QueryView>
+      ) : null}
+      <ErrorNotice error={buy.error} />
+    </>
+  );
+}
+
+function ImportForm({ onDone }: { onDone: () => void }) {
+  const queries = useQueryClient();
+  const [phoneNumber, setPhoneNumber] = useState('');
+  const [sid, setSid] = useState('');
+  const [token, setToken] = useState('');
+  const run = useMutation({
+    mutationFn: () => api('POST', '/api/phone-numbers/import', { phoneNumber, telephonyAccountSid: sid, telephonyAuthToken: token }),
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['numbers'] });
+      onDone();
+    },
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        run.mutate();
+      }}
+    >
+      <p>Bring a number from your own Twilio account. We point its voice webhooks at the platform; releasing it removes them again.</p>
+      <TextField label="Phone number" required placeholder="+14155550142" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} />
+      <TextField label="Twilio account SID" required placeholder="AC…" value={sid} onChange={(e) => setSid(e.target.value)} />
+      <TextField label="Twilio auth token" type="password" autoComplete="off" required hint="Stored encrypted; never shown again." value={token} onChange={(e) => setToken(e.target.value)} />
+      <ErrorNotice error={run.error} />
+      <div className="dialog-footer">
+        <Button onClick={onDone}>Cancel</Button>
+        <Button variant="primary" type="submit" busy={run.isPending}>
+          Import number
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function AssignAgent({ number, agents }: { number: PhoneNumber; agents: readonly { _id: string; name: string }[] }) {
+  const queries = useQueryClient();
+  const assign = useMutation({
+    mutationFn: (agentId: string | null) => api('PATCH', `/api/phone-numbers/${number._id}`, { agentId }),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['numbers'] }),
+  });
+  return (
+    <>
+      <label className="visually-hidden" htmlFor={`assign-${number._id}`}>
+        Agent answering {number.number}
+      </label>
+      <select id={`assign-${number._id}`} value={number.agentId ?? ''} disabled={assign.isPending} onChange={(e) => assign.mutate(e.target.value || null)}>
+        <option value="">No agent (inbound calls not answered)</option>
+        {agents.map((a) => (
+          <option key={a._id} value={a._id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+      <ErrorNotice error={assign.error} />
+    </>
+  );
+}
+
+export function PhoneNumbersPage() {
+  const queries = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [dialog, setDialog] = useState<'buy' | 'import' | null>(null);
+  const [releasing, setReleasing] = useState<PhoneNumber | null>(null);
+  const numbers = useQuery({ queryKey: ['numbers', page], queryFn: () => api<Page<PhoneNumber>>('GET', `/api/phone-numbers${query({ page, limit: 20 })}`) });
+  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => api<Page<{ _id: string; name: string }>>('GET', '/api/agents?limit=100') });
+  const release = useMutation({
+    mutationFn: (id: string) => api('DELETE', `/api/phone-numbers/${id}`),
+    onSuccess: () => {
+      setReleasing(null);
+      void queries.invalidateQueries({ queryKey: ['numbers'] });
+    },
+  });
+  return (
+    <>
+      <PageHeader
+        title="Phone numbers"
+        description="Numbers your agents call from, and answer on when you assign an agent."
+        actions={
+          <>
+            <Button onClick={() => setDialog('import')}>Import a number</Button>
+            <Button variant="primary" onClick={() => setDialog('buy')}>
+              Buy a number
+            </Button>
+          </>
+        }
+      />
+      <QueryView query={numbers} what="phone numbers">
+        {(result) =>
+          result.data.length === 0 ? (
+            <Empty title="No phone numbers yet">
+              <p>Buy a number, or import one from your own Twilio account.</p>
+            </Empty>
+          ) : (
+            <>
+              <DataTable
+                caption="Phone numbers"
+                rows={result.data}
+                rowKey={(n) => n._id}
+                columns={[
+                  { header: 'Number', cell: (n) => <code>{n.number}</code> },
+                  { header: 'Source', cell: (n) => (n.type === 'byot' ? 'Imported' : 'Bought') },
+                  { header: 'Answered by', cell: (n) => <AssignAgent number={n} agents={agents.data?.data ?? []} /> },
+                  { header: 'Added', cell: (n) => formatDate(n.createdAt) },
+                  {
+                    header: 'Actions',
+                    hideHeader: true,
+                    className: 'actions',
+                    cell: (n) => (
+                      <Button variant="danger" onClick={() => setReleasing(n)} aria-label={`Release ${n.number}`}>
+                        Release
+                      </Button>
+                    ),
+                  },
+                ]}
+              />
+              <Pager page={result.page} limit={result.limit} total={result.total} onPage={setPage} what="Phone numbers" />
+            </>
+          )
+        }
+      </QueryView>
+      <Dialog open={dialog === 'buy'} title="Buy a phone number" onClose={() => setDialog(null)} footer={<Button onClick={() => setDialog(null)}>Close</Button>}>
+        <BuyForm onDone={() => setDialog(null)} />
+      </Dialog>
+      <Dialog open={dialog === 'import'} title="Import a phone number" onClose={() => setDialog(null)}>
+        <ImportForm onDone={() => setDialog(null)} />
+      </Dialog>
+      <ConfirmDialog
+        open={releasing !== null}
+        title="Release this number?"
+        confirm="Release number"
+        busy={release.isPending}
+        error={release.error}
+        body={
+          <p>
+            {releasing?.type === 'byot'
+              ? `${releasing?.number} stays in your Twilio account; we remove our webhooks from it.`
+              : `${releasing?.number} goes back to the provider and may be given to someone else.`}{' '}
+            Calls to it are no longer answered by an agent.
+          </p>
+        }
+        onConfirm={() => releasing && release.mutate(releasing._id)}
+        onClose={() => setReleasing(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { niceTicks } from '../../lib/web/dashboard/src/charts.js';
+import { segments, variablesIn } from '../../lib/web/dashboard/src/template.js';
+import { fillTemplate } from '../../lib/domain/template.js';
+import { dashboardCsp } from '../../lib/web/dashboard/headers.js';
+
+describe('the prompt editor reads {{variables}} as the streaming service fills them', () => {
+  const known = new Set(['contactName', 'plan']);
+
+  it('cuts text into runs and placeholders, marking the known ones', () => {
+    expect(segments('Hi {{contactName}}, plan {{ plan }} and {{tier}}.', known)).toEqual([
+      { text: 'Hi ' },
+      { text: '{{contactName}}', variable: { name: 'contactName', known: true } },
+      { text: ', plan ' },
+      { text: '{{ plan }}', variable: { name: 'plan', known: true } },
+      { text: ' and ' },
+      { text: '{{tier}}', variable: { name: 'tier', known: false } },
+      { text: '.' },
+    ]);
+  });
+
+  it('finds the same placeholders fillTemplate fills, once each, and nothing in near misses', () => {
+    const text = '{{a}} {{a}} {{b.c}} {{ d-e }} {single} {{ }} {{x y}}';
+    expect(variablesIn(text)).toEqual(['a', 'b.c', 'd-e']);
+    // Every name the editor reports is one the call fills; the near misses stay literal in both.
+    expect(fillTemplate(text, { a: '1', 'b.c': '2', 'd-e': '3' })).toBe('1 1 2 3 {single} {{ }} {{x y}}');
+  });
+
+  it('joins the segments back into the exact text (the highlight layer lines up with the textarea)', () => {
+    const text = 'Line one {{contactName}}\n\nline {{x}} three {{';
+    expect(segments(text, known).map((s) => s.text).join('')).toBe(text);
+  });
+});
+
+describe('chart axes', () => {
+  it('step by 1, 2 or 5 times a power of ten, and reach the largest value', () => {
+    expect(niceTicks(945)).toEqual([0, 500, 1000]);
+    expect(niceTicks(800)).toEqual([0, 200, 400, 600, 800]);
+    expect(niceTicks(0.3, 3)).toEqual([0, 0.1, 0.2, 0.3]);
+    expect(niceTicks(7, 3)).toEqual([0, 5, 10]);
+    // Nothing to show still gives an axis with a length (the charts divide by its end).
+    expect(niceTicks(0).length).toBe(2);
+  });
+});
+
+describe('the dashboard CSP', () => {
+  it('runs only this origin’s code and plays recordings from the named bucket', () => {
+    const csp = dashboardCsp(['http://127.0.0.1:4569']);
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("media-src 'self' http://127.0.0.1:4569;");
+    expect(csp).not.toMatch(/unsafe-(inline|eval)/);
+  });
+});
