@@ -17,6 +17,9 @@ const COMBOS: Combo[] = [
   ['openai', 'anthropic', 'elevenlabs'],
 ];
 
+/** A model each LLM vendor's stand-in knows (the stand-ins refuse unknown models, as the vendors do). */
+const MODEL: Record<(typeof LLM_PROVIDERS)[number], string> = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5', google: 'gemini-2.5-flash' };
+
 let vp: VoicePlatform;
 
 beforeAll(async () => {
@@ -35,6 +38,7 @@ describe('provider combinations', () => {
     const agent = await vp.agent({
       stt_provider: stt,
       llm_provider: llm,
+      llm_model: MODEL[llm],
       tts_provider: tts,
       tts_voice_id: DEFAULT_VOICE[tts],
       first_message: 'Hello, how can I help?',
