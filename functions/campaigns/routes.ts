@@ -1,5 +1,5 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { routeSwitch } from '../../lib/http/route-switch.js';
+import { routeSwitch } from '../../lib/http/route-group.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { actOnCampaign, campaignDetail, campaignPage, campaignResults, createCampaign } from '../../lib/services/campaigns.js';
 

@@ -1,7 +1,7 @@
 import { fileTooLarge, HTTP_IMPORT_LIMITS } from '../../lib/domain/contact-import/index.js';
 import { defineRoute } from '../../lib/http/handler.js';
 import { readMultipartForm } from '../../lib/http/multipart.js';
-import { routeSwitch } from '../../lib/http/route-switch.js';
+import { routeSwitch } from '../../lib/http/route-group.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { addDncNumber, deleteDncNumber, getDncNumber, importDncFile } from '../../lib/services/dnc.js';
 import { listDncEntries } from '../../lib/store/dnc.js';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { RouteSpec } from '../infra/routes.js';
+import { ROUTES, type OperationId, type RouteSpec } from '../infra/routes.js';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -17,4 +17,9 @@ export function routeGroup(routes: readonly (readonly [RouteSpec, Handler])[]): 
     if (!handler) throw new Error(`No handler in this group for ${event.routeKey}`);
     return handler(event, context);
   };
+}
+
+/** {@link routeGroup} keyed by operation id: `routeSwitch({ createCampaign: handler, ... })`. */
+export function routeSwitch(handlers: Partial<Record<OperationId, unknown>>): Handler {
+  return routeGroup(Object.entries(handlers).map(([id, handler]) => [ROUTES[id as OperationId], handler as Handler] as const));
 }
