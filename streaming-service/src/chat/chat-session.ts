@@ -288,6 +288,8 @@ class TextChannel implements TurnChannel {
 
   async builtIn(action: Exclude<ToolAction, { kind: 'http' }>, _call: LlmToolCall, r: AgentRound): Promise<{ content: string; stop?: boolean }> {
     if (action.kind === 'send_dtmf') return { content: JSON.stringify({ error: 'this is a text chat: there is no phone keypad' }) };
+    // Never offered in a chat (no number to keep from being called), but never mistaken for end-call either.
+    if (action.kind === 'opt_out') return { content: JSON.stringify({ error: 'this is a text chat: there is no phone number to add to the do-not-call list' }) };
     if (action.kind === 'transfer') {
       // A chat has no line to move; the visitor is told how to reach a person, in the chat itself.
       this.handoff = true;
