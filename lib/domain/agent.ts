@@ -45,6 +45,19 @@ export const SilenceConfig = z
     reprompt_message: z.string().trim().min(1).max(300).optional(),
   });
 export type SilenceConfig = z.infer<typeof SilenceConfig>;
+
+/**
+ * When the caller's turn is over (docs/api.md, "turn_taking"; docs/voice-pipeline.md, "Turn-taking"): a
+ * fragment that stops on a word a sentence cannot end on ("a table for", "and, um") waits for more.
+ */
+export const TurnTakingConfig = z
+  .strictObject({
+    /** Extra wait after an unfinished-looking fragment before the agent answers it, ms; 0 never waits. Default 2000. */
+    unfinished_wait_ms: z.number().int().min(0).max(10_000).optional(),
+    /** Words a sentence does not end on (conjunctions, articles, prepositions, fillers); replaces the English default list. */
+    continuation_words: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(200).optional(),
+  });
+export type TurnTakingConfig = z.infer<typeof TurnTakingConfig>;
 /** Answering-machine detection per agent (docs/telephony.md, Voicemail): Twilio's asynchronous AMD. */
 export const VOICEMAIL_DETECTION = ['off', 'detect', 'detect_message_end'] as const;
 /** What the call does when a machine answered. */
@@ -116,6 +129,7 @@ const agentFields = {
   ambience_enabled: z.boolean(),
   interruption: InterruptionConfig,
   silence: SilenceConfig,
+  turn_taking: TurnTakingConfig,
   voicemail_detection: z.enum(VOICEMAIL_DETECTION),
   voicemail_action: z.enum(VOICEMAIL_ACTIONS),
   /** Left after the beep when `voicemail_action` is `leave_message`; `{{contact variables}}` are filled. */
@@ -148,6 +162,7 @@ export const AgentCreate = z
     ambience_enabled: agentFields.ambience_enabled.default(false),
     interruption: agentFields.interruption.optional(),
     silence: agentFields.silence.optional(),
+    turn_taking: agentFields.turn_taking.optional(),
     /** Post-call analysis (docs/webhooks.md); none unless given. */
     analysis: AgentAnalysis.optional(),
     voicemail_detection: agentFields.voicemail_detection.default(CALL_CONTROL_DEFAULTS.voicemail_detection),
@@ -193,6 +208,7 @@ export interface Agent {
   /** Absent on agents that never set it: every default applies. */
   interruption?: InterruptionConfig;
   silence?: SilenceConfig;
+  turn_taking?: TurnTakingConfig;
   /** null once removed by an update. */
   analysis?: AgentAnalysis | null;
   /** The call-control fields are optional: agents stored before them read as {@link CALL_CONTROL_DEFAULTS}. */
@@ -237,6 +253,7 @@ export const AgentView = z
     ambience_enabled: z.boolean(),
     interruption: InterruptionConfig.optional(),
     silence: SilenceConfig.optional(),
+    turn_taking: TurnTakingConfig.optional(),
     voicemail_detection: z.enum(VOICEMAIL_DETECTION).default(CALL_CONTROL_DEFAULTS.voicemail_detection),
     voicemail_action: z.enum(VOICEMAIL_ACTIONS).default(CALL_CONTROL_DEFAULTS.voicemail_action),
     voicemail_message: z.string().default(CALL_CONTROL_DEFAULTS.voicemail_message),

@@ -239,8 +239,8 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   getAgent: { params: { id: EXAMPLE_IDS.agent }, response: agentView },
   updateAgent: {
     params: { id: EXAMPLE_IDS.agent },
-    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true, interruption: { min_words: 3 } },
-    response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true, interruption: { min_words: 3 } },
+    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 } },
+    response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 } },
   },
   deleteAgent: { params: { id: EXAMPLE_IDS.agent } },
 

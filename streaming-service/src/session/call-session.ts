@@ -22,6 +22,7 @@ import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-
 import { Keypad } from './dtmf.js';
 import { coldTransfer, movedByTransfer, transferRecord, warmTransfer, WarmAttempt, type SessionTelephony, type TransferResult } from './transfer.js';
 import { Conversation } from './conversation.js';
+import { endOfTurnWaitMs, turnTakingSettings, type TurnTakingSettings } from './end-of-turn.js';
 import { CallerFloor } from './floor.js';
 import { interruptionSettings } from './interruption.js';
 import { contactVariables, fillTemplate } from './prompt.js';
@@ -196,6 +197,9 @@ export class CallSession {
   private readonly turns = new TurnDetector({ interruptOnSpeechStarted: false, minInterruptWords: Number.POSITIVE_INFINITY });
   readonly floor: CallerFloor;
   readonly silence: SilenceWatch;
+  private readonly turnTaking: TurnTakingSettings;
+  /** A turn that ended on an unfinished-looking fragment, waiting for the rest (end-of-turn.ts). */
+  private heldTurn: { text: string; timer: NodeJS.Timeout } | undefined;
   private handles = 0;
   /** Consecutive replies the model failed; a third in a row ends the call (the model is down). */
   private replyFailures = 0;
@@ -246,6 +250,7 @@ export class CallSession {
       },
     });
     this.silence = new SilenceWatch(silenceSettings(setup.agent.silence), this.options.silenceTimeoutMs);
+    this.turnTaking = turnTakingSettings(setup.agent.turn_taking);
     this.floor = new CallerFloor(interruptionSettings(setup.agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
       activity: () => {
         const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
@@ -499,6 +504,8 @@ export class CallSession {
         if (rms(pcm) >= this.options.voiceRms) {
           this.lastVoicedAtMs = frame.atMs;
           this.lastActivityMs = frame.atMs;
+          // The caller is talking again: a held fragment waits for the words that follow.
+          if (this.heldTurn) this.holdTurn(this.heldTurn.text);
         }
         this.floor.onAudio(pcm, frame.atMs);
         this.stt.sendAudio(frame.audio);
@@ -512,11 +519,14 @@ export class CallSession {
       case 'speech_started':
       case 'transcript':
       case 'utterance_end': {
-        if (frame.kind === 'transcript' && frame.text.trim()) this.notify({ type: 'caption', role: 'user', text: frame.text, final: frame.isFinal });
+        if (frame.kind === 'transcript' && frame.text.trim()) {
+          this.notify({ type: 'caption', role: 'user', text: frame.text, final: frame.isFinal });
+          this.resumeHeldTurn();
+        }
         const decisions = this.turns.onFrame(frame, false);
         if (frame.kind === 'transcript' && decisions.length === 0) this.floor.onTranscript(this.turns.pendingText, frame.atMs);
         for (const decision of decisions) {
-          if (decision.type === 'turn_end' && this.floor.onTurnEnd(decision.text, decision.atMs)) this.onUserTurn(decision.text, decision.atMs);
+          if (decision.type === 'turn_end' && this.floor.onTurnEnd(decision.text, decision.atMs)) this.onTurnEnded(decision.text, decision.atMs);
         }
         return;
       }
@@ -555,6 +565,36 @@ export class CallSession {
 
   /** Barge-ins: caller speech event time and when `clear` went out (performance.now()). */
   readonly interruptions: { handleId: string; atMs: number; clearedAtMs: number }[] = [];
+
+  /**
+   * The recognizer ended a turn the agent should answer: at once, or, when the words stop where a sentence
+   * cannot (end-of-turn.ts), after the agent's `unfinished_wait_ms` without the caller going on.
+   */
+  private onTurnEnded(text: string, atMs: number): void {
+    if (endOfTurnWaitMs(text, this.turnTaking) === 0) return this.onUserTurn(text, atMs);
+    this.holdTurn(text);
+  }
+
+  /** (Re)starts the wait on a held fragment; voiced caller audio restarts it, so a slow restart is not cut. */
+  private holdTurn(text: string): void {
+    if (this.heldTurn) clearTimeout(this.heldTurn.timer);
+    const timer = setTimeout(() => {
+      this.heldTurn = undefined;
+      // The turn ends now: latency figures count from here, not from the fragment's end.
+      this.onUserTurn(text, performance.now());
+    }, this.turnTaking.unfinishedWaitMs);
+    timer.unref?.();
+    this.heldTurn = { text, timer };
+  }
+
+  /** The caller went on after a held fragment: its words lead the turn being spoken. */
+  private resumeHeldTurn(): void {
+    const held = this.heldTurn;
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.heldTurn = undefined;
+    this.turns.restore(held.text);
+  }
 
   private onUserTurn(text: string, atMs: number): void {
     if (this.state.isEnding || this.state.state === 'transferring' || this.failing) return;
@@ -657,6 +697,8 @@ export class CallSession {
 
   private async finish(cause: EndCause): Promise<void> {
     this.limit?.cancel();
+    if (this.heldTurn) clearTimeout(this.heldTurn.timer);
+    this.heldTurn = undefined;
     this.keypad.close();
     if (this.silenceTimer) clearInterval(this.silenceTimer);
     this.floor.close();

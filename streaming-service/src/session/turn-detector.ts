@@ -86,6 +86,14 @@ export class TurnDetector {
     return out;
   }
 
+  /**
+   * Puts words of a turn that was held back (end-of-turn.ts: it looked unfinished and the caller went on)
+   * in front of the current turn, so the next turn end carries the whole sentence.
+   */
+  restore(text: string): void {
+    if (text.trim()) this.finals.unshift(text.trim());
+  }
+
   private take(): string | undefined {
     const text = this.pendingText;
     this.finals = [];
