@@ -15,6 +15,7 @@ import {
   type SttStandin,
   type TimedWord,
 } from './stt-engine.js';
+import { STT_MODELS, isKnown } from './catalog.js';
 
 /** Universal-Streaming's defaults: end of turn after 400 ms when confident, 1280 ms regardless. */
 const DEFAULT_MIN_TURN_SILENCE_MS = 400;
@@ -27,7 +28,8 @@ const SESSION_LIFETIME_S = 3 * 60 * 60;
  * - handshake: `Authorization: <key>` header or `token` query parameter; a bad credential is accepted at the
  *   HTTP level and closed with 4001 "Not Authorized" (the SDK's permanent auth code); parameters
  *   `sample_rate` (required), `encoding` (`pcm_s16le` default, `pcm_mulaw`; anything else closes 3006),
- *   decoded for the VAD at the declared rate, `speech_model`,
+ *   decoded for the VAD at the declared rate, `speech_model` (one of the catalog's; another is an `Error`
+ *   frame `{type, error_code: 3006, error}` and close 3006, as the service reports validation errors),
  *   `min_turn_silence`, `max_turn_silence`, `format_turns`;
  * - server: `Begin {id, expires_at}` first; `SpeechStarted {timestamp}`; `Turn` messages (`turn_order`,
  *   `end_of_turn`, `transcript` of finalized words, `words` with `word_is_final`, `utterance`), an extra
@@ -57,6 +59,14 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
   const sampleRate = intParam(q.get('sample_rate'), 0);
   if (sampleRate <= 0) {
     connection.close(4000, 'Sample rate must be a positive integer');
+    return;
+  }
+  const speechModel = q.get('speech_model');
+  if (speechModel !== null && !isKnown(STT_MODELS.assemblyai, speechModel)) {
+    // Parameters are validated after the upgrade: an `Error` frame, then the close with the same code.
+    const message = `Input validation error: speech_model must be one of ${STT_MODELS.assemblyai.join(', ')}`;
+    connection.sendJson({ type: 'Error', error_code: 3006, error: message });
+    connection.close(3006, message);
     return;
   }
   const encoding = q.get('encoding') ?? 'pcm_s16le';

@@ -14,6 +14,17 @@ import {
   type SttStandin,
   type TimedWord,
 } from './stt-engine.js';
+import { STT_MODELS, isKnown } from './catalog.js';
+
+/**
+ * Languages Speechmatics' real-time service transcribes (its language list, ISO 639-1 and its own codes such
+ * as `cmn` and `yue`); `auto` asks it to identify the language.
+ */
+const LANGUAGES = new Set([
+  'auto', 'ar', 'ba', 'eu', 'be', 'bn', 'bg', 'yue', 'ca', 'hr', 'cs', 'da', 'nl', 'en', 'eo', 'et', 'fi', 'fr', 'gl',
+  'de', 'el', 'he', 'hi', 'hu', 'id', 'ia', 'ga', 'it', 'ja', 'ko', 'lv', 'lt', 'ms', 'mt', 'cmn', 'mr', 'mn', 'no',
+  'fa', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'es', 'sw', 'sv', 'tl', 'ta', 'th', 'tr', 'uk', 'ur', 'ug', 'vi', 'cy',
+]);
 
 /** A Speechmatics stand-in also serves the temporary-key endpoint, so it exposes both URLs. */
 export interface SpeechmaticsStandin extends SttStandin {
@@ -33,7 +44,9 @@ const OUTPUT_FORMAT = '2.9';
  *   Speechmatics' server-side form); 401 on the handshake otherwise;
  * - protocol: `StartRecognition` first (audio_format raw `mulaw` or `pcm_s16le` at its `sample_rate`, decoded
  *   for the VAD at that rate; otherwise `Error invalid_audio_type`, transcription_config
- *   with language, enable_partials, max_delay, conversation_config.end_of_utterance_silence_trigger) ->
+ *   with language (one Speechmatics transcribes, else `Error invalid_language`), model or operating_point
+ *   (`standard`, `enhanced`, `melia-1`, else `Error invalid_model`), enable_partials, max_delay,
+ *   conversation_config.end_of_utterance_silence_trigger) ->
  *   `RecognitionStarted` and an `Info` (recognition_quality: telephony); each binary message ->
  *   `AudioAdded {seq_no}`; `AddPartialTranscript` / `AddTranscript` (format 2.9, metadata, word and
  *   punctuation results); `EndOfUtterance` after the configured silence or a `ForceEndOfUtterance`;
@@ -82,6 +95,8 @@ interface StartRecognition {
   audio_format?: { type?: string; encoding?: string; sample_rate?: number };
   transcription_config?: {
     language?: string;
+    model?: string;
+    operating_point?: string;
     enable_partials?: boolean;
     max_delay?: number;
     conversation_config?: { end_of_utterance_silence_trigger?: number };
@@ -140,6 +155,10 @@ function runSpeechmaticsSession(control: SttStandinControl, connection: StandinC
       return error('invalid_audio_type', `sample_rate ${String(rate)} is not supported`);
     }
     if (!config.language) return error('invalid_config', 'transcription_config.language is required');
+    if (!LANGUAGES.has(config.language)) return error('invalid_language', `language not supported: ${config.language}`);
+    // `model` (and the older `operating_point` it replaced) must name one of the service's models.
+    const model = config.model ?? config.operating_point;
+    if (model !== undefined && !isKnown(STT_MODELS.speechmatics, model)) return error('invalid_model', `model not supported: ${model}`);
     const audio: AudioFormat = { encoding: format.encoding === 'mulaw' ? 'mulaw' : 'linear16', sampleRate: rate };
     const trigger = config.conversation_config?.end_of_utterance_silence_trigger ?? 0;
     if (trigger < 0 || trigger > 2) return error('invalid_config', 'end_of_utterance_silence_trigger must be between 0 and 2');

@@ -1,6 +1,7 @@
 import { PHONE_AUDIO, bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { describeError, log } from '../../../lib/http/log.js';
 import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
+import { VendorError } from '../../../lib/vendors/shared/errors.js';
 
 /**
  * The call's transcription stream, kept alive across vendor failures. A socket that drops or errors is
@@ -14,7 +15,9 @@ import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/
  *
  * When every attempt at a vendor fails, the vendor is down: the link moves to the agent's next fallback
  * transcriber (same audio format), replaying the same audio to it, with a fresh round of attempts. Only when
- * the last one fails too does the call lose its ears (`onFatal`).
+ * the last one fails too does the call lose its ears (`onFatal`). A vendor that refuses the connection for
+ * good (a key it did not issue, a model or setting it does not have: a non-retryable `VendorError`) would
+ * refuse every attempt the same way, so the link moves on at once instead of spending the ~1.5 s of retries.
  */
 export interface SttLinkOptions {
   /**
@@ -63,8 +66,10 @@ export class SttLink {
     let attempt = 0;
     while (!this.closed) {
       const openedAt = performance.now();
+      let connected = false;
       try {
         const stream = await this.providers[this.providerIndex]!.connect(this.sttOptions);
+        connected = true;
         if (this.closed) {
           await stream.close();
           return;
@@ -78,7 +83,8 @@ export class SttLink {
         this.stream = undefined;
         if (this.closed) return;
         if (performance.now() - openedAt >= this.options.healthyAfterMs) attempt = 0;
-        let wait = this.options.backoffMs[attempt];
+        const refusedForGood = !connected && error instanceof VendorError && !error.retryable;
+        let wait = refusedForGood ? undefined : this.options.backoffMs[attempt];
         if (wait === undefined) {
           if (!this.nextProvider(error)) return this.onFatal(error);
           attempt = 0;
