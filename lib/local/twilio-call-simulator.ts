@@ -14,12 +14,20 @@ import type { CallHooks, StandinAccount, StandinCall, StandinCallStatus, TwilioS
  * It plugs into the stand-in through its {@link CallHooks} seam.
  */
 
+/**
+ * One step of a callee's script: a line said after the agent has finished speaking, or hanging up once the
+ * agent's next utterance has played this long (a caller who has heard enough and puts the phone down while
+ * the agent is still talking: the call ends at Twilio, the stream gets `stop`, the status callback says
+ * `completed`).
+ */
+export type CalleeLine = string | { readonly hangUpAfterAgentMs: number };
+
 /** How the callee at a number behaves. */
 export type CalleeBehaviour =
   | {
       readonly kind: 'answer';
-      /** Lines the callee says, each after the agent has finished speaking. */
-      readonly lines?: readonly string[];
+      /** The callee's script, in order; after the last step it waits for the agent's turn and hangs up. */
+      readonly lines?: readonly CalleeLine[];
       /** `AnsweredBy` reported with answering-machine detection. */
       readonly answeredBy?: string;
     }
@@ -379,9 +387,14 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
   }
 
   /** The callee's side of a conversation: each line after the agent's turn, then hang up. */
-  async function converse(caller: SimulatedCaller, lines: readonly string[], closed: () => boolean, hangUp: () => void): Promise<void> {
+  async function converse(caller: SimulatedCaller, lines: readonly CalleeLine[], closed: () => boolean, hangUp: () => void): Promise<void> {
     for (const line of lines) {
       if (closed()) return;
+      if (typeof line !== 'string') {
+        await agentHeardFor(caller, line.hangUpAfterAgentMs, settings.agentTurnTimeoutMs);
+        if (!closed()) hangUp();
+        return;
+      }
       await agentTurn(caller, settings.agentTurnTimeoutMs);
       if (closed()) return;
       await caller.say(line);
@@ -439,6 +452,24 @@ export function createCallSimulator(options: CallSimulatorOptions = {}): CallSim
       await Promise.allSettled([...calls.values()]);
     },
   };
+}
+
+/**
+ * Waits until the agent's next utterance (audio arriving after now) has played for `ms`, or the timeout
+ * passes: the moment a caller mid-way through the agent's words hangs up.
+ */
+async function agentHeardFor(caller: SimulatedCaller, ms: number, timeoutMs: number): Promise<void> {
+  const played = () => caller.heard.reduce((n, chunk) => n + chunk.length, 0);
+  const start = caller.received.length;
+  try {
+    await caller.waitForNext((m) => m.event === 'media', timeoutMs, start);
+  } catch {
+    return;
+  }
+  const from = played();
+  const until = performance.now() + timeoutMs;
+  // 8 bytes of mu-law per millisecond of played audio.
+  while (played() - from < ms * 8 && performance.now() < until) await new Promise((r) => setTimeout(r, 10));
 }
 
 /**

@@ -704,7 +704,8 @@ export class CallSession {
     this.floor.close();
     if (!this.state.isEnding) this.state.go('ending');
     const handle = this.current;
-    if (handle && !handle.settled) handle.interrupt();
+    // Cut where the caller stopped hearing it (a hang-up mid-sentence): history keeps those words, marked.
+    if (handle && !handle.settled) handle.interrupt(performance.now(), this.out.heardBytes(handle.id));
     for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.abandon();
     this.out.close();
     if (cause === 'agent_hangup' || cause === 'max_duration' || cause === 'silence_timeout' || cause === 'error') await this.hangUp();
