@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_UNFINISHED_WAIT_MS, endOfTurnWaitMs, looksUnfinished, turnTakingSettings } from '../../streaming-service/src/session/end-of-turn.js';
 import { TurnDetector } from '../../streaming-service/src/session/turn-detector.js';
+import { AgentUpdate } from '../../lib/domain/agent.js';
 
 const english = turnTakingSettings().continuationWords;
 
@@ -54,5 +55,24 @@ describe('TurnDetector.restore', () => {
     expect(detector.pendingText).toBe('I would like to book a table for two');
     const [end] = detector.onFrame({ kind: 'transcript', text: 'two people.', isFinal: true, speechFinal: true, atMs: 2 }, false);
     expect(end).toMatchObject({ type: 'turn_end', text: 'I would like to book a table for two people.' });
+  });
+});
+
+describe('the agent\'s turn_taking object', () => {
+  it('takes the documented ranges and lower-cases the words', () => {
+    const parsed = AgentUpdate.parse({ turn_taking: { unfinished_wait_ms: 0, continuation_words: [' Para ', 'Y'] } });
+    expect(parsed.turn_taking).toEqual({ unfinished_wait_ms: 0, continuation_words: ['para', 'y'] });
+    expect(AgentUpdate.parse({ turn_taking: { unfinished_wait_ms: 10_000 } }).turn_taking).toEqual({ unfinished_wait_ms: 10_000 });
+  });
+
+  it.each([
+    { unfinished_wait_ms: -1 },
+    { unfinished_wait_ms: 10_001 },
+    { unfinished_wait_ms: 1.5 },
+    { continuation_words: [''] },
+    { continuation_words: ['x'.repeat(41)] },
+    { unknown_field: 1 },
+  ])('refuses %j', (turnTaking) => {
+    expect(AgentUpdate.safeParse({ turn_taking: turnTaking }).success).toBe(false);
   });
 });
