@@ -93,3 +93,22 @@ describe('a finished answer', () => {
     expect(await transcriptOf(vp, ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${said}`, `agent: ${ANSWER}`]);
   }, 60_000);
 });
+
+describe('the agent\'s turn_taking settings', () => {
+  it('are validated, stored and returned by get-agent, and replaced whole by a patch', async () => {
+    const base = { name: 'T', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'elevenlabs', stt_provider: 'deepgram', workspaceId: vp.workspaceId };
+    for (const turn_taking of [{ unfinished_wait_ms: -1 }, { unfinished_wait_ms: 'long' }, { unfinished_wait_ms: 20_000 }, { continuation_words: [''] }, { nope: true }]) {
+      const bad = await vp.api('POST', '/api/agents', { ...base, turn_taking });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ error: { code: 'validation_failed' } });
+    }
+    const created = await vp.api('POST', '/api/agents', { ...base, turn_taking: { unfinished_wait_ms: 1_500, continuation_words: ['Para', 'y'] } });
+    expect(created.status).toBe(201);
+    const id = (created.body as { _id: string })._id;
+    const got = await vp.api('GET', `/api/agents/${id}?workspaceId=${vp.workspaceId}`, undefined);
+    expect((got.body as { turn_taking: unknown }).turn_taking).toEqual({ unfinished_wait_ms: 1_500, continuation_words: ['para', 'y'] });
+    const patched = await vp.api('PATCH', `/api/agents/${id}?workspaceId=${vp.workspaceId}`, { turn_taking: { unfinished_wait_ms: 0 } });
+    expect(patched.status).toBe(200);
+    expect((patched.body as { turn_taking: unknown }).turn_taking).toEqual({ unfinished_wait_ms: 0 });
+  }, 60_000);
+});
