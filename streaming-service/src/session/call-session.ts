@@ -199,7 +199,7 @@ export class CallSession {
   readonly silence: SilenceWatch;
   private readonly turnTaking: TurnTakingSettings;
   /** A turn that ended on an unfinished-looking fragment, waiting for the rest (end-of-turn.ts). */
-  private heldTurn: { text: string; timer: NodeJS.Timeout } | undefined;
+  private heldTurn: { text: string; sinceMs: number; timer: NodeJS.Timeout } | undefined;
   private handles = 0;
   /** Consecutive replies the model failed; a third in a row ends the call (the model is down). */
   private replyFailures = 0;
@@ -505,7 +505,7 @@ export class CallSession {
           this.lastVoicedAtMs = frame.atMs;
           this.lastActivityMs = frame.atMs;
           // The caller is talking again: a held fragment waits for the words that follow.
-          if (this.heldTurn) this.holdTurn(this.heldTurn.text);
+          if (this.heldTurn) this.holdTurn(this.heldTurn.text, this.heldTurn.sinceMs);
         }
         this.floor.onAudio(pcm, frame.atMs);
         this.stt.sendAudio(frame.audio);
@@ -575,16 +575,21 @@ export class CallSession {
     this.holdTurn(text);
   }
 
-  /** (Re)starts the wait on a held fragment; voiced caller audio restarts it, so a slow restart is not cut. */
-  private holdTurn(text: string): void {
+  /**
+   * (Re)starts the wait on a held fragment. Voiced caller audio restarts it, so a caller slow to get going
+   * again is not cut off; but never past twice the wait in all, or a loud room (a television, traffic) would
+   * hold the turn forever: real words reach the recognizer well within that and take over the turn.
+   */
+  private holdTurn(text: string, sinceMs = performance.now()): void {
     if (this.heldTurn) clearTimeout(this.heldTurn.timer);
+    const wait = this.turnTaking.unfinishedWaitMs;
     const timer = setTimeout(() => {
       this.heldTurn = undefined;
       // The turn ends now: latency figures count from here, not from the fragment's end.
       this.onUserTurn(text, performance.now());
-    }, this.turnTaking.unfinishedWaitMs);
+    }, Math.max(0, Math.min(wait, sinceMs + 2 * wait - performance.now())));
     timer.unref?.();
-    this.heldTurn = { text, timer };
+    this.heldTurn = { text, sinceMs, timer };
   }
 
   /** The caller went on after a held fragment: its words lead the turn being spoken. */
