@@ -1,0 +1,77 @@
+/**
+ * Invariant: the STT link asks a transcriber that refused the connection for good (a non-retryable
+ * VendorError: a key it did not issue, a model it does not have) once, then moves to the next transcriber
+ * at once with the caller's buffered audio; a refusal that may pass (retryable) is retried on the same
+ * transcriber first; with no transcriber left the call is told (onFatal) after that single attempt.
+ */
+import { describe, expect, it } from 'vitest';
+import { VendorError } from '../../lib/vendors/shared/errors.js';
+import type { SttEvent, SttProvider, SttStream } from '../../lib/vendors/stt/port.js';
+import { SttLink } from '../../streaming-service/src/session/stt-link.js';
+
+const OPTIONS = { language: 'en-US', endpointingMs: 300, utteranceEndMs: 1_000 };
+
+/** A transcriber that answers each connect with the next of `answers` (an error, or an open stream). */
+function transcriber(id: SttProvider['id'], answers: (VendorError | 'open')[]) {
+  const sent: number[] = [];
+  let connects = 0;
+  const provider: SttProvider = {
+    id,
+    async connect() {
+      const answer = answers[Math.min(connects, answers.length - 1)]!;
+      connects += 1;
+      if (answer !== 'open') throw answer;
+      let end!: () => void;
+      const ended = new Promise<void>((r) => (end = r));
+      const stream: SttStream = {
+        sendAudio: (audio) => sent.push(audio.length),
+        finalize: () => undefined,
+        close: async () => end(),
+        events: (async function* (): AsyncGenerator<SttEvent> {
+          await ended;
+        })(),
+      };
+      return stream;
+    },
+  };
+  return { provider, sent, connects: () => connects };
+}
+
+const until = async (probe: () => boolean) => {
+  for (let i = 0; i < 500 && !probe(); i += 1) await new Promise((r) => setTimeout(r, 2));
+  expect(probe()).toBe(true);
+};
+
+describe('SttLink', () => {
+  it('moves on from a refusal for good after one attempt, replaying the buffered audio', async () => {
+    const refusing = transcriber('assemblyai', [new VendorError('assemblyai', 'Not Authorized', false, 4001)]);
+    const fallback = transcriber('deepgram', ['open']);
+    const fatal: unknown[] = [];
+    const link = new SttLink([refusing.provider, fallback.provider], OPTIONS, () => undefined, (e) => fatal.push(e), {}, { backoffMs: [0, 50, 50, 50, 50] });
+    link.sendAudio(new Uint8Array(160));
+    void link.run();
+    await until(() => fallback.connects() === 1 && fallback.sent.length === 1);
+    expect(refusing.connects()).toBe(1);
+    expect(fatal).toEqual([]);
+    await link.close();
+  });
+
+  it('retries a refusal that may pass on the same transcriber first', async () => {
+    const flaky = transcriber('deepgram', [new VendorError('deepgram', 'busy', true, 503), 'open']);
+    const fallback = transcriber('assemblyai', ['open']);
+    const link = new SttLink([flaky.provider, fallback.provider], OPTIONS, () => undefined, () => undefined, {}, { backoffMs: [0, 5, 5, 5, 5] });
+    void link.run();
+    await until(() => flaky.connects() === 2);
+    expect(fallback.connects()).toBe(0);
+    await link.close();
+  });
+
+  it('with no transcriber left, tells the call after the single attempt', async () => {
+    const refusing = transcriber('speechmatics', [new VendorError('speechmatics', 'temporary key refused (403)', false, 403)]);
+    const fatal: unknown[] = [];
+    const link = new SttLink([refusing.provider], OPTIONS, () => undefined, (e) => fatal.push(e), {}, { backoffMs: [0, 50, 50, 50, 50] });
+    await link.run();
+    expect(refusing.connects()).toBe(1);
+    expect(fatal).toHaveLength(1);
+  });
+});
