@@ -24,7 +24,9 @@ const MODULES = {
   },
   handler: {
     mutate: ['lib/http/handler.ts'],
-    testFiles: ['test/connected/auth-and-errors.test.ts', 'test/connected/rate-limits.test.ts'],
+    // The stack driven in-process (hand-built events, DynamoDB Local): seconds per run, where the HTTP-level
+    // files (auth-and-errors, rate-limits) start a whole platform per mutant.
+    testFiles: ['test/connected/route-middleware.test.ts'],
   },
   credits: {
     mutate: ['lib/services/credits.ts', 'lib/store/credits.ts'],
@@ -32,7 +34,8 @@ const MODULES = {
   },
   meetings: {
     mutate: ['lib/services/meetings.ts'],
-    testFiles: ['test/connected/calls/meeting-link.test.ts'],
+    // The service called directly with a fixed clock; calls/meeting-link.test.ts covers the same over HTTP.
+    testFiles: ['test/connected/meeting-link-service.test.ts'],
   },
   tools: {
     mutate: ['lib/services/tools.ts'],
