@@ -17,8 +17,8 @@ const MODULES = {
     mutate: [
       'streaming-service/src/session/interruption.ts',
       'streaming-service/src/session/floor.ts',
-      'streaming-service/src/session/call-session.ts:244-252',
-      'streaming-service/src/session/call-session.ts:508-529',
+      'streaming-service/src/session/call-session.ts:249-257',
+      'streaming-service/src/session/call-session.ts:533-554',
     ],
     testFiles: ['test/unit/interruption.test.ts', 'test/unit/caller-floor.test.ts', 'test/unit/voice-session.test.ts'],
   },
