@@ -13,7 +13,9 @@ const MODULES = {
     testFiles: ['test/unit/ssrf-ranges.test.ts', 'test/unit/voice-ssrf.test.ts', 'test/unit/tool-config.test.ts'],
   },
   interruption: {
-    // The policy, the floor that applies it, and the session's word on when an utterance may be interrupted.
+    // The policy, the floor that applies it, and the session's word on when an utterance may be interrupted:
+    // call-session.ts's floor hooks (`activity`, pause, resume, interrupt) and `interruptible()`/`interrupt()`.
+    // Line ranges: check them again whenever call-session.ts changes (they had drifted onto other code once).
     mutate: [
       'streaming-service/src/session/interruption.ts',
       'streaming-service/src/session/floor.ts',

@@ -49,6 +49,7 @@ describe('createMeetingLink', () => {
     const s = await newLink({ phoneNumber: '+14155550123' });
     expect(s.roomUrl).toBe(`${p.deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/meeting/${s.callId}?token=${s.token}`);
     expect(s.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(s.callId).toMatch(/^call_[0-9A-HJKMNP-TV-Z]{26}$/);
     const call = await findCall(p.deps.db, s.workspaceId, s.callId);
     expect(call).toMatchObject({
       agentType: 'video',
@@ -202,6 +203,11 @@ describe('claimMeetingCall', () => {
 });
 
 describe('admittedSession', () => {
+  it('an admitted outcome hands over its session', () => {
+    const session = { callId: 'call_1', agentName: 'Ann', streamUrl: 'ws://127.0.0.1/web-stream', credential: 'wss1.x', expiresAt: '2027-01-15T08:20:00.000Z' };
+    expect(admittedSession({ kind: 'admitted', session })).toBe(session);
+  });
+
   it('410 link_used, 410 link_expired and 404 not_found, each with its message', () => {
     const thrown = (kind: 'used' | 'expired' | 'unknown') => {
       try {
