@@ -37,6 +37,8 @@ beforeAll(async () => {
     SECRET_KEY_FILE: join(dataDir, 'secret.key'),
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
+    // A key's window is 10 min here, so the test that exhausts it cannot straddle a window's end.
+    RATE_LIMIT_KEY: '20/600s',
   });
   deps = await getDeps();
 });
@@ -178,12 +180,12 @@ describe('the key decides the workspace', () => {
     const a = await call(get, who, event('GET', { key: ws.apiKey }));
     expect(a.statusCode).toBe(200);
     expect(bodyOf(a)).toEqual({ workspaceId: ws.workspaceId, caller: { keyId: ws.keyId } });
-    expect(a.headers).toMatchObject({ 'ratelimit-policy': '"key";q=200;w=10', ratelimit: expect.stringMatching(/^"key";r=199;t=\d+$/) });
+    expect(a.headers).toMatchObject({ 'ratelimit-policy': '"key";q=20;w=600', ratelimit: expect.stringMatching(/^"key";r=19;t=\d+$/) });
     // The second use takes the cached path and is counted too.
     const again = await call(post, who, event('POST', { key: ws.apiKey }));
     expect(again.statusCode).toBe(201);
     expect(bodyOf(again)).toEqual({ workspaceId: ws.workspaceId, caller: { keyId: ws.keyId } });
-    expect(again.headers.ratelimit).toMatch(/^"key";r=198;t=\d+$/);
+    expect(again.headers.ratelimit).toMatch(/^"key";r=18;t=\d+$/);
   });
 
   it('no key, an empty one, one over 200 characters or an unknown one: 401 with the default message', async () => {
@@ -286,7 +288,7 @@ describe('the key decides the workspace', () => {
     const a = await call(post, who, event('POST', { authorizer: context }));
     expect(a.statusCode).toBe(201);
     expect(bodyOf(a)).toEqual({ workspaceId: 'ws_01J0000000000000000000AUTH', caller: { keyId: 'key_1', user: { userId: 'usr_1', role: 'owner' } } });
-    expect(a.headers.ratelimit).toMatch(/^"key";r=199;t=\d+$/);
+    expect(a.headers.ratelimit).toMatch(/^"key";r=19;t=\d+$/);
     const plain = await call(get, who, event('GET', { authorizer: { ...context, userId: undefined, role: undefined } }));
     expect(bodyOf(plain)).toEqual({ workspaceId: 'ws_01J0000000000000000000AUTH', caller: { keyId: 'key_1' } });
     for (const missing of ['workspaceId', 'keyHash', 'keyId']) {
@@ -329,5 +331,64 @@ describe('rate limits', () => {
     expect((await call(route, async () => ({}), event('GET', { key: ws.apiKey, sourceIp: from }))).statusCode).toBe(200);
     // IPv4 mapped into IPv6 is the same address.
     expect((await call(route, async () => ({}), event('GET', { key: 'vak_bad_21', sourceIp: `::ffff:${from}` }))).statusCode).toBe(429);
+  });
+});
+
+describe('what the stack reads, and on which routes', () => {
+  const open = { ...base, method: 'POST', path: '/o', auth: false } satisfies RouteSpec;
+
+  it('a missing body is refused even when every field is optional; a missing query is an empty one, checked as such', async () => {
+    const optionalBody = { ...open, body: z.object({ name: z.string().optional() }) } satisfies RouteSpec;
+    const a = await call(optionalBody, async () => ({}), event('POST'));
+    expect(a.statusCode).toBe(400);
+    expect(bodyOf(a).error.details).toEqual([{ field: 'body', message: 'a JSON body is required' }]);
+    const requiredQuery = { ...open, query: z.object({ page: z.string() }) } satisfies RouteSpec;
+    const q = await call(requiredQuery, async () => ({}), event('POST'));
+    expect(bodyOf(q).error.details.map((d: { field: string }) => d.field)).toEqual(['query.page']);
+  });
+
+  it('raw and bodiless routes never parse the body as JSON; a public route ignores a workspaceId', async () => {
+    for (const bodyKind of ['raw', 'none'] as const) {
+      const route = { ...open, bodyKind } satisfies RouteSpec;
+      const a = await call(route, async () => ({ ok: true }), event('POST', { rawBody: 'a=1&b=2', query: { workspaceId: 'ws_other' } }));
+      expect(a.statusCode).toBe(200);
+    }
+    expect((await call(open, async () => ({}), event('POST', { body: { workspaceId: 'ws_other' }, query: { workspaceId: 'ws_other' } }))).statusCode).toBe(200);
+  });
+
+  it('an authenticated route given a JSON null body answers 400, not a 500', async () => {
+    const ws = await createWorkspace(deps.db, { name: 'mw', credits: 0 });
+    const route = { ...base, method: 'POST', path: '/n', auth: true, body: z.object({ name: z.string() }) } satisfies RouteSpec;
+    const a = await call(route, async () => ({}), event('POST', { key: ws.apiKey, rawBody: 'null' }));
+    expect(a.statusCode).toBe(400);
+  });
+
+  it('an AppError of status 500 is still the generic 500: its message never leaves', async () => {
+    const a = await call(open, async () => {
+      throw new AppError(500, 'db_down', 'table t-1 refused the write');
+    }, event('POST', { body: {} }));
+    expect(bodyOf(a).error.code).toBe('internal_error');
+  });
+});
+
+describe('what failed authentications cost', () => {
+  const route = { ...base, method: 'GET', path: '/k', auth: true } satisfies RouteSpec;
+
+  it('requests without a key, and an unknown key repeated, count one failure at most: 25 of them are never 429', async () => {
+    const from = '203.0.113.120';
+    for (let i = 0; i < 25; i += 1) expect((await call(route, async () => ({}), event('GET', { sourceIp: from }))).statusCode).toBe(401);
+    for (let i = 0; i < 25; i += 1) {
+      const a = await call(route, async () => ({}), event('GET', { key: 'vak_same_unknown_key', sourceIp: from }));
+      expect(a.statusCode).toBe(401);
+      // The cached refusal of an unknown key is not taken for a revoked one.
+      expect(bodyOf(a).error.message).toBe('A valid x-api-key header is required.');
+    }
+  });
+
+  it("a key's 21st request in its window is 429 rate_limited (20 allowed)", async () => {
+    const ws = await createWorkspace(deps.db, { name: 'mw', credits: 0 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) statuses.push((await call(route, async () => ({}), event('GET', { key: ws.apiKey }))).statusCode!);
+    expect(statuses).toEqual([...Array(20).fill(200), 429]);
   });
 });
