@@ -13,7 +13,7 @@ import { InsufficientCreditsError } from '../../lib/domain/errors.js';
 import { openInboundCall } from '../../lib/services/calls.js';
 import { assertCanAffordCall, callAffordability, checkLowCredits, creditsOverview, insufficientCredits, settleCall } from '../../lib/services/credits.js';
 import { findCall } from '../../lib/store/calls.js';
-import { claimLowCreditsAlert, debitChatMessage, ledgerItem, listLedger, readBalance, readCreditsState, rearmLowCreditsAlert, setLowCreditsThreshold } from '../../lib/store/credits.js';
+import { claimLowCreditsAlert, debitChatMessage, ledgerItem, listCallLedgerSince, listLedger, readBalance, readCreditsState, rearmLowCreditsAlert, setLowCreditsThreshold } from '../../lib/store/credits.js';
 import { transact } from '../../lib/store/dynamo.js';
 import { findEvent } from '../../lib/store/webhooks.js';
 import { newId } from '../../lib/domain/ids.js';
@@ -267,7 +267,17 @@ describe('creditsOverview (the credits page)', () => {
     await callEntries(id, '2026-11-23T11:30:00.000Z', 2.5); // running
     // An entry in the call range without a call id is no call.
     await transact(t.deps.db, [ledgerItem(t.deps.db, id, { id: `${newId('call', Date.parse('2026-11-22T09:00:00.000Z'))}#adjust`, amount: -3, reason: 'adjustment', createdAt: '2026-11-22T09:00:00.000Z' })]);
+    // A call whose id falls in the window but whose reservation is stamped the day before (clocks apart):
+    // it has no day on the page and is left out, not a crash.
+    const skewed = newId('call', Date.parse('2026-10-25T00:00:01.000Z'));
+    await transact(t.deps.db, [
+      ledgerItem(t.deps.db, id, { id: `${skewed}#reserve`, amount: -4, reason: 'call_reservation', callId: skewed, createdAt: '2026-10-24T23:59:59.000Z' }),
+      ledgerItem(t.deps.db, id, { id: `${skewed}#settle`, amount: 1, reason: 'call_settlement', callId: skewed, createdAt: '2026-10-25T00:00:05.000Z' }),
+    ]);
     await setBalance(id, 42);
+    // The store reads the call entries from the window's first instant on, nothing else.
+    const entries = await listCallLedgerSince(t.deps.db, id, Date.parse('2026-10-25T00:00:00.000Z'));
+    expect(entries.map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement', 'call_reservation', 'call_settlement', 'call_reservation', 'call_settlement', 'call_reservation', 'call_settlement', 'adjustment', 'call_reservation', 'call_reservation']);
 
     const view = await creditsOverview(t.deps, id, NOW);
     expect(view.balance).toBe(42);
