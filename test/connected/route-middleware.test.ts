@@ -174,6 +174,14 @@ describe('the key decides the workspace', () => {
   const get = { ...base, method: 'GET', path: '/k', auth: true } satisfies RouteSpec;
   const post = { ...base, method: 'POST', path: '/k', auth: true, status: 201 } satisfies RouteSpec;
   const who = async (input: RouteInput<RouteSpec>) => ({ workspaceId: input.workspaceId, caller: input.caller });
+  /** The first use reads the key; the second meets whatever the first left cached: both must refuse. */
+  const refusedTwice = async (key: string, status: number, error: Record<string, string>) => {
+    for (let i = 0; i < 2; i += 1) {
+      const a = await call(get, who, event('GET', { key }));
+      expect(a.statusCode).toBe(status);
+      expect(bodyOf(a).error).toMatchObject(error);
+    }
+  };
 
   it('a good key: its workspace and key id, with the key policy in the RateLimit headers', async () => {
     const ws = await createWorkspace(deps.db, { name: 'mw', credits: 0 });
@@ -200,11 +208,7 @@ describe('the key decides the workspace', () => {
     const ws = await createWorkspace(deps.db, { name: 'mw', credits: 0 });
     const extra = await createApiKey(deps.db, ws.workspaceId, 'temp');
     await revokeApiKey(deps.db, ws.workspaceId, extra.keyId);
-    for (let i = 0; i < 2; i += 1) {
-      const a = await call(get, who, event('GET', { key: extra.apiKey }));
-      expect(a.statusCode).toBe(401);
-      expect(bodyOf(a).error.message).toBe('This API key has been revoked.');
-    }
+    await refusedTwice(extra.apiKey, 401, { message: 'This API key has been revoked.' });
   });
 
   it('a key revoked after its last use: a GET is 401 although its read ran, a write is 401 and never runs', async () => {
@@ -236,11 +240,7 @@ describe('the key decides the workspace', () => {
   it('a widget key is 403 widget_key on every use (never cached as good)', async () => {
     const ws = await createWorkspace(deps.db, { name: 'mw', credits: 0 });
     const widget = await createApiKey(deps.db, ws.workspaceId, 'site', { agentIds: [], origins: ['https://shop.example'] });
-    for (let i = 0; i < 2; i += 1) {
-      const a = await call(get, who, event('GET', { key: widget.apiKey }));
-      expect(a.statusCode).toBe(403);
-      expect(bodyOf(a).error.code).toBe('widget_key');
-    }
+    await refusedTwice(widget.apiKey, 403, { code: 'widget_key' });
   });
 
   it('another workspace named in the query or the body is 403 and the handler never runs; its own is fine', async () => {
