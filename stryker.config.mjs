@@ -13,18 +13,22 @@ const MODULES = {
     testFiles: ['test/unit/ssrf-ranges.test.ts', 'test/unit/voice-ssrf.test.ts', 'test/unit/tool-config.test.ts'],
   },
   interruption: {
-    // The policy, the floor that applies it, and the session's word on when an utterance may be interrupted.
+    // The policy, the floor that applies it, and the session's word on when an utterance may be interrupted:
+    // call-session.ts's floor hooks (`activity`, pause, resume, interrupt) and `interruptible()`/`interrupt()`.
+    // Line ranges: check them again whenever call-session.ts changes (they had drifted onto other code once).
     mutate: [
       'streaming-service/src/session/interruption.ts',
       'streaming-service/src/session/floor.ts',
-      'streaming-service/src/session/call-session.ts:244-252',
-      'streaming-service/src/session/call-session.ts:508-529',
+      'streaming-service/src/session/call-session.ts:249-257',
+      'streaming-service/src/session/call-session.ts:533-554',
     ],
     testFiles: ['test/unit/interruption.test.ts', 'test/unit/caller-floor.test.ts', 'test/unit/voice-session.test.ts'],
   },
   handler: {
     mutate: ['lib/http/handler.ts'],
-    testFiles: ['test/connected/auth-and-errors.test.ts', 'test/connected/rate-limits.test.ts'],
+    // The stack driven in-process (hand-built events, DynamoDB Local): seconds per run, where the HTTP-level
+    // files (auth-and-errors, rate-limits) start a whole platform per mutant.
+    testFiles: ['test/connected/route-middleware.test.ts'],
   },
   credits: {
     mutate: ['lib/services/credits.ts', 'lib/store/credits.ts'],
@@ -32,7 +36,8 @@ const MODULES = {
   },
   meetings: {
     mutate: ['lib/services/meetings.ts'],
-    testFiles: ['test/connected/calls/meeting-link.test.ts'],
+    // The service called directly with a fixed clock; calls/meeting-link.test.ts covers the same over HTTP.
+    testFiles: ['test/connected/meeting-link-service.test.ts'],
   },
   tools: {
     mutate: ['lib/services/tools.ts'],

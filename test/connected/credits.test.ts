@@ -11,9 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../lib/deps.js';
 import { InsufficientCreditsError } from '../../lib/domain/errors.js';
 import { openInboundCall } from '../../lib/services/calls.js';
-import { assertCanAffordCall, callAffordability, checkLowCredits, insufficientCredits, settleCall } from '../../lib/services/credits.js';
+import { assertCanAffordCall, callAffordability, checkLowCredits, creditsOverview, insufficientCredits, settleCall } from '../../lib/services/credits.js';
 import { findCall } from '../../lib/store/calls.js';
-import { claimLowCreditsAlert, listLedger, readBalance, readCreditsState, rearmLowCreditsAlert, setLowCreditsThreshold } from '../../lib/store/credits.js';
+import { claimLowCreditsAlert, debitChatMessage, ledgerItem, listCallLedgerSince, listLedger, readBalance, readCreditsState, rearmLowCreditsAlert, setLowCreditsThreshold } from '../../lib/store/credits.js';
+import { transact } from '../../lib/store/dynamo.js';
+import { findEvent } from '../../lib/store/webhooks.js';
+import { newId } from '../../lib/domain/ids.js';
 import { key } from '../../lib/store/model.js';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { failCommands, named, serviceError } from '../support/faults.js';
@@ -76,7 +79,7 @@ describe('the price of a call', () => {
 
   it('a workspace without a balance item reads as 0', async () => {
     expect(await readBalance(t.deps.db, 'ws_01J00000000000000000000000')).toBe(0);
-    expect(await readCreditsState(t.deps.db, 'ws_01J00000000000000000000000')).toEqual({ balance: 0 });
+    expect(await readCreditsState(t.deps.db, 'ws_01J00000000000000000000000')).toStrictEqual({ balance: 0 });
   });
 
   it('an inbound call on a short balance is not answered and takes nothing', async () => {
@@ -148,12 +151,15 @@ describe('the credits.low alert', () => {
     await checkLowCredits(deps, ws.workspaceId);
     await checkLowCredits(deps, ws.workspaceId);
     expect(queued).toHaveLength(1);
+    // The event names the balance and the threshold it fell under.
+    const event = await findEvent(t.deps.db, ws.workspaceId, (queued[0] as { eventId: string }).eventId);
+    expect(event).toMatchObject({ type: 'credits.low', data: { balance: 49, threshold: 50 } });
     expect((await readCreditsState(t.deps.db, ws.workspaceId)).lowNotifiedAt).toBeTypeOf('string');
 
     // Back exactly at the threshold re-arms it; the next fall alerts again.
     await setBalance(ws.workspaceId, 50);
     await checkLowCredits(deps, ws.workspaceId);
-    expect(await readCreditsState(t.deps.db, ws.workspaceId)).toEqual({ balance: 50, lowThreshold: 50 });
+    expect(await readCreditsState(t.deps.db, ws.workspaceId)).toStrictEqual({ balance: 50, lowThreshold: 50 });
     await setBalance(ws.workspaceId, 49.9999);
     await checkLowCredits(deps, ws.workspaceId);
     expect(queued).toHaveLength(2);
@@ -191,5 +197,106 @@ describe('the credits.low alert', () => {
       fault.restore();
     }
     expect((await readCreditsState(t.deps.db, ws.workspaceId)).lowNotifiedAt).toBeUndefined();
+  });
+});
+
+describe('settlement of a long agent', () => {
+  it('an agent allowed 30 min is charged all 20 min it ran, not capped at the platform default of 10', async () => {
+    const { workspaceId, answer } = await inboundCall(100, 1800);
+    if (answer.kind !== 'connect') throw new Error(`not answered: ${answer.kind}`);
+    expect(answer.call.reserved).toBe(30);
+    await settleCall(t.deps, { workspaceId, callId: answer.call._id, durationSeconds: 1200 });
+    expect(await findCall(t.deps.db, workspaceId, answer.call._id)).toMatchObject({ reserved: 30, cost: 20, billedSeconds: 1200 });
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(80);
+  });
+});
+
+describe('the store', () => {
+  it('a workspace ledger starts with its grant, listed whole', async () => {
+    const ws = await t.workspace(25);
+    expect(await listLedger(t.deps.db, ws.workspaceId)).toStrictEqual([
+      { id: expect.stringMatching(/^led_[0-9A-HJKMNP-TV-Z]{26}$/), amount: 25, reason: 'initial_grant', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    ]);
+  });
+
+  it('an alert write that fails for another reason than its condition is an error, not "not claimed"', async () => {
+    const ws = await t.workspace(10);
+    await setLowCreditsThreshold(t.deps.db, ws.workspaceId, 50);
+    const fault = failCommands(DynamoDBDocumentClient, named('UpdateCommand'), serviceError('InternalServerError'));
+    try {
+      await expect(claimLowCreditsAlert(t.deps.db, ws.workspaceId, '2026-01-01T00:00:00.000Z')).rejects.toThrow();
+      await expect(rearmLowCreditsAlert(t.deps.db, ws.workspaceId)).rejects.toThrow();
+    } finally {
+      fault.restore();
+    }
+  });
+
+  it('a chat message is charged once per number; a balance short of the price takes nothing', async () => {
+    const ws = await t.workspace(1);
+    const at = '2026-11-23T10:00:00.000Z';
+    expect(await debitChatMessage(t.deps.db, ws.workspaceId, 'chat_01J00000000000000000000001', 1, 0.25, at)).toBe('charged');
+    expect(await debitChatMessage(t.deps.db, ws.workspaceId, 'chat_01J00000000000000000000001', 1, 0.25, at)).toBe('already');
+    expect(await readBalance(t.deps.db, ws.workspaceId)).toBe(0.75);
+    expect(await debitChatMessage(t.deps.db, ws.workspaceId, 'chat_01J00000000000000000000001', 2, 0.8, at)).toBe('insufficient');
+    expect(await readBalance(t.deps.db, ws.workspaceId)).toBe(0.75);
+    const chat = (await listLedger(t.deps.db, ws.workspaceId)).filter((e) => e.reason !== 'initial_grant');
+    expect(chat).toStrictEqual([{ id: 'chat_01J00000000000000000000001#msg1', amount: -0.25, reason: 'chat_message', callId: 'chat_01J00000000000000000000001', createdAt: at }]);
+  });
+});
+
+describe('creditsOverview (the credits page)', () => {
+  /** 2026-11-23T12:00:00Z: the window is 2026-10-25 to 2026-11-23, thirty UTC days. */
+  const NOW = Date.parse('2026-11-23T12:00:00.000Z');
+
+  /** A call's ledger entries, written as the calls code writes them: reserved at `startedAt`, settled (released) later. */
+  async function callEntries(ws: string, startedAt: string, reserved: number, released?: { amount: number; at: string }) {
+    const callId = newId('call', Date.parse(startedAt));
+    const items = [ledgerItem(t.deps.db, ws, { id: `${callId}#reserve`, amount: -reserved, reason: 'call_reservation', callId, createdAt: startedAt })];
+    if (released) items.push(ledgerItem(t.deps.db, ws, { id: `${callId}#settle`, amount: released.amount, reason: 'call_settlement', callId, createdAt: released.at }));
+    await transact(t.deps.db, items);
+  }
+
+  it('credits spent and calls per day on the day each call started; running calls as reserved; older calls left out', async () => {
+    const ws = await t.workspace(100);
+    const id = ws.workspaceId;
+    await callEntries(id, '2026-10-24T23:59:59.000Z', 10, { amount: 5, at: '2026-10-25T00:05:00.000Z' }); // before the window
+    await callEntries(id, '2026-10-25T00:00:00.000Z', 1, { amount: 0.5, at: '2026-10-25T00:01:00.000Z' }); // its first instant
+    await callEntries(id, '2026-11-20T10:00:00.000Z', 10, { amount: 9.95, at: '2026-11-20T10:00:03.000Z' });
+    await callEntries(id, '2026-11-20T23:59:00.000Z', 10, { amount: 9.9, at: '2026-11-21T00:00:06.000Z' }); // settled the next day
+    await callEntries(id, '2026-11-23T11:00:00.000Z', 10); // running
+    await callEntries(id, '2026-11-23T11:30:00.000Z', 2.5); // running
+    // An entry in the call range without a call id is no call.
+    await transact(t.deps.db, [ledgerItem(t.deps.db, id, { id: `${newId('call', Date.parse('2026-11-22T09:00:00.000Z'))}#adjust`, amount: -3, reason: 'adjustment', createdAt: '2026-11-22T09:00:00.000Z' })]);
+    // A call whose id falls in the window but whose reservation is stamped the day before (clocks apart):
+    // it has no day on the page and is left out, not a crash.
+    const skewed = newId('call', Date.parse('2026-10-25T00:00:01.000Z'));
+    await transact(t.deps.db, [
+      ledgerItem(t.deps.db, id, { id: `${skewed}#reserve`, amount: -4, reason: 'call_reservation', callId: skewed, createdAt: '2026-10-24T23:59:59.000Z' }),
+      ledgerItem(t.deps.db, id, { id: `${skewed}#settle`, amount: 1, reason: 'call_settlement', callId: skewed, createdAt: '2026-10-25T00:00:05.000Z' }),
+    ]);
+    await setBalance(id, 42);
+    // The store reads the call entries from the window's first instant on, nothing else.
+    const entries = await listCallLedgerSince(t.deps.db, id, Date.parse('2026-10-25T00:00:00.000Z'));
+    expect(entries.map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement', 'call_reservation', 'call_settlement', 'call_reservation', 'call_settlement', 'call_reservation', 'call_settlement', 'adjustment', 'call_reservation', 'call_reservation']);
+
+    const view = await creditsOverview(t.deps, id, NOW);
+    expect(view.balance).toBe(42);
+    expect(view.reserved).toBe(12.5);
+    expect(view.usage).toHaveLength(30);
+    expect(view.usage[0]).toEqual({ day: '2026-10-25', credits: 0.5, calls: 1 });
+    expect(view.usage[1]).toEqual({ day: '2026-10-26', credits: 0, calls: 0 });
+    expect(view.usage[29]).toEqual({ day: '2026-11-23', credits: 0, calls: 0 });
+    // 0.05 + 0.1 without the floating-point tail (0.15000000000000036).
+    expect(view.usage.find((d) => d.day === '2026-11-20')).toEqual({ day: '2026-11-20', credits: 0.15, calls: 2 });
+    expect(view.usage.filter((d) => d.calls > 0).map((d) => d.day)).toEqual(['2026-10-25', '2026-11-20']);
+    expect(view.usage.find((d) => d.day === '2026-11-22')).toEqual({ day: '2026-11-22', credits: 0, calls: 0 });
+  });
+
+  it('a workspace without calls: its balance, nothing reserved, thirty zero days', async () => {
+    const ws = await t.workspace(7);
+    const view = await creditsOverview(t.deps, ws.workspaceId, NOW);
+    expect(view).toStrictEqual({ balance: 7, reserved: 0, usage: expect.any(Array) });
+    expect(view.usage.every((d) => d.credits === 0 && d.calls === 0)).toBe(true);
+    expect(view.usage.map((d) => d.day).slice(0, 2)).toEqual(['2026-10-25', '2026-10-26']);
   });
 });

@@ -93,8 +93,9 @@ describe('interruption policy', () => {
 
   it('answers a short reply when the agent is not speaking, and a short addition while it thinks', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
-    expect(p.onTurnEnd('Yeah.', IDLE).answer).toBe(true);
-    expect(p.onTurnEnd('Tomorrow.', THINKING).answer).toBe(true);
+    expect(p.onTurnEnd('Yeah.', IDLE)).toEqual({ answer: true, actions: [] });
+    // Nothing was paused, so an answered turn has no timer to cancel.
+    expect(p.onTurnEnd('Tomorrow.', THINKING)).toEqual({ answer: true, actions: [] });
   });
 
   it('with a single real word over the agent: not an interruption and not answered (minimum 2)', () => {

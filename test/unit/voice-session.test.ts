@@ -224,6 +224,11 @@ describe('call session', () => {
       await until(() => t.s.interruptions.length === 1);
       expect(t.sent.some((m) => m.event === 'clear')).toBe(true);
       expect(t.s.state.state).toBe('listening');
+      // Nothing is playing now: another interruption (a late VAD decision) changes nothing.
+      const clears = t.sent.filter((m) => m.event === 'clear').length;
+      t.s.interrupt(performance.now());
+      expect(t.s.interruptions).toHaveLength(1);
+      expect(t.sent.filter((m) => m.event === 'clear')).toHaveLength(clears);
     } finally {
       t.s.end('stop');
       await t.s.ended;
