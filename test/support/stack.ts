@@ -20,16 +20,38 @@ export type Statement = { Effect: string; Action: string | string[]; Resource: u
 /** The feature flags `cdk synth` runs with (cdk.json's context), so assertions see what the CLI deploys. */
 export const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
 
+type Synthesized = { app: App; stack: PlatformStack; template: Template; resources: Record<string, Resource> };
+
+/** Each variant synthesized in this process, by its props: the CDK files share worker processes (vitest.config.ts). */
+const synthesized = new Map<string, Synthesized>();
+
+/** Freezes a synthesized template (its JSON) all the way down, so no test can change what the next one reads. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /**
  * Synthesizes the platform stack without running esbuild: bundling every handler takes most of a minute and
  * proves nothing about the template (`npm run synth` bundles them all; test/offline/stack.test.ts runs one
- * real bundle).
+ * real bundle). CloudFormation's own template validation (cdk.json's `validateAgainstDefaultRules`) still
+ * runs on every variant. A variant is synthesized once per process and shared, its template frozen: a
+ * synthesis costs seconds of CPU, and seven files assert on the default stack.
  */
-export function synthPlatform(props: ConstructorParameters<typeof PlatformStack>[2] = {}) {
+export function synthPlatform(props: ConstructorParameters<typeof PlatformStack>[2] = {}): Synthesized {
+  const key = JSON.stringify(props);
+  const known = synthesized.get(key);
+  if (known) return known;
   const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
   const stack = new PlatformStack(app, 'Test', props);
   const template = Template.fromStack(stack);
-  return { app, stack, template, resources: template.toJSON().Resources as Record<string, Resource> };
+  const resources = deepFreeze(template.toJSON()).Resources as Record<string, Resource>;
+  const built = { app, stack, template, resources };
+  synthesized.set(key, built);
+  return built;
 }
 
 /**
