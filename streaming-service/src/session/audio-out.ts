@@ -7,8 +7,8 @@ import type { MediaTransport } from '../transport/port.js';
  * it has buffered; the more we send ahead, the more a barge-in has to throw away and the later a `clear`
  * takes effect. So audio is paced in 20 ms frames and we keep at most `leadMs` of it ahead of the
  * (estimated) playhead: the first `leadMs` leave at once (no added latency), after that we send in step
- * with playback, the frames of one wake (`batchMs`) in one message. Over any window the send rate stays below 2x real time. Marks go out right behind the
- * audio they follow.
+ * with playback, the frames of one wake (`batchMs`) in one message. Over any window the send rate stays
+ * below 2x real time. Marks go out right behind the audio they follow.
  */
 export interface AudioOutOptions {
   /**

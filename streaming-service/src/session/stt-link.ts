@@ -34,8 +34,8 @@ export interface SttLinkOptions {
   /**
    * Caller audio goes to the vendor in chunks of at least this much (ms of the stream's format), not frame
    * by frame. Twilio delivers 20 ms frames, and every send is a WebSocket frame and a socket write (a TLS
-   * record in production): at 250 calls those 12,500 writes a second were the largest CPU cost of the
-   * service (docs/benchmarks.md, "Capacity"). 60 ms sends a third as many; the vendor hears each frame 20 ms
+   * record in production): at 250 calls those 12,500 writes a second were the largest hot spot in the
+   * service's profile (docs/benchmarks.md, "Capacity"). 60 ms sends a third as many; the vendor hears each frame 20 ms
    * later on average (40 ms at most), inside the 20-250 ms chunks Deepgram recommends for live streams. The
    * local VAD, which pauses the agent, reads every frame as it comes; only the vendor's words wait. 0 sends
    * every frame at once.
