@@ -25,6 +25,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,7 @@ import { DEFAULT_VOICE, type Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
 import { signStreamToken } from '../lib/domain/stream-token.js';
 import type { LlmProvider } from '../lib/vendors/llm/port.js';
+import type { SttProvider } from '../lib/vendors/stt/port.js';
 import type { TtsProvider, TtsSession } from '../lib/vendors/tts/port.js';
 import type { VoiceHistoryRecord } from '../streaming-service/src/end/finalize.js';
 import { vendorProviders } from '../streaming-service/src/providers.js';
@@ -47,6 +49,16 @@ import { DEFAULT_VAD_OPTIONS } from '../streaming-service/src/session/vad.js';
 /** The fixed vendor delays every level runs with. */
 export const VENDOR_DELAYS = { sttFinalMs: 150, llmTtftMs: 200, ttsFirstByteMs: 80 } as const;
 const LEVELS = [100, 250, 500] as const;
+/**
+ * `PIPELINE_LEVELS=250` (comma-separated call counts) runs only those load levels, and
+ * `PIPELINE_CAPACITY_ONLY=1` skips the quality and fault levels: a capacity check that costs the shared
+ * machine a minute instead of five. The full run (neither set) prints the complete JSON line.
+ */
+const levels = (): readonly number[] => {
+  const wanted = (process.env.PIPELINE_LEVELS ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  return wanted.length ? wanted : LEVELS;
+};
+const capacityOnly = process.env.PIPELINE_CAPACITY_ONLY === '1';
 /** Calls connect spread over this window; measuring starts once all are up. */
 const STAGGER_MS = 8_000;
 /** How long each call keeps talking after the stagger window: enough for several turns per call. */
@@ -90,6 +102,17 @@ interface LevelResult {
   readonly lagP99Ms: number;
   readonly lagMaxMs: number;
   readonly cpuMsPerCallSecond: number;
+  /** The load process's CPU (stand-ins and simulated callers) the same way: it shares the machine's cores. */
+  readonly loadCpuMsPerCallSecond: number;
+  /**
+   * Server CPU per second of caller audio actually handled (what reached the transcriber). On a starved
+   * machine the callers send late and the server falls behind, so per wall-clock call-second understates
+   * the cost; per audio second is the load-independent figure (equal to the other when nothing starves).
+   */
+  readonly cpuMsPerAudioSecond: number;
+  readonly loadCpuMsPerAudioSecond: number;
+  /** Caller audio handled / (calls up × window): 1 when every call's audio kept real time. */
+  readonly audioShare: number;
   /** Mean number of calls up during the window (connect failures lower it). */
   readonly meanActive: number;
   readonly windowMs: number;
@@ -125,7 +148,8 @@ export async function run(): Promise<void> {
     const idleLagP99Ms = idle.percentile(99) / 1e6;
     process.stdout.write(`  idle (0 calls): lag p99 ${fmt(idleLagP99Ms)} ms\n`);
     const results: LevelResult[] = [];
-    for (const calls of LEVELS) results.push(await runLevel(child, env.env, calls));
+    for (const calls of levels()) results.push(await runLevel(child, env.env, calls));
+    if (capacityOnly) return report(results, idleLagP99Ms);
     process.stdout.write('  quality: a caller saying "uh-huh", coughing and making noise over the answer\n');
     const naive = await runLevel(child, env.env, QUALITY_CALLS, 'quality', { interruption: NAIVE_INTERRUPTION });
     const quality = await runLevel(child, env.env, QUALITY_CALLS, 'quality');
@@ -154,6 +178,7 @@ async function runLevel(
   const config = loadConfig({ ...process.env, ...standinEnv, LOG_LEVEL: 'silent' });
   const tokenKey = randomBytes(32);
   const probes = new Map<string, CallProbe>();
+  const heard = { bytes: 0 };
   const outcomes: CallOutcome[] = [];
   const workspaceId = newId('workspace');
   const now = new Date().toISOString();
@@ -185,7 +210,7 @@ async function runLevel(
       const probe: CallProbe = { llmAborts: [], ttsCancels: [] };
       probes.set(setup.callSid, probe);
       return {
-        stt: providers.stt(setup.agent.stt_provider),
+        stt: countStt(providers.stt(setup.agent.stt_provider), heard),
         llm: probeLlm(providers.llm(setup.agent.llm_provider), probe),
         tts: probeTts(providers.tts(setup.agent.tts_provider), probe),
         loadTool: async () => {
@@ -211,6 +236,10 @@ async function runLevel(
   const sessions = new Map<string, CallSession>();
   let cpuStart: NodeJS.CpuUsage | undefined;
   let cpuUsed: NodeJS.CpuUsage | undefined;
+  let loadCpuStart = NaN;
+  let loadCpuUsedMs = NaN;
+  let heardStart = 0;
+  let heardInWindow = 0;
   let windowStart = 0;
   let windowEnd = 0;
   let activeSum = 0;
@@ -224,6 +253,8 @@ async function runLevel(
     if (!cpuStart || windowEnd) return;
     windowEnd = performance.now();
     cpuUsed = process.cpuUsage(cpuStart);
+    loadCpuUsedMs = processCpuMs(child.pid) - loadCpuStart;
+    heardInWindow = heard.bytes - heardStart;
     lag.disable();
   };
   const watcher = setInterval(() => {
@@ -231,6 +262,8 @@ async function runLevel(
     const t = performance.now();
     if (!cpuStart && t >= openAt) {
       cpuStart = process.cpuUsage();
+      loadCpuStart = processCpuMs(child.pid);
+      heardStart = heard.bytes;
       windowStart = t;
       lag.enable();
     } else if (cpuStart && !windowEnd) {
@@ -313,6 +346,8 @@ async function runLevel(
   }
   const windowMs = windowEnd - windowStart;
   const used = cpuUsed ? (cpuUsed.user + cpuUsed.system) / 1000 : NaN;
+  // Seconds of caller audio the server handed to its transcriber in the window (mu-law: 8 bytes a ms).
+  const callSeconds = heardInWindow / 8_000;
   const result: LevelResult = {
     calls,
     stats,
@@ -327,6 +362,10 @@ async function runLevel(
     lagMaxMs: lag.count > 0 ? lag.max / 1e6 : NaN,
     meanActive: activeSamples ? activeSum / activeSamples : NaN,
     cpuMsPerCallSecond: windowMs > 0 && activeSum > 0 ? used / (activeSum / activeSamples) / (windowMs / 1000) : NaN,
+    loadCpuMsPerCallSecond: windowMs > 0 && activeSum > 0 ? loadCpuUsedMs / (activeSum / activeSamples) / (windowMs / 1000) : NaN,
+    cpuMsPerAudioSecond: callSeconds > 0 ? used / callSeconds : NaN,
+    loadCpuMsPerAudioSecond: callSeconds > 0 ? loadCpuUsedMs / callSeconds : NaN,
+    audioShare: windowMs > 0 && activeSum > 0 ? callSeconds / ((activeSum / activeSamples) * (windowMs / 1000)) : NaN,
     windowMs,
     turns,
     callsEnded: outcomes.length,
@@ -347,10 +386,30 @@ async function runLevel(
   }
   process.stdout.write(
     `  ${calls} calls (${fmt(result.meanActive, 0)} up on average): window ${(windowMs / 1000).toFixed(1)} s, ${turns} turns, ${stats.bargeIns} barge-ins, ` +
-      `lag p99 ${fmt(result.lagP99Ms)} ms, CPU ${fmt(result.cpuMsPerCallSecond, 2)} ms/call/s` +
+      `lag p99 ${fmt(result.lagP99Ms)} ms, CPU ${fmt(result.cpuMsPerCallSecond, 2)} ms/call/s (load process ${fmt(result.loadCpuMsPerCallSecond, 2)}), ` +
+      `per audio second ${fmt(result.cpuMsPerAudioSecond, 2)} ms (load process ${fmt(result.loadCpuMsPerAudioSecond, 2)}; audio kept ${fmt(result.audioShare * 100, 0)} % of real time)` +
       `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,
   );
   return result;
+}
+
+/** Counts the caller audio the server hands its transcriber: the work a call-second stands for. */
+function countStt(stt: SttProvider, heard: { bytes: number }): SttProvider {
+  return {
+    id: stt.id,
+    async connect(options, signal) {
+      const stream = await stt.connect(options, signal);
+      return {
+        sendAudio(audio) {
+          heard.bytes += audio.length;
+          stream.sendAudio(audio);
+        },
+        finalize: () => stream.finalize(),
+        close: () => stream.close(),
+        events: stream.events,
+      };
+    },
+  };
 }
 
 /** Notes when a barge-in's abort reaches the LLM adapter: the request's signal firing. */
@@ -415,6 +474,23 @@ function ask<T extends FromChild['type']>(child: ChildProcess, message: ToChild,
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/**
+ * Another process's CPU time (user + system, ms) from /proc (Linux; NaN elsewhere): the load process's share
+ * of the cores, read from outside so it costs that process nothing.
+ */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14 and 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** Nearest-rank percentile; NaN for no samples. */
 function pct(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
@@ -458,7 +534,7 @@ function qualitySummary(q: QualityResults) {
   };
 }
 
-function report(results: readonly LevelResult[], idleLagP99Ms: number, q: QualityResults): void {
+function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults): void {
   const rows = results.map((r) => ({
     calls: String(r.calls),
     'up (mean)': fmt(r.meanActive, 0),
@@ -476,6 +552,9 @@ function report(results: readonly LevelResult[], idleLagP99Ms: number, q: Qualit
     'lag p99': fmt(r.lagP99Ms),
     'lag max': fmt(r.lagMaxMs),
     'CPU ms/call/s': fmt(r.cpuMsPerCallSecond, 2),
+    'load CPU ms/call/s': fmt(r.loadCpuMsPerCallSecond, 2),
+    'CPU ms/audio s': fmt(r.cpuMsPerAudioSecond, 2),
+    'load CPU ms/audio s': fmt(r.loadCpuMsPerAudioSecond, 2),
   }));
   const headers = Object.keys(rows[0] ?? {});
   const widths = headers.map((h) => Math.max(h.length, ...rows.map((row) => (row as Record<string, string>)[h]!.length)));
@@ -494,6 +573,8 @@ function report(results: readonly LevelResult[], idleLagP99Ms: number, q: Qualit
       'vendor mean = LLM first token + first phrase + TTS first byte inside that span; overhead/vendor is the share we add.',
       'barge-in = interruption decided (500 ms of VAD speech and 2 words) → clear sent / LLM abort signalled / TTS utterance cancelled (adapter boundary).',
       'CPU ms/call/s = server-process CPU per concurrent call per second while all calls were up (1000 = one core), local VAD included.',
+      'load CPU ms/call/s = the same for the load process (stand-ins and simulated callers), which shares the cores.',
+      'CPU ms/audio s = the same per second of caller audio the server handled: the figure that holds when the machine starves the run.',
       `Lag: perf_hooks histogram at ${LAG_RESOLUTION_MS} ms resolution.`,
       '',
     ].join('\n'),
@@ -512,8 +593,12 @@ function report(results: readonly LevelResult[], idleLagP99Ms: number, q: Qualit
     lagP99MsIdle: round(idleLagP99Ms),
     lagP99MsAt: Object.fromEntries(results.map((r) => [r.calls, round(r.lagP99Ms)])),
     cpuMsPerCallAt: Object.fromEntries(results.map((r) => [r.calls, round(r.cpuMsPerCallSecond, 2)])),
+    loadCpuMsPerCallAt: Object.fromEntries(results.map((r) => [r.calls, round(r.loadCpuMsPerCallSecond, 2)])),
+    cpuMsPerAudioSecondAt: Object.fromEntries(results.map((r) => [r.calls, round(r.cpuMsPerAudioSecond, 2)])),
+    loadCpuMsPerAudioSecondAt: Object.fromEntries(results.map((r) => [r.calls, round(r.loadCpuMsPerAudioSecond, 2)])),
     cpuUnit: 'ms CPU per call per second',
-    ...qualitySummary(q),
+    loadAverage1m: round(loadavg()[0]!, 2),
+    ...(q ? qualitySummary(q) : {}),
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

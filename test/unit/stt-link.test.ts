@@ -3,11 +3,14 @@
  * VendorError: a key it did not issue, a model it does not have) once, then moves to the next transcriber
  * at once with the caller's buffered audio; a refusal that may pass (retryable) is retried on the same
  * transcriber first; with no transcriber left the call is told (onFatal) after that single attempt.
+ * And it hands the vendor the caller's audio whole and in order, in chunks of at least `sendChunkMs` (three
+ * Twilio frames by default), sending what is left of a chunk before closing the stream.
  */
 import { describe, expect, it } from 'vitest';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
 import type { SttEvent, SttProvider, SttStream } from '../../lib/vendors/stt/port.js';
 import { SttLink } from '../../streaming-service/src/session/stt-link.js';
+import { FakeStt } from '../fakes/voice-ports.js';
 
 const OPTIONS = { language: 'en-US', endpointingMs: 300, utteranceEndMs: 1_000 };
 
@@ -47,7 +50,7 @@ describe('SttLink', () => {
     const refusing = transcriber('assemblyai', [new VendorError('assemblyai', 'Not Authorized', false, 4001)]);
     const fallback = transcriber('deepgram', ['open']);
     const fatal: unknown[] = [];
-    const link = new SttLink([refusing.provider, fallback.provider], OPTIONS, () => undefined, (e) => fatal.push(e), {}, { backoffMs: [0, 50, 50, 50, 50] });
+    const link = new SttLink([refusing.provider, fallback.provider], OPTIONS, () => undefined, (e) => fatal.push(e), {}, { backoffMs: [0, 50, 50, 50, 50], sendChunkMs: 0 });
     link.sendAudio(new Uint8Array(160));
     void link.run();
     await until(() => fallback.connects() === 1 && fallback.sent.length === 1);
@@ -59,7 +62,7 @@ describe('SttLink', () => {
   it('retries a refusal that may pass on the same transcriber first', async () => {
     const flaky = transcriber('deepgram', [new VendorError('deepgram', 'busy', true, 503), 'open']);
     const fallback = transcriber('assemblyai', ['open']);
-    const link = new SttLink([flaky.provider, fallback.provider], OPTIONS, () => undefined, () => undefined, {}, { backoffMs: [0, 5, 5, 5, 5] });
+    const link = new SttLink([flaky.provider, fallback.provider], OPTIONS, () => undefined, () => undefined, {}, { backoffMs: [0, 5, 5, 5, 5], sendChunkMs: 0 });
     void link.run();
     await until(() => flaky.connects() === 2);
     expect(fallback.connects()).toBe(0);
@@ -69,9 +72,37 @@ describe('SttLink', () => {
   it('with no transcriber left, tells the call after the single attempt', async () => {
     const refusing = transcriber('speechmatics', [new VendorError('speechmatics', 'temporary key refused (403)', false, 403)]);
     const fatal: unknown[] = [];
-    const link = new SttLink([refusing.provider], OPTIONS, () => undefined, (e) => fatal.push(e), {}, { backoffMs: [0, 50, 50, 50, 50] });
+    const link = new SttLink([refusing.provider], OPTIONS, () => undefined, (e) => fatal.push(e), {}, { backoffMs: [0, 50, 50, 50, 50], sendChunkMs: 0 });
     await link.run();
     expect(refusing.connects()).toBe(1);
     expect(fatal).toHaveLength(1);
+  });
+});
+
+const frame = (n: number) => new Uint8Array(160).fill(n);
+
+describe('stt link chunking', () => {
+  it('sends 60 ms chunks of the frames, in order, and the rest before it closes', async () => {
+    const stt = new FakeStt();
+    const link = new SttLink([stt], OPTIONS, () => undefined, () => undefined);
+    void link.run();
+    // Sent before the stream opens: the two whole chunks wait in the replay buffer and go out once it does.
+    for (let i = 0; i < 7; i += 1) link.sendAudio(frame(i));
+    await expect.poll(() => stt.audio.length).toBe(2);
+    await link.close();
+    const sent = Buffer.concat(stt.audio);
+    expect(stt.audio.map((a) => a.length)).toEqual([480, 480, 160]);
+    expect([...sent]).toEqual(Array.from({ length: 7 }, (_, i) => new Array(160).fill(i)).flat());
+    expect(stt.closed).toBe(true);
+  });
+
+  it('sends every frame at once with sendChunkMs 0', async () => {
+    const stt = new FakeStt();
+    const link = new SttLink([stt], OPTIONS, () => undefined, () => undefined, {}, { sendChunkMs: 0 });
+    void link.run();
+    for (let i = 0; i < 3; i += 1) link.sendAudio(frame(i));
+    await expect.poll(() => stt.audio.length).toBe(3);
+    await link.close();
+    expect(stt.audio.map((a) => a.length)).toEqual([160, 160, 160]);
   });
 });

@@ -192,9 +192,9 @@ describe('paced audio out', () => {
     out.enqueueAudio('h1', new Uint8Array(8_000).fill(0x7f));
     out.enqueueMark('h1', 'h1.0');
     const media = sent.filter((m) => m.event === 'media');
-    // 300 ms lead: 15 frames of 20 ms go out at once, the rest waits for playback.
-    expect(media).toHaveLength(15);
-    expect(media.every((m) => m.bytes === 160)).toBe(true);
+    // 300 ms lead: 15 frames of 20 ms go out at once, in one message (one wake's frames travel together);
+    // the rest waits for playback.
+    expect(media).toEqual([{ event: 'media', bytes: 2_400, name: undefined }]);
     expect(sent.some((m) => m.event === 'mark')).toBe(false);
     expect(out.bufferedMs()).toBeGreaterThan(250);
     // A barge-in: the queued mark is handed back (never sent), Twilio is told to clear.
@@ -204,7 +204,37 @@ describe('paced audio out', () => {
     // With nothing buffered, audio and its mark go out at once.
     out.enqueueAudio('h2', new Uint8Array(320));
     out.enqueueMark('h2', 'h2.0');
-    expect(sent.slice(-3).map((m) => m.event)).toEqual(['media', 'media', 'mark']);
+    expect(sent.slice(-2)).toEqual([
+      { event: 'media', bytes: 320, name: undefined },
+      { event: 'mark', bytes: undefined, name: 'h2.0' },
+    ]);
+    out.close();
+  });
+});
+
+describe('paced audio out, in step with playback', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('sends each wake\'s frames as one message, in the order of the audio', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const payloads: Uint8Array[] = [];
+    const out = new AudioOut(
+      twilioTransport('MZ1', {
+        send: (m) => {
+          const msg = JSON.parse(m) as { media?: { payload: string } };
+          if (msg.media) payloads.push(new Uint8Array(Buffer.from(msg.media.payload, 'base64')));
+        },
+        close: () => undefined,
+      }),
+    );
+    const audio = Uint8Array.from({ length: 8_000 }, (_, i) => i % 251);
+    out.enqueueAudio('h1', audio);
+    // The lead at once, then every 60 ms (the batch) the 60 ms of room playback opened: three frames.
+    vi.advanceTimersByTime(120);
+    expect(payloads.map((p) => p.length)).toEqual([2_400, 480, 480]);
+    expect(new Uint8Array(Buffer.concat(payloads))).toEqual(audio.subarray(0, 3_360));
     out.close();
   });
 });

@@ -30,6 +30,17 @@ export function pcmToLinear16(pcm: Int16Array): Uint8Array {
   return out;
 }
 
+/** The chunks, in order, as one new array of `bytes` bytes (their total when not given). */
+export function concatBytes(chunks: readonly Uint8Array[], bytes = chunks.reduce((n, c) => n + c.length, 0)): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}
+
 /** Audio bytes in `format` as 16-bit samples (mu-law decoded). */
 export function decodeToPcm(bytes: Uint8Array, format: AudioFormat): Int16Array {
   return format.encoding === 'mulaw' ? mulawToPcm(bytes) : linear16ToPcm(bytes);

@@ -1,13 +1,14 @@
 import { bytesPerMs, bytesPerSample } from '../../../lib/vendors/shared/audio-format.js';
+import { concatBytes } from '../../../lib/vendors/shared/pcm.js';
 import type { MediaTransport } from '../transport/port.js';
 
 /**
  * Agent audio to the caller's transport (Twilio, or the browser page), paced. The far end plays whatever
  * it has buffered; the more we send ahead, the more a barge-in has to throw away and the later a `clear`
- * takes effect. So audio goes out in 20 ms frames and we keep at most `leadMs` of it ahead of the
+ * takes effect. So audio is paced in 20 ms frames and we keep at most `leadMs` of it ahead of the
  * (estimated) playhead: the first `leadMs` leave at once (no added latency), after that we send in step
- * with playback. Over any window the send rate stays below 2x real time. Marks go out right behind the
- * audio they follow.
+ * with playback, the frames of one wake (`batchMs`) in one message. Over any window the send rate stays
+ * below 2x real time. Marks go out right behind the audio they follow.
  */
 export interface AudioOutOptions {
   /**
@@ -202,10 +203,14 @@ export class AudioOut {
     const now = performance.now();
     // Only audio that may still be unplayed can be taken back by a pause.
     this.inFlight = this.inFlight.filter((f) => f.playAtMs + (f.item.type === 'audio' ? f.item.audio.length / this.bytesPerMs : 0) > now);
+    // The frames of one wake leave as one message: a media message costs its JSON, its base64, a WebSocket
+    // frame and a socket write whatever its length, and a wake sends three frames or more.
+    const batch: Uint8Array[] = [];
     while (this.queue.length > 0) {
       const head = this.queue[0]!;
       if (head.type === 'mark') {
         this.queue.shift();
+        this.sendBatch(batch);
         this.transport.sendMark(head.name);
         this.inFlight.push({ item: head, playAtMs: Math.max(now, this.playEndMs) });
         continue;
@@ -216,11 +221,12 @@ export class AudioOut {
       this.queue.shift();
       const playAt = Math.max(now, this.playEndMs);
       this.playEndMs = playAt + head.audio.length / this.bytesPerMs;
-      this.transport.sendAudio(head.audio);
+      batch.push(head.audio);
       this.inFlight.push({ item: head, playAtMs: playAt });
       this.sentBytes.set(head.handleId, (this.sentBytes.get(head.handleId) ?? 0) + head.audio.length);
       this.events.onAudioSent?.(head.handleId, head.audio, now, playAt);
     }
+    this.sendBatch(batch);
     if (this.queue.length > 0) {
       // Wake when a batch's worth of room has opened below the lead.
       const wait = Math.max(1, this.playEndMs - this.options.leadMs - now + this.options.batchMs);
@@ -229,5 +235,12 @@ export class AudioOut {
         this.pump();
       }, wait);
     }
+  }
+
+  /** Sends the frames gathered so far as one piece of audio, and empties the list. */
+  private sendBatch(batch: Uint8Array[]): void {
+    if (batch.length === 0) return;
+    this.transport.sendAudio(batch.length === 1 ? batch[0]! : concatBytes(batch));
+    batch.length = 0;
   }
 }

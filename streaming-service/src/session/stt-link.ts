@@ -1,5 +1,6 @@
 import { PHONE_AUDIO, bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { describeError, log } from '../../../lib/http/log.js';
+import { concatBytes } from '../../../lib/vendors/shared/pcm.js';
 import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';
 
@@ -33,9 +34,19 @@ export interface SttLinkOptions {
   readonly maxReplayMs: number;
   /** A stream that lived this long has proven itself: the next failure starts the backoff over. */
   readonly healthyAfterMs: number;
+  /**
+   * Caller audio goes to the vendor in chunks of at least this much (ms of the stream's format), not frame
+   * by frame. Twilio delivers 20 ms frames, and every send is a WebSocket frame and a socket write (a TLS
+   * record in production): at 250 calls those 12,500 writes a second were the largest hot spot in the
+   * service's profile (docs/benchmarks.md, "Capacity"). 60 ms sends a third as many; the vendor hears each frame 20 ms
+   * later on average (40 ms at most), inside the 20-250 ms chunks Deepgram recommends for live streams. The
+   * local VAD, which pauses the agent, reads every frame as it comes; only the vendor's words wait. 0 sends
+   * every frame at once.
+   */
+  readonly sendChunkMs: number;
 }
 
-export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000 };
+export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000, sendChunkMs: 60 };
 
 export class SttLink {
   private stream: SttStream | undefined;
@@ -43,6 +54,11 @@ export class SttLink {
   /** Audio since the last final, oldest first; replayed on a new stream. */
   private replay: Uint8Array[] = [];
   private replayBytes = 0;
+  /** Audio not sent yet: less than a chunk ({@link SttLinkOptions.sendChunkMs}). */
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private readonly chunkBytes: number;
+  private readonly maxReplayBytes: number;
   /** How many times a stream was reopened after a failure (for figures and tests). */
   reconnects = 0;
   /** Which of {@link providers} is in use: moves on when one stays down, never back. */
@@ -59,6 +75,9 @@ export class SttLink {
     options: Partial<SttLinkOptions> = {},
   ) {
     this.options = { ...DEFAULT_STT_LINK, ...options };
+    const perMs = bytesPerMs(sttOptions.format ?? PHONE_AUDIO);
+    this.chunkBytes = this.options.sendChunkMs * perMs;
+    this.maxReplayBytes = this.options.maxReplayMs * perMs;
   }
 
   /** Opens the first stream and keeps one open until {@link close}. */
@@ -107,16 +126,32 @@ export class SttLink {
     return true;
   }
 
-  /** Caller audio: sent now when a stream is open, and kept until its words are final. */
+  /**
+   * Caller audio: sent once a chunk's worth has come (at once when a stream is open), and kept until its
+   * words are final.
+   */
   sendAudio(audio: Uint8Array): void {
     if (this.closed) return;
-    this.replay.push(audio);
-    this.replayBytes += audio.length;
-    while (this.replayBytes > this.options.maxReplayMs * bytesPerMs(this.sttOptions.format ?? PHONE_AUDIO) && this.replay.length > 1) this.replayBytes -= this.replay.shift()!.length;
-    this.stream?.sendAudio(audio);
+    this.pending.push(audio);
+    this.pendingBytes += audio.length;
+    if (this.pendingBytes >= this.chunkBytes) this.flush();
+  }
+
+  /** Sends the pending audio as one chunk. */
+  private flush(): void {
+    if (this.pendingBytes === 0) return;
+    const chunk = this.pending.length === 1 ? this.pending[0]! : concatBytes(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.replay.push(chunk);
+    this.replayBytes += chunk.length;
+    while (this.replayBytes > this.maxReplayBytes && this.replay.length > 1) this.replayBytes -= this.replay.shift()!.length;
+    this.stream?.sendAudio(chunk);
   }
 
   async close(): Promise<void> {
+    // The caller's last words go out before the vendor is asked to flush its results.
+    this.flush();
     this.closed = true;
     this.replay = [];
     await this.stream?.close();
@@ -133,3 +168,4 @@ export class SttLink {
     this.onEvent(event);
   }
 }
+
