@@ -10,6 +10,7 @@
  * Benchmarks report; they never fail the run. docs/benchmarks.md explains each number.
  */
 import { randomUUID } from 'node:crypto';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +156,27 @@ async function call(url: string, init: RequestInit, expected: number): Promise<v
   if (res.status !== expected) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status}, expected ${expected}: ${text.slice(0, 300)}`);
 }
 
+/**
+ * The same check over node:http with a keep-alive agent: the HTTP stack the baseline's SDK client uses
+ * (lib/store/dynamo.ts; the SDK's NodeHttpHandler keeps connections alive), so the API and the baseline are
+ * reached through the same client code. fetch (undici) costs more CPU per request than the server does.
+ */
+function httpGetter(agent: HttpAgent) {
+  return (url: string, headers: Record<string, string>, expected: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(url, { headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode === expected) return resolve();
+          reject(new Error(`GET ${url}: ${res.statusCode}, expected ${expected}: ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`));
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+}
+
 interface Measured {
   readonly stats: Map<string, LatencyStats>;
   /** Facts about the data set worth printing beside the numbers. */
@@ -182,6 +204,7 @@ const ROW = {
   rawQuery10: 'raw Query, 1 page of 10',
   rawLastPage: 'raw reads of page 50 x 100 (keys-only skip + 100 items)',
   get: 'GET /api/agents/{id}',
+  getHttp: 'GET /api/agents/{id}, node:http keep-alive client',
   list1: 'GET /api/agents?page=1&limit=10',
   list50: 'GET /api/agents?page=50&limit=100',
   rawGetW: 'raw GetItem (agent, consistent), write phase',
@@ -280,6 +303,8 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
   const getHandler = ((await import('../functions/agents/get.js')) as { handler: Handler }).handler;
   const createHandler = ((await import('../functions/agents/create.js')) as { handler: Handler }).handler;
   const headers = { 'x-api-key': apiKey };
+  const keepAlive = new HttpAgent({ keepAlive: true });
+  const httpGet = httpGetter(keepAlive);
   const url = (path: string) => `${platform.baseUrl}${path}`;
   const fast = { iterations: ITERATIONS.fast, warmup: WARMUP };
   const slow = { iterations: ITERATIONS.lastPage, warmup: 5 };
@@ -290,6 +315,7 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
     { name: ROW.rawQuery10, ...fast, op: () => rawQuery(10) },
     { name: ROW.rawLastPage, ...slow, op: rawLastPage },
     { name: ROW.get, ...fast, op: (i) => call(url(`/api/agents/${idAt(i)}`), { headers }, 200) },
+    { name: ROW.getHttp, ...fast, op: (i) => httpGet(url(`/api/agents/${idAt(i)}`), headers, 200) },
     { name: ROW.list1, ...fast, op: () => call(url('/api/agents?page=1&limit=10'), { headers }, 200) },
     { name: ROW.list50, ...slow, op: () => call(url(`/api/agents?page=${LIST_LAST_PAGE.page}&limit=${LIST_LAST_PAGE.limit}`), { headers }, 200) },
     { name: ROW.httpFloor, ...fast, op: () => call(url('/api/no-such-route'), { headers }, 404) },
@@ -348,12 +374,15 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
     },
   ];
   const writeStats = await measureInterleaved(writes);
+  keepAlive.destroy();
   return { stats: new Map([...readStats, ...writeStats]), notes, limiterWritesPer1000: (1000 * limiterDb.sent()) / Math.max(1, limiterRequests) };
 }
 
 /** The latency figures the summary and the closing JSON line carry (ratios are against the same run's raw reads). */
 interface LatencyFigures {
   readonly getRatio: number;
+  /** The same over node:http with a keep-alive agent, the client stack the baseline's SDK uses. */
+  readonly getRatioHttp: number;
   readonly limiterRatio: number;
   readonly windowCountRatio: number;
   readonly windowCountAddedMs: number;
@@ -373,7 +402,7 @@ function printLatency({ stats, notes, limiterWritesPer1000 }: Measured): Latency
   const out = (text: string) => process.stdout.write(`${text}\n`);
   out('\nLatency: sequential requests, fetch with keep-alive, DynamoDB Local in memory, handler logging silenced.');
   out(`${notes.slice(1).join('\n')}\n`);
-  out(table([ROW.rawGet, ROW.rawQuery10, ROW.rawLastPage, ROW.get, ROW.list1, ROW.list50], ROW.rawGet));
+  out(table([ROW.rawGet, ROW.rawQuery10, ROW.rawLastPage, ROW.get, ROW.getHttp, ROW.list1, ROW.list50], ROW.rawGet));
   out('');
   out(table([ROW.rawGetW, ROW.rawTransact, ROW.post], ROW.rawGetW));
   out('  (writes are measured after the reads, against a GetItem measured alongside them)');
@@ -387,6 +416,7 @@ function printLatency({ stats, notes, limiterWritesPer1000 }: Measured): Latency
   out(
     [
       `GET agent p50 / raw GetItem p50 = ${getRatio.toFixed(2)}x (target <= ${TARGET.getRatio}x); the API layer adds ${ms(p50(ROW.get) - p50(ROW.rawGet))} ms`,
+      `  over node:http with a keep-alive agent (the baseline SDK's own HTTP stack): ${ratio(ROW.getHttp, ROW.rawGet).toFixed(2)}x (adds ${ms(p50(ROW.getHttp) - p50(ROW.rawGet))} ms)`,
       `  of which: handler code with the rate limiter ${ms(p50(ROW.directGet) - p50(ROW.rawGet))} ms (the limiter alone ${ms(p50(ROW.limiter))} ms, ${limiterWritesPer1000.toFixed(1)} table writes per 1,000 requests), HTTP hop ${ms(p50(ROW.get) - p50(ROW.directGet))} ms (server-only floor ${ms(p50(ROW.httpFloor))} ms)`,
       `  not on this path while the key's verdict is cached and a reservation is held: a revocation-check read in parallel would add ${ms(p50(ROW.rawGet2) - p50(ROW.rawGet))} ms, a window count in parallel ${ms(p50(ROW.rawGet3) - p50(ROW.rawGet2))} ms more`,
       `list page 1 p50 / raw GetItem p50 = ${ratio(ROW.list1, ROW.rawGet).toFixed(2)}x; / raw Query-10 p50 = ${ratio(ROW.list1, ROW.rawQuery10).toFixed(2)}x; / its raw reads (Query || counter || key) = ${ratio(ROW.list1, ROW.rawList3).toFixed(2)}x`,
@@ -398,6 +428,7 @@ function printLatency({ stats, notes, limiterWritesPer1000 }: Measured): Latency
   );
   return {
     getRatio,
+    getRatioHttp: ratio(ROW.getHttp, ROW.rawGet),
     limiterRatio: ratio(ROW.limiter, ROW.rawGet),
     windowCountRatio: ratio(ROW.rawGet3, ROW.rawGet2),
     windowCountAddedMs: p50(ROW.rawGet3) - p50(ROW.rawGet2),
@@ -456,7 +487,7 @@ function printSummary(latency: LatencyFigures, reports: readonly BundleReport[],
   const verdict = (ok: boolean, by: string) => (ok ? 'within target' : `MISSED by ${by}`);
   const skipped = reports.filter((r) => r.problem);
   const lines = [
-    `GET agent / raw GetItem p50: ${getRatio.toFixed(2)}x vs <= ${TARGET.getRatio}x: ${verdict(getRatio <= TARGET.getRatio, `${(getRatio - TARGET.getRatio).toFixed(2)}x`)}`,
+    `GET agent / raw GetItem p50: ${getRatio.toFixed(2)}x vs <= ${TARGET.getRatio}x: ${verdict(getRatio <= TARGET.getRatio, `${(getRatio - TARGET.getRatio).toFixed(2)}x`)} (fetch; node:http keep-alive client ${latency.getRatioHttp.toFixed(2)}x)`,
     `largest bundle: ${maxKb.toFixed(1)} KB vs <= ${TARGET.bundleKb} KB: ${verdict(maxKb <= TARGET.bundleKb, `${(maxKb - TARGET.bundleKb).toFixed(1)} KB`)} (${over} of ${measured.length} over)`,
     `slowest init, wall median: ${ms(wall.ms)} ms (${wall.entry}) vs <= ${TARGET.initMs} ms: ${verdict(wall.ms <= TARGET.initMs, `${ms(wall.ms - TARGET.initMs)} ms`)}`,
     `slowest init, CPU median: ${ms(cpu.ms)} ms (${cpu.entry}) vs <= ${TARGET.initMs} ms: ${verdict(cpu.ms <= TARGET.initMs, `${ms(cpu.ms - TARGET.initMs)} ms`)}`,
@@ -469,6 +500,7 @@ function printSummary(latency: LatencyFigures, reports: readonly BundleReport[],
   const figures = {
     suite: 'api',
     getRatio: round(getRatio),
+    getRatioHttp: round(latency.getRatioHttp),
     rateLimiterRatio: round(latency.limiterRatio),
     rateLimitWindowCountRatio: round(latency.windowCountRatio),
     rateLimitAddedMs: round(latency.windowCountAddedMs),
