@@ -173,8 +173,13 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
       const result = await handler(event, lambdaContext(event.requestContext.requestId, route.spec.entry));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+      const payload = result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+      // A length, as API Gateway sends it: without one Node answers in chunks, more framing for every client.
+      if (payload !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) {
+        headers['content-length'] = String(Buffer.byteLength(payload));
+      }
       res.writeHead(result.statusCode ?? 200, headers);
-      res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+      res.end(payload);
     } catch (error) {
       if (error instanceof URIError) return sendError(res, 400, 'bad_request', 'The path is not valid percent-encoding.');
       process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'local server failure', error: String(error) })}\n`);
