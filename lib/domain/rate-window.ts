@@ -36,7 +36,7 @@ interface Slot {
   count: number;
   /** Set when the authority (the table) refused: nothing more passes in this window. */
   full: boolean;
-  /** Units this instance reserved in the authority's count and has not used yet (see reserve). */
+  /** Units this instance reserved in the authority's count and has not used yet (see admit). */
   leased: number;
   /** The authority's count at its last answer, this instance's unused reservations included. */
   authorityCount: number;
