@@ -6,11 +6,12 @@ import { countInWindow } from '../store/rate-limits.js';
 import { describeError, log } from './log.js';
 
 /**
- * The API's rate limiter (docs/api.md, "Rate limits"): fixed windows whose count lives in the table, one
- * conditional UpdateItem per counted request (lib/store/rate-limits.ts), so the limit holds across every
- * Lambda instance and every route's function. In front of it, this instance's memory: once it knows a
- * window is full (it counted `limit` itself, or the table refused once) it refuses without a table call, so
- * a flood costs at most one write per instance per window after the limit. Same code locally and on AWS.
+ * The API's rate limiter (docs/api.md, "Rate limits"): fixed windows whose count lives in the table, so the
+ * limit holds across every Lambda instance and every route's function. Each instance reserves units of the
+ * count in batches that grow with its own traffic (one conditional UpdateItem per batch,
+ * lib/store/rate-limits.ts; LocalWindows.admit says how many) and admits from them without a table call.
+ * Once it knows a window is full (the table refused) it refuses from memory, so a flood costs at most one
+ * write per instance per window after the limit. Same code locally and on AWS.
  */
 
 /** The quotas, by the name the RateLimit headers give them. */
@@ -69,21 +70,28 @@ export class RateLimitedError extends AppError {
 const local = new LocalWindows();
 
 /**
- * Counts one request against `policy` for `partition` (a key hash, an IP): memory first, then the table.
- * If the table cannot be reached the request is let through (memory still limits this instance): a
- * throttled counter must not take the whole API down with it.
+ * Counts one request against `policy` for `partition` (a key hash, an IP): from a unit this instance
+ * already reserved when it holds one, else by reserving a batch in the table. If the table cannot be
+ * reached the request is let through (memory still limits this instance): a throttled counter must not take
+ * the whole API down with it.
  */
 export async function takeRate(db: Db, policy: RatePolicy, partition: string, nowMs = Date.now()): Promise<RateDecision> {
-  const first = local.take(policy, partition, nowMs);
-  if (!first.allowed) return first;
-  const { startMs, resetSeconds } = windowAt(policy, nowMs);
+  const { decision, reserve } = local.admit(policy, partition, nowMs);
+  if (reserve === 0) return decision;
+  const window = { policy: policy.name, partition, startMs: windowAt(policy, nowMs).startMs, windowSeconds: policy.windowSeconds, limit: policy.limit };
   try {
-    const out = await countInWindow(db, { policy: policy.name, partition, startMs, windowSeconds: policy.windowSeconds, limit: policy.limit });
-    local.settle(policy, partition, nowMs, out);
-    return { policy, allowed: out.allowed, remaining: out.allowed ? Math.max(0, policy.limit - out.count) : 0, resetSeconds };
+    let reserved = reserve;
+    let out = await countInWindow(db, window, reserved);
+    if (!out.allowed && reserved > 1) {
+      // The batch did not fit, but this one request may: near the limit, count one at a time.
+      local.narrow(policy, partition, nowMs);
+      reserved = 1;
+      out = await countInWindow(db, window, reserved);
+    }
+    return local.settle(policy, partition, nowMs, reserved, out);
   } catch (error) {
     log('warn', 'rate limiter unavailable; request let through', describeError(error));
-    return first;
+    return decision;
   }
 }
 

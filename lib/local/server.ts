@@ -31,11 +31,11 @@ const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
 /** The request as API Gateway (HTTP API, payload format 2.0) would hand it to a Lambda. */
 export function toGatewayEvent(
   req: IncomingMessage,
+  url: URL,
   body: Buffer,
   route: CompiledRoute,
   pathParameters: Record<string, string>,
 ): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://local');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
@@ -100,6 +100,24 @@ function lambdaContext(requestId: string, name: string): Context {
   };
 }
 
+/** HTTP/1.1 framing: a request has a body only when it declares a length or a transfer coding. */
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+const NO_BODY = Buffer.alloc(0);
+
+/** The whole body, or undefined once it passed the gateway's limit. */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > GATEWAY_MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 function sendError(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...extra });
   res.end(JSON.stringify({ error: { code, message, details: [] } }));
@@ -126,12 +144,13 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
 
   const server = createServer(async (req, res) => {
     try {
-      const path = new URL(req.url ?? '/', 'http://local').pathname;
+      const url = new URL(req.url ?? '/', 'http://local');
+      const path = url.pathname;
       const method = (req.method ?? 'GET').toUpperCase();
-      const matches = routes.filter((r) => r.pattern.test(path));
-      const route = matches.find((r) => r.spec.method === method);
+      const route = routes.find((r) => r.spec.method === method && r.pattern.test(path));
       if (!route) {
         for (const fallback of options.fallbacks ?? []) if (await fallback(req, res)) return;
+        const matches = routes.filter((r) => r.pattern.test(path));
         if (matches.length > 0) {
           // A static path can also match a templated one (/api/phone-numbers/available and /{id}): name each method once.
           const allow = [...new Set(matches.map((r) => r.spec.method))].join(', ');
@@ -144,24 +163,23 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
         req.resume();
         return sendError(res, 413, 'payload_too_large', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of req as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > GATEWAY_MAX_BODY_BYTES) {
-          return sendError(res, 413, 'payload_too_large', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
-        }
-        chunks.push(chunk);
-      }
+      // Most requests are bodiless GETs: no stream to drain (Node discards the empty body itself).
+      const body = hasBody(req) ? await readBody(req) : NO_BODY;
+      if (!body) return sendError(res, 413, 'payload_too_large', `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
       const exec = route.pattern.exec(path)!;
       const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(exec[i + 1]!)]));
-      const event = toGatewayEvent(req, Buffer.concat(chunks), route, params);
+      const event = toGatewayEvent(req, url, body, route, params);
       const handler = await load(route.spec.entry);
       const result = await handler(event, lambdaContext(event.requestContext.requestId, route.spec.entry));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+      const payload = result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+      // A length, as API Gateway sends it: without one Node answers in chunks, more framing for every client.
+      if (payload !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) {
+        headers['content-length'] = String(Buffer.byteLength(payload));
+      }
       res.writeHead(result.statusCode ?? 200, headers);
-      res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+      res.end(payload);
     } catch (error) {
       if (error instanceof URIError) return sendError(res, 400, 'bad_request', 'The path is not valid percent-encoding.');
       process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'local server failure', error: String(error) })}\n`);

@@ -2,7 +2,8 @@
  * Invariant: with real, low limits, a key or a source IP over its window gets 429 with the error body,
  * Retry-After and the RateLimit/RateLimit-Policy fields, and a limited request changes nothing. Limits hold
  * per key and per IP (one address over its limit leaves others alone); the table's window counter admits
- * exactly `limit` of any number of concurrent requests (what makes it hold across Lambda instances);
+ * exactly `limit` of any number of concurrent requests, and takes an instance's batch reservation whole or
+ * not at all (what makes it hold across Lambda instances);
  * repeating an unknown key costs no read and no failure count, and a key created after being cached as
  * unknown works once the cache's TTL has passed.
  */
@@ -118,6 +119,17 @@ describe('per API key', () => {
     const outcomes = await Promise.all(Array.from({ length: 25 }, () => countInWindow(t.deps.db, window)));
     expect(outcomes.filter((o) => o.allowed)).toHaveLength(5);
     expect(outcomes.filter((o) => o.allowed).map((o) => o.count).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a batch an instance reserves is taken whole or not at all, and never past the limit', async () => {
+    const window = { policy: 'test', partition: randomBytes(8).toString('hex'), startMs: 0, windowSeconds: 60, limit: 10 };
+    const batches = await Promise.all(Array.from({ length: 8 }, () => countInWindow(t.deps.db, window, 3)));
+    expect(batches.filter((b) => b.allowed).map((b) => b.count).sort()).toEqual([3, 6, 9]);
+    // The last unit no longer fits a batch, but one request still fits; then nothing does.
+    expect(await countInWindow(t.deps.db, window, 3)).toEqual({ allowed: false, count: 10 });
+    expect(await countInWindow(t.deps.db, window, 1)).toEqual({ allowed: true, count: 10 });
+    expect((await countInWindow(t.deps.db, window, 1)).allowed).toBe(false);
+    await expect(countInWindow(t.deps.db, { ...window, partition: 'fresh' }, 11)).rejects.toThrow(RangeError);
   });
 });
 

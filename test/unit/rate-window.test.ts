@@ -28,14 +28,14 @@ describe('fixed windows', () => {
     expect(w.take(policy, 'a', t0 + 10_000)).toMatchObject({ allowed: true, remaining: 2 });
   });
 
-  it('a refusal or a higher count from the authority applies to the rest of the window', () => {
+  it('a refusal or a full count from the authority applies to the rest of the window', () => {
     const w = new LocalWindows();
     const t0 = 1_000_000_000_000;
-    w.take(policy, 'a', t0);
-    w.settle(policy, 'a', t0, { allowed: false, count: 3 });
-    expect(w.take(policy, 'a', t0 + 1).allowed).toBe(false);
-    w.take(policy, 'b', t0);
-    w.settle(policy, 'b', t0, { allowed: true, count: 3 });
+    w.admit(policy, 'a', t0);
+    expect(w.settle(policy, 'a', t0, 1, { allowed: false, count: 3 })).toMatchObject({ allowed: false, remaining: 0 });
+    expect(w.admit(policy, 'a', t0 + 1)).toMatchObject({ decision: { allowed: false }, reserve: 0 });
+    w.admit(policy, 'b', t0);
+    expect(w.settle(policy, 'b', t0, 1, { allowed: true, count: 3 })).toMatchObject({ allowed: true, remaining: 0 });
     expect(w.exhausted(policy, 'b', t0 + 1)).toBe(true);
   });
 
@@ -47,6 +47,86 @@ describe('fixed windows', () => {
     w.take(policy, 'b', t0);
     w.take(policy, 'c', t0);
     expect(w.exhausted(policy, 'a', t0)).toBe(false);
+  });
+});
+
+/** The table's window item as countInWindow keeps it: a reservation is taken whole or not at all. */
+function authority(limit: number) {
+  let n = 0;
+  return {
+    get count() {
+      return n;
+    },
+    reserve(amount: number) {
+      if (n + amount > limit) return { allowed: false, count: limit };
+      n += amount;
+      return { allowed: true, count: n };
+    },
+  };
+}
+
+/** One request through an instance as lib/http/rate-limit.ts takeRate runs it; returns the decision and the units asked for. */
+function request(w: LocalWindows, table: ReturnType<typeof authority>, p: RatePolicy, nowMs: number) {
+  const { decision, reserve } = w.admit(p, 'k', nowMs);
+  if (reserve === 0) return { decision, asked: [] as number[] };
+  const first = table.reserve(reserve);
+  if (first.allowed || reserve === 1) return { decision: w.settle(p, 'k', nowMs, reserve, first), asked: [reserve] };
+  w.narrow(p, 'k', nowMs);
+  return { decision: w.settle(p, 'k', nowMs, 1, table.reserve(1)), asked: [reserve, 1] };
+}
+
+describe('batched reservations in the authority (the table-backed limiter)', () => {
+  const t0 = 1_000_000_000_000;
+  const busy: RatePolicy = { name: 'key', limit: 200, windowSeconds: 10 };
+
+  it('counts a small limit exactly: one unit per request, and the remaining count is the table\'s', () => {
+    const w = new LocalWindows();
+    const table = authority(policy.limit);
+    const seen = [1, 2, 3, 4].map(() => request(w, table, policy, t0));
+    expect(seen.map((s) => s.asked)).toEqual([[1], [1], [1], []]);
+    expect(seen.map((s) => [s.decision.allowed, s.decision.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0]]);
+    expect(table.count).toBe(3);
+  });
+
+  it('grows the batch with the instance\'s own traffic up to 5 % of the limit, and never admits more than the limit', () => {
+    const w = new LocalWindows();
+    const table = authority(busy.limit);
+    const asked: number[] = [];
+    let admitted = 0;
+    for (let i = 0; i < 300; i += 1) {
+      const r = request(w, table, busy, t0 + i);
+      asked.push(...r.asked);
+      if (r.decision.allowed) admitted += 1;
+    }
+    expect(asked.slice(0, 6)).toEqual([1, 1, 2, 4, 8, 10]);
+    expect(Math.max(...asked)).toBe(10);
+    // Every unit reserved was used: one instance strands nothing, and the limit is met exactly.
+    expect(admitted).toBe(busy.limit);
+    expect(table.count).toBe(busy.limit);
+    expect(asked.length).toBeLessThan(busy.limit / 4);
+  });
+
+  it('across instances: never over the limit, and each strands less than one batch', () => {
+    const instances = [new LocalWindows(), new LocalWindows(), new LocalWindows()];
+    const table = authority(busy.limit);
+    let admitted = 0;
+    for (let i = 0; i < 600; i += 1) if (request(instances[i % 3]!, table, busy, t0 + i).decision.allowed) admitted += 1;
+    expect(table.count).toBe(busy.limit);
+    expect(admitted).toBeLessThanOrEqual(busy.limit);
+    expect(admitted).toBeGreaterThan(busy.limit - 3 * 10);
+  });
+
+  it('a batch that does not fit narrows the instance to single units for the rest of the window', () => {
+    const w = new LocalWindows();
+    const table = authority(busy.limit);
+    for (let i = 0; i < 16; i += 1) request(w, table, busy, t0);
+    table.reserve(busy.limit - table.count - 2); // other instances took all but two units
+    const results = Array.from({ length: 4 }, () => request(w, table, busy, t0));
+    expect(results.map((r) => r.asked)).toEqual([[10, 1], [1], [], []]);
+    expect(results.map((r) => r.decision.allowed)).toEqual([true, true, false, false]);
+    expect(table.count).toBe(busy.limit);
+    // The next window starts over: exact counting, then batches again.
+    expect(request(w, authority(busy.limit), busy, t0 + 10_000)).toMatchObject({ asked: [1], decision: { allowed: true, remaining: 199 } });
   });
 });
 
