@@ -1,5 +1,5 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { TWILIO_ROUTES } from '../../lib/infra/routes/twilio.js';
 import { answerTransferGather } from '../../lib/services/twilio-webhooks.js';
 import { TWIML_CONTENT_TYPE } from '../../lib/vendors/telephony/twilio-webhook.js';
 import { webhookRequest } from '../../lib/http/webhook-request.js';
@@ -7,7 +7,7 @@ import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 
 // Accepting bridges the caller's call through Twilio's REST API, so this webhook bundles the adapter.
 export const handler = defineRoute(
-  ROUTES.twilioTransfer,
+  TWILIO_ROUTES.twilioTransfer,
   async ({ deps, event }) => ({
     raw: true as const,
     contentType: TWIML_CONTENT_TYPE,
