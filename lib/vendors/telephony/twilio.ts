@@ -1,4 +1,7 @@
-import twilio from 'twilio';
+import * as RestExceptionModule from 'twilio/lib/base/RestException.js';
+import * as AvailableModule from 'twilio/lib/rest/api/v2010/account/availablePhoneNumberCountry.js';
+import * as CallModule from 'twilio/lib/rest/api/v2010/account/call.js';
+import * as IncomingModule from 'twilio/lib/rest/api/v2010/account/incomingPhoneNumber.js';
 import { withRetry } from './base.js';
 import {
   TelephonyError,
@@ -10,9 +13,9 @@ import {
   type TelephonyAccount,
   type TelephonyPort,
 } from './port.js';
+import { sdkDefault, TWILIO_API_ORIGIN, twilioApi } from './twilio-client.js';
 
-/** Where the SDK sends requests unless told otherwise. */
-export const TWILIO_API_ORIGIN = 'https://api.twilio.com';
+export { TWILIO_API_ORIGIN } from './twilio-client.js';
 
 export interface TwilioAdapterOptions {
   /** Twilio's REST origin, or a stand-in's (`http://127.0.0.1:port`). */
@@ -26,27 +29,6 @@ export interface TwilioAdapterOptions {
 
 const DEFAULTS = { baseUrl: TWILIO_API_ORIGIN, timeoutMs: 10_000 } as const satisfies TwilioAdapterOptions;
 
-type RequestOptions = Parameters<InstanceType<typeof twilio.RequestClient>['request']>[0];
-
-/**
- * The SDK's HTTP client with every `https://api.twilio.com` URI (including the absolute next-page links it
- * builds) sent to another origin. The SDK's `edge`/`region` settings only rewrite the host name inside
- * twilio.com, so they cannot reach a stand-in on loopback; swapping the client can.
- */
-export class RewritingRequestClient extends twilio.RequestClient {
-  private readonly origin: string;
-
-  constructor(baseUrl: string, options: ConstructorParameters<typeof twilio.RequestClient>[0] = {}) {
-    super(options);
-    this.origin = baseUrl.replace(/\/+$/, '');
-  }
-
-  override request<TData>(opts: RequestOptions & { data?: TData }) {
-    const uri = opts.uri.startsWith(TWILIO_API_ORIGIN) ? this.origin + opts.uri.slice(TWILIO_API_ORIGIN.length) : opts.uri;
-    return super.request<TData>({ ...opts, uri });
-  }
-}
-
 const RATE_LIMITED = 20429;
 const NOT_FOUND = 20404;
 const AUTHENTICATE = 20003;
@@ -56,7 +38,7 @@ const UNAVAILABLE = new Set([21422, 21452]);
 /** Translates whatever the SDK threw into a {@link TelephonyError}. */
 export function toTelephonyError(error: unknown): TelephonyError | unknown {
   if (error instanceof TelephonyError) return error;
-  if (error instanceof twilio.RestException) {
+  if (error instanceof sdkDefault(RestExceptionModule.default)) {
     const status = error.status;
     const code = error.code;
     const init = { vendor: 'twilio', status, vendorCode: code, cause: error };
@@ -67,10 +49,6 @@ export function toTelephonyError(error: unknown): TelephonyError | unknown {
     if (code !== undefined && UNAVAILABLE.has(code)) return new TelephonyError(message, { ...init, kind: 'unavailable' });
     if (status >= 500) return new TelephonyError(message, { ...init, kind: 'provider_error' });
     return new TelephonyError(message, { ...init, kind: 'invalid' });
-  }
-  // axios failures (refused, reset, timed out) never reached Twilio's application, or we cannot tell.
-  if (error instanceof Error && (error as { isAxiosError?: boolean }).isAxiosError) {
-    return new TelephonyError(`Could not reach Twilio: ${error.message}`, { vendor: 'twilio', kind: 'network', cause: error });
   }
   return error;
 }
@@ -141,16 +119,15 @@ const routingParams = (routing: NumberRouting) => {
 const onlyIfNotActedOn = (e: unknown) => e instanceof TelephonyError && e.kind === 'rate_limited';
 
 /**
- * The Twilio adapter of the telephony port, on the official SDK. One HTTP client (and its keep-alive
- * sockets) serves every account; a light SDK client is made per call because each call may act for a
- * different account.
+ * The Twilio adapter of the telephony port, on the official SDK's Api v2010 resources (twilio-client.ts says
+ * why not the whole `Twilio` client). fetch's pool keeps the sockets alive across accounts; the SDK objects
+ * are made per call because each call may act for a different account.
  */
 export function createTwilioTelephony(options: TwilioAdapterOptions = {}): TelephonyPort {
   const { baseUrl, timeoutMs } = { ...DEFAULTS, ...options };
-  const httpClient = new RewritingRequestClient(baseUrl, { timeout: timeoutMs, keepAlive: true });
-  // Explicit empty edge/region keep stray TWILIO_EDGE/TWILIO_REGION variables from steering the host.
-  const client = (account: TelephonyAccount) =>
-    twilio(account.accountSid, account.authToken, { httpClient, edge: '', region: '', env: {} });
+  const api = (account: TelephonyAccount) => twilioApi(account, { baseUrl, timeoutMs });
+  const numbers = (account: TelephonyAccount) => IncomingModule.IncomingPhoneNumberListInstance(api(account), account.accountSid);
+  const calls = (account: TelephonyAccount) => CallModule.CallListInstance(api(account), account.accountSid);
 
   async function run<T>(fn: () => Promise<T>, idempotent: boolean): Promise<T> {
     return withRetry(
@@ -168,8 +145,7 @@ export function createTwilioTelephony(options: TwilioAdapterOptions = {}): Telep
   return {
     searchAvailable(account, query) {
       return run(async () => {
-        const found = await client(account)
-          .availablePhoneNumbers(query.country.toUpperCase())
+        const found = await AvailableModule.AvailablePhoneNumberCountryListInstance(api(account), account.accountSid)(query.country.toUpperCase())
           .local.list({
             ...(query.areaCode ? { areaCode: Number(query.areaCode) } : {}),
             ...(query.contains ? { contains: query.contains } : {}),
@@ -196,7 +172,7 @@ export function createTwilioTelephony(options: TwilioAdapterOptions = {}): Telep
 
     buyNumber(account, number, routing) {
       return run(async () => {
-        const created = await client(account).incomingPhoneNumbers.create({ phoneNumber: number, ...routingParams(routing) });
+        const created = await numbers(account).create({ phoneNumber: number, ...routingParams(routing) });
         return toProviderNumber(created);
       }, false);
     },
@@ -204,25 +180,25 @@ export function createTwilioTelephony(options: TwilioAdapterOptions = {}): Telep
     findNumber(account, number) {
       return run(async () => {
         // PhoneNumber is a partial match at Twilio ("+1415" finds many), so keep only the exact number.
-        const found = await client(account).incomingPhoneNumbers.list({ phoneNumber: number, limit: 20 });
+        const found = await numbers(account).list({ phoneNumber: number, limit: 20 });
         const exact = found.find((n) => n.phoneNumber === number);
         return exact ? toProviderNumber(exact) : undefined;
       }, true);
     },
 
     configureNumber(account, sid, routing) {
-      return run(async () => toProviderNumber(await client(account).incomingPhoneNumbers(sid).update(routingParams(routing))), true);
+      return run(async () => toProviderNumber(await numbers(account)(sid).update(routingParams(routing))), true);
     },
 
     releaseNumber(account, sid) {
       return run(async () => {
-        await client(account).incomingPhoneNumbers(sid).remove();
+        await numbers(account)(sid).remove();
       }, true);
     },
 
     createCall(account, request) {
       return run(async () => {
-        const call = await client(account).calls.create({
+        const call = await calls(account).create({
           to: request.to,
           from: request.from,
           ...(request.url ? { url: request.url, method: 'POST' } : {}),
@@ -249,8 +225,7 @@ export function createTwilioTelephony(options: TwilioAdapterOptions = {}): Telep
 
     updateCall(account, sid, request) {
       return run(async () => {
-        const call = await client(account)
-          .calls(sid)
+        const call = await calls(account)(sid)
           .update({
             ...(request.twiml ? { twiml: request.twiml } : {}),
             ...(request.url ? { url: request.url, method: 'POST' } : {}),
@@ -261,7 +236,7 @@ export function createTwilioTelephony(options: TwilioAdapterOptions = {}): Telep
     },
 
     fetchCall(account, sid) {
-      return run(async () => toProviderCall(await client(account).calls(sid).fetch()), true);
+      return run(async () => toProviderCall(await calls(account)(sid).fetch()), true);
     },
   };
 }
