@@ -1,9 +1,9 @@
 import { defineRoute } from '../../lib/http/handler.js';
 import { PHONE_NUMBERS_ROUTES } from '../../lib/infra/routes/phone-numbers.js';
-import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
+import { createTwilioNumbers } from '../../lib/vendors/telephony/twilio-numbers.js';
 import { importPhoneNumber } from '../../lib/services/phone-numbers.js';
 
 export const handler = defineRoute(PHONE_NUMBERS_ROUTES.importPhoneNumber, ({ deps, workspaceId, body }) =>
   importPhoneNumber(deps, workspaceId, body),
-  { telephony: createTwilioTelephony },
+  { telephony: createTwilioNumbers },
 );

@@ -3,7 +3,7 @@ import { TWILIO_ROUTES } from '../../lib/infra/routes/twilio.js';
 import { answerTransferGather } from '../../lib/services/twilio-webhooks.js';
 import { TWIML_CONTENT_TYPE } from '../../lib/vendors/telephony/twilio-webhook.js';
 import { webhookRequest } from '../../lib/http/webhook-request.js';
-import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
+import { createTwilioCalls } from '../../lib/vendors/telephony/twilio-calls.js';
 
 // Accepting bridges the caller's call through Twilio's REST API, so this webhook bundles the adapter.
 export const handler = defineRoute(
@@ -13,5 +13,5 @@ export const handler = defineRoute(
     contentType: TWIML_CONTENT_TYPE,
     body: await answerTransferGather(deps, webhookRequest(event)),
   }),
-  { telephony: createTwilioTelephony },
+  { telephony: createTwilioCalls },
 );

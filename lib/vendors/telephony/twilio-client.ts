@@ -3,8 +3,9 @@ import * as DomainModule from 'twilio/lib/base/Domain.js';
 import * as VersionModule from 'twilio/lib/base/Version.js';
 import twilioPackage from 'twilio/package.json' with { type: 'json' };
 import type * as V2010Module from 'twilio/lib/rest/api/V2010.js';
-import type { TelephonyAccount } from './port.js';
-import { TelephonyError } from './port.js';
+import * as RestExceptionModule from 'twilio/lib/base/RestException.js';
+import { withRetry } from './base.js';
+import { TelephonyError, unavailableTelephonyPort, type TelephonyAccount, type TelephonyPort } from './port.js';
 
 /**
  * A Twilio REST client made of the SDK's own parts, for the one API domain the platform uses (Api v2010).
@@ -16,8 +17,9 @@ import { TelephonyError } from './port.js';
  * resources (`CallListInstance`, ...: parameter names, serialization, response shapes) are used as they are;
  * only the transport is ours: the SDK's documented `httpClient` contract, answered with Node's `fetch`.
  *
- * The resources are imported by the modules that use them (twilio-calls.ts, twilio-numbers.ts), so a bundle
- * carries only the resources its handler calls.
+ * Each resource is imported by the one part of the adapter that uses it (twilio-search.ts, twilio-numbers.ts,
+ * twilio-calls.ts): an entry point names the parts it needs (see {@link twilioAdapter}), so its bundle carries
+ * only those resources; twilio.ts joins all three for the processes that need everything.
  */
 
 /** Where the SDK sends requests unless told otherwise. */
@@ -127,3 +129,81 @@ export function twilioApi(account: TelephonyAccount, options: TwilioClientOption
   const domain = new (sdkDefault(DomainModule.default))(fetchClient(account, options) as never, TWILIO_API_ORIGIN);
   return new (sdkDefault(VersionModule.default))(domain, '2010-04-01') as TwilioApi;
 }
+
+export interface TwilioAdapterOptions {
+  /** Twilio's REST origin, or a stand-in's (`http://127.0.0.1:port`). */
+  readonly baseUrl?: string;
+  /**
+   * Per-request timeout. Twilio answers REST calls in well under a second; 10 s leaves room for a slow
+   * purchase while keeping a stuck socket from eating the API Gateway's 29 s budget.
+   */
+  readonly timeoutMs?: number;
+}
+
+const DEFAULTS = { baseUrl: TWILIO_API_ORIGIN, timeoutMs: 10_000 } as const satisfies TwilioAdapterOptions;
+
+const RATE_LIMITED = 20429;
+const NOT_FOUND = 20404;
+const AUTHENTICATE = 20003;
+/** 21422: that number is not available; 21452: no numbers left in that area code. */
+const UNAVAILABLE = new Set([21422, 21452]);
+
+/** Translates whatever the SDK threw into a {@link TelephonyError}. */
+export function toTelephonyError(error: unknown): TelephonyError | unknown {
+  if (error instanceof TelephonyError) return error;
+  if (error instanceof sdkDefault(RestExceptionModule.default)) {
+    const status = error.status;
+    const code = error.code;
+    const init = { vendor: 'twilio', status, vendorCode: code, cause: error };
+    const message = error.message || `Twilio answered HTTP ${status}`;
+    if (status === 401 || code === AUTHENTICATE) return new TelephonyError(message, { ...init, kind: 'auth' });
+    if (status === 404 || code === NOT_FOUND) return new TelephonyError(message, { ...init, kind: 'not_found' });
+    if (status === 429 || code === RATE_LIMITED) return new TelephonyError(message, { ...init, kind: 'rate_limited' });
+    if (code !== undefined && UNAVAILABLE.has(code)) return new TelephonyError(message, { ...init, kind: 'unavailable' });
+    if (status >= 500) return new TelephonyError(message, { ...init, kind: 'provider_error' });
+    return new TelephonyError(message, { ...init, kind: 'invalid' });
+  }
+  return error;
+}
+
+/** Only a 429 proves Twilio did not act; a timeout on a purchase may still have bought the number. */
+const onlyIfNotActedOn = (e: unknown) => e instanceof TelephonyError && e.kind === 'rate_limited';
+
+/** What a part of the adapter works with: the Api v2010 object of an account, and the retrying runner. */
+export interface TwilioPartContext {
+  api(account: TelephonyAccount): TwilioApi;
+  /** Runs one SDK call with the port's retries; `idempotent: false` retries only what Twilio refused unacted. */
+  run<T>(fn: () => Promise<T>, idempotent: boolean): Promise<T>;
+}
+
+/** One part of the Twilio adapter: the port operations built on one SDK resource. */
+export type TwilioPart = (context: TwilioPartContext) => Partial<TelephonyPort>;
+
+/**
+ * The Twilio adapter made of the given parts; operations of the parts not named refuse, as the port of an
+ * entry point without an adapter does. An entry point passes the result to `defineRoute`/`withTelephony`.
+ */
+export function twilioAdapter(...parts: readonly TwilioPart[]): (options?: TwilioAdapterOptions) => TelephonyPort {
+  return (options = {}) => {
+    const { baseUrl, timeoutMs } = { ...DEFAULTS, ...options };
+    const context: TwilioPartContext = {
+      api: (account) => twilioApi(account, { baseUrl: baseUrl ?? DEFAULTS.baseUrl, timeoutMs: timeoutMs ?? DEFAULTS.timeoutMs }),
+      run: (fn, idempotent) =>
+        withRetry(
+          async () => {
+            try {
+              return await fn();
+            } catch (error) {
+              throw toTelephonyError(error);
+            }
+          },
+          idempotent ? {} : { canRetry: onlyIfNotActedOn },
+        ),
+    };
+    return Object.assign(unavailableTelephonyPort(), ...parts.map((part) => part(context))) as TelephonyPort;
+  };
+}
+
+/** Twilio sends an unset setting as null or as an empty string. */
+export const emptyToNull = (v: string | null | undefined): string | null => (v === undefined || v === null || v === '' ? null : v);
+
