@@ -55,6 +55,8 @@ function deployedEntries(): string[] {
 let sizes: Map<string, number>;
 /** Per entry, the node_modules packages its bundle carries. */
 let packages: Map<string, Set<string>>;
+/** Per entry, the files its bundle was made of. */
+let inputs: Map<string, string[]>;
 let entries: string[];
 
 /** `…/node_modules/@scope/name/lib/x.js` -> `@scope/name`. */
@@ -84,7 +86,8 @@ beforeAll(async () => {
   });
   const outputs = Object.values(result.metafile.outputs).filter((o) => o.entryPoint);
   sizes = new Map(outputs.map((o) => [o.entryPoint!, o.bytes / 1024] as const));
-  packages = new Map(outputs.map((o) => [o.entryPoint!, new Set(Object.keys(o.inputs).flatMap((i) => packageOf(i) ?? []))] as const));
+  inputs = new Map(outputs.map((o) => [o.entryPoint!, Object.keys(o.inputs)] as const));
+  packages = new Map([...inputs].map(([entry, files]) => [entry, new Set(files.flatMap((i) => packageOf(i) ?? []))] as const));
 }, 120_000);
 
 describe('Lambda bundles', () => {
@@ -113,5 +116,11 @@ describe('Lambda bundles', () => {
     const withTwilio = entries.filter((e) => packages.get(e)!.has('twilio'));
     expect(withTwilio.every((e) => e.startsWith('functions/phone-numbers/') || e.startsWith('functions/twilio/') || e === 'functions/queue/dispatch.ts')).toBe(true);
     expect(entries.filter((e) => packages.get(e)!.has('axios'))).toEqual([]);
+  });
+
+  it('reads the phone metadata beside the bundle on first use instead of bundling it (lib/domain/phone.ts)', () => {
+    const parsesPhones = entries.filter((e) => packages.get(e)!.has('libphonenumber-js'));
+    expect(parsesPhones).toContain('functions/calls/start.ts');
+    expect(entries.filter((e) => inputs.get(e)!.some((i) => i.includes('libphonenumber-js/metadata')))).toEqual([]);
   });
 });
