@@ -20,17 +20,14 @@ const TARGET_KB = 500;
  */
 const OVER_TARGET_KB: Readonly<Record<string, number>> = {
   // The Calls resource of the Twilio SDK (~125 KB: call.js requires every call sub-resource) and TwiML's xmlbuilder.
-  'functions/twilio/amd.ts': 690,
-  'functions/twilio/transfer.ts': 690,
-  'functions/queue/dispatch.ts': 600,
-  // The IncomingPhoneNumbers resource (~55 KB) beside the numbers domain.
-  'functions/phone-numbers/buy.ts': 520,
-  'functions/phone-numbers/import.ts': 520,
+  'functions/twilio/amd.ts': 675,
+  'functions/twilio/transfer.ts': 675,
+  'functions/queue/dispatch.ts': 590,
   // TwiML (xmlbuilder, ~58 KB) and the calls domain.
-  'functions/twilio/voice.ts': 585,
-  'functions/twilio/status.ts': 550,
+  'functions/twilio/voice.ts': 570,
+  'functions/twilio/status.ts': 535,
   // busboy, csv-parse and read-excel-file.
-  'functions/contacts/upload.ts': 585,
+  'functions/contacts/upload.ts': 570,
   // Every route's schema, converted to JSON Schema.
   'functions/docs/openapi.ts': 520,
 };
