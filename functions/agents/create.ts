@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { AGENTS_ROUTES } from '../../lib/infra/routes/agents.js';
 import { createAgent } from '../../lib/services/agents.js';
 
-export const handler = defineRoute(ROUTES.createAgent, ({ deps, workspaceId, body }) =>
+export const handler = defineRoute(AGENTS_ROUTES.createAgent, ({ deps, workspaceId, body }) =>
   createAgent(deps.db, workspaceId, body),
 );

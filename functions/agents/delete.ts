@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { AGENTS_ROUTES } from '../../lib/infra/routes/agents.js';
 import { deleteAgent } from '../../lib/store/agents.js';
 
-export const handler = defineRoute(ROUTES.deleteAgent, ({ deps, workspaceId, params }) =>
+export const handler = defineRoute(AGENTS_ROUTES.deleteAgent, ({ deps, workspaceId, params }) =>
   deleteAgent(deps.db, workspaceId, params.id),
 );

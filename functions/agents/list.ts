@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { AGENTS_ROUTES } from '../../lib/infra/routes/agents.js';
 import { listAgents } from '../../lib/store/agents.js';
 
-export const handler = defineRoute(ROUTES.listAgents, ({ deps, workspaceId, query }) =>
+export const handler = defineRoute(AGENTS_ROUTES.listAgents, ({ deps, workspaceId, query }) =>
   listAgents(deps.db, workspaceId, query),
 );

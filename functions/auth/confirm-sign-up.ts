@@ -1,5 +1,5 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { AUTH_ROUTES } from '../../lib/infra/routes/auth.js';
 import { confirmSignUp } from '../../lib/services/dashboard.js';
 
-export const handler = defineRoute(ROUTES.confirmSignUp, ({ deps, body }) => confirmSignUp(deps, body));
+export const handler = defineRoute(AUTH_ROUTES.confirmSignUp, ({ deps, body }) => confirmSignUp(deps, body));

@@ -1,5 +1,5 @@
 import { routeGroup } from '../../lib/http/route-group.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { AUTH_ROUTES } from '../../lib/infra/routes/auth.js';
 import { handler as acceptInvitation } from './accept-invitation.js';
 import { handler as confirmSignUp } from './confirm-sign-up.js';
 import { handler as forgotPassword } from './forgot-password.js';
@@ -11,12 +11,12 @@ import { handler as signUp } from './sign-up.js';
 
 /** The dashboard's /auth routes in one function (lib/http/route-group.ts says why). */
 export const handler = routeGroup([
-  [ROUTES.signUp, signUp],
-  [ROUTES.confirmSignUp, confirmSignUp],
-  [ROUTES.signIn, signIn],
-  [ROUTES.refreshSession, refreshSession],
-  [ROUTES.signOut, signOut],
-  [ROUTES.forgotPassword, forgotPassword],
-  [ROUTES.resetPassword, resetPassword],
-  [ROUTES.acceptInvitation, acceptInvitation],
+  [AUTH_ROUTES.signUp, signUp],
+  [AUTH_ROUTES.confirmSignUp, confirmSignUp],
+  [AUTH_ROUTES.signIn, signIn],
+  [AUTH_ROUTES.refreshSession, refreshSession],
+  [AUTH_ROUTES.signOut, signOut],
+  [AUTH_ROUTES.forgotPassword, forgotPassword],
+  [AUTH_ROUTES.resetPassword, resetPassword],
+  [AUTH_ROUTES.acceptInvitation, acceptInvitation],
 ]);

@@ -1,9 +1,9 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { AUTH_ROUTES } from '../../lib/infra/routes/auth.js';
 import { assertDashboardRequest, readRefreshCookie, sessionAnswer } from '../../lib/http/session-cookie.js';
 import { refreshSession } from '../../lib/services/dashboard.js';
 
-export const handler = defineRoute(ROUTES.refreshSession, async ({ deps, body, event }) => {
+export const handler = defineRoute(AUTH_ROUTES.refreshSession, async ({ deps, body, event }) => {
   assertDashboardRequest(event, deps.config);
   return sessionAnswer(await refreshSession(deps, readRefreshCookie(event), body?.workspaceId));
 });

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { CALLS_ROUTES } from '../../lib/infra/routes/calls.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { startChat } from '../../lib/services/chats.js';
 
@@ -7,7 +7,7 @@ import { startChat } from '../../lib/services/chats.js';
  * POST /api/chats: a text chat for a developer's own app (docs/chat.md). The answer carries the chat's
  * credential, so no cache may keep it.
  */
-export const handler = defineRoute(ROUTES.createChat, async ({ deps, workspaceId, body }) => {
+export const handler = defineRoute(CALLS_ROUTES.createChat, async ({ deps, workspaceId, body }) => {
   const agent = await getAgent(deps.db, workspaceId, body.agentId);
   return startChat(deps, { workspaceId, agent, contactName: body.contactName ?? 'Chat visitor' });
 });

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { CONTACTS_ROUTES } from '../../lib/infra/routes/contacts.js';
 import { createContact } from '../../lib/services/contacts.js';
 
-export const handler = defineRoute(ROUTES.createContact, ({ deps, workspaceId, body }) =>
+export const handler = defineRoute(CONTACTS_ROUTES.createContact, ({ deps, workspaceId, body }) =>
   createContact(deps.db, workspaceId, body),
 );

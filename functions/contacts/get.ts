@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { CONTACTS_ROUTES } from '../../lib/infra/routes/contacts.js';
 import { getContact } from '../../lib/store/contacts.js';
 
-export const handler = defineRoute(ROUTES.getContact, ({ deps, workspaceId, params }) =>
+export const handler = defineRoute(CONTACTS_ROUTES.getContact, ({ deps, workspaceId, params }) =>
   getContact(deps.db, workspaceId, params.id),
 );

@@ -1,5 +1,5 @@
 import { routeGroup } from '../../lib/http/route-group.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { DASHBOARD_ROUTES } from '../../lib/infra/routes/dashboard.js';
 import { handler as createKey } from './create-key.js';
 import { handler as createWorkspace } from './create-workspace.js';
 import { handler as credits } from './credits.js';
@@ -10,11 +10,11 @@ import { handler as revokeKey } from './revoke-key.js';
 
 /** The dashboard's user-only routes and the credits overview in one function (lib/http/route-group.ts says why). */
 export const handler = routeGroup([
-  [ROUTES.listApiKeys, listKeys],
-  [ROUTES.createApiKey, createKey],
-  [ROUTES.revokeApiKey, revokeKey],
-  [ROUTES.listMembers, listMembers],
-  [ROUTES.createInvitation, invite],
-  [ROUTES.createUserWorkspace, createWorkspace],
-  [ROUTES.getCredits, credits],
+  [DASHBOARD_ROUTES.listApiKeys, listKeys],
+  [DASHBOARD_ROUTES.createApiKey, createKey],
+  [DASHBOARD_ROUTES.revokeApiKey, revokeKey],
+  [DASHBOARD_ROUTES.listMembers, listMembers],
+  [DASHBOARD_ROUTES.createInvitation, invite],
+  [DASHBOARD_ROUTES.createUserWorkspace, createWorkspace],
+  [DASHBOARD_ROUTES.getCredits, credits],
 ]);

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { DASHBOARD_ROUTES } from '../../lib/infra/routes/dashboard.js';
 import { listApiKeys } from '../../lib/store/workspaces.js';
 
-export const handler = defineRoute(ROUTES.listApiKeys, async ({ deps, workspaceId }) => ({ data: await listApiKeys(deps.db, workspaceId) }));
+export const handler = defineRoute(DASHBOARD_ROUTES.listApiKeys, async ({ deps, workspaceId }) => ({ data: await listApiKeys(deps.db, workspaceId) }));

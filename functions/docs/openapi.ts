@@ -1,11 +1,11 @@
 import { defineRoute } from '../../lib/http/handler.js';
 import { buildOpenApiDocument } from '../../lib/http/openapi.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { DOCS_ROUTES } from '../../lib/infra/routes/docs.js';
 
 /** The document is a pure function of the code, so one build per cold start serves every request. */
 let body: string | undefined;
 
-export const handler = defineRoute(ROUTES.openapi, async () => {
+export const handler = defineRoute(DOCS_ROUTES.openapi, async () => {
   body ??= JSON.stringify(buildOpenApiDocument());
   return {
     raw: true,

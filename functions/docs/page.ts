@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { defineRoute, type RawResponse } from '../../lib/http/handler.js';
 import { staticAssets, type AssetSpec } from '../../lib/http/static-assets.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { DOCS_ROUTES } from '../../lib/infra/routes/docs.js';
 
 /**
  * The API reference page (GET /docs) and its assets (GET /docs/assets/{file}); both routes share this
@@ -91,8 +91,8 @@ async function renderPage(): Promise<RawResponse> {
   };
 }
 
-const page = defineRoute(ROUTES.docs, renderPage);
-const asset = defineRoute(ROUTES.docsAsset, ({ params, event }) => assets.serve(params.file, event));
+const page = defineRoute(DOCS_ROUTES.docs, renderPage);
+const asset = defineRoute(DOCS_ROUTES.docsAsset, ({ params, event }) => assets.serve(params.file, event));
 
 /** One Lambda for both docs routes: an asset request is the one with a `file` path parameter. */
 export const handler = (event: APIGatewayProxyEventV2, context: Context) =>

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { HISTORY_ROUTES } from '../../lib/infra/routes/history.js';
 import { deleteHistoryRecord } from '../../lib/store/history.js';
 
-export const handler = defineRoute(ROUTES.deleteHistory, ({ deps, workspaceId, params }) =>
+export const handler = defineRoute(HISTORY_ROUTES.deleteHistory, ({ deps, workspaceId, params }) =>
   deleteHistoryRecord(deps.db, workspaceId, params.id),
 );

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { HISTORY_ROUTES } from '../../lib/infra/routes/history.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 
-export const handler = defineRoute(ROUTES.getHistory, ({ deps, workspaceId, params }) =>
+export const handler = defineRoute(HISTORY_ROUTES.getHistory, ({ deps, workspaceId, params }) =>
   getHistoryRecord(deps.db, workspaceId, params.id),
 );

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { HISTORY_ROUTES } from '../../lib/infra/routes/history.js';
 import { recordingDownload } from '../../lib/services/recordings.js';
 
-export const handler = defineRoute(ROUTES.getRecordingUrl, ({ deps, workspaceId, params }) => recordingDownload(deps, workspaceId, params.id));
+export const handler = defineRoute(HISTORY_ROUTES.getRecordingUrl, ({ deps, workspaceId, params }) => recordingDownload(deps, workspaceId, params.id));

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineRoute } from '../../lib/http/handler.js';
 import { CROSS_ORIGIN_ASSET_HEADERS, staticAssets } from '../../lib/http/static-assets.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { CALLS_ROUTES } from '../../lib/infra/routes/calls.js';
 import { MEETING_ASSETS_DIR, MEETING_ASSETS_SOURCE, MEETING_ASSET_FILES } from '../../lib/web/meeting/assets.js';
 
 /**
@@ -17,4 +17,4 @@ const assets = staticAssets(
   CROSS_ORIGIN_ASSET_HEADERS,
 );
 
-export const handler = defineRoute(ROUTES.meetingAsset, ({ params, event }) => assets.serve(params.file, event));
+export const handler = defineRoute(CALLS_ROUTES.meetingAsset, ({ params, event }) => assets.serve(params.file, event));

@@ -1,9 +1,9 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
-import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
+import { PHONE_NUMBERS_ROUTES } from '../../lib/infra/routes/phone-numbers.js';
+import { createTwilioNumbers } from '../../lib/vendors/telephony/twilio-numbers.js';
 import { buyPhoneNumber } from '../../lib/services/phone-numbers.js';
 
-export const handler = defineRoute(ROUTES.buyPhoneNumber, ({ deps, workspaceId, body }) =>
+export const handler = defineRoute(PHONE_NUMBERS_ROUTES.buyPhoneNumber, ({ deps, workspaceId, body }) =>
   buyPhoneNumber(deps, workspaceId, body),
-  { telephony: createTwilioTelephony },
+  { telephony: createTwilioNumbers },
 );

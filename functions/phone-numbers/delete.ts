@@ -1,9 +1,9 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
-import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
+import { PHONE_NUMBERS_ROUTES } from '../../lib/infra/routes/phone-numbers.js';
+import { createTwilioNumbers } from '../../lib/vendors/telephony/twilio-numbers.js';
 import { releasePhoneNumber } from '../../lib/services/phone-numbers.js';
 
-export const handler = defineRoute(ROUTES.deletePhoneNumber, ({ deps, workspaceId, params }) =>
+export const handler = defineRoute(PHONE_NUMBERS_ROUTES.deletePhoneNumber, ({ deps, workspaceId, params }) =>
   releasePhoneNumber(deps, workspaceId, params.id),
-  { telephony: createTwilioTelephony },
+  { telephony: createTwilioNumbers },
 );

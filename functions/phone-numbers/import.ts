@@ -1,9 +1,9 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
-import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
+import { PHONE_NUMBERS_ROUTES } from '../../lib/infra/routes/phone-numbers.js';
+import { createTwilioNumbers } from '../../lib/vendors/telephony/twilio-numbers.js';
 import { importPhoneNumber } from '../../lib/services/phone-numbers.js';
 
-export const handler = defineRoute(ROUTES.importPhoneNumber, ({ deps, workspaceId, body }) =>
+export const handler = defineRoute(PHONE_NUMBERS_ROUTES.importPhoneNumber, ({ deps, workspaceId, body }) =>
   importPhoneNumber(deps, workspaceId, body),
-  { telephony: createTwilioTelephony },
+  { telephony: createTwilioNumbers },
 );

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { WEBHOOKS_ROUTES } from '../../lib/infra/routes/webhooks.js';
 import { deleteWebhookEndpoint } from '../../lib/store/webhooks.js';
 
-export const handler = defineRoute(ROUTES.deleteWebhookEndpoint, ({ deps, workspaceId, params }) =>
+export const handler = defineRoute(WEBHOOKS_ROUTES.deleteWebhookEndpoint, ({ deps, workspaceId, params }) =>
   deleteWebhookEndpoint(deps.db, workspaceId, params.id),
 );

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { WEBHOOKS_ROUTES } from '../../lib/infra/routes/webhooks.js';
 import { listWebhookEndpoints } from '../../lib/store/webhooks.js';
 
-export const handler = defineRoute(ROUTES.listWebhookEndpoints, ({ deps, workspaceId, query }) =>
+export const handler = defineRoute(WEBHOOKS_ROUTES.listWebhookEndpoints, ({ deps, workspaceId, query }) =>
   listWebhookEndpoints(deps.db, workspaceId, query),
 );

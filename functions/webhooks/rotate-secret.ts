@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { WEBHOOKS_ROUTES } from '../../lib/infra/routes/webhooks.js';
 import { rotateWebhookSecret } from '../../lib/services/webhooks.js';
 
-export const handler = defineRoute(ROUTES.rotateWebhookSecret, ({ deps, workspaceId, params }) =>
+export const handler = defineRoute(WEBHOOKS_ROUTES.rotateWebhookSecret, ({ deps, workspaceId, params }) =>
   rotateWebhookSecret(deps, workspaceId, params.id),
 );

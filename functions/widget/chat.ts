@@ -2,7 +2,7 @@ import { ChatStarted } from '../../lib/domain/chat.js';
 import { MAX_WIDGET_BODY_BYTES, WidgetSessionRequest } from '../../lib/domain/widget.js';
 import { defineRoute } from '../../lib/http/handler.js';
 import { noStoreJson, widgetBody } from '../../lib/http/widget-body.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { WIDGET_ROUTES } from '../../lib/infra/routes/widget.js';
 import { startChat } from '../../lib/services/chats.js';
 import { authorizeWidget } from '../../lib/services/widget.js';
 
@@ -10,7 +10,7 @@ import { authorizeWidget } from '../../lib/services/widget.js';
  * POST /widget/chat: a widget text chat. The same checks as a widget call (lib/services/widget.ts); the
  * answer is the chat session the panel opens `/web-chat` with, carrying the tab's credential: no-store.
  */
-export const handler = defineRoute(ROUTES.startWidgetChat, async ({ deps, event }) => {
+export const handler = defineRoute(WIDGET_ROUTES.startWidgetChat, async ({ deps, event }) => {
   const body = widgetBody(event, WidgetSessionRequest, MAX_WIDGET_BODY_BYTES);
   const grant = await authorizeWidget(deps, body, event.headers?.origin);
   const chat = await startChat(deps, { workspaceId: grant.workspaceId, widgetKeyHash: grant.keyHash, agent: grant.agent, contactName: `Web visitor (${grant.origin})` });

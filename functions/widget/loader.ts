@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineRoute } from '../../lib/http/handler.js';
 import { CROSS_ORIGIN_ASSET_HEADERS, staticAssets } from '../../lib/http/static-assets.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { WIDGET_ROUTES } from '../../lib/infra/routes/widget.js';
 import { WIDGET_ASSETS_DIR, WIDGET_ASSETS_SOURCE, WIDGET_SCRIPT } from '../../lib/web/widget/assets.js';
 
 /**
@@ -16,4 +16,4 @@ const assets = staticAssets(
   CROSS_ORIGIN_ASSET_HEADERS,
 );
 
-export const handler = defineRoute(ROUTES.widgetLoader, ({ event }) => assets.serve(WIDGET_SCRIPT, event));
+export const handler = defineRoute(WIDGET_ROUTES.widgetLoader, ({ event }) => assets.serve(WIDGET_SCRIPT, event));

@@ -2,7 +2,7 @@ import { MAX_WIDGET_BODY_BYTES, WidgetSessionRequest } from '../../lib/domain/wi
 import { MeetingJoined } from '../../lib/domain/call.js';
 import { defineRoute } from '../../lib/http/handler.js';
 import { noStoreJson, widgetBody } from '../../lib/http/widget-body.js';
-import { ROUTES } from '../../lib/infra/routes.js';
+import { WIDGET_ROUTES } from '../../lib/infra/routes/widget.js';
 import { authorizeWidget, startWidgetCall } from '../../lib/services/widget.js';
 
 /**
@@ -10,7 +10,7 @@ import { authorizeWidget, startWidgetCall } from '../../lib/services/widget.js';
  * (lib/services/widget.ts); the answer is the web session the panel opens `/web-stream` with. It carries
  * the tab's credential: no cache may keep it.
  */
-export const handler = defineRoute(ROUTES.startWidgetSession, async ({ deps, event }) => {
+export const handler = defineRoute(WIDGET_ROUTES.startWidgetSession, async ({ deps, event }) => {
   const body = widgetBody(event, WidgetSessionRequest, MAX_WIDGET_BODY_BYTES);
   const grant = await authorizeWidget(deps, body, event.headers?.origin);
   const session = await startWidgetCall(deps, grant);

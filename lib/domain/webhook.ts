@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { BodyWorkspaceId, Timestamp, WorkspaceIdField } from './common.js';
-import { ValidationError } from './errors.js';
-import { refuseToolUrl } from './ssrf.js';
 
 /**
  * Webhook endpoints and the events they receive (docs/webhooks.md). An event is one envelope for every type;
@@ -113,29 +111,6 @@ export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 
 /** A new signing secret in the Standard Webhooks form: `whsec_` and base64 of 32 random bytes. */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
-
-/** What a policy check needs: TOOL_ALLOWED_HOSTS (local development and tests only), as for HTTP tools. */
-export interface WebhookUrlPolicy {
-  readonly allowedHosts: readonly string[];
-}
-
-/**
- * Checks an endpoint URL as a tool URL is checked at save time (lib/domain/ssrf.ts): http(s) only, no literal
- * private, loopback, link-local or metadata address, no internal host name. Names are resolved and checked
- * again at every delivery. Production endpoints must use https; plain http is kept for allow-listed hosts.
- */
-export function assertWebhookUrl(text: string, policy: WebhookUrlPolicy): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ValidationError([{ field: 'url', message: 'an absolute https URL, for example https://example.com/hooks' }]);
-  }
-  const refused = refuseToolUrl(url, policy.allowedHosts);
-  if (refused) throw new ValidationError([{ field: 'url', message: refused }]);
-  if (url.username || url.password) throw new ValidationError([{ field: 'url', message: 'credentials in the URL are not allowed; verify our signature instead' }]);
-  return url.toString();
-}
 
 /** One delivery attempt as the delivery log shows it. */
 export interface DeliveryAttempt {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { ROUTES, type OperationId, type RouteSpec } from '../infra/routes.js';
+import type { RouteSpec } from '../infra/route-spec.js';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -19,7 +19,11 @@ export function routeGroup(routes: readonly (readonly [RouteSpec, Handler])[]): 
   };
 }
 
-/** {@link routeGroup} keyed by operation id: `routeSwitch({ createCampaign: handler, ... })`. */
-export function routeSwitch(handlers: Partial<Record<OperationId, unknown>>): Handler {
-  return routeGroup(Object.entries(handlers).map(([id, handler]) => [ROUTES[id as OperationId], handler as Handler] as const));
+/**
+ * {@link routeGroup} keyed by operation id within one group of the route table:
+ * `routeSwitch(CAMPAIGNS_ROUTES, { createCampaign: handler, ... })`. The group, not the whole table, so the
+ * bundle carries only that domain's schemas.
+ */
+export function routeSwitch<G extends Readonly<Record<string, RouteSpec>>>(group: G, handlers: Partial<Record<keyof G, Handler>>): Handler {
+  return routeGroup(Object.entries(handlers).map(([id, handler]) => [group[id]!, handler!] as const));
 }

@@ -5,15 +5,14 @@ import {
   MAX_WEBHOOK_ENDPOINTS,
   SECRET_OVERLAP_MS,
   WEBHOOK_EVENT_TYPES,
-  assertWebhookUrl,
   newWebhookSecret,
   type WebhookEndpoint,
   type WebhookEndpointCreate,
   type WebhookEndpointUpdate,
   type WebhookReplay,
   type WebhookSettingsUpdate,
-  type WebhookUrlPolicy,
 } from '../domain/webhook.js';
+import { assertWebhookUrl, type WebhookUrlPolicy } from '../domain/webhook-url.js';
 import { countOf } from '../store/collection.js';
 import { readCreditsState, setLowCreditsThreshold } from '../store/credits.js';
 import type { Db } from '../store/dynamo.js';

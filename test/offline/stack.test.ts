@@ -19,6 +19,7 @@ import { MEETING_ASSETS_DIR, MEETING_ASSET_FILES } from '../../lib/web/meeting/a
 import { ENTRY_NEEDS, planRouteFunctions } from '../../lib/infra/entry-needs.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { TABLE } from '../../lib/store/model.js';
+import { PHONE_METADATA_FILE } from '../../lib/domain/phone.js';
 import { AUTHORIZER_ENTRY, CDK_CONTEXT, asArray, handlerFunctions, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 import { CONSUMER_TIMEOUT, SQS_VISIBILITY_PER_TIMEOUT } from '../../lib/infra/stack.js';
 
@@ -299,6 +300,8 @@ describe('bundling', () => {
     expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
     expect(code).not.toMatch(/require\(["']@aws-sdk\//);
     for (const file of DOCS_ASSET_FILES) expect(existsSync(join(dir, DOCS_ASSETS_DIR, file)), file).toBe(true);
+    // The phone metadata is read from beside the bundle on first use (lib/domain/phone.ts), never bundled.
+    expect(existsSync(join(dir, PHONE_METADATA_FILE))).toBe(true);
 
     const meetingApp = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true } });
     const meetingStack = new Stack(meetingApp, 'MeetingBundle');

@@ -2,16 +2,16 @@
  * The request and response shapes of a contact import. Kept apart from the parsers so the route table
  * (read by every handler and the CDK stack) does not pull the CSV and spreadsheet readers in.
  */
-import { isSupportedCountry } from 'libphonenumber-js';
 import * as z from 'zod';
 import { BodyWorkspaceId } from '../common.js';
+import { isPhoneCountry } from '../phone.js';
 
 /** ISO 3166-1 alpha-2 code that the phone-number metadata knows; '' counts as absent (HTML forms send it). */
 const DefaultCountry = z
   .string()
   .trim()
   .toUpperCase()
-  .refine((c) => c === '' || isSupportedCountry(c), 'an ISO 3166-1 alpha-2 country code such as US')
+  .refine((c) => c === '' || isPhoneCountry(c), 'an ISO 3166-1 alpha-2 country code such as US')
   .transform((c) => c || undefined);
 
 /** The text fields of the upload form (the file part is checked by the service). */

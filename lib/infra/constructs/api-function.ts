@@ -7,6 +7,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Config } from '../../config.js';
+import { PHONE_METADATA_FILE, PHONE_METADATA_PACKAGE_PATH } from '../../domain/phone.js';
 import { BUNDLE_OPTIONS, LAMBDA_RUNTIME } from '../bundling.js';
 import type { BindTarget } from './bindings.js';
 
@@ -40,6 +41,13 @@ export interface PlatformFunctionProps {
    */
   readonly role?: iam.IRole;
 }
+
+/**
+ * Copied beside every bundle: the phone metadata lib/domain/phone.ts reads on first use instead of bundling
+ * it. Into every function, not only those that parse numbers today: 80 KB of package is cheaper than a
+ * handler that fails on AWS alone because a new import reached phone.ts.
+ */
+export const PHONE_METADATA_BUNDLE_FILE: BundleFile = { from: `node_modules/${PHONE_METADATA_PACKAGE_PATH}`, to: PHONE_METADATA_FILE };
 
 /** The platform's Lambda defaults, each with its reason. */
 export const FUNCTION_DEFAULTS = {
@@ -76,7 +84,7 @@ export class PlatformFunction extends Construct implements BindTarget {
 
   constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
     super(scope, id);
-    const bundleFiles = props.bundleFiles ?? [];
+    const bundleFiles = [PHONE_METADATA_BUNDLE_FILE, ...(props.bundleFiles ?? [])];
     // An explicit log group instead of `logRetention`: that option deploys a helper Lambda whose policy
     // acts on every log group in the account.
     const logGroup = new logs.LogGroup(this, 'Logs', { retention: FUNCTION_DEFAULTS.logRetention });

@@ -1,0 +1,20 @@
+import * as z from 'zod';
+import { IdParams, pageEnvelope } from '../../domain/common.js';
+import { DeliveryListQuery, WebhookDeliveryView, WebhookEndpointCreate, WebhookEndpointCreated, WebhookEndpointUpdate, WebhookEndpointView, WebhookReplay, WebhookReplayResult, WebhookSecretRotated, WebhookSettingsUpdate, WebhookSettingsView, WebhookTestResult } from '../../domain/webhook.js';
+import { WorkspaceQuery, listQuery, route, type RouteSpec } from '../route-spec.js';
+
+/** The webhooks routes, assembled into the one table by lib/infra/routes.ts; their handlers import only this group. */
+export const WEBHOOKS_ROUTES = {
+  createWebhookEndpoint: route({ method: 'POST', path: '/api/webhooks', entry: 'functions/webhooks/create.ts', summary: 'Create a webhook endpoint; the signing secret is shown once, in this answer', tag: 'Events', auth: true, body: WebhookEndpointCreate, status: 201, response: WebhookEndpointCreated }),
+  listWebhookEndpoints: route({ method: 'GET', path: '/api/webhooks', entry: 'functions/webhooks/list.ts', summary: 'List webhook endpoints, newest first', tag: 'Events', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(WebhookEndpointView) }),
+  // `settings` precedes `{id}`: the local server takes the first match, as API Gateway prefers static segments.
+  getWebhookSettings: route({ method: 'GET', path: '/api/webhooks/settings', entry: 'functions/webhooks/get-settings.ts', summary: 'Workspace event settings (the credits.low threshold)', tag: 'Events', auth: true, query: WorkspaceQuery, status: 200, response: WebhookSettingsView }),
+  updateWebhookSettings: route({ method: 'PUT', path: '/api/webhooks/settings', entry: 'functions/webhooks/update-settings.ts', summary: 'Set the workspace event settings; creditsLowThreshold null turns the credits.low alert off', tag: 'Events', auth: true, body: WebhookSettingsUpdate, status: 200, response: WebhookSettingsView }),
+  getWebhookEndpoint: route({ method: 'GET', path: '/api/webhooks/{id}', entry: 'functions/webhooks/get.ts', summary: 'Get a webhook endpoint (never its secret)', tag: 'Events', auth: true, params: IdParams, status: 200, response: WebhookEndpointView }),
+  updateWebhookEndpoint: route({ method: 'PATCH', path: '/api/webhooks/{id}', entry: 'functions/webhooks/update.ts', summary: 'Update a webhook endpoint; enabled: true re-enables one disabled for failing', tag: 'Events', auth: true, params: IdParams, body: WebhookEndpointUpdate, status: 200, response: WebhookEndpointView }),
+  deleteWebhookEndpoint: route({ method: 'DELETE', path: '/api/webhooks/{id}', entry: 'functions/webhooks/delete.ts', summary: 'Delete a webhook endpoint', tag: 'Events', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+  rotateWebhookSecret: route({ method: 'POST', path: '/api/webhooks/{id}/rotate-secret', entry: 'functions/webhooks/rotate-secret.ts', summary: 'Rotate the signing secret; the old one keeps signing for 24 hours', tag: 'Events', auth: true, params: IdParams, bodyKind: 'none', status: 200, response: WebhookSecretRotated }),
+  sendWebhookTest: route({ method: 'POST', path: '/api/webhooks/{id}/test', entry: 'functions/webhooks/test.ts', summary: 'Send a test.ping event to the endpoint', tag: 'Events', auth: true, params: IdParams, bodyKind: 'none', status: 202, response: WebhookTestResult }),
+  replayWebhookEvents: route({ method: 'POST', path: '/api/webhooks/{id}/replay', entry: 'functions/webhooks/replay.ts', summary: 'Deliver stored events again: one by id, or a time range', tag: 'Events', auth: true, params: IdParams, body: WebhookReplay, errors: [409], status: 202, response: WebhookReplayResult }),
+  listWebhookDeliveries: route({ method: 'GET', path: '/api/webhooks/{id}/deliveries', entry: 'functions/webhooks/deliveries.ts', summary: 'The delivery log of an endpoint: attempts, status, latency, response excerpt', tag: 'Events', auth: true, params: IdParams, query: listQuery(DeliveryListQuery), status: 200, response: pageEnvelope(WebhookDeliveryView) }),
+} as const satisfies Record<string, RouteSpec>;

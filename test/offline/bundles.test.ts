@@ -1,0 +1,116 @@
+/**
+ * Invariant: every Lambda function of the stack bundles, with the options the stack deploys
+ * (lib/infra/bundling.ts), to at most 500 KB (issue 17's target; a smaller bundle is less to load and parse on
+ * each cold start). The entries that still miss it are named with the ceiling they must not grow past, so a
+ * new import that drags a vendor SDK or another domain's schemas into a handler fails here, not on AWS.
+ * Sizes, unlike timings, are deterministic; the init times are measured by `npm run bench -- api`.
+ */
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_OPTIONS } from '../../lib/infra/bundling.js';
+import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
+import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
+import { synthPlatform } from '../support/stack.js';
+
+const TARGET_KB = 500;
+
+/**
+ * The entries over the target today, each with a ceiling a little above its size (docs/benchmarks.md, "Cold
+ * start", says what is in them). Lower a ceiling when an entry shrinks; remove it once under the target.
+ */
+const OVER_TARGET_KB: Readonly<Record<string, number>> = {
+  // The Calls resource of the Twilio SDK (~125 KB: call.js requires every call sub-resource) and TwiML's xmlbuilder.
+  'functions/twilio/amd.ts': 675,
+  'functions/twilio/transfer.ts': 675,
+  'functions/queue/dispatch.ts': 590,
+  // TwiML (xmlbuilder, ~58 KB) and the calls domain.
+  'functions/twilio/voice.ts': 570,
+  'functions/twilio/status.ts': 535,
+  // busboy, csv-parse and read-excel-file.
+  'functions/contacts/upload.ts': 570,
+  // Every route's schema, converted to JSON Schema.
+  'functions/docs/openapi.ts': 520,
+};
+
+/** Every function the stack deploys, by the entry its description names (PlatformFunction's default). */
+function deployedEntries(): string[] {
+  const resources = synthPlatform().resources;
+  const entries = Object.values(resources)
+    .filter((r) => r.Type === 'AWS::Lambda::Function')
+    .map((r) => String(r.Properties?.Description ?? ''))
+    .filter((d) => /^functions\/.+\.ts$/.test(d));
+  return [...new Set(entries)].sort();
+}
+
+let sizes: Map<string, number>;
+/** Per entry, the node_modules packages its bundle carries. */
+let packages: Map<string, Set<string>>;
+/** Per entry, the files its bundle was made of. */
+let inputs: Map<string, string[]>;
+let entries: string[];
+
+/** `…/node_modules/@scope/name/lib/x.js` -> `@scope/name`. */
+const packageOf = (input: string): string | undefined => {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return undefined;
+  const [first, second] = input.slice(at + 'node_modules/'.length).split('/');
+  return first!.startsWith('@') ? `${first}/${second}` : first;
+};
+
+beforeAll(async () => {
+  entries = deployedEntries();
+  // One esbuild run for every entry (seconds), written to memory only.
+  const result = await build({
+    ...BUNDLE_OPTIONS,
+    external: [...BUNDLE_OPTIONS.external],
+    mainFields: [...BUNDLE_OPTIONS.mainFields],
+    banner: { js: BUNDLE_OPTIONS.banner },
+    entryPoints: entries,
+    outdir: 'bundles',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    absWorkingDir: PROJECT_ROOT,
+  });
+  const outputs = Object.values(result.metafile.outputs).filter((o) => o.entryPoint);
+  sizes = new Map(outputs.map((o) => [o.entryPoint!, o.bytes / 1024] as const));
+  inputs = new Map(outputs.map((o) => [o.entryPoint!, Object.keys(o.inputs)] as const));
+  packages = new Map([...inputs].map(([entry, files]) => [entry, new Set(files.flatMap((i) => packageOf(i) ?? []))] as const));
+}, 120_000);
+
+describe('Lambda bundles', () => {
+  it('covers every route handler and the functions beyond the routes', () => {
+    const routeEntries = new Set(Object.values(ROUTES as Record<string, RouteSpec>).map((r) => r.entry));
+    for (const entry of routeEntries) expect(entries).toContain(entry);
+    expect(entries).toEqual(expect.arrayContaining(['functions/auth/authorizer.ts', 'functions/queue/dispatch.ts']));
+    expect([...sizes.keys()].sort()).toEqual(entries);
+  });
+
+  it(`keeps every bundle within ${TARGET_KB} KB, or the named ones within their ceilings`, () => {
+    const over = [...sizes]
+      .filter(([entry, kb]) => kb > (OVER_TARGET_KB[entry] ?? TARGET_KB))
+      .map(([entry, kb]) => `${entry}: ${kb.toFixed(1)} KB > ${OVER_TARGET_KB[entry] ?? TARGET_KB} KB`);
+    expect(over).toEqual([]);
+  });
+
+  it('names only entries that exist and are still over the target', () => {
+    for (const [entry, ceiling] of Object.entries(OVER_TARGET_KB)) {
+      expect(sizes.get(entry), entry).toBeGreaterThan(TARGET_KB);
+      expect(ceiling).toBeGreaterThan(TARGET_KB);
+    }
+  });
+
+  it('carries the Twilio SDK only where a handler telephones, and never its HTTP client (axios)', () => {
+    const withTwilio = entries.filter((e) => packages.get(e)!.has('twilio'));
+    expect(withTwilio.every((e) => e.startsWith('functions/phone-numbers/') || e.startsWith('functions/twilio/') || e === 'functions/queue/dispatch.ts')).toBe(true);
+    expect(entries.filter((e) => packages.get(e)!.has('axios'))).toEqual([]);
+  });
+
+  it('reads the phone metadata beside the bundle on first use instead of bundling it (lib/domain/phone.ts)', () => {
+    const parsesPhones = entries.filter((e) => packages.get(e)!.has('libphonenumber-js'));
+    expect(parsesPhones).toContain('functions/calls/start.ts');
+    expect(entries.filter((e) => inputs.get(e)!.some((i) => i.includes('libphonenumber-js/metadata')))).toEqual([]);
+  });
+});
