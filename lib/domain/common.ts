@@ -1,5 +1,17 @@
 import * as z from 'zod';
 
+/**
+ * A number the store keeps exactly: DynamoDB numbers span 1e-130 to 1e126 with 38 digits, and the SDK
+ * refuses beyond ±(2^53 - 1) rather than lose precision. Within that, every JSON number round-trips. Every
+ * non-integer number a request may store goes through this, so `1e-320` is a 400, not a store error.
+ */
+export const storedNumber = (base: z.ZodNumber = z.number()) =>
+  base.refine(
+    (n) => Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130),
+    `numbers lie within ±${Number.MAX_SAFE_INTEGER}, and are 0 or at least 1e-130 in size`,
+  );
+export const StoredNumber = storedNumber();
+
 /** Timestamps are ISO 8601 strings in UTC. */
 export const Timestamp = z.iso.datetime({ offset: true });
 export const WorkspaceIdField = z.string().min(1).max(64);

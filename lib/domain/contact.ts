@@ -1,22 +1,11 @@
 import * as z from 'zod';
-import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, Name, StoredNumber, Timestamp, WorkspaceIdField } from './common.js';
 import { ValidationError } from './errors.js';
 import { normalizePhone } from './phone.js';
 
-/**
- * A number the store keeps exactly: DynamoDB numbers span 1e-130 to 1e126 with 38 digits, and the SDK
- * refuses beyond ±(2^53 - 1) rather than lose precision. Within that, every JSON number round-trips.
- */
-const FieldNumber = z
-  .number()
-  .refine(
-    (n) => Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130),
-    `numbers lie within ±${Number.MAX_SAFE_INTEGER}, and are 0 or at least 1e-130 in size`,
-  );
-
 /** Custom fields: at most 50 keys of up to 64 characters; values are short scalars. */
 export const ExternalFields = z
-  .record(z.string().trim().min(1).max(64), z.union([z.string().max(1_000), FieldNumber, z.boolean()]))
+  .record(z.string().trim().min(1).max(64), z.union([z.string().max(1_000), StoredNumber, z.boolean()]))
   .refine((o) => Object.keys(o).length <= 50, 'at most 50 external fields');
 export type ExternalFields = z.infer<typeof ExternalFields>;
 
@@ -77,7 +66,7 @@ export const ContactUpdate = z
     region: Region.nullable().optional(),
     workspaceId: WorkspaceIdField.optional(),
     externalFields: z
-      .record(z.string().trim().min(1).max(64), z.union([z.string().max(1_000), FieldNumber, z.boolean(), z.null()]))
+      .record(z.string().trim().min(1).max(64), z.union([z.string().max(1_000), StoredNumber, z.boolean(), z.null()]))
       .optional(),
   })
   .meta({ id: 'ContactUpdate' });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, Name, StoredNumber, Timestamp, WorkspaceIdField } from './common.js';
 import { ValidationError, type ErrorDetail } from './errors.js';
 import { normalizePhone } from './phone.js';
 import { refuseToolUrl } from './ssrf.js';
@@ -36,7 +36,7 @@ export type ParameterType = (typeof PARAMETER_TYPES)[number];
 /** A value a parameter can take (and a setting or argument can hold). */
 export type ScalarValue = string | number | boolean;
 
-const EnumValue = z.union([z.string().max(200), z.number(), z.boolean()]);
+const EnumValue = z.union([z.string().max(200), StoredNumber, z.boolean()]);
 
 /**
  * A parameter the model extracts from the conversation. `type` and `enum` are JSON Schema's and reach the
@@ -114,7 +114,7 @@ export const ToolConfig = z.strictObject({
   headers: Headers.optional(),
   body: ToolBody.optional(),
   /** An integration tool's account settings (see lib/domain/tool-templates.ts); not secret. */
-  settings: z.record(SettingName, z.union([z.string().max(2_000), z.number()])).optional(),
+  settings: z.record(SettingName, z.union([z.string().max(2_000), StoredNumber])).optional(),
 });
 export type ToolConfig = z.infer<typeof ToolConfig>;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { BodyWorkspaceId, Timestamp, WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, storedNumber, Timestamp, WorkspaceIdField } from './common.js';
 
 /**
  * Webhook endpoints and the events they receive (docs/webhooks.md). An event is one envelope for every type;
@@ -266,7 +266,7 @@ export const EVENT_RETENTION_DAYS = 30;
  */
 export const WebhookSettingsUpdate = z
   .strictObject({
-    creditsLowThreshold: z.number().min(0).max(1_000_000_000).nullable(),
+    creditsLowThreshold: storedNumber(z.number().min(0).max(1_000_000_000)).nullable(),
     workspaceId: WorkspaceIdField.optional(),
   })
   .meta({ id: 'WebhookSettingsUpdate' });

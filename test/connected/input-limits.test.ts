@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASK, MAX_TOOL_HEADER_BYTES, MAX_TOOL_HEADERS } from '../../lib/domain/tool.js';
+import { expectRefusedUnchanged } from '../support/invariants.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -42,6 +43,22 @@ describe('contacts at their limits', () => {
       expect(res.body.error.details[0].field).toBe('externalFields.n');
     }
     expect((await t.api(ws.apiKey, 'GET', `/api/contacts/${created.body._id}`)).body.externalFields).toEqual(kept);
+  });
+});
+
+describe('stored numbers outside the store\'s range elsewhere', () => {
+  // Found by the fuzz test (seed 419686531): a denormal threshold reached the store and came back a 500.
+  it('a credits.low threshold or a tool parameter\'s enum value under 1e-130 is a 400 that stores nothing', async () => {
+    const ws = await t.workspace();
+    for (const n of ['1e-320', '5e-324', '1e-131']) {
+      const threshold = await expectRefusedUnchanged(t.deps.db, 400, () => t.api(ws.apiKey, 'PUT', '/api/webhooks/settings', `{"creditsLowThreshold":${n}}`), 'validation_failed');
+      expect(threshold.body.error.details[0].field, n).toBe('creditsLowThreshold');
+      const tool = `{"name":"Lookup","type":"http","description":"Looks up","config":{"method":"GET","url":"https://api.example.com/x"},"parameters":[{"name":"size","description":"d","required":false,"type":"number","enum":[${n}]}]}`;
+      const enumRes = await expectRefusedUnchanged(t.deps.db, 400, () => t.api(ws.apiKey, 'POST', '/api/tools', tool), 'validation_failed');
+      expect(enumRes.body.error.details[0].field, n).toBe('parameters.0.enum.0');
+    }
+    const kept = await t.api(ws.apiKey, 'PUT', '/api/webhooks/settings', { creditsLowThreshold: 1e-130 });
+    expect(kept.body).toEqual({ creditsLowThreshold: 1e-130 });
   });
 });
 
