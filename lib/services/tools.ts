@@ -1,6 +1,7 @@
 import { BadRequestError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { assertToolIsCoherent, MASK, type Tool, type ToolCreate, type ToolPolicy, type ToolUpdate } from '../domain/tool.js';
+import { MASK, type Tool, type ToolCreate, type ToolPolicy, type ToolUpdate } from '../domain/tool.js';
+import { assertToolIsCoherent } from '../domain/tool-coherence.js';
 import { countOf } from '../store/collection.js';
 import type { Db } from '../store/dynamo.js';
 import type { SecretBox } from '../store/secret-box.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { newId, ulidTimeBounds } from '../../lib/domain/ids.js';
 import { ContactCreate, regionText } from '../../lib/domain/contact.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
-import { assertToolIsCoherent } from '../../lib/domain/tool.js';
+import { assertToolIsCoherent } from '../../lib/domain/tool-coherence.js';
 import { AppError } from '../../lib/domain/errors.js';
 import { parseJsonBody } from '../../lib/http/json.js';
 import { createSecretBox } from '../../lib/store/secret-box.js';

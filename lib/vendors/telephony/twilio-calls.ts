@@ -1,10 +1,22 @@
-import * as CallModule from 'twilio/lib/rest/api/v2010/account/call.js';
 import type { CallStatus, ProviderCall, TelephonyAccount } from './port.js';
 import { twilioAdapter, type TwilioPart } from './twilio-client.js';
 
-interface CallLike {
+/**
+ * Placing, steering and reading calls through the SDK's `Version` (Api v2010): its `create`/`update`/`fetch`
+ * build the request, send it through our transport and raise `RestException` on an HTTP error, exactly as
+ * the generated Calls resource does when it calls them.
+ *
+ * Why not the generated resource (`CallListInstance`): `call.js` requires every call sub-resource (events,
+ * feedback, notifications, payments, recordings, siprec, streams, transcriptions, user-defined messages), ~120
+ * KB in every Lambda that places or steers a call, for three operations. What it adds over `Version` is the
+ * parameter names, written here from Twilio's REST reference (the same names `call.js` writes), and the
+ * response wrapped in a `CallInstance`; we read the JSON fields directly.
+ */
+
+/** The fields of Twilio's Call resource (JSON, snake_case) the platform reads. */
+interface CallPayload {
   sid: string;
-  accountSid: string;
+  account_sid: string;
   to: string;
   from: string;
   status: string;
@@ -12,9 +24,9 @@ interface CallLike {
   duration?: string | null;
 }
 
-const toProviderCall = (c: CallLike): ProviderCall => ({
+const toProviderCall = (c: CallPayload): ProviderCall => ({
   sid: c.sid,
-  accountSid: c.accountSid,
+  accountSid: c.account_sid,
   to: c.to,
   from: c.from,
   status: c.status as CallStatus,
@@ -22,54 +34,64 @@ const toProviderCall = (c: CallLike): ProviderCall => ({
   durationSeconds: c.duration === null || c.duration === undefined || c.duration === '' ? null : Number(c.duration),
 });
 
-/** Placing, steering and reading calls, on the SDK's Calls resource. */
-export const twilioCalls: TwilioPart = ({ api, run }) => {
-  const calls = (account: TelephonyAccount) => CallModule.CallListInstance(api(account), account.accountSid);
-  return {
-    createCall(account, request) {
-      return run(async () => {
-        const call = await calls(account).create({
-          to: request.to,
-          from: request.from,
-          ...(request.url ? { url: request.url, method: 'POST' } : {}),
-          ...(request.twiml ? { twiml: request.twiml } : {}),
-          ...(request.statusCallback
-            ? {
-                statusCallback: request.statusCallback,
-                statusCallbackMethod: 'POST',
-                ...(request.statusCallbackEvents ? { statusCallbackEvent: [...request.statusCallbackEvents] } : {}),
-              }
-            : {}),
-          ...(request.timeoutSeconds !== undefined ? { timeout: request.timeoutSeconds } : {}),
-          ...(request.timeLimitSeconds !== undefined ? { timeLimit: request.timeLimitSeconds } : {}),
-          ...(request.record !== undefined ? { record: request.record } : {}),
-          ...(request.machineDetection ? { machineDetection: request.machineDetection } : {}),
-          ...(request.machineDetection && request.asyncAmdStatusCallback
-            ? { asyncAmd: 'true', asyncAmdStatusCallback: request.asyncAmdStatusCallback, asyncAmdStatusCallbackMethod: 'POST' }
-            : {}),
-          ...(request.machineDetectionTimeoutSeconds !== undefined ? { machineDetectionTimeout: request.machineDetectionTimeoutSeconds } : {}),
-        });
-        return toProviderCall(call);
-      }, false);
-    },
+const callsUri = (account: TelephonyAccount) => `/Accounts/${encodeURIComponent(account.accountSid)}/Calls.json`;
+const callUri = (account: TelephonyAccount, sid: string) =>
+  `/Accounts/${encodeURIComponent(account.accountSid)}/Calls/${encodeURIComponent(sid)}.json`;
 
-    updateCall(account, sid, request) {
-      return run(async () => {
-        const call = await calls(account)(sid)
-          .update({
-            ...(request.twiml ? { twiml: request.twiml } : {}),
-            ...(request.url ? { url: request.url, method: 'POST' } : {}),
-            ...(request.status ? { status: request.status } : {}),
-          });
-        return toProviderCall(call);
-      }, true);
-    },
+/** The headers the generated resource sends with a write. */
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' } as const;
 
-    fetchCall(account, sid) {
-      return run(async () => toProviderCall(await calls(account)(sid).fetch()), true);
-    },
-  };
-};
+/** Form fields with `undefined` left out (the transport skips them too; this keeps the request readable in logs). */
+const defined = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+
+/** Placing, steering and reading calls on Twilio's Calls resource. */
+export const twilioCalls: TwilioPart = ({ api, run }) => ({
+  createCall(account, request) {
+    const amd = request.machineDetection;
+    const data = defined({
+      To: request.to,
+      From: request.from,
+      Url: request.url || undefined,
+      Method: request.url ? 'POST' : undefined,
+      Twiml: request.twiml || undefined,
+      StatusCallback: request.statusCallback || undefined,
+      StatusCallbackMethod: request.statusCallback ? 'POST' : undefined,
+      StatusCallbackEvent: request.statusCallback && request.statusCallbackEvents ? [...request.statusCallbackEvents] : undefined,
+      Timeout: request.timeoutSeconds,
+      TimeLimit: request.timeLimitSeconds,
+      Record: request.record,
+      MachineDetection: amd || undefined,
+      AsyncAmd: amd && request.asyncAmdStatusCallback ? 'true' : undefined,
+      AsyncAmdStatusCallback: amd ? request.asyncAmdStatusCallback || undefined : undefined,
+      AsyncAmdStatusCallbackMethod: amd && request.asyncAmdStatusCallback ? 'POST' : undefined,
+      MachineDetectionTimeout: request.machineDetectionTimeoutSeconds,
+    });
+    return run(async () => {
+      const payload = (await api(account).create({ uri: callsUri(account), method: 'post', data, headers: { ...FORM } })) as CallPayload;
+      return toProviderCall(payload);
+    }, false);
+  },
+
+  updateCall(account, sid, request) {
+    const data = defined({
+      Twiml: request.twiml || undefined,
+      Url: request.url || undefined,
+      Method: request.url ? 'POST' : undefined,
+      Status: request.status || undefined,
+    });
+    return run(async () => {
+      const payload = (await api(account).update({ uri: callUri(account, sid), method: 'post', data, headers: { ...FORM } })) as CallPayload;
+      return toProviderCall(payload);
+    }, true);
+  },
+
+  fetchCall(account, sid) {
+    return run(async () => {
+      const payload = (await api(account).fetch({ uri: callUri(account, sid), method: 'get', headers: { Accept: 'application/json' } })) as CallPayload;
+      return toProviderCall(payload);
+    }, true);
+  },
+});
 
 /** The adapter of the entry points that place or steer calls (dispatch, answering-machine verdicts, transfers). */
 export const createTwilioCalls = twilioAdapter(twilioCalls);

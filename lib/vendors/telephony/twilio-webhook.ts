@@ -1,9 +1,9 @@
-// The webhook helpers and TwiML builder by their own paths: the package root pulls in the whole REST client
-// (megabytes), which the webhook handlers never use.
-import VoiceResponse from 'twilio/lib/twiml/VoiceResponse.js';
+// The webhook helpers by their own path: the package root pulls in the whole REST client (megabytes), which
+// the webhook handlers never use. TwiML is written by ./twiml.ts, not the SDK's xmlbuilder-based VoiceResponse.
 import * as webhooks from 'twilio/lib/webhooks/webhooks.js';
 import * as z from 'zod';
 import { ANSWERED_BY } from '../../domain/voicemail.js';
+import { element, response, text } from './twiml.js';
 
 /**
  * Twilio's side of the webhooks it sends us: the form fields of the voice and status requests, the
@@ -81,30 +81,25 @@ export type TwilioAmdParams = z.infer<typeof TwilioAmdParams>;
  * elements (they arrive in the `start` message), never in the URL query, which Twilio does not allow.
  */
 export function connectStreamTwiml(streamUrl: string, parameters: Record<string, string>): string {
-  const response = new VoiceResponse();
-  const stream = response.connect().stream({ url: streamUrl });
-  for (const [name, value] of Object.entries(parameters)) stream.parameter({ name, value });
-  return response.toString();
+  const params = Object.entries(parameters).map(([name, value]) => element('Parameter', { name, value }));
+  return response([element('Connect', {}, element('Stream', { url: streamUrl }, ...params))]);
 }
 
 /** TwiML that says one sentence and hangs up. */
 export function sayAndHangUpTwiml(message: string): string {
-  const response = new VoiceResponse();
-  response.say(message);
-  response.hangup();
-  return response.toString();
+  return response([element('Say', {}, text(message)), element('Hangup')]);
 }
 
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Documents sent inline as a call's `Twiml` parameter: without the XML declaration (Twilio's 4,000 characters). */
+const INLINE = { declaration: false } as const;
 
 /**
  * TwiML that moves a live call to `destination` (a cold transfer): `<Dial>` with the number, or `<Sip>`
- * for a SIP URI. Built by hand, without the XML declaration, to stay far under the 4,000 characters Twilio
- * accepts in `Twiml`.
+ * for a SIP URI.
  */
 export function dialTwiml(destination: string): string {
-  const target = /^sips?:/.test(destination) ? `<Sip>${escapeXml(destination)}</Sip>` : escapeXml(destination);
-  return `<Response><Dial>${target}</Dial></Response>`;
+  const target = /^sips?:/.test(destination) ? element('Sip', {}, text(destination)) : text(destination);
+  return response([element('Dial', {}, target)], INLINE);
 }
 
 /** The conference a warm transfer bridges the caller and the target in (one per call). */
@@ -112,7 +107,8 @@ export const transferConference = (callId: string) => `transfer-${callId}`;
 
 /** TwiML that puts a call in the warm transfer's conference; the call ends when either side leaves. */
 export function conferenceTwiml(room: string): string {
-  return `<Response><Dial><Conference beep="false" endConferenceOnExit="true">${escapeXml(room)}</Conference></Dial></Response>`;
+  const conference = element('Conference', { beep: 'false', endConferenceOnExit: 'true' }, text(room));
+  return response([element('Dial', {}, conference)], INLINE);
 }
 
 /**
@@ -121,11 +117,13 @@ export function conferenceTwiml(room: string): string {
  */
 export function warmTransferTwiml(summary: string, actionUrl: string): string {
   const said = summary.slice(0, 1_500);
-  return (
-    `<Response><Gather numDigits="1" timeout="10" method="POST" action="${escapeXml(actionUrl)}">` +
-    `<Say>${escapeXml(said)}</Say><Say>Press 1 to take the call, or 2 to decline.</Say></Gather>` +
-    `<Say>No answer. Goodbye.</Say><Hangup/></Response>`
+  const gather = element(
+    'Gather',
+    { numDigits: '1', timeout: '10', method: 'POST', action: actionUrl },
+    element('Say', {}, text(said)),
+    element('Say', {}, text('Press 1 to take the call, or 2 to decline.')),
   );
+  return response([gather, element('Say', {}, text('No answer. Goodbye.')), element('Hangup')], INLINE);
 }
 
 /** The form of a warm transfer's `<Gather>` action: the target's leg and the key pressed. */
