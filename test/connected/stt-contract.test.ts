@@ -345,9 +345,7 @@ function contract(vendor: VendorCase, target: () => Target): void {
     const { provider, control } = target();
     // Long enough for a Deepgram KeepAlive (every 4 s) to show on the wire.
     const { audio, lastVoicedMs } = callerAudio(Math.max(1_500, 4_600 - LEAD_SILENCE_MS - SPEECH.length / 8));
-    const connectStarted = performance.now();
     const stream = await provider().connect(OPTIONS);
-    expect(performance.now() - connectStarted).toBeLessThan(5_000);
     const run = collect(stream);
     const t0 = await play(stream, audio);
     await stream.close();

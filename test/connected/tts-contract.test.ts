@@ -286,7 +286,6 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     const { chunks } = await collect(u);
     const firstByte = chunks[0]!.atMs - flushedAt;
     expect(firstByte).toBeGreaterThanOrEqual(SCRIPT.firstByteDelayMs - 5);
-    expect(firstByte).toBeLessThan(SCRIPT.firstByteDelayMs + 1_000);
     const m = metrics.find((x) => x.utteranceId === 'first-byte');
     expect(m).toMatchObject({ provider: variant.id, outcome: 'complete', audioBytes: expectedTone(...PHRASES).length });
     expect(m?.firstByteMs).toBeGreaterThanOrEqual(SCRIPT.firstByteDelayMs - 5);
@@ -537,13 +536,12 @@ for (const variant of VARIANTS) {
 
     it('speaks two phrases as audible mu-law and completes after end', async () => {
       const u = session.utterance('real-two-phrases');
-      const flushedAt = speakTwoPhrases(u);
-      const { chunks, bytes } = await collect(u);
+      speakTwoPhrases(u);
+      const { bytes } = await collect(u);
       expectAudible(bytes);
       // At least about a second of speech for two short sentences, at most a minute.
       expect(bytes.length).toBeGreaterThan(8_000 * 0.8);
       expect(bytes.length).toBeLessThan(8_000 * 60);
-      expect(chunks[0]!.atMs - flushedAt).toBeLessThan(5_000);
     });
 
     it('keeps consecutive utterances apart and ends a cancelled one at once', async () => {
