@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Unit files that fake timers or spy on globals: they run isolated (a leak would reach the next file in a
@@ -15,28 +16,49 @@ const ISOLATED_UNIT_FILES = [
 ];
 
 /**
- * Test files run side by side, at least two at once (vitest's default, one fewer than the cores, is one
- * worker on a two-core machine). They are independent (docs/testing.md): each file's platform has its own
- * table, dispatch and webhook queues, port, data directory and instance registry; only the stores started
- * by global setup are shared. TEST_WORKERS overrides the count (1 runs the files one after another).
+ * Test files run side by side, three per core (at least six). The files that take longest are conversations
+ * over the vendor stand-ins, which wait on real-time audio: with one file per core the CPU sat mostly idle
+ * (two workers: 590 s of wall clock; four: 359 s, every file taking as long as before). They are
+ * independent (docs/testing.md): each file's platform has its own table, dispatch and webhook queues, port,
+ * data directory and instance registry; only the stores started by global setup are shared. TEST_WORKERS
+ * overrides the count (1 runs the files one after another).
  */
-const workers = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() - 1);
+const workers = Number(process.env.TEST_WORKERS) || Math.max(6, availableParallelism() * 3);
+
+/** Projects in the order their files start: the long conversations first, so none starts last and runs alone. */
+const PROJECT_ORDER = ['platform', 'cdk', 'unit'];
+
+/** vitest's order (slowest known first, else largest first) within each project, the projects in PROJECT_ORDER. */
+class PlatformFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => PROJECT_ORDER.indexOf(f.project.name);
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
     maxWorkers: workers,
+    sequence: { sequencer: PlatformFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
       {
-        // The CDK template files share their worker processes (no isolation): loading aws-cdk-lib, starting
-        // CloudFormation's validation engine (a WebAssembly module) and synthesizing the default stack cost
-        // about 15 s of CPU each, paid once per worker instead of once per file (test/support/stack.ts keeps
-        // each synthesized variant). They touch no store and no environment. Sorted before `platform`, so
-        // they start first and the long platform files balance the two workers at the end.
+        // The CDK template files share their worker processes (no isolation): loading aws-cdk-lib costs each
+        // process a second of CPU, paid once per worker instead of once per file. A synthesis (about 8 s of
+        // CPU, CloudFormation's validation included) happens once per variant in the whole run: the first
+        // process writes the template where the others read it (test/support/stack.ts). They touch no store
+        // and no environment. A test that synthesizes a variant of its own is pure CPU: on a machine busy with
+        // the other workers' conversations it needs more than the default 30 s.
         extends: true,
-        test: { name: 'cdk', include: ['test/offline/**/*.test.ts'], isolate: false },
+        test: {
+          name: 'cdk',
+          include: ['test/offline/**/*.test.ts'],
+          isolate: false,
+          testTimeout: 120_000,
+          globalSetup: ['test/support/synth-cache-setup.ts'],
+        },
       },
       {
         // Unit files that change no global (no fake timers, spies, mocks or environment) share their worker
