@@ -3,11 +3,12 @@
  * (lib/infra/bundling.ts), each imported in a fresh Node process as a cold Lambda would.
  */
 import { execFile } from 'node:child_process';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { BUNDLE_OPTIONS } from '../lib/infra/bundling.js';
+import { afterBundlingCommands, BUNDLE_OPTIONS, type BundleFile, type BundleModule } from '../lib/infra/bundling.js';
 
 /** What was measured for one handler entry. */
 export interface BundleReport {
@@ -15,6 +16,8 @@ export interface BundleReport {
   readonly entry: string;
   readonly file?: string;
   readonly bytes?: number;
+  /** The modules built beside the bundle (loaded on first use, not at init), with their sizes. */
+  readonly modules?: readonly { file: string; bytes: number }[];
   /** Bytes of the largest inputs, to explain a big bundle. */
   readonly largestInputs?: readonly { path: string; bytes: number }[];
   /** Wall-clock milliseconds of each cold import. */
@@ -32,8 +35,19 @@ export interface BundleReport {
 export const bundleName = (entry: string): string =>
   entry.replace(/^functions\//, '').replace(/\.[cm]?[jt]s$/, '').replace(/[^a-zA-Z0-9]+/g, '-');
 
-/** Bundles one entry with the deployed options into `outDir/index.mjs`. */
-export async function bundleEntry(projectRoot: string, entry: string, outDir: string): Promise<BundleReport> {
+const run = promisify(execFile);
+
+/**
+ * Bundles one entry with the deployed options into `outDir/index.mjs`, then completes the folder with the
+ * stack's own afterBundling commands (lib/infra/bundling.ts): the files and modules `extras` names
+ * (lib/infra/constructs/api-function.ts, bundleExtras), as the deployed asset has them.
+ */
+export async function bundleEntry(
+  projectRoot: string,
+  entry: string,
+  outDir: string,
+  extras: { readonly files?: readonly BundleFile[]; readonly modules?: readonly BundleModule[] } = {},
+): Promise<BundleReport> {
   const source = join(projectRoot, entry);
   try {
     await access(source);
@@ -60,9 +74,13 @@ export async function bundleEntry(projectRoot: string, entry: string, outDir: st
       .map(([path, info]) => ({ path, bytes: info.bytesInOutput }))
       .sort((a, b) => b.bytes - a.bytes)
       .slice(0, 5);
-    return { entry, file, bytes: output.bytes, largestInputs };
+    for (const command of afterBundlingCommands(projectRoot, outDir, extras)) await run('bash', ['-c', command]);
+    const modules = await Promise.all(
+      (extras.modules ?? []).map(async ({ to }) => ({ file: to, bytes: (await stat(join(outDir, to))).size })),
+    );
+    return { entry, file, bytes: output.bytes, modules, largestInputs };
   } catch (error) {
-    return { entry, problem: `esbuild failed: ${(error as Error).message.split('\n')[0]}` };
+    return { entry, problem: `bundling failed: ${(error as Error).message.split('\n')[0]}` };
   }
 }
 

@@ -22,6 +22,8 @@ import type { Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
 import { ROUTES, type RouteSpec } from '../lib/infra/routes.js';
 import { API_KEY_AUTHORIZER_TTL } from '../lib/infra/constructs/edge.js';
+import { bundleExtras } from '../lib/infra/constructs/api-function.js';
+import { ENTRY_NEEDS } from '../lib/infra/entry-needs.js';
 
 /**
  * The functions beyond the route handlers (lib/infra/stack.ts, constructs/edge.ts, constructs/campaign-scheduler.ts),
@@ -455,7 +457,8 @@ async function measureBundles(): Promise<BundleReport[]> {
   await rm(BUNDLE_ROOT, { recursive: true, force: true });
   const reports: BundleReport[] = [];
   for (const entry of entries) {
-    const built = await bundleEntry(PROJECT_ROOT, entry, join(BUNDLE_ROOT, bundleName(entry)));
+    const needs = (ENTRY_NEEDS as Partial<Record<string, Parameters<typeof bundleExtras>[0]>>)[entry] ?? {};
+    const built = await bundleEntry(PROJECT_ROOT, entry, join(BUNDLE_ROOT, bundleName(entry)), bundleExtras(needs));
     reports.push(await measureInit(built, INIT_RUNS));
   }
   return reports;
@@ -477,6 +480,10 @@ function printBundles(reports: readonly BundleReport[]): void {
     r.problem ?? '',
   ]);
   process.stdout.write(`${formatTable(['entry', 'KB', 'init ms (median)', 'init CPU ms (median)', 'init ms range', 'note'], rows)}\n`);
+  const beside = reports.flatMap((r) => (r.modules ?? []).map((m) => `  ${(m.bytes / 1024).toFixed(1).padStart(7)} KB  ${m.file} beside ${r.entry}`));
+  if (beside.length > 0) {
+    process.stdout.write(`\nModules built beside a bundle (loaded on first use, so not in its size or init):\n${beside.join('\n')}\n`);
+  }
   const largest = [...reports].filter((r) => r.bytes !== undefined).sort((a, b) => b.bytes! - a.bytes!)[0];
   if (largest?.largestInputs) {
     process.stdout.write(`\nLargest inputs of the largest bundle (${largest.entry}):\n`);

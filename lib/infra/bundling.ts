@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+
 /**
  * How every Lambda handler is bundled, shared by the CDK stack (NodejsFunction) and the bundle-size
  * benchmark so the numbers measured are the numbers deployed. esbuild runs locally: no Docker.
@@ -37,3 +39,64 @@ export const BUNDLE_OPTIONS = {
   /** ESM bundles still meet CommonJS dependencies that call require(). */
   banner: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);",
 } as const;
+
+/** A file copied into the bundle after esbuild ran (for files a handler reads at run time, not imports). */
+export interface BundleFile {
+  /** Relative to the project root. */
+  readonly from: string;
+  /** Relative to the bundle root (the folder holding index.mjs). */
+  readonly to: string;
+}
+
+/**
+ * A module built by esbuild, with the bundle's own options, into an ES module file of its own beside the
+ * bundle: code a handler loads on first use through an import esbuild cannot follow, so it stays out of the
+ * bundle every cold start parses (NodejsFunction bundles to one file: esbuild's code splitting is not open
+ * to it). Only libraries: a class of ours built into both files would break `instanceof`.
+ */
+export interface BundleModule {
+  /** The module's source, relative to the project root. */
+  readonly from: string;
+  /** The file name, relative to the bundle root. */
+  readonly to: string;
+}
+
+const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+
+/** BUNDLE_OPTIONS as esbuild command-line flags (for the modules built after the bundle). */
+function esbuildFlags(): string[] {
+  return [
+    '--bundle',
+    `--format=${BUNDLE_OPTIONS.format}`,
+    `--platform=${BUNDLE_OPTIONS.platform}`,
+    `--target=${BUNDLE_OPTIONS.target}`,
+    ...(BUNDLE_OPTIONS.minify ? ['--minify'] : []),
+    ...(BUNDLE_OPTIONS.sourcemap ? ['--sourcemap'] : []),
+    ...BUNDLE_OPTIONS.external.map((name) => `--external:${name}`),
+    `--main-fields=${BUNDLE_OPTIONS.mainFields.join(',')}`,
+    `--banner:js=${BUNDLE_OPTIONS.banner}`,
+    '--log-level=warning',
+  ];
+}
+
+/**
+ * The shell commands that complete a bundle once esbuild wrote index.mjs into `outputDir`: copy the files and
+ * build the modules beside it. The CDK stack runs them as NodejsFunction's afterBundling hook; the bundle
+ * benchmark and the tests run the very same commands, so what they measure and load is what is deployed.
+ * `inputDir` is the project root; the modules are built by its installed esbuild (no Docker, no download).
+ */
+export function afterBundlingCommands(
+  inputDir: string,
+  outputDir: string,
+  extras: { readonly files?: readonly BundleFile[]; readonly modules?: readonly BundleModule[] },
+): string[] {
+  const copies = (extras.files ?? []).map(({ from, to }) => {
+    const target = join(outputDir, to);
+    return `mkdir -p ${shellQuote(dirname(target))} && cp ${shellQuote(join(inputDir, from))} ${shellQuote(target)}`;
+  });
+  const esbuild = join(inputDir, 'node_modules', '.bin', 'esbuild');
+  const builds = (extras.modules ?? []).map(({ from, to }) =>
+    [esbuild, join(inputDir, from), ...esbuildFlags(), `--outfile=${join(outputDir, to)}`].map(shellQuote).join(' '),
+  );
+  return [...copies, ...builds];
+}

@@ -315,7 +315,7 @@ export class PlatformStack extends Stack {
     // role and its policy per function would cost the stack two of CloudFormation's 500 resources each.
     const roles = new Map<string, iam.Role>();
     const roleFor = (needs: object, counted: boolean): iam.Role => {
-      const { timeoutSeconds: _t, memoryMiB: _m, bundleFiles: _b, ...rights } = needs as Record<string, unknown>;
+      const { timeoutSeconds: _t, memoryMiB: _m, bundleFiles: _b, bundleModules: _bm, ...rights } = needs as Record<string, unknown>;
       const signature = JSON.stringify({ ...rights, counted });
       let role = roles.get(signature);
       if (!role) {
@@ -336,6 +336,7 @@ export class PlatformStack extends Stack {
         ...(needs.timeoutSeconds === undefined ? {} : { timeout: Duration.seconds(needs.timeoutSeconds) }),
         ...(needs.memoryMiB === undefined ? {} : { memoryMiB: needs.memoryMiB }),
         ...(needs.bundleFiles === undefined ? {} : { bundleFiles: needs.bundleFiles }),
+        ...(needs.bundleModules === undefined ? {} : { bundleModules: needs.bundleModules }),
       });
       if (needs.table !== 'none') bindTable(fn, this.table, needs.table);
       // Keyed and per-IP-limited routes count each request in the table (lib/http/rate-limit.ts).

@@ -5,22 +5,21 @@
  * dead letters after as many receives as the local SQS; every function runs the shared runtime as an ESM
  * bundle and holds only the rights its needs name (never `*` on `*`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeDataKey } from '../../lib/deps.js';
 import { MAX_RECEIVE_COUNT } from '../../lib/local/sqs.js';
 import { LAMBDA_RUNTIME, BUNDLE_OPTIONS } from '../../lib/infra/bundling.js';
-import { PlatformFunction } from '../../lib/infra/constructs/api-function.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSET_FILES } from '../../lib/infra/docs-assets.js';
 import { MEETING_ASSETS_DIR, MEETING_ASSET_FILES } from '../../lib/web/meeting/assets.js';
 import { ENTRY_NEEDS, planRouteFunctions } from '../../lib/infra/entry-needs.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { TABLE } from '../../lib/store/model.js';
 import { PHONE_METADATA_FILE } from '../../lib/domain/phone.js';
-import { AUTHORIZER_ENTRY, CDK_CONTEXT, asArray, handlerFunctions, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
+import { WORKBOOK_LIBS_FILE } from '../../lib/domain/contact-import/xlsx.js';
+import { AUTHORIZER_ENTRY, asArray, handlerFunctions, refId, synthFunctionAsset, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 import { CONSUMER_TIMEOUT, SQS_VISIBILITY_PER_TIMEOUT } from '../../lib/infra/stack.js';
 
 /** The template, synthesized without bundling (the bundle test below runs one real bundle). */
@@ -283,15 +282,7 @@ describe('template', () => {
 describe('bundling', () => {
   it('bundles with the local esbuild into ESM and copies the docs and meeting assets beside the bundles', () => {
     // Two real bundles (the docs and meeting asset handlers, the only ones with extra files): seconds, not a minute.
-    // Asset metadata (as the CLI asks for it) names the staged bundle folder.
-    const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true } });
-    const stack = new Stack(app, 'Bundle');
-    const needs = ENTRY_NEEDS['functions/docs/page.ts']!;
-    new PlatformFunction(stack, 'Docs', { entry: 'functions/docs/page.ts', bundleFiles: needs.bundleFiles ?? [] });
-    const assembly = app.synth();
-    const fn = Object.values(assembly.getStackByName('Bundle').template.Resources as Record<string, Resource>)
-      .find((r) => r.Type === 'AWS::Lambda::Function')!;
-    const dir = join(assembly.directory, fn.Metadata!['aws:asset:path'] as string);
+    const dir = synthFunctionAsset('functions/docs/page.ts');
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
     expect(code.startsWith(BUNDLE_OPTIONS.banner)).toBe(true);
     expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
@@ -303,13 +294,19 @@ describe('bundling', () => {
     // The phone metadata is read from beside the bundle on first use (lib/domain/phone.ts), never bundled.
     expect(existsSync(join(dir, PHONE_METADATA_FILE))).toBe(true);
 
-    const meetingApp = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true } });
-    const meetingStack = new Stack(meetingApp, 'MeetingBundle');
-    new PlatformFunction(meetingStack, 'MeetingAssets', { entry: 'functions/meeting/assets.ts', bundleFiles: ENTRY_NEEDS['functions/meeting/assets.ts']!.bundleFiles ?? [] });
-    const meetingAssembly = meetingApp.synth();
-    const meetingFn = Object.values(meetingAssembly.getStackByName('MeetingBundle').template.Resources as Record<string, Resource>)
-      .find((r) => r.Type === 'AWS::Lambda::Function')!;
-    const meetingDir = join(meetingAssembly.directory, meetingFn.Metadata!['aws:asset:path'] as string);
+    const meetingDir = synthFunctionAsset('functions/meeting/assets.ts');
     for (const file of Object.keys(MEETING_ASSET_FILES)) expect(existsSync(join(meetingDir, MEETING_ASSETS_DIR, file)), file).toBe(true);
+  }, 90_000);
+
+  it("builds the upload function's workbook libraries into their own module beside a bundle within 500 KB", () => {
+    // test/connected/contacts-upload-bundle.test.ts runs this very asset on an .xlsx.
+    const dir = synthFunctionAsset('functions/contacts/upload.ts');
+    expect(statSync(join(dir, 'index.mjs')).size).toBeLessThanOrEqual(500 * 1024);
+    const libs = readFileSync(join(dir, WORKBOOK_LIBS_FILE), 'utf8');
+    // An ES module of its own, built with the bundles' options (the banner), exporting what xlsx.ts loads.
+    expect(libs.startsWith(BUNDLE_OPTIONS.banner)).toBe(true);
+    expect(libs).toMatch(/export\s*\{[^}]*\bInflate\b[^}]*\}/);
+    expect(libs).toMatch(/export\s*\{[^}]*\breadSheet\b[^}]*\}/);
+    expect(existsSync(join(dir, PHONE_METADATA_FILE))).toBe(true);
   }, 90_000);
 });

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { inject } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
+import { PlatformFunction, PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
+import { ENTRY_NEEDS, type RouteEntry } from '../../lib/infra/entry-needs.js';
 import { PlatformStack } from '../../lib/infra/stack.js';
 
 /** A resource of a synthesized template, loosely typed: each test reads the properties it asserts. */
@@ -132,3 +133,21 @@ export const refId = (v: unknown): string | undefined => {
 
 /** CloudFormation's one-or-many properties (a role list, an action list) as a list. */
 export const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/**
+ * The folder the stack deploys as one route function's code: a PlatformFunction with the entry's bundle files
+ * and modules (ENTRY_NEEDS, as PlatformStack passes them), synthesized with real bundling (the local esbuild
+ * and the afterBundling hook). Seconds per entry, so tests bundle only the entries they inspect.
+ */
+export function synthFunctionAsset(entry: RouteEntry): string {
+  const needs = ENTRY_NEEDS[entry] ?? {};
+  // Asset metadata (as the CLI asks for it) names the staged bundle folder.
+  const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true } });
+  const stack = new Stack(app, 'Bundle');
+  new PlatformFunction(stack, 'Function', { entry, bundleFiles: needs.bundleFiles ?? [], bundleModules: needs.bundleModules ?? [] });
+  const assembly = app.synth();
+  const fn = Object.values(assembly.getStackByName('Bundle').template.Resources as Record<string, Resource>).find(
+    (r) => r.Type === 'AWS::Lambda::Function',
+  )!;
+  return join(assembly.directory, fn.Metadata!['aws:asset:path'] as string);
+}

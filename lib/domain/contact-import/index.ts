@@ -7,6 +7,7 @@ import { detectFile } from './detect.js';
 import { ImportLimitError } from './errors.js';
 import type { ImportLimits } from './limits.js';
 import { planImport, type ImportPlan } from './plan.js';
+import { xlsxRows } from './xlsx.js';
 
 export { ContactImportFields, ContactImportForm, ContactImportResult, ContactImportRowError } from './schema.js';
 export { CLI_IMPORT_LIMITS, HTTP_IMPORT_LIMITS, type ImportLimits } from './limits.js';
@@ -30,10 +31,7 @@ export async function planContactFile(
 ): Promise<ImportPlan> {
   if (bytes.length > options.limits.maxFileBytes) throw fileTooLarge(options.limits.maxFileBytes);
   const detected = detectFile(bytes);
-  // The spreadsheet reader (read-excel-file, ~55 KB) is loaded on the first workbook, not at every cold start
-  // of the upload function: esbuild keeps a dynamically imported module in the bundle but evaluates it only then.
-  const rows = detected.format === 'csv'
-    ? csvRows(bytes, options.limits)
-    : await (await import('./xlsx.js')).xlsxRows(bytes, detected.entries, options.limits);
+  // xlsxRows loads the spreadsheet reader on the first workbook, from its own file on Lambda (./xlsx.ts).
+  const rows = detected.format === 'csv' ? csvRows(bytes, options.limits) : await xlsxRows(bytes, detected.entries, options.limits);
   return planImport(rows, options);
 }

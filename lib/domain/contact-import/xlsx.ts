@@ -1,8 +1,37 @@
-import { readSheet } from 'read-excel-file/universal';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { InvalidImportFileError } from './errors.js';
 import type { ImportLimits } from './limits.js';
 import type { SheetRow } from './sheet.js';
 import { assertWorkbookSize, type ZipEntry } from './zip.js';
+
+/** The file name of ./workbook-libs.ts built on its own beside the upload function's bundle (lib/infra/entry-needs.ts). */
+export const WORKBOOK_LIBS_FILE = 'contact-import-workbook-libs.mjs';
+
+/** Its source relative to the project root, which the infra builds it from. */
+export const WORKBOOK_LIBS_SOURCE = 'lib/domain/contact-import/workbook-libs.ts';
+
+type WorkbookLibs = typeof import('./workbook-libs.js');
+let workbookLibsLoad: Promise<WorkbookLibs> | undefined;
+
+/**
+ * The workbook libraries, loaded once, on the first workbook: from the file beside the bundle on Lambda; from
+ * the source module when running from source (tsx, the tests), where no such file sits beside this module.
+ * The specifier is a variable, so esbuild cannot follow the import and leaves the libraries out of the
+ * bundle (a literal one it would inline: with --outfile there is no code splitting). A failed load is not
+ * cached, so the next workbook tries again.
+ */
+function workbookLibs(): Promise<WorkbookLibs> {
+  if (!workbookLibsLoad) {
+    const beside = new URL(`./${WORKBOOK_LIBS_FILE}`, import.meta.url);
+    const specifier = existsSync(fileURLToPath(beside)) ? beside.href : './workbook-libs.js';
+    workbookLibsLoad = (import(specifier) as Promise<WorkbookLibs>).catch((error: unknown) => {
+      workbookLibsLoad = undefined;
+      throw error;
+    });
+  }
+  return workbookLibsLoad;
+}
 
 /** A numeric cell's text exactly as the workbook stores it, so no float formatting gets in the way. */
 class NumericCell {
@@ -51,7 +80,8 @@ function ownArrayBuffer(bytes: Uint8Array): ArrayBuffer {
  * alone evaluated); a formula without a cached value is an empty cell. `row` is the sheet's row number.
  */
 export async function xlsxRows(bytes: Uint8Array, entries: readonly ZipEntry[], limits: ImportLimits): Promise<SheetRow[]> {
-  assertWorkbookSize(bytes, entries, limits.maxWorkbookBytes);
+  const { Inflate, readSheet } = await workbookLibs();
+  assertWorkbookSize(Inflate, bytes, entries, limits.maxWorkbookBytes);
   let data: unknown[][];
   try {
     // The universal build expands with fflate into buffers of the declared sizes, which the guard has

@@ -1,4 +1,4 @@
-import { Inflate } from 'fflate';
+import type { Inflate } from 'fflate';
 import { ImportLimitError, InvalidImportFileError } from './errors.js';
 
 /** One entry of a ZIP archive, as its central directory describes it. */
@@ -100,10 +100,13 @@ class Overflow extends Error {}
  */
 const INFLATE_STEP = 1024;
 
+/** fflate's streaming inflater, passed in: it is loaded with the workbook libraries (./workbook-libs.ts). */
+export type InflateClass = typeof Inflate;
+
 /** Inflates `data` only far enough to learn whether it expands to more than `limit` bytes; keeps nothing. */
-function expandsBeyond(data: Uint8Array, limit: number, name: string): boolean {
+function expandsBeyond(Inflater: InflateClass, data: Uint8Array, limit: number, name: string): boolean {
   let total = 0;
-  const inflater = new Inflate((chunk) => {
+  const inflater = new Inflater((chunk) => {
     total += chunk.length;
     if (total > limit) throw new Overflow();
   });
@@ -130,7 +133,7 @@ const MiB = 1024 * 1024;
  *    size. The reader's own inflater (fflate, with an output buffer of the declared size) then cannot be
  *    made to produce more than the sum checked in step 1.
  */
-export function assertWorkbookSize(bytes: Uint8Array, entries: readonly ZipEntry[], maxBytes: number): void {
+export function assertWorkbookSize(Inflater: InflateClass, bytes: Uint8Array, entries: readonly ZipEntry[], maxBytes: number): void {
   const declared = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
   const tooLarge = (what: string) =>
     new ImportLimitError('workbook_too_large', `The .xlsx file ${what}; the limit is ${maxBytes / MiB} MiB uncompressed.`, [
@@ -145,7 +148,7 @@ export function assertWorkbookSize(bytes: Uint8Array, entries: readonly ZipEntry
     if (entry.method === 0) {
       if (entry.compressedSize !== entry.uncompressedSize) throw damaged(`${entry.name} has inconsistent sizes`);
     } else if (entry.method === 8) {
-      if (expandsBeyond(data, entry.uncompressedSize, entry.name)) {
+      if (expandsBeyond(Inflater, data, entry.uncompressedSize, entry.name)) {
         throw tooLarge(`entry ${entry.name} expands beyond the ${entry.uncompressedSize} bytes it declares`);
       }
     } else {

@@ -8,19 +8,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Config } from '../../config.js';
 import { PHONE_METADATA_FILE, PHONE_METADATA_PACKAGE_PATH } from '../../domain/phone.js';
-import { BUNDLE_OPTIONS, LAMBDA_RUNTIME } from '../bundling.js';
+import { afterBundlingCommands, BUNDLE_OPTIONS, LAMBDA_RUNTIME, type BundleFile, type BundleModule } from '../bundling.js';
 import type { BindTarget } from './bindings.js';
 
 /** The project root: entries, the lock file and node_modules are resolved from here, never from the cwd. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** A file copied into the bundle after esbuild ran (for files a handler reads at run time, not imports). */
-export interface BundleFile {
-  /** Relative to the project root. */
-  readonly from: string;
-  /** Relative to the bundle root (the folder holding index.mjs). */
-  readonly to: string;
-}
+export type { BundleFile, BundleModule };
 
 /** Options of {@link PlatformFunction}; everything but `entry` has a platform default. */
 export interface PlatformFunctionProps {
@@ -33,6 +27,8 @@ export interface PlatformFunctionProps {
   /** Defaults to {@link FUNCTION_DEFAULTS}.memoryMiB. */
   readonly memoryMiB?: number;
   readonly bundleFiles?: readonly BundleFile[];
+  /** Modules built into files of their own beside the bundle, loaded on first use (see BundleModule). */
+  readonly bundleModules?: readonly BundleModule[];
   /** Variables that are not bindings (those come from `bind*` in bindings.ts). */
   readonly environment?: Partial<Record<keyof Config, string>>;
   /**
@@ -48,6 +44,17 @@ export interface PlatformFunctionProps {
  * handler that fails on AWS alone because a new import reached phone.ts.
  */
 export const PHONE_METADATA_BUNDLE_FILE: BundleFile = { from: `node_modules/${PHONE_METADATA_PACKAGE_PATH}`, to: PHONE_METADATA_FILE };
+
+/**
+ * What the afterBundling hook adds beside a function's bundle: the phone metadata, then the function's own
+ * files and modules. The bundle benchmark and the tests complete their bundles from the same list.
+ */
+export function bundleExtras(props: Pick<PlatformFunctionProps, 'bundleFiles' | 'bundleModules'>): {
+  files: BundleFile[];
+  modules: BundleModule[];
+} {
+  return { files: [PHONE_METADATA_BUNDLE_FILE, ...(props.bundleFiles ?? [])], modules: [...(props.bundleModules ?? [])] };
+}
 
 /** The platform's Lambda defaults, each with its reason. */
 export const FUNCTION_DEFAULTS = {
@@ -72,8 +79,6 @@ export function lambdaRuntime(name: string = LAMBDA_RUNTIME): lambda.Runtime {
   return runtime;
 }
 
-const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-
 /**
  * The one Lambda construct (STYLE 16): runtime, arm64, memory, timeout, its own log group with retention,
  * X-Ray tracing and the shared esbuild options, bundled by the local esbuild (no Docker). It has no
@@ -84,7 +89,7 @@ export class PlatformFunction extends Construct implements BindTarget {
 
   constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
     super(scope, id);
-    const bundleFiles = [PHONE_METADATA_BUNDLE_FILE, ...(props.bundleFiles ?? [])];
+    const extras = bundleExtras(props);
     // An explicit log group instead of `logRetention`: that option deploys a helper Lambda whose policy
     // acts on every log group in the account.
     const logGroup = new logs.LogGroup(this, 'Logs', { retention: FUNCTION_DEFAULTS.logRetention });
@@ -121,10 +126,7 @@ export class PlatformFunction extends Construct implements BindTarget {
           // inputDir is the project root (mounted at /asset-input if bundling ever falls back to Docker),
           // so these paths hold either way.
           afterBundling: (inputDir, outputDir) =>
-            bundleFiles.map(({ from, to }) => {
-              const target = join(outputDir, to);
-              return `mkdir -p ${shellQuote(dirname(target))} && cp ${shellQuote(join(inputDir, from))} ${shellQuote(target)}`;
-            }),
+            afterBundlingCommands(inputDir, outputDir, extras),
         },
       },
     });
