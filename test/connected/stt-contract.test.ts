@@ -341,7 +341,7 @@ interface Target {
 }
 
 function contract(vendor: VendorCase, target: () => Target): void {
-  it('transcribes a caller turn: speech start, the final text, end of turn in the endpointing window, then closes', async () => {
+  it.sequential('transcribes a caller turn: speech start, the final text, end of turn in the endpointing window, then closes', async () => {
     const { provider, control } = target();
     // Long enough for a Deepgram KeepAlive (every 4 s) to show on the wire.
     const { audio, lastVoicedMs } = callerAudio(Math.max(1_500, 4_600 - LEAD_SILENCE_MS - SPEECH.length / 8));
@@ -383,7 +383,7 @@ function contract(vendor: VendorCase, target: () => Target): void {
     }
   });
 
-  it('finalize() makes the vendor finalize now instead of after its endpointing silence', async () => {
+  it.sequential('finalize() makes the vendor finalize now instead of after its endpointing silence', async () => {
     const { provider, control } = target();
     const slow: SttOptions = { ...OPTIONS, endpointingMs: 1_500, utteranceEndMs: 3_000 };
     const { audio, lastVoicedMs } = callerAudio(1_000);
@@ -429,7 +429,10 @@ afterAll(async () => {
   await standins?.stop();
 });
 
-for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, () => {
+// The vendors' suites run side by side (most of their time is audio paced in real time, and each vendor has
+// its own stand-in); inside one, the tests run one after another (`it.sequential`, in `contract` too), as they
+// reprogram and read that stand-in.
+for (const vendor of VENDORS) describe.concurrent(`${vendor.id} STT against its stand-in`, () => {
   const control = () => standins.control[vendor.id]!;
   const provider = (overrides: Partial<Config> = {}) =>
     createSttProvider(vendor.id, { ...loadConfig(standinEnv), ...overrides }, { retryBaseDelayMs: 10, retryMaxDelayMs: 20 });
@@ -441,7 +444,7 @@ for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, 
 
   contract(vendor, () => ({ provider, control: control() }));
 
-  it('refuses a wrong key with a non-retryable VendorError after a single attempt', async () => {
+  it.sequential('refuses a wrong key with a non-retryable VendorError after a single attempt', async () => {
     control().requireKey('the-right-key');
     const error = await provider({ [vendor.keyVar]: 'a-wrong-key' }).connect(OPTIONS).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VendorError);
@@ -451,7 +454,7 @@ for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, 
     expect(attempts).toBe(1);
   });
 
-  it('retries a vendor outage (503 on the handshake) and then connects', async () => {
+  it.sequential('retries a vendor outage (503 on the handshake) and then connects', async () => {
     control().failNext(1, 503);
     const stream = await provider().connect(OPTIONS);
     expect(control().rejected).toEqual([{ path: expect.any(String), status: 503 }]);
@@ -462,7 +465,7 @@ for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, 
     expect(run.events).toEqual([]);
   });
 
-  it('reports a vendor dropping the stream as a retryable VendorError from events', async () => {
+  it.sequential('reports a vendor dropping the stream as a retryable VendorError from events', async () => {
     const stream = await provider().connect(OPTIONS);
     const run = collect(stream);
     stream.sendAudio(new Uint8Array(800).fill(MULAW_SILENCE));
@@ -479,7 +482,7 @@ for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, 
     await stream.close();
   });
 
-  it('aborting the signal cancels a connect, and later drops an open stream and completes events', async () => {
+  it.sequential('aborting the signal cancels a connect, and later drops an open stream and completes events', async () => {
     const early = new AbortController();
     early.abort(new Error('call ended'));
     await expect(provider().connect(OPTIONS, early.signal)).rejects.toThrow('call ended');
@@ -494,7 +497,7 @@ for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, 
     expect(control().sessions[0]!.closed).toBeDefined();
   });
 
-  it('transcribes linear16 16 kHz audio, declared to the vendor in its own terms', async () => {
+  it.sequential('transcribes linear16 16 kHz audio, declared to the vendor in its own terms', async () => {
     const audio = widebandCallerAudio(1_000);
     const stream = await provider().connect(WIDEBAND_OPTIONS);
     const run = collect(stream);
@@ -509,7 +512,7 @@ for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, 
     WIDEBAND_WIRE[vendor.id](control().sessions[0]!, audio.length);
   });
 
-  it('hears nothing in wideband silence', async () => {
+  it.sequential('hears nothing in wideband silence', async () => {
     const stream = await provider().connect(WIDEBAND_OPTIONS);
     const run = collect(stream);
     const silence = new Uint8Array(32 * 1_000);
@@ -519,7 +522,7 @@ for (const vendor of VENDORS) describe(`${vendor.id} STT against its stand-in`, 
     expect(run.events.filter((e) => e.type === 'speech_started' || (e.type === 'transcript' && e.text))).toEqual([]);
   });
 
-  it('gives up after the configured attempts when the vendor stays down', async () => {
+  it.sequential('gives up after the configured attempts when the vendor stays down', async () => {
     control().failNext(5, 503);
     const error = await provider().connect(OPTIONS).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VendorError);

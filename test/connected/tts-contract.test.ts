@@ -232,7 +232,10 @@ const expectAudible = (bytes: Uint8Array) => {
 
 // ---- against the stand-ins -------------------------------------------------------------------------------
 
-describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => {
+// The vendors' suites, the keepalive and startTtsStandins run side by side: each starts its own stand-ins, and
+// most of their time is audio paced by those stand-ins. Inside a vendor's suite the tests run one after
+// another (`it.sequential`), as they reprogram and read its stand-in.
+describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => {
   const voiceId = DEFAULT_VOICE[variant.id];
   let standin: TtsStandin;
   let config: Config;
@@ -256,7 +259,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await standin.stop();
   });
 
-  it('connects: the socket is open before the first utterance', async () => {
+  it.sequential('connects: the socket is open before the first utterance', async () => {
     const before = standin.connections.length;
     const session = await connect();
     expect(standin.connections.length).toBe(before + 1);
@@ -265,7 +268,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await vi.waitFor(() => expect(lastConnection().closedAtMs).toBeDefined());
   });
 
-  it('turns two flushed phrases into exactly the audio the script gives that text, and completes after end', async () => {
+  it.sequential('turns two flushed phrases into exactly the audio the script gives that text, and completes after end', async () => {
     const session = await connect();
     const u = session.utterance('two-phrases');
     speakTwoPhrases(u);
@@ -279,7 +282,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await session.close();
   });
 
-  it('delivers the first chunk only after the first-byte delay, and reports it in the metrics', async () => {
+  it.sequential('delivers the first chunk only after the first-byte delay, and reports it in the metrics', async () => {
     const session = await connect();
     const u = session.utterance('first-byte');
     const flushedAt = speakTwoPhrases(u);
@@ -292,7 +295,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await session.close();
   });
 
-  it('keeps two utterances on one session apart, even when both are in flight at once', async () => {
+  it.sequential('keeps two utterances on one session apart, even when both are in flight at once', async () => {
     const session = await connect();
     const a = session.utterance('a');
     const b = session.utterance('b');
@@ -313,7 +316,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await session.close();
   });
 
-  it('cancel mid-audio ends the audio at once, sends the vendor its cancel, and leaves nothing behind', async () => {
+  it.sequential('cancel mid-audio ends the audio at once, sends the vendor its cancel, and leaves nothing behind', async () => {
     const session = await connect();
     const u = session.utterance('barge-in');
     const { received, chunksAfterCancel } = await speakAndCancel(u);
@@ -333,7 +336,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await session.close();
   });
 
-  it('cancelling an utterance does not take the one queued behind it down too', async () => {
+  it.sequential('cancelling an utterance does not take the one queued behind it down too', async () => {
     const session = await connect();
     const first = session.utterance('interrupted');
     first.pushText(LONG);
@@ -350,7 +353,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await session.close();
   });
 
-  it('speaks exactly the documented wire sequence', async () => {
+  it.sequential('speaks exactly the documented wire sequence', async () => {
     const session = await connect();
     const connection = lastConnection();
     const u1 = session.utterance('u1');
@@ -363,7 +366,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     variant.expectWire(connection, voiceId);
   });
 
-  it('reopens a socket that dropped while idle, before the next utterance', async () => {
+  it.sequential('reopens a socket that dropped while idle, before the next utterance', async () => {
     const session = await connect();
     const dropped = lastConnection();
     standin.dropConnections();
@@ -379,7 +382,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await session.close();
   });
 
-  it('fails an utterance whose socket drops mid-audio with a retryable VendorError, and recovers for the next', async () => {
+  it.sequential('fails an utterance whose socket drops mid-audio with a retryable VendorError, and recovers for the next', async () => {
     const session = await connect();
     const u = session.utterance('dropped');
     u.pushText(LONG);
@@ -397,7 +400,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     await session.close();
   });
 
-  it('speaks linear16 16 kHz when the session asks for it, in whole samples even when the vendor splits one', async () => {
+  it.sequential('speaks linear16 16 kHz when the session asks for it, in whole samples even when the vendor splits one', async () => {
     standin.setScript({ splitSamples: true });
     try {
       const session = await createTtsProvider(variant.id, config).connect({ voiceId, format: WIDEBAND_AUDIO });
@@ -421,7 +424,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     }
   });
 
-  it('fails with a non-retryable VendorError when asked for a format the vendor cannot produce', async () => {
+  it.sequential('fails with a non-retryable VendorError when asked for a format the vendor cannot produce', async () => {
     const odd: AudioFormat = { encoding: 'linear16', sampleRate: 11_025 };
     const failure = await createTtsProvider(variant.id, config)
       .connect({ voiceId, format: odd })
@@ -444,14 +447,14 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
     expect((failure as VendorError).vendor).toBe(variant.id);
   });
 
-  it('refuses a wrong key with a non-retryable VendorError carrying the vendor status', async () => {
+  it.sequential('refuses a wrong key with a non-retryable VendorError carrying the vendor status', async () => {
     const provider = createTtsProvider(variant.id, loadConfig({ ...variant.env(standin), [variant.keyVariable]: 'wrong-key' }));
     await expect(provider.connect({ voiceId })).rejects.toSatisfy(
       (e: unknown) => e instanceof VendorError && !e.retryable && e.status === 401 && e.vendor === variant.id,
     );
   });
 
-  it('fails connect without a key, without touching the network', async () => {
+  it.sequential('fails connect without a key, without touching the network', async () => {
     const before = standin.connections.length;
     const provider = createTtsProvider(variant.id, loadConfig({}));
     await expect(provider.connect({ voiceId })).rejects.toSatisfy((e: unknown) => e instanceof VendorError && !e.retryable);
@@ -459,7 +462,7 @@ describe.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => 
   });
 });
 
-describe('ElevenLabs keepalive', () => {
+describe.concurrent('ElevenLabs keepalive', () => {
   it('keeps an idle socket past the inactivity timeout; without keepalives the vendor closes it', async () => {
     // The real timeout is 20 s and our keepalive 10 s; here 300 ms and 100 ms.
     const standin = await startElevenLabsStandin({ inactivityTimeoutMs: 300, script: { firstByteDelayMs: 0 } });
@@ -497,8 +500,8 @@ describe('ElevenLabs keepalive', () => {
   });
 });
 
-describe('startTtsStandins', () => {
-  it('starts a stand-in for each vendor without a real key and points its variables at it', async () => {
+describe.concurrent('startTtsStandins', () => {
+  it.sequential('starts a stand-in for each vendor without a real key and points its variables at it', async () => {
     const started = await startTtsStandins(loadConfig({ CARTESIA_API_KEY: 'real-key' }), { firstByteDelayMs: 0 });
     try {
       expect(Object.keys(started.env).sort()).toEqual(
