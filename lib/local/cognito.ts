@@ -135,12 +135,38 @@ export const cognitoEnvironment = (c: Pick<LocalCognito, 'endpoint' | 'userPoolI
 });
 
 /**
+ * cognito-local's user store. It saves the file with overlapping writes, so two sign-ups at once (test files
+ * run side by side) can leave a shorter, newer document followed by the tail of a longer, older one, until
+ * its next save. The newer document is whole at the start of the file: that is what is read then.
+ */
+function parseStore(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const at = /after JSON at position (\d+)/.exec(error instanceof Error ? error.message : '');
+    if (!at) throw error;
+    return JSON.parse(text.slice(0, Number(at[1])));
+  }
+}
+
+/** The store, read again while a save is half written (a document cut short), for up to a second. */
+async function readStore(file: string): Promise<unknown> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return parseStore(await readFile(file, 'utf8'));
+    } catch (error) {
+      if (!(error instanceof SyntaxError) || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
  * The code cognito-local last issued to an email (sign-up or password reset), read from its store: the
  * tests' stand-in for reading the email. Undefined when there is none.
  */
 export async function confirmationCodeOf(dataDir: string, userPoolId: string, email: string): Promise<string | undefined> {
-  const text = await readFile(join(dataDir, '.cognito', 'db', `${userPoolId}.json`), 'utf8');
-  const users = (JSON.parse(text) as { Users?: Record<string, { Attributes?: { Name: string; Value: string }[]; ConfirmationCode?: string }> }).Users ?? {};
+  const users = ((await readStore(join(dataDir, '.cognito', 'db', `${userPoolId}.json`))) as { Users?: Record<string, { Attributes?: { Name: string; Value: string }[]; ConfirmationCode?: string }> }).Users ?? {};
   for (const user of Object.values(users)) {
     if (user.Attributes?.some((a) => a.Name === 'email' && a.Value.toLowerCase() === email)) return user.ConfirmationCode;
   }
