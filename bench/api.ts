@@ -173,17 +173,19 @@ async function call(url: string, init: RequestInit, expected: number): Promise<v
 /**
  * The same check over node:http with a keep-alive agent: the HTTP stack the baseline's SDK client uses
  * (lib/store/dynamo.ts; the SDK's NodeHttpHandler keeps connections alive), so the API and the baseline are
- * reached through the same client code. fetch (undici) costs more CPU per request than the server does.
+ * reached through the same client code. Called as the SDK calls it, with host, port and path rather than a
+ * URL string to parse per request. fetch (undici) costs more CPU per request than the server does.
  */
-function httpGetter(agent: HttpAgent) {
-  return (url: string, headers: Record<string, string>, expected: number): Promise<void> =>
+function httpGetter(agent: HttpAgent, baseUrl: string) {
+  const { hostname: host, port } = new URL(baseUrl);
+  return (path: string, headers: Record<string, string>, expected: number): Promise<void> =>
     new Promise((resolve, reject) => {
-      const req = httpRequest(url, { headers, agent }, (res) => {
+      const req = httpRequest({ host, port, path, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           if (res.statusCode === expected) return resolve();
-          reject(new Error(`GET ${url}: ${res.statusCode}, expected ${expected}: ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`));
+          reject(new Error(`GET ${path}: ${res.statusCode}, expected ${expected}: ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`));
         });
       });
       req.on('error', reject);
@@ -318,7 +320,7 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
   const createHandler = ((await import('../functions/agents/create.js')) as { handler: Handler }).handler;
   const headers = { 'x-api-key': apiKey };
   const keepAlive = new HttpAgent({ keepAlive: true });
-  const httpGet = httpGetter(keepAlive);
+  const httpGet = httpGetter(keepAlive, platform.baseUrl);
   const url = (path: string) => `${platform.baseUrl}${path}`;
   const fast = { iterations: ITERATIONS.fast, warmup: WARMUP };
   const slow = { iterations: ITERATIONS.lastPage, warmup: 5 };
@@ -329,7 +331,7 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
     { name: ROW.rawQuery10, ...fast, op: () => rawQuery(10) },
     { name: ROW.rawLastPage, ...slow, op: rawLastPage },
     { name: ROW.get, ...fast, op: (i) => call(url(`/api/agents/${idAt(i)}`), { headers }, 200) },
-    { name: ROW.getHttp, ...fast, op: (i) => httpGet(url(`/api/agents/${idAt(i)}`), headers, 200) },
+    { name: ROW.getHttp, ...fast, op: (i) => httpGet(`/api/agents/${idAt(i)}`, headers, 200) },
     { name: ROW.list1, ...fast, op: () => call(url('/api/agents?page=1&limit=10'), { headers }, 200) },
     { name: ROW.list50, ...slow, op: () => call(url(`/api/agents?page=${LIST_LAST_PAGE.page}&limit=${LIST_LAST_PAGE.limit}`), { headers }, 200) },
     { name: ROW.httpFloor, ...fast, op: () => call(url('/api/no-such-route'), { headers }, 404) },
@@ -395,7 +397,7 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
 /** The latency figures the summary and the closing JSON line carry (ratios are against the same run's raw reads). */
 interface LatencyFigures {
   readonly getRatio: number;
-  /** The same over node:http with a keep-alive agent, the client stack the baseline's SDK uses. */
+  /** The same over node:http with a keep-alive agent, the client stack the baseline's SDK uses: the headline. */
   readonly getRatioHttp: number;
   readonly limiterRatio: number;
   readonly windowCountRatio: number;
@@ -414,7 +416,7 @@ function printLatency({ stats, notes, limiterWritesPer1000 }: Measured): Latency
       }),
     );
   const out = (text: string) => process.stdout.write(`${text}\n`);
-  out('\nLatency: sequential requests, fetch with keep-alive, DynamoDB Local in memory, handler logging silenced.');
+  out('\nLatency: sequential requests, keep-alive clients (fetch unless the row names node:http), DynamoDB Local in memory, handler logging silenced.');
   out(`${notes.slice(1).join('\n')}\n`);
   out(table([ROW.rawGet, ROW.rawQuery10, ROW.rawLastPage, ROW.get, ROW.getHttp, ROW.list1, ROW.list50], ROW.rawGet));
   out('');
@@ -427,11 +429,12 @@ function printLatency({ stats, notes, limiterWritesPer1000 }: Measured): Latency
 
   const ratio = (a: string, b: string) => p50(a) / p50(b);
   const getRatio = ratio(ROW.get, ROW.rawGet);
+  const getRatioHttp = ratio(ROW.getHttp, ROW.rawGet);
   out(
     [
-      `GET agent p50 / raw GetItem p50 = ${getRatio.toFixed(2)}x (target <= ${TARGET.getRatio}x); the API layer adds ${ms(p50(ROW.get) - p50(ROW.rawGet))} ms`,
-      `  over node:http with a keep-alive agent (the baseline SDK's own HTTP stack): ${ratio(ROW.getHttp, ROW.rawGet).toFixed(2)}x (adds ${ms(p50(ROW.getHttp) - p50(ROW.rawGet))} ms)`,
-      `  of which: handler code with the rate limiter ${ms(p50(ROW.directGet) - p50(ROW.rawGet))} ms (the limiter alone ${ms(p50(ROW.limiter))} ms, ${limiterWritesPer1000.toFixed(1)} table writes per 1,000 requests), HTTP hop ${ms(p50(ROW.get) - p50(ROW.directGet))} ms (server-only floor ${ms(p50(ROW.httpFloor))} ms)`,
+      `GET agent p50 / raw GetItem p50, both over node:http keep-alive (the baseline SDK's own HTTP stack) = ${getRatioHttp.toFixed(2)}x (target <= ${TARGET.getRatio}x); the API layer adds ${ms(p50(ROW.getHttp) - p50(ROW.rawGet))} ms`,
+      `  with a fetch (undici) client instead: ${getRatio.toFixed(2)}x (adds ${ms(p50(ROW.get) - p50(ROW.rawGet))} ms; the difference is the client's own CPU)`,
+      `  of which: handler code with the rate limiter ${ms(p50(ROW.directGet) - p50(ROW.rawGet))} ms (the limiter alone ${ms(p50(ROW.limiter))} ms, ${limiterWritesPer1000.toFixed(1)} table writes per 1,000 requests), HTTP hop over node:http ${ms(p50(ROW.getHttp) - p50(ROW.directGet))} ms, over fetch ${ms(p50(ROW.get) - p50(ROW.directGet))} ms (server-only floor with fetch ${ms(p50(ROW.httpFloor))} ms)`,
       `  not on this path while the key's verdict is cached and a reservation is held: a revocation-check read in parallel would add ${ms(p50(ROW.rawGet2) - p50(ROW.rawGet))} ms, a window count in parallel ${ms(p50(ROW.rawGet3) - p50(ROW.rawGet2))} ms more`,
       `list page 1 p50 / raw GetItem p50 = ${ratio(ROW.list1, ROW.rawGet).toFixed(2)}x; / raw Query-10 p50 = ${ratio(ROW.list1, ROW.rawQuery10).toFixed(2)}x; / its raw reads (Query || counter || key) = ${ratio(ROW.list1, ROW.rawList3).toFixed(2)}x`,
       `list page 50 x 100 p50 / raw GetItem p50 = ${ratio(ROW.list50, ROW.rawGet).toFixed(2)}x; / its raw reads p50 = ${ratio(ROW.list50, ROW.rawLastPage).toFixed(2)}x`,
@@ -442,7 +445,7 @@ function printLatency({ stats, notes, limiterWritesPer1000 }: Measured): Latency
   );
   return {
     getRatio,
-    getRatioHttp: ratio(ROW.getHttp, ROW.rawGet),
+    getRatioHttp,
     limiterRatio: ratio(ROW.limiter, ROW.rawGet),
     windowCountRatio: ratio(ROW.rawGet3, ROW.rawGet2),
     windowCountAddedMs: p50(ROW.rawGet3) - p50(ROW.rawGet2),
@@ -504,11 +507,13 @@ function printSummary(latency: LatencyFigures | undefined, reports: readonly Bun
   const cpu = slowest((r) => r.initCpuMs);
   const verdict = (ok: boolean, by: string) => (ok ? 'within target' : `MISSED by ${by}`);
   const skipped = reports.filter((r) => r.problem);
-  const getRatio = latency?.getRatio;
+  // The headline is the node:http row: the API and its baseline reached through the same client stack
+  // (docs/benchmarks.md, "Which GET ratio is the headline"); the fetch row stays beside it.
+  const headline = latency?.getRatioHttp;
   const lines = [
-    ...(getRatio === undefined
+    ...(headline === undefined
       ? ['GET agent / raw GetItem p50: not measured (--bundles-only)']
-      : [`GET agent / raw GetItem p50: ${getRatio.toFixed(2)}x vs <= ${TARGET.getRatio}x: ${verdict(getRatio <= TARGET.getRatio, `${(getRatio - TARGET.getRatio).toFixed(2)}x`)} (fetch; node:http keep-alive client ${latency!.getRatioHttp.toFixed(2)}x)`]),
+      : [`GET agent / raw GetItem p50, both through the baseline SDK's own client stack (node:http keep-alive): ${headline.toFixed(2)}x vs <= ${TARGET.getRatio}x: ${verdict(headline <= TARGET.getRatio, `${(headline - TARGET.getRatio).toFixed(2)}x`)} (with a fetch client: ${latency!.getRatio.toFixed(2)}x)`]),
     `largest bundle: ${maxKb.toFixed(1)} KB vs <= ${TARGET.bundleKb} KB: ${verdict(maxKb <= TARGET.bundleKb, `${(maxKb - TARGET.bundleKb).toFixed(1)} KB`)} (${over} of ${measured.length} over)`,
     `slowest init, wall median: ${ms(wall.ms)} ms (${wall.entry}) vs <= ${TARGET.initMs} ms: ${verdict(wall.ms <= TARGET.initMs, `${ms(wall.ms - TARGET.initMs)} ms`)}`,
     `slowest init, CPU median: ${ms(cpu.ms)} ms (${cpu.entry}) vs <= ${TARGET.initMs} ms: ${verdict(cpu.ms <= TARGET.initMs, `${ms(cpu.ms - TARGET.initMs)} ms`)}`,
@@ -522,8 +527,8 @@ function printSummary(latency: LatencyFigures | undefined, reports: readonly Bun
     suite: 'api',
     ...(latency
       ? {
-          getRatio: round(latency.getRatio),
           getRatioHttp: round(latency.getRatioHttp),
+          getRatio: round(latency.getRatio),
           rateLimiterRatio: round(latency.limiterRatio),
           rateLimitWindowCountRatio: round(latency.windowCountRatio),
           rateLimitAddedMs: round(latency.windowCountAddedMs),

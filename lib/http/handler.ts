@@ -7,7 +7,7 @@ import type { RouteSpec } from '../infra/routes.js';
 import { ownerRequired, userSessionRequired } from '../domain/dashboard.js';
 import type { KeyUser } from '../store/workspaces.js';
 import { TooManyWidgetSessionsError, widgetKeyRefused } from '../domain/widget.js';
-import type { RateDecision } from '../domain/rate-window.js';
+import type { RateDecision, RatePolicy } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
 import { describeError, log, setLogLevel } from './log.js';
 import { keyVerdict, noteKeyUse, presentedKeyHash, type ApiKeyContext } from './key-verdict.js';
@@ -133,64 +133,67 @@ function authorizerContext(event: APIGatewayProxyEventV2): ApiKeyContext | undef
  */
 async function authenticate(event: Event, state: AppState, deps: Deps): Promise<void> {
   const policies = ratePolicies(deps.config);
-  const admit = async (hash: string) => {
-    state.rate = await takeRate(deps.db, policies.key, hash);
-    if (!state.rate.allowed) throw new RateLimitedError(state.rate);
-  };
   const vouched = authorizerContext(event);
   if (vouched) {
     state.workspaceId = vouched.workspaceId;
     state.caller = callerOfContext(vouched);
-    return startChecks(event, state, admit(vouched.keyHash));
+    return startChecks(event, state, admit(state, deps, policies.key, vouched.keyHash));
   }
   const presented = header(event, 'x-api-key');
   const hash = presentedKeyHash(presented);
   if (!hash) throw new UnauthorizedError();
-  const ttlMs = deps.config.UNKNOWN_KEY_CACHE_TTL_MS;
   const known = unknownKeys.get(hash);
   if (known) throw new UnauthorizedError(known.revoked ? REVOKED : undefined);
-  const ip = sourceIp(event);
   const cached = keyWorkspace.get(hash);
   if (!cached) {
-    const blocked = rateExhausted(policies['auth-failures'], ip);
+    const blocked = rateExhausted(policies['auth-failures'], sourceIp(event));
     if (blocked) throw new RateLimitedError(blocked);
-  }
-  const check = () =>
-    keyVerdict(deps.db, presented).then(async (verdict) => {
-      if (verdict.kind === 'ok') {
-        const known: KnownKey = { workspaceId: verdict.workspaceId, caller: callerOfContext(verdict.context) };
-        if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
-        keyWorkspace.set(hash, known);
-        verifiedKeys.add(hash, false, deps.config.KEY_VERDICT_CACHE_TTL_MS);
-        await noteKeyUse(deps.db, hash, verdict.record);
-        return known;
-      }
-      keyWorkspace.delete(hash);
-      // A widget key sits in public page source: it starts widget sessions and nothing else. Never cached,
-      // so every use re-reads it (and a widget key cannot slip past through the cache).
-      if (verdict.kind === 'widget') throw widgetKeyRefused();
-      unknownKeys.add(hash, verdict.kind === 'revoked', ttlMs);
-      await takeRate(deps.db, policies['auth-failures'], ip);
-      throw new UnauthorizedError(verdict.kind === 'revoked' ? REVOKED : undefined);
-    });
-  if (!cached) {
     // Counted only once the key is known good: unknown keys must not cost a counter write each.
-    const known = await check();
-    state.workspaceId = known.workspaceId;
-    state.caller = known.caller;
-    await admit(hash);
+    const checked = await checkKey(event, deps, presented, hash);
+    state.workspaceId = checked.workspaceId;
+    state.caller = checked.caller;
+    await admit(state, deps, policies.key, hash);
     state.verified = Promise.resolve();
     return;
   }
   state.workspaceId = cached.workspaceId;
   state.caller = cached.caller;
-  if (verifiedKeys.get(hash)) return startChecks(event, state, admit(hash));
+  if (verifiedKeys.get(hash)) return startChecks(event, state, admit(state, deps, policies.key, hash));
   // Both run; a revoked key answers 401 even when it is also over its limit.
-  const both = Promise.allSettled([check(), admit(hash)]).then(([c, a]) => {
+  const both = Promise.allSettled([checkKey(event, deps, presented, hash), admit(state, deps, policies.key, hash)]).then(([c, a]) => {
     if (c.status === 'rejected') throw c.reason;
     if (a.status === 'rejected') throw a.reason;
   });
   return startChecks(event, state, both);
+}
+
+/** Counts the request against the key's limit; 429 when it is used up. */
+async function admit(state: AppState, deps: Deps, policy: RatePolicy, hash: string): Promise<void> {
+  state.rate = await takeRate(deps.db, policy, hash);
+  if (!state.rate.allowed) throw new RateLimitedError(state.rate);
+}
+
+/**
+ * Reads the key's item: a good key is remembered (workspace, caller, verdict) and its use noted; any other
+ * is forgotten, cached as not working and counted against the source IP's failed authentications.
+ */
+async function checkKey(event: Event, deps: Deps, presented: string | undefined, hash: string): Promise<KnownKey> {
+  const verdict = await keyVerdict(deps.db, presented);
+  if (verdict.kind === 'ok') {
+    const known: KnownKey = { workspaceId: verdict.workspaceId, caller: callerOfContext(verdict.context) };
+    if (keyWorkspace.size >= KEY_CACHE_SIZE) keyWorkspace.clear();
+    keyWorkspace.set(hash, known);
+    verifiedKeys.add(hash, false, deps.config.KEY_VERDICT_CACHE_TTL_MS);
+    await noteKeyUse(deps.db, hash, verdict.record);
+    return known;
+  }
+  keyWorkspace.delete(hash);
+  // A widget key sits in public page source: it starts widget sessions and nothing else. Never cached,
+  // so every use re-reads it (and a widget key cannot slip past through the cache).
+  if (verdict.kind === 'widget') throw widgetKeyRefused();
+  unknownKeys.add(hash, verdict.kind === 'revoked', deps.config.UNKNOWN_KEY_CACHE_TTL_MS);
+  await takeRate(deps.db, ratePolicies(deps.config)['auth-failures'], sourceIp(event));
+  throw new UnauthorizedError(verdict.kind === 'revoked' ? REVOKED : undefined);
 }
 
 /**
@@ -199,13 +202,15 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
  */
 async function startChecks(event: Event, state: AppState, checks: Promise<unknown>): Promise<void> {
   if (event.requestContext.http.method === 'GET') {
-    state.verified = checks.then(() => undefined);
-    state.verified.catch(() => undefined);
+    state.verified = checks.then(nothing);
+    state.verified.catch(nothing);
     return;
   }
   await checks;
   state.verified = Promise.resolve();
 }
+
+const nothing = (): undefined => undefined;
 
 const REVOKED = 'This API key has been revoked.';
 
@@ -250,6 +255,7 @@ export function defineRoute<const R extends RouteSpec>(
   fn: (input: RouteInput<R>) => Promise<unknown>,
   options: RouteOptions = {},
 ) {
+  const routeKey = `${route.method} ${route.path}`;
   let routeDeps: Deps | undefined;
   const depsFor = (deps: Deps): Deps => {
     if (!options.telephony) return deps;
@@ -320,13 +326,14 @@ export function defineRoute<const R extends RouteSpec>(
     },
     after: async (request) => {
       const state = request.event.app;
-      if (route.cors && request.response) request.response.headers = { ...request.response.headers, ...corsHeaders(request.event) };
-      if (state?.rate && request.response) {
-        request.response.headers = { ...request.response.headers, ...rateLimitHeaders(state.rate) };
+      const response = request.response;
+      if (response && (route.cors || state?.rate)) {
+        // `base` built this headers object for this response alone: added to in place, not copied per field group.
+        response.headers = Object.assign(response.headers ?? {}, route.cors ? corsHeaders(request.event) : undefined, state?.rate ? rateLimitHeaders(state.rate) : undefined);
       }
       log('info', 'request', {
         requestId: request.event.requestContext.requestId,
-        route: `${route.method} ${route.path}`,
+        route: routeKey,
         status: request.response?.statusCode,
         ms: state ? Date.now() - state.started : undefined,
       });
@@ -334,9 +341,8 @@ export function defineRoute<const R extends RouteSpec>(
     onError: async (request) => {
       const error = request.error;
       const requestId = request.event.requestContext?.requestId ?? 'unknown';
-      const route_ = `${route.method} ${route.path}`;
       if (error instanceof AppError && error.status < 500) {
-        log('info', 'request', { requestId, route: route_, status: error.status, code: error.code });
+        log('info', 'request', { requestId, route: routeKey, status: error.status, code: error.code });
         request.response = json(error.status, { error: { code: error.code, message: error.message, details: error.details } }, requestId);
         const rate = request.event.app?.rate;
         // A 429 names its own wait (Retry-After): the rate limiter's, or a widget key's session limit.
@@ -344,7 +350,7 @@ export function defineRoute<const R extends RouteSpec>(
         request.response.headers = { ...request.response.headers, ...extra, ...(route.cors ? corsHeaders(request.event) : {}) };
         return;
       }
-      log('error', 'unhandled error', { requestId, route: route_, ...describeError(error) });
+      log('error', 'unhandled error', { requestId, route: routeKey, ...describeError(error) });
       request.response = json(500, { error: { code: 'internal_error', message: 'Something went wrong on our side. Try again; if it persists, quote the request id.', details: [{ requestId }] } }, requestId);
     },
   });

@@ -17,8 +17,20 @@ import { describeError, log } from './log.js';
 /** The quotas, by the name the RateLimit headers give them. */
 export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'widget-key' | 'account';
 
+/** Built once per parsed config (one per instance): every counted request reads them. */
+const policiesByConfig = new WeakMap<Config, Record<PolicyName, RatePolicy>>();
+
 /** The policies from the parsed config. */
 export function ratePolicies(config: Config): Record<PolicyName, RatePolicy> {
+  let policies = policiesByConfig.get(config);
+  if (!policies) {
+    policies = buildPolicies(config);
+    policiesByConfig.set(config, policies);
+  }
+  return policies;
+}
+
+function buildPolicies(config: Config): Record<PolicyName, RatePolicy> {
   return {
     key: { name: 'key', ...config.RATE_LIMIT_KEY },
     'auth-failures': { name: 'auth-failures', ...config.RATE_LIMIT_AUTH_FAILURES },

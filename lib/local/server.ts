@@ -15,6 +15,8 @@ interface CompiledRoute {
   readonly spec: RouteSpec;
   readonly pattern: RegExp;
   readonly names: string[];
+  /** `GET /api/agents/{id}`: the event's route key, built once rather than per request. */
+  readonly routeKey: string;
 }
 
 function compile(spec: RouteSpec): CompiledRoute {
@@ -23,10 +25,31 @@ function compile(spec: RouteSpec): CompiledRoute {
     names.push(name);
     return '([^/]+)';
   });
-  return { spec, pattern: new RegExp(`^${source}/?$`), names };
+  return { spec, pattern: new RegExp(`^${source}/?$`), names, routeKey: `${spec.method} ${spec.path}` };
 }
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
+
+/**
+ * The request headers as API Gateway hands them over: one string per name. Node has already lower-cased
+ * the names and joined repeated headers (all but `set-cookie`, which stays a list: joined here).
+ */
+export function gatewayHeaders(incoming: IncomingMessage['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return headers;
+}
+
+/** Repeated query parameters joined with commas, as API Gateway does; undefined when there are none. */
+function queryParameters(params: URLSearchParams): Record<string, string> | undefined {
+  // A Map: parameter names are client text, and `constructor in {}` is true for a plain object.
+  const joined = new Map<string, string>();
+  for (const [k, v] of params) joined.set(k, joined.has(k) ? `${joined.get(k)},${v}` : v);
+  return joined.size > 0 ? Object.fromEntries(joined) : undefined;
+}
 
 /** The request as API Gateway (HTTP API, payload format 2.0) would hand it to a Lambda. */
 export function toGatewayEvent(
@@ -36,26 +59,20 @@ export function toGatewayEvent(
   route: CompiledRoute,
   pathParameters: Record<string, string>,
 ): APIGatewayProxyEventV2 {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
-  }
-  // A Map: parameter names are client text, and `constructor in {}` is true for a plain object.
-  const joined = new Map<string, string>();
-  for (const [k, v] of url.searchParams) joined.set(k, joined.has(k) ? `${joined.get(k)},${v}` : v);
-  const query = Object.fromEntries(joined);
+  const headers = gatewayHeaders(req.headers);
+  const query = url.search.length > 1 ? queryParameters(url.searchParams) : undefined;
   const isText = TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
   const method = (req.method ?? 'GET').toUpperCase();
   const now = Date.now();
   const requestId = randomUUID();
   return {
     version: '2.0',
-    routeKey: `${route.spec.method} ${route.spec.path}`,
+    routeKey: route.routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     cookies: headers.cookie?.split(/;\s*/),
     headers,
-    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    queryStringParameters: query,
     pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : undefined,
     body: body.length === 0 ? undefined : isText ? body.toString('utf8') : body.toString('base64'),
     isBase64Encoded: body.length > 0 && !isText,
@@ -74,13 +91,16 @@ export function toGatewayEvent(
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
-      routeKey: `${route.spec.method} ${route.spec.path}`,
+      routeKey: route.routeKey,
       stage: '$default',
       time: new Date(now).toUTCString(),
       timeEpoch: now,
     },
   };
 }
+
+/** The context's legacy callbacks, which nothing here calls: one shared function rather than three per request. */
+const ignored = (): void => undefined;
 
 function lambdaContext(requestId: string, name: string): Context {
   const deadline = Date.now() + 29_000;
@@ -93,10 +113,11 @@ function lambdaContext(requestId: string, name: string): Context {
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${name}`,
     logStreamName: 'local',
+    // An own function, as Lambda's runtime gives it: callers may take it off the object.
     getRemainingTimeInMillis: () => deadline - Date.now(),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+    done: ignored,
+    fail: ignored,
+    succeed: ignored,
   };
 }
 
@@ -118,6 +139,24 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * A handler's headers as strings, plus a `content-length` when the handler set none, as API Gateway sends
+ * one (without it Node answers in chunks: more framing for every client).
+ */
+export function responseHeaders(
+  given: APIGatewayProxyStructuredResultV2['headers'],
+  payload: string | Buffer | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  let hasLength = false;
+  for (const name in given) {
+    headers[name] = String(given[name]);
+    if (!hasLength && name.length === 14 && name.toLowerCase() === 'content-length') hasLength = true;
+  }
+  if (payload !== undefined && !hasLength) headers['content-length'] = String(Buffer.byteLength(payload));
+  return headers;
+}
+
 function sendError(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...extra });
   res.end(JSON.stringify({ error: { code, message, details: [] } }));
@@ -132,6 +171,9 @@ export type Fallback = (req: IncomingMessage, res: ServerResponse) => boolean | 
  */
 export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Server {
   const routes = Object.values(ROUTES as Record<string, RouteSpec>).map(compile);
+  // Each request tests only its own method's patterns; the 405 scan below still looks at every route.
+  const byMethod = new Map<string, CompiledRoute[]>();
+  for (const r of routes) byMethod.set(r.spec.method, [...(byMethod.get(r.spec.method) ?? []), r]);
   const modules = new Map<string, Promise<LambdaHandler>>();
   const load = (entry: string) => {
     let found = modules.get(entry);
@@ -147,7 +189,7 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
       const url = new URL(req.url ?? '/', 'http://local');
       const path = url.pathname;
       const method = (req.method ?? 'GET').toUpperCase();
-      const route = routes.find((r) => r.spec.method === method && r.pattern.test(path));
+      const route = byMethod.get(method)?.find((r) => r.pattern.test(path));
       if (!route) {
         for (const fallback of options.fallbacks ?? []) if (await fallback(req, res)) return;
         const matches = routes.filter((r) => r.pattern.test(path));
@@ -171,13 +213,8 @@ export function createLocalServer(options: { fallbacks?: Fallback[] } = {}): Ser
       const event = toGatewayEvent(req, url, body, route, params);
       const handler = await load(route.spec.entry);
       const result = await handler(event, lambdaContext(event.requestContext.requestId, route.spec.entry));
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
       const payload = result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
-      // A length, as API Gateway sends it: without one Node answers in chunks, more framing for every client.
-      if (payload !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) {
-        headers['content-length'] = String(Buffer.byteLength(payload));
-      }
+      const headers = responseHeaders(result.headers, payload);
       res.writeHead(result.statusCode ?? 200, headers);
       res.end(payload);
     } catch (error) {
