@@ -192,7 +192,8 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
 
 /**
  * A platform whose recognizer hears `said` in every utterance and whose model answers every turn with
- * `answer` (and a summary with "Summary."), with the short apology and failure lines: the one-turn
+ * `answer` (and a summary with "Summary."), with the short apology and failure lines and a short reconnect
+ * back-off for the recognizer: the one-turn
  * conversations of the fallback, refusal and vendor-drop files.
  */
 export function startTurnPlatform(said: string, answer: string): Promise<VoicePlatform> {
@@ -200,7 +201,9 @@ export function startTurnPlatform(said: string, answer: string): Promise<VoicePl
     stt: { transcripts: () => said, finalDelayMs: 50 },
     llm: { ttftMs: 50, tokensPerSecond: 400, reply: (req) => (/summar/i.test(req.messages.system) ? { text: 'Summary.' } : { text: answer }) },
     tts: { firstByteDelayMs: 30, realtimeFactor: 1 },
-    session: SHORT_LINES,
+    // The link's five reconnect attempts before a vendor counts as down, without the 1.5 s of production
+    // back-off between them (DEFAULT_STT_LINK): the same attempts, in the same order.
+    session: { ...SHORT_LINES, sttLink: { backoffMs: [0, 10, 20, 40, 80] } },
   });
 }
 
@@ -214,19 +217,27 @@ export interface TurnConversation {
   transcriptOf(callId: string): Promise<string[]>;
 }
 
-/** Registers the file's hooks for a {@link startTurnPlatform} and returns the helpers bound to it. */
-export function turnConversation(said: string, answer: string): TurnConversation {
+/**
+ * Starts the test file's platform with `start` before its tests and stops it after them; returns the
+ * platform's accessor (for helpers built before `beforeAll` has run).
+ */
+export function filePlatform(start: () => Promise<VoicePlatform>): () => VoicePlatform {
   let vp: VoicePlatform | undefined;
-  const started = (): VoicePlatform => {
-    if (!vp) throw new Error('the voice platform starts in beforeAll');
-    return vp;
-  };
   beforeAll(async () => {
-    vp = await startTurnPlatform(said, answer);
+    vp = await start();
   });
   afterAll(async () => {
     await vp?.stop();
   });
+  return () => {
+    if (!vp) throw new Error('the voice platform starts in beforeAll');
+    return vp;
+  };
+}
+
+/** Registers the file's hooks for a {@link startTurnPlatform} and returns the helpers bound to it. */
+export function turnConversation(said: string, answer: string): TurnConversation {
+  const started = filePlatform(() => startTurnPlatform(said, answer));
   return {
     get vp() {
       return started();
