@@ -74,26 +74,30 @@ describe('vendor socket drops', () => {
 
   it('apologizes before ending the call when the STT vendor stays down', async () => {
     const dg = turn.vp.platform.voice.stt.control.deepgram!;
-    const agent = await turn.vp.agent({ first_message: HELLO });
-    const caller = await turn.vp.call(agent);
-    await waitUntil(() => caller.echoed.find((e) => !e.flushed));
-    await caller.whenIdle();
-    const heardBefore = caller.echoed.length;
-    // Every reconnect is refused, then the open socket goes.
-    dg.failNext(100, 503);
-    dg.dropAll(1011);
-    const closed = await caller.closed;
-    expect(closed.reason).toBe('error');
-    // The apology played (its mark came back played) before the stream closed.
-    expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
-    const ended = await turn.vp.nextCallEnded();
-    expect(ended.outcome.reason).toBe('error');
-    const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
-    expect(String(record.callTranscript).split('\n')).toEqual([
-      `agent: ${HELLO}`,
-      `agent: ${SHORT_LINES.failurePhrase}`,
-    ]);
-    dg.reset();
+    // A failed assertion must not leave the recognizer refusing the next test's calls.
+    try {
+      const agent = await turn.vp.agent({ first_message: HELLO });
+      const caller = await turn.vp.call(agent);
+      await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+      await caller.whenIdle();
+      const heardBefore = caller.echoed.length;
+      // Every reconnect is refused, then the open socket goes.
+      dg.failNext(100, 503);
+      dg.dropAll(1011);
+      const closed = await caller.closed;
+      expect(closed.reason).toBe('error');
+      // The apology played (its mark came back played) before the stream closed.
+      expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
+      const ended = await turn.vp.nextCallEnded();
+      expect(ended.outcome.reason).toBe('error');
+      const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+      expect(String(record.callTranscript).split('\n')).toEqual([
+        `agent: ${HELLO}`,
+        `agent: ${SHORT_LINES.failurePhrase}`,
+      ]);
+    } finally {
+      dg.reset();
+    }
   }, 60_000);
 
   it('switches to the fallback voice when the TTS vendor stays down', async () => {
