@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,17 @@ export interface VoicePlatform {
   api(method: string, path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   stop(): Promise<void>;
 }
+
+/**
+ * Short apology and failure lines for files that assert on them. The defaults (DEFAULT_SESSION_OPTIONS)
+ * take 3 s and 7 s to play through the tone stand-in, paced in real time; what is tested is that the line
+ * is said when it should be, not its wording, so these files configure shorter ones through the session
+ * options, as a deployment may.
+ */
+export const SHORT_LINES = {
+  apologyPhrase: 'Sorry, say that again?',
+  failurePhrase: 'Sorry, technical trouble. Goodbye.',
+} as const;
 
 export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise<VoicePlatform> {
   const dataDir = await mkdtemp(join(tmpdir(), 'vap-voice-'));
@@ -176,6 +188,64 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
     },
   };
   return vp;
+}
+
+/**
+ * A platform whose recognizer hears `said` in every utterance and whose model answers every turn with
+ * `answer` (and a summary with "Summary."), with the short apology and failure lines and a short reconnect
+ * back-off for the recognizer: the one-turn
+ * conversations of the fallback, refusal and vendor-drop files.
+ */
+export function startTurnPlatform(said: string, answer: string): Promise<VoicePlatform> {
+  return startVoicePlatform({
+    stt: { transcripts: () => said, finalDelayMs: 50 },
+    llm: { ttftMs: 50, tokensPerSecond: 400, reply: (req) => (/summar/i.test(req.messages.system) ? { text: 'Summary.' } : { text: answer }) },
+    tts: { firstByteDelayMs: 30, realtimeFactor: 1 },
+    // The link's five reconnect attempts before a vendor counts as down, without the 1.5 s of production
+    // back-off between them (DEFAULT_STT_LINK): the same attempts, in the same order.
+    session: { ...SHORT_LINES, sttLink: { backoffMs: [0, 10, 20, 40, 80] } },
+  });
+}
+
+/** A test file's {@link startTurnPlatform}, started before its tests and stopped after them. */
+export interface TurnConversation {
+  /** The file's platform (set once `beforeAll` ran). */
+  readonly vp: VoicePlatform;
+  greeted(agent: Agent): Promise<SimulatedCaller>;
+  /** The caller says the file's line and hears the answer out. */
+  sayAndHearAnswer(caller: SimulatedCaller): Promise<void>;
+  transcriptOf(callId: string): Promise<string[]>;
+}
+
+/**
+ * Starts the test file's platform with `start` before its tests and stops it after them; returns the
+ * platform's accessor (for helpers built before `beforeAll` has run).
+ */
+export function filePlatform(start: () => Promise<VoicePlatform>): () => VoicePlatform {
+  let vp: VoicePlatform | undefined;
+  beforeAll(async () => {
+    vp = await start();
+  });
+  afterAll(async () => {
+    await vp?.stop();
+  });
+  return () => {
+    if (!vp) throw new Error('the voice platform starts in beforeAll');
+    return vp;
+  };
+}
+
+/** Registers the file's hooks for a {@link startTurnPlatform} and returns the helpers bound to it. */
+export function turnConversation(said: string, answer: string): TurnConversation {
+  const started = filePlatform(() => startTurnPlatform(said, answer));
+  return {
+    get vp() {
+      return started();
+    },
+    greeted: (agent) => greeted(started(), agent),
+    sayAndHearAnswer: (caller) => sayAndHearAnswer(caller, said),
+    transcriptOf: (callId) => transcriptOf(started(), callId),
+  };
 }
 
 /** Agent media frames received, in order, as one byte count. */

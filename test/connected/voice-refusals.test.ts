@@ -7,37 +7,22 @@
  * - an unknown `tts_voice_id` is refused at the handshake and the agent's `fallback.tts` voice speaks the
  *   whole call; with no fallback the call ends as `error` (nothing can speak an apology).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulatedCaller } from '../../lib/local/simulated-caller.js';
-import type { Agent } from '../../lib/domain/agent.js';
-import { greeted as greetedBy, sayAndHearAnswer as sayAndHear, startVoicePlatform, transcriptOf as transcriptIn, type VoicePlatform } from './voice-harness.js';
+import { describe, expect, it } from 'vitest';
+import { SHORT_LINES, turnConversation } from './voice-harness.js';
 
-const SAID = 'I would like to book a table for two tomorrow at seven.';
-const GREETING = 'Hello, Luigi speaking.';
-const ANSWER = 'A table for two, noted.';
-const APOLOGY = 'Sorry, I missed that. Could you say it again?';
+// Short lines: each is played in real time, and their length is not what these tests are about.
+const SAID = 'A table for two at seven.';
+const GREETING = 'Hello, Luigi.';
+const ANSWER = 'Noted.';
+const APOLOGY = SHORT_LINES.apologyPhrase;
 
-let vp: VoicePlatform;
-
-beforeAll(async () => {
-  vp = await startVoicePlatform({
-    stt: { transcripts: () => SAID, finalDelayMs: 50 },
-    llm: { ttftMs: 50, tokensPerSecond: 400, reply: (req) => (/summar/i.test(req.messages.system) ? { text: 'Summary.' } : { text: ANSWER }) },
-    tts: { firstByteDelayMs: 30, realtimeFactor: 1 },
-  });
-});
-afterAll(async () => {
-  await vp?.stop();
-});
-
-const greeted = (agent: Agent) => greetedBy(vp, agent);
-const sayAndHearAnswer = (caller: SimulatedCaller) => sayAndHear(caller, SAID);
-const transcriptOf = (callId: string) => transcriptIn(vp, callId);
+const turn = turnConversation(SAID, ANSWER);
+const { greeted, sayAndHearAnswer, transcriptOf } = turn;
 
 describe('an unknown model', () => {
   it('is asked once, then the fallback model answers the turn', async () => {
-    const llm = vp.platform.voice.llm.control;
-    const agent = await vp.agent({ first_message: GREETING, llm_model: 'gpt-4o-mimi', fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
+    const llm = turn.vp.platform.voice.llm.control;
+    const agent = await turn.vp.agent({ first_message: GREETING, llm_model: 'gpt-4o-mimi', fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
     const caller = await greeted(agent);
     const seen = llm.requests.length;
     await sayAndHearAnswer(caller);
@@ -47,17 +32,17 @@ describe('an unknown model', () => {
       ['anthropic', 200],
     ]);
     caller.hangUp();
-    const ended = await vp.nextCallEnded();
+    const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
   }, 60_000);
 
   it('without a fallback: the caller hears "say it again" and the call goes on', async () => {
-    const agent = await vp.agent({ first_message: GREETING, llm_model: 'gpt-4o-mimi' });
+    const agent = await turn.vp.agent({ first_message: GREETING, llm_model: 'gpt-4o-mimi' });
     const caller = await greeted(agent);
     await sayAndHearAnswer(caller);
     caller.hangUp();
-    const ended = await vp.nextCallEnded();
+    const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${APOLOGY}`]);
   }, 60_000);
@@ -65,8 +50,8 @@ describe('an unknown model', () => {
 
 describe('a rate limit longer than a caller waits', () => {
   it('(429, Retry-After 30 s) is not retried: the fallback model answers the turn at once', async () => {
-    const llm = vp.platform.voice.llm.control;
-    const agent = await vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
+    const llm = turn.vp.platform.voice.llm.control;
+    const agent = await turn.vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
     const caller = await greeted(agent);
     const seen = llm.requests.length;
     llm.set({ retryAfterSeconds: 30 });
@@ -82,15 +67,15 @@ describe('a rate limit longer than a caller waits', () => {
       ['anthropic', 200],
     ]);
     caller.hangUp();
-    const ended = await vp.nextCallEnded();
+    const ended = await turn.vp.nextCallEnded();
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
   }, 60_000);
 });
 
 describe('an unknown voice', () => {
   it('is refused at the handshake; the fallback voice speaks the call', async () => {
-    const aura = vp.platform.voice.tts.control.deepgram!;
-    const agent = await vp.agent({
+    const aura = turn.vp.platform.voice.tts.control.deepgram!;
+    const agent = await turn.vp.agent({
       first_message: GREETING,
       tts_provider: 'elevenlabs',
       tts_voice_id: 'not-a-voice-id',
@@ -104,17 +89,17 @@ describe('an unknown voice', () => {
     const spoken = used[0]!.received.flatMap((m) => (m.json?.type === 'Speak' ? [String(m.json.text).trim()] : []));
     expect(spoken).toEqual([GREETING, ANSWER]);
     caller.hangUp();
-    const ended = await vp.nextCallEnded();
+    const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
   }, 60_000);
 
   it('without a fallback: the call ends as error', async () => {
-    const agent = await vp.agent({ first_message: GREETING, tts_provider: 'cartesia', tts_voice_id: '00000000-0000-4000-8000-000000000000' });
-    const caller = await vp.call(agent);
+    const agent = await turn.vp.agent({ first_message: GREETING, tts_provider: 'cartesia', tts_voice_id: '00000000-0000-4000-8000-000000000000' });
+    const caller = await turn.vp.call(agent);
     const closed = await caller.closed;
     expect(closed.reason).toBe('error');
-    const ended = await vp.nextCallEnded();
+    const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('error');
   }, 60_000);
 });

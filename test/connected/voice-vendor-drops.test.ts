@@ -10,37 +10,26 @@
  * - An STT vendor that stays down (every reconnect refused) ends the call as `error`, but only after the
  *   caller heard a short apology.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { speech } from '../../lib/local/simulated-caller.js';
 import { toneBytes } from '../../lib/local/standins/tts-audio.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
-import { mediaBytes, startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+import { mediaBytes, SHORT_LINES, turnConversation, waitUntil } from './voice-harness.js';
 
-const SAID = 'I would like to book a table for two tomorrow at seven.';
-const GREETING = 'Hello and welcome to Luigi, where every evening we serve fresh pasta and wood fired pizza.';
+// Short lines: each is played in real time, and their length is not what these tests are about. The
+// greeting is long enough (3 s) for a socket to be cut a second into it.
+const SAID = 'A table for two at seven.';
+const GREETING = 'Welcome to Luigi, for fresh pasta and pizza.';
+const HELLO = 'Hello, Luigi.';
+const ANSWER = 'Noted.';
 
-let vp: VoicePlatform;
-
-beforeAll(async () => {
-  vp = await startVoicePlatform({
-    stt: { transcripts: () => SAID, finalDelayMs: 50 },
-    llm: {
-      ttftMs: 50,
-      tokensPerSecond: 400,
-      reply: (req) => (/summar/i.test(req.messages.system) ? { text: 'Summary.' } : { text: 'A table for two, noted.' }),
-    },
-    tts: { firstByteDelayMs: 30, realtimeFactor: 1 },
-  });
-});
-afterAll(async () => {
-  await vp?.stop();
-});
+const turn = turnConversation(SAID, ANSWER);
 
 describe('vendor socket drops', () => {
   it('reopens a dropped STT socket and recognizes the interrupted turn whole', async () => {
-    const dg = vp.platform.voice.stt.control.deepgram!;
-    const agent = await vp.agent({ first_message: 'Hello, Luigi speaking.' });
-    const caller = await vp.call(agent);
+    const dg = turn.vp.platform.voice.stt.control.deepgram!;
+    const agent = await turn.vp.agent({ first_message: HELLO });
+    const caller = await turn.vp.call(agent);
     await waitUntil(() => caller.echoed.find((e) => !e.flushed));
     await caller.whenIdle();
     const connectionsBefore = dg.sessions.length;
@@ -52,7 +41,7 @@ describe('vendor socket drops', () => {
     await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
     await caller.whenIdle();
     caller.hangUp();
-    const ended = await vp.nextCallEnded();
+    const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
 
     const sessions = dg.sessions.slice(connectionsBefore - 1);
@@ -61,59 +50,63 @@ describe('vendor socket drops', () => {
     // The new socket got every byte of the sentence (replayed, then live), so no word was lost.
     const sentToNew = sessions[1]!.frames.filter((f) => f.dir === 'in' && f.kind === 'binary').reduce((n, f) => n + (f.kind === 'binary' ? f.bytes : 0), 0);
     expect(sentToNew).toBeGreaterThanOrEqual(talk.length);
-    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
-    expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hello, Luigi speaking.', `user: ${SAID}`, 'agent: A table for two, noted.']);
+    const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${HELLO}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
   }, 60_000);
 
   it('reopens a TTS socket cut mid-greeting and plays the rest once', async () => {
-    const eleven = vp.platform.voice.tts.control.elevenlabs!;
+    const eleven = turn.vp.platform.voice.tts.control.elevenlabs!;
     const connectionsBefore = eleven.connections.length;
     // About a second of audio into the greeting (JSON frames with base64 audio).
     eleven.dropMidStream(12_000);
-    const agent = await vp.agent({ first_message: GREETING });
-    const caller = await vp.call(agent);
+    const agent = await turn.vp.agent({ first_message: GREETING });
+    const caller = await turn.vp.call(agent);
     await waitUntil(() => caller.echoed.find((e) => !e.flushed));
     await caller.whenIdle();
     expect(eleven.connections.length - connectionsBefore).toBeGreaterThanOrEqual(2);
     expect(mediaBytes(caller)).toBe(toneBytes(GREETING));
     caller.hangUp();
-    const ended = await vp.nextCallEnded();
+    const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
-    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
   }, 60_000);
 
   it('apologizes before ending the call when the STT vendor stays down', async () => {
-    const dg = vp.platform.voice.stt.control.deepgram!;
-    const agent = await vp.agent({ first_message: 'Hello, Luigi speaking.' });
-    const caller = await vp.call(agent);
-    await waitUntil(() => caller.echoed.find((e) => !e.flushed));
-    await caller.whenIdle();
-    const heardBefore = caller.echoed.length;
-    // Every reconnect is refused, then the open socket goes.
-    dg.failNext(100, 503);
-    dg.dropAll(1011);
-    const closed = await caller.closed;
-    expect(closed.reason).toBe('error');
-    // The apology played (its mark came back played) before the stream closed.
-    expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
-    const ended = await vp.nextCallEnded();
-    expect(ended.outcome.reason).toBe('error');
-    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
-    expect(String(record.callTranscript).split('\n')).toEqual([
-      'agent: Hello, Luigi speaking.',
-      'agent: Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
-    ]);
-    dg.reset();
+    const dg = turn.vp.platform.voice.stt.control.deepgram!;
+    // A failed assertion must not leave the recognizer refusing the next test's calls.
+    try {
+      const agent = await turn.vp.agent({ first_message: HELLO });
+      const caller = await turn.vp.call(agent);
+      await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+      await caller.whenIdle();
+      const heardBefore = caller.echoed.length;
+      // Every reconnect is refused, then the open socket goes.
+      dg.failNext(100, 503);
+      dg.dropAll(1011);
+      const closed = await caller.closed;
+      expect(closed.reason).toBe('error');
+      // The apology played (its mark came back played) before the stream closed.
+      expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
+      const ended = await turn.vp.nextCallEnded();
+      expect(ended.outcome.reason).toBe('error');
+      const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+      expect(String(record.callTranscript).split('\n')).toEqual([
+        `agent: ${HELLO}`,
+        `agent: ${SHORT_LINES.failurePhrase}`,
+      ]);
+    } finally {
+      dg.reset();
+    }
   }, 60_000);
 
   it('switches to the fallback voice when the TTS vendor stays down', async () => {
-    const eleven = vp.platform.voice.tts.control.elevenlabs!;
-    const cartesia = vp.platform.voice.tts.control.cartesia!;
+    const eleven = turn.vp.platform.voice.tts.control.elevenlabs!;
+    const cartesia = turn.vp.platform.voice.tts.control.cartesia!;
     const cartesiaBefore = cartesia.connections.length;
-    const agent = await vp.agent({ first_message: GREETING, fallback: { tts: [{ provider: 'cartesia' }] } });
+    const agent = await turn.vp.agent({ first_message: GREETING, fallback: { tts: [{ provider: 'cartesia' }] } });
     try {
-      const caller = await vp.call(agent);
+      const caller = await turn.vp.call(agent);
       await caller.waitFor((m) => m.event === 'media');
       // The greeting is flowing: now the vendor goes down, socket and all.
       eleven.refuseNext(1_000);
@@ -122,9 +115,9 @@ describe('vendor socket drops', () => {
       await caller.whenIdle();
       expect(cartesia.connections.length).toBeGreaterThan(cartesiaBefore);
       caller.hangUp();
-      const ended = await vp.nextCallEnded();
+      const ended = await turn.vp.nextCallEnded();
       expect(ended.outcome.reason).toBe('customer_hangup');
-      const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+      const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
       expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
     } finally {
       eleven.refuseNext(0);

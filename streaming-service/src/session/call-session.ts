@@ -31,7 +31,7 @@ import { Speaker } from './speaker.js';
 import { SpeechHandle } from './speech-handle.js';
 import { SilenceWatch, silenceSettings } from './silence.js';
 import { LlmChain, type LlmChoice } from './llm-chain.js';
-import { SttLink } from './stt-link.js';
+import { SttLink, type SttLinkOptions } from './stt-link.js';
 import { CallStateMachine, type CallState } from './state.js';
 import { TurnDetector } from './turn-detector.js';
 
@@ -98,6 +98,8 @@ export interface SessionOptions {
   readonly stillWorkingPhrases: readonly string[];
   /** Overrides the HTTP tool budget (8 s, tools/http.ts) for this service's calls; unset in production. */
   readonly toolTimeoutMs?: number;
+  /** Overrides the recognizer link's reconnect schedule and buffers (DEFAULT_STT_LINK); unset in production. */
+  readonly sttLink?: Partial<SttLinkOptions>;
   readonly goodbyePhrase: string;
   /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
   readonly apologyPhrase: string;
@@ -277,6 +279,7 @@ export class CallSession {
         if (!this.state.isEnding) this.fail('stt', error);
       },
       { callId: setup.callId },
+      this.options.sttLink,
     );
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     this.ttsSession = this.connectVoice({ provider: services.tts, voiceId: setup.agent.tts_voice_id });

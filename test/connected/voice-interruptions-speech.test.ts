@@ -1,0 +1,66 @@
+/**
+ * Invariant: sound pauses the agent and real speech stops it. Through the Twilio-speaking simulated caller,
+ * the real STT adapter and its stand-in, and the service's local VAD on the caller's audio:
+ * - longer sound without words pauses the agent (`clear`), then it resumes where the caller stopped
+ *   hearing it: the whole greeting is heard once, no words repeated, and nothing is answered;
+ * - real speech ("Stop, please...") interrupts; history keeps the words of the greeting the caller heard,
+ *   marked as cut, then the caller's turn and the answer.
+ * What does not interrupt is in voice-interruptions.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { speech, tone } from '../../lib/local/simulated-caller.js';
+import { toneBytes } from '../../lib/local/standins/tts-audio.js';
+import { INTERRUPTED_MARKER } from '../../streaming-service/src/session/speech-handle.js';
+import { waitUntil } from './voice-harness.js';
+import { ANSWER, GREETING, LONG_GREETING, interruptionsFile } from './voice-interruptions-support.js';
+
+const file = interruptionsFile();
+const STOP = 'Stop, please. I need a person.';
+
+describe('interruptions', () => {
+  it('pauses for sound without words, then resumes where the caller stopped hearing', async () => {
+    file.hear(['']);
+    const before = file.turnRequests().length;
+    const agent = await file.vp.agent({ first_message: GREETING });
+    const caller = await file.vp.call(agent);
+    await caller.waitFor((m) => m.event === 'media');
+    await caller.pause(400);
+    const noiseAt = caller.received.length;
+    await caller.play(tone(900));
+    const clear = await caller.waitForNext((m) => m.event === 'clear', 20_000, noiseAt);
+    // Audio comes again after the clear: the rest of the greeting.
+    const afterClear = caller.received.indexOf(clear) + 1;
+    await caller.waitForNext((m) => m.event === 'media', 20_000, afterClear);
+    await file.greetingPlayed(caller);
+    await caller.whenIdle();
+    // Heard once: what played before the pause plus the resumed rest is the greeting's audio, give or take
+    // the playhead estimate's error (two 20 ms frames), never a repeated word.
+    expect(Math.abs(file.bytes(caller.heard) - toneBytes(GREETING))).toBeLessThanOrEqual(320);
+    const record = await file.hangUpAndRead(caller);
+    expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
+    expect(file.turnRequests().length).toBe(before);
+  }, 60_000);
+
+  it('stops for real speech and keeps the words of the greeting the caller heard', async () => {
+    file.hear([STOP]);
+    const agent = await file.vp.agent({ first_message: LONG_GREETING });
+    const caller = await file.vp.call(agent);
+    await caller.waitFor((m) => m.event === 'media');
+    await caller.pause(1_500);
+    const talkAt = caller.received.length;
+    await caller.play(await speech(STOP));
+    await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
+    await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+    await caller.whenIdle();
+    const record = await file.hangUpAndRead(caller);
+    const lines = String(record.callTranscript).split('\n');
+    expect(lines).toHaveLength(3);
+    const cut = lines[0]!.replace(/^agent: /, '');
+    expect(cut.endsWith(INTERRUPTED_MARKER)).toBe(true);
+    const words = cut.slice(0, -INTERRUPTED_MARKER.length);
+    expect(words.length).toBeGreaterThan(0);
+    expect(LONG_GREETING.startsWith(words)).toBe(true);
+    expect(LONG_GREETING.length).toBeGreaterThan(words.length);
+    expect(lines.slice(1)).toEqual([`user: ${STOP}`, `agent: ${ANSWER}`]);
+  }, 60_000);
+});
