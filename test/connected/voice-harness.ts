@@ -13,6 +13,7 @@ import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import { SimulatedCaller, speech } from '../../lib/local/simulated-caller.js';
+import { defaultReply, type ScriptReply, type ScriptRequest } from '../../lib/local/standins/llm.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { openInboundCall } from '../../lib/services/calls.js';
 import { putNewAgent } from '../../lib/store/agents.js';
@@ -245,4 +246,17 @@ export async function sayAndHearAnswer(caller: SimulatedCaller, text: string): P
 export async function transcriptOf(vp: VoicePlatform, callId: string): Promise<string[]> {
   const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, unknown>;
   return String(record.callTranscript).split('\n');
+}
+
+/**
+ * An LLM stand-in `reply` whose conversation answers are `answer(the caller's last words)`: short lines keep
+ * a test quick, since the platform paces the agent's audio in real time (70 ms a character of the TTS
+ * stand-in's tone). Summaries, structured output and tool results get the stand-in's default answer.
+ */
+export function briefReplies(answer: (lastUser: string) => string = () => 'Sure.'): (req: ScriptRequest) => ScriptReply {
+  return (req) => {
+    const { system, turns, endsWithToolResult } = req.messages;
+    if (req.responseSchema || endsWithToolResult || /summar/i.test(system)) return defaultReply(req);
+    return { text: answer(turns.filter((t) => t.role === 'user').at(-1)?.text ?? '') };
+  };
 }
