@@ -242,6 +242,20 @@ export async function sayAndHearAnswer(caller: SimulatedCaller, text: string): P
   await caller.whenIdle();
 }
 
+/**
+ * `afterMs` into the agent's first audio the caller says `text` over it; resolves once the agent was cut
+ * (its `clear`) and what it said next has played.
+ */
+export async function talkOver(caller: SimulatedCaller, text: string, afterMs: number): Promise<void> {
+  await caller.waitFor((m) => m.event === 'media');
+  await caller.pause(afterMs);
+  const talkAt = caller.received.length;
+  await caller.play(await speech(text));
+  await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
+  await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+  await caller.whenIdle();
+}
+
 /** The call's transcript in history, a line a turn. */
 export async function transcriptOf(vp: VoicePlatform, callId: string): Promise<string[]> {
   const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, unknown>;
