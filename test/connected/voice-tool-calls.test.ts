@@ -63,8 +63,9 @@ beforeAll(async () => {
       },
     },
     tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
-    // Short thresholds keep the test quick; the slow backend answers well after both.
-    session: { fillerAfterMs: 150, stillWorkingAfterMs: 400, toolTimeoutMs: 1_200, fillerPhrases: FILLERS, stillWorkingPhrases: STILL },
+    // Short thresholds keep the test quick; the slow backend answers well after both. The filler stays at
+    // 300 ms, well after a fast lookup answers even under load (its turns must have no filler).
+    session: { fillerAfterMs: 300, stillWorkingAfterMs: 500, toolTimeoutMs: 1_200, fillerPhrases: FILLERS, stillWorkingPhrases: STILL },
   });
 });
 afterAll(async () => {
