@@ -7,10 +7,10 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultReply, type ScriptRequest } from '../../lib/local/standins/llm.js';
+import type { ScriptRequest } from '../../lib/local/standins/llm.js';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 
 const receiver = new WebhookReceiver();
 let vp: VoicePlatform;
@@ -44,7 +44,8 @@ beforeAll(async () => {
       ttftMs: 20,
       tokensPerSecond: 0,
       reply: (request) => {
-        if (!request.responseSchema) return defaultReply(request);
+        // A short spoken answer: the agent's audio plays in real time.
+        if (!request.responseSchema) return briefReplies(() => 'Booked.')(request);
         analysisRequests.push(request);
         return { text: analysisAnswer };
       },
@@ -63,7 +64,7 @@ afterAll(async () => {
 
 /** One short call: the greeting, one caller turn and its answer, then the caller hangs up. */
 async function runCall(agentId: string) {
-  const agent = (await vp.agent({ _id: agentId, analysis: ANALYSIS as never }))!;
+  const agent = (await vp.agent({ _id: agentId, analysis: ANALYSIS as never, first_message: 'Luigi.' }))!;
   const caller = await vp.call(agent, { from: '+14155550100' });
   await caller.waitFor((m) => m.event === 'mark');
   await caller.whenIdle();

@@ -6,7 +6,7 @@
  * barge-in still clears an utterance whose end is waiting for a slot. Both sides keep the window on one
  * injected clock, so "a minute" passes without waiting for one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { startDeepgramTtsStandin } from '../../lib/local/standins/deepgram-tts.js';
 import type { ConnectionRecord, TtsStandin } from '../../lib/local/standins/tts-audio.js';
@@ -41,6 +41,7 @@ async function connect(): Promise<{ session: TtsSession; connection: ConnectionR
 
 const warnings = (c: ConnectionRecord) => c.sent.filter((m) => m.json?.type === 'Warning').map((m) => m.json);
 const flushesSent = (c: ConnectionRecord) => c.received.filter((m) => m.json?.type === 'Flush').length;
+const speaks = (c: ConnectionRecord) => c.received.filter((m) => m.json?.type === 'Speak').length;
 
 /**
  * Reads an utterance's audio to its end; fails at once (instead of hanging) when Deepgram ignored a flush,
@@ -124,8 +125,9 @@ describe('Deepgram Aura under its flush limit', () => {
     });
     const audio = turns.map((u) => collect(u, connection));
     for (let i = 0; i < 20; i += 1) expect(await audio[i]).toBeGreaterThan(0);
-    // Give a 21st flush, if one were sent now, time to reach Deepgram before the clock moves on.
-    await new Promise((r) => setTimeout(r, 100));
+    // The 21st turn's text has reached Deepgram (the turns after it wait for its end): a flush sent with it
+    // (one socket, in order) would have too.
+    await vi.waitFor(() => expect(speaks(connection)).toBe(21));
     expect(warnings(connection)).toEqual([]);
     expect(flushesSent(connection)).toBe(20);
     // A minute later the held turns go out.
@@ -147,8 +149,8 @@ describe('Deepgram Aura under its flush limit', () => {
     held.pushText('This end waits for the window.');
     held.end();
     const heldAudio = collect(held, connection);
-    // The end flush is held; the caller speaks over it.
-    await new Promise((r) => setTimeout(r, 50));
+    // The end flush is held (its text has reached Deepgram, the flush has not); the caller speaks over it.
+    await vi.waitFor(() => expect(speaks(connection)).toBe(21));
     expect(flushesSent(connection)).toBe(20);
     held.cancel();
     expect(await heldAudio).toBe(0);

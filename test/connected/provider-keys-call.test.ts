@@ -15,20 +15,23 @@ import { callPricing } from '../../lib/services/credits.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { putProviderKey } from '../../lib/store/provider-keys.js';
 import { createSecretBox } from '../../lib/store/secret-box.js';
-import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 
 let vp: VoicePlatform;
 
 beforeAll(async () => {
   vp = await startVoicePlatform({
     stt: { transcripts: () => 'I would like to book a table.', finalDelayMs: 50 },
-    llm: { ttftMs: 20, tokensPerSecond: 400 },
+    // Short lines: the agent's audio plays in real time.
+    llm: { ttftMs: 20, tokensPerSecond: 400, reply: briefReplies() },
     tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
   });
 });
 afterAll(async () => {
   await vp?.stop();
 });
+
+const SHORT = { first_message: 'Luigi.' };
 
 const VENDORS = ['deepgram', 'openai', 'elevenlabs'] as const satisfies readonly StandinVendor[];
 
@@ -56,7 +59,7 @@ describe('a call on the workspace\'s own keys', () => {
       const set = await vp.api('PUT', `/api/provider-keys/${vendor}`, { apiKey: keys[vendor] });
       expect(set.status).toBe(200);
     }
-    const agent = await vp.agent();
+    const agent = await vp.agent(SHORT);
     const { record, presented } = await converse(agent);
 
     // Speech recognition, the reply and the summary, and the voice: each vendor saw the workspace's key only.
@@ -85,7 +88,7 @@ describe('a call on the workspace\'s own keys', () => {
       const res = await fetch(`${vp.platform.baseUrl}/api/provider-keys/${vendor}`, { method: 'DELETE', headers: { 'x-api-key': vp.apiKey } });
       expect(res.status).toBe(204);
     }
-    const agent = await vp.agent();
+    const agent = await vp.agent(SHORT);
     const { record, presented } = await converse(agent);
 
     expect(new Set(presented.deepgram)).toEqual(new Set([sttKey]));
@@ -107,7 +110,7 @@ describe('a call on the workspace\'s own keys', () => {
       const value = issueStandinKey(vendor);
       await putProviderKey(vp.deps.db, foreign, vp.workspaceId, vendor, value, value.slice(-4), new Date().toISOString());
     }
-    const { record, presented } = await converse(await vp.agent());
+    const { record, presented } = await converse(await vp.agent(SHORT));
     expect(new Set(presented.deepgram)).toEqual(new Set([vp.deps.config.DEEPGRAM_API_KEY]));
     expect(new Set(presented.openai)).toEqual(new Set([vp.deps.config.OPENAI_API_KEY]));
     expect(record.callCost).toBe(costBreakdownFor(callPricing(vp.deps.config), record.callDuration).total);

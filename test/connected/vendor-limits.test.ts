@@ -99,7 +99,9 @@ describe('ElevenLabs: at most 5 contexts per socket', () => {
 
 describe('Cartesia: a context expires 1 s after its last audio', () => {
   it('an input on an expired context is an error event; one in time is spoken', async () => {
-    const standin = await startCartesiaStandin({ contextExpiryMs: 200, script: { firstByteDelayMs: 0, realtimeFactor: 0 } });
+    // Expiry is measured on a clock the test moves, at Cartesia's own 1 s.
+    let clockMs = 0;
+    const standin = await startCartesiaStandin({ now: () => clockMs, script: { firstByteDelayMs: 0, realtimeFactor: 0 } });
     const ws = new WebSocket(`${standin.baseUrl.replace(/^http/, 'ws')}/tts/websocket`, { headers: { 'x-api-key': standin.apiKey, 'cartesia-version': '2026-08-14' } });
     try {
       const messages: Record<string, unknown>[] = [];
@@ -120,8 +122,11 @@ describe('Cartesia: a context expires 1 s after its last audio', () => {
       await flushed(1);
       ws.send(request('Second part, in time. ', true));
       await flushed(2);
-      // Past the (shortened) expiry with nothing playing: the context is gone.
-      await new Promise((r) => setTimeout(r, 400));
+      // Exactly at the expiry the context still takes input; just past it, with nothing playing, it is gone.
+      clockMs += 1_000;
+      ws.send(request('Just in time. ', true));
+      await flushed(3);
+      clockMs += 1_001;
       ws.send(request('Too late. ', true));
       await vi.waitFor(() => expect(messages.at(-1)).toMatchObject({ type: 'error', context_id: 'c1', status_code: 400, message: expect.stringContaining('expired') }));
       expect(messages.filter((m) => m.type === 'chunk').length).toBeGreaterThan(0);

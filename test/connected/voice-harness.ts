@@ -14,6 +14,7 @@ import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import { SimulatedCaller, speech } from '../../lib/local/simulated-caller.js';
+import { defaultReply, type ScriptReply, type ScriptRequest } from '../../lib/local/standins/llm.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { openInboundCall } from '../../lib/services/calls.js';
 import { putNewAgent } from '../../lib/store/agents.js';
@@ -311,8 +312,35 @@ export async function sayAndHearAnswer(caller: SimulatedCaller, text: string): P
   await caller.whenIdle();
 }
 
+/**
+ * `afterMs` into the agent's first audio the caller says `text` over it; resolves once the agent was cut
+ * (its `clear`) and what it said next has played.
+ */
+export async function talkOver(caller: SimulatedCaller, text: string, afterMs: number): Promise<void> {
+  await caller.waitFor((m) => m.event === 'media');
+  await caller.pause(afterMs);
+  const talkAt = caller.received.length;
+  await caller.play(await speech(text));
+  await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
+  await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+  await caller.whenIdle();
+}
+
 /** The call's transcript in history, a line a turn. */
 export async function transcriptOf(vp: VoicePlatform, callId: string): Promise<string[]> {
   const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, unknown>;
   return String(record.callTranscript).split('\n');
+}
+
+/**
+ * An LLM stand-in `reply` whose conversation answers are `answer(the caller's last words)`: short lines keep
+ * a test quick, since the platform paces the agent's audio in real time (70 ms a character of the TTS
+ * stand-in's tone). Summaries, structured output and tool results get the stand-in's default answer.
+ */
+export function briefReplies(answer: (lastUser: string) => string = () => 'Sure.'): (req: ScriptRequest) => ScriptReply {
+  return (req) => {
+    const { system, turns, endsWithToolResult } = req.messages;
+    if (req.responseSchema || endsWithToolResult || /summar/i.test(system)) return defaultReply(req);
+    return { text: answer(turns.filter((t) => t.role === 'user').at(-1)?.text ?? '') };
+  };
 }

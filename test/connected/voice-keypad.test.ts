@@ -28,8 +28,9 @@ beforeAll(async () => {
       },
     },
     tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
-    // A short limit, so a test can reach it; a short closing line that fits in the 3 s before it.
-    session: { maxDurationMs: 8_000, closingLineBeforeMs: 3_000, closingPhrase: 'Time is up, goodbye!' },
+    // A short limit, so a test can reach it (the keypad tests end well before it: about 3.5 s at most); a
+    // short closing line (1.4 s of audio) that fits in the 2 s before it.
+    session: { maxDurationMs: 6_000, closingLineBeforeMs: 2_000, closingPhrase: 'Time is up, goodbye!' },
   });
 });
 afterAll(async () => {

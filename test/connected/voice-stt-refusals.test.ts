@@ -10,10 +10,11 @@ import { issueStandinKey, takePresentedKeys } from '../../lib/local/standins/acc
 import { putProviderKey } from '../../lib/store/provider-keys.js';
 import { greeted, sayAndHearAnswer, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
 
-const SAID = 'I would like to book a table for two tomorrow at seven.';
+const SAID = 'A table for two, please.';
 const GREETING = 'Hello, Luigi speaking.';
 const ANSWER = 'A table for two, noted.';
-const FAILURE = 'Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.';
+/** A short failure line (the default is 7 s of audio, played in real time). */
+const FAILURE = 'Sorry, please call back.';
 
 let vp: VoicePlatform;
 
@@ -21,7 +22,9 @@ beforeAll(async () => {
   vp = await startVoicePlatform({
     stt: { transcripts: () => SAID, finalDelayMs: 50 },
     llm: { ttftMs: 30, tokensPerSecond: 400, reply: (req) => (/summar/i.test(req.messages.system) ? { text: 'Summary.' } : { text: ANSWER }) },
-    tts: { firstByteDelayMs: 20, realtimeFactor: 1 },
+    // The vendor streams faster than real time; the platform's pacer plays it in real time.
+    tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
+    session: { failurePhrase: FAILURE },
   });
 });
 afterAll(async () => {

@@ -18,8 +18,8 @@ let backend: ToolBackend;
 let forbidden: ToolBackend;
 
 beforeAll(async () => {
-  // The backend answers after 1.5 s: long enough that the filler phrase must be spoken.
-  backend = await startToolBackend('{"status":"shipped"}', 1_500);
+  // The backend answers after 0.7 s: long enough that the filler phrase (after 0.3 s here) must be spoken.
+  backend = await startToolBackend('{"status":"shipped"}', 700);
   forbidden = await startToolBackend('{"secret":"do not leak"}');
   // Only the backend's exact host:port is allowed; the other loopback server is not.
   process.env.TOOL_ALLOWED_HOSTS = `127.0.0.1:${backend.port}`;
@@ -37,7 +37,7 @@ beforeAll(async () => {
         if (endsWithToolResult) {
           // Short answers keep the played audio (and the test) short; the tool results are asserted below.
           const content = toolResults.at(-1)?.content ?? '';
-          return { text: /refused/.test(content) ? 'That was refused.' : /shipped/.test(content) ? 'It has shipped.' : 'No idea.' };
+          return { text: /refused/.test(content) ? 'Refused.' : /shipped/.test(content) ? 'Shipped.' : 'No idea.' };
         }
         const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
         // The model writes the integer as a string, as models often do: the tool sends a number.
@@ -48,6 +48,7 @@ beforeAll(async () => {
       },
     },
     tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
+    session: { fillerAfterMs: 300, fillerPhrases: ['One sec.'] },
   });
 });
 afterAll(async () => {
@@ -102,7 +103,7 @@ describe('tools during a call', () => {
 
     for (let turn = 0; turn < 3; turn += 1) {
       const before = caller.echoed.length;
-      await caller.play(tone(500));
+      await caller.play(tone(300));
       // Each turn ends with the answer's last phrase played.
       await waitUntil(() => (vp.platform.voice.llm.control.requestsFor('openai').length >= (turn + 1) * 2 ? true : undefined));
       await waitUntil(() => (caller.echoed.length > before ? true : undefined));
@@ -141,9 +142,9 @@ describe('tools during a call', () => {
     expect(lines[0]).toBe('agent: Hello, orders desk.');
     expect(lines[1]).toBe('user: Where is my order?');
     // The filler was spoken (and heard) before the answer.
-    expect(lines[2]).toBe('agent: One moment, please. It has shipped.');
+    expect(lines[2]).toBe('agent: One sec. Shipped.');
     expect(lines[3]).toBe('user: Read the metadata.');
-    expect(lines[4]).toBe('agent: That was refused.');
-    expect(lines.slice(5)).toEqual(['user: Call the local admin.', 'agent: That was refused.']);
+    expect(lines[4]).toBe('agent: Refused.');
+    expect(lines.slice(5)).toEqual(['user: Call the local admin.', 'agent: Refused.']);
   }, 120_000);
 });

@@ -56,6 +56,11 @@ export interface CartesiaStandinOptions extends TtsStandinOptions {
   readonly idleTimeoutMs?: number;
   /** Overrides how long a context lives after its last audio went out (Cartesia: 1 s). */
   readonly contextExpiryMs?: number;
+  /**
+   * The clock a context's expiry is measured on (default `performance.now`): a test moves it past the expiry
+   * instead of waiting it out.
+   */
+  readonly now?: () => number;
 }
 
 /** "Contexts automatically expire 1 second after the last audio output is streamed out" (Cartesia docs). */
@@ -112,6 +117,7 @@ const headerValue = (value: string | string[] | undefined): string | undefined =
 function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStandin, options: CartesiaStandinOptions): void {
   const contexts = new Map<string, Context>();
   const idle = setTimeout(() => ws.close(1000, 'idle timeout'), options.idleTimeoutMs ?? IDLE_TIMEOUT_MS);
+  const now = options.now ?? (() => performance.now());
   ws.on('close', () => {
     clearTimeout(idle);
     for (const ctx of contexts.values()) ctx.player.clear();
@@ -190,7 +196,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
       error(id, `context ${id} has already ${ctx.cancelled ? 'been cancelled' : 'ended'}`);
       return;
     }
-    if (ctx.player.idle && ctx.quietSince !== undefined && performance.now() - ctx.quietSince > (options.contextExpiryMs ?? CONTEXT_EXPIRY_MS)) {
+    if (ctx.player.idle && ctx.quietSince !== undefined && now() - ctx.quietSince > (options.contextExpiryMs ?? CONTEXT_EXPIRY_MS)) {
       // Cartesia documents that inputs after expiry are not supported; the stand-in says so rather than
       // speaking them with the prosody of a context that no longer exists.
       error(id, `context ${id} has expired: contexts expire 1 second after their last audio`);
@@ -200,7 +206,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
     const transcript = message.transcript as string;
     if (transcript.length > 0) {
       ctx.player.speak(transcript);
-      ctx.player.then(() => (ctx.quietSince = performance.now()));
+      ctx.player.then(() => (ctx.quietSince = now()));
     }
     if (message.flush === true) {
       const flushId = ++ctx.flushId;
