@@ -25,14 +25,19 @@ const ISOLATED_UNIT_FILES = [
  */
 const workers = Number(process.env.TEST_WORKERS) || Math.max(6, availableParallelism() * 3);
 
-/** Projects in the order their files start: the long conversations first, so none starts last and runs alone. */
-const PROJECT_ORDER = ['platform', 'cdk', 'unit'];
-
-/** vitest's order (slowest known first, else largest first) within each project, the projects in PROJECT_ORDER. */
-class PlatformFirst extends BaseSequencer {
+/**
+ * The order files start in: vitest's within each project (slowest known first, else largest first), then
+ * one platform file per worker first (the long conversations, which wait on real-time audio and leave the
+ * CPU idle), the CDK files next (pure CPU: they fill that idle time instead of running alone at the end),
+ * then the other platform files, the unit files last.
+ */
+class ConversationsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (f: TestSpecification) => PROJECT_ORDER.indexOf(f.project.name);
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+    const sorted = await super.sort(files);
+    const of = (name: string) => sorted.filter((f) => f.project.name === name);
+    const platform = of('platform');
+    const others = sorted.filter((f) => !['platform', 'cdk', 'unit'].includes(f.project.name));
+    return [...platform.slice(0, workers), ...of('cdk'), ...platform.slice(workers), ...of('unit'), ...others];
   }
 }
 
@@ -40,7 +45,7 @@ export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
     maxWorkers: workers,
-    sequence: { sequencer: PlatformFirst },
+    sequence: { sequencer: ConversationsFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
