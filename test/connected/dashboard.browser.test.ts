@@ -45,7 +45,7 @@ async function newUser(page: Page, tag: string): Promise<DashboardUser> {
 }
 
 // Generous bounds: each test signs a user up through the pages, and the machine may be busy.
-describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
+describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
   it('serves the app for deep links under a strict CSP, and redirects /dashboard', async () => {
     const deep = await fetch(`${p.baseUrl}/dashboard/agents/agt_123`);
     expect(deep.status).toBe(200);
