@@ -464,22 +464,24 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
 
 describe.concurrent('ElevenLabs keepalive', () => {
   it('keeps an idle socket past the inactivity timeout; without keepalives the vendor closes it', async () => {
-    // The real timeout is 20 s and our keepalive 10 s; here 300 ms and 100 ms.
+    // The real timeout is 20 s and our keepalive 10 s. Here a kept socket has 1.5 s and beats every 100 ms: a
+    // margin a busy test machine's stalled event loop cannot eat. The unkept one times out after 300 ms.
+    const patient = await startElevenLabsStandin({ inactivityTimeoutMs: 1_500, script: { firstByteDelayMs: 0 } });
     const standin = await startElevenLabsStandin({ inactivityTimeoutMs: 300, script: { firstByteDelayMs: 0 } });
+    const configOf = (s: TtsStandin) => loadConfig({ ELEVENLABS_API_KEY: s.apiKey, ELEVENLABS_BASE_URL: s.baseUrl });
     try {
-      const config = loadConfig({ ELEVENLABS_API_KEY: standin.apiKey, ELEVENLABS_BASE_URL: standin.baseUrl });
-      const kept = await createTtsProvider('elevenlabs', config, { keepaliveMs: 100 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
-      await new Promise((r) => setTimeout(r, 800));
-      expect(standin.connections).toHaveLength(1);
-      expect(standin.connections[0]!.closedAtMs).toBeUndefined();
-      expect(standin.connections[0]!.received.map((m) => m.json)).toContainEqual({ text: '' });
+      const kept = await createTtsProvider('elevenlabs', configOf(patient), { keepaliveMs: 100 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(patient.connections).toHaveLength(1);
+      expect(patient.connections[0]!.closedAtMs).toBeUndefined();
+      expect(patient.connections[0]!.received.map((m) => m.json)).toContainEqual({ text: '' });
       const u = kept.utterance('after-idle');
       u.pushText('Awake.');
       u.end();
       expect((await collect(u)).bytes).toEqual(expectedTone('Awake.'));
       await kept.close();
 
-      const idle = await createTtsProvider('elevenlabs', config, { keepaliveMs: 60_000 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
+      const idle = await createTtsProvider('elevenlabs', configOf(standin), { keepaliveMs: 60_000 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
       const opened = standin.connections.at(-1)!;
       await vi.waitFor(() => expect(opened.closeCode).toBe(1008));
       expect(opened.sent.at(-1)?.json).toMatchObject({ error: 'input_timeout_exceeded' });
@@ -495,7 +497,7 @@ describe.concurrent('ElevenLabs keepalive', () => {
       expect((await collect(u2)).bytes).toEqual(expectedTone('Back.'));
       await idle.close();
     } finally {
-      await standin.stop();
+      await Promise.all([patient.stop(), standin.stop()]);
     }
   });
 });

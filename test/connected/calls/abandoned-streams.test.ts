@@ -206,12 +206,16 @@ describe('a streaming service that dies mid-call', () => {
     const config = loadConfig();
     const real = platformEnvironment({ ...p.deps, config }, vendorProviders(config));
     let dead = false;
+    // While held, a beat waits at the gate before it reaches the table.
+    let gate: Promise<void> | undefined;
+    let openGate = (): void => undefined;
     const inFlight = new Set<Promise<unknown>>();
     const environment: StreamingEnvironment = {
       ...real,
       heartbeat(claims, streamSid) {
         if (dead) return new Promise<boolean>(() => undefined);
-        const beat = real.heartbeat(claims, streamSid);
+        const held = gate;
+        const beat = held ? held.then(() => real.heartbeat(claims, streamSid)) : real.heartbeat(claims, streamSid);
         inFlight.add(beat);
         void beat.finally(() => inFlight.delete(beat)).catch(() => undefined);
         return beat;
@@ -227,6 +231,17 @@ describe('a streaming service that dies mid-call', () => {
       server,
       ended,
       url: `ws://127.0.0.1:${port}/media-stream`,
+      /** Stops beats reaching the table; resolves once no beat is on its way. */
+      async hold() {
+        gate = new Promise((resolve) => {
+          openGate = resolve;
+        });
+        await Promise.allSettled([...inFlight]);
+      },
+      release() {
+        gate = undefined;
+        openGate();
+      },
       async kill() {
         dead = true;
         // A beat already on its way when the task died may still land; the sweep measures to whatever did.
@@ -278,12 +293,13 @@ describe('a streaming service that dies mid-call', () => {
       // On the real clock the stream is live: untouched.
       expect((await settleAbandonedStreams(p.deps)).settled.map((x) => x.callId)).not.toContain(c.callId);
 
-      // A sweep whose clock runs far ahead (or a stream cut off from the table for longer than the grace).
-      const swept = await eventually(async () => {
-        const seen = (await call(c)).streamSeenAt!;
-        const r = await settleAbandonedStreams(p.deps, { nowMs: Date.parse(seen) + GRACE + 1 });
-        return r.settled.find((x) => x.callId === c.callId);
-      }, 20_000, 'the sweep to win against the heartbeats');
+      // A sweep whose clock runs far ahead (or a stream cut off from the table for longer than the grace). The
+      // beats are held so none lands between the sweep's read and its write (that race has its own test above).
+      await box.hold();
+      const seen = (await call(c)).streamSeenAt!;
+      const swept = (await settleAbandonedStreams(p.deps, { nowMs: Date.parse(seen) + GRACE + 1 })).settled.find((x) => x.callId === c.callId);
+      if (!swept) throw new Error('the sweep did not settle the call');
+      box.release();
       expect(swept.billedSeconds).toBeGreaterThanOrEqual(0);
       expect(live.settledAt).toBeUndefined();
 
