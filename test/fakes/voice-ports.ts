@@ -47,11 +47,12 @@ export class FakeLlm implements LlmProvider {
   }
 }
 
-/** Audio: 8 bytes (1 ms) per character, delivered at once. */
+/** Audio: `msPerChar(text)` (default 1 ms, 8 bytes of mu-law) per character, delivered at once. */
 export class FakeTts implements TtsProvider {
   readonly id = 'elevenlabs' as const;
   readonly spoken: string[] = [];
   readonly cancelled: string[] = [];
+  constructor(private readonly msPerChar: (text: string) => number = () => 1) {}
   async connect(): Promise<TtsSession> {
     return {
       utterance: (id: string): TtsUtterance => {
@@ -64,7 +65,7 @@ export class FakeTts implements TtsProvider {
           flush: () => undefined,
           end: () => {
             this.spoken.push(text.trim());
-            audio.push({ audio: new Uint8Array(text.trim().length * 8).fill(0x7f), atMs: performance.now() });
+            audio.push({ audio: new Uint8Array(text.trim().length * 8 * this.msPerChar(text.trim())).fill(0x7f), atMs: performance.now() });
             audio.end();
           },
           cancel: () => {

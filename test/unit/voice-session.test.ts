@@ -36,12 +36,14 @@ interface Extra {
   tools?: Tool[];
   /** Replaces the scripted model (a test that needs one that never answers). */
   llm?: LlmProvider;
+  /** The fake voice's speed per text (default 1 ms of audio per character). */
+  ttsMsPerChar?: (text: string) => number;
 }
 
 function session(options: Extra = {}) {
   const stt = new FakeStt();
   const llm = new FakeLlm(options.reply);
-  const tts = new FakeTts();
+  const tts = new FakeTts(options.ttsMsPerChar);
   const sent: Record<string, any>[] = [];
   const closes: number[] = [];
   const updates: unknown[] = [];
@@ -102,7 +104,9 @@ async function greetThenSay(t: ReturnType<typeof session>, text: string): Promis
 
 describe('call session', () => {
   it('greets, answers a turn, and keeps only heard phrases', async () => {
-    const t = session();
+    // The reply in a slow voice (1 s per character): its first word takes 5 s to play, so a caller who hangs
+    // up as its first audio leaves has heard none of it, however busy the machine.
+    const t = session({ ttsMsPerChar: (text) => (text.startsWith('Fine') ? 1_000 : 1) });
     t.s.start();
     expect(t.s.state.state).toBe('greeting');
     await until(() => t.sent.some((m) => m.event === 'mark'));
@@ -111,14 +115,15 @@ describe('call session', () => {
     t.echoMarks();
     await until(() => t.s.state.state === 'listening');
 
+    const greetingFrames = t.sent.filter((m) => m.event === 'media').length;
     t.stt.emit({ type: 'transcript', text: 'How are you?', isFinal: true, speechFinal: true, atMs: performance.now() });
-    await until(() => t.sent.filter((m) => m.event === 'mark').length === 2);
+    await until(() => t.sent.filter((m) => m.event === 'media').length > greetingFrames);
     expect(t.llm.requests[0]!.messages).toEqual([
       { role: 'system', content: 'Be brief with Ada.' },
       { role: 'assistant', content: 'Hello Ada, welcome.' },
       { role: 'user', content: 'How are you?' },
     ]);
-    // The reply's mark is never echoed: the caller hangs up first, so the reply was not heard.
+    // The reply's mark is never echoed: the caller hangs up as it starts, so the reply was not heard.
     t.s.push({ kind: 'end', reason: 'stop', atMs: performance.now() });
     const outcome = await t.s.ended;
     expect(outcome.reason).toBe('customer_hangup');
