@@ -43,6 +43,14 @@ export function debitItem(db: Db, ws: string, amount: number): TransactItem {
   };
 }
 
+/**
+ * For {@link transact}'s `lostAt`: `index` (the debit's place in the transaction) once the balance can no
+ * longer cover `amount`, read after a conflict.
+ */
+export function balanceShortAt(db: Db, ws: string, amount: number, index: number): () => Promise<number | undefined> {
+  return async () => ((await readBalance(db, ws)) < amount ? index : undefined);
+}
+
 /** Gives `amount` back to the balance (a release never needs a condition). */
 export function creditItem(db: Db, ws: string, amount: number): TransactItem {
   return {
@@ -192,10 +200,11 @@ export async function listCallLedgerSince(db: Db, ws: string, sinceMs: number): 
  * message `n` of this chat was charged before (a retry charges nothing twice).
  */
 export async function debitChatMessage(db: Db, ws: string, chatId: string, n: number, amount: number, now: string): Promise<'charged' | 'insufficient' | 'already'> {
-  const { failedIndex } = await transact(db, [
-    debitItem(db, ws, amount),
-    ledgerItem(db, ws, { id: `${chatId}#msg${n}`, amount: -amount, reason: 'chat_message', callId: chatId, createdAt: now }),
-  ]);
+  const { failedIndex } = await transact(
+    db,
+    [debitItem(db, ws, amount), ledgerItem(db, ws, { id: `${chatId}#msg${n}`, amount: -amount, reason: 'chat_message', callId: chatId, createdAt: now })],
+    { lostAt: balanceShortAt(db, ws, amount, 0) },
+  );
   if (failedIndex === 0) return 'insufficient';
   return failedIndex === undefined ? 'charged' : 'already';
 }

@@ -48,11 +48,20 @@ export function createDb(options: DbOptions): Db {
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
+export interface TransactOptions {
+  /**
+   * Asked after each conflict: the index of an item whose condition can no longer hold, so the transaction
+   * would fail on it whoever wins the race, or undefined to try again. A burst of writers that spent a
+   * balance between them gets its answer (out of credits) instead of retries it cannot win.
+   */
+  readonly lostAt?: () => Promise<number | undefined>;
+}
+
 /**
  * Runs a transaction, retrying when another transaction touched the same items (counters are shared by
  * every write in a workspace). A failed condition comes back as the index of the first failed item.
  */
-export async function transact(db: Db, items: TransactItems): Promise<{ failedIndex?: number }> {
+export async function transact(db: Db, items: TransactItems, options: TransactOptions = {}): Promise<{ failedIndex?: number }> {
   const MAX_ATTEMPTS = 8;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -63,8 +72,10 @@ export async function transact(db: Db, items: TransactItems): Promise<{ failedIn
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failedIndex >= 0) return { failedIndex };
-      const conflicted = reasons.some((r) => r.Code === 'TransactionConflict');
-      if (!conflicted || attempt >= MAX_ATTEMPTS) throw error;
+      if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw error;
+      const lost = await options.lostAt?.();
+      if (lost !== undefined) return { failedIndex: lost };
+      if (attempt >= MAX_ATTEMPTS) throw error;
       // Full jitter keeps a burst of writers in one workspace from colliding again in lockstep.
       await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
     }

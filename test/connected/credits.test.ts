@@ -19,7 +19,7 @@ import { findEvent } from '../../lib/store/webhooks.js';
 import { newId } from '../../lib/domain/ids.js';
 import { key } from '../../lib/store/model.js';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { failCommands, named, serviceError } from '../support/faults.js';
+import { conflictingTransactions, failCommands, named, serviceError } from '../support/faults.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -34,9 +34,9 @@ const setBalance = (workspaceId: string, balance: number) =>
 
 let sid = 0;
 /** An answered inbound call of a fresh workspace holding `credits`, for an agent limited to `maxSeconds`. */
-async function inboundCall(credits: number, maxSeconds?: number) {
+async function inboundCall(credits: number, maxSeconds?: number, deps: Deps = t.deps) {
   const ws = await t.workspace(credits);
-  const answer = await openInboundCall(t.deps, {
+  const answer = await openInboundCall(deps, {
     workspaceId: ws.workspaceId,
     agentId: 'agt_01J00000000000000000000000',
     phoneNumberId: 'num_01J00000000000000000000000',
@@ -87,6 +87,12 @@ describe('the price of a call', () => {
     expect(answer).toEqual({ kind: 'insufficient' });
     expect(await readBalance(t.deps.db, workspaceId)).toBe(9.5);
     expect((await listLedger(t.deps.db, workspaceId)).filter((e) => e.callId)).toEqual([]);
+  });
+
+  it('an inbound call that keeps colliding with other writers is told "insufficient" once the balance cannot cover it', async () => {
+    const { workspaceId, answer } = await inboundCall(9.5, undefined, conflictingTransactions(t.deps));
+    expect(answer).toEqual({ kind: 'insufficient' });
+    expect(await readBalance(t.deps.db, workspaceId)).toBe(9.5);
   });
 });
 
@@ -241,6 +247,15 @@ describe('the store', () => {
     expect(await readBalance(t.deps.db, ws.workspaceId)).toBe(0.75);
     const chat = (await listLedger(t.deps.db, ws.workspaceId)).filter((e) => e.reason !== 'initial_grant');
     expect(chat).toStrictEqual([{ id: 'chat_01J00000000000000000000001#msg1', amount: -0.25, reason: 'chat_message', callId: 'chat_01J00000000000000000000001', createdAt: at }]);
+  });
+
+  it('a chat message that keeps colliding with other writers is "insufficient" once the balance cannot cover it', async () => {
+    const ws = await t.workspace(0.5);
+    const db = conflictingTransactions(t.deps).db;
+    expect(await debitChatMessage(db, ws.workspaceId, 'chat_01J00000000000000000000002', 1, 0.8, '2026-11-23T10:00:00.000Z')).toBe('insufficient');
+    // While the balance still covers it, the collision is an error the caller may retry, not a refusal.
+    await expect(debitChatMessage(db, ws.workspaceId, 'chat_01J00000000000000000000002', 1, 0.25, '2026-11-23T10:00:00.000Z')).rejects.toThrow(/conflict/);
+    expect(await readBalance(t.deps.db, ws.workspaceId)).toBe(0.5);
   });
 });
 

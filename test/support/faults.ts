@@ -1,4 +1,7 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
+import type { Db } from '../../lib/store/dynamo.js';
 
 /** An AWS SDK client class: its prototype's `send` is what every instance calls. */
 type ClientClass = { prototype: { send: (...args: any[]) => Promise<unknown> } };
@@ -33,3 +36,22 @@ export function failCommands(Client: ClientClass, matches: (command: { construct
 
 /** A matcher for commands by class name (`PutCommand`, `TransactWriteCommand`, `SendMessageCommand`). */
 export const named = (...names: string[]) => (command: { constructor: { name: string } }) => names.includes(command.constructor.name);
+
+/**
+ * `deps` with a store where every transaction conflicts, as when many writers of one workspace race for its
+ * balance item; every other command reaches the real store.
+ */
+export function conflictingTransactions<D extends { db: Db }>(deps: D): D {
+  const doc = new Proxy(deps.db.doc, {
+    get(target, prop, receiver) {
+      if (prop !== 'send') return Reflect.get(target, prop, receiver);
+      return (command: unknown, ...rest: unknown[]) => {
+        if (command instanceof TransactWriteCommand) {
+          return Promise.reject(new TransactionCanceledException({ message: 'conflict', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] }));
+        }
+        return (target.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+      };
+    },
+  });
+  return { ...deps, db: { ...deps.db, doc } };
+}

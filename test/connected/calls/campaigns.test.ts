@@ -86,15 +86,19 @@ function placedTo(): Map<string, number> {
 
 /** Ticks (two schedulers at once when `twice`) until the campaign is completed, moving the clock past retry delays. */
 async function runToCompletion(apiKey: string, id: string, options: { twice?: boolean; maxInFlight?: { value: number } } = {}) {
+  let last: unknown;
   return eventually(async () => {
     await (options.twice ? Promise.all([tick(), tick()]) : tick());
     const c = (await p.api(apiKey, 'GET', `/api/campaigns/${id}`)).body;
+    last = c.progress;
     if (options.maxInFlight) options.maxInFlight.value = Math.max(options.maxInFlight.value, c.progress.contacts.inFlight);
     if (c.status === 'completed') return c;
     // Nothing in flight and nothing due now: the next retry is minutes away on the fake clock.
     if (c.progress.contacts.inFlight === 0 && c.progress.nextAttempts.length > 0) clock = Math.max(clock, Date.parse(c.progress.nextAttempts[0].at));
     return undefined;
-  }, 240_000, `campaign ${id} to complete`);
+  }, 240_000, `campaign ${id} to complete`).catch((e: Error) => {
+    throw new Error(`${e.message}; its progress then: ${JSON.stringify(last)}`);
+  });
 }
 
 describe('a campaign of a few hundred contacts', () => {

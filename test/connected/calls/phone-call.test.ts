@@ -6,11 +6,11 @@
  * message; a retried request with the same Idempotency-Key returns the first answer and starts nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCall } from '../../../lib/store/calls.js';
+import { createHash } from 'node:crypto';
+import { createCallWithReservation, findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { startPhoneCall } from '../../../lib/services/calls.js';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { conflictingTransactions } from '../../support/faults.js';
 import { expectRefusedUnchanged } from '../../support/invariants.js';
 import { CALL_RESERVATION, receive, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
@@ -155,24 +155,34 @@ describe('POST /api/optimus/phone-call', () => {
 
   it('a burst beyond what transaction retries absorb is 429 rate_limited, never a 500, and writes nothing', async () => {
     const s = await p.callerSetup(100);
-    const real = p.deps.db.doc;
-    // Every transaction conflicts, as when many calls of one workspace race for its balance item.
-    const doc = new Proxy(real, {
-      get(target, prop, receiver) {
-        if (prop !== 'send') return Reflect.get(target, prop, receiver);
-        return (command: unknown, ...rest: unknown[]) => {
-          if (command instanceof TransactWriteCommand) {
-            return Promise.reject(
-              new TransactionCanceledException({ message: 'conflict', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] }),
-            );
-          }
-          return (target.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
-        };
-      },
-    });
-    const deps = { ...p.deps, db: { ...p.deps.db, doc } };
-    const error = await startPhoneCall(deps, s.workspaceId, body(s)).catch((e: unknown) => e);
+    const error = await startPhoneCall(conflictingTransactions(p.deps), s.workspaceId, body(s)).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 429, code: 'rate_limited' });
     expect(await readBalance(p.deps.db, s.workspaceId)).toBe(100);
   });
+
+  it('a request that keeps colliding after the balance was spent is 402, not 429: the loser of a burst learns it is out of credits', async () => {
+    const s = await p.callerSetup(perCall - 0.5);
+    const error = await startPhoneCall(conflictingTransactions(p.deps), s.workspaceId, body(s)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 402, code: 'insufficient_credits', details: { required: perCall, available: perCall - 0.5 } });
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(perCall - 0.5);
+  });
+
+  it('a retry that collides with its own first request gets the first answer, even once that request spent the balance', async () => {
+    const s = await p.callerSetup(perCall);
+    await drain();
+    const headers = { 'idempotency-key': `race-${Date.now()}` };
+    const first = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s), headers);
+    expect(first.status).toBe(202);
+    // The retry passed the early look for a stored answer before the first request stored it; its own
+    // transaction then collides: the stored answer wins over the spent balance.
+    const call = (await findCall(p.deps.db, s.workspaceId, first.body.call_id))!;
+    const retry = { ...call, _id: 'call_01J00000000000000000000099' };
+    const idempotency = { keyHash: sha256(headers['idempotency-key']), requestHash: 'x', answer: {}, expiresAt: Math.floor(Date.now() / 1000) + 60 };
+    const outcome = await createCallWithReservation(conflictingTransactions(p.deps).db, retry, idempotency);
+    expect(outcome).toMatchObject({ kind: 'duplicate', record: { answer: first.body } });
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(0);
+    expect(await drain()).toHaveLength(1);
+  });
 });
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
