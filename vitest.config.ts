@@ -16,6 +16,38 @@ const ISOLATED_UNIT_FILES = [
 ];
 
 /**
+ * Connected files that change a global of their worker process: the environment (a setting read when their
+ * platform starts), spies, mocks or fake timers. They run isolated, each in a fresh process. The other
+ * connected files share their worker processes (see the `platform` project). A new file that does any of
+ * that belongs here; one that merely reads the environment does not.
+ */
+const ISOLATED_CONNECTED_FILES = [
+  'test/connected/call-analysis.test.ts',
+  'test/connected/calls/meeting-call.browser.test.ts',
+  'test/connected/calls/meeting-page.browser.test.ts',
+  'test/connected/chat.test.ts',
+  'test/connected/cli.test.ts',
+  'test/connected/contacts-import-cli.test.ts',
+  'test/connected/contacts-upload-bundle.test.ts',
+  'test/connected/credits.test.ts',
+  'test/connected/data-key-rotation.test.ts',
+  'test/connected/docs.browser.test.ts',
+  'test/connected/fuzz.test.ts',
+  'test/connected/llm-contract.test.ts',
+  'test/connected/provider-keys.test.ts',
+  'test/connected/rate-limits.test.ts',
+  'test/connected/route-middleware.test.ts',
+  'test/connected/store-faults.test.ts',
+  'test/connected/stt-contract.test.ts',
+  'test/connected/telephony-contract.test.ts',
+  'test/connected/tool-templates.test.ts',
+  'test/connected/voice-tool-calls.test.ts',
+  'test/connected/voice-tools.test.ts',
+  'test/connected/web-stream.test.ts',
+  'test/connected/webhooks.test.ts',
+];
+
+/**
  * Test files run side by side, three per core (at least six). The files that take longest are conversations
  * over the vendor stand-ins, which wait on real-time audio: with one file per core the CPU sat mostly idle
  * (two workers: 590 s of wall clock; four: 359 s, every file taking as long as before). They are
@@ -35,8 +67,8 @@ class ConversationsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const of = (name: string) => sorted.filter((f) => f.project.name === name);
-    const platform = of('platform');
-    const others = sorted.filter((f) => !['platform', 'cdk', 'unit'].includes(f.project.name));
+    const platform = sorted.filter((f) => f.project.name.startsWith('platform'));
+    const others = sorted.filter((f) => !f.project.name.startsWith('platform') && !['cdk', 'unit'].includes(f.project.name));
     return [...platform.slice(0, workers), ...of('cdk'), ...platform.slice(workers), ...of('unit'), ...others];
   }
 }
@@ -73,11 +105,25 @@ export default defineConfig({
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: ISOLATED_UNIT_FILES, isolate: false },
       },
       {
+        // Connected files that touch no global share their worker processes, one file after another: each
+        // starts its own platform (own table, queues, port and data directory) and stops it, but loading the
+        // platform's modules (about 2.5 s of CPU: thousands of small modules) is paid once per worker, not
+        // once per file. The platform drops its process-wide dependencies when it starts (lib/deps.ts).
         extends: true,
         test: {
           name: 'platform',
-          include: ['test/connected/**/*.test.ts', ...ISOLATED_UNIT_FILES],
+          include: ['test/connected/**/*.test.ts'],
+          exclude: ISOLATED_CONNECTED_FILES,
+          isolate: false,
           // One DynamoDB Local, s3rver and SQS server for the whole run; each test file gets its own table.
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'platform-isolated',
+          include: [...ISOLATED_CONNECTED_FILES, ...ISOLATED_UNIT_FILES],
           globalSetup: ['test/support/global-setup.ts'],
         },
       },

@@ -123,6 +123,26 @@ export function withTelephony(deps: Deps, adapter: TelephonyAdapter): Deps {
 
 let cached: Promise<Deps> | undefined;
 
+/**
+ * Sets variables of this process's environment, which the process-wide dependencies are built from: they
+ * are dropped, and the next {@link getDeps} builds them from the environment as it is then. The local
+ * platform sets its stores' and stand-ins' addresses this way when it starts (a Lambda never changes its
+ * environment). The function returned puts the variables back as they were, so a platform started later
+ * in the same process (tests run files one after another in one process) starts from the same place.
+ */
+export function setProcessEnvironment(values: Readonly<Record<string, string>>): () => void {
+  const previous = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, values);
+  cached = undefined;
+  return () => {
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    cached = undefined;
+  };
+}
+
 /** The process-wide dependencies, from the environment, built on first use. */
 export function getDeps(): Promise<Deps> {
   cached ??= buildDeps(loadConfig()).catch((error: unknown) => {

@@ -256,11 +256,12 @@ export function defineRoute<const R extends RouteSpec>(
   options: RouteOptions = {},
 ) {
   const routeKey = `${route.method} ${route.path}`;
-  let routeDeps: Deps | undefined;
+  // Built once per process-wide deps (a local platform started again in the same process has new ones).
+  let routeDeps: { readonly of: Deps; readonly deps: Deps } | undefined;
   const depsFor = (deps: Deps): Deps => {
     if (!options.telephony) return deps;
-    routeDeps ??= withTelephony(deps, options.telephony);
-    return routeDeps;
+    if (routeDeps?.of !== deps) routeDeps = { of: deps, deps: withTelephony(deps, options.telephony) };
+    return routeDeps.deps;
   };
   const base = async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = event.app!;

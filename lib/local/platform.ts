@@ -14,6 +14,7 @@ import { startDispatchPoller, startWebhookPoller } from './queue-poller.js';
 import { startCampaignSchedule, startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
 import { loadConfig } from '../config.js';
+import { setProcessEnvironment } from '../deps.js';
 import { dashboardFallback } from './dashboard.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
@@ -153,9 +154,9 @@ export async function startPlatform(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
-  Object.assign(process.env, handlerEnvironment(stores, settings, baseUrl, webhookQueues));
+  const restoreEnvironment = setProcessEnvironment(handlerEnvironment(stores, settings, baseUrl, webhookQueues));
   const callSimulator = createCallSimulator();
-  const twilio = await startTelephony(settings, persist, options.twilioSandbox ?? true, callSimulator.hooks);
+  const { twilio, restoreEnvironment: restoreTelephonyEnvironment } = await startTelephony(settings, persist, options.twilioSandbox ?? true, callSimulator.hooks);
   if (twilio) callSimulator.attach(twilio);
   // After telephony: the streaming service reads the final environment (stand-in URLs included).
   const voice = await startLocalVoice(server, fallbacks, options.voice);
@@ -208,6 +209,8 @@ export async function startPlatform(
       });
       await unregister?.();
       if (!options.stores) await stores.stop();
+      restoreTelephonyEnvironment();
+      restoreEnvironment();
     },
   };
 }
@@ -218,8 +221,13 @@ export async function startPlatform(
  * with a platform account of its own (kept in DATA_DIR so bought numbers survive restarts), and the
  * handlers are pointed at it.
  */
-async function startTelephony(settings: LocalSettings, persist: boolean, sandbox: boolean, hooks?: CallHooks): Promise<TwilioStandin | undefined> {
-  if (settings.TWILIO_ACCOUNT_SID && settings.TWILIO_AUTH_TOKEN) return undefined;
+async function startTelephony(
+  settings: LocalSettings,
+  persist: boolean,
+  sandbox: boolean,
+  hooks?: CallHooks,
+): Promise<{ twilio?: TwilioStandin; restoreEnvironment: () => void }> {
+  if (settings.TWILIO_ACCOUNT_SID && settings.TWILIO_AUTH_TOKEN) return { restoreEnvironment: () => undefined };
   const stateFile = persist ? resolve(settings.DATA_DIR, 'twilio-standin.json') : undefined;
   const twilio = await startTwilioStandin({ sandbox, stateFile, hooks });
   const accountFile = resolve(settings.DATA_DIR, 'twilio-platform-account.json');
@@ -228,10 +236,10 @@ async function startTelephony(settings: LocalSettings, persist: boolean, sandbox
     : undefined;
   const account = twilio.addAccount(saved?.sid, saved?.authToken);
   if (persist && !saved) await writeFile(accountFile, JSON.stringify(account), { mode: 0o600 });
-  Object.assign(process.env, {
+  const restoreEnvironment = setProcessEnvironment({
     TWILIO_ACCOUNT_SID: account.sid,
     TWILIO_AUTH_TOKEN: account.authToken,
     TWILIO_API_BASE_URL: twilio.baseUrl,
   });
-  return twilio;
+  return { twilio, restoreEnvironment };
 }

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { setLogLevel } from '../../lib/http/log.js';
 import { loadConfig } from '../../lib/config.js';
-import { getDeps } from '../../lib/deps.js';
+import { getDeps, setProcessEnvironment } from '../../lib/deps.js';
 import type { Fallback } from '../../lib/local/server.js';
 import { startLlmStandins, type LlmScript, type LlmStandins } from '../../lib/local/standins/llm.js';
 import { startSttStandins, type SttScript, type SttStandins } from '../../lib/local/standins/stt.js';
@@ -40,7 +40,7 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
     startLlmStandins(before, options.llm),
     startTtsStandins(before, options.tts),
   ]);
-  Object.assign(process.env, stt.env, llm.env, tts.env);
+  const restoreEnvironment = setProcessEnvironment({ ...stt.env, ...llm.env, ...tts.env });
   // Read again: the vendor base URLs and keys just set are part of it now.
   const config = loadConfig();
   // Calls log from the first stream on, before any HTTP route has applied the configured level.
@@ -67,6 +67,7 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
     async stop() {
       await streaming.close();
       await Promise.all([stt.stop(), llm.stop(), tts.stop()]);
+      restoreEnvironment();
     },
   };
 }

@@ -35,7 +35,7 @@ beforeAll(async () => {
   orders = await startToolBackend('{"status":"shipped"}');
   // Well past both filler thresholds below and below the tool timeout. The backend's timer and the
   // session's filler timers share this process's event loop, so they fire in deadline order under load too.
-  stock = await startToolBackend('{"in_stock":true}', 800);
+  stock = await startToolBackend('{"in_stock":true}', 2_000);
   hung = await startToolBackend('', Infinity);
   process.env.TOOL_ALLOWED_HOSTS = [orders, stock, hung].map((s) => `127.0.0.1:${s.port}`).join(',');
   vp = await startVoicePlatform({
@@ -63,9 +63,10 @@ beforeAll(async () => {
       },
     },
     tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
-    // Short thresholds keep the test quick; the slow backend answers well after both. The filler stays at
-    // 300 ms, well after a fast lookup answers even under load (its turns must have no filler).
-    session: { fillerAfterMs: 300, stillWorkingAfterMs: 500, toolTimeoutMs: 1_200, fillerPhrases: FILLERS, stillWorkingPhrases: STILL },
+    // Short thresholds keep the test quick; the slow backend (2 s) answers well after both. The filler waits
+    // 1 s: a fast lookup (two model requests and a loopback HTTP call) took over 500 ms on a loaded machine,
+    // and its turns must have no filler.
+    session: { fillerAfterMs: 1_000, stillWorkingAfterMs: 1_400, toolTimeoutMs: 3_000, fillerPhrases: FILLERS, stillWorkingPhrases: STILL },
   });
 });
 afterAll(async () => {
@@ -125,8 +126,8 @@ describe('tool calls during a call', () => {
     expect(JSON.parse(toolMessages[1]!.content)).toEqual(JSON.parse(toolMessages[0]!.content));
     expect(toolMessages[1]!.content).toContain('shipped');
     // The timeout is a clear error result, every time it happens.
-    expect(JSON.parse(toolMessages[4]!.content)).toEqual({ error: 'timed out after 1.2 s' });
-    expect(JSON.parse(toolMessages[5]!.content)).toEqual({ error: 'timed out after 1.2 s' });
+    expect(JSON.parse(toolMessages[4]!.content)).toEqual({ error: 'timed out after 3 s' });
+    expect(JSON.parse(toolMessages[5]!.content)).toEqual({ error: 'timed out after 3 s' });
 
     const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
     const lines = String(record.callTranscript).split('\n');

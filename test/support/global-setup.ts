@@ -15,11 +15,17 @@ declare module 'vitest' {
   }
 }
 
-let stores: LocalStores | undefined;
+/**
+ * The run's stores, on the main process's global: the two connected projects (shared and isolated worker
+ * processes) both name this setup, and vitest may load it once per project. They share one set of stores.
+ */
+const shared = globalThis as typeof globalThis & { testStores?: { started: Promise<LocalStores>; users: number } };
 
 /** Starts the local stores once per test run (DynamoDB Local in memory, cognito-local in a temporary directory). */
 export async function setup(project: TestProject): Promise<void> {
-  stores = await startStores(undefined, 'voice-agents-recordings');
+  shared.testStores ??= { started: startStores(undefined, 'voice-agents-recordings'), users: 0 };
+  shared.testStores.users += 1;
+  const stores = await shared.testStores.started;
   project.provide('stores', {
     dynamodb: stores.dynamo.endpoint,
     s3: stores.s3.endpoint,
@@ -38,5 +44,8 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await stores?.stop();
+  const run = shared.testStores;
+  if (!run || (run.users -= 1) > 0) return;
+  shared.testStores = undefined;
+  await (await run.started).stop();
 }
