@@ -20,13 +20,36 @@ export interface LocalDynamo {
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
+ * The JVM's options for DynamoDB Local: the C1 compiler only. The C2 compiler's work never pays back in a
+ * process that serves one test run or one laptop's platform: on the 200-contact campaign test the JVM's
+ * CPU fell from 45.5 s to 24.7 s, and the test's wall time from 42 s to 34 s. The serial collector suits
+ * its small heap on two cores.
+ */
+const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+
+/**
+ * Spawns with {@link JVM_OPTIONS} added to `JAVA_TOOL_OPTIONS` for the child alone (the package passes no
+ * JVM options and the child inherits this process's environment when it is spawned).
+ */
+function spawnWithJvmOptions(options: Parameters<typeof spawn>[0]): ChildProcess {
+  const previous = process.env.JAVA_TOOL_OPTIONS;
+  process.env.JAVA_TOOL_OPTIONS = [previous, ...JVM_OPTIONS].filter(Boolean).join(' ');
+  try {
+    return spawn(options);
+  } finally {
+    if (previous === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = previous;
+  }
+}
+
+/**
  * Starts Amazon's DynamoDB Local (a Java process) keeping its data under `dir`, or in memory when `dir`
  * is undefined. `sharedDb` makes every client see one database whatever its credentials or region.
  */
 export async function startDynamoLocal(dir: string | undefined): Promise<LocalDynamo> {
   if (dir) await mkdir(dir, { recursive: true });
   const port = await freePort();
-  const child: ChildProcess = spawn({ port, path: dir ?? null, sharedDb: true, stdio: 'ignore', detached: false });
+  const child = spawnWithJvmOptions({ port, path: dir ?? null, sharedDb: true, stdio: 'ignore', detached: false });
   let exited = false;
   child.once('exit', () => {
     exited = true;
