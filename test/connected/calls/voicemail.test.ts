@@ -13,6 +13,8 @@ import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.j
 import { eventually, placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
+/** A short box greeting (the simulator's default is six seconds of speech, played in real time). */
+const SHORT_GREETING = 'Leave a message.';
 beforeAll(async () => {
   p = await startCallsPlatform();
 });
@@ -28,7 +30,7 @@ describe('answering machines (asynchronous AMD)', () => {
     const { callId, result, record, placed } = await callWith(
       to,
       { voicemail_detection: 'detect_message_end', voicemail_action: 'leave_message', voicemail_message: 'Hi {{contactName}}, this is the clinic. Please call us back.', max_duration_seconds: 120 },
-      { kind: 'machine' },
+      { kind: 'machine', greeting: SHORT_GREETING },
     );
     expect(placed.form).toMatchObject({ MachineDetection: 'DetectMessageEnd', AsyncAmd: 'true', AsyncAmdStatusCallbackMethod: 'POST', TimeLimit: String(120 + TIME_LIMIT_GRACE_SECONDS) });
     expect(placed.form.AsyncAmdStatusCallback).toContain(`/twilio/amd?callId=${callId}&workspaceId=`);
@@ -43,7 +45,7 @@ describe('answering machines (asynchronous AMD)', () => {
 
   it('hangs up on a machine when the agent says hang_up, and records voicemail', async () => {
     const to = '+14155550402';
-    const { sid, result, record, placed } = await callWith(to, { voicemail_detection: 'detect', voicemail_action: 'hang_up' }, { kind: 'machine' });
+    const { sid, result, record, placed } = await callWith(to, { voicemail_detection: 'detect', voicemail_action: 'hang_up' }, { kind: 'machine', greeting: SHORT_GREETING });
     expect(placed.form).toMatchObject({ MachineDetection: 'Enable', AsyncAmd: 'true' });
     expect(result.amdCallbacks).toEqual([{ answeredBy: 'machine_start', httpStatus: 204 }]);
     const hangUp = p.platform.twilio!.requests.find((r) => r.method === 'POST' && r.path.endsWith(`/Calls/${sid}.json`));
