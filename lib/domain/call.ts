@@ -114,6 +114,8 @@ export interface Call {
   providerCallSid?: string;
   /** Which SQS receive of the dispatch message claimed the call (1 = first delivery). */
   dispatchAttempt?: number;
+  /** The token of the dispatch that claimed the call, so the same claim resent by the SDK is still its own. */
+  dispatchClaim?: string;
   endReason?: CallEndReason;
   /** The provider's answering-machine verdict (`human`, `machine_end_beep`, ...), when detection ran. */
   answeredBy?: string;

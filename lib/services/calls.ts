@@ -273,7 +273,7 @@ export async function endUnconnectedCall(
   // Another terminal state won the race (say, `completed` from a live call): that path settles instead.
   if (!current || current.status !== state) return;
   const reason = current.endReason ?? endReason;
-  const settled = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason, unlessStreamed: true });
+  const settled = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason, unlessStreamed: true, call: current });
   // A stream claimed meanwhile (or before a forged callback) settles the call itself when it ends.
   if (settled.kind === 'streaming' || settled.kind === 'missing') return;
   await writeHistoryRecord(deps, historyOf(current, { endReason: reason, durationSeconds: 0, cost: 0 }));
@@ -321,10 +321,10 @@ export async function applyProviderStatus(
     return;
   }
   const now = new Date().toISOString();
-  await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid });
+  const moved = await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid });
   if (next !== 'completed') return;
   const reason: CallEndReason = isMachine(update.answeredBy ?? call.answeredBy) ? 'voicemail' : 'customer_hangup';
-  const settled = await settleCall(deps, { workspaceId, callId, durationSeconds: update.durationSeconds ?? 0, endReason: reason, unlessStreamed: true });
+  const settled = await settleCall(deps, { workspaceId, callId, durationSeconds: update.durationSeconds ?? 0, endReason: reason, unlessStreamed: true, call: moved });
   if (settled.kind === 'settled') {
     const ended = settled.call;
     await writeHistoryRecord(
@@ -346,7 +346,7 @@ export async function applyProviderStatus(
 export async function recordConnectedCall<T extends HistoryRecord>(deps: HistoryDeps, record: T, onWorkspaceKeys: readonly CallCapability[] = []): Promise<T> {
   const before = await findCall(deps.db, record.workspace_id, record._id);
   const endReason = endReasonAfterDetection(record.callEndReason as CallEndReason, before?.answeredBy);
-  const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason, onWorkspaceKeys });
+  const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason, onWorkspaceKeys, call: before });
   if (settled.kind === 'missing') throw new Error(`No live call ${record._id} to settle`);
   const call = settled.call;
   // A widget call's session is over: its key may open another (docs/widget.md, abuse limits).

@@ -188,15 +188,18 @@ async function conditionalUpdate(
 }
 
 /**
- * Claims a call for dialing: `initiated` → `dialing`, recording which receive of the message did it. Only
- * one claim ever succeeds, so a duplicate or redelivered message cannot place a second call.
+ * Claims a call for dialing: `initiated` → `dialing`, recording which receive of the message did it and
+ * the claim's own token. Only one claim ever succeeds, so a duplicate or redelivered message cannot place a
+ * second call. The same claim sent again succeeds again: the SDK resends a request whose answer was lost
+ * (a timeout after DynamoDB had written it), and without its token the resent claim would find the call
+ * taken, by itself, and leave it `dialing` for good: never dialed, never settled.
  */
-export const claimForDispatch = (db: Db, ws: string, callId: string, attempt: number, now: string) =>
+export const claimForDispatch = (db: Db, ws: string, callId: string, claim: { attempt: number; token: string }, now: string) =>
   conditionalUpdate(db, ws, callId, {
-    set: { status: 'dialing', dispatchAttempt: attempt, updatedAt: now },
-    condition: '#st = :initiated',
-    names: { '#st': 'status' },
-    values: { ':initiated': 'initiated' },
+    set: { status: 'dialing', dispatchAttempt: claim.attempt, dispatchClaim: claim.token, updatedAt: now },
+    condition: '#st = :initiated OR (#st = :dialing AND #claim = :token)',
+    names: { '#st': 'status', '#claim': 'dispatchClaim' },
+    values: { ':initiated': 'initiated', ':dialing': 'dialing', ':token': claim.token },
   });
 
 /**
@@ -418,8 +421,10 @@ export async function settleReservation(
   },
   endReason: CallEndReason | undefined,
   now: string,
+  /** The call as the caller just read or wrote it (the transaction's conditions hold either way); read here when absent. */
+  known?: Call,
 ): Promise<SettleOutcome> {
-  const call = await findCall(db, ws, callId);
+  const call = known ?? (await findCall(db, ws, callId));
   if (!call) return { kind: 'missing' };
   if (call.settledAt !== undefined) return { kind: 'already', call };
   if (charge.unlessStreamed && call.streamStartedAt !== undefined) return { kind: 'streaming', call };
