@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { DispatchMessage } from '../domain/call.js';
 import { log } from '../http/log.js';
@@ -41,7 +40,7 @@ export async function dispatchCall(deps: DispatchDeps, message: DispatchMessage,
   const { callId, workspaceId } = message;
   const now = () => new Date().toISOString();
   // The claim answers the call as it now stands; the call is read only to say why there was none.
-  const claimed = await claimForDispatch(deps.db, workspaceId, callId, { attempt: receiveCount, token: randomUUID() }, now());
+  const claimed = await claimForDispatch(deps.db, workspaceId, callId, receiveCount, now());
   if (!claimed) {
     const call = await findCall(deps.db, workspaceId, callId);
     if (!call) log('warn', 'dispatch: no such call', { callId, workspaceId });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState, type CostBreakdown } from '../domain/call.js';
@@ -154,27 +155,37 @@ export async function findCall(db: Db, ws: string, callId: string): Promise<Call
   return out.Item ? fromItem<Call>(out.Item) : undefined;
 }
 
-/** Runs a conditional update; undefined when the condition did not hold. */
+/**
+ * Runs a conditional update; undefined when the condition did not hold. A `claim` (a one-winner move: the
+ * dispatch's, the stream's) writes a fresh token into that attribute and also holds where the token is
+ * already there: the SDK resends a request whose answer was lost (a timeout after DynamoDB had carried it
+ * out), and the resent claim must find its own write, not a call taken by someone else. Taken for someone
+ * else's, a dispatch would leave its call `dialing` for good (never dialed, never settled, its campaign
+ * waiting on it), and a stream would be refused for a call it holds.
+ */
 async function conditionalUpdate(
   db: Db,
   ws: string,
   callId: string,
-  update: { set: Record<string, unknown>; condition: string; values?: Record<string, unknown>; names?: Record<string, string> },
+  update: { set: Record<string, unknown>; condition: string; values?: Record<string, unknown>; names?: Record<string, string>; claim?: string },
 ): Promise<Call | undefined> {
   const names: Record<string, string> = { ...update.names };
   const values: Record<string, unknown> = { ...update.values };
-  const sets = Object.entries(update.set).map(([k, v], i) => {
+  const set = update.claim ? { ...update.set, [update.claim]: randomUUID() } : update.set;
+  const sets = Object.entries(set).map(([k, v], i) => {
     names[`#s${i}`] = k;
     values[`:s${i}`] = v;
     return `#s${i} = :s${i}`;
   });
+  // The claim's token is the last value set: the same request already carried out is the only way it is there.
+  const condition = update.claim ? `(${update.condition}) OR #s${sets.length - 1} = :s${sets.length - 1}` : update.condition;
   try {
     const out = await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: key.liveCall(ws, callId),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `attribute_exists(pk) AND (${update.condition})`,
+        ConditionExpression: `attribute_exists(pk) AND (${condition})`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
@@ -188,18 +199,17 @@ async function conditionalUpdate(
 }
 
 /**
- * Claims a call for dialing: `initiated` → `dialing`, recording which receive of the message did it and
- * the claim's own token. Only one claim ever succeeds, so a duplicate or redelivered message cannot place a
- * second call. The same claim sent again succeeds again: the SDK resends a request whose answer was lost
- * (a timeout after DynamoDB had written it), and without its token the resent claim would find the call
- * taken, by itself, and leave it `dialing` for good: never dialed, never settled.
+ * Claims a call for dialing: `initiated` → `dialing`, recording which receive of the message did it. Only
+ * one claim ever succeeds, so a duplicate or redelivered message cannot place a second call; the same claim
+ * resent by the SDK is still its own (`dispatchClaim`, see conditionalUpdate).
  */
-export const claimForDispatch = (db: Db, ws: string, callId: string, claim: { attempt: number; token: string }, now: string) =>
+export const claimForDispatch = (db: Db, ws: string, callId: string, attempt: number, now: string) =>
   conditionalUpdate(db, ws, callId, {
-    set: { status: 'dialing', dispatchAttempt: claim.attempt, dispatchClaim: claim.token, updatedAt: now },
-    condition: '#st = :initiated OR (#st = :dialing AND #claim = :token)',
-    names: { '#st': 'status', '#claim': 'dispatchClaim' },
-    values: { ':initiated': 'initiated', ':dialing': 'dialing', ':token': claim.token },
+    set: { status: 'dialing', dispatchAttempt: attempt, updatedAt: now },
+    condition: '#st = :initiated',
+    names: { '#st': 'status' },
+    values: { ':initiated': 'initiated' },
+    claim: 'dispatchClaim',
   });
 
 /**
@@ -271,6 +281,7 @@ export function claimStream(db: Db, ws: string, callId: string, callSid: string,
       `(attribute_not_exists(providerCallSid) OR providerCallSid = :sid) AND NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,
     names: { '#st': 'status' },
     values,
+    claim: 'streamClaim',
   });
 }
 
