@@ -304,6 +304,11 @@ export async function applyProviderStatus(
 ): Promise<void> {
   const next = stateOfProviderStatus(update.status);
   if (!next) return;
+  const now = new Date().toISOString();
+  // A call on its way (ringing, answered) moves in one write that checks the provider call too; it is read
+  // only when it did not move, to say why.
+  const onItsWay = next === 'ringing' || next === 'in-progress';
+  if (onItsWay && (await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid, onlyForProviderCall: true }))) return;
   const call = await findCall(deps.db, workspaceId, callId);
   if (!call) {
     log('warn', 'status for an unknown call', { callId, workspaceId, status: update.status });
@@ -314,13 +319,14 @@ export async function applyProviderStatus(
     log('warn', 'status for a different provider call', { callId, callSid: update.callSid });
     return;
   }
+  // Not moved: a late or repeated callback, which changes nothing.
+  if (onItsWay) return;
   const endReason = END_REASON_OF_STATE[next];
   if (endReason) {
     // A call whose stream started did connect, whatever the callback says; its stream records how it ended.
     if (call.streamStartedAt === undefined) await endUnconnectedCall(deps, { ...call, providerCallSid: update.callSid }, next as 'busy', endReason);
     return;
   }
-  const now = new Date().toISOString();
   const moved = await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid });
   if (next !== 'completed') return;
   const reason: CallEndReason = isMachine(update.answeredBy ?? call.answeredBy) ? 'voicemail' : 'customer_hangup';

@@ -239,7 +239,12 @@ export function advanceCall(
   callId: string,
   next: CallState,
   now: string,
-  extra: { endReason?: CallEndReason; providerCallSid?: string } = {},
+  extra: {
+    endReason?: CallEndReason;
+    providerCallSid?: string;
+    /** Move only a call bound to no provider call yet, or to this one (`providerCallSid`): a status callback's. */
+    onlyForProviderCall?: boolean;
+  } = {},
 ): Promise<Call | undefined> {
   const from = statesBefore(next);
   const values: Record<string, unknown> = Object.fromEntries(from.map((s, i) => [`:f${i}`, s]));
@@ -247,12 +252,14 @@ export function advanceCall(
   if (TERMINAL_CALL_STATES.has(next)) set.endedAt = now;
   if (extra.endReason) set.endReason = extra.endReason;
   if (extra.providerCallSid) set.providerCallSid = extra.providerCallSid;
-  return conditionalUpdate(db, ws, callId, {
-    set,
-    condition: `#st IN (${Object.keys(values).join(', ')})`,
-    names: { '#st': 'status' },
-    values,
-  });
+  const names: Record<string, string> = { '#st': 'status' };
+  let condition = `#st IN (${Object.keys(values).join(', ')})`;
+  if (extra.onlyForProviderCall && extra.providerCallSid) {
+    condition += ' AND (attribute_not_exists(#pcs) OR #pcs = :pcs)';
+    names['#pcs'] = 'providerCallSid';
+    values[':pcs'] = extra.providerCallSid;
+  }
+  return conditionalUpdate(db, ws, callId, { set, condition, names, values });
 }
 
 /**
