@@ -114,6 +114,9 @@ export interface Call {
   providerCallSid?: string;
   /** Which SQS receive of the dispatch message claimed the call (1 = first delivery). */
   dispatchAttempt?: number;
+  /** The tokens of the dispatch's and the stream's claims: the same claim resent by the SDK is still its own. */
+  dispatchClaim?: string;
+  streamClaim?: string;
   endReason?: CallEndReason;
   /** The provider's answering-machine verdict (`human`, `machine_end_beep`, ...), when detection ran. */
   answeredBy?: string;

@@ -273,7 +273,7 @@ export async function endUnconnectedCall(
   // Another terminal state won the race (say, `completed` from a live call): that path settles instead.
   if (!current || current.status !== state) return;
   const reason = current.endReason ?? endReason;
-  const settled = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason, unlessStreamed: true });
+  const settled = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason, unlessStreamed: true, call: current });
   // A stream claimed meanwhile (or before a forged callback) settles the call itself when it ends.
   if (settled.kind === 'streaming' || settled.kind === 'missing') return;
   await writeHistoryRecord(deps, historyOf(current, { endReason: reason, durationSeconds: 0, cost: 0 }));
@@ -304,6 +304,11 @@ export async function applyProviderStatus(
 ): Promise<void> {
   const next = stateOfProviderStatus(update.status);
   if (!next) return;
+  const now = new Date().toISOString();
+  // A call on its way (ringing, answered) moves in one write that checks the provider call too; it is read
+  // only when it did not move, to say why.
+  const onItsWay = next === 'ringing' || next === 'in-progress';
+  if (onItsWay && (await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid, onlyForProviderCall: true }))) return;
   const call = await findCall(deps.db, workspaceId, callId);
   if (!call) {
     log('warn', 'status for an unknown call', { callId, workspaceId, status: update.status });
@@ -314,17 +319,18 @@ export async function applyProviderStatus(
     log('warn', 'status for a different provider call', { callId, callSid: update.callSid });
     return;
   }
+  // Not moved: a late or repeated callback, which changes nothing.
+  if (onItsWay) return;
   const endReason = END_REASON_OF_STATE[next];
   if (endReason) {
     // A call whose stream started did connect, whatever the callback says; its stream records how it ended.
     if (call.streamStartedAt === undefined) await endUnconnectedCall(deps, { ...call, providerCallSid: update.callSid }, next as 'busy', endReason);
     return;
   }
-  const now = new Date().toISOString();
-  await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid });
+  const moved = await advanceCall(deps.db, workspaceId, callId, next, now, { providerCallSid: update.callSid });
   if (next !== 'completed') return;
   const reason: CallEndReason = isMachine(update.answeredBy ?? call.answeredBy) ? 'voicemail' : 'customer_hangup';
-  const settled = await settleCall(deps, { workspaceId, callId, durationSeconds: update.durationSeconds ?? 0, endReason: reason, unlessStreamed: true });
+  const settled = await settleCall(deps, { workspaceId, callId, durationSeconds: update.durationSeconds ?? 0, endReason: reason, unlessStreamed: true, call: moved });
   if (settled.kind === 'settled') {
     const ended = settled.call;
     await writeHistoryRecord(
@@ -346,7 +352,7 @@ export async function applyProviderStatus(
 export async function recordConnectedCall<T extends HistoryRecord>(deps: HistoryDeps, record: T, onWorkspaceKeys: readonly CallCapability[] = []): Promise<T> {
   const before = await findCall(deps.db, record.workspace_id, record._id);
   const endReason = endReasonAfterDetection(record.callEndReason as CallEndReason, before?.answeredBy);
-  const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason, onWorkspaceKeys });
+  const settled = await settleCall(deps, { workspaceId: record.workspace_id, callId: record._id, durationSeconds: record.callDuration, endReason, onWorkspaceKeys, call: before });
   if (settled.kind === 'missing') throw new Error(`No live call ${record._id} to settle`);
   const call = settled.call;
   // A widget call's session is over: its key may open another (docs/widget.md, abuse limits).

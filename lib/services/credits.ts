@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Deps } from '../deps.js';
-import { billedSecondsFor, costBreakdownFor, reservationFor, type CallPricing } from '../domain/call.js';
+import { billedSecondsFor, costBreakdownFor, reservationFor, type Call, type CallPricing } from '../domain/call.js';
 import type { CallCapability } from '../domain/provider-key.js';
 import { MAX_DURATION_RANGE } from '../domain/agent.js';
 import { InsufficientCreditsError } from '../domain/errors.js';
@@ -60,6 +60,8 @@ export interface SettleCallInput {
    * shares are left out of the price (docs/provider-keys.md). None by default: the full price.
    */
   readonly onWorkspaceKeys?: readonly CallCapability[];
+  /** The live call as the caller has just read or written it, so it is not read a second time. */
+  readonly call?: Call;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
     },
     input.endReason,
     new Date(input.nowMs ?? Date.now()).toISOString(),
+    input.call,
   );
   if (out.kind === 'missing') log('warn', 'settle: no such call', { callId: input.callId, workspaceId: input.workspaceId });
   if (out.kind === 'streaming') log('info', 'settle deferred: the stream is live', { callId: input.callId });

@@ -38,15 +38,13 @@ export async function accountFor(deps: DispatchDeps, workspaceId: string, number
  */
 export async function dispatchCall(deps: DispatchDeps, message: DispatchMessage, receiveCount: number): Promise<DispatchResult> {
   const { callId, workspaceId } = message;
-  const call = await findCall(deps.db, workspaceId, callId);
-  if (!call) {
-    log('warn', 'dispatch: no such call', { callId, workspaceId });
-    return 'done';
-  }
   const now = () => new Date().toISOString();
+  // The claim answers the call as it now stands; the call is read only to say why there was none.
   const claimed = await claimForDispatch(deps.db, workspaceId, callId, receiveCount, now());
   if (!claimed) {
-    log('info', 'dispatch: already claimed', { callId, status: call.status, receiveCount });
+    const call = await findCall(deps.db, workspaceId, callId);
+    if (!call) log('warn', 'dispatch: no such call', { callId, workspaceId });
+    else log('info', 'dispatch: already claimed', { callId, status: call.status, receiveCount });
     return 'done';
   }
   const lastTry = receiveCount >= deps.config.DISPATCH_MAX_RECEIVE_COUNT;

@@ -7,7 +7,7 @@ import type { PhoneNumber } from '../domain/phone-number.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
 import { log } from '../http/log.js';
 import { findAgent } from '../store/agents.js';
-import { findPhoneNumberByE164 } from '../store/phone-numbers.js';
+import { findFirstPhoneNumberByE164 } from '../store/phone-numbers.js';
 import { findCall } from '../store/calls.js';
 import { applyAmdVerdict } from './answering-machine.js';
 import { answerWarmTransfer, TRANSFER_DECLINED_MESSAGE } from './warm-transfer.js';
@@ -79,17 +79,13 @@ async function verify(
   if (Buffer.byteLength(request.body, 'utf8') > MAX_WEBHOOK_BODY_BYTES) throw new PayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
   const params = parseForm(request.body);
   const accountSid = one(params.AccountSid);
-  let owned: { number: PhoneNumber; authToken?: string } | undefined;
   const numbers = [one(params.To), one(params.From)];
   const named = (how.fromFirst ? numbers.reverse() : numbers).filter(looksLikeNumber);
   const { ourNumber } = how;
   // A callback without numbers (AMD) names our number through the call in its URL; the signature still
   // covers that URL, so naming another call only picks a token the request will not verify under.
   if (named.length === 0 && ourNumber) named.push(...[await ourNumber()].filter(looksLikeNumber));
-  for (const candidate of named) {
-    owned = await findPhoneNumberByE164(deps.db, deps.secrets, candidate);
-    if (owned) break;
-  }
+  const owned = await findFirstPhoneNumberByE164(deps.db, deps.secrets, named);
   let token: string | undefined;
   if (owned?.number.type === 'byot') {
     if (accountSid === owned.number.telephonyAccountSid) token = owned.authToken;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState, type CostBreakdown } from '../domain/call.js';
@@ -154,27 +155,37 @@ export async function findCall(db: Db, ws: string, callId: string): Promise<Call
   return out.Item ? fromItem<Call>(out.Item) : undefined;
 }
 
-/** Runs a conditional update; undefined when the condition did not hold. */
+/**
+ * Runs a conditional update; undefined when the condition did not hold. A `claim` (a one-winner move: the
+ * dispatch's, the stream's) writes a fresh token into that attribute and also holds where the token is
+ * already there: the SDK resends a request whose answer was lost (a timeout after DynamoDB had carried it
+ * out), and the resent claim must find its own write, not a call taken by someone else. Taken for someone
+ * else's, a dispatch would leave its call `dialing` for good (never dialed, never settled, its campaign
+ * waiting on it), and a stream would be refused for a call it holds.
+ */
 async function conditionalUpdate(
   db: Db,
   ws: string,
   callId: string,
-  update: { set: Record<string, unknown>; condition: string; values?: Record<string, unknown>; names?: Record<string, string> },
+  update: { set: Record<string, unknown>; condition: string; values?: Record<string, unknown>; names?: Record<string, string>; claim?: string },
 ): Promise<Call | undefined> {
   const names: Record<string, string> = { ...update.names };
   const values: Record<string, unknown> = { ...update.values };
-  const sets = Object.entries(update.set).map(([k, v], i) => {
+  const set = update.claim ? { ...update.set, [update.claim]: randomUUID() } : update.set;
+  const sets = Object.entries(set).map(([k, v], i) => {
     names[`#s${i}`] = k;
     values[`:s${i}`] = v;
     return `#s${i} = :s${i}`;
   });
+  // The claim's token is the last value set: the same request already carried out is the only way it is there.
+  const condition = update.claim ? `(${update.condition}) OR #s${sets.length - 1} = :s${sets.length - 1}` : update.condition;
   try {
     const out = await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: key.liveCall(ws, callId),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `attribute_exists(pk) AND (${update.condition})`,
+        ConditionExpression: `attribute_exists(pk) AND (${condition})`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
@@ -189,7 +200,8 @@ async function conditionalUpdate(
 
 /**
  * Claims a call for dialing: `initiated` → `dialing`, recording which receive of the message did it. Only
- * one claim ever succeeds, so a duplicate or redelivered message cannot place a second call.
+ * one claim ever succeeds, so a duplicate or redelivered message cannot place a second call; the same claim
+ * resent by the SDK is still its own (`dispatchClaim`, see conditionalUpdate).
  */
 export const claimForDispatch = (db: Db, ws: string, callId: string, attempt: number, now: string) =>
   conditionalUpdate(db, ws, callId, {
@@ -197,6 +209,7 @@ export const claimForDispatch = (db: Db, ws: string, callId: string, attempt: nu
     condition: '#st = :initiated',
     names: { '#st': 'status' },
     values: { ':initiated': 'initiated' },
+    claim: 'dispatchClaim',
   });
 
 /**
@@ -226,7 +239,12 @@ export function advanceCall(
   callId: string,
   next: CallState,
   now: string,
-  extra: { endReason?: CallEndReason; providerCallSid?: string } = {},
+  extra: {
+    endReason?: CallEndReason;
+    providerCallSid?: string;
+    /** Move only a call bound to no provider call yet, or to this one (`providerCallSid`): a status callback's. */
+    onlyForProviderCall?: boolean;
+  } = {},
 ): Promise<Call | undefined> {
   const from = statesBefore(next);
   const values: Record<string, unknown> = Object.fromEntries(from.map((s, i) => [`:f${i}`, s]));
@@ -234,12 +252,14 @@ export function advanceCall(
   if (TERMINAL_CALL_STATES.has(next)) set.endedAt = now;
   if (extra.endReason) set.endReason = extra.endReason;
   if (extra.providerCallSid) set.providerCallSid = extra.providerCallSid;
-  return conditionalUpdate(db, ws, callId, {
-    set,
-    condition: `#st IN (${Object.keys(values).join(', ')})`,
-    names: { '#st': 'status' },
-    values,
-  });
+  const names: Record<string, string> = { '#st': 'status' };
+  let condition = `#st IN (${Object.keys(values).join(', ')})`;
+  if (extra.onlyForProviderCall && extra.providerCallSid) {
+    condition += ' AND (attribute_not_exists(#pcs) OR #pcs = :pcs)';
+    names['#pcs'] = 'providerCallSid';
+    values[':pcs'] = extra.providerCallSid;
+  }
+  return conditionalUpdate(db, ws, callId, { set, condition, names, values });
 }
 
 /**
@@ -268,6 +288,7 @@ export function claimStream(db: Db, ws: string, callId: string, callSid: string,
       `(attribute_not_exists(providerCallSid) OR providerCallSid = :sid) AND NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,
     names: { '#st': 'status' },
     values,
+    claim: 'streamClaim',
   });
 }
 
@@ -418,8 +439,10 @@ export async function settleReservation(
   },
   endReason: CallEndReason | undefined,
   now: string,
+  /** The call as the caller just read or wrote it (the transaction's conditions hold either way); read here when absent. */
+  known?: Call,
 ): Promise<SettleOutcome> {
-  const call = await findCall(db, ws, callId);
+  const call = known ?? (await findCall(db, ws, callId));
   if (!call) return { kind: 'missing' };
   if (call.settledAt !== undefined) return { kind: 'already', call };
   if (charge.unlessStreamed && call.streamStartedAt !== undefined) return { kind: 'streaming', call };

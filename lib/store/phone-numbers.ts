@@ -3,7 +3,7 @@ import type { Page } from '../domain/common.js';
 import { ConflictError } from '../domain/errors.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
 import { deleteCounted, getRecord, insertCounted, listCounted, requireRecord, type CollectionSpec } from './collection.js';
-import type { Db, PageRequest } from './dynamo.js';
+import { batchGetItems, type Db, type PageRequest } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 import type { SecretBox } from './secret-box.js';
 import { updateExisting } from './update.js';
@@ -20,6 +20,11 @@ export interface NumberOwner {
 }
 
 const withoutSecret = ({ authTokenSealed: _sealed, ...number }: StoredNumber): PhoneNumber => number;
+
+/** A number with its BYOT auth token opened (undefined for bought numbers). */
+type NumberWithToken = { number: PhoneNumber; authToken?: string };
+
+const ownerOf = (item: Record<string, unknown>): NumberOwner => ({ workspaceId: item.workspaceId as string, numberId: item.numberId as string });
 
 export const numberTaken = (e164: string) =>
   new ConflictError('phone_number_taken', `${e164} already belongs to a workspace on this platform.`, [
@@ -60,7 +65,7 @@ export async function putNewPhoneNumber(db: Db, box: SecretBox, number: PhoneNum
 /** Who holds a number, if anyone. */
 export async function findNumberOwner(db: Db, e164: string): Promise<NumberOwner | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.numberOwner(e164), ConsistentRead: true }));
-  return out.Item ? { workspaceId: out.Item.workspaceId as string, numberId: out.Item.numberId as string } : undefined;
+  return out.Item ? ownerOf(out.Item) : undefined;
 }
 
 /** A number of the workspace, or 404. */
@@ -83,13 +88,31 @@ export async function getPhoneNumberWithToken(
  * The number called at `e164`, with its BYOT token opened, for the webhooks: the claim, then the record.
  * Undefined when no workspace holds it.
  */
-export async function findPhoneNumberByE164(
-  db: Db,
-  box: SecretBox,
-  e164: string,
-): Promise<{ number: PhoneNumber; authToken?: string } | undefined> {
+export async function findPhoneNumberByE164(db: Db, box: SecretBox, e164: string): Promise<NumberWithToken | undefined> {
   const owner = await findNumberOwner(db, e164);
-  if (!owner) return undefined;
+  return owner && ownedNumber(db, box, owner);
+}
+
+/**
+ * The first of `e164s` (in their order) that a workspace holds, as {@link findPhoneNumberByE164} finds it:
+ * the claims of all of them in one batch read (a webhook names the call's two numbers, and usually only one
+ * is ours), then the record. Undefined when none is held.
+ */
+export async function findFirstPhoneNumberByE164(db: Db, box: SecretBox, e164s: readonly string[]): Promise<NumberWithToken | undefined> {
+  const candidates = [...new Set(e164s)];
+  if (candidates.length === 0) return undefined;
+  const claims = await batchGetItems(db, candidates.map((e164) => key.numberOwner(e164)));
+  const owners = new Map(claims.map((item) => [String(item.pk), ownerOf(item)]));
+  for (const e164 of candidates) {
+    const owner = owners.get(key.numberOwner(e164).pk);
+    const found = owner && (await ownedNumber(db, box, owner));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The record a claim names, with its BYOT token opened; undefined when the record is gone. */
+async function ownedNumber(db: Db, box: SecretBox, owner: NumberOwner): Promise<NumberWithToken | undefined> {
   const stored = await getRecord<StoredNumber>(db, NUMBERS, owner.workspaceId, owner.numberId);
   if (!stored) return undefined;
   return {

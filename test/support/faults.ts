@@ -55,3 +55,30 @@ export function conflictingTransactions<D extends { db: Db }>(deps: D): D {
   });
   return { ...deps, db: { ...deps.db, doc } };
 }
+
+let lostAnswers = 0;
+
+/**
+ * Makes the table answer the first `times` requests that `matches` picks (by the SDK's command name and
+ * its wire input) with a timeout AFTER the request was carried out, as when DynamoDB wrote an item and its
+ * answer was lost on the way back: the SDK takes the timeout for a transient fault and sends the same
+ * request again, which now meets its own write. Added to `db`'s own client, for every command it sends;
+ * `restore()` ends it.
+ */
+export function loseAnswers(db: Db, matches: (commandName: string, input: any) => boolean, times = 1) {
+  const name = `loseAnswers${(lostAnswers += 1)}`;
+  const lost: string[] = [];
+  db.doc.middlewareStack.add(
+    (next: any, context: any) => async (args: any) => {
+      const out = await next(args);
+      if (lost.length < times && matches(context.commandName, args.input)) {
+        lost.push(context.commandName);
+        throw Object.assign(new Error('the answer was lost after the request was carried out (injected)'), { name: 'TimeoutError' });
+      }
+      return out;
+    },
+    // After the retry step: each attempt the SDK makes passes here.
+    { step: 'deserialize', name },
+  );
+  return { lost, restore: () => db.doc.middlewareStack.remove(name) };
+}

@@ -24,6 +24,7 @@ import { platformEnvironment } from '../../../streaming-service/src/environment.
 import { vendorProviders } from '../../../streaming-service/src/providers.js';
 import { createStreamingServer, type CallEnded, type StreamingEnvironment, type StreamingServer } from '../../../streaming-service/src/server.js';
 import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { loseAnswers } from '../../support/faults.js';
 
 const CREDITS = 100;
 const GRACE = STREAM_ABANDONED_AFTER_MS;
@@ -342,4 +343,27 @@ describe('a streaming service that dies mid-call', () => {
       await box.server.close();
     }
   }, 60_000);
+});
+
+describe('a stream claim resent by the SDK', () => {
+  it('is still the stream that made it when its answer was lost after the write, and admits no other', async () => {
+    const c = await answeredCall();
+    const streamSid = `MZ${randomBytes(16).toString('hex')}`;
+    const wire = (v: any) => v?.S ?? v;
+    // The claim (the update naming the provider call as `:sid`) is carried out and its answer lost, once.
+    const fault = loseAnswers(
+      p.deps.db,
+      (command, input) => command === 'UpdateItemCommand' && wire(input.Key?.pk) === `WS#${c.workspaceId}` && input.ExpressionAttributeValues?.[':sid'] !== undefined,
+    );
+    try {
+      // Refused, the stream would hang up on a call it holds, and the call would wait for the sweep.
+      expect(await claimCallStream(p.deps, c.claims, streamSid)).toMatchObject({ _id: c.callId, streamSid });
+      expect(fault.lost).toEqual(['UpdateItemCommand']);
+    } finally {
+      fault.restore();
+    }
+    expect(await claimCallStream(p.deps, c.claims, `MZ${randomBytes(16).toString('hex')}`)).toBeUndefined();
+    await recordConnectedCall(p.deps, streamEndRecord(c, 1));
+    expect(await call(c)).toMatchObject({ streamSid, billedSeconds: 1 });
+  });
 });

@@ -13,6 +13,7 @@ import type { HistoryRecord } from '../../../lib/domain/history.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { CALL_RESERVATION, eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { loseAnswers } from '../../support/faults.js';
 
 let p: CallsPlatform;
 const perCall = CALL_RESERVATION;
@@ -95,6 +96,28 @@ describe('dispatch and lifecycle', () => {
     await eventually(async () => ((await p.peek(p.queueUrl)) === 0 ? true : undefined), 20_000, 'queue drained');
     expect(callCreates(to)).toHaveLength(1);
     expect(await ledgerMatches(s.workspaceId)).toBe(100);
+  });
+
+  it("a dispatch claim whose answer was lost (written, then resent by the SDK) still places the call, once", async () => {
+    const s = await p.callerSetup(100);
+    const to = '+14155550208';
+    sim().setRule(to, { kind: 'busy' });
+    // The update that moves this workspace's call to `dialing` is carried out and its answer lost, once.
+    const wire = (v: any) => v?.S ?? v;
+    const fault = loseAnswers(
+      p.deps.db,
+      (command, input) => command === 'UpdateItemCommand' && wire(input.Key?.pk) === `WS#${s.workspaceId}` && input.ExpressionAttributeValues?.[':initiated'] !== undefined,
+    );
+    try {
+      const callId = await start(s, to);
+      // Taken for someone else's claim, the call would stay `dialing`, dialed by nobody, with no record.
+      expect(await historyOf(s, callId)).toMatchObject({ _id: callId, callEndReason: 'busy', callCost: 0 });
+      expect(fault.lost).toEqual(['UpdateItemCommand']);
+      expect(callCreates(to)).toHaveLength(1);
+      expect(await ledgerMatches(s.workspaceId)).toBe(100);
+    } finally {
+      fault.restore();
+    }
   });
 
   it('late and repeated status callbacks never move a call backwards', async () => {
