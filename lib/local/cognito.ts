@@ -163,9 +163,22 @@ async function readStore(file: string): Promise<unknown> {
 
 /**
  * The code cognito-local last issued to an email (sign-up or password reset), read from its store: the
- * tests' stand-in for reading the email. Undefined when there is none.
+ * tests' stand-in for reading the email. Undefined when there is none after `waitMs`.
+ *
+ * The file can lag the server for a moment: cognito-local saves the whole store with overlapping
+ * asynchronous writes, and an older snapshot may land after a newer one (a sign-up from another test file
+ * in the same instant), to be corrected by the next save. A code that is not there yet is read again.
  */
-export async function confirmationCodeOf(dataDir: string, userPoolId: string, email: string): Promise<string | undefined> {
+export async function confirmationCodeOf(dataDir: string, userPoolId: string, email: string, waitMs = 5_000): Promise<string | undefined> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const code = await storedCodeOf(dataDir, userPoolId, email);
+    if (code !== undefined || Date.now() >= deadline) return code;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function storedCodeOf(dataDir: string, userPoolId: string, email: string): Promise<string | undefined> {
   const users = ((await readStore(join(dataDir, '.cognito', 'db', `${userPoolId}.json`))) as { Users?: Record<string, { Attributes?: { Name: string; Value: string }[]; ConfirmationCode?: string }> }).Users ?? {};
   for (const user of Object.values(users)) {
     if (user.Attributes?.some((a) => a.Name === 'email' && a.Value.toLowerCase() === email)) return user.ConfirmationCode;

@@ -6,13 +6,23 @@
  *
  * Runs after the file's own `afterAll` hooks (vitest runs after-hooks in the reverse order of registration,
  * and this file registers first), so after its platform has stopped and put back its own variables.
+ *
+ * With TEST_CPU_LOG=<file>, each file's CPU time in its worker process (the platform runs in that process,
+ * stand-ins included; DynamoDB Local and Chromium do not) is appended there: where a run's CPU goes.
  */
-import { afterAll } from 'vitest';
+import { appendFileSync } from 'node:fs';
+import { afterAll, expect } from 'vitest';
 import { setProcessEnvironment } from '../../lib/deps.js';
 
 const before = { ...process.env } as Record<string, string>;
+const cpuAtStart = process.cpuUsage();
 
 afterAll(() => {
   for (const name of Object.keys(process.env)) if (!(name in before)) delete process.env[name];
   setProcessEnvironment(before);
+  const log = process.env.TEST_CPU_LOG;
+  if (log) {
+    const used = process.cpuUsage(cpuAtStart);
+    appendFileSync(log, `${((used.user + used.system) / 1e6).toFixed(2)}\t${expect.getState().testPath ?? ''}\n`);
+  }
 });

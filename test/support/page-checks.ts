@@ -18,8 +18,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
 
 /**
  * What a person sees: each selector's element is visible, lies wholly inside the viewport, and is the
- * topmost thing at its centre (not covered by anything else). Takes the screenshot too, saved under
- * `$MEETING_SCREENSHOT-<name>.png` when that variable is set, so a person can look at it.
+ * topmost thing at its centre (not covered by anything else). With MEETING_SCREENSHOT set, the screen is
+ * saved as `$MEETING_SCREENSHOT-<name>.png` for a person to look at (a screenshot the run keeps in memory
+ * only proves nothing the checks above do not, and cost the dashboard file a sixth of its browser's CPU).
  */
 export async function expectOnScreen(page: Page, name: string, selectors: readonly string[]): Promise<void> {
   const viewport = page.viewportSize()!;
@@ -38,6 +39,5 @@ export async function expectOnScreen(page: Page, name: string, selectors: readon
     });
     expect(onTop, `${name}: ${selector} not covered`).toBe(true);
   }
-  const shot = await page.screenshot(process.env.MEETING_SCREENSHOT ? { path: `${process.env.MEETING_SCREENSHOT}-${name}.png` } : {});
-  expect(shot.length).toBeGreaterThan(1000);
+  if (process.env.MEETING_SCREENSHOT) await page.screenshot({ path: `${process.env.MEETING_SCREENSHOT}-${name}.png` });
 }
