@@ -1,10 +1,26 @@
 // @ts-check
+import { readFileSync } from 'node:fs';
 /**
  * Mutation testing of the modules where a bug costs money or leaks data (docs/testing.md): `npm run mutate`
  * runs every module, `MUTATE=ssrf npm run mutate` one of them. Each module names the few test files that
  * are meant to catch its bugs, so a run is practical on two shared cores (one Stryker worker: the connected
  * tests share one DynamoDB Local and are not written to run twice at once). Not in CI: it takes long.
  */
+
+/**
+ * `file:from-to`, the lines of the block that opens on the line holding `opening` and closes on the next line
+ * that is the opening line's indentation followed by `}` (a method) or `});` (a call with a closure).
+ * @param {string} file
+ * @param {string} opening
+ */
+function blockOf(file, opening) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const from = lines.findIndex((line) => line.includes(opening));
+  const indent = from < 0 ? '' : lines[from].slice(0, lines[from].length - lines[from].trimStart().length);
+  const to = lines.findIndex((line, i) => i > from && (line === `${indent}}` || line === `${indent}});`));
+  if (from < 0 || to < 0) throw new Error(`stryker.config.mjs: no block opening with "${opening}" in ${file}`);
+  return `${file}:${from + 1}-${to + 1}`;
+}
 
 /** @type {Record<string, { mutate: string[]; testFiles: string[] }>} */
 const MODULES = {
@@ -15,12 +31,13 @@ const MODULES = {
   interruption: {
     // The policy, the floor that applies it, and the session's word on when an utterance may be interrupted:
     // call-session.ts's floor hooks (`activity`, pause, resume, interrupt) and `interruptible()`/`interrupt()`.
-    // Line ranges: check them again whenever call-session.ts changes (they had drifted onto other code once).
+    // Their line ranges are found in the file at each run: written down, they drifted onto other code twice.
     mutate: [
       'streaming-service/src/session/interruption.ts',
       'streaming-service/src/session/floor.ts',
-      'streaming-service/src/session/call-session.ts:249-257',
-      'streaming-service/src/session/call-session.ts:533-554',
+      ...['this.floor = new CallerFloor(', 'private interruptible(): boolean {', 'interrupt(atMs: number): void {'].map((opening) =>
+        blockOf('streaming-service/src/session/call-session.ts', opening),
+      ),
     ],
     testFiles: ['test/unit/interruption.test.ts', 'test/unit/caller-floor.test.ts', 'test/unit/voice-session.test.ts'],
   },
