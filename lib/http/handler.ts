@@ -146,7 +146,7 @@ async function authenticate(event: Event, state: AppState, deps: Deps): Promise<
   if (known) throw new UnauthorizedError(known.revoked ? REVOKED : undefined);
   const cached = keyWorkspace.get(hash);
   if (!cached) {
-    const blocked = rateExhausted(policies['auth-failures'], sourceIp(event));
+    const blocked = rateExhausted(deps.db, policies['auth-failures'], sourceIp(event));
     if (blocked) throw new RateLimitedError(blocked);
     // Counted only once the key is known good: unknown keys must not cost a counter write each.
     const checked = await checkKey(event, deps, presented, hash);

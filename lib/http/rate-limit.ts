@@ -82,13 +82,21 @@ export class RateLimitedError extends AppError {
 const local = new LocalWindows();
 
 /**
+ * The memory's name for a partition: per table, as the memory mirrors the windows counted in that table
+ * (one table in a deployment; a process that serves two, as the tests' platforms do one after another, must
+ * not count one table's requests against the other's windows).
+ */
+const inMemory = (db: Db, partition: string) => `${db.table}\u0000${partition}`;
+
+/**
  * Counts one request against `policy` for `partition` (a key hash, an IP): from a unit this instance
  * already reserved when it holds one, else by reserving a batch in the table. If the table cannot be
  * reached the request is let through (memory still limits this instance): a throttled counter must not take
  * the whole API down with it.
  */
 export async function takeRate(db: Db, policy: RatePolicy, partition: string, nowMs = Date.now()): Promise<RateDecision> {
-  const { decision, reserve } = local.admit(policy, partition, nowMs);
+  const remembered = inMemory(db, partition);
+  const { decision, reserve } = local.admit(policy, remembered, nowMs);
   if (reserve === 0) return decision;
   const window = { policy: policy.name, partition, startMs: windowAt(policy, nowMs).startMs, windowSeconds: policy.windowSeconds, limit: policy.limit };
   try {
@@ -96,11 +104,11 @@ export async function takeRate(db: Db, policy: RatePolicy, partition: string, no
     let out = await countInWindow(db, window, reserved);
     if (!out.allowed && reserved > 1) {
       // The batch did not fit, but this one request may: near the limit, count one at a time.
-      local.narrow(policy, partition, nowMs);
+      local.narrow(policy, remembered, nowMs);
       reserved = 1;
       out = await countInWindow(db, window, reserved);
     }
-    return local.settle(policy, partition, nowMs, reserved, out);
+    return local.settle(policy, remembered, nowMs, reserved, out);
   } catch (error) {
     log('warn', 'rate limiter unavailable; request let through', describeError(error));
     return decision;
@@ -108,8 +116,8 @@ export async function takeRate(db: Db, policy: RatePolicy, partition: string, no
 }
 
 /** Whether this instance already knows the window is full (no table call, nothing counted). */
-export function rateExhausted(policy: RatePolicy, partition: string, nowMs = Date.now()): RateDecision | undefined {
-  if (!local.exhausted(policy, partition, nowMs)) return undefined;
+export function rateExhausted(db: Db, policy: RatePolicy, partition: string, nowMs = Date.now()): RateDecision | undefined {
+  if (!local.exhausted(policy, inMemory(db, partition), nowMs)) return undefined;
   return { policy, allowed: false, remaining: 0, resetSeconds: windowAt(policy, nowMs).resetSeconds };
 }
 
