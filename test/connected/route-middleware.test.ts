@@ -15,11 +15,12 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import * as z from 'zod';
-import { getDeps, type Deps } from '../../lib/deps.js';
+import { getDeps, setProcessEnvironment, type Deps } from '../../lib/deps.js';
 import { AppError } from '../../lib/domain/errors.js';
 import { defineRoute, type RouteInput } from '../../lib/http/handler.js';
 import type { RouteSpec } from '../../lib/infra/routes.js';
 import { ensureTable } from '../../lib/local/dynamodb.js';
+import type { TelephonyPort } from '../../lib/vendors/telephony/port.js';
 import { createSessionKey } from '../../lib/store/users.js';
 import { createApiKey, createWorkspace, hashApiKey, revokeApiKey } from '../../lib/store/workspaces.js';
 
@@ -109,6 +110,35 @@ describe('validation', () => {
     expect(await fields({ query: { other: '1' } })).toEqual([['query', ['other']]]);
     expect(await fields({ params: { id: 'y_1' } })).toEqual([['path.id', undefined]]);
     expect(await fields({ body: [1] })).toEqual([['body', undefined]]);
+  });
+});
+
+describe('route options', () => {
+  it('a route that names a telephony adapter runs with it, built once per process-wide deps', async () => {
+    const route = { ...base, method: 'GET', path: '/t', auth: false } satisfies RouteSpec;
+    const ports: object[] = [];
+    const adapter = () => {
+      const port = { name: `port ${ports.length + 1}` };
+      ports.push(port);
+      return port as unknown as TelephonyPort;
+    };
+    const seen: Deps[] = [];
+    const handler = defineRoute(route, async (input) => {
+      seen.push(input.deps);
+      return {};
+    }, { telephony: adapter });
+    await handler(event('GET'), {} as Context);
+    await handler(event('GET'), {} as Context);
+    expect(ports).toEqual([{ name: 'port 1' }]);
+    expect(seen.map((d) => d.telephony.port)).toEqual([ports[0], ports[0]]);
+    // Everything else is the process's own deps.
+    expect(seen[0]!.db).toBe((await getDeps()).db);
+    // New process-wide deps (a platform started again in this process): the route builds its own again.
+    setProcessEnvironment({})();
+    await handler(event('GET'), {} as Context);
+    expect(ports).toEqual([{ name: 'port 1' }, { name: 'port 2' }]);
+    expect(seen[2]!.telephony.port).toBe(ports[1]);
+    expect(seen[2]!.db).toBe((await getDeps()).db);
   });
 });
 
