@@ -57,7 +57,7 @@ export interface CallerSetup {
   readonly number: string;
 }
 
-export async function startCallsPlatform(options: { dispatchPoller?: boolean; streamSweep?: boolean; campaignScheduler?: boolean } = {}): Promise<CallsPlatform> {
+export async function startCallsPlatform(options: { dispatchPoller?: boolean; streamSweep?: boolean; lostCallbacks?: boolean; campaignScheduler?: boolean } = {}): Promise<CallsPlatform> {
   const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: inject('stores').sqs });
   const queue = await ownDispatchQueue(sqs);
   const stores = sharedStores(queue);
@@ -66,7 +66,7 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
   raiseLoopbackIpLimits();
   const platform = await startPlatform(
     { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
-    { stores, persist: false, dispatchPoller: options.dispatchPoller, streamSweep: options.streamSweep, campaignScheduler: options.campaignScheduler },
+    { stores, persist: false, dispatchPoller: options.dispatchPoller, streamSweep: options.streamSweep, lostCallbacks: options.lostCallbacks, campaignScheduler: options.campaignScheduler },
   );
   // Tests reach the provider directly too, so their deps carry the adapter the telephony handlers name.
   const deps = withTelephony(await getDeps(), createTwilioTelephony);
