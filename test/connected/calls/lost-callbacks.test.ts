@@ -16,7 +16,7 @@ import { findCall, findQuietDialedCalls } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { withTelephony } from '../../../lib/deps.js';
 import { createTwilioCalls } from '../../../lib/vendors/telephony/twilio-calls.js';
-import { CALL_RESERVATION, eventually, expectedCallCost, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { CALL_RESERVATION, eventually, expectedCallCost, startCallsPlatform, type CallerSetup, type CallsPlatform } from '../../support/calls.js';
 import { failCommands, serviceError } from '../../support/faults.js';
 
 const CREDITS = 100;
@@ -42,8 +42,8 @@ const ledgerOf = async (workspaceId: string, callId: string) => (await listLedge
  * workspace's calls (the status handler answers 5xx, as when the table throttles, and Twilio drops the
  * callback): the call is dialed, its callbacks all lost.
  */
-async function callWithLostCallbacks(behaviour: CalleeBehaviour, to: string) {
-  const s = await p.callerSetup(CREDITS);
+async function callWithLostCallbacks(behaviour: CalleeBehaviour, to: string, setup?: CallerSetup) {
+  const s = setup ?? (await p.callerSetup(CREDITS));
   const refused = failCommands(
     DynamoDBDocumentClient,
     (command) => {
@@ -128,6 +128,27 @@ describe('the reconciliation of lost status callbacks', () => {
     expect(await call(c)).toMatchObject({ status: 'completed', endReason: 'customer_hangup', billedSeconds: 42, cost });
     expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - cost, 6);
     expect(await history(c.apiKey, c.callId)).toMatchObject({ _id: c.callId, callEndReason: 'customer_hangup', callDuration: 42, callCost: cost });
+  });
+
+  it("asks about a call from a workspace's own (BYOT) number with that workspace's account, never the platform's", async () => {
+    const s = await p.callerSetup(CREDITS);
+    const customer = p.platform.twilio!.addAccount();
+    const number = '+13125550401';
+    p.platform.twilio!.addNumber(customer.sid, number);
+    const imported = await p.api(s.apiKey, 'POST', '/api/phone-numbers/import', {
+      phoneNumber: number,
+      telephonyAccountSid: customer.sid,
+      telephonyAuthToken: customer.authToken,
+      workspaceId: s.workspaceId,
+    });
+    expect(imported.status).toBe(201);
+    const c = await callWithLostCallbacks({ kind: 'busy' }, '+14155550305', { ...s, numberId: imported.body._id, number });
+    const run = await reconcileLostCallbacks(deps(), { nowMs: later() });
+    expect(run.ended).toContainEqual({ callId: c.callId, workspaceId: c.workspaceId, status: 'busy' });
+    const asked = p.platform.twilio!.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/Calls/${c.sid}.json`));
+    expect(asked.map((r) => [r.authAccountSid, r.status])).toEqual([[customer.sid, 200]]);
+    expect(asked[0]!.path).toContain(`/Accounts/${customer.sid}/`);
+    expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS, 6);
   });
 
   it('leaves a call whose stream started to the abandoned-stream sweep, and never asks about another account\'s call', async () => {
