@@ -16,7 +16,7 @@ import { findCall, findQuietDialedCalls } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { withTelephony } from '../../../lib/deps.js';
 import { createTwilioCalls } from '../../../lib/vendors/telephony/twilio-calls.js';
-import { CALL_RESERVATION, eventually, expectedCallCost, startCallsPlatform, type CallerSetup, type CallsPlatform } from '../../support/calls.js';
+import { CALL_RESERVATION, eventually, expectedCallCost, importOwnNumber, startCallsPlatform, type CallerSetup, type CallsPlatform } from '../../support/calls.js';
 import { failCommands, serviceError } from '../../support/faults.js';
 
 const CREDITS = 100;
@@ -132,17 +132,9 @@ describe('the reconciliation of lost status callbacks', () => {
 
   it("asks about a call from a workspace's own (BYOT) number with that workspace's account, never the platform's", async () => {
     const s = await p.callerSetup(CREDITS);
-    const customer = p.platform.twilio!.addAccount();
     const number = '+13125550401';
-    p.platform.twilio!.addNumber(customer.sid, number);
-    const imported = await p.api(s.apiKey, 'POST', '/api/phone-numbers/import', {
-      phoneNumber: number,
-      telephonyAccountSid: customer.sid,
-      telephonyAuthToken: customer.authToken,
-      workspaceId: s.workspaceId,
-    });
-    expect(imported.status).toBe(201);
-    const c = await callWithLostCallbacks({ kind: 'busy' }, '+14155550305', { ...s, numberId: imported.body._id, number });
+    const { customer, numberId } = await importOwnNumber(p, s, number);
+    const c = await callWithLostCallbacks({ kind: 'busy' }, '+14155550305', { ...s, numberId, number });
     const run = await reconcileLostCallbacks(deps(), { nowMs: later() });
     expect(run.ended).toContainEqual({ callId: c.callId, workspaceId: c.workspaceId, status: 'busy' });
     const asked = p.platform.twilio!.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/Calls/${c.sid}.json`));
