@@ -274,6 +274,20 @@ export const STREAM_ABANDONED_AFTER_MS = 3 * STREAM_HEARTBEAT_MS;
  */
 export const STREAM_SWEEP_EVERY_MS = 2 * 60_000;
 
+/**
+ * How long Twilio rings an outbound call before giving up: its default `Timeout`, which dispatch does not
+ * change (lib/services/dispatch.ts). The lost-callback reconciliation waits at least this long.
+ */
+export const PROVIDER_RING_TIMEOUT_MS = 60_000;
+
+/**
+ * A dialed call that never streamed and is still unsettled this long after it was dialed may have lost its
+ * final status callback (a 429 or 5xx Twilio does not retry): the reconciliation asks Twilio for its status.
+ * The ring timeout plus two minutes, so a callback merely late (Twilio's own queue, a slow answer) arrives
+ * first; a call found still live is asked again after the same wait. docs/calls.md, "Lost status callbacks".
+ */
+export const LOST_CALLBACK_AFTER_MS = PROVIDER_RING_TIMEOUT_MS + 2 * 60_000;
+
 /** GET /api/history/{id}/recording-url: a presigned download and when it stops working. */
 export const RecordingUrl = z
   .object({ url: z.string(), expiresAt: z.iso.datetime({ offset: true }) })

@@ -176,6 +176,8 @@ export class PlatformStack extends Stack {
   readonly dispatchConsumer: PlatformFunction;
   /** The scheduled sweep of abandoned streams (functions/schedule/abandoned-streams.ts). */
   readonly streamSweep: PlatformFunction;
+  /** The scheduled reconciliation of lost status callbacks (functions/schedule/lost-callbacks.ts). */
+  readonly lostCallbacks: PlatformFunction;
   /** The webhook-delivery queue's consumer (functions/queue/webhooks.ts). */
   readonly webhookConsumer: PlatformFunction;
   /** Dashboard sign-in (Cognito), its pages (S3) and CloudFront in front of them and the API (docs/dashboard.md). */
@@ -394,6 +396,22 @@ export class PlatformStack extends Stack {
       schedule: events.Schedule.rate(Duration.millis(STREAM_SWEEP_EVERY_MS)),
       // A missed run is not retried: the next one, minutes later, does the same work.
       targets: [new eventTargets.LambdaFunction(this.streamSweep.function, { retryAttempts: 0 })],
+    });
+
+    // Ends dialed calls whose final status callback was lost (docs/calls.md, "Lost status callbacks"): a
+    // sibling of the sweep, so the sweep's bundle stays without the Twilio SDK.
+    this.lostCallbacks = this.addFunction('LostCallbackReconciliation', {
+      entry: 'functions/schedule/lost-callbacks.ts',
+      // At most 100 Twilio fetches (10 s adapter timeout each, usually well under a second) and a few writes each.
+      timeout: Duration.seconds(120),
+    });
+    bindStreamSweep(this.lostCallbacks, this.table, GSI1);
+    bindTwilioCredentials(this.lostCallbacks, this.twilioCredentials);
+    bindWebhookQueue(this.lostCallbacks, this.webhookQueue);
+    new events.Rule(this, 'LostCallbackReconciliationSchedule', {
+      description: 'Ends dialed calls whose final Twilio status callback was lost (Twilio does not retry it)',
+      schedule: events.Schedule.rate(Duration.millis(STREAM_SWEEP_EVERY_MS)),
+      targets: [new eventTargets.LambdaFunction(this.lostCallbacks.function, { retryAttempts: 0 })],
     });
 
     // Dials campaigns' due contacts into the dispatch queue (docs/campaigns.md, "The scheduler").

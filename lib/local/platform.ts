@@ -11,7 +11,7 @@ import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio
 import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
 import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../streaming-service/src/local.js';
 import { startDispatchPoller, startWebhookPoller } from './queue-poller.js';
-import { startCampaignSchedule, startStreamSweepSchedule } from './schedule.js';
+import { startCampaignSchedule, startLostCallbackSchedule, startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
 import { loadConfig } from '../config.js';
 import { setProcessEnvironment } from '../deps.js';
@@ -130,6 +130,8 @@ export async function startPlatform(
     webhookPoller?: boolean;
     /** Run the sweep of abandoned streams on its timer (lib/local/schedule.ts); on unless a test drives it. */
     streamSweep?: boolean;
+    /** Run the reconciliation of lost status callbacks on its timer (lib/local/schedule.ts); on unless a test drives it. */
+    lostCallbacks?: boolean;
     /** Run the campaign scheduler on its timer (lib/local/schedule.ts); on unless a test drives it with its own clock. */
     campaignScheduler?: boolean;
     /** Scripts for the voice stand-ins and session tuning (tests, the benchmark). */
@@ -172,6 +174,10 @@ export async function startPlatform(
     process.stderr.write(`abandoned-stream sweep: ${String(error)}\n`);
   });
 
+  const reconciliation = options.lostCallbacks === false ? undefined : await startLostCallbackSchedule((error) => {
+    process.stderr.write(`lost-callback reconciliation: ${String(error)}\n`);
+  });
+
   const campaigns = options.campaignScheduler === false ? undefined : await startCampaignSchedule(loadConfig().CAMPAIGN_TICK_MS, (error) => {
     process.stderr.write(`campaign scheduler: ${String(error)}\n`);
   });
@@ -200,6 +206,7 @@ export async function startPlatform(
       await poller?.stop();
       await webhooks?.stop();
       await sweep?.stop();
+      await reconciliation?.stop();
       await campaigns?.stop();
       await voice.stop();
       await twilio?.stop();

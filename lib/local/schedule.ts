@@ -39,6 +39,15 @@ export async function startStreamSweepSchedule(onError?: (error: unknown) => voi
 }
 
 /**
+ * The reconciliation of lost status callbacks in `npm start`: runs functions/schedule/lost-callbacks.ts, the
+ * module the CDK stack deploys behind its own rule, on the sweep's period.
+ */
+export async function startLostCallbackSchedule(onError?: (error: unknown) => void, everyMs: number = STREAM_SWEEP_EVERY_MS): Promise<LocalSchedule> {
+  const { handler } = await import('../../functions/schedule/lost-callbacks.js');
+  return startSchedule(() => handler(), everyMs, onError);
+}
+
+/**
  * The campaign scheduler in `npm start`: one tick of functions/schedule/campaigns.ts (the module the CDK
  * stack deploys behind its schedule) every CAMPAIGN_TICK_MS. State is in the table, so a restart picks up
  * where the last process stopped.

@@ -5,7 +5,7 @@ import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState, type Cos
 import type { CallEndReason } from '../domain/history.js';
 import { balanceShortAt, callLedgerId, creditItem, debitItem, ledgerItem, type TransactItem } from './credits.js';
 import { transact, type Db } from './dynamo.js';
-import { ENTITY, GSI1, LIVE_STREAM_SHARDS, TABLE_SCHEMA_VERSION, fromItem, key, liveStreamShard } from './model.js';
+import { ENTITY, GSI1, LIVE_STREAM_SHARDS, TABLE_SCHEMA_VERSION, dialedCallShard, fromItem, key, liveStreamShard } from './model.js';
 
 /**
  * The live call records (`WS#<ws>/LIVECALL#<callId>`): state, reservation and settlement of each call.
@@ -227,7 +227,22 @@ export const releaseDispatchClaim = (db: Db, ws: string, callId: string, attempt
 
 /** Records the provider's id of the placed call (the status may already have moved on: it is left alone). */
 export const setProviderCallSid = (db: Db, ws: string, callId: string, sid: string, now: string) =>
-  conditionalUpdate(db, ws, callId, { set: { providerCallSid: sid, updatedAt: now }, condition: 'attribute_not_exists(providerCallSid)' });
+  conditionalUpdate(db, ws, callId, {
+    // The dialed-call index entry: found by the lost-callback reconciliation if no final callback settles it.
+    set: { providerCallSid: sid, updatedAt: now, ...key.dialedCallIndex(callId, now) },
+    condition: 'attribute_not_exists(providerCallSid)',
+  });
+
+/**
+ * A dialed call the reconciliation found still live at the provider: its index entry moves to `now`, so it
+ * is asked about again only after another wait. Only while it is unsettled and never streamed (a claim or a
+ * settlement meanwhile owns the index keys).
+ */
+export const recheckDialedCallLater = (db: Db, ws: string, callId: string, now: string): Promise<Call | undefined> =>
+  conditionalUpdate(db, ws, callId, {
+    set: key.dialedCallIndex(callId, now),
+    condition: 'attribute_not_exists(settledAt) AND attribute_not_exists(streamStartedAt)',
+  });
 
 /**
  * Moves a call forward to `next`, only from a state of lower rank: late, repeated or out-of-order status
@@ -386,7 +401,19 @@ export const heartbeatStream = (db: Db, ws: string, callId: string, streamSid: s
  * `limit`: the candidates of the sweep. Reads only the stale entries of the sparse live-stream index, never
  * the table. The index is eventually consistent: the settlement re-checks the heartbeat it read.
  */
-export async function findStaleStreams(db: Db, seenBefore: string, limit: number): Promise<Call[]> {
+export const findStaleStreams = (db: Db, seenBefore: string, limit: number): Promise<Call[]> =>
+  findInShards(db, liveStreamShard, seenBefore, limit);
+
+/**
+ * Dialed, never-streamed, unsettled calls dialed (or last found live) before `before`, at most `limit`: the
+ * candidates of the lost-callback reconciliation, from the sparse dialed-call index, never the table. The
+ * index is eventually consistent: the reconciliation re-checks each call it acts on.
+ */
+export const findQuietDialedCalls = (db: Db, before: string, limit: number): Promise<Call[]> =>
+  findInShards(db, dialedCallShard, before, limit);
+
+/** The entries of a sharded GSI1 collection sorted before `before`, oldest first per shard, at most `limit`. */
+async function findInShards(db: Db, shardKey: (n: number) => string, before: string, limit: number): Promise<Call[]> {
   const found: Call[] = [];
   for (let shard = 0; shard < LIVE_STREAM_SHARDS && found.length < limit; shard++) {
     let start: Record<string, unknown> | undefined;
@@ -396,7 +423,7 @@ export async function findStaleStreams(db: Db, seenBefore: string, limit: number
           TableName: db.table,
           IndexName: GSI1,
           KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
-          ExpressionAttributeValues: { ':pk': liveStreamShard(shard), ':before': seenBefore },
+          ExpressionAttributeValues: { ':pk': shardKey(shard), ':before': before },
           Limit: limit - found.length,
           ExclusiveStartKey: start,
         }),
@@ -474,7 +501,7 @@ export async function settleReservation(
       Update: {
         TableName: db.table,
         Key: key.liveCall(ws, callId),
-        // A settled call leaves the live-stream index (the sweep's), whoever settled it.
+        // A settled call leaves the live-stream or dialed-call index (the sweeps'), whoever settled it.
         UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${moreSets} REMOVE gsi1pk, gsi1sk`,
         // The stream may be claimed (or beat) between the read above and this write: the condition decides.
         ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#settledAt)${charge.unlessStreamed ? ' AND attribute_not_exists(streamStartedAt)' : ''}${seenCondition}`,

@@ -18,7 +18,9 @@
  *   NUMBER#<e164>  / OWNER                  which workspace holds a phone number (at most one; webhook lookup)
  *   WS#<ws>        / LIVECALL#<callId>      a call's live state and credit reservation (docs/calls.md);
  *                                           while its stream is live and unsettled (sparse):
- *                                           gsi1 = LIVESTREAM#<shard> / <streamSeenAt ISO>
+ *                                           gsi1 = LIVESTREAM#<shard> / <streamSeenAt ISO>;
+ *                                           once dialed, before any stream, while unsettled (sparse):
+ *                                           gsi1 = DIALED#<shard> / <dialedAt or last checked ISO>
  *   PROVIDERCALL#<sid> / CALL               which call an inbound provider call became (one per sid; expires: ttl)
  *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
@@ -124,6 +126,11 @@ export const key = {
   callTypeIndex: (ws: string, type: string, id: string) => ({ gsi1pk: `WS#${ws}#CALLTYPE#${type}`, gsi1sk: id }),
   /** A live stream's index entry, sorted by its last heartbeat (ISO 8601 UTC sorts as time). */
   liveStreamIndex: (callId: string, seenAt: string) => ({ gsi1pk: liveStreamShard(liveStreamShardOf(callId)), gsi1sk: seenAt }),
+  /**
+   * A dialed call's index entry until it streams (the claim moves it to the live-stream index) or settles
+   * (settlement removes it), sorted by when it was dialed or last found live: the lost-callback reconciliation's.
+   */
+  dialedCallIndex: (callId: string, at: string) => ({ gsi1pk: dialedCallShard(liveStreamShardOf(callId)), gsi1sk: at }),
   phoneNumber: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `NUMBER#${id}` }),
   numberOwner: (e164: string) => ({ pk: `NUMBER#${e164}`, sk: 'OWNER' }),
   liveCall: (ws: string, callId: string) => ({ pk: `WS#${ws}`, sk: `LIVECALL#${callId}` }),
@@ -163,6 +170,9 @@ export const LIVE_STREAM_SHARDS = 8;
 
 /** The index partition of live-stream shard `n`. */
 export const liveStreamShard = (n: number): string => `LIVESTREAM#${n}`;
+
+/** The index partition of dialed-call shard `n` (the same shards and hash as the live streams). */
+export const dialedCallShard = (n: number): string => `DIALED#${n}`;
 
 /** A call's fixed shard: a hash of its id (the ULID's random tail), so it never moves. */
 export function liveStreamShardOf(callId: string): number {

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DISPATCH_QUEUE } from '../../lib/infra/stack.js';
 import { loadConfig } from '../../lib/config.js';
 import { GSI1, TABLE } from '../../lib/store/model.js';
-import { STREAM_ABANDONED_AFTER_MS, STREAM_SWEEP_EVERY_MS } from '../../lib/domain/call.js';
+import { LOST_CALLBACK_AFTER_MS, STREAM_ABANDONED_AFTER_MS, STREAM_SWEEP_EVERY_MS } from '../../lib/domain/call.js';
 import { refId, synthPlatform, type Resource } from '../support/stack.js';
 
 
@@ -120,5 +120,32 @@ describe('sweep of abandoned streams', () => {
     const items = dynamo.find((st) => [st.Action].flat().includes('dynamodb:UpdateItem'))!;
     expect(items.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*'] } });
     expect(JSON.stringify(items.Resource)).not.toContain('/index/');
+  });
+});
+
+describe('reconciliation of lost status callbacks', () => {
+  const reconciler = () => {
+    const found = ofType('AWS::Lambda::Function').filter(([, f]) => f.Properties!.Description === 'functions/schedule/lost-callbacks.ts');
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('runs on an EventBridge rate, more often than a call is left quiet before Twilio is asked', () => {
+    const [id] = reconciler();
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => (r.Properties!.Targets as { Arn: unknown }[]).some((t) => refId(t.Arn) === id));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties!.ScheduleExpression).toBe(`rate(${STREAM_SWEEP_EVERY_MS / 60_000} minutes)`);
+    expect(STREAM_SWEEP_EVERY_MS).toBeLessThan(LOST_CALLBACK_AFTER_MS);
+  });
+
+  it('may read the Twilio secret (it asks Twilio) and query the index, never scan', () => {
+    const [id, fn] = reconciler();
+    expect((fn.Properties!.Environment.Variables as Record<string, unknown>).TWILIO_SECRET_ARN).toBeDefined();
+    const roleId = refId(resources[id]!.Properties!.Role);
+    const actions = ofType('AWS::IAM::Policy')
+      .filter(([, pol]) => [pol.Properties!.Roles].flat().some((r) => refId(r) === roleId))
+      .flatMap(([, pol]) => (pol.Properties!.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((st) => [st.Action].flat()));
+    expect(actions).toContain('dynamodb:Query');
+    expect(actions).not.toContain('dynamodb:Scan');
   });
 });

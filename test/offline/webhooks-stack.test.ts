@@ -63,6 +63,7 @@ describe('webhook queue', () => {
     for (const entry of [
       'functions/queue/dispatch.ts',
       'functions/schedule/abandoned-streams.ts',
+      'functions/schedule/lost-callbacks.ts',
       'functions/twilio/status.ts',
       'functions/phone-numbers/delete.ts',
       'functions/contacts/upload.ts',

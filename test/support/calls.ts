@@ -12,6 +12,7 @@ import { createWorkspace } from '../../lib/store/workspaces.js';
 import { findCall } from '../../lib/store/calls.js';
 import type { CalleeBehaviour } from '../../lib/local/twilio-call-simulator.js';
 import { ownDispatchQueue, platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
+import type { StandinAccount } from '../../lib/local/twilio-standin.js';
 
 /**
  * A local platform for the calls tests: like test/support/platform.ts, with the SQS client and queue URLs a
@@ -57,7 +58,7 @@ export interface CallerSetup {
   readonly number: string;
 }
 
-export async function startCallsPlatform(options: { dispatchPoller?: boolean; streamSweep?: boolean; campaignScheduler?: boolean } = {}): Promise<CallsPlatform> {
+export async function startCallsPlatform(options: { dispatchPoller?: boolean; streamSweep?: boolean; lostCallbacks?: boolean; campaignScheduler?: boolean } = {}): Promise<CallsPlatform> {
   const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: inject('stores').sqs });
   const queue = await ownDispatchQueue(sqs);
   const stores = sharedStores(queue);
@@ -66,7 +67,7 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
   raiseLoopbackIpLimits();
   const platform = await startPlatform(
     { PORT: 0, HOST: '127.0.0.1', DATA_DIR: dataDir, TABLE_NAME: table, BUCKET_NAME: 'voice-agents-recordings' },
-    { stores, persist: false, dispatchPoller: options.dispatchPoller, streamSweep: options.streamSweep, campaignScheduler: options.campaignScheduler },
+    { stores, persist: false, dispatchPoller: options.dispatchPoller, streamSweep: options.streamSweep, lostCallbacks: options.lostCallbacks, campaignScheduler: options.campaignScheduler },
   );
   // Tests reach the provider directly too, so their deps carry the adapter the telephony handlers name.
   const deps = withTelephony(await getDeps(), createTwilioTelephony);
@@ -173,3 +174,21 @@ export async function placeOutboundCall(
   const placed = p.platform.twilio!.requests.find((r) => r.method === 'POST' && r.path.endsWith('/Calls.json') && r.form.To === to)!;
   return { s, callId, sid, result, record, placed };
 }
+
+/**
+ * Imports `number` into the setup's workspace from a new provider account of the Twilio stand-in (bring
+ * your own telephony: the workspace holds the account's auth token); answers the account and the number's id.
+ */
+export async function importOwnNumber(p: CallsPlatform, s: CallerSetup, number: string): Promise<{ customer: StandinAccount; numberId: string }> {
+  const customer = p.platform.twilio!.addAccount();
+  p.platform.twilio!.addNumber(customer.sid, number);
+  const imported = await p.api(s.apiKey, 'POST', '/api/phone-numbers/import', {
+    phoneNumber: number,
+    telephonyAccountSid: customer.sid,
+    telephonyAuthToken: customer.authToken,
+    workspaceId: s.workspaceId,
+  });
+  if (imported.status !== 201) throw new Error(`number not imported: ${imported.status} ${JSON.stringify(imported.body)}`);
+  return { customer, numberId: imported.body._id as string };
+}
+

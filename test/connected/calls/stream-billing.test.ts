@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAM_TOKEN_KEY_PURPOSE, verifyStreamToken } from '../../../lib/domain/stream-token.js';
 import { SimulatedCaller } from '../../../lib/local/simulated-caller.js';
-import type { StandinAccount } from '../../../lib/local/twilio-standin.js';
 import { NO_CREDITS_MESSAGE } from '../../../lib/services/twilio-webhooks.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
@@ -20,7 +19,7 @@ import { loadConfig } from '../../../lib/config.js';
 import { platformEnvironment } from '../../../streaming-service/src/environment.js';
 import { vendorProviders } from '../../../streaming-service/src/providers.js';
 import { createStreamingServer, POLICY_VIOLATION, type CallEnded } from '../../../streaming-service/src/server.js';
-import { CALL_RESERVATION, expectedCallCost, eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { CALL_RESERVATION, expectedCallCost, eventually, importOwnNumber, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
 const perCall = CALL_RESERVATION;
@@ -50,18 +49,10 @@ let byotSeq = 0;
 /** A workspace with an agent on a number imported from its own provider account (it holds the auth token). */
 async function byotSetup(credits = 100) {
   const s = await p.callerSetup(credits);
-  const customer: StandinAccount = p.platform.twilio!.addAccount();
   const number = `+1312555${String(200 + byotSeq++).padStart(4, '0')}`;
-  p.platform.twilio!.addNumber(customer.sid, number);
-  const imported = await p.api(s.apiKey, 'POST', '/api/phone-numbers/import', {
-    phoneNumber: number,
-    telephonyAccountSid: customer.sid,
-    telephonyAuthToken: customer.authToken,
-    workspaceId: s.workspaceId,
-  });
-  expect(imported.status).toBe(201);
-  expect((await p.api(s.apiKey, 'PATCH', `/api/phone-numbers/${imported.body._id}`, { agentId: s.agentId })).status).toBe(200);
-  return { ...s, customer, byotId: imported.body._id as string, byotNumber: number };
+  const { customer, numberId } = await importOwnNumber(p, s, number);
+  expect((await p.api(s.apiKey, 'PATCH', `/api/phone-numbers/${numberId}`, { agentId: s.agentId })).status).toBe(200);
+  return { ...s, customer, byotId: numberId, byotNumber: number };
 }
 
 /** A webhook request signed with `authToken` exactly as Twilio signs it (what a BYOT customer can do). */
