@@ -24,6 +24,7 @@ const ISOLATED_UNIT_FILES = [
  * here.
  */
 const ISOLATED_CONNECTED_FILES = [
+  'test/connected/calls/lost-callbacks.test.ts',
   'test/connected/credits.test.ts',
   'test/connected/provider-keys.test.ts',
   'test/connected/store-faults.test.ts',
