@@ -445,7 +445,7 @@ export class PlatformStack extends Stack {
         { name: 'Routes', functions: [...this.routeFunctions.values()].map((f) => f.function) },
         { name: 'ApiKeyAuthorizer', functions: [this.edge.authorizerFunction.function] },
         { name: 'QueueConsumers', functions: [this.dispatchConsumer.function, this.webhookConsumer.function] },
-        { name: 'Scheduled', functions: [this.streamSweep.function, this.campaignScheduler.fn.function] },
+        { name: 'Scheduled', functions: [this.streamSweep.function, this.lostCallbacks.function, this.campaignScheduler.fn.function] },
       ],
       api: this.api,
       streaming: this.streaming,

@@ -57,17 +57,22 @@ export interface TransactOptions {
   readonly lostAt?: () => Promise<number | undefined>;
 }
 
+/** How long {@link transact} retries a transaction that keeps meeting others on its items. */
+export const TRANSACT_RETRY_BUDGET_MS = 6_000;
+/** The longest wait between two tries (full jitter below it). */
+const MAX_TRANSACT_BACKOFF_MS = 1_000;
+
 /**
  * Runs a transaction, retrying when another transaction touched the same items (counters are shared by
  * every write in a workspace). A failed condition comes back as the index of the first failed item.
  */
 export async function transact(db: Db, items: TransactItems, options: TransactOptions = {}): Promise<{ failedIndex?: number }> {
-  // Each round of a burst lets at least one writer through, so a burst that spends a balance of N
-  // reservations needs up to N rounds before `lostAt` can answer the rest: 8 attempts turned 34 of 90 such
-  // answers into 429s on a loaded machine (100 calls against a balance for 10). The back-off is capped so
-  // the extra rounds cost at most about 3 s.
-  const MAX_ATTEMPTS = 16;
-  const MAX_BACKOFF_MS = 200;
+  // A burst of writers on one item (a workspace's balance) must drain before `lostAt` can answer the rest:
+  // spending a balance of 10 reservations among 100 concurrent calls took more than 8 tries, and on a loaded
+  // CI machine more than 16, for some writers (each answered 429 though the balance was soon spent). So the
+  // retries are bounded by time, not count, and the back-off keeps growing (to 1 s) so a crowd spreads out
+  // instead of colliding again: TRANSACT_RETRY_BUDGET_MS, well inside a route's 10 s Lambda timeout.
+  const startedMs = Date.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
       await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
@@ -80,9 +85,10 @@ export async function transact(db: Db, items: TransactItems, options: TransactOp
       if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw error;
       const lost = await options.lostAt?.();
       if (lost !== undefined) return { failedIndex: lost };
-      if (attempt >= MAX_ATTEMPTS) throw error;
+      const backoffMs = Math.random() * Math.min(MAX_TRANSACT_BACKOFF_MS, 10 * 2 ** attempt);
+      if (Date.now() + backoffMs - startedMs > TRANSACT_RETRY_BUDGET_MS) throw error;
       // Full jitter keeps a burst of writers in one workspace from colliding again in lockstep.
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(MAX_BACKOFF_MS, 10 * 2 ** attempt)));
+      await new Promise((r) => setTimeout(r, backoffMs));
     }
   }
 }
