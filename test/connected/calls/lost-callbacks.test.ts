@@ -147,7 +147,7 @@ describe('the reconciliation of lost status callbacks', () => {
     // A call answered by the agent: its stream was claimed, so its dialed-call entry moved to the live streams.
     const s = await p.callerSetup(CREDITS);
     const to = '+14155550304';
-    p.platform.callSimulator!.setRule(to, { kind: 'answer' });
+    p.platform.callSimulator!.setRule(to, { kind: 'answer', lines: ['Bye.'] });
     const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.numberId, workspaceId: s.workspaceId });
     const callId: string = started.body.call_id;
     const streamed = await eventually(async () => {
