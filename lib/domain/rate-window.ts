@@ -42,6 +42,8 @@ interface Slot {
   authorityCount: number;
   /** A batch was refused this window: near the limit, reserve one unit at a time. */
   single: boolean;
+  /** Reservations asked of the authority and not yet answered (see admit). */
+  pending: number;
 }
 
 /**
@@ -74,7 +76,7 @@ export class LocalWindows {
     let slot = this.slots.get(id);
     if (!slot || slot.startMs !== startMs) {
       if (slot) this.slots.delete(id);
-      slot = { startMs, count: 0, full: false, leased: 0, authorityCount: 0, single: false };
+      slot = { startMs, count: 0, full: false, leased: 0, authorityCount: 0, single: false, pending: 0 };
       if (this.slots.size >= this.maxPartitions) this.slots.delete(this.slots.keys().next().value!);
       this.slots.set(id, slot);
     }
@@ -117,8 +119,18 @@ export class LocalWindows {
     }
     const cap = Math.max(1, Math.floor(policy.limit * MAX_BATCH_SHARE));
     const room = Math.max(1, Math.floor((policy.limit - slot.authorityCount) / 2));
-    const reserve = slot.single ? 1 : Math.min(cap, room, Math.max(1, admittedBefore));
+    // While a reservation is on its way, a concurrent request reserves only its own unit: the spares of
+    // batches asked for at once by a burst (none answered, so none leased yet) added up past the limit,
+    // and 100 concurrent requests of a 200-per-window key were answered 429.
+    const reserve = slot.single || slot.pending > 0 ? 1 : Math.min(cap, room, Math.max(1, admittedBefore));
+    slot.pending += 1;
     return { decision: { policy, allowed: true, remaining: Math.max(0, policy.limit - slot.count), resetSeconds }, reserve };
+  }
+
+  /** A reservation that got no answer (the authority unreachable): it is no longer on its way. */
+  unanswered(policy: RatePolicy, partition: string, nowMs: number): void {
+    const slot = this.slot(policy, partition, nowMs);
+    slot.pending = Math.max(0, slot.pending - 1);
   }
 
   /** A batch did not fit in the authority's window: the rest of the window reserves one unit at a time. */
@@ -139,6 +151,7 @@ export class LocalWindows {
   ): RateDecision {
     const slot = this.slot(policy, partition, nowMs);
     const { resetSeconds } = windowAt(policy, nowMs);
+    slot.pending = Math.max(0, slot.pending - 1);
     if (!authority.allowed) {
       slot.full = true;
       return { policy, allowed: false, remaining: 0, resetSeconds };

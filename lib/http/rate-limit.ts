@@ -110,6 +110,7 @@ export async function takeRate(db: Db, policy: RatePolicy, partition: string, no
     }
     return local.settle(policy, remembered, nowMs, reserved, out);
   } catch (error) {
+    local.unanswered(policy, remembered, nowMs);
     log('warn', 'rate limiter unavailable; request let through', describeError(error));
     return decision;
   }

@@ -116,6 +116,19 @@ describe('batched reservations in the authority (the table-backed limiter)', () 
     expect(admitted).toBeGreaterThan(busy.limit - 3 * 10);
   });
 
+  it('a burst whose reservations are all on their way at once reserves one unit each, never past the limit', () => {
+    // 100 concurrent requests of one key: each asks before any answer comes back (takeRate awaits the table).
+    const w = new LocalWindows();
+    const table = authority(busy.limit);
+    const asked = Array.from({ length: 100 }, () => w.admit(busy, 'k', t0));
+    expect(asked.map((a) => a.reserve)).toEqual([1, ...Array(99).fill(1)]);
+    const decisions = asked.map((a) => w.settle(busy, 'k', t0, a.reserve, table.reserve(a.reserve)));
+    expect(decisions.every((d) => d.allowed)).toBe(true);
+    expect(table.count).toBe(100);
+    // Answered, the instance batches again.
+    expect(request(w, table, busy, t0).asked).toEqual([10]);
+  });
+
   it('a batch that does not fit narrows the instance to single units for the rest of the window', () => {
     const w = new LocalWindows();
     const table = authority(busy.limit);

@@ -86,7 +86,8 @@ describe('POST /api/optimus/phone-call', () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((x) => x === 202)).toHaveLength(10);
     // Every other answer, listed, so a failure says what the refused calls got instead (a 429 is a retry cut short).
-    expect(statuses.filter((x) => x !== 202)).toEqual(Array(90).fill(402));
+    const refusals = results.filter((r) => r.status !== 202).map((r) => (r.status === 402 ? 402 : `${r.status} ${JSON.stringify(r.body)}`));
+    expect(refusals).toEqual(Array(90).fill(402));
     const balance = await readBalance(p.deps.db, s.workspaceId);
     expect(balance).toBe(0);
     const ledger = await listLedger(p.deps.db, s.workspaceId);
