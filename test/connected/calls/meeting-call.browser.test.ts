@@ -381,8 +381,9 @@ describe('the meeting page in Chromium', () => {
 describe('the meeting page without microphone permission', () => {
   it('says the microphone is blocked and how to allow it', async () => {
     const link = await newLink();
-    // Fake devices, but no automatic "allow": the permission request is refused, as by a person.
-    const strict = await launchChromium(['--use-fake-device-for-media-stream']);
+    // Fake devices, but no automatic "allow": the permission request is refused, as by a person. The full
+    // browser: the headless shell has no permission prompt to refuse.
+    const strict = await launchChromium(['--use-fake-device-for-media-stream'], 'full');
     try {
       const context = await strict.newContext({ viewport: PHONE });
       const { page, problems } = await openPage(context);
