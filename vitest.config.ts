@@ -31,14 +31,16 @@ const ISOLATED_CONNECTED_FILES = [
 ];
 
 /**
- * Test files run side by side, three per core (at least six). The files that take longest are conversations
+ * Test files run side by side, four per core (at least eight). The files that take longest are conversations
  * over the vendor stand-ins, which wait on real-time audio: with one file per core the CPU sat mostly idle
- * (two workers: 590 s of wall clock; four: 359 s, every file taking as long as before). They are
+ * (two workers: 590 s of wall clock; four: 359 s, every file taking as long as before). On the two-core
+ * machine, 28 November: six workers left the CPU idle half of the run's last minute (177-180 s), eight kept
+ * it busy to the end (167-172 s), ten spent more on starting workers than they saved (188 s). The files are
  * independent (docs/testing.md): each file's platform has its own table, dispatch and webhook queues, port,
  * data directory and instance registry; only the stores started by global setup are shared. TEST_WORKERS
  * overrides the count (1 runs the files one after another).
  */
-const workers = Number(process.env.TEST_WORKERS) || Math.max(6, availableParallelism() * 3);
+const workers = Number(process.env.TEST_WORKERS) || Math.max(8, availableParallelism() * 4);
 
 /**
  * The connected files that take longest, longest first (seconds of wall clock in a whole run on the idle
@@ -63,10 +65,12 @@ const SLOWEST_CONNECTED_FILES = [
 ];
 
 /**
- * The order files start in: the slowest connected files first, then the CDK files (pure CPU: they fill the
- * time the conversations leave idle instead of running alone at the end), the other connected files (the
+ * The order files start in: the slowest connected files first, then the other connected files (the
  * shared-worker ones before the isolated ones, so a shared worker moves on to its next file instead of
- * exiting), the unit files last.
+ * exiting), the CDK files, the unit files last. The CDK files come late so that the run's synthesizer
+ * (test/support/synthesize-variants.ts), which gets only the CPU the tests leave, has written the templates
+ * they read: started first, each CDK worker synthesized a variant itself and paid CloudFormation's validator
+ * start-up again (about 5 s of CPU each).
  */
 class ConversationsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -77,7 +81,7 @@ class ConversationsFirst extends BaseSequencer {
     const slowest = sorted.filter((f) => slowRank(f) !== -1).sort((a, b) => slowRank(a) - slowRank(b));
     const rest = (name: string) => of(name).filter((f) => slowRank(f) === -1);
     const others = sorted.filter((f) => !f.project.name.startsWith('platform') && !['cdk', 'unit'].includes(f.project.name));
-    return [...slowest, ...of('cdk'), ...rest('platform'), ...rest('platform-isolated'), ...of('unit'), ...others];
+    return [...slowest, ...rest('platform'), ...rest('platform-isolated'), ...of('cdk'), ...of('unit'), ...others];
   }
 }
 

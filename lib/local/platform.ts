@@ -1,11 +1,10 @@
-import { mkdir, readFile, writeFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import * as z from 'zod';
-import { ensureTable, startDynamoLocal, type LocalDynamo } from './dynamodb.js';
-import { cognitoEnvironment, startCognitoLocal, type LocalCognito } from './cognito.js';
-import { startS3Local, type LocalS3 } from './s3.js';
-import { ensureWebhookQueues, startSqsLocal, type LocalSqs } from './sqs.js';
+import { ensureTable } from './dynamodb.js';
+import { cognitoEnvironment } from './cognito.js';
+import { ensureWebhookQueues } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
 import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio-standin.js';
 import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
@@ -16,6 +15,9 @@ import { registerInstance } from './instances.js';
 import { loadConfig } from '../config.js';
 import { setProcessEnvironment } from '../deps.js';
 import { dashboardFallback } from './dashboard.js';
+import { startStores, type LocalStores } from './stores.js';
+
+export { startStores, type LocalStores } from './stores.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
 export const LocalSettings = z.object({
@@ -34,41 +36,6 @@ export const LocalSettings = z.object({
 export type LocalSettings = z.infer<typeof LocalSettings>;
 
 export { endpointsFile } from './instances.js';
-
-export interface LocalStores {
-  readonly dynamo: LocalDynamo;
-  readonly s3: LocalS3;
-  readonly sqs: LocalSqs;
-  /** Dashboard sign-in (docs/dashboard.md). */
-  readonly cognito: LocalCognito;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts DynamoDB Local, s3rver, the SQS server and cognito-local; `dataDir` undefined keeps DynamoDB in
- * memory and cognito-local in a temporary directory. With a `dataDir` (npm start) the sign-up and reset
- * codes cognito-local would email are printed on stderr.
- */
-export async function startStores(dataDir: string | undefined, bucket: string): Promise<LocalStores> {
-  const s3Dir = dataDir ? join(dataDir, 's3') : join(process.cwd(), '.test-data', `s3-${process.pid}-${Date.now()}`);
-  const printCodes = dataDir ? (line: string) => process.stderr.write(line) : undefined;
-  const [dynamo, s3, sqs, cognito] = await Promise.all([
-    startDynamoLocal(dataDir ? join(dataDir, 'dynamodb') : undefined),
-    startS3Local(s3Dir, bucket),
-    startSqsLocal('call-dispatch'),
-    startCognitoLocal(dataDir ? join(dataDir, 'cognito') : undefined, printCodes),
-  ]);
-  return {
-    dynamo,
-    s3,
-    sqs,
-    cognito,
-    async stop() {
-      await Promise.all([dynamo.stop(), s3.stop(), sqs.stop(), cognito.stop()]);
-      if (!dataDir) await rm(s3Dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The environment a Lambda would get from the stack, pointed at the local stores. */
 export function handlerEnvironment(

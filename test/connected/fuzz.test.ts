@@ -588,6 +588,12 @@ async function send(spec: Spec): Promise<Outcome> {
     const id = (JSON.parse(text) as { _id?: string })._id;
     if (id) pools[CREATES[spec.route]!].push(id);
   }
+  if (res.status >= 200 && res.status < 300 && spec.method === 'DELETE') {
+    // A deleted record leaves its pool: picked again, every later request on it could only be a 404, and
+    // a run that deleted the few agents early never saw an agent update succeed (1 run in about 70).
+    const gone = decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '');
+    for (const list of Object.values(pools)) if (list.includes(gone) && list.length > 1) list.splice(list.indexOf(gone), 1);
+  }
   if (res.status >= 400) {
     // The meeting pages answer a browser: a used or unknown link is an HTML page, by design.
     if ((spec.route === 'openMeeting' || spec.route === 'joinMeeting') && type.startsWith('text/html')) return { spec, status: res.status };
@@ -646,7 +652,7 @@ describe('fuzzing every route that takes input', () => {
     for (const name of succeeding) {
       const statuses = byRoute.get(name) ?? [];
       const histogram = statuses.reduce<Record<number, number>>((h, s) => ({ ...h, [s]: (h[s] ?? 0) + 1 }), {});
-      expect(statuses.some((s) => s >= 200 && s < 300), `${name} never succeeded: ${JSON.stringify(histogram)}`).toBe(true);
+      expect(statuses.some((s) => s >= 200 && s < 300), `seed ${SEED}: ${name} never succeeded: ${JSON.stringify(histogram)}`).toBe(true);
     }
   }, 300_000);
 });

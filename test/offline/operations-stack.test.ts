@@ -13,7 +13,7 @@ import { DISPATCH_QUEUE, WEBHOOK_CONSUMER_MAX_CONCURRENCY } from '../../lib/infr
 import { ROUTES } from '../../lib/infra/routes.js';
 import { loadConfig, VENDOR_KEY_NAMES } from '../../lib/config.js';
 import { CALL_METRICS } from '../../lib/services/call-metrics.js';
-import { AUTHORIZER_ENTRY, asArray, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
+import { AUTHORIZER_ENTRY, asArray, refId, STACK_VARIANTS, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 
 let resources: Record<string, Resource>;
 const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
@@ -29,7 +29,7 @@ const policyStatements = (from = resources) =>
   }));
 
 beforeAll(() => {
-  resources = synthPlatform({ alarmEmail: 'ops@example.com' }).resources;
+  resources = synthPlatform(STACK_VARIANTS.alarmEmail).resources;
 });
 
 describe('vendor keys', () => {
@@ -207,7 +207,7 @@ describe('edge', () => {
 
   it('has no WAF unless asked, and with waf a regional web ACL on the streaming ALB', () => {
     expect(ofType('AWS::WAFv2::WebACL')).toHaveLength(0);
-    const withWaf = synthPlatform({ waf: true }).resources;
+    const withWaf = synthPlatform(STACK_VARIANTS.waf).resources;
     const [[aclId, acl]] = ofType('AWS::WAFv2::WebACL', withWaf) as [[string, Resource]];
     expect(acl.Properties!.Scope).toBe('REGIONAL');
     const [[, association]] = ofType('AWS::WAFv2::WebACLAssociation', withWaf) as [[string, Resource]];
@@ -229,10 +229,10 @@ describe('queues, scaling and the table', () => {
 });
 
 describe('domains', () => {
-  const zone = { hostedZoneId: 'Z0123456789', zoneName: 'example.com' };
+  const zone = STACK_VARIANTS.domainsInZone.domains.hostedZone;
 
   it('with a hosted zone: DNS-validated certificates, the API mapped on its domain, alias records, https base URL', () => {
-    const r = synthPlatform({ domains: { apiDomain: 'api.example.com', streamDomain: 'stream.example.com', hostedZone: zone } }).resources;
+    const r = synthPlatform(STACK_VARIANTS.domainsInZone).resources;
     const certificates = ofType('AWS::CertificateManager::Certificate', r).map(([, c]) => c.Properties!);
     expect(certificates.map((c) => c.DomainName).sort()).toEqual(['api.example.com', 'stream.example.com']);
     for (const c of certificates) {
@@ -254,10 +254,23 @@ describe('domains', () => {
   });
 
   it('without a zone: certificates still DNS-validated (records made by hand), and no records', () => {
-    const r = synthPlatform({ domains: { apiDomain: 'api.example.com', streamDomain: 'stream.example.com' } }).resources;
+    const r = synthPlatform(STACK_VARIANTS.domains).resources;
     const certificates = ofType('AWS::CertificateManager::Certificate', r).map(([, c]) => c.Properties!);
     expect(certificates).toHaveLength(2);
     for (const c of certificates) expect(c.ValidationMethod).toBe('DNS');
     expect(ofType('AWS::Route53::RecordSet', r)).toHaveLength(0);
+  });
+});
+
+describe('every option at once', () => {
+  // Synthesis runs CloudFormation's validation, which throws on an invalid template: the stack nag.test.ts
+  // checks with every option is a valid one too.
+  it('synthesizes a valid template with the email, domains in a zone, WAF and existing secrets together', () => {
+    const r = synthPlatform(STACK_VARIANTS.everyOption).resources;
+    expect(ofType('AWS::SNS::Subscription', r).map(([, s]) => s.Properties!.Endpoint)).toEqual(['ops@example.com']);
+    expect(ofType('AWS::Route53::RecordSet', r)).toHaveLength(2);
+    expect(ofType('AWS::WAFv2::WebACLAssociation', r)).toHaveLength(1);
+    // The existing Twilio and vendor-key secrets are used; the data key is always the stack's own.
+    expect(ofType('AWS::SecretsManager::Secret', r).map(([id]) => id)).toEqual([expect.stringMatching(/^DataKey/)]);
   });
 });

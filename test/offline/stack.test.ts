@@ -19,7 +19,7 @@ import { ROUTES } from '../../lib/infra/routes.js';
 import { TABLE } from '../../lib/store/model.js';
 import { PHONE_METADATA_FILE } from '../../lib/domain/phone.js';
 import { WORKBOOK_LIBS_FILE } from '../../lib/domain/contact-import/xlsx.js';
-import { AUTHORIZER_ENTRY, asArray, handlerFunctions, refId, synthFunctionAsset, synthPlatform, type Resource, type Statement } from '../support/stack.js';
+import { AUTHORIZER_ENTRY, asArray, handlerFunctions, refId, STACK_VARIANTS, synthFunctionAsset, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 import { CONSUMER_TIMEOUT, SQS_VISIBILITY_PER_TIMEOUT } from '../../lib/infra/stack.js';
 
 /** The template, synthesized without bundling (the bundle test below runs one real bundle). */
@@ -246,7 +246,7 @@ describe('API routes and functions', () => {
     for (const [, fn] of handlerFunctions(resources)) {
       expect(fn.Properties!.Environment.Variables.PUBLIC_BASE_URL).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     }
-    const custom = synth({ publicBaseUrl: 'https://voice.example.com/' }).toJSON().Resources as Record<string, Resource>;
+    const custom = synth(STACK_VARIANTS.publicBaseUrl).toJSON().Resources as Record<string, Resource>;
     const customFns = handlerFunctions(custom).map(([, fn]) => fn);
     expect(customFns.length).toBeGreaterThan(0);
     for (const fn of customFns) expect(fn.Properties!.Environment.Variables.PUBLIC_BASE_URL).toBe('https://voice.example.com');

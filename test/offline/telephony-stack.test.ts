@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planRouteFunctions } from '../../lib/infra/entry-needs.js';
-import { asArray, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
+import { asArray, refId, STACK_VARIANTS, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 
 /** The template's resources, synthesized without bundling. */
 const synth = (props: Parameters<typeof synthPlatform>[0] = {}): Record<string, Resource> => synthPlatform(props).resources;
@@ -86,7 +86,8 @@ describe('Twilio credentials in the stack', () => {
 
   it('uses an existing secret when given its ARN, creating none', () => {
     const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:twilio-platform-AbCdEf';
-    const given = synth({ twilioSecretArn: arn });
+    expect(STACK_VARIANTS.twilioSecretArn.twilioSecretArn).toBe(arn);
+    const given = synth(STACK_VARIANTS.twilioSecretArn);
     expect(ofType('AWS::SecretsManager::Secret', given).filter(([id]) => id.startsWith('TwilioCredentials'))).toHaveLength(0);
     const { env, secretReads } = twilioAccessOf(given, 'functions/twilio/voice.ts');
     expect(env.TWILIO_SECRET_ARN).toBe(arn);

@@ -1,32 +1,27 @@
+import { existsSync, readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { startStores, type LocalStores } from '../../lib/local/platform.js';
+import { startStores, type LocalStores } from '../../lib/local/stores.js';
+
+/** What a test file needs to reach the run's stores (test/support/platform.ts, `sharedStores`). */
+export interface RunStores {
+  dynamodb: string;
+  s3: string;
+  s3Credentials: { accessKeyId: string; secretAccessKey: string };
+  sqs: string;
+  queueUrl: string;
+  deadLetterQueueUrl: string;
+  cognito: { endpoint: string; userPoolId: string; clientId: string; issuer: string; dataDir: string };
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stores: {
-      dynamodb: string;
-      s3: string;
-      s3Credentials: { accessKeyId: string; secretAccessKey: string };
-      sqs: string;
-      queueUrl: string;
-      deadLetterQueueUrl: string;
-      cognito: { endpoint: string; userPoolId: string; clientId: string; issuer: string; dataDir: string };
-    };
+    stores: RunStores;
   }
 }
 
-/**
- * The run's stores, on the main process's global: the two connected projects (shared and isolated worker
- * processes) both name this setup, and vitest may load it once per project. They share one set of stores.
- */
-const shared = globalThis as typeof globalThis & { testStores?: { started: Promise<LocalStores>; users: number } };
-
-/** Starts the local stores once per test run (DynamoDB Local in memory, cognito-local in a temporary directory). */
-export async function setup(project: TestProject): Promise<void> {
-  shared.testStores ??= { started: startStores(undefined, 'voice-agents-recordings'), users: 0 };
-  shared.testStores.users += 1;
-  const stores = await shared.testStores.started;
-  project.provide('stores', {
+/** The addresses of started stores, as the test files get them. */
+export function runStores(stores: LocalStores): RunStores {
+  return {
     dynamodb: stores.dynamo.endpoint,
     s3: stores.s3.endpoint,
     s3Credentials: stores.s3.credentials,
@@ -40,12 +35,52 @@ export async function setup(project: TestProject): Promise<void> {
       issuer: stores.cognito.issuer,
       dataDir: stores.cognito.dataDir,
     },
-  });
+  };
+}
+
+/** How long global setup waits for `npm test`'s stores (DynamoDB Local's JVM on a busy machine). */
+const STORES_FILE_WAIT_MS = 120_000;
+
+/**
+ * The stores `npm test` (bin/test.ts) started while vitest itself was starting: it writes their addresses, or
+ * why they failed, to the file `TEST_STORES_FILE` names.
+ */
+async function storesFromFile(file: string): Promise<RunStores> {
+  for (const end = Date.now() + STORES_FILE_WAIT_MS; !existsSync(file); ) {
+    if (Date.now() > end) throw new Error(`no stores after ${STORES_FILE_WAIT_MS / 1000} s (${file})`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const written = JSON.parse(readFileSync(file, 'utf8')) as { stores: RunStores } | { error: string };
+  if ('error' in written) throw new Error(`the stores did not start: ${written.error}`);
+  return written.stores;
+}
+
+/**
+ * The run's stores, on the main process's global: the two connected projects (shared and isolated worker
+ * processes) both name this setup, and vitest may load it once per project. They share one set of stores:
+ * `npm test`'s when it started them (TEST_STORES_FILE), else started here (DynamoDB Local in memory,
+ * cognito-local in a temporary directory) and stopped by the last teardown.
+ */
+const shared = globalThis as typeof globalThis & {
+  testStores?: { provided: Promise<RunStores>; started?: Promise<LocalStores>; users: number };
+};
+
+export async function setup(project: TestProject): Promise<void> {
+  if (!shared.testStores) {
+    const file = process.env.TEST_STORES_FILE;
+    if (file) shared.testStores = { provided: storesFromFile(file), users: 0 };
+    else {
+      const started = startStores(undefined, 'voice-agents-recordings');
+      shared.testStores = { provided: started.then(runStores), started, users: 0 };
+    }
+  }
+  shared.testStores.users += 1;
+  project.provide('stores', await shared.testStores.provided);
 }
 
 export async function teardown(): Promise<void> {
   const run = shared.testStores;
   if (!run || (run.users -= 1) > 0) return;
   shared.testStores = undefined;
-  await (await run.started).stop();
+  if (run.started) await (await run.started).stop();
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
-import type { LocalStores } from '../../lib/local/platform.js';
+import type { LocalStores } from '../../lib/local/stores.js';
 import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
 import type { Fallback } from '../../lib/local/server.js';
 import { createSqsClient } from '../../lib/store/queue.js';
