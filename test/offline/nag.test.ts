@@ -6,9 +6,9 @@
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { PlatformStack, type PlatformStackProps } from '../../lib/infra/stack.js';
-import { CDK_CONTEXT, STACK_VARIANTS } from '../support/stack.js';
+import { CDK_CONTEXT, scratchOutdir, STACK_VARIANTS } from '../support/stack.js';
 
 /**
  * Synthesizes with the AwsSolutions pack as a validation plugin (no bundling); throws on any finding.
@@ -16,7 +16,11 @@ import { CDK_CONTEXT, STACK_VARIANTS } from '../support/stack.js';
  * (test/support/stack-synthesis.ts): here it would only start its validator once more.
  */
 function synthWithNag(build: (app: App) => void): void {
-  const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+  const app = new App({
+    outdir: scratchOutdir(inject('synthCache')),
+    context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] },
+    builtinCloudFormationValidation: false,
+  });
   build(app);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   app.synth();

@@ -3,7 +3,7 @@
  * run's variant synthesizer (test/support/synthesize-variants.ts) runs it outside the test workers.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -68,10 +68,11 @@ export const STACK_VARIANTS = {
  * Synthesizes a variant in this process. CloudFormation's template validation (cdk.json's
  * `validateAgainstDefaultRules`) runs as part of it unless `validate` is false: the validator's first use
  * in a process costs about 5 s of CPU (a 9 MB WebAssembly module and its resource schemas), each later one
- * about 1 s.
+ * about 1 s. The cloud assembly goes to `outdir` (see {@link scratchOutdir}), else to a new temporary folder
+ * nothing removes.
  */
-export function synthesize(props: Props, validate = true): Synthesized {
-  const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: validate });
+export function synthesize(props: Props, validate = true, outdir?: string): Synthesized {
+  const app = new App({ outdir, context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: validate });
   const stack = new PlatformStack(app, 'Test', props);
   const template = Template.fromStack(stack);
   return { app, stack, template, resources: deepFreeze(template.toJSON()).Resources as Record<string, Resource> };
@@ -82,9 +83,9 @@ export function synthesize(props: Props, validate = true): Synthesized {
  * one test needs, to synthesize the cloud assembly) is built here only if asked for, without validating
  * again what the other process validated.
  */
-function fromShared(json: Record<string, unknown>, props: Props): Synthesized {
+function fromShared(json: Record<string, unknown>, props: Props, dir: string): Synthesized {
   let own: Synthesized | undefined;
-  const tree = () => (own ??= synthesize(props, false));
+  const tree = () => (own ??= synthesize(props, false, scratchOutdir(dir)));
   return {
     get app() {
       return tree().app;
@@ -96,6 +97,13 @@ function fromShared(json: Record<string, unknown>, props: Props): Synthesized {
     resources: deepFreeze(json).Resources as Record<string, Resource>,
   };
 }
+
+/**
+ * A new folder for a cloud assembly inside the run's directory, which global teardown removes: left to
+ * the CDK, every synthesis made a `cdk.out*` folder in the system's temporary directory and kept it (about
+ * 50 MB a run, the streaming service's staged image sources included).
+ */
+export const scratchOutdir = (dir: string): string => mkdtempSync(join(dir, 'cdk.out-'));
 
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
@@ -122,7 +130,7 @@ function publish(file: string, built: Synthesized): void {
  */
 export function sharedSynthesis(dir: string, props: Props): Synthesized {
   const { file, lock } = variantPaths(dir, props);
-  const read = () => fromShared(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>, props);
+  const read = () => fromShared(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>, props, dir);
   if (existsSync(file)) return read();
   try {
     writeFileSync(lock, '', { flag: 'wx' });
@@ -130,10 +138,10 @@ export function sharedSynthesis(dir: string, props: Props): Synthesized {
     // Another process is on it: wait for its template, or for its lock to go (its synthesis threw).
     for (const end = Date.now() + SHARED_WAIT_MS; Date.now() < end && !existsSync(file) && existsSync(lock); ) pause(50);
     if (existsSync(file)) return read();
-    return synthesize(props);
+    return synthesize(props, true, scratchOutdir(dir));
   }
   try {
-    const built = synthesize(props);
+    const built = synthesize(props, true, scratchOutdir(dir));
     publish(file, built);
     return built;
   } catch (error) {
@@ -155,7 +163,7 @@ export function synthesizeAhead(dir: string, props: Props): void {
     return;
   }
   try {
-    publish(file, synthesize(props));
+    publish(file, synthesize(props, true, scratchOutdir(dir)));
   } catch {
     rmSync(lock, { force: true });
   }

@@ -3,9 +3,9 @@ import { App, Stack } from 'aws-cdk-lib';
 import { inject } from 'vitest';
 import { PlatformFunction } from '../../lib/infra/constructs/api-function.js';
 import { ENTRY_NEEDS, type RouteEntry } from '../../lib/infra/entry-needs.js';
-import { CDK_CONTEXT, sharedSynthesis, synthesize, type Props, type Resource, type Synthesized } from './stack-synthesis.js';
+import { CDK_CONTEXT, scratchOutdir, sharedSynthesis, synthesize, type Props, type Resource, type Synthesized } from './stack-synthesis.js';
 
-export { CDK_CONTEXT, STACK_VARIANTS, type Resource, type Statement } from './stack-synthesis.js';
+export { CDK_CONTEXT, scratchOutdir, STACK_VARIANTS, type Resource, type Statement } from './stack-synthesis.js';
 
 /** Each variant synthesized in this process, by its props: the CDK files share worker processes (vitest.config.ts). */
 const synthesized = new Map<string, Synthesized>();
@@ -56,7 +56,12 @@ export function synthFunctionAsset(entry: RouteEntry): string {
   const needs = ENTRY_NEEDS[entry] ?? {};
   // Asset metadata (as the CLI asks for it) names the staged bundle folder. The whole stack's template, this
   // function's included, is validated by synthPlatform: a process that only bundles skips the validator.
-  const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true }, builtinCloudFormationValidation: false });
+  const dir = inject('synthCache');
+  const app = new App({
+    outdir: dir ? scratchOutdir(dir) : undefined,
+    context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true },
+    builtinCloudFormationValidation: false,
+  });
   const stack = new Stack(app, 'Bundle');
   new PlatformFunction(stack, 'Function', { entry, bundleFiles: needs.bundleFiles ?? [], bundleModules: needs.bundleModules ?? [] });
   const assembly = app.synth();
