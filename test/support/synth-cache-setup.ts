@@ -26,7 +26,6 @@ export async function setup(project: TestProject): Promise<void> {
     stdio: 'ignore',
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   });
-  // The lowest priority: the tests come first; the CDK files start late in the run (vitest.config.ts).
   // The lowest priority: the tests come first. The CDK files start late in the run (vitest.config.ts);
   // one that asks for a variant the synthesizer is still on waits for it, using no CPU meanwhile.
   setPriority(synthesizer.pid!, 19);
