@@ -271,7 +271,11 @@ export async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_00
 export async function liveCall(vp: VoicePlatform): Promise<{ numberId: string; callSid: string }> {
   const account = (await vp.deps.telephony.platformAccount())!;
   const twilio = vp.platform.twilio!;
-  const e164 = `+1415555${String(Math.floor(1000 + Math.random() * 8999))}`;
+  // A number nobody holds in the stand-in yet: a random pick collided now and then with one held already
+  // ("already belongs to an account"), an earlier call's in this file or one from the stand-in's pool.
+  let e164: string;
+  do e164 = `+1415555${String(Math.floor(1000 + Math.random() * 8999))}`;
+  while (twilio.number(e164));
   const held = twilio.addNumber(account.accountSid, e164);
   const now = new Date().toISOString();
   const number: PhoneNumber = {
