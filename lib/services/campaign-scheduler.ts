@@ -101,7 +101,16 @@ async function reconcile(deps: SchedulerDeps, c: Campaign, nowMs: number): Promi
     if (!call) {
       const abandoned = nowMs - Date.parse(t.claimedAt ?? now) > ABANDONED_CLAIM_MS;
       // The placeholder makes a late write of that call fail, so giving the claim back can never double-dial.
+      // Not written: the call was written meanwhile (its end accounts for it), or another scheduler wrote
+      // the placeholder (and gives the claim back; so does this one at its next pass, below).
       if (abandoned && (await tombstoneCall(deps.db, c.workspaceId, t.callId!, now))) await unclaimDial(deps.db, t, t.callId!, now, now);
+      continue;
+    }
+    if (call === 'tombstone') {
+      // Another scheduler's placeholder for an abandoned claim: the claim goes back, not as a failed attempt
+      // (read as a failed call, a second scheduler counted the claim as an attempt and kept its id in the
+      // results). Given back once: unclaimDial holds only while the target is still on this call.
+      await unclaimDial(deps.db, t, t.callId!, now, now);
       continue;
     }
     if (call.settledAt === undefined) continue;

@@ -175,10 +175,13 @@ export async function listTargets(db: Db, c: Pick<Campaign, 'workspaceId' | '_id
   return { data: matches.slice(from, from + req.limit), total: matches.length, page: req.page, limit: req.limit };
 }
 
-/** The live calls of these ids (a missing one is simply absent), strongly consistent. */
-export async function callsById(db: Db, ws: string, callIds: readonly string[]): Promise<Map<string, Call>> {
+/**
+ * The live calls of these ids (a missing one is simply absent), strongly consistent; a placeholder written by
+ * {@link tombstoneCall} is `'tombstone'`, never a call.
+ */
+export async function callsById(db: Db, ws: string, callIds: readonly string[]): Promise<Map<string, Call | 'tombstone'>> {
   const items = await batchGetItems(db, callIds.map((id) => key.liveCall(ws, id)));
-  return new Map(items.map((item) => [String(item._id), fromItem<Call>(item)]));
+  return new Map(items.map((item) => [String(item._id), item.tombstone === true ? 'tombstone' : fromItem<Call>(item)]));
 }
 
 export type ClaimOutcome = 'claimed' | 'campaign' | 'taken' | 'do_not_call' | 'locked' | 'rate';
@@ -393,7 +396,8 @@ export async function skipTarget(db: Db, t: CampaignTarget, reason: SkipReason, 
 
 /**
  * Writes an ended, settled placeholder under a call id that a crashed scheduler claimed but never created,
- * so a late writer of that call fails its condition and can never dial it. False when the call exists.
+ * so a late writer of that call fails its condition and can never dial it. False when the call or a
+ * placeholder exists.
  */
 export async function tombstoneCall(db: Db, ws: string, callId: string, now: string): Promise<boolean> {
   try {

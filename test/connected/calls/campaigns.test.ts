@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
 import { ABANDONED_CLAIM_MS, runCampaignTick } from '../../../lib/services/campaign-scheduler.js';
-import { claimDial, dueTargets } from '../../../lib/store/campaigns.js';
+import { claimDial, dueTargets, tombstoneCall } from '../../../lib/store/campaigns.js';
 import { findDncEntry } from '../../../lib/store/dnc.js';
 import { addCredits } from '../../../lib/store/workspaces.js';
 import { csv } from '../../support/contact-files.js';
@@ -340,6 +340,39 @@ describe('restart safety', () => {
       placeOutboundCall(p.deps, { workspaceId: s.workspaceId, agent: { _id: s.agentId }, from: { _id: s.numberId, number: s.number }, to: number(600, 0), callId: deadCall, nowMs: clock }),
     ).rejects.toThrow();
     expect(placedTo().get(number(600, 0))).toBe(1);
+  }, 120_000);
+
+  it("a scheduler that finds another's placeholder for an abandoned claim gives the claim back, not a failed attempt", async () => {
+    // Two schedulers reconcile at once: one has written the placeholder and not yet given the claim back when
+    // the other reads the claim's call. Seen under load: the second counted a failed attempt, the contact was
+    // dialed again as a retry, and the results listed the dead scheduler's call id.
+    const s = await setup();
+    p.platform.callSimulator!.setRule(number(650, 0), { kind: 'busy' });
+    const c = await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: 'T', phoneNumber: number(650, 0), externalFields: { appointment: 'Monday' } });
+    const id = (await p.api(s.apiKey, 'POST', '/api/campaigns', campaignBody(s, { contactIds: [c.body._id] }, { retry: { busy: { retries: 0, delayMinutes: 5 } } }))).body._id;
+    await p.api(s.apiKey, 'POST', `/api/campaigns/${id}/start`);
+    // A Saturday tick starts the campaign and defers the contact to Monday 09:00 New York.
+    clock = Date.parse('2026-12-19T16:00:00Z');
+    await tick();
+    clock = Date.parse('2026-12-21T14:00:00Z');
+    const [target] = await dueTargets(p.deps.db, id, new Date(clock).toISOString(), 10);
+    const deadCall = 'call_01KQ0000000000000000000001';
+    const claimed = await claimDial(p.deps.db, {
+      target: target!, callId: deadCall, now: new Date(clock).toISOString(), lockExpiresAt: Math.floor(clock / 1000) + 900,
+      rate: { partition: 'platform', startMs: clock, limit: 1_000 },
+    });
+    expect(claimed).toBe('claimed');
+    clock += ABANDONED_CLAIM_MS + 60_000;
+    // The first scheduler's half-done give-back: the placeholder only.
+    expect(await tombstoneCall(p.deps.db, s.workspaceId, deadCall, new Date(clock).toISOString())).toBe(true);
+
+    const done = await runToCompletion(s.apiKey, id);
+    expect(done.progress.attempts).toEqual({ answered: 0, voicemail: 0, busy: 1, no_answer: 0, failed: 0 });
+    expect(placedTo().get(number(650, 0))).toBe(1);
+    const [result] = (await p.api(s.apiKey, 'GET', `/api/campaigns/${id}/results`)).body.data;
+    expect(result).toMatchObject({ attempts: 1, lastOutcome: 'busy' });
+    expect(result.callIds).toHaveLength(1);
+    expect(result.callIds).not.toContain(deadCall);
   }, 120_000);
 });
 
