@@ -53,7 +53,7 @@ export async function run(): Promise<void> {
       while (polling) {
         const calls = await callsById(deps.db, ws.workspaceId, [...waiting.keys()]);
         for (const [id, call] of calls) {
-          if (!call.settledAt) continue;
+          if (call === 'tombstone' || !call.settledAt) continue; // the baseline's calls are all real
           waiting.get(id)?.();
           waiting.delete(id);
         }
