@@ -595,8 +595,12 @@ async function send(spec: Spec): Promise<Outcome> {
     for (const list of Object.values(pools)) if (list.includes(gone)) list.splice(list.indexOf(gone), 1);
   }
   if (res.status >= 400) {
-    // The meeting pages answer a browser: a used or unknown link is an HTML page, by design.
-    if ((spec.route === 'openMeeting' || spec.route === 'joinMeeting') && type.startsWith('text/html')) return { spec, status: res.status };
+    // The meeting pages answer a browser: a used or unknown link is an HTML page, by design. A dot segment
+    // in a generated id ('.', '..') is resolved by the URL parser before the request leaves: the request
+    // is then another route's, a meeting page's when the path left is one (`/meeting/assets/.` is
+    // `/meeting/assets/`, the page of a link named "assets": once in a run, 28 November).
+    const meetingPage = /^\/meeting\/[^/]+\/?$/.test(new URL(url).pathname);
+    if ((spec.route === 'openMeeting' || spec.route === 'joinMeeting' || meetingPage) && type.startsWith('text/html')) return { spec, status: res.status };
     if (!type.startsWith('application/json')) return { spec, status: res.status, problem: `error with content-type "${type}": ${text.slice(0, 200)}` };
     let parsed: unknown;
     try {
