@@ -65,12 +65,9 @@ const SLOWEST_CONNECTED_FILES = [
 ];
 
 /**
- * The order files start in: the slowest connected files first, then the other connected files (the
- * shared-worker ones before the isolated ones, so a shared worker moves on to its next file instead of
- * exiting), the CDK files, the unit files last. The CDK files come late so that the run's synthesizer
- * (test/support/synthesize-variants.ts), which gets only the CPU the tests leave, has written the templates
- * they read: started first, each CDK worker synthesized a variant itself and paid CloudFormation's validator
- * start-up again (about 5 s of CPU each).
+ * The order files start in, after the CDK files (which run first, on their own: the `cdk` project): the
+ * slowest connected files first, then the other connected files (the shared-worker ones before the isolated
+ * ones, so a shared worker moves on to its next file instead of exiting), the unit files last.
  */
 class ConversationsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -81,7 +78,7 @@ class ConversationsFirst extends BaseSequencer {
     const slowest = sorted.filter((f) => slowRank(f) !== -1).sort((a, b) => slowRank(a) - slowRank(b));
     const rest = (name: string) => of(name).filter((f) => slowRank(f) === -1);
     const others = sorted.filter((f) => !f.project.name.startsWith('platform') && !['cdk', 'unit'].includes(f.project.name));
-    return [...slowest, ...rest('platform'), ...rest('platform-isolated'), ...of('cdk'), ...of('unit'), ...others];
+    return [...of('cdk'), ...slowest, ...rest('platform'), ...rest('platform-isolated'), ...of('unit'), ...others];
   }
 }
 
@@ -89,24 +86,35 @@ export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
     maxWorkers: workers,
-    sequence: { sequencer: ConversationsFirst },
+    // Test and project modules transformed in one run are kept on disk (node_modules/.experimental-vitest-cache)
+    // for the next, keyed by their content: vitest's main process then spends about half its CPU (8.6 s
+    // instead of 14-16 s of a whole run), and the unit and CDK files alone 5 % less (docs/testing.md). A
+    // fresh clone (CI) starts without it.
+    experimental: { fsModuleCache: true },
+    // Every project but `cdk` (group 0) runs in group 1, after it.
+    sequence: { sequencer: ConversationsFirst, groupOrder: 1 },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
       {
-        // The CDK template files share their worker processes (no isolation): loading aws-cdk-lib costs each
-        // process a second of CPU, paid once per worker instead of once per file. A synthesis (about 8 s of
-        // CPU, CloudFormation's validation included) happens once per variant in the whole run: the first
-        // process writes the template where the others read it (test/support/stack.ts). They touch no store
-        // and no environment. A test that synthesizes a variant of its own is pure CPU: on a machine busy with
-        // the other workers' conversations it needs more than the default 30 s.
+        // The CDK template files run one after another in ONE process, before the other files (a group of
+        // their own: vitest runs projects with a worker count of their own in separate groups). In one
+        // process, aws-cdk-lib loads once, CloudFormation's validator starts once (about 5 s of CPU) and each
+        // stack variant is synthesized once (test/support/stack.ts). Spread over the workers, each worker
+        // paid the first two again and a run synthesizer the third: the CDK files alone cost 67 s of CPU
+        // instead of 24 s, and in a whole run 45-63 s instead of about 24 (docs/testing.md, 28 November,
+        // afternoon). They take about 15 s at the run's start, while the typecheck uses the other core, and
+        // touch no store and no environment. A test that synthesizes a variant is pure CPU: it gets more than
+        // the default 30 s.
         extends: true,
         test: {
           name: 'cdk',
           include: ['test/offline/**/*.test.ts'],
           isolate: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 0 },
           testTimeout: 120_000,
-          globalSetup: ['test/support/synth-cache-setup.ts'],
+          globalSetup: ['test/support/cdk-setup.ts'],
         },
       },
       {

@@ -47,6 +47,14 @@ function run(script: string, args: string[], quiet: boolean, env: Record<string,
 // The AWS SDK's clients the stores use warn on every start about Node 20's end of support (as `npm start` does).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+/**
+ * What the typecheck learned in the last run (tsc's `--incremental`), beside vitest's cache in node_modules:
+ * a run with nothing changed since takes about 11 s of CPU instead of 25 s, one with a file changed about 15
+ * s. tsc decides from each file's content what to check again, so a stale file gives no stale verdict; a
+ * fresh clone (CI) checks everything.
+ */
+const TYPECHECK_STATE = 'node_modules/.cache/voice-agent-platform/typecheck.tsbuildinfo';
+
 const storesDir = mkdtempSync(join(tmpdir(), 'vap-stores-'));
 const storesFile = join(storesDir, 'stores.json');
 /** Written whole (a rename), so global setup never reads half a file. */
@@ -66,7 +74,7 @@ const stores = startStores(undefined, 'voice-agents-recordings').then(
 );
 
 const [typecheck, tests] = await Promise.all([
-  run(bin('typescript', 'tsc'), ['--noEmit', '-p', '.'], true, {}, 19),
+  run(bin('typescript', 'tsc'), ['--noEmit', '-p', '.', '--incremental', '--tsBuildInfoFile', TYPECHECK_STATE], true, {}, 19),
   run(bin('vitest', 'vitest'), ['run', ...process.argv.slice(2)], false, { TEST_STORES_FILE: storesFile }),
 ]);
 await (await stores)?.stop();

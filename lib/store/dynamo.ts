@@ -14,7 +14,17 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 export interface Db {
   readonly doc: DynamoDBDocumentClient;
   readonly table: string;
+  /** The clock {@link transact}'s retries read and wait on; the real one when absent. */
+  readonly retryClock?: RetryClock;
 }
+
+/** Time as a retry loop sees it: tests give a virtual one, whose waits end at once (test/support/faults.ts). */
+export interface RetryClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const REAL_CLOCK: RetryClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 export interface DbOptions {
   readonly table: string;
@@ -72,7 +82,8 @@ export async function transact(db: Db, items: TransactItems, options: TransactOp
   // CI machine more than 16, for some writers (each answered 429 though the balance was soon spent). So the
   // retries are bounded by time, not count, and the back-off keeps growing (to 1 s) so a crowd spreads out
   // instead of colliding again: TRANSACT_RETRY_BUDGET_MS, well inside a route's 10 s Lambda timeout.
-  const startedMs = Date.now();
+  const clock = db.retryClock ?? REAL_CLOCK;
+  const startedMs = clock.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
       await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
@@ -86,9 +97,9 @@ export async function transact(db: Db, items: TransactItems, options: TransactOp
       const lost = await options.lostAt?.();
       if (lost !== undefined) return { failedIndex: lost };
       const backoffMs = Math.random() * Math.min(MAX_TRANSACT_BACKOFF_MS, 10 * 2 ** attempt);
-      if (Date.now() + backoffMs - startedMs > TRANSACT_RETRY_BUDGET_MS) throw error;
+      if (clock.now() + backoffMs - startedMs > TRANSACT_RETRY_BUDGET_MS) throw error;
       // Full jitter keeps a burst of writers in one workspace from colliding again in lockstep.
-      await new Promise((r) => setTimeout(r, backoffMs));
+      await clock.sleep(backoffMs);
     }
   }
 }

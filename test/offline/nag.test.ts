@@ -6,18 +6,18 @@
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PlatformStack, type PlatformStackProps } from '../../lib/infra/stack.js';
 import { CDK_CONTEXT, scratchOutdir, STACK_VARIANTS } from '../support/stack.js';
 
 /**
  * Synthesizes with the AwsSolutions pack as a validation plugin (no bundling); throws on any finding.
- * CloudFormation's own validation is left to synthPlatform, which runs it on the same variants
- * (test/support/stack-synthesis.ts): here it would only start its validator once more.
+ * CloudFormation's own validation is left to synthPlatform (test/support/stack.ts), which runs it on the
+ * same variants.
  */
 function synthWithNag(build: (app: App) => void): void {
   const app = new App({
-    outdir: scratchOutdir(inject('synthCache')),
+    outdir: scratchOutdir(),
     context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] },
     builtinCloudFormationValidation: false,
   });

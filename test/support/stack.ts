@@ -1,29 +1,94 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { inject } from 'vitest';
-import { PlatformFunction } from '../../lib/infra/constructs/api-function.js';
+import { PlatformFunction, PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
 import { ENTRY_NEEDS, type RouteEntry } from '../../lib/infra/entry-needs.js';
-import { CDK_CONTEXT, scratchOutdir, sharedSynthesis, synthesize, type Props, type Resource, type Synthesized } from './stack-synthesis.js';
+import { PlatformStack } from '../../lib/infra/stack.js';
 
-export { CDK_CONTEXT, scratchOutdir, STACK_VARIANTS, type Resource, type Statement } from './stack-synthesis.js';
+/** A resource of a synthesized template, loosely typed: each test reads the properties it asserts. */
+export type Resource = {
+  Type: string;
+  Properties?: Record<string, any>;
+  DependsOn?: string | string[];
+  DeletionPolicy?: string;
+  Metadata?: Record<string, unknown>;
+};
 
-/** Each variant synthesized in this process, by its props: the CDK files share worker processes (vitest.config.ts). */
+/** An IAM policy statement as it appears in a template. */
+export type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+/** The feature flags `cdk synth` runs with (cdk.json's context), so assertions see what the CLI deploys. */
+export const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+
+export type Synthesized = { readonly app: App; readonly stack: PlatformStack; readonly template: Template; readonly resources: Record<string, Resource> };
+
+/** Freezes a synthesized template (its JSON) all the way down, so no test can change what the next one reads. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export type Props = ConstructorParameters<typeof PlatformStack>[2];
+
+const ZONE = { hostedZoneId: 'Z0123456789', zoneName: 'example.com' };
+const DOMAINS = { apiDomain: 'api.example.com', streamDomain: 'stream.example.com' };
+
+/**
+ * The variants more than one test asserts on, by name. `everyOption` is the stack with every option at once:
+ * test/offline/nag.test.ts checks its findings, test/offline/operations-stack.test.ts its template.
+ */
+export const STACK_VARIANTS = {
+  default: {},
+  alarmEmail: { alarmEmail: 'ops@example.com' },
+  waf: { waf: true },
+  domainsInZone: { domains: { ...DOMAINS, hostedZone: ZONE } },
+  domains: { domains: DOMAINS },
+  publicBaseUrl: { publicBaseUrl: 'https://voice.example.com/' },
+  twilioSecretArn: { twilioSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:twilio-platform-AbCdEf' },
+  everyOption: {
+    alarmEmail: 'ops@example.com',
+    domains: { ...DOMAINS, hostedZone: ZONE },
+    waf: true,
+    twilioSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:twilio-AbCdEf',
+    vendorKeysSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:vendors-AbCdEf',
+  },
+} as const satisfies Record<string, NonNullable<Props>>;
+
+/**
+ * A new folder for a cloud assembly inside the run's directory (test/support/cdk-setup.ts), which global
+ * teardown removes: left to the CDK, every synthesis made a `cdk.out*` folder in the system's temporary
+ * directory and kept it (about 50 MB a run, the streaming service's staged image sources included). Outside
+ * a vitest run (no directory), a new temporary folder.
+ */
+export const scratchOutdir = (): string | undefined => {
+  const dir = inject('cdkOutdir');
+  return dir ? mkdtempSync(join(dir, 'cdk.out-')) : undefined;
+};
+
+/** Each variant synthesized in this process, by its props: the CDK files share one worker process (vitest.config.ts). */
 const synthesized = new Map<string, Synthesized>();
 
 /**
  * Synthesizes the platform stack without running esbuild: bundling every handler takes most of a minute and
  * proves nothing about the template (`npm run synth` bundles them all; test/offline/stack.test.ts runs one
  * real bundle). CloudFormation's own template validation (cdk.json's `validateAgainstDefaultRules`) still
- * runs on every variant. A variant is synthesized once per run (seven files assert on the default stack),
- * those of {@link STACK_VARIANTS} by one process started with the run, and kept per process, its template
- * frozen.
+ * runs on every variant: its first use in a process costs about 5 s of CPU (a 9 MB WebAssembly module and
+ * its resource schemas), each later one about 1 s, which is why the CDK files run in one process. A variant
+ * is synthesized once per run (seven files assert on the default stack), its template frozen.
  */
 export function synthPlatform(props: Props = {}): Synthesized {
   const key = JSON.stringify(props);
   const known = synthesized.get(key);
   if (known) return known;
-  const dir = inject('synthCache');
-  const built = dir ? sharedSynthesis(dir, props) : synthesize(props);
+  const app = new App({ outdir: scratchOutdir(), context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new PlatformStack(app, 'Test', props);
+  const template = Template.fromStack(stack);
+  const built = { app, stack, template, resources: deepFreeze(template.toJSON()).Resources as Record<string, Resource> };
   synthesized.set(key, built);
   return built;
 }
@@ -56,9 +121,8 @@ export function synthFunctionAsset(entry: RouteEntry): string {
   const needs = ENTRY_NEEDS[entry] ?? {};
   // Asset metadata (as the CLI asks for it) names the staged bundle folder. The whole stack's template, this
   // function's included, is validated by synthPlatform: a process that only bundles skips the validator.
-  const dir = inject('synthCache');
   const app = new App({
-    outdir: dir ? scratchOutdir(dir) : undefined,
+    outdir: scratchOutdir(),
     context: { ...CDK_CONTEXT, 'aws:cdk:enable-asset-metadata': true },
     builtinCloudFormationValidation: false,
   });
