@@ -265,7 +265,7 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     expect(standin.connections.length).toBe(before + 1);
     expect(lastConnection().closedAtMs).toBeUndefined();
     await session.close();
-    await vi.waitFor(() => expect(lastConnection().closedAtMs).toBeDefined());
+    await vi.waitFor(() => expect(lastConnection().closedAtMs).toBeDefined(), { timeout: 10_000 });
   });
 
   it.sequential('turns two flushed phrases into exactly the audio the script gives that text, and completes after end', async () => {
@@ -323,7 +323,7 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     expect(chunksAfterCancel).toBe(0);
     expect(received).toBeLessThan(synthesizeTone(LONG).length);
     const connection = lastConnection();
-    await vi.waitFor(() => expect(variant.cancelSeen(connection, 'barge-in')).toBeDefined());
+    await vi.waitFor(() => expect(variant.cancelSeen(connection, 'barge-in')).toBeDefined(), { timeout: 10_000 });
     // The vendor was stopped mid-audio: it still had audio to send when the cancel arrived.
     expect(variant.cancelSeen(connection, 'barge-in')!.pendingBytes).toBeGreaterThan(0);
     // The next utterance gets its own audio and none of the interrupted one's.
@@ -360,9 +360,9 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     speakTwoPhrases(u1);
     await collect(u1);
     await speakAndCancel(session.utterance('u2'));
-    await vi.waitFor(() => expect(variant.cancelSeen(connection, 'u2')).toBeDefined());
+    await vi.waitFor(() => expect(variant.cancelSeen(connection, 'u2')).toBeDefined(), { timeout: 10_000 });
     await session.close();
-    await vi.waitFor(() => expect(connection.closedAtMs).toBeDefined());
+    await vi.waitFor(() => expect(connection.closedAtMs).toBeDefined(), { timeout: 10_000 });
     variant.expectWire(connection, voiceId);
   });
 
@@ -370,7 +370,7 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     const session = await connect();
     const dropped = lastConnection();
     standin.dropConnections();
-    await vi.waitFor(() => expect(lastConnection().openedAtMs).toBeGreaterThan(dropped.openedAtMs));
+    await vi.waitFor(() => expect(lastConnection().openedAtMs).toBeGreaterThan(dropped.openedAtMs), { timeout: 10_000 });
     const reopened = lastConnection();
     expect(reopened.closedAtMs).toBeUndefined();
     const u = session.utterance('after-drop');
@@ -483,13 +483,15 @@ describe.concurrent('ElevenLabs keepalive', () => {
 
       const idle = await createTtsProvider('elevenlabs', configOf(standin), { keepaliveMs: 60_000 }).connect({ voiceId: DEFAULT_VOICE.elevenlabs });
       const opened = standin.connections.at(-1)!;
-      await vi.waitFor(() => expect(opened.closeCode).toBe(1008));
+      // vi.waitFor's default 1 s was too short once on a loaded machine (28 November): the 300 ms timer and
+      // the close it sends both wait on a busy event loop. The wait ends as soon as the close arrives.
+      await vi.waitFor(() => expect(opened.closeCode).toBe(1008), { timeout: 10_000 });
       expect(opened.sent.at(-1)?.json).toMatchObject({ error: 'input_timeout_exceeded' });
       // It reopens an idle socket a few times, then stops rather than loop for the rest of the call...
       const before = standin.connections.length;
       await new Promise((r) => setTimeout(r, 2_000));
       expect(standin.connections.length - before).toBeLessThanOrEqual(3);
-      await vi.waitFor(() => expect(standin.connections.every((c) => c.closedAtMs !== undefined)).toBe(true));
+      await vi.waitFor(() => expect(standin.connections.every((c) => c.closedAtMs !== undefined)).toBe(true), { timeout: 10_000 });
       // ...and opens one again when an utterance needs it.
       const u2 = idle.utterance('after-giving-up');
       u2.pushText('Back.');

@@ -117,7 +117,7 @@ describe('Cartesia: a context expires 1 s after its last audio', () => {
           continue: true,
           flush,
         });
-      const flushed = (n: number) => vi.waitFor(() => expect(messages.filter((m) => m.type === 'flush_done')).toHaveLength(n));
+      const flushed = (n: number) => vi.waitFor(() => expect(messages.filter((m) => m.type === 'flush_done')).toHaveLength(n), { timeout: 10_000 });
       ws.send(request('First part. ', true));
       await flushed(1);
       ws.send(request('Second part, in time. ', true));
@@ -128,7 +128,7 @@ describe('Cartesia: a context expires 1 s after its last audio', () => {
       await flushed(3);
       clockMs += 1_001;
       ws.send(request('Too late. ', true));
-      await vi.waitFor(() => expect(messages.at(-1)).toMatchObject({ type: 'error', context_id: 'c1', status_code: 400, message: expect.stringContaining('expired') }));
+      await vi.waitFor(() => expect(messages.at(-1)).toMatchObject({ type: 'error', context_id: 'c1', status_code: 400, message: expect.stringContaining('expired') }), { timeout: 10_000 });
       expect(messages.filter((m) => m.type === 'chunk').length).toBeGreaterThan(0);
     } finally {
       ws.close();

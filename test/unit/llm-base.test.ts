@@ -191,7 +191,7 @@ describe('cancellation', () => {
     const backingOff = new ScriptedLlm([() => failing(retryable(429)), () => events(done())], { baseDelayMs: 5_000, maxDelayMs: 5_000 });
     const live = new AbortController();
     const collected = collect(backingOff, live.signal);
-    await vi.waitFor(() => expect(backingOff.signals).toHaveLength(1));
+    await vi.waitFor(() => expect(backingOff.signals).toHaveLength(1), { timeout: 10_000 });
     live.abort();
     expect(await collected).toEqual([]);
     expect(backingOff.signals).toHaveLength(1);
