@@ -85,7 +85,7 @@ export function synthPlatform(props: Props = {}): Synthesized {
   const key = JSON.stringify(props);
   const known = synthesized.get(key);
   if (known) return known;
-  const app = new App({ outdir: scratchOutdir(), context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir: scratchOutdir(), context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: true });
   const stack = new PlatformStack(app, 'Test', props);
   const template = Template.fromStack(stack);
   const built = { app, stack, template, resources: deepFreeze(template.toJSON()).Resources as Record<string, Resource> };
