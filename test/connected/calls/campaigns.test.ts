@@ -304,24 +304,35 @@ describe('do not call', () => {
 });
 
 describe('restart safety', () => {
-  it('a claim whose scheduler died is given back after the grace and dialed once; its call can never be written late', async () => {
+  /**
+   * A one-contact campaign (a busy callee, no retries) started on a Saturday, whose contact a scheduler
+   * claims as Monday's calling hours open (`saturday` + 2 days, 14:00 UTC) and then dies before writing
+   * the claim's call `deadCall`. The clock is left at that Monday's opening.
+   */
+  async function abandonedClaim(base: number, name: string, saturday: string, deadCall: string) {
     const s = await setup();
-    p.platform.callSimulator!.setRule(number(600, 0), { kind: 'busy' });
-    const c = await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: 'R', phoneNumber: number(600, 0), externalFields: { appointment: 'Monday' } });
+    p.platform.callSimulator!.setRule(number(base, 0), { kind: 'busy' });
+    const c = await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: name, phoneNumber: number(base, 0), externalFields: { appointment: 'Monday' } });
     const id = (await p.api(s.apiKey, 'POST', '/api/campaigns', campaignBody(s, { contactIds: [c.body._id] }, { retry: { busy: { retries: 0, delayMinutes: 5 } } }))).body._id;
     await p.api(s.apiKey, 'POST', `/api/campaigns/${id}/start`);
     // A Saturday tick starts the campaign and defers the contact to Monday 09:00 New York.
-    clock = Date.parse('2026-12-12T16:00:00Z');
+    clock = Date.parse(`${saturday}T16:00:00Z`);
     await tick();
-    clock = Date.parse('2026-12-14T14:00:00Z');
-    // A scheduler claims the contact and dies before writing its call.
+    clock += 2 * 24 * 3_600_000 - 2 * 3_600_000;
     const [target] = await dueTargets(p.deps.db, id, new Date(clock).toISOString(), 10);
-    const deadCall = 'call_01KQ0000000000000000000000';
     const claimed = await claimDial(p.deps.db, {
       target: target!, callId: deadCall, now: new Date(clock).toISOString(), lockExpiresAt: Math.floor(clock / 1000) + 900,
       rate: { partition: 'platform', startMs: clock, limit: 1_000 },
     });
     expect(claimed).toBe('claimed');
+    return { s, id };
+  }
+
+  it('a claim whose scheduler died is given back after the grace and dialed once; its call can never be written late', async () => {
+    // A scheduler claims the contact and dies before writing its call.
+    const deadCall = 'call_01KQ0000000000000000000000';
+    const { s, id } = await abandonedClaim(600, 'R', '2026-12-12', deadCall);
+    expect(clock).toBe(Date.parse('2026-12-14T14:00:00Z'));
     // The restarted scheduler leaves the claim alone within the grace: nobody is dialed.
     clock += 60_000;
     await Promise.all([tick(), tick()]);
@@ -346,22 +357,8 @@ describe('restart safety', () => {
     // Two schedulers reconcile at once: one has written the placeholder and not yet given the claim back when
     // the other reads the claim's call. Seen under load: the second counted a failed attempt, the contact was
     // dialed again as a retry, and the results listed the dead scheduler's call id.
-    const s = await setup();
-    p.platform.callSimulator!.setRule(number(650, 0), { kind: 'busy' });
-    const c = await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: 'T', phoneNumber: number(650, 0), externalFields: { appointment: 'Monday' } });
-    const id = (await p.api(s.apiKey, 'POST', '/api/campaigns', campaignBody(s, { contactIds: [c.body._id] }, { retry: { busy: { retries: 0, delayMinutes: 5 } } }))).body._id;
-    await p.api(s.apiKey, 'POST', `/api/campaigns/${id}/start`);
-    // A Saturday tick starts the campaign and defers the contact to Monday 09:00 New York.
-    clock = Date.parse('2026-12-19T16:00:00Z');
-    await tick();
-    clock = Date.parse('2026-12-21T14:00:00Z');
-    const [target] = await dueTargets(p.deps.db, id, new Date(clock).toISOString(), 10);
     const deadCall = 'call_01KQ0000000000000000000001';
-    const claimed = await claimDial(p.deps.db, {
-      target: target!, callId: deadCall, now: new Date(clock).toISOString(), lockExpiresAt: Math.floor(clock / 1000) + 900,
-      rate: { partition: 'platform', startMs: clock, limit: 1_000 },
-    });
-    expect(claimed).toBe('claimed');
+    const { s, id } = await abandonedClaim(650, 'T', '2026-12-19', deadCall);
     clock += ABANDONED_CLAIM_MS + 60_000;
     // The first scheduler's half-done give-back: the placeholder only.
     expect(await tombstoneCall(p.deps.db, s.workspaceId, deadCall, new Date(clock).toISOString())).toBe(true);
