@@ -17,8 +17,6 @@ import { setProcessEnvironment } from '../deps.js';
 import { dashboardFallback } from './dashboard.js';
 import { startStores, type LocalStores } from './stores.js';
 
-export { startStores, type LocalStores } from './stores.js';
-
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
 export const LocalSettings = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),

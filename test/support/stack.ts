@@ -39,7 +39,8 @@ const ZONE = { hostedZoneId: 'Z0123456789', zoneName: 'example.com' };
 const DOMAINS = { apiDomain: 'api.example.com', streamDomain: 'stream.example.com' };
 
 /**
- * The variants more than one test asserts on, by name. `everyOption` is the stack with every option at once:
+ * The stack variants the CDK files synthesize, by name (`synthPlatform` keeps each by its props, so files
+ * naming the same one share its synthesis). `everyOption` is the stack with every option at once:
  * test/offline/nag.test.ts checks its findings, test/offline/operations-stack.test.ts its template.
  */
 export const STACK_VARIANTS = {
