@@ -196,7 +196,8 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
       return {
         sendAudio: (audio) =>
           guard(() => {
-            client.sendAudio(audio);
+            // Frames come from Node buffers, never from shared memory, which is what the client's type rules out.
+            client.sendAudio(audio as Uint8Array<ArrayBuffer>);
             packetsSent += 1;
           }),
         finalize: () => guard(() => client.forceEndOfUtterance()),
