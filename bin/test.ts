@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startStores } from '../lib/local/stores.js';
+import { ensureDashboardBuild } from '../lib/web/dashboard/build.js';
 import { runStores } from '../test/support/global-setup.js';
 
 const require = createRequire(import.meta.url);
@@ -72,6 +73,11 @@ const stores = startStores(undefined, 'voice-agents-recordings').then(
     return undefined;
   },
 );
+
+// The dashboard's build, made once here when its sources changed (a fresh clone): every connected file's
+// platform serves it, and the eight workers that start together each ran `vite build` when none existed
+// (5 s of CPU in a first run). A build that fails here fails again, with its message, in the first file.
+void ensureDashboardBuild().catch(() => undefined);
 
 const [typecheck, tests] = await Promise.all([
   run(bin('typescript', 'tsc'), ['--noEmit', '-p', '.', '--incremental', '--tsBuildInfoFile', TYPECHECK_STATE], true, {}, 19),

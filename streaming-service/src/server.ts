@@ -144,7 +144,7 @@ export interface StreamingServer {
    * calls in progress to end on their own; then closes.
    */
   drain(timeoutMs: number): Promise<void>;
-  /** Ends every call now (reason `error`), waits for their history, and stops. */
+  /** Refuses new streams (503), ends every call now (reason `error`), waits for their history, and stops. */
   close(): Promise<void>;
 }
 
@@ -424,6 +424,10 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       await server.close();
     },
     async close() {
+      // No stream is admitted from here on (503, as while draining). One that arrived while the calls below
+      // were writing their history used to run a whole call, and the close waited for it (28 November: the
+      // test platform's stop took 30 s after a file whose last calls were still being set up).
+      draining = true;
       for (const s of sessions) s.end('error');
       web.close();
       chats.close();

@@ -519,6 +519,8 @@ export async function startStandinServer(
     },
     async stop() {
       for (const ws of wss.clients) ws.terminate();
+      // A response still streaming paced audio would hold the close until its last byte.
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

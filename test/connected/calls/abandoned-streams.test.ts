@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { costFor, STREAM_ABANDONED_AFTER_MS, type Call } from '../../../lib/domain/call.js';
 import { STREAM_TOKEN_KEY_PURPOSE, verifyStreamToken, type StreamTokenClaims } from '../../../lib/domain/stream-token.js';
 import type { HistoryRecord } from '../../../lib/domain/history.js';
@@ -203,7 +204,7 @@ describe('a streaming service that dies mid-call', () => {
    * A second streaming "container" on the same table, beating every 100 ms. `kill()` is its death: from
    * then on nothing it does reaches the table (no heartbeat, no history write), as when the task is gone.
    */
-  async function container(options: { heartbeatMs?: number; finalizeFails?: boolean } = {}) {
+  async function container(options: { heartbeatMs?: number; finalizeFails?: boolean; finalizeHeld?: Promise<void> } = {}) {
     const config = loadConfig();
     const real = platformEnvironment({ ...p.deps, config }, vendorProviders(config));
     let dead = false;
@@ -221,8 +222,10 @@ describe('a streaming service that dies mid-call', () => {
         void beat.finally(() => inFlight.delete(beat)).catch(() => undefined);
         return beat;
       },
-      finalize: (outcome, services) =>
-        dead || options.finalizeFails ? Promise.reject(new Error('the container is gone')) : real.finalize(outcome, services),
+      finalize: async (outcome, services) => {
+        await options.finalizeHeld;
+        return dead || options.finalizeFails ? Promise.reject(new Error('the container is gone')) : real.finalize(outcome, services);
+      },
     };
     const server: StreamingServer = createStreamingServer({ environment: async () => environment, heartbeatMs: options.heartbeatMs ?? 100 });
     const { port } = await server.listen(0, '127.0.0.1');
@@ -251,6 +254,34 @@ describe('a streaming service that dies mid-call', () => {
       },
     };
   }
+
+  it('a stream that arrives while a closing service writes its last history is refused with 503, not run', async () => {
+    let release = (): void => undefined;
+    const box = await container({ finalizeHeld: new Promise<void>((resolve) => (release = resolve)) });
+    const first = await answeredCall();
+    const caller = await SimulatedCaller.connect({ url: box.url, callSid: first.callSid, customParameters: { token: first.token }, playbackSpeed: 4 });
+    await eventually(async () => ((await call(first)).streamStartedAt ? true : undefined), 20_000, 'the first stream');
+
+    // The close ends the first call at once; its history write waits at the gate.
+    const closing = box.server.close();
+    const second = await answeredCall();
+    const upgrade = await new Promise<number | 'open'>((resolve) => {
+      const ws = new WebSocket(box.url);
+      ws.once('open', () => {
+        ws.terminate();
+        resolve('open');
+      });
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('error', () => undefined);
+    });
+    expect(upgrade).toBe(503);
+    expect((await call(second)).streamStartedAt).toBeUndefined();
+
+    release();
+    await closing;
+    caller.hangUp();
+    expect(box.ended.map((e) => e.callId)).toEqual([first.callId]);
+  }, 60_000);
 
   it('the sweep settles its call at the duration measured up to the last heartbeat and writes the record', async () => {
     const box = await container();
