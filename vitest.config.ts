@@ -75,8 +75,8 @@ const SLOWEST_CONNECTED_FILES = [
 const WAITS_ON_REAL_TIME = /^test\/connected\/(voice-|calls\/|web-stream\.|[\w-]+\.browser\.|[\w-]+-contract\.)/;
 
 /**
- * The order files start in, after the CDK files (which run first, on their own: the `cdk` project): the
- * slowest connected files first, then the connected files that mostly wait, then the other connected files
+ * The order files start in: the CDK file (all CPU for 20-30 s, on one worker), the slowest connected files,
+ * then the connected files that mostly wait, then the other connected files
  * (the shared-worker ones before the isolated ones, so a shared worker moves on to its next file instead of
  * exiting), the unit files last.
  */
@@ -112,28 +112,23 @@ export default defineConfig({
     // instead of 14-16 s of a whole run), and the unit and CDK files alone 5 % less (docs/testing.md). A
     // fresh clone (CI) starts without it.
     experimental: { fsModuleCache: true },
-    // Every project but `cdk` (group 0) runs in group 1, after it.
-    sequence: { sequencer: ConversationsFirst, groupOrder: 1 },
+    sequence: { sequencer: ConversationsFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
       {
-        // The CDK template files run one after another in ONE process, before the other files (a group of
-        // their own: vitest runs projects with a worker count of their own in separate groups). In one
-        // process, aws-cdk-lib loads once, CloudFormation's validator starts once (about 5 s of CPU) and each
-        // stack variant is synthesized once (test/support/stack.ts). Spread over the workers, each worker
-        // paid the first two again and a run synthesizer the third: the CDK files alone cost 67 s of CPU
-        // instead of 24 s, and in a whole run 45-63 s instead of about 24 (docs/testing.md, 28 November,
-        // afternoon). They take about 15 s at the run's start, while the typecheck uses the other core, and
-        // touch no store and no environment. A test that synthesizes a variant is pure CPU: it gets more than
-        // the default 30 s.
+        // The CDK template files run as ONE test file (test/offline/stacks.ts loads each), so in one process:
+        // aws-cdk-lib loads once, CloudFormation's validator starts once (about 5 s of CPU) and each stack
+        // variant is synthesized once (test/support/stack.ts). Spread over the workers, each worker paid the
+        // first two again: the CDK files alone cost 67 s of CPU instead of 24 s (docs/testing.md, 28 November,
+        // 08:50). One file starts first, beside the other files; a project of one worker would need a group
+        // of its own, which ran before every other file and left part of the second core idle for 20-30 s.
+        // They touch no store and no environment. A test that synthesizes a variant is pure CPU: it gets
+        // more than the default 30 s.
         extends: true,
         test: {
           name: 'cdk',
-          include: ['test/offline/**/*.test.ts'],
-          isolate: false,
-          maxWorkers: 1,
-          sequence: { groupOrder: 0 },
+          include: ['test/offline/stacks.ts'],
           testTimeout: 120_000,
           globalSetup: ['test/support/cdk-setup.ts'],
         },

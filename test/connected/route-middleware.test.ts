@@ -38,8 +38,12 @@ beforeAll(async () => {
     SECRET_KEY_FILE: join(dataDir, 'secret.key'),
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
-    // A key's window is 10 min here, so the test that exhausts it cannot straddle a window's end.
-    RATE_LIMIT_KEY: '20/600s',
+    // Day-long windows (their end is UTC midnight) for the tests that fill one: a window's end falling
+    // between the requests that fill it and the one that must be refused reset the count (a minute's window
+    // did once, under load).
+    RATE_LIMIT_KEY: '20/86400s',
+    RATE_LIMIT_AUTH_FAILURES: '20/86400s',
+    RATE_LIMIT_WIDGET: '10/86400s',
   });
   deps = await getDeps();
 });
@@ -218,7 +222,7 @@ describe('the key decides the workspace', () => {
     const a = await call(get, who, event('GET', { key: ws.apiKey }));
     expect(a.statusCode).toBe(200);
     expect(bodyOf(a)).toEqual({ workspaceId: ws.workspaceId, caller: { keyId: ws.keyId } });
-    expect(a.headers).toMatchObject({ 'ratelimit-policy': '"key";q=20;w=600', ratelimit: expect.stringMatching(/^"key";r=19;t=\d+$/) });
+    expect(a.headers).toMatchObject({ 'ratelimit-policy': '"key";q=20;w=86400', ratelimit: expect.stringMatching(/^"key";r=19;t=\d+$/) });
     // The second use takes the cached path and is counted too.
     const again = await call(post, who, event('POST', { key: ws.apiKey }));
     expect(again.statusCode).toBe(201);
@@ -328,7 +332,7 @@ describe('the key decides the workspace', () => {
 });
 
 describe('rate limits', () => {
-  it('a public route counts per source address before any work: the 11th widget request in a minute is 429 with Retry-After', async () => {
+  it('a public route counts per source address before any work: the 11th widget request in its window is 429 with Retry-After', async () => {
     const route = { ...base, method: 'POST', path: '/w', auth: false, ipLimit: 'widget', cors: true } satisfies RouteSpec;
     let ran = 0;
     const fn = async () => {
@@ -340,13 +344,13 @@ describe('rate limits', () => {
     const limited = await call(route, fn, event('POST', { sourceIp: from, body: {}, headers: { origin: 'https://shop.example' } }));
     expect(limited.statusCode).toBe(429);
     expect(bodyOf(limited).error.code).toBe('rate_limited');
-    expect(limited.headers).toMatchObject({ 'retry-after': expect.stringMatching(/^\d+$/), 'ratelimit-policy': '"widget";q=10;w=60', 'access-control-allow-origin': 'https://shop.example' });
+    expect(limited.headers).toMatchObject({ 'retry-after': expect.stringMatching(/^\d+$/), 'ratelimit-policy': '"widget";q=10;w=86400', 'access-control-allow-origin': 'https://shop.example' });
     expect(ran).toBe(10);
     // A refusal of the handler itself still carries the window's headers.
     const other = await call(route, async () => {
       throw new AppError(404, 'not_found', 'No.');
     }, event('POST', { sourceIp: '203.0.113.78', body: {} }));
-    expect(other.headers['ratelimit-policy']).toBe('"widget";q=10;w=60');
+    expect(other.headers['ratelimit-policy']).toBe('"widget";q=10;w=86400');
   });
 
   it('20 failed keys from one address: the 21st unknown key is 429 before its read; a key already known still works', async () => {
@@ -357,7 +361,7 @@ describe('rate limits', () => {
     for (let i = 0; i < 20; i += 1) expect((await call(route, async () => ({}), event('GET', { key: `vak_bad_${i}`, sourceIp: from }))).statusCode).toBe(401);
     const blocked = await call(route, async () => ({}), event('GET', { key: 'vak_bad_20', sourceIp: from }));
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.headers['ratelimit-policy']).toBe('"auth-failures";q=20;w=60');
+    expect(blocked.headers['ratelimit-policy']).toBe('"auth-failures";q=20;w=86400');
     expect((await call(route, async () => ({}), event('GET', { key: ws.apiKey, sourceIp: from }))).statusCode).toBe(200);
     // IPv4 mapped into IPv6 is the same address.
     expect((await call(route, async () => ({}), event('GET', { key: 'vak_bad_21', sourceIp: `::ffff:${from}` }))).statusCode).toBe(429);
