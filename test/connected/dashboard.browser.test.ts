@@ -200,6 +200,11 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     expect((await p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`)).body.name).toBe('Front desk');
     await page.getByRole('link', { name: 'Agents', exact: true }).click();
     await page.getByRole('row', { name: /Front desk/ }).waitFor();
+    // Each cell says what the list carries: the model and the speech vendor (the list has no voice id).
+    expect((await page.getByRole('row', { name: /Front desk/ }).getByRole('cell').allInnerTexts()).slice(1, 3)).toEqual([
+      'Anthropic · claude-haiku-4-5',
+      'Deepgram Aura',
+    ]);
     await checkScreen(page, 'agents-list', ['table']);
     expect(problems).toEqual([]);
     await context.close();

@@ -23,6 +23,9 @@ export interface Agent {
   readonly createdAt?: string;
 }
 
+/** What GET /api/agents lists of each agent (API_SPEC.md): no voice id, no prompts. */
+type AgentListItem = Pick<Agent, '_id' | 'name' | 'llm_provider' | 'llm_model' | 'tts_provider' | 'stt_provider' | 'createdAt'>;
+
 type Draft = Omit<Agent, '_id' | 'createdAt' | 'max_duration_seconds'> & { max_duration_seconds: string };
 
 const NEW_AGENT: Draft = {
@@ -42,7 +45,7 @@ const label = (options: readonly (readonly [string, string])[], value: string) =
 
 export function AgentsPage() {
   const [page, setPage] = useState(1);
-  const agents = useQuery({ queryKey: ['agents', page], queryFn: () => api<Page<Agent>>('GET', `/api/agents${query({ page, limit: 20 })}`) });
+  const agents = useQuery({ queryKey: ['agents', page], queryFn: () => api<Page<AgentListItem>>('GET', `/api/agents${query({ page, limit: 20 })}`) });
   return (
     <>
       <PageHeader
@@ -72,7 +75,8 @@ export function AgentsPage() {
                 columns={[
                   { header: 'Name', cell: (a) => <Link to={`/agents/${a._id}`}>{a.name}</Link> },
                   { header: 'Model', cell: (a) => <>{label(LLM_PROVIDERS, a.llm_provider)} · <code>{a.llm_model}</code></> },
-                  { header: 'Voice', cell: (a) => `${label(TTS_PROVIDERS, a.tts_provider)} · ${VOICES[a.tts_provider]?.find((v) => v.id === a.tts_voice_id)?.name ?? a.tts_voice_id}` },
+                  // The list carries the speech vendor, not the voice id (API_SPEC.md).
+                  { header: 'Voice', cell: (a) => label(TTS_PROVIDERS, a.tts_provider) },
                   { header: 'Created', cell: (a) => formatDate(a.createdAt) },
                 ]}
               />
