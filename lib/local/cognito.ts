@@ -10,7 +10,7 @@ import {
   CreateUserPoolCommand,
   ListUserPoolsCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { freePort, waitFor } from './ports.js';
+import { endWithThisProcess, freePort, waitFor } from './ports.js';
 
 /**
  * cognito-local (npm; it speaks Amazon Cognito's JSON API) for dashboard sign-in, run as a child process
@@ -93,6 +93,7 @@ export async function startCognitoLocal(dir: string | undefined, print?: (line: 
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEBUG: '' },
     stdio: ['ignore', print ? 'pipe' : 'ignore', 'ignore'],
   });
+  endWithThisProcess(child);
   if (print) relayCodes(child, print);
   let exited = false;
   child.once('exit', () => {

