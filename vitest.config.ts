@@ -4,33 +4,6 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Unit files that fake timers or spy on globals: they run isolated (a leak would reach the next file in a
- * shared worker). A new unit file that does either belongs here.
- */
-const ISOLATED_UNIT_FILES = [
-  'test/unit/caller-floor.test.ts',
-  'test/unit/keypad.test.ts',
-  'test/unit/llm-base.test.ts',
-  'test/unit/local-schedule.test.ts',
-  'test/unit/stt-engine.test.ts',
-  'test/unit/voice-pipeline.test.ts',
-];
-
-/**
- * Connected files that change a global of their worker process other than the environment: a client class's
- * prototype (`failCommands`, test/support/faults.ts), the process's stdout, the logger's level. They run
- * isolated, each in a fresh process. The other connected files share their worker processes (see the
- * `platform` project), their environment put back after each file. A new file that patches a global belongs
- * here.
- */
-const ISOLATED_CONNECTED_FILES = [
-  'test/connected/calls/lost-callbacks.test.ts',
-  'test/connected/credits.test.ts',
-  'test/connected/provider-keys.test.ts',
-  'test/connected/store-faults.test.ts',
-];
-
-/**
  * Test files run side by side, four per core (at least eight). The files that take longest are conversations
  * over the vendor stand-ins, which wait on real-time audio: with one file per core the CPU sat mostly idle
  * (two workers: 590 s of wall clock; four: 359 s, every file taking as long as before). On the two-core
@@ -59,8 +32,8 @@ const SLOWEST_CONNECTED_FILES = [
   'test/connected/cli.test.ts',
   'test/connected/calls/widget.browser.test.ts',
   'test/connected/calls/meeting-call.browser.test.ts',
-  // Not among the longest (14 s alone), but isolated: started with the other isolated files, after every
-  // shared one, it ran alone at the end of the run (22 s).
+  // Not among the longest (14 s alone, most of it waiting), but started late it ran alone at the end of
+  // the run (22 s).
   'test/connected/calls/lost-callbacks.test.ts',
 ];
 
@@ -76,9 +49,7 @@ const WAITS_ON_REAL_TIME = /^test\/connected\/(voice-|calls\/|web-stream\.|[\w-]
 
 /**
  * The order files start in: the CDK file (all CPU for 20-30 s, on one worker), the slowest connected files,
- * then the connected files that mostly wait, then the other connected files
- * (the shared-worker ones before the isolated ones, so a shared worker moves on to its next file instead of
- * exiting), the unit files last.
+ * then the connected files that mostly wait, then the other connected files, the unit files last.
  */
 class ConversationsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -88,16 +59,15 @@ class ConversationsFirst extends BaseSequencer {
     const slowRank = (f: TestSpecification) => SLOWEST_CONNECTED_FILES.indexOf(path(f));
     const slowest = sorted.filter((f) => slowRank(f) !== -1).sort((a, b) => slowRank(a) - slowRank(b));
     const waits = (f: TestSpecification) => WAITS_ON_REAL_TIME.test(path(f));
-    const rest = (name: string) => of(name).filter((f) => slowRank(f) === -1);
-    const others = sorted.filter((f) => !f.project.name.startsWith('platform') && !['cdk', 'unit'].includes(f.project.name));
-    const platform = rest('platform');
+    const unit = (f: TestSpecification) => path(f).startsWith('test/unit/');
+    const others = sorted.filter((f) => !['cdk', 'platform'].includes(f.project.name));
+    const platform = of('platform').filter((f) => slowRank(f) === -1);
     return [
       ...of('cdk'),
       ...slowest,
       ...platform.filter(waits),
-      ...platform.filter((f) => !waits(f)),
-      ...rest('platform-isolated'),
-      ...of('unit'),
+      ...platform.filter((f) => !waits(f) && !unit(f)),
+      ...platform.filter(unit),
       ...others,
     ];
   }
@@ -134,34 +104,24 @@ export default defineConfig({
         },
       },
       {
-        // Unit files that change no global (no fake timers, spies, mocks or environment) share their worker
-        // processes too: most of a unit file's time was loading the modules it tests, which sibling files
-        // load as well. The others stay isolated in `platform`.
-        extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: ISOLATED_UNIT_FILES, isolate: false },
-      },
-      {
-        // Connected files that touch no global share their worker processes, one file after another: each
-        // starts its own platform (own table, queues, port and data directory) and stops it, but loading the
-        // platform's modules (about 2.5 s of CPU: thousands of small modules) is paid once per worker, not
-        // once per file. The platform drops its process-wide dependencies when it starts (lib/deps.ts).
+        // The connected and unit files share worker processes, one file after another in each: a connected
+        // file starts its own platform (own table, queues, port and data directory) and stops it, but
+        // loading the platform's modules (about 2.5-3.5 s of CPU: thousands of small modules, which the
+        // unit files load too) is paid once per worker, not once per file. The platform drops its
+        // process-wide dependencies when it starts (lib/deps.ts). What a file changes in its process is put
+        // back after it by the setup file, whatever happened in the file: the environment, the logger's
+        // level, fake timers, and what it patched through `vi.spyOn` (a client class's `send` to inject
+        // store faults, `process.stdout.write` to read the logs). Until 28 November ten files that patch
+        // such globals ran each in a process of its own, and the unit files in processes of their own:
+        // 20-25 s of CPU a run spent loading modules again (docs/testing.md).
         extends: true,
         test: {
           name: 'platform',
-          include: ['test/connected/**/*.test.ts'],
-          exclude: ISOLATED_CONNECTED_FILES,
+          include: ['test/connected/**/*.test.ts', 'test/unit/**/*.test.ts'],
           isolate: false,
-          // The environment each file leaves is put back before the next file in the process.
+          // What each file leaves is put back before the next file in the process.
           setupFiles: ['test/support/file-environment.ts'],
           // One DynamoDB Local, s3rver and SQS server for the whole run; each test file gets its own table.
-          globalSetup: ['test/support/global-setup.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'platform-isolated',
-          include: [...ISOLATED_CONNECTED_FILES, ...ISOLATED_UNIT_FILES],
           globalSetup: ['test/support/global-setup.ts'],
         },
       },

@@ -11,6 +11,16 @@ export function setLogLevel(level: Level | 'silent'): void {
   threshold = ORDER[level];
 }
 
+/**
+ * The level a `LOG_LEVEL` value names, info when it names none. Applied when this module loads, so code
+ * that logs before any config is parsed (a module used on its own, a unit test) follows the variable too.
+ */
+export function setLogLevelFromEnvironment(value: string | undefined = process.env.LOG_LEVEL): void {
+  setLogLevel(value !== undefined && Object.hasOwn(ORDER, value) ? (value as Level | 'silent') : 'info');
+}
+
+setLogLevelFromEnvironment();
+
 export function log(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
   if (ORDER[level] < threshold) return;
   const line = JSON.stringify({ level, msg, time: new Date().toISOString(), ...fields });

@@ -51,7 +51,10 @@ export function createDb(options: DbOptions): Db {
     requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
   });
   return {
-    doc: DynamoDBDocumentClient.from(client, { marshallOptions: MARSHALL_OPTIONS }),
+    // A copy: the document client writes its own defaults into the options object it is given
+    // (`convertTopLevelContainer`), which turned every later `marshall(item, MARSHALL_OPTIONS)` in the
+    // process into a wrapped map.
+    doc: DynamoDBDocumentClient.from(client, { marshallOptions: { ...MARSHALL_OPTIONS } }),
     table: options.table,
   };
 }

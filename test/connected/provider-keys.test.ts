@@ -6,7 +6,7 @@
  * requests change nothing; only a full API key of the workspace reaches its keys, and no workspace sees,
  * tests or deletes another's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PROVIDER_KEY_VENDORS, type ProviderKeyVendor } from '../../lib/domain/provider-key.js';
 import { issueStandinKey } from '../../lib/local/standins/accounts.js';
@@ -24,12 +24,12 @@ const restore: (() => void)[] = [];
 
 function captureLogs(): void {
   for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream);
-    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+    const spy = vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
       logged.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof stream.write;
-    restore.push(() => (stream.write = write as typeof stream.write));
+      return write(chunk, ...rest);
+    }) as typeof stream.write);
+    restore.push(() => spy.mockRestore());
   }
 }
 

@@ -187,15 +187,18 @@ describe('cancellation', () => {
     expect(idle.signals).toHaveLength(0);
 
     // Full jitter at its top: a 5 s back-off, which the abort must cut short (the retry never starts).
-    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
-    const backingOff = new ScriptedLlm([() => failing(retryable(429)), () => events(done())], { baseDelayMs: 5_000, maxDelayMs: 5_000 });
-    const live = new AbortController();
-    const collected = collect(backingOff, live.signal);
-    await vi.waitFor(() => expect(backingOff.signals).toHaveLength(1), { timeout: 10_000 });
-    live.abort();
-    expect(await collected).toEqual([]);
-    expect(backingOff.signals).toHaveLength(1);
-    vi.restoreAllMocks();
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
+    try {
+      const backingOff = new ScriptedLlm([() => failing(retryable(429)), () => events(done())], { baseDelayMs: 5_000, maxDelayMs: 5_000 });
+      const live = new AbortController();
+      const collected = collect(backingOff, live.signal);
+      await vi.waitFor(() => expect(backingOff.signals).toHaveLength(1), { timeout: 10_000 });
+      live.abort();
+      expect(await collected).toEqual([]);
+      expect(backingOff.signals).toHaveLength(1);
+    } finally {
+      random.mockRestore();
+    }
   });
 });
 

@@ -5,7 +5,8 @@
  */
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { MARSHALL_OPTIONS } from '../../lib/store/dynamo.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createDb, MARSHALL_OPTIONS } from '../../lib/store/dynamo.js';
 
 const NAMES = Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== '__proto__');
 
@@ -15,6 +16,15 @@ describe('marshalling user-keyed maps', () => {
     const back = unmarshall(marshall(item, MARSHALL_OPTIONS));
     expect(back).toEqual(item);
     expect(Object.getOwnPropertyDescriptor(back.externalFields, name)?.value).toBe('v');
+  });
+
+  it('stay as written once a store client has sent a command (the SDK writes its defaults into the options it is given)', async () => {
+    const before = { ...MARSHALL_OPTIONS };
+    const db = createDb({ table: 'marshall-options', region: 'us-east-1', endpoint: 'http://127.0.0.1:9' });
+    // Nothing listens on port 9: the command fails, after its middleware (the marshalling step) has run.
+    await db.doc.send(new PutCommand({ TableName: db.table, Item: { pk: 'p', sk: 's' } })).catch(() => undefined);
+    db.doc.destroy();
+    expect(MARSHALL_OPTIONS).toEqual(before);
   });
 
   it('without the option the SDK refuses a map holding "constructor" (what made these writes 500)', () => {
