@@ -11,25 +11,46 @@
  * Both are reported as dials per second and as ratios to the baseline; the scheduler's overhead per dial
  * is the extra wall time per dial over the baseline's. Ends with one JSON line. Benchmarks report; they
  * never fail the run.
+ *
+ * Every status callback of the Twilio stand-in comes from 127.0.0.1, so all three runs share one per-IP
+ * webhook window (RATE_LIMIT_WEBHOOK, 1,200 a minute): 900 callbacks of the baseline (three per busy call)
+ * and the next run's first wave filled it, the rest were refused with 429 and their calls waited for the
+ * lost-callback reconciliation (3 minutes quiet, a run every 2), which is what `ticks back to back` measured
+ * from 24 November on (1.3 dials/s). The benchmark measures the scheduler and the call path, not the limiter,
+ * so it lifts that limit, and reads the campaign from the table rather than through the API (a GET per tick
+ * back to back is over the key's 200 per 10 s, and a 429 has no status).
  */
 import { loadavg } from 'node:os';
 import { getDeps, withTelephony } from '../lib/deps.js';
 import { loadConfig } from '../lib/config.js';
 import { placeOutboundCall } from '../lib/services/calls.js';
 import { runCampaignTick } from '../lib/services/campaign-scheduler.js';
-import { callsById } from '../lib/store/campaigns.js';
+import { callsById, findCampaign } from '../lib/store/campaigns.js';
 import { createWorkspace } from '../lib/store/workspaces.js';
 import { createTwilioTelephony } from '../lib/vendors/telephony/twilio.js';
 import { withBenchPlatform } from './_platform.js';
 
-const DIALS = 300;
-const CONCURRENCY = 100;
+/** 300 and 100 as documented; BENCH_CAMPAIGN_DIALS and BENCH_CAMPAIGN_CONCURRENCY give a shorter run. */
+const DIALS = Number(process.env.BENCH_CAMPAIGN_DIALS ?? 300);
+const CONCURRENCY = Number(process.env.BENCH_CAMPAIGN_CONCURRENCY ?? 100);
 /** How often the baseline looks for ended calls: a tight loop would measure DynamoDB Local, not the path. */
 const POLL_MS = 50;
 const number = (base: number, i: number) => `+1415${String(5_550_000 + base + i).padStart(7, '0')}`;
 
 export async function run(): Promise<void> {
   const before = loadavg()[0]!;
+  // Read by the platform's handlers when it starts: the stand-in's callbacks must never be refused (see above).
+  const webhookLimit = process.env.RATE_LIMIT_WEBHOOK;
+  process.env.RATE_LIMIT_WEBHOOK = '1000000/60s';
+  try {
+    await campaigns(before);
+  } finally {
+    if (webhookLimit === undefined) delete process.env.RATE_LIMIT_WEBHOOK;
+    else process.env.RATE_LIMIT_WEBHOOK = webhookLimit;
+  }
+}
+
+async function campaigns(before: number): Promise<void> {
   await withBenchPlatform({ dataDirPrefix: 'vap-bench-campaigns-', table: 'bench-campaigns', bucket: 'voice-agents-recordings', campaignScheduler: false }, async (platform) => {
     const deps = withTelephony(await getDeps(), createTwilioTelephony);
     const ws = await createWorkspace(deps.db, { name: 'bench', credits: 1_000_000 });
@@ -107,8 +128,8 @@ export async function run(): Promise<void> {
         await runCampaignTick(deps, { dialsPerSecond: 1_000 });
         tickBusyMs += performance.now() - t0;
         ticks += 1;
-        const c = await api('GET', `/api/campaigns/${campaign._id}`);
-        if (c.status === 'completed') break;
+        const c = await findCampaign(deps.db, ws.workspaceId, campaign._id);
+        if (c?.status === 'completed') break;
         if (tickMs > 0) await new Promise((r) => setTimeout(r, Math.max(0, tickMs - (performance.now() - t0))));
       }
       return { ms: performance.now() - start, ticks, tickBusyMs };
