@@ -11,7 +11,7 @@ import type { RateDecision, RatePolicy } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
 import { describeError, log, setLogLevel } from './log.js';
 import { keyVerdict, noteKeyUse, presentedKeyHash, type ApiKeyContext } from './key-verdict.js';
-import { RateLimitedError, UnknownKeyCache, rateExhausted, rateLimitHeaders, ratePolicies, sourceIp, takeRate } from './rate-limit.js';
+import { COUNTS_REFUSALS_ONLY, RateLimitedError, UnknownKeyCache, rateExhausted, rateLimitHeaders, ratePolicies, sourceIp, takeRate } from './rate-limit.js';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -301,10 +301,17 @@ export function defineRoute<const R extends RouteSpec>(
       const deps = depsFor(await getDeps());
       setLogLevel(deps.config.LOG_LEVEL);
       state.deps = deps;
-      // Public routes are counted per source IP before any other work (for webhooks: before the signature).
+      // Public routes are counted per source IP before any other work. Webhooks count only what they
+      // refuse (onError): an address that used its window is refused here, before the signature check.
       if (route.ipLimit) {
-        state.rate = await takeRate(deps.db, ratePolicies(deps.config)[route.ipLimit], sourceIp(event));
-        if (!state.rate.allowed) throw new RateLimitedError(state.rate);
+        const policy = ratePolicies(deps.config)[route.ipLimit];
+        if (COUNTS_REFUSALS_ONLY.has(route.ipLimit)) {
+          const blocked = rateExhausted(deps.db, policy, sourceIp(event));
+          if (blocked) throw new RateLimitedError(blocked);
+        } else {
+          state.rate = await takeRate(deps.db, policy, sourceIp(event));
+          if (!state.rate.allowed) throw new RateLimitedError(state.rate);
+        }
       }
       if (route.auth) {
         await authenticate(event, state, deps);
@@ -344,6 +351,10 @@ export function defineRoute<const R extends RouteSpec>(
       const requestId = request.event.requestContext?.requestId ?? 'unknown';
       if (error instanceof AppError && error.status < 500) {
         log('info', 'request', { requestId, route: routeKey, status: error.status, code: error.code });
+        const app = request.event.app;
+        if (route.ipLimit && COUNTS_REFUSALS_ONLY.has(route.ipLimit) && app?.deps && !(error instanceof RateLimitedError)) {
+          app.rate = await takeRate(app.deps.db, ratePolicies(app.deps.config)[route.ipLimit], sourceIp(request.event));
+        }
         request.response = json(error.status, { error: { code: error.code, message: error.message, details: error.details } }, requestId);
         const rate = request.event.app?.rate;
         // A 429 names its own wait (Retry-After): the rate limiter's, or a widget key's session limit.

@@ -17,6 +17,16 @@ import { describeError, log } from './log.js';
 /** The quotas, by the name the RateLimit headers give them. */
 export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'widget-key' | 'account';
 
+/**
+ * The per-IP policies that count only the requests their route refuses (a 4xx), as `auth-failures` counts
+ * failed key lookups: Twilio's webhooks. A callback with a good signature is never refused by the limiter
+ * (Twilio does not retry one; a lost final callback leaves the call, its credits and its campaign slot
+ * waiting for the reconciliation, minutes later), however many calls a customer runs through one of
+ * Twilio's addresses. What the limit stops is a flood of forged or malformed callbacks: once an address used
+ * its window, its webhooks are 429 from memory, before any signature work.
+ */
+export const COUNTS_REFUSALS_ONLY: ReadonlySet<PolicyName> = new Set<PolicyName>(['webhook']);
+
 /** Built once per parsed config (one per instance): every counted request reads them. */
 const policiesByConfig = new WeakMap<Config, Record<PolicyName, RatePolicy>>();
 

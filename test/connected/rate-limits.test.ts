@@ -5,14 +5,17 @@
  * exactly `limit` of any number of concurrent requests, and takes an instance's batch reservation whole or
  * not at all (what makes it hold across Lambda instances);
  * repeating an unknown key costs no read and no failure count, and a key created after being cached as
- * unknown works once the cache's TTL has passed.
+ * unknown works once the cache's TTL has passed. Twilio's webhooks count only the ones refused: a callback
+ * with a good signature is never limited until its address has used its window of refused ones.
  */
 import { randomBytes } from 'node:crypto';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { publicUrl } from '../../lib/config.js';
 import { countInWindow } from '../../lib/store/rate-limits.js';
+import { parseForm, twilioSignature } from '../../lib/vendors/telephony/twilio-webhook.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../../lib/store/model.js';
 import { createApiKey, hashApiKey } from '../../lib/store/workspaces.js';
 import { expectRefusedUnchanged } from '../support/invariants.js';
@@ -175,11 +178,28 @@ describe('failed authentications per source IP', () => {
 });
 
 describe('public routes per source IP', () => {
-  it('Twilio webhooks: 429 before any signature work once an address used its window', async () => {
-    const post = () =>
-      from('127.0.0.6', 'POST', '/twilio/status', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'CallSid=CA1&CallStatus=completed' });
-    for (let i = 0; i < 3; i += 1) expect((await post()).status).toBe(403);
-    expectLimited(await post(), 'webhook', 3);
+  it('Twilio webhooks: a signed one is never refused, however many; the refused ones are counted, and past the window even a signed one is 429', async () => {
+    const account = (await t.deps.telephony.platformAccount())!;
+    const form = (i: number) => `AccountSid=${account.accountSid}&CallSid=CA${String(i).padStart(32, '0')}&CallStatus=completed&From=%2B14155550100&To=%2B14155550101`;
+    const signed = (body: string) => ({
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': twilioSignature(account.authToken, publicUrl(t.deps.config, '/twilio/status'), parseForm(body)),
+    });
+    const post = (body: string, headers: Record<string, string>) => from('127.0.0.6', 'POST', '/twilio/status', { headers, body });
+    // Twice the window of callbacks Twilio signed: each is answered, none counted.
+    for (let i = 0; i < 6; i += 1) expect((await post(form(i), signed(form(i)))).status).toBe(204);
+    // Unsigned, wrongly signed and malformed ones are refused and counted: three (the window), then 429.
+    const unsigned = { 'content-type': 'application/x-www-form-urlencoded' };
+    const refused = await post(form(10), unsigned);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.ratelimit).toMatch(/^"webhook";r=2;t=\d+$/);
+    expect((await post(form(11), { ...signed(form(11)), 'x-twilio-signature': 'forged' })).status).toBe(403);
+    expect((await post('x'.repeat(70_000), unsigned)).status).toBe(413);
+    expectLimited(await post(form(12), unsigned), 'webhook', 3);
+    // The address is now refused before any signature work, a good signature included.
+    expectLimited(await post(form(13), signed(form(13))), 'webhook', 3);
+    // Another address is not.
+    expect((await from('127.0.0.26', 'POST', '/twilio/status', { headers: signed(form(14)), body: form(14) })).status).toBe(204);
   });
 
   it('meeting pages: 429 once an address used its window', async () => {
