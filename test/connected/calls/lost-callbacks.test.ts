@@ -70,7 +70,9 @@ async function callWithLostCallbacks(behaviour: CalleeBehaviour, to: string, set
   }
 }
 
-describe('the reconciliation of lost status callbacks', () => {
+// Each test places a call in real time and waits for the reconciliation (up to 15 s on an idle machine):
+// 90 s rather than the default 30 s for a busy one.
+describe('the reconciliation of lost status callbacks', { timeout: 90_000 }, () => {
   it.each([
     ['busy', { kind: 'busy' }, 'busy', '+14155550301'],
     ['no-answer', { kind: 'no-answer' }, 'no_answer', '+14155550302'],

@@ -103,7 +103,9 @@ async function joinCall(page: Page, link: Link): Promise<StubConnection> {
   return conn;
 }
 
-describe('the meeting page in Chromium', () => {
+// Calls in real time (a joined page plays and hears audio): 10-16 s each on an idle machine, so a busy one
+// gets 90 s rather than the default 30 s.
+describe('the meeting page in Chromium', { timeout: 90_000 }, () => {
   it('join screen: agent, moving meter, camera preview; Join starts the call with a verified credential', async () => {
     const link = await newLink();
     const context = await browser.newContext({ viewport: DESKTOP });
