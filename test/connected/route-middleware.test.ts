@@ -44,6 +44,7 @@ beforeAll(async () => {
     RATE_LIMIT_KEY: '20/86400s',
     RATE_LIMIT_AUTH_FAILURES: '20/86400s',
     RATE_LIMIT_WIDGET: '10/86400s',
+    RATE_LIMIT_WEBHOOK: '5/86400s',
   });
   deps = await getDeps();
 });
@@ -351,6 +352,47 @@ describe('rate limits', () => {
       throw new AppError(404, 'not_found', 'No.');
     }, event('POST', { sourceIp: '203.0.113.78', body: {} }));
     expect(other.headers['ratelimit-policy']).toBe('"widget";q=10;w=86400');
+  });
+
+  it("webhooks count only what their handler refuses (a 4xx): answered ones never; past the window, 429 before the handler", async () => {
+    const route = { ...base, method: 'POST', path: '/twilio/x', auth: false, ipLimit: 'webhook', bodyKind: 'raw' } satisfies RouteSpec;
+    let ran = 0;
+    const answer = async () => {
+      ran += 1;
+      return {};
+    };
+    const refuse = async () => {
+      ran += 1;
+      throw new AppError(403, 'invalid_signature', 'The request signature is not valid.');
+    };
+    const crash = async () => {
+      ran += 1;
+      throw new Error('the store is down');
+    };
+    const from = '203.0.113.120';
+    // Answered webhooks, twice the window: never counted, and no RateLimit fields on them.
+    for (let i = 0; i < 10; i += 1) {
+      const ok = await call(route, answer, event('POST', { sourceIp: from, rawBody: 'a=1' }));
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers['ratelimit-policy']).toBeUndefined();
+    }
+    // Our own failures (500) are not the sender's: not counted either.
+    for (let i = 0; i < 3; i += 1) expect((await call(route, crash, event('POST', { sourceIp: from, rawBody: 'a=1' }))).statusCode).toBe(500);
+    // Each refusal counts, and says what is left of the window.
+    for (let left = 4; left >= 0; left -= 1) {
+      const refused = await call(route, refuse, event('POST', { sourceIp: from, rawBody: 'a=1' }));
+      expect(refused.statusCode).toBe(403);
+      expect(refused.headers.ratelimit).toMatch(new RegExp(`^"webhook";r=${left};t=\\d+$`));
+    }
+    expect(ran).toBe(18);
+    // The window is used: 429 before the handler, whatever it would have answered.
+    const limited = await call(route, answer, event('POST', { sourceIp: from, rawBody: 'a=1' }));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers).toMatchObject({ 'ratelimit-policy': '"webhook";q=5;w=86400', 'retry-after': expect.stringMatching(/^\d+$/) });
+    expect((await call(route, refuse, event('POST', { sourceIp: from, rawBody: 'a=1' }))).statusCode).toBe(429);
+    expect(ran).toBe(18);
+    // Another address is not limited.
+    expect((await call(route, answer, event('POST', { sourceIp: '203.0.113.121', rawBody: 'a=1' }))).statusCode).toBe(200);
   });
 
   it('20 failed keys from one address: the 21st unknown key is 429 before its read; a key already known still works', async () => {
