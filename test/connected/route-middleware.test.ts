@@ -352,6 +352,8 @@ describe('rate limits', () => {
       throw new AppError(404, 'not_found', 'No.');
     }, event('POST', { sourceIp: '203.0.113.78', body: {} }));
     expect(other.headers['ratelimit-policy']).toBe('"widget";q=10;w=86400');
+    // Counted once, before the handler: its refusal does not count again (only webhooks count refusals).
+    expect(other.headers.ratelimit).toMatch(/^"widget";r=9;t=\d+$/);
   });
 
   it("webhooks count only what their handler refuses (a 4xx): answered ones never; past the window, 429 before the handler", async () => {
