@@ -256,6 +256,8 @@ export function defineRoute<const R extends RouteSpec>(
   options: RouteOptions = {},
 ) {
   const routeKey = `${route.method} ${route.path}`;
+  /** A per-IP limit that counts only this route's refusals (webhooks), not every request. */
+  const countsRefusals = route.ipLimit !== undefined && COUNTS_REFUSALS_ONLY.has(route.ipLimit);
   // Built once per process-wide deps (a local platform started again in the same process has new ones).
   let routeDeps: { readonly of: Deps; readonly deps: Deps } | undefined;
   const depsFor = (deps: Deps): Deps => {
@@ -305,7 +307,7 @@ export function defineRoute<const R extends RouteSpec>(
       // refuse (onError): an address that used its window is refused here, before the signature check.
       if (route.ipLimit) {
         const policy = ratePolicies(deps.config)[route.ipLimit];
-        if (COUNTS_REFUSALS_ONLY.has(route.ipLimit)) {
+        if (countsRefusals) {
           const blocked = rateExhausted(deps.db, policy, sourceIp(event));
           if (blocked) throw new RateLimitedError(blocked);
         } else {
@@ -352,8 +354,8 @@ export function defineRoute<const R extends RouteSpec>(
       if (error instanceof AppError && error.status < 500) {
         log('info', 'request', { requestId, route: routeKey, status: error.status, code: error.code });
         const app = request.event.app;
-        if (route.ipLimit && COUNTS_REFUSALS_ONLY.has(route.ipLimit) && app?.deps && !(error instanceof RateLimitedError)) {
-          app.rate = await takeRate(app.deps.db, ratePolicies(app.deps.config)[route.ipLimit], sourceIp(request.event));
+        if (countsRefusals && app?.deps && !(error instanceof RateLimitedError)) {
+          app.rate = await takeRate(app.deps.db, ratePolicies(app.deps.config)[route.ipLimit!], sourceIp(request.event));
         }
         request.response = json(error.status, { error: { code: error.code, message: error.message, details: error.details } }, requestId);
         const rate = request.event.app?.rate;
