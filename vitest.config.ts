@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -20,7 +21,7 @@ const workers = Number(process.env.TEST_WORKERS) || Math.max(8, availableParalle
  * two-core machine, 24 November: 133, 97, 77, 61, 52, 49, 45, 39, 34). They start first, whichever
  * project they are in: started late, one of them alone was the run's last minute (`fuzz`, isolated, began at
  * 202 s of 278). A fresh clone has no record of earlier runs' durations (vitest's cache), so the list is
- * written here; files not on it follow by the last run's duration when there is one, else by size.
+ * written here; files not on it follow by their recorded durations (DURATIONS below).
  */
 const SLOWEST_CONNECTED_FILES = [
   'test/connected/calls/campaigns.test.ts',
@@ -55,14 +56,26 @@ const WAITS_ON_REAL_TIME = /^test\/connected\/(voice-|calls\/|web-stream\.|[\w-]
 const WAITS_ON_PROCESSES = ['test/connected/contacts-import-cli.test.ts', 'test/unit/local-children.test.ts'];
 
 /**
+ * Seconds each file took in a whole run on the idle two-core machine (test/durations.json, written by
+ * test/support/record-durations.ts). Within each group below the longest start first, in every run: vitest
+ * itself orders by the last run's durations when its cache has them and by file size when not, so a first
+ * run (CI, a fresh clone) started the waiting files in another order, and the short ones first left the cores
+ * idle for about 20 s once the fuzz and the campaign had ended (28 November, 19:45: 18 idle core-seconds in
+ * that stretch cold, 8 warm). A file missing from the list starts first in its group.
+ */
+const DURATIONS = JSON.parse(readFileSync(new URL('./test/durations.json', import.meta.url), 'utf8')) as Record<string, number>;
+
+/**
  * The order files start in: the CDK file (all CPU for 20-30 s, on one worker), the slowest connected files,
  * then the files that mostly wait, then the other connected files, the unit files last.
  */
 class ConversationsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const of = (name: string) => sorted.filter((f) => f.project.name === name);
     const path = (f: TestSpecification) => relative(f.project.config.root, f.moduleId);
+    const seconds = (f: TestSpecification) => DURATIONS[path(f)] ?? Number.POSITIVE_INFINITY;
+    // Array.prototype.sort is stable: files of equal (or no) recorded duration keep vitest's order.
+    const sorted = (await super.sort(files)).sort((a, b) => Math.sign(seconds(b) - seconds(a)) || 0);
+    const of = (name: string) => sorted.filter((f) => f.project.name === name);
     const slowRank = (f: TestSpecification) => SLOWEST_CONNECTED_FILES.indexOf(path(f));
     const slowest = sorted.filter((f) => slowRank(f) !== -1).sort((a, b) => slowRank(a) - slowRank(b));
     const waits = (f: TestSpecification) => WAITS_ON_REAL_TIME.test(path(f)) || WAITS_ON_PROCESSES.includes(path(f));
