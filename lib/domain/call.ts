@@ -141,6 +141,11 @@ export interface Call {
   costBreakdown?: CostBreakdown;
   /** The campaign that placed the call (docs/campaigns.md). */
   campaignId?: string;
+  /**
+   * Runs of the lost-callback reconciliation in a row that could not ask Twilio about this call (an error
+   * from Twilio or the store, or no account left to ask with); back to 0 once Twilio answers.
+   */
+  reconcileFailures?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -287,6 +292,13 @@ export const PROVIDER_RING_TIMEOUT_MS = 60_000;
  * first; a call found still live is asked again after the same wait. docs/calls.md, "Lost status callbacks".
  */
 export const LOST_CALLBACK_AFTER_MS = PROVIDER_RING_TIMEOUT_MS + 2 * 60_000;
+
+/**
+ * A call the reconciliation failed to ask about this many runs in a row (one run a quiet period, so about
+ * nine minutes) is stuck, not unlucky: its run ends in an error, which the scheduled functions' error alarm
+ * reports (docs/calls.md, "Lost status callbacks"). Its credits stay reserved until someone looks.
+ */
+export const STUCK_AFTER_FAILED_ASKS = 3;
 
 /** GET /api/history/{id}/recording-url: a presigned download and when it stops working. */
 export const RecordingUrl = z

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { LOST_CALLBACK_AFTER_MS, TERMINAL_CALL_STATES, stateOfProviderStatus, type Call } from '../domain/call.js';
+import { LOST_CALLBACK_AFTER_MS, STUCK_AFTER_FAILED_ASKS, TERMINAL_CALL_STATES, stateOfProviderStatus, type Call } from '../domain/call.js';
 import { describeError, log } from '../http/log.js';
 import { findCall, findQuietDialedCalls, recheckDialedCallLater } from '../store/calls.js';
 import { applyProviderStatus } from './calls.js';
@@ -30,6 +30,11 @@ export interface ReconcileResult {
   readonly ended: readonly { callId: string; workspaceId: string; status: string }[];
   /** Calls still live at Twilio (asked again after another wait), settled meanwhile, or not answerable now. */
   readonly skipped: number;
+  /**
+   * Calls this run could not ask about for the {@link STUCK_AFTER_FAILED_ASKS}th time in a row or more:
+   * stuck, their credits reserved until someone looks ({@link assertNoStuckCalls}).
+   */
+  readonly stuck: readonly { callId: string; workspaceId: string; failures: number }[];
 }
 
 const DEFAULTS = { quietAfterMs: LOST_CALLBACK_AFTER_MS, limit: 100 } as const satisfies ReconcileOptions;
@@ -43,18 +48,46 @@ export async function reconcileLostCallbacks(deps: ReconcileDeps, options: Recon
   const { quietAfterMs, limit } = { ...DEFAULTS, ...options };
   const nowMs = options.nowMs ?? Date.now();
   const candidates = await findQuietDialedCalls(deps.db, new Date(nowMs - quietAfterMs).toISOString(), limit);
+  const now = new Date(nowMs).toISOString();
   const ended: ReconcileResult['ended'][number][] = [];
+  const stuck: ReconcileResult['stuck'][number][] = [];
   for (const candidate of candidates) {
-    const done = await reconcile(deps, candidate, new Date(nowMs).toISOString()).catch((error: unknown) => {
-      // One call's failure (Twilio down, a revoked BYOT token) must not hold up the others; the next run retries.
-      log('error', 'reconciliation: asking about a call failed', { callId: candidate._id, ...describeError(error) });
+    const done = await reconcile(deps, candidate, now).catch(async (error: unknown) => {
+      // One call's failure (Twilio down, a revoked BYOT token, a sid Twilio no longer knows) must not hold up
+      // the others, in this run or the next: the call goes behind the calls that waited longer (the oldest
+      // come first, and a run takes at most `limit`) and is asked again a quiet period later.
+      const failures = (candidate.reconcileFailures ?? 0) + 1;
+      const ids = { callId: candidate._id, workspaceId: candidate.workspaceId };
+      log('error', 'reconciliation: asking about a call failed', { ...ids, failures, ...describeError(error) });
+      await recheckDialedCallLater(deps.db, candidate.workspaceId, candidate._id, now, failures).catch((moveError: unknown) =>
+        log('error', 'reconciliation: could not put a failed call back in line', { ...ids, ...describeError(moveError) }),
+      );
+      if (failures >= STUCK_AFTER_FAILED_ASKS) stuck.push({ ...ids, failures });
       return undefined;
     });
     if (done) ended.push(done);
   }
   const skipped = candidates.length - ended.length;
-  if (candidates.length > 0) log('info', 'reconciliation of lost status callbacks', { candidates: candidates.length, ended: ended.length, skipped });
-  return { ended, skipped };
+  if (candidates.length > 0) log('info', 'reconciliation of lost status callbacks', { candidates: candidates.length, ended: ended.length, skipped, stuck: stuck.length });
+  return { ended, skipped, stuck };
+}
+
+/**
+ * Ends a scheduled run in an error when it found stuck calls, after it has done all it could: the error is
+ * what the scheduled functions' error alarm counts (lib/infra/constructs/monitoring.ts; the rule does not
+ * retry a run). Names how many and the first few call ids, never a credential.
+ */
+export function assertNoStuckCalls(result: ReconcileResult): ReconcileResult {
+  if (result.stuck.length === 0) return result;
+  const first = result.stuck.slice(0, 5).map((c) => `${c.callId} (${c.failures} runs)`).join(', ');
+  throw new Error(`lost-callback reconciliation: ${result.stuck.length} call(s) could not be asked about ${STUCK_AFTER_FAILED_ASKS} or more runs in a row, their credits still reserved: ${first}`);
+}
+
+/** Why a call could not be asked about: its number was released, or its BYOT credentials removed. */
+class NoAccountToAsk extends Error {
+  constructor(numberId: string | undefined) {
+    super(`no Twilio account to ask with: number ${numberId ?? '(none)'} was released or its credentials removed`);
+  }
 }
 
 async function reconcile(deps: ReconcileDeps, candidate: Call, now: string) {
@@ -62,12 +95,8 @@ async function reconcile(deps: ReconcileDeps, candidate: Call, now: string) {
   const call = await findCall(deps.db, candidate.workspaceId, candidate._id);
   if (!call?.providerCallSid || call.settledAt !== undefined || call.streamStartedAt !== undefined) return undefined;
   const { account } = await accountFor(deps, call.workspaceId, call.phoneNumberId ?? '');
-  if (!account) {
-    // The number was released or its BYOT token removed: nobody can ask; try again later, loudly.
-    log('warn', 'reconciliation: no account to ask about a call', { callId: call._id, numberId: call.phoneNumberId });
-    await recheckDialedCallLater(deps.db, call.workspaceId, call._id, now);
-    return undefined;
-  }
+  // Nobody can ask: a failed ask like any other (counted, put back in line, reported once stuck).
+  if (!account) throw new NoAccountToAsk(call.phoneNumberId);
   const provider = await deps.telephony.port.fetchCall(account, call.providerCallSid);
   const state = stateOfProviderStatus(provider.status);
   if (!state || !TERMINAL_CALL_STATES.has(state)) {

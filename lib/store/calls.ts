@@ -234,13 +234,15 @@ export const setProviderCallSid = (db: Db, ws: string, callId: string, sid: stri
   });
 
 /**
- * A dialed call the reconciliation found still live at the provider: its index entry moves to `now`, so it
- * is asked about again only after another wait. Only while it is unsettled and never streamed (a claim or a
- * settlement meanwhile owns the index keys).
+ * A dialed call the reconciliation found still live at the provider, or could not ask about: its index
+ * entry moves to `now`, so it is asked about again only after another wait, behind the calls that waited
+ * longer (a call that fails every time never keeps the others out of a run's limit). `failures` is how
+ * many runs in a row could not ask (0 once the provider answered). Only while it is unsettled and never
+ * streamed (a claim or a settlement meanwhile owns the index keys).
  */
-export const recheckDialedCallLater = (db: Db, ws: string, callId: string, now: string): Promise<Call | undefined> =>
+export const recheckDialedCallLater = (db: Db, ws: string, callId: string, now: string, failures = 0): Promise<Call | undefined> =>
   conditionalUpdate(db, ws, callId, {
-    set: key.dialedCallIndex(callId, now),
+    set: { ...key.dialedCallIndex(callId, now), reconcileFailures: failures },
     condition: 'attribute_not_exists(settledAt) AND attribute_not_exists(streamStartedAt)',
   });
 

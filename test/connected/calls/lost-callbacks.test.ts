@@ -7,11 +7,11 @@
  * Twilio is left alone, and a call whose stream started is the abandoned-stream sweep's. Clocks are
  * injected: no test waits out the quiet period on the wall clock.
  */
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOST_CALLBACK_AFTER_MS, type Call } from '../../../lib/domain/call.js';
+import { LOST_CALLBACK_AFTER_MS, STUCK_AFTER_FAILED_ASKS, type Call } from '../../../lib/domain/call.js';
 import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
-import { reconcileLostCallbacks } from '../../../lib/services/lost-callbacks.js';
+import { assertNoStuckCalls, reconcileLostCallbacks } from '../../../lib/services/lost-callbacks.js';
 import { findCall, findQuietDialedCalls } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { withTelephony } from '../../../lib/deps.js';
@@ -132,6 +132,53 @@ describe('the reconciliation of lost status callbacks', { timeout: 90_000 }, () 
     expect(await history(c.apiKey, c.callId)).toMatchObject({ _id: c.callId, callEndReason: 'customer_hangup', callDuration: 42, callCost: cost });
   });
 
+  it('puts a call it cannot ask about behind the others, counts the failed runs, and reports it stuck at the third', async () => {
+    // Two calls lost their final callbacks. A run takes the first `limit` calls in line; Twilio no longer
+    // knows the sid of the one first in line (it answers 404).
+    const calls = [await callWithLostCallbacks({ kind: 'busy' }, '+14155550306'), await callWithLostCallbacks({ kind: 'busy' }, '+14155550307')];
+    const t0 = later();
+    const [inLine] = await findQuietDialedCalls(p.deps.db, new Date(t0 - LOST_CALLBACK_AFTER_MS).toISOString(), 1);
+    const gone = calls.find((c) => c.callId === inLine?._id)!;
+    const next = calls.find((c) => c !== gone)!;
+    // Only these two are waiting: the other tests' calls are settled.
+    expect(gone).toBeDefined();
+    const unknownSid = `CA${'0'.repeat(32)}`;
+    await p.deps.db.doc.send(
+      new UpdateCommand({
+        TableName: p.deps.db.table,
+        Key: { pk: `WS#${gone.workspaceId}`, sk: `LIVECALL#${gone.callId}` },
+        UpdateExpression: 'SET providerCallSid = :sid',
+        ExpressionAttributeValues: { ':sid': unknownSid },
+      }),
+    );
+    const askedAboutGone = () => p.platform.twilio!.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/Calls/${unknownSid}.json`));
+
+    // A run with room for one call asks about it, in vain: nothing ends, and it is not stuck yet.
+    const first = await reconcileLostCallbacks(deps(), { nowMs: t0, limit: 1 });
+    expect(first).toEqual({ ended: [], skipped: 1, stuck: [] });
+    // Asked with the account that placed the call, as always.
+    expect(askedAboutGone().map((r) => [r.authAccountSid, r.status])).toEqual([[p.platform.twilio!.call(gone.sid)!.accountSid, 404]]);
+    expect(await call(gone)).toMatchObject({ reconcileFailures: 1 });
+    expect((await call(gone)).settledAt).toBeUndefined();
+    // It went to the back of the line: the next run of one reaches the other call, which ends as it should.
+    const second = await reconcileLostCallbacks(deps(), { nowMs: t0, limit: 1 });
+    expect(second.ended).toEqual([{ callId: next.callId, workspaceId: next.workspaceId, status: 'busy' }]);
+    expect(await readBalance(p.deps.db, next.workspaceId)).toBeCloseTo(CREDITS, 6);
+
+    // Asked again a quiet period later, and again: the third failure in a row makes it stuck, and the
+    // scheduled run that found it ends in an error naming it (the alarm), its reservation still held.
+    const third = await reconcileLostCallbacks(deps(), { nowMs: t0 + LOST_CALLBACK_AFTER_MS + 1 });
+    expect(third.stuck).toEqual([]);
+    expect(() => assertNoStuckCalls(third)).not.toThrow();
+    const fourth = await reconcileLostCallbacks(deps(), { nowMs: t0 + 2 * (LOST_CALLBACK_AFTER_MS + 1) });
+    expect(fourth.stuck).toEqual([{ callId: gone.callId, workspaceId: gone.workspaceId, failures: STUCK_AFTER_FAILED_ASKS }]);
+    expect(() => assertNoStuckCalls(fourth)).toThrow(new RegExp(`1 call\\(s\\) could not be asked about 3 or more runs in a row.*${gone.callId} \\(3 runs\\)`));
+    expect(await readBalance(p.deps.db, gone.workspaceId)).toBeCloseTo(CREDITS - CALL_RESERVATION, 6);
+    // Not asked again before another quiet period: a stuck call costs one Twilio request a period, no more.
+    expect((await reconcileLostCallbacks(deps(), { nowMs: t0 + 2 * (LOST_CALLBACK_AFTER_MS + 1) })).stuck).toEqual([]);
+    expect(askedAboutGone()).toHaveLength(3);
+  });
+
   it("asks about a call from a workspace's own (BYOT) number with that workspace's account, never the platform's", async () => {
     const s = await p.callerSetup(CREDITS);
     const number = '+13125550401';
@@ -166,6 +213,11 @@ describe('the reconciliation of lost status callbacks', { timeout: 90_000 }, () 
     const twilio = p.platform.twilio!;
     for (const fetched of twilio.requests.filter((r) => r.method === 'GET' && /\/Calls\/CA[0-9a-f]{32}\.json$/.test(r.path))) {
       const sid = /\/Calls\/(CA[0-9a-f]{32})\.json$/.exec(fetched.path)![1]!;
+      // A sid Twilio does not know (the stuck call above) was answered 404, with no account to compare.
+      if (!twilio.call(sid)) {
+        expect(fetched.status).toBe(404);
+        continue;
+      }
       expect(fetched.authAccountSid).toBe(twilio.call(sid)!.accountSid);
     }
   });
