@@ -4,8 +4,9 @@
  * leaves idle while its conversations wait on real-time audio. It runs at the lowest priority: at normal
  * priority it took a core from the run's start-up (stores, vitest, the first workers), whose end every test
  * waits for: the first file began at 24-27 s instead of 12-15 s, and whole runs took 192-196 s instead of
- * 167-185 s (docs/testing.md). Its report is printed after the tests' (its lines would land in the middle
- * of vitest's otherwise), and the command fails if either fails.
+ * 167-185 s (docs/testing.md); once the tests have ended, it is back at normal priority. Its report is
+ * printed after the tests' (its lines would land in the middle of vitest's otherwise), and the command
+ * fails if either fails.
  *
  * The run's stores (DynamoDB Local, the S3 and SQS stand-ins, cognito-local) start here, while vitest loads
  * its configuration and projects, instead of after it in global setup: the two took about 6 s each, one
@@ -13,7 +14,7 @@
  * Arguments go to vitest (`npm test -- test/unit`).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,19 +31,62 @@ function bin(pkg: string, name: string): string {
   return join(dirname(manifest), bins[name]!);
 }
 
+interface Running {
+  readonly done: Promise<{ code: number; output: string }>;
+  /**
+   * Sets the nice value of the process and of the processes it started (the typecheck's script runs the
+   * native compiler as a child), every thread of them; where this user may not raise a priority (not
+   * root), nothing changes.
+   */
+  renice(priority: number): void;
+}
+
+/**
+ * The threads of a process and of its descendants, from Linux's /proc, where a nice value belongs to each
+ * thread (the native compiler's work runs on threads other than its first); just the process where /proc
+ * is not readable.
+ */
+function threadsOfTree(pid: number): number[] {
+  let threads: number[] = [];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    // Not Linux, or the process has ended.
+    return [pid];
+  }
+  const children = threads.flatMap((tid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+  return [...threads, ...children.flatMap(threadsOfTree)];
+}
+
 /**
  * Runs a Node script to its end; its output is passed through, or kept when `quiet`. `priority` is its nice
  * value (19: the lowest).
  */
-function run(script: string, args: string[], quiet: boolean, env: Record<string, string> = {}, priority = 0): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
-    if (priority) setPriority(child.pid!, priority);
+function run(script: string, args: string[], quiet: boolean, env: Record<string, string> = {}, priority = 0): Running {
+  const child = spawn(process.execPath, [script, ...args], { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+  const renice = (value: number) => {
+    for (const pid of threadsOfTree(child.pid!)) {
+      try {
+        setPriority(pid, value);
+      } catch {
+        // Gone already, or not ours to raise: it runs on at the priority it has.
+      }
+    }
+  };
+  if (priority) renice(priority);
+  const done = new Promise<{ code: number; output: string }>((resolve) => {
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
   });
+  return { done, renice };
 }
 
 // The AWS SDK's clients the stores use warn on every start about Node 20's end of support (as `npm start` does).
@@ -89,11 +133,13 @@ const stores = startStores(undefined, 'voice-agents-recordings').then(
 // (5 s of CPU in a first run). A build that fails here fails again, with its message, in the first file.
 void ensureDashboardBuild().catch(() => undefined);
 
-const [typecheck, tests] = await Promise.all([
-  run(bin('typescript-native', 'tsc'), TYPECHECK_ARGS, true, {}, 19),
-  run(bin('vitest', 'vitest'), ['run', ...process.argv.slice(2)], false, { TEST_STORES_FILE: storesFile }),
-]);
+const typechecking = run(bin('typescript-native', 'tsc'), TYPECHECK_ARGS, true, {}, 19);
+const tests = await run(bin('vitest', 'vitest'), ['run', ...process.argv.slice(2)], false, { TEST_STORES_FILE: storesFile }).done;
+// The tests are over: what is left of the typecheck takes CPU from nobody of ours, and at the lowest priority
+// any busy neighbour held it back (beside three busy loops it ended 39 s after the tests, 28 November).
+typechecking.renice(0);
 await (await stores)?.stop();
+const typecheck = await typechecking.done;
 rmSync(storesDir, { recursive: true, force: true });
 
 if (typecheck.code !== 0) process.stderr.write(`\nTypecheck failed (tsc --noEmit -p .):\n${typecheck.output}`);
