@@ -20,8 +20,8 @@ const workers = Number(process.env.TEST_WORKERS) || Math.max(8, availableParalle
  * The connected files that take longest, longest first (seconds of wall clock in a whole run on the idle
  * two-core machine, 24 November: 133, 97, 77, 61, 52, 49, 45, 39, 34). They start first, whichever
  * project they are in: started late, one of them alone was the run's last minute (`fuzz`, isolated, began at
- * 202 s of 278). A fresh clone has no record of earlier runs' durations (vitest's cache), so the list is
- * written here; files not on it follow by their recorded durations (DURATIONS below).
+ * 202 s of 278). The list says which files start before every group below, whatever their group; the
+ * recorded durations (DURATIONS below) only order the files within a group.
  */
 const SLOWEST_CONNECTED_FILES = [
   'test/connected/calls/campaigns.test.ts',
