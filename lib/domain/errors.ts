@@ -70,3 +70,13 @@ export class InsufficientCreditsError extends AppError {
     super(402, 'insufficient_credits', 'The workspace has insufficient credits.', { required, available });
   }
 }
+
+/**
+ * A service the request depends on (the table, a queue, the bucket) is busy or unreachable for now: nothing
+ * was changed, and the same request may be sent again after `Retry-After` seconds (docs/api.md).
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(readonly retryAfterSeconds = 2, options?: { cause?: unknown }) {
+    super(503, 'service_unavailable', `We could not reach our data store in time; nothing was changed. Retry after ${retryAfterSeconds} seconds.`, [], options);
+  }
+}

@@ -2,13 +2,15 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { getDeps, withTelephony, type Deps, type TelephonyAdapter } from '../deps.js';
-import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { RouteSpec } from '../infra/routes.js';
 import { ownerRequired, userSessionRequired } from '../domain/dashboard.js';
 import type { KeyUser } from '../store/workspaces.js';
 import { TooManyWidgetSessionsError, widgetKeyRefused } from '../domain/widget.js';
 import type { RateDecision, RatePolicy } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
+import { isTransientServiceFailure } from '../store/transient.js';
+import { withRequestDeadline } from '../store/dynamo.js';
 import { describeError, log, setLogLevel } from './log.js';
 import { keyVerdict, noteKeyUse, presentedKeyHash, type ApiKeyContext } from './key-verdict.js';
 import { COUNTS_REFUSALS_ONLY, RateLimitedError, UnknownKeyCache, rateExhausted, rateLimitHeaders, ratePolicies, sourceIp, takeRate } from './rate-limit.js';
@@ -295,7 +297,7 @@ export function defineRoute<const R extends RouteSpec>(
     return json(route.status, payload, event.requestContext.requestId);
   };
 
-  return middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>(base).use({
+  const handler = middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>(base).use({
     before: async (request) => {
       const event = request.event;
       const state: AppState = { started: Date.now() };
@@ -364,8 +366,21 @@ export function defineRoute<const R extends RouteSpec>(
         request.response.headers = { ...request.response.headers, ...extra, ...(route.cors ? corsHeaders(request.event) : {}) };
         return;
       }
+      if (error instanceof ServiceUnavailableError || isTransientServiceFailure(error)) {
+        // Busy or unreachable for now, not a bug: the caller is told when to try again, and nothing was changed.
+        const unavailable = error instanceof ServiceUnavailableError ? error : new ServiceUnavailableError();
+        log('warn', 'request', { requestId, route: routeKey, status: 503, ...describeError(error) });
+        request.response = json(503, { error: { code: unavailable.code, message: unavailable.message, details: unavailable.details } }, requestId);
+        request.response.headers = { ...request.response.headers, 'retry-after': String(unavailable.retryAfterSeconds), ...(route.cors ? corsHeaders(request.event) : {}) };
+        return;
+      }
       log('error', 'unhandled error', { requestId, route: routeKey, ...describeError(error) });
       request.response = json(500, { error: { code: 'internal_error', message: 'Something went wrong on our side. Try again; if it persists, quote the request id.', details: [{ requestId }] } }, requestId);
     },
   });
+  // The store's retries within the request (transact) end before the function is cut off.
+  return (event: Event, context: Context): Promise<APIGatewayProxyStructuredResultV2> =>
+    typeof context?.getRemainingTimeInMillis === 'function'
+      ? withRequestDeadline(Date.now() + context.getRemainingTimeInMillis(), () => handler(event, context))
+      : handler(event, context);
 }

@@ -7,6 +7,7 @@ import {
   InsufficientCreditsError,
   NotFoundError,
   PayloadTooLargeError,
+  ServiceUnavailableError,
   UnauthorizedError,
   ValidationError,
 } from '../domain/errors.js';
@@ -117,13 +118,18 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   },
   429: {
     name: 'TooManyRequests',
-    description: 'Too many requests for this API key (rate_limited), or too many calls starting at once in the workspace; wait Retry-After seconds.',
+    description: 'Too many requests for this API key (rate_limited); wait Retry-After seconds.',
     example: new AppError(429, 'rate_limited', 'Too many requests; retry after 12 seconds.'),
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'Our data store was busy or unreachable for the whole request (service_unavailable): nothing was changed; send the same request again after Retry-After seconds.',
+    example: new ServiceUnavailableError(),
   },
 };
 
 /** Statuses whose shared response carries headers. */
-const ERROR_HEADERS: Record<number, Json> = { 429: RATE_LIMIT_HEADERS };
+const ERROR_HEADERS: Record<number, Json> = { 429: RATE_LIMIT_HEADERS, 503: { 'Retry-After': RATE_LIMIT_HEADERS['Retry-After' as keyof typeof RATE_LIMIT_HEADERS] } };
 
 const errorExample = (e: AppError) => ({ error: { code: e.code, message: e.message, details: e.details } });
 
@@ -146,6 +152,8 @@ export function errorStatuses(route: RouteSpec): number[] {
   if (route.ipLimit) out.add(429);
   if (route.params) out.add(404);
   if (readsBody) out.add(413);
+  // Every route that counts requests reads the table, and a busy table is a 503 (lib/http/unavailable.ts).
+  if (route.auth || route.ipLimit) out.add(503);
   return [...out].sort((a, b) => a - b);
 }
 

@@ -39,7 +39,7 @@ export interface EntryNeeds {
  */
 export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // A call whose dispatch message cannot be sent is ended at once, which announces call.ended.
-  'functions/calls/start.ts': { dispatch: 'send', webhooks: 'send' },
+  'functions/calls/start.ts': { dispatch: 'send', webhooks: 'send', timeoutSeconds: 29 },
   // An import of 10,000 rows writes for several seconds; the service stops starting writes after 20 s
   // (docs/contact-import.md) and reports the rest, so 29 s (under HTTP API's 30 s) always answers.
   // The workbook libraries (~65 KB) sit beside the bundle and load on the first .xlsx (lib/domain/contact-import/xlsx.ts):

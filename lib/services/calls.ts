@@ -42,7 +42,6 @@ import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { releaseWidgetLease } from '../store/widget-leases.js';
 import { callPricing, checkLowCredits, insufficientCredits, settleCall } from './credits.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 
 /**
  * Calls from start to end: starting an outbound one (credits, idempotency, the dispatch message), answering
@@ -54,12 +53,6 @@ type CallDeps = Pick<Deps, 'config' | 'db' | 'dispatch'> & HistoryDeps;
 
 /** How long a retried request with the same `Idempotency-Key` gets the first answer: a day, as Stripe does. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-
-export class TooManyConcurrentCallsError extends AppError {
-  constructor() {
-    super(429, 'rate_limited', 'Too many calls are starting at once in this workspace; retry in a moment.');
-  }
-}
 
 export class IdempotencyKeyReusedError extends AppError {
   constructor() {
@@ -199,14 +192,9 @@ export async function placeOutboundCall(deps: CallDeps, input: OutboundCall): Pr
     updatedAt: createdAt,
   };
   const answer: CallStarted = { call_id: call._id, status: 'initiated' };
-  const outcome = await createCallWithReservation(deps.db, call, input.idempotency && { ...input.idempotency, answer }, input.nowMs).catch((error: unknown) => {
-    // Every call of a workspace updates its one balance item; a burst larger than the transaction retries
-    // absorb is the client's to slow down, not a fault on our side.
-    if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')) {
-      throw new TooManyConcurrentCallsError();
-    }
-    throw error;
-  });
+  // Every call of a workspace updates its one balance item: a burst takes turns (transact), and one that
+  // stays contended past the request's budget is a 503 to retry, never a refusal.
+  const outcome = await createCallWithReservation(deps.db, call, input.idempotency && { ...input.idempotency, answer }, input.nowMs);
   if (outcome.kind === 'insufficient') return { kind: 'insufficient', reserved: call.reserved };
   if (outcome.kind === 'duplicate') return outcome;
   await checkLowCredits(deps, input.workspaceId);

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState, type CostBreakdown } from '../domain/call.js';
 import type { CallEndReason } from '../domain/history.js';
-import { balanceShortAt, callLedgerId, creditItem, debitItem, ledgerItem, type TransactItem } from './credits.js';
+import { balanceStanding, callLedgerId, creditItem, debitItem, ledgerItem, type TransactItem } from './credits.js';
 import { transact, type Db } from './dynamo.js';
 import { ENTITY, GSI1, LIVE_STREAM_SHARDS, TABLE_SCHEMA_VERSION, dialedCallShard, fromItem, key, liveStreamShard } from './model.js';
 
@@ -76,10 +76,10 @@ export async function createCallWithReservation(
     });
   }
   items.push(...reservationItems(db, call));
-  const short = balanceShortAt(db, call.workspaceId, call.reserved, items.length - 3);
+  const balance = balanceStanding(db, call.workspaceId, call.reserved, items.length - 3);
   const { failedIndex } = await transact(db, items, {
     // A retried request is a duplicate before it is anything else, as when both conditions fail at once.
-    lostAt: async () => (idempotency && (await findIdempotencyRecord(db, call.workspaceId, idempotency.keyHash, nowMs)) ? 0 : short()),
+    standing: async () => (idempotency && (await findIdempotencyRecord(db, call.workspaceId, idempotency.keyHash, nowMs)) ? { lostAt: 0 } : balance()),
   });
   if (failedIndex === undefined) return { kind: 'created' };
   if (idempotency && failedIndex === 0) {
@@ -123,7 +123,7 @@ export async function createInboundCall(db: Db, call: Call, callSid: string, now
       },
     },
     ...reservationItems(db, call),
-  ], { lostAt: async () => ((await findCallByProviderSid(db, callSid)) ? 0 : balanceShortAt(db, call.workspaceId, call.reserved, 1)()) });
+  ], { standing: async () => ((await findCallByProviderSid(db, callSid)) ? { lostAt: 0 } : balanceStanding(db, call.workspaceId, call.reserved, 1)()) });
   if (failedIndex === undefined) return { kind: 'created' };
   if (failedIndex === 0) return { kind: 'duplicate' };
   if (failedIndex === 1) return { kind: 'insufficient' };

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { queryAll, queryPrefix, type Db, transact } from './dynamo.js';
+import { queryAll, queryPrefix, type Db, type Standing, transact } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 import { ID_PREFIX, ulidTimeBounds } from '../domain/ids.js';
 
@@ -44,11 +44,14 @@ export function debitItem(db: Db, ws: string, amount: number): TransactItem {
 }
 
 /**
- * For {@link transact}'s `lostAt`: `index` (the debit's place in the transaction) once the balance can no
- * longer cover `amount`, read after a conflict.
+ * For {@link transact}'s `standing`: lost at `index` (the debit's place in the transaction) once the balance
+ * can no longer cover `amount`, read after a conflict; the balance itself shows whether others got through.
  */
-export function balanceShortAt(db: Db, ws: string, amount: number, index: number): () => Promise<number | undefined> {
-  return async () => ((await readBalance(db, ws)) < amount ? index : undefined);
+export function balanceStanding(db: Db, ws: string, amount: number, index: number): () => Promise<Standing> {
+  return async () => {
+    const balance = await readBalance(db, ws);
+    return { seen: balance, ...(balance < amount ? { lostAt: index } : {}) };
+  };
 }
 
 /** Gives `amount` back to the balance (a release never needs a condition). */
@@ -203,7 +206,7 @@ export async function debitChatMessage(db: Db, ws: string, chatId: string, n: nu
   const { failedIndex } = await transact(
     db,
     [debitItem(db, ws, amount), ledgerItem(db, ws, { id: `${chatId}#msg${n}`, amount: -amount, reason: 'chat_message', callId: chatId, createdAt: now })],
-    { lostAt: balanceShortAt(db, ws, amount, 0) },
+    { standing: balanceStanding(db, ws, amount, 0) },
   );
   if (failedIndex === 0) return 'insufficient';
   return failedIndex === undefined ? 'charged' : 'already';

@@ -8,7 +8,12 @@ import {
   type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException, TransactionInProgressException } from '@aws-sdk/client-dynamodb';
+import { StoreBusyError } from './transient.js';
+
+export { StoreBusyError };
 
 /** What every access pattern needs: the document client and the table name. */
 export interface Db {
@@ -61,47 +66,93 @@ export function createDb(options: DbOptions): Db {
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-export interface TransactOptions {
-  /**
-   * Asked after each conflict: the index of an item whose condition can no longer hold, so the transaction
-   * would fail on it whoever wins the race, or undefined to try again. A burst of writers that spent a
-   * balance between them gets its answer (out of credits) instead of retries it cannot win.
-   */
-  readonly lostAt?: () => Promise<number | undefined>;
+/**
+ * What a writer learns after its transaction met another on the same items: the index of an item whose
+ * condition can no longer hold (`lostAt`: it would fail on it whoever wins the race), and what the contended
+ * items hold now (`seen`, compared between tries: a change means another writer got through).
+ */
+export interface Standing {
+  readonly lostAt?: number;
+  readonly seen?: string | number;
 }
 
-/** How long {@link transact} retries a transaction that keeps meeting others on its items. */
-export const TRANSACT_RETRY_BUDGET_MS = 6_000;
+export interface TransactOptions {
+  /**
+   * Asked after each conflict. A burst of writers that spent a balance between them gets its answer (out of
+   * credits) instead of retries it cannot win, and a writer keeps trying while the others get through.
+   */
+  readonly standing?: () => Promise<Standing>;
+}
+
+/**
+ * How long {@link transact} retries while no other writer gets through either (what it `seen` stays the
+ * same): the items are held by something that does not finish, not by a crowd taking its turns.
+ */
+export const TRANSACT_STALL_MS = 6_000;
+/** The longest {@link transact} retries outside a request (a queue consumer, a script). */
+export const TRANSACT_MAX_MS = 20_000;
+/** What a request keeps for itself after the store's retries: answering, and the writes after this one. */
+const REQUEST_MARGIN_MS = 2_000;
 /** The longest wait between two tries (full jitter below it). */
 const MAX_TRANSACT_BACKOFF_MS = 1_000;
+
+const requestDeadline = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` with the store's retries bounded by `deadlineMs` (epoch ms): the Lambda's own deadline, so a
+ * request retried by {@link transact} still answers before its function is cut off.
+ */
+export const withRequestDeadline = <T>(deadlineMs: number, work: () => Promise<T>): Promise<T> => requestDeadline.run(deadlineMs, work);
 
 /**
  * Runs a transaction, retrying when another transaction touched the same items (counters are shared by
  * every write in a workspace). A failed condition comes back as the index of the first failed item.
+ *
+ * The retries are bounded by progress, not by a count or a stopwatch: 100 calls racing for a balance of 10
+ * take turns, and how long the turns take depends on the store's speed (on a loaded machine a fixed 6 s
+ * ran out with the balance still unspent, and those callers were told 429). A writer gives up (StoreBusyError)
+ * only when nobody got through for TRANSACT_STALL_MS, or at the request's deadline.
+ *
+ * Each try carries its own ClientRequestToken. When the SDK sends a try again (its answer was slow or lost)
+ * DynamoDB answers the resend with the first one's outcome, or with TransactionInProgressException while
+ * that first one still runs: then the same try is asked again after a pause (within the same budgets),
+ * never a new one that would meet its own writes; a token is valid for 10 minutes, longer than any budget.
  */
 export async function transact(db: Db, items: TransactItems, options: TransactOptions = {}): Promise<{ failedIndex?: number }> {
-  // A burst of writers on one item (a workspace's balance) must drain before `lostAt` can answer the rest:
-  // spending a balance of 10 reservations among 100 concurrent calls took more than 8 tries, and on a loaded
-  // CI machine more than 16, for some writers (each answered 429 though the balance was soon spent). So the
-  // retries are bounded by time, not count, and the back-off keeps growing (to 1 s) so a crowd spreads out
-  // instead of colliding again: TRANSACT_RETRY_BUDGET_MS, well inside a route's 10 s Lambda timeout.
   const clock = db.retryClock ?? REAL_CLOCK;
   const startedMs = clock.now();
+  const deadline = requestDeadline.getStore();
+  const budgetMs = deadline === undefined ? TRANSACT_MAX_MS : Math.max(0, deadline - REQUEST_MARGIN_MS - Date.now());
+  let movedAtMs = startedMs;
+  let seen: Standing['seen'];
+  let input: TransactWriteCommandInput = { TransactItems: items, ClientRequestToken: randomUUID() };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
+      await db.doc.send(new TransactWriteCommand(input));
       return {};
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      const failedIndex = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (failedIndex >= 0) return { failedIndex };
-      if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw error;
-      const lost = await options.lostAt?.();
-      if (lost !== undefined) return { failedIndex: lost };
-      const backoffMs = Math.random() * Math.min(MAX_TRANSACT_BACKOFF_MS, 10 * 2 ** attempt);
-      if (clock.now() + backoffMs - startedMs > TRANSACT_RETRY_BUDGET_MS) throw error;
+      if (error instanceof TransactionCanceledException) {
+        const reasons = error.CancellationReasons ?? [];
+        const failedIndex = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+        if (failedIndex >= 0) return { failedIndex };
+        if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw error;
+        const standing = await options.standing?.();
+        if (standing?.lostAt !== undefined) return { failedIndex: standing.lostAt };
+        if (standing && standing.seen !== seen) {
+          seen = standing.seen;
+          movedAtMs = clock.now();
+        }
+        // A canceled try is over: the next one is a new request with a token of its own.
+        input = { TransactItems: items, ClientRequestToken: randomUUID() };
+      } else if (!(error instanceof TransactionInProgressException)) {
+        // Throttling, timeouts and the table's own failures were retried by the SDK already (503 at the API).
+        throw error;
+      }
+      // Otherwise the table still holds this try in progress: the same try is asked again, its token makes that safe.
       // Full jitter keeps a burst of writers in one workspace from colliding again in lockstep.
+      const backoffMs = Math.random() * Math.min(MAX_TRANSACT_BACKOFF_MS, 10 * 2 ** attempt);
+      const at = clock.now() + backoffMs;
+      if (at - movedAtMs > TRANSACT_STALL_MS || at - startedMs > budgetMs) throw new StoreBusyError({ cause: error });
       await clock.sleep(backoffMs);
     }
   }

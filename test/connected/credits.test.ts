@@ -20,6 +20,7 @@ import { newId } from '../../lib/domain/ids.js';
 import { key } from '../../lib/store/model.js';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { conflictingTransactions, failCommands, named, serviceError } from '../support/faults.js';
+import { StoreBusyError } from '../../lib/store/dynamo.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;
@@ -253,9 +254,9 @@ describe('the store', () => {
     const ws = await t.workspace(0.5);
     const db = conflictingTransactions(t.deps).db;
     expect(await debitChatMessage(db, ws.workspaceId, 'chat_01J00000000000000000000002', 1, 0.8, '2026-11-23T10:00:00.000Z')).toBe('insufficient');
-    // While the balance still covers it (exactly, here: the whole balance), the collision is an error the
-    // caller may retry, not a refusal.
-    await expect(debitChatMessage(db, ws.workspaceId, 'chat_01J00000000000000000000002', 1, 0.5, '2026-11-23T10:00:00.000Z')).rejects.toThrow(/conflict/);
+    // While the balance still covers it (exactly, here: the whole balance), a collision nobody gets through is
+    // an error the caller may retry (503 at the API), not a refusal.
+    await expect(debitChatMessage(db, ws.workspaceId, 'chat_01J00000000000000000000002', 1, 0.5, '2026-11-23T10:00:00.000Z')).rejects.toBeInstanceOf(StoreBusyError);
     expect(await readBalance(t.deps.db, ws.workspaceId)).toBe(0.5);
   });
 });

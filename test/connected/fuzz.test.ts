@@ -26,6 +26,7 @@ import { createSessionKey } from '../../lib/store/users.js';
 import { createApiKey } from '../../lib/store/workspaces.js';
 import { parseForm, twilioSignature } from '../../lib/vendors/telephony/twilio-webhook.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { PROGRESS_BOUNDED_TEST_MS, watchProgress } from '../support/progress.js';
 
 /** The run's size: the issue asks for at least 10,000 requests. */
 const REQUESTS = 10_000;
@@ -624,20 +625,32 @@ describe('fuzzing every route that takes input', () => {
     const specs = fc.sample(requestArb, { numRuns: REQUESTS, seed: SEED });
     const outcomes: Outcome[] = [];
     let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < specs.length) {
-          const spec = specs[next++]!;
-          try {
-            // Once more on a network error: a kept-alive socket the server closed just as the client reused
-            // it fails the request without the server ever seeing it. Twice is the server's doing.
-            outcomes.push(await send(spec).catch(() => send(spec)));
-          } catch (error) {
-            const cause = (error as Error & { cause?: Error }).cause;
-            outcomes.push({ spec, status: 0, problem: `request failed twice: ${(error as Error).message} ${cause?.message ?? ''}` });
+    const inFlight = new Set<Spec>();
+    // However long the machine takes for 10,000 requests, the run fails only if none is answered for a minute.
+    await watchProgress(
+      Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < specs.length) {
+            const spec = specs[next++]!;
+            inFlight.add(spec);
+            try {
+              // Once more on a network error: a kept-alive socket the server closed just as the client reused
+              // it fails the request without the server ever seeing it. Twice is the server's doing.
+              outcomes.push(await send(spec).catch(() => send(spec)));
+            } catch (error) {
+              const cause = (error as Error & { cause?: Error }).cause;
+              outcomes.push({ spec, status: 0, problem: `request failed twice: ${(error as Error).message} ${cause?.message ?? ''}` });
+            } finally {
+              inFlight.delete(spec);
+            }
           }
-        }
-      }),
+        }),
+      ),
+      {
+        what: `seed ${SEED}: the fuzz run`,
+        progress: () => outcomes.length,
+        describe: () => `waiting on ${[...inFlight].map((r) => `${r.method} ${r.path.slice(0, 80)} [${r.route}]`).join(', ')}`,
+      },
     );
 
     expect(outcomes).toHaveLength(REQUESTS);
@@ -658,5 +671,5 @@ describe('fuzzing every route that takes input', () => {
       const histogram = statuses.reduce<Record<number, number>>((h, s) => ({ ...h, [s]: (h[s] ?? 0) + 1 }), {});
       expect(statuses.some((s) => s >= 200 && s < 300), `seed ${SEED}: ${name} never succeeded: ${JSON.stringify(histogram)}`).toBe(true);
     }
-  }, 300_000);
+  }, PROGRESS_BOUNDED_TEST_MS);
 });

@@ -1,7 +1,9 @@
 /**
  * Invariant: when DynamoDB, S3 or SQS fails under a request (the failure injected at the SDK client, as the
- * SDK would throw it), the answer is the clean error body of DESIGN.md, a 500 that names its request id and
- * nothing of the failure, and no half-made record stays behind: a write that failed is not there, and a
+ * SDK would throw it), the answer is the clean error body of DESIGN.md and names nothing of the failure: a
+ * store that is busy, throttling or failing on its side is a 503 `service_unavailable` with Retry-After,
+ * never a 500; a failure that is ours (a request the store calls invalid) is a 500 with its request id; and
+ * no half-made record stays behind: a write that failed is not there, and a
  * call whose dispatch message could not be sent is ended as failed with its credits given back and its
  * Idempotency-Key free for the retry.
  */
@@ -14,7 +16,7 @@ import { putNewHistoryRecord } from '../../lib/store/history.js';
 import { listLedger, readBalance } from '../../lib/store/credits.js';
 import { findCall } from '../../lib/store/calls.js';
 import { recordingKey } from '../../lib/store/recordings.js';
-import { receive, startCallsPlatform, type CallsPlatform } from '../support/calls.js';
+import { drainQueue, startCallsPlatform, type CallsPlatform } from '../support/calls.js';
 import { failCommands, named, serviceError } from '../support/faults.js';
 import { tableSnapshot } from '../support/invariants.js';
 
@@ -45,24 +47,26 @@ function expectCleanServerError(res: { status: number; body: any; headers: Heade
   expect(JSON.stringify(res.body)).not.toMatch(/injected|Dynamo|S3|SQS|Exception/i);
 }
 
-const agentBody = (workspaceId: string) => ({ name: 'A', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram', workspaceId });
-
-/** Every message on the dispatch queue now (short polls). */
-async function drain(): Promise<string[]> {
-  const bodies: string[] = [];
-  for (let got = await receive(p.sqs, p.queueUrl, 30, 0); got.length > 0; got = await receive(p.sqs, p.queueUrl, 30, 0)) {
-    bodies.push(...got.map((m) => m.Body!));
-  }
-  return bodies;
+/** A busy or failing store: 503 with when to retry, nothing of what failed. */
+function expectUnavailable(res: { status: number; body: any; headers: Headers }) {
+  expect(res.status).toBe(503);
+  expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+  expect(res.body).toEqual({ error: { code: 'service_unavailable', message: expect.stringMatching(/Retry after \d+ seconds/), details: [] } });
+  expect(JSON.stringify(res.body)).not.toMatch(/injected|Dynamo|S3|SQS|Exception/i);
 }
 
+const agentBody = (workspaceId: string) => ({ name: 'A', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram', workspaceId });
+
+/** Every message on the dispatch queue now, taken off it. */
+const drain = () => drainQueue(p.sqs, p.queueUrl);
+
 describe('DynamoDB fails', () => {
-  it('a create whose transaction fails is a clean 500 and stores nothing', async () => {
+  it('a create whose transaction fails on the store\'s side is a clean 503 and stores nothing', async () => {
     const ws = await p.workspace();
     const before = await tableSnapshot(p.deps.db);
     const fault = inject(DynamoDBDocumentClient, named('TransactWriteCommand'), serviceError('InternalServerError'));
-    expectCleanServerError(await p.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId)));
-    expectCleanServerError(await p.api(ws.apiKey, 'POST', '/api/contacts', { contactName: 'C', phoneNumber: '+14155552671', workspaceId: ws.workspaceId }));
+    expectUnavailable(await p.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId)));
+    expectUnavailable(await p.api(ws.apiKey, 'POST', '/api/contacts', { contactName: 'C', phoneNumber: '+14155552671', workspaceId: ws.workspaceId }));
     expect(fault.failed).toEqual(['TransactWriteCommand', 'TransactWriteCommand']);
     fault.restore();
     expect(await tableSnapshot(p.deps.db)).toEqual(before);
@@ -71,20 +75,31 @@ describe('DynamoDB fails', () => {
     expect((await p.api(ws.apiKey, 'POST', '/api/contacts', { contactName: 'C', phoneNumber: '+14155552671', workspaceId: ws.workspaceId })).status).toBe(201);
   });
 
-  it('a read that is throttled is a clean 500, not an empty page', async () => {
+  it('a read that is throttled or times out is a clean 503, not an empty page', async () => {
     const ws = await p.workspace();
     await p.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId));
-    inject(DynamoDBDocumentClient, named('QueryCommand'), serviceError('ProvisionedThroughputExceededException', 400));
-    expectCleanServerError(await p.api(ws.apiKey, 'GET', '/api/agents'));
+    const throttled = inject(DynamoDBDocumentClient, named('QueryCommand'), serviceError('ProvisionedThroughputExceededException', 400));
+    expectUnavailable(await p.api(ws.apiKey, 'GET', '/api/agents'));
+    throttled.restore();
+    inject(DynamoDBDocumentClient, named('QueryCommand'), Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    expectUnavailable(await p.api(ws.apiKey, 'GET', '/api/agents'));
   });
 
-  it('a call whose reservation cannot be written is a clean 500: no call, no debit, no message', async () => {
+  it('a request the store calls invalid is our bug: a clean 500 that changes nothing', async () => {
+    const ws = await p.workspace();
+    const before = await tableSnapshot(p.deps.db);
+    inject(DynamoDBDocumentClient, named('TransactWriteCommand'), serviceError('ValidationException', 400));
+    expectCleanServerError(await p.api(ws.apiKey, 'POST', '/api/agents', agentBody(ws.workspaceId)));
+    expect(await tableSnapshot(p.deps.db)).toEqual(before);
+  });
+
+  it('a call whose reservation cannot be written is a clean 503: no call, no debit, no message', async () => {
     const s = await p.callerSetup(100);
     await drain();
     const before = await tableSnapshot(p.deps.db);
     inject(DynamoDBDocumentClient, named('TransactWriteCommand'), serviceError('InternalServerError'));
     const res = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: '+14155550199', phoneNumberId: s.numberId, workspaceId: s.workspaceId });
-    expectCleanServerError(res);
+    expectUnavailable(res);
     restore?.();
     expect(await tableSnapshot(p.deps.db)).toEqual(before);
     expect(await drain()).toEqual([]);
@@ -98,7 +113,7 @@ describe('SQS fails', () => {
     const body = { assistantId: s.agentId, phoneNumber: '+14155550199', phoneNumberId: s.numberId, workspaceId: s.workspaceId };
     const key = { 'idempotency-key': 'order-7-call' };
     const fault = inject(SQSClient, named('SendMessageCommand'), serviceError('ServiceUnavailable', 503));
-    expectCleanServerError(await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body, key));
+    expectUnavailable(await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body, key));
     expect(fault.failed).toEqual(['SendMessageCommand']);
     fault.restore();
 
@@ -121,7 +136,7 @@ describe('SQS fails', () => {
 });
 
 describe('S3 fails', () => {
-  it('a recording that cannot be checked is a clean 500, not a 404 that says it is gone', async () => {
+  it('a recording that cannot be checked is a clean 503, not a 404 that says it is gone', async () => {
     const ws = await p.workspace();
     const id = newId('call');
     const address = await p.deps.recordings.put(recordingKey(ws.workspaceId, id), Buffer.from('RIFF fake'), 'audio/wav');
@@ -131,7 +146,7 @@ describe('S3 fails', () => {
     });
     const before = await tableSnapshot(p.deps.db);
     inject(S3Client, named('HeadObjectCommand'), serviceError('ServiceUnavailable', 503));
-    expectCleanServerError(await p.api(ws.apiKey, 'GET', `/api/history/${id}/recording-url`));
+    expectUnavailable(await p.api(ws.apiKey, 'GET', `/api/history/${id}/recording-url`));
     restore?.();
     expect(await tableSnapshot(p.deps.db)).toEqual(before);
     expect((await p.api(ws.apiKey, 'GET', `/api/history/${id}/recording-url`)).status).toBe(200);

@@ -143,8 +143,14 @@ describe('tools during a call', () => {
     expect(lines[1]).toBe('user: Where is my order?');
     // The filler was spoken (and heard) before the answer.
     expect(lines[2]).toBe('agent: One sec. Shipped.');
-    expect(lines[3]).toBe('user: Read the metadata.');
-    expect(lines[4]).toBe('agent: Refused.');
-    expect(lines.slice(5)).toEqual(['user: Call the local admin.', 'agent: Refused.']);
+    // A refused target is decided on the machine, usually before the filler is due (300 ms) and sometimes,
+    // on a loaded one, after: whether "One sec." comes first is timing, not behaviour. The refusal reaching
+    // the model (above) and the caller (here) with nothing sent (forbidden.seen) is what is tested.
+    expect(lines.slice(3)).toEqual([
+      'user: Read the metadata.',
+      expect.stringMatching(/^agent: (One sec\. )?Refused\.$/),
+      'user: Call the local admin.',
+      expect.stringMatching(/^agent: (One sec\. )?Refused\.$/),
+    ]);
   }, 120_000);
 });

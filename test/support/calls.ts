@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
@@ -127,6 +127,20 @@ export async function receive(sqs: SQSClient, queueUrl: string, visibility = 30,
     new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, VisibilityTimeout: visibility, AttributeNames: ['All'] }),
   );
   return out.Messages ?? [];
+}
+
+/**
+ * Every message on the queue now, taken off it (short polls: the API answers only after SQS took its
+ * message). Deleted, not only received: a received message comes back once its visibility timeout ends, and
+ * a file that ran past it on a loaded machine found an earlier test's call among its own.
+ */
+export async function drainQueue(sqs: SQSClient, queueUrl: string): Promise<string[]> {
+  const bodies: string[] = [];
+  for (let got = await receive(sqs, queueUrl, 30, 0); got.length > 0; got = await receive(sqs, queueUrl, 30, 0)) {
+    bodies.push(...got.map((m) => m.Body!));
+    await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: got.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+  }
+  return bodies;
 }
 
 /** Polls `check` every `intervalMs` until it returns a value (not undefined), or fails after `timeoutMs`. */

@@ -40,8 +40,8 @@ export const named = (...names: string[]) => (command: { constructor: { name: st
 /**
  * `deps` with a store where every transaction conflicts, as when many writers of one workspace race for its
  * balance item; every other command reaches the real store. Its retries run on a virtual clock: each
- * back-off moves the clock instead of waiting, so a transaction that never gets through gives up at once,
- * after as many tries as its 6 s budget allows (it waited the 6 s: 5.8 s alone at the end of a run).
+ * back-off moves the clock instead of waiting, so a transaction that nobody gets through gives up at once,
+ * after as many tries as its stall budget allows (TRANSACT_STALL_MS; it waited 6 s when they were real).
  */
 export function conflictingTransactions<D extends { db: Db }>(deps: D): D {
   const doc = new Proxy(deps.db.doc, {
@@ -90,4 +90,34 @@ export function loseAnswers(db: Db, matches: (commandName: string, input: any) =
     { step: 'deserialize', name },
   );
   return { lost, restore: () => db.doc.middlewareStack.remove(name) };
+}
+
+/**
+ * Makes the table slow and contended for the requests `matches` picks (by class name and input, before the
+ * document client marshals it): each waits `delayMs` before it is sent and again before its answer comes
+ * back, and a share `conflictRate` of the transactions among them is canceled with TransactionConflict
+ * before it reaches the table, as when other writers of the workspace hold its items. Every client of
+ * `Client` in this process (the platform's included); `restore()` ends it.
+ */
+export function slowContendedStore(
+  Client: ClientClass,
+  options: { matches: (command: { constructor: { name: string }; input: any }) => boolean; delayMs: number; conflictRate: number },
+) {
+  const original = Client.prototype.send;
+  const counts = { sent: 0, conflicted: 0 };
+  const pause = () => new Promise((r) => setTimeout(r, options.delayMs));
+  const spy = vi.spyOn(Client.prototype, 'send').mockImplementation(async function (this: unknown, ...args: any[]) {
+    const command = args[0] as { constructor: { name: string }; input: any };
+    if (!options.matches(command)) return original.apply(this, args);
+    counts.sent += 1;
+    await pause();
+    if (command instanceof TransactWriteCommand && Math.random() < options.conflictRate) {
+      counts.conflicted += 1;
+      throw new TransactionCanceledException({ message: 'conflict (injected)', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] });
+    }
+    const out = await original.apply(this, args);
+    await pause();
+    return out;
+  });
+  return { counts, restore: () => spy.mockRestore() };
 }

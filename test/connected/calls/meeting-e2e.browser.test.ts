@@ -1,6 +1,7 @@
 /**
  * Invariant: a contact holds a real conversation with the agent from the meeting page, end to end: Chromium
- * opens a real `room_url` with its fake camera and a microphone fed from a WAV made by espeak-ng, joins, and
+ * opens a real `room_url` with its fake camera and a microphone that says an espeak-ng question when the test
+ * tells it to (after the greeting, or over it), joins, and
  * talks to the real streaming service (its STT, LLM and TTS adapters against the vendor stand-ins) over
  * `/web-stream`. The agent greets, the contact's question is heard and answered, the page plays the answer
  * (its level measured in the page), captions show both sides, a reload rejoins the same call, and the
@@ -8,7 +9,7 @@
  * page drops what it buffered and the transcript keeps only what was heard.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -23,25 +24,75 @@ let dir: string;
 const browsers: Browser[] = [];
 
 /**
- * A microphone recording: `lead` seconds of silence, the question spoken by espeak-ng, then silence long
- * enough for the test (Chromium plays it once: `%noloop`).
+ * The contact's question, spoken by espeak-ng, as 48 kHz float samples (base64) for {@link MICROPHONE}.
  */
-function microphoneWav(name: string, lead: number): string {
-  const speech = join(dir, `${name}-speech.wav`);
-  const wav = join(dir, `${name}.wav`);
+function questionSamples(): string {
+  const speech = join(dir, 'question.wav');
+  const raw = join(dir, 'question.f32');
   execFileSync('espeak-ng', ['-w', speech, 'What time do you open tomorrow?']);
-  execFileSync('sox', [speech, '-r', '48000', '-c', '1', '-b', '16', wav, 'pad', String(lead), '40']);
-  return wav;
+  execFileSync('sox', [speech, '-r', '48000', '-c', '1', '-e', 'floating-point', '-b', '32', raw]);
+  return readFileSync(raw).toString('base64');
 }
 
-async function chromiumWithMicrophone(wav: string): Promise<Browser> {
-  const browser = await launchChromium([...FAKE_MEDIA_ARGS, `--use-file-for-fake-audio-capture=${wav}%noloop`, '--autoplay-policy=no-user-gesture-required']);
+/**
+ * The page's microphone, speaking when the test says so: getUserMedia still asks Chromium (its fake camera and
+ * permission), and the audio track it hands the page is fed from a Web Audio graph, silent until
+ * `__say(samples)` plays the question into it. The page's own capture, worklets and socket are unchanged.
+ * Chromium's fake capture file played on its own clock instead: on a loaded machine the question, 7 s into
+ * the file, came before the greeting had played and cut it.
+ */
+const MICROPHONE = () => {
+  const media = navigator.mediaDevices;
+  const original = media.getUserMedia.bind(media);
+  let graph: { ctx: AudioContext; dest: MediaStreamAudioDestinationNode } | undefined;
+  const mic = () => {
+    if (!graph) {
+      const ctx = new AudioContext({ sampleRate: 48_000 });
+      graph = { ctx, dest: ctx.createMediaStreamDestination() };
+    }
+    return graph;
+  };
+  media.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+    const stream = await original(constraints);
+    if (!constraints?.audio) return stream;
+    for (const track of stream.getAudioTracks()) {
+      stream.removeTrack(track);
+      track.stop();
+    }
+    stream.addTrack(mic().dest.stream.getAudioTracks()[0]!);
+    return stream;
+  };
+  (window as unknown as { __say: (b64: string) => Promise<void> }).__say = async (b64: string) => {
+    const { ctx, dest } = mic();
+    await ctx.resume();
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const samples = new Float32Array(bytes.buffer);
+    const buffer = ctx.createBuffer(1, samples.length, 48_000);
+    buffer.copyToChannel(samples, 0);
+    const source = ctx.createBufferSource();
+    source.buffer = buffer;
+    source.connect(dest);
+    await new Promise<void>((resolve) => {
+      source.onended = () => resolve();
+      source.start();
+    });
+  };
+};
+
+/** Plays the question into the page's microphone and waits until it has been said. */
+const say = (page: Page) => page.evaluate((b64) => (window as unknown as { __say: (b: string) => Promise<void> }).__say(b64), question);
+
+let question: string;
+
+async function chromiumWithMicrophone(): Promise<Browser> {
+  const browser = await launchChromium([...FAKE_MEDIA_ARGS, '--autoplay-policy=no-user-gesture-required']);
   browsers.push(browser);
   return browser;
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'meeting-e2e-'));
+  question = questionSamples();
   vp = await startVoicePlatform({
     stt: { transcripts: () => 'What time do you open tomorrow?', finalDelayMs: 50 },
     llm: { ttftMs: 50, tokensPerSecond: 400 },
@@ -78,6 +129,7 @@ async function openLink(browser: Browser, agentId: string, viewport = { width: 1
   expect(created.status).toBe(201);
   const { call_id: callId, room_url: roomUrl } = created.body as { call_id: string; room_url: string };
   const context = await browser.newContext({ viewport });
+  await context.addInitScript(MICROPHONE);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
@@ -110,7 +162,7 @@ async function endedRecord(callId: string): Promise<Record<string, any>> {
 // the two cores with more than usual (28 November), hence 90 s.
 describe.concurrent('a meeting in Chromium against the real streaming service', () => {
   it('greets, hears the question, plays the answer, captions both sides, rejoins on reload, and records the call', async () => {
-    const browser = await chromiumWithMicrophone(microphoneWav('question', 7));
+    const browser = await chromiumWithMicrophone();
     const agent = await vp.agent({ name: 'Ava', first_message: 'Hi Grace, this is Ava from the bakery.' });
     const { callId, roomUrl, context, page, problems } = await openLink(browser, agent._id);
     await page.getByRole('button', { name: 'Join' }).click();
@@ -122,8 +174,11 @@ describe.concurrent('a meeting in Chromium against the real streaming service', 
     expect(await axeViolations(page)).toEqual([]);
     await expectOnScreen(page, 'meeting-e2e-live', ['#state', '#agent-tile', '#captions', '#mute', '#hangup']);
 
-    // The question (7 s into the microphone file) is heard; the answer is captioned and played.
+    // Once the whole greeting has played (the agent listens), the contact asks; the question is heard, and
+    // the answer is captioned and played.
+    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: 30_000 });
     const playedBefore = (await stats(page)).samplesPlayed;
+    await say(page);
     const captions = page.locator('#captions');
     await captions.getByText('What time do you open tomorrow?').first().waitFor({ timeout: 30_000 });
     await captions.getByText(/You said: What time do you open tomorrow/).first().waitFor({ timeout: 30_000 });
@@ -161,14 +216,16 @@ describe.concurrent('a meeting in Chromium against the real streaming service', 
 
   it('stops playing when the contact interrupts, and keeps only what was heard', async () => {
     // The question comes a few seconds into a greeting that lasts much longer.
-    const browser = await chromiumWithMicrophone(microphoneWav('barge-in', 5));
+    const browser = await chromiumWithMicrophone();
     // Short sentences, so each is its own phrase (and mark): the transcript can keep the ones heard.
     const greeting = Array.from({ length: 20 }, (_, i) => `Welcome, sentence ${i + 1}.`).join(' ');
     const agent = await vp.agent({ first_message: greeting });
     const { callId, context, page, problems } = await openLink(browser, agent._id);
     await page.getByRole('button', { name: 'Join' }).click();
     await waitForState(page, 'live');
-    await waitForPlayed(page, 0);
+    // Two seconds of the greeting have played: the contact speaks over it.
+    await waitForPlayed(page, 2 * 16_000);
+    await say(page);
     // The interruption: the agent answers the question instead of finishing its greeting.
     const captions = page.locator('#captions');
     await captions.getByText(/You said: What time do you open tomorrow/).first().waitFor({ timeout: 30_000 });

@@ -10,9 +10,12 @@ import { createHash } from 'node:crypto';
 import { createCallWithReservation, findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { startPhoneCall } from '../../../lib/services/calls.js';
-import { conflictingTransactions } from '../../support/faults.js';
-import { expectRefusedUnchanged } from '../../support/invariants.js';
-import { CALL_RESERVATION, receive, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { StoreBusyError } from '../../../lib/store/dynamo.js';
+import { isTransientServiceFailure } from '../../../lib/store/transient.js';
+import { conflictingTransactions, failCommands, named, serviceError, slowContendedStore } from '../../support/faults.js';
+import { expectRefusedUnchanged, tableSnapshot } from '../../support/invariants.js';
+import { CALL_RESERVATION, drainQueue, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
 const perCall = CALL_RESERVATION;
@@ -31,15 +34,9 @@ const body = (s: { workspaceId: string; agentId: string; numberId: string }, ext
   ...extra,
 });
 
-/** Every message on the dispatch queue now (short polls: the API answered after sending). */
-async function drain(): Promise<string[]> {
-  const bodies: string[] = [];
-  for (;;) {
-    const got = await receive(p.sqs, p.queueUrl, 30, 0);
-    if (got.length === 0) return bodies;
-    bodies.push(...got.map((m) => m.Body!));
-  }
-}
+/** Every message on the dispatch queue now, taken off it. */
+const drain = () => drainQueue(p.sqs, p.queueUrl);
+
 
 describe('POST /api/optimus/phone-call', () => {
   it('answers 202 {call_id, status: initiated}, reserves credits and sends one message', async () => {
@@ -155,11 +152,53 @@ describe('POST /api/optimus/phone-call', () => {
     await drain();
   });
 
-  it('a burst beyond what transaction retries absorb is 429 rate_limited, never a 500, and writes nothing', async () => {
+  it('a transaction that nobody gets through for the whole stall budget is StoreBusyError (503 at the API), and writes nothing', async () => {
     const s = await p.callerSetup(100);
     const error = await startPhoneCall(conflictingTransactions(p.deps), s.workspaceId, body(s)).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(error).toBeInstanceOf(StoreBusyError);
+    expect(isTransientServiceFailure(error)).toBe(true);
     expect(await readBalance(p.deps.db, s.workspaceId)).toBe(100);
+  });
+
+  it('a throttled table is 503 service_unavailable with Retry-After, never 500, and writes nothing', async () => {
+    const s = await p.callerSetup(100);
+    await drain();
+    const before = await tableSnapshot(p.deps.db);
+    const fault = failCommands(DynamoDBDocumentClient, named('TransactWriteCommand'), serviceError('ProvisionedThroughputExceededException', 400));
+    try {
+      const res = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      expect(res.body).toEqual({ error: { code: 'service_unavailable', message: expect.stringMatching(/nothing was changed/), details: [] } });
+    } finally {
+      fault.restore();
+    }
+    expect(await tableSnapshot(p.deps.db)).toEqual(before);
+    expect(await drain()).toEqual([]);
+  });
+
+  it('of 100 concurrent calls for a balance covering 10 on a slow table where half the transactions conflict, exactly 10 are admitted and 90 told 402', async () => {
+    const s = await p.callerSetup(perCall * 10);
+    await drain();
+    // Only this workspace's requests are slowed and contended: the rest of the file (and the key checks) run as usual.
+    const store = slowContendedStore(DynamoDBDocumentClient, {
+      matches: (c) => (c instanceof TransactWriteCommand || c instanceof GetCommand) && JSON.stringify(c.input).includes(`WS#${s.workspaceId}`),
+      delayMs: 40,
+      conflictRate: 0.5,
+    });
+    let results: { status: number; body: any }[];
+    try {
+      results = await Promise.all(Array.from({ length: 100 }, () => p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s))));
+    } finally {
+      store.restore();
+    }
+    expect(store.counts.conflicted).toBeGreaterThan(0);
+    const refusals = results.filter((r) => r.status !== 202).map((r) => (r.status === 402 ? 402 : `${r.status} ${JSON.stringify(r.body)}`));
+    expect(refusals).toEqual(Array(90).fill(402));
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(0);
+    const ledger = await listLedger(p.deps.db, s.workspaceId);
+    expect(ledger.filter((e) => e.reason === 'call_reservation')).toHaveLength(10);
+    expect(new Set((await drain()).map((m) => JSON.parse(m).callId))).toEqual(new Set(results.filter((r) => r.status === 202).map((r) => r.body.call_id)));
   });
 
   it('a request that keeps colliding after the balance was spent is 402, not 429: the loser of a burst learns it is out of credits', async () => {
