@@ -158,6 +158,8 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
   const events = new EventEmitter();
   const sessions = new Set<CallSession>();
   const finalizing = new Set<Promise<unknown>>();
+  /** Streams between their `start` and their session: a close waits for them to become calls (and end). */
+  const starts = new Set<Promise<unknown>>();
   let environment: Promise<StreamingEnvironment> | undefined;
   const env = () => {
     environment ??= options.environment().catch((error: unknown) => {
@@ -311,7 +313,9 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
         if (ev.kind === 'start') {
           starting = true;
           clearTimeout(startTimer);
-          void begin(ev);
+          const admitting = begin(ev);
+          starts.add(admitting);
+          void admitting.finally(() => starts.delete(admitting));
         }
         return;
       }
@@ -432,6 +436,10 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       web.close();
       chats.close();
       for (const ws of [...wss.clients, ...web.wss.clients, ...chats.wss.clients]) ws.terminate();
+      // A stream whose claim was being written becomes a call that ends at once (its socket is gone): its
+      // history is written before the listener closes, as for the calls that were running. Without this
+      // wait a loaded machine closed the listener while such a call still finalized.
+      await Promise.allSettled([...starts]);
       await Promise.allSettled([...finalizing]);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await new Promise<void>((resolve) => web.wss.close(() => resolve()));

@@ -204,7 +204,7 @@ describe('a streaming service that dies mid-call', () => {
    * A second streaming "container" on the same table, beating every 100 ms. `kill()` is its death: from
    * then on nothing it does reaches the table (no heartbeat, no history write), as when the task is gone.
    */
-  async function container(options: { heartbeatMs?: number; finalizeFails?: boolean; finalizeHeld?: Promise<void> } = {}) {
+  async function container(options: { heartbeatMs?: number; finalizeFails?: boolean; finalizeHeld?: Promise<void>; claimHeld?: { reached: () => void; held: Promise<void> } } = {}) {
     const config = loadConfig();
     const real = platformEnvironment({ ...p.deps, config }, vendorProviders(config));
     let dead = false;
@@ -221,6 +221,11 @@ describe('a streaming service that dies mid-call', () => {
         inFlight.add(beat);
         void beat.finally(() => inFlight.delete(beat)).catch(() => undefined);
         return beat;
+      },
+      claim: async (claims, start) => {
+        options.claimHeld?.reached();
+        await options.claimHeld?.held;
+        return real.claim(claims, start);
       },
       finalize: async (outcome, services) => {
         await options.finalizeHeld;
@@ -294,6 +299,40 @@ describe('a streaming service that dies mid-call', () => {
     caller.hangUp();
     expect(box.ended.map((e) => e.callId)).toEqual([first.callId]);
   }, 60_000);
+
+  it('a close while a stream\'s claim is being written waits for that call: it ends at once, its history is written, and the listener stays until then', async () => {
+    let reached = (): void => undefined;
+    const atClaim = new Promise<void>((resolve) => (reached = resolve));
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const box = await container({ claimHeld: { reached, held } });
+    const c = await answeredCall();
+    const caller = await SimulatedCaller.connect({ url: box.url, callSid: c.callSid, customParameters: { token: c.token }, playbackSpeed: 4 });
+    await atClaim;
+    let closed = false;
+    const closing = box.server.close().then(() => (closed = true));
+    // The close is under way; the stream is still between its start and its session.
+    const upgrade = await new Promise<number | string>((resolve) => {
+      const ws = new WebSocket(box.url);
+      ws.once('open', () => {
+        ws.terminate();
+        resolve('open');
+      });
+      ws.once('unexpected-response', (req, res) => {
+        req.destroy();
+        resolve(res.statusCode ?? 0);
+      });
+      ws.once('error', (error) => resolve(`error: ${error.message}`));
+    });
+    expect(upgrade).toBe(503);
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    // The claimed stream became a call, ended (its socket was closed) and wrote its history before the close ended.
+    expect(box.ended.map((e) => e.callId)).toEqual([c.callId]);
+    expect((await call(c)).status).toBe('completed');
+    caller.hangUp();
+  });
 
   it('the sweep settles its call at the duration measured up to the last heartbeat and writes the record', async () => {
     const box = await container();
