@@ -111,7 +111,7 @@ export const withRequestDeadline = <T>(deadlineMs: number, work: () => Promise<T
  * The retries are bounded by progress, not by a count or a stopwatch: 100 calls racing for a balance of 10
  * take turns, and how long the turns take depends on the store's speed (on a loaded machine a fixed 6 s
  * ran out with the balance still unspent, and those callers were told 429). A writer gives up (StoreBusyError)
- * only when nobody got through for TRANSACT_STALL_MS, or at the request's deadline.
+ * only when its standing saw nobody get through for TRANSACT_STALL_MS, or at the request's deadline.
  *
  * Each try carries its own ClientRequestToken. When the SDK sends a try again (its answer was slow or lost)
  * DynamoDB answers the resend with the first one's outcome, or with TransactionInProgressException while
@@ -152,7 +152,9 @@ export async function transact(db: Db, items: TransactItems, options: TransactOp
       // Full jitter keeps a burst of writers in one workspace from colliding again in lockstep.
       const backoffMs = Math.random() * Math.min(MAX_TRANSACT_BACKOFF_MS, 10 * 2 ** attempt);
       const at = clock.now() + backoffMs;
-      if (at - movedAtMs > TRANSACT_STALL_MS || at - startedMs > budgetMs) throw new StoreBusyError({ cause: error });
+      // Without a standing to read, a conflict itself says another writer is at work: only the budget ends it.
+      const stalled = options.standing !== undefined && at - movedAtMs > TRANSACT_STALL_MS;
+      if (stalled || at - startedMs > budgetMs) throw new StoreBusyError({ cause: error });
       await clock.sleep(backoffMs);
     }
   }
