@@ -98,7 +98,7 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   415: {
     name: 'UnsupportedMediaType',
     description: 'The upload is not multipart/form-data (unsupported_media_type).',
-    example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the field file (and optionally workspaceId and defaultCountry).', [
+    example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the fields file and workspaceId (and optionally defaultCountry).', [
       { field: 'content-type', message: 'expected multipart/form-data' },
     ]),
   },
