@@ -94,6 +94,7 @@ export async function run(): Promise<void> {
     // 2. The scheduler: one campaign per run, so both runs dial the same kind of contacts.
     const rows = ['contactName,phoneNumber', ...Array.from({ length: DIALS }, (_, i) => `Bench ${i},${number(5_000, i)}`)];
     const form = new FormData();
+    form.append('workspaceId', ws.workspaceId);
     form.append('file', new Blob([rows.join('\n')]), 'bench.csv');
     const uploaded = (await (await fetch(`${platform.baseUrl}/api/contacts/upload`, { method: 'POST', headers: { 'x-api-key': ws.apiKey }, body: form })).json()) as { importId: string };
     const campaignRun = async (tickMs: number) => {

@@ -163,6 +163,14 @@ export const PhoneCallRequest = z
     phoneNumberId: z.string().trim().min(1).max(64),
     contactName: z.string().trim().min(1).max(200).optional(),
     workspaceId: BodyWorkspaceId,
+    /**
+     * The caller vouches that the person agreed to this call: a destination on the workspace's do-not-call
+     * list is called anyway. Otherwise such a call is refused (409 `do_not_call`, docs/calls.md).
+     */
+    consentedCall: z
+      .boolean()
+      .optional()
+      .describe("true: the person agreed to this call, so it is placed even if the number is on the workspace's do-not-call list (otherwise 409 do_not_call)"),
   })
   .meta({ id: 'PhoneCallRequest' });
 export type PhoneCallRequest = z.infer<typeof PhoneCallRequest>;

@@ -24,6 +24,7 @@ export const CALL_END_REASONS = [
   'canceled',
   'link_expired',
   'not_joined',
+  'do_not_call',
   'error',
 ] as const;
 export type CallEndReason = (typeof CALL_END_REASONS)[number];

@@ -89,7 +89,9 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   },
   409: {
     name: 'Conflict',
-    description: 'The change conflicts with existing data, e.g. a phone number already in use.',
+    description:
+      'The change conflicts with existing data, e.g. a phone number already in use (phone_number_taken), or a phone call to a number on the ' +
+      "workspace's do-not-call list (do_not_call: details name the number and the history record of the refusal; send consentedCall: true for a call the person agreed to).",
     example: new ConflictError('phone_number_taken', 'A contact with phone number +14155552671 already exists.', [
       { field: 'phoneNumber', message: 'already used by another contact in this workspace' },
     ]),
@@ -98,7 +100,7 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   415: {
     name: 'UnsupportedMediaType',
     description: 'The upload is not multipart/form-data (unsupported_media_type).',
-    example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the field file (and optionally workspaceId and defaultCountry).', [
+    example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the fields file and workspaceId (and optionally defaultCountry).', [
       { field: 'content-type', message: 'expected multipart/form-data' },
     ]),
   },

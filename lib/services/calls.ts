@@ -17,6 +17,7 @@ import {
 import type { Contact } from '../domain/contact.js';
 import { callLimitSeconds, type Agent } from '../domain/agent.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
+import { doNotCallRefusal } from '../domain/dnc.js';
 import { isMachine } from '../domain/voicemail.js';
 import { AppError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { CallEndReason, HistoryRecord } from '../domain/history.js';
@@ -140,7 +141,12 @@ export async function startPhoneCall(
     contactName: request.contactName,
     nowMs: now,
     idempotency: idempotency && { ...idempotency, expiresAt: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
+    doNotCall: request.consentedCall !== true,
   });
+  if (outcome.kind === 'do_not_call') {
+    await recordDoNotCallRefusal(deps, outcome.call);
+    throw doNotCallRefusal(outcome.call.to, outcome.call._id);
+  }
   if (outcome.kind === 'insufficient') throw await insufficientCredits(deps, workspaceId, outcome.reserved);
   if (outcome.kind === 'duplicate') return replay(outcome.record.requestHash, idempotency!.requestHash, outcome.record.answer);
   return outcome.answer;
@@ -160,11 +166,18 @@ export interface OutboundCall {
   readonly campaignId?: string;
   readonly nowMs: number;
   readonly idempotency?: Omit<IdempotencyRecord, 'answer'>;
+  /**
+   * Refuse a destination on the workspace's do-not-call list, checked in the call's own transaction (the
+   * API, unless the request says the call is consented). Campaigns check the list in their dial's claim.
+   */
+  readonly doNotCall?: boolean;
 }
 
 export type PlacedCall =
   | { readonly kind: 'started'; readonly answer: CallStarted }
   | { readonly kind: 'insufficient'; readonly reserved: number }
+  /** Nothing written: the destination is on the do-not-call list; `call` is the call that was not placed. */
+  | { readonly kind: 'do_not_call'; readonly call: Call }
   | { readonly kind: 'duplicate'; readonly record: IdempotencyRecord };
 
 /**
@@ -194,7 +207,8 @@ export async function placeOutboundCall(deps: CallDeps, input: OutboundCall): Pr
   const answer: CallStarted = { call_id: call._id, status: 'initiated' };
   // Every call of a workspace updates its one balance item: a burst takes turns (transact), and one that
   // stays contended past the request's budget is a 503 to retry, never a refusal.
-  const outcome = await createCallWithReservation(deps.db, call, input.idempotency && { ...input.idempotency, answer }, input.nowMs);
+  const outcome = await createCallWithReservation(deps.db, call, input.idempotency && { ...input.idempotency, answer }, input.nowMs, { doNotCall: input.doNotCall });
+  if (outcome.kind === 'do_not_call') return { kind: 'do_not_call', call };
   if (outcome.kind === 'insufficient') return { kind: 'insufficient', reserved: call.reserved };
   if (outcome.kind === 'duplicate') return outcome;
   await checkLowCredits(deps, input.workspaceId);
@@ -213,6 +227,17 @@ export async function placeOutboundCall(deps: CallDeps, input: OutboundCall): Pr
   }
   log('info', 'call initiated', { callId: call._id, workspaceId: input.workspaceId, reserved: call.reserved, ...(input.campaignId ? { campaignId: input.campaignId } : {}) });
   return { kind: 'started', answer };
+}
+
+/**
+ * The call log's record of a call refused for the do-not-call list: the call was never placed (no live
+ * call, no reservation, no dispatch), but history shows the attempt, with zero duration and cost, end
+ * reason `do_not_call` and a summary saying why, and `call.ended` announces it as for any record.
+ */
+async function recordDoNotCallRefusal(deps: HistoryDeps, call: Call): Promise<void> {
+  const summary = `Not placed: ${call.to} is on the workspace's do-not-call list.`;
+  await writeHistoryRecord(deps, historyOf(call, { endReason: 'do_not_call', durationSeconds: 0, cost: 0, summary }));
+  log('info', 'call refused: do-not-call list', { callId: call._id, workspaceId: call.workspaceId });
 }
 
 function replay(storedHash: string, requestHash: string, answer: Record<string, unknown>): CallStarted {

@@ -98,7 +98,8 @@ export interface UploadForm {
 
 /**
  * `POST /api/contacts/upload`: checks the form (the middleware checks tenancy only for JSON bodies, so the
- * form's workspaceId is checked here: 403 unless it is the key's own), then imports the file and, given
+ * form's workspaceId is checked here: 403 unless it is the key's own, 400 like any missing field when it is
+ * left out, as API_SPEC.md requires it), then imports the file and, given
  * `events`, announces `contacts.import.completed` (with the first 20 row errors; the answer has them all).
  */
 export async function importUploadedContacts(

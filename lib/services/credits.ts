@@ -123,7 +123,10 @@ const USAGE_DAYS = 30;
 /**
  * The balance, what running calls hold reserved, and the credits spent and calls made per UTC day over the
  * last 30 days (days without calls included, as zeros, so a chart needs no gaps filled). A call counts on
- * the day it started; its cost is its reservation less what its settlement gave back.
+ * the day it started (its reservation's day; a chat, which reserves nothing, on its first charge's day);
+ * what it spent is the sum of all its ledger entries: reservation less settlement for a call, every message
+ * for a chat. A call reserved and not settled yet is running: its reservation shows as `reserved`. So the
+ * page adds up to the ledger: spent plus reserved is what the window's calls and chats took.
  */
 export async function creditsOverview(deps: Pick<Deps, 'db'>, workspaceId: string, now = Date.now()): Promise<CreditsView> {
   const firstDay = new Date(now - (USAGE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
@@ -131,27 +134,30 @@ export async function creditsOverview(deps: Pick<Deps, 'db'>, workspaceId: strin
     readBalance(deps.db, workspaceId),
     listCallLedgerSince(deps.db, workspaceId, Date.parse(firstDay)),
   ]);
-  const calls = new Map<string, { day: string; reserved: number; released?: number }>();
+  const calls = new Map<string, { firstAt: string; reservedAt?: string; reserved: number; settled: boolean; net: number }>();
   for (const e of entries) {
     if (!e.callId) continue;
-    const call = calls.get(e.callId) ?? { day: e.createdAt.slice(0, 10), reserved: 0 };
+    const call = calls.get(e.callId) ?? { firstAt: e.createdAt, reserved: 0, settled: false, net: 0 };
+    call.net += e.amount;
+    // Entries sort by id, not time (`#msg10` before `#msg2`): the earliest one dates a chat.
+    if (e.createdAt < call.firstAt) call.firstAt = e.createdAt;
     if (e.reason === 'call_reservation') {
       call.reserved = -e.amount;
-      call.day = e.createdAt.slice(0, 10);
-    } else call.released = e.amount;
+      call.reservedAt = e.createdAt;
+    } else if (e.reason === 'call_settlement') call.settled = true;
     calls.set(e.callId, call);
   }
   const days = new Map<string, { credits: number; calls: number }>();
   for (let i = 0; i < USAGE_DAYS; i += 1) days.set(new Date(Date.parse(firstDay) + i * 86_400_000).toISOString().slice(0, 10), { credits: 0, calls: 0 });
   let reserved = 0;
   for (const call of calls.values()) {
-    if (call.released === undefined) {
+    if (call.reservedAt !== undefined && !call.settled) {
       reserved += call.reserved;
       continue;
     }
-    const day = days.get(call.day);
+    const day = days.get((call.reservedAt ?? call.firstAt).slice(0, 10));
     if (!day) continue;
-    day.credits = roundCredits(day.credits + call.reserved - call.released);
+    day.credits = roundCredits(day.credits - call.net);
     day.calls += 1;
   }
   return { balance, reserved: roundCredits(reserved), usage: [...days].map(([day, v]) => ({ day, ...v })) };

@@ -26,6 +26,8 @@ export interface IdempotencyRecord {
 export type CreateCallOutcome =
   | { readonly kind: 'created' }
   | { readonly kind: 'insufficient' }
+  /** The destination is on the workspace's do-not-call list (asked for with `doNotCall`). */
+  | { readonly kind: 'do_not_call' }
   | { readonly kind: 'duplicate'; readonly record: IdempotencyRecord };
 
 const callItem = (call: Call) => ({ ...key.liveCall(call.workspaceId, call._id), entity: ENTITY.liveCall, v: TABLE_SCHEMA_VERSION, ...call });
@@ -45,15 +47,17 @@ const reservationItems = (db: Db, call: Call): TransactItem[] => [
 
 /**
  * Creates a call and takes its reservation in ONE transaction: the idempotency claim (when a key was
- * sent), the conditional debit, the reservation's ledger entry and the call. Nothing is written unless all
- * of it is. The idempotency claim comes first so a retried request reports "duplicate", not whatever
- * else would also fail.
+ * sent), with `doNotCall` the check that the destination is not on the workspace's do-not-call list, the
+ * conditional debit, the reservation's ledger entry and the call. Nothing is written unless all of it is.
+ * The idempotency claim comes first so a retried request reports "duplicate", not whatever else would also
+ * fail; the list comes before the balance, so a listed number is refused as such whatever the credits.
  */
 export async function createCallWithReservation(
   db: Db,
   call: Call,
   idempotency?: IdempotencyRecord,
   nowMs: number = Date.now(),
+  options: { readonly doNotCall?: boolean } = {},
 ): Promise<CreateCallOutcome> {
   const items: TransactItem[] = [];
   if (idempotency) {
@@ -75,8 +79,13 @@ export async function createCallWithReservation(
       },
     });
   }
+  const dncIndex = options.doNotCall ? items.length : undefined;
+  if (options.doNotCall) {
+    items.push({ ConditionCheck: { TableName: db.table, Key: key.dnc(call.workspaceId, call.to), ConditionExpression: 'attribute_not_exists(pk)' } });
+  }
+  const debitIndex = items.length;
   items.push(...reservationItems(db, call));
-  const balance = balanceStanding(db, call.workspaceId, call.reserved, items.length - 3);
+  const balance = balanceStanding(db, call.workspaceId, call.reserved, debitIndex);
   const { failedIndex } = await transact(db, items, {
     // A retried request is a duplicate before it is anything else, as when both conditions fail at once.
     standing: async () => (idempotency && (await findIdempotencyRecord(db, call.workspaceId, idempotency.keyHash, nowMs)) ? { lostAt: 0 } : balance()),
@@ -88,7 +97,8 @@ export async function createCallWithReservation(
     if (!record) throw new Error('Idempotency record vanished; retry the request');
     return { kind: 'duplicate', record };
   }
-  if (failedIndex === (idempotency ? 1 : 0)) return { kind: 'insufficient' };
+  if (failedIndex === dncIndex) return { kind: 'do_not_call' };
+  if (failedIndex === debitIndex) return { kind: 'insufficient' };
   throw new Error(`Call ${call._id} could not be created (condition ${failedIndex} failed)`);
 }
 

@@ -6,7 +6,7 @@
  * schema is stored as a failed analysis, with nothing guessed.
  */
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ScriptRequest } from '../../lib/local/standins/llm.js';
 import { tone } from '../../lib/local/simulated-caller.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -35,7 +35,20 @@ const ANALYSIS = {
   },
 };
 
+/** Every line this process logged (the platform and its streaming service run in it), at warn and above. */
+const logged: string[] = [];
+const restoreLogs: (() => void)[] = [];
+
 beforeAll(async () => {
+  // The platform reads LOG_LEVEL when it starts (the suite's default is silent).
+  process.env.LOG_LEVEL = 'warn';
+  for (const stream of [process.stdout, process.stderr]) {
+    const spy = vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown) => {
+      logged.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      return true;
+    }) as typeof stream.write);
+    restoreLogs.push(() => spy.mockRestore());
+  }
   await receiver.start();
   process.env.TOOL_ALLOWED_HOSTS = `127.0.0.1:${receiver.port}`;
   vp = await startVoicePlatform({
@@ -59,6 +72,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await vp?.stop();
   await receiver.stop();
+  for (const restore of restoreLogs) restore();
+  process.env.LOG_LEVEL = 'silent';
   delete process.env.TOOL_ALLOWED_HOSTS;
 });
 
@@ -128,6 +143,38 @@ describe('post-call analysis', () => {
     expect((passed.body as any).data.map((r: any) => r._id)).not.toContain(ended.callId);
     const analyzed = await receiver.waitFor((h) => h.json.type === 'call.analyzed' && h.json.data.callId === ended.callId);
     expect(analyzed.json.data.analysis.status).toBe('failed');
+  }, 120_000);
+
+  it('a refused vendor key leaves nothing key-shaped in the analysis error, call.analyzed or the log', async () => {
+    const llm = vp.platform.voice.llm.control;
+    const from = logged.length;
+    // OpenAI refuses every request from the caller's turn on, as it does a wrong key: 401 "Incorrect API key
+    // provided: sk-*********tand" (the key's first 3 and last 4 characters): the turn, the summary, the analysis.
+    try {
+      llm.failNext(401, 50, { vendor: 'openai' });
+      const ended = await runCall(`agt_01JWRF9YVRV07ZX0MV7YH6S1A3`);
+      const analyzed = await receiver.waitFor((h) => h.json.type === 'call.analyzed' && h.json.data.callId === ended.callId);
+      llm.set({ failNext: undefined });
+      const refused = llm.requestsFor('openai').filter((r) => r.status === 401);
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+
+      const record = await vp.api('GET', `/api/history/${ended.callId}`, undefined);
+      const analysis = (record.body as any).analysis;
+      expect(analysis).toMatchObject({ status: 'failed', error: expect.stringContaining('Incorrect API key provided') });
+      const payload = new Webhook(secret).verify(analyzed.body, analyzed.headers as Record<string, string>) as any;
+      expect(payload.data.analysis).toEqual(analysis);
+      const lines = logged.slice(from).filter((l) => l.includes('Incorrect API key'));
+      // The in-call refusal was logged (with its cause), so the log is part of what is checked.
+      expect(lines.length).toBeGreaterThan(0);
+      for (const text of [analysis.error, analyzed.body, ...lines]) {
+        expect(text).not.toMatch(/sk-/);
+        expect(text).not.toMatch(/\*{3,}/);
+        expect(text).not.toContain('tand.');
+      }
+      expect(analysis.error).toContain('[redacted]');
+    } finally {
+      llm.set({ failNext: undefined });
+    }
   }, 120_000);
 
   it('an agent\'s analysis section is checked when saved: a schema outside the subset is a 400 naming the field', async () => {

@@ -217,16 +217,22 @@ describe('contact upload', () => {
     expect((await counts(theirs.apiKey)).total).toBe(0);
   });
 
-  it('validates the form: file required, workspaceId optional (the key\'s), unknown fields and bad countries refused', async () => {
+  it('validates the form: file and workspaceId required, unknown fields and bad countries refused', async () => {
     const ws = await t.workspace();
     const file = csv(['contactName,phoneNumber', 'Ann,+14155552671']);
     const noFile = await upload(ws.apiKey, file, { workspaceId: ws.workspaceId, noFile: true });
     expect(noFile.status).toBe(400);
     expect(noFile.body.error).toMatchObject({ code: 'validation_failed', details: [expect.objectContaining({ field: 'file' })] });
-    // Without workspaceId the key's workspace is meant, as everywhere.
+    // API_SPEC.md marks the form's workspaceId required: without it, the 400 of any missing field.
     const noWorkspace = await upload(ws.apiKey, file);
-    expect(noWorkspace.status).toBe(200);
-    expect(noWorkspace.body).toMatchObject({ imported: 1, skipped: 0 });
+    expect(noWorkspace.status).toBe(400);
+    expect(noWorkspace.body.error).toMatchObject({ code: 'validation_failed', details: [expect.objectContaining({ field: 'workspaceId' })] });
+    const neither = await upload(ws.apiKey, file, { noFile: true });
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['file', 'workspaceId']);
+    const withIt = await upload(ws.apiKey, file, { workspaceId: ws.workspaceId });
+    expect(withIt.status).toBe(200);
+    expect(withIt.body).toMatchObject({ imported: 1, skipped: 0 });
     const unknown = await upload(ws.apiKey, file, { workspaceId: ws.workspaceId, extra: { colour: 'blue' } });
     expect(unknown.status).toBe(400);
     const country = await upload(ws.apiKey, file, { workspaceId: ws.workspaceId, defaultCountry: 'XX' });
@@ -237,7 +243,7 @@ describe('contact upload', () => {
     expect(json.body.error.code).toBe('unsupported_media_type');
     const noKey = await fetch(`${t.baseUrl}/api/contacts/upload`, { method: 'POST', body: new FormData() });
     expect(noKey.status).toBe(401);
-    // Only the upload without workspaceId imported; every refusal left the contacts as they were.
+    // Only the complete upload imported; every refusal left the contacts as they were.
     expect((await counts(ws.apiKey)).total).toBe(1);
   });
 

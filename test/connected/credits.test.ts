@@ -309,6 +309,31 @@ describe('creditsOverview (the credits page)', () => {
     expect(view.usage.find((d) => d.day === '2026-11-22')).toEqual({ day: '2026-11-22', credits: 0, calls: 0 });
   });
 
+  it('adds up to the ledger: a chat counts every message it was charged, beside settled and running calls', async () => {
+    const ws = await t.workspace(100);
+    const id = ws.workspaceId;
+    await callEntries(id, '2026-11-21T09:00:00.000Z', 10, { amount: 8.5, at: '2026-11-21T09:01:30.000Z' }); // 1.5 spent
+    await callEntries(id, '2026-11-22T15:00:00.000Z', 10, { amount: 9.75, at: '2026-11-22T15:00:15.000Z' }); // 0.25 spent
+    await callEntries(id, '2026-11-23T11:00:00.000Z', 10); // running
+    // A chat of 20 answered messages at 0.02 each, as the chat service charges them: 0.40 in all.
+    const chatId = newId('call', Date.parse('2026-11-22T10:00:00.000Z'));
+    for (let n = 1; n <= 20; n += 1) {
+      expect(await debitChatMessage(t.deps.db, id, chatId, n, 0.02, new Date(Date.parse('2026-11-22T10:00:00.000Z') + n * 10_000).toISOString())).toBe('charged');
+    }
+    const view = await creditsOverview(t.deps, id, NOW);
+    expect(view.usage.find((d) => d.day === '2026-11-22')).toEqual({ day: '2026-11-22', credits: 0.65, calls: 2 });
+    expect(view.usage.find((d) => d.day === '2026-11-21')).toEqual({ day: '2026-11-21', credits: 1.5, calls: 1 });
+    expect(view.reserved).toBe(10);
+
+    // The view's totals are the ledger's: what calls and chats took, less what settlements gave back.
+    const ledger = (await listLedger(t.deps.db, id)).filter((e) => e.callId);
+    const taken = -ledger.reduce((sum, e) => sum + e.amount, 0);
+    const spent = view.usage.reduce((sum, d) => sum + d.credits, 0);
+    expect(Math.round((spent + view.reserved) * 1e6) / 1e6).toBe(Math.round(taken * 1e6) / 1e6);
+    expect(Math.round(spent * 1e6) / 1e6).toBe(2.15);
+    expect(view.usage.reduce((sum, d) => sum + d.calls, 0)).toBe(3);
+  });
+
   it('a workspace without calls: its balance, nothing reserved, thirty zero days', async () => {
     const ws = await t.workspace(7);
     const view = await creditsOverview(t.deps, ws.workspaceId, NOW);

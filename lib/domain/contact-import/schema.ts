@@ -3,7 +3,6 @@
  * (read by every handler and the CDK stack) does not pull the CSV and spreadsheet readers in.
  */
 import * as z from 'zod';
-import { BodyWorkspaceId } from '../common.js';
 import { isPhoneCountry } from '../phone.js';
 
 /** ISO 3166-1 alpha-2 code that the phone-number metadata knows; '' counts as absent (HTML forms send it). */
@@ -14,9 +13,19 @@ const DefaultCountry = z
   .refine((c) => c === '' || isPhoneCountry(c), 'an ISO 3166-1 alpha-2 country code such as US')
   .transform((c) => c || undefined);
 
+/**
+ * The form's `workspaceId`: required, as API_SPEC.md marks it (unlike the JSON bodies, where the key's
+ * workspace is meant when it is left out); it must be the API key's workspace (403 otherwise).
+ */
+const FormWorkspaceId = z
+  .string({ error: (issue) => (issue.input === undefined ? 'the form field "workspaceId" is required: the API key\'s workspace' : undefined) })
+  .min(1)
+  .max(64)
+  .describe("Required: the API key's workspace (403 for another one).");
+
 /** The text fields of the upload form (the file part is checked by the service). */
 export const ContactImportFields = z.strictObject({
-  workspaceId: BodyWorkspaceId,
+  workspaceId: FormWorkspaceId,
   defaultCountry: DefaultCountry.optional(),
 });
 export type ContactImportFields = z.infer<typeof ContactImportFields>;
@@ -25,7 +34,7 @@ export type ContactImportFields = z.infer<typeof ContactImportFields>;
 export const ContactImportForm = z
   .object({
     file: z.file().describe('CSV (UTF-8, header row) or .xlsx; at most 4 MiB'),
-    workspaceId: BodyWorkspaceId,
+    workspaceId: FormWorkspaceId,
     defaultCountry: z.string().optional().describe('ISO 3166-1 alpha-2 country for numbers written without +'),
   })
   .meta({ id: 'ContactImportForm' });

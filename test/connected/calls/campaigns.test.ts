@@ -61,8 +61,9 @@ async function setup(credits = 2_000) {
   return s;
 }
 
-async function upload(apiKey: string, path: string, file: Buffer) {
+async function upload(apiKey: string, path: string, file: Buffer, workspaceId?: string) {
   const form = new FormData();
+  if (workspaceId) form.append('workspaceId', workspaceId);
   form.append('file', new Blob([new Uint8Array(file)]), 'list.csv');
   const res = await fetch(`${p.baseUrl}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
   return { status: res.status, body: (await res.json()) as any };
@@ -126,7 +127,7 @@ describe('a campaign of a few hundred contacts', () => {
       rows.push(`Person ${i},${number(0, i)},${i >= N - 3 ? '' : 'Tuesday 10:00'}`);
       p.platform.callSimulator!.setRule(number(0, i), behaviour(i));
     }
-    const imported = await upload(s.apiKey, '/api/contacts/upload', csv(rows));
+    const imported = await upload(s.apiKey, '/api/contacts/upload', csv(rows), s.workspaceId);
     expect(imported.body).toMatchObject({ imported: N, importId: expect.stringMatching(/^imp_/) });
 
     const created = await p.api(s.apiKey, 'POST', '/api/campaigns', campaignBody(s, { importId: imported.body.importId }, { concurrency: 20 }));

@@ -119,6 +119,54 @@ describe('POST /api/optimus/phone-call', () => {
     expect(missing.status).toBe(400);
   });
 
+  it('409 do_not_call for a number on the workspace\'s do-not-call list: no credits, no dispatch message, a do_not_call record in history', async () => {
+    const s = await p.callerSetup(100);
+    await drain();
+    const listed = await p.api(s.apiKey, 'POST', '/api/do-not-call', { phoneNumber: '+14155550199', reason: 'asked not to be called' });
+    expect(listed.status).toBe(201);
+    const res = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s, { contactName: 'Ada' }));
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({
+      error: {
+        code: 'do_not_call',
+        message: expect.stringContaining("do-not-call list"),
+        details: [{ field: 'phoneNumber', phoneNumber: '+14155550199', callId: expect.stringMatching(/^call_[0-9A-Z]{26}$/), message: expect.stringContaining("+14155550199 is on the workspace's do-not-call list") }],
+      },
+    });
+    const callId = res.body.error.details[0].callId;
+    // Nothing reserved or charged, no live call, nothing for the dispatcher.
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(100);
+    expect((await listLedger(p.deps.db, s.workspaceId)).map((e) => e.reason)).toEqual(['initial_grant']);
+    expect(await findCall(p.deps.db, s.workspaceId, callId)).toBeUndefined();
+    expect(await drain()).toEqual([]);
+    // The refusal is in the call log, as a call that was never placed.
+    const history = await p.api(s.apiKey, 'GET', '/api/history');
+    expect(history.body.data).toEqual([
+      expect.objectContaining({ _id: callId, agentType: 'voice', fullName: 'Ada', mobileNumber: '+14155550199', callEndReason: 'do_not_call', callDuration: 0, callCost: 0 }),
+    ]);
+    const record = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
+    expect(record.body.callSummary).toMatch(/not placed.*do-not-call list/i);
+    // The alias refuses alike.
+    expect((await p.api(s.apiKey, 'POST', '/api/optimus/call', body(s))).status).toBe(409);
+    expect(await drain()).toEqual([]);
+  });
+
+  it('consentedCall: true places a call to a listed number (the caller vouches for consent); false is refused', async () => {
+    const s = await p.callerSetup(100);
+    await drain();
+    expect((await p.api(s.apiKey, 'POST', '/api/do-not-call', { phoneNumber: '+14155550199' })).status).toBe(201);
+    const refused = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s, { consentedCall: false }));
+    expect(refused.status).toBe(409);
+    const res = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s, { consentedCall: true }));
+    expect(res.status).toBe(202);
+    expect(await readBalance(p.deps.db, s.workspaceId)).toBe(100 - perCall);
+    expect((await drain()).map((m) => JSON.parse(m))).toEqual([{ callId: res.body.call_id, workspaceId: s.workspaceId }]);
+    const bad = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', body(s, { consentedCall: 'yes' }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('consentedCall');
+    await drain();
+  });
+
   it('looks the contact up by the destination number and names the call after it', async () => {
     const s = await p.callerSetup(100);
     const contact = await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: 'Grace Hopper', phoneNumber: '+14155550177', workspaceId: s.workspaceId, externalFields: { plan: 'gold' } });

@@ -66,6 +66,8 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
 
 /** The current session key, for the one call that cannot go through {@link api} (the upload with progress). */
 export const currentApiKey = () => state.session?.apiKey;
+/** The session's workspace, for the upload form (which requires its `workspaceId`). */
+export const currentWorkspaceId = () => state.session?.workspace.id;
 
 interface SessionApi {
   readonly status: Status;

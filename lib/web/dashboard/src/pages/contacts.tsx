@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { query, type Page } from '../api.js';
-import { api, currentApiKey } from '../session.js';
+import { api, currentApiKey, currentWorkspaceId } from '../session.js';
 import { uploadWithProgress } from '../upload.js';
 import { Button, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
 
@@ -55,6 +55,7 @@ function UploadForm({ onClose }: { onClose: () => void }) {
       const chosen = file.current?.files?.[0];
       if (!chosen) throw new Error('Choose a CSV or Excel file first.');
       const form = new FormData();
+      form.set('workspaceId', currentWorkspaceId() ?? '');
       form.set('file', chosen);
       if (country.trim()) form.set('defaultCountry', country.trim().toUpperCase());
       setProgress(0);

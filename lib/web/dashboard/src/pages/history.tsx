@@ -42,6 +42,7 @@ const END_REASONS: Record<string, string> = {
   canceled: 'Canceled',
   link_expired: 'Meeting link expired',
   not_joined: 'Not joined yet',
+  do_not_call: 'Not placed: on the do-not-call list',
   error: 'Error',
 };
 const endReason = (r: string) => END_REASONS[r] ?? r;
