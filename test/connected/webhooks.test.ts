@@ -4,7 +4,8 @@
  * is retried with backoff (Retry-After honoured), other 4xx are not; a delivery that gives up lands in the
  * dead letters and its endpoint is disabled with a `webhook.disabled` notice; the delivery log shows every
  * attempt; events replay by id and by time range with their original id; after a secret rotation both
- * secrets sign for the overlap; URLs that are private, loopback or metadata addresses are refused when saved
+ * secrets sign for the overlap; URLs that are plain http (outside TOOL_ALLOWED_HOSTS), private, loopback or
+ * metadata addresses are refused when saved
  * and, for one stored before the rule, at delivery; the secret is shown only at creation and rotation, and
  * no workspace sees another's endpoints.
  */
@@ -80,7 +81,7 @@ describe('endpoints', () => {
     expect((await t.api(ws.apiKey, 'GET', `/api/webhooks/${created._id}`)).status).toBe(404);
   });
 
-  it('refuses private, loopback, link-local and metadata URLs and other schemes when saved (400, nothing stored)', async () => {
+  it('refuses private, loopback, link-local and metadata URLs, plain http and other schemes when saved (400, nothing stored)', async () => {
     const before = (await t.api(ws.apiKey, 'GET', '/api/webhooks')).body.total;
     for (const url of [
       'http://127.0.0.1:1/hook', // loopback, but not the allow-listed port
@@ -88,6 +89,7 @@ describe('endpoints', () => {
       'http://[::ffff:10.0.0.1]/x',
       'http://localhost/x',
       'http://metadata.google.internal/x',
+      'http://hooks.example.com/in', // a public host, but plain http: production endpoints are https
       'ftp://example.com/x',
       'https://user:pass@example.com/x',
       'not a url',
@@ -99,6 +101,9 @@ describe('endpoints', () => {
     const created = await createEndpoint('/ssrf-update');
     const res = await t.api(ws.apiKey, 'PATCH', `/api/webhooks/${created._id}`, { url: 'http://10.1.2.3/x' });
     expect(res.status).toBe(400);
+    const plain = await t.api(ws.apiKey, 'PATCH', `/api/webhooks/${created._id}`, { url: 'http://hooks.example.com/in' });
+    expect([plain.status, plain.body.error.code, plain.body.error.details[0].field]).toEqual([400, 'validation_failed', 'url']);
+    expect((await t.api(ws.apiKey, 'GET', `/api/webhooks/${created._id}`)).body.url).toBe(receiver.url('/ssrf-update'));
     expect((await t.api(ws.apiKey, 'GET', '/api/webhooks')).body.total).toBe(before + 1);
   });
 });
