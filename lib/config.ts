@@ -193,6 +193,14 @@ const EnvSchema = z.object({
   RATE_LIMIT_WIDGET_KEY: rate('120/60s'),
   /** Widget sessions (calls and chats) open at once on one widget key (docs/widget.md, abuse limits). */
   WIDGET_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(30),
+  /** Of those, what one visitor address may hold (a forged-Origin script must not take them all). */
+  WIDGET_MAX_SESSIONS_PER_IP: z.coerce.number().int().min(1).max(10_000).default(5),
+  /**
+   * How long a widget session's lease holds its place before its socket opens (the panel opens it at once);
+   * the socket's claim then extends it to the session's longest length. A session never opened frees its
+   * place after this, and its socket can no longer claim it.
+   */
+  WIDGET_PENDING_LEASE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /**
    * How long a key hash that the table does not know (or knows as revoked) is answered 401 from memory. A key
    * created after someone presented its value works at the latest this long after creation: key values are
