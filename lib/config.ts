@@ -52,6 +52,11 @@ const EnvSchema = z.object({
    * is recorded): five days, so a receiver down over a long weekend is not switched off.
    */
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).default(5 * 86_400_000),
+  /**
+   * How long one webhook attempt may take in all, from the DNS lookup to the answer's last byte; past it the
+   * attempt is a timeout and retried. At most 20 s: the consumer's batch must end within its 25 s Lambda timeout.
+   */
+  WEBHOOK_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(50).max(20_000).default(10_000),
   /** Local: a file holding the 32-byte data key. AWS: a Secrets Manager secret holding it (base64). */
   SECRET_KEY_FILE: z.string().optional(),
   SECRET_KEY_ARN: z.string().optional(),

@@ -7,7 +7,9 @@
  * secrets sign for the overlap; URLs that are plain http (outside TOOL_ALLOWED_HOSTS), private, loopback or
  * metadata addresses are refused when saved
  * and, for one stored before the rule, at delivery; the secret is shown only at creation and rotation, and
- * no workspace sees another's endpoints.
+ * no workspace sees another's endpoints. A receiver that trickles its answer holds only its own attempt
+ * (another workspace's event is delivered meanwhile), and only until the attempt's deadline, after which
+ * the attempt is a timeout, retried per the schedule.
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,9 @@ import { newId } from '../../lib/domain/ids.js';
 import { newWebhookSecret } from '../../lib/domain/webhook.js';
 import { createSqsClient } from '../../lib/store/queue.js';
 import { putNewWebhookEndpoint } from '../../lib/store/webhooks.js';
+import type { DeliveryMessage } from '../../lib/domain/webhook.js';
+import { deliverAttempt } from '../../lib/services/webhook-delivery.js';
+import { sendTestEvent } from '../../lib/services/webhooks.js';
 import { eventually, receive } from '../support/calls.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -31,6 +36,9 @@ beforeAll(async () => {
   process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1';
   // Any endpoint that gives up is disabled at once, so the notice can be seen without waiting days.
   process.env.WEBHOOK_DISABLE_AFTER_MS = '0';
+  // The longest deadline: a slow receiver holds its attempt as long as it may while another is delivered.
+  // (The test of the deadline itself passes a short one.)
+  process.env.WEBHOOK_DELIVERY_TIMEOUT_MS = '20000';
   t = await startTestPlatform();
   ws = await t.workspace(100);
 });
@@ -40,6 +48,7 @@ afterAll(async () => {
   delete process.env.TOOL_ALLOWED_HOSTS;
   delete process.env.WEBHOOK_RETRY_SCHEDULE;
   delete process.env.WEBHOOK_DISABLE_AFTER_MS;
+  delete process.env.WEBHOOK_DELIVERY_TIMEOUT_MS;
 });
 
 async function createEndpoint(path: string, body: Record<string, unknown> = {}) {
@@ -276,5 +285,48 @@ describe('deliveries', () => {
     await api('PUT', '/api/webhooks/settings', { creditsLowThreshold: 95 });
     expect((await call()).status).toBe(202);
     expect(await credits()).toHaveLength(2);
+  });
+});
+
+describe('slow receivers', () => {
+  it('a receiver trickling its answer holds only its own delivery: another workspace\'s event arrives while it still trickles', async () => {
+    const slow = await createEndpoint('/slow');
+    receiver.script('/slow', { status: 200, trickleMs: 100, body: '{"ok":true}' });
+    const other = await t.workspace(0);
+    const fast = await t.api(other.apiKey, 'POST', '/api/webhooks', { url: receiver.url('/fast'), description: 'fast' });
+    expect(fast.status).toBe(201);
+
+    await t.api(ws.apiKey, 'POST', `/api/webhooks/${slow._id}/test`);
+    // The slow attempt is under way (its answer has begun) before the other workspace's event exists.
+    const slowHook = await receiver.waitFor((h) => h.path === '/slow');
+    const sent = await t.api(other.apiKey, 'POST', `/api/webhooks/${fast.body._id}/test`);
+    const fastHook = await receiver.waitFor((h) => h.path === '/fast');
+    expect(fastHook.json).toMatchObject({ id: sent.body.eventId, workspaceId: other.workspaceId });
+    expect(receiver.trickling(slowHook)).toBe(true);
+
+    receiver.release('/slow');
+    expect(await receiver.trickleEnded(slowHook)).toBe('released');
+  });
+
+  it('an answer still trickling at the deadline is a timed-out attempt: the request is dropped, the attempt recorded as failed and retried', async () => {
+    const endpoint = await createEndpoint('/trickle');
+    receiver.script('/trickle', { status: 200, trickleMs: 20 });
+    // This test's own consumer: a short deadline, and the queue captured (the retry is asserted, not sent).
+    const queued: DeliveryMessage[] = [];
+    const deps = {
+      ...t.deps,
+      config: { ...t.deps.config, WEBHOOK_DELIVERY_TIMEOUT_MS: 300 },
+      webhooks: { send: async (m: DeliveryMessage) => void queued.push(m), sendToDeadLetters: async () => undefined },
+    };
+    const { deliveryId } = await sendTestEvent(deps, ws.workspaceId, endpoint._id);
+    expect(await deliverAttempt(deps, queued[0]!)).toBe('retrying');
+    // The receiver never finished its answer: we hung up on it.
+    expect(await receiver.trickleEnded(receiver.at('/trickle')[0]!)).toBe('abandoned');
+    expect(queued[1]).toMatchObject({ deliveryId, attempt: 2, notBefore: expect.any(String) });
+    const [delivery] = await deliveriesOf(endpoint._id, (d) => d[0]?.status === 'retrying');
+    expect(delivery).toMatchObject({ _id: deliveryId, status: 'retrying', nextAttemptAt: queued[1]!.notBefore });
+    expect(delivery.attempts).toHaveLength(1);
+    expect(delivery.attempts[0].error).toMatch(/^timed out: no complete answer within 300 ms \(HTTP 200 began/);
+    expect(delivery.attempts[0]).not.toHaveProperty('status');
   });
 });
