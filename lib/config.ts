@@ -196,6 +196,15 @@ const EnvSchema = z.object({
    */
   RATE_LIMIT_WIDGET: rate('10/60s'),
   RATE_LIMIT_WIDGET_KEY: rate('120/60s'),
+  /**
+   * Webhook replays (docs/webhooks.md, "Replay"): each request reads up to thousands of stored events and
+   * each replayed event is an outbound POST that no call paid for. Requests per endpoint and per workspace,
+   * and the deliveries they may replay (the budget) per endpoint and per workspace.
+   */
+  RATE_LIMIT_WEBHOOK_REPLAY: rate('10/60s'),
+  RATE_LIMIT_WEBHOOK_REPLAY_WORKSPACE: rate('30/60s'),
+  WEBHOOK_REPLAY_BUDGET: rate('1000/3600s'),
+  WEBHOOK_REPLAY_WORKSPACE_BUDGET: rate('2000/3600s'),
   /** Widget sessions (calls and chats) open at once on one widget key (docs/widget.md, abuse limits). */
   WIDGET_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Of those, what one visitor address may hold (a forged-Origin script must not take them all). */

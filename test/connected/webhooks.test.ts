@@ -3,7 +3,8 @@
  * receiver using the `standardwebhooks` package verifies it; a delivery answered with 5xx, 429 or no answer
  * is retried with backoff (Retry-After honoured), other 4xx are not; a delivery that gives up lands in the
  * dead letters and its endpoint is disabled with a `webhook.disabled` notice; the delivery log shows every
- * attempt; events replay by id and by time range with their original id; after a secret rotation both
+ * attempt; events replay by id and by time range with their original id, within limits per endpoint and per
+ * workspace and an hourly budget of replayed deliveries (a range beyond it is cut short); after a secret rotation both
  * secrets sign for the overlap; URLs that are plain http (outside TOOL_ALLOWED_HOSTS), private, loopback or
  * metadata addresses are refused when saved
  * and, for one stored before the rule, at delivery; the secret is shown only at creation and rotation, and
@@ -16,10 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/domain/ids.js';
 import { newWebhookSecret } from '../../lib/domain/webhook.js';
 import { createSqsClient } from '../../lib/store/queue.js';
-import { putNewWebhookEndpoint } from '../../lib/store/webhooks.js';
+import { findEvent, putNewWebhookEndpoint } from '../../lib/store/webhooks.js';
 import type { DeliveryMessage } from '../../lib/domain/webhook.js';
 import { deliverAttempt } from '../../lib/services/webhook-delivery.js';
-import { sendTestEvent } from '../../lib/services/webhooks.js';
+import { replayWebhookEvents, sendTestEvent } from '../../lib/services/webhooks.js';
+import { RateLimitedError } from '../../lib/http/rate-limit.js';
 import { eventually, receive } from '../support/calls.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -220,7 +222,8 @@ describe('deliveries', () => {
     expect(receiver.at('/replay')[2]!.headers['webhook-id']).toBe(first.id);
 
     const range = await t.api(ws.apiKey, 'POST', `/api/webhooks/${endpoint._id}/replay`, { since: from, until: new Date().toISOString() });
-    expect(range.body.replayed).toBe(2);
+    expect(range.body).toMatchObject({ replayed: 2, truncated: false });
+    expect(range.body).not.toHaveProperty('nextSince');
     await eventually(async () => (receiver.at('/replay').length >= 5 ? true : undefined), 20_000, 'the range replay');
     expect(new Set(receiver.at('/replay').slice(3).map((h) => h.json.id))).toEqual(new Set(receiver.at('/replay').slice(0, 2).map((h) => h.json.id)));
 
@@ -285,6 +288,53 @@ describe('deliveries', () => {
     await api('PUT', '/api/webhooks/settings', { creditsLowThreshold: 95 });
     expect((await call()).status).toBe(202);
     expect(await credits()).toHaveLength(2);
+  });
+});
+
+describe('replay limits', () => {
+  it('limits replays per endpoint and per workspace, and counts replayed deliveries against an hourly budget: a range beyond it is cut short, a spent one is 429', async () => {
+    // A workspace without credits: replays cost it nothing, which is why they are limited.
+    const own = await t.workspace(0);
+    const api = (method: string, path: string, body?: unknown) => t.api(own.apiKey, method, path, body);
+    const endpoint = (await api('POST', '/api/webhooks', { url: receiver.url('/budget'), eventTypes: ['test.ping'] })).body;
+    const other = (await api('POST', '/api/webhooks', { url: receiver.url('/budget-other'), eventTypes: ['test.ping'] })).body;
+    const since = new Date().toISOString();
+    const events: string[] = [];
+    for (let i = 0; i < 4; i += 1) events.push((await api('POST', `/api/webhooks/${endpoint._id}/test`)).body.eventId);
+    const until = new Date().toISOString();
+    // Small limits, and the clock passed in (the middle of an hour), so no window ends during the test.
+    const hour = (limit: number) => ({ limit, windowSeconds: 3600 });
+    const deps = {
+      ...t.deps,
+      config: { ...t.deps.config, RATE_LIMIT_WEBHOOK_REPLAY: hour(3), RATE_LIMIT_WEBHOOK_REPLAY_WORKSPACE: hour(4), WEBHOOK_REPLAY_BUDGET: hour(6), WEBHOOK_REPLAY_WORKSPACE_BUDGET: hour(100) },
+    };
+    const nowMs = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 1_800_000;
+    const replay = (id: string, input: Record<string, string>) => replayWebhookEvents(deps, own.workspaceId, id, input, nowMs);
+    const refusal = (p: Promise<unknown>) => p.then(() => { throw new Error('not refused'); }, (e: unknown) => e as RateLimitedError & { details: Record<string, unknown>[] });
+
+    expect(await replay(endpoint._id, { since, until })).toMatchObject({ replayed: 4, truncated: false });
+    // Two deliveries left in the endpoint's budget: the oldest two events, and where to go on from.
+    const cut = await replay(endpoint._id, { since, until });
+    expect(cut).toMatchObject({ replayed: 2, truncated: true });
+    // Oldest first, in id order (ids sort by creation time).
+    const third = await findEvent(t.deps.db, own.workspaceId, [...events].sort()[2]!);
+    expect(cut.nextSince).toBe(third!.createdAt);
+    // Spent: 429 with the wait until the budget's window ends, and nothing replayed.
+    const spent = await refusal(replay(endpoint._id, { eventId: events[0]! }));
+    expect(spent).toBeInstanceOf(RateLimitedError);
+    expect(spent.details[0]).toMatchObject({ policy: 'webhook-replay-budget', limit: 6, windowSeconds: 3600, retryAfterSeconds: 1800 });
+    expect(spent.headers).toMatchObject({ 'retry-after': '1800', 'ratelimit-policy': '"webhook-replay-budget";q=6;w=3600' });
+    expect(spent.message).toMatch(/deliveries replayed to this webhook endpoint/);
+    // The endpoint's requests: three an hour here.
+    expect((await refusal(replay(endpoint._id, { eventId: events[0]! }))).details[0]).toMatchObject({ policy: 'webhook-replay', limit: 3 });
+    // The workspace's: four an hour here, whichever endpoint.
+    expect((await refusal(replay(other._id, { eventId: events[0]! }))).details[0]).toMatchObject({ policy: 'webhook-replay-workspace', limit: 4 });
+
+    // What was sent: the four events, then six replayed deliveries; the refused replays made none.
+    const log = await t.api(own.apiKey, 'GET', `/api/webhooks/${endpoint._id}/deliveries?limit=100`);
+    expect(log.body.total).toBe(10);
+    expect((await t.api(own.apiKey, 'GET', `/api/webhooks/${other._id}/deliveries`)).body.total).toBe(0);
+    await eventually(async () => (receiver.at('/budget').length >= 10 ? true : undefined), 20_000, 'the replayed deliveries');
   });
 });
 
