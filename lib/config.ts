@@ -52,6 +52,11 @@ const EnvSchema = z.object({
    * is recorded): five days, so a receiver down over a long weekend is not switched off.
    */
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).default(5 * 86_400_000),
+  /**
+   * How long one webhook attempt may take in all, from the DNS lookup to the answer's last byte; past it the
+   * attempt is a timeout and retried. At most 20 s: the consumer's batch must end within its 25 s Lambda timeout.
+   */
+  WEBHOOK_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(50).max(20_000).default(10_000),
   /** Local: a file holding the 32-byte data key. AWS: a Secrets Manager secret holding it (base64). */
   SECRET_KEY_FILE: z.string().optional(),
   SECRET_KEY_ARN: z.string().optional(),
@@ -191,8 +196,25 @@ const EnvSchema = z.object({
    */
   RATE_LIMIT_WIDGET: rate('10/60s'),
   RATE_LIMIT_WIDGET_KEY: rate('120/60s'),
+  /**
+   * Webhook replays (docs/webhooks.md, "Replay"): each request reads up to thousands of stored events and
+   * each replayed event is an outbound POST that no call paid for. Requests per endpoint and per workspace,
+   * and the deliveries they may replay (the budget) per endpoint and per workspace.
+   */
+  RATE_LIMIT_WEBHOOK_REPLAY: rate('10/60s'),
+  RATE_LIMIT_WEBHOOK_REPLAY_WORKSPACE: rate('30/60s'),
+  WEBHOOK_REPLAY_BUDGET: rate('1000/3600s'),
+  WEBHOOK_REPLAY_WORKSPACE_BUDGET: rate('2000/3600s'),
   /** Widget sessions (calls and chats) open at once on one widget key (docs/widget.md, abuse limits). */
   WIDGET_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(30),
+  /** Of those, what one visitor address may hold (a forged-Origin script must not take them all). */
+  WIDGET_MAX_SESSIONS_PER_IP: z.coerce.number().int().min(1).max(10_000).default(5),
+  /**
+   * How long a widget session's lease holds its place before its socket opens (the panel opens it at once);
+   * the socket's claim then extends it to the session's longest length. A session never opened frees its
+   * place after this, and its socket can no longer claim it.
+   */
+  WIDGET_PENDING_LEASE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /**
    * How long a key hash that the table does not know (or knows as revoked) is answered 401 from memory. A key
    * created after someone presented its value works at the latest this long after creation: key values are

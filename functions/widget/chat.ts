@@ -1,6 +1,7 @@
 import { ChatStarted } from '../../lib/domain/chat.js';
 import { MAX_WIDGET_BODY_BYTES, WidgetSessionRequest } from '../../lib/domain/widget.js';
 import { defineRoute } from '../../lib/http/handler.js';
+import { sourceIp } from '../../lib/http/rate-limit.js';
 import { noStoreJson, widgetBody } from '../../lib/http/widget-body.js';
 import { WIDGET_ROUTES } from '../../lib/infra/routes/widget.js';
 import { startChat } from '../../lib/services/chats.js';
@@ -12,7 +13,7 @@ import { authorizeWidget } from '../../lib/services/widget.js';
  */
 export const handler = defineRoute(WIDGET_ROUTES.startWidgetChat, async ({ deps, event }) => {
   const body = widgetBody(event, WidgetSessionRequest, MAX_WIDGET_BODY_BYTES);
-  const grant = await authorizeWidget(deps, body, event.headers?.origin);
-  const chat = await startChat(deps, { workspaceId: grant.workspaceId, widgetKeyHash: grant.keyHash, agent: grant.agent, contactName: `Web visitor (${grant.origin})` });
+  const grant = await authorizeWidget(deps, body, event.headers?.origin, sourceIp(event));
+  const chat = await startChat(deps, { workspaceId: grant.workspaceId, widget: grant, agent: grant.agent, contactName: `Web visitor (${grant.origin})` });
   return noStoreJson(ChatStarted.parse(chat));
 });

@@ -137,6 +137,11 @@ export interface Call {
   billedSeconds?: number;
   /** The widget key a widget session was started with (its hash): its lease is released when it ends. */
   widgetKeyHash?: string;
+  /**
+   * A widget session's first socket must claim it before this instant, while its pending lease holds its
+   * place (docs/widget.md, abuse limits); later, the claim is refused.
+   */
+  widgetClaimBy?: string;
   /** The parts of `cost` (docs/provider-keys.md), set with it by settlements that priced them. */
   costBreakdown?: CostBreakdown;
   /** The campaign that placed the call (docs/campaigns.md). */

@@ -193,7 +193,16 @@ export const WebhookReplay = z
   })
   .meta({ id: 'WebhookReplay' });
 export type WebhookReplay = z.infer<typeof WebhookReplay>;
-export const WebhookReplayResult = z.object({ replayed: z.number().int(), deliveryIds: z.array(z.string()) }).meta({ id: 'WebhookReplayResult' });
+export const WebhookReplayResult = z
+  .object({
+    replayed: z.number().int(),
+    deliveryIds: z.array(z.string()),
+    /** Matching events were left out: the replay budget had less room, or more than MAX_REPLAY_EVENTS matched. */
+    truncated: z.boolean(),
+    /** When truncated: replay again from here (`since`) to continue with the first event left out. */
+    nextSince: Timestamp.optional(),
+  })
+  .meta({ id: 'WebhookReplayResult' });
 export const WebhookTestResult = z.object({ eventId: z.string(), deliveryId: z.string() }).meta({ id: 'WebhookTestResult' });
 
 /** The queue message that asks for one attempt of one delivery. */

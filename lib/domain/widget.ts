@@ -23,14 +23,26 @@ export const fullKeyInPage = () =>
 export const originNotAllowed = () =>
   new AppError(403, 'origin_not_allowed', 'This widget key may not be used from this web site (its origin is not in the key\u2019s list).');
 
-/** A widget key with as many sessions open as it may have; one ends, or the lease of one never joined runs out. */
+/**
+ * A widget key, or one visitor address on it, with as many sessions open as it may have. `retryAfterSeconds`
+ * is when a place frees at the latest: the first of those leases runs out then (a pending one within
+ * seconds, one whose socket opened at its session's longest end); a conversation ending frees one sooner.
+ */
 export class TooManyWidgetSessionsError extends AppError {
-  readonly headers = { 'retry-after': '60' };
+  readonly headers: Record<string, string>;
 
-  constructor(limit: number) {
-    super(429, 'rate_limited', `This widget key has ${limit} conversations open, the most it may have at once; retry in a minute.`, [
-      { message: `at most ${limit} sessions open at once per widget key`, policy: 'widget-sessions', limit, retryAfterSeconds: 60 },
+  constructor(scope: 'key' | 'visitor', limit: number, retryAfterSeconds: number) {
+    const who = scope === 'key' ? 'This widget key has' : 'Your address has';
+    const most = scope === 'key' ? 'the most it may have at once' : 'the most one visitor address may have at once on this site';
+    super(429, 'rate_limited', `${who} ${limit} conversations open, ${most}; a place frees within ${retryAfterSeconds} seconds (sooner when one ends).`, [
+      {
+        message: `at most ${limit} sessions open at once per ${scope === 'key' ? 'widget key' : 'visitor address and widget key'}`,
+        policy: scope === 'key' ? 'widget-sessions' : 'widget-sessions-ip',
+        limit,
+        retryAfterSeconds,
+      },
     ]);
+    this.headers = { 'retry-after': String(retryAfterSeconds) };
   }
 }
 

@@ -348,7 +348,7 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   replayWebhookEvents: {
     params: { id: EXAMPLE_IDS.webhookEndpoint },
     request: { since: '2025-06-02T00:00:00Z', until: '2025-06-02T23:59:59Z' },
-    response: { replayed: 1, deliveryIds: [EXAMPLE_IDS.delivery] },
+    response: { replayed: 1, deliveryIds: [EXAMPLE_IDS.delivery], truncated: false },
   },
   listWebhookDeliveries: { params: { id: EXAMPLE_IDS.webhookEndpoint }, response: page(webhookDelivery) },
 

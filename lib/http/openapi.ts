@@ -62,7 +62,7 @@ const CALL_RESERVATION = reservationFor({
 const RATE_LIMIT_HEADERS: Json = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   RateLimit: { description: 'The quota left in the current window and the seconds until it resets (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The quota and window that apply to this API key (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The quota and window of the policy that applied (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
 };
 
 /**
@@ -120,7 +120,7 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   },
   429: {
     name: 'TooManyRequests',
-    description: 'Too many requests for this API key (rate_limited); wait Retry-After seconds.',
+    description: 'Too many requests (rate_limited): this API key\'s quota, or the route\'s own limit (per source IP on public routes; webhook replays per endpoint and workspace, and their hourly delivery budget; docs/api.md, Rate limits); wait Retry-After seconds.',
     example: new AppError(429, 'rate_limited', 'Too many requests; retry after 12 seconds.'),
   },
   503: {

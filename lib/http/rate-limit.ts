@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import { LocalWindows, windowAt, type RateDecision, type RatePolicy } from '../domain/rate-window.js';
 import type { Db } from '../store/dynamo.js';
-import { countInWindow } from '../store/rate-limits.js';
+import { countInWindow, reserveInWindows } from '../store/rate-limits.js';
 import { describeError, log } from './log.js';
 
 /**
@@ -15,7 +15,19 @@ import { describeError, log } from './log.js';
  */
 
 /** The quotas, by the name the RateLimit headers give them. */
-export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'widget-key' | 'account';
+export type PolicyName =
+  | 'key'
+  | 'auth-failures'
+  | 'webhook'
+  | 'meeting'
+  | 'meeting-join'
+  | 'widget'
+  | 'widget-key'
+  | 'account'
+  | 'webhook-replay'
+  | 'webhook-replay-workspace'
+  | 'webhook-replay-budget'
+  | 'webhook-replay-workspace-budget';
 
 /**
  * The per-IP policies that count only the requests their route refuses (a 4xx), as `auth-failures` counts
@@ -50,6 +62,10 @@ function buildPolicies(config: Config): Record<PolicyName, RatePolicy> {
     widget: { name: 'widget', ...config.RATE_LIMIT_WIDGET },
     'widget-key': { name: 'widget-key', ...config.RATE_LIMIT_WIDGET_KEY },
     account: { name: 'account', ...config.RATE_LIMIT_ACCOUNT },
+    'webhook-replay': { name: 'webhook-replay', ...config.RATE_LIMIT_WEBHOOK_REPLAY },
+    'webhook-replay-workspace': { name: 'webhook-replay-workspace', ...config.RATE_LIMIT_WEBHOOK_REPLAY_WORKSPACE },
+    'webhook-replay-budget': { name: 'webhook-replay-budget', ...config.WEBHOOK_REPLAY_BUDGET },
+    'webhook-replay-workspace-budget': { name: 'webhook-replay-workspace-budget', ...config.WEBHOOK_REPLAY_WORKSPACE_BUDGET },
   };
 }
 
@@ -73,6 +89,16 @@ const WHAT: Record<string, string> = {
   'meeting-join': 'meeting joins from your address',
   widget: 'widget sessions from your address',
   'widget-key': 'widget sessions with this key',
+  'webhook-replay': 'replays of this webhook endpoint',
+  'webhook-replay-workspace': 'webhook replays in this workspace',
+  'webhook-replay-budget': 'deliveries replayed to this webhook endpoint',
+  'webhook-replay-workspace-budget': 'deliveries replayed in this workspace',
+};
+
+/** What a policy counts, for the 429's detail: most count requests, a budget counts what they do. */
+const UNIT: Partial<Record<string, string>> = {
+  'webhook-replay-budget': 'replayed deliveries',
+  'webhook-replay-workspace-budget': 'replayed deliveries',
 };
 
 /** 429 with Retry-After and the RateLimit fields; the error body names the policy. */
@@ -81,8 +107,9 @@ export class RateLimitedError extends AppError {
 
   constructor(decision: RateDecision) {
     const p = decision.policy;
-    super(429, 'rate_limited', `Too many requests for ${WHAT[p.name] ?? p.name}; retry after ${decision.resetSeconds} seconds.`, [
-      { message: `at most ${p.limit} requests per ${p.windowSeconds} s`, policy: p.name, limit: p.limit, windowSeconds: p.windowSeconds, retryAfterSeconds: decision.resetSeconds },
+    const what = UNIT[p.name] ? `Too many ${WHAT[p.name]} (at most ${p.limit} per ${p.windowSeconds} s)` : `Too many requests for ${WHAT[p.name] ?? p.name}`;
+    super(429, 'rate_limited', `${what}; retry after ${decision.resetSeconds} seconds.`, [
+      { message: `at most ${p.limit} ${UNIT[p.name] ?? 'requests'} per ${p.windowSeconds} s`, policy: p.name, limit: p.limit, windowSeconds: p.windowSeconds, retryAfterSeconds: decision.resetSeconds },
     ]);
     this.headers = { ...rateLimitHeaders(decision), 'retry-after': String(decision.resetSeconds) };
   }
@@ -124,6 +151,28 @@ export async function takeRate(db: Db, policy: RatePolicy, partition: string, no
     log('warn', 'rate limiter unavailable; request let through', describeError(error));
     return decision;
   }
+}
+
+/** A budget: units of `policy` counted in `partition`'s window. */
+export interface Budget {
+  readonly policy: RatePolicy;
+  readonly partition: string;
+}
+
+/**
+ * Takes up to `wanted` units from every budget at once (the same number from each: as many as the fullest
+ * has room for), for work counted by what it does rather than per request (a replay's deliveries). The
+ * decision names the budget with the least room: refused when nothing was granted, with the seconds until
+ * its window resets. Counted in the table (lib/store/rate-limits.ts), never in memory: these are rare
+ * requests that each do much, so exactness matters more than a saved write.
+ */
+export async function takeBudget(db: Db, budgets: readonly Budget[], wanted: number, nowMs = Date.now()): Promise<{ granted: number; decision: RateDecision }> {
+  const windows = budgets.map((b) => ({ policy: b.policy.name, partition: b.partition, startMs: windowAt(b.policy, nowMs).startMs, windowSeconds: b.policy.windowSeconds, limit: b.policy.limit }));
+  const { granted, counts } = await reserveInWindows(db, windows, wanted);
+  const left = budgets.map((b, i) => b.policy.limit - counts[i]!);
+  const tightest = left.indexOf(Math.min(...left));
+  const policy = budgets[tightest]!.policy;
+  return { granted, decision: { policy, allowed: granted > 0, remaining: Math.max(0, left[tightest]!), resetSeconds: windowAt(policy, nowMs).resetSeconds } };
 }
 
 /** Whether this instance already knows the window is full (no table call, nothing counted). */

@@ -52,7 +52,7 @@ export const DISPATCH_QUEUE = {
 } as const;
 
 /** Concurrent webhook consumers at most: deliveries are I/O-bound, ten batches of ten run a hundred at once. */
-export const WEBHOOK_CONSUMER_MAX_CONCURRENCY = 10;
+export const WEBHOOK_CONSUMER_MAX_CONCURRENCY = WEBHOOK_QUEUE_SETTINGS.consumerConcurrency;
 
 /**
  * Recordings lifecycle. Infrequent Access after 30 days: recordings are replayed mostly in the first days
@@ -425,7 +425,7 @@ export class PlatformStack extends Stack {
     // Delivers webhooks, one attempt per message; retries are messages it queues itself with their delay.
     this.webhookConsumer = this.addFunction('WebhookConsumer', {
       entry: 'functions/queue/webhooks.ts',
-      // A batch runs its attempts in parallel, each at most 10 s (DELIVERY_TIMEOUT_MS) plus a few table writes;
+      // A batch runs its attempts in parallel, each at most 10 s in all (WEBHOOK_DELIVERY_TIMEOUT_MS) plus a few table writes;
       // well under the queue's visibility timeout, so no attempt is redelivered while it is still running.
       timeout: CONSUMER_TIMEOUT,
     });

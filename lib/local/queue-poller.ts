@@ -22,13 +22,19 @@ export interface QueuePollerOptions {
   readonly waitSeconds?: number;
   /** Called with anything that went wrong outside the handler (the handler's own errors fail its batch). */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Batches handled at once, as Lambda runs up to its event source's `maxConcurrency` invocations: while
+   * one batch waits on something slow (a webhook receiver taking its time), the next messages are received
+   * and handled beside it. Default 1 (one batch after the other).
+   */
+  readonly concurrency?: number;
 }
 
 export interface QueuePoller {
   stop(): Promise<void>;
 }
 
-const DEFAULTS = { batchSize: 10, waitSeconds: 2 } as const;
+const DEFAULTS = { batchSize: 10, waitSeconds: 2, concurrency: 1 } as const;
 
 function toRecord(queueUrl: string, m: Message): SQSRecord {
   const a = m.Attributes ?? {};
@@ -51,13 +57,15 @@ function toRecord(queueUrl: string, m: Message): SQSRecord {
   };
 }
 
-/** Starts polling; `stop()` ends the loop after the batch in hand. */
+/** Starts polling; `stop()` ends the loop and waits for the batches in hand. */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const { client, queueUrl, handler } = options;
   const batchSize = options.batchSize ?? DEFAULTS.batchSize;
   const waitSeconds = options.waitSeconds ?? DEFAULTS.waitSeconds;
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
   const abort = new AbortController();
   let running = true;
+  const inFlight = new Set<Promise<void>>();
 
   const receive = async (max: number, wait: number): Promise<Message[]> => {
     const out = await client.send(
@@ -73,9 +81,34 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     return out.Messages ?? [];
   };
 
+  /** One batch through the handler, then the records it did not fail deleted. */
+  const handle = async (records: SQSRecord[]): Promise<void> => {
+    let failed: Set<string>;
+    try {
+      const result = await handler({ Records: records });
+      failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (error) {
+      // As on Lambda: a handler that throws fails the whole batch.
+      options.onError?.(error);
+      failed = new Set(records.map((r) => r.messageId));
+    }
+    const done = records.filter((r) => !failed.has(r.messageId));
+    if (done.length > 0) {
+      await client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+        }),
+      );
+    }
+  };
+
   const loop = async () => {
     while (running) {
       try {
+        // At most `concurrency` batches in hand: wait for one to finish before receiving more.
+        while (inFlight.size >= concurrency) await Promise.race(inFlight);
+        if (!running) break;
         // local-aws-sqs answers a long poll only once it holds MaxNumberOfMessages or the wait is over, where
         // SQS (and Lambda's poller) answers as soon as a message is there. So: a long poll for one message,
         // then a short poll for the rest of the batch, which is what Lambda hands over with no batching window.
@@ -86,25 +119,10 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
         // last copy, whose receipt handle is current. The consumer is idempotent either way.
         const messages = [...new Map([...first, ...rest].map((m) => [m.MessageId, m])).values()];
         if (messages.length === 0) continue;
-        const records = messages.map((m) => toRecord(queueUrl, m));
-        let failed: Set<string>;
-        try {
-          const result = await handler({ Records: records });
-          failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-        } catch (error) {
-          // As on Lambda: a handler that throws fails the whole batch.
-          options.onError?.(error);
-          failed = new Set(records.map((r) => r.messageId));
-        }
-        const done = records.filter((r) => !failed.has(r.messageId));
-        if (done.length > 0) {
-          await client.send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: queueUrl,
-              Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
-            }),
-          );
-        }
+        const batch = handle(messages.map((m) => toRecord(queueUrl, m))).catch((error: unknown) => options.onError?.(error));
+        inFlight.add(batch);
+        void batch.finally(() => inFlight.delete(batch));
+        if (concurrency === 1) await batch;
       } catch (error) {
         if (!running) break;
         options.onError?.(error);
@@ -119,6 +137,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       running = false;
       abort.abort();
       await done;
+      await Promise.all(inFlight);
     },
   };
 }
@@ -143,7 +162,7 @@ export async function startDispatchPoller(onError: (error: unknown) => void = ()
  * the module the CDK stack deploys as that queue's Lambda.
  */
 export async function startWebhookPoller(onError: (error: unknown) => void = () => undefined): Promise<QueuePoller> {
-  const [{ loadConfig }, { createSqsClient }, { handler }] = await Promise.all([
+  const [{ loadConfig }, { createSqsClient, WEBHOOK_QUEUE_SETTINGS }, { handler }] = await Promise.all([
     import('../config.js'),
     import('../store/queue.js'),
     import('../../functions/queue/webhooks.js'),
@@ -151,5 +170,13 @@ export async function startWebhookPoller(onError: (error: unknown) => void = () 
   const config = loadConfig();
   if (!config.WEBHOOK_QUEUE_URL) throw new Error('WEBHOOK_QUEUE_URL is not set');
   // Short polls: a delivery's latency from call end is a target (p50 under 1 s locally, docs/benchmarks.md).
-  return startQueuePoller({ client: createSqsClient(config), queueUrl: config.WEBHOOK_QUEUE_URL, handler, onError, waitSeconds: 1 });
+  // Batches side by side, as the Lambda's event source runs them: a slow receiver holds its own batch only.
+  return startQueuePoller({
+    client: createSqsClient(config),
+    queueUrl: config.WEBHOOK_QUEUE_URL,
+    handler,
+    onError,
+    waitSeconds: 1,
+    concurrency: WEBHOOK_QUEUE_SETTINGS.consumerConcurrency,
+  });
 }

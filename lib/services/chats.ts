@@ -13,7 +13,7 @@ import { checkLowCredits } from './credits.js';
 import { issueSession, newWebCall, putNewWebCall } from './meetings.js';
 import { roundCredits } from '../domain/call.js';
 import { releaseWidgetLease } from '../store/widget-leases.js';
-import { leased } from './widget.js';
+import { confirmWidgetSession, leased, type WidgetLeaseHolder } from './widget-leases.js';
 
 /**
  * Text chats (docs/chat.md). A chat is a call record of type `chat`: created with its `not_joined`
@@ -35,8 +35,8 @@ export async function assertCanAffordChat(deps: Pick<Deps, 'db' | 'config'>, wor
 /** Who the chat is with, as history shows it. */
 export interface ChatParty {
   readonly workspaceId: string;
-  /** A widget chat's key (its hash): the chat holds one of the key's concurrent-session leases. */
-  readonly widgetKeyHash?: string;
+  /** A widget chat's key and visitor: the chat holds one of the key's concurrent-session leases. */
+  readonly widget?: WidgetLeaseHolder;
   readonly agent: Agent;
   readonly contactName: string;
 }
@@ -48,15 +48,19 @@ export async function startChat(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, p
     ...newWebCall(deps, { workspaceId: party.workspaceId, agentId: party.agent._id, agentType: 'chat', to: '', contactName: party.contactName }, nowMs),
     maxDurationSeconds: deps.config.CHAT_MAX_DURATION_SECONDS,
   };
-  const call = party.widgetKeyHash ? await leased(deps, party.widgetKeyHash, created, nowMs) : created;
+  const call = party.widget ? await leased(deps, party.widget, created, nowMs) : created;
   await putNewWebCall(deps, call);
   const session = issueSession(deps, call, party.agent.name || 'your agent', nowMs);
   return { chatId: call._id, agentName: session.agentName, chatUrl: webChatUrl(deps.config), credential: session.credential, expiresAt: session.expiresAt };
 }
 
-/** The chat's first socket claims it, once: its longest duration, or undefined when it was claimed or ended. */
+/**
+ * The chat's first socket claims it, once: its longest duration, or undefined when it was claimed or ended
+ * (or, for a widget chat, its pending lease ran out first). A widget chat's lease then holds for its length.
+ */
 export async function claimChat(deps: Pick<Deps, 'db'>, claims: Pick<WebSessionClaims, 'workspaceId' | 'callId'>, nowMs: number = Date.now()): Promise<number | undefined> {
   const call = await claimChatCall(deps.db, claims.workspaceId, claims.callId, new Date(nowMs).toISOString());
+  if (call) await confirmWidgetSession(deps, call, nowMs);
   return call?.maxDurationSeconds;
 }
 

@@ -12,6 +12,7 @@ import { newHistoryRecordItems } from '../store/history.js';
 import { destination, findCallContact, historyOf } from './calls.js';
 import { assertCanAffordCall, callPricing } from './credits.js';
 import { reservationFor } from '../domain/call.js';
+import { confirmWidgetSession } from './widget-leases.js';
 
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
@@ -217,6 +218,8 @@ export async function claimMeetingCall(
   const out = await claimWebStream(deps.db, call.workspaceId, call.callId, streamSid, reserved, new Date(nowMs).toISOString());
   if (out.kind === 'insufficient') return { kind: 'insufficient_credits' };
   if (out.kind === 'ended') return out;
+  // A widget call's place on its key now holds for the call's length.
+  await confirmWidgetSession(deps, out.call, nowMs);
   return { kind: 'claimed', maxDurationSeconds: out.call.maxDurationSeconds, call: out.call };
 }
 

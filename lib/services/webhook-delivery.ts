@@ -35,10 +35,11 @@ import { announce } from './webhook-events.js';
 export type DeliveryDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'webhooks'>;
 
 /**
- * Receivers should acknowledge first and work later (the Standard Webhooks guidance); 10 s is generous for
- * that and keeps one slow receiver from holding a consumer for long.
+ * Receivers should acknowledge first and work later (the Standard Webhooks guidance); 10 s
+ * (WEBHOOK_DELIVERY_TIMEOUT_MS) is generous for that. It bounds the whole attempt, from the DNS lookup and
+ * the connection to the answer's last byte: a receiver that trickles its answer cannot hold a delivery
+ * longer, however often it sends a byte.
  */
-export const DELIVERY_TIMEOUT_MS = 10_000;
 /** What the delivery log keeps of an answer: enough to read an error message, not a whole page. */
 export const RESPONSE_EXCERPT_CHARS = 1_000;
 const MAX_RESPONSE_BYTES = 8 * 1024;
@@ -69,6 +70,7 @@ export function signatureHeaders(endpoint: Pick<WebhookEndpoint, 'secret' | 'pre
 
 /** What one POST produced. */
 interface PostResult {
+  /** The receiver's status, only when its whole answer came within the deadline. */
   status?: number;
   error?: string;
   refused: boolean;
@@ -76,48 +78,81 @@ interface PostResult {
   excerpt?: string;
 }
 
-async function post(url: string, headers: Record<string, string>, body: string, allowedHosts: readonly string[], resolver?: Resolver): Promise<PostResult> {
-  let target;
-  const parsed = new URL(url);
-  try {
-    target = await resolveToolTarget(parsed, allowedHosts, resolver);
-  } catch (error) {
-    if (error instanceof ToolTargetRefusedError) return { refused: true, error: error.message };
-    throw error;
-  }
-  const send = parsed.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<PostResult>((resolve) => {
-    const req = send(
-      parsed,
-      {
-        method: 'POST',
-        // Connect to the address that was checked: a second DNS answer cannot move the request (rebinding).
-        lookup: pinnedLookup(target) as never,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'voice-agent-platform-webhooks/1' },
-        timeout: DELIVERY_TIMEOUT_MS,
-      },
-      (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < MAX_RESPONSE_BYTES) chunks.push(c);
-          size += c.length;
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode,
-            refused: false,
-            retryAfter: res.headers['retry-after'],
-            excerpt: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS),
-          }),
-        );
-        res.on('error', () => resolve({ status: res.statusCode, refused: false }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS} ms`)));
-    req.on('error', (error) => resolve({ refused: false, error: error.message }));
-    req.end(body);
+/** Rejects with `signal`'s reason once it aborts (the deadline), whatever `work` is still doing. */
+const beforeDeadline = <T>(work: Promise<T>, signal: AbortSignal): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+
+/**
+ * One POST, bounded as a whole by `timeoutMs`: resolving the name, connecting, sending and reading the
+ * answer to its last byte. Past the deadline the request is destroyed and the attempt is a timeout (no
+ * status, even when the headers had come: a 2xx whose body never ends is not an acknowledgement).
+ */
+async function post(url: string, headers: Record<string, string>, body: string, allowedHosts: readonly string[], timeoutMs: number, resolver?: Resolver): Promise<PostResult> {
+  const deadline = new AbortController();
+  const timedOut = (status?: number): PostResult => ({
+    refused: false,
+    error: `timed out: no complete answer within ${timeoutMs} ms${status === undefined ? '' : ` (HTTP ${status} began, its body did not end)`}`,
+  });
+  const timer = setTimeout(() => deadline.abort(new Error('deadline')), timeoutMs);
+  try {
+    const parsed = new URL(url);
+    let target;
+    try {
+      target = await beforeDeadline(resolveToolTarget(parsed, allowedHosts, resolver), deadline.signal);
+    } catch (error) {
+      if (error instanceof ToolTargetRefusedError) return { refused: true, error: error.message };
+      if (deadline.signal.aborted) return timedOut();
+      throw error;
+    }
+    const send = parsed.protocol === 'https:' ? httpsRequest : httpRequest;
+    return await new Promise<PostResult>((resolve) => {
+      let status: number | undefined;
+      const req = send(
+        parsed,
+        {
+          method: 'POST',
+          // Connect to the address that was checked: a second DNS answer cannot move the request (rebinding).
+          lookup: pinnedLookup(target) as never,
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'voice-agent-platform-webhooks/1' },
+        },
+        (res: IncomingMessage) => {
+          status = res.statusCode;
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            if (size < MAX_RESPONSE_BYTES) chunks.push(c);
+            size += c.length;
+          });
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode,
+              refused: false,
+              retryAfter: res.headers['retry-after'],
+              excerpt: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS),
+            }),
+          );
+          res.on('error', (error) => resolve(deadline.signal.aborted ? timedOut(status) : { refused: false, error: `the answer broke off: ${error.message}` }));
+        },
+      );
+      // The first to settle wins: the answer's end, an error, or the deadline (which destroys the request).
+      const onDeadline = () => {
+        resolve(timedOut(status));
+        req.destroy();
+      };
+      if (deadline.signal.aborted) onDeadline();
+      else deadline.signal.addEventListener('abort', onDeadline, { once: true });
+      req.on('close', () => deadline.signal.removeEventListener('abort', onDeadline));
+      req.on('error', (error) => resolve(deadline.signal.aborted ? timedOut(status) : { refused: false, error: error.message }));
+      req.end(body);
+    });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Sends the message on when it is not due yet (waits over SQS's 15 minutes hop); true when it did. */
@@ -154,7 +189,7 @@ export async function deliverAttempt(deps: DeliveryDeps, message: DeliveryMessag
   }
   const body = JSON.stringify(event);
   const headers = signatureHeaders(endpoint, event.id, body, startedMs);
-  const result = await post(endpoint.url, headers, body, deps.config.TOOL_ALLOWED_HOSTS, env.resolver);
+  const result = await post(endpoint.url, headers, body, deps.config.TOOL_ALLOWED_HOSTS, deps.config.WEBHOOK_DELIVERY_TIMEOUT_MS, env.resolver);
   const attempt: DeliveryAttempt = {
     at: new Date(startedMs).toISOString(),
     latencyMs: Math.max(0, env.now() - startedMs),

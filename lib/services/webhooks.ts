@@ -1,3 +1,4 @@
+import type { Deps } from '../deps.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import {
@@ -8,11 +9,13 @@ import {
   newWebhookSecret,
   type WebhookEndpoint,
   type WebhookEndpointCreate,
+  type WebhookEvent,
   type WebhookEndpointUpdate,
   type WebhookReplay,
   type WebhookSettingsUpdate,
 } from '../domain/webhook.js';
 import { assertWebhookUrl, type WebhookUrlPolicy } from '../domain/webhook-url.js';
+import { RateLimitedError, ratePolicies, takeBudget, takeRate } from '../http/rate-limit.js';
 import { countOf } from '../store/collection.js';
 import { readCreditsState, setLowCreditsThreshold } from '../store/credits.js';
 import type { Db } from '../store/dynamo.js';
@@ -112,35 +115,77 @@ export async function sendTestEvent(deps: EventDeps, ws: string, id: string): Pr
   return { eventId: event.id, deliveryId: delivery._id };
 }
 
+/** What a replay did: the deliveries made, and where to continue when it was cut short. */
+export interface ReplayOutcome {
+  readonly replayed: number;
+  readonly deliveryIds: string[];
+  /** Matching events were left out (the replay budget, or the {@link MAX_REPLAY_EVENTS} per request). */
+  readonly truncated: boolean;
+  /** When truncated: the `since` of a replay that continues with the first event left out. */
+  readonly nextSince?: string;
+}
+
 /**
  * Delivers stored events to one endpoint again: one event by id (whatever its type), or every event of the
  * endpoint's types created in the range. Each is a new delivery with the event's own id, so a receiver that
  * de-duplicates by `webhook-id` sees it as the same event.
+ *
+ * Each replay is an outbound request per event that no call paid for, so replays are limited
+ * (docs/webhooks.md, "Replay"): requests per endpoint and per workspace (429), and the deliveries they
+ * make count against the endpoint's and the workspace's hourly budget. A range larger than what the
+ * budget has left is cut short (`truncated`, with `nextSince`); a spent budget is a 429 until its window ends.
  */
 export async function replayWebhookEvents(
-  deps: EventDeps,
+  deps: EventDeps & Pick<Deps, 'config'>,
   ws: string,
   id: string,
   input: WebhookReplay,
-): Promise<{ replayed: number; deliveryIds: string[] }> {
+  nowMs: number = Date.now(),
+): Promise<ReplayOutcome> {
   const endpoint = await getWebhookEndpoint(deps.db, deps.secrets, ws, id);
   // A disabled endpoint would drop every replayed delivery; enabling it is the user's decision.
   if (endpoint.status !== 'enabled') throw new ConflictError('webhook_disabled', 'The endpoint is disabled; enable it (PATCH enabled: true) before replaying.');
-  let events;
+  const policies = ratePolicies(deps.config);
+  const endpointPartition = `${ws}#${endpoint._id}`;
+  // The workspace's count first: a request it refuses takes nothing from the endpoint's.
+  for (const [policy, partition] of [[policies['webhook-replay-workspace'], ws], [policies['webhook-replay'], endpointPartition]] as const) {
+    const rate = await takeRate(deps.db, policy, partition, nowMs);
+    if (!rate.allowed) throw new RateLimitedError(rate);
+  }
+  let matching: WebhookEvent[];
+  let scanCutAt: string | undefined;
   if (input.eventId !== undefined) {
     const event = await findEvent(deps.db, ws, input.eventId);
     if (!event) throw new NotFoundError('Event');
-    events = [event];
+    matching = [event];
   } else {
     const fromMs = Date.parse(input.since!);
-    const toMs = input.until !== undefined ? Date.parse(input.until) : Date.now();
-    events = (await eventsBetween(deps.db, ws, fromMs, toMs, MAX_REPLAY_EVENTS * 4))
-      .filter((e) => endpoint.eventTypes.includes(e.type))
-      .slice(0, MAX_REPLAY_EVENTS);
+    const toMs = input.until !== undefined ? Date.parse(input.until) : nowMs;
+    const scanLimit = MAX_REPLAY_EVENTS * 4;
+    const scanned = await eventsBetween(deps.db, ws, fromMs, toMs, scanLimit);
+    matching = scanned.filter((e) => endpoint.eventTypes.includes(e.type));
+    // The scan stopped at its limit: events after the last one read were not looked at.
+    if (scanned.length >= scanLimit) scanCutAt = scanned.at(-1)!.createdAt;
+  }
+  const wanted = Math.min(matching.length, MAX_REPLAY_EVENTS);
+  let granted = 0;
+  if (wanted > 0) {
+    const budget = await takeBudget(
+      deps.db,
+      [
+        { policy: policies['webhook-replay-budget'], partition: endpointPartition },
+        { policy: policies['webhook-replay-workspace-budget'], partition: ws },
+      ],
+      wanted,
+      nowMs,
+    );
+    if (!budget.decision.allowed) throw new RateLimitedError(budget.decision);
+    granted = budget.granted;
   }
   const deliveries = [];
-  for (const event of events) deliveries.push(await queueDelivery(deps, endpoint, event));
-  return { replayed: deliveries.length, deliveryIds: deliveries.map((d) => d._id) };
+  for (const event of matching.slice(0, granted)) deliveries.push(await queueDelivery(deps, endpoint, event));
+  const nextSince = matching[granted]?.createdAt ?? scanCutAt;
+  return { replayed: deliveries.length, deliveryIds: deliveries.map((d) => d._id), truncated: nextSince !== undefined, ...(nextSince ? { nextSince } : {}) };
 }
 
 /** The workspace's event settings. */

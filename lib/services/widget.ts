@@ -1,9 +1,8 @@
 import type { Deps } from '../deps.js';
 import type { Agent } from '../domain/agent.js';
 import { UnauthorizedError } from '../domain/errors.js';
-import { TooManyWidgetSessionsError, agentNotAllowed, fullKeyInPage, originNotAllowed, type WidgetSessionRequest } from '../domain/widget.js';
-import type { Call } from '../domain/call.js';
-import { takeWidgetLease } from '../store/widget-leases.js';
+import { agentNotAllowed, fullKeyInPage, originNotAllowed, type WidgetSessionRequest } from '../domain/widget.js';
+import { leased, widgetVisitor, type WidgetLeaseHolder } from './widget-leases.js';
 import { RateLimitedError, ratePolicies, takeRate } from '../http/rate-limit.js';
 import { getAgent } from '../store/agents.js';
 import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
@@ -18,10 +17,8 @@ import { issueSession, newWebCall, putNewWebCall, type MeetingSession } from './
  */
 
 /** A widget request that passed the key, origin, agent and per-key rate checks. */
-export interface WidgetGrant {
+export interface WidgetGrant extends WidgetLeaseHolder {
   readonly workspaceId: string;
-  /** The key's hash: what its concurrent-session leases are kept under. */
-  readonly keyHash: string;
   readonly agent: Agent;
   readonly origin: string;
 }
@@ -35,6 +32,7 @@ export async function authorizeWidget(
   deps: Pick<Deps, 'db' | 'config'>,
   request: WidgetSessionRequest,
   origin: string | undefined,
+  sourceIp: string,
 ): Promise<WidgetGrant> {
   const hash = hashApiKey(request.apiKey);
   const found = await findApiKeyByHash(deps.db, hash);
@@ -46,18 +44,7 @@ export async function authorizeWidget(
   const rate = await takeRate(deps.db, ratePolicies(deps.config)['widget-key'], hash);
   if (!rate.allowed) throw new RateLimitedError(rate);
   const agent = await getAgent(deps.db, found.workspaceId, request.agentId);
-  return { workspaceId: found.workspaceId, keyHash: hash, agent, origin };
-}
-
-/**
- * Takes the key's lease for a new session (429 when the key has its maximum open) and marks the call with the
- * key, so the session's end releases it. A session never joined keeps its lease until it could no longer be
- * running (its longest duration from now).
- */
-export async function leased(deps: Pick<Deps, 'db' | 'config'>, keyHash: string, call: Call, nowMs: number): Promise<Call> {
-  const limit = deps.config.WIDGET_MAX_SESSIONS_PER_KEY;
-  if (!(await takeWidgetLease(deps.db, keyHash, call._id, limit, nowMs + call.maxDurationSeconds * 1000, nowMs))) throw new TooManyWidgetSessionsError(limit);
-  return { ...call, widgetKeyHash: keyHash };
+  return { workspaceId: found.workspaceId, keyHash: hash, visitor: widgetVisitor(hash, sourceIp), agent, origin };
 }
 
 /**
@@ -71,7 +58,7 @@ export async function startWidgetCall(
 ): Promise<MeetingSession> {
   await assertCanAffordCall(deps, grant.workspaceId);
   // A widget visitor is anonymous: no contact, and the page's origin says where the call came from.
-  const call = await leased(deps, grant.keyHash, newWebCall(deps, { workspaceId: grant.workspaceId, agentId: grant.agent._id, agentType: 'voice', to: '', contactName: `Web visitor (${grant.origin})` }, nowMs), nowMs);
+  const call = await leased(deps, grant, newWebCall(deps, { workspaceId: grant.workspaceId, agentId: grant.agent._id, agentType: 'voice', to: '', contactName: `Web visitor (${grant.origin})` }, nowMs), nowMs);
   await putNewWebCall(deps, call);
   return issueSession(deps, call, grant.agent.name || 'your agent', nowMs);
 }

@@ -338,9 +338,10 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
         Key: key.liveCall(ws, callId),
         UpdateExpression:
           'SET #started = :now, #seen = :now, #gpk = :gpk, #gsk = :gsk, #sid = :sid, #reserved = :reserved, #st = :inprogress, #u = :now',
+        // A widget call whose pending lease ran out is not claimed (docs/widget.md, abuse limits).
         ConditionExpression:
           `attribute_exists(pk) AND attribute_not_exists(#started) AND attribute_not_exists(settledAt) AND #reserved = :zero AND #type <> :chat AND ` +
-          `NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,
+          `(attribute_not_exists(#claimBy) OR #claimBy > :now) AND NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,
         ExpressionAttributeNames: {
           '#started': 'streamStartedAt',
           '#seen': 'streamSeenAt',
@@ -351,6 +352,7 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
           '#st': 'status',
           '#u': 'updatedAt',
           '#type': 'agentType',
+          '#claimBy': 'widgetClaimBy',
         },
         ExpressionAttributeValues: {
           ':chat': 'chat',
@@ -376,14 +378,15 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
 /**
  * Claims a text chat for its first socket (docs/chat.md): initiated → in-progress, once. Not a stream: a
  * chat holds no reservation (each message is charged as it comes), so the sweep of abandoned streams must
- * never see it. Undefined when it was claimed before, has ended, or is not a chat.
+ * never see it. Undefined when it was claimed before, has ended, is not a chat, or is a widget chat whose
+ * pending lease ran out (`widgetClaimBy` passed).
  */
 export const claimChatCall = (db: Db, ws: string, callId: string, now: string): Promise<Call | undefined> =>
   conditionalUpdate(db, ws, callId, {
     set: { status: 'in-progress', chatStartedAt: now, updatedAt: now },
-    condition: '#type = :chat AND #st = :initiated',
-    names: { '#type': 'agentType', '#st': 'status' },
-    values: { ':chat': 'chat', ':initiated': 'initiated' },
+    condition: '#type = :chat AND #st = :initiated AND (attribute_not_exists(#claimBy) OR #claimBy > :now)',
+    names: { '#type': 'agentType', '#st': 'status', '#claimBy': 'widgetClaimBy' },
+    values: { ':chat': 'chat', ':initiated': 'initiated', ':now': now },
   });
 
 /** Ends a claimed chat with what its messages cost, once; undefined when it had ended already. */

@@ -55,8 +55,14 @@ export interface WebhookQueue {
  * The webhook queue's settings, shared by the CDK stack and the local queue (lib/local/sqs.ts) so they agree.
  */
 export const WEBHOOK_QUEUE_SETTINGS = {
-  /** Longer than one attempt can take (a 10 s delivery timeout, the DNS lookup, the log write) and than the consumer's timeout. */
+  /** Longer than one attempt can take (its 10 s deadline, DNS lookup included, and the log write) and than the consumer's timeout. */
   visibilityTimeoutSeconds: 60,
+  /**
+   * Consumer batches run at once (the Lambda event source's maxConcurrency; the local poller's concurrency):
+   * deliveries are I/O-bound, so ten batches of ten run a hundred attempts side by side, and a batch held by a
+   * slow receiver (up to its deadline) leaves the others running.
+   */
+  consumerConcurrency: 10,
   /** Our own failures (table, queue) retried this often before the message is parked in the dead letters. */
   maxReceiveCount: 5,
   /** SQS's maximum: time to inspect and redrive deliveries that gave up. */

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from './dynamo.js';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { transact, type Db } from './dynamo.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 
 /** How long a window's item outlives its window before DynamoDB may delete it (deletion lags anyway). */
@@ -42,4 +42,57 @@ export async function countInWindow(
     if (error instanceof ConditionalCheckFailedException) return { allowed: false, count: window.limit };
     throw error;
   }
+}
+
+/** One fixed window of one policy and partition, as counted in the table. */
+export interface CountedWindow {
+  readonly policy: string;
+  readonly partition: string;
+  readonly startMs: number;
+  readonly windowSeconds: number;
+  readonly limit: number;
+}
+
+/** Races lost to other writers before a reservation gives up (and grants nothing). */
+const MAX_RESERVE_TRIES = 5;
+
+/**
+ * Reserves the same number of units, up to `wanted`, in every window at once: the windows' counts are read,
+ * the grant is what the fullest has room for, and one transaction adds it to each only while each still has
+ * that room. A writer that took units in between makes the transaction fail; it is then tried again from
+ * fresh counts. Returns the grant (0 when a window is full) and the counts after it.
+ */
+export async function reserveInWindows(db: Db, windows: readonly CountedWindow[], wanted: number): Promise<{ granted: number; counts: number[] }> {
+  let counts: number[] = windows.map(() => 0);
+  for (let tries = 0; tries < MAX_RESERVE_TRIES; tries += 1) {
+    counts = await Promise.all(
+      windows.map(async (w) => {
+        const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.rateWindow(w.policy, w.partition, w.startMs), ConsistentRead: true }));
+        return Number(out.Item?.n ?? 0);
+      }),
+    );
+    const granted = Math.min(wanted, ...windows.map((w, i) => w.limit - counts[i]!));
+    if (granted <= 0) return { granted: 0, counts };
+    const { failedIndex } = await transact(
+      db,
+      windows.map((w) => ({
+        Update: {
+          TableName: db.table,
+          Key: key.rateWindow(w.policy, w.partition, w.startMs),
+          UpdateExpression: 'ADD #n :amount SET #ttl = if_not_exists(#ttl, :ttl), entity = :e, v = :v',
+          ConditionExpression: 'attribute_not_exists(#n) OR #n <= :room',
+          ExpressionAttributeNames: { '#n': 'n', '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':amount': granted,
+            ':room': w.limit - granted,
+            ':ttl': Math.floor(w.startMs / 1000) + w.windowSeconds + WINDOW_ITEM_GRACE_SECONDS,
+            ':e': ENTITY.rateWindow,
+            ':v': TABLE_SCHEMA_VERSION,
+          },
+        },
+      })),
+    );
+    if (failedIndex === undefined) return { granted, counts: counts.map((n) => n + granted) };
+  }
+  return { granted: 0, counts };
 }

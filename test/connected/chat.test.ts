@@ -7,7 +7,9 @@
  * at creation and "unavailable" in the chat, and a refused message changes nothing. The same tab comes
  * back after a reload and gets the conversation so far; any other socket is refused. The end leaves a
  * `chat` history record with transcript, summary and cost. A transfer becomes a hand-off message, and
- * end-call ends the chat.
+ * end-call ends the chat. A widget key's sessions hold leases: one never opened frees its place within the
+ * pending window (and can no longer be opened), one address holds at most its share, and a 429 names the
+ * true wait.
  */
 import { randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
@@ -16,7 +18,10 @@ import { signWebSession, WEB_SESSION_KEY_PURPOSE, type WebSessionClaims } from '
 import { findCall } from '../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../lib/store/credits.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
-import { createApiKey, createWorkspace } from '../../lib/store/workspaces.js';
+import { createApiKey, createWorkspace, hashApiKey } from '../../lib/store/workspaces.js';
+import { claimChat, startChat } from '../../lib/services/chats.js';
+import { widgetVisitor } from '../../lib/services/widget-leases.js';
+import { TooManyWidgetSessionsError } from '../../lib/domain/widget.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { raiseLoopbackIpLimits } from '../support/platform.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
@@ -330,9 +335,14 @@ describe('text chat through the widget', () => {
     expect((await post()).status).toBe(200);
     const over = await post();
     expect(over.status).toBe(429);
-    expect(over.headers.get('retry-after')).toBe('60');
+    // The true wait: the first place frees when the first (still unopened) session's pending lease runs out.
+    const wait = Number(over.headers.get('retry-after'));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(30);
     expect(over.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(((await over.json()) as any).error.code).toBe('rate_limited');
+    const refusal = ((await over.json()) as any).error;
+    expect(refusal).toMatchObject({ code: 'rate_limited', details: [{ policy: 'widget-sessions', limit: 2, retryAfterSeconds: wait }] });
+    expect(refusal.message).toContain(`within ${wait} seconds`);
     // The refused one left nothing: the key's two chats are the workspace's only new chats.
     const page = await ChatPage.open(first.chatUrl, first.credential);
     await page.waitFor((f) => f.type === 'ready');
@@ -340,5 +350,44 @@ describe('text chat through the widget', () => {
     page.ws.send(JSON.stringify({ type: 'end' }));
     await ended;
     expect((await post()).status).toBe(200);
+  });
+
+  it('leases: an unopened session frees its place within seconds, one address cannot take every place, an opened one holds its place', async () => {
+    const agent = await vp.agent();
+    const { apiKey } = await createApiKey(vp.deps.db, vp.workspaceId, 'forged origin', { agentIds: [agent._id], origins: [ORIGIN] });
+    const keyHash = hashApiKey(apiKey);
+    // Time is passed in: the pending window (30 s) passes without waiting for it.
+    const deps = { ...vp.deps, config: { ...vp.deps.config, WIDGET_MAX_SESSIONS_PER_KEY: 4, WIDGET_MAX_SESSIONS_PER_IP: 2, WIDGET_PENDING_LEASE_SECONDS: 30 } };
+    const t0 = Date.now();
+    const start = (ip: string, atMs: number) =>
+      startChat(deps, { workspaceId: vp.workspaceId, widget: { keyHash, visitor: widgetVisitor(keyHash, ip) }, agent, contactName: `Web visitor (${ORIGIN})` }, atMs);
+    const refusal = (p: Promise<unknown>) => p.then(() => { throw new Error('not refused'); }, (e: unknown) => e as TooManyWidgetSessionsError & { details: Record<string, unknown>[] });
+    const attacker = '203.0.113.9';
+
+    // A script with a forged Origin at one address that never opens a socket: its share, then 429 with the true wait.
+    const first = await start(attacker, t0);
+    await start(attacker, t0 + 1_000);
+    const byAddress = await refusal(start(attacker, t0 + 2_000));
+    expect(byAddress).toBeInstanceOf(TooManyWidgetSessionsError);
+    expect(byAddress.details[0]).toMatchObject({ policy: 'widget-sessions-ip', limit: 2, retryAfterSeconds: 28 });
+    expect(byAddress.headers['retry-after']).toBe('28');
+    // A visitor at another address is not locked out; the key's own limit still counts everyone.
+    const visitor = await start('198.51.100.7', t0 + 2_000);
+    await start('192.0.2.1', t0 + 3_000);
+    const byKey = await refusal(start('192.0.2.2', t0 + 3_000));
+    expect(byKey.details[0]).toMatchObject({ policy: 'widget-sessions', limit: 4, retryAfterSeconds: 27 });
+    expect(byKey.message).toContain('within 27 seconds');
+
+    // The visitor's socket opens: its claim extends the lease to the chat's length.
+    expect(await claimChat(deps, { workspaceId: vp.workspaceId, callId: visitor.chatId }, t0 + 4_000)).toBe(deps.config.CHAT_MAX_DURATION_SECONDS);
+    // Past the pending window the unopened sessions have freed their places (the same address gets in again)
+    // and can no longer be opened; the visitor's place is still held.
+    await start(attacker, t0 + 34_000);
+    await start(attacker, t0 + 34_000);
+    await start('192.0.2.3', t0 + 34_000);
+    const stillFull = await refusal(start('192.0.2.4', t0 + 34_000));
+    expect(stillFull.details[0]).toMatchObject({ policy: 'widget-sessions', retryAfterSeconds: 30 });
+    expect(await claimChat(deps, { workspaceId: vp.workspaceId, callId: first.chatId }, t0 + 34_000)).toBeUndefined();
+    expect((await findCall(vp.deps.db, vp.workspaceId, first.chatId))?.status).toBe('initiated');
   });
 });

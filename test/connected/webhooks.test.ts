@@ -3,17 +3,25 @@
  * receiver using the `standardwebhooks` package verifies it; a delivery answered with 5xx, 429 or no answer
  * is retried with backoff (Retry-After honoured), other 4xx are not; a delivery that gives up lands in the
  * dead letters and its endpoint is disabled with a `webhook.disabled` notice; the delivery log shows every
- * attempt; events replay by id and by time range with their original id; after a secret rotation both
- * secrets sign for the overlap; URLs that are private, loopback or metadata addresses are refused when saved
+ * attempt; events replay by id and by time range with their original id, within limits per endpoint and per
+ * workspace and an hourly budget of replayed deliveries (a range beyond it is cut short); after a secret rotation both
+ * secrets sign for the overlap; URLs that are plain http (outside TOOL_ALLOWED_HOSTS), private, loopback or
+ * metadata addresses are refused when saved
  * and, for one stored before the rule, at delivery; the secret is shown only at creation and rotation, and
- * no workspace sees another's endpoints.
+ * no workspace sees another's endpoints. A receiver that trickles its answer holds only its own attempt
+ * (another workspace's event is delivered meanwhile), and only until the attempt's deadline, after which
+ * the attempt is a timeout, retried per the schedule.
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/domain/ids.js';
 import { newWebhookSecret } from '../../lib/domain/webhook.js';
 import { createSqsClient } from '../../lib/store/queue.js';
-import { putNewWebhookEndpoint } from '../../lib/store/webhooks.js';
+import { findEvent, putNewWebhookEndpoint } from '../../lib/store/webhooks.js';
+import type { DeliveryMessage } from '../../lib/domain/webhook.js';
+import { deliverAttempt } from '../../lib/services/webhook-delivery.js';
+import { replayWebhookEvents, sendTestEvent } from '../../lib/services/webhooks.js';
+import { RateLimitedError } from '../../lib/http/rate-limit.js';
 import { eventually, receive } from '../support/calls.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -30,6 +38,9 @@ beforeAll(async () => {
   process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1';
   // Any endpoint that gives up is disabled at once, so the notice can be seen without waiting days.
   process.env.WEBHOOK_DISABLE_AFTER_MS = '0';
+  // The longest deadline: a slow receiver holds its attempt as long as it may while another is delivered.
+  // (The test of the deadline itself passes a short one.)
+  process.env.WEBHOOK_DELIVERY_TIMEOUT_MS = '20000';
   t = await startTestPlatform();
   ws = await t.workspace(100);
 });
@@ -39,6 +50,7 @@ afterAll(async () => {
   delete process.env.TOOL_ALLOWED_HOSTS;
   delete process.env.WEBHOOK_RETRY_SCHEDULE;
   delete process.env.WEBHOOK_DISABLE_AFTER_MS;
+  delete process.env.WEBHOOK_DELIVERY_TIMEOUT_MS;
 });
 
 async function createEndpoint(path: string, body: Record<string, unknown> = {}) {
@@ -80,7 +92,7 @@ describe('endpoints', () => {
     expect((await t.api(ws.apiKey, 'GET', `/api/webhooks/${created._id}`)).status).toBe(404);
   });
 
-  it('refuses private, loopback, link-local and metadata URLs and other schemes when saved (400, nothing stored)', async () => {
+  it('refuses private, loopback, link-local and metadata URLs, plain http and other schemes when saved (400, nothing stored)', async () => {
     const before = (await t.api(ws.apiKey, 'GET', '/api/webhooks')).body.total;
     for (const url of [
       'http://127.0.0.1:1/hook', // loopback, but not the allow-listed port
@@ -88,6 +100,7 @@ describe('endpoints', () => {
       'http://[::ffff:10.0.0.1]/x',
       'http://localhost/x',
       'http://metadata.google.internal/x',
+      'http://hooks.example.com/in', // a public host, but plain http: production endpoints are https
       'ftp://example.com/x',
       'https://user:pass@example.com/x',
       'not a url',
@@ -99,6 +112,9 @@ describe('endpoints', () => {
     const created = await createEndpoint('/ssrf-update');
     const res = await t.api(ws.apiKey, 'PATCH', `/api/webhooks/${created._id}`, { url: 'http://10.1.2.3/x' });
     expect(res.status).toBe(400);
+    const plain = await t.api(ws.apiKey, 'PATCH', `/api/webhooks/${created._id}`, { url: 'http://hooks.example.com/in' });
+    expect([plain.status, plain.body.error.code, plain.body.error.details[0].field]).toEqual([400, 'validation_failed', 'url']);
+    expect((await t.api(ws.apiKey, 'GET', `/api/webhooks/${created._id}`)).body.url).toBe(receiver.url('/ssrf-update'));
     expect((await t.api(ws.apiKey, 'GET', '/api/webhooks')).body.total).toBe(before + 1);
   });
 });
@@ -206,7 +222,8 @@ describe('deliveries', () => {
     expect(receiver.at('/replay')[2]!.headers['webhook-id']).toBe(first.id);
 
     const range = await t.api(ws.apiKey, 'POST', `/api/webhooks/${endpoint._id}/replay`, { since: from, until: new Date().toISOString() });
-    expect(range.body.replayed).toBe(2);
+    expect(range.body).toMatchObject({ replayed: 2, truncated: false });
+    expect(range.body).not.toHaveProperty('nextSince');
     await eventually(async () => (receiver.at('/replay').length >= 5 ? true : undefined), 20_000, 'the range replay');
     expect(new Set(receiver.at('/replay').slice(3).map((h) => h.json.id))).toEqual(new Set(receiver.at('/replay').slice(0, 2).map((h) => h.json.id)));
 
@@ -271,5 +288,95 @@ describe('deliveries', () => {
     await api('PUT', '/api/webhooks/settings', { creditsLowThreshold: 95 });
     expect((await call()).status).toBe(202);
     expect(await credits()).toHaveLength(2);
+  });
+});
+
+describe('replay limits', () => {
+  it('limits replays per endpoint and per workspace, and counts replayed deliveries against an hourly budget: a range beyond it is cut short, a spent one is 429', async () => {
+    // A workspace without credits: replays cost it nothing, which is why they are limited.
+    const own = await t.workspace(0);
+    const api = (method: string, path: string, body?: unknown) => t.api(own.apiKey, method, path, body);
+    const endpoint = (await api('POST', '/api/webhooks', { url: receiver.url('/budget'), eventTypes: ['test.ping'] })).body;
+    const other = (await api('POST', '/api/webhooks', { url: receiver.url('/budget-other'), eventTypes: ['test.ping'] })).body;
+    const since = new Date().toISOString();
+    const events: string[] = [];
+    for (let i = 0; i < 4; i += 1) events.push((await api('POST', `/api/webhooks/${endpoint._id}/test`)).body.eventId);
+    const until = new Date().toISOString();
+    // Small limits, and the clock passed in (the middle of an hour), so no window ends during the test.
+    const hour = (limit: number) => ({ limit, windowSeconds: 3600 });
+    const deps = {
+      ...t.deps,
+      config: { ...t.deps.config, RATE_LIMIT_WEBHOOK_REPLAY: hour(3), RATE_LIMIT_WEBHOOK_REPLAY_WORKSPACE: hour(4), WEBHOOK_REPLAY_BUDGET: hour(6), WEBHOOK_REPLAY_WORKSPACE_BUDGET: hour(100) },
+    };
+    const nowMs = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 1_800_000;
+    const replay = (id: string, input: Record<string, string>) => replayWebhookEvents(deps, own.workspaceId, id, input, nowMs);
+    const refusal = (p: Promise<unknown>) => p.then(() => { throw new Error('not refused'); }, (e: unknown) => e as RateLimitedError & { details: Record<string, unknown>[] });
+
+    expect(await replay(endpoint._id, { since, until })).toMatchObject({ replayed: 4, truncated: false });
+    // Two deliveries left in the endpoint's budget: the oldest two events, and where to go on from.
+    const cut = await replay(endpoint._id, { since, until });
+    expect(cut).toMatchObject({ replayed: 2, truncated: true });
+    // Oldest first, in id order (ids sort by creation time).
+    const third = await findEvent(t.deps.db, own.workspaceId, [...events].sort()[2]!);
+    expect(cut.nextSince).toBe(third!.createdAt);
+    // Spent: 429 with the wait until the budget's window ends, and nothing replayed.
+    const spent = await refusal(replay(endpoint._id, { eventId: events[0]! }));
+    expect(spent).toBeInstanceOf(RateLimitedError);
+    expect(spent.details[0]).toMatchObject({ policy: 'webhook-replay-budget', limit: 6, windowSeconds: 3600, retryAfterSeconds: 1800 });
+    expect(spent.headers).toMatchObject({ 'retry-after': '1800', 'ratelimit-policy': '"webhook-replay-budget";q=6;w=3600' });
+    expect(spent.message).toMatch(/deliveries replayed to this webhook endpoint/);
+    // The endpoint's requests: three an hour here.
+    expect((await refusal(replay(endpoint._id, { eventId: events[0]! }))).details[0]).toMatchObject({ policy: 'webhook-replay', limit: 3 });
+    // The workspace's: four an hour here, whichever endpoint.
+    expect((await refusal(replay(other._id, { eventId: events[0]! }))).details[0]).toMatchObject({ policy: 'webhook-replay-workspace', limit: 4 });
+
+    // What was sent: the four events, then six replayed deliveries; the refused replays made none.
+    const log = await t.api(own.apiKey, 'GET', `/api/webhooks/${endpoint._id}/deliveries?limit=100`);
+    expect(log.body.total).toBe(10);
+    expect((await t.api(own.apiKey, 'GET', `/api/webhooks/${other._id}/deliveries`)).body.total).toBe(0);
+    await eventually(async () => (receiver.at('/budget').length >= 10 ? true : undefined), 20_000, 'the replayed deliveries');
+  });
+});
+
+describe('slow receivers', () => {
+  it('a receiver trickling its answer holds only its own delivery: another workspace\'s event arrives while it still trickles', async () => {
+    const slow = await createEndpoint('/slow');
+    receiver.script('/slow', { status: 200, trickleMs: 100, body: '{"ok":true}' });
+    const other = await t.workspace(0);
+    const fast = await t.api(other.apiKey, 'POST', '/api/webhooks', { url: receiver.url('/fast'), description: 'fast' });
+    expect(fast.status).toBe(201);
+
+    await t.api(ws.apiKey, 'POST', `/api/webhooks/${slow._id}/test`);
+    // The slow attempt is under way (its answer has begun) before the other workspace's event exists.
+    const slowHook = await receiver.waitFor((h) => h.path === '/slow');
+    const sent = await t.api(other.apiKey, 'POST', `/api/webhooks/${fast.body._id}/test`);
+    const fastHook = await receiver.waitFor((h) => h.path === '/fast');
+    expect(fastHook.json).toMatchObject({ id: sent.body.eventId, workspaceId: other.workspaceId });
+    expect(receiver.trickling(slowHook)).toBe(true);
+
+    receiver.release('/slow');
+    expect(await receiver.trickleEnded(slowHook)).toBe('released');
+  });
+
+  it('an answer still trickling at the deadline is a timed-out attempt: the request is dropped, the attempt recorded as failed and retried', async () => {
+    const endpoint = await createEndpoint('/trickle');
+    receiver.script('/trickle', { status: 200, trickleMs: 20 });
+    // This test's own consumer: a short deadline, and the queue captured (the retry is asserted, not sent).
+    const queued: DeliveryMessage[] = [];
+    const deps = {
+      ...t.deps,
+      config: { ...t.deps.config, WEBHOOK_DELIVERY_TIMEOUT_MS: 300 },
+      webhooks: { send: async (m: DeliveryMessage) => void queued.push(m), sendToDeadLetters: async () => undefined },
+    };
+    const { deliveryId } = await sendTestEvent(deps, ws.workspaceId, endpoint._id);
+    expect(await deliverAttempt(deps, queued[0]!)).toBe('retrying');
+    // The receiver never finished its answer: we hung up on it.
+    expect(await receiver.trickleEnded(receiver.at('/trickle')[0]!)).toBe('abandoned');
+    expect(queued[1]).toMatchObject({ deliveryId, attempt: 2, notBefore: expect.any(String) });
+    const [delivery] = await deliveriesOf(endpoint._id, (d) => d[0]?.status === 'retrying');
+    expect(delivery).toMatchObject({ _id: deliveryId, status: 'retrying', nextAttemptAt: queued[1]!.notBefore });
+    expect(delivery.attempts).toHaveLength(1);
+    expect(delivery.attempts[0].error).toMatch(/^timed out: no complete answer within 300 ms \(HTTP 200 began/);
+    expect(delivery.attempts[0]).not.toHaveProperty('status');
   });
 });

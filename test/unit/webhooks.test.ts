@@ -3,7 +3,8 @@
  * retries only timeouts, connection errors, 5xx and 429, honours a longer Retry-After (seconds or a date)
  * and stops when the schedule ends; a delivery due later than SQS can delay hops until it is due; signatures
  * are Standard Webhooks signatures that the reference package verifies, signed by the previous secret too
- * only until its overlap ends; the analysis schema accepts the documented subset and a model answer is
+ * only until its overlap ends; an endpoint URL must be https unless its host is allow-listed for local
+ * development; the analysis schema accepts the documented subset and a model answer is
  * either valid against it or recorded as a failure; each LLM adapter asks for its vendor's JSON-schema mode.
  */
 import { Webhook } from 'standardwebhooks';
@@ -19,6 +20,8 @@ import {
   newWebhookSecret,
 } from '../../lib/domain/webhook.js';
 import { loadConfig } from '../../lib/config.js';
+import { ValidationError } from '../../lib/domain/errors.js';
+import { assertWebhookUrl } from '../../lib/domain/webhook-url.js';
 import { deliverAttempt, signatureHeaders, type DeliveryDeps } from '../../lib/services/webhook-delivery.js';
 import type { DeliveryMessage } from '../../lib/domain/webhook.js';
 import { toAnthropicBody } from '../../lib/vendors/llm/anthropic.js';
@@ -103,6 +106,27 @@ describe('signatures', () => {
     const sign = (secret: string, at: number) => new Webhook(secret).sign('evt_1', new Date(at), body);
     expect(after['webhook-signature']).toBe(sign(current, rotatedAt + SECRET_OVERLAP_MS + 1_000));
     expect(during['webhook-signature']).toBe(`${sign(current, rotatedAt + SECRET_OVERLAP_MS - 1_000)} ${sign(previous, rotatedAt + SECRET_OVERLAP_MS - 1_000)}`);
+  });
+});
+
+describe('endpoint URLs', () => {
+  const field = (url: string, allowedHosts: string[] = []) => {
+    try {
+      assertWebhookUrl(url, { allowedHosts });
+      return undefined;
+    } catch (error) {
+      return error instanceof ValidationError ? (error.details as { field: string; message: string }[])[0] : error;
+    }
+  };
+
+  it('must be https: plain http is refused on url, except for a host on TOOL_ALLOWED_HOSTS (local development)', () => {
+    expect(field('https://hooks.example.com/in')).toBeUndefined();
+    expect(field('http://hooks.example.com/in')).toEqual({ field: 'url', message: expect.stringMatching(/https/) });
+    expect(field('HTTP://hooks.example.com:8080/in')).toEqual({ field: 'url', message: expect.stringMatching(/https/) });
+    // The exemption is the tools' one (lib/domain/ssrf.ts isAllowedHost): exact host, or host and port.
+    expect(field('http://hooks.example.com/in', ['hooks.example.com'])).toBeUndefined();
+    expect(field('http://127.0.0.1:4100/in', ['127.0.0.1:4100'])).toBeUndefined();
+    expect(field('http://127.0.0.1:4101/in', ['127.0.0.1:4100'])).toEqual({ field: 'url', message: expect.any(String) });
   });
 });
 

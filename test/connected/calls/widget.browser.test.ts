@@ -9,11 +9,14 @@
  *   level measured in the page) and captioned, the JS API's events fire, hang-up ends the call, and the
  *   history record is a `voice` call;
  * - refusals are said in the panel: a key used from a site not in its list, a full-scope key, an agent the
- *   key does not name; and the API answers them (and a widget key on any other endpoint) with the JSON error.
+ *   key does not name, a visitor address holding all its sessions (with the true wait); and the API answers
+ *   them (and a widget key on any other endpoint) with the JSON error;
+ * - sessions started with a forged Origin and never opened take one address's share of a key, not the key:
+ *   a visitor at another address still gets in.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -85,6 +88,20 @@ afterAll(async () => {
   await vp?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** A POST sent from one loopback address (127.0.0.0/8 is all this machine's): another visitor's IP. */
+function postFrom(url: string, localAddress: string, headers: Record<string, string>, body: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', localAddress, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 let pageSeq = 0;
 
@@ -299,6 +316,7 @@ describe('the widget on another site, in Chromium', () => {
     ['a full-scope key', 'full', /wrong kind of key/],
     ['an agent the key does not name', 'agent', /not available on this site/],
     ['an agent that no longer exists', 'gone', /not available/],
+    ['a visitor whose address holds all its sessions', 'busy', /^Too many conversations right now\. Please try again in \d+ seconds\.$/],
   ])('refuses %s, and the panel says so', async (_what, kind, said) => {
     const agent = await vp.agent();
     const other = await vp.agent();
@@ -307,6 +325,15 @@ describe('the widget on another site, in Chromium', () => {
       full: async () => [vp.apiKey, agent._id],
       agent: async () => [await widgetKey([other._id]), agent._id],
       gone: async () => [await widgetKey(['agent_01JWRGONE0000000000000000']), 'agent_01JWRGONE0000000000000000'],
+      busy: async () => {
+        // Sessions started from the page's address (this machine's) and never opened hold its share.
+        const apiKey = await widgetKey([agent._id]);
+        for (let i = 0; i < vp.deps.config.WIDGET_MAX_SESSIONS_PER_IP; i += 1) {
+          const res = await postFrom(`${vp.platform.baseUrl}/widget/chat`, '127.0.0.1', { 'content-type': 'text/plain', origin: hostOrigin }, JSON.stringify({ apiKey, agentId: agent._id }));
+          expect(res.status).toBe(200);
+        }
+        return [apiKey, agent._id];
+      },
     };
     const [apiKey, agentId] = await keys[kind]!();
     const { context, page, problems } = await openHost(hostPage({ 'api-key': apiKey, 'agent-id': agentId }));
@@ -362,6 +389,31 @@ describe('the widget API', () => {
       // Readable by the page that asked, so the widget can say why.
       if (origin) expect(res.headers.get('access-control-allow-origin')).toBe(origin);
     }
+  });
+
+  it('forged-Origin chats that never open a socket: one address takes its share (429 with the true wait), a visitor at another address still gets in', async () => {
+    const agent = await vp.agent();
+    const apiKey = await widgetKey([agent._id]);
+    const body = JSON.stringify({ apiKey, agentId: agent._id });
+    // A script outside any browser can send any Origin; what tells visitors apart is the address they come from.
+    const start = (path: string, localAddress: string) => postFrom(`${vp.platform.baseUrl}${path}`, localAddress, { 'content-type': 'text/plain', origin: hostOrigin }, body);
+    const perIp = vp.deps.config.WIDGET_MAX_SESSIONS_PER_IP;
+    expect(perIp).toBeLessThan(vp.deps.config.WIDGET_MAX_SESSIONS_PER_KEY);
+    for (let i = 0; i < perIp; i += 1) expect((await start('/widget/chat', '127.0.0.1')).status).toBe(200);
+    for (const path of ['/widget/chat', '/widget/session']) {
+      const refused = await start(path, '127.0.0.1');
+      expect(refused.status, path).toBe(429);
+      const wait = Number(refused.headers['retry-after']);
+      // At the latest when the first unopened session's pending lease runs out: seconds, not an hour.
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(vp.deps.config.WIDGET_PENDING_LEASE_SECONDS);
+      const error = (JSON.parse(refused.body) as { error: { code: string; message: string; details: Record<string, unknown>[] } }).error;
+      expect(error).toMatchObject({ code: 'rate_limited', details: [{ policy: 'widget-sessions-ip', limit: perIp, retryAfterSeconds: wait }] });
+      expect(error.message).toContain(`within ${wait} seconds`);
+      expect(refused.headers['access-control-allow-origin']).toBe(hostOrigin);
+    }
+    expect((await start('/widget/chat', '127.0.0.2')).status).toBe(200);
+    expect((await start('/widget/session', '127.0.0.2')).status).toBe(200);
   });
 
   it('a widget key is refused by every other endpoint with 403 widget_key', async () => {

@@ -83,7 +83,8 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
     unauthorized: 'This assistant is not set up correctly (its key is not valid).',
     not_found: 'This assistant is not available.',
     insufficient_credits: 'The agent is unavailable right now. Please try again later.',
-    rate_limited: 'Too many conversations were started just now. Please wait a minute and try again.',
+    // The wait is the API's own (details[0].retryAfterSeconds): a place frees by then at the latest.
+    rate_limited: (seconds) => `Too many conversations right now. Please try again ${!(seconds > 1) ? 'in a moment' : seconds < 90 ? `in ${seconds} seconds` : `in about ${Math.round(seconds / 60)} minutes`}.`,
     unavailable: 'The agent is unavailable right now. Please try again in a few minutes.',
     network: 'The assistant could not be reached. Check your connection and try again.',
     message_too_long: 'That message is too long. Please shorten it.',
@@ -169,8 +170,9 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
   }
 
   /** Shows a problem: our wording for a known code, else the server's; `own` prefers the server's (chat errors are worded for visitors). */
-  function showProblem(code, message, own = false) {
-    problem.textContent = (own && message) || PROBLEMS[code] || message || 'Something went wrong. Please try again.';
+  function showProblem(code, message, own = false, waitSeconds = undefined) {
+    const known = typeof PROBLEMS[code] === 'function' ? PROBLEMS[code](waitSeconds) : PROBLEMS[code];
+    problem.textContent = (own && message) || known || message || 'Something went wrong. Please try again.';
     problem.dataset.code = code;
     problem.hidden = false;
     emit('error', { code, message: problem.textContent });
@@ -248,7 +250,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
       throw { code: 'network' };
     }
     const json = await response.json().catch(() => ({}));
-    if (!response.ok) throw { code: json.error?.code || 'unavailable', message: json.error?.message };
+    if (!response.ok) throw { code: json.error?.code || 'unavailable', message: json.error?.message, waitSeconds: json.error?.details?.[0]?.retryAfterSeconds };
     return json;
   }
 
@@ -279,7 +281,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
     } catch (error) {
       endCall();
       setStatus('error', 'The call could not start.');
-      showProblem(error.code || 'unavailable', error.message);
+      showProblem(error.code || 'unavailable', error.message, false, error.waitSeconds);
     }
   }
 
@@ -422,7 +424,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
         chat.outbox = [];
         dropPending(true);
         setStatus('error', 'The chat could not start.');
-        showProblem(error.code || 'unavailable', error.message);
+        showProblem(error.code || 'unavailable', error.message, false, error.waitSeconds);
         return;
       }
       remember(session);
