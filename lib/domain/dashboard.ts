@@ -118,6 +118,8 @@ export const weakPassword = (message: string) => new AppError(400, 'weak_passwor
 export const sessionRequired = () => new AppError(401, 'session_required', 'Sign in again: the session has ended.');
 export const csrfRefused = () =>
   new AppError(403, 'csrf_refused', 'This request must come from the dashboard page (x-requested-with: dashboard, same origin).');
+export const jsonRequired = () =>
+  new AppError(415, 'unsupported_media_type', 'Send the body as JSON (content-type: application/json).', [{ field: 'content-type', message: 'expected application/json' }]);
 export const notAMember = () => new AppError(403, 'not_a_member', 'You are not a member of that workspace.');
 export const invitationInvalid = () => new AppError(404, 'invitation_invalid', 'This invitation does not exist or has been used.');
 export const invitationExpired = () => new AppError(410, 'invitation_expired', 'This invitation has expired; ask for a new one.');

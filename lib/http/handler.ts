@@ -9,6 +9,7 @@ import type { KeyUser } from '../store/workspaces.js';
 import { TooManyWidgetSessionsError, widgetKeyRefused } from '../domain/widget.js';
 import type { RateDecision, RatePolicy } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
+import { assertDashboardRequest } from './session-cookie.js';
 import { isTransientServiceFailure } from '../store/transient.js';
 import { withRequestDeadline } from '../store/dynamo.js';
 import { describeError, log, setLogLevel } from './log.js';
@@ -305,6 +306,8 @@ export function defineRoute<const R extends RouteSpec>(
       const deps = depsFor(await getDeps());
       setLogLevel(deps.config.LOG_LEVEL);
       state.deps = deps;
+      // The dashboard's /auth routes refuse any other page's request before it costs a count or a read.
+      if (route.csrf) assertDashboardRequest(event, deps.config);
       // Public routes are counted per source IP before any other work. Webhooks count only what they
       // refuse (onError): an address that used its window is refused here, before the signature check.
       if (route.ipLimit) {

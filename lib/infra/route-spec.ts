@@ -46,6 +46,12 @@ export interface RouteSpec {
    */
   readonly access?: 'user' | 'owner';
   /**
+   * Called only by the dashboard's own page (the /auth routes): before anything else, the request must carry
+   * `x-requested-with: dashboard`, an `Origin` (when sent) of this host or the dashboard, and a JSON body
+   * type, or it is 403 `csrf_refused` / 415 `unsupported_media_type` (lib/http/session-cookie.ts).
+   */
+  readonly csrf?: boolean;
+  /**
    * Called from other sites' pages (the widget): every answer, errors included, carries
    * `Access-Control-Allow-Origin` naming the request's `Origin`, so the page can read why it was refused.
    * The handler checks that origin against the widget key before doing anything (docs/widget.md).
