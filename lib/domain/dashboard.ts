@@ -125,5 +125,7 @@ export const invitationInvalid = () => new AppError(404, 'invitation_invalid', '
 export const invitationExpired = () => new AppError(410, 'invitation_expired', 'This invitation has expired; ask for a new one.');
 export const invitationForAnother = () =>
   new AppError(403, 'invitation_for_another', 'This invitation was sent to another email address; sign in with that address.');
+export const emailNotVerified = () =>
+  new AppError(403, 'email_not_verified', 'Your email address is not verified, so it cannot accept an invitation sent to it; sign in with an account whose address is verified.');
 export const alreadyMember = () => new AppError(409, 'already_member', 'You are a member of that workspace already.');
 export const tooManyRequests = () => new AppError(429, 'rate_limited', 'Too many attempts; wait a minute and try again.');

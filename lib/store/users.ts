@@ -5,6 +5,7 @@ import {
   PENDING_SIGN_UP_TTL_MS,
   SESSION_KEY_TTL_MS,
   alreadyMember,
+  emailNotVerified,
   invitationExpired,
   invitationForAnother,
   invitationInvalid,
@@ -220,16 +221,18 @@ export async function createInvitation(
 }
 
 /**
- * Accepts an invitation for the signed-in user: it must be theirs (same email), current and unused; the
- * membership is written and the invitation deleted in one transaction, so a token works exactly once.
+ * Accepts an invitation for the signed-in user: it must be theirs (same email, and that email verified:
+ * anyone may set their own Cognito email to any address, unverified), current and unused; the membership
+ * is written and the invitation deleted in one transaction, so a token works exactly once.
  */
-export async function acceptInvitation(db: Db, token: string, user: { userId: string; email: string }): Promise<WorkspaceRef> {
+export async function acceptInvitation(db: Db, token: string, user: { userId: string; email: string; emailVerified: boolean }): Promise<WorkspaceRef> {
   const tokenKey = key.invitation(hashToken(token));
   const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: tokenKey, ConsistentRead: true }));
   const item = out.Item;
   if (!item) throw invitationInvalid();
   if (Date.parse(String(item.expiresAt)) <= Date.now()) throw invitationExpired();
   if (String(item.email) !== user.email) throw invitationForAnother();
+  if (!user.emailVerified) throw emailNotVerified();
   const ws = { id: String(item.workspaceId), name: String(item.workspaceName) };
   const role = item.role as Role;
   const { failedIndex } = await transact(db, [

@@ -5,8 +5,10 @@
  * (refused without the CSRF header), sign-out (which revokes) and password reset all work against
  * cognito-local; refusals change nothing, and no secret reaches the logs.
  */
+import { createHash } from 'node:crypto';
+import { CognitoIdentityProviderClient, InitiateAuthCommand, UpdateUserAttributesCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { key } from '../../lib/store/model.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { runCli } from '../../lib/local/cli.js';
@@ -216,6 +218,32 @@ describe('members, invitations and workspaces', () => {
     expect((await member.browser.auth('refresh')).body.workspace.id).toBe(home);
     const foreign = await member.browser.auth('refresh', { workspaceId: stranger.session.workspace.id });
     expect(foreign).toMatchObject({ status: 403, body: { error: { code: 'not_a_member' } } });
+  });
+
+  it('refuses an invitation to a user whose email is the invited one but unverified, and keeps it for the address', async () => {
+    const owner = await newUser('Owner Co');
+    const invitedEmail = newEmail();
+    const invited = await t.api(owner.session.apiKey, 'POST', '/api/invitations', { email: invitedEmail, role: 'owner' });
+    const token = new URLSearchParams(new URL(invited.body.invitation.link).hash.slice(1)).get('token')!;
+    // Mallory points her own email at the invited address through Cognito's API (UpdateUserAttributes with
+    // her access token), as any signed-in Cognito user may; Cognito keeps the new address unverified.
+    const mallory = await newUser('Mallory Home');
+    const cognito = inject('stores').cognito;
+    const client = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    try {
+      const signedIn = await client.send(new InitiateAuthCommand({ ClientId: cognito.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: mallory.email, PASSWORD } }));
+      await client.send(new UpdateUserAttributesCommand({ AccessToken: signedIn.AuthenticationResult!.AccessToken!, UserAttributes: [{ Name: 'email', Value: invitedEmail }] }));
+    } finally {
+      client.destroy();
+    }
+    // Her next ID token names the invited address.
+    expect((await mallory.browser.auth('refresh')).body.user.email).toBe(invitedEmail);
+    const refused = await mallory.browser.auth('accept-invitation', { token });
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'email_not_verified', message: expect.any(String) } } });
+    // Nothing changed: the workspace has its one owner, and the invitation is still there, unused.
+    expect((await t.api(owner.session.apiKey, 'GET', '/api/members')).body.data.map((m: { email: string }) => m.email)).toEqual([owner.email]);
+    const stored = await t.deps.db.doc.send(new GetCommand({ TableName: t.table, Key: key.invitation(createHash('sha256').update(token).digest('hex')) }));
+    expect(stored.Item?.email).toBe(invitedEmail);
   });
 
   it('creates another workspace owned by the user', async () => {

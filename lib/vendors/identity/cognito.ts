@@ -35,7 +35,15 @@ export interface IdentityUser {
   /** Cognito's `sub`: the user id everywhere in the platform. */
   readonly userId: string;
   readonly email: string;
+  /**
+   * Whether Cognito verified `email` (by a code sent to it). A user may change their own email attribute
+   * (UpdateUserAttributes), and the new address stays unverified until they enter the code sent to it.
+   */
+  readonly emailVerified: boolean;
 }
+
+/** The ID token's `email_verified`: Cognito sends a boolean, some issuers the string "true"; anything else is unverified. */
+export const emailVerifiedClaim = (value: unknown): boolean => value === true || value === 'true';
 
 export interface IdentityProvider {
   signUp(email: string, password: string): Promise<{ userId: string }>;
@@ -129,7 +137,7 @@ export function createCognitoIdentity(config: CognitoConfig): IdentityProvider {
       payload = await verifier.verify(token);
     }
     if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('The ID token lacks sub or email');
-    return { userId: payload.sub, email: payload.email.toLowerCase() };
+    return { userId: payload.sub, email: payload.email.toLowerCase(), emailVerified: emailVerifiedClaim(payload.email_verified) };
   };
   const ids = () => {
     if (!poolId || !clientId) throw identityUnavailable();
