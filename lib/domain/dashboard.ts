@@ -13,6 +13,13 @@ export type Role = (typeof ROLES)[number];
 
 /** How long a session key works: short, because it sits in a page's memory; the page refreshes it silently. */
 export const SESSION_KEY_TTL_MS = 15 * 60_000;
+/**
+ * Session keys one user holds at once; a new one revokes the oldest past this. Each open tab or device
+ * holds one (two for a moment around its renewal), so ten serve a person's tabs and devices, while a
+ * script that refreshes in a loop cannot pile up live keys (60 in 3 s made 60 before). A tab whose key
+ * was revoked gets a 401, renews and carries on.
+ */
+export const MAX_LIVE_SESSION_KEYS = 10;
 /** An invitation link works for a week: long enough to reach someone on holiday, short enough to lose its value. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 /** A sign-up waits this long for its confirmation code (Cognito's codes live 24 hours). */

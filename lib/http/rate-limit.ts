@@ -15,7 +15,7 @@ import { describeError, log } from './log.js';
  */
 
 /** The quotas, by the name the RateLimit headers give them. */
-export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'widget-key' | 'account';
+export type PolicyName = 'key' | 'auth-failures' | 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'widget-key' | 'account' | 'refresh';
 
 /**
  * The per-IP policies that count only the requests their route refuses (a 4xx), as `auth-failures` counts
@@ -50,6 +50,7 @@ function buildPolicies(config: Config): Record<PolicyName, RatePolicy> {
     widget: { name: 'widget', ...config.RATE_LIMIT_WIDGET },
     'widget-key': { name: 'widget-key', ...config.RATE_LIMIT_WIDGET_KEY },
     account: { name: 'account', ...config.RATE_LIMIT_ACCOUNT },
+    refresh: { name: 'refresh', ...config.RATE_LIMIT_REFRESH },
   };
 }
 
@@ -73,6 +74,8 @@ const WHAT: Record<string, string> = {
   'meeting-join': 'meeting joins from your address',
   widget: 'widget sessions from your address',
   'widget-key': 'widget sessions with this key',
+  account: 'account attempts from your address',
+  refresh: 'session refreshes from your address',
 };
 
 /** 429 with Retry-After and the RateLimit fields; the error body names the policy. */

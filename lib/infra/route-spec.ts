@@ -39,7 +39,7 @@ export interface RouteSpec {
    */
   readonly errors?: readonly number[];
   /** Public routes counted per source IP under this rate-limit policy (docs/api.md, "Rate limits"). */
-  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'account';
+  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'account' | 'refresh';
   /**
    * Dashboard routes (docs/dashboard.md): `user` needs a signed-in user's session key (an API key gets 403
    * `user_session_required`), `owner` also the owner role (a member gets 403 `owner_required`).

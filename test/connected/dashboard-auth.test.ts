@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { CognitoIdentityProviderClient, InitiateAuthCommand, UpdateUserAttributesCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { queryPrefix } from '../../lib/store/dynamo.js';
 import { key } from '../../lib/store/model.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { runCli } from '../../lib/local/cli.js';
@@ -266,6 +267,22 @@ describe('refresh, sign-out and password reset', () => {
     expect(fresh.status).toBe(200);
     expect(fresh.body.apiKey).not.toBe(session.apiKey);
     expect((await new Browser().auth('refresh')).body.error.code).toBe('session_required');
+  });
+
+  it('keeps at most 10 live session keys per user: each new one revokes the oldest, in a burst too', async () => {
+    const { browser, session } = await newUser();
+    const keys = [session.apiKey];
+    for (let i = 0; i < 14; i += 1) keys.push((await browser.auth('refresh')).body.apiKey);
+    const works = async (key: string) => (await t.api(key, 'GET', '/api/agents')).status === 200;
+    expect(await Promise.all(keys.map(works))).toEqual([...Array(5).fill(false), ...Array(10).fill(true)]);
+    const burst = await Promise.all(Array.from({ length: 30 }, () => browser.auth('refresh')));
+    expect(burst.map((r) => r.status)).toEqual(Array(30).fill(200));
+    const live = (await Promise.all([...keys, ...burst.map((r) => r.body.apiKey as string)].map(works))).filter(Boolean);
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.length).toBeLessThanOrEqual(10);
+    let refs = 0;
+    for await (const _ of queryPrefix(t.deps.db, `USER#${session.user.id}`, 'SESSION#')) refs += 1;
+    expect(refs).toBeLessThanOrEqual(10);
   });
 
   it('signs out: the session keys are refused, the cookie cleared and the refresh token revoked', async () => {
