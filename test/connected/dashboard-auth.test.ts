@@ -70,12 +70,11 @@ describe('sign-up, sign-in and the session key', () => {
     expect(credits.body.usage).toHaveLength(30);
   });
 
-  it('refuses a wrong password, an unconfirmed account, a taken email and a wrong code, changing nothing', async () => {
+  it('refuses a wrong password, an unconfirmed account and a wrong code, changing nothing', async () => {
     const { email } = await newUser();
     const b = new Browser();
     expect((await b.auth('sign-in', { email, password: 'Wrong-pass-1' })).body.error.code).toBe('invalid_credentials');
     expect(b.cookie).toBeUndefined();
-    expect((await b.auth('sign-up', { email, password: PASSWORD, workspaceName: 'Again' })).body.error.code).toBe('email_taken');
     const other = newEmail();
     await b.auth('sign-up', { email: other, password: PASSWORD, workspaceName: 'Later' });
     const refused = await b.auth('sign-in', { email: other, password: PASSWORD });
@@ -83,6 +82,42 @@ describe('sign-up, sign-in and the session key', () => {
     const wrongCode = await b.auth('confirm-sign-up', { email: other, code: '000000' === (await codeFor(other)) ? '111111' : '000000' });
     expect(wrongCode).toMatchObject({ status: 400, body: { error: { code: 'invalid_code' } } });
     expect((await b.auth('sign-up', { email: 'not-an-email', password: PASSWORD, workspaceName: 'x' })).status).toBe(400);
+  });
+});
+
+describe('sign-up of an address that has an account', () => {
+  it('answers exactly as for a new address, and emails the account a reset code instead; nothing of the account changes', async () => {
+    const { email } = await newUser('First Co');
+    const fresh = await new Browser().auth('sign-up', { email: newEmail(), password: PASSWORD, workspaceName: 'New' });
+    const again = await new Browser().auth('sign-up', { email, password: 'Other-pass-3', workspaceName: 'Again' });
+    expect(again).toEqual(fresh);
+    expect(again).toEqual({ status: 201, body: { confirmationRequired: true } });
+    // The notice: a password reset code, which works.
+    const code = await codeFor(email);
+    expect(code).toMatch(/^\d{6}$/);
+    // The account kept its password and its workspace; no sign-up was recorded for the address.
+    const b = new Browser();
+    const signIn = await b.auth('sign-in', { email, password: PASSWORD });
+    expect(signIn.body.workspaces.map((w: { name: string }) => w.name)).toEqual(['First Co']);
+    expect((await b.auth('sign-in', { email, password: 'Other-pass-3' })).status).toBe(401);
+    expect((await t.deps.db.doc.send(new GetCommand({ TableName: t.table, Key: key.pendingSignUp(email) }))).Item).toBeUndefined();
+    expect((await b.auth('reset-password', { email, code, password: 'New-password-2' })).status).toBe(204);
+    expect((await b.auth('sign-in', { email, password: 'New-password-2' })).status).toBe(200);
+  });
+
+  it('sends an unconfirmed account a new confirmation code, which confirms it as first signed up', async () => {
+    const email = newEmail();
+    const b = new Browser();
+    expect((await b.auth('sign-up', { email, password: PASSWORD, workspaceName: 'First try' })).status).toBe(201);
+    const first = await codeFor(email);
+    expect(await b.auth('sign-up', { email, password: 'Other-pass-3', workspaceName: 'Second try' })).toEqual({ status: 201, body: { confirmationRequired: true } });
+    const second = await codeFor(email, first);
+    expect(second).toMatch(/^\d{6}$/);
+    // The first code is replaced (unless the new one happens to repeat it).
+    if (second !== first) expect((await b.auth('confirm-sign-up', { email, code: first! })).status).toBe(400);
+    expect((await b.auth('confirm-sign-up', { email, code: second! })).status).toBe(204);
+    const signIn = await b.auth('sign-in', { email, password: PASSWORD });
+    expect(signIn.body.workspace.name).toBe('First try');
   });
 });
 

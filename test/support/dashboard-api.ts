@@ -41,10 +41,19 @@ export interface DashboardSession {
   workspaces: { id: string; name: string; role: string }[];
 }
 
-/** The latest code cognito-local issued to the email (sign-up or password reset). */
-export function codeFor(email: string): Promise<string | undefined> {
+/**
+ * The latest code cognito-local issued to the email (sign-up or password reset). With `previous`, one other
+ * than that: its store file can lag a new code for a moment (lib/local/cognito.ts), so it is read again
+ * until the new code shows (or 5 s pass, when a new code happened to repeat the old one).
+ */
+export async function codeFor(email: string, previous?: string): Promise<string | undefined> {
   const cognito = inject('stores').cognito;
-  return confirmationCodeOf(cognito.dataDir, cognito.userPoolId, email);
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const code = await confirmationCodeOf(cognito.dataDir, cognito.userPoolId, email);
+    if (previous === undefined || code !== previous || Date.now() >= deadline) return code;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Signs a user up, confirms them with their code and signs in; the browser holds the refresh cookie. */
