@@ -83,9 +83,7 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   },
   403: {
     name: 'Forbidden',
-    description:
-      'A workspaceId in the query or body is not the API key\'s workspace (forbidden); on the dashboard\'s /auth routes, a request that is not ' +
-      'the dashboard page\'s own (csrf_refused: no `x-requested-with: dashboard`, or another Origin) and the refusals those routes list in docs/dashboard.md.',
+    description: 'A workspaceId in the query or body is not the API key\'s workspace (forbidden); on /auth, a request not from the dashboard page (csrf_refused).',
     example: new ForbiddenError(),
   },
   404: {
@@ -103,7 +101,7 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   410: { name: 'Gone', description: 'The resource was used up, e.g. a meeting link already opened.' },
   415: {
     name: 'UnsupportedMediaType',
-    description: 'The body is not of the type the route takes (unsupported_media_type): an upload that is not multipart/form-data, an /auth body that is not application/json.',
+    description: 'The body is not multipart/form-data (uploads) or application/json (/auth) (unsupported_media_type).',
     example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the field file (and optionally workspaceId and defaultCountry).', [
       { field: 'content-type', message: 'expected multipart/form-data' },
     ]),

@@ -61,6 +61,9 @@ export function assertDashboardRequest(event: APIGatewayProxyEventV2, config: Pi
   if (type === undefined ? hasBody : type.split(';')[0]!.trim().toLowerCase() !== 'application/json') throw jsonRequired();
 }
 
+/** What every /auth handler passes to defineRoute: the rule above, run before anything else. */
+export const DASHBOARD_REQUEST = { dashboardRequest: assertDashboardRequest } as const;
+
 const jsonBody = (status: number, body: unknown, headers: Record<string, string>): RawResponse => ({
   raw: true,
   status,
