@@ -230,7 +230,7 @@ const EnvSchema = z.object({
   COGNITO_CLIENT_ID: z.string().min(1).max(128).optional(),
   COGNITO_ENDPOINT: z.url().optional(),
   COGNITO_ISSUER: z.url().optional(),
-  /** Extra origins (comma-separated) the cookie-using /auth endpoints accept besides PUBLIC_BASE_URL's: the CloudFront domain of the dashboard. */
+  /** Extra origins (comma-separated) the /auth endpoints accept besides PUBLIC_BASE_URL's: the CloudFront domain of the dashboard. */
   DASHBOARD_ORIGINS: z
     .string()
     .default('')
@@ -239,6 +239,12 @@ const EnvSchema = z.object({
   SIGNUP_CREDITS: z.coerce.number().min(0).max(1_000_000).default(0),
   /** Dashboard account attempts (sign-in, sign-up, password reset) per source IP. */
   RATE_LIMIT_ACCOUNT: rate('30/60s'),
+  /**
+   * Dashboard session refreshes per source IP (each asks Cognito and writes a session key). A page refreshes
+   * on load, a minute before its key expires and on a workspace switch: a person uses a few a minute at most,
+   * so 60 leaves room for an office behind one address, and stops a script minting keys by the second.
+   */
+  RATE_LIMIT_REFRESH: rate('60/60s'),
   /**
    * How long a route instance trusts a key it confirmed current without reading it again. 0 (the default):
    * every request re-checks revocation, in parallel with its own reads. On AWS the API's Lambda authorizer

@@ -1,9 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
 import { AUTH_ROUTES } from '../../lib/infra/routes/auth.js';
-import { assertDashboardRequest, readRefreshCookie, sessionAnswer } from '../../lib/http/session-cookie.js';
+import { DASHBOARD_REQUEST, readRefreshCookie, sessionAnswer } from '../../lib/http/session-cookie.js';
 import { refreshSession } from '../../lib/services/dashboard.js';
 
-export const handler = defineRoute(AUTH_ROUTES.refreshSession, async ({ deps, body, event }) => {
-  assertDashboardRequest(event, deps.config);
-  return sessionAnswer(await refreshSession(deps, readRefreshCookie(event), body?.workspaceId));
-});
+export const handler = defineRoute(AUTH_ROUTES.refreshSession, async ({ deps, body, event }) =>
+  sessionAnswer(await refreshSession(deps, readRefreshCookie(event), body?.workspaceId)), DASHBOARD_REQUEST);

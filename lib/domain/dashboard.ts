@@ -13,6 +13,13 @@ export type Role = (typeof ROLES)[number];
 
 /** How long a session key works: short, because it sits in a page's memory; the page refreshes it silently. */
 export const SESSION_KEY_TTL_MS = 15 * 60_000;
+/**
+ * Session keys one user holds at once; a new one revokes the oldest past this. Each open tab or device
+ * holds one (two for a moment around its renewal), so ten serve a person's tabs and devices, while a
+ * script that refreshes in a loop cannot pile up live keys (60 in 3 s made 60 before). A tab whose key
+ * was revoked gets a 401, renews and carries on.
+ */
+export const MAX_LIVE_SESSION_KEYS = 10;
 /** An invitation link works for a week: long enough to reach someone on holiday, short enough to lose its value. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 /** A sign-up waits this long for its confirmation code (Cognito's codes live 24 hours). */
@@ -118,10 +125,14 @@ export const weakPassword = (message: string) => new AppError(400, 'weak_passwor
 export const sessionRequired = () => new AppError(401, 'session_required', 'Sign in again: the session has ended.');
 export const csrfRefused = () =>
   new AppError(403, 'csrf_refused', 'This request must come from the dashboard page (x-requested-with: dashboard, same origin).');
+export const jsonRequired = () =>
+  new AppError(415, 'unsupported_media_type', 'Send the body as JSON (content-type: application/json).', [{ field: 'content-type', message: 'expected application/json' }]);
 export const notAMember = () => new AppError(403, 'not_a_member', 'You are not a member of that workspace.');
 export const invitationInvalid = () => new AppError(404, 'invitation_invalid', 'This invitation does not exist or has been used.');
 export const invitationExpired = () => new AppError(410, 'invitation_expired', 'This invitation has expired; ask for a new one.');
 export const invitationForAnother = () =>
   new AppError(403, 'invitation_for_another', 'This invitation was sent to another email address; sign in with that address.');
+export const emailNotVerified = () =>
+  new AppError(403, 'email_not_verified', 'Your email address is not verified, so it cannot accept an invitation sent to it; sign in with an account whose address is verified.');
 export const alreadyMember = () => new AppError(409, 'already_member', 'You are a member of that workspace already.');
 export const tooManyRequests = () => new AppError(429, 'rate_limited', 'Too many attempts; wait a minute and try again.');

@@ -246,6 +246,11 @@ const json = (status: number, payload: unknown, requestId: string): APIGatewayPr
 export interface RouteOptions {
   /** The telephony adapter, for routes that reach the provider (its SDK is bundled only where named). */
   readonly telephony?: TelephonyAdapter;
+  /**
+   * The CSRF rule of a `csrf` route (lib/http/session-cookie.ts, DASHBOARD_REQUEST), run before anything
+   * else. Handed in by the route rather than imported here, so only the /auth function bundles it.
+   */
+  readonly dashboardRequest?: (event: APIGatewayProxyEventV2, config: Deps['config']) => void;
 }
 
 /**
@@ -258,6 +263,8 @@ export function defineRoute<const R extends RouteSpec>(
   options: RouteOptions = {},
 ) {
   const routeKey = `${route.method} ${route.path}`;
+  // A route the table marks `csrf` cannot be defined without its rule (every /auth handler passes it).
+  if (route.csrf && !options.dashboardRequest) throw new Error(`${routeKey} is a csrf route: pass its dashboardRequest rule`);
   /** A per-IP limit that counts only this route's refusals (webhooks), not every request. */
   const countsRefusals = route.ipLimit !== undefined && COUNTS_REFUSALS_ONLY.has(route.ipLimit);
   // Built once per process-wide deps (a local platform started again in the same process has new ones).
@@ -305,6 +312,8 @@ export function defineRoute<const R extends RouteSpec>(
       const deps = depsFor(await getDeps());
       setLogLevel(deps.config.LOG_LEVEL);
       state.deps = deps;
+      // The dashboard's /auth routes refuse any other page's request before it costs a count or a read.
+      if (route.csrf) options.dashboardRequest!(event, deps.config);
       // Public routes are counted per source IP before any other work. Webhooks count only what they
       // refuse (onError): an address that used its window is refused here, before the signature check.
       if (route.ipLimit) {

@@ -81,7 +81,11 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
     description: `The workspace has insufficient credits (insufficient_credits): a call needs its longest possible duration in credits up front (${CALL_RESERVATION} at the default pricing; docs/calls.md).`,
     example: new InsufficientCreditsError(CALL_RESERVATION, 2.5),
   },
-  403: { name: 'Forbidden', description: 'A workspaceId in the query or body is not the API key\'s workspace (forbidden).', example: new ForbiddenError() },
+  403: {
+    name: 'Forbidden',
+    description: 'A workspaceId in the query or body is not the API key\'s workspace (forbidden); on /auth, a request not from the dashboard page (csrf_refused).',
+    example: new ForbiddenError(),
+  },
   404: {
     name: 'NotFound',
     description: 'No such record in this workspace (not_found); records of other workspaces are reported the same way.',
@@ -99,7 +103,7 @@ const ERROR_STATUSES: Record<number, { name: string; description: string; exampl
   410: { name: 'Gone', description: 'The resource was used up, e.g. a meeting link already opened.' },
   415: {
     name: 'UnsupportedMediaType',
-    description: 'The upload is not multipart/form-data (unsupported_media_type).',
+    description: 'The body is not multipart/form-data (uploads) or application/json (/auth) (unsupported_media_type).',
     example: new AppError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with the fields file and workspaceId (and optionally defaultCountry).', [
       { field: 'content-type', message: 'expected multipart/form-data' },
     ]),
@@ -149,6 +153,11 @@ export function errorStatuses(route: RouteSpec): number[] {
     out.add(403);
     // The rate limiter counts every authenticated request.
     out.add(429);
+  }
+  // The dashboard's /auth routes refuse other pages' requests (csrf_refused) and bodies that are not JSON.
+  if (route.csrf) {
+    out.add(403);
+    out.add(415);
   }
   // Public routes with a per-IP limit (webhooks, meeting pages) answer 429 too.
   if (route.ipLimit) out.add(429);

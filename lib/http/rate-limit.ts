@@ -24,6 +24,7 @@ export type PolicyName =
   | 'widget'
   | 'widget-key'
   | 'account'
+  | 'refresh'
   | 'webhook-replay'
   | 'webhook-replay-workspace'
   | 'webhook-replay-budget'
@@ -62,6 +63,7 @@ function buildPolicies(config: Config): Record<PolicyName, RatePolicy> {
     widget: { name: 'widget', ...config.RATE_LIMIT_WIDGET },
     'widget-key': { name: 'widget-key', ...config.RATE_LIMIT_WIDGET_KEY },
     account: { name: 'account', ...config.RATE_LIMIT_ACCOUNT },
+    refresh: { name: 'refresh', ...config.RATE_LIMIT_REFRESH },
     'webhook-replay': { name: 'webhook-replay', ...config.RATE_LIMIT_WEBHOOK_REPLAY },
     'webhook-replay-workspace': { name: 'webhook-replay-workspace', ...config.RATE_LIMIT_WEBHOOK_REPLAY_WORKSPACE },
     'webhook-replay-budget': { name: 'webhook-replay-budget', ...config.WEBHOOK_REPLAY_BUDGET },
@@ -89,6 +91,8 @@ const WHAT: Record<string, string> = {
   'meeting-join': 'meeting joins from your address',
   widget: 'widget sessions from your address',
   'widget-key': 'widget sessions with this key',
+  account: 'account attempts from your address',
+  refresh: 'session refreshes from your address',
   'webhook-replay': 'replays of this webhook endpoint',
   'webhook-replay-workspace': 'webhook replays in this workspace',
   'webhook-replay-budget': 'deliveries replayed to this webhook endpoint',

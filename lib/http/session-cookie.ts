@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Config } from '../config.js';
-import { csrfRefused, sessionRequired, type Session } from '../domain/dashboard.js';
+import { csrfRefused, jsonRequired, sessionRequired, type Session } from '../domain/dashboard.js';
 import type { RawResponse } from './handler.js';
 
 /**
@@ -33,24 +33,36 @@ export function readRefreshCookie(event: APIGatewayProxyEventV2): string {
 }
 
 /**
- * The CSRF rule of the cookie-using endpoints: the header `x-requested-with: dashboard` (a cross-site form
- * cannot send it, and a cross-site fetch that does needs a CORS preflight we never grant), and an `Origin`,
- * when sent, that is this host or one of the dashboard's configured origins.
+ * The rule of every /auth route (docs/dashboard.md, "CSRF"), checked before anything else runs:
+ * - the header `x-requested-with: dashboard`: a cross-site form cannot send it, and a cross-site fetch that
+ *   does needs a CORS preflight we never grant;
+ * - an `Origin`, when sent, that is this host or one of the dashboard's configured origins (another port of
+ *   this host is another origin, though the same site: SameSite=Strict lets its requests carry the cookie);
+ * - a body, when there is one, sent as `application/json`: no form can send that type (a text/plain form
+ *   whose field name and value concatenate into JSON was how another site signed a visitor in as itself).
+ * 403 `csrf_refused` or 415 `unsupported_media_type`; nothing has been read or counted yet.
  */
 export function assertDashboardRequest(event: APIGatewayProxyEventV2, config: Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_ORIGINS'>): void {
   const headers = event.headers ?? {};
   if (headers['x-requested-with'] !== 'dashboard') throw csrfRefused();
   const origin = headers.origin;
-  if (origin === undefined) return;
-  const allowed = new Set([new URL(config.PUBLIC_BASE_URL).origin, ...config.DASHBOARD_ORIGINS]);
-  let host: string | undefined;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    throw csrfRefused();
+  if (origin !== undefined) {
+    const allowed = new Set([new URL(config.PUBLIC_BASE_URL).origin, ...config.DASHBOARD_ORIGINS]);
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      throw csrfRefused();
+    }
+    if (!allowed.has(origin) && host !== headers.host) throw csrfRefused();
   }
-  if (!allowed.has(origin) && host !== headers.host) throw csrfRefused();
+  const type = headers['content-type'];
+  const hasBody = event.body !== undefined && event.body !== '';
+  if (type === undefined ? hasBody : type.split(';')[0]!.trim().toLowerCase() !== 'application/json') throw jsonRequired();
 }
+
+/** What every /auth handler passes to defineRoute: the rule above, run before anything else. */
+export const DASHBOARD_REQUEST = { dashboardRequest: assertDashboardRequest } as const;
 
 const jsonBody = (status: number, body: unknown, headers: Record<string, string>): RawResponse => ({
   raw: true,

@@ -39,12 +39,18 @@ export interface RouteSpec {
    */
   readonly errors?: readonly number[];
   /** Public routes counted per source IP under this rate-limit policy (docs/api.md, "Rate limits"). */
-  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'account';
+  readonly ipLimit?: 'webhook' | 'meeting' | 'meeting-join' | 'widget' | 'account' | 'refresh';
   /**
    * Dashboard routes (docs/dashboard.md): `user` needs a signed-in user's session key (an API key gets 403
    * `user_session_required`), `owner` also the owner role (a member gets 403 `owner_required`).
    */
   readonly access?: 'user' | 'owner';
+  /**
+   * Called only by the dashboard's own page (the /auth routes): before anything else, the request must carry
+   * `x-requested-with: dashboard`, an `Origin` (when sent) of this host or the dashboard, and a JSON body
+   * type, or it is 403 `csrf_refused` / 415 `unsupported_media_type` (lib/http/session-cookie.ts).
+   */
+  readonly csrf?: boolean;
   /**
    * Called from other sites' pages (the widget): every answer, errors included, carries
    * `Access-Control-Allow-Origin` naming the request's `Origin`, so the page can read why it was refused.

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import {
   CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
@@ -86,7 +86,8 @@ export async function startCognitoLocal(dir: string | undefined, print?: (line: 
   const dataDir = dir ?? (await mkdtemp(join(tmpdir(), 'cognito-local-')));
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
-  const start = join(dirname(createRequire(import.meta.url).resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
+  // Its start script, behind Cognito's email-verification rules (cognito-local-start.cjs says which).
+  const start = fileURLToPath(new URL('./cognito-local-start.cjs', import.meta.url));
   // HOST decides the issuer in its tokens; 127.0.0.1 matches the address the platform calls.
   const child = spawn(process.execPath, [start], {
     cwd: dataDir,

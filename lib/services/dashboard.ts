@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { notAMember, type Role, type Session, type WorkspaceRef } from '../domain/dashboard.js';
-import { log } from '../http/log.js';
+import { describeError, log } from '../http/log.js';
 import {
   acceptInvitation as acceptStoredInvitation,
   createOwnedWorkspace,
@@ -59,10 +59,28 @@ export async function openSession(deps: AuthDeps, user: IdentityUser, workspaceI
   return { apiKey: key.apiKey, expiresAt: key.expiresAt, user: { id: user.userId, email: user.email }, workspace, workspaces };
 }
 
+/**
+ * A new account, waiting for its emailed code. An address that has an account already gets the same answer
+ * (as Cognito's "prevent user existence errors" does elsewhere: the endpoint must not tell who has an
+ * account), and that account gets a notice by email instead (noticeExistingAccount); nothing of it changes.
+ */
 export async function signUp(deps: AuthDeps, body: { email: string; password: string; workspaceName: string }): Promise<{ confirmationRequired: true }> {
-  const { userId } = await identityOf(deps).signUp(body.email, body.password);
-  await savePendingSignUp(deps.db, { email: body.email, userId, workspaceName: body.workspaceName });
+  const provider = identityOf(deps);
+  const outcome = await provider.signUp(body.email, body.password);
+  if (outcome.created) await savePendingSignUp(deps.db, { email: body.email, userId: outcome.userId, workspaceName: body.workspaceName });
+  else await noticeExistingAccount(deps, provider, body.email);
   return { confirmationRequired: true };
+}
+
+/** The notice is best effort: a refusal (Cognito's mail limits, say) must not show in the answer either. */
+async function noticeExistingAccount(deps: AuthDeps, provider: IdentityProvider, email: string): Promise<void> {
+  try {
+    await provider.noticeExistingAccount(email);
+    // Locally cognito-local prints the code it "sent"; this says why a code came instead of an account.
+    if (deps.config.COGNITO_ENDPOINT) log('info', 'sign-up of an address that has an account: a code was sent to it instead (local platform)', { email });
+  } catch (error) {
+    log('warn', 'sign-up notice to an existing account not sent', describeError(error));
+  }
 }
 
 /** Confirms the email with its code; the user's workspace is made now (or, if this step is lost, at first sign-in). */

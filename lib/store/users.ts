@@ -2,9 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   INVITATION_TTL_MS,
+  MAX_LIVE_SESSION_KEYS,
   PENDING_SIGN_UP_TTL_MS,
   SESSION_KEY_TTL_MS,
   alreadyMember,
+  emailNotVerified,
   invitationExpired,
   invitationForAnother,
   invitationInvalid,
@@ -182,17 +184,40 @@ export async function createSessionKey(db: Db, input: { userId: string; workspac
       },
     },
   ]);
+  await trimSessionKeys(db, input.userId, sessionId);
   return { apiKey, expiresAt };
 }
+
+/**
+ * Keeps the user's newest MAX_LIVE_SESSION_KEYS session keys, `kept` (the one just made) always among
+ * them; older ones (and expired ones whose TTL deletion lags) are deleted, so they are refused from their
+ * next request on. Session ids are ULIDs, so the query lists them oldest first. Concurrent sign-ins each
+ * trim after writing their own key: the one whose query runs last sees every key, so at most the limit
+ * stays live once they are done.
+ */
+async function trimSessionKeys(db: Db, userId: string, kept: string): Promise<void> {
+  const nowS = Date.now() / 1000;
+  const others: { pk: string; sk: string; keyHash: string; live: boolean }[] = [];
+  for await (const item of queryPrefix(db, `USER#${userId}`, 'SESSION#')) {
+    if (item.sk === key.sessionRef(userId, kept).sk) continue;
+    others.push({ pk: String(item.pk), sk: String(item.sk), keyHash: String(item.keyHash), live: Number(item.ttl) > nowS });
+  }
+  const live = others.filter((o) => o.live);
+  const keep = new Set(live.slice(Math.max(0, live.length - (MAX_LIVE_SESSION_KEYS - 1))).map((o) => o.sk));
+  for (const old of others.filter((o) => !keep.has(o.sk))) await deleteSessionKey(db, old);
+}
+
+const deleteSessionKey = (db: Db, ref: { pk: string; sk: string; keyHash: string }) =>
+  transact(db, [
+    { Delete: { TableName: db.table, Key: key.apiKey(ref.keyHash) } },
+    { Delete: { TableName: db.table, Key: { pk: ref.pk, sk: ref.sk } } },
+  ]);
 
 /** Deletes every session key of the user (sign-out): each is refused from its next request on. */
 export async function revokeSessionKeys(db: Db, userId: string): Promise<number> {
   let count = 0;
   for await (const item of queryPrefix(db, `USER#${userId}`, 'SESSION#')) {
-    await transact(db, [
-      { Delete: { TableName: db.table, Key: key.apiKey(String(item.keyHash)) } },
-      { Delete: { TableName: db.table, Key: { pk: String(item.pk), sk: String(item.sk) } } },
-    ]);
+    await deleteSessionKey(db, { pk: String(item.pk), sk: String(item.sk), keyHash: String(item.keyHash) });
     count += 1;
   }
   return count;
@@ -220,16 +245,18 @@ export async function createInvitation(
 }
 
 /**
- * Accepts an invitation for the signed-in user: it must be theirs (same email), current and unused; the
- * membership is written and the invitation deleted in one transaction, so a token works exactly once.
+ * Accepts an invitation for the signed-in user: it must be theirs (same email, and that email verified:
+ * anyone may set their own Cognito email to any address, unverified), current and unused; the membership
+ * is written and the invitation deleted in one transaction, so a token works exactly once.
  */
-export async function acceptInvitation(db: Db, token: string, user: { userId: string; email: string }): Promise<WorkspaceRef> {
+export async function acceptInvitation(db: Db, token: string, user: { userId: string; email: string; emailVerified: boolean }): Promise<WorkspaceRef> {
   const tokenKey = key.invitation(hashToken(token));
   const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: tokenKey, ConsistentRead: true }));
   const item = out.Item;
   if (!item) throw invitationInvalid();
   if (Date.parse(String(item.expiresAt)) <= Date.now()) throw invitationExpired();
   if (String(item.email) !== user.email) throw invitationForAnother();
+  if (!user.emailVerified) throw emailNotVerified();
   const ws = { id: String(item.workspaceId), name: String(item.workspaceName) };
   const role = item.role as Role;
   const { failedIndex } = await transact(db, [

@@ -5,7 +5,12 @@
  * (refused without the CSRF header), sign-out (which revokes) and password reset all work against
  * cognito-local; refusals change nothing, and no secret reaches the logs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { CognitoIdentityProviderClient, InitiateAuthCommand, UpdateUserAttributesCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { queryPrefix } from '../../lib/store/dynamo.js';
+import { key } from '../../lib/store/model.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { runCli } from '../../lib/local/cli.js';
 import { codeFor, DashboardBrowser, signedUpUser, type DashboardSession } from '../support/dashboard-api.js';
@@ -65,19 +70,106 @@ describe('sign-up, sign-in and the session key', () => {
     expect(credits.body.usage).toHaveLength(30);
   });
 
-  it('refuses a wrong password, an unconfirmed account, a taken email and a wrong code, changing nothing', async () => {
+  it('refuses a wrong password, an unconfirmed account and a wrong code, changing nothing', async () => {
     const { email } = await newUser();
     const b = new Browser();
-    expect((await b.auth('sign-in', { email, password: 'Wrong-pass-1' }, {})).body.error.code).toBe('invalid_credentials');
+    expect((await b.auth('sign-in', { email, password: 'Wrong-pass-1' })).body.error.code).toBe('invalid_credentials');
     expect(b.cookie).toBeUndefined();
-    expect((await b.auth('sign-up', { email, password: PASSWORD, workspaceName: 'Again' }, {})).body.error.code).toBe('email_taken');
     const other = newEmail();
-    await b.auth('sign-up', { email: other, password: PASSWORD, workspaceName: 'Later' }, {});
-    const refused = await b.auth('sign-in', { email: other, password: PASSWORD }, {});
+    await b.auth('sign-up', { email: other, password: PASSWORD, workspaceName: 'Later' });
+    const refused = await b.auth('sign-in', { email: other, password: PASSWORD });
     expect(refused).toMatchObject({ status: 403, body: { error: { code: 'user_not_confirmed' } } });
-    const wrongCode = await b.auth('confirm-sign-up', { email: other, code: '000000' === (await codeFor(other)) ? '111111' : '000000' }, {});
+    const wrongCode = await b.auth('confirm-sign-up', { email: other, code: '000000' === (await codeFor(other)) ? '111111' : '000000' });
     expect(wrongCode).toMatchObject({ status: 400, body: { error: { code: 'invalid_code' } } });
-    expect((await b.auth('sign-up', { email: 'not-an-email', password: PASSWORD, workspaceName: 'x' }, {})).status).toBe(400);
+    expect((await b.auth('sign-up', { email: 'not-an-email', password: PASSWORD, workspaceName: 'x' })).status).toBe(400);
+  });
+});
+
+describe('sign-up of an address that has an account', () => {
+  it('answers exactly as for a new address, and emails the account a reset code instead; nothing of the account changes', async () => {
+    const { email } = await newUser('First Co');
+    const fresh = await new Browser().auth('sign-up', { email: newEmail(), password: PASSWORD, workspaceName: 'New' });
+    const again = await new Browser().auth('sign-up', { email, password: 'Other-pass-3', workspaceName: 'Again' });
+    expect(again).toEqual(fresh);
+    expect(again).toEqual({ status: 201, body: { confirmationRequired: true } });
+    // The notice: a password reset code, which works.
+    const code = await codeFor(email);
+    expect(code).toMatch(/^\d{6}$/);
+    // The account kept its password and its workspace; no sign-up was recorded for the address.
+    const b = new Browser();
+    const signIn = await b.auth('sign-in', { email, password: PASSWORD });
+    expect(signIn.body.workspaces.map((w: { name: string }) => w.name)).toEqual(['First Co']);
+    expect((await b.auth('sign-in', { email, password: 'Other-pass-3' })).status).toBe(401);
+    expect((await t.deps.db.doc.send(new GetCommand({ TableName: t.table, Key: key.pendingSignUp(email) }))).Item).toBeUndefined();
+    expect((await b.auth('reset-password', { email, code, password: 'New-password-2' })).status).toBe(204);
+    expect((await b.auth('sign-in', { email, password: 'New-password-2' })).status).toBe(200);
+  });
+
+  it('sends an unconfirmed account a new confirmation code, which confirms it as first signed up', async () => {
+    const email = newEmail();
+    const b = new Browser();
+    expect((await b.auth('sign-up', { email, password: PASSWORD, workspaceName: 'First try' })).status).toBe(201);
+    const first = await codeFor(email);
+    expect(await b.auth('sign-up', { email, password: 'Other-pass-3', workspaceName: 'Second try' })).toEqual({ status: 201, body: { confirmationRequired: true } });
+    const second = await codeFor(email, first);
+    expect(second).toMatch(/^\d{6}$/);
+    // The first code is replaced (unless the new one happens to repeat it).
+    if (second !== first) expect((await b.auth('confirm-sign-up', { email, code: first! })).status).toBe(400);
+    expect((await b.auth('confirm-sign-up', { email, code: second! })).status).toBe(204);
+    const signIn = await b.auth('sign-in', { email, password: PASSWORD });
+    expect(signIn.body.workspace.name).toBe('First try');
+  });
+});
+
+describe('the CSRF rule of every /auth route', () => {
+  it('refuses a request without the dashboard header, from another origin or with a body that is not JSON, changing nothing', async () => {
+    const owner = await newUser('Owner Co');
+    const member = await newUser('Member Home');
+    const invited = await t.api(owner.session.apiKey, 'POST', '/api/invitations', { email: member.email, role: 'member' });
+    const token = new URLSearchParams(new URL(invited.body.invitation.link).hash.slice(1)).get('token')!;
+    const unconfirmed = newEmail();
+    await new Browser().auth('sign-up', { email: unconfirmed, password: PASSWORD, workspaceName: 'Later' });
+    const code = (await codeFor(unconfirmed))!;
+    const fresh = newEmail();
+    const bodies: Record<string, unknown> = {
+      'sign-up': { email: fresh, password: PASSWORD, workspaceName: 'Fresh' },
+      'confirm-sign-up': { email: unconfirmed, code },
+      'sign-in': { email: member.email, password: PASSWORD },
+      refresh: { workspaceId: owner.session.workspace.id },
+      'sign-out': {},
+      'forgot-password': { email: member.email },
+      'reset-password': { email: member.email, code: '123456', password: 'New-password-2' },
+      'accept-invitation': { token },
+    };
+    const otherPort = `http://127.0.0.1:${Number(new URL(t.baseUrl).port) + 1}`;
+    const refusals: [string, Record<string, string>, number][] = [
+      ['no header', { 'content-type': 'application/json' }, 403],
+      ['another site', { 'content-type': 'application/json', 'x-requested-with': 'dashboard', origin: 'https://evil.example' }, 403],
+      ['another port of this host', { 'content-type': 'application/json', 'x-requested-with': 'dashboard', origin: otherPort }, 403],
+      ['a text/plain form', { 'content-type': 'text/plain', 'x-requested-with': 'dashboard' }, 415],
+      ['an urlencoded form', { 'content-type': 'application/x-www-form-urlencoded', 'x-requested-with': 'dashboard' }, 415],
+      ['no content type', { 'x-requested-with': 'dashboard' }, 415],
+    ];
+    for (const [path, body] of Object.entries(bodies)) {
+      for (const [what, headers, status] of refusals) {
+        const res = await fetch(`${t.baseUrl}/auth/${path}`, { method: 'POST', headers: { ...headers, cookie: member.browser.cookie! }, body: JSON.stringify(body) });
+        const answer = await res.json();
+        expect(res.status, `${path}, ${what}`).toBe(status);
+        expect(answer.error, `${path}, ${what}`).toMatchObject({ code: status === 403 ? 'csrf_refused' : 'unsupported_media_type', message: expect.any(String) });
+        expect(res.headers.get('set-cookie'), `${path}, ${what}`).toBeNull();
+      }
+    }
+    // Nothing was done: no sign-up was recorded, the session key and the cookie still work, the invitation
+    // and the confirmation code are still unused.
+    expect((await t.deps.db.doc.send(new GetCommand({ TableName: t.table, Key: key.pendingSignUp(fresh) }))).Item).toBeUndefined();
+    expect((await t.api(member.session.apiKey, 'GET', '/api/agents')).status).toBe(200);
+    expect((await member.browser.auth('refresh')).body.workspace.id).toBe(member.session.workspace.id);
+    expect((await member.browser.auth('accept-invitation', { token })).body.workspace.id).toBe(owner.session.workspace.id);
+    expect((await new Browser().auth('confirm-sign-up', { email: unconfirmed, code })).status).toBe(204);
+    // The dashboard's own requests pass: a JSON body with a charset, and no body without a content type.
+    const charset = await fetch(`${t.baseUrl}/auth/forgot-password`, { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8', 'x-requested-with': 'dashboard', origin: t.baseUrl }, body: JSON.stringify({ email: fresh }) });
+    expect(charset.status).toBe(202);
+    expect((await member.browser.auth('refresh', undefined)).status).toBe(200);
   });
 });
 
@@ -164,6 +256,32 @@ describe('members, invitations and workspaces', () => {
     expect(foreign).toMatchObject({ status: 403, body: { error: { code: 'not_a_member' } } });
   });
 
+  it('refuses an invitation to a user whose email is the invited one but unverified, and keeps it for the address', async () => {
+    const owner = await newUser('Owner Co');
+    const invitedEmail = newEmail();
+    const invited = await t.api(owner.session.apiKey, 'POST', '/api/invitations', { email: invitedEmail, role: 'owner' });
+    const token = new URLSearchParams(new URL(invited.body.invitation.link).hash.slice(1)).get('token')!;
+    // Mallory points her own email at the invited address through Cognito's API (UpdateUserAttributes with
+    // her access token), as any signed-in Cognito user may; Cognito keeps the new address unverified.
+    const mallory = await newUser('Mallory Home');
+    const cognito = inject('stores').cognito;
+    const client = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    try {
+      const signedIn = await client.send(new InitiateAuthCommand({ ClientId: cognito.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: mallory.email, PASSWORD } }));
+      await client.send(new UpdateUserAttributesCommand({ AccessToken: signedIn.AuthenticationResult!.AccessToken!, UserAttributes: [{ Name: 'email', Value: invitedEmail }] }));
+    } finally {
+      client.destroy();
+    }
+    // Her next ID token names the invited address.
+    expect((await mallory.browser.auth('refresh')).body.user.email).toBe(invitedEmail);
+    const refused = await mallory.browser.auth('accept-invitation', { token });
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'email_not_verified', message: expect.any(String) } } });
+    // Nothing changed: the workspace has its one owner, and the invitation is still there, unused.
+    expect((await t.api(owner.session.apiKey, 'GET', '/api/members')).body.data.map((m: { email: string }) => m.email)).toEqual([owner.email]);
+    const stored = await t.deps.db.doc.send(new GetCommand({ TableName: t.table, Key: key.invitation(createHash('sha256').update(token).digest('hex')) }));
+    expect(stored.Item?.email).toBe(invitedEmail);
+  });
+
   it('creates another workspace owned by the user', async () => {
     const { browser, session } = await newUser();
     const created = await t.api(session.apiKey, 'POST', '/api/workspaces', { name: 'Second' });
@@ -186,6 +304,22 @@ describe('refresh, sign-out and password reset', () => {
     expect((await new Browser().auth('refresh')).body.error.code).toBe('session_required');
   });
 
+  it('keeps at most 10 live session keys per user: each new one revokes the oldest, in a burst too', async () => {
+    const { browser, session } = await newUser();
+    const keys = [session.apiKey];
+    for (let i = 0; i < 14; i += 1) keys.push((await browser.auth('refresh')).body.apiKey);
+    const works = async (key: string) => (await t.api(key, 'GET', '/api/agents')).status === 200;
+    expect(await Promise.all(keys.map(works))).toEqual([...Array(5).fill(false), ...Array(10).fill(true)]);
+    const burst = await Promise.all(Array.from({ length: 30 }, () => browser.auth('refresh')));
+    expect(burst.map((r) => r.status)).toEqual(Array(30).fill(200));
+    const live = (await Promise.all([...keys, ...burst.map((r) => r.body.apiKey as string)].map(works))).filter(Boolean);
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.length).toBeLessThanOrEqual(10);
+    let refs = 0;
+    for await (const _ of queryPrefix(t.deps.db, `USER#${session.user.id}`, 'SESSION#')) refs += 1;
+    expect(refs).toBeLessThanOrEqual(10);
+  });
+
   it('signs out: the session keys are refused, the cookie cleared and the refresh token revoked', async () => {
     const { browser, session } = await newUser();
     const second = await browser.auth('refresh');
@@ -203,13 +337,13 @@ describe('refresh, sign-out and password reset', () => {
   it('resets a forgotten password with the emailed code', async () => {
     const { email } = await newUser();
     const b = new Browser();
-    expect((await b.auth('forgot-password', { email }, {})).status).toBe(202);
-    expect((await b.auth('forgot-password', { email: newEmail() }, {})).status).toBe(202);
+    expect((await b.auth('forgot-password', { email })).status).toBe(202);
+    expect((await b.auth('forgot-password', { email: newEmail() })).status).toBe(202);
     const code = await codeFor(email);
-    expect((await b.auth('reset-password', { email, code: '000000' === code ? '111111' : '000000', password: 'New-password-2' }, {})).status).toBe(400);
-    expect((await b.auth('reset-password', { email, code, password: 'New-password-2' }, {})).status).toBe(204);
-    expect((await b.auth('sign-in', { email, password: PASSWORD }, {})).status).toBe(401);
-    expect((await b.auth('sign-in', { email, password: 'New-password-2' }, {})).status).toBe(200);
+    expect((await b.auth('reset-password', { email, code: '000000' === code ? '111111' : '000000', password: 'New-password-2' })).status).toBe(400);
+    expect((await b.auth('reset-password', { email, code, password: 'New-password-2' })).status).toBe(204);
+    expect((await b.auth('sign-in', { email, password: PASSWORD })).status).toBe(401);
+    expect((await b.auth('sign-in', { email, password: 'New-password-2' })).status).toBe(200);
   });
 
   it('never logs a password, a session key or a refresh token', async () => {
@@ -230,13 +364,13 @@ describe('the admin CLI', () => {
     const out = await runCli(['user', 'create'], { email: given, workspace: ws.workspaceId, role: 'member' }, { ...env, USER_PASSWORD: 'Cli-password-7' }, { stderr: { write: () => true } });
     expect(out).toMatchObject({ email: given, workspaceId: ws.workspaceId, role: 'member' });
     expect(out.password).toBeUndefined();
-    const signIn = await new Browser().auth('sign-in', { email: given, password: 'Cli-password-7' }, {});
+    const signIn = await new Browser().auth('sign-in', { email: given, password: 'Cli-password-7' });
     expect(signIn.body.workspace).toMatchObject({ id: ws.workspaceId, role: 'member' });
 
     const made = newEmail();
     const second = await runCli(['user', 'create'], { email: made, workspace: ws.workspaceId }, env, { stderr: { write: () => true } });
     expect(second.role).toBe('owner');
-    const owner = await new Browser().auth('sign-in', { email: made, password: second.password }, {});
+    const owner = await new Browser().auth('sign-in', { email: made, password: second.password });
     expect(owner.status).toBe(200);
     expect((await t.api(owner.body.apiKey, 'GET', '/api/keys')).status).toBe(200);
     // The same email again is refused, and the workspace keeps its two members.

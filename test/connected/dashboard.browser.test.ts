@@ -7,6 +7,7 @@ import { launchChromium } from '../support/browser.js';
 import { placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../support/calls.js';
 import { csv } from '../support/contact-files.js';
 import { PASSWORD, checkScreen, emailedCode, fill, newEmail, openDashboard, signIn, type DashboardUser } from '../support/dashboard.js';
+import { codeFor, signedUpUser } from '../support/dashboard-api.js';
 
 /**
  * The dashboard in Chromium against the whole local platform (cognito-local included): what a new user
@@ -109,6 +110,37 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Your password is changed').waitFor();
     await signIn(page, p.baseUrl, email, 'Another-secret-42');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('sign-up with an address that has an account shows what a new address gets, and the emailed reset code lets the person in', async () => {
+    const email = newEmail('existing');
+    await signedUpUser(p.baseUrl, email, PASSWORD, 'Existing team');
+    const { context, page, problems } = await openDashboard(browser);
+    await page.goto(`${p.baseUrl}/dashboard/sign-up`);
+    await fill(page, 'Email', email);
+    await fill(page, 'Password', 'Forgotten-pass-7');
+    await fill(page, 'Workspace name', 'Second try');
+    const answered = page.waitForResponse((r) => r.url().endsWith('/auth/sign-up'));
+    await page.getByRole('button', { name: 'Create account' }).click();
+    expect((await answered).status()).toBe(201);
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await page.getByText('If this address already has an account').waitFor();
+    await checkScreen(page, 'sign-up-sent', ['form', 'button[type=submit]', 'main a[href$="/forgot-password"]']);
+    // What came instead of a confirmation code: a password reset code. The person follows the page's advice
+    // and asks for a reset (a new code, which replaces that one).
+    const notice = await emailedCode(email);
+    await page.getByRole('link', { name: 'reset your password' }).click();
+    await fill(page, 'Email', email);
+    await page.getByRole('button', { name: 'Send reset code' }).click();
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await fill(page, 'Reset code', (await codeFor(email, notice))!);
+    await fill(page, 'New password', 'Remembered-pass-8');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password is changed').waitFor();
+    const session = await signIn(page, p.baseUrl, email, 'Remembered-pass-8');
+    expect(session.workspace.name).toBe('Existing team');
     expect(problems).toEqual([]);
     await context.close();
   });

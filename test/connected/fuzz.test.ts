@@ -402,7 +402,12 @@ function jsonSpec(name: keyof typeof ROUTES, route: RouteSpec): fc.Arbitrary<Spe
     method: fc.oneof({ arbitrary: fc.constant(route.method), weight: 12 }, { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), weight: 1 }),
     path: route.params ? pathId(ID_RESOURCE[name]).map((id) => route.path.replace(/\{\w+\}/, id)) : fc.constant(route.path),
     query: route.query ? queryString : fc.oneof({ arbitrary: fc.constant(''), weight: 5 }, { arbitrary: queryString, weight: 1 }),
-    headers: fc.record({ key: apiKeyHeader, type: contentType }).map(({ key: k, type }) => ({ ...(k === undefined ? {} : { 'x-api-key': k }), ...(type ? { 'content-type': type } : {}) })),
+    // The /auth routes refuse any request without the dashboard's header: most carry it, to reach their input checks.
+    headers: fc.record({ key: apiKeyHeader, type: contentType, dashboard: fc.oneof({ arbitrary: fc.constant(true), weight: 9 }, { arbitrary: fc.constant(false), weight: 1 }) }).map(({ key: k, type, dashboard }) => ({
+      ...(k === undefined ? {} : { 'x-api-key': k }),
+      ...(type ? { 'content-type': type } : {}),
+      ...(route.csrf && dashboard ? { 'x-requested-with': 'dashboard' } : {}),
+    })),
     body: route.method === 'GET' ? fc.constant(undefined) : body,
   });
 }

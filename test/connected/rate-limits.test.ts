@@ -18,6 +18,8 @@ import { countInWindow } from '../../lib/store/rate-limits.js';
 import { parseForm, twilioSignature } from '../../lib/vendors/telephony/twilio-webhook.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../../lib/store/model.js';
 import { createApiKey, hashApiKey } from '../../lib/store/workspaces.js';
+import { queryPrefix } from '../../lib/store/dynamo.js';
+import { signedUpUser } from '../support/dashboard-api.js';
 import { expectRefusedUnchanged } from '../support/invariants.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
@@ -31,6 +33,7 @@ const LIMITS = {
   RATE_LIMIT_MEDIA_STREAM: '2/86400s',
   RATE_LIMIT_WIDGET: '3/86400s',
   RATE_LIMIT_WIDGET_KEY: '4/86400s',
+  RATE_LIMIT_REFRESH: '3/86400s',
   UNKNOWN_KEY_CACHE_TTL_MS: '3000',
 };
 
@@ -230,6 +233,27 @@ describe('public routes per source IP', () => {
     // Another visitor still gets in until the key's own budget (4) is spent.
     expect((await start('127.0.0.12')).status).toBe(200);
     expectLimited(await start('127.0.0.13'), 'widget-key', 4);
+  });
+
+  it('dashboard session refreshes: 429 once an address used its window, and a refused one makes no session key', async () => {
+    const { browser, session } = await signedUpUser(t.baseUrl, `refresh-${randomBytes(4).toString('hex')}@example.com`, 'Correct-horse-9');
+    const headers = { cookie: browser.cookie!, 'x-requested-with': 'dashboard' };
+    const refresh = (ip: string) => from(ip, 'POST', '/auth/refresh', { headers });
+    const sessionKeys = async () => {
+      let n = 0;
+      for await (const _ of queryPrefix(t.deps.db, `USER#${session.user.id}`, 'SESSION#')) n += 1;
+      return n;
+    };
+    for (let i = 0; i < 3; i += 1) {
+      const ok = await refresh('127.0.0.14');
+      expect(ok.status).toBe(200);
+      expect(ok.headers.ratelimit).toMatch(new RegExp(`^"refresh";r=${2 - i};t=\\d+$`));
+    }
+    const keys = await sessionKeys();
+    expectLimited(await refresh('127.0.0.14'), 'refresh', 3);
+    expect(await sessionKeys()).toBe(keys);
+    // Another address is not limited by this one's window.
+    expect((await refresh('127.0.0.15')).status).toBe(200);
   });
 
   it('media-stream upgrades: 429 on the upgrade once an address used its window', async () => {

@@ -105,6 +105,7 @@ export function raiseLoopbackIpLimits(): void {
   process.env.RATE_LIMIT_WIDGET ??= '100000/60s';
   process.env.RATE_LIMIT_AUTH_FAILURES ??= '100000/60s';
   process.env.RATE_LIMIT_ACCOUNT ??= '100000/60s';
+  process.env.RATE_LIMIT_REFRESH ??= '100000/60s';
 }
 
 /**

@@ -357,6 +357,17 @@ describe('OpenAPI examples', () => {
     expect(doc.info.description).toMatch(/405 a known path with another method \(with an `Allow` header\)/);
   });
 
+  it('marks every /auth route as the dashboard page\'s own: 403 csrf_refused and 415 for a body that is not JSON', () => {
+    const authRoutes = routes.filter(([, route]) => route.path.startsWith('/auth/'));
+    expect(authRoutes.map(([id]) => id).sort()).toEqual(['acceptInvitation', 'confirmSignUp', 'forgotPassword', 'refreshSession', 'resetPassword', 'signIn', 'signOut', 'signUp']);
+    for (const [id, route] of authRoutes) {
+      expect(route.csrf, id).toBe(true);
+      expect(Object.keys(doc.paths[route.path].post.responses), id).toEqual(expect.arrayContaining(['403', '415']));
+    }
+    expect(doc.components.responses.Forbidden.description).toContain('csrf_refused');
+    expect(doc.components.responses.UnsupportedMediaType.description).toContain('application/json');
+  });
+
   it('declares Idempotency-Key on the call routes, their 404, and the meeting page\'s HTML 404 and 410', () => {
     for (const id of ['startPhoneCall', 'startCall'] as const) {
       const route = ROUTES[id];

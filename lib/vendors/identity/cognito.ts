@@ -7,6 +7,7 @@ import {
   ConfirmSignUpCommand,
   ForgotPasswordCommand,
   InitiateAuthCommand,
+  ResendConfirmationCodeCommand,
   RevokeTokenCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -35,10 +36,27 @@ export interface IdentityUser {
   /** Cognito's `sub`: the user id everywhere in the platform. */
   readonly userId: string;
   readonly email: string;
+  /**
+   * Whether Cognito verified `email` (by a code sent to it). A user may change their own email attribute
+   * (UpdateUserAttributes), and the new address stays unverified until they enter the code sent to it.
+   */
+  readonly emailVerified: boolean;
 }
 
+/** The ID token's `email_verified`: Cognito sends a boolean, some issuers the string "true"; anything else is unverified. */
+export const emailVerifiedClaim = (value: unknown): boolean => value === true || value === 'true';
+
+/** What a sign-up did: made a user, or found the address taken (which the answer must not tell). */
+export type SignUpOutcome = { readonly created: true; readonly userId: string } | { readonly created: false };
+
 export interface IdentityProvider {
-  signUp(email: string, password: string): Promise<{ userId: string }>;
+  signUp(email: string, password: string): Promise<SignUpOutcome>;
+  /**
+   * Tells the owner of an existing account that someone signed up with its address, through the mail
+   * Cognito sends: a new confirmation code when the account was never confirmed (what a person who lost
+   * the first one needs), else a password reset code (what a person who forgot their account needs).
+   */
+  noticeExistingAccount(email: string): Promise<void>;
   confirmSignUp(email: string, code: string): Promise<void>;
   signIn(email: string, password: string): Promise<{ user: IdentityUser; refreshToken: string }>;
   /** Who a refresh token belongs to (a fresh ID token verified); a revoked or expired one is `session_required`. */
@@ -129,7 +147,7 @@ export function createCognitoIdentity(config: CognitoConfig): IdentityProvider {
       payload = await verifier.verify(token);
     }
     if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('The ID token lacks sub or email');
-    return { userId: payload.sub, email: payload.email.toLowerCase() };
+    return { userId: payload.sub, email: payload.email.toLowerCase(), emailVerified: emailVerifiedClaim(payload.email_verified) };
   };
   const ids = () => {
     if (!poolId || !clientId) throw identityUnavailable();
@@ -141,8 +159,23 @@ export function createCognitoIdentity(config: CognitoConfig): IdentityProvider {
       const { clientId: ClientId } = ids();
       const out = await client
         .send(new SignUpCommand({ ClientId, Username: email, Password: password, UserAttributes: [{ Name: 'email', Value: email }] }))
-        .catch((e: unknown) => mapError(e, invalidCredentials));
-      return { userId: out.UserSub! };
+        .catch((e: unknown) => {
+          if (e instanceof CognitoIdentityProviderServiceException && (e.name === 'UsernameExistsException' || e.name === 'AliasExistsException')) return undefined;
+          return mapError(e, invalidCredentials);
+        });
+      return out ? { created: true, userId: out.UserSub! } : { created: false };
+    },
+    async noticeExistingAccount(email) {
+      const { clientId: ClientId } = ids();
+      const resent = await client.send(new ResendConfirmationCodeCommand({ ClientId, Username: email })).then(
+        () => true,
+        (e: unknown) => {
+          // Confirmed already (InvalidParameterException) or in another state: the reset code below instead.
+          if (e instanceof CognitoIdentityProviderServiceException) return false;
+          throw e;
+        },
+      );
+      if (!resent) await client.send(new ForgotPasswordCommand({ ClientId, Username: email }));
     },
     async confirmSignUp(email, code) {
       const { clientId: ClientId } = ids();

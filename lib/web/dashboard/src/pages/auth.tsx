@@ -64,7 +64,10 @@ export function SignInPage() {
   );
 }
 
-/** Sign-up, then the emailed code: two steps of one page, so the address is typed once. */
+/**
+ * Sign-up, then the emailed code: two steps of one page, so the address is typed once. An address that has
+ * an account gets the same answer (the server does not tell), and its owner an email instead: the page says so.
+ */
 export function SignUpPage() {
   const navigate = useNavigate();
   const [step, setStep] = useState<'details' | 'code'>('details');
@@ -86,6 +89,10 @@ export function SignUpPage() {
       <AuthCard title="Check your email" footer={<Link to="/sign-in">Back to sign in</Link>}>
         <p>
           We sent a confirmation code to <strong>{email}</strong>. Enter it to finish creating your account.
+        </p>
+        <p>
+          If this address already has an account, we emailed it a password reset code instead: <Link to="/sign-in">sign in</Link>,
+          or <Link to="/forgot-password">reset your password</Link>.
         </p>
         <form onSubmit={submit(() => confirm.mutate())}>
           <TextField label="Confirmation code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
