@@ -116,6 +116,24 @@ export const FallbackConfig = z.strictObject({
 });
 export type FallbackConfig = z.infer<typeof FallbackConfig>;
 
+/** At most this many tools per agent: a model choosing among more picks worse, and each spec costs prompt tokens. */
+export const MAX_AGENT_TOOLS = 50;
+
+/**
+ * The workspace tools an agent is offered (docs/api.md, "tool_ids"). Absent or null: every tool of the
+ * workspace. The ids are checked against the key's workspace when the agent is saved (lib/services/agents.ts).
+ */
+export const AgentToolIds = z
+  .array(z.string().trim().min(1).max(100))
+  .max(MAX_AGENT_TOOLS)
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `${id} is listed twice` });
+      seen.add(id);
+    });
+  });
+
 const agentFields = {
   name: Name,
   llm_provider: z.enum(LLM_PROVIDERS),
@@ -140,6 +158,8 @@ const agentFields = {
   /** How the agent's transfer tools hand the caller over: at once, or after the target accepted. */
   transfer_mode: z.enum(TRANSFER_MODES),
   fallback: FallbackConfig,
+  /** Null (or absent): every tool of the workspace; a list: exactly those tools. */
+  tool_ids: AgentToolIds.nullable(),
 };
 
 /** The call-control fields' values for agents stored before they existed (and omitted on create). */
@@ -173,6 +193,7 @@ export const AgentCreate = z
     dtmf_shortcuts: agentFields.dtmf_shortcuts.default({}),
     transfer_mode: agentFields.transfer_mode.default(CALL_CONTROL_DEFAULTS.transfer_mode),
     fallback: agentFields.fallback.optional(),
+    tool_ids: agentFields.tool_ids.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -219,6 +240,11 @@ export interface Agent {
   dtmf_shortcuts?: Record<string, DtmfShortcut>;
   transfer_mode?: (typeof TRANSFER_MODES)[number];
   fallback?: FallbackConfig;
+  /**
+   * The workspace tools offered to the model; absent or null: every tool of the workspace. An id whose tool
+   * was deleted since is skipped at call time ({@link toolsOfAgent}).
+   */
+  tool_ids?: string[] | null;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -244,6 +270,8 @@ export const AgentCreated = z
     first_message: z.string(),
     recording_enabled: z.boolean(),
     analysis: AgentAnalysis.nullable().optional(),
+    /** As stored: absent or null offers every workspace tool. */
+    tool_ids: z.array(z.string()).nullable().optional(),
   })
   .meta({ id: 'AgentCreated' });
 export const AgentView = z
@@ -264,6 +292,18 @@ export const AgentView = z
     updatedAt: Timestamp,
   })
   .meta({ id: 'Agent' });
+
+/**
+ * The workspace tools a call or chat of `agent` offers to the model: all of them when the agent names none
+ * (`tool_ids` absent or null), else those it names, in its order. An id whose tool is gone (deleted after
+ * the agent was saved) is skipped: the agent simply no longer has it. Built-in tools are added later, by
+ * the session (streaming-service/src/tools/registry.ts), whatever this returns.
+ */
+export function toolsOfAgent<T extends { _id: string }>(agent: Pick<Agent, 'tool_ids'>, workspaceTools: readonly T[]): T[] {
+  if (agent.tool_ids == null) return [...workspaceTools];
+  const byId = new Map(workspaceTools.map((t) => [t._id, t]));
+  return agent.tool_ids.flatMap((id) => byId.get(id) ?? []);
+}
 
 /**
  * The call's one duration limit: the agent's, else the platform's. The session ends the call there (after

@@ -33,6 +33,8 @@ export type CallEndReason = (typeof CALL_END_REASONS)[number];
 export interface HistoryRecord {
   _id: string;
   agentType: AgentType;
+  /** The agent that ran the call or chat; absent on records written before it was kept. */
+  agentId?: string;
   fullName: string;
   mobileNumber: string;
   callDuration: number;
@@ -70,6 +72,8 @@ export const HistoryListQuery = z.object({
   search: z.string().trim().max(200).optional(),
   /** The analysis outcome: `true` calls that met the agent's rubric, `false` those that did not. */
   success: z.enum(['true', 'false']).optional(),
+  /** Records of this agent only; records written before `agentId` was kept match no agent. */
+  agentId: z.string().trim().min(1).max(100).optional(),
 });
 export type HistoryListQuery = z.infer<typeof HistoryListQuery>;
 
@@ -96,6 +100,8 @@ const TurnLatencyView = z.object({
 const listFields = {
   _id: z.string(),
   agentType: z.enum(AGENT_TYPES),
+  /** Absent on records written before it was kept. */
+  agentId: z.string().optional(),
   fullName: z.string(),
   mobileNumber: z.string(),
   callDuration: z.number(),

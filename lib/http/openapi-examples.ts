@@ -138,6 +138,7 @@ const contactListItem = { _id: EXAMPLE_IDS.contact, contactName: contactCreate.c
 const historyListItem = {
   _id: EXAMPLE_IDS.call,
   agentType: 'voice',
+  agentId: EXAMPLE_IDS.agent,
   fullName: 'Ada Lovelace',
   mobileNumber: CALLEE,
   callDuration: 95,

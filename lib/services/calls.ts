@@ -253,6 +253,7 @@ export function historyOf(
   return {
     _id: call._id,
     agentType: call.agentType,
+    agentId: call.agentId,
     fullName: call.contactName,
     mobileNumber: call.to,
     callDuration: Math.max(0, Math.round(outcome.durationSeconds)),

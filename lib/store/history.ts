@@ -79,13 +79,14 @@ export const deleteHistoryRecord = (db: Db, ws: string, id: string) => deleteCou
 
 /**
  * A page of history, newest first. Unfiltered: one page and the counter. `agentType` reads its own index;
- * dates bound the key range (ids sort by time); `search` and the analysis outcome (`success`) filter inside the
- * workspace partition.
+ * dates bound the key range (ids sort by time); `search`, the analysis outcome (`success`) and `agentId` filter
+ * inside the workspace partition (or the type's index): no index of its own, so a filtered page reads the
+ * workspace's records in the date range (docs/api.md, History, says what that costs).
  */
 export function listHistory(db: Db, ws: string, q: HistoryListQuery & PageRequest): Promise<Page<HistoryRecord>> {
   const { fromMs, toMs } = historyRange(q);
   const search = q.search?.toLowerCase();
-  if (!q.agentType && fromMs === undefined && toMs === undefined && !search && q.success === undefined) {
+  if (!q.agentType && fromMs === undefined && toMs === undefined && !search && q.success === undefined && q.agentId === undefined) {
     return listCounted<HistoryRecord>(db, CALLS, ws, q);
   }
   const low = `${ID_PREFIX.call}_${fromMs === undefined ? '' : ulidTimeBounds(fromMs).low}`;
@@ -102,6 +103,10 @@ export function listHistory(db: Db, ws: string, q: HistoryListQuery & PageReques
   if (q.success !== undefined) {
     values[':pass'] = q.success === 'true';
     filters.push('analysis.success.pass = :pass');
+  }
+  if (q.agentId !== undefined) {
+    values[':agent'] = q.agentId;
+    filters.push('agentId = :agent');
   }
   const input = {
     ...(byType ? { IndexName: GSI1 } : {}),

@@ -1,7 +1,7 @@
 import type { Page } from '../domain/common.js';
 import type { Tool, ToolConfig } from '../domain/tool.js';
 import type { Db, PageRequest } from './dynamo.js';
-import { queryAll } from './dynamo.js';
+import { batchGetItems, queryAll } from './dynamo.js';
 import { deleteCounted, getRecord, insertCounted, type CollectionSpec } from './collection.js';
 import { COLLECTION, ENTITY, TABLE_SCHEMA_VERSION, fromItem, key } from './model.js';
 import type { SecretBox } from './secret-box.js';
@@ -82,6 +82,14 @@ export async function saveTool(db: Db, box: SecretBox, tool: Tool): Promise<Tool
   const { _id, workspaceId, createdAt, ...changes } = sealTool(box, packBody(tool));
   const saved = await updateExisting<Tool>(db, key.tool(workspaceId, _id), changes, TOOLS.label);
   return openTool(box, unpackBody(saved));
+}
+
+/** Which of `ids` are tools of the workspace (one batch read by key; another workspace's ids are never found). */
+export async function existingToolIds(db: Db, ws: string, ids: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Set();
+  const found = await batchGetItems(db, unique.map((id) => key.tool(ws, id)));
+  return new Set(found.filter((item) => item.entity === ENTITY.tool).map((item) => String(item._id)));
 }
 
 export const deleteTool = (db: Db, ws: string, id: string) => deleteCounted(db, TOOLS, ws, id);

@@ -2,7 +2,7 @@ import type { Contact } from '../../lib/domain/contact.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
 import { verifyStreamToken, type StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import type { Tool } from '../../lib/domain/tool.js';
-import type { Agent } from '../../lib/domain/agent.js';
+import { toolsOfAgent, type Agent } from '../../lib/domain/agent.js';
 import type { InboundEvent } from './codec/twilio.js';
 import type { CallSetup } from './session/call-session.js';
 
@@ -33,6 +33,7 @@ export interface CallLoader {
   contactByPhone(workspaceId: string, e164: string): Promise<Contact | undefined>;
   /** The contact with this id, if any (outbound calls name the contact they were started for). */
   contactById?(workspaceId: string, contactId: string): Promise<Contact | undefined>;
+  /** Every tool of the workspace; {@link loadCallSetup} keeps those the agent is given. */
   tools(workspaceId: string): Promise<Tool[]>;
 }
 
@@ -63,7 +64,8 @@ export async function loadCallSetup(
     agent,
     contact,
     callerNumber: from,
-    tools,
+    // The one place a call, meeting, chat or widget chat learns its tools: only those the agent names.
+    tools: toolsOfAgent(agent, tools),
     callSid: start.callSid,
     streamSid: start.streamSid,
     startedAt,

@@ -1,6 +1,7 @@
 /**
  * Invariant: agents are created, read, listed, updated and deleted through the HTTP API with exactly the
- * fields API_SPEC.md lists for each operation, and only within the key's workspace.
+ * fields API_SPEC.md lists for each operation, and only within the key's workspace; `tool_ids` names only
+ * tools of the key's workspace (another workspace's tool is refused exactly as an unknown one).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -125,6 +126,60 @@ describe('agents', () => {
       expect(Array.isArray(res.body.error.details)).toBe(true);
     }
     expect((await t.api(own.apiKey, 'GET', '/api/agents')).body.total).toBe(0);
+  });
+
+  it('tool_ids: stored and returned as given; unknown, foreign and duplicate ids are a 400 naming the entry, changing nothing', async () => {
+    const own = await t.workspace();
+    const other = await t.workspace();
+    const tool = async (w: { workspaceId: string; apiKey: string }, name: string) => {
+      const res = await t.api(w.apiKey, 'POST', '/api/tools', { name, type: 'transfer', description: `Transfer to ${name}`, config: { url: 'tel:+14155550142' }, workspaceId: w.workspaceId });
+      expect(res.status).toBe(201);
+      return res.body._id as string;
+    };
+    const [a, b, foreign] = [await tool(own, 'Sales'), await tool(own, 'Support'), await tool(other, 'Theirs')];
+
+    const created = await t.api(own.apiKey, 'POST', '/api/agents', agentBody(own.workspaceId, { tool_ids: [a] }));
+    expect(created.status).toBe(201);
+    expect(created.body.tool_ids).toEqual([a]);
+    const id = created.body._id as string;
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${id}`)).body.tool_ids).toEqual([a]);
+    // Absent: every workspace tool, and nothing is stored.
+    const all = await t.api(own.apiKey, 'POST', '/api/agents', agentBody(own.workspaceId));
+    expect(all.body).not.toHaveProperty('tool_ids');
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${all.body._id}`)).body).not.toHaveProperty('tool_ids');
+
+    const bad = async (method: 'POST' | 'PATCH', body: Record<string, unknown>, field: string) => {
+      const res = await t.api(own.apiKey, method, method === 'POST' ? '/api/agents' : `/api/agents/${id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual([field]);
+      return res.body.error;
+    };
+    // Another workspace's tool reads as an unknown id: the same answer, naming nothing about it.
+    const unknownError = await bad('POST', agentBody(own.workspaceId, { tool_ids: [a, 'tool_nope'] }), 'tool_ids.1');
+    const foreignError = await bad('POST', agentBody(own.workspaceId, { tool_ids: [a, foreign] }), 'tool_ids.1');
+    expect(foreignError.details[0].message.replace(foreign, 'ID')).toBe(unknownError.details[0].message.replace('tool_nope', 'ID'));
+    await bad('POST', agentBody(own.workspaceId, { tool_ids: [b, b] }), 'tool_ids.1');
+    await bad('POST', agentBody(own.workspaceId, { tool_ids: [''] }), 'tool_ids.0');
+    await bad('POST', agentBody(own.workspaceId, { tool_ids: a }), 'tool_ids');
+    await bad('POST', agentBody(own.workspaceId, { tool_ids: Array.from({ length: 51 }, (_, i) => `tool_${i}`) }), 'tool_ids');
+    await bad('PATCH', { tool_ids: [foreign] }, 'tool_ids.0');
+    await bad('PATCH', { tool_ids: [b, a, b] }, 'tool_ids.2');
+    expect((await t.api(own.apiKey, 'GET', '/api/agents')).body.total).toBe(2);
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${id}`)).body.tool_ids).toEqual([a]);
+
+    // PATCH replaces the list; [] is no workspace tool; null goes back to every tool.
+    const patched = await t.api(own.apiKey, 'PATCH', `/api/agents/${id}`, { tool_ids: [b, a] });
+    expect(patched.status).toBe(200);
+    expect(patched.body.tool_ids).toEqual([b, a]);
+    expect((await t.api(own.apiKey, 'PATCH', `/api/agents/${id}`, { tool_ids: [] })).body.tool_ids).toEqual([]);
+    expect((await t.api(own.apiKey, 'PATCH', `/api/agents/${id}`, { tool_ids: null })).body.tool_ids).toBeNull();
+    // A deleted tool stays listed (it is skipped at call time); the list is not rewritten behind the user.
+    await t.api(own.apiKey, 'PATCH', `/api/agents/${id}`, { tool_ids: [a, b] });
+    expect((await t.api(own.apiKey, 'DELETE', `/api/tools/${a}`)).status).toBe(204);
+    expect((await t.api(own.apiKey, 'GET', `/api/agents/${id}`)).body.tool_ids).toEqual([a, b]);
+    // ...but it can no longer be named anew.
+    await bad('PATCH', { tool_ids: [a] }, 'tool_ids.0');
   });
 
   it('stores the call controls it is given and refuses bad ones with 400, changing nothing', async () => {

@@ -242,6 +242,43 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await context.close();
   });
 
+  it("Agents: the agent's tools are every workspace tool by default, or the ones ticked", async () => {
+    const { context, page, problems } = await openDashboard(browser);
+    const user = await newUser(page, 'agent-tools');
+    const key = user.session.apiKey;
+    const tool = async (name: string) =>
+      (await p.api(key, 'POST', '/api/tools', { name, type: 'transfer', description: `Hands the caller to ${name.toLowerCase()}`, config: { url: 'tel:+14155550142' } })).body._id as string;
+    const sales = await tool('Sales desk');
+    await tool('Support desk');
+    const agent = await p.api(key, 'POST', '/api/agents', { name: 'Sales line', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram' });
+    const agentId = agent.body._id as string;
+    await page.goto(`${p.baseUrl}/dashboard/agents/${agentId}`);
+    await page.getByRole('heading', { name: 'Sales line' }).waitFor();
+    const everyTool = page.getByLabel('All workspace tools, including tools added later');
+    expect(await everyTool.isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /Sales desk/ }).count()).toBe(0);
+
+    await page.getByLabel('Only the tools chosen below').check();
+    await page.getByRole('checkbox', { name: /Sales desk/ }).check();
+    expect(await page.getByRole('checkbox', { name: /Support desk/ }).isChecked()).toBe(false);
+    await checkScreen(page, 'agent-tools', ['.tools-picker', '.tool-choices']);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await p.api(key, 'GET', `/api/agents/${agentId}`)).body.tool_ids).toEqual([sales]);
+
+    // The choice is what the page shows next time; going back to every tool stores null.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sales line' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: /Sales desk/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /Support desk/ }).isChecked()).toBe(false);
+    await everyTool.check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await p.api(key, 'GET', `/api/agents/${agentId}`)).body.tool_ids).toBeNull();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('Contacts: a CSV upload shows progress and the rows it refused; search finds the others', async () => {
     const { context, page, problems } = await openDashboard(browser);
     await newUser(page, 'contacts');

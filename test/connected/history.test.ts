@@ -1,5 +1,5 @@
 /**
- * Invariant: call history lists newest first with every filter (agentType, startDate, endDate, search)
+ * Invariant: call history lists newest first with every filter (agentType, agentId, startDate, endDate, search)
  * combined correctly, `total` counts the matches, list items omit transcript and recording, and records
  * of one workspace are invisible to another.
  */
@@ -39,11 +39,12 @@ beforeAll(async () => {
   t = await startTestPlatform();
   ws = await t.workspace();
   seeded = [
+    // The first record predates agentId on records: it matches no agent filter.
     record(ws.workspaceId, '2026-01-05T10:00:00Z'),
-    record(ws.workspaceId, '2026-01-10T10:00:00Z', { agentType: 'video', fullName: 'Grace Hopper', mobileNumber: '+442071838750' }),
-    record(ws.workspaceId, '2026-01-15T23:59:00Z', { agentType: 'chat', fullName: 'Alan Turing' }),
-    record(ws.workspaceId, '2026-02-01T00:00:00Z', { fullName: 'Grace Hopper' }),
-    record(ws.workspaceId, '2026-02-20T12:00:00Z', { agentType: 'video' }),
+    record(ws.workspaceId, '2026-01-10T10:00:00Z', { agentType: 'video', agentId: 'agt_sales', fullName: 'Grace Hopper', mobileNumber: '+442071838750' }),
+    record(ws.workspaceId, '2026-01-15T23:59:00Z', { agentType: 'chat', agentId: 'agt_support', fullName: 'Alan Turing' }),
+    record(ws.workspaceId, '2026-02-01T00:00:00Z', { agentId: 'agt_sales', fullName: 'Grace Hopper' }),
+    record(ws.workspaceId, '2026-02-20T12:00:00Z', { agentType: 'video', agentId: 'agt_sales' }),
   ];
   for (const r of seeded) await putNewHistoryRecord(t.deps.db, r);
 });
@@ -56,7 +57,7 @@ describe('history', () => {
     expect(res.body).toMatchObject({ total: 5, page: 1, limit: 10 });
     expect(ids(res)).toEqual(seeded.map((r) => r._id).reverse());
     expect(Object.keys(res.body.data[0]).sort()).toEqual(
-      ['_id', 'agentType', 'fullName', 'mobileNumber', 'callDuration', 'callEndReason', 'callSummary', 'callCost', 'workspace_id', 'createdAt'].sort(),
+      ['_id', 'agentType', 'agentId', 'fullName', 'mobileNumber', 'callDuration', 'callEndReason', 'callSummary', 'callCost', 'workspace_id', 'createdAt'].sort(),
     );
   });
 
@@ -81,8 +82,25 @@ describe('history', () => {
     expect(ids(paged)).toEqual([seeded[0]!._id]);
   });
 
+  it('filters by agentId, alone and with the other filters; old records without one match no agent', async () => {
+    const q = async (query: string) => t.api(ws.apiKey, 'GET', `/api/history?${query}`);
+    const sales = await q('agentId=agt_sales');
+    expect(ids(sales)).toEqual([seeded[4]!._id, seeded[3]!._id, seeded[1]!._id]);
+    expect(sales.body.total).toBe(3);
+    expect(ids(await q('agentId=agt_support'))).toEqual([seeded[2]!._id]);
+    expect(ids(await q('agentId=agt_sales&agentType=video'))).toEqual([seeded[4]!._id, seeded[1]!._id]);
+    expect(ids(await q('agentId=agt_sales&startDate=2026-02-01&search=grace'))).toEqual([seeded[3]!._id]);
+    expect((await q('agentId=agt_nobody')).body).toMatchObject({ data: [], total: 0 });
+    const paged = await q('agentId=agt_sales&limit=2&page=2');
+    expect(paged.body).toMatchObject({ total: 3, page: 2, limit: 2 });
+    expect(ids(paged)).toEqual([seeded[1]!._id]);
+    // Another workspace filtering by this one's agent finds nothing.
+    const other = await t.workspace();
+    expect((await t.api(other.apiKey, 'GET', '/api/history?agentId=agt_sales')).body).toMatchObject({ data: [], total: 0 });
+  });
+
   it('rejects bad filter values with 400', async () => {
-    for (const query of ['agentType=phone', 'startDate=yesterday', 'endDate=2026-13-45', 'startDate=2026-03-01&endDate=2026-02-01']) {
+    for (const query of ['agentId=', 'agentID=agt_sales', 'agentType=phone', 'startDate=yesterday', 'endDate=2026-13-45', 'startDate=2026-03-01&endDate=2026-02-01']) {
       const res = await t.api(ws.apiKey, 'GET', `/api/history?${query}`);
       expect(res.status, query).toBe(400);
     }

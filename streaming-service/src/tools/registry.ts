@@ -4,8 +4,9 @@ import type { LlmToolSpec } from '../../../lib/vendors/llm/port.js';
 import { coerceArguments, parseArguments, runHttpTool, type HttpToolOptions, type HttpToolSpec, type ToolOutcome } from './http.js';
 
 /**
- * The tools offered to the model during a call. API_SPEC.md gives agents no tool list, so every tool of
- * the agent's workspace is offered (documented in docs/voice-pipeline.md), plus the built-in `end_call`.
+ * The tools offered to the model during a call: the workspace tools the agent is given (its `tool_ids`, or
+ * every tool of its workspace when it names none: lib/domain/agent.ts `toolsOfAgent`), plus the built-ins
+ * (`end_call`, `send_dtmf`, and `opt_out` on phone calls), which no agent setting removes.
  */
 export const END_CALL_TOOL = 'end_call';
 /** Built in: keypad tones into the call, to get through an IVR (docs/telephony.md, DTMF). */

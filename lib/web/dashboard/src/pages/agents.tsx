@@ -20,13 +20,23 @@ export interface Agent {
   readonly first_message: string;
   readonly recording_enabled: boolean;
   readonly max_duration_seconds?: number;
+  /** Absent or null: every tool of the workspace; a list: only those (docs/api.md, "tool_ids"). */
+  readonly tool_ids?: readonly string[] | null;
   readonly createdAt?: string;
+}
+
+/** What GET /api/tools lists of each tool. */
+interface ToolItem {
+  readonly _id: string;
+  readonly name: string;
+  readonly type: string;
+  readonly description: string;
 }
 
 /** What GET /api/agents lists of each agent (API_SPEC.md): no voice id, no prompts. */
 type AgentListItem = Pick<Agent, '_id' | 'name' | 'llm_provider' | 'llm_model' | 'tts_provider' | 'stt_provider' | 'createdAt'>;
 
-type Draft = Omit<Agent, '_id' | 'createdAt' | 'max_duration_seconds'> & { max_duration_seconds: string };
+type Draft = Omit<Agent, '_id' | 'createdAt' | 'max_duration_seconds' | 'tool_ids'> & { max_duration_seconds: string; tool_ids: readonly string[] | null };
 
 const NEW_AGENT: Draft = {
   name: '',
@@ -39,6 +49,7 @@ const NEW_AGENT: Draft = {
   first_message: 'Hello {{contactName}}, how can I help you today?',
   recording_enabled: true,
   max_duration_seconds: '',
+  tool_ids: null,
 };
 
 const label = (options: readonly (readonly [string, string])[], value: string) => options.find(([v]) => v === value)?.[1] ?? value;
@@ -133,6 +144,57 @@ function VoicePicker({ provider, value, onChange }: { provider: string; value: s
   );
 }
 
+/**
+ * Which workspace tools the agent may use: all of them (the default, and tools added later too) or the ones
+ * ticked. Ids of tools deleted since are dropped as soon as the choice changes, so a save never names one.
+ */
+function ToolsPicker({ value, onChange }: { value: readonly string[] | null; onChange: (ids: readonly string[] | null) => void }) {
+  const tools = useQuery({ queryKey: ['tools'], queryFn: () => api<{ data: ToolItem[] }>('GET', '/api/tools') });
+  const all = tools.data?.data ?? [];
+  const chosen = new Set(value ?? []);
+  const pick = (id: string, on: boolean) => onChange(all.filter((t) => (t._id === id ? on : chosen.has(t._id))).map((t) => t._id));
+  return (
+    <fieldset className="tools-picker" aria-describedby="tools-hint">
+      <legend>Tools</legend>
+      <p id="tools-hint" className="hint">
+        Built-in actions (ending the call, keypad tones, do-not-call requests on phone calls) stay available whatever you choose.
+      </p>
+      <label className="check">
+        <input type="radio" name="tool-scope" checked={value === null} onChange={() => onChange(null)} />
+        All workspace tools, including tools added later
+      </label>
+      <label className="check">
+        <input type="radio" name="tool-scope" checked={value !== null} onChange={() => onChange(all.filter((t) => chosen.has(t._id)).map((t) => t._id))} />
+        Only the tools chosen below
+      </label>
+      {value !== null ? (
+        <QueryView query={tools} what="the tools">
+          {() =>
+            all.length === 0 ? (
+              <p className="hint">
+                This workspace has no tools yet. <Link to="/tools">Add a tool</Link>
+              </p>
+            ) : (
+              <ul className="tool-choices">
+                {all.map((t) => (
+                  <li key={t._id}>
+                    <label className="check">
+                      <input type="checkbox" checked={chosen.has(t._id)} onChange={(e) => pick(t._id, e.target.checked)} />
+                      <span>
+                        {t.name} <span className="hint">({t.type}) {t.description}</span>
+                      </span>
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </QueryView>
+      ) : null}
+    </fieldset>
+  );
+}
+
 /** Only the fields this form edits: the agent's other settings (interruptions, fallbacks…) are left as they are. */
 function toDraft(agent: Agent): Draft {
   const draft = { ...NEW_AGENT };
@@ -147,9 +209,12 @@ function toDraft(agent: Agent): Draft {
 /** The request body: everything for a new agent, only what changed for an edit. */
 function body(draft: Draft, original?: Agent): Record<string, unknown> {
   const { max_duration_seconds, ...fields } = draft;
-  const all: Record<string, unknown> = { ...fields, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}) };
-  if (!original) return all;
-  return Object.fromEntries(Object.entries(all).filter(([k, v]) => (original as unknown as Record<string, unknown>)[k] !== v));
+  const { tool_ids, ...rest } = fields;
+  const all: Record<string, unknown> = { ...rest, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}) };
+  if (!original) return tool_ids === null ? all : { ...all, tool_ids };
+  const changed = Object.fromEntries(Object.entries(all).filter(([k, v]) => (original as unknown as Record<string, unknown>)[k] !== v));
+  // Lists compare by content; absent and null both mean every tool.
+  return JSON.stringify(tool_ids) === JSON.stringify(original.tool_ids ?? null) ? changed : { ...changed, tool_ids };
 }
 
 /** "Talk to this agent": a single-use meeting link, opened in a new tab on the meeting page (docs/meeting.md). */
@@ -296,6 +361,7 @@ function AgentForm({ original }: { original?: Agent }) {
             knownLoaded={fields.isSuccess}
             hint="Who the agent is and what it should do. {{contactName}}, {{phoneNumber}} and your contacts’ own fields are filled in per call."
           />
+          <ToolsPicker value={draft.tool_ids} onChange={(ids) => set('tool_ids', ids)} />
           <div className="grid-2">
             <label className="check">
               <input type="checkbox" checked={draft.recording_enabled} onChange={(e) => set('recording_enabled', e.target.checked)} />
