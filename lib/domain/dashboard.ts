@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { AppError } from './errors.js';
+
+export { LAST_USED_RESOLUTION_MS, csrfRefused, jsonRequired, ownerRequired, sessionRequired, userSessionRequired } from './access.js';
 import { canonicalOrigin } from './widget.js';
 import { Name, Timestamp } from './common.js';
 
@@ -24,8 +26,6 @@ export const MAX_LIVE_SESSION_KEYS = 10;
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 /** A sign-up waits this long for its confirmation code (Cognito's codes live 24 hours). */
 export const PENDING_SIGN_UP_TTL_MS = 86_400_000;
-/** `lastUsedAt` of a key is written at most this often per key and process: a listing needs minutes, not every request. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Emails compared and stored in one form (Cognito treats them case-insensitively too). */
 export const Email = z.email().max(254).transform((e) => e.trim().toLowerCase());
@@ -113,20 +113,12 @@ export const CreditsView = z.object({
 export type CreditsView = z.infer<typeof CreditsView>;
 
 // The errors of this part of the product, each with its stable code (docs/dashboard.md).
-export const userSessionRequired = () =>
-  new AppError(403, 'user_session_required', 'Only a signed-in dashboard user can do this; API keys cannot manage keys or members.');
-export const ownerRequired = () => new AppError(403, 'owner_required', 'Only an owner of this workspace can do this.');
 export const invalidCredentials = () => new AppError(401, 'invalid_credentials', 'The email or password is not right.');
 export const userNotConfirmed = () =>
   new AppError(403, 'user_not_confirmed', 'Confirm your email address first: enter the code we sent you.');
 export const emailTaken = () => new AppError(409, 'email_taken', 'An account with this email address exists already.');
 export const invalidCode = () => new AppError(400, 'invalid_code', 'The code is wrong or has expired.');
 export const weakPassword = (message: string) => new AppError(400, 'weak_password', message);
-export const sessionRequired = () => new AppError(401, 'session_required', 'Sign in again: the session has ended.');
-export const csrfRefused = () =>
-  new AppError(403, 'csrf_refused', 'This request must come from the dashboard page (x-requested-with: dashboard, same origin).');
-export const jsonRequired = () =>
-  new AppError(415, 'unsupported_media_type', 'Send the body as JSON (content-type: application/json).', [{ field: 'content-type', message: 'expected application/json' }]);
 export const notAMember = () => new AppError(403, 'not_a_member', 'You are not a member of that workspace.');
 export const invitationInvalid = () => new AppError(404, 'invitation_invalid', 'This invitation does not exist or has been used.');
 export const invitationExpired = () => new AppError(410, 'invitation_expired', 'This invitation has expired; ask for a new one.');

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { AppError } from './errors.js';
 
+export { TooManyWidgetSessionsError, widgetKeyRefused } from './access.js';
+
 /**
  * The embeddable widget's rules about keys and origins (docs/widget.md). A widget key is public: anyone can
  * read it in the page's source. So it can do one thing (start widget sessions for the agents it names,
@@ -8,9 +10,6 @@ import { AppError } from './errors.js';
  * in page source would hand the whole workspace to every visitor.
  */
 
-/** A widget key on any other endpoint. */
-export const widgetKeyRefused = () =>
-  new AppError(403, 'widget_key', 'This is a widget key: it can only start widget sessions (docs/widget.md). Use a full API key for the API.');
 
 /** A full key presented by the widget. */
 export const fullKeyInPage = () =>
@@ -23,28 +22,6 @@ export const fullKeyInPage = () =>
 export const originNotAllowed = () =>
   new AppError(403, 'origin_not_allowed', 'This widget key may not be used from this web site (its origin is not in the key\u2019s list).');
 
-/**
- * A widget key, or one visitor address on it, with as many sessions open as it may have. `retryAfterSeconds`
- * is when a place frees at the latest: the first of those leases runs out then (a pending one within
- * seconds, one whose socket opened at its session's longest end); a conversation ending frees one sooner.
- */
-export class TooManyWidgetSessionsError extends AppError {
-  readonly headers: Record<string, string>;
-
-  constructor(scope: 'key' | 'visitor', limit: number, retryAfterSeconds: number) {
-    const who = scope === 'key' ? 'This widget key has' : 'Your address has';
-    const most = scope === 'key' ? 'the most it may have at once' : 'the most one visitor address may have at once on this site';
-    super(429, 'rate_limited', `${who} ${limit} conversations open, ${most}; a place frees within ${retryAfterSeconds} seconds (sooner when one ends).`, [
-      {
-        message: `at most ${limit} sessions open at once per ${scope === 'key' ? 'widget key' : 'visitor address and widget key'}`,
-        policy: scope === 'key' ? 'widget-sessions' : 'widget-sessions-ip',
-        limit,
-        retryAfterSeconds,
-      },
-    ]);
-    this.headers = { 'retry-after': String(retryAfterSeconds) };
-  }
-}
 
 export const agentNotAllowed = () => new AppError(403, 'agent_not_allowed', 'This widget key does not name that agent.');
 

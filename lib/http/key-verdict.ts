@@ -1,4 +1,4 @@
-import { LAST_USED_RESOLUTION_MS } from '../domain/dashboard.js';
+import { LAST_USED_RESOLUTION_MS } from '../domain/access.js';
 import type { Db } from '../store/dynamo.js';
 import { findApiKeyByHash, hashApiKey, touchKeyLastUsed, type ApiKeyRecord } from '../store/workspaces.js';
 

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Config } from '../config.js';
-import { csrfRefused, jsonRequired, sessionRequired, type Session } from '../domain/dashboard.js';
+import { csrfRefused, jsonRequired, sessionRequired } from '../domain/access.js';
+import type { Session } from '../domain/dashboard.js';
 import type { RawResponse } from './handler.js';
 
 /**
