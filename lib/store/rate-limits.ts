@@ -6,6 +6,22 @@ import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 /** How long a window's item outlives its window before DynamoDB may delete it (deletion lags anyway). */
 const WINDOW_ITEM_GRACE_SECONDS = 60;
 
+/** Adds `amount` to a window's count, only while the whole amount still fits under its limit. */
+const addToWindow = (db: Db, w: CountedWindow, amount: number) => ({
+  TableName: db.table,
+  Key: key.rateWindow(w.policy, w.partition, w.startMs),
+  UpdateExpression: 'ADD #n :amount SET #ttl = if_not_exists(#ttl, :ttl), entity = :e, v = :v',
+  ConditionExpression: 'attribute_not_exists(#n) OR #n <= :room',
+  ExpressionAttributeNames: { '#n': 'n', '#ttl': 'ttl' },
+  ExpressionAttributeValues: {
+    ':amount': amount,
+    ':room': w.limit - amount,
+    ':ttl': Math.floor(w.startMs / 1000) + w.windowSeconds + WINDOW_ITEM_GRACE_SECONDS,
+    ':e': ENTITY.rateWindow,
+    ':v': TABLE_SCHEMA_VERSION,
+  },
+});
+
 /**
  * Counts `amount` requests (default one; an instance reserving a batch, lib/domain/rate-window.ts) in a
  * fixed rate-limit window with ONE conditional UpdateItem: the count goes up only while the whole amount
@@ -14,29 +30,13 @@ const WINDOW_ITEM_GRACE_SECONDS = 60;
  */
 export async function countInWindow(
   db: Db,
-  window: { policy: string; partition: string; startMs: number; windowSeconds: number; limit: number },
+  window: CountedWindow,
   amount = 1,
 ): Promise<{ allowed: boolean; count: number }> {
   // A fresh item takes any amount (no `n` to compare yet): more than the limit must never be asked for.
   if (!Number.isInteger(amount) || amount < 1 || amount > window.limit) throw new RangeError(`cannot reserve ${amount} of ${window.limit}`);
   try {
-    const out = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key.rateWindow(window.policy, window.partition, window.startMs),
-        UpdateExpression: 'ADD #n :amount SET #ttl = if_not_exists(#ttl, :ttl), entity = :e, v = :v',
-        ConditionExpression: 'attribute_not_exists(#n) OR #n <= :room',
-        ExpressionAttributeNames: { '#n': 'n', '#ttl': 'ttl' },
-        ExpressionAttributeValues: {
-          ':amount': amount,
-          ':room': window.limit - amount,
-          ':ttl': Math.floor(window.startMs / 1000) + window.windowSeconds + WINDOW_ITEM_GRACE_SECONDS,
-          ':e': ENTITY.rateWindow,
-          ':v': TABLE_SCHEMA_VERSION,
-        },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
+    const out = await db.doc.send(new UpdateCommand({ ...addToWindow(db, window, amount), ReturnValues: 'UPDATED_NEW' }));
     return { allowed: true, count: Number(out.Attributes?.n ?? amount) };
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return { allowed: false, count: window.limit };
@@ -75,22 +75,7 @@ export async function reserveInWindows(db: Db, windows: readonly CountedWindow[]
     if (granted <= 0) return { granted: 0, counts };
     const { failedIndex } = await transact(
       db,
-      windows.map((w) => ({
-        Update: {
-          TableName: db.table,
-          Key: key.rateWindow(w.policy, w.partition, w.startMs),
-          UpdateExpression: 'ADD #n :amount SET #ttl = if_not_exists(#ttl, :ttl), entity = :e, v = :v',
-          ConditionExpression: 'attribute_not_exists(#n) OR #n <= :room',
-          ExpressionAttributeNames: { '#n': 'n', '#ttl': 'ttl' },
-          ExpressionAttributeValues: {
-            ':amount': granted,
-            ':room': w.limit - granted,
-            ':ttl': Math.floor(w.startMs / 1000) + w.windowSeconds + WINDOW_ITEM_GRACE_SECONDS,
-            ':e': ENTITY.rateWindow,
-            ':v': TABLE_SCHEMA_VERSION,
-          },
-        },
-      })),
+      windows.map((w) => ({ Update: addToWindow(db, w, granted) })),
     );
     if (failedIndex === undefined) return { granted, counts: counts.map((n) => n + granted) };
   }
