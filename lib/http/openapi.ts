@@ -16,7 +16,7 @@ import { IdempotencyKey, reservationFor } from '../domain/call.js';
 import { MASK } from '../domain/tool.js';
 import { ROUTES, type OperationId, type RouteSpec } from '../infra/routes.js';
 import { MAX_JSON_BODY_BYTES } from './json.js';
-import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from './openapi-examples.js';
+import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from './openapi-examples/index.js';
 
 /**
  * The OpenAPI 3.1 document of this API, generated from the route table and its zod schemas, so the
