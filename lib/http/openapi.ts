@@ -4,7 +4,7 @@ import { IdempotencyKey } from '../domain/call.js';
 import { MASK } from '../domain/tool.js';
 import { ROUTES, type OperationId, type RouteSpec } from '../infra/routes.js';
 import { MAX_JSON_BODY_BYTES } from './json.js';
-import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from './openapi-examples.js';
+import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from './openapi-examples/index.js';
 import { ERROR_HEADERS, ERROR_STATUSES, ErrorBody, errorExample, errorStatuses } from './openapi-errors.js';
 import { REF_PREFIX, SchemaCollector } from './openapi-schemas.js';
 

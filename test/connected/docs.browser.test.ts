@@ -7,7 +7,7 @@
 import { type Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_IDS, OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
+import { EXAMPLE_IDS, OPERATION_EXAMPLES } from '../../lib/http/openapi-examples/index.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../lib/http/openapi.js';
-import { OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
+import { OPERATION_EXAMPLES } from '../../lib/http/openapi-examples/index.js';
 import { ROUTES, type OperationId, type RouteSpec } from '../../lib/infra/routes.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { codeFor, DashboardBrowser, signedUpUser } from '../support/dashboard-api.js';

@@ -13,7 +13,7 @@ import { loadConfig } from '../../lib/config.js';
 import { reservationFor } from '../../lib/domain/call.js';
 import { ID_PREFIX } from '../../lib/domain/ids.js';
 import { buildOpenApiDocument, errorStatuses } from '../../lib/http/openapi.js';
-import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from '../../lib/http/openapi-examples.js';
+import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from '../../lib/http/openapi-examples/index.js';
 import { ROUTES, type OperationId, type RouteSpec } from '../../lib/infra/routes.js';
 
 const doc = buildOpenApiDocument() as any;
@@ -239,7 +239,7 @@ describe('OpenAPI examples', () => {
     expect(jsonBodyRoutes.length).toBeGreaterThan(10);
     for (const [id, route] of jsonBodyRoutes) {
       const example = OPERATION_EXAMPLES[id as OperationId]?.request;
-      expect(example, `${id}: add its request example to lib/http/openapi-examples.ts`).toBeDefined();
+      expect(example, `${id}: add its request example to its domain's module in lib/http/openapi-examples/`).toBeDefined();
       const parsed = route.body!.safeParse(example);
       expect(parsed.error?.issues ?? [], id).toEqual([]);
       // Nothing dropped or rewritten: what the try-out sends is what the handler gets (plus defaults).
@@ -253,7 +253,7 @@ describe('OpenAPI examples', () => {
     for (const [id, route] of routes) {
       if (!route.response || route.status === 204) continue;
       const example = OPERATION_EXAMPLES[id as OperationId]?.response;
-      expect(example, `${id}: add its answer example to lib/http/openapi-examples.ts`).toBeDefined();
+      expect(example, `${id}: add its answer example to its domain's module in lib/http/openapi-examples/`).toBeDefined();
       const parsed = route.response.safeParse(example);
       expect(parsed.error?.issues ?? [], id).toEqual([]);
       expect(parsed.data, id).toEqual(example);

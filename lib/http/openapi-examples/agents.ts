@@ -1,0 +1,53 @@
+import type { OperationId } from '../../infra/routes.js';
+import { CREATED, EXAMPLE_IDS, IMPORTED, page, UPDATED, WS, type OperationExamples } from './shared.js';
+
+/**
+ * The example agent's call controls (docs/telephony.md): a message left after the beep, a ten-minute
+ * limit, 0 on the keypad for the front desk, and warm transfers.
+ */
+const callControls = {
+  voicemail_detection: 'detect_message_end',
+  voicemail_action: 'leave_message',
+  voicemail_message: 'Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!',
+  max_duration_seconds: 600,
+  dtmf_shortcuts: { '0': { action: 'transfer', destination: IMPORTED, mode: 'warm' } },
+  transfer_mode: 'warm',
+};
+/** The agent the examples create: one provider of each kind, with a voice that provider has. */
+const agentBase = {
+  name: 'Appointment reminder',
+  llm_provider: 'openai',
+  llm_model: 'gpt-4o-mini',
+  tts_provider: 'elevenlabs',
+  tts_voice_id: '21m00Tcm4TlvDq8ikWAM',
+  stt_provider: 'deepgram',
+  system_prompt: 'You call patients of Bayview Dental to confirm tomorrow\'s appointment. Be brief and friendly; offer to reschedule if they cannot come.',
+  first_message: 'Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?',
+  recording_enabled: true,
+};
+const agentCreate = { ...agentBase, ...callControls };
+const { tts_voice_id: _voice, ...agentCommon } = agentBase;
+const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, workspaceId: WS, createdAt: CREATED };
+const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, ambience_enabled: false, ...callControls, updatedAt: UPDATED };
+const agentListItem = {
+  _id: EXAMPLE_IDS.agent,
+  name: agentCreate.name,
+  llm_provider: agentCreate.llm_provider,
+  llm_model: agentCreate.llm_model,
+  tts_provider: agentCreate.tts_provider,
+  stt_provider: agentCreate.stt_provider,
+  workspaceId: WS,
+  createdAt: CREATED,
+};
+
+export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
+  createAgent: { request: agentCreate, response: agentCreated },
+  listAgents: { response: page(agentListItem) },
+  getAgent: { params: { id: EXAMPLE_IDS.agent }, response: agentView },
+  updateAgent: {
+    params: { id: EXAMPLE_IDS.agent },
+    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 } },
+    response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 } },
+  },
+  deleteAgent: { params: { id: EXAMPLE_IDS.agent } },
+};

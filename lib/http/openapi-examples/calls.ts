@@ -1,0 +1,105 @@
+import type { OperationId } from '../../infra/routes.js';
+import { CALLEE, CREATED, EXAMPLE_IDS, page, WS, type OperationExamples } from './shared.js';
+
+const historyListItem = {
+  _id: EXAMPLE_IDS.call,
+  agentType: 'voice',
+  agentId: EXAMPLE_IDS.agent,
+  fullName: 'Ada Lovelace',
+  mobileNumber: CALLEE,
+  callDuration: 95,
+  callEndReason: 'customer_hangup',
+  callSummary: 'Confirmed the appointment for 3 June at 10:30.',
+  callCost: 1.5833,
+  workspace_id: WS,
+  createdAt: CREATED,
+  // Present for agents with an `analysis` section (docs/webhooks.md, "Post-call analysis").
+  analysis: {
+    status: 'completed',
+    success: { pass: true, reason: 'The patient confirmed the appointment.' },
+    data: { appointment_confirmed: true, reschedule_requested: false },
+    analyzedAt: '2025-06-02T14:04:49.000Z',
+  },
+};
+const historyView = {
+  ...historyListItem,
+  callTranscript: 'agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!',
+  // Where the recording is kept; GET /api/history/{id}/recording-url turns it into a download URL.
+  callRecordingUrl: `s3://voice-agents-recordings/recordings/${WS}/${EXAMPLE_IDS.call}.wav`,
+};
+
+/** A chat session, as `POST /api/chats` and `POST /widget/chat` answer it. */
+const chatStarted = {
+  chatId: EXAMPLE_IDS.chat,
+  agentName: 'Ava',
+  chatUrl: 'wss://stream.example.com/web-chat',
+  credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+  expiresAt: '2026-11-23T16:10:00.000Z',
+};
+
+/** The call history, and the calls, meetings, chats and widget sessions a request starts. */
+export const CALL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
+  listHistory: { response: page(historyListItem) },
+  getHistory: { params: { id: EXAMPLE_IDS.call }, response: historyView },
+  deleteHistory: { params: { id: EXAMPLE_IDS.call } },
+  getRecordingUrl: {
+    params: { id: EXAMPLE_IDS.call },
+    response: {
+      url: `https://voice-agents-recordings.s3.us-east-1.amazonaws.com/recordings/${WS}/${EXAMPLE_IDS.call}.wav?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=3b1f0c9e`,
+      expiresAt: '2025-06-02T14:18:11.000Z',
+    },
+  },
+
+  startPhoneCall: {
+    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace' },
+    response: { call_id: EXAMPLE_IDS.call, status: 'initiated' },
+  },
+  startCall: {
+    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace' },
+    response: { call_id: EXAMPLE_IDS.call, status: 'initiated' },
+  },
+  createMeetingLink: {
+    request: { assistantId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', phoneNumber: CALLEE },
+    response: { call_id: EXAMPLE_IDS.meeting, room_url: `https://api.example.com/meeting/${EXAMPLE_IDS.meeting}?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc` },
+  },
+  createChat: {
+    request: { agentId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace' },
+    response: chatStarted,
+  },
+  openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },
+  joinMeeting: {
+    params: { callId: EXAMPLE_IDS.meeting },
+    response: {
+      callId: EXAMPLE_IDS.meeting,
+      agentName: 'Ava',
+      streamUrl: 'wss://stream.example.com/web-stream',
+      credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+      expiresAt: '2026-11-23T15:20:00.000Z',
+    },
+  },
+  meetingAsset: { params: { file: 'meeting.js' } },
+  widgetLoader: {},
+  startWidgetChat: {
+    request: { apiKey: 'vak_widget_3Jb7Qm2xN9pL4sT8vW1yZ6cR0dF5gH', agentId: EXAMPLE_IDS.agent },
+    response: chatStarted,
+  },
+  startWidgetSession: {
+    request: { apiKey: 'vak_widget_3Jb7Qm2xN9pL4sT8vW1yZ6cR0dF5gH', agentId: EXAMPLE_IDS.agent },
+    response: {
+      callId: EXAMPLE_IDS.call,
+      agentName: 'Ava',
+      streamUrl: 'wss://stream.example.com/web-stream',
+      credential: 'wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+      expiresAt: '2026-11-23T15:20:00.000Z',
+    },
+  },
+};
+
+/** The meeting page's answers when a link cannot be used (text/html, not the JSON error body). */
+const meetingHtml = (title: string, text: string) =>
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  `<title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+export const MEETING_PAGE_EXAMPLES = {
+  404: meetingHtml('Link not found', 'This meeting link is not valid.'),
+  410: meetingHtml('Link already used', 'This meeting link has already been opened. Ask for a new link.'),
+} as const;

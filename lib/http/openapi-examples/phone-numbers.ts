@@ -1,0 +1,47 @@
+import type { OperationId } from '../../infra/routes.js';
+import { CREATED, EXAMPLE_IDS, IMPORTED, page, UPDATED, WS, type OperationExamples } from './shared.js';
+
+/** A number the local Twilio stand-in sells (US +1 <area> 555-01xx). */
+const BOUGHT = '+14155550123';
+const ACCOUNT_SID = 'AC3f9c2a71d4e85b06a7c1e9d2b4f60a58';
+
+const phoneNumberView = {
+  _id: EXAMPLE_IDS.phoneNumber,
+  number: BOUGHT,
+  status: 'active',
+  workspaceId: WS,
+  agentId: EXAMPLE_IDS.agent,
+  createdAt: CREATED,
+  updatedAt: UPDATED,
+};
+
+export const PHONE_NUMBER_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
+  searchPhoneNumbers: {
+    params: { country: 'US', areaCode: '415' },
+    response: {
+      data: [
+        {
+          number: BOUGHT,
+          friendlyName: '(415) 555-0123',
+          locality: 'San Francisco',
+          region: 'CA',
+          postalCode: '94103',
+          country: 'US',
+          capabilities: { voice: true, sms: true, mms: true },
+        },
+      ],
+    },
+  },
+  buyPhoneNumber: {
+    request: { phoneNumber: BOUGHT },
+    response: { _id: EXAMPLE_IDS.phoneNumber, number: BOUGHT, status: 'active', workspaceId: WS },
+  },
+  importPhoneNumber: {
+    request: { phoneNumber: IMPORTED, telephonyAccountSid: ACCOUNT_SID, telephonyAuthToken: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b' },
+    response: { _id: EXAMPLE_IDS.phoneNumber, number: IMPORTED, status: 'active', workspaceId: WS, type: 'byot' },
+  },
+  listPhoneNumbers: { response: page(phoneNumberView) },
+  getPhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber }, response: phoneNumberView },
+  updatePhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber }, request: { agentId: EXAMPLE_IDS.agent }, response: phoneNumberView },
+  deletePhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber } },
+};

@@ -1,0 +1,48 @@
+import { MASK } from '../../domain/tool.js';
+import { listTemplates } from '../../domain/tool-templates.js';
+import type { OperationId } from '../../infra/routes.js';
+import { CREATED, EXAMPLE_IDS, UPDATED, WS, type OperationExamples } from './shared.js';
+
+const toolParameters = [{ name: 'order_id', description: 'The order number the caller reads out, e.g. 10023', required: true }];
+const toolCreate = {
+  name: 'check_order_status',
+  type: 'http',
+  description: 'Looks up the delivery status of an order by its number.',
+  config: {
+    method: 'GET',
+    url: 'https://api.example.com/orders/{order_id}/status',
+    headers: { Authorization: 'Bearer sk_test_51Hc2xV0a9Q7' },
+  },
+  parameters: toolParameters,
+};
+const toolCreated = {
+  _id: EXAMPLE_IDS.tool,
+  name: toolCreate.name,
+  type: toolCreate.type,
+  description: toolCreate.description,
+  workspaceId: WS,
+  createdAt: CREATED,
+  config: { method: 'GET', url: toolCreate.config.url },
+};
+const toolListItem = { _id: EXAMPLE_IDS.tool, name: toolCreate.name, type: toolCreate.type, description: toolCreate.description, workspaceId: WS, createdAt: CREATED };
+const toolView = {
+  ...toolListItem,
+  config: { method: 'GET', url: toolCreate.config.url, headers: { Authorization: MASK } },
+  parameters: toolParameters,
+  updatedAt: UPDATED,
+};
+
+export const TOOL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
+  createTool: { request: toolCreate, response: toolCreated },
+  listTools: { response: { data: [toolListItem] } },
+  // The catalogue itself is the example: what the page shows is what the route answers.
+  listToolTemplates: { response: { data: listTemplates().slice(0, 2) } },
+  getTool: { params: { id: EXAMPLE_IDS.tool }, response: toolView },
+  updateTool: {
+    params: { id: EXAMPLE_IDS.tool },
+    // The masked header sent back keeps the stored secret; only the description changes.
+    request: { description: 'Looks up the delivery status and expected date of an order.', config: { headers: { Authorization: MASK } } },
+    response: { ...toolView, description: 'Looks up the delivery status and expected date of an order.' },
+  },
+  deleteTool: { params: { id: EXAMPLE_IDS.tool } },
+};
