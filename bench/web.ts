@@ -26,7 +26,7 @@ import { setLogLevel } from '../lib/http/log.js';
 import { SimulatedCaller } from '../lib/local/simulated-caller.js';
 import { SimulatedWebCaller } from '../lib/local/simulated-web-caller.js';
 import type { RunningPlatform } from '../lib/local/platform.js';
-import { openInboundCall } from '../lib/services/calls.js';
+import { openInboundCall } from '../lib/services/inbound-calls.js';
 import { putNewAgent } from '../lib/store/agents.js';
 import { createWorkspace } from '../lib/store/workspaces.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../lib/domain/stream-token.js';

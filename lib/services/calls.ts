@@ -29,9 +29,7 @@ import {
   advanceCall,
   claimStream,
   createCallWithReservation,
-  createInboundCall,
   findCall,
-  findCallByProviderSid,
   findIdempotencyRecord,
   heartbeatStream,
   type IdempotencyRecord,
@@ -398,56 +396,6 @@ export async function recordConnectedCall<T extends HistoryRecord>(deps: History
 function endReasonAfterDetection(reason: CallEndReason, answeredBy: string | undefined): CallEndReason {
   const byMachine: readonly CallEndReason[] = ['customer_hangup', 'agent_hangup', 'silence_timeout', 'max_duration'];
   return isMachine(answeredBy) && byMachine.includes(reason) ? 'voicemail' : reason;
-}
-
-export type InboundAnswer = { readonly kind: 'connect'; readonly call: Call } | { readonly kind: 'insufficient' } | { readonly kind: 'ended' };
-
-/**
- * Answers an inbound call routed to an agent: reserves one call's credits and writes the live call (with
- * the provider's call sid, once per sid) so it is admitted, settled and recorded like an outbound call.
- * `insufficient` when the workspace cannot cover the reservation (so two callers cannot share one); a
- * repeated webhook for the same provider call answers for the same call while its stream can still start.
- */
-export async function openInboundCall(
-  deps: HistoryDeps,
-  input: { workspaceId: string; agentId: string; phoneNumberId: string; ourNumber: string; caller?: string; callSid: string; agent?: Pick<Agent, 'max_duration_seconds'> },
-): Promise<InboundAnswer> {
-  const pricing = agentPricing(deps.config, input.agent ?? {});
-  const now = Date.now();
-  const createdAt = new Date(now).toISOString();
-  const call: Call = {
-    _id: newId('call', now),
-    workspaceId: input.workspaceId,
-    agentId: input.agentId,
-    agentType: 'voice',
-    direction: 'inbound',
-    // Answered: the stream follows at once.
-    status: 'in-progress',
-    to: (input.caller && normalizePhone(input.caller)?.e164) ?? '',
-    from: input.ourNumber,
-    phoneNumberId: input.phoneNumberId,
-    providerCallSid: input.callSid,
-    contactName: '',
-    reserved: reservationFor(pricing),
-    maxDurationSeconds: pricing.maxDurationSeconds,
-    createdAt,
-    updatedAt: createdAt,
-  };
-  const out = await createInboundCall(deps.db, call, input.callSid, now);
-  if (out.kind === 'created') {
-    await checkLowCredits(deps, input.workspaceId);
-    return { kind: 'connect', call };
-  }
-  if (out.kind === 'insufficient') return { kind: 'insufficient' };
-  const known = await findCallByProviderSid(deps.db, input.callSid);
-  const existing = known?.workspaceId === input.workspaceId ? await findCall(deps.db, known.workspaceId, known.callId) : undefined;
-  return existing && isLive(existing) && existing.streamStartedAt === undefined ? { kind: 'connect', call: existing } : { kind: 'ended' };
-}
-
-/** Applies the status callback of an inbound call (it names only the provider's call sid) to its call. */
-export async function applyInboundStatus(deps: HistoryDeps, workspaceId: string, update: ProviderStatus): Promise<void> {
-  const known = await findCallByProviderSid(deps.db, update.callSid);
-  if (known?.workspaceId === workspaceId) await applyProviderStatus(deps, workspaceId, known.callId, update);
 }
 
 /**

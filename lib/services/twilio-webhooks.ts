@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { applyInboundStatus, openInboundCall } from './calls.js';
+import { applyInboundStatus, openInboundCall } from './inbound-calls.js';
 import { publicUrl, streamUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import { AppError, BadRequestError, PayloadTooLargeError } from '../domain/errors.js';

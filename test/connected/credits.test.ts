@@ -10,7 +10,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../lib/deps.js';
 import { InsufficientCreditsError } from '../../lib/domain/errors.js';
-import { openInboundCall } from '../../lib/services/calls.js';
+import { openInboundCall } from '../../lib/services/inbound-calls.js';
 import { assertCanAffordCall, callAffordability, checkLowCredits, creditsOverview, insufficientCredits, settleCall } from '../../lib/services/credits.js';
 import { findCall } from '../../lib/store/calls.js';
 import { claimLowCreditsAlert, debitChatMessage, ledgerItem, listCallLedgerSince, listLedger, readBalance, readCreditsState, rearmLowCreditsAlert, setLowCreditsThreshold } from '../../lib/store/credits.js';

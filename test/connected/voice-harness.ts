@@ -16,7 +16,7 @@ import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js
 import { SimulatedCaller, speech } from '../../lib/local/simulated-caller.js';
 import { defaultReply, type ScriptReply, type ScriptRequest } from '../../lib/local/standins/llm.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
-import { openInboundCall } from '../../lib/services/calls.js';
+import { openInboundCall } from '../../lib/services/inbound-calls.js';
 import { putNewAgent } from '../../lib/store/agents.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import type { LocalVoiceOptions } from '../../streaming-service/src/local.js';
