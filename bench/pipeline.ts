@@ -30,7 +30,7 @@ import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../lib/config.js';
-import { setLogLevel } from '../lib/http/log.js';
+import { setLogLevel } from '../lib/observability/log.js';
 import { DEFAULT_VOICE, type Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
 import { signStreamToken } from '../lib/domain/stream-token.js';

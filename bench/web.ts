@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { DEFAULT_VOICE, type Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
 import { getDeps } from '../lib/deps.js';
-import { setLogLevel } from '../lib/http/log.js';
+import { setLogLevel } from '../lib/observability/log.js';
 import { SimulatedCaller } from '../lib/local/simulated-caller.js';
 import { SimulatedWebCaller } from '../lib/local/simulated-web-caller.js';
 import type { RunningPlatform } from '../lib/local/platform.js';

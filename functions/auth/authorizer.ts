@@ -1,7 +1,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { loadConfig } from '../../lib/config.js';
 import { keyVerdict, noteKeyUse, type ApiKeyContext } from '../../lib/http/key-verdict.js';
-import { describeError, log, setLogLevel } from '../../lib/http/log.js';
+import { describeError, log, setLogLevel } from '../../lib/observability/log.js';
 import { createDb, type Db } from '../../lib/store/dynamo.js';
 
 let db: Db | undefined;

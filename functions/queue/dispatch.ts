@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getDeps, withTelephony } from '../../lib/deps.js';
 import { DispatchMessage } from '../../lib/domain/call.js';
-import { setLogLevel } from '../../lib/http/log.js';
+import { setLogLevel } from '../../lib/observability/log.js';
 import { consumeBatch } from '../../lib/http/sqs-batch.js';
 import { dispatchCall } from '../../lib/services/dispatch.js';
 import { createTwilioCalls } from '../../lib/vendors/telephony/twilio-calls.js';

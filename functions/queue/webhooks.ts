@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getDeps } from '../../lib/deps.js';
 import { DeliveryMessage } from '../../lib/domain/webhook.js';
-import { setLogLevel } from '../../lib/http/log.js';
+import { setLogLevel } from '../../lib/observability/log.js';
 import { consumeBatch } from '../../lib/http/sqs-batch.js';
 import { deliverAttempt } from '../../lib/services/webhook-delivery.js';
 

@@ -1,6 +1,6 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { getDeps } from '../../lib/deps.js';
-import { setLogLevel } from '../../lib/http/log.js';
+import { setLogLevel } from '../../lib/observability/log.js';
 import { settleAbandonedStreams, type SweepResult } from '../../lib/services/abandoned-streams.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { getDeps, withTelephony } from '../../lib/deps.js';
-import { setLogLevel } from '../../lib/http/log.js';
+import { setLogLevel } from '../../lib/observability/log.js';
 import { assertNoStuckCalls, reconcileLostCallbacks, type ReconcileResult } from '../../lib/services/lost-callbacks.js';
 import { createTwilioCalls } from '../../lib/vendors/telephony/twilio-calls.js';
 

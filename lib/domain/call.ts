@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { BodyWorkspaceId, WorkspaceIdField } from './common.js';
-import type { AgentType, CallEndReason } from './history.js';
+import type { AgentType, CallEndReason } from './call-end.js';
 import { CALL_CAPABILITIES, type CallCapability, type PriceShares } from './provider-key.js';
 
 /**

@@ -1,33 +1,12 @@
 import * as z from 'zod';
+import { AGENT_TYPES, type AgentType, type CallEndReason } from './call-end.js';
 import { CallAnalysisView, type CallAnalysis } from './analysis.js';
 import { Timestamp } from './common.js';
 import { ValidationError } from './errors.js';
 import type { CallTransfer, CostBreakdown } from './call.js';
 import { CALL_CAPABILITIES } from './provider-key.js';
 
-export const AGENT_TYPES = ['voice', 'chat', 'video'] as const;
-export type AgentType = (typeof AGENT_TYPES)[number];
-
-/**
- * Why a call ended. The full set is ours to define (API_SPEC.md leaves it open); docs/api.md explains each.
- */
-export const CALL_END_REASONS = [
-  'customer_hangup',
-  'agent_hangup',
-  'transferred',
-  'max_duration',
-  'silence_timeout',
-  'voicemail',
-  'busy',
-  'no_answer',
-  'failed',
-  'canceled',
-  'link_expired',
-  'not_joined',
-  'do_not_call',
-  'error',
-] as const;
-export type CallEndReason = (typeof CALL_END_REASONS)[number];
+export { AGENT_TYPES, CALL_END_REASONS, type AgentType, type CallEndReason } from './call-end.js';
 
 /** A call history record; `_id` is the `call_id` of the call it describes. */
 export interface HistoryRecord {

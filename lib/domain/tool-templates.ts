@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { JsonObject, ToolParameter } from './tool.js';
+import type { JsonObject, ToolParameter } from './tool-parameter.js';
 
 /**
  * Integration templates: prepared HTTP tool definitions keyed by `templateId`, each following the vendor's

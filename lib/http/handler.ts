@@ -10,7 +10,7 @@ import type { RateDecision, RatePolicy } from '../domain/rate-window.js';
 import { parseJsonBody } from './json.js';
 import { isTransientServiceFailure } from '../store/transient.js';
 import { withRequestDeadline } from '../store/dynamo.js';
-import { describeError, log, setLogLevel } from './log.js';
+import { describeError, log, setLogLevel } from '../observability/log.js';
 import { keyVerdict, noteKeyUse, presentedKeyHash, type ApiKeyContext } from './key-verdict.js';
 import { COUNTS_REFUSALS_ONLY, RateLimitedError, UnknownKeyCache, rateExhausted, rateLimitHeaders, ratePolicies, sourceIp, takeRate } from './rate-limit.js';
 

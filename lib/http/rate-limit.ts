@@ -3,7 +3,7 @@ import { AppError } from '../domain/errors.js';
 import { LocalWindows, windowAt, type RateDecision, type RatePolicy } from '../domain/rate-window.js';
 import type { Db } from '../store/dynamo.js';
 import { countInWindow, reserveInWindows } from '../store/rate-limits.js';
-import { describeError, log } from './log.js';
+import { describeError, log } from '../observability/log.js';
 
 /**
  * The API's rate limiter (docs/api.md, "Rate limits"): fixed windows whose count lives in the table, so the

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
-import { describeError, log } from './log.js';
+import { describeError, log } from '../observability/log.js';
 
 /**
  * One SQS batch (an event source with ReportBatchItemFailures), each record on its own: a malformed message

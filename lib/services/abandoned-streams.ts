@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { STREAM_ABANDONED_AFTER_MS, type Call } from '../domain/call.js';
-import { describeError, log } from '../http/log.js';
+import { describeError, log } from '../observability/log.js';
 import { advanceCall, findStaleStreams } from '../store/calls.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { historyOf } from './calls.js';

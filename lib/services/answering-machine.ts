@@ -3,7 +3,7 @@ import { CALL_CONTROL_DEFAULTS } from '../domain/agent.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
 import { contactVariables, fillTemplate } from '../domain/template.js';
 import { isMachine, isMessageEnd } from '../domain/voicemail.js';
-import { log } from '../http/log.js';
+import { log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
 import { findCall, recordAnsweredBy } from '../store/calls.js';
 import { getContact } from '../store/contacts.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { analysisPrompt, analysisResponseSchema, readAnalysis, type AgentAnalysis, type CallAnalysis } from '../domain/analysis.js';
-import { describeError, log } from '../http/log.js';
+import { describeError, log } from '../observability/log.js';
 import { setHistoryAnalysis } from '../store/history.js';
 import type { LlmProvider } from '../vendors/llm/port.js';
 import { announce } from './webhook-events.js';

@@ -23,7 +23,7 @@ import { AppError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { CallEndReason, HistoryRecord } from '../domain/history.js';
 import { newId } from '../domain/ids.js';
 import { normalizePhone } from '../domain/phone.js';
-import { log } from '../http/log.js';
+import { log } from '../observability/log.js';
 import { getAgent } from '../store/agents.js';
 import {
   advanceCall,

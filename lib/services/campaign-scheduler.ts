@@ -4,7 +4,7 @@ import { missingVariables, outcomeOfCall, retryAfter, type Campaign, type Campai
 import type { Agent } from '../domain/agent.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
 import { newId } from '../domain/ids.js';
-import { describeError, log } from '../http/log.js';
+import { describeError, log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
 import { findCall } from '../store/calls.js';
 import {

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { notAMember, type Role, type Session, type WorkspaceRef } from '../domain/dashboard.js';
-import { describeError, log } from '../http/log.js';
+import { describeError, log } from '../observability/log.js';
 import {
   acceptInvitation as acceptStoredInvitation,
   createOwnedWorkspace,

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { DispatchMessage } from '../domain/call.js';
-import { log } from '../http/log.js';
+import { log } from '../observability/log.js';
 import { TIME_LIMIT_GRACE_SECONDS } from '../domain/agent.js';
 import { MACHINE_DETECTION_TIMEOUT_SECONDS, machineDetectionFor } from '../domain/voicemail.js';
 import { findAgent } from '../store/agents.js';

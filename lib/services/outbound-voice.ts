@@ -2,7 +2,7 @@ import { streamUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
-import { log } from '../http/log.js';
+import { log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
 import { findCall } from '../store/calls.js';
 import { findPhoneNumberByE164 } from '../store/phone-numbers.js';

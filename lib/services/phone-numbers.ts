@@ -12,7 +12,7 @@ import {
   type PhoneNumberUpdate,
   type PriorRouting,
 } from '../domain/phone-number.js';
-import { log, describeError } from '../http/log.js';
+import { log, describeError } from '../observability/log.js';
 import { announce } from './webhook-events.js';
 import { findAgent } from '../store/agents.js';
 import {

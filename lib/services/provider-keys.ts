@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { last4, type ProviderKeySet, type ProviderKeyTested, type ProviderKeyVendor, type ProviderKeyView } from '../domain/provider-key.js';
-import { log } from '../http/log.js';
+import { log } from '../observability/log.js';
 import { getProviderKey, putProviderKey, recordProviderKeyTest } from '../store/provider-keys.js';
 import { checkVendorKey } from '../vendors/key-check.js';
 

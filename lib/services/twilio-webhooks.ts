@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { AppError, BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
-import { log } from '../http/log.js';
+import { log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
 import { findFirstPhoneNumberByE164 } from '../store/phone-numbers.js';
 import { findCall } from '../store/calls.js';

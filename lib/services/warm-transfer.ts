@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
-import { log } from '../http/log.js';
+import { log } from '../observability/log.js';
 import { findCall } from '../store/calls.js';
 import { isTelephonyError } from '../vendors/telephony/port.js';
 import { conferenceTwiml, sayAndHangUpTwiml, transferConference } from '../vendors/telephony/twilio-webhook.js';

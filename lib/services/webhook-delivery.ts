@@ -11,7 +11,7 @@ import {
   type WebhookEndpoint,
   type WebhookEvent,
 } from '../domain/webhook.js';
-import { log } from '../http/log.js';
+import { log } from '../observability/log.js';
 import { pinnedLookup, resolveToolTarget, ToolTargetRefusedError, type Resolver } from '../http/outbound-target.js';
 import { MAX_SQS_DELAY_SECONDS } from '../store/queue.js';
 import {

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { newId } from '../domain/ids.js';
 import type { DeliveryMessage, WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookEventType } from '../domain/webhook.js';
-import { describeError, log } from '../http/log.js';
+import { describeError, log } from '../observability/log.js';
 import { allWebhookEndpoints, putEvent, putNewDelivery } from '../store/webhooks.js';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { Call } from '../domain/call.js';
 import { TooManyWidgetSessionsError } from '../domain/widget.js';
-import { describeError, log } from '../http/log.js';
+import { describeError, log } from '../observability/log.js';
 import { confirmWidgetLease, takeWidgetLease } from '../store/widget-leases.js';
 
 /**

@@ -21,7 +21,7 @@ import { analyzeAndRecord } from '../../lib/services/call-analysis.js';
 import { announce } from '../../lib/services/webhook-events.js';
 import { finalizeCall, summarize } from './end/finalize.js';
 import { chargeChatMessage, claimChat, recordChat } from '../../lib/services/chats.js';
-import { describeError, log } from '../../lib/http/log.js';
+import { describeError, log } from '../../lib/observability/log.js';
 import { optOutNumber } from '../../lib/services/dnc.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
 import type { StreamingEnvironment } from './server.js';

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { setLogLevel } from '../../lib/http/log.js';
+import { setLogLevel } from '../../lib/observability/log.js';
 import { loadConfig } from '../../lib/config.js';
 import { getDeps, setProcessEnvironment } from '../../lib/deps.js';
 import type { Fallback } from '../../lib/local/server.js';

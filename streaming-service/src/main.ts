@@ -1,6 +1,6 @@
 import { loadConfig } from '../../lib/config.js';
 import { buildDeps } from '../../lib/deps.js';
-import { setLogLevel, log } from '../../lib/http/log.js';
+import { setLogLevel, log } from '../../lib/observability/log.js';
 import { platformEnvironment } from './environment.js';
 import { vendorProviders } from './providers.js';
 import { startSessionMetrics } from './metrics.js';

@@ -1,4 +1,5 @@
 import type { Config } from '../../lib/config.js';
+import { ACTIVE_SESSIONS_METRIC, SERVICE_DIMENSION } from '../../lib/observability/session-metrics.js';
 
 /**
  * The streaming service's own metrics, as CloudWatch embedded metric format (EMF) log lines: one JSON line on
@@ -9,10 +10,6 @@ import type { Config } from '../../lib/config.js';
  * calls in progress on this task, averaged over all tasks by target tracking.
  */
 
-/** The metric name; the CDK construct builds its scaling metric from the same constant. */
-export const ACTIVE_SESSIONS_METRIC = 'ActiveSessions';
-/** The dimension naming the deployment (METRICS_SERVICE), so stages sharing an account scale apart. */
-export const SERVICE_DIMENSION = 'Service';
 /**
  * One line a minute: CloudWatch's standard resolution is a minute, and target tracking evaluates minute
  * periods, so more often only costs log volume.

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../lib/http/log.js';
+import { describeError, log } from '../../lib/observability/log.js';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { describeError, log } from '../../lib/http/log.js';
+import { describeError, log } from '../../lib/observability/log.js';
 import { verifyWebSession } from '../../lib/domain/web-session-token.js';
 import { ChatSession, type ChatNotice, type ChatOptions, type ChatSink } from './chat/chat-session.js';
 import type { CallSetup, SessionServices } from './session/call-session.js';

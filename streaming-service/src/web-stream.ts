@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { describeError, log } from '../../lib/http/log.js';
+import { describeError, log } from '../../lib/observability/log.js';
 import { verifyWebSession, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import type { CallSession, CallSetup, SessionServices } from './session/call-session.js';
 import type { MediaTransport } from './transport/port.js';

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, type Config } from '../../lib/config.js';
-import { MULAW_SILENCE, mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+import { MULAW_SILENCE, mulawToPcm, pcmToMulaw } from '../../lib/vendors/shared/mulaw.js';
 import { startSttStandins, type SttStandins } from '../../lib/local/standins/stt.js';
 import { EnergyVad, normalizeTranscript, wireSteps, type StandinSession, type SttStandinControl, type WireFrame } from '../../lib/local/standins/stt-engine.js';
 import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';

@@ -20,7 +20,7 @@
 import { appendFileSync } from 'node:fs';
 import { afterAll, expect, vi } from 'vitest';
 import { setProcessEnvironment } from '../../lib/deps.js';
-import { setLogLevelFromEnvironment } from '../../lib/http/log.js';
+import { setLogLevelFromEnvironment } from '../../lib/observability/log.js';
 
 const before = { ...process.env } as Record<string, string>;
 const cpuAtStart = process.cpuUsage();

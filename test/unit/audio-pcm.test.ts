@@ -3,7 +3,7 @@
 // the next chunk (never dropped or misread), and the streaming resampler's output does not depend on where
 // the chunks were cut (no flat spot or lost fraction of a sample at chunk edges).
 import { describe, expect, it } from 'vitest';
-import { MULAW_SILENCE, resample } from '../../streaming-service/src/codec/mulaw.js';
+import { MULAW_SILENCE, resample } from '../../lib/vendors/shared/mulaw.js';
 import { PHONE_AUDIO, WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 import { PcmConverter, StreamingResampler, WholeSamples, decodeToPcm, formatOf, linear16ToPcm, pcmToLinear16 } from '../../lib/vendors/shared/pcm.js';
 

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { speech } from '../../lib/local/simulated-caller.js';
-import { mulawToPcm } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm } from '../../lib/vendors/shared/mulaw.js';
 import { CallerFloor } from '../../streaming-service/src/session/floor.js';
 import { DEFAULT_INTERRUPTION, type AgentActivity } from '../../streaming-service/src/session/interruption.js';
 import { loadFvad } from '../../streaming-service/src/session/vad.js';

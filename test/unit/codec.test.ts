@@ -3,7 +3,7 @@
  * to the signal where it is lossy, and Twilio messages round-trip to exactly the wire shapes Twilio uses.
  */
 import { describe, expect, it } from 'vitest';
-import { MULAW_TO_LINEAR, mulawToPcm, pcmToMulaw, resample } from '../../streaming-service/src/codec/mulaw.js';
+import { MULAW_TO_LINEAR, mulawToPcm, pcmToMulaw, resample } from '../../lib/vendors/shared/mulaw.js';
 import { PHONE_AUDIO, WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 import { decodeToPcm, pcmToLinear16, rms } from '../../lib/vendors/shared/pcm.js';
 import { decodeTwilio, encodeClear, encodeMark, encodeMedia } from '../../streaming-service/src/codec/twilio.js';

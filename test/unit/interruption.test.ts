@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { speech } from '../../lib/local/simulated-caller.js';
-import { mulawToPcm } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm } from '../../lib/vendors/shared/mulaw.js';
 import {
   DEFAULT_INTERRUPTION,
   InterruptionPolicy,

@@ -9,7 +9,7 @@ let loads = 0;
  * A fresh instance of the log module, read with the environment as it is now (a query makes it a module of
  * its own; the registry the other files in this worker share is left alone).
  */
-const freshLog = (): Promise<typeof import('../../lib/http/log.js')> => import(/* @vite-ignore */ `../../lib/http/log.js?fresh=${(loads += 1)}`);
+const freshLog = (): Promise<typeof import('../../lib/observability/log.js')> => import(/* @vite-ignore */ `../../lib/observability/log.js?fresh=${(loads += 1)}`);
 
 /** The log module loaded afresh with `LOG_LEVEL` as given, and what it printed for one line per level. */
 async function printedWith(level: string | undefined): Promise<string[]> {

@@ -4,7 +4,7 @@
 // speech start, growing interims, the end-of-turn final only after the endpointing silence plus the final
 // delay, then the utterance-end fallback; finalize and flush finalize early; transcripts follow the script.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mulawToPcm, pcmToMulaw, resample } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm, pcmToMulaw, resample } from '../../lib/vendors/shared/mulaw.js';
 import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 import { pcmToLinear16 } from '../../lib/vendors/shared/pcm.js';
 import {

@@ -4,7 +4,7 @@
  * the scripted first-byte delay, in chunks of the scripted size, stopping at once on a clear.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { mulawToPcm } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm } from '../../lib/vendors/shared/mulaw.js';
 import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 import { linear16ToPcm } from '../../lib/vendors/shared/pcm.js';
 import {

@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import { redactSecrets, VendorError } from '../../lib/vendors/shared/errors.js';
 import { TelephonyError } from '../../lib/vendors/telephony/port.js';
 import { mapOpenAiError } from '../../lib/vendors/llm/openai.js';
-import { describeError } from '../../lib/http/log.js';
+import { describeError } from '../../lib/observability/log.js';
 
 const hex = (n: number) => 'a1b2c3d4e5f60718'.repeat(8).slice(0, n);
 

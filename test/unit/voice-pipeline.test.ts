@@ -10,7 +10,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '../../lib/domain/contact.js';
-import { mulawToPcm, pcmToMulaw } from '../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm, pcmToMulaw } from '../../lib/vendors/shared/mulaw.js';
 import { CallRecorder } from '../../streaming-service/src/end/recording.js';
 import { AudioOut } from '../../streaming-service/src/session/audio-out.js';
 import { FrameQueue, type Frame } from '../../streaming-service/src/frames.js';

@@ -12,7 +12,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Config } from '../../config.js';
-import { ACTIVE_SESSIONS_METRIC, SERVICE_DIMENSION } from '../../../streaming-service/src/metrics.js';
+import { ACTIVE_SESSIONS_METRIC, SERVICE_DIMENSION } from '../../observability/session-metrics.js';
 import { PROJECT_ROOT } from './api-function.js';
 import { bindDataKey, bindRecordings, bindTable, type BindTarget } from './bindings.js';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { mulawToPcm } from '../../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm } from '../../vendors/shared/mulaw.js';
 import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import { FrameCutter, WholeSamples, decodeToPcm, rms } from '../../vendors/shared/pcm.js';
 import { STANDIN_KEY } from './catalog.js';

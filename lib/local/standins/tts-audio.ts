@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { pcmToMulaw } from '../../../streaming-service/src/codec/mulaw.js';
+import { pcmToMulaw } from '../../vendors/shared/mulaw.js';
 import { PHONE_AUDIO, bytesPerMs, bytesPerSample, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import { pcmToLinear16 } from '../../vendors/shared/pcm.js';
 import { STANDIN_KEY } from './catalog.js';

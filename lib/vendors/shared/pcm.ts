@@ -1,4 +1,4 @@
-import { mulawToPcm, resample } from '../../../streaming-service/src/codec/mulaw.js';
+import { mulawToPcm, resample } from './mulaw.js';
 import { PHONE_AUDIO, bytesPerSample, type AudioFormat } from './audio-format.js';
 
 /**

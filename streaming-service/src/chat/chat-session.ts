@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/http/log.js';
+import { describeError, log } from '../../../lib/observability/log.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import { LocalWindows, type RatePolicy } from '../../../lib/domain/rate-window.js';

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/http/log.js';
+import { describeError, log } from '../../../lib/observability/log.js';
 import type { HistoryRecord } from '../../../lib/domain/history.js';
 import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
 import type { CallOutcome } from '../session/call-session.js';

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/http/log.js';
+import { describeError, log } from '../../../lib/observability/log.js';
 import type { CallCapability } from '../../../lib/domain/provider-key.js';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';

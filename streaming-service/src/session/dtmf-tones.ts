@@ -1,4 +1,4 @@
-import { pcmToMulaw } from '../codec/mulaw.js';
+import { pcmToMulaw } from '../../../lib/vendors/shared/mulaw.js';
 
 /**
  * In-band DTMF: the keypad's dual tones as audio, for the `send_dtmf` tool. A Media Stream cannot carry

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/http/log.js';
+import { describeError, log } from '../../../lib/observability/log.js';
 import { InterruptionPolicy, type AgentActivity, type InterruptionAction, type InterruptionSettings } from './interruption.js';
 import { loadFvad, VoiceActivity } from './vad.js';
 

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/http/log.js';
+import { describeError, log } from '../../../lib/observability/log.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';
 import type { LlmEvent, LlmProvider, LlmRequest } from '../../../lib/vendors/llm/port.js';
 

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/http/log.js';
+import { describeError, log } from '../../../lib/observability/log.js';
 import type { TtsSession } from '../../../lib/vendors/tts/port.js';
 import type { AudioOut } from './audio-out.js';
 import type { Phrase, SpeechHandle } from './speech-handle.js';

@@ -1,5 +1,5 @@
 import { PHONE_AUDIO, bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
-import { describeError, log } from '../../../lib/http/log.js';
+import { describeError, log } from '../../../lib/observability/log.js';
 import { concatBytes } from '../../../lib/vendors/shared/pcm.js';
 import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import { describeError, log } from '../../../lib/http/log.js';
+import { describeError, log } from '../../../lib/observability/log.js';
 import type { WebSessionClaims } from '../../../lib/domain/web-session-token.js';
 import { loadCallSetup } from '../admission.js';
 import type { CallSetup, SessionServices } from '../session/call-session.js';
