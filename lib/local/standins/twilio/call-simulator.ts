@@ -1,14 +1,14 @@
-import { twilioSignature } from '../vendors/telephony/twilio-webhook.js';
+import { twilioSignature } from '../../../vendors/telephony/twilio-webhook.js';
 import { DtmfDetector } from './dtmf-detector.js';
-import { SimulatedCaller, tone } from './simulated-caller.js';
-import type { CallHooks, StandinAccount, StandinCall, StandinCallStatus, TwilioStandin } from './twilio-standin.js';
+import { SimulatedCaller, tone } from '../../callers/simulated-caller.js';
+import type { CallHooks, StandinAccount, StandinCall, StandinCallStatus, TwilioStandin } from './standin.js';
 
 /**
  * What the Twilio stand-in does with a call placed through its REST API, the way Twilio would: signed
  * status callbacks (initiated, ringing, answered, completed: only the events the call asked for), the
  * TwiML fetched from the call's `Url` with a signed POST, and for `<Connect><Stream>` a Media Streams
  * WebSocket opened to the stream URL with the `<Parameter>`s as `customParameters`. On it a simulated
- * callee (lib/local/simulated-caller.ts) listens to the agent and says its scripted lines, then hangs up.
+ * callee (lib/local/callers/simulated-caller.ts) listens to the agent and says its scripted lines, then hangs up.
  * Rules per destination number make it busy, unanswered or failing instead (no TwiML is fetched then).
  *
  * It plugs into the stand-in through its {@link CallHooks} seam.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
-import { parseForm, twilioSignature, type FormParams } from '../vendors/telephony/twilio-webhook.js';
+import { parseForm, twilioSignature, type FormParams } from '../../../vendors/telephony/twilio-webhook.js';
 
 /**
  * A local stand-in for the slice of Twilio's REST API (2010-04-01) the platform calls: available-number
