@@ -8,7 +8,7 @@
  *   parent -> { type: 'stop' }
  */
 import { loadConfig } from '../lib/config.js';
-import { SimulatedCaller, tone } from '../lib/local/simulated-caller.js';
+import { SimulatedCaller, tone } from '../lib/local/callers/simulated-caller.js';
 import { startLlmStandins, type LlmScript } from '../lib/local/standins/llm.js';
 import { startSttStandins, type SttScript, type SttStandinControl } from '../lib/local/standins/stt.js';
 import type { TtsStandin } from '../lib/local/standins/tts-audio.js';

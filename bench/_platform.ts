@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPlatform, type RunningPlatform } from '../lib/local/platform.js';
-import { startStores, type LocalStores } from '../lib/local/stores.js';
+import { startPlatform, type RunningPlatform } from '../lib/local/platform/platform.js';
+import { startStores, type LocalStores } from '../lib/local/platform/stores.js';
 import type { LocalVoiceOptions } from '../streaming-service/src/local.js';
 
 /** Where a benchmark's private platform keeps its data. */

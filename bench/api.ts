@@ -39,7 +39,7 @@ const OTHER_ENTRIES = [
 
 /** `npm run bench -- api --bundles-only`: only the cold-start part (no DynamoDB Local, no latency rounds). */
 const BUNDLES_ONLY = process.argv.includes('--bundles-only');
-import type { RunningPlatform } from '../lib/local/platform.js';
+import type { RunningPlatform } from '../lib/local/platform/platform.js';
 import { putNewAgent } from '../lib/store/agents.js';
 import { createDb, type Db } from '../lib/store/dynamo.js';
 import { ratePolicies, takeRate } from '../lib/http/rate-limit.js';

@@ -17,7 +17,7 @@
  */
 import { loadavg } from 'node:os';
 import writeXlsxFile from 'write-excel-file/node';
-import type { RunningPlatform } from '../lib/local/platform.js';
+import type { RunningPlatform } from '../lib/local/platform/platform.js';
 import type { Contact } from '../lib/domain/contact.js';
 import { newId } from '../lib/domain/ids.js';
 import { IMPORT_CONCURRENCY, putNewContacts } from '../lib/store/contact-import.js';

@@ -10,10 +10,10 @@
  * Local by default: it uses the stores of the running `npm start` (found through DATA_DIR, or among the
  * running instances when DATA_DIR is not set), or starts DynamoDB Local on a DATA_DIR that `npm start`
  * used for the one command. With `--aws` it acts on the real table named by TABLE_NAME using the usual AWS
- * credential chain. Exit codes: 0 done, 1 failed, 2 usage error (lib/local/cli.ts).
+ * credential chain. Exit codes: 0 done, 1 failed, 2 usage error (lib/local/cli/cli.ts).
  */
-import { parseCommandLine } from '../lib/local/cli-args.js';
-import { formatUsageError, UsageError } from '../lib/local/cli-errors.js';
+import { parseCommandLine } from '../lib/local/cli/cli-args.js';
+import { formatUsageError, UsageError } from '../lib/local/cli/cli-errors.js';
 
 const argv = process.argv.slice(2);
 const io = { stdout: process.stdout, stderr: process.stderr };
@@ -41,5 +41,5 @@ try {
     process.exit(2);
   }
 }
-const { main } = await import('../lib/local/cli.js');
+const { main } = await import('../lib/local/cli/cli.js');
 process.exit(await main(argv, process.env, io));

@@ -2,8 +2,8 @@
  * `npm start`: the whole platform on this machine, offline, on its embedded defaults.
  */
 import { fileURLToPath } from 'node:url';
-import { cliCommandFor } from '../lib/local/cli-args.js';
-import { LocalSettings, startPlatform } from '../lib/local/platform.js';
+import { cliCommandFor } from '../lib/local/cli/cli-args.js';
+import { LocalSettings, startPlatform } from '../lib/local/platform/platform.js';
 
 /** `npm run cli` runs in the project root, where the default DATA_DIR (.data) resolves. */
 const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));

@@ -18,7 +18,7 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSy
 import { createRequire } from 'node:module';
 import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { startStores } from '../lib/local/stores.js';
+import { startStores } from '../lib/local/platform/stores.js';
 import { ensureDashboardBuild } from '../lib/web/dashboard/build.js';
 import { runStores } from '../test/support/global-setup.js';
 

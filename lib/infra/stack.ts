@@ -35,9 +35,9 @@ export const SQS_VISIBILITY_PER_TIMEOUT = 6;
 /** The queue consumers' timeouts: a Twilio create or a batch of webhook attempts (10 s each), plus table writes. */
 export const CONSUMER_TIMEOUT = Duration.seconds(25);
 
-/** The call-dispatch queue's settings; lib/local/sqs.ts mirrors the receive count and test/offline checks they agree. */
+/** The call-dispatch queue's settings; lib/local/platform/sqs.ts mirrors the receive count and test/offline checks they agree. */
 export const DISPATCH_QUEUE = {
-  /** Six consumer timeouts (locally 60 s: lib/local/sqs.ts has no Lambda poller to throttle). */
+  /** Six consumer timeouts (locally 60 s: lib/local/platform/sqs.ts has no Lambda poller to throttle). */
   visibilityTimeout: Duration.seconds(CONSUMER_TIMEOUT.toSeconds() * SQS_VISIBILITY_PER_TIMEOUT),
   /** Three tries ride out a vendor blip; a message failing more often is a bug to inspect, not to retry. */
   maxReceiveCount: 3,

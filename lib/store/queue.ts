@@ -6,7 +6,7 @@ import type { DeliveryMessage } from '../domain/webhook.js';
 
 /**
  * The call-dispatch queue port: the API sends one message per call; the dispatcher Lambda (or, locally,
- * lib/local/queue-poller.ts) consumes it. The client is built once per cold start.
+ * lib/local/platform/queue-poller.ts) consumes it. The client is built once per cold start.
  */
 export interface DispatchQueue {
   /** Sends one dispatch message; resolves with SQS's message id. */
@@ -52,7 +52,7 @@ export interface WebhookQueue {
 }
 
 /**
- * The webhook queue's settings, shared by the CDK stack and the local queue (lib/local/sqs.ts) so they agree.
+ * The webhook queue's settings, shared by the CDK stack and the local queue (lib/local/platform/sqs.ts) so they agree.
  */
 export const WEBHOOK_QUEUE_SETTINGS = {
   /** Longer than one attempt can take (its 10 s deadline, DNS lookup included, and the log write) and than the consumer's timeout. */

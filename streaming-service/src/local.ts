@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { setLogLevel } from '../../lib/observability/log.js';
 import { loadConfig } from '../../lib/config.js';
 import { getDeps, setProcessEnvironment } from '../../lib/deps.js';
-import type { Fallback } from '../../lib/local/server.js';
+import type { Fallback } from '../../lib/local/platform/server.js';
 import { startLlmStandins, type LlmScript, type LlmStandins } from '../../lib/local/standins/llm.js';
 import { startSttStandins, type SttScript, type SttStandins } from '../../lib/local/standins/stt.js';
 import { startTtsStandins, type TtsScript, type TtsStandins } from '../../lib/local/standins/tts.js';

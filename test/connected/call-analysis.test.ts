@@ -8,7 +8,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ScriptRequest } from '../../lib/local/standins/llm.js';
-import { tone } from '../../lib/local/simulated-caller.js';
+import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, runCli } from '../../lib/local/cli.js';
+import { main, runCli } from '../../lib/local/cli/cli.js';
 import { creditBalance } from '../../lib/store/workspaces.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
@@ -74,7 +74,7 @@ function expectUsageError(r: Ran, message: RegExp) {
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'vap-cli-'));
   registry = join(scratch, 'registry');
-  // The platform registers itself where this file's CLI processes look (lib/local/instances.ts).
+  // The platform registers itself where this file's CLI processes look (lib/local/platform/instances.ts).
   process.env.PLATFORM_REGISTRY_DIR = registry;
   t = await startTestPlatform({ persist: true });
 });

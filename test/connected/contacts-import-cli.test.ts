@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_IMPORT_LIMITS } from '../../lib/domain/contact-import/index.js';
-import { runCli } from '../../lib/local/cli.js';
-import { progressBar } from '../../lib/local/progress.js';
+import { runCli } from '../../lib/local/cli/cli.js';
+import { progressBar } from '../../lib/local/cli/progress.js';
 import { csv, usNumber, xlsx } from '../support/contact-files.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 

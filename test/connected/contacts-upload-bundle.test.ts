@@ -20,7 +20,7 @@ import { synthFunctionAsset } from '../support/stack.js';
 
 const run = promisify(execFile);
 
-/** The variables the stack gives the function, here as the local platform gives its handlers (lib/local/platform.ts). */
+/** The variables the stack gives the function, here as the local platform gives its handlers (lib/local/platform/platform.ts). */
 const LAMBDA_ENVIRONMENT = [
   'TABLE_NAME',
   'AWS_REGION',

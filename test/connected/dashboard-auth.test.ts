@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryPrefix } from '../../lib/store/dynamo.js';
 import { key } from '../../lib/store/model.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { runCli } from '../../lib/local/cli.js';
+import { runCli } from '../../lib/local/cli/cli.js';
 import { codeFor, DashboardBrowser, signedUpUser, type DashboardSession } from '../support/dashboard-api.js';
 
 let t: TestPlatform;

@@ -17,7 +17,7 @@ import { putProviderKey, workspaceProviderKeys } from '../../lib/store/provider-
 import { addKeyVersion, createSecretBox, loadOrCreateKeyFile, writeKeyFile, type SecretBox } from '../../lib/store/secret-box.js';
 import { getTool, saveTool } from '../../lib/store/tools.js';
 import { getWebhookEndpoint } from '../../lib/store/webhooks.js';
-import { main } from '../../lib/local/cli.js';
+import { main } from '../../lib/local/cli/cli.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
 let t: TestPlatform;

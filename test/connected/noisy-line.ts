@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { SimulatedCaller } from '../../lib/local/simulated-caller.js';
+import type { SimulatedCaller } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 

@@ -6,7 +6,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TwilioStandin } from '../../lib/local/twilio-standin.js';
+import type { TwilioStandin } from '../../lib/local/standins/twilio/standin.js';
 import { key } from '../../lib/store/model.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 

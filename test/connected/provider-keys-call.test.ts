@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costBreakdownFor } from '../../lib/domain/call.js';
 import type { Agent } from '../../lib/domain/agent.js';
 import { issueStandinKey, takePresentedKeys, type StandinVendor } from '../../lib/local/standins/accounts.js';
-import { tone } from '../../lib/local/simulated-caller.js';
+import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { callPricing } from '../../lib/services/credits.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { putProviderKey } from '../../lib/store/provider-keys.js';

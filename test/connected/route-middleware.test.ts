@@ -19,7 +19,7 @@ import { getDeps, setProcessEnvironment, type Deps } from '../../lib/deps.js';
 import { AppError } from '../../lib/domain/errors.js';
 import { defineRoute, type RouteInput } from '../../lib/http/handler.js';
 import type { RouteSpec } from '../../lib/infra/routes.js';
-import { ensureTable } from '../../lib/local/dynamodb.js';
+import { ensureTable } from '../../lib/local/platform/dynamodb.js';
 import type { TelephonyPort } from '../../lib/vendors/telephony/port.js';
 import { createSessionKey } from '../../lib/store/users.js';
 import { createApiKey, createWorkspace, hashApiKey, revokeApiKey } from '../../lib/store/workspaces.js';

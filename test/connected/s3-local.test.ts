@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLoopbackHost, startS3Local, type LocalS3 } from '../../lib/local/s3.js';
+import { isLoopbackHost, startS3Local, type LocalS3 } from '../../lib/local/platform/s3.js';
 
 const BUCKET = 'rec-test';
 const KEY = 'recordings/ws_a/call_1.wav';

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as IncomingModule from 'twilio/lib/rest/api/v2010/account/incomingPhoneNumber.js';
-import { startTwilioStandin, type TwilioStandin } from '../../lib/local/twilio-standin.js';
+import { startTwilioStandin, type TwilioStandin } from '../../lib/local/standins/twilio/standin.js';
 import { isTelephonyError, TelephonyError, type TelephonyAccount, type TelephonyPort } from '../../lib/vendors/telephony/port.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { twilioApi } from '../../lib/vendors/telephony/twilio-client.js';

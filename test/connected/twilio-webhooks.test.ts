@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_CREDITS_MESSAGE } from '../../lib/services/twilio-webhooks.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE, STREAM_TOKEN_TTL_SECONDS, verifyStreamToken } from '../../lib/domain/stream-token.js';
-import type { StandinAccount, TwilioStandin } from '../../lib/local/twilio-standin.js';
+import type { StandinAccount } from '../../lib/local/standins/twilio/state.js';
+import type { TwilioStandin } from '../../lib/local/standins/twilio/standin.js';
 import { twilioSignature } from '../../lib/vendors/telephony/twilio-webhook.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 

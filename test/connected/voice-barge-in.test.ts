@@ -6,7 +6,7 @@
  * next LLM request never contain words that were not played.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tone } from '../../lib/local/simulated-caller.js';
+import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { INTERRUPTED_MARKER } from '../../streaming-service/src/session/speech-handle.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';

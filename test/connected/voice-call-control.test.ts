@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedCaller, tone } from '../../lib/local/simulated-caller.js';
+import { SimulatedCaller, tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord, listHistory } from '../../lib/store/history.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { POLICY_VIOLATION } from '../../streaming-service/src/server.js';

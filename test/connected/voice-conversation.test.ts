@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listLedger } from '../../lib/store/credits.js';
-import { tone } from '../../lib/local/simulated-caller.js';
+import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 

@@ -9,7 +9,7 @@
  * by side).
  */
 import { describe, expect, it } from 'vitest';
-import { speech } from '../../lib/local/simulated-caller.js';
+import { speech } from '../../lib/local/callers/simulated-caller.js';
 import { SHORT_LINES, turnConversation } from './voice-harness.js';
 
 // Short lines: each is played in real time, and their length is not what these tests are about.

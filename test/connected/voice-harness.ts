@@ -12,8 +12,8 @@ import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stre
 import { signWebSession, WEB_SESSION_KEY_PURPOSE, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
-import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
-import { SimulatedCaller, speech } from '../../lib/local/simulated-caller.js';
+import { startPlatform, type RunningPlatform } from '../../lib/local/platform/platform.js';
+import { SimulatedCaller, speech } from '../../lib/local/callers/simulated-caller.js';
 import { defaultReply, type ScriptReply, type ScriptRequest } from '../../lib/local/standins/llm.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { openInboundCall } from '../../lib/services/inbound-calls.js';

@@ -8,7 +8,7 @@
  * What does not interrupt is in voice-interruptions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { speech, tone } from '../../lib/local/simulated-caller.js';
+import { speech, tone } from '../../lib/local/callers/simulated-caller.js';
 import { toneBytes } from '../../lib/local/standins/tts-audio.js';
 import { INTERRUPTED_MARKER } from '../../streaming-service/src/session/speech-handle.js';
 import { waitUntil } from './voice-harness.js';

@@ -1,4 +1,4 @@
-import type { SimulatedCaller } from '../../lib/local/simulated-caller.js';
+import type { SimulatedCaller } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { filePlatform, startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
 

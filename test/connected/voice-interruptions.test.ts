@@ -9,7 +9,7 @@
  * Sound that pauses the agent and speech that stops it are in voice-interruptions-speech.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { speech, tone } from '../../lib/local/simulated-caller.js';
+import { speech, tone } from '../../lib/local/callers/simulated-caller.js';
 import { toneBytes } from '../../lib/local/standins/tts-audio.js';
 import { mediaBytes } from './voice-harness.js';
 import { GREETING, interruptionsFile } from './voice-interruptions-support.js';

@@ -7,7 +7,7 @@
  * `max_duration`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedCaller } from '../../lib/local/simulated-caller.js';
+import { SimulatedCaller } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { liveCall, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 

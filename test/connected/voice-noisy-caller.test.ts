@@ -7,7 +7,7 @@
  * (Real speech over the noise still interrupting: voice-noisy-interrupt.test.ts, on another worker.)
  */
 import { describe, expect, it } from 'vitest';
-import { speech, type SimulatedCaller } from '../../lib/local/simulated-caller.js';
+import { speech, type SimulatedCaller } from '../../lib/local/callers/simulated-caller.js';
 import { toneBytes } from '../../lib/local/standins/tts-audio.js';
 import { clears, hangUpForTranscript, NOISE, useNoisyLine } from './noisy-line.js';
 import { waitUntil } from './voice-harness.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_VOICE, type LLM_PROVIDERS, type STT_PROVIDERS, type TTS_PROVIDERS } from '../../lib/domain/agent.js';
-import { tone } from '../../lib/local/simulated-caller.js';
+import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { defaultReply } from '../../lib/local/standins/llm-script.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';

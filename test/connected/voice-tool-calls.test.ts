@@ -6,7 +6,7 @@
  * word across the call; a tool that times out reaches the model as a clear error result it speaks about.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tone } from '../../lib/local/simulated-caller.js';
+import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';

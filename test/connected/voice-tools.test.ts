@@ -7,7 +7,7 @@
  * at call time: the model is told it was refused and nothing is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tone } from '../../lib/local/simulated-caller.js';
+import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { putNewTool } from '../../lib/store/tools.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';

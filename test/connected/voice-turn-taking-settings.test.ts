@@ -4,7 +4,7 @@
  * (docs/voice-pipeline.md, "Turn-taking"). The long pause itself is in voice-turn-taking.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { speech } from '../../lib/local/simulated-caller.js';
+import { speech } from '../../lib/local/callers/simulated-caller.js';
 import { greeted, transcriptOf } from './voice-harness.js';
 import { FIRST, GREETING, ANSWER, turnTakingFile } from './voice-turn-taking-support.js';
 

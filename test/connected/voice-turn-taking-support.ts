@@ -1,5 +1,5 @@
 import { beforeEach } from 'vitest';
-import { speech } from '../../lib/local/simulated-caller.js';
+import { speech } from '../../lib/local/callers/simulated-caller.js';
 import type { Agent } from '../../lib/domain/agent.js';
 import { filePlatform, greeted, startVoicePlatform, transcriptOf, type VoicePlatform } from './voice-harness.js';
 

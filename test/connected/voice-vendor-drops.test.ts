@@ -11,7 +11,7 @@
  *   caller heard a short apology.
  */
 import { describe, expect, it } from 'vitest';
-import { speech } from '../../lib/local/simulated-caller.js';
+import { speech } from '../../lib/local/callers/simulated-caller.js';
 import { toneBytes } from '../../lib/local/standins/tts-audio.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { mediaBytes, SHORT_LINES, turnConversation, waitUntil } from './voice-harness.js';

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedWebCaller } from '../../lib/local/simulated-web-caller.js';
+import { SimulatedWebCaller } from '../../lib/local/callers/simulated-web-caller.js';
 import { findCall } from '../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../lib/store/credits.js';
 import { getHistoryRecord } from '../../lib/store/history.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeDataKey } from '../../lib/deps.js';
-import { MAX_RECEIVE_COUNT } from '../../lib/local/sqs.js';
+import { MAX_RECEIVE_COUNT } from '../../lib/local/platform/sqs.js';
 import { LAMBDA_RUNTIME, BUNDLE_OPTIONS } from '../../lib/infra/bundling.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSET_FILES } from '../../lib/infra/docs-assets.js';
 import { MEETING_ASSETS_DIR, MEETING_ASSET_FILES } from '../../lib/web/meeting/assets.js';

@@ -6,13 +6,13 @@ import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCom
 import { inject } from 'vitest';
 import { getDeps, withTelephony, type Deps } from '../../lib/deps.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
-import { startPlatform, type RunningPlatform } from '../../lib/local/platform.js';
+import { startPlatform, type RunningPlatform } from '../../lib/local/platform/platform.js';
 import { createSqsClient } from '../../lib/store/queue.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import { findCall } from '../../lib/store/calls.js';
-import type { CalleeBehaviour } from '../../lib/local/twilio-call-simulator.js';
+import type { CalleeBehaviour } from '../../lib/local/standins/twilio/callee.js';
 import { ownDispatchQueue, platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
-import type { StandinAccount } from '../../lib/local/twilio-standin.js';
+import type { StandinAccount } from '../../lib/local/standins/twilio/state.js';
 
 /**
  * A local platform for the calls tests: like test/support/platform.ts, with the SQS client and queue URLs a

@@ -1,5 +1,5 @@
 import { expect, inject } from 'vitest';
-import { confirmationCodeOf } from '../../lib/local/cognito.js';
+import { confirmationCodeOf } from '../../lib/local/platform/cognito.js';
 
 /**
  * Dashboard sign-in for connected tests: a browser-like client of the /auth endpoints that keeps the
@@ -43,7 +43,7 @@ export interface DashboardSession {
 
 /**
  * The latest code cognito-local issued to the email (sign-up or password reset). With `previous`, one other
- * than that: its store file can lag a new code for a moment (lib/local/cognito.ts), so it is read again
+ * than that: its store file can lag a new code for a moment (lib/local/platform/cognito.ts), so it is read again
  * until the new code shows (or 5 s pass, when a new code happened to repeat the old one).
  */
 export async function codeFor(email: string, previous?: string): Promise<string | undefined> {

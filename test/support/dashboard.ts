@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { confirmationCodeOf } from '../../lib/local/cognito.js';
+import { confirmationCodeOf } from '../../lib/local/platform/cognito.js';
 import { axeViolations, expectOnScreen } from './page-checks.js';
 
 /**

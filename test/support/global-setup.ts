@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import type { LocalStores } from '../../lib/local/stores.js';
+import type { LocalStores } from '../../lib/local/platform/stores.js';
 
 /** What a test file needs to reach the run's stores (test/support/platform.ts, `sharedStores`). */
 export interface RunStores {
@@ -73,7 +73,7 @@ export async function setup(project: TestProject): Promise<void> {
       // Loaded only here: this file runs in vitest's main process, whose module runner resolves the AWS SDK
       // to its ES builds (not Node's), thousands of modules transformed and run there; under `npm test`
       // the stores come from TEST_STORES_FILE and none of it is loaded.
-      const { startStores } = await import('../../lib/local/stores.js');
+      const { startStores } = await import('../../lib/local/platform/stores.js');
       const started = startStores(undefined, 'voice-agents-recordings');
       shared.testStores = { provided: started.then(runStores), started, users: 0 };
     }

@@ -6,7 +6,7 @@
  * no test waits on the clock.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { speech } from '../../lib/local/simulated-caller.js';
+import { speech } from '../../lib/local/callers/simulated-caller.js';
 import { mulawToPcm } from '../../lib/vendors/shared/mulaw.js';
 import { CallerFloor } from '../../streaming-service/src/session/floor.js';
 import { DEFAULT_INTERRUPTION, type AgentActivity } from '../../streaming-service/src/session/interruption.js';

@@ -4,8 +4,8 @@
  * audio and silence produce no keys.
  */
 import { describe, expect, it } from 'vitest';
-import { DtmfDetector } from '../../lib/local/dtmf-detector.js';
-import { tone } from '../../lib/local/simulated-caller.js';
+import { DtmfDetector } from '../../lib/local/standins/twilio/dtmf-detector.js';
+import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { dtmfAudio } from '../../streaming-service/src/session/dtmf-tones.js';
 
 const feed = (audio: Uint8Array, chunk: number) => {

@@ -7,7 +7,7 @@
  * (line echo of the agent), whatever the chunking.
  */
 import { describe, expect, it } from 'vitest';
-import { speech } from '../../lib/local/simulated-caller.js';
+import { speech } from '../../lib/local/callers/simulated-caller.js';
 import { mulawToPcm } from '../../lib/vendors/shared/mulaw.js';
 import {
   DEFAULT_INTERRUPTION,

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const PORTS_MODULE = fileURLToPath(new URL('../../lib/local/ports.ts', import.meta.url));
+const PORTS_MODULE = fileURLToPath(new URL('../../lib/local/platform/ports.ts', import.meta.url));
 
 /** Whether a process with this pid is still there (signal 0 checks without sending anything). */
 function alive(pid: number): boolean {

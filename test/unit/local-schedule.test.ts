@@ -5,7 +5,7 @@
  * of a call is fixed and within range. Timers are faked: nothing waits on the wall clock.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSchedule } from '../../lib/local/schedule.js';
+import { startSchedule } from '../../lib/local/platform/schedule.js';
 import { LIVE_STREAM_SHARDS, key, liveStreamShardOf } from '../../lib/store/model.js';
 import { newId } from '../../lib/domain/ids.js';
 

@@ -9,7 +9,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
 import { ratePolicies } from '../../lib/http/rate-limit.js';
-import { gatewayHeaders, responseHeaders } from '../../lib/local/server.js';
+import { gatewayHeaders, responseHeaders } from '../../lib/local/platform/server.js';
 
 /** The headers of one request as Node's server parsed them, sent as raw lines over loopback. */
 async function parsedHeaders(lines: readonly [string, string][]): Promise<IncomingHttpHeaders> {

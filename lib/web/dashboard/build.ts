@@ -81,7 +81,7 @@ export async function ensureDashboardBuild(): Promise<string> {
   return dir;
 }
 
-/** Builds untouched for a day go (a running server holds its build in memory: lib/local/dashboard.ts). */
+/** Builds untouched for a day go (a running server holds its build in memory: lib/local/platform/dashboard.ts). */
 const STALE_MS = 86_400_000;
 
 async function pruneOldBuilds(keep: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The dashboard's response headers, shared by the local server (lib/local/dashboard.ts) and, on AWS, the
+ * The dashboard's response headers, shared by the local server (lib/local/platform/dashboard.ts) and, on AWS, the
  * CloudFront response-headers policy: one source for the CSP.
  *
  * Only this origin's scripts and styles run; the API is this origin (connect-src 'self'). Recordings play

@@ -14,7 +14,7 @@ import { WebSocket } from 'ws';
 import { costFor, STREAM_ABANDONED_AFTER_MS, type Call } from '../../../lib/domain/call.js';
 import { STREAM_TOKEN_KEY_PURPOSE, verifyStreamToken, type StreamTokenClaims } from '../../../lib/domain/stream-token.js';
 import type { HistoryRecord } from '../../../lib/domain/history.js';
-import { SimulatedCaller } from '../../../lib/local/simulated-caller.js';
+import { SimulatedCaller } from '../../../lib/local/callers/simulated-caller.js';
 import { loadConfig } from '../../../lib/config.js';
 import { ABANDONED_STREAM_SUMMARY, settleAbandonedStreams } from '../../../lib/services/abandoned-streams.js';
 import { claimCallStream, heartbeatCallStream, recordConnectedCall } from '../../../lib/services/calls.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptReply, ScriptRequest } from '../../../lib/local/standins/llm-script.js';
-import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
+import type { CalleeBehaviour } from '../../../lib/local/standins/twilio/callee.js';
 import { twilioSignature } from '../../../lib/vendors/telephony/twilio-webhook.js';
 import { placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 

@@ -9,7 +9,7 @@
  * nothing; one workspace never sees or touches another's campaigns. The scheduler runs on a fake clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
+import type { CalleeBehaviour } from '../../../lib/local/standins/twilio/callee.js';
 import { ABANDONED_CLAIM_MS, runCampaignTick } from '../../../lib/services/campaign-scheduler.js';
 import { claimDial, dueTargets, tombstoneCall } from '../../../lib/store/campaigns.js';
 import { findDncEntry } from '../../../lib/store/dnc.js';

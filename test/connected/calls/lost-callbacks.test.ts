@@ -10,7 +10,7 @@
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOST_CALLBACK_AFTER_MS, STUCK_AFTER_FAILED_ASKS, type Call } from '../../../lib/domain/call.js';
-import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
+import type { CalleeBehaviour } from '../../../lib/local/standins/twilio/callee.js';
 import { assertNoStuckCalls, reconcileLostCallbacks } from '../../../lib/services/lost-callbacks.js';
 import { findCall, findQuietDialedCalls } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';

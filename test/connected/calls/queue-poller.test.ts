@@ -8,7 +8,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { startQueuePoller, type QueuePoller } from '../../../lib/local/queue-poller.js';
+import { startQueuePoller, type QueuePoller } from '../../../lib/local/platform/queue-poller.js';
 import { createSqsClient } from '../../../lib/store/queue.js';
 import { eventually, receive } from '../../support/calls.js';
 

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAM_TOKEN_KEY_PURPOSE, verifyStreamToken } from '../../../lib/domain/stream-token.js';
-import { SimulatedCaller } from '../../../lib/local/simulated-caller.js';
+import { SimulatedCaller } from '../../../lib/local/callers/simulated-caller.js';
 import { NO_CREDITS_MESSAGE } from '../../../lib/services/twilio-webhooks.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';

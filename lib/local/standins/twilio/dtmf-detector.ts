@@ -1,4 +1,4 @@
-import { mulawToPcm } from '../vendors/shared/mulaw.js';
+import { mulawToPcm } from '../../../vendors/shared/mulaw.js';
 
 /**
  * A DTMF receiver for the Twilio stand-in's simulated IVR: the Goertzel algorithm over 205-sample blocks

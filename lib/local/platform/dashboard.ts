@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { Fallback } from './server.js';
-import { DASHBOARD_BASE, ensureDashboardBuild } from '../web/dashboard/build.js';
-import { dashboardHeaders } from '../web/dashboard/headers.js';
+import { DASHBOARD_BASE, ensureDashboardBuild } from '../../web/dashboard/build.js';
+import { dashboardHeaders } from '../../web/dashboard/headers.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { WIDEBAND_AUDIO, bytesPerMs } from '../vendors/shared/audio-format.js';
+import { WIDEBAND_AUDIO, bytesPerMs } from '../../vendors/shared/audio-format.js';
 import { speech } from './simulated-caller.js';
 import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
 

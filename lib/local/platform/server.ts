@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { ROUTES, type RouteSpec } from '../infra/routes.js';
+import { ROUTES, type RouteSpec } from '../../infra/routes.js';
 
 /** API Gateway HTTP APIs refuse request bodies over 10 MB; so do we, before any handler runs. */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 

@@ -6,14 +6,15 @@ import { ensureTable } from './dynamodb.js';
 import { cognitoEnvironment } from './cognito.js';
 import { ensureWebhookQueues } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
-import { startTwilioStandin, type CallHooks, type TwilioStandin } from './twilio-standin.js';
-import { createCallSimulator, type CallSimulator } from './twilio-call-simulator.js';
-import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../streaming-service/src/local.js';
+import { startTwilioStandin, type TwilioStandin } from '../standins/twilio/standin.js';
+import type { CallHooks } from '../standins/twilio/state.js';
+import { createCallSimulator, type CallSimulator } from '../standins/twilio/call-simulator.js';
+import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../../streaming-service/src/local.js';
 import { startDispatchPoller, startWebhookPoller } from './queue-poller.js';
 import { startCampaignSchedule, startLostCallbackSchedule, startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
-import { loadConfig } from '../config.js';
-import { setProcessEnvironment } from '../deps.js';
+import { loadConfig } from '../../config.js';
+import { setProcessEnvironment } from '../../deps.js';
 import { dashboardFallback } from './dashboard.js';
 import { startStores, type LocalStores } from './stores.js';
 
@@ -87,17 +88,17 @@ export async function startPlatform(
     stores?: LocalStores;
     persist?: boolean;
     fallbacks?: Fallback[];
-    /** Stand-in mode (see lib/local/twilio-standin.ts); `npm start` uses the sandbox, tests default to strict. */
+    /** Stand-in mode (see lib/local/standins/twilio/standin.ts); `npm start` uses the sandbox, tests default to strict. */
     twilioSandbox?: boolean;
-    /** Run the call-dispatch consumer (lib/local/queue-poller.ts); on unless a test drives dispatch itself. */
+    /** Run the call-dispatch consumer (lib/local/platform/queue-poller.ts); on unless a test drives dispatch itself. */
     dispatchPoller?: boolean;
     /** Run the webhook-delivery consumer; on unless a test drives deliveries itself. */
     webhookPoller?: boolean;
-    /** Run the sweep of abandoned streams on its timer (lib/local/schedule.ts); on unless a test drives it. */
+    /** Run the sweep of abandoned streams on its timer (lib/local/platform/schedule.ts); on unless a test drives it. */
     streamSweep?: boolean;
-    /** Run the reconciliation of lost status callbacks on its timer (lib/local/schedule.ts); on unless a test drives it. */
+    /** Run the reconciliation of lost status callbacks on its timer (lib/local/platform/schedule.ts); on unless a test drives it. */
     lostCallbacks?: boolean;
-    /** Run the campaign scheduler on its timer (lib/local/schedule.ts); on unless a test drives it with its own clock. */
+    /** Run the campaign scheduler on its timer (lib/local/platform/schedule.ts); on unless a test drives it with its own clock. */
     campaignScheduler?: boolean;
     /** Scripts for the voice stand-ins and session tuning (tests, the benchmark). */
     voice?: LocalVoiceOptions;
@@ -147,7 +148,7 @@ export async function startPlatform(
     process.stderr.write(`campaign scheduler: ${String(error)}\n`);
   });
 
-  // How the admin CLI finds this instance (lib/local/instances.ts).
+  // How the admin CLI finds this instance (lib/local/platform/instances.ts).
   const unregister = persist
     ? await registerInstance({
         pid: process.pid,

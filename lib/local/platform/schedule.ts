@@ -1,4 +1,4 @@
-import { STREAM_SWEEP_EVERY_MS } from '../domain/call.js';
+import { STREAM_SWEEP_EVERY_MS } from '../../domain/call.js';
 
 /**
  * What an EventBridge rate rule does, for `npm start`: runs a scheduled handler module every `everyMs`.
@@ -34,7 +34,7 @@ export function startSchedule(run: () => Promise<unknown>, everyMs: number, onEr
  * the CDK stack deploys behind its EventBridge rule, on the same period.
  */
 export async function startStreamSweepSchedule(onError?: (error: unknown) => void, everyMs: number = STREAM_SWEEP_EVERY_MS): Promise<LocalSchedule> {
-  const { handler } = await import('../../functions/schedule/abandoned-streams.js');
+  const { handler } = await import('../../../functions/schedule/abandoned-streams.js');
   return startSchedule(() => handler(), everyMs, onError);
 }
 
@@ -43,7 +43,7 @@ export async function startStreamSweepSchedule(onError?: (error: unknown) => voi
  * module the CDK stack deploys behind its own rule, on the sweep's period.
  */
 export async function startLostCallbackSchedule(onError?: (error: unknown) => void, everyMs: number = STREAM_SWEEP_EVERY_MS): Promise<LocalSchedule> {
-  const { handler } = await import('../../functions/schedule/lost-callbacks.js');
+  const { handler } = await import('../../../functions/schedule/lost-callbacks.js');
   return startSchedule(() => handler(), everyMs, onError);
 }
 
@@ -53,6 +53,6 @@ export async function startLostCallbackSchedule(onError?: (error: unknown) => vo
  * where the last process stopped.
  */
 export async function startCampaignSchedule(everyMs: number, onError?: (error: unknown) => void): Promise<LocalSchedule> {
-  const { tick } = await import('../../functions/schedule/campaigns.js');
+  const { tick } = await import('../../../functions/schedule/campaigns.js');
   return startSchedule(() => tick(), everyMs, onError);
 }

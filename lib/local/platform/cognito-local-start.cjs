@@ -1,6 +1,6 @@
 'use strict';
 /**
- * cognito-local (lib/local/cognito.ts) with Amazon Cognito's rules for a verified email, then its own start
+ * cognito-local (lib/local/platform/cognito.ts) with Amazon Cognito's rules for a verified email, then its own start
  * script. The platform trusts an invitation only to a verified address (docs/dashboard.md, "Invitations"),
  * and cognito-local 5.3 gets verification wrong in two ways that a test must not be spared:
  *
@@ -53,7 +53,7 @@ Targets.ResendConfirmationCode = ({ cognito, messages, otp, clock }) => async (c
   const delivery = selectAppropriateDeliveryMethod(pool.options.AutoVerifiedAttributes ?? [], user);
   if (!delivery) throw new InvalidParameterError('User has no attribute matching desired auto verified attributes');
   const code = otp();
-  // Printed like every code cognito-local "sends", so lib/local/cognito.ts relays it.
+  // Printed like every code cognito-local "sends", so lib/local/platform/cognito.ts relays it.
   await messages.deliver(ctx, 'ResendCode', req.ClientId, pool.options.Id, user, code, req.ClientMetadata, delivery);
   await pool.saveUser(ctx, { ...user, ConfirmationCode: code, UserLastModifiedDate: clock.get() });
   return { CodeDeliveryDetails: delivery };

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { CLI_IMPORT_LIMITS, ContactImportFields, type ContactImportResult } from '../domain/contact-import/index.js';
-import { NotFoundError } from '../domain/errors.js';
-import { importContactFile } from '../services/contact-import.js';
-import { workspaceExists } from '../store/contact-import.js';
-import type { Db } from '../store/dynamo.js';
+import { CLI_IMPORT_LIMITS, ContactImportFields, type ContactImportResult } from '../../domain/contact-import/index.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { importContactFile } from '../../services/contact-import.js';
+import { workspaceExists } from '../../store/contact-import.js';
+import type { Db } from '../../store/dynamo.js';
 import { progressBar, type ProgressSink } from './progress.js';
 import { CliFailure } from './cli-errors.js';
 

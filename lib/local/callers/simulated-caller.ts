@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { mulawToPcm, pcmToMulaw } from '../vendors/shared/mulaw.js';
-import { PHONE_AUDIO, type AudioFormat } from '../vendors/shared/audio-format.js';
+import { mulawToPcm, pcmToMulaw } from '../../vendors/shared/mulaw.js';
+import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
 
 /**

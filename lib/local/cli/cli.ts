@@ -1,32 +1,32 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import { AppError } from '../domain/errors.js';
-import { createDb, type Db } from '../store/dynamo.js';
-import { addKeyVersion, loadOrCreateKeyFile, writeKeyFile } from '../store/secret-box.js';
-import { addCredits, createApiKey, createWorkspace, revokeApiKey } from '../store/workspaces.js';
-import { ensureTable, startDynamoLocal } from './dynamodb.js';
+import { AppError } from '../../domain/errors.js';
+import { createDb, type Db } from '../../store/dynamo.js';
+import { addKeyVersion, loadOrCreateKeyFile, writeKeyFile } from '../../store/secret-box.js';
+import { addCredits, createApiKey, createWorkspace, revokeApiKey } from '../../store/workspaces.js';
+import { ensureTable, startDynamoLocal } from '../platform/dynamodb.js';
 import { importContactsCommand, readImportFile } from './contact-import-cli.js';
-import { runningAt, runningInstances, usedByPlatform, type PlatformEndpoints } from './instances.js';
+import { runningAt, runningInstances, usedByPlatform, type PlatformEndpoints } from '../platform/instances.js';
 import type { ProgressSink } from './progress.js';
 import { CliFailure, formatUsageError, UsageError } from './cli-errors.js';
 import { cliCommandFor, listFlag, parseCommandLine, type CliFlags } from './cli-args.js';
-import { canonicalOrigin } from '../domain/widget.js';
+import { canonicalOrigin } from '../../domain/widget.js';
 import { randomBytes } from 'node:crypto';
-import { Email, type Role } from '../domain/dashboard.js';
-import { addUserToWorkspace } from '../store/users.js';
-import { createCognitoIdentity } from '../vendors/identity/cognito.js';
+import { Email, type Role } from '../../domain/dashboard.js';
+import { addUserToWorkspace } from '../../store/users.js';
+import { createCognitoIdentity } from '../../vendors/identity/cognito.js';
 
 export { CliFailure, UsageError };
 export { CLI, cliCommandFor, usage } from './cli-args.js';
 
 /**
- * The admin CLI's commands (the command line is parsed in lib/local/cli-args.ts). Usage errors (unknown
+ * The admin CLI's commands (the command line is parsed in lib/local/cli/cli-args.ts). Usage errors (unknown
  * command or flag, missing or bad value) exit 2 with the command's usage; failures (unknown workspace, no
  * store to act on) exit 1; neither ever prints a stack trace.
  */
 
-/** The settings the CLI reads; the defaults are `npm start`'s (lib/local/platform.ts), whose module is too heavy to load here. */
+/** The settings the CLI reads; the defaults are `npm start`'s (lib/local/platform/platform.ts), whose module is too heavy to load here. */
 const CliEnv = z.object({
   DATA_DIR: z.string().default('.data'),
   TABLE_NAME: z.string().default('voice-agents'),

@@ -1,6 +1,6 @@
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import type { Server } from 'node:http';
-import { createSqsClient, WEBHOOK_QUEUE_SETTINGS } from '../store/queue.js';
+import { createSqsClient, WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
 import { createSqsServer } from 'local-aws-sqs';
 import { freePort } from './ports.js';
 

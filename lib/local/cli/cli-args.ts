@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ContactImportFields } from '../domain/contact-import/schema.js';
+import { ContactImportFields } from '../../domain/contact-import/schema.js';
 import { UsageError } from './cli-errors.js';
-import { canonicalOrigin } from '../domain/widget.js';
-import { Email, ROLES } from '../domain/dashboard.js';
+import { canonicalOrigin } from '../../domain/widget.js';
+import { Email, ROLES } from '../../domain/dashboard.js';
 
 /**
  * The admin CLI's command line: the commands, their usage, and the parser that checks everything a command
- * needs before any store is opened. Kept apart from the commands (lib/local/cli.ts) so help and usage
+ * needs before any store is opened. Kept apart from the commands (lib/local/cli/cli.ts) so help and usage
  * errors answer at once, without loading the AWS SDK.
  */
 

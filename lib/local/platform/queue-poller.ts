@@ -148,9 +148,9 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
  */
 export async function startDispatchPoller(onError: (error: unknown) => void = () => undefined): Promise<QueuePoller> {
   const [{ loadConfig }, { createSqsClient }, { handler }] = await Promise.all([
-    import('../config.js'),
-    import('../store/queue.js'),
-    import('../../functions/queue/dispatch.js'),
+    import('../../config.js'),
+    import('../../store/queue.js'),
+    import('../../../functions/queue/dispatch.js'),
   ]);
   const config = loadConfig();
   if (!config.DISPATCH_QUEUE_URL) throw new Error('DISPATCH_QUEUE_URL is not set');
@@ -163,9 +163,9 @@ export async function startDispatchPoller(onError: (error: unknown) => void = ()
  */
 export async function startWebhookPoller(onError: (error: unknown) => void = () => undefined): Promise<QueuePoller> {
   const [{ loadConfig }, { createSqsClient, WEBHOOK_QUEUE_SETTINGS }, { handler }] = await Promise.all([
-    import('../config.js'),
-    import('../store/queue.js'),
-    import('../../functions/queue/webhooks.js'),
+    import('../../config.js'),
+    import('../../store/queue.js'),
+    import('../../../functions/queue/webhooks.js'),
   ]);
   const config = loadConfig();
   if (!config.WEBHOOK_QUEUE_URL) throw new Error('WEBHOOK_QUEUE_URL is not set');
