@@ -14,8 +14,8 @@ import type { VoiceHistoryRecord } from './end/finalize.js';
 import { CallSession, type CallOutcome, type CallSetup, type SessionOptions, type SessionServices } from './session/call-session.js';
 import type { MediaTransport } from './transport/port.js';
 import { twilioTransport } from './transport/twilio.js';
-import { createWebStreams, type WebStreams } from './web-stream.js';
-import { createWebChats, type WebChats } from './web-chat.js';
+import { createWebStreams, type WebStreams } from './sockets/browser-call.js';
+import { createWebChats, type WebChats } from './sockets/chat.js';
 import type { ChatOptions, ChatOutcome } from './chat/chat-session.js';
 import type { HistoryRecord } from '../../lib/domain/history.js';
 

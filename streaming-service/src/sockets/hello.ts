@@ -4,7 +4,7 @@ import type { WebSessionClaims } from '../../../lib/domain/web-session-token.js'
 import { loadCallSetup } from '../admission.js';
 import type { CallSetup, SessionServices } from '../session/call-session.js';
 import type { StreamingEnvironment } from '../server.js';
-import { decodeHello } from './web.js';
+import { decodeHello } from '../transport/web.js';
 
 /**
  * The first exchange of every browser socket (a call's `/web-stream`, a chat's `/web-chat`): the page says

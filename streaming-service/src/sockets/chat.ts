@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { describeError, log } from '../../lib/observability/log.js';
-import { verifyWebSession } from '../../lib/domain/web-session-token.js';
-import { ChatSession, type ChatNotice, type ChatOptions, type ChatSink } from './chat/chat-session.js';
-import type { CallSetup, SessionServices } from './session/call-session.js';
-import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './transport/hello.js';
-import type { StreamingEnvironment } from './server.js';
+import { describeError, log } from '../../../lib/observability/log.js';
+import { verifyWebSession } from '../../../lib/domain/web-session-token.js';
+import { ChatSession, type ChatNotice, type ChatOptions, type ChatSink } from '../chat/chat-session.js';
+import type { CallSetup, SessionServices } from '../session/call-session.js';
+import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './hello.js';
+import type { StreamingEnvironment } from '../server.js';
 
 /**
  * Text chats on the streaming service (`/web-chat`, docs/chat.md): the same handshake as a browser call (a

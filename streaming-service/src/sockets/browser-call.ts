@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { describeError, log } from '../../lib/observability/log.js';
-import { verifyWebSession, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
-import type { CallSession, CallSetup, SessionServices } from './session/call-session.js';
-import type { MediaTransport } from './transport/port.js';
-import { WebTransport, decodePageMessage } from './transport/web.js';
-import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './transport/hello.js';
-import type { CallKey, StreamingEnvironment } from './server.js';
+import { describeError, log } from '../../../lib/observability/log.js';
+import { verifyWebSession, type WebSessionClaims } from '../../../lib/domain/web-session-token.js';
+import type { CallSession, CallSetup, SessionServices } from '../session/call-session.js';
+import type { MediaTransport } from '../transport/port.js';
+import { WebTransport, decodePageMessage } from '../transport/web.js';
+import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './hello.js';
+import type { CallKey, StreamingEnvironment } from '../server.js';
 
 /**
  * The browser transport's sockets (docs/meeting.md): a page says `hello` with its web session credential,
