@@ -1,10 +1,9 @@
 import { EventEmitter } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STREAM_HEARTBEAT_MS } from '../../lib/domain/call.js';
 import { upgradeGate } from './admission.js';
-import type { CallSession } from './session/call-session.js';
-import type { CallEnded, SocketContext, SocketKind, StreamingEnvironment, StreamingServerOptions } from './service.js';
+import type { SocketContext, SocketKind, StreamingEnvironment, StreamingServer, StreamingServerOptions } from './service.js';
 import { createBrowserCalls } from './sockets/browser-call.js';
 import { createCallRunner } from './sockets/call-runner.js';
 import { createChats } from './sockets/chat.js';
@@ -15,33 +14,6 @@ import { createTwilioMedia } from './sockets/twilio-media.js';
  * media stream, a browser call, a chat), all of them admitted the same way (admission.ts), serves
  * `GET /health`, and drains or closes them together.
  */
-
-export interface StreamingServer {
-  /** Takes an HTTP upgrade for the media-stream path; false when the path is not ours. */
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
-  /** Serves `GET /health`; false for any other request. */
-  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
-  /** Adds the upgrade handler to an existing HTTP server (the local platform shares its origin). */
-  attach(server: Server): void;
-  /** Runs on its own port (the container). */
-  listen(port: number, host?: string): Promise<{ port: number; server: Server }>;
-  readonly activeSessions: number;
-  readonly sessions: ReadonlySet<CallSession>;
-  onCallEnded(listener: (event: CallEnded) => void): () => void;
-  /** Emitted once per chat, after its history record was written (or writing failed). */
-  onChatEnded(listener: (event: { chatId: string; error?: unknown }) => void): () => void;
-  /** Chats running in this process. */
-  readonly activeChats: number;
-  /** Refused streams, with the reason (tests and logs). */
-  onRefused(listener: (event: { reason: string }) => void): () => void;
-  /**
-   * Stops admitting streams (upgrades get 503, health reports `draining`) and waits up to `timeoutMs` for
-   * calls in progress to end on their own; then closes.
-   */
-  drain(timeoutMs: number): Promise<void>;
-  /** Refuses new streams (503), ends every call now (reason `error`), waits for their history, and stops. */
-  close(): Promise<void>;
-}
 
 /**
  * A Twilio message larger than this is not a Media Streams message (media frames are a few hundred bytes);

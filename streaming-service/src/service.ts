@@ -1,3 +1,5 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { HistoryRecord } from '../../lib/domain/history.js';
 import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
@@ -7,11 +9,12 @@ import type { CallLoader, UpgradeLimit } from './admission.js';
 import type { ChatOptions, ChatOutcome } from './chat/chat-session.js';
 import type { InboundEvent } from './codec/twilio.js';
 import type { VoiceHistoryRecord } from './end/finalize.js';
-import type { CallOutcome, CallSetup, SessionOptions, SessionServices } from './session/call-session.js';
+import type { CallOutcome, CallSession, CallSetup, SessionOptions, SessionServices } from './session/call-session.js';
 
 /**
- * What the streaming service is given and what it reports, shared by the server (the router) and the socket
- * kinds it routes to, so that neither imports the other.
+ * The streaming service's contract: what it is given (options, the platform's environment), what it offers
+ * and reports (the server's interface, its events), and what the socket kinds are given. Shared by the server
+ * (the router) and the socket kinds it routes to, so that neither imports the other.
  */
 
 /** The keys a live call's stream is known by in the table (heartbeat, settlement). */
@@ -92,6 +95,34 @@ export interface CallEnded {
   readonly outcome: CallOutcome;
   readonly record?: VoiceHistoryRecord;
   readonly error?: unknown;
+}
+
+/** The streaming service (server.ts builds it): what main.ts, local.ts and the tests drive. */
+export interface StreamingServer {
+  /** Takes an HTTP upgrade for the media-stream path; false when the path is not ours. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Serves `GET /health`; false for any other request. */
+  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Adds the upgrade handler to an existing HTTP server (the local platform shares its origin). */
+  attach(server: Server): void;
+  /** Runs on its own port (the container). */
+  listen(port: number, host?: string): Promise<{ port: number; server: Server }>;
+  readonly activeSessions: number;
+  readonly sessions: ReadonlySet<CallSession>;
+  onCallEnded(listener: (event: CallEnded) => void): () => void;
+  /** Emitted once per chat, after its history record was written (or writing failed). */
+  onChatEnded(listener: (event: { chatId: string; error?: unknown }) => void): () => void;
+  /** Chats running in this process. */
+  readonly activeChats: number;
+  /** Refused streams, with the reason (tests and logs). */
+  onRefused(listener: (event: { reason: string }) => void): () => void;
+  /**
+   * Stops admitting streams (upgrades get 503, health reports `draining`) and waits up to `timeoutMs` for
+   * calls in progress to end on their own; then closes.
+   */
+  drain(timeoutMs: number): Promise<void>;
+  /** Refuses new streams (503), ends every call now (reason `error`), waits for their history, and stops. */
+  close(): Promise<void>;
 }
 
 /** WebSocket close code 1008: policy violation (no or bad stream token). */
