@@ -30,7 +30,7 @@ import { openInboundCall } from '../lib/services/inbound-calls.js';
 import { putNewAgent } from '../lib/store/agents.js';
 import { createWorkspace } from '../lib/store/workspaces.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../lib/domain/stream-token.js';
-import type { CallEnded } from '../streaming-service/src/server.js';
+import type { CallEnded } from '../streaming-service/src/service.js';
 import { turnFigures } from '../streaming-service/src/session/reply.js';
 import { FAKE_MEDIA_ARGS, launchChromium } from '../test/support/browser.js';
 import { withBenchPlatform } from './_platform.js';

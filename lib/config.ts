@@ -2,6 +2,12 @@ import * as z from 'zod';
 import { parseRate } from './domain/rate-window.js';
 import { parsePriceShares } from './domain/provider-key.js';
 
+/**
+ * The streaming container's port: the stack maps it and passes it as STREAMING_PORT, the image exposes it,
+ * and the service listens on it when nothing says otherwise (`docker run`).
+ */
+export const STREAMING_CONTAINER_PORT = 8080;
+
 /** A rate-limit policy in the environment: `<requests>/<seconds>s`, for example `200/10s`. */
 const rate = (fallback: string) =>
   z
@@ -112,8 +118,6 @@ const EnvSchema = z.object({
   /** How often the campaign scheduler looks for due contacts (a tick); a second keeps slots busy. */
   CAMPAIGN_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** The streaming service's own port when it runs as a container (streaming-service/src/main.ts). */
-  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   /**
    * How the streaming service publishes its active-session count: `emf` prints a CloudWatch embedded-metric
    * line every minute (the ECS task's log group turns it into the metric autoscaling tracks); `off` locally.
@@ -169,8 +173,11 @@ const EnvSchema = z.object({
    * the `*_API_KEY` variables above; a variable set on its own wins over the same field here.
    */
   VENDOR_KEYS: z.string().optional(),
-  /** Port of the streaming service when it runs as its own container (streaming-service/src/main.ts). */
-  STREAMING_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  /**
+   * The port the streaming service listens on as its own container (streaming-service/src/main.ts). The stack
+   * sets it to the port it maps ({@link STREAMING_CONTAINER_PORT}); `npm start` serves streams on its own origin.
+   */
+  STREAMING_PORT: z.coerce.number().int().min(0).max(65_535).default(STREAMING_CONTAINER_PORT),
   /**
    * Hosts (names or IPs, optionally `:port`, comma-separated) that call-time tools may reach even though they
    * resolve to private or loopback addresses. Local development and tests only; empty in production, where

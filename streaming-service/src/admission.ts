@@ -1,29 +1,138 @@
+import type { IncomingMessage } from 'node:http';
 import type { Contact } from '../../lib/domain/contact.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
-import { verifyStreamToken, type StreamTokenClaims } from '../../lib/domain/stream-token.js';
+import { LocalWindows, type RatePolicy } from '../../lib/domain/rate-window.js';
+import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import type { Tool } from '../../lib/domain/tool.js';
 import { toolsOfAgent, type Agent } from '../../lib/domain/agent.js';
-import type { InboundEvent } from './codec/twilio.js';
-import type { CallSetup } from './session/call-session.js';
+import type { CallSetup, SessionServices } from './session/call-session.js';
 
 /**
- * Admission: a Media Stream becomes a call only with a valid signed stream token in
- * `start.customParameters.token` whose call sid matches the stream's, and only if it is the first stream
- * to claim the token's call (the server's `claim`, a conditional write: one stream per call, ever).
- * Everything else is refused before a single vendor byte is spent.
+ * Admission, the one path every socket kind (a Twilio media stream, a browser call, a chat) takes to become a
+ * session: capacity on the HTTP upgrade ({@link upgradeGate}), then on the socket ({@link admitSocket}) its
+ * credential, its setup, and the claim (a conditional write: one socket per call, ever). Everything refused
+ * is refused before a single vendor byte is spent. A kind supplies only what differs: its credential and its
+ * claim, in a {@link Ticket}.
  */
-export type Admission =
-  | { readonly ok: true; readonly claims: StreamTokenClaims }
-  | { readonly ok: false; readonly reason: 'missing_token' | 'malformed' | 'bad_signature' | 'expired' | 'call_mismatch' };
 
-export function admit(start: Extract<InboundEvent, { kind: 'start' }>, tokenKey: Buffer | readonly Buffer[], nowMs: number = Date.now()): Admission {
-  const token = start.customParameters.token;
-  if (!token) return { ok: false, reason: 'missing_token' };
-  const verified = verifyStreamToken(token, tokenKey, nowMs);
-  if (!verified.ok) return verified;
-  // A token is bound to the call it was issued for: replaying it on another call's stream is refused.
-  if (verified.claims.callSid !== start.callSid) return { ok: false, reason: 'call_mismatch' };
-  return { ok: true, claims: verified.claims };
+/** Why a socket was refused: its close code, the reason (the `refused` event), and what a page may show. */
+export class Refusal {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    readonly message = '',
+  ) {}
+}
+
+/** The limit on upgrades per client (see {@link upgradeGate}). */
+export interface UpgradeLimit {
+  readonly policy: RatePolicy;
+  /** Behind the ALB the client is the last X-Forwarded-For entry, the one the ALB appended. */
+  readonly behindProxy?: boolean;
+}
+
+/** The client address of an upgrade request (see {@link UpgradeLimit}); otherwise the socket's address. */
+function clientIp(req: IncomingMessage, behindProxy: boolean): string {
+  const forwarded = behindProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : undefined;
+  return (forwarded || req.socket.remoteAddress || 'unknown').replace(/^::ffff:(?=\d+\.)/, '');
+}
+
+/**
+ * Capacity, for every socket kind alike: the HTTP response that refuses an upgrade (503 while the server
+ * drains, 429 over the client's rate), or undefined to let it through. The rate is counted in this
+ * process's memory: a task lives long, unlike a Lambda instance.
+ */
+export function upgradeGate(limit: UpgradeLimit | undefined): (req: IncomingMessage, draining: boolean) => string | undefined {
+  const upgrades = new LocalWindows();
+  return (req, draining) => {
+    if (draining) return 'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+    if (!limit) return undefined;
+    const d = upgrades.take(limit.policy, clientIp(req, limit.behindProxy ?? false), Date.now());
+    if (d.allowed) return undefined;
+    const p = d.policy;
+    return (
+      `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${d.resetSeconds}\r\nRateLimit-Policy: "${p.name}";q=${p.limit};w=${p.windowSeconds}\r\n` +
+      `RateLimit: "${p.name}";r=0;t=${d.resetSeconds}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`
+    );
+  };
+}
+
+/** What admission needs of the platform's environment: how a call's setup is read and its vendors built. */
+export interface AdmissionEnvironment {
+  readonly loader: CallLoader;
+  services(setup: CallSetup, numberId?: string): SessionServices | Promise<SessionServices>;
+}
+
+/** The call and stream sids a session is set up with. */
+export interface SocketIds {
+  readonly callSid: string;
+  readonly streamSid: string;
+}
+
+/** What one socket kind supplies to {@link admitSocket}. */
+export interface Ticket<E, C extends CallRef, Claimed> {
+  /** The refusal when the environment could not be built. */
+  readonly unavailable: Refusal;
+  /** The socket's credential checked against the environment's keys: its claims, or why not. */
+  verify(e: E): C | Refusal;
+  /** Serves a socket that comes back to a call this process runs (no new claim): true when it did. */
+  rejoin?(claims: C): boolean | Refusal;
+  ids(claims: C): SocketIds;
+  /** The refusal when the setup could not be read or the claim failed (the kind logs as it sees fit). */
+  failed(stage: 'setup' | 'claim', error: unknown, claims: C): Refusal;
+  /** Whether the socket went away while the setup was read: then nothing is claimed. */
+  gone(): boolean;
+  /** Claims the call for this socket: what the claim grants (the call's longest duration), or why not. */
+  claim(e: E, claims: C, ids: SocketIds): Promise<Claimed | Refusal>;
+}
+
+/** A socket admitted to its call: the session may start (its bill runs from now). */
+export interface Admitted<E, C, Claimed> {
+  readonly e: E;
+  readonly claims: C;
+  readonly setup: CallSetup;
+  readonly services: SessionServices;
+  readonly claimed: Claimed;
+}
+
+/**
+ * Admits one socket, in the order every kind shares: environment, credential, a rejoin, setup and vendors,
+ * then the claim. The claim is last, after the reads, so a socket that fails to set up does not use up its
+ * call; and before the session starts, so no vendor is touched for a socket that is not the call's one.
+ * Undefined when there is nothing more to do (the socket went away, or rejoined its call).
+ */
+export async function admitSocket<E extends AdmissionEnvironment, C extends CallRef & { readonly numberId?: string }, Claimed>(
+  env: () => Promise<E>,
+  ticket: Ticket<E, C, Claimed>,
+): Promise<Admitted<E, C, Claimed> | Refusal | undefined> {
+  let e: E;
+  try {
+    e = await env();
+  } catch {
+    return ticket.unavailable;
+  }
+  const claims = ticket.verify(e);
+  if (claims instanceof Refusal) return claims;
+  const rejoined = ticket.rejoin?.(claims);
+  if (rejoined) return rejoined === true ? undefined : rejoined;
+  const ids = ticket.ids(claims);
+  let setup: CallSetup;
+  let services: SessionServices;
+  try {
+    setup = await loadCallSetup(claims, ids, e.loader);
+    services = await e.services(setup, claims.numberId);
+  } catch (error) {
+    return ticket.failed('setup', error, claims);
+  }
+  if (ticket.gone()) return undefined;
+  let claimed: Claimed | Refusal;
+  try {
+    claimed = await ticket.claim(e, claims, ids);
+  } catch (error) {
+    return ticket.failed('claim', error, claims);
+  }
+  if (claimed instanceof Refusal) return claimed;
+  return { e, claims, setup, services, claimed };
 }
 
 /** How the session's inputs are read from the platform's stores. */

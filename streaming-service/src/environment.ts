@@ -24,7 +24,7 @@ import { chargeChatMessage, claimChat, recordChat } from '../../lib/services/cha
 import { describeError, log } from '../../lib/observability/log.js';
 import { optOutNumber } from '../../lib/services/dnc.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
-import type { StreamingEnvironment } from './server.js';
+import type { StreamingEnvironment } from './service.js';
 import type { CallSetup } from './session/call-session.js';
 
 /** A chat's summary: the call prompt speaks of a phone call. */

@@ -8,7 +8,8 @@ import { startSttStandins, type SttScript, type SttStandins } from '../../lib/lo
 import { startTtsStandins, type TtsScript, type TtsStandins } from '../../lib/local/standins/tts.js';
 import { platformEnvironment } from './environment.js';
 import { vendorProviders } from './providers.js';
-import { createStreamingServer, type StreamingServer } from './server.js';
+import { createStreamingServer } from './server.js';
+import type { StreamingServer } from './service.js';
 import type { SessionOptions } from './session/call-session.js';
 
 /** The seam tests (and the benchmark) use to script the stand-ins and tune sessions. */

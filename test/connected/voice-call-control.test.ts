@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedCaller, tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord, listHistory } from '../../lib/store/history.js';
 import { recordingKey } from '../../lib/store/recordings.js';
-import { POLICY_VIOLATION } from '../../streaming-service/src/server.js';
+import { POLICY_VIOLATION } from '../../streaming-service/src/service.js';
 import { liveCall, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 
 let vp: VoicePlatform;

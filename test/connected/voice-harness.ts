@@ -20,7 +20,7 @@ import { openInboundCall } from '../../lib/services/inbound-calls.js';
 import { putNewAgent } from '../../lib/store/agents.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import type { LocalVoiceOptions } from '../../streaming-service/src/local.js';
-import type { CallEnded } from '../../streaming-service/src/server.js';
+import type { CallEnded } from '../../streaming-service/src/service.js';
 import { sharedStores } from '../support/platform.js';
 
 /**

@@ -55,6 +55,9 @@ describe('Fargate service', () => {
     expect(task.Properties!.Memory).toBe(String(STREAMING_SERVICE.memoryMiB));
     const [container] = task.Properties!.ContainerDefinitions as Record<string, any>[];
     expect(container!.PortMappings).toEqual([{ ContainerPort: STREAMING_SERVICE.containerPort, Protocol: 'tcp' }]);
+    // The container listens where the task maps: the stack tells it the port, not a matching default.
+    expect(containerEnv().STREAMING_PORT).toBe(String(STREAMING_SERVICE.containerPort));
+    expect(containerEnv()).not.toHaveProperty('PORT');
     // The SIGKILL deadline stays above the drain the service runs on SIGTERM.
     expect(container!.StopTimeout * 1000).toBeGreaterThan(Number(containerEnv().DRAIN_TIMEOUT_MS));
     expect(container!.ReadonlyRootFilesystem).toBe(true);
@@ -264,6 +267,8 @@ describe('container image', () => {
     expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${STREAMING_SERVICE.containerPort}$`, 'm'));
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/health/m);
+    // The image's own check probes the port the service listens on (the variable the stack sets).
+    expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*process\.env\.STREAMING_PORT/m);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
   });
 });

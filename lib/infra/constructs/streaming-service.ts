@@ -11,7 +11,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { Config } from '../../config.js';
+import { STREAMING_CONTAINER_PORT, type Config } from '../../config.js';
 import { ACTIVE_SESSIONS_METRIC, SERVICE_DIMENSION } from '../../observability/session-metrics.js';
 import { PROJECT_ROOT } from './api-function.js';
 import { bindDataKey, bindRecordings, bindTable, type BindTarget } from './bindings.js';
@@ -34,7 +34,8 @@ export const STREAMING_SERVICE = {
   memoryMiB: 4096,
   /** Old space for V8; audio buffers live outside the heap, so the rest of the 4 GB stays theirs. */
   maxOldSpaceMiB: 2048,
-  containerPort: 8080,
+  /** The port the task maps and the ALB targets; the container is told it as STREAMING_PORT. */
+  containerPort: STREAMING_CONTAINER_PORT,
   /**
    * Target tracking keeps the average at 100 active calls per task: half of what one task is sized for, so
    * a burst has headroom while new tasks start (a Fargate task takes ~1 minute to pull, start and pass its
@@ -183,7 +184,7 @@ export class StreamingService extends Construct {
     const serviceName = `${Stack.of(this).stackName}-streaming`;
     const logGroup = new logs.LogGroup(this, 'Logs', { retention: s.logRetention });
     const environment: Partial<Record<keyof Config, string>> = {
-      PORT: String(s.containerPort),
+      STREAMING_PORT: String(s.containerPort),
       PUBLIC_BASE_URL: props.publicBaseUrl,
       LOG_LEVEL: 'info',
       METRICS_MODE: 'emf',

@@ -23,7 +23,8 @@ import { findCall, findStaleStreams } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { platformEnvironment } from '../../../streaming-service/src/environment.js';
 import { vendorProviders } from '../../../streaming-service/src/providers.js';
-import { createStreamingServer, type CallEnded, type StreamingEnvironment, type StreamingServer } from '../../../streaming-service/src/server.js';
+import { createStreamingServer } from '../../../streaming-service/src/server.js';
+import type { CallEnded, StreamingEnvironment, StreamingServer } from '../../../streaming-service/src/service.js';
 import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 import { loseAnswers } from '../../support/faults.js';
 

@@ -18,7 +18,8 @@ import { twilioSignature } from '../../../lib/vendors/telephony/twilio-webhook.j
 import { loadConfig } from '../../../lib/config.js';
 import { platformEnvironment } from '../../../streaming-service/src/environment.js';
 import { vendorProviders } from '../../../streaming-service/src/providers.js';
-import { createStreamingServer, POLICY_VIOLATION, type CallEnded } from '../../../streaming-service/src/server.js';
+import { createStreamingServer } from '../../../streaming-service/src/server.js';
+import { POLICY_VIOLATION, type CallEnded } from '../../../streaming-service/src/service.js';
 import { CALL_RESERVATION, expectedCallCost, eventually, importOwnNumber, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;

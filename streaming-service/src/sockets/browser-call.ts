@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { describeError, log } from '../../lib/observability/log.js';
-import { verifyWebSession, type WebSessionClaims } from '../../lib/domain/web-session-token.js';
-import type { CallSession, CallSetup, SessionServices } from './session/call-session.js';
-import type { MediaTransport } from './transport/port.js';
-import { WebTransport, decodePageMessage } from './transport/web.js';
-import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './transport/hello.js';
-import type { CallKey, StreamingEnvironment } from './server.js';
+import { describeError, log } from '../../../lib/observability/log.js';
+import { verifyWebSession, type WebSessionClaims } from '../../../lib/domain/web-session-token.js';
+import { Refusal, admitSocket, type Ticket } from '../admission.js';
+import type { CallSession } from '../session/call-session.js';
+import { WebTransport, decodePageMessage } from '../transport/web.js';
+import type { SocketContext, SocketKind, StreamingEnvironment } from '../service.js';
+import type { RunCall } from './call-runner.js';
+import { REFUSED, UNAVAILABLE, awaitHello, refuser, setupFailed } from './hello.js';
 
 /**
  * The browser transport's sockets (docs/meeting.md): a page says `hello` with its web session credential,
@@ -17,20 +18,13 @@ import type { CallKey, StreamingEnvironment } from './server.js';
  * the call (the ALB's sticky sessions send the tab back to it, docs/deploy.md).
  */
 
-export interface WebStreamsContext {
-  env(): Promise<StreamingEnvironment>;
-  runCall(e: StreamingEnvironment, setup: CallSetup, services: SessionServices, transport: MediaTransport, maxSeconds: number, call: CallKey): CallSession;
-  refused(reason: string): void;
-  readonly helloTimeoutMs: number;
+export interface BrowserCallContext extends SocketContext {
+  readonly run: RunCall;
   readonly rejoinGraceMs: number;
   readonly maxPayload: number;
 }
 
-export interface WebStreams {
-  readonly wss: WebSocketServer;
-  close(): void;
-}
-
+const CALL_UNAVAILABLE = new Refusal(UNAVAILABLE, 'unavailable', 'The call service is unavailable. Try again in a moment.');
 
 interface LiveWebCall {
   readonly sessionId: string;
@@ -39,15 +33,15 @@ interface LiveWebCall {
   graceTimer?: NodeJS.Timeout;
 }
 
-export function createWebStreams(ctx: WebStreamsContext): WebStreams {
+export function createBrowserCalls(ctx: BrowserCallContext): SocketKind {
   const wss = new WebSocketServer({ noServer: true, maxPayload: ctx.maxPayload });
   /** Browser calls running in this process, by call id. */
   const live = new Map<string, LiveWebCall>();
 
   const refuse = refuser(ctx.refused);
 
-  /** Admits a page's socket to a call's transport: `ready` first, so the page sees everything after it. */
-  const admit = (ws: WebSocket, transport: WebTransport, callId: string, agentName: string, resumed: boolean) => {
+  /** Attaches a page's socket to a call's transport: `ready` first, so the page sees everything after it. */
+  const attachPage = (ws: WebSocket, transport: WebTransport, callId: string, agentName: string, resumed: boolean) => {
     ws.send(JSON.stringify({ type: 'ready', callId, agentName, resumed }));
     const previous = transport.attach(ws);
     // The same tab's older socket (its close not seen yet, or a duplicated tab): the newest one wins.
@@ -85,42 +79,49 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
     });
   };
 
-  const begin = async (ws: WebSocket, credential: string) => {
-    let e: StreamingEnvironment;
-    try {
-      e = await ctx.env();
-    } catch {
-      return refuse(ws, UNAVAILABLE, 'unavailable', 'The call service is unavailable. Try again in a moment.');
-    }
-    if (!e.web) return refuse(ws, UNAVAILABLE, 'unavailable', 'Browser calls are not available here.');
-    const verified = verifyWebSession(credential, e.web.key);
-    if (!verified.ok) return refuse(ws, REFUSED, 'bad_credential', 'This meeting session is not valid. Open your meeting link again.');
-    const claims = verified.claims;
-    const existing = live.get(claims.callId);
-    if (existing) {
-      if (existing.sessionId !== claims.sessionId) return refuse(ws, REFUSED, 'already_connected', 'Someone else is already in this call.');
-      admit(ws, existing.transport, claims.callId, existing.session.setup.agent.name, true);
-      return wire(ws, existing);
-    }
-    const streamSid = `WS${randomBytes(16).toString('hex')}`;
-    const ready = await loadBrowserSetup(ws, refuse, e, claims, { callSid: `web-${claims.sessionId}`, streamSid });
-    if (!ready) return;
-    const { setup: loaded, services } = ready;
-    if (ws.readyState !== ws.OPEN) return;
-    // A rejoin raced the first socket's claim: the other one is being set up in this process.
-    if (live.has(claims.callId)) return refuse(ws, REFUSED, 'already_connected', 'This call is already open in another window.');
-    const claimed = await claimOnce(e, claims, streamSid).catch((error: unknown) => {
+  /** A page's ticket: its `hello` credential names the call, the table's claim reserves its credits. */
+  const ticket = (ws: WebSocket, credential: string): Ticket<StreamingEnvironment, WebSessionClaims, number> => ({
+    unavailable: CALL_UNAVAILABLE,
+    verify(e) {
+      if (!e.web) return new Refusal(UNAVAILABLE, 'unavailable', 'Browser calls are not available here.');
+      const verified = verifyWebSession(credential, e.web.key);
+      return verified.ok ? verified.claims : new Refusal(REFUSED, 'bad_credential', 'This meeting session is not valid. Open your meeting link again.');
+    },
+    rejoin(claims) {
+      const existing = live.get(claims.callId);
+      if (!existing) return false;
+      if (existing.sessionId !== claims.sessionId) return new Refusal(REFUSED, 'already_connected', 'Someone else is already in this call.');
+      attachPage(ws, existing.transport, claims.callId, existing.session.setup.agent.name, true);
+      wire(ws, existing);
+      return true;
+    },
+    ids: (claims) => ({ callSid: `web-${claims.sessionId}`, streamSid: `WS${randomBytes(16).toString('hex')}` }),
+    failed(stage, error, claims) {
+      if (stage === 'setup') return setupFailed(claims, error);
       log('warn', 'web call claim failed', { callId: claims.callId, ...describeError(error) });
-      return undefined;
-    });
-    if (!claimed) return refuse(ws, UNAVAILABLE, 'unavailable', 'The call service is unavailable. Try again in a moment.');
-    if (claimed.kind === 'insufficient_credits') return refuse(ws, REFUSED, 'insufficient_credits', 'This call cannot start right now.');
-    if (claimed.kind === 'ended') return refuse(ws, REFUSED, 'ended', 'This call has ended.');
+      return CALL_UNAVAILABLE;
+    },
+    gone: () => ws.readyState !== ws.OPEN,
+    async claim(e, claims, { streamSid }) {
+      // A rejoin raced the first socket's claim: the other one is being set up in this process.
+      if (live.has(claims.callId)) return new Refusal(REFUSED, 'already_connected', 'This call is already open in another window.');
+      const claimed = await claimOnce(e, claims, streamSid);
+      if (claimed.kind === 'insufficient_credits') return new Refusal(REFUSED, 'insufficient_credits', 'This call cannot start right now.');
+      if (claimed.kind === 'ended') return new Refusal(REFUSED, 'ended', 'This call has ended.');
+      return claimed.maxDurationSeconds;
+    },
+  });
+
+  const begin = async (ws: WebSocket, credential: string) => {
+    const admitted = await admitSocket(ctx.env, ticket(ws, credential));
+    if (!admitted) return;
+    if (admitted instanceof Refusal) return refuse(ws, admitted);
+    const { e, claims, setup: loaded, services, claimed: maxSeconds } = admitted;
     const transport = new WebTransport(Date.now());
     // The page closed while the claim was written: the call starts unattached and the grace runs at once.
     const present = ws.readyState === ws.OPEN;
-    if (present) admit(ws, transport, claims.callId, loaded.agent.name, false);
-    const session = ctx.runCall(e, loaded, services, transport, claimed.maxDurationSeconds, claims);
+    if (present) attachPage(ws, transport, claims.callId, loaded.agent.name, false);
+    const session = ctx.run(e, loaded, services, transport, maxSeconds, claims);
     const call: LiveWebCall = { sessionId: claims.sessionId, session, transport };
     live.set(claims.callId, call);
     void session.ended.finally(() => {
@@ -145,7 +146,7 @@ export function createWebStreams(ctx: WebStreamsContext): WebStreams {
     }
   };
 
-  wss.on('connection', (ws: WebSocket) => awaitHello(ws, ctx.helloTimeoutMs, refuse, (credential) => void begin(ws, credential)));
+  wss.on('connection', (ws: WebSocket) => awaitHello(ws, ctx.greetingTimeoutMs, refuse, (credential) => void begin(ws, credential)));
 
   return {
     wss,

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { describeError, log } from '../../lib/observability/log.js';
-import { verifyWebSession } from '../../lib/domain/web-session-token.js';
-import { ChatSession, type ChatNotice, type ChatOptions, type ChatSink } from './chat/chat-session.js';
-import type { CallSetup, SessionServices } from './session/call-session.js';
-import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './transport/hello.js';
-import type { StreamingEnvironment } from './server.js';
+import { describeError, log } from '../../../lib/observability/log.js';
+import { verifyWebSession, type WebSessionClaims } from '../../../lib/domain/web-session-token.js';
+import { Refusal, admitSocket, type Ticket } from '../admission.js';
+import { ChatSession, type ChatNotice, type ChatOptions, type ChatSink } from '../chat/chat-session.js';
+import type { CallSetup, SessionServices } from '../session/call-session.js';
+import type { SocketContext, SocketKind, StreamingEnvironment } from '../service.js';
+import { REFUSED, UNAVAILABLE, awaitHello, refuser, setupFailed } from './hello.js';
 
 /**
  * Text chats on the streaming service (`/web-chat`, docs/chat.md): the same handshake as a browser call (a
@@ -15,23 +16,21 @@ import type { StreamingEnvironment } from './server.js';
  * credential) comes back after a reload and gets the conversation so far in `ready`.
  */
 
-export interface WebChatsContext {
-  env(): Promise<StreamingEnvironment>;
-  refused(reason: string): void;
+export interface ChatContext extends SocketContext {
   /** Told once per chat after its history record was written (or writing failed). */
   ended(chatId: string, error?: unknown): void;
   /** Holds the process's shutdown until the chat's record is written. */
   track(done: Promise<unknown>): void;
-  readonly helloTimeoutMs: number;
   readonly rejoinGraceMs: number;
   readonly options?: Partial<ChatOptions>;
 }
 
-export interface WebChats {
-  readonly wss: WebSocketServer;
+export interface Chats extends SocketKind {
+  /** Chats running in this process. */
   readonly active: number;
-  close(): void;
 }
+
+const CHAT_UNAVAILABLE = new Refusal(UNAVAILABLE, 'unavailable', 'The chat service is unavailable. Try again in a moment.');
 
 /** A chat frame: a visitor message is at most a few KB (the session refuses long ones with a clear error). */
 const MAX_CHAT_FRAME_BYTES = 16 * 1024;
@@ -68,7 +67,7 @@ interface LiveChat {
   graceTimer?: NodeJS.Timeout;
 }
 
-export function createWebChats(ctx: WebChatsContext): WebChats {
+export function createChats(ctx: ChatContext): Chats {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CHAT_FRAME_BYTES });
   const live = new Map<string, LiveChat>();
   const refuse = refuser(ctx.refused);
@@ -129,42 +128,46 @@ export function createWebChats(ctx: WebChatsContext): WebChats {
     return chat;
   };
 
-  const begin = async (ws: WebSocket, credential: string) => {
-    let e: StreamingEnvironment;
-    try {
-      e = await ctx.env();
-    } catch {
-      return refuse(ws, UNAVAILABLE, 'unavailable', 'The chat service is unavailable. Try again in a moment.');
-    }
-    if (!e.web || !e.chat) return refuse(ws, UNAVAILABLE, 'unavailable', 'Chats are not available here.');
-    const verified = verifyWebSession(credential, e.web.key);
-    if (!verified.ok) return refuse(ws, REFUSED, 'bad_credential', 'This chat session is not valid. Start a new chat.');
-    const claims = verified.claims;
-    const existing = live.get(claims.callId);
-    if (existing) {
-      if (existing.sessionId !== claims.sessionId) return refuse(ws, REFUSED, 'already_connected', 'This chat is open somewhere else.');
-      return attach(ws, existing, true);
-    }
-    const ready = await loadBrowserSetup(ws, refuse, e, claims, { callSid: `chat-${claims.sessionId}`, streamSid: `WC${randomBytes(16).toString('hex')}` });
-    if (!ready) return;
-    const { setup, services } = ready;
-    if (ws.readyState !== ws.OPEN) return;
-    if (live.has(claims.callId)) return refuse(ws, REFUSED, 'already_connected', 'This chat is already open in another window.');
-    let maxSeconds: number | undefined;
-    try {
-      maxSeconds = await e.chat.claim(claims);
-    } catch (error) {
+  /** A page's ticket: its `hello` credential names the chat, the table's claim makes it the chat's one. */
+  const ticket = (ws: WebSocket, credential: string): Ticket<StreamingEnvironment, WebSessionClaims, number> => ({
+    unavailable: CHAT_UNAVAILABLE,
+    verify(e) {
+      if (!e.web || !e.chat) return new Refusal(UNAVAILABLE, 'unavailable', 'Chats are not available here.');
+      const verified = verifyWebSession(credential, e.web.key);
+      return verified.ok ? verified.claims : new Refusal(REFUSED, 'bad_credential', 'This chat session is not valid. Start a new chat.');
+    },
+    rejoin(claims) {
+      const existing = live.get(claims.callId);
+      if (!existing) return false;
+      if (existing.sessionId !== claims.sessionId) return new Refusal(REFUSED, 'already_connected', 'This chat is open somewhere else.');
+      attach(ws, existing, true);
+      return true;
+    },
+    ids: (claims) => ({ callSid: `chat-${claims.sessionId}`, streamSid: `WC${randomBytes(16).toString('hex')}` }),
+    failed(stage, error, claims) {
+      if (stage === 'setup') return setupFailed(claims, error);
       log('warn', 'chat claim failed', { callId: claims.callId, ...describeError(error) });
-      return refuse(ws, UNAVAILABLE, 'unavailable', 'The chat service is unavailable. Try again in a moment.');
-    }
-    if (maxSeconds === undefined) return refuse(ws, REFUSED, 'ended', 'This chat has ended.');
+      return CHAT_UNAVAILABLE;
+    },
+    gone: () => ws.readyState !== ws.OPEN,
+    async claim(e, claims) {
+      if (live.has(claims.callId)) return new Refusal(REFUSED, 'already_connected', 'This chat is already open in another window.');
+      return (await e.chat!.claim(claims)) ?? new Refusal(REFUSED, 'ended', 'This chat has ended.');
+    },
+  });
+
+  const begin = async (ws: WebSocket, credential: string) => {
+    const admitted = await admitSocket(ctx.env, ticket(ws, credential));
+    if (!admitted) return;
+    if (admitted instanceof Refusal) return refuse(ws, admitted);
+    const { e, claims, setup, services, claimed: maxSeconds } = admitted;
     // Another socket of the same tab may have set the chat up while the claim was written.
     const chat = live.get(claims.callId) ?? start(e, setup, services, claims.sessionId, maxSeconds);
     if (ws.readyState === ws.OPEN) attach(ws, chat, false);
     else if (!chat.sink.socket && !chat.graceTimer) awaitReturn(chat);
   };
 
-  wss.on('connection', (ws: WebSocket) => awaitHello(ws, ctx.helloTimeoutMs, refuse, (credential) => void begin(ws, credential)));
+  wss.on('connection', (ws: WebSocket) => awaitHello(ws, ctx.greetingTimeoutMs, refuse, (credential) => void begin(ws, credential)));
 
   return {
     wss,
