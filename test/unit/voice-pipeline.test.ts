@@ -15,7 +15,7 @@ import { CallRecorder } from '../../streaming-service/src/end/recording.js';
 import { AudioOut } from '../../streaming-service/src/session/audio-out.js';
 import { FrameQueue, type Frame } from '../../streaming-service/src/frames.js';
 import { PhraseSplitter } from '../../streaming-service/src/session/phrase-splitter.js';
-import { contactVariables, fillTemplate } from '../../streaming-service/src/session/prompt.js';
+import { contactVariables, fillTemplate } from '../../streaming-service/src/conversation/prompt.js';
 import { heardWords, INTERRUPTED_MARKER, SpeechHandle } from '../../streaming-service/src/session/speech-handle.js';
 import { CallStateMachine, InvalidTransitionError } from '../../streaming-service/src/session/state.js';
 import { TurnDetector } from '../../streaming-service/src/session/turn-detector.js';

@@ -3,10 +3,10 @@ import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import { LocalWindows, type RatePolicy } from '../../../lib/domain/rate-window.js';
 import type { CallSetup, SessionServices } from '../session/call-session.js';
-import { Conversation, type AgentRound } from '../session/conversation.js';
-import { LlmChain } from '../session/llm-chain.js';
-import { contactVariables, fillTemplate } from '../session/prompt.js';
-import { runTurn, type TurnChannel, type TurnHost } from '../session/turn-loop.js';
+import { Conversation, type AgentRound } from '../conversation/conversation.js';
+import { LlmChain } from '../conversation/llm-chain.js';
+import { contactVariables, fillTemplate } from '../conversation/prompt.js';
+import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools, type ToolAction } from '../tools/registry.js';
 

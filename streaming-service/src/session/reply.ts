@@ -3,11 +3,11 @@ import type { ToolAction } from '../tools/registry.js';
 import { parseArguments } from '../tools/http.js';
 import { sendDtmf } from './send-dtmf.js';
 import type { CallSession } from './call-session.js';
-import type { AgentRound, Entry } from './conversation.js';
+import type { AgentRound, Entry } from '../conversation/conversation.js';
 import { PhraseSplitter } from './phrase-splitter.js';
 import type { Speaker } from './speaker.js';
 import type { SpeechHandle } from './speech-handle.js';
-import { runTurn, type TurnChannel } from './turn-loop.js';
+import { runTurn, type TurnChannel } from '../conversation/turn-loop.js';
 
 /**
  * Latency points of one turn (performance.now() values), from the caller's end of turn to the first agent

@@ -1,5 +1,5 @@
 import type { LlmMessage, LlmToolCall } from '../../../lib/vendors/llm/port.js';
-import type { SpeechHandle } from './speech-handle.js';
+import type { SpeechHandle } from '../session/speech-handle.js';
 
 /**
  * The call's conversation as it happened, from which both the LLM messages and the transcript are built.
