@@ -196,7 +196,7 @@ export class CallSession {
   private ttsSession: Promise<TtsSession>;
   private current: SpeechHandle | undefined;
   /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
-  private readonly turns = new TurnDetector({ interruptOnSpeechStarted: false, minInterruptWords: Number.POSITIVE_INFINITY });
+  private readonly turns = new TurnDetector();
   readonly floor: CallerFloor;
   readonly silence: SilenceWatch;
   private readonly turnTaking: TurnTakingSettings;
@@ -526,19 +526,16 @@ export class CallSession {
           this.notify({ type: 'caption', role: 'user', text: frame.text, final: frame.isFinal });
           this.resumeHeldTurn();
         }
-        const decisions = this.turns.onFrame(frame, false);
+        const decisions = this.turns.onFrame(frame);
         if (frame.kind === 'transcript' && decisions.length === 0) this.floor.onTranscript(this.turns.pendingText, frame.atMs);
         for (const decision of decisions) {
-          if (decision.type === 'turn_end' && this.floor.onTurnEnd(decision.text, decision.atMs)) this.onTurnEnded(decision.text, decision.atMs);
+          if (this.floor.onTurnEnd(decision.text, decision.atMs)) this.onTurnEnded(decision.text, decision.atMs);
         }
         return;
       }
       case 'dtmf':
         this.dtmfDigits.push(frame.digit);
         this.keypad.press(frame.digit);
-        return;
-      default:
-        // start/end are handled by the loop and the server; interruption frames are decided here, not received.
         return;
     }
   }
@@ -558,8 +555,6 @@ export class CallSession {
     handle.interrupt(atMs, this.out.heardBytes(handle.id));
     this.captionAgent(handle, true);
     this.floor.onUtteranceGone();
-    // Agent-side data frames still queued belong to the interrupted utterance (STYLE 6).
-    this.frames.dropData();
     for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
     this.interruptions.push({ handleId: handle.id, atMs, clearedAtMs: performance.now() });
     this.current = undefined;
