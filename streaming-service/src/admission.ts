@@ -4,7 +4,7 @@ import { verifyStreamToken, type StreamTokenClaims } from '../../lib/domain/stre
 import type { Tool } from '../../lib/domain/tool.js';
 import { toolsOfAgent, type Agent } from '../../lib/domain/agent.js';
 import type { InboundEvent } from './codec/twilio.js';
-import type { CallSetup } from './session/call-session.js';
+import type { CallSetup } from './call/types.js';
 
 /**
  * Admission: a Media Stream becomes a call only with a valid signed stream token in

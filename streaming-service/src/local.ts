@@ -9,7 +9,7 @@ import { startTtsStandins, type TtsScript, type TtsStandins } from '../../lib/lo
 import { platformEnvironment } from './environment.js';
 import { vendorProviders } from './providers.js';
 import { createStreamingServer, type StreamingServer } from './server.js';
-import type { SessionOptions } from './session/call-session.js';
+import type { SessionOptions } from './call/types.js';
 
 /** The seam tests (and the benchmark) use to script the stand-ins and tune sessions. */
 export interface LocalVoiceOptions {

@@ -4,7 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { describeError, log } from '../../lib/observability/log.js';
 import { verifyWebSession } from '../../lib/domain/web-session-token.js';
 import { ChatSession, type ChatNotice, type ChatOptions, type ChatSink } from './chat/chat-session.js';
-import type { CallSetup, SessionServices } from './session/call-session.js';
+import type { CallSetup, SessionServices } from './call/types.js';
 import { REFUSED, UNAVAILABLE, awaitHello, loadBrowserSetup, refuser } from './transport/hello.js';
 import type { StreamingEnvironment } from './server.js';
 

@@ -19,7 +19,7 @@ import { contactVariables, fillTemplate } from '../../streaming-service/src/conv
 import { heardWords, INTERRUPTED_MARKER, SpeechHandle } from '../../streaming-service/src/session/speech-handle.js';
 import { CallStateMachine, InvalidTransitionError } from '../../streaming-service/src/session/state.js';
 import { TurnDetector } from '../../streaming-service/src/session/turn-detector.js';
-import { turnFigures } from '../../streaming-service/src/session/reply.js';
+import { turnFigures } from '../../streaming-service/src/call/latency.js';
 import { twilioTransport } from '../../streaming-service/src/transport/twilio.js';
 import { PHONE_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 

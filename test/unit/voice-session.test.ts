@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../lib/domain/agent.js';
 import type { Tool } from '../../lib/domain/tool.js';
 import type { LlmEvent, LlmProvider, LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
-import { CallSession, type CallSetup } from '../../streaming-service/src/session/call-session.js';
+import { CallSession } from '../../streaming-service/src/session/call-session.js';
+import { type CallSetup } from '../../streaming-service/src/call/types.js';
 import { FakeLlm, FakeStt, FakeTts } from '../fakes/voice-ports.js';
 import { twilioTransport } from '../../streaming-service/src/transport/twilio.js';
 

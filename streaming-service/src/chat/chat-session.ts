@@ -2,7 +2,7 @@ import { describeError, log } from '../../../lib/observability/log.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import { LocalWindows, type RatePolicy } from '../../../lib/domain/rate-window.js';
-import type { CallSetup, SessionServices } from '../session/call-session.js';
+import type { CallSetup, SessionServices } from '../call/types.js';
 import { Conversation, type AgentRound } from '../conversation/conversation.js';
 import { LlmChain } from '../conversation/llm-chain.js';
 import { contactVariables, fillTemplate } from '../conversation/prompt.js';

@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import { describeError, log } from '../../../lib/observability/log.js';
 import type { WebSessionClaims } from '../../../lib/domain/web-session-token.js';
 import { loadCallSetup } from '../admission.js';
-import type { CallSetup, SessionServices } from '../session/call-session.js';
+import type { CallSetup, SessionServices } from '../call/types.js';
 import type { StreamingEnvironment } from '../server.js';
 import { decodeHello } from './web.js';
 
