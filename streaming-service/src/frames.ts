@@ -1,3 +1,4 @@
+import type { CallEndReason } from '../../lib/domain/history.js';
 import type { SttEvent } from '../../lib/vendors/stt/port.js';
 
 /**
@@ -33,6 +34,17 @@ export type Frame = SystemFrame | DataFrame;
 
 /** Why the transport or a component asks the session to end (mapped to a CallEndReason by the session). */
 export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'error';
+
+/** How each end is recorded: a stream that stopped or a socket that closed is the caller hanging up. */
+export const END_REASONS: Readonly<Record<EndCause, CallEndReason>> = {
+  stop: 'customer_hangup',
+  socket_closed: 'customer_hangup',
+  agent_hangup: 'agent_hangup',
+  transferred: 'transferred',
+  max_duration: 'max_duration',
+  silence_timeout: 'silence_timeout',
+  error: 'error',
+};
 
 const SYSTEM_KINDS: ReadonlySet<Frame['kind']> = new Set(['end', 'mark_echo', 'speech_started', 'dtmf']);
 

@@ -172,7 +172,7 @@ describe('call session', () => {
       t.stt.emit({ type: 'transcript', text: 'Wait, actually', isFinal: false, speechFinal: false, atMs: performance.now() });
       await until(() => t.sent.some((m) => m.event === 'clear'));
       await until(() => answered);
-      await until(() => t.s.executedToolCalls.size === 1 && t.s.conversation.messages().some((m) => m.role === 'tool'));
+      await until(() => t.s.turnHost.executedToolCalls.size === 1 && t.s.conversation.messages().some((m) => m.role === 'tool'));
       // The interrupted reply did not ask the model again; the next turn's request carries the result.
       expect(t.llm.requests).toHaveLength(1);
       t.stt.emit({ type: 'transcript', text: 'Hello?', isFinal: true, speechFinal: true, atMs: performance.now() });

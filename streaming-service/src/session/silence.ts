@@ -59,3 +59,60 @@ export class SilenceWatch {
     this.reprompts = 0;
   }
 }
+
+/** What watching a call's line needs of the call. */
+export interface QuietLineContext {
+  /** An utterance is still under way: the line is not quiet while the agent speaks. */
+  agentBusy(): boolean;
+  /** Only a line waiting for the caller can be quiet (not one thinking, transferring or ending). */
+  listening(): boolean;
+  reprompt(text: string): void;
+  end(): void;
+}
+
+/**
+ * A call's silence clock: the time since anyone was heard, checked every second against the agent's
+ * re-prompts and the call's silence timeout ({@link SilenceWatch} decides).
+ */
+export class QuietLine {
+  private lastActivityMs = performance.now();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly watch: SilenceWatch,
+    private readonly ctx: QuietLineContext,
+    private readonly timeoutMs: number,
+  ) {}
+
+  start(): void {
+    // Checked every second: a re-prompt a second late is not noticed; one timer a second per call is cheap.
+    this.timer = setInterval(() => this.check(), Math.min(1_000, this.timeoutMs));
+    this.timer.unref?.();
+  }
+
+  /** Voiced caller audio at `atMs`. */
+  heard(atMs: number): void {
+    this.lastActivityMs = atMs;
+  }
+
+  /** The caller took a turn: the next silence starts the re-prompts over. */
+  onCallerSpoke(): void {
+    this.watch.onCallerSpoke();
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private check(): void {
+    const now = performance.now();
+    if (this.ctx.agentBusy()) this.lastActivityMs = now;
+    if (!this.ctx.listening()) return;
+    const decision = this.watch.check(now - this.lastActivityMs);
+    if (decision === 'end') this.ctx.end();
+    else if (decision === 'reprompt') {
+      this.lastActivityMs = now;
+      this.ctx.reprompt(this.watch.settings.repromptMessage);
+    }
+  }
+}
