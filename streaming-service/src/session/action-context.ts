@@ -1,4 +1,9 @@
+import type { Logger } from '../../../lib/observability/log.js';
+import type { EndCause } from '../frames.js';
 import type { AudioOut } from './audio-out.js';
+import type { SaidLine } from './lines.js';
+import type { SpeechHandle } from './speech-handle.js';
+import type { CallStateMachine } from './state.js';
 import type { TransferResult } from './transfer.js';
 
 /**
@@ -19,13 +24,24 @@ export interface ActionContext {
   readonly out: Pick<AudioOut, 'enqueueAudio' | 'enqueueMark'>;
 }
 
-/** The call's side of a keypad shortcut: the action context, plus saying a line over whatever was playing. */
-export interface ShortcutContext extends ActionContext {
-  /** The call is ending or being transferred: a shortcut pressed now does nothing. */
-  isBusy(): boolean;
-  isEnding(): boolean;
-  /** Cuts the agent's current utterance, as a barge-in would. */
+/**
+ * The few things every part of a call may ask of the call itself: its state (to read, and for a transfer
+ * to enter `transferring`), the utterance under way, cutting it, saying a fixed line, ending the call.
+ */
+export interface CallControl {
+  /** Bound to the call: every line carries its id and workspace. */
+  readonly log: Logger;
+  readonly state: CallStateMachine;
+  /** The utterance the agent is speaking (or thinking towards) now, if any. */
+  current(): SpeechHandle | undefined;
+  /** Cuts the current utterance, as a barge-in would. */
   interrupt(): void;
-  /** Says a fixed line and waits until it has played. */
-  say(text: string): Promise<void>;
+  /** Says a fixed line as its own utterance (lines.ts). */
+  say(text: string): SaidLine;
+  end(cause: EndCause): void;
+  /** The call's end is decided: what happens now changes nothing. */
+  isEnded(): boolean;
 }
+
+/** A keypad shortcut acts with the action context and the call's control (shortcut.ts). */
+export type ShortcutContext = ActionContext & Pick<CallControl, 'state' | 'interrupt' | 'say'>;

@@ -6,13 +6,12 @@ import type { TurnLatency } from '../call/latency.js';
 import { Conversation } from '../conversation/conversation.js';
 import { LlmChain } from '../conversation/llm-chain.js';
 import { contactVariables, fillTemplate } from '../conversation/prompt.js';
-import type { TurnHost } from '../conversation/turn-loop.js';
+import { newTurnHost, type TurnHost } from '../conversation/turn-loop.js';
 import { CallRecorder } from '../end/recording.js';
 import { END_REASONS, FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
-import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools } from '../tools/registry.js';
 import type { MediaTransport } from '../transport/port.js';
-import type { ShortcutContext } from './action-context.js';
+import type { CallControl, ShortcutContext } from './action-context.js';
 import { AudioOut } from './audio-out.js';
 import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
 import { Keypad } from './dtmf.js';
@@ -57,7 +56,7 @@ export class CallSession {
   readonly log: Logger;
   readonly conversation: Conversation;
   /** The model chain, the tools and their bookkeeping, as the turn loop sees them (turn-loop.ts). */
-  readonly turnHost: TurnHost & { readonly llmUsage: { inputTokens: number; outputTokens: number } };
+  readonly turnHost: TurnHost;
   readonly out: AudioOut;
   readonly recorder: CallRecorder;
   readonly latencies: TurnLatency[] = [];
@@ -97,16 +96,13 @@ export class CallSession {
     const { agent } = setup;
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
     this.conversation = new Conversation(fillTemplate(agent.system_prompt, contactVariables(setup.contact)));
-    this.turnHost = {
+    this.turnHost = newTurnHost({
       llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log),
       tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined }),
-      llmUsage: { inputTokens: 0, outputTokens: 0 },
-      executedToolCalls: new Set(),
-      toolCache: new ToolCallCache(),
       services,
       options: o,
       messages: () => this.conversation.messages(),
-    };
+    });
     this.recorder = new CallRecorder(Math.ceil(o.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
     const recording = agent.recording_enabled;
@@ -123,7 +119,8 @@ export class CallSession {
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
     this.floor = new CallerFloor(interruptionSettings(agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
       activity: () => {
-        const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
+        const s = this.state.state;
+        const active = this.current !== undefined && !this.current.interrupted && (s === 'greeting' || s === 'thinking' || s === 'speaking');
         return { active, audible: active && (this.out.isPaused || this.out.isBusy()) };
       },
       pause: () => this.out.pause(),
@@ -137,27 +134,21 @@ export class CallSession {
       speakerFor: (handle) => this.speakerFor(handle),
       afterUtterance: (handle) => this.afterUtterance(handle),
     };
-    this.quiet = new QuietLine(new SilenceWatch(silenceSettings(agent.silence), o.silenceTimeoutMs), {
-      agentBusy: () => this.current !== undefined && !this.current.settled,
-      listening: () => this.state.state === 'listening',
-      reprompt: (text) => sayLine(this.lines, text),
-      end: () => this.end('silence_timeout'),
-    }, o.silenceTimeoutMs);
-    this.transfers = new Transfers({
-      telephony: services.telephony,
-      callSid: setup.callSid,
-      isOver: () => this.state.isEnding,
-      isEnded: () => this.endCause !== undefined,
-      summary: () => callerSummary(setup, this.conversation),
-      moved: (to) => {
-        services.onTransfer?.(to);
-        if (this.state.canGo('transferring')) this.state.go('transferring');
-        this.end('transferred');
-      },
+    const control: CallControl = {
+      log: this.log,
+      state: this.state,
+      current: () => this.current,
+      interrupt: () => this.interrupt(performance.now()),
+      say: (text) => sayLine(this.lines, text),
       end: (cause) => this.end(cause),
-    });
+      isEnded: () => this.endCause !== undefined,
+    };
+    this.quiet = new QuietLine(new SilenceWatch(silenceSettings(agent.silence), o.silenceTimeoutMs), control, o.silenceTimeoutMs);
+    this.failures = new FailurePolicy(control, o);
+    const { telephony, onTransfer } = services;
+    this.transfers = new Transfers({ ...control, telephony, onTransfer, callSid: setup.callSid, summary: () => callerSummary(setup, this.conversation) });
     this.actions = {
-      hasPhoneLine: services.telephony !== undefined,
+      hasPhoneLine: telephony !== undefined,
       optOut: services.optOut,
       out: this.out,
       transfer: (to, mode, summary) => this.transfers.start(to, mode, summary),
@@ -167,44 +158,22 @@ export class CallSession {
       waiting: new WaitingPhrases(o),
       goodbyePhrase: o.goodbyePhrase,
     };
-    const shortcuts: ShortcutContext = {
-      ...this.actions,
-      isBusy: () => this.state.isEnding || this.state.state === 'transferring',
-      isEnding: () => this.state.isEnding,
-      interrupt: () => {
-        if (this.current) this.interrupt(performance.now());
-      },
-      say: (text) => sayLine(this.lines, text).done,
-    };
+    const shortcuts: ShortcutContext = { ...this.actions, ...control };
     this.keypad = new Keypad(agent.dtmf_shortcuts ?? {}, {
       shortcut: (_key, shortcut) => void runShortcut(shortcuts, shortcut, o),
       input: (text) => this.onUserTurn(text, performance.now()),
     });
-    this.failures = new FailurePolicy({
-      log: this.log,
-      state: this.state,
-      isEnded: () => this.endCause !== undefined,
-      current: () => this.current,
-      interrupt: () => this.current && this.interrupt(performance.now()),
-      say: (text) => sayLine(this.lines, text),
-      end: (cause) => this.end(cause),
-    }, o);
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
     const sttOptions = { language: o.language, endpointingMs: o.endpointingMs, utteranceEndMs: o.utteranceEndMs, format: transport.format };
     const onSttDown = (error: unknown) => {
-      if (!this.state.isEnding) this.fail('stt', error);
+      if (!this.state.isEnding) this.failures.fail('stt', error);
     };
     this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink);
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
     this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], transport.format, this.log, () => this.state.isEnding);
-  }
-
-  /** Milliseconds since the stream started. */
-  get elapsedMs(): number {
-    return performance.now() - this.startMs;
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
@@ -230,14 +199,9 @@ export class CallSession {
     const streamStopped = cause === 'stop' || cause === 'socket_closed';
     // During a transfer a stop is either the transfer moving the call or the caller hanging up meanwhile.
     if (streamStopped && this.transfers.settleStop(cause)) return;
-    if (streamStopped && stoppedAtLimit(this.elapsedMs, this.options.maxDurationMs)) cause = 'max_duration';
+    if (streamStopped && stoppedAtLimit(performance.now() - this.startMs, this.options.maxDurationMs)) cause = 'max_duration';
     this.endCause = cause;
     this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
-  }
-
-  /** A part failed after its own retries (failure.ts decides what the caller hears and whether it ends). */
-  fail(where: string, error: unknown): void {
-    this.failures.fail(where, error);
   }
 
   /**
@@ -262,7 +226,7 @@ export class CallSession {
         if (frame.kind === 'end') return await this.finish(frame.reason);
         this.onFrame(frame);
       } catch (error) {
-        this.fail('session', error);
+        this.failures.fail('session', error);
       }
     }
   }
@@ -330,11 +294,6 @@ export class CallSession {
       .finally(() => this.afterUtterance(handle));
   }
 
-  private interruptible(): boolean {
-    const s = this.state.state;
-    return s === 'greeting' || s === 'thinking' || s === 'speaking';
-  }
-
   private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
     this.handles += 1;
     this.current = new SpeechHandle(`h${this.handles}`, purpose, bytesPerMs(this.transport.format));
@@ -345,10 +304,10 @@ export class CallSession {
   private async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
     try {
       const tts = await this.tts.session;
-      const onError = (error: unknown) => this.fail('tts', error);
+      const onError = (error: unknown) => this.failures.fail('tts', error);
       return new Speaker(handle, tts, this.out, onError, (failed) => this.tts.replace(failed), () => this.notices.agent(handle, false), this.log);
     } catch (error) {
-      this.fail('tts', error);
+      this.failures.fail('tts', error);
       handle.finishProducing();
       return undefined;
     }

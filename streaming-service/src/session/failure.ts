@@ -1,22 +1,6 @@
-import { describeError, type Logger } from '../../../lib/observability/log.js';
-import type { EndCause } from '../frames.js';
-import type { SaidLine } from './lines.js';
+import { describeError } from '../../../lib/observability/log.js';
+import type { CallControl } from './action-context.js';
 import type { SpeechHandle } from './speech-handle.js';
-import type { CallStateMachine } from './state.js';
-
-/** What the failure policy may do in its call: tell the caller, stop the agent, end the call. */
-export interface FailureContext {
-  readonly log: Logger;
-  readonly state: Pick<CallStateMachine, 'isEnding' | 'state'>;
-  /** The call's end is already decided. */
-  isEnded(): boolean;
-  /** The utterance the agent is speaking now, if any. */
-  current(): SpeechHandle | undefined;
-  /** Cuts the agent's current utterance, as a barge-in would. */
-  interrupt(): void;
-  say(text: string): SaidLine;
-  end(cause: EndCause): void;
-}
 
 export interface FailureLines {
   /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
@@ -41,7 +25,7 @@ export class FailurePolicy {
   private replyFailures = 0;
 
   constructor(
-    private readonly ctx: FailureContext,
+    private readonly ctx: CallControl,
     private readonly lines: FailureLines,
   ) {}
 

@@ -14,14 +14,15 @@ export interface ShortcutLines {
  * was saying. A failed transfer is said so and the call goes on with the agent.
  */
 export async function runShortcut(ctx: ShortcutContext, shortcut: DtmfShortcut, lines: ShortcutLines): Promise<void> {
-  if (ctx.isBusy()) return;
+  const { state } = ctx;
+  if (state.isEnding || state.state === 'transferring') return;
   ctx.interrupt();
   if (shortcut.action === 'end_call') {
-    await ctx.say(lines.goodbyePhrase);
+    await ctx.say(lines.goodbyePhrase).done;
     ctx.hangUp();
     return;
   }
-  await ctx.say(lines.transferHoldPhrase);
+  await ctx.say(lines.transferHoldPhrase).done;
   const result = await ctx.transfer(shortcut.destination, shortcut.mode);
-  if (!result.ok && !ctx.isEnding()) await ctx.say(lines.transferFailedPhrase);
+  if (!result.ok && !state.isEnding) await ctx.say(lines.transferFailedPhrase).done;
 }

@@ -1,4 +1,5 @@
 import type { SilenceConfig } from '../../../lib/domain/agent.js';
+import type { CallControl } from './action-context.js';
 
 /**
  * What to do about a quiet line: re-prompt the caller ("Are you still there?") after `repromptAfterMs` of
@@ -60,16 +61,6 @@ export class SilenceWatch {
   }
 }
 
-/** What watching a call's line needs of the call. */
-export interface QuietLineContext {
-  /** An utterance is still under way: the line is not quiet while the agent speaks. */
-  agentBusy(): boolean;
-  /** Only a line waiting for the caller can be quiet (not one thinking, transferring or ending). */
-  listening(): boolean;
-  reprompt(text: string): void;
-  end(): void;
-}
-
 /**
  * A call's silence clock: the time since anyone was heard, checked every second against the agent's
  * re-prompts and the call's silence timeout ({@link SilenceWatch} decides).
@@ -80,7 +71,7 @@ export class QuietLine {
 
   constructor(
     private readonly watch: SilenceWatch,
-    private readonly ctx: QuietLineContext,
+    private readonly ctx: Pick<CallControl, 'state' | 'current' | 'say' | 'end'>,
     private readonly timeoutMs: number,
   ) {}
 
@@ -106,13 +97,15 @@ export class QuietLine {
 
   private check(): void {
     const now = performance.now();
-    if (this.ctx.agentBusy()) this.lastActivityMs = now;
-    if (!this.ctx.listening()) return;
+    // The line is not quiet while the agent speaks, and only a line waiting for the caller can be quiet.
+    const speaking = this.ctx.current();
+    if (speaking && !speaking.settled) this.lastActivityMs = now;
+    if (this.ctx.state.state !== 'listening') return;
     const decision = this.watch.check(now - this.lastActivityMs);
-    if (decision === 'end') this.ctx.end();
+    if (decision === 'end') this.ctx.end('silence_timeout');
     else if (decision === 'reprompt') {
       this.lastActivityMs = now;
-      this.ctx.reprompt(this.watch.settings.repromptMessage);
+      this.ctx.say(this.watch.settings.repromptMessage);
     }
   }
 }

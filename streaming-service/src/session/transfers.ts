@@ -2,21 +2,17 @@ import type { CallTransfer } from '../../../lib/domain/call.js';
 import type { CallSetup } from '../call/types.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { EndCause } from '../frames.js';
+import type { CallControl } from './action-context.js';
 import { coldTransfer, movedByTransfer, transferRecord, warmTransfer, WarmAttempt, type SessionTelephony, type TransferResult } from './transfer.js';
 
-/** What the transfers of one call may see and do: the line, and the end of the call. */
-export interface TransferContext {
+/** What the transfers of one call may see and do: the line, the call's state and its end. */
+export interface TransferContext extends Pick<CallControl, 'state' | 'end' | 'isEnded'> {
   readonly telephony: SessionTelephony | undefined;
   readonly callSid: string;
-  /** The call is ending (or already ended): no transfer starts. */
-  isOver(): boolean;
-  /** The call's end was decided meanwhile: a result that comes in after it changes nothing. */
-  isEnded(): boolean;
   /** For a warm transfer started without the model (a keypad shortcut): what the target hears. */
   summary(): string;
-  /** The provider took the transfer: the call ends as `transferred`. */
-  moved(to: string): void;
-  end(cause: EndCause): void;
+  /** Told when the provider took a transfer (the platform announces `call.transfer`). */
+  readonly onTransfer?: (to: string) => void;
 }
 
 type Pending = { readonly destination: string; readonly mode: 'cold' | 'warm'; readonly warm?: WarmAttempt };
@@ -46,7 +42,7 @@ export class Transfers {
    * `transferred`; otherwise it goes on and the result says why.
    */
   async start(to: string, mode: 'cold' | 'warm' = 'cold', summary = ''): Promise<TransferResult> {
-    if (this.ctx.isOver() || this.pending) return { ok: false, outcome: 'failed', reason: 'a transfer is already under way' };
+    if (this.ctx.state.isEnding || this.pending) return { ok: false, outcome: 'failed', reason: 'a transfer is already under way' };
     const warm = mode === 'warm' ? new WarmAttempt() : undefined;
     this.pending = { destination: to, mode, warm };
     const { telephony, callSid } = this.ctx;
@@ -55,7 +51,10 @@ export class Transfers {
     // A stream stop while this ran is being settled by settleStop, which keeps its own record.
     if (this.ctx.isEnded() || this.settling) return result;
     this.last = transferRecord(to, mode, result);
-    if (result.ok) this.ctx.moved(to);
+    if (!result.ok) return result;
+    this.ctx.onTransfer?.(to);
+    if (this.ctx.state.canGo('transferring')) this.ctx.state.go('transferring');
+    this.ctx.end('transferred');
     return result;
   }
 
