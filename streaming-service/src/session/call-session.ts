@@ -119,8 +119,7 @@ export class CallSession {
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
     this.floor = new CallerFloor(interruptionSettings(agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
       activity: () => {
-        const s = this.state.state;
-        const active = this.current !== undefined && !this.current.interrupted && (s === 'greeting' || s === 'thinking' || s === 'speaking');
+        const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
         return { active, audible: active && (this.out.isPaused || this.out.isBusy()) };
       },
       pause: () => this.out.pause(),
@@ -292,6 +291,11 @@ export class CallSession {
       .then(() => this.failures.replied())
       .catch((error: unknown) => this.failures.replyFailed(handle, error))
       .finally(() => this.afterUtterance(handle));
+  }
+
+  private interruptible(): boolean {
+    const s = this.state.state;
+    return s === 'greeting' || s === 'thinking' || s === 'speaking';
   }
 
   private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
