@@ -10,6 +10,7 @@ import type { TtsProvider } from '../../../lib/vendors/tts/port.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { LlmChoice } from '../conversation/llm-chain.js';
 import type { CallRecorder } from '../end/recording.js';
+import type { SpeechHandle } from '../session/speech-handle.js';
 import type { SessionTelephony } from '../session/transfer.js';
 import type { SttLinkOptions } from '../session/stt-link.js';
 import type { HttpToolOptions } from '../tools/http.js';
@@ -132,7 +133,7 @@ export interface CallOutcome {
   readonly reason: CallEndReason;
   readonly endedAt: number;
   readonly transcript: string;
-  readonly conversation: Conversation;
+  readonly conversation: Conversation<SpeechHandle>;
   readonly recorder: CallRecorder;
   readonly latencies: readonly TurnLatency[];
   readonly llmUsage: { inputTokens: number; outputTokens: number };

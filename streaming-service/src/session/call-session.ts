@@ -54,7 +54,7 @@ export class CallSession {
   readonly options: SessionOptions;
   /** Bound to the call: every line its parts write carries its id and workspace. */
   readonly log: Logger;
-  readonly conversation: Conversation;
+  readonly conversation: Conversation<SpeechHandle>;
   /** The model chain, the tools and their bookkeeping, as the turn loop sees them (turn-loop.ts). */
   readonly turnHost: TurnHost;
   readonly out: AudioOut;

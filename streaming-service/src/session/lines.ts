@@ -6,7 +6,7 @@ import type { CallStateMachine } from './state.js';
 /** What saying a fixed line needs of the call: a new utterance, its place in the conversation, a voice. */
 export interface LineContext {
   readonly state: CallStateMachine;
-  readonly conversation: Conversation;
+  readonly conversation: Conversation<SpeechHandle>;
   /** A new utterance, which becomes the call's current one. */
   newHandle(purpose: SpeechHandle['purpose']): SpeechHandle;
   /** A speaker for the utterance, or undefined when speech is down (the call is then failing). */

@@ -31,7 +31,7 @@ export interface ReplyContext extends ActionContext {
  * One spoken agent reply: the shared turn loop (turn-loop.ts) with its text streamed phrase by phrase into
  * TTS. The handle's signal aborts the LLM stream and TTS on a barge-in.
  */
-export async function runReply(ctx: ReplyContext, handle: SpeechHandle, entry: Extract<Entry, { type: 'agent' }>, latency: TurnLatency): Promise<void> {
+export async function runReply(ctx: ReplyContext, handle: SpeechHandle, entry: Extract<Entry<SpeechHandle>, { type: 'agent' }>, latency: TurnLatency): Promise<void> {
   const speaker = await ctx.speakerFor(handle);
   if (!speaker) return;
   const voice = new VoiceChannel(ctx, handle, speaker, latency);
