@@ -125,6 +125,7 @@ export class CallSession {
       pause: () => this.out.pause(),
       resume: () => this.out.resume(),
       interrupt: (atMs) => this.interrupt(atMs),
+      log: this.log,
     });
     this.lines = {
       state: this.state,
