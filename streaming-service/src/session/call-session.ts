@@ -34,17 +34,15 @@ import { callerSummary, Transfers } from './transfers.js';
 import { TtsLink } from './tts-link.js';
 import { TurnDetector } from './turn-detector.js';
 
-/** The failure apology gets this long to play; marks that never come back must not hold a broken call open. */
-const FAILURE_PLAYOUT_CAP_MS = 10_000;
-
 /** Ends the call at the provider too: nobody hung up there, and the socket alone may leave a next verb to run. */
 const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'error']);
 
 /**
  * One phone call: the orchestrator. It owns the frame loop, the state machine, the current speech handle,
- * interruption, the caller's turn and the end. Everything else gets a narrow context: a reply or a keypad
- * shortcut (action-context.ts), fixed lines (lines.ts), transfers (transfers.ts), the voice (tts-link.ts),
- * the ears (stt-link.ts). All inputs arrive as frames on one queue (system frames first), so the order of
+ * interruption, the caller's turn and the end. Everything else gets a narrow context (action-context.ts): a
+ * reply or a keypad shortcut its `ActionContext`; fixed lines (lines.ts), transfers (transfers.ts), the
+ * silence clock (silence.ts) and the failure policy (failure.ts) the call's `CallControl`; the voice
+ * (tts-link.ts) and the ears (stt-link.ts) only their vendors and the call's logger. All inputs arrive as frames on one queue (system frames first), so the order of
  * decisions is the order of events.
  */
 export class CallSession {
