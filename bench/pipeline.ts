@@ -41,8 +41,9 @@ import type { VoiceHistoryRecord } from '../streaming-service/src/end/finalize.j
 import { vendorProviders } from '../streaming-service/src/providers.js';
 import { createStreamingServer } from '../streaming-service/src/server.js';
 import type { StreamingEnvironment } from '../streaming-service/src/service.js';
-import type { CallOutcome, CallSession } from '../streaming-service/src/session/call-session.js';
-import { turnFigures } from '../streaming-service/src/session/reply.js';
+import type { CallSession } from '../streaming-service/src/session/call-session.js';
+import type { CallOutcome } from '../streaming-service/src/call/types.js';
+import { turnFigures } from '../streaming-service/src/call/latency.js';
 import { FAULT_LINE, type FromChild, type LevelMode, type LevelStats, type ToChild } from './_pipeline-load.js';
 import { DEFAULT_INTERRUPTION } from '../streaming-service/src/session/interruption.js';
 import { DEFAULT_VAD_OPTIONS } from '../streaming-service/src/session/vad.js';

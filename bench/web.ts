@@ -31,7 +31,7 @@ import { putNewAgent } from '../lib/store/agents.js';
 import { createWorkspace } from '../lib/store/workspaces.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../lib/domain/stream-token.js';
 import type { CallEnded } from '../streaming-service/src/service.js';
-import { turnFigures } from '../streaming-service/src/session/reply.js';
+import { turnFigures } from '../streaming-service/src/call/latency.js';
 import { FAKE_MEDIA_ARGS, launchChromium } from '../test/support/browser.js';
 import { withBenchPlatform } from './_platform.js';
 import { summarize, ms } from './_latency.js';

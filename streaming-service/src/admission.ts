@@ -5,7 +5,7 @@ import { LocalWindows, type RatePolicy } from '../../lib/domain/rate-window.js';
 import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import type { Tool } from '../../lib/domain/tool.js';
 import { toolsOfAgent, type Agent } from '../../lib/domain/agent.js';
-import type { CallSetup, SessionServices } from './session/call-session.js';
+import type { CallSetup, SessionServices } from './call/types.js';
 
 /**
  * Admission, the one path every socket kind (a Twilio media stream, a browser call, a chat) takes to become a

@@ -25,7 +25,7 @@ import { describeError, log } from '../../lib/observability/log.js';
 import { optOutNumber } from '../../lib/services/dnc.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
 import type { StreamingEnvironment } from './service.js';
-import type { CallSetup } from './session/call-session.js';
+import type { CallSetup } from './call/types.js';
 
 /** A chat's summary: the call prompt speaks of a phone call. */
 const CHAT_SUMMARY_PROMPT =

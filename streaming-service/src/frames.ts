@@ -1,25 +1,18 @@
+import type { CallEndReason } from '../../lib/domain/history.js';
 import type { SttEvent } from '../../lib/vendors/stt/port.js';
 
 /**
- * The frames a call session moves around (STYLE 6), in two families:
+ * What arrives at a call session (STYLE 6): exactly the kinds something sends, in two families.
  *
- * - **System frames** (start, interruption, end, mark echoes, speech started) overtake queued data: a
- *   barge-in must not wait behind a second of queued audio.
- * - **Data frames** (caller audio, transcripts, LLM text, TTS audio) flow in order. On an interruption the
- *   agent-side data frames (LLM text and TTS audio of the interrupted utterance) are dropped; the caller's
- *   own audio and transcripts never are, because they are what the caller said.
+ * - **System frames** (the end, mark echoes, the recognizer's speech start, keypad digits) overtake queued
+ *   data: a hang-up or a mark echo must not wait behind a second of queued caller audio.
+ * - **Data frames** (caller audio, transcripts, utterance ends) flow in order and are never dropped: they are
+ *   what the caller said. Agent output is not a frame: it is a chain of stages under the speech handle's
+ *   abort signal (speech-handle.ts), so a barge-in stops it there, not here.
  *
  * Hot-path frames are plain objects (STYLE 3): Twilio messages are validated by the codec at the edge.
  */
 export type SystemFrame =
-  | {
-      readonly kind: 'start';
-      readonly streamSid: string;
-      readonly callSid: string;
-      readonly customParameters: Readonly<Record<string, string>>;
-      readonly atMs: number;
-    }
-  | { readonly kind: 'interruption'; readonly cause: 'speech_started' | 'interim_transcript'; readonly atMs: number }
   | { readonly kind: 'end'; readonly reason: EndCause; readonly atMs: number }
   | { readonly kind: 'mark_echo'; readonly name: string; readonly atMs: number }
   | { readonly kind: 'speech_started'; readonly atMs: number }
@@ -35,30 +28,27 @@ export type DataFrame =
       readonly speechFinal: boolean;
       readonly atMs: number;
     }
-  | { readonly kind: 'utterance_end'; readonly atMs: number }
-  | { readonly kind: 'llm_text'; readonly handleId: string; readonly delta: string; readonly atMs: number }
-  | { readonly kind: 'tts_audio'; readonly handleId: string; readonly audio: Uint8Array; readonly atMs: number }
-  | { readonly kind: 'tts_mark'; readonly handleId: string; readonly name: string };
+  | { readonly kind: 'utterance_end'; readonly atMs: number };
 
 export type Frame = SystemFrame | DataFrame;
 
 /** Why the transport or a component asks the session to end (mapped to a CallEndReason by the session). */
 export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'error';
 
-const SYSTEM_KINDS: ReadonlySet<Frame['kind']> = new Set([
-  'start',
-  'interruption',
-  'end',
-  'mark_echo',
-  'speech_started',
-  'dtmf',
-]);
+/** How each end is recorded: a stream that stopped or a socket that closed is the caller hanging up. */
+export const END_REASONS: Readonly<Record<EndCause, CallEndReason>> = {
+  stop: 'customer_hangup',
+  socket_closed: 'customer_hangup',
+  agent_hangup: 'agent_hangup',
+  transferred: 'transferred',
+  max_duration: 'max_duration',
+  silence_timeout: 'silence_timeout',
+  error: 'error',
+};
+
+const SYSTEM_KINDS: ReadonlySet<Frame['kind']> = new Set(['end', 'mark_echo', 'speech_started', 'dtmf']);
 
 export const isSystemFrame = (frame: Frame): frame is SystemFrame => SYSTEM_KINDS.has(frame.kind);
-
-/** Agent-side data frames: what an interruption drops. */
-export const isAgentData = (frame: Frame): boolean =>
-  frame.kind === 'llm_text' || frame.kind === 'tts_audio' || frame.kind === 'tts_mark';
 
 /** STT events as frames: speech start is a system frame (it may interrupt), the rest is in-order data. */
 export function sttEventToFrame(event: SttEvent): Frame {
@@ -74,11 +64,11 @@ export function sttEventToFrame(event: SttEvent): Frame {
 
 /**
  * A two-lane queue with one consumer: system frames are served before any queued data frame, data frames
- * in arrival order. `dropData` discards queued data matching a predicate (an interruption's agent output).
+ * in arrival order.
  */
 export class FrameQueue<F extends Frame = Frame> implements AsyncIterable<F> {
   private readonly system: F[] = [];
-  private data: F[] = [];
+  private readonly data: F[] = [];
   private waiter: ((r: IteratorResult<F>) => void) | undefined;
   private closed = false;
 
@@ -91,13 +81,6 @@ export class FrameQueue<F extends Frame = Frame> implements AsyncIterable<F> {
       return;
     }
     (isSystemFrame(frame) ? this.system : this.data).push(frame);
-  }
-
-  /** Drops queued data frames that match; returns how many were dropped. */
-  dropData(match: (frame: F) => boolean = isAgentData): number {
-    const before = this.data.length;
-    this.data = this.data.filter((f) => !match(f));
-    return before - this.data.length;
   }
 
   get size(): number {

@@ -10,7 +10,7 @@ import { platformEnvironment } from './environment.js';
 import { vendorProviders } from './providers.js';
 import { createStreamingServer } from './server.js';
 import type { StreamingServer } from './service.js';
-import type { SessionOptions } from './session/call-session.js';
+import type { SessionOptions } from './call/types.js';
 
 /** The seam tests (and the benchmark) use to script the stand-ins and tune sessions. */
 export interface LocalVoiceOptions {

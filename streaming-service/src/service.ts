@@ -9,7 +9,8 @@ import type { CallLoader, UpgradeLimit } from './admission.js';
 import type { ChatOptions, ChatOutcome } from './chat/chat-session.js';
 import type { InboundEvent } from './codec/twilio.js';
 import type { VoiceHistoryRecord } from './end/finalize.js';
-import type { CallOutcome, CallSession, CallSetup, SessionOptions, SessionServices } from './session/call-session.js';
+import type { CallSession } from './session/call-session.js';
+import type { CallOutcome, CallSetup, SessionOptions, SessionServices } from './call/types.js';
 
 /**
  * The streaming service's contract: what it is given (options, the platform's environment), what it offers

@@ -13,7 +13,7 @@ import { loadConfig } from '../../lib/config.js';
 import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
 import { STREAMING_SERVICE } from '../../lib/infra/constructs/streaming-service.js';
 import { activeSessionsLine } from '../../streaming-service/src/metrics.js';
-import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/session/call-session.js';
+import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/call/types.js';
 import { asArray, handlerFunctions, refId, synthPlatform, type Resource, type Statement } from '../support/stack.js';
 
 /** Synthesizes without bundling the Lambdas; the image is only staged. */

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../lib/domain/agent.js';
 import { Refusal, admitSocket, upgradeGate, type AdmissionEnvironment, type CallRef, type Ticket } from '../../streaming-service/src/admission.js';
-import type { SessionServices } from '../../streaming-service/src/session/call-session.js';
+import type { SessionServices } from '../../streaming-service/src/call/types.js';
 
 const claims: CallRef = { callId: 'call_1', workspaceId: 'ws_1', agentId: 'agt_1', from: '' };
 

@@ -51,9 +51,9 @@ describe('TurnDetector.restore', () => {
   it('puts held words in front of the next turn', () => {
     const detector = new TurnDetector();
     detector.restore('I would like to book a table for');
-    detector.onFrame({ kind: 'transcript', text: 'two', isFinal: false, speechFinal: false, atMs: 1 }, false);
+    detector.onFrame({ kind: 'transcript', text: 'two', isFinal: false, speechFinal: false, atMs: 1 });
     expect(detector.pendingText).toBe('I would like to book a table for two');
-    const [end] = detector.onFrame({ kind: 'transcript', text: 'two people.', isFinal: true, speechFinal: true, atMs: 2 }, false);
+    const [end] = detector.onFrame({ kind: 'transcript', text: 'two people.', isFinal: true, speechFinal: true, atMs: 2 });
     expect(end).toMatchObject({ type: 'turn_end', text: 'I would like to book a table for two people.' });
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FallbackConfig } from '../../lib/domain/agent.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
 import type { LlmEvent, LlmProvider, LlmProviderId, LlmRequest } from '../../lib/vendors/llm/port.js';
-import { LlmChain } from '../../streaming-service/src/session/llm-chain.js';
+import { LlmChain } from '../../streaming-service/src/conversation/llm-chain.js';
 
 type Behaviour = 'answer' | 'retryable' | 'fatal' | 'cut';
 

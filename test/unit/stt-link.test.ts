@@ -7,6 +7,7 @@
  * Twilio frames by default), sending what is left of a chunk before closing the stream.
  */
 import { describe, expect, it } from 'vitest';
+import { loggerWith } from '../../lib/observability/log.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
 import type { SttEvent, SttProvider, SttStream } from '../../lib/vendors/stt/port.js';
 import { SttLink } from '../../streaming-service/src/session/stt-link.js';
@@ -50,7 +51,7 @@ describe('SttLink', () => {
     const refusing = transcriber('assemblyai', [new VendorError('assemblyai', 'Not Authorized', false, 4001)]);
     const fallback = transcriber('deepgram', ['open']);
     const fatal: unknown[] = [];
-    const link = new SttLink([refusing.provider, fallback.provider], OPTIONS, () => undefined, (e) => fatal.push(e), {}, { backoffMs: [0, 50, 50, 50, 50], sendChunkMs: 0 });
+    const link = new SttLink([refusing.provider, fallback.provider], OPTIONS, () => undefined, (e) => fatal.push(e), loggerWith({}), { backoffMs: [0, 50, 50, 50, 50], sendChunkMs: 0 });
     link.sendAudio(new Uint8Array(160));
     void link.run();
     await until(() => fallback.connects() === 1 && fallback.sent.length === 1);
@@ -62,7 +63,7 @@ describe('SttLink', () => {
   it('retries a refusal that may pass on the same transcriber first', async () => {
     const flaky = transcriber('deepgram', [new VendorError('deepgram', 'busy', true, 503), 'open']);
     const fallback = transcriber('assemblyai', ['open']);
-    const link = new SttLink([flaky.provider, fallback.provider], OPTIONS, () => undefined, () => undefined, {}, { backoffMs: [0, 5, 5, 5, 5], sendChunkMs: 0 });
+    const link = new SttLink([flaky.provider, fallback.provider], OPTIONS, () => undefined, () => undefined, loggerWith({}), { backoffMs: [0, 5, 5, 5, 5], sendChunkMs: 0 });
     void link.run();
     await until(() => flaky.connects() === 2);
     expect(fallback.connects()).toBe(0);
@@ -72,7 +73,7 @@ describe('SttLink', () => {
   it('with no transcriber left, tells the call after the single attempt', async () => {
     const refusing = transcriber('speechmatics', [new VendorError('speechmatics', 'temporary key refused (403)', false, 403)]);
     const fatal: unknown[] = [];
-    const link = new SttLink([refusing.provider], OPTIONS, () => undefined, (e) => fatal.push(e), {}, { backoffMs: [0, 50, 50, 50, 50], sendChunkMs: 0 });
+    const link = new SttLink([refusing.provider], OPTIONS, () => undefined, (e) => fatal.push(e), loggerWith({}), { backoffMs: [0, 50, 50, 50, 50], sendChunkMs: 0 });
     await link.run();
     expect(refusing.connects()).toBe(1);
     expect(fatal).toHaveLength(1);
@@ -98,7 +99,7 @@ describe('stt link chunking', () => {
 
   it('sends every frame at once with sendChunkMs 0', async () => {
     const stt = new FakeStt();
-    const link = new SttLink([stt], OPTIONS, () => undefined, () => undefined, {}, { sendChunkMs: 0 });
+    const link = new SttLink([stt], OPTIONS, () => undefined, () => undefined, loggerWith({}), { sendChunkMs: 0 });
     void link.run();
     for (let i = 0; i < 3; i += 1) link.sendAudio(frame(i));
     await expect.poll(() => stt.audio.length).toBe(3);

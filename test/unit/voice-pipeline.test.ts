@@ -1,8 +1,8 @@
 /**
  * Invariant: the pure parts of the voice pipeline decide correctly on their own — system frames overtake
- * queued data and an interruption drops only agent output; the call state machine refuses transitions its
- * table does not allow; the turn detector ends a turn on endpointing or the utterance-end fallback and
- * flags caller speech over the agent; the phrase splitter flushes at phrase ends with a minimum length;
+ * queued data, which keeps its order; the call state machine refuses transitions its
+ * table does not allow; the turn detector ends a turn on endpointing or the utterance-end fallback;
+ * the phrase splitter flushes at phrase ends with a minimum length;
  * a speech handle counts as heard only phrases whose marks were echoed before an interruption, plus the
  * words heard of the phrase it cut (marked); a paused audio out takes back exactly the bytes not yet played
  * and sends them again on resume, ignoring the marks Twilio echoes for the flush; prompt
@@ -15,23 +15,21 @@ import { CallRecorder } from '../../streaming-service/src/end/recording.js';
 import { AudioOut } from '../../streaming-service/src/session/audio-out.js';
 import { FrameQueue, type Frame } from '../../streaming-service/src/frames.js';
 import { PhraseSplitter } from '../../streaming-service/src/session/phrase-splitter.js';
-import { contactVariables, fillTemplate } from '../../streaming-service/src/session/prompt.js';
+import { contactVariables, fillTemplate } from '../../streaming-service/src/conversation/prompt.js';
 import { heardWords, INTERRUPTED_MARKER, SpeechHandle } from '../../streaming-service/src/session/speech-handle.js';
 import { CallStateMachine, InvalidTransitionError } from '../../streaming-service/src/session/state.js';
 import { TurnDetector } from '../../streaming-service/src/session/turn-detector.js';
-import { turnFigures } from '../../streaming-service/src/session/reply.js';
+import { turnFigures } from '../../streaming-service/src/call/latency.js';
 import { twilioTransport } from '../../streaming-service/src/transport/twilio.js';
 import { PHONE_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 
 describe('frame queue', () => {
-  it('serves system frames before queued data, and drops only agent data on interruption', async () => {
+  it('serves system frames before queued data, and data in arrival order', async () => {
     const q = new FrameQueue<Frame>();
     q.push({ kind: 'caller_audio', audio: new Uint8Array(1), timestampMs: 0, atMs: 1 });
-    q.push({ kind: 'tts_audio', handleId: 'h1', audio: new Uint8Array(1), atMs: 2 });
     q.push({ kind: 'transcript', text: 'hi', isFinal: true, speechFinal: false, atMs: 3 });
-    q.push({ kind: 'interruption', cause: 'speech_started', atMs: 4 });
-    expect(q.shift()?.kind).toBe('interruption');
-    expect(q.dropData()).toBe(1);
+    q.push({ kind: 'speech_started', atMs: 4 });
+    expect(q.shift()?.kind).toBe('speech_started');
     expect([q.shift()?.kind, q.shift()?.kind, q.shift()]).toEqual(['caller_audio', 'transcript', undefined]);
     const it = q[Symbol.asyncIterator]();
     const next = it.next();
@@ -74,29 +72,17 @@ const t = (text: string, isFinal: boolean, speechFinal = false, atMs = 0): Frame
 describe('turn detector', () => {
   it('ends a turn on speech_final with the final segments in order', () => {
     const d = new TurnDetector();
-    expect(d.onFrame(t('I would', false), false)).toEqual([]);
-    expect(d.onFrame(t('I would like', true), false)).toEqual([]);
-    expect(d.onFrame(t('a table', true, true, 42), false)).toEqual([{ type: 'turn_end', text: 'I would like a table', via: 'speech_final', atMs: 42 }]);
+    expect(d.onFrame(t('I would', false))).toEqual([]);
+    expect(d.onFrame(t('I would like', true))).toEqual([]);
+    expect(d.onFrame(t('a table', true, true, 42))).toEqual([{ type: 'turn_end', text: 'I would like a table', via: 'speech_final', atMs: 42 }]);
     expect(d.pendingText).toBe('');
   });
 
   it('falls back to utterance_end, using the last interim when no final came', () => {
     const d = new TurnDetector();
-    d.onFrame(t('noisy line', false), false);
-    expect(d.onFrame({ kind: 'utterance_end', atMs: 7 }, false)).toEqual([{ type: 'turn_end', text: 'noisy line', via: 'utterance_end', atMs: 7 }]);
-    expect(d.onFrame({ kind: 'utterance_end', atMs: 8 }, false)).toEqual([]);
-  });
-
-  it('flags speech over the agent, and only while the agent speaks', () => {
-    const d = new TurnDetector();
-    expect(d.onFrame({ kind: 'speech_started', atMs: 1 }, false)).toEqual([]);
-    expect(d.onFrame({ kind: 'speech_started', atMs: 2 }, true)).toEqual([{ type: 'barge_in', cause: 'speech_started', atMs: 2 }]);
-    expect(d.onFrame(t('', false, false, 3), true)).toEqual([]);
-    expect(d.onFrame(t('wait', false, false, 4), true)).toEqual([{ type: 'barge_in', cause: 'interim_transcript', atMs: 4 }]);
-    const strict = new TurnDetector({ minInterruptWords: 2, interruptOnSpeechStarted: false });
-    expect(strict.onFrame({ kind: 'speech_started', atMs: 5 }, true)).toEqual([]);
-    expect(strict.onFrame(t('mm', false), true)).toEqual([]);
-    expect(strict.onFrame(t('no wait', false, false, 6), true)).toEqual([{ type: 'barge_in', cause: 'interim_transcript', atMs: 6 }]);
+    d.onFrame(t('noisy line', false));
+    expect(d.onFrame({ kind: 'utterance_end', atMs: 7 })).toEqual([{ type: 'turn_end', text: 'noisy line', via: 'utterance_end', atMs: 7 }]);
+    expect(d.onFrame({ kind: 'utterance_end', atMs: 8 })).toEqual([]);
   });
 });
 

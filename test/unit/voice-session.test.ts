@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../lib/domain/agent.js';
 import type { Tool } from '../../lib/domain/tool.js';
 import type { LlmEvent, LlmProvider, LlmRequest, LlmToolCall } from '../../lib/vendors/llm/port.js';
-import { CallSession, type CallSetup } from '../../streaming-service/src/session/call-session.js';
+import { CallSession } from '../../streaming-service/src/session/call-session.js';
+import { type CallSetup } from '../../streaming-service/src/call/types.js';
 import { FakeLlm, FakeStt, FakeTts } from '../fakes/voice-ports.js';
 import { twilioTransport } from '../../streaming-service/src/transport/twilio.js';
 
@@ -171,7 +172,7 @@ describe('call session', () => {
       t.stt.emit({ type: 'transcript', text: 'Wait, actually', isFinal: false, speechFinal: false, atMs: performance.now() });
       await until(() => t.sent.some((m) => m.event === 'clear'));
       await until(() => answered);
-      await until(() => t.s.executedToolCalls.size === 1 && t.s.conversation.messages().some((m) => m.role === 'tool'));
+      await until(() => t.s.turnHost.executedToolCalls.size === 1 && t.s.conversation.messages().some((m) => m.role === 'tool'));
       // The interrupted reply did not ask the model again; the next turn's request carries the result.
       expect(t.llm.requests).toHaveLength(1);
       t.stt.emit({ type: 'transcript', text: 'Hello?', isFinal: true, speechFinal: true, atMs: performance.now() });

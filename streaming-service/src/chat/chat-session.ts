@@ -1,12 +1,12 @@
-import { describeError, log } from '../../../lib/observability/log.js';
+import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import { LocalWindows, type RatePolicy } from '../../../lib/domain/rate-window.js';
-import type { CallSetup, SessionServices } from '../session/call-session.js';
-import { Conversation, type AgentRound } from '../session/conversation.js';
-import { LlmChain } from '../session/llm-chain.js';
-import { contactVariables, fillTemplate } from '../session/prompt.js';
-import { runTurn, type TurnChannel, type TurnHost } from '../session/turn-loop.js';
+import type { CallSetup, SessionServices } from '../call/types.js';
+import { Conversation, type AgentRound } from '../conversation/conversation.js';
+import { LlmChain } from '../conversation/llm-chain.js';
+import { contactVariables, fillTemplate } from '../conversation/prompt.js';
+import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools, type ToolAction } from '../tools/registry.js';
 
@@ -100,6 +100,8 @@ export class ChatSession implements TurnHost {
   readonly executedToolCalls = new Set<string>();
   readonly toolCache = new ToolCallCache();
   readonly options: ChatOptions;
+  /** Bound to the chat: every line carries its id and workspace. */
+  readonly log: Logger;
   readonly ended: Promise<ChatOutcome>;
   private resolveEnded!: (o: ChatOutcome) => void;
   private endReason: CallEndReason | undefined;
@@ -121,10 +123,11 @@ export class ChatSession implements TurnHost {
     options: Partial<ChatOptions> = {},
   ) {
     this.options = { ...DEFAULT_CHAT_OPTIONS, ...options };
+    this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
     const vars = contactVariables(setup.contact);
     this.conversation = new Conversation(fillTemplate(setup.agent.system_prompt, vars));
     this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
-    this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, { callId: setup.callId });
+    this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, this.log);
     this.policy = { name: MESSAGE_POLICY_NAME, limit: this.options.messagesPerMinute, windowSeconds: 60 };
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
@@ -196,7 +199,7 @@ export class ChatSession implements TurnHost {
   private async answer(text: string): Promise<void> {
     if (this.isOver) return;
     const paid = await this.charge(this.charged + 1).catch((error: unknown) => {
-      log('warn', 'chat charge failed', { callId: this.setup.callId, ...describeError(error) });
+      this.log.log('warn', 'chat charge failed', describeError(error));
       return undefined;
     });
     if (paid === undefined) return this.sink.send({ type: 'error', code: 'unavailable', message: 'The agent is unavailable right now. Try again in a moment.' });
@@ -209,7 +212,7 @@ export class ChatSession implements TurnHost {
     try {
       await runTurn(this, channel, rounds);
     } catch (error) {
-      log('warn', 'chat reply failed', { callId: this.setup.callId, ...describeError(error) });
+      this.log.log('warn', 'chat reply failed', describeError(error));
       if (!this.isOver) this.sink.send({ type: 'error', code: 'reply_failed', message: 'Sorry, the agent could not answer that. Please try again.' });
     } finally {
       utterance.settled = true;

@@ -1,8 +1,8 @@
 import { describeError, log } from '../../../lib/observability/log.js';
 import type { HistoryRecord } from '../../../lib/domain/history.js';
 import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
-import type { CallOutcome } from '../session/call-session.js';
-import { turnFigures, type TurnFigures } from '../session/reply.js';
+import type { CallOutcome } from '../call/types.js';
+import { turnFigures, type TurnFigures } from '../call/latency.js';
 
 /**
  * The summary prompt: short and factual, because it is read in a history list, not listened to.

@@ -1,228 +1,87 @@
-import { describeError, log } from '../../../lib/observability/log.js';
-import type { CallCapability } from '../../../lib/domain/provider-key.js';
-import type { Agent } from '../../../lib/domain/agent.js';
-import type { Contact } from '../../../lib/domain/contact.js';
-import type { CallEndReason } from '../../../lib/domain/history.js';
-import type { CallTransfer } from '../../../lib/domain/call.js';
-import type { DtmfShortcut } from '../../../lib/domain/agent.js';
-import type { Tool } from '../../../lib/domain/tool.js';
-import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
-import type { SttProvider } from '../../../lib/vendors/stt/port.js';
-import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+import { loggerWith, type Logger } from '../../../lib/observability/log.js';
 import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
-import { FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
+import { DEFAULT_SESSION_OPTIONS, type CallOutcome, type CallSetup, type SessionOptions, type SessionServices } from '../call/types.js';
+import type { TurnLatency } from '../call/latency.js';
+import { Conversation } from '../conversation/conversation.js';
+import { LlmChain } from '../conversation/llm-chain.js';
+import { contactVariables, fillTemplate } from '../conversation/prompt.js';
+import { newTurnHost, type TurnHost } from '../conversation/turn-loop.js';
 import { CallRecorder } from '../end/recording.js';
-import type { HttpToolOptions } from '../tools/http.js';
-import type { MediaTransport, SessionNotice } from '../transport/port.js';
-import { ToolCallCache } from '../tools/idempotency.js';
-import { buildCallTools, type CallTools } from '../tools/registry.js';
+import { END_REASONS, FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
+import { buildCallTools } from '../tools/registry.js';
+import type { MediaTransport } from '../transport/port.js';
+import type { CallControl, ShortcutContext } from './action-context.js';
 import { AudioOut } from './audio-out.js';
 import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
 import { Keypad } from './dtmf.js';
-import { coldTransfer, movedByTransfer, transferRecord, warmTransfer, WarmAttempt, type SessionTelephony, type TransferResult } from './transfer.js';
-import { Conversation } from './conversation.js';
 import { endOfTurnWaitMs, turnTakingSettings, type TurnTakingSettings } from './end-of-turn.js';
 import { CallerFloor } from './floor.js';
+import { FailurePolicy } from './failure.js';
+import { HeldTurn } from './held-turn.js';
 import { interruptionSettings } from './interruption.js';
-import { contactVariables, fillTemplate } from './prompt.js';
-import { runReply, type TurnLatency } from './reply.js';
+import { sayClosingLine, sayLine, type LineContext } from './lines.js';
+import { runReply, WaitingPhrases, type ReplyContext } from './reply.js';
+import { runShortcut } from './shortcut.js';
+import { QuietLine, SilenceWatch, silenceSettings } from './silence.js';
 import { Speaker } from './speaker.js';
 import { SpeechHandle } from './speech-handle.js';
-import { SilenceWatch, silenceSettings } from './silence.js';
-import { LlmChain, type LlmChoice } from './llm-chain.js';
-import { SttLink, type SttLinkOptions } from './stt-link.js';
-import { CallStateMachine, type CallState } from './state.js';
+import { Notices } from './notices.js';
+import { CallStateMachine } from './state.js';
+import { SttLink } from './stt-link.js';
+import { hangUpCall } from './transfer.js';
+import { callerSummary, Transfers } from './transfers.js';
+import { TtsLink } from './tts-link.js';
 import { TurnDetector } from './turn-detector.js';
 
-/** Everything known about the call once its stream token has been checked. */
-export interface CallSetup {
-  readonly callId: string;
-  readonly workspaceId: string;
-  readonly agent: Agent;
-  readonly contact?: Contact;
-  /** The other party's number, as the token names it. */
-  readonly callerNumber: string;
-  readonly tools: readonly Tool[];
-  readonly callSid: string;
-  readonly streamSid: string;
-  /** `Date.now()` when the stream started. */
-  readonly startedAt: number;
-}
-
-/** The outside world a session talks to; the server builds it from the platform's dependencies. */
-export interface SessionServices {
-  readonly stt: SttProvider;
-  readonly llm: LlmProvider;
-  readonly tts: TtsProvider;
-  /** The agent's fallback transcribers, in order, for when its STT vendor stays down mid-call. */
-  readonly sttFallbacks?: readonly SttProvider[];
-  /** The agent's fallback models, in order, for a turn its own model failed (llm-chain.ts). */
-  readonly llmFallbacks?: readonly LlmChoice[];
-  /** The agent's fallback voices, in order, for when its TTS vendor stays down mid-call. */
-  readonly ttsFallbacks?: readonly { readonly provider: TtsProvider; readonly voiceId: string }[];
-  /** How the call is priced: the capabilities on the workspace's own vendor keys (docs/provider-keys.md). */
-  readonly billing?: { readonly onWorkspaceKeys: readonly CallCapability[] };
-  /** Telephony for transfers, keypad tones and hang-ups; absent when the call has no phone line. */
-  readonly telephony?: SessionTelephony;
-  /** The tool with decrypted header values, read when a call uses it. */
-  loadTool(id: string): Promise<Tool>;
-  readonly httpTools: Partial<HttpToolOptions>;
-  /** Adds the other party's number to the workspace's do-not-call list (the `opt_out` tool); phone calls only. */
-  readonly optOut?: () => Promise<void>;
-  /** Told when the provider accepted a transfer (the platform announces `call.transfer`). */
-  readonly onTransfer?: (to: string) => void;
-}
-
-export interface SessionOptions {
-  /** Vendor endpointing: 300 ms of silence ends a turn, the usual setting for conversation. */
-  readonly endpointingMs: number;
-  /** Deepgram's recommended minimum for the utterance-end fallback. */
-  readonly utteranceEndMs: number;
-  readonly language: string;
-  /** Calls are cut here; also bounds the recording's memory. Half an hour covers support calls. */
-  readonly maxDurationMs: number;
-  /** How long a tool may run silently before a filler phrase is spoken; about a second of silence. */
-  readonly fillerAfterMs: number;
-  /**
-   * Said in turn, one per slow tool round, so a call with several lookups does not repeat the same words
-   * (the same sentence twice sounds canned).
-   */
-  readonly fillerPhrases: readonly string[];
-  /**
-   * A tool still running this long after it started gets a second phrase. 3.5 s: the filler (at 1 s)
-   * has played by then, and two or three more seconds of silence after it is when callers start asking
-   * "hello?"; much later and it would come just before the 8 s tool timeout.
-   */
-  readonly stillWorkingAfterMs: number;
-  readonly stillWorkingPhrases: readonly string[];
-  /** Overrides the HTTP tool budget (8 s, tools/http.ts) for this service's calls; unset in production. */
-  readonly toolTimeoutMs?: number;
-  /** Overrides the recognizer link's reconnect schedule and buffers (DEFAULT_STT_LINK); unset in production. */
-  readonly sttLink?: Partial<SttLinkOptions>;
-  readonly goodbyePhrase: string;
-  /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
-  readonly apologyPhrase: string;
-  /** Said before the call ends as `error` (the recognizer or the model stayed down). */
-  readonly failurePhrase: string;
-  /** Level (16-bit RMS) above which caller audio counts as voice, for the STT latency figure. */
-  readonly voiceRms: number;
-  /**
-   * A call where nobody has said anything for this long (agent idle, caller silent) is ended as
-   * `silence_timeout`: an abandoned line must not hold vendor sockets open until the maximum duration.
-   */
-  readonly silenceTimeoutMs: number;
-  /** The closing line is said this long before the duration limit (docs/telephony.md). */
-  readonly closingLineBeforeMs: number;
-  readonly closingPhrase: string;
-  /** Said when a keypad shortcut starts a transfer, and when it fails. */
-  readonly transferHoldPhrase: string;
-  readonly transferFailedPhrase: string;
-}
-
-export const DEFAULT_SESSION_OPTIONS = {
-  endpointingMs: 300,
-  utteranceEndMs: 1_000,
-  language: 'en-US',
-  maxDurationMs: 30 * 60_000,
-  fillerAfterMs: 1_000,
-  fillerPhrases: ['One moment, please.', 'Let me check that for you.', 'Just a second.', 'Let me look that up.'],
-  stillWorkingAfterMs: 3_500,
-  stillWorkingPhrases: ['Still checking, thanks for waiting.', 'Almost there, thanks for your patience.', 'Still working on it, bear with me.'],
-  goodbyePhrase: 'Goodbye!',
-  apologyPhrase: 'Sorry, I missed that. Could you say it again?',
-  failurePhrase: 'Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
-  voiceRms: 500,
-  silenceTimeoutMs: 60_000,
-  // Fifteen seconds: room for the line and a short "thank you" from the caller before the hang-up.
-  closingLineBeforeMs: 15_000,
-  closingPhrase: 'We are almost out of time for this call, so I will need to wrap up now. Thank you for calling, goodbye!',
-  transferHoldPhrase: 'Please hold while I connect you.',
-  transferFailedPhrase: 'Sorry, I could not connect you right now. How else can I help?',
-} as const satisfies SessionOptions;
-
-/** What the session hands to end-of-call processing. */
-export interface CallOutcome {
-  readonly setup: CallSetup;
-  readonly reason: CallEndReason;
-  readonly endedAt: number;
-  readonly transcript: string;
-  readonly conversation: Conversation;
-  readonly recorder: CallRecorder;
-  readonly latencies: readonly TurnLatency[];
-  readonly llmUsage: { inputTokens: number; outputTokens: number };
-  /** The last transfer tried, with its outcome. */
-  readonly transfer?: CallTransfer;
-}
-
-/** The failure apology gets this long to play; marks that never come back must not hold a broken call open. */
-const FAILURE_PLAYOUT_CAP_MS = 10_000;
-
-const REASONS: Record<EndCause, CallEndReason> = {
-  stop: 'customer_hangup',
-  socket_closed: 'customer_hangup',
-  agent_hangup: 'agent_hangup',
-  transferred: 'transferred',
-  max_duration: 'max_duration',
-  silence_timeout: 'silence_timeout',
-  error: 'error',
-};
+/** Ends the call at the provider too: nobody hung up there, and the socket alone may leave a next verb to run. */
+const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'error']);
 
 /**
- * One phone call: the orchestrator. It owns the state machine, the turn detector, the current speech handle
- * and the outbound audio; replies (LLM, tools, TTS) run in {@link runReply}, on the turn loop text chats share (turn-loop.ts). All inputs arrive as frames on
- * one queue (system frames first), so the order of decisions is the order of events.
+ * One phone call: the orchestrator. It owns the frame loop, the state machine, the current speech handle,
+ * interruption, the caller's turn and the end. Everything else gets a narrow context (action-context.ts): a
+ * reply or a keypad shortcut its `ActionContext`; fixed lines (lines.ts), transfers (transfers.ts), the
+ * silence clock (silence.ts) and the failure policy (failure.ts) the call's `CallControl`; the voice
+ * (tts-link.ts) and the ears (stt-link.ts) only their vendors and the call's logger. All inputs arrive as frames on one queue (system frames first), so the order of
+ * decisions is the order of events.
  */
 export class CallSession {
-  readonly state = new CallStateMachine((change) => this.onStateChange(change.to));
+  private readonly notices: Notices;
+  readonly state = new CallStateMachine((change) => this.notices.state(change.to));
   readonly frames = new FrameQueue<Frame>();
-  readonly conversation: Conversation;
-  readonly tools: CallTools;
+  readonly options: SessionOptions;
+  /** Bound to the call: every line its parts write carries its id and workspace. */
+  readonly log: Logger;
+  readonly conversation: Conversation<SpeechHandle>;
+  /** The model chain, the tools and their bookkeeping, as the turn loop sees them (turn-loop.ts). */
+  readonly turnHost: TurnHost;
   readonly out: AudioOut;
   readonly recorder: CallRecorder;
   readonly latencies: TurnLatency[] = [];
-  readonly llmUsage = { inputTokens: 0, outputTokens: 0 };
-  /** Tool call ids already run: a call is executed once, whatever interrupts its reply. */
-  readonly executedToolCalls = new Set<string>();
-  /** Tool results by tool and arguments: the model asking the same thing again gets the first answer. */
-  readonly toolCache = new ToolCallCache();
-  /** How many filler and "still working" phrases were said, to take the next one in turn. */
-  readonly waitingPhrasesSaid = { filler: 0, stillWorking: 0 };
-  readonly options: SessionOptions;
-  /** The transcription stream, reopened on failure (stt-link.ts). */
-  readonly stt: SttLink;
-  /** The models a turn is tried on: the agent's own, then its fallbacks (llm-chain.ts). */
-  readonly llm: LlmChain;
-  private ttsSession: Promise<TtsSession>;
-  private current: SpeechHandle | undefined;
-  /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
-  private readonly turns = new TurnDetector({ interruptOnSpeechStarted: false, minInterruptWords: Number.POSITIVE_INFINITY });
-  readonly floor: CallerFloor;
-  readonly silence: SilenceWatch;
-  private readonly turnTaking: TurnTakingSettings;
-  /** A turn that ended on an unfinished-looking fragment, waiting for the rest (end-of-turn.ts). */
-  private heldTurn: { text: string; sinceMs: number; timer: NodeJS.Timeout } | undefined;
-  private handles = 0;
-  /** Consecutive replies the model failed; a third in a row ends the call (the model is down). */
-  private replyFailures = 0;
-  private lastVoicedAtMs = 0;
-  private readonly startMs = performance.now();
-  private limit: CallLimitTimers | undefined;
-  private silenceTimer: NodeJS.Timeout | undefined;
-  private lastActivityMs = performance.now();
-  /** DTMF digits the caller pressed, in order. */
-  readonly dtmfDigits: string[] = [];
-  private readonly keypad: Keypad;
-  /** A transfer under way: a stream that stops meanwhile was moved by it, not hung up. */
-  private transferring: { destination: string; mode: 'cold' | 'warm'; warm?: WarmAttempt } | undefined;
-  private lastTransfer: CallTransfer | undefined;
-  /** A stream stop during a transfer is being looked into (endAfterTransferStop). */
-  private endPending = false;
-  private endCause: EndCause | undefined;
+  /** Barge-ins: caller speech event time and when `clear` went out (performance.now()). */
+  readonly interruptions: { handleId: string; atMs: number; clearedAtMs: number }[] = [];
   /** Resolves with the outcome once the call is over. */
   readonly ended: Promise<CallOutcome>;
   private resolveEnded!: (o: CallOutcome) => void;
-  readonly systemPrompt: string;
+  private readonly stt: SttLink;
+  private readonly tts: TtsLink;
+  readonly floor: CallerFloor;
+  /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
+  private readonly detector = new TurnDetector();
+  private readonly turnTaking: TurnTakingSettings;
+  private readonly held: HeldTurn;
+  private readonly quiet: QuietLine;
+  private readonly keypad: Keypad;
+  private readonly transfers: Transfers;
+  private readonly lines: LineContext;
+  private readonly actions: ReplyContext;
+  private readonly failures: FailurePolicy;
+  private current: SpeechHandle | undefined;
+  private handles = 0;
+  private lastVoicedAtMs = 0;
+  private readonly startMs = performance.now();
+  private limit: CallLimitTimers | undefined;
+  private endCause: EndCause | undefined;
 
   constructor(
     readonly setup: CallSetup,
@@ -230,18 +89,21 @@ export class CallSession {
     private readonly transport: MediaTransport,
     options: Partial<SessionOptions> = {},
   ) {
-    this.options = { ...DEFAULT_SESSION_OPTIONS, ...options };
-    const vars = contactVariables(setup.contact);
-    this.systemPrompt = fillTemplate(setup.agent.system_prompt, vars);
-    this.conversation = new Conversation(this.systemPrompt);
-    this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode, optOut: services.optOut !== undefined });
-    this.keypad = new Keypad(setup.agent.dtmf_shortcuts ?? {}, {
-      shortcut: (_key, shortcut) => void this.runShortcut(shortcut),
-      input: (text) => this.onUserTurn(text, performance.now()),
+    const o = (this.options = { ...DEFAULT_SESSION_OPTIONS, ...options });
+    this.notices = new Notices(transport, () => this.endCause !== undefined);
+    const { agent } = setup;
+    this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
+    this.conversation = new Conversation(fillTemplate(agent.system_prompt, contactVariables(setup.contact)));
+    this.turnHost = newTurnHost({
+      llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log),
+      tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined }),
+      services,
+      options: o,
+      messages: () => this.conversation.messages(),
     });
-    this.recorder = new CallRecorder(Math.ceil(this.options.maxDurationMs / 1000), transport.format);
+    this.recorder = new CallRecorder(Math.ceil(o.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
-    const recording = setup.agent.recording_enabled;
+    const recording = agent.recording_enabled;
     this.out = new AudioOut(transport, {
       onAudioSent: (handleId, audio, sentAt, playAt) => {
         if (recording) this.recorder.addAgent(audio, playAt - this.startMs);
@@ -251,9 +113,9 @@ export class CallSession {
         if (recording) this.recorder.cutAgent(atMs - this.startMs);
       },
     });
-    this.silence = new SilenceWatch(silenceSettings(setup.agent.silence), this.options.silenceTimeoutMs);
-    this.turnTaking = turnTakingSettings(setup.agent.turn_taking);
-    this.floor = new CallerFloor(interruptionSettings(setup.agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
+    this.turnTaking = turnTakingSettings(agent.turn_taking);
+    this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
+    this.floor = new CallerFloor(interruptionSettings(agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
       activity: () => {
         const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
         return { active, audible: active && (this.out.isPaused || this.out.isBusy()) };
@@ -261,97 +123,67 @@ export class CallSession {
       pause: () => this.out.pause(),
       resume: () => this.out.resume(),
       interrupt: (atMs) => this.interrupt(atMs),
+      log: this.log,
+    });
+    this.lines = {
+      state: this.state,
+      conversation: this.conversation,
+      newHandle: (purpose) => this.newHandle(purpose),
+      speakerFor: (handle) => this.speakerFor(handle),
+      afterUtterance: (handle) => this.afterUtterance(handle),
+    };
+    const control: CallControl = {
+      log: this.log,
+      state: this.state,
+      current: () => this.current,
+      interrupt: () => this.interrupt(performance.now()),
+      say: (text) => sayLine(this.lines, text),
+      end: (cause) => this.end(cause),
+      isEnded: () => this.endCause !== undefined,
+    };
+    this.quiet = new QuietLine(new SilenceWatch(silenceSettings(agent.silence), o.silenceTimeoutMs), control, o.silenceTimeoutMs);
+    this.failures = new FailurePolicy(control, o);
+    const { telephony, onTransfer } = services;
+    this.transfers = new Transfers({ ...control, telephony, onTransfer, callSid: setup.callSid, summary: () => callerSummary(setup, this.conversation) });
+    this.actions = {
+      hasPhoneLine: telephony !== undefined,
+      optOut: services.optOut,
+      out: this.out,
+      transfer: (to, mode, summary) => this.transfers.start(to, mode, summary),
+      hangUp: () => this.end('agent_hangup'),
+      turns: this.turnHost,
+      speakerFor: (handle) => this.speakerFor(handle),
+      waiting: new WaitingPhrases(o),
+      goodbyePhrase: o.goodbyePhrase,
+    };
+    const shortcuts: ShortcutContext = { ...this.actions, ...control };
+    this.keypad = new Keypad(agent.dtmf_shortcuts ?? {}, {
+      shortcut: (_key, shortcut) => void runShortcut(shortcuts, shortcut, o),
+      input: (text) => this.onUserTurn(text, performance.now()),
     });
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
-    this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, { callId: setup.callId });
-    this.stt = new SttLink(
-      [services.stt, ...(services.sttFallbacks ?? [])],
-      {
-        language: this.options.language,
-        endpointingMs: this.options.endpointingMs,
-        utteranceEndMs: this.options.utteranceEndMs,
-        format: transport.format,
-      },
-      (event) => this.push(sttEventToFrame(event)),
-      (error) => {
-        if (!this.state.isEnding) this.fail('stt', error);
-      },
-      { callId: setup.callId },
-      this.options.sttLink,
-    );
+    const sttOptions = { language: o.language, endpointingMs: o.endpointingMs, utteranceEndMs: o.utteranceEndMs, format: transport.format };
+    const onSttDown = (error: unknown) => {
+      if (!this.state.isEnding) this.failures.fail('stt', error);
+    };
+    this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink);
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
-    this.ttsSession = this.connectVoice({ provider: services.tts, voiceId: setup.agent.tts_voice_id });
-    this.ttsSession.catch(() => undefined);
-  }
-
-  /** The messages for the next LLM request (turn-loop.ts). */
-  messages() {
-    return this.conversation.messages();
-  }
-
-  /**
-   * Opens a voice; when the vendor refuses it (an unknown voice id, a bad key, an outage that outlasts the
-   * adapter's retries) the agent's next fallback voice is opened instead, so a wrong voice id costs the
-   * call its first choice of voice, not the call.
-   */
-  private connectVoice(voice: { readonly provider: TtsProvider; readonly voiceId: string }): Promise<TtsSession> {
-    return voice.provider.connect({ voiceId: voice.voiceId, format: this.transport.format }).catch((error: unknown) => {
-      const next = this.services.ttsFallbacks?.[this.ttsFallbacksUsed];
-      if (!next || this.state.isEnding) throw error;
-      this.ttsFallbacksUsed += 1;
-      log('warn', 'tts voice refused; switching to the fallback voice', { callId: this.setup.callId, provider: next.provider.id, ...describeError(error) });
-      return this.connectVoice(next);
-    });
-  }
-
-  /** Milliseconds since the stream started. */
-  get elapsedMs(): number {
-    return performance.now() - this.startMs;
-  }
-
-  /** The handle currently speaking or thinking, if any. */
-  get currentHandle(): SpeechHandle | undefined {
-    return this.current;
+    const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
+    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], transport.format, this.log, () => this.state.isEnding);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
   start(): void {
-    this.limit = scheduleCallLimit(
-      this.options.maxDurationMs,
-      this.options.closingLineBeforeMs,
-      () => void this.sayClosingLine(),
-      () => this.end('max_duration'),
-    );
-    // Checked every second: a re-prompt a second late is not noticed; one timer a second per call is cheap.
-    this.silenceTimer = setInterval(() => this.checkSilence(), Math.min(1_000, this.options.silenceTimeoutMs));
-    this.silenceTimer.unref?.();
+    const o = this.options;
+    this.limit = scheduleCallLimit(o.maxDurationMs, o.closingLineBeforeMs, () => void sayClosingLine(this.lines, this.current, o.closingPhrase), () => this.end('max_duration'));
+    this.quiet.start();
     void this.stt.run();
     const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
-    if (greeting) {
-      this.state.go('greeting');
-      const handle = this.newHandle('greeting');
-      const entry = this.conversation.addAgent(handle);
-      entry.rounds.push({ generated: greeting, toolCalls: [], results: new Map() });
-      void this.speakLine(handle, greeting).then(() => this.afterUtterance(handle));
-    } else {
-      this.state.go('listening');
-    }
+    this.state.go(greeting ? 'greeting' : 'listening');
+    if (greeting) sayLine(this.lines, greeting, 'greeting');
     void this.loop();
-  }
-
-  /** The line is quiet (agent idle, caller silent): re-prompt the caller, or end the call (silence.ts). */
-  private checkSilence(): void {
-    const now = performance.now();
-    if (this.current && !this.current.settled) this.lastActivityMs = now;
-    if (this.state.state !== 'listening') return;
-    const decision = this.silence.check(now - this.lastActivityMs);
-    if (decision === 'end') this.end('silence_timeout');
-    else if (decision === 'reprompt') {
-      this.lastActivityMs = now;
-      this.sayLine(this.silence.settings.repromptMessage);
-    }
   }
 
   /** Twilio input and STT events enter here as frames. */
@@ -361,191 +193,13 @@ export class CallSession {
 
   /** Ends the call (idempotent): stops everything, then resolves {@link ended}. */
   end(cause: EndCause): void {
-    if (this.endCause || this.endPending) return;
+    if (this.endCause || this.transfers.isSettling) return;
     const streamStopped = cause === 'stop' || cause === 'socket_closed';
-    if (streamStopped && this.transferring) {
-      // Either the transfer moved the call (a redirect ends the stream) or the caller hung up meanwhile.
-      this.endPending = true;
-      void this.endAfterTransferStop(cause, this.transferring);
-      return;
-    }
-    if (streamStopped && stoppedAtLimit(this.elapsedMs, this.options.maxDurationMs)) cause = 'max_duration';
+    // During a transfer a stop is either the transfer moving the call or the caller hanging up meanwhile.
+    if (streamStopped && this.transfers.settleStop(cause)) return;
+    if (streamStopped && stoppedAtLimit(performance.now() - this.startMs, this.options.maxDurationMs)) cause = 'max_duration';
     this.endCause = cause;
     this.frames.push({ kind: 'end', reason: cause, atMs: performance.now() });
-  }
-
-  /** The stream stopped during a transfer: a call still up at Twilio was moved (transferred), else hung up. */
-  private async endAfterTransferStop(cause: EndCause, pending: NonNullable<CallSession['transferring']>): Promise<void> {
-    const moved = await movedByTransfer(this.services.telephony, this.setup.callSid, pending.warm);
-    this.endPending = false;
-    pending.warm?.finish(moved ? 'bridged' : 'abandoned');
-    const result: TransferResult = moved
-      ? { ok: true, outcome: pending.mode === 'warm' ? 'accepted' : 'transferred' }
-      : { ok: false, outcome: 'failed', reason: 'the caller hung up' };
-    this.lastTransfer = transferRecord(pending.destination, pending.mode, result);
-    this.end(moved ? 'transferred' : cause);
-  }
-
-  /**
-   * A vendor failed mid-call after its retries: the call cannot go on without hearing or thinking. The
-   * caller is told before the line goes dead (a silent hang-up sounds like a dropped call), unless speech
-   * itself is what failed; the apology gets a bounded time to play.
-   */
-  fail(where: string, error: unknown): void {
-    if (this.failing || this.endCause) return;
-    this.failing = true;
-    log('error', 'call failed', { where, callId: this.setup.callId, ...describeError(error) });
-    if (where === 'tts' || this.state.isEnding || this.state.state === 'transferring') return this.end('error');
-    if (this.current) this.interrupt(performance.now());
-    const { handle } = this.sayLine(this.options.failurePhrase);
-    const cap = setTimeout(() => this.end('error'), FAILURE_PLAYOUT_CAP_MS);
-    cap.unref?.();
-    void handle.whenSettled().then(() => this.end('error'));
-  }
-
-  private failing = false;
-
-  private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
-    this.handles += 1;
-    const handle = new SpeechHandle(`h${this.handles}`, purpose, bytesPerMs(this.transport.format));
-    this.current = handle;
-    return handle;
-  }
-
-  /** Speaks fixed text (greeting, goodbye) as its own utterance. */
-  async speakLine(handle: SpeechHandle, text: string): Promise<void> {
-    const speaker = await this.speakerFor(handle);
-    if (!speaker) return;
-    speaker.say(text, 0);
-    speaker.end();
-    await handle.whenSettled();
-  }
-
-  /** A speaker on the warm TTS session, or undefined when TTS is unavailable (the call then ends). */
-  async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
-    try {
-      const tts = await this.ttsSession;
-      return new Speaker(handle, tts, this.out, (error) => this.fail('tts', error), (failed) => this.nextTts(failed), () => this.captionAgent(handle, false));
-    } catch (error) {
-      this.fail('tts', error);
-      handle.finishProducing();
-      return undefined;
-    }
-  }
-
-  /**
-   * The TTS session `failed` stays down: the call switches to the agent's next fallback voice (once per
-   * failed session, whoever asks), or undefined when there is none left.
-   */
-  nextTts(failed: TtsSession): Promise<TtsSession | undefined> {
-    if (this.ttsSwitch?.from === failed) return this.ttsSwitch.to;
-    const next = this.services.ttsFallbacks?.[this.ttsFallbacksUsed];
-    if (!next || this.state.isEnding) return Promise.resolve(undefined);
-    this.ttsFallbacksUsed += 1;
-    log('warn', 'tts vendor down; switching to the fallback voice', { callId: this.setup.callId, provider: next.provider.id });
-    const to = this.connectVoice(next);
-    this.ttsSession = to;
-    this.ttsSession.catch(() => undefined);
-    void failed.close().catch(() => undefined);
-    this.ttsSwitch = { from: failed, to: to.catch(() => undefined) };
-    return this.ttsSwitch.to;
-  }
-
-  private ttsFallbacksUsed = 0;
-  private ttsSwitch: { from: TtsSession; to: Promise<TtsSession | undefined> } | undefined;
-
-  private onFirstAudio(handleId: string, atMs: number): void {
-    const latency = this.latencies.find((l) => l.handleId === handleId);
-    if (latency && latency.firstAudioAtMs === undefined) latency.firstAudioAtMs = atMs;
-    if (this.state.state === 'thinking') this.state.go('speaking');
-  }
-
-  /** What the caller sees of the agent's words (a browser caller): the phrases so far, then what was heard. */
-  private captionAgent(handle: SpeechHandle, final: boolean): void {
-    const text = final ? handle.playedText() : handle.phrases.map((p) => p.text).join(' ');
-    if (text.trim()) this.notify({ type: 'caption', role: 'agent', text, final });
-  }
-
-  private notify(notice: SessionNotice): void {
-    if (!this.endCause) this.transport.notify(notice);
-  }
-
-  private onStateChange(to: CallState): void {
-    const shown = to === 'greeting' ? 'speaking' : to;
-    if (shown === 'listening' || shown === 'thinking' || shown === 'speaking') this.notify({ type: 'state', state: shown });
-  }
-
-  /** Back to listening once the current utterance is over, unless something else took over. */
-  afterUtterance(handle: SpeechHandle): void {
-    this.captionAgent(handle, true);
-    if (this.current !== handle || this.state.isEnding || this.state.state === 'transferring') return;
-    this.current = undefined;
-    this.floor.onUtteranceGone();
-    if (this.state.canGo('listening')) this.state.go('listening');
-  }
-
-  private async loop(): Promise<void> {
-    for await (const frame of this.frames) {
-      try {
-        if (frame.kind === 'end') {
-          await this.finish(frame.reason);
-          return;
-        }
-        this.onFrame(frame);
-      } catch (error) {
-        this.fail('session', error);
-      }
-    }
-  }
-
-  private onFrame(frame: Frame): void {
-    switch (frame.kind) {
-      case 'caller_audio': {
-        // Decoded once: the recording, the level and the voice-activity detector all read the samples.
-        const pcm = decodeToPcm(frame.audio, this.transport.format);
-        if (this.setup.agent.recording_enabled) this.recorder.addCaller(pcm, frame.timestampMs);
-        if (rms(pcm) >= this.options.voiceRms) {
-          this.lastVoicedAtMs = frame.atMs;
-          this.lastActivityMs = frame.atMs;
-          // The caller is talking again: a held fragment waits for the words that follow.
-          if (this.heldTurn) this.holdTurn(this.heldTurn.text, this.heldTurn.sinceMs);
-        }
-        this.floor.onAudio(pcm, frame.atMs);
-        this.stt.sendAudio(frame.audio);
-        return;
-      }
-      case 'mark_echo':
-        if (!this.out.acceptEcho(frame.name)) return;
-        // Echoes for earlier handles (flushed by a clear) settle those handles too.
-        for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.onMarkEcho(frame.name);
-        return;
-      case 'speech_started':
-      case 'transcript':
-      case 'utterance_end': {
-        if (frame.kind === 'transcript' && frame.text.trim()) {
-          this.notify({ type: 'caption', role: 'user', text: frame.text, final: frame.isFinal });
-          this.resumeHeldTurn();
-        }
-        const decisions = this.turns.onFrame(frame, false);
-        if (frame.kind === 'transcript' && decisions.length === 0) this.floor.onTranscript(this.turns.pendingText, frame.atMs);
-        for (const decision of decisions) {
-          if (decision.type === 'turn_end' && this.floor.onTurnEnd(decision.text, decision.atMs)) this.onTurnEnded(decision.text, decision.atMs);
-        }
-        return;
-      }
-      case 'dtmf':
-        this.dtmfDigits.push(frame.digit);
-        this.keypad.press(frame.digit);
-        return;
-      default:
-        // start/end are handled by the loop and the server; interruption frames are decided here, not received.
-        return;
-    }
-  }
-
-  private interruptible(): boolean {
-    const s = this.state.state;
-    return s === 'greeting' || s === 'thinking' || s === 'speaking';
   }
 
   /**
@@ -556,18 +210,61 @@ export class CallSession {
     const handle = this.current;
     if (!handle || handle.interrupted) return;
     handle.interrupt(atMs, this.out.heardBytes(handle.id));
-    this.captionAgent(handle, true);
+    this.notices.agent(handle, true);
     this.floor.onUtteranceGone();
-    // Agent-side data frames still queued belong to the interrupted utterance (STYLE 6).
-    this.frames.dropData();
     for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
     this.interruptions.push({ handleId: handle.id, atMs, clearedAtMs: performance.now() });
     this.current = undefined;
     if (this.state.canGo('listening')) this.state.go('listening');
   }
 
-  /** Barge-ins: caller speech event time and when `clear` went out (performance.now()). */
-  readonly interruptions: { handleId: string; atMs: number; clearedAtMs: number }[] = [];
+  private async loop(): Promise<void> {
+    for await (const frame of this.frames) {
+      try {
+        if (frame.kind === 'end') return await this.finish(frame.reason);
+        this.onFrame(frame);
+      } catch (error) {
+        this.failures.fail('session', error);
+      }
+    }
+  }
+
+  private onFrame(frame: Exclude<Frame, { kind: 'end' }>): void {
+    switch (frame.kind) {
+      case 'caller_audio': {
+        // Decoded once: the recording, the level and the voice-activity detector all read the samples.
+        const pcm = decodeToPcm(frame.audio, this.transport.format);
+        if (this.setup.agent.recording_enabled) this.recorder.addCaller(pcm, frame.timestampMs);
+        if (rms(pcm) >= this.options.voiceRms) {
+          this.lastVoicedAtMs = frame.atMs;
+          this.quiet.heard(frame.atMs);
+          this.held.onVoice();
+        }
+        this.floor.onAudio(pcm, frame.atMs);
+        this.stt.sendAudio(frame.audio);
+        return;
+      }
+      case 'mark_echo':
+        if (!this.out.acceptEcho(frame.name)) return;
+        // Echoes for earlier handles (flushed by a clear) settle those handles too.
+        for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.onMarkEcho(frame.name);
+        return;
+      case 'dtmf':
+        this.keypad.press(frame.digit);
+        return;
+      default: {
+        if (frame.kind === 'transcript' && frame.text.trim()) {
+          this.notices.user(frame.text, frame.isFinal);
+          // The caller went on after a held fragment: its words lead the turn being spoken.
+          const held = this.held.take();
+          if (held) this.detector.restore(held);
+        }
+        const decisions = this.detector.onFrame(frame);
+        if (frame.kind === 'transcript' && decisions.length === 0) this.floor.onTranscript(this.detector.pendingText, frame.atMs);
+        for (const turn of decisions) if (this.floor.onTurnEnd(turn.text, turn.atMs)) this.onTurnEnded(turn.text, turn.atMs);
+      }
+    }
+  }
 
   /**
    * The recognizer ended a turn the agent should answer: at once, or, when the words stop where a sentence
@@ -575,140 +272,70 @@ export class CallSession {
    */
   private onTurnEnded(text: string, atMs: number): void {
     if (endOfTurnWaitMs(text, this.turnTaking) === 0) return this.onUserTurn(text, atMs);
-    this.holdTurn(text);
-  }
-
-  /**
-   * (Re)starts the wait on a held fragment. Voiced caller audio restarts it, so a caller slow to get going
-   * again is not cut off; but never past twice the wait in all, or a loud room (a television, traffic) would
-   * hold the turn forever: real words reach the recognizer well within that and take over the turn.
-   */
-  private holdTurn(text: string, sinceMs = performance.now()): void {
-    if (this.heldTurn) clearTimeout(this.heldTurn.timer);
-    const wait = this.turnTaking.unfinishedWaitMs;
-    const timer = setTimeout(() => {
-      this.heldTurn = undefined;
-      // The turn ends now: latency figures count from here, not from the fragment's end.
-      this.onUserTurn(text, performance.now());
-    }, Math.max(0, Math.min(wait, sinceMs + 2 * wait - performance.now())));
-    timer.unref?.();
-    this.heldTurn = { text, sinceMs, timer };
-  }
-
-  /** The caller went on after a held fragment: its words lead the turn being spoken. */
-  private resumeHeldTurn(): void {
-    const held = this.heldTurn;
-    if (!held) return;
-    clearTimeout(held.timer);
-    this.heldTurn = undefined;
-    this.turns.restore(held.text);
+    this.held.hold(text);
   }
 
   private onUserTurn(text: string, atMs: number): void {
-    if (this.state.isEnding || this.state.state === 'transferring' || this.failing) return;
+    if (this.state.isEnding || this.state.state === 'transferring' || this.failures.isFailing) return;
     if (this.current) this.interrupt(atMs);
-    this.silence.onCallerSpoke();
+    this.quiet.onCallerSpoke();
     this.conversation.addUser(text);
     const handle = this.newHandle('reply');
     const entry = this.conversation.addAgent(handle);
-    const latency: TurnLatency = {
-      handleId: handle.id,
-      sttFinalAtMs: atMs,
-      sttMs: this.lastVoicedAtMs > 0 ? Math.max(0, atMs - this.lastVoicedAtMs) : undefined,
-    };
+    const sttMs = this.lastVoicedAtMs > 0 ? Math.max(0, atMs - this.lastVoicedAtMs) : undefined;
+    const latency: TurnLatency = { handleId: handle.id, sttFinalAtMs: atMs, sttMs };
     this.latencies.push(latency);
     this.state.go('thinking');
-    void runReply(this, handle, entry, latency)
-      .then(() => {
-        this.replyFailures = 0;
-      })
-      .catch((error: unknown) => this.onReplyFailed(handle, error))
+    void runReply(this.actions, handle, entry, latency)
+      .then(() => this.failures.replied())
+      .catch((error: unknown) => this.failures.replyFailed(handle, error))
       .finally(() => this.afterUtterance(handle));
   }
 
-  /**
-   * The LLM failed after its own retries. One bad request should not cost the caller the call: apologize
-   * and listen again; only repeated failures end it.
-   */
-  private onReplyFailed(handle: SpeechHandle, error: unknown): void {
-    this.replyFailures += 1;
-    if (this.replyFailures >= 3 || this.state.isEnding) return this.fail('llm', error);
-    log('warn', 'reply failed', { callId: this.setup.callId, ...describeError(error) });
-    // runReply has already waited for the failed handle to settle: what it played stays in the transcript.
-    if (this.current !== handle || handle.interrupted) return;
-    this.sayLine(this.options.apologyPhrase);
+  private interruptible(): boolean {
+    const s = this.state.state;
+    return s === 'greeting' || s === 'thinking' || s === 'speaking';
   }
 
-  /**
-   * Moves the caller to `to` (transfer.ts): cold at once, warm once the target accepted. On success the
-   * session ends as `transferred`; otherwise the call goes on and the result says why.
-   */
-  async transfer(to: string, mode: 'cold' | 'warm' = 'cold', summary = ''): Promise<TransferResult> {
-    if (this.state.isEnding || this.transferring) return { ok: false, outcome: 'failed', reason: 'a transfer is already under way' };
-    const warm = mode === 'warm' ? new WarmAttempt() : undefined;
-    this.transferring = { destination: to, mode, warm };
-    const t = this.services.telephony;
-    const result = warm ? await warmTransfer(t, to, summary || this.transferSummary(), warm) : await coldTransfer(t, this.setup.callSid, to);
-    // A stream stop while this ran is being settled by endAfterTransferStop, which keeps its own record.
-    if (this.endCause || this.endPending) {
-      this.transferring = undefined;
-      return result;
+  private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
+    this.handles += 1;
+    this.current = new SpeechHandle(`h${this.handles}`, purpose, bytesPerMs(this.transport.format));
+    return this.current;
+  }
+
+  /** A speaker on the warm TTS session, or undefined when TTS is unavailable (the call then ends). */
+  private async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
+    try {
+      const tts = await this.tts.session;
+      const onError = (error: unknown) => this.failures.fail('tts', error);
+      return new Speaker(handle, tts, this.out, onError, (failed) => this.tts.replace(failed), () => this.notices.agent(handle, false), this.log);
+    } catch (error) {
+      this.failures.fail('tts', error);
+      handle.finishProducing();
+      return undefined;
     }
-    this.transferring = undefined;
-    this.lastTransfer = transferRecord(to, mode, result);
-    if (!result.ok) return result;
-    this.services.onTransfer?.(to);
-    if (this.state.canGo('transferring')) this.state.go('transferring');
-    this.end('transferred');
-    return result;
   }
 
-  /** For a warm transfer started without the model (a keypad shortcut): who is calling, and their last words. */
-  private transferSummary(): string {
-    const who = this.setup.contact?.contactName || this.setup.callerNumber || 'A caller';
-    const lastWords = this.conversation.entries.findLast((e) => e.type === 'user');
-    const said = lastWords?.type === 'user' ? ` Their last words were: ${lastWords.text}` : '';
-    return `${who} is on the line for you.${said}`;
+  /** Back to listening once the current utterance is over, unless something else took over. */
+  private afterUtterance(handle: SpeechHandle): void {
+    this.notices.agent(handle, true);
+    if (this.current !== handle || this.state.isEnding || this.state.state === 'transferring') return;
+    this.current = undefined;
+    this.floor.onUtteranceGone();
+    if (this.state.canGo('listening')) this.state.go('listening');
   }
 
-  /** A keypad shortcut: acts without the model, with a short line so the caller knows what is happening. */
-  private async runShortcut(shortcut: DtmfShortcut): Promise<void> {
-    if (this.state.isEnding || this.state.state === 'transferring') return;
-    if (this.current) this.interrupt(performance.now());
-    if (shortcut.action === 'end_call') {
-      await this.sayLine(this.options.goodbyePhrase).done;
-      this.end('agent_hangup');
-      return;
-    }
-    await this.sayLine(this.options.transferHoldPhrase).done;
-    const result = await this.transfer(shortcut.destination, shortcut.mode);
-    if (!result.ok && !this.state.isEnding) await this.sayLine(this.options.transferFailedPhrase).done;
+  private onFirstAudio(handleId: string, atMs: number): void {
+    const latency = this.latencies.find((l) => l.handleId === handleId);
+    if (latency && latency.firstAudioAtMs === undefined) latency.firstAudioAtMs = atMs;
+    if (this.state.state === 'thinking') this.state.go('speaking');
   }
-
-  /** Says the closing line before the duration limit, after whatever the agent is saying now. */
-  private async sayClosingLine(): Promise<void> {
-    await this.current?.whenSettled();
-    if (this.state.isEnding || this.state.state === 'transferring') return;
-    await this.sayLine(this.options.closingPhrase).done;
-  }
-
-  /** Speaks a fixed line as its own utterance, kept in the transcript, and listens again after it. */
-  private sayLine(text: string): { readonly handle: SpeechHandle; readonly done: Promise<void> } {
-    const handle = this.newHandle('line');
-    const entry = this.conversation.addAgent(handle);
-    entry.rounds.push({ generated: text, toolCalls: [], results: new Map() });
-    if (this.state.canGo('thinking')) this.state.go('thinking');
-    const done = this.speakLine(handle, text).then(() => this.afterUtterance(handle));
-    return { handle, done };
-  }
-
 
   private async finish(cause: EndCause): Promise<void> {
     this.limit?.cancel();
-    if (this.heldTurn) clearTimeout(this.heldTurn.timer);
-    this.heldTurn = undefined;
+    this.held.cancel();
     this.keypad.close();
-    if (this.silenceTimer) clearInterval(this.silenceTimer);
+    this.quiet.close();
     this.floor.close();
     if (!this.state.isEnding) this.state.go('ending');
     const handle = this.current;
@@ -716,33 +343,15 @@ export class CallSession {
     if (handle && !handle.settled) handle.interrupt(performance.now(), this.out.heardBytes(handle.id));
     for (const entry of this.conversation.entries) if (entry.type === 'agent') entry.handle.abandon();
     this.out.close();
-    if (cause === 'agent_hangup' || cause === 'max_duration' || cause === 'silence_timeout' || cause === 'error') await this.hangUp();
+    if (HANGS_UP.has(cause)) await hangUpCall(this.services.telephony, this.setup.callSid);
     // Closing the socket ends <Connect>; Twilio then runs the next verb or hangs up (transfers replaced it).
-    this.transport.notify({ type: 'ended', reason: REASONS[cause] });
+    this.transport.notify({ type: 'ended', reason: END_REASONS[cause] });
     this.transport.close(1000, cause);
     this.frames.close();
-    await Promise.allSettled([this.stt.close(), this.ttsSession.then((s) => s.close())]);
-    this.resolveEnded({
-      setup: this.setup,
-      reason: REASONS[cause],
-      endedAt: Date.now(),
-      transcript: this.conversation.transcript(),
-      conversation: this.conversation,
-      recorder: this.recorder,
-      latencies: this.latencies,
-      llmUsage: this.llmUsage,
-      ...(this.lastTransfer ? { transfer: this.lastTransfer } : {}),
-    });
-  }
-
-  /** Best effort: the socket closing hangs up anyway when there is no next TwiML verb. */
-  private async hangUp(): Promise<void> {
-    const t = this.services.telephony;
-    try {
-      const account = await t?.account();
-      if (t && account) await t.port.updateCall(account, this.setup.callSid, { status: 'completed' });
-    } catch {
-      // Already ended (20404) or telephony unreachable: closing the stream below ends the call.
-    }
+    await Promise.allSettled([this.stt.close(), this.tts.close()]);
+    const { conversation, recorder, latencies } = this;
+    const transfer = this.transfers.last;
+    const ended = { setup: this.setup, reason: END_REASONS[cause], endedAt: Date.now(), transcript: conversation.transcript(), conversation, recorder, latencies };
+    this.resolveEnded({ ...ended, llmUsage: this.turnHost.llmUsage, ...(transfer ? { transfer } : {}) });
   }
 }

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/observability/log.js';
+import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
 import { InterruptionPolicy, type AgentActivity, type InterruptionAction, type InterruptionSettings } from './interruption.js';
 import { loadFvad, VoiceActivity } from './vad.js';
 
@@ -9,6 +9,8 @@ export interface FloorHooks {
   resume(): void;
   /** Abort the current utterance; `atMs` is when the caller's interrupting speech was confirmed. */
   interrupt(atMs: number): void;
+  /** The call's logger (its id and workspace on every line). */
+  readonly log?: Logger;
 }
 
 /**
@@ -40,7 +42,7 @@ export class CallerFloor {
       (mod) => {
         if (!this.closed) this.vad = new VoiceActivity(mod, this.sampleRate);
       },
-      (error: unknown) => log('warn', 'local VAD unavailable', describeError(error)),
+      (error: unknown) => (hooks.log ?? loggerWith({})).log('warn', 'local VAD unavailable', describeError(error)),
     );
   }
 

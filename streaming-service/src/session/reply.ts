@@ -1,61 +1,14 @@
 import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import type { ToolAction } from '../tools/registry.js';
 import { parseArguments } from '../tools/http.js';
+import type { ActionContext } from './action-context.js';
 import { sendDtmf } from './send-dtmf.js';
-import type { CallSession } from './call-session.js';
-import type { AgentRound, Entry } from './conversation.js';
+import type { AgentRound, Entry } from '../conversation/conversation.js';
 import { PhraseSplitter } from './phrase-splitter.js';
 import type { Speaker } from './speaker.js';
 import type { SpeechHandle } from './speech-handle.js';
-import { runTurn, type TurnChannel } from './turn-loop.js';
-
-/**
- * Latency points of one turn (performance.now() values), from the caller's end of turn to the first agent
- * audio sent to Twilio.
- */
-export interface TurnLatency {
-  readonly handleId: string;
-  /** The STT event that ended the caller's turn arrived. */
-  readonly sttFinalAtMs: number;
-  /** From the last voiced caller audio (local energy) to that event: the STT's endpointing and finalization. */
-  readonly sttMs?: number;
-  llmRequestAtMs?: number;
-  llmFirstTokenAtMs?: number;
-  /** The splitter completed the first phrase (enough text to start speech). */
-  llmFirstPhraseAtMs?: number;
-  ttsRequestAtMs?: number;
-  ttsFirstByteAtMs?: number;
-  firstAudioAtMs?: number;
-}
-
-/** The figures kept on the history record per turn (milliseconds, rounded to 0.1). */
-export interface TurnFigures {
-  readonly sttMs: number | null;
-  readonly llmFirstTokenMs: number | null;
-  readonly llmFirstPhraseMs: number | null;
-  readonly ttsFirstByteMs: number | null;
-  /**
-   * Our own share: time from the STT final to the first outbound audio frame minus the vendors' shares
-   * (LLM time to first token, LLM time from first token to first complete phrase, TTS first byte). What
-   * is left is queueing, scheduling and encoding in this service.
-   */
-  readonly overheadMs: number | null;
-}
-
-const r1 = (n: number) => Math.round(n * 10) / 10;
-
-export function turnFigures(l: TurnLatency): TurnFigures {
-  const d = (a?: number, b?: number) => (a !== undefined && b !== undefined ? r1(b - a) : null);
-  const llmFirstTokenMs = d(l.llmRequestAtMs, l.llmFirstTokenAtMs);
-  const llmFirstPhraseMs = d(l.llmFirstTokenAtMs, l.llmFirstPhraseAtMs);
-  const ttsFirstByteMs = d(l.ttsRequestAtMs, l.ttsFirstByteAtMs);
-  const total = d(l.sttFinalAtMs, l.firstAudioAtMs);
-  const overheadMs =
-    total !== null && llmFirstTokenMs !== null && llmFirstPhraseMs !== null && ttsFirstByteMs !== null
-      ? r1(total - llmFirstTokenMs - llmFirstPhraseMs - ttsFirstByteMs)
-      : null;
-  return { sttMs: l.sttMs === undefined ? null : r1(l.sttMs), llmFirstTokenMs, llmFirstPhraseMs, ttsFirstByteMs, overheadMs };
-}
+import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
+import type { TurnLatency } from '../call/latency.js';
 
 /**
  * The goodbye or the words before a transfer get this long to play; marks that never come back (a caller
@@ -63,17 +16,28 @@ export function turnFigures(l: TurnLatency): TurnFigures {
  */
 const PLAYOUT_CAP_MS = 15_000;
 
+/** What a spoken reply may use of its call: the turn loop's host, a voice, the waiting phrases, the actions. */
+export interface ReplyContext extends ActionContext {
+  /** The conversation's model chain, tools and their bookkeeping (turn-loop.ts). */
+  readonly turns: TurnHost;
+  /** A speaker for the reply's utterance, or undefined when speech is down (the call is then failing). */
+  speakerFor(handle: SpeechHandle): Promise<Speaker | undefined>;
+  readonly waiting: WaitingPhrases;
+  /** Said when the model hangs up without a word of its own. */
+  readonly goodbyePhrase: string;
+}
+
 /**
  * One spoken agent reply: the shared turn loop (turn-loop.ts) with its text streamed phrase by phrase into
  * TTS. The handle's signal aborts the LLM stream and TTS on a barge-in.
  */
-export async function runReply(session: CallSession, handle: SpeechHandle, entry: Extract<Entry, { type: 'agent' }>, latency: TurnLatency): Promise<void> {
-  const speaker = await session.speakerFor(handle);
+export async function runReply(ctx: ReplyContext, handle: SpeechHandle, entry: Extract<Entry<SpeechHandle>, { type: 'agent' }>, latency: TurnLatency): Promise<void> {
+  const speaker = await ctx.speakerFor(handle);
   if (!speaker) return;
-  const voice = new VoiceChannel(session, handle, speaker, latency);
+  const voice = new VoiceChannel(ctx, handle, speaker, latency);
   try {
     latency.llmRequestAtMs ??= performance.now();
-    await runTurn(session, voice, entry.rounds);
+    await runTurn(ctx.turns, voice, entry.rounds);
   } finally {
     speaker.end();
     await handle.whenSettled();
@@ -82,17 +46,30 @@ export async function runReply(session: CallSession, handle: SpeechHandle, entry
   }
 }
 
+/** When a slow tool round gets its waiting phrases, and which ones (see SessionOptions). */
+export interface WaitingPhraseOptions {
+  readonly fillerAfterMs: number;
+  readonly fillerPhrases: readonly string[];
+  readonly stillWorkingAfterMs: number;
+  readonly stillWorkingPhrases: readonly string[];
+}
+
+/** The filler and "still working" phrases, each taken in turn across the call so none repeats soon. */
+export class WaitingPhrases {
+  private readonly said = { filler: 0, stillWorking: 0 };
+
+  constructor(readonly options: WaitingPhraseOptions) {}
+
+  next(kind: 'filler' | 'stillWorking'): string | undefined {
+    const phrases = kind === 'filler' ? this.options.fillerPhrases : this.options.stillWorkingPhrases;
+    if (phrases.length === 0) return undefined;
+    return phrases[this.said[kind]++ % phrases.length];
+  }
+}
+
 const withCap = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => setTimeout(r, PLAYOUT_CAP_MS).unref?.())]);
 const withCapValue = <T>(p: Promise<T>) =>
   Promise.race([p, new Promise<{ error: string }>((r) => setTimeout(() => r({ error: 'the keys did not finish playing' }), PLAYOUT_CAP_MS).unref?.())]);
-
-/** The next phrase of `phrases` in turn across the call. */
-function nextPhrase(session: CallSession, kind: 'filler' | 'stillWorking'): string | undefined {
-  const phrases = kind === 'filler' ? session.options.fillerPhrases : session.options.stillWorkingPhrases;
-  if (phrases.length === 0) return undefined;
-  const said = session.waitingPhrasesSaid[kind]++;
-  return phrases[said % phrases.length];
-}
 
 /** A call's side of a turn: text into phrases into speech; fillers while tools run; a line to hang up or transfer. */
 class VoiceChannel implements TurnChannel {
@@ -100,7 +77,7 @@ class VoiceChannel implements TurnChannel {
   private quiet: () => void = () => undefined;
 
   constructor(
-    private readonly session: CallSession,
+    private readonly ctx: ReplyContext,
     private readonly handle: SpeechHandle,
     private readonly speaker: Speaker,
     private readonly latency: TurnLatency,
@@ -132,28 +109,28 @@ class VoiceChannel implements TurnChannel {
 
   toolsStart(round: number): () => void {
     const sayWaiting = (kind: 'filler' | 'stillWorking') => () => {
-      const phrase = this.handle.interrupted ? undefined : nextPhrase(this.session, kind);
+      const phrase = this.handle.interrupted ? undefined : this.ctx.waiting.next(kind);
       if (phrase) this.speaker.say(phrase, round);
     };
     // A caller hearing nothing for more than a second wonders whether the line dropped; a few seconds
     // later they need to hear that we are still on it.
     const timers = [
-      setTimeout(sayWaiting('filler'), this.session.options.fillerAfterMs),
-      setTimeout(sayWaiting('stillWorking'), this.session.options.stillWorkingAfterMs),
+      setTimeout(sayWaiting('filler'), this.ctx.waiting.options.fillerAfterMs),
+      setTimeout(sayWaiting('stillWorking'), this.ctx.waiting.options.stillWorkingAfterMs),
     ];
     this.quiet = () => timers.forEach(clearTimeout);
     return this.quiet;
   }
 
   async builtIn(action: Exclude<ToolAction, { kind: 'http' }>, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }> {
-    const { session, handle } = this;
-    if (action.kind === 'transfer' && !session.services.telephony) {
+    const { ctx, handle } = this;
+    if (action.kind === 'transfer' && !ctx.hasPhoneLine) {
       // A browser call has no phone line to hand over; the model hears why and can offer another way.
       return { content: JSON.stringify({ error: 'this call is in a web browser, not on a phone line, so it cannot be transferred' }) };
     }
     if (action.kind === 'opt_out') {
       // Written before the model's confirmation is spoken: a caller who hangs up on it is still opted out.
-      const content = await session.services.optOut!().then(
+      const content = await ctx.optOut!().then(
         () => JSON.stringify({ opted_out: true, note: 'confirm to the caller that they will not be called again' }),
         () => JSON.stringify({ error: 'the request could not be recorded; apologise and say a person will take them off the list' }),
       );
@@ -164,7 +141,7 @@ class VoiceChannel implements TurnChannel {
       // Never cached: a transfer that worked ends the session, and one that failed should be tried again.
       await withCap(handle.whenQuiet());
       const summary = String(parseArguments(call.arguments).summary ?? '');
-      const result = await session.transfer(action.to, action.mode, summary);
+      const result = await ctx.transfer(action.to, action.mode, summary);
       const content = JSON.stringify(
         result.ok ? { transferred: true } : { transferred: false, outcome: result.outcome, error: `the transfer did not happen: ${result.reason}` },
       );
@@ -173,11 +150,11 @@ class VoiceChannel implements TurnChannel {
     if (action.kind === 'send_dtmf') {
       // The words before the keys play first: an IVR listens for tones only once its prompt is over.
       await withCap(handle.whenQuiet());
-      return { content: JSON.stringify(await withCapValue(sendDtmf(session, handle, String(parseArguments(call.arguments).digits ?? ''), round))) };
+      return { content: JSON.stringify(await withCapValue(sendDtmf(ctx, handle, String(parseArguments(call.arguments).digits ?? ''), round))) };
     }
-    if (!r.generated.trim()) this.speaker.say(session.options.goodbyePhrase, round);
+    if (!r.generated.trim()) this.speaker.say(ctx.goodbyePhrase, round);
     await withCap(handle.whenQuiet());
-    session.end('agent_hangup');
+    ctx.hangUp();
     return { content: JSON.stringify({ ended: true }), stop: true };
   }
 }

@@ -1,4 +1,5 @@
 import type { SilenceConfig } from '../../../lib/domain/agent.js';
+import type { CallControl } from './action-context.js';
 
 /**
  * What to do about a quiet line: re-prompt the caller ("Are you still there?") after `repromptAfterMs` of
@@ -57,5 +58,54 @@ export class SilenceWatch {
   /** The caller said something: the next silence starts the re-prompts over. */
   onCallerSpoke(): void {
     this.reprompts = 0;
+  }
+}
+
+/**
+ * A call's silence clock: the time since anyone was heard, checked every second against the agent's
+ * re-prompts and the call's silence timeout ({@link SilenceWatch} decides).
+ */
+export class QuietLine {
+  private lastActivityMs = performance.now();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly watch: SilenceWatch,
+    private readonly ctx: Pick<CallControl, 'state' | 'current' | 'say' | 'end'>,
+    private readonly timeoutMs: number,
+  ) {}
+
+  start(): void {
+    // Checked every second: a re-prompt a second late is not noticed; one timer a second per call is cheap.
+    this.timer = setInterval(() => this.check(), Math.min(1_000, this.timeoutMs));
+    this.timer.unref?.();
+  }
+
+  /** Voiced caller audio at `atMs`. */
+  heard(atMs: number): void {
+    this.lastActivityMs = atMs;
+  }
+
+  /** The caller took a turn: the next silence starts the re-prompts over. */
+  onCallerSpoke(): void {
+    this.watch.onCallerSpoke();
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private check(): void {
+    const now = performance.now();
+    // The line is not quiet while the agent speaks, and only a line waiting for the caller can be quiet.
+    const speaking = this.ctx.current();
+    if (speaking && !speaking.settled) this.lastActivityMs = now;
+    if (this.ctx.state.state !== 'listening') return;
+    const decision = this.watch.check(now - this.lastActivityMs);
+    if (decision === 'end') this.ctx.end('silence_timeout');
+    else if (decision === 'reprompt') {
+      this.lastActivityMs = now;
+      this.ctx.say(this.watch.settings.repromptMessage);
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/observability/log.js';
+import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
 import type { TtsSession } from '../../../lib/vendors/tts/port.js';
 import type { AudioOut } from './audio-out.js';
 import type { Phrase, SpeechHandle } from './speech-handle.js';
@@ -35,6 +35,8 @@ export class Speaker {
     private readonly fallback: (failed: TtsSession) => Promise<TtsSession | undefined> = async () => undefined,
     /** Called as each phrase goes to TTS (live captions). */
     private readonly onPhrase: () => void = () => undefined,
+    /** The call's logger (its id and workspace on every line). */
+    private readonly log: Logger = loggerWith({}),
   ) {
     this.done = this.run();
   }
@@ -96,7 +98,7 @@ export class Speaker {
     } catch (error) {
       if (signal.aborted) return;
       this.retries += 1;
-      log('warn', 'tts utterance lost; retrying its unspoken rest', { phrase: phrase.markName, queuedBytes: phrase.audioBytes, ...describeError(error) });
+      this.log.log('warn', 'tts utterance lost; retrying its unspoken rest', { phrase: phrase.markName, queuedBytes: phrase.audioBytes, ...describeError(error) });
       try {
         await this.synthesize(phrase, phrase.audioBytes);
       } catch (again) {

@@ -1,5 +1,5 @@
 import { PHONE_AUDIO, bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
-import { describeError, log } from '../../../lib/observability/log.js';
+import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
 import { concatBytes } from '../../../lib/vendors/shared/pcm.js';
 import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';
@@ -71,7 +71,8 @@ export class SttLink {
     private readonly sttOptions: SttOptions,
     private readonly onEvent: (event: SttEvent) => void,
     private readonly onFatal: (error: unknown) => void,
-    private readonly context: Record<string, unknown> = {},
+    /** The call's logger (its id and workspace on every line). */
+    private readonly log: Logger = loggerWith({}),
     options: Partial<SttLinkOptions> = {},
   ) {
     this.options = { ...DEFAULT_STT_LINK, ...options };
@@ -111,7 +112,7 @@ export class SttLink {
         }
         attempt += 1;
         this.reconnects += 1;
-        log('warn', 'stt stream lost; reconnecting', { ...this.context, attempt, ...describeError(error) });
+        this.log.log('warn', 'stt stream lost; reconnecting', { attempt, ...describeError(error) });
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
     }
@@ -122,7 +123,7 @@ export class SttLink {
     if (this.providerIndex + 1 >= this.providers.length) return false;
     const from = this.providers[this.providerIndex]!.id;
     this.providerIndex += 1;
-    log('warn', 'stt vendor down; switching to the fallback transcriber', { ...this.context, from, to: this.providers[this.providerIndex]!.id, ...describeError(error) });
+    this.log.log('warn', 'stt vendor down; switching to the fallback transcriber', { from, to: this.providers[this.providerIndex]!.id, ...describeError(error) });
     return true;
   }
 

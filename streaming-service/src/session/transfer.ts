@@ -162,3 +162,13 @@ export const transferRecord = (destination: string, mode: 'cold' | 'warm', resul
   mode,
   outcome: result.outcome,
 });
+
+/** Hangs up the caller's call; best effort: the stream's socket closing hangs up anyway when no TwiML verb follows. */
+export async function hangUpCall(t: SessionTelephony | undefined, callSid: string): Promise<void> {
+  try {
+    const account = await t?.account();
+    if (t && account) await t.port.updateCall(account, callSid, { status: 'completed' });
+  } catch {
+    // Already ended (20404) or telephony unreachable: closing the stream ends the call.
+  }
+}

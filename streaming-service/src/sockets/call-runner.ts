@@ -1,5 +1,6 @@
 import { describeError, log } from '../../../lib/observability/log.js';
-import { CallSession, type CallSetup, type SessionOptions, type SessionServices } from '../session/call-session.js';
+import { CallSession } from '../session/call-session.js';
+import { type CallSetup, type SessionOptions, type SessionServices } from '../call/types.js';
 import type { MediaTransport } from '../transport/port.js';
 import type { CallEnded, CallKey, StreamingEnvironment } from '../service.js';
 

@@ -5,7 +5,7 @@ import { describeError, log } from '../../../lib/observability/log.js';
 import { verifyWebSession, type WebSessionClaims } from '../../../lib/domain/web-session-token.js';
 import { Refusal, admitSocket, type Ticket } from '../admission.js';
 import { ChatSession, type ChatNotice, type ChatOptions, type ChatSink } from '../chat/chat-session.js';
-import type { CallSetup, SessionServices } from '../session/call-session.js';
+import type { CallSetup, SessionServices } from '../call/types.js';
 import type { SocketContext, SocketKind, StreamingEnvironment } from '../service.js';
 import { REFUSED, UNAVAILABLE, awaitHello, refuser, setupFailed } from './hello.js';
 

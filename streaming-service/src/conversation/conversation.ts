@@ -1,5 +1,4 @@
 import type { LlmMessage, LlmToolCall } from '../../../lib/vendors/llm/port.js';
-import type { SpeechHandle } from './speech-handle.js';
 
 /**
  * The call's conversation as it happened, from which both the LLM messages and the transcript are built.
@@ -26,11 +25,11 @@ export interface Utterance {
   playedText(round?: number): string;
 }
 
-export type Entry<H extends Utterance = SpeechHandle> =
+export type Entry<H extends Utterance = Utterance> =
   | { readonly type: 'user'; text: string }
   | { readonly type: 'agent'; readonly handle: H; readonly rounds: AgentRound[] };
 
-export class Conversation<H extends Utterance = SpeechHandle> {
+export class Conversation<H extends Utterance = Utterance> {
   readonly entries: Entry<H>[] = [];
 
   constructor(private readonly systemPrompt: string) {}

@@ -1,6 +1,6 @@
 import type { LlmMessage, LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import type { HttpToolOptions } from '../tools/http.js';
-import type { ToolCallCache } from '../tools/idempotency.js';
+import { ToolCallCache } from '../tools/idempotency.js';
 import { END_CALL_TOOL, runHttpAction, type CallTools, type ToolAction } from '../tools/registry.js';
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { AgentRound } from './conversation.js';
@@ -32,6 +32,11 @@ export interface TurnHost {
   readonly options: { readonly toolTimeoutMs?: number };
   /** The messages for the next LLM request (the conversation so far, this turn's rounds included). */
   messages(): LlmMessage[];
+}
+
+/** A conversation's host as it starts: its model chain and tools, no tokens used, no tool run yet. */
+export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages'>): TurnHost {
+  return { ...parts, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache() };
 }
 
 /** One turn's channel: where its words go and what its built-in tools do. */

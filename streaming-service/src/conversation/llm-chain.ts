@@ -1,4 +1,4 @@
-import { describeError, log } from '../../../lib/observability/log.js';
+import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';
 import type { LlmEvent, LlmProvider, LlmRequest } from '../../../lib/vendors/llm/port.js';
 
@@ -25,7 +25,8 @@ export class LlmChain {
   constructor(
     private readonly primary: LlmChoice,
     private readonly fallbacks: readonly LlmChoice[] = [],
-    private readonly context: Record<string, unknown> = {},
+    /** The conversation's logger (its call or chat id on every line). */
+    private readonly log: Logger = loggerWith({}),
   ) {}
 
   /**
@@ -55,8 +56,7 @@ export class LlmChain {
         if (retry) retried = true;
         else step += 1;
         if (step === order.length) throw error;
-        log('warn', retry ? 'llm request failed; retrying' : 'llm request failed; trying the next model', {
-          ...this.context,
+        this.log.log('warn', retry ? 'llm request failed; retrying' : 'llm request failed; trying the next model', {
           provider: choice.provider.id,
           model: choice.model,
           ...describeError(error),

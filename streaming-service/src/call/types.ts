@@ -1,0 +1,142 @@
+import type { CallCapability } from '../../../lib/domain/provider-key.js';
+import type { Agent } from '../../../lib/domain/agent.js';
+import type { Contact } from '../../../lib/domain/contact.js';
+import type { CallEndReason } from '../../../lib/domain/history.js';
+import type { CallTransfer } from '../../../lib/domain/call.js';
+import type { Tool } from '../../../lib/domain/tool.js';
+import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
+import type { SttProvider } from '../../../lib/vendors/stt/port.js';
+import type { TtsProvider } from '../../../lib/vendors/tts/port.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { LlmChoice } from '../conversation/llm-chain.js';
+import type { CallRecorder } from '../end/recording.js';
+import type { SpeechHandle } from '../session/speech-handle.js';
+import type { SessionTelephony } from '../session/transfer.js';
+import type { SttLinkOptions } from '../session/stt-link.js';
+import type { HttpToolOptions } from '../tools/http.js';
+import type { TurnLatency } from './latency.js';
+
+/*
+ * The types a call is set up with and ends as, shared by the session, text chats, the transports and
+ * end-of-call processing, so none of them needs the session class to name a call.
+ */
+
+/** Everything known about the call once its stream token has been checked. */
+export interface CallSetup {
+  readonly callId: string;
+  readonly workspaceId: string;
+  readonly agent: Agent;
+  readonly contact?: Contact;
+  /** The other party's number, as the token names it. */
+  readonly callerNumber: string;
+  readonly tools: readonly Tool[];
+  readonly callSid: string;
+  readonly streamSid: string;
+  /** `Date.now()` when the stream started. */
+  readonly startedAt: number;
+}
+
+/** The outside world a session talks to; the server builds it from the platform's dependencies. */
+export interface SessionServices {
+  readonly stt: SttProvider;
+  readonly llm: LlmProvider;
+  readonly tts: TtsProvider;
+  /** The agent's fallback transcribers, in order, for when its STT vendor stays down mid-call. */
+  readonly sttFallbacks?: readonly SttProvider[];
+  /** The agent's fallback models, in order, for a turn its own model failed (llm-chain.ts). */
+  readonly llmFallbacks?: readonly LlmChoice[];
+  /** The agent's fallback voices, in order, for when its TTS vendor stays down mid-call. */
+  readonly ttsFallbacks?: readonly { readonly provider: TtsProvider; readonly voiceId: string }[];
+  /** How the call is priced: the capabilities on the workspace's own vendor keys (docs/provider-keys.md). */
+  readonly billing?: { readonly onWorkspaceKeys: readonly CallCapability[] };
+  /** Telephony for transfers, keypad tones and hang-ups; absent when the call has no phone line. */
+  readonly telephony?: SessionTelephony;
+  /** The tool with decrypted header values, read when a call uses it. */
+  loadTool(id: string): Promise<Tool>;
+  readonly httpTools: Partial<HttpToolOptions>;
+  /** Adds the other party's number to the workspace's do-not-call list (the `opt_out` tool); phone calls only. */
+  readonly optOut?: () => Promise<void>;
+  /** Told when the provider accepted a transfer (the platform announces `call.transfer`). */
+  readonly onTransfer?: (to: string) => void;
+}
+
+export interface SessionOptions {
+  /** Vendor endpointing: 300 ms of silence ends a turn, the usual setting for conversation. */
+  readonly endpointingMs: number;
+  /** Deepgram's recommended minimum for the utterance-end fallback. */
+  readonly utteranceEndMs: number;
+  readonly language: string;
+  /** Calls are cut here; also bounds the recording's memory. Half an hour covers support calls. */
+  readonly maxDurationMs: number;
+  /** How long a tool may run silently before a filler phrase is spoken; about a second of silence. */
+  readonly fillerAfterMs: number;
+  /**
+   * Said in turn, one per slow tool round, so a call with several lookups does not repeat the same words
+   * (the same sentence twice sounds canned).
+   */
+  readonly fillerPhrases: readonly string[];
+  /**
+   * A tool still running this long after it started gets a second phrase. 3.5 s: the filler (at 1 s)
+   * has played by then, and two or three more seconds of silence after it is when callers start asking
+   * "hello?"; much later and it would come just before the 8 s tool timeout.
+   */
+  readonly stillWorkingAfterMs: number;
+  readonly stillWorkingPhrases: readonly string[];
+  /** Overrides the HTTP tool budget (8 s, tools/http.ts) for this service's calls; unset in production. */
+  readonly toolTimeoutMs?: number;
+  /** Overrides the recognizer link's reconnect schedule and buffers (DEFAULT_STT_LINK); unset in production. */
+  readonly sttLink?: Partial<SttLinkOptions>;
+  readonly goodbyePhrase: string;
+  /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
+  readonly apologyPhrase: string;
+  /** Said before the call ends as `error` (the recognizer or the model stayed down). */
+  readonly failurePhrase: string;
+  /** Level (16-bit RMS) above which caller audio counts as voice, for the STT latency figure. */
+  readonly voiceRms: number;
+  /**
+   * A call where nobody has said anything for this long (agent idle, caller silent) is ended as
+   * `silence_timeout`: an abandoned line must not hold vendor sockets open until the maximum duration.
+   */
+  readonly silenceTimeoutMs: number;
+  /** The closing line is said this long before the duration limit (docs/telephony.md). */
+  readonly closingLineBeforeMs: number;
+  readonly closingPhrase: string;
+  /** Said when a keypad shortcut starts a transfer, and when it fails. */
+  readonly transferHoldPhrase: string;
+  readonly transferFailedPhrase: string;
+}
+
+export const DEFAULT_SESSION_OPTIONS = {
+  endpointingMs: 300,
+  utteranceEndMs: 1_000,
+  language: 'en-US',
+  maxDurationMs: 30 * 60_000,
+  fillerAfterMs: 1_000,
+  fillerPhrases: ['One moment, please.', 'Let me check that for you.', 'Just a second.', 'Let me look that up.'],
+  stillWorkingAfterMs: 3_500,
+  stillWorkingPhrases: ['Still checking, thanks for waiting.', 'Almost there, thanks for your patience.', 'Still working on it, bear with me.'],
+  goodbyePhrase: 'Goodbye!',
+  apologyPhrase: 'Sorry, I missed that. Could you say it again?',
+  failurePhrase: 'Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
+  voiceRms: 500,
+  silenceTimeoutMs: 60_000,
+  // Fifteen seconds: room for the line and a short "thank you" from the caller before the hang-up.
+  closingLineBeforeMs: 15_000,
+  closingPhrase: 'We are almost out of time for this call, so I will need to wrap up now. Thank you for calling, goodbye!',
+  transferHoldPhrase: 'Please hold while I connect you.',
+  transferFailedPhrase: 'Sorry, I could not connect you right now. How else can I help?',
+} as const satisfies SessionOptions;
+
+/** What the session hands to end-of-call processing. */
+export interface CallOutcome {
+  readonly setup: CallSetup;
+  readonly reason: CallEndReason;
+  readonly endedAt: number;
+  readonly transcript: string;
+  readonly conversation: Conversation<SpeechHandle>;
+  readonly recorder: CallRecorder;
+  readonly latencies: readonly TurnLatency[];
+  readonly llmUsage: { inputTokens: number; outputTokens: number };
+  /** The last transfer tried, with its outcome. */
+  readonly transfer?: CallTransfer;
+}

@@ -1,0 +1,35 @@
+import type { MediaTransport, SessionNotice } from '../transport/port.js';
+import type { SpeechHandle } from './speech-handle.js';
+import type { CallState } from './state.js';
+
+/**
+ * What the caller's page sees of the call (a browser caller; a phone transport ignores notices): the
+ * agent's state and live captions of both sides. Nothing is told once the call's end is decided: the end
+ * notice is the last word.
+ */
+export class Notices {
+  constructor(
+    private readonly transport: Pick<MediaTransport, 'notify'>,
+    private readonly isEnded: () => boolean,
+  ) {}
+
+  /** The page shows three states; the greeting is the agent speaking. */
+  state(to: CallState): void {
+    const shown = to === 'greeting' ? 'speaking' : to;
+    if (shown === 'listening' || shown === 'thinking' || shown === 'speaking') this.send({ type: 'state', state: shown });
+  }
+
+  user(text: string, final: boolean): void {
+    this.send({ type: 'caption', role: 'user', text, final });
+  }
+
+  /** The agent's words: the phrases so far while it speaks, then what was heard. */
+  agent(handle: SpeechHandle, final: boolean): void {
+    const text = final ? handle.playedText() : handle.phrases.map((p) => p.text).join(' ');
+    if (text.trim()) this.send({ type: 'caption', role: 'agent', text, final });
+  }
+
+  private send(notice: SessionNotice): void {
+    if (!this.isEnded()) this.transport.notify(notice);
+  }
+}

@@ -1,0 +1,71 @@
+import { describeError, type Logger } from '../../../lib/observability/log.js';
+import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
+import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+
+/** One voice a call can speak in: a vendor and the voice it is asked for. */
+export interface Voice {
+  readonly provider: TtsProvider;
+  readonly voiceId: string;
+}
+
+/**
+ * The call's speech session, kept warm for the whole call and moved to the agent's next fallback voice when
+ * its vendor gives out (the TTS side of stt-link.ts). The socket opens with the call, before the first turn,
+ * so no turn pays a handshake. A voice the vendor refuses at connect (an unknown voice id, a bad key, an
+ * outage that outlasts the adapter's retries) costs the call its first choice of voice, not the call; a
+ * session that dies mid-call (Speaker's second failure on one phrase) is replaced once, whoever asks.
+ * Fallbacks are used in order and never given back: a vendor that failed once this call is not trusted again.
+ */
+export class TtsLink {
+  private current: Promise<TtsSession>;
+  /** How many of the fallbacks were taken, by a refusal or by a failure. */
+  private used = 0;
+  /** The last replacement: asked again for the same failed session, the same answer. */
+  private replaced: { from: TtsSession; to: Promise<TtsSession | undefined> } | undefined;
+
+  constructor(
+    voice: Voice,
+    private readonly fallbacks: readonly Voice[],
+    private readonly format: AudioFormat,
+    private readonly log: Logger,
+    /** The call is ending: no new voice is opened for it. */
+    private readonly isOver: () => boolean,
+  ) {
+    this.current = this.open(voice);
+  }
+
+  /** The session in use (rejects when no voice could be opened). */
+  get session(): Promise<TtsSession> {
+    return this.current;
+  }
+
+  /** The session `failed` stays down: the next fallback voice, or undefined when none is left. */
+  replace(failed: TtsSession): Promise<TtsSession | undefined> {
+    if (this.replaced?.from === failed) return this.replaced.to;
+    const next = this.fallbacks[this.used];
+    if (!next || this.isOver()) return Promise.resolve(undefined);
+    this.used += 1;
+    this.log.log('warn', 'tts vendor down; switching to the fallback voice', { provider: next.provider.id });
+    this.current = this.open(next);
+    void failed.close().catch(() => undefined);
+    this.replaced = { from: failed, to: this.current.catch(() => undefined) };
+    return this.replaced.to;
+  }
+
+  async close(): Promise<void> {
+    await this.current.then((s) => s.close());
+  }
+
+  private open(voice: Voice): Promise<TtsSession> {
+    const session = voice.provider.connect({ voiceId: voice.voiceId, format: this.format }).catch((error: unknown) => {
+      const next = this.fallbacks[this.used];
+      if (!next || this.isOver()) throw error;
+      this.used += 1;
+      this.log.log('warn', 'tts voice refused; switching to the fallback voice', { provider: next.provider.id, ...describeError(error) });
+      return this.open(next);
+    });
+    // A refusal is reported to whoever speaks next (speakerFor), not as an unhandled rejection.
+    session.catch(() => undefined);
+    return session;
+  }
+}
