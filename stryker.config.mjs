@@ -25,7 +25,7 @@ function blockOf(file, opening) {
 /** @type {Record<string, { mutate: string[]; testFiles: string[] }>} */
 const MODULES = {
   ssrf: {
-    mutate: ['lib/domain/ssrf.ts', 'lib/http/outbound-target.ts'],
+    mutate: ['lib/domain/ssrf.ts', 'lib/outbound/target-guard.ts'],
     testFiles: ['test/unit/ssrf-ranges.test.ts', 'test/unit/voice-ssrf.test.ts', 'test/unit/tool-config.test.ts'],
   },
   interruption: {

@@ -12,7 +12,8 @@ import { isTransientServiceFailure } from '../store/transient.js';
 import { withRequestDeadline } from '../store/dynamo.js';
 import { describeError, log, setLogLevel } from '../observability/log.js';
 import { keyVerdict, noteKeyUse, presentedKeyHash, type ApiKeyContext } from './key-verdict.js';
-import { COUNTS_REFUSALS_ONLY, RateLimitedError, UnknownKeyCache, rateExhausted, rateLimitHeaders, ratePolicies, sourceIp, takeRate } from './rate-limit.js';
+import { COUNTS_REFUSALS_ONLY, RateLimitedError, UnknownKeyCache, rateExhausted, rateLimitHeaders, ratePolicies, takeRate } from '../services/rate-limits.js';
+import { sourceIp } from './source-ip.js';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -75,7 +76,7 @@ interface KnownKey {
 const keyWorkspace = new Map<string, KnownKey>();
 
 const KEY_CACHE_SIZE = 1_000;
-/** Key hashes known not to work, for UNKNOWN_KEY_CACHE_TTL_MS (lib/http/rate-limit.ts). */
+/** Key hashes known not to work, for UNKNOWN_KEY_CACHE_TTL_MS (lib/services/rate-limits.ts). */
 const unknownKeys = new UnknownKeyCache();
 /** Key hashes confirmed current, for KEY_VERDICT_CACHE_TTL_MS (0 by default: always re-checked); same bounded TTL map. */
 const verifiedKeys = new UnknownKeyCache();

@@ -341,7 +341,7 @@ export class PlatformStack extends Stack {
         ...(needs.bundleModules === undefined ? {} : { bundleModules: needs.bundleModules }),
       });
       if (needs.table !== 'none') bindTable(fn, this.table, needs.table);
-      // Keyed and per-IP-limited routes count each request in the table (lib/http/rate-limit.ts).
+      // Keyed and per-IP-limited routes count each request in the table (lib/services/rate-limits.ts).
       if (counted) bindRateLimits(fn, this.table);
       if (needs.recordings) bindRecordings(fn, this.recordings, needs.recordings);
       if (needs.dispatch) bindDispatchQueue(fn, this.dispatchQueue, needs.dispatch);

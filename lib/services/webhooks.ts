@@ -15,7 +15,7 @@ import {
   type WebhookSettingsUpdate,
 } from '../domain/webhook.js';
 import { assertWebhookUrl, type WebhookUrlPolicy } from '../domain/webhook-url.js';
-import { RateLimitedError, ratePolicies, takeBudget, takeRate } from '../http/rate-limit.js';
+import { RateLimitedError, ratePolicies, takeBudget, takeRate } from './rate-limits.js';
 import { countOf } from '../store/collection.js';
 import { readCreditsState, setLowCreditsThreshold } from '../store/credits.js';
 import type { Db } from '../store/dynamo.js';
