@@ -58,8 +58,9 @@ export interface RouteOptions {
 }
 
 /**
- * The one middleware stack every HTTP route uses: body parsing, authentication, tenancy, validation,
- * response projection and the error handler. A handler module is `defineRoute(ROUTES.x, fn)`.
+ * The one middleware stack every HTTP route uses, one concern per module under lib/http/middleware/ and
+ * listed below in the order they run; the route's answer is projected by its response schema. A handler
+ * module is `defineRoute(ROUTES.x, fn)`.
  */
 export function defineRoute<const R extends RouteSpec>(
   route: R,
