@@ -6,7 +6,7 @@ import type { RouteSpec } from '../../infra/routes.js';
 import type { KeyUser } from '../../store/workspaces.js';
 import { RateLimitedError, rateExhausted, ratePolicies, takeRate } from '../../services/rate-limits.js';
 import { UnknownKeyCache } from '../key-cache.js';
-import { keyVerdict, noteKeyUse, presentedKeyHash, type ApiKeyContext } from '../key-verdict.js';
+import { keyVerdict, noteKeyUse, presentedKeyHash, type ApiKeyContext } from '../../services/api-keys.js';
 import { sourceIp } from '../source-ip.js';
 import { header, stateOf, type AppState, type Caller, type Event, type RouteMiddleware } from './state.js';
 
