@@ -25,7 +25,7 @@ function blockOf(file, opening) {
 /** @type {Record<string, { mutate: string[]; testFiles: string[] }>} */
 const MODULES = {
   ssrf: {
-    mutate: ['lib/domain/ssrf.ts', 'lib/http/outbound-target.ts'],
+    mutate: ['lib/domain/ssrf.ts', 'lib/outbound/target-guard.ts'],
     testFiles: ['test/unit/ssrf-ranges.test.ts', 'test/unit/voice-ssrf.test.ts', 'test/unit/tool-config.test.ts'],
   },
   interruption: {
@@ -42,7 +42,7 @@ const MODULES = {
     testFiles: ['test/unit/interruption.test.ts', 'test/unit/caller-floor.test.ts', 'test/unit/voice-session.test.ts'],
   },
   handler: {
-    mutate: ['lib/http/handler.ts'],
+    mutate: ['lib/http/handler.ts', 'lib/http/middleware/*.ts'],
     // The stack driven in-process (hand-built events, DynamoDB Local): seconds per run, where the HTTP-level
     // files (auth-and-errors, rate-limits) start a whole platform per mutant.
     testFiles: ['test/connected/route-middleware.test.ts'],

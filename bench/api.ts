@@ -42,7 +42,7 @@ const BUNDLES_ONLY = process.argv.includes('--bundles-only');
 import type { RunningPlatform } from '../lib/local/platform/platform.js';
 import { putNewAgent } from '../lib/store/agents.js';
 import { createDb, type Db } from '../lib/store/dynamo.js';
-import { ratePolicies, takeRate } from '../lib/http/rate-limit.js';
+import { ratePolicies, takeRate } from '../lib/services/rate-limits.js';
 import { windowAt } from '../lib/domain/rate-window.js';
 import { countInWindow } from '../lib/store/rate-limits.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from '../lib/store/model.js';
@@ -341,7 +341,7 @@ async function measureLatency(platform: RunningPlatform): Promise<Measured> {
       op: (i) => invoke(getHandler, gatewayEvent(ROUTES.getAgent, apiKey, `/api/agents/${idAt(i)}`, { pathParameters: { id: idAt(i) } }), 200),
     },
     { name: ROW.rawGet2, ...fast, op: (i) => Promise.all([rawGetAgent(idAt(i)), rawGetKey()]) },
-    // The per-key rate limit (lib/http/rate-limit.ts) as the handlers run it: most requests are admitted
+    // The per-key rate limit (lib/services/rate-limits.ts) as the handlers run it: most requests are admitted
     // from units this instance already reserved, so its p50 is memory and its table writes are counted. Then
     // the reads of a GET with and without one window count beside them: what a reservation costs when due.
     {

@@ -1,6 +1,6 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { loadConfig } from '../../lib/config.js';
-import { keyVerdict, noteKeyUse, type ApiKeyContext } from '../../lib/http/key-verdict.js';
+import { keyVerdict, noteKeyUse, type ApiKeyContext } from '../../lib/services/api-keys.js';
 import { describeError, log, setLogLevel } from '../../lib/observability/log.js';
 import { createDb, type Db } from '../../lib/store/dynamo.js';
 

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../lib/http/handler.js';
 import { HISTORY_ROUTES } from '../../lib/infra/routes/history.js';
-import { deleteHistoryRecord } from '../../lib/store/history.js';
+import { removeHistoryRecord } from '../../lib/services/history.js';
 
 export const handler = defineRoute(HISTORY_ROUTES.deleteHistory, ({ deps, workspaceId, params }) =>
-  deleteHistoryRecord(deps.db, workspaceId, params.id),
+  removeHistoryRecord(deps.db, workspaceId, params.id),
 );

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../lib/http/handler.js';
 import { PROVIDER_KEYS_ROUTES } from '../../lib/infra/routes/provider-keys.js';
-import { deleteProviderKey } from '../../lib/store/provider-keys.js';
+import { removeProviderKey } from '../../lib/services/provider-keys.js';
 
-export const handler = defineRoute(PROVIDER_KEYS_ROUTES.deleteProviderKey, ({ deps, workspaceId, params }) => deleteProviderKey(deps.db, workspaceId, params.provider));
+export const handler = defineRoute(PROVIDER_KEYS_ROUTES.deleteProviderKey, ({ deps, workspaceId, params }) => removeProviderKey(deps.db, workspaceId, params.provider));

@@ -1,7 +1,7 @@
 import { ChatStarted } from '../../lib/domain/chat.js';
 import { MAX_WIDGET_BODY_BYTES, WidgetSessionRequest } from '../../lib/domain/widget.js';
 import { defineRoute } from '../../lib/http/handler.js';
-import { sourceIp } from '../../lib/http/rate-limit.js';
+import { sourceIp } from '../../lib/http/source-ip.js';
 import { noStoreJson, widgetBody } from '../../lib/http/widget-body.js';
 import { WIDGET_ROUTES } from '../../lib/infra/routes/widget.js';
 import { startChat } from '../../lib/services/chats.js';

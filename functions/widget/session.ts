@@ -1,7 +1,7 @@
 import { MAX_WIDGET_BODY_BYTES, WidgetSessionRequest } from '../../lib/domain/widget.js';
 import { MeetingJoined } from '../../lib/domain/call.js';
 import { defineRoute } from '../../lib/http/handler.js';
-import { sourceIp } from '../../lib/http/rate-limit.js';
+import { sourceIp } from '../../lib/http/source-ip.js';
 import { noStoreJson, widgetBody } from '../../lib/http/widget-body.js';
 import { WIDGET_ROUTES } from '../../lib/infra/routes/widget.js';
 import { authorizeWidget, startWidgetCall } from '../../lib/services/widget.js';

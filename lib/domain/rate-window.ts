@@ -1,5 +1,5 @@
 /**
- * Fixed-window request counting, the arithmetic shared by the API's rate limiter (lib/http/rate-limit.ts),
+ * Fixed-window request counting, the arithmetic shared by the API's rate limiter (lib/services/rate-limits.ts),
  * which keeps the authoritative count in the table, and the streaming service's upgrade limit, which keeps
  * it in memory. Pure: no I/O, the clock is passed in.
  */

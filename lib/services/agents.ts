@@ -1,7 +1,7 @@
 import { DEFAULT_VOICE, type Agent, type AgentCreate, type AgentUpdate } from '../domain/agent.js';
 import { ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { getAgent, putNewAgent, updateAgent } from '../store/agents.js';
+import { getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents.js';
 import type { Db } from '../store/dynamo.js';
 import { existingToolIds } from '../store/tools.js';
 
@@ -46,3 +46,6 @@ export async function changeAgent(db: Db, ws: string, id: string, input: AgentUp
   }
   return updateAgent(db, ws, id, { ...changes, tts_voice_id: voice, updatedAt: new Date().toISOString() });
 }
+
+/** Deletes the workspace's agent (404 if it has none by that id). */
+export const removeAgent = (db: Db, ws: string, id: string): Promise<void> => deleteAgent(db, ws, id);

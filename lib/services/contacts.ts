@@ -2,7 +2,7 @@ import { contactPhone, type Contact, type ContactCreate, type ContactUpdate } fr
 import { ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { normalizePhone } from '../domain/phone.js';
-import { getContact, putNewContact, saveContact } from '../store/contacts.js';
+import { getContact, putNewContact, saveContact, deleteContact } from '../store/contacts.js';
 import type { Db } from '../store/dynamo.js';
 
 /** Creates a contact with its number in E.164 and its region derived when not given. */
@@ -58,3 +58,6 @@ export async function changeContact(db: Db, ws: string, id: string, input: Conta
   await saveContact(db, before, after);
   return after;
 }
+
+/** Deletes the workspace's contact (404 if it has none by that id). */
+export const removeContact = (db: Db, ws: string, id: string): Promise<void> => deleteContact(db, ws, id);

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { last4, type ProviderKeySet, type ProviderKeyTested, type ProviderKeyVendor, type ProviderKeyView } from '../domain/provider-key.js';
 import { log } from '../observability/log.js';
-import { getProviderKey, putProviderKey, recordProviderKeyTest } from '../store/provider-keys.js';
+import { getProviderKey, putProviderKey, recordProviderKeyTest, deleteProviderKey } from '../store/provider-keys.js';
 import { checkVendorKey } from '../vendors/key-check.js';
 
 /**
@@ -30,3 +30,6 @@ export async function testProviderKey(deps: Pick<Deps, 'db' | 'secrets' | 'confi
   log('info', 'provider key tested', { workspaceId: ws, provider, result: outcome.result, vendorStatus: outcome.vendorStatus });
   return { provider, ...outcome, testedAt };
 }
+
+/** Deletes the workspace's key for a vendor (404 if it has none). */
+export const removeProviderKey = (db: Deps['db'], ws: string, provider: ProviderKeyVendor): Promise<void> => deleteProviderKey(db, ws, provider);

@@ -5,7 +5,7 @@ import { assertToolIsCoherent } from '../domain/tool-coherence.js';
 import { countOf } from '../store/collection.js';
 import type { Db } from '../store/dynamo.js';
 import type { SecretBox } from '../store/secret-box.js';
-import { getTool, MAX_TOOLS_PER_WORKSPACE, putNewTool, saveTool } from '../store/tools.js';
+import { getTool, MAX_TOOLS_PER_WORKSPACE, putNewTool, saveTool, deleteTool } from '../store/tools.js';
 
 /** `policy` carries TOOL_ALLOWED_HOSTS (empty in production): see lib/domain/ssrf.ts. */
 export async function createTool(db: Db, box: SecretBox, ws: string, input: ToolCreate, policy?: ToolPolicy): Promise<Tool> {
@@ -57,3 +57,6 @@ export async function changeTool(
   assertToolIsCoherent(next, policy);
   return saveTool(db, box, next);
 }
+
+/** Deletes the workspace's tool (404 if it has none by that id). */
+export const removeTool = (db: Db, ws: string, id: string): Promise<void> => deleteTool(db, ws, id);

@@ -12,7 +12,7 @@ import {
   type WebhookEvent,
 } from '../domain/webhook.js';
 import { log } from '../observability/log.js';
-import { pinnedLookup, resolveToolTarget, ToolTargetRefusedError, type Resolver } from '../http/outbound-target.js';
+import { pinnedLookup, resolveToolTarget, ToolTargetRefusedError, type Resolver } from '../outbound/target-guard.js';
 import { MAX_SQS_DELAY_SECONDS } from '../store/queue.js';
 import {
   clearEndpointFailing,

@@ -15,14 +15,16 @@ import {
   type WebhookSettingsUpdate,
 } from '../domain/webhook.js';
 import { assertWebhookUrl, type WebhookUrlPolicy } from '../domain/webhook-url.js';
-import { RateLimitedError, ratePolicies, takeBudget, takeRate } from '../http/rate-limit.js';
+import { RateLimitedError, ratePolicies, takeBudget, takeRate } from './rate-limits.js';
 import { countOf } from '../store/collection.js';
 import { readCreditsState, setLowCreditsThreshold } from '../store/credits.js';
 import type { Db } from '../store/dynamo.js';
 import {
   eventsBetween,
   findEvent,
+  deleteWebhookEndpoint,
   getWebhookEndpoint,
+  listDeliveries,
   putEvent,
   putNewWebhookEndpoint,
   saveWebhookEndpoint,
@@ -198,4 +200,18 @@ export async function webhookSettings(db: Db, ws: string): Promise<{ creditsLowT
 export async function changeWebhookSettings(db: Db, ws: string, input: WebhookSettingsUpdate): Promise<{ creditsLowThreshold: number | null }> {
   await setLowCreditsThreshold(db, ws, input.creditsLowThreshold);
   return { creditsLowThreshold: input.creditsLowThreshold };
+}
+
+/** Deletes the workspace's webhook endpoint (404 if it has none by that id). */
+export const removeWebhookEndpoint = (db: Db, ws: string, id: string): Promise<void> => deleteWebhookEndpoint(db, ws, id);
+
+/** An endpoint's delivery log: 404 for an endpoint that is not the workspace's, rather than an empty log. */
+export async function listEndpointDeliveries(
+  deps: Pick<Deps, 'db' | 'secrets'>,
+  ws: string,
+  id: string,
+  req: Parameters<typeof listDeliveries>[3],
+): ReturnType<typeof listDeliveries> {
+  await getWebhookEndpoint(deps.db, deps.secrets, ws, id);
+  return listDeliveries(deps.db, ws, id, req);
 }

@@ -3,7 +3,7 @@ import type { Agent } from '../domain/agent.js';
 import { UnauthorizedError } from '../domain/errors.js';
 import { agentNotAllowed, fullKeyInPage, originNotAllowed, type WidgetSessionRequest } from '../domain/widget.js';
 import { leased, widgetVisitor, type WidgetLeaseHolder } from './widget-leases.js';
-import { RateLimitedError, ratePolicies, takeRate } from '../http/rate-limit.js';
+import { RateLimitedError, ratePolicies, takeRate } from './rate-limits.js';
 import { getAgent } from '../store/agents.js';
 import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
 import { assertCanAffordCall } from './credits.js';

@@ -21,7 +21,7 @@ import { findEvent, putNewWebhookEndpoint } from '../../lib/store/webhooks.js';
 import type { DeliveryMessage } from '../../lib/domain/webhook.js';
 import { deliverAttempt } from '../../lib/services/webhook-delivery.js';
 import { replayWebhookEvents, sendTestEvent } from '../../lib/services/webhooks.js';
-import { RateLimitedError } from '../../lib/http/rate-limit.js';
+import { RateLimitedError } from '../../lib/services/rate-limits.js';
 import { eventually, receive } from '../support/calls.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';

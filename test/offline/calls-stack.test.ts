@@ -8,7 +8,7 @@
  * on workspace items, no deletes, no secrets beyond the data key every function gets.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DISPATCH_QUEUE } from '../../lib/infra/stack.js';
+import { DISPATCH_QUEUE } from '../../lib/infra/constructs/storage.js';
 import { loadConfig } from '../../lib/config.js';
 import { GSI1, TABLE } from '../../lib/store/model.js';
 import { LOST_CALLBACK_AFTER_MS, STREAM_ABANDONED_AFTER_MS, STREAM_SWEEP_EVERY_MS } from '../../lib/domain/call.js';

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARMS } from '../../lib/infra/constructs/monitoring.js';
 import { STREAMING_SERVICE } from '../../lib/infra/constructs/streaming-service.js';
 import { API_KEY_AUTHORIZER_TTL, STAGE_THROTTLE, routeClass } from '../../lib/infra/constructs/edge.js';
-import { DISPATCH_QUEUE, WEBHOOK_CONSUMER_MAX_CONCURRENCY } from '../../lib/infra/stack.js';
+import { DISPATCH_QUEUE, WEBHOOK_CONSUMER_MAX_CONCURRENCY } from '../../lib/infra/constructs/storage.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { loadConfig, VENDOR_KEY_NAMES } from '../../lib/config.js';
 import { CALL_METRICS } from '../../lib/services/call-metrics.js';

@@ -20,7 +20,7 @@ import { TABLE } from '../../lib/store/model.js';
 import { PHONE_METADATA_FILE } from '../../lib/domain/phone.js';
 import { WORKBOOK_LIBS_FILE } from '../../lib/domain/contact-import/xlsx.js';
 import { AUTHORIZER_ENTRY, asArray, handlerFunctions, refId, STACK_VARIANTS, synthFunctionAsset, synthPlatform, type Resource, type Statement } from '../support/stack.js';
-import { CONSUMER_TIMEOUT, SQS_VISIBILITY_PER_TIMEOUT } from '../../lib/infra/stack.js';
+import { CONSUMER_TIMEOUT, SQS_VISIBILITY_PER_TIMEOUT } from '../../lib/infra/constructs/storage.js';
 
 /** The template, synthesized without bundling (the bundle test below runs one real bundle). */
 const synth = (props: Parameters<typeof synthPlatform>[0] = {}): Template => synthPlatform(props).template;

@@ -6,7 +6,7 @@
  * calls, the routes that publish) may send to the queue and nothing else reaches the dead letters.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMER_TIMEOUT, SQS_VISIBILITY_PER_TIMEOUT } from '../../lib/infra/stack.js';
+import { CONSUMER_TIMEOUT, SQS_VISIBILITY_PER_TIMEOUT } from '../../lib/infra/constructs/storage.js';
 import { WEBHOOK_QUEUE_SETTINGS } from '../../lib/store/queue.js';
 import { refId, synthPlatform, type Resource } from '../support/stack.js';
 

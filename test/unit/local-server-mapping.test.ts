@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
-import { ratePolicies } from '../../lib/http/rate-limit.js';
+import { ratePolicies } from '../../lib/services/rate-limits.js';
 import { gatewayHeaders, responseHeaders } from '../../lib/local/platform/server.js';
 
 /** The headers of one request as Node's server parsed them, sent as raw lines over loopback. */

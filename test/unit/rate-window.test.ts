@@ -65,7 +65,7 @@ function authority(limit: number) {
   };
 }
 
-/** One request through an instance as lib/http/rate-limit.ts takeRate runs it; returns the decision and the units asked for. */
+/** One request through an instance as lib/services/rate-limits.ts takeRate runs it; returns the decision and the units asked for. */
 function request(w: LocalWindows, table: ReturnType<typeof authority>, p: RatePolicy, nowMs: number) {
   const { decision, reserve } = w.admit(p, 'k', nowMs);
   if (reserve === 0) return { decision, asked: [] as number[] };

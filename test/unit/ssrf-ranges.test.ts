@@ -1,14 +1,14 @@
 /**
  * Invariant: every non-public range a tool URL or webhook may not reach is refused from its first address to
  * its last, and the public addresses just outside it are allowed; host names, the allow-list and call-time
- * resolution refuse exactly what lib/domain/ssrf.ts and lib/http/outbound-target.ts describe, with the
+ * resolution refuse exactly what lib/domain/ssrf.ts and lib/outbound/target-guard.ts describe, with the
  * reason named. The table is written out by hand from the
  * IANA special-purpose registries (RFC 6890 and successors), not read from the library the guard uses, so a
  * range dropped from the guard or from a library upgrade fails here.
  */
 import { describe, expect, it } from 'vitest';
 import { isAllowedHost, isForbiddenAddress, isForbiddenHostName, refuseToolUrl } from '../../lib/domain/ssrf.js';
-import { pinnedLookup, resolveToolTarget, ToolTargetRefusedError, type ResolvedTarget, type Resolver } from '../../lib/http/outbound-target.js';
+import { pinnedLookup, resolveToolTarget, ToolTargetRefusedError, type ResolvedTarget, type Resolver } from '../../lib/outbound/target-guard.js';
 
 /** A refused range: its first and last address, and public neighbours just outside it (none where the neighbour is itself refused). */
 interface Range {

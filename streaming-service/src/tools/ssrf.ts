@@ -10,4 +10,4 @@ export {
   ToolTargetRefusedError,
   type Resolver,
   type ResolvedTarget,
-} from '../../../lib/http/outbound-target.js';
+} from '../../../lib/outbound/target-guard.js';

@@ -1,9 +1,10 @@
 import { LAST_USED_RESOLUTION_MS } from '../domain/access.js';
 import type { Db } from '../store/dynamo.js';
-import { findApiKeyByHash, hashApiKey, touchKeyLastUsed, type ApiKeyRecord } from '../store/workspaces.js';
+import { createApiKey, findApiKeyByHash, hashApiKey, revokeApiKey, touchKeyLastUsed, type ApiKeyRecord, type WidgetKeyScope } from '../store/workspaces.js';
+import type { KeyView } from '../domain/dashboard.js';
 
 /**
- * What an `x-api-key` is worth, decided the same way by the route middleware (lib/http/handler.ts) and by
+ * What an `x-api-key` is worth, decided the same way by the route middleware (lib/http/middleware/authenticate.ts) and by
  * the API's Lambda authorizer (functions/auth/authorizer.ts), so API Gateway refuses exactly the keys the
  * handlers would. `widget` keys sit in public page source and open widget sessions only.
  */
@@ -59,3 +60,10 @@ export async function noteKeyUse(db: Db, hash: string, found: ApiKeyRecord): Pro
   if (found.lastUsedAt && now - Date.parse(found.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
   await touchKeyLastUsed(db, hash, new Date(now), LAST_USED_RESOLUTION_MS);
 }
+
+/** Issues a key for the workspace (a widget key when `widget` scopes it); the value is shown this once. */
+export const issueApiKey = (db: Db, ws: string, name: string, widget?: WidgetKeyScope): Promise<{ keyId: string; apiKey: string; key: KeyView }> =>
+  createApiKey(db, ws, name, widget);
+
+/** Revokes the workspace's key (404 if it has none by that id). */
+export const revokeWorkspaceKey = (db: Db, ws: string, keyId: string): Promise<void> => revokeApiKey(db, ws, keyId);
