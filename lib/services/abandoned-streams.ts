@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
 import { STREAM_ABANDONED_AFTER_MS, type Call } from '../domain/call.js';
 import { describeError, log } from '../observability/log.js';
-import { advanceCall, findStaleStreams } from '../store/calls.js';
+import { advanceCall } from '../store/calls.js';
+import { findStaleStreams } from '../store/call-indexes.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { historyOf } from './calls.js';
 import { settleCall } from './credits.js';

@@ -25,15 +25,8 @@ import { newId } from '../domain/ids.js';
 import { normalizePhone } from '../domain/phone.js';
 import { log } from '../observability/log.js';
 import { getAgent } from '../store/agents.js';
-import {
-  advanceCall,
-  claimStream,
-  createCallWithReservation,
-  findCall,
-  findIdempotencyRecord,
-  heartbeatStream,
-  type IdempotencyRecord,
-} from '../store/calls.js';
+import { advanceCall, claimStream, findCall, heartbeatStream } from '../store/calls.js';
+import { createCallWithReservation, findIdempotencyRecord, type IdempotencyRecord } from '../store/call-creation.js';
 import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js';
 import { key } from '../store/model.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';

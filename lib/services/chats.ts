@@ -5,7 +5,7 @@ import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason, HistoryRecord } from '../domain/history.js';
 import type { WebSessionClaims } from '../domain/web-session-token.js';
 import type { Agent } from '../domain/agent.js';
-import { claimChatCall, endChatCall } from '../store/calls.js';
+import { claimChatCall, endChatCall } from '../store/web-calls.js';
 import { debitChatMessage, readBalance } from '../store/credits.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { historyOf } from './calls.js';

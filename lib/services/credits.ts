@@ -6,7 +6,7 @@ import { MAX_DURATION_RANGE } from '../domain/agent.js';
 import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
 import { describeError, log } from '../observability/log.js';
-import { settleReservation, type SettleOutcome } from '../store/calls.js';
+import { settleReservation, type SettleOutcome } from '../store/call-settlement.js';
 import { claimLowCreditsAlert, listCallLedgerSince, readBalance, readCreditsState, rearmLowCreditsAlert } from '../store/credits.js';
 import type { CreditsView } from '../domain/dashboard.js';
 import { announce } from './webhook-events.js';

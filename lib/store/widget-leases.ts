@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './dynamo.js';
+import type { TransactItem } from './credits.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 
 /**
@@ -107,3 +108,8 @@ export async function confirmWidgetLease(db: Db, keyHash: string, callId: string
 export async function releaseWidgetLease(db: Db, keyHash: string, callId: string): Promise<void> {
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key.widgetLease(keyHash, callId) }));
 }
+
+/** {@link releaseWidgetLease} as one item of a caller's transaction (a call's end settles and releases at once). */
+export const releaseLeaseItem = (db: Db, keyHash: string, callId: string): TransactItem => ({
+  Delete: { TableName: db.table, Key: key.widgetLease(keyHash, callId) },
+});
