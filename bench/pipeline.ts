@@ -37,7 +37,7 @@ import { signStreamToken } from '../lib/domain/stream-token.js';
 import type { LlmProvider } from '../lib/vendors/llm/port.js';
 import type { SttProvider } from '../lib/vendors/stt/port.js';
 import type { TtsProvider, TtsSession } from '../lib/vendors/tts/port.js';
-import type { VoiceHistoryRecord } from '../streaming-service/src/end/finalize.js';
+import type { VoiceHistoryRecord } from '../lib/domain/call-record.js';
 import { vendorProviders } from '../streaming-service/src/providers.js';
 import { createStreamingServer, type StreamingEnvironment } from '../streaming-service/src/server.js';
 import type { CallOutcome, CallSession } from '../streaming-service/src/session/call-session.js';
@@ -204,7 +204,7 @@ async function runLevel(
     tokenKey,
     loader: { agent: async () => agent, contactByPhone: async () => undefined, tools: async () => [] },
     // Each benchmark call has its own token; the claim's store round trip is not what is measured.
-    claim: async () => ({ maxDurationSeconds: 3600 }),
+    claim: async (claims) => ({ maxDurationSeconds: 3600, call: { ...claims, agentId: agent._id } }),
     heartbeat: async () => true,
     services(setup) {
       const probe: CallProbe = { llmAborts: [], ttsCancels: [] };
@@ -229,7 +229,7 @@ async function runLevel(
   const { port } = await server.listen(0, '127.0.0.1');
   const callList = Array.from({ length: calls }, () => {
     const callSid = `CA${randomBytes(16).toString('hex')}`;
-    return { callSid, token: signStreamToken({ callSid, workspaceId, agentId: agent._id, numberId: newId('phoneNumber'), callId: newId('call') }, tokenKey) };
+    return { callSid, token: signStreamToken({ callSid, workspaceId, callId: newId('call') }, tokenKey) };
   });
 
   const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });

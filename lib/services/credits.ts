@@ -62,6 +62,8 @@ export interface SettleCallInput {
   readonly onWorkspaceKeys?: readonly CallCapability[];
   /** The live call as the caller has just read or written it, so it is not read a second time. */
   readonly call?: Call;
+  /** The call's stream ended (or was swept): the settlement also completes it and releases its widget lease. */
+  readonly complete?: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
       billedSeconds: billedSecondsFor(pricing, input.durationSeconds),
       unlessStreamed: input.unlessStreamed,
       ifStreamSeenAt: input.ifStreamSeenAt,
+      complete: input.complete,
     },
     input.endReason,
     new Date(input.nowMs ?? Date.now()).toISOString(),

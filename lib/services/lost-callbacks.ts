@@ -3,7 +3,7 @@ import { LOST_CALLBACK_AFTER_MS, STUCK_AFTER_FAILED_ASKS, TERMINAL_CALL_STATES, 
 import { describeError, log } from '../observability/log.js';
 import { findCall, recheckDialedCallLater } from '../store/calls.js';
 import { findQuietDialedCalls } from '../store/call-indexes.js';
-import { applyProviderStatus } from './calls.js';
+import { applyProviderStatus } from './call-status.js';
 import { accountFor } from './dispatch.js';
 
 /**

@@ -37,8 +37,16 @@ export interface CallLoader {
   tools(workspaceId: string): Promise<Tool[]>;
 }
 
-/** What a verified credential names: a Twilio stream token or a browser's web session credential. */
-export type CallRef = Pick<StreamTokenClaims, 'callId' | 'workspaceId' | 'agentId' | 'contactId' | 'from'>;
+/** The call a session runs: a claimed phone call as the store holds it, or a browser's web session credential. */
+export interface CallRef {
+  readonly callId: string;
+  readonly workspaceId: string;
+  readonly agentId: string;
+  /** The contact the call was started for, when one was found. */
+  readonly contactId?: string;
+  /** The other party's number (the contact is looked up by it when the call names none). */
+  readonly from?: string;
+}
 
 /** The call's setup from verified claims; the history record's id is the claims' `callId`. */
 export async function loadCallSetup(

@@ -8,9 +8,9 @@ import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import type { WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import type { MeetingClaim } from '../../lib/services/meetings.js';
 import { LocalWindows, type RatePolicy } from '../../lib/domain/rate-window.js';
-import { admit, loadCallSetup, type CallLoader } from './admission.js';
+import { admit, loadCallSetup, type CallLoader, type CallRef } from './admission.js';
 import { decodeTwilio, type InboundEvent } from './codec/twilio.js';
-import type { VoiceHistoryRecord } from './end/finalize.js';
+import type { VoiceHistoryRecord } from '../../lib/domain/call-record.js';
 import { CallSession, type CallOutcome, type CallSetup, type SessionOptions, type SessionServices } from './session/call-session.js';
 import type { MediaTransport } from './transport/port.js';
 import { twilioTransport } from './transport/twilio.js';
@@ -26,6 +26,9 @@ export interface CallKey {
 }
 
 
+/** The call a claimed stream is for, as the store holds it: its agent, contact, other party and our number. */
+export type ClaimedCall = CallRef & { readonly numberId?: string };
+
 /** What the server needs from the platform, built once (lazily, on the first stream). */
 export interface StreamingEnvironment {
   /** HMAC keys of stream tokens (derived from the platform's data key, one per version it holds). */
@@ -35,7 +38,7 @@ export interface StreamingEnvironment {
    * Claims the token's call for this stream, once (a conditional write shared by every container): the
    * longest the call may last, or undefined when a stream was already admitted for it or it has ended.
    */
-  claim(claims: StreamTokenClaims, start: Extract<InboundEvent, { kind: 'start' }>): Promise<{ maxDurationSeconds: number } | undefined>;
+  claim(claims: StreamTokenClaims, start: Extract<InboundEvent, { kind: 'start' }>): Promise<{ maxDurationSeconds: number; call: ClaimedCall } | undefined>;
   /**
    * Records that the claimed stream is still running (the sweep settles streams that stop beating: a
    * container that died). False once the call was settled while the stream ran: the sweep took it for dead.
@@ -278,18 +281,18 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
       if (!admission.ok) return refuse(ws, `stream token ${admission.reason}`);
       let loaded: CallSetup;
       let services: SessionServices;
-      let claimed: { maxDurationSeconds: number } | undefined;
+      let claimed: { maxDurationSeconds: number; call: ClaimedCall } | undefined;
       try {
-        loaded = await loadCallSetup(admission.claims, start, e.loader);
-        services = await e.services(loaded, admission.claims.numberId);
         if (closed) return;
-        // Last, after the reads, so a stream that fails to set up does not use up its token; and before
-        // the session starts, so no vendor is touched for a stream that is not the call's one.
+        // First, before any vendor is touched, so no vendor serves a stream that is not the call's one; the
+        // token names only the call, and the claim returns it (agent, number, contact) for the setup.
         claimed = await e.claim(admission.claims, start);
+        if (!claimed) return refuse(ws, 'stream token already_used');
+        loaded = await loadCallSetup(claimed.call, start, e.loader);
+        services = await e.services(loaded, claimed.call.numberId);
       } catch {
         return refuse(ws, 'call setup failed', INTERNAL_ERROR);
       }
-      if (!claimed) return refuse(ws, 'stream token already_used');
       const transport = twilioTransport(start.streamSid, {
         send: (m) => {
           if (ws.readyState === ws.OPEN) ws.send(m);
