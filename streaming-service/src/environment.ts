@@ -153,7 +153,7 @@ export function platformEnvironment(
     },
     async finalize(outcome, services) {
       // The container reports what it measured; the call's owner settles, completes and records it,
-      // announces call.ended and runs the analysis (docs/calls.md, "Who writes what").
+      // announces call.ended and runs the analysis (docs/calls.md, "Who settles, who writes history").
       const measured = await measureCall(outcome, services.billing?.onWorkspaceKeys ?? [], {
         llm: services.llm,
         putRecording: (ws, callId, wav) => recordings.put(recordingKey(ws, callId), wav, 'audio/wav'),
