@@ -79,7 +79,8 @@ async function settleAbandoned(deps: HistoryDeps, call: Call, cutoffMs: number, 
     endReason: 'error',
     ifStreamSeenAt: seenAt,
     nowMs,
-    // Completed, and a widget session's lease released, in the settlement's own transaction.
+    // Completed in the settlement's own transaction. A widget session's lease is left to expire: the sweep
+    // holds no delete grant (lib/infra bindStreamSweep), and a lease runs out by the session's longest end.
     complete: true,
   });
   if (out.kind !== 'settled') return undefined;

@@ -41,6 +41,7 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
     onWorkspaceKeys: measured.onWorkspaceKeys,
     call: before,
     complete: true,
+    releaseLease: true,
   });
   if (settled.kind === 'missing') throw new Error(`No live call ${callId} to settle`);
   const call = settled.call;

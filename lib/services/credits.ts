@@ -62,8 +62,10 @@ export interface SettleCallInput {
   readonly onWorkspaceKeys?: readonly CallCapability[];
   /** The live call as the caller has just read or written it, so it is not read a second time. */
   readonly call?: Call;
-  /** The call's stream ended (or was swept): the settlement also completes it and releases its widget lease. */
+  /** The call's stream ended (or was swept): the settlement also marks it `completed`. */
   readonly complete?: boolean;
+  /** With `complete`: the same transaction releases a widget session's lease (the stream's own end). */
+  readonly releaseLease?: boolean;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
       unlessStreamed: input.unlessStreamed,
       ifStreamSeenAt: input.ifStreamSeenAt,
       complete: input.complete,
+      releaseLease: input.releaseLease,
     },
     input.endReason,
     new Date(input.nowMs ?? Date.now()).toISOString(),

@@ -24,7 +24,7 @@ export type SettleOutcome =
  * settled yet. A second settlement changes nothing and reports the first one's cost. `unlessStreamed`
  * (status callbacks) also conditions it on no stream ever having been claimed for the call. `complete`
  * (a connected call's end, or its sweep) also ends the call in the same transaction: `completed` (a call
- * already in a terminal state keeps it) with `endReason`, and its widget lease released.
+ * already in a terminal state keeps it) with `endReason`, and with `releaseLease` its widget lease released.
  */
 export async function settleReservation(
   db: Db,
@@ -41,8 +41,10 @@ export async function settleReservation(
      * one its duration was measured to), so a stream that proved alive in the meantime is left alone.
      */
     ifStreamSeenAt?: string;
-    /** End the call with its settlement: `completed`, and its widget session's lease released. */
+    /** End the call with its settlement: `completed` with `endReason`. */
     complete?: boolean;
+    /** With `complete`: also release a widget session's lease (a stream's own end; the sweep holds no delete grant). */
+    releaseLease?: boolean;
   },
   endReason: CallEndReason | undefined,
   now: string,
@@ -102,7 +104,7 @@ export async function settleReservation(
   ];
   if (release > 0) items.push(creditItem(db, ws, release));
   // A widget call's session is over: its key may open another (docs/widget.md, abuse limits).
-  if (charge.complete && call.widgetKeyHash) items.push(releaseLeaseItem(db, call.widgetKeyHash, callId));
+  if (charge.complete && charge.releaseLease && call.widgetKeyHash) items.push(releaseLeaseItem(db, call.widgetKeyHash, callId));
   const { failedIndex } = await transact(db, items);
   if (failedIndex === undefined && charge.complete) {
     // What the transaction wrote, on the call as read: the end needs no second read.
