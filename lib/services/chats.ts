@@ -14,7 +14,6 @@ import { analyzeAndRecord } from './call-analysis.js';
 import type { EndAnalysis } from './connected-call-end.js';
 import { issueSession, newWebCall, putNewWebCall } from './meetings.js';
 import { roundCredits } from '../domain/call.js';
-import { releaseWidgetLease } from '../store/widget-leases.js';
 import { confirmWidgetSession, leased, type WidgetLeaseHolder } from './widget-leases.js';
 
 /**
@@ -102,7 +101,6 @@ export async function recordChat(
   const cost = roundCredits(end.messagesCharged * chatMessagePrice(deps.config));
   const call = await endChatCall(deps.db, end.workspaceId, end.chatId, { endReason: end.reason, cost, now: new Date(nowMs).toISOString() });
   if (!call) throw new Error(`Chat ${end.chatId} has ended already`);
-  if (call.widgetKeyHash) await releaseWidgetLease(deps.db, call.widgetKeyHash, call._id);
   const record = historyOf(call, { endReason: end.reason, durationSeconds: end.durationSeconds, cost: call.cost ?? cost, transcript: end.transcript, summary: end.summary });
   await writeHistoryRecord(deps, record);
   if (!analysis) return record;

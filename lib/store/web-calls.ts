@@ -4,6 +4,7 @@ import { callLedgerId, debitItem, ledgerItem } from './credits.js';
 import { transact, type Db } from './dynamo.js';
 import { key } from './model.js';
 import { conditionalUpdate, findCall } from './calls.js';
+import { releaseLeaseItem } from './widget-leases.js';
 
 /** The claims of browser calls (meetings, widget voice) and text chats, and a chat's end: writes to the live call. */
 
@@ -77,12 +78,28 @@ export const claimChatCall = (db: Db, ws: string, callId: string, now: string): 
     values: { ':chat': 'chat', ':initiated': 'initiated', ':now': now },
   });
 
-/** Ends a claimed chat with what its messages cost, once; undefined when it had ended already. */
-export const endChatCall = (db: Db, ws: string, callId: string, end: { endReason: CallEndReason; cost: number; now: string }): Promise<Call | undefined> =>
-  conditionalUpdate(db, ws, callId, {
-    set: { status: 'completed', endReason: end.endReason, cost: end.cost, settledAt: end.now, updatedAt: end.now },
-    condition: '#type = :chat AND attribute_not_exists(settledAt)',
-    names: { '#type': 'agentType' },
-    values: { ':chat': 'chat' },
-  });
-
+/**
+ * Ends a claimed chat with what its messages cost, once, and releases a widget chat's lease in the same
+ * transaction; undefined when it had ended already (or is not a chat).
+ */
+export async function endChatCall(db: Db, ws: string, callId: string, end: { endReason: CallEndReason; cost: number; now: string }): Promise<Call | undefined> {
+  const call = await findCall(db, ws, callId);
+  if (!call || call.agentType !== 'chat' || call.settledAt !== undefined) return undefined;
+  const { failedIndex } = await transact(db, [
+    {
+      Update: {
+        TableName: db.table,
+        Key: key.liveCall(ws, callId),
+        UpdateExpression: 'SET #st = :completed, #er = :er, #cost = :cost, #settled = :now, #u = :now',
+        // The read above may be stale: a second end racing this one fails here.
+        ConditionExpression: 'attribute_exists(pk) AND #type = :chat AND attribute_not_exists(#settled)',
+        ExpressionAttributeNames: { '#st': 'status', '#er': 'endReason', '#cost': 'cost', '#settled': 'settledAt', '#u': 'updatedAt', '#type': 'agentType' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':er': end.endReason, ':cost': end.cost, ':now': end.now, ':chat': 'chat' },
+      },
+    },
+    // A widget chat's session is over: its key may open another (docs/widget.md, abuse limits).
+    ...(call.widgetKeyHash ? [releaseLeaseItem(db, call.widgetKeyHash, callId)] : []),
+  ]);
+  if (failedIndex !== undefined) return undefined;
+  return { ...call, status: 'completed', endReason: end.endReason, cost: end.cost, settledAt: end.now, updatedAt: end.now };
+}
