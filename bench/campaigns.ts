@@ -23,7 +23,7 @@
 import { loadavg } from 'node:os';
 import { getDeps, withTelephony } from '../lib/deps.js';
 import { loadConfig } from '../lib/config.js';
-import { placeOutboundCall } from '../lib/services/calls.js';
+import { placeOutboundCall } from '../lib/services/outbound-calls.js';
 import { runCampaignTick } from '../lib/services/campaign-scheduler.js';
 import { callsById, findCampaign } from '../lib/store/campaigns.js';
 import { createWorkspace } from '../lib/store/workspaces.js';

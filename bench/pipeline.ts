@@ -37,7 +37,7 @@ import { signStreamToken } from '../lib/domain/stream-token.js';
 import type { LlmProvider } from '../lib/vendors/llm/port.js';
 import type { SttProvider } from '../lib/vendors/stt/port.js';
 import type { TtsProvider, TtsSession } from '../lib/vendors/tts/port.js';
-import type { VoiceHistoryRecord } from '../streaming-service/src/end/finalize.js';
+import type { VoiceHistoryRecord } from '../lib/domain/call-record.js';
 import { vendorProviders } from '../streaming-service/src/providers.js';
 import { createStreamingServer } from '../streaming-service/src/server.js';
 import type { StreamingEnvironment } from '../streaming-service/src/service.js';
@@ -205,7 +205,8 @@ async function runLevel(
   const environment: StreamingEnvironment = {
     tokenKey,
     loader: { agent: async () => agent, contactByPhone: async () => undefined, tools: async () => [] },
-    // Each benchmark call has its own token; the claim's store round trip is not what is measured.
+    // Each benchmark call has its own token; the store's read and claim round trips are not what is measured.
+    streamCall: async (claims) => ({ callId: claims.callId, workspaceId: claims.workspaceId, agentId: agent._id }),
     claim: async () => ({ maxDurationSeconds: 3600 }),
     heartbeat: async () => true,
     services(setup) {
@@ -231,7 +232,7 @@ async function runLevel(
   const { port } = await server.listen(0, '127.0.0.1');
   const callList = Array.from({ length: calls }, () => {
     const callSid = `CA${randomBytes(16).toString('hex')}`;
-    return { callSid, token: signStreamToken({ callSid, workspaceId, agentId: agent._id, numberId: newId('phoneNumber'), callId: newId('call') }, tokenKey) };
+    return { callSid, token: signStreamToken({ callSid, workspaceId, callId: newId('call') }, tokenKey) };
   });
 
   const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });

@@ -110,7 +110,7 @@ export async function run(): Promise<void> {
         const numberId = newId('phoneNumber');
         const answer = await openInboundCall(deps, { workspaceId, agentId: agent._id, phoneNumberId: numberId, ourNumber: '+14155550999', callSid });
         if (answer.kind !== 'connect') throw new Error(`inbound call refused: ${answer.kind}`);
-        const token = signStreamToken({ callSid, workspaceId, agentId: agent._id, numberId, callId: answer.call._id }, key);
+        const token = signStreamToken({ callSid, workspaceId, callId: answer.call._id }, key);
         const caller = await SimulatedCaller.connect({ url: `${wsBase}/media-stream`, callSid, customParameters: { token } });
         await caller.waitFor((m) => m.event === 'mark');
         await caller.whenIdle();

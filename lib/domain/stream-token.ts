@@ -4,10 +4,12 @@ import { signToken, verifyToken, type SignedTokenResult } from './signed-token.j
 /**
  * The stream token: what the voice webhook hands Twilio in `<Parameter name="token">` and the streaming
  * service checks in the Media Stream's `start.customParameters` before it spends anything on a call. It
- * binds a call to the workspace, agent and number it was routed to, so a stream opened by anyone else is
- * refused. The signature alone does not make it single use (whoever holds a BYOT number's auth token can
- * sign the voice webhook and read the token): the streaming service also claims the token's call once
- * (`claimStream` in lib/store/calls.ts), so it admits one stream per call, ever.
+ * names only the call: our call id, its workspace and the provider call it was issued for, so a stream
+ * opened for any other call is refused. Everything else (agent, number, contact, the other party) the
+ * streaming service reads from the live call it claims, never from the token. The signature alone does not
+ * make it single use (whoever holds a BYOT number's auth token can sign the voice webhook and read the
+ * token): the streaming service also claims the token's call once (`claimStream` in lib/store/calls.ts),
+ * so it admits one stream per call, ever.
  *
  * Format: `vst1.<payload>.<signature>`, where payload is base64url(JSON claims) and signature is
  * base64url(HMAC-SHA256(key, "vst1." + payload)). The key is derived from the platform's data key
@@ -26,19 +28,14 @@ export const STREAM_TOKEN_KEY_PURPOSE = 'stream-token/v1';
 export const STREAM_TOKEN_TTL_SECONDS = 120;
 
 export const StreamTokenClaims = z.strictObject({
+  /** The provider call (Twilio `CA…`) the token was issued for; the stream's `start.callSid` must match. */
   callSid: z.string().min(1).max(64),
   workspaceId: z.string().min(1).max(64),
-  agentId: z.string().min(1).max(64),
-  numberId: z.string().min(1).max(64),
-  /** The caller's number as Twilio gave it (the streaming service looks up the contact with it). */
-  from: z.string().max(256).optional(),
   /**
-   * Our call id: the live call (outbound, or inbound reserved at the voice webhook) whose credits the stream
-   * settles and whose single stream claim the token is good for; also the history record's `_id`.
+   * Our call id: the live call (outbound, or inbound reserved at the voice webhook) whose single stream
+   * claim the token is good for, and whose end settles its credits; also the history record's `_id`.
    */
   callId: z.string().min(1).max(64),
-  /** Outbound calls: the contact the call is for, when one was found. */
-  contactId: z.string().min(1).max(64).optional(),
   /** Expiry, Unix seconds. */
   exp: z.number().int().positive(),
 });

@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.js';
 import { STREAM_ABANDONED_AFTER_MS, type Call } from '../domain/call.js';
 import { describeError, log } from '../observability/log.js';
-import { advanceCall, findStaleStreams } from '../store/calls.js';
+import { findStaleStreams } from '../store/call-indexes.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
-import { historyOf } from './calls.js';
+import { historyOf } from '../domain/call-record.js';
 import { settleCall } from './credits.js';
 
 /**
@@ -79,11 +79,12 @@ async function settleAbandoned(deps: HistoryDeps, call: Call, cutoffMs: number, 
     endReason: 'error',
     ifStreamSeenAt: seenAt,
     nowMs,
+    // Completed in the settlement's own transaction. A widget session's lease is left to expire: the sweep
+    // holds no delete grant (lib/infra bindStreamSweep), and a lease runs out by the session's longest end.
+    complete: true,
   });
   if (out.kind !== 'settled') return undefined;
   const ended = out.call;
-  const endedAt = new Date(nowMs).toISOString();
-  await advanceCall(deps.db, ended.workspaceId, ended._id, 'completed', endedAt, { endReason: 'error' });
   const billedSeconds = ended.billedSeconds ?? 0;
   const cost = ended.cost ?? 0;
   await writeHistoryRecord(

@@ -16,8 +16,8 @@ import { isLive } from './calls.js';
  * The answering-machine verdict of a call we placed (Twilio's asynchronous AMD callback, docs/telephony.md
  * "Voicemail"). The agent has been talking since the call was answered; a machine verdict now acts on the
  * call through the provider: hang up, or (at the end of the greeting) replace the stream with the agent's
- * voicemail message and hang up. Either ends the stream, and the history writer records `voicemail` from
- * the verdict stored here first.
+ * voicemail message and hang up. Either ends the stream, and the call's end (connected-call-end.ts)
+ * records `voicemail` from the verdict stored here first.
  */
 
 type AmdDeps = Pick<Deps, 'config' | 'db' | 'secrets' | 'telephony' | 'webhooks'>;

@@ -23,7 +23,8 @@ import {
   unclaimDial,
 } from '../store/campaigns.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';
-import { agentPricing, placeOutboundCall } from './calls.js';
+import { agentPricing } from './calls.js';
+import { placeOutboundCall } from './outbound-calls.js';
 import { agentVariables, targetVariables } from './campaigns.js';
 import type { HistoryDeps } from './call-events.js';
 

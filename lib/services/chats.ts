@@ -5,14 +5,15 @@ import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason, HistoryRecord } from '../domain/history.js';
 import type { WebSessionClaims } from '../domain/web-session-token.js';
 import type { Agent } from '../domain/agent.js';
-import { claimChatCall, endChatCall } from '../store/calls.js';
+import { claimChatCall, endChatCall } from '../store/web-calls.js';
 import { debitChatMessage, readBalance } from '../store/credits.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
-import { historyOf } from './calls.js';
+import { historyOf } from '../domain/call-record.js';
 import { checkLowCredits } from './credits.js';
+import { analyzeAndRecord } from './call-analysis.js';
+import type { EndAnalysis } from './connected-call-end.js';
 import { issueSession, newWebCall, putNewWebCall } from './meetings.js';
 import { roundCredits } from '../domain/call.js';
-import { releaseWidgetLease } from '../store/widget-leases.js';
 import { confirmWidgetSession, leased, type WidgetLeaseHolder } from './widget-leases.js';
 
 /**
@@ -87,13 +88,23 @@ export interface ChatEnd {
   readonly summary: string;
 }
 
-/** Ends the chat's call with its cost and writes its history record (announcing `call.ended`). */
-export async function recordChat(deps: Pick<Deps, 'db' | 'config'> & HistoryDeps, end: ChatEnd, nowMs: number = Date.now()): Promise<HistoryRecord> {
+/**
+ * Ends the chat's call with its cost, writes its history record (announcing `call.ended`) and, when the
+ * agent asks for one, runs the post-call analysis (returned on the record).
+ */
+export async function recordChat(
+  deps: Pick<Deps, 'db' | 'config'> & HistoryDeps,
+  end: ChatEnd,
+  analysis?: EndAnalysis,
+  nowMs: number = Date.now(),
+): Promise<HistoryRecord> {
   const cost = roundCredits(end.messagesCharged * chatMessagePrice(deps.config));
   const call = await endChatCall(deps.db, end.workspaceId, end.chatId, { endReason: end.reason, cost, now: new Date(nowMs).toISOString() });
   if (!call) throw new Error(`Chat ${end.chatId} has ended already`);
-  if (call.widgetKeyHash) await releaseWidgetLease(deps.db, call.widgetKeyHash, call._id);
   const record = historyOf(call, { endReason: end.reason, durationSeconds: end.durationSeconds, cost: call.cost ?? cost, transcript: end.transcript, summary: end.summary });
   await writeHistoryRecord(deps, record);
-  return record;
+  if (!analysis) return record;
+  // After the record and call.ended: the analysis is a second LLM request and must not delay either.
+  const result = await analyzeAndRecord(deps, analysis.llm, analysis.agent, { workspaceId: end.workspaceId, callId: call._id, agentId: call.agentId, transcript: end.transcript });
+  return result ? { ...record, analysis: result } : record;
 }

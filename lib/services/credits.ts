@@ -6,7 +6,7 @@ import { MAX_DURATION_RANGE } from '../domain/agent.js';
 import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
 import { describeError, log } from '../observability/log.js';
-import { settleReservation, type SettleOutcome } from '../store/calls.js';
+import { settleReservation, type SettleOutcome } from '../store/call-settlement.js';
 import { claimLowCreditsAlert, listCallLedgerSince, readBalance, readCreditsState, rearmLowCreditsAlert } from '../store/credits.js';
 import type { CreditsView } from '../domain/dashboard.js';
 import { announce } from './webhook-events.js';
@@ -62,6 +62,10 @@ export interface SettleCallInput {
   readonly onWorkspaceKeys?: readonly CallCapability[];
   /** The live call as the caller has just read or written it, so it is not read a second time. */
   readonly call?: Call;
+  /** The call's stream ended (or was swept): the settlement also marks it `completed`. */
+  readonly complete?: boolean;
+  /** With `complete`: the same transaction releases a widget session's lease (the stream's own end). */
+  readonly releaseLease?: boolean;
 }
 
 /**
@@ -85,6 +89,8 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
       billedSeconds: billedSecondsFor(pricing, input.durationSeconds),
       unlessStreamed: input.unlessStreamed,
       ifStreamSeenAt: input.ifStreamSeenAt,
+      complete: input.complete,
+      releaseLease: input.releaseLease,
     },
     input.endReason,
     new Date(input.nowMs ?? Date.now()).toISOString(),

@@ -7,7 +7,8 @@ import { findAgent } from '../store/agents.js';
 import { claimForDispatch, findCall, releaseDispatchClaim, setProviderCallSid } from '../store/calls.js';
 import { getPhoneNumberWithToken } from '../store/phone-numbers.js';
 import { isTelephonyError, type TelephonyAccount } from '../vendors/telephony/port.js';
-import { amdWebhookUrl, endUnconnectedCall, statusWebhookUrl, voiceWebhookUrl } from './calls.js';
+import { amdWebhookUrl, statusWebhookUrl, voiceWebhookUrl } from './calls.js';
+import { endUnconnectedCall } from './call-status.js';
 
 /**
  * Places one queued call through the telephony port. SQS delivers at least once, so the call is claimed

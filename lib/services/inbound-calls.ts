@@ -5,7 +5,8 @@ import { normalizePhone } from '../domain/phone.js';
 import { createInboundCall, findCallByProviderSid } from '../store/call-creation.js';
 import { findCall } from '../store/calls.js';
 import type { HistoryDeps } from './call-events.js';
-import { agentPricing, applyProviderStatus, isLive, type ProviderStatus } from './calls.js';
+import { agentPricing, isLive } from './calls.js';
+import { applyProviderStatus, type ProviderStatus } from './call-status.js';
 import { checkLowCredits } from './credits.js';
 
 /**

@@ -1,8 +1,9 @@
 import type { Deps } from '../deps.js';
 import { LOST_CALLBACK_AFTER_MS, STUCK_AFTER_FAILED_ASKS, TERMINAL_CALL_STATES, stateOfProviderStatus, type Call } from '../domain/call.js';
 import { describeError, log } from '../observability/log.js';
-import { findCall, findQuietDialedCalls, recheckDialedCallLater } from '../store/calls.js';
-import { applyProviderStatus } from './calls.js';
+import { findCall, recheckDialedCallLater } from '../store/calls.js';
+import { findQuietDialedCalls } from '../store/call-indexes.js';
+import { applyProviderStatus } from './call-status.js';
 import { accountFor } from './dispatch.js';
 
 /**

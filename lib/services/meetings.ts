@@ -6,13 +6,18 @@ import { AppError, NotFoundError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { WEB_SESSION_KEY_PURPOSE, signWebSession } from '../domain/web-session-token.js';
 import { findAgent, getAgent } from '../store/agents.js';
-import { claimWebStream, findCall, putNewCall } from '../store/calls.js';
+import { claimWebStream } from '../store/web-calls.js';
+import { findCall } from '../store/calls.js';
+import { putNewCall } from '../store/call-creation.js';
 import { getMeetingToken, meetingTokenItem, useMeetingToken, type MeetingTokenItem } from '../store/meeting-links.js';
 import { newHistoryRecordItems } from '../store/history.js';
-import { destination, findCallContact, historyOf } from './calls.js';
+import { destination, findCallContact } from './outbound-calls.js';
+import { historyOf } from '../domain/call-record.js';
 import { assertCanAffordCall, callPricing } from './credits.js';
 import { reservationFor } from '../domain/call.js';
 import { confirmWidgetSession } from './widget-leases.js';
+import { callStartedData } from './call-events.js';
+import { announce } from './webhook-events.js';
 
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
@@ -209,7 +214,7 @@ export type MeetingClaim =
  * `insufficient_credits` when the workspace can no longer cover the reservation.
  */
 export async function claimMeetingCall(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'webhooks'>,
   call: { workspaceId: string; callId: string },
   streamSid: string,
   nowMs: number = Date.now(),
@@ -220,6 +225,8 @@ export async function claimMeetingCall(
   if (out.kind === 'ended') return out;
   // A widget call's place on its key now holds for the call's length.
   await confirmWidgetSession(deps, out.call, nowMs);
+  // Announced beside the call, not before it: the conversation must not wait on a webhook's queue.
+  void announce(deps, out.call.workspaceId, 'call.started', callStartedData(out.call, new Date(nowMs).toISOString()));
   return { kind: 'claimed', maxDurationSeconds: out.call.maxDurationSeconds, call: out.call };
 }
 

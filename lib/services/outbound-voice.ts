@@ -7,7 +7,8 @@ import { findAgent } from '../store/agents.js';
 import { findCall } from '../store/calls.js';
 import { findPhoneNumberByE164 } from '../store/phone-numbers.js';
 import { connectStreamTwiml, sayAndHangUpTwiml } from '../vendors/telephony/twilio-webhook.js';
-import { applyProviderStatus, isLive, type ProviderStatus } from './calls.js';
+import { applyProviderStatus, type ProviderStatus } from './call-status.js';
+import { isLive } from './calls.js';
 
 /**
  * The webhook side of calls we place (the dispatcher puts `?callId=` on the voice and status URLs it gives
@@ -51,16 +52,7 @@ export async function answerOutboundCall(
   log('info', 'outbound call answered', { callId, callSid, connected: Boolean(matches && agent) });
   if (!call || !matches || !agent) return sayAndHangUpTwiml(CALL_UNAVAILABLE_MESSAGE);
   const token = signStreamToken(
-    {
-      callSid,
-      workspaceId: call.workspaceId,
-      agentId: agent._id,
-      numberId: call.phoneNumberId ?? owned!._id,
-      // The other party: the streaming service looks the contact up by it and records it in history.
-      from: call.to,
-      callId: call._id,
-      ...(call.contactId ? { contactId: call.contactId } : {}),
-    },
+    { callSid, workspaceId: call.workspaceId, callId: call._id },
     deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
   );
   return connectStreamTwiml(streamUrl(deps.config), { token });

@@ -145,14 +145,7 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
   }
   if (answer.kind === 'ended') return sayAndHangUpTwiml(NO_AGENT_MESSAGE);
   const token = signStreamToken(
-    {
-      callSid: call.CallSid,
-      workspaceId: owned.workspaceId,
-      agentId: agent._id,
-      numberId: owned._id,
-      callId: answer.call._id,
-      ...(call.From ? { from: call.From } : {}),
-    },
+    { callSid: call.CallSid, workspaceId: owned.workspaceId, callId: answer.call._id },
     deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE),
   );
   return connectStreamTwiml(streamUrl(deps.config), { token });

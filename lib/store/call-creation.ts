@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Call } from '../domain/call.js';
 import { balanceStanding, callLedgerId, debitItem, ledgerItem, type TransactItem } from './credits.js';
 import { transact, type Db } from './dynamo.js';
@@ -156,3 +156,8 @@ export async function putNewCall(db: Db, call: Call, extra: TransactItem[] = [])
   await transact(db, [{ Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } }, ...extra]);
 }
 
+
+/** Forgets the answer stored under a key (a start that failed after its transaction), so a retry starts afresh. */
+export async function forgetIdempotencyRecord(db: Db, ws: string, keyHash: string): Promise<void> {
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key.idempotency(ws, keyHash) }));
+}

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './dynamo.js';
+import type { TransactItem } from './credits.js';
 import { ENTITY, TABLE_SCHEMA_VERSION, key } from './model.js';
 
 /**
@@ -103,7 +104,7 @@ export async function confirmWidgetLease(db: Db, keyHash: string, callId: string
   }
 }
 
-/** The session ended: its lease no longer counts. */
-export async function releaseWidgetLease(db: Db, keyHash: string, callId: string): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key.widgetLease(keyHash, callId) }));
-}
+/** The session ended: its lease no longer counts. One item of the end's own transaction (it settles and releases at once). */
+export const releaseLeaseItem = (db: Db, keyHash: string, callId: string): TransactItem => ({
+  Delete: { TableName: db.table, Key: key.widgetLease(keyHash, callId) },
+});

@@ -73,8 +73,11 @@ export interface SocketIds {
 export interface Ticket<E, C extends CallRef, Claimed> {
   /** The refusal when the environment could not be built. */
   readonly unavailable: Refusal;
-  /** The socket's credential checked against the environment's keys: its claims, or why not. */
-  verify(e: E): C | Refusal;
+  /**
+   * The socket's credential checked against the environment's keys, and the call it names: its claims, or
+   * why not. A read that fails is the service's unavailability.
+   */
+  verify(e: E): C | Refusal | Promise<C | Refusal>;
   /** Serves a socket that comes back to a call this process runs (no new claim): true when it did. */
   rejoin?(claims: C): boolean | Refusal;
   ids(claims: C): SocketIds;
@@ -111,7 +114,12 @@ export async function admitSocket<E extends AdmissionEnvironment, C extends Call
   } catch {
     return ticket.unavailable;
   }
-  const claims = ticket.verify(e);
+  let claims: C | Refusal;
+  try {
+    claims = await ticket.verify(e);
+  } catch {
+    return ticket.unavailable;
+  }
   if (claims instanceof Refusal) return claims;
   const rejoined = ticket.rejoin?.(claims);
   if (rejoined) return rejoined === true ? undefined : rejoined;
@@ -146,8 +154,16 @@ export interface CallLoader {
   tools(workspaceId: string): Promise<Tool[]>;
 }
 
-/** What a verified credential names: a Twilio stream token or a browser's web session credential. */
-export type CallRef = Pick<StreamTokenClaims, 'callId' | 'workspaceId' | 'agentId' | 'contactId' | 'from'>;
+/** The call a session runs: a claimed phone call as the store holds it, or a browser's web session credential. */
+export interface CallRef {
+  readonly callId: string;
+  readonly workspaceId: string;
+  readonly agentId: string;
+  /** The contact the call was started for, when one was found. */
+  readonly contactId?: string;
+  /** The other party's number (the contact is looked up by it when the call names none). */
+  readonly from?: string;
+}
 
 /** The call's setup from verified claims; the history record's id is the claims' `callId`. */
 export async function loadCallSetup(

@@ -10,22 +10,22 @@ import { WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
 import { claimMeetingCall } from '../../lib/services/meetings.js';
 import { getAgent } from '../../lib/store/agents.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
-import { claimCallStream, heartbeatCallStream, recordConnectedCall, transferWebhookUrl } from '../../lib/services/calls.js';
+import { claimCallStream, findStreamCall, heartbeatCallStream } from '../../lib/services/call-streams.js';
+import { transferWebhookUrl } from '../../lib/services/calls.js';
+import { endConnectedCall } from '../../lib/services/connected-call-end.js';
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
 import { workspaceProviderKeys } from '../../lib/store/provider-keys.js';
 import { capabilitiesOnWorkspaceKeys, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
-import { callStartedData } from '../../lib/services/call-events.js';
-import { analyzeAndRecord } from '../../lib/services/call-analysis.js';
 import { announce } from '../../lib/services/webhook-events.js';
-import { finalizeCall, summarize } from './end/finalize.js';
+import { measureCall, summarize } from './end/measure.js';
 import { chargeChatMessage, claimChat, recordChat } from '../../lib/services/chats.js';
 import { describeError, log } from '../../lib/observability/log.js';
 import { optOutNumber } from '../../lib/services/dnc.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
-import type { StreamingEnvironment } from './service.js';
-import type { CallSetup } from './call/types.js';
+import type { Call } from '../../lib/domain/call.js';
+import type { ClaimedCall, StreamingEnvironment } from './service.js';
 
 /** A chat's summary: the call prompt speaks of a phone call. */
 const CHAT_SUMMARY_PROMPT =
@@ -51,11 +51,6 @@ export function platformEnvironment(
   // Transfers and hang-ups go through the provider, so the service carries the telephony adapter.
   const deps = withTelephony(platformDeps, createTwilioTelephony);
   const { db, secrets, recordings } = deps;
-  /** After the record and call.ended: the analysis is a second LLM request and must not delay either. */
-  const withAnalysis = async <R extends object>(record: R, setup: CallSetup, transcript: string, llm: LlmProvider): Promise<R> => {
-    const analysis = await analyzeAndRecord(deps, llm, setup.agent, { workspaceId: setup.workspaceId, callId: setup.callId, agentId: setup.agent._id, transcript });
-    return analysis ? { ...record, analysis } : record;
-  };
   /**
    * The workspace's own vendor keys (docs/provider-keys.md). Keys that cannot be read (a table error, or a
    * value sealed with a data-key version this task does not hold yet) must not cost the caller the call: it
@@ -78,20 +73,18 @@ export function platformEnvironment(
       },
       tools: async (ws) => [...(await listTools(db, ws)).data],
     },
+    async streamCall(claims) {
+      const call = await findStreamCall(deps, claims);
+      return call && claimedCallOf(call);
+    },
     async claim(claims, start) {
       const call = await claimCallStream(deps, claims, start.streamSid);
-      // Announced beside the call, not before it: the conversation must not wait on a webhook's queue.
-      if (call) void announce(deps, call.workspaceId, 'call.started', callStartedData(call, new Date().toISOString()));
       return call && { maxDurationSeconds: call.maxDurationSeconds };
     },
     heartbeat: (call, streamSid) => heartbeatCallStream(deps, call, streamSid),
     web: {
       key: secrets.deriveKeys(WEB_SESSION_KEY_PURPOSE),
-      async claim(claims, streamSid) {
-        const out = await claimMeetingCall(deps, claims, streamSid);
-        if (out.kind === 'claimed') void announce(deps, out.call.workspaceId, 'call.started', callStartedData(out.call, new Date().toISOString()));
-        return out;
-      },
+      claim: (claims, streamSid) => claimMeetingCall(deps, claims, streamSid),
     },
     chat: {
       claim: (claims) => claimChat(deps, claims),
@@ -99,7 +92,7 @@ export function platformEnvironment(
       async finalize(outcome, services) {
         const { setup } = outcome;
         const summary = await summarize(services.llm, setup.agent.llm_model, outcome.transcript, setup.agent.analysis?.summaryPrompt ?? CHAT_SUMMARY_PROMPT);
-        const record = await recordChat(deps, {
+        const chat = {
           workspaceId: setup.workspaceId,
           chatId: setup.callId,
           reason: outcome.reason,
@@ -107,8 +100,8 @@ export function platformEnvironment(
           messagesCharged: outcome.messagesCharged,
           transcript: outcome.transcript,
           summary,
-        });
-        return withAnalysis(record, setup, outcome.transcript, services.llm);
+        };
+        return recordChat(deps, chat, { llm: services.llm, agent: setup.agent });
       },
     },
     async services(setup, numberId) {
@@ -151,16 +144,26 @@ export function platformEnvironment(
       };
     },
     async finalize(outcome, services) {
-      const record = await finalizeCall(outcome, {
+      // The container reports what it measured; the call's owner settles, completes and records it,
+      // announces call.ended and runs the analysis (docs/calls.md, "Who settles, who writes history").
+      const measured = await measureCall(outcome, services.billing?.onWorkspaceKeys ?? [], {
         llm: services.llm,
         putRecording: (ws, callId, wav) => recordings.put(recordingKey(ws, callId), wav, 'audio/wav'),
-        // Calls started through the API also settle their credits here (docs/calls.md: who settles).
-        // Writing the record announces call.ended (lib/services/call-events.ts).
-        putHistory: async (record) => {
-          await recordConnectedCall(deps, record, services.billing?.onWorkspaceKeys);
-        },
       });
-      return withAnalysis(record, outcome.setup, outcome.transcript, services.llm);
+      return endConnectedCall(deps, measured, { llm: services.llm, agent: outcome.setup.agent });
     },
+  };
+}
+
+/** What a session needs to know of its phone call: its agent, contact, other party and our number. */
+function claimedCallOf(call: Call): ClaimedCall {
+  return {
+    callId: call._id,
+    workspaceId: call.workspaceId,
+    agentId: call.agentId,
+    ...(call.contactId ? { contactId: call.contactId } : {}),
+    // The other party: the contact is looked up by it when the call names none.
+    ...(call.to ? { from: call.to } : {}),
+    ...(call.phoneNumberId ? { numberId: call.phoneNumberId } : {}),
   };
 }

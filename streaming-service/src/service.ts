@@ -5,10 +5,10 @@ import type { HistoryRecord } from '../../lib/domain/history.js';
 import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import type { WebSessionClaims } from '../../lib/domain/web-session-token.js';
 import type { MeetingClaim } from '../../lib/services/meetings.js';
-import type { CallLoader, UpgradeLimit } from './admission.js';
+import type { CallLoader, CallRef, UpgradeLimit } from './admission.js';
 import type { ChatOptions, ChatOutcome } from './chat/chat-session.js';
 import type { InboundEvent } from './codec/twilio.js';
-import type { VoiceHistoryRecord } from './end/finalize.js';
+import type { VoiceHistoryRecord } from '../../lib/domain/call-record.js';
 import type { CallSession } from './session/call-session.js';
 import type { CallOutcome, CallSetup, SessionOptions, SessionServices } from './call/types.js';
 
@@ -24,11 +24,19 @@ export interface CallKey {
   readonly callId: string;
 }
 
+/** The call a stream is for, as the store holds it: its agent, contact, other party and our number. */
+export type ClaimedCall = CallRef & { readonly numberId?: string };
+
 /** What the server needs from the platform, built once (lazily, on the first stream). */
 export interface StreamingEnvironment {
   /** HMAC keys of stream tokens (derived from the platform's data key, one per version it holds). */
   readonly tokenKey: Buffer | readonly Buffer[];
   readonly loader: CallLoader;
+  /**
+   * The call a verified stream token names, read from the store (the token carries only its ids): its
+   * agent, contact, other party and our number; undefined when there is no such call.
+   */
+  streamCall(claims: StreamTokenClaims): Promise<ClaimedCall | undefined>;
   /**
    * Claims the token's call for this stream, once (a conditional write shared by every container): the
    * longest the call may last, or undefined when a stream was already admitted for it or it has ended.

@@ -144,10 +144,7 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
         {
           callSid,
           workspaceId,
-          agentId: agent._id,
-          numberId,
           callId: answer.call._id,
-          ...(extra.from ? { from: extra.from } : {}),
           ...(extra.exp ? { exp: extra.exp } : {}),
         },
         key,

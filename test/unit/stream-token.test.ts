@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE, STREAM_TOKEN_TTL_SECONDS, verifyStreamToken } from '../../lib/domain/stream-token.js';
 import { createSecretBox } from '../../lib/store/secret-box.js';
 
-const claims = { callSid: `CA${'1'.repeat(32)}`, workspaceId: 'ws_1', agentId: 'agt_1', numberId: 'pn_1', callId: 'call_1', from: '+14155550100' };
+const claims = { callSid: `CA${'1'.repeat(32)}`, workspaceId: 'ws_1', callId: 'call_1' };
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const dataKey = randomBytes(32);
 const key = createSecretBox(dataKey).deriveKey(STREAM_TOKEN_KEY_PURPOSE);
@@ -36,10 +36,10 @@ describe('stream token', () => {
     expect(createSecretBox(dataKey).deriveKey(STREAM_TOKEN_KEY_PURPOSE).equals(key)).toBe(true);
   });
 
-  it('refuses altered claims (another agent, a later expiry)', () => {
+  it('refuses altered claims (another call, a later expiry)', () => {
     const token = signStreamToken(claims, key, NOW);
     const [v, payload, sig] = token.split('.') as [string, string, string];
-    for (const change of [{ agentId: 'agt_2' }, { exp: NOW / 1000 + 86_400 }]) {
+    for (const change of [{ callId: 'call_2' }, { exp: NOW / 1000 + 86_400 }]) {
       const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), ...change })).toString('base64url');
       expect(verifyStreamToken(`${v}.${forged}.${sig}`, key, NOW)).toEqual({ ok: false, reason: 'bad_signature' });
     }
@@ -53,5 +53,9 @@ describe('stream token', () => {
     const payload = Buffer.from(JSON.stringify({ callSid: 'x' })).toString('base64url');
     const sig = createHmac('sha256', key).update(`vst1.${payload}`).digest('base64url');
     expect(verifyStreamToken(`vst1.${payload}.${sig}`, key, NOW)).toEqual({ ok: false, reason: 'malformed' });
+    // The token names only the call: one that also carries the agent or number (the call's own fields) is not ours.
+    const extra = Buffer.from(JSON.stringify({ ...claims, agentId: 'agt_1', exp: NOW / 1000 + 60 })).toString('base64url');
+    const extraSig = createHmac('sha256', key).update(`vst1.${extra}`).digest('base64url');
+    expect(verifyStreamToken(`vst1.${extra}.${extraSig}`, key, NOW)).toEqual({ ok: false, reason: 'malformed' });
   });
 });

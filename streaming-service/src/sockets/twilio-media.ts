@@ -4,7 +4,7 @@ import { Refusal, admitSocket, type Ticket } from '../admission.js';
 import { decodeTwilio, type InboundEvent } from '../codec/twilio.js';
 import type { CallSession } from '../session/call-session.js';
 import { twilioTransport } from '../transport/twilio.js';
-import { INTERNAL_ERROR, POLICY_VIOLATION, type SocketContext, type SocketKind, type StreamingEnvironment } from '../service.js';
+import { INTERNAL_ERROR, POLICY_VIOLATION, type ClaimedCall, type SocketContext, type SocketKind, type StreamingEnvironment } from '../service.js';
 import type { RunCall } from './call-runner.js';
 
 /**
@@ -41,18 +41,33 @@ export function checkStreamToken(start: Start, tokenKey: Buffer | readonly Buffe
   return { ok: true, claims: verified.claims };
 }
 
-/** A stream's ticket: its `start` names the call, the table's claim makes it the call's one stream. */
-const streamTicket = (start: Start, gone: () => boolean): Ticket<StreamingEnvironment, StreamTokenClaims, { maxDurationSeconds: number }> => ({
-  unavailable: new Refusal(INTERNAL_ERROR, 'service unavailable'),
-  verify(e) {
-    const checked = checkStreamToken(start, e.tokenKey);
-    return checked.ok ? checked.claims : new Refusal(POLICY_VIOLATION, `stream token ${checked.reason}`);
-  },
-  ids: () => start,
-  failed: () => new Refusal(INTERNAL_ERROR, 'call setup failed'),
-  gone,
-  claim: async (e, claims) => (await e.claim(claims, start)) ?? new Refusal(POLICY_VIOLATION, 'stream token already_used'),
-});
+/** A stream's call: what its verified token names (ids only) and what the store holds of the call. */
+type StreamCall = ClaimedCall & Pick<StreamTokenClaims, 'callSid'>;
+
+/**
+ * A stream's ticket: its `start` names the call, the store says what the call is, and the table's claim,
+ * last, makes it the call's one stream (so a stream whose setup fails does not use up its call).
+ */
+const streamTicket = (start: Start, gone: () => boolean): Ticket<StreamingEnvironment, StreamCall, { maxDurationSeconds: number }> => {
+  const claims = new WeakMap<StreamCall, StreamTokenClaims>();
+  return {
+    unavailable: new Refusal(INTERNAL_ERROR, 'service unavailable'),
+    async verify(e) {
+      const checked = checkStreamToken(start, e.tokenKey);
+      if (!checked.ok) return new Refusal(POLICY_VIOLATION, `stream token ${checked.reason}`);
+      const call = await e.streamCall(checked.claims);
+      // No live call of that id: as when its one stream was already claimed.
+      if (!call) return new Refusal(POLICY_VIOLATION, 'stream token already_used');
+      const ref: StreamCall = { ...call, callSid: checked.claims.callSid };
+      claims.set(ref, checked.claims);
+      return ref;
+    },
+    ids: () => start,
+    failed: () => new Refusal(INTERNAL_ERROR, 'call setup failed'),
+    gone,
+    claim: async (e, call) => (await e.claim(claims.get(call)!, start)) ?? new Refusal(POLICY_VIOLATION, 'stream token already_used'),
+  };
+};
 
 export function createTwilioMedia(ctx: TwilioMediaContext): SocketKind {
   const wss = new WebSocketServer({ noServer: true, maxPayload: ctx.maxPayload });

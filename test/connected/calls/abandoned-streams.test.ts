@@ -17,9 +17,12 @@ import type { HistoryRecord } from '../../../lib/domain/history.js';
 import { SimulatedCaller } from '../../../lib/local/callers/simulated-caller.js';
 import { loadConfig } from '../../../lib/config.js';
 import { ABANDONED_STREAM_SUMMARY, settleAbandonedStreams } from '../../../lib/services/abandoned-streams.js';
-import { claimCallStream, heartbeatCallStream, recordConnectedCall } from '../../../lib/services/calls.js';
+import { claimCallStream, heartbeatCallStream } from '../../../lib/services/call-streams.js';
+import { endConnectedCall } from '../../../lib/services/connected-call-end.js';
+import type { CallMeasurement } from '../../../lib/domain/call-measurement.js';
 import { callPricing, settleCall } from '../../../lib/services/credits.js';
-import { findCall, findStaleStreams } from '../../../lib/store/calls.js';
+import { findCall } from '../../../lib/store/calls.js';
+import { findStaleStreams } from '../../../lib/store/call-indexes.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { platformEnvironment } from '../../../streaming-service/src/environment.js';
 import { vendorProviders } from '../../../streaming-service/src/providers.js';
@@ -64,19 +67,18 @@ async function ledgerOf(workspaceId: string, callId: string) {
   return (await listLedger(p.deps.db, workspaceId)).filter((e) => e.callId === callId);
 }
 
-/** A connected record as the streaming service's end would write it, measuring `seconds`. */
-const streamEndRecord = (c: Awaited<ReturnType<typeof answeredCall>>, seconds: number): HistoryRecord => ({
-  _id: c.callId,
-  agentType: 'voice',
-  fullName: '',
-  mobileNumber: '+14155550190',
-  callDuration: seconds,
-  callEndReason: 'customer_hangup',
-  callTranscript: 'Agent: Hello.\nCaller: Bye.',
-  callSummary: 'The caller said goodbye.',
-  callCost: 0,
-  workspace_id: c.workspaceId,
-  createdAt: new Date().toISOString(),
+/** What the streaming service's end would report, measuring `seconds`. */
+const streamEnd = (c: Awaited<ReturnType<typeof answeredCall>>, seconds: number): CallMeasurement => ({
+  workspaceId: c.workspaceId,
+  callId: c.callId,
+  callSid: c.callSid,
+  durationSeconds: seconds,
+  endReason: 'customer_hangup',
+  transcript: 'Agent: Hello.\nCaller: Bye.',
+  summary: 'The caller said goodbye.',
+  turnLatencies: [],
+  llmUsage: { inputTokens: 0, outputTokens: 0 },
+  onWorkspaceKeys: [],
 });
 
 describe('the sweep, driven through the store with an injected clock', () => {
@@ -120,7 +122,7 @@ describe('the sweep, driven through the store with an injected clock', () => {
     expect(await heartbeatCallStream(p.deps, c.claims, streamSid, Date.now())).toBe(false);
 
     // The stream's own end arriving after the sweep (a container that was only cut off) changes nothing.
-    await recordConnectedCall(p.deps, streamEndRecord(c, 300));
+    await endConnectedCall(p.deps, streamEnd(c, 300));
     expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - cost, 6);
     expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'error', callDuration: billed, callCost: cost });
     expect((await ledgerOf(c.workspaceId, c.callId)).map((e) => e.reason)).toEqual(['call_reservation', 'call_settlement']);
@@ -141,7 +143,7 @@ describe('the sweep, driven through the store with an injected clock', () => {
     expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - during.reserved, 6);
 
     // The stream ends normally, first: settled with what it measured.
-    const written = await recordConnectedCall(p.deps, streamEndRecord(c, 300));
+    const written = await endConnectedCall(p.deps, streamEnd(c, 300));
     const cost = costFor(pricing(), 300);
     expect(written).toMatchObject({ callDuration: 300, callCost: cost, callEndReason: 'customer_hangup' });
     // A sweep long after (on any clock) neither finds nor settles it again.
@@ -167,7 +169,7 @@ describe('the sweep, driven through the store with an injected clock', () => {
     expect(out.kind).toBe('streaming');
     expect((await call(c)).settledAt).toBeUndefined();
     // Leave nothing live behind for the other tests' sweeps.
-    await recordConnectedCall(p.deps, streamEndRecord(c, 1));
+    await endConnectedCall(p.deps, streamEnd(c, 1));
   });
 
   it('concurrent sweeps settle a dead stream once', async () => {
@@ -446,7 +448,7 @@ describe('a stream claim resent by the SDK', () => {
       fault.restore();
     }
     expect(await claimCallStream(p.deps, c.claims, `MZ${randomBytes(16).toString('hex')}`)).toBeUndefined();
-    await recordConnectedCall(p.deps, streamEndRecord(c, 1));
+    await endConnectedCall(p.deps, streamEnd(c, 1));
     expect(await call(c)).toMatchObject({ streamSid, billedSeconds: 1 });
   });
 });

@@ -340,7 +340,7 @@ describe('restart safety', () => {
     expect(result.callIds).toHaveLength(1);
     expect(result.callIds).not.toContain(deadCall);
     // The dead scheduler's call, written late, fails: its id is taken by an ended placeholder.
-    const { placeOutboundCall } = await import('../../../lib/services/calls.js');
+    const { placeOutboundCall } = await import('../../../lib/services/outbound-calls.js');
     await expect(
       placeOutboundCall(p.deps, { workspaceId: s.workspaceId, agent: { _id: s.agentId }, from: { _id: s.numberId, number: s.number }, to: number(600, 0), callId: deadCall, nowMs: clock }),
     ).rejects.toThrow();

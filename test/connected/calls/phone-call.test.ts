@@ -7,9 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { createCallWithReservation, findCall } from '../../../lib/store/calls.js';
+import { createCallWithReservation } from '../../../lib/store/call-creation.js';
+import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
-import { startPhoneCall } from '../../../lib/services/calls.js';
+import { startPhoneCall } from '../../../lib/services/outbound-calls.js';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { StoreBusyError } from '../../../lib/store/dynamo.js';
 import { isTransientServiceFailure } from '../../../lib/store/transient.js';

@@ -1,13 +1,12 @@
 /**
  * Invariant: a stream of an outbound call started through the API runs as that call: the history id is
- * the token's call id, and the contact is the one the call was started for (by id), even when its number
+ * the claimed call's id, and the contact is the one the call was started for (by id), even when its number
  * differs from the number dialed; a call that names no contact (inbound) finds it by the caller's number.
  */
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';
-import type { StreamTokenClaims } from '../../../lib/domain/stream-token.js';
-import { loadCallSetup, type CallLoader } from '../../../streaming-service/src/admission.js';
+import { loadCallSetup, type CallLoader, type CallRef } from '../../../streaming-service/src/admission.js';
 
 const contact = (id: string, phoneNumber: string): Contact => ({
   _id: id, contactName: `Name ${id}`, phoneNumber, region: 'US', workspaceId: 'ws_1', externalFields: {}, createdAt: '', updatedAt: '',
@@ -19,8 +18,9 @@ const loader: CallLoader = {
   tools: async () => [],
 };
 const start = { kind: 'start', streamSid: 'MZ1', callSid: 'CA1', accountSid: 'AC1', customParameters: {}, encoding: 'audio/x-mulaw', sampleRate: 8000 } as const;
-const claims = (extra: Partial<StreamTokenClaims>): StreamTokenClaims => ({
-  callSid: 'CA1', workspaceId: 'ws_1', agentId: 'agt_1', numberId: 'pn_1', callId: 'call_01J0000000000000000000000B', from: '+14155550100', exp: 1, ...extra,
+/** The claimed call as the streaming service reads it from the store (the token names only its id). */
+const claims = (extra: Partial<CallRef>): CallRef => ({
+  workspaceId: 'ws_1', agentId: 'agt_1', callId: 'call_01J0000000000000000000000B', from: '+14155550100', ...extra,
 });
 
 describe('loadCallSetup for outbound calls', () => {

@@ -1,8 +1,9 @@
 import { describeError, log } from '../../../lib/observability/log.js';
-import type { HistoryRecord } from '../../../lib/domain/history.js';
+import type { CallMeasurement } from '../../../lib/domain/call-measurement.js';
+import type { CallCapability } from '../../../lib/domain/provider-key.js';
 import type { LlmProvider } from '../../../lib/vendors/llm/port.js';
 import type { CallOutcome } from '../call/types.js';
-import { turnFigures, type TurnFigures } from '../call/latency.js';
+import { turnFigures } from '../call/latency.js';
 
 /**
  * The summary prompt: short and factual, because it is read in a history list, not listened to.
@@ -45,25 +46,20 @@ export async function summarize(llm: LlmProvider, model: string, transcript: str
   return text.trim();
 }
 
-/** The stored record: the API fields plus extra attributes the API does not return. */
-export type VoiceHistoryRecord = HistoryRecord & {
-  /** Per turn latency figures (ms). */
-  turnLatencies: TurnFigures[];
-  llmUsage: { inputTokens: number; outputTokens: number };
-  callSid: string;
-  agentId: string;
-};
-
-export interface FinalizeDeps {
+export interface MeasureDeps {
   readonly llm: LlmProvider;
   putRecording(workspaceId: string, callId: string, wav: Uint8Array): Promise<string>;
-  putHistory(record: VoiceHistoryRecord): Promise<void>;
 }
 
-/** Builds and writes the history record of a finished call (recording first, so the record can name it). */
-export async function finalizeCall(outcome: CallOutcome, deps: FinalizeDeps): Promise<VoiceHistoryRecord> {
+/**
+ * What the container alone knows of a finished call, for the call's owner to end it with
+ * (lib/services/connected-call-end.ts): the duration, the conversation, its summary and recording (uploaded
+ * first, so the measurement can name it), the latencies, LLM usage and transfer, and which capabilities ran
+ * on the workspace's own keys. Never a history record: the owner builds that from the call.
+ */
+export async function measureCall(outcome: CallOutcome, onWorkspaceKeys: readonly CallCapability[], deps: MeasureDeps): Promise<CallMeasurement> {
   const { setup } = outcome;
-  // Billed per started second (docs/calls.md): the history writer settles this and keeps what it charged.
+  // Billed per started second (docs/calls.md); the owner settles it and records the seconds billed.
   const durationSeconds = Math.max(0, Math.ceil((outcome.endedAt - setup.startedAt) / 1000));
   const [summary, recordingUrl] = await Promise.all([
     summarize(deps.llm, setup.agent.llm_model, outcome.transcript, setup.agent.analysis?.summaryPrompt),
@@ -74,27 +70,19 @@ export async function finalizeCall(outcome: CallOutcome, deps: FinalizeDeps): Pr
         })
       : Promise.resolve(undefined),
   ]);
-  const record: VoiceHistoryRecord = {
-    _id: setup.callId,
-    agentType: 'voice',
-    fullName: setup.contact?.contactName ?? '',
-    mobileNumber: setup.contact?.phoneNumber ?? setup.callerNumber,
-    callDuration: durationSeconds,
-    callEndReason: outcome.reason,
-    callTranscript: outcome.transcript,
-    callSummary: summary,
-    // Charged in credits by the history writer (lib/services/calls.ts recordConnectedCall), which knows the
-    // pricing; the record it writes carries the seconds billed and what was actually charged.
-    callCost: 0,
-    ...(recordingUrl ? { callRecordingUrl: recordingUrl } : {}),
-    ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
-    workspace_id: setup.workspaceId,
-    createdAt: new Date(setup.startedAt).toISOString(),
+  return {
+    workspaceId: setup.workspaceId,
+    callId: setup.callId,
+    callSid: setup.callSid,
+    durationSeconds,
+    endReason: outcome.reason,
+    transcript: outcome.transcript,
+    summary,
+    ...(recordingUrl ? { recordingUrl } : {}),
     turnLatencies: outcome.latencies.map(turnFigures),
     llmUsage: { ...outcome.llmUsage },
-    callSid: setup.callSid,
-    agentId: setup.agent._id,
+    ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
+    onWorkspaceKeys,
+    ...(setup.contact ? { contact: { name: setup.contact.contactName, phoneNumber: setup.contact.phoneNumber } } : {}),
   };
-  await deps.putHistory(record);
-  return record;
 }

@@ -1,0 +1,66 @@
+import { TERMINAL_CALL_STATES, type Call, type CallTransfer } from './call.js';
+import type { CallEndReason } from './call-end.js';
+import type { TurnLatencyFigures } from './call-measurement.js';
+import type { HistoryRecord } from './history.js';
+import { isMachine } from './voicemail.js';
+
+/**
+ * The history record a call leaves, built by one pure function whichever way the call ended (connected,
+ * never connected, swept as abandoned, a chat, a meeting's placeholder): the live call says who, when and
+ * what was charged; the outcome says what the conversation produced.
+ */
+
+/** What a call's end adds to the live call's own fields (nothing for unconnected calls). */
+export interface CallRecordOutcome {
+  readonly endReason: CallEndReason;
+  readonly durationSeconds: number;
+  readonly cost: number;
+  readonly transcript?: string;
+  readonly summary?: string;
+  readonly recordingUrl?: string;
+  readonly transfer?: CallTransfer;
+  /** The contact the conversation found, when the call itself names none (an inbound caller). */
+  readonly contact?: { readonly name: string; readonly phoneNumber: string };
+}
+
+/** The history record a call leaves, with what the conversation produced. */
+export function historyOf(call: Call, outcome: CallRecordOutcome): HistoryRecord {
+  return {
+    _id: call._id,
+    agentType: call.agentType,
+    agentId: call.agentId,
+    fullName: outcome.contact?.name || call.contactName,
+    // The number dialed (or that called), even when the contact (found by name) has another one.
+    mobileNumber: call.to || (outcome.contact?.phoneNumber ?? ''),
+    callDuration: Math.max(0, Math.round(outcome.durationSeconds)),
+    callEndReason: outcome.endReason,
+    callTranscript: outcome.transcript ?? '',
+    callSummary: outcome.summary ?? '',
+    callCost: outcome.cost,
+    ...(call.costBreakdown ? { callCostBreakdown: call.costBreakdown } : {}),
+    ...(outcome.recordingUrl ? { callRecordingUrl: outcome.recordingUrl } : {}),
+    ...(TERMINAL_CALL_STATES.has(call.status) ? { callStatus: call.status } : {}),
+    ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
+    ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
+    workspace_id: call.workspaceId,
+    createdAt: call.createdAt,
+  };
+}
+
+/** The stored record of a connected call: the API fields plus what the streaming service measured. */
+export type VoiceHistoryRecord = HistoryRecord & {
+  /** Per turn latency figures (ms). */
+  turnLatencies: readonly TurnLatencyFigures[];
+  llmUsage: { inputTokens: number; outputTokens: number };
+  callSid: string;
+  agentId: string;
+};
+
+/**
+ * A call a machine answered ended because of it, however the stream saw the end (the AMD webhook hung up
+ * or left the message, or the agent gave up on the silence): `voicemail`. Transfers and errors keep theirs.
+ */
+export function endReasonAfterDetection(reason: CallEndReason, answeredBy: string | undefined): CallEndReason {
+  const byMachine: readonly CallEndReason[] = ['customer_hangup', 'agent_hangup', 'silence_timeout', 'max_duration'];
+  return isMachine(answeredBy) && byMachine.includes(reason) ? 'voicemail' : reason;
+}
