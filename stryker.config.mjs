@@ -45,7 +45,7 @@ const MODULES = {
     mutate: ['lib/http/handler.ts', 'lib/http/middleware/*.ts'],
     // The stack driven in-process (hand-built events, DynamoDB Local): seconds per run, where the HTTP-level
     // files (auth-and-errors, rate-limits) start a whole platform per mutant.
-    testFiles: ['test/connected/route-middleware.test.ts'],
+    testFiles: ['test/connected/route-middleware.test.ts', 'test/connected/route-middleware-auth.test.ts'],
   },
   credits: {
     mutate: ['lib/services/credits.ts', 'lib/store/credits.ts'],

@@ -29,6 +29,7 @@ const SLOWEST_CONNECTED_FILES = [
   'test/connected/fuzz.test.ts',
   'test/connected/calls/voicemail.test.ts',
   'test/connected/calls/stream-billing.test.ts',
+  'test/connected/dashboard-pages.browser.test.ts',
   'test/connected/dashboard.browser.test.ts',
   'test/connected/cli.test.ts',
   'test/connected/calls/widget.browser.test.ts',

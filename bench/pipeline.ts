@@ -13,7 +13,7 @@
  * long answer that it interrupts once audio flows, then hangs up after the level's window. Measured:
  *
  * - per-turn overhead: (first outbound audio frame) − (STT final) − (LLM time to first token) − (LLM first
- *   phrase) − (TTS first byte), exactly the `overheadMs` the session records per turn (session/reply.ts
+ *   phrase) − (TTS first byte), exactly the `overheadMs` the session records per turn (call/latency.ts
  *   `turnFigures`), p50/p99, and relative to the vendor time inside the same span;
  * - barge-in reaction: the STT speech event's arrival → `clear` sent to Twilio, → the LLM request's abort
  *   signal fired, → the TTS utterance cancelled (adapter calls, timed in this process), p99;
@@ -25,8 +25,6 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../lib/config.js';
@@ -34,9 +32,6 @@ import { setLogLevel } from '../lib/observability/log.js';
 import { DEFAULT_VOICE, type Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
 import { signStreamToken } from '../lib/domain/stream-token.js';
-import type { LlmProvider } from '../lib/vendors/llm/port.js';
-import type { SttProvider } from '../lib/vendors/stt/port.js';
-import type { TtsProvider, TtsSession } from '../lib/vendors/tts/port.js';
 import type { VoiceHistoryRecord } from '../lib/domain/call-record.js';
 import { vendorProviders } from '../streaming-service/src/providers.js';
 import { createStreamingServer } from '../streaming-service/src/server.js';
@@ -44,90 +39,10 @@ import type { StreamingEnvironment } from '../streaming-service/src/service.js';
 import type { CallSession } from '../streaming-service/src/session/call-session.js';
 import type { CallOutcome } from '../streaming-service/src/call/types.js';
 import { turnFigures } from '../streaming-service/src/call/latency.js';
-import { FAULT_LINE, type FromChild, type LevelMode, type LevelStats, type ToChild } from './_pipeline-load.js';
-import { DEFAULT_INTERRUPTION } from '../streaming-service/src/session/interruption.js';
-import { DEFAULT_VAD_OPTIONS } from '../streaming-service/src/session/vad.js';
-
-/** The fixed vendor delays every level runs with. */
-export const VENDOR_DELAYS = { sttFinalMs: 150, llmTtftMs: 200, ttsFirstByteMs: 80 } as const;
-const LEVELS = [100, 250, 500] as const;
-/**
- * `PIPELINE_LEVELS=250` (comma-separated call counts) runs only those load levels, and
- * `PIPELINE_CAPACITY_ONLY=1` skips the quality and fault levels: a capacity check that costs the shared
- * machine a minute instead of five. The full run (neither set) prints the complete JSON line.
- */
-const levels = (): readonly number[] => {
-  const wanted = (process.env.PIPELINE_LEVELS ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  return wanted.length ? wanted : LEVELS;
-};
-const capacityOnly = process.env.PIPELINE_CAPACITY_ONLY === '1';
-/** Calls connect spread over this window; measuring starts once all are up. */
-const STAGGER_MS = 8_000;
-/** How long each call keeps talking after the stagger window: enough for several turns per call. */
-const DURATION_MS = 25_000;
-/** Playback of agent audio at the caller, faster than real time so marks return and turns cycle sooner. */
-const PLAYBACK_SPEED = 4;
-/** Lag that still keeps 20 ms audio frames on time with margin: the capacity criterion. */
-const LAG_OK_MS = 20;
-/**
- * The event-loop delay histogram's resolution: 1 ms, because at the default 10 ms an idle loop already
- * reports ~10 ms and the 20 ms criterion could not be told from noise.
- */
-const LAG_RESOLUTION_MS = 1;
-/** Concurrent demanding callers in the quality levels, and how long they talk. */
-const QUALITY_CALLS = 20;
-const QUALITY_DURATION_MS = 30_000;
-/** Calls in the fault level, one at a time. */
-const FAULT_CALLS = 6;
-/**
- * The quality level's same-run baseline: what interruption was before (any caller sound over the agent
- * stops it at once, nothing resumes), to set the false-interruption rate against.
- */
-const NAIVE_INTERRUPTION = { min_duration_ms: 0, min_words: 0, resume_false_interruption: false } as const;
-
-/** Per call: when barge-in aborts reached the adapters (performance.now()). */
-interface CallProbe {
-  llmAborts: number[];
-  ttsCancels: number[];
-}
-
-interface LevelResult {
-  readonly calls: number;
-  readonly stats: LevelStats;
-  readonly overheads: number[];
-  readonly vendorSums: number[];
-  readonly ttfts: number[];
-  readonly ttsFirstBytes: number[];
-  readonly clearMs: number[];
-  readonly llmAbortMs: number[];
-  readonly ttsCancelMs: number[];
-  readonly lagP99Ms: number;
-  readonly lagMaxMs: number;
-  readonly cpuMsPerCallSecond: number;
-  /** The load process's CPU (stand-ins and simulated callers) the same way: it shares the machine's cores. */
-  readonly loadCpuMsPerCallSecond: number;
-  /**
-   * Server CPU per second of caller audio actually handled (what reached the transcriber). On a starved
-   * machine the callers send late and the server falls behind, so per wall-clock call-second understates
-   * the cost; per audio second is the load-independent figure (equal to the other when nothing starves).
-   */
-  readonly cpuMsPerAudioSecond: number;
-  readonly loadCpuMsPerAudioSecond: number;
-  /** Caller audio handled / (calls up × window): 1 when every call's audio kept real time. */
-  readonly audioShare: number;
-  /** Mean number of calls up during the window (connect failures lower it). */
-  readonly meanActive: number;
-  readonly windowMs: number;
-  readonly turns: number;
-  readonly callsEnded: number;
-  /** Interruptions, pauses and resumes the sessions' floors decided. */
-  readonly floor: { interruptions: number; pauses: number; resumes: number };
-  /** Calls that ended as `error`. */
-  readonly errorEnds: number;
-  /** Words of the caller's sentence missing from what reached the model (fault level). */
-  readonly wordsLost: number;
-  readonly wordsExpected: number;
-}
+import { FAULT_LINE, type LevelMode, type ToChild } from './_pipeline-load.js';
+import { ask, countStt, probeLlm, probeTts, processCpuMs, sleep } from './_pipeline-probes.js';
+import { type CallProbe, type LevelResult, fmt, report } from './_pipeline-report.js';
+import { DURATION_MS, FAULT_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, VENDOR_DELAYS, capacityOnly, levels } from './_pipeline-settings.js';
 
 export async function run(): Promise<void> {
   const child = fork(fileURLToPath(new URL('./_pipeline-load.ts', import.meta.url)), [], {
@@ -397,211 +312,3 @@ async function runLevel(
 }
 
 /** Counts the caller audio the server hands its transcriber: the work a call-second stands for. */
-function countStt(stt: SttProvider, heard: { bytes: number }): SttProvider {
-  return {
-    id: stt.id,
-    async connect(options, signal) {
-      const stream = await stt.connect(options, signal);
-      return {
-        sendAudio(audio) {
-          heard.bytes += audio.length;
-          stream.sendAudio(audio);
-        },
-        finalize: () => stream.finalize(),
-        close: () => stream.close(),
-        events: stream.events,
-      };
-    },
-  };
-}
-
-/** Notes when a barge-in's abort reaches the LLM adapter: the request's signal firing. */
-function probeLlm(llm: LlmProvider, probe: CallProbe): LlmProvider {
-  return {
-    id: llm.id,
-    stream(request, signal) {
-      signal.addEventListener('abort', () => probe.llmAborts.push(performance.now()), { once: true });
-      return llm.stream(request, signal);
-    },
-  };
-}
-
-/** Notes when a barge-in cancels a TTS utterance at the adapter. */
-function probeTts(tts: TtsProvider, probe: CallProbe): TtsProvider {
-  return {
-    id: tts.id,
-    async connect(options, signal) {
-      const session = await tts.connect(options, signal);
-      const wrapped: TtsSession = {
-        utterance(id) {
-          const u = session.utterance(id);
-          return {
-            pushText: (t) => u.pushText(t),
-            flush: () => u.flush(),
-            end: () => u.end(),
-            cancel: () => {
-              probe.ttsCancels.push(performance.now());
-              u.cancel();
-            },
-            audio: u.audio,
-          };
-        },
-        close: () => session.close(),
-      };
-      return wrapped;
-    },
-  };
-}
-
-/** Sends one message to the load process and waits for the reply of type `want`. */
-function ask<T extends FromChild['type']>(child: ChildProcess, message: ToChild, want: T): Promise<Extract<FromChild, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: FromChild) => {
-      if (m.type !== want) return;
-      cleanup();
-      resolve(m as Extract<FromChild, { type: T }>);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`load process exited (${code})`));
-    };
-    const cleanup = () => {
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-    child.send(message);
-  });
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/**
- * Another process's CPU time (user + system, ms) from /proc (Linux; NaN elsewhere): the load process's share
- * of the cores, read from outside so it costs that process nothing.
- */
-function processCpuMs(pid: number | undefined): number {
-  try {
-    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14 and 15.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
-}
-/** USER_HZ: 100 on every Linux Node runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** Nearest-rank percentile; NaN for no samples. */
-function pct(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-const mean = (values: readonly number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN);
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
-const round = (n: number, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
-
-interface QualityResults {
-  readonly naive: LevelResult;
-  readonly quality: LevelResult;
-  readonly faults: LevelResult;
-}
-
-/**
- * The quality figures: false interruptions per sound over the agent (here every interruption is false: the
- * caller never says words over the answer), against the naive baseline of the same run; the silence the
- * caller hears after a wordless noise, less the configured wait (VAD hangover + false-interruption timeout);
- * words lost across STT drops; calls that survived the injected drops.
- */
-function qualitySummary(q: QualityResults) {
-  const rate = (r: LevelResult) => (r.stats.overAgentSounds ? r.floor.interruptions / r.stats.overAgentSounds : NaN);
-  const configuredWaitMs = DEFAULT_VAD_OPTIONS.hangoverMs + DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs;
-  const silences = q.quality.stats.resumeSilenceMs ?? [];
-  const faultCalls = q.faults.callsEnded;
-  return {
-    falseInterruptionRate: round(rate(q.quality), 4),
-    falseInterruptionRateBaseline: round(rate(q.naive), 4),
-    falseInterruptionRatioToBaseline: round(rate(q.quality) / rate(q.naive), 4),
-    resumes: q.quality.floor.resumes,
-    resumeSilenceP50Ms: round(pct(silences, 50)),
-    resumeGapP50Ms: round(pct(silences, 50) - configuredWaitMs),
-    resumeGapP99Ms: round(pct(silences, 99) - configuredWaitMs),
-    sttWordsLost: q.faults.wordsLost,
-    sttWordsExpected: q.faults.wordsExpected,
-    vendorDropSurvival: faultCalls ? round((faultCalls - q.faults.errorEnds) / faultCalls, 4) : null,
-    sttSocketsCut: q.faults.stats.sttDrops ?? 0,
-    ttsSocketsCut: q.faults.stats.ttsDrops ?? 0,
-  };
-}
-
-function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults): void {
-  const rows = results.map((r) => ({
-    calls: String(r.calls),
-    'up (mean)': fmt(r.meanActive, 0),
-    turns: String(r.overheads.length),
-    'overhead p50': fmt(pct(r.overheads, 50)),
-    'overhead p99': fmt(pct(r.overheads, 99)),
-    'LLM TTFT mean': fmt(mean(r.ttfts)),
-    'TTS 1st byte mean': fmt(mean(r.ttsFirstBytes)),
-    'vendor mean': fmt(mean(r.vendorSums)),
-    'overhead/vendor p50': fmt(pct(r.overheads, 50) / mean(r.vendorSums), 3),
-    'barge->clear p99': fmt(pct(r.clearMs, 99), 2),
-    'barge->LLM abort p99': fmt(pct(r.llmAbortMs, 99), 2),
-    'barge->TTS cancel p99': fmt(pct(r.ttsCancelMs, 99), 2),
-    'barge-ins': String(r.clearMs.length),
-    'lag p99': fmt(r.lagP99Ms),
-    'lag max': fmt(r.lagMaxMs),
-    'CPU ms/call/s': fmt(r.cpuMsPerCallSecond, 2),
-    'load CPU ms/call/s': fmt(r.loadCpuMsPerCallSecond, 2),
-    'CPU ms/audio s': fmt(r.cpuMsPerAudioSecond, 2),
-    'load CPU ms/audio s': fmt(r.loadCpuMsPerAudioSecond, 2),
-  }));
-  const headers = Object.keys(rows[0] ?? {});
-  const widths = headers.map((h) => Math.max(h.length, ...rows.map((row) => (row as Record<string, string>)[h]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
-  process.stdout.write(
-    [
-      '',
-      `Fixed vendor delays: STT final ${VENDOR_DELAYS.sttFinalMs} ms after end of speech, LLM TTFT ${VENDOR_DELAYS.llmTtftMs} ms, TTS first byte ${VENDOR_DELAYS.ttsFirstByteMs} ms.`,
-      `Idle lag p99 of this process (0 calls, same run): ${fmt(idleLagP99Ms)} ms. Machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (shared: numbers are noisy). Times in ms.`,
-      '',
-      line(headers),
-      `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-      ...rows.map((row) => line(headers.map((h) => (row as Record<string, string>)[h]!))),
-      '',
-      'overhead = first outbound audio − STT final − LLM first token − LLM first phrase − TTS first byte (per turn, this process).',
-      'vendor mean = LLM first token + first phrase + TTS first byte inside that span; overhead/vendor is the share we add.',
-      'barge-in = interruption decided (500 ms of VAD speech and 2 words) → clear sent / LLM abort signalled / TTS utterance cancelled (adapter boundary).',
-      'CPU ms/call/s = server-process CPU per concurrent call per second while all calls were up (1000 = one core), local VAD included.',
-      'load CPU ms/call/s = the same for the load process (stand-ins and simulated callers), which shares the cores.',
-      'CPU ms/audio s = the same per second of caller audio the server handled: the figure that holds when the machine starves the run.',
-      `Lag: perf_hooks histogram at ${LAG_RESOLUTION_MS} ms resolution.`,
-      '',
-    ].join('\n'),
-  );
-  const at = (n: number) => results.find((r) => r.calls === n);
-  const base = at(100) ?? results[0]!;
-  const bargeAll = [...base.clearMs, ...base.llmAbortMs, ...base.ttsCancelMs];
-  const okLevels = results.filter((r) => Number.isFinite(r.lagP99Ms) && r.lagP99Ms <= LAG_OK_MS && r.stats.failed === 0);
-  const summary = {
-    overheadP50Ms: round(pct(base.overheads, 50)),
-    overheadP99Ms: round(pct(base.overheads, 99)),
-    bargeInP99Ms: round(pct(bargeAll, 99), 2),
-    bargeInClearP99Ms: round(pct(base.clearMs, 99), 2),
-    overheadToVendorP50: round(pct(base.overheads, 50) / mean(base.vendorSums), 4),
-    maxCallsLagOk: okLevels.length ? Math.max(...okLevels.map((r) => r.calls)) : 0,
-    lagP99MsIdle: round(idleLagP99Ms),
-    lagP99MsAt: Object.fromEntries(results.map((r) => [r.calls, round(r.lagP99Ms)])),
-    cpuMsPerCallAt: Object.fromEntries(results.map((r) => [r.calls, round(r.cpuMsPerCallSecond, 2)])),
-    loadCpuMsPerCallAt: Object.fromEntries(results.map((r) => [r.calls, round(r.loadCpuMsPerCallSecond, 2)])),
-    cpuMsPerAudioSecondAt: Object.fromEntries(results.map((r) => [r.calls, round(r.cpuMsPerAudioSecond, 2)])),
-    loadCpuMsPerAudioSecondAt: Object.fromEntries(results.map((r) => [r.calls, round(r.loadCpuMsPerAudioSecond, 2)])),
-    cpuUnit: 'ms CPU per call per second',
-    loadAverage1m: round(loadavg()[0]!, 2),
-    ...(q ? qualitySummary(q) : {}),
-  };
-  process.stdout.write(`${JSON.stringify(summary)}\n`);
-}

@@ -1,8 +1,15 @@
-import { AsyncQueue } from '../shared/async-queue.js';
 import { VendorError } from '../shared/errors.js';
-import { WholeSamples, formatOf } from '../shared/pcm.js';
+import { formatOf } from '../shared/pcm.js';
 import { bytesPerMs, type AudioFormat } from '../shared/audio-format.js';
-import type { TtsAudioChunk, TtsOptions, TtsProvider, TtsProviderId, TtsSession, TtsUtterance, TtsWordTiming } from './port.js';
+import type { TtsBaseOptions } from './base-options.js';
+import { connectWithRetry, toVendorError } from './connect.js';
+import type { TtsOptions, TtsProvider, TtsProviderId, TtsSession, TtsUtterance, TtsWordTiming } from './port.js';
+import { UtteranceHandle, type Op, type UtteranceOwner } from './utterance-handle.js';
+
+// The adapters import everything from here: options and metrics, the handle and the connect rules live beside it.
+export { DEFAULT_TTS_BASE_OPTIONS, type TtsBaseOptions, type TtsUtteranceMetrics } from './base-options.js';
+export { isRetryableClose, toVendorError, toWebSocketBase } from './connect.js';
+export { UtteranceHandle } from './utterance-handle.js';
 
 /**
  * What every TTS adapter shares (STYLE 8): connect timeouts and retries, a socket kept open for the whole
@@ -10,121 +17,6 @@ import type { TtsAudioChunk, TtsOptions, TtsProvider, TtsProviderId, TtsSession,
  * first-byte timing. An adapter implements only its wire protocol: open the socket, and say what to send
  * for a phrase, an end and a cancel, and which utterance each inbound message belongs to.
  */
-
-/** How one utterance went, reported when it settles. */
-export interface TtsUtteranceMetrics {
-  readonly provider: TtsProviderId;
-  readonly utteranceId: string;
-  readonly outcome: 'complete' | 'cancelled' | 'failed';
-  /** `performance.now()` when its first text went to the vendor (first flush, or end). */
-  readonly firstTextSentAtMs?: number;
-  readonly firstByteAtMs?: number;
-  /** First audio byte minus first text sent: the vendor's time to first byte as this process sees it. */
-  readonly firstByteMs?: number;
-  readonly audioBytes: number;
-}
-
-/** Settings of the shared base; adapters and tests override by spread. */
-export interface TtsBaseOptions {
-  /**
-   * A vendor handshake takes 100-500 ms; 5 s bounds a hung TCP/TLS handshake without failing a slow one.
-   * Counted per attempt.
-   */
-  readonly connectTimeoutMs: number;
-  /** Attempts to open the socket, retryable failures only (a rate-limit blip or a reset connection). */
-  readonly connectAttempts: number;
-  /** First back-off between connect attempts; doubles each time. */
-  readonly connectBackoffMs: number;
-  /** How long a graceful close may take before the socket is cut. */
-  readonly closeTimeoutMs: number;
-  /** Overrides the adapter's keepalive interval (the vendor's idle timeout guard); for tests. */
-  readonly keepaliveMs?: number;
-  /** Called once per utterance when it completes, is cancelled or fails. */
-  readonly onMetrics?: (metrics: TtsUtteranceMetrics) => void;
-}
-
-export const DEFAULT_TTS_BASE_OPTIONS = {
-  connectTimeoutMs: 5_000,
-  connectAttempts: 3,
-  connectBackoffMs: 100,
-  closeTimeoutMs: 1_000,
-} as const satisfies TtsBaseOptions;
-
-type Op = { readonly type: 'phrase'; readonly text: string } | { readonly type: 'end'; readonly text: string };
-
-/**
- * One utterance as the base tracks it. Adapters read `wireId` (the vendor context id) and keep their own
- * per-utterance state in `vendor`.
- */
-export class UtteranceHandle<V> implements TtsUtterance {
-  readonly audio = new AsyncQueue<TtsAudioChunk>();
-  /** Text pushed since the last flush. */
-  private buffer = '';
-  /** Operations waiting for the socket (or, on a serial vendor, for the utterance's turn). */
-  readonly pending: Op[] = [];
-  /** The adapter has been told about this utterance (`begin`). */
-  started = false;
-  /** `end()` was called. */
-  endRequested = false;
-  /** How `audio` finished; undefined while it is still open. */
-  outcome: TtsUtteranceMetrics['outcome'] | undefined;
-  /** The vendor is done with it (its audio complete, its cancel acknowledged); the next may use the wire. */
-  settled = false;
-  firstTextSentAtMs: number | undefined;
-  firstByteAtMs: number | undefined;
-  audioBytes = 0;
-  /** Frames the vendor's audio into whole samples: a linear16 chunk's odd byte waits for the next chunk. */
-  readonly samples: WholeSamples;
-
-  constructor(
-    readonly id: string,
-    readonly wireId: string,
-    readonly vendor: V,
-    private readonly session: TtsSessionBase<V>,
-  ) {
-    this.samples = new WholeSamples(formatOf(session.ttsOptions));
-  }
-
-  pushText(text: string): void {
-    if (this.endRequested || this.outcome) return;
-    this.buffer += text;
-  }
-
-  flush(): void {
-    if (this.endRequested || this.outcome || this.buffer.trim().length === 0) return;
-    const text = this.buffer;
-    this.buffer = '';
-    this.session.submit(this, { type: 'phrase', text });
-  }
-
-  end(): void {
-    if (this.endRequested || this.outcome) return;
-    this.endRequested = true;
-    const text = this.buffer.trim().length > 0 ? this.buffer : '';
-    this.buffer = '';
-    this.session.submit(this, { type: 'end', text });
-  }
-
-  cancel(): void {
-    if (this.outcome) return;
-    this.session.cancelUtterance(this);
-  }
-
-  /** Metrics so far (final once settled). */
-  get metrics(): Omit<TtsUtteranceMetrics, 'provider'> {
-    return {
-      utteranceId: this.id,
-      outcome: this.outcome ?? 'complete',
-      firstTextSentAtMs: this.firstTextSentAtMs,
-      firstByteAtMs: this.firstByteAtMs,
-      firstByteMs:
-        this.firstByteAtMs !== undefined && this.firstTextSentAtMs !== undefined
-          ? this.firstByteAtMs - this.firstTextSentAtMs
-          : undefined,
-      audioBytes: this.audioBytes,
-    };
-  }
-}
 
 type LinkState = 'down' | 'connecting' | 'up' | 'closed';
 
@@ -141,7 +33,7 @@ const MAX_IDLE_RECONNECTS = 3;
  * the next starting when the previous settles; contextual vendors (ElevenLabs, Cartesia) run utterances
  * side by side.
  */
-export abstract class TtsSessionBase<V> implements TtsSession {
+export abstract class TtsSessionBase<V> implements TtsSession, UtteranceOwner<V> {
   private state: LinkState = 'down';
   private connecting: Promise<void> | undefined;
   /** Unsettled utterances in creation order (a Map keeps insertion order). */
@@ -472,60 +364,9 @@ export abstract class TtsSessionBase<V> implements TtsSession {
     this.keepaliveTimer = undefined;
   }
 
-  private async connectWithRetry(signal?: AbortSignal): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.connectOnce(signal);
-        return;
-      } catch (error) {
-        const failure = toVendorError(this.provider, error);
-        if (!failure.retryable || attempt >= this.base.connectAttempts || signal?.aborted || this.state === 'closed') {
-          throw failure;
-        }
-        await new Promise((r) => setTimeout(r, this.base.connectBackoffMs * 2 ** (attempt - 1)));
-      }
-    }
+  private connectWithRetry(signal?: AbortSignal): Promise<void> {
+    return connectWithRetry(this.provider, this.base, (s) => this.openLink(s), signal, () => this.state === 'closed');
   }
-
-  /** One attempt, bounded by `connectTimeoutMs` and the caller's signal. */
-  private async connectOnce(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw new VendorError(this.provider, 'connect aborted', false, undefined, { cause: signal.reason });
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new VendorError(this.provider, `connect timed out after ${this.base.connectTimeoutMs} ms`, true)),
-      this.base.connectTimeoutMs,
-    );
-    const onAbort = () => controller.abort(new VendorError(this.provider, 'connect aborted', false, undefined, { cause: signal?.reason }));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      await this.openLink(controller.signal);
-    } catch (error) {
-      throw controller.signal.aborted ? controller.signal.reason : error;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-}
-
-/** Wraps anything thrown into a {@link VendorError}; unknown failures (network) are retryable. */
-export function toVendorError(vendor: string, error: unknown): VendorError {
-  if (error instanceof VendorError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new VendorError(vendor, message, true, undefined, { cause: error });
-}
-
-/**
- * WebSocket close codes after which trying again cannot help: policy violation (bad key, too many
- * contexts), unsupported or invalid data, and the 4xxx range vendors use for request errors.
- */
-export function isRetryableClose(code: number): boolean {
-  return !(code === 1003 || code === 1007 || code === 1008 || (code >= 4000 && code < 5000));
-}
-
-/** `http(s)://host` (how base URLs are configured) as the matching `ws(s)://host`, without a trailing slash. */
-export function toWebSocketBase(url: string): string {
-  return url.replace(/^http(s?):\/\//, 'ws$1://').replace(/\/+$/, '');
 }
 
 /** A provider built from a session class: `connect` creates a session and opens its socket. */

@@ -1,0 +1,39 @@
+/** The pipeline benchmark's settings (bench/pipeline.ts): the vendor delays, load levels and durations, each with its reason. */
+
+
+/** The fixed vendor delays every level runs with. */
+export const VENDOR_DELAYS = { sttFinalMs: 150, llmTtftMs: 200, ttsFirstByteMs: 80 } as const;
+const LEVELS = [100, 250, 500] as const;
+/**
+ * `PIPELINE_LEVELS=250` (comma-separated call counts) runs only those load levels, and
+ * `PIPELINE_CAPACITY_ONLY=1` skips the quality and fault levels: a capacity check that costs the shared
+ * machine a minute instead of five. The full run (neither set) prints the complete JSON line.
+ */
+export const levels = (): readonly number[] => {
+  const wanted = (process.env.PIPELINE_LEVELS ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  return wanted.length ? wanted : LEVELS;
+};
+export const capacityOnly = process.env.PIPELINE_CAPACITY_ONLY === '1';
+/** Calls connect spread over this window; measuring starts once all are up. */
+export const STAGGER_MS = 8_000;
+/** How long each call keeps talking after the stagger window: enough for several turns per call. */
+export const DURATION_MS = 25_000;
+/** Playback of agent audio at the caller, faster than real time so marks return and turns cycle sooner. */
+export const PLAYBACK_SPEED = 4;
+/** Lag that still keeps 20 ms audio frames on time with margin: the capacity criterion. */
+export const LAG_OK_MS = 20;
+/**
+ * The event-loop delay histogram's resolution: 1 ms, because at the default 10 ms an idle loop already
+ * reports ~10 ms and the 20 ms criterion could not be told from noise.
+ */
+export const LAG_RESOLUTION_MS = 1;
+/** Concurrent demanding callers in the quality levels, and how long they talk. */
+export const QUALITY_CALLS = 20;
+export const QUALITY_DURATION_MS = 30_000;
+/** Calls in the fault level, one at a time. */
+export const FAULT_CALLS = 6;
+/**
+ * The quality level's same-run baseline: what interruption was before (any caller sound over the agent
+ * stops it at once, nothing resumes), to set the false-interruption rate against.
+ */
+export const NAIVE_INTERRUPTION = { min_duration_ms: 0, min_words: 0, resume_false_interruption: false } as const;

@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { debitItem, readBalance } from '../../lib/store/credits.js';
+import { transact } from '../../lib/store/dynamo.js';
+import { addCredits } from '../../lib/store/workspaces.js';
+import { launchChromium } from '../support/browser.js';
+import { placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../support/calls.js';
+import { csv } from '../support/contact-files.js';
+import { checkScreen, fill, openDashboard, type DashboardUser } from '../support/dashboard.js';
+import { signUpThroughPages } from './dashboard-browser-support.js';
+
+/**
+ * The dashboard in Chromium against the whole local platform (cognito-local included), past the sign-in:
+ * agents and their tools, contacts, history and every other page, as a new user fills them on the first
+ * day (./dashboard.browser.test.ts has the account and key pages). Every screen is checked with axe and a
+ * screenshot (saved under $MEETING_SCREENSHOT-dashboard-*.png when that variable is set).
+ */
+let p: CallsPlatform;
+let browser: Browser;
+
+beforeAll(async () => {
+  p = await startCallsPlatform();
+  // Recordings play without a click in the test (a person presses Play).
+  browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await p?.stop();
+});
+
+/** A user who signed up through the pages and is signed in on `page`. */
+const newUser = (page: Page, tag: string): Promise<DashboardUser> => signUpThroughPages(page, p.baseUrl, tag);
+
+// Generous bounds: each test signs a user up through the pages, and the machine may be busy.
+describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
+  it('Agents: create one with a model, a voice and a prompt whose variables are checked; a test call explains a 402', async () => {
+    const { context, page, problems } = await openDashboard(browser);
+    const user = await newUser(page, 'agents');
+    await page.getByRole('link', { name: 'New agent' }).first().click();
+    await page.getByRole('heading', { name: 'New agent' }).waitFor();
+    await fill(page, 'Name', 'Clinic receptionist');
+    await page.getByLabel('Language model provider').selectOption('anthropic');
+    expect(await page.getByLabel('Model', { exact: true }).inputValue()).toBe('claude-haiku-4-5');
+    await page.getByLabel('Helena').check();
+    await fill(page, 'System prompt', 'You help {{contactName}} book visits. Their plan is {{plan}}.');
+    // contactName is a field every contact has; no contact has "plan" yet.
+    await page.getByText('No contact has the field “plan”').waitFor();
+    await checkScreen(page, 'agent-new', ['main h1', '.voice.selected', '#vars-heading']);
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.waitForURL(/\/dashboard\/agents\/agt_/);
+    const agentId = page.url().split('/').pop()!;
+    const stored = await p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`);
+    expect(stored.body).toMatchObject({ name: 'Clinic receptionist', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'deepgram', tts_voice_id: 'aura-2-helena-en' });
+
+    // A workspace without credits: the test call is refused and the page says why.
+    const balance = await readBalance(p.deps.db, user.session.workspace.id);
+    await transact(p.deps.db, [debitItem(p.deps.db, user.session.workspace.id, balance)]);
+    await page.getByRole('button', { name: 'Start a test call' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/reserves credits/);
+    await checkScreen(page, 'agent-402', ['.notice-error']);
+    await addCredits(p.deps.db, user.session.workspace.id, 50);
+    await page.getByRole('button', { name: 'Start a test call' }).click();
+    const open = page.getByRole('link', { name: 'Open the call (new tab)' });
+    await open.waitFor();
+    expect(await open.getAttribute('href')).toMatch(new RegExp(`^${p.baseUrl}/meeting/call_\\w+\\?token=`));
+    expect(await open.getAttribute('target')).toBe('_blank');
+    await checkScreen(page, 'agent-edit', ['main h1', '#talk-heading', '.card a.btn-primary']);
+
+    // The list shows it; an edit saves only what changed.
+    await fill(page, 'Name', 'Front desk');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`)).body.name).toBe('Front desk');
+    await page.getByRole('link', { name: 'Agents', exact: true }).click();
+    await page.getByRole('row', { name: /Front desk/ }).waitFor();
+    // Each cell says what the list carries: the model and the speech vendor (the list has no voice id).
+    expect((await page.getByRole('row', { name: /Front desk/ }).getByRole('cell').allInnerTexts()).slice(1, 3)).toEqual([
+      'Anthropic · claude-haiku-4-5',
+      'Deepgram Aura',
+    ]);
+    await checkScreen(page, 'agents-list', ['table']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("Agents: the agent's tools are every workspace tool by default, or the ones ticked", async () => {
+    const { context, page, problems } = await openDashboard(browser);
+    const user = await newUser(page, 'agent-tools');
+    const key = user.session.apiKey;
+    const tool = async (name: string) =>
+      (await p.api(key, 'POST', '/api/tools', { name, type: 'transfer', description: `Hands the caller to ${name.toLowerCase()}`, config: { url: 'tel:+14155550142' } })).body._id as string;
+    const sales = await tool('Sales desk');
+    await tool('Support desk');
+    const agent = await p.api(key, 'POST', '/api/agents', { name: 'Sales line', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram' });
+    const agentId = agent.body._id as string;
+    await page.goto(`${p.baseUrl}/dashboard/agents/${agentId}`);
+    await page.getByRole('heading', { name: 'Sales line' }).waitFor();
+    const everyTool = page.getByLabel('All workspace tools, including tools added later');
+    expect(await everyTool.isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /Sales desk/ }).count()).toBe(0);
+
+    await page.getByLabel('Only the tools chosen below').check();
+    await page.getByRole('checkbox', { name: /Sales desk/ }).check();
+    expect(await page.getByRole('checkbox', { name: /Support desk/ }).isChecked()).toBe(false);
+    await checkScreen(page, 'agent-tools', ['.tools-picker', '.tool-choices']);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await p.api(key, 'GET', `/api/agents/${agentId}`)).body.tool_ids).toEqual([sales]);
+
+    // The choice is what the page shows next time; going back to every tool stores null.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sales line' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: /Sales desk/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /Support desk/ }).isChecked()).toBe(false);
+    await everyTool.check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await p.api(key, 'GET', `/api/agents/${agentId}`)).body.tool_ids).toBeNull();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('Contacts: a CSV upload shows progress and the rows it refused; search finds the others', async () => {
+    const { context, page, problems } = await openDashboard(browser);
+    await newUser(page, 'contacts');
+    await page.getByRole('link', { name: 'Contacts' }).click();
+    await page.getByText('No contacts yet').waitFor();
+    await page.getByRole('button', { name: 'Upload contacts' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upload contacts' });
+    await checkScreen(page, 'contacts-upload', ['#contact-file', 'dialog button[type=submit]']);
+    await page.setInputFiles('#contact-file', {
+      name: 'patients.csv',
+      mimeType: 'text/csv',
+      buffer: csv(['contactName,phoneNumber,plan', 'Ada Lovelace,+14155550101,gold', 'Alan Turing,(415) 555-0102,silver', 'Nobody,not a number,bronze']),
+    });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByText('2 imported, 0 skipped.').waitFor();
+    const report = dialog.getByRole('region', { name: 'Rows not imported' });
+    const errorRow = await report.getByRole('row').nth(1).getByRole('cell').allTextContents();
+    expect(errorRow.slice(0, 3)).toEqual(['4', 'phoneNumber', 'not a number']);
+    await checkScreen(page, 'contacts-report', ['.import-report']);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('row', { name: /Alan Turing/ }).waitFor();
+    await fill(page, 'Search', 'Ada');
+    await page.getByRole('row', { name: /Alan Turing/ }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('row', { name: /Ada Lovelace/ }).getByRole('cell').allTextContents()).toEqual(['Ada Lovelace', '+14155550101', 'US']);
+    await checkScreen(page, 'contacts-list', ['table', 'input[type=search]']);
+
+    // The prompt editor now knows the uploaded "plan" column.
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('link', { name: 'New agent' }).first().click();
+    await fill(page, 'System prompt', 'Their plan is {{plan}}.');
+    await page.locator('code.var-known', { hasText: '{{plan}}' }).first().waitFor();
+    expect(await page.locator('.var-warning').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('History: a call’s transcript, summary, cost, latency waterfall, and its recording plays', async () => {
+    const { context, page, problems } = await openDashboard(browser);
+    const user = await newUser(page, 'history');
+    await addCredits(p.deps.db, user.session.workspace.id, 100);
+    // A phone call in the user's workspace, placed with their session key as any API client would.
+    const setup = { workspaceId: user.session.workspace.id, apiKey: user.session.apiKey, ...(await p.agentAndNumber(user.session.apiKey)) };
+    const { callId, record } = await placeOutboundCall(p, '+14155550177', { kind: 'answer', lines: ['Hello?'] }, { setup, agentPatch: { recording_enabled: true }, contactName: 'Grace Hopper' });
+    const said = String(record.callTranscript).split('\n');
+    expect(said.length).toBeGreaterThan(1);
+
+    await page.getByRole('link', { name: 'History' }).click();
+    const row = page.getByRole('row', { name: /Grace Hopper/ });
+    await row.waitFor();
+    await checkScreen(page, 'history-list', ['table', 'form[role=search]']);
+    await row.getByRole('link').click();
+    await page.waitForURL(new RegExp(`/dashboard/history/${callId}$`));
+    await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
+    const transcript = page.locator('.transcript');
+    // Each line of the record is a turn of the conversation, agent and caller told apart.
+    await transcript.getByText('Hello Grace Hopper, this is the clinic calling.').waitFor();
+    const turns = await transcript.locator('li').evaluateAll((items) => items.map((li) => `${li.classList.contains('turn-agent') ? 'agent' : 'user'}: ${li.querySelector('p')!.textContent}`));
+    expect(turns).toEqual(said);
+    await page.getByText('Caller hung up').or(page.getByText('Agent ended the call')).first().waitFor();
+    expect(await page.locator('.chart svg rect.stage-llm').count()).toBeGreaterThan(0);
+
+    // The recording: a presigned URL the page's CSP lets the audio element load, and it plays.
+    const audio = page.locator('audio');
+    await audio.waitFor();
+    await page.waitForFunction(() => (document.querySelector('audio')?.duration ?? 0) > 0.5, undefined, { timeout: 20_000 });
+    await audio.evaluate((a: HTMLAudioElement) => a.play());
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0.2, undefined, { timeout: 20_000 });
+    await checkScreen(page, 'call', ['.transcript', 'audio']);
+
+    // The call's cost is in today's usage on the Credits page, drawn as a chart.
+    await page.getByRole('link', { name: 'Credits' }).click();
+    await page.locator('rect.usage-bar').last().waitFor();
+    await checkScreen(page, 'credits-usage', ['.stats', '.chart svg']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('every other page: accessible, usable on a phone, with its empty and filled states', async () => {
+    const { context, page, problems } = await openDashboard(browser);
+    const user = await newUser(page, 'pages');
+    await addCredits(p.deps.db, user.session.workspace.id, 25);
+
+    await page.getByRole('link', { name: 'Tools' }).click();
+    await page.getByText('No tools yet').waitFor();
+    await page.getByRole('button', { name: 'New tool' }).click();
+    await fill(page, 'Name', 'check_availability');
+    await fill(page, 'Description', 'Looks up free appointment slots for a day.');
+    await fill(page, 'URL', 'https://api.example.com/slots');
+    await page.getByRole('button', { name: '+ Add header' }).click();
+    await fill(page, 'Header 1 name', 'Authorization');
+    await fill(page, 'Header 1 value', 'Bearer s3cr3t-value');
+    await checkScreen(page, 'tools-create', ['dialog button[type=submit]']);
+    await page.getByRole('button', { name: 'Create tool' }).click();
+    await page.getByRole('button', { name: 'check_availability' }).click();
+    const details = page.getByRole('dialog', { name: 'check_availability' });
+    await details.getByText('Authorization').waitFor();
+    expect(await details.textContent()).toContain('********');
+    expect(await page.content()).not.toContain('s3cr3t-value');
+    await checkScreen(page, 'tools-detail', ['dialog .facts']);
+    await details.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('link', { name: 'Phone numbers' }).click();
+    await page.getByText('No phone numbers yet').waitFor();
+    await page.getByRole('button', { name: 'Buy a number' }).click();
+    const buy = page.getByRole('dialog', { name: 'Buy a phone number' });
+    await fill(page, 'Area code', '415');
+    await buy.getByRole('button', { name: 'Search' }).click();
+    const first = buy.getByRole('button', { name: /^Buy / }).first();
+    await first.waitFor();
+    await checkScreen(page, 'numbers-search', ['dialog .number-results']);
+    await first.click();
+    await page.getByRole('row', { name: /\+1415/ }).waitFor();
+    await checkScreen(page, 'numbers-list', ['table']);
+
+    await page.getByRole('link', { name: 'Credits' }).click();
+    await page.getByTestId('credit-balance').waitFor();
+    expect(await page.getByTestId('credit-balance').textContent()).toBe(String(await readBalance(p.deps.db, user.session.workspace.id)));
+    await checkScreen(page, 'credits', ['.stats', '#refused-heading']);
+
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('row', { name: new RegExp(user.email) }).waitFor();
+    const invitee = await openDashboard(browser);
+    const guest = await newUser(invitee.page, 'guest');
+    await fill(page, 'Email', guest.email);
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(/Invitation for/).waitFor();
+    const link = (await page.locator('.notice-success .secret-value').textContent())!;
+    expect(link).toMatch(new RegExp(`^${p.baseUrl}/dashboard/accept-invitation#token=`));
+    await checkScreen(page, 'members', ['#invite-heading', 'table']);
+
+    // The invited user opens the link signed in, accepts, and lands in the workspace as a member.
+    await invitee.page.goto(link);
+    await invitee.page.getByRole('heading', { name: 'Join a workspace' }).waitFor();
+    await checkScreen(invitee.page, 'invitation', ['button.btn-primary']);
+    await invitee.page.getByRole('button', { name: 'Accept invitation' }).click();
+    await invitee.page.getByRole('option', { name: 'pages team (member)', selected: true }).waitFor({ state: 'attached' });
+    await invitee.page.getByRole('link', { name: 'API keys' }).click();
+    await invitee.page.getByText('Only an owner of pages team can see and manage its API keys.').waitFor();
+    expect(invitee.problems).toEqual([]);
+    await invitee.context.close();
+    await page.reload();
+    await page.getByRole('row', { name: new RegExp(guest.email) }).waitFor();
+
+    // A second workspace: created from the switcher, which then switches between the two.
+    await page.getByRole('button', { name: '+ New workspace' }).click();
+    const create = page.getByRole('dialog', { name: 'New workspace' });
+    await fill(page, 'Name', 'Second team');
+    await checkScreen(page, 'workspace-new', ['dialog button[type=submit]']);
+    await create.getByRole('button', { name: 'Create workspace' }).click();
+    const switcher = page.getByRole('combobox', { name: 'Workspace' });
+    await page.getByRole('option', { name: 'Second team (owner)', selected: true }).waitFor({ state: 'attached' });
+    await page.getByText('No agents yet').waitFor();
+    await switcher.selectOption(user.session.workspace.id);
+    // The switch is done once the select shows the first workspace and is enabled again (it is disabled while switching).
+    await page.waitForFunction((id) => {
+      const select = document.querySelector<HTMLSelectElement>('#workspace-switcher');
+      return select !== null && select.value === id && !select.disabled;
+    }, user.session.workspace.id);
+    // Back in the first workspace: its number is listed again.
+    await page.getByRole('link', { name: 'Phone numbers' }).click();
+    await page.getByRole('row', { name: /\+1415/ }).waitFor();
+    expect(await switcher.inputValue()).toBe(user.session.workspace.id);
+
+    // A phone: the sidebar is a drawer behind the Menu button.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await checkScreen(page, 'phone-menu', ['#workspace-switcher', 'nav[aria-label=Workspace] a[href$="/history"]']);
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByText('No calls yet').waitFor();
+    await checkScreen(page, 'phone-history', ['main h1', 'input[type=search]']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
