@@ -8,8 +8,22 @@ import { expect, it, vi } from 'vitest';
 import type { Config } from '../../lib/config.js';
 import { MULAW_SILENCE, mulawToPcm, pcmToMulaw } from '../../lib/vendors/shared/mulaw.js';
 import { EnergyVad, normalizeTranscript, type StandinSession, type SttStandinControl, type WireFrame } from '../../lib/local/standins/stt-engine.js';
-import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../lib/vendors/stt/port.js';
-import type { VendorCase } from './stt-contract-wire.js';
+import type { SttEvent, SttOptions, SttProvider, SttProviderId, SttStream } from '../../lib/vendors/stt/port.js';
+
+/** One STT vendor's contract: its key, what it reports, and its exact wire sequence (stt-contract-wire.ts). */
+export interface VendorCase {
+  readonly id: SttProviderId;
+  readonly keyVar: 'DEEPGRAM_API_KEY' | 'ASSEMBLYAI_API_KEY' | 'SPEECHMATICS_API_KEY' | 'OPENAI_API_KEY';
+  /**
+   * Whether the real service is documented to report speech starts for this configuration. AssemblyAI lists
+   * SpeechStarted in its message sequence, but not for every model, so there it is checked only when sent.
+   */
+  readonly realSpeechStarted: boolean;
+  /** Is this client message the adapter's finalize request? */
+  readonly isFinalize: (m: Record<string, unknown>) => boolean;
+  /** Asserts the whole wire sequence of one stream that sent `audioBytes` of audio, then closed. */
+  readonly wire: (s: StandinSession, control: SttStandinControl, audioBytes: number) => void;
+}
 
 export const SPOKEN = 'Hello, I would like to book a table for two.';
 const FRAME_BYTES = 160; // 20 ms of 8 kHz mu-law, Twilio's packet

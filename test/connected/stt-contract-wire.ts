@@ -7,25 +7,12 @@ import { wireSteps, type StandinSession, type SttStandinControl } from '../../li
 import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 import { pcmToLinear16 } from '../../lib/vendors/shared/pcm.js';
 import type { SttOptions, SttProviderId } from '../../lib/vendors/stt/port.js';
-import { LEAD_SILENCE_MS, OPTIONS, WIDEBAND_SPEECH, binaryIn, jsonIn, sent } from './stt-contract-support.js';
+import { LEAD_SILENCE_MS, OPTIONS, WIDEBAND_SPEECH, binaryIn, jsonIn, sent, type VendorCase } from './stt-contract-support.js';
+
 
 // ---------------------------------------------------------------------------------------------------------
 // Per vendor: how finalize shows on the wire, and the exact wire sequence of a whole stream
 // ---------------------------------------------------------------------------------------------------------
-
-export interface VendorCase {
-  readonly id: SttProviderId;
-  readonly keyVar: 'DEEPGRAM_API_KEY' | 'ASSEMBLYAI_API_KEY' | 'SPEECHMATICS_API_KEY' | 'OPENAI_API_KEY';
-  /**
-   * Whether the real service is documented to report speech starts for this configuration. AssemblyAI lists
-   * SpeechStarted in its message sequence, but not for every model, so there it is checked only when sent.
-   */
-  readonly realSpeechStarted: boolean;
-  /** Is this client message the adapter's finalize request? */
-  readonly isFinalize: (m: Record<string, unknown>) => boolean;
-  /** Asserts the whole wire sequence of one stream that sent `audioBytes` of audio, then closed. */
-  readonly wire: (s: StandinSession, control: SttStandinControl, audioBytes: number) => void;
-}
 
 export const VENDORS: readonly VendorCase[] = [
   {
