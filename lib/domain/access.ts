@@ -1,7 +1,7 @@
 import { AppError } from './errors.js';
 
 /**
- * What the one middleware stack (lib/http/handler.ts, session-cookie.ts, key-verdict.ts) needs of the
+ * What the one middleware stack (lib/http/handler.ts and middleware/, session-cookie.ts, lib/services/api-keys.ts) needs of the
  * dashboard's and the widget's rules, apart from those domains' schemas: every Lambda bundles the stack, and
  * a module of zod schemas is never tree-shaken out of a bundle (each schema is a call at load time).
  * dashboard.ts and widget.ts re-export these.

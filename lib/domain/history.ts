@@ -67,7 +67,7 @@ export function historyRange(q: HistoryListQuery): { fromMs?: number; toMs?: num
   return { fromMs, toMs };
 }
 
-/** One caller turn's latency figures as the streaming service stores them (streaming-service/src/session/reply.ts). */
+/** One caller turn's latency figures as the streaming service stores them (streaming-service/src/call/latency.ts). */
 const TurnLatencyView = z.object({
   sttMs: z.number().nullable(),
   llmFirstTokenMs: z.number().nullable(),
