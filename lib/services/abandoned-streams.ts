@@ -1,4 +1,3 @@
-import type { Deps } from '../deps.js';
 import { STREAM_ABANDONED_AFTER_MS, type Call } from '../domain/call.js';
 import { describeError, log } from '../observability/log.js';
 import { findStaleStreams } from '../store/call-indexes.js';

@@ -1,5 +1,8 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PASSWORD, emailedCode, fill, newEmail, signIn, type DashboardUser } from '../support/dashboard.js';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from '../support/browser.js';
+import { startCallsPlatform, type CallsPlatform } from '../support/calls.js';
 
 /** What the dashboard's browser files share (./dashboard.browser.test.ts, ./dashboard-pages.browser.test.ts). */
 
@@ -17,4 +20,27 @@ export async function signUpThroughPages(page: Page, baseUrl: string, tag: strin
   await page.getByText('Your account is confirmed').waitFor();
   const session = await signIn(page, baseUrl, email, PASSWORD);
   return { email, password: PASSWORD, session };
+}
+
+/**
+ * A dashboard browser file's platform and Chromium, started before its tests and stopped after them, and a
+ * new user signed up through the pages.
+ */
+export function dashboardRig() {
+  const rig = {
+    p: undefined as unknown as CallsPlatform,
+    browser: undefined as unknown as Browser,
+    /** A user who signed up through the pages and is signed in on `page`. */
+    newUser: (page: Page, tag: string): Promise<DashboardUser> => signUpThroughPages(page, rig.p.baseUrl, tag),
+  };
+  beforeAll(async () => {
+    rig.p = await startCallsPlatform();
+    // Recordings play without a click in the test (a person presses Play).
+    rig.browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
+  }, 180_000);
+  afterAll(async () => {
+    await rig.browser?.close();
+    await rig.p?.stop();
+  });
+  return rig;
 }

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { debitItem, readBalance } from '../../lib/store/credits.js';
 import { transact } from '../../lib/store/dynamo.js';
 import { addCredits } from '../../lib/store/workspaces.js';
-import { launchChromium } from '../support/browser.js';
-import { placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../support/calls.js';
+import { placeOutboundCall } from '../support/calls.js';
 import { csv } from '../support/contact-files.js';
-import { checkScreen, fill, openDashboard, type DashboardUser } from '../support/dashboard.js';
-import { signUpThroughPages } from './dashboard-browser-support.js';
+import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
+import { dashboardRig } from './dashboard-browser-support.js';
 
 /**
  * The dashboard in Chromium against the whole local platform (cognito-local included), past the sign-in:
@@ -15,28 +13,13 @@ import { signUpThroughPages } from './dashboard-browser-support.js';
  * day (./dashboard.browser.test.ts has the account and key pages). Every screen is checked with axe and a
  * screenshot (saved under $MEETING_SCREENSHOT-dashboard-*.png when that variable is set).
  */
-let p: CallsPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  p = await startCallsPlatform();
-  // Recordings play without a click in the test (a person presses Play).
-  browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await p?.stop();
-});
-
-/** A user who signed up through the pages and is signed in on `page`. */
-const newUser = (page: Page, tag: string): Promise<DashboardUser> => signUpThroughPages(page, p.baseUrl, tag);
+const rig = dashboardRig();
 
 // Generous bounds: each test signs a user up through the pages, and the machine may be busy.
 describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
   it('Agents: create one with a model, a voice and a prompt whose variables are checked; a test call explains a 402', async () => {
-    const { context, page, problems } = await openDashboard(browser);
-    const user = await newUser(page, 'agents');
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'agents');
     await page.getByRole('link', { name: 'New agent' }).first().click();
     await page.getByRole('heading', { name: 'New agent' }).waitFor();
     await fill(page, 'Name', 'Clinic receptionist');
@@ -50,22 +33,22 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.waitForURL(/\/dashboard\/agents\/agt_/);
     const agentId = page.url().split('/').pop()!;
-    const stored = await p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`);
+    const stored = await rig.p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`);
     expect(stored.body).toMatchObject({ name: 'Clinic receptionist', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'deepgram', tts_voice_id: 'aura-2-helena-en' });
 
     // A workspace without credits: the test call is refused and the page says why.
-    const balance = await readBalance(p.deps.db, user.session.workspace.id);
-    await transact(p.deps.db, [debitItem(p.deps.db, user.session.workspace.id, balance)]);
+    const balance = await readBalance(rig.p.deps.db, user.session.workspace.id);
+    await transact(rig.p.deps.db, [debitItem(rig.p.deps.db, user.session.workspace.id, balance)]);
     await page.getByRole('button', { name: 'Start a test call' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/reserves credits/);
     await checkScreen(page, 'agent-402', ['.notice-error']);
-    await addCredits(p.deps.db, user.session.workspace.id, 50);
+    await addCredits(rig.p.deps.db, user.session.workspace.id, 50);
     await page.getByRole('button', { name: 'Start a test call' }).click();
     const open = page.getByRole('link', { name: 'Open the call (new tab)' });
     await open.waitFor();
-    expect(await open.getAttribute('href')).toMatch(new RegExp(`^${p.baseUrl}/meeting/call_\\w+\\?token=`));
+    expect(await open.getAttribute('href')).toMatch(new RegExp(`^${rig.p.baseUrl}/meeting/call_\\w+\\?token=`));
     expect(await open.getAttribute('target')).toBe('_blank');
     await checkScreen(page, 'agent-edit', ['main h1', '#talk-heading', '.card a.btn-primary']);
 
@@ -73,7 +56,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await fill(page, 'Name', 'Front desk');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
-    expect((await p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`)).body.name).toBe('Front desk');
+    expect((await rig.p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`)).body.name).toBe('Front desk');
     await page.getByRole('link', { name: 'Agents', exact: true }).click();
     await page.getByRole('row', { name: /Front desk/ }).waitFor();
     // Each cell says what the list carries: the model and the speech vendor (the list has no voice id).
@@ -87,16 +70,16 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
   });
 
   it("Agents: the agent's tools are every workspace tool by default, or the ones ticked", async () => {
-    const { context, page, problems } = await openDashboard(browser);
-    const user = await newUser(page, 'agent-tools');
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'agent-tools');
     const key = user.session.apiKey;
     const tool = async (name: string) =>
-      (await p.api(key, 'POST', '/api/tools', { name, type: 'transfer', description: `Hands the caller to ${name.toLowerCase()}`, config: { url: 'tel:+14155550142' } })).body._id as string;
+      (await rig.p.api(key, 'POST', '/api/tools', { name, type: 'transfer', description: `Hands the caller to ${name.toLowerCase()}`, config: { url: 'tel:+14155550142' } })).body._id as string;
     const sales = await tool('Sales desk');
     await tool('Support desk');
-    const agent = await p.api(key, 'POST', '/api/agents', { name: 'Sales line', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram' });
+    const agent = await rig.p.api(key, 'POST', '/api/agents', { name: 'Sales line', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram' });
     const agentId = agent.body._id as string;
-    await page.goto(`${p.baseUrl}/dashboard/agents/${agentId}`);
+    await page.goto(`${rig.p.baseUrl}/dashboard/agents/${agentId}`);
     await page.getByRole('heading', { name: 'Sales line' }).waitFor();
     const everyTool = page.getByLabel('All workspace tools, including tools added later');
     expect(await everyTool.isChecked()).toBe(true);
@@ -108,7 +91,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await checkScreen(page, 'agent-tools', ['.tools-picker', '.tool-choices']);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
-    expect((await p.api(key, 'GET', `/api/agents/${agentId}`)).body.tool_ids).toEqual([sales]);
+    expect((await rig.p.api(key, 'GET', `/api/agents/${agentId}`)).body.tool_ids).toEqual([sales]);
 
     // The choice is what the page shows next time; going back to every tool stores null.
     await page.reload();
@@ -118,14 +101,14 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await everyTool.check();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
-    expect((await p.api(key, 'GET', `/api/agents/${agentId}`)).body.tool_ids).toBeNull();
+    expect((await rig.p.api(key, 'GET', `/api/agents/${agentId}`)).body.tool_ids).toBeNull();
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('Contacts: a CSV upload shows progress and the rows it refused; search finds the others', async () => {
-    const { context, page, problems } = await openDashboard(browser);
-    await newUser(page, 'contacts');
+    const { context, page, problems } = await openDashboard(rig.browser);
+    await rig.newUser(page, 'contacts');
     await page.getByRole('link', { name: 'Contacts' }).click();
     await page.getByText('No contacts yet').waitFor();
     await page.getByRole('button', { name: 'Upload contacts' }).click();
@@ -161,12 +144,12 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
   });
 
   it('History: a call’s transcript, summary, cost, latency waterfall, and its recording plays', async () => {
-    const { context, page, problems } = await openDashboard(browser);
-    const user = await newUser(page, 'history');
-    await addCredits(p.deps.db, user.session.workspace.id, 100);
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'history');
+    await addCredits(rig.p.deps.db, user.session.workspace.id, 100);
     // A phone call in the user's workspace, placed with their session key as any API client would.
-    const setup = { workspaceId: user.session.workspace.id, apiKey: user.session.apiKey, ...(await p.agentAndNumber(user.session.apiKey)) };
-    const { callId, record } = await placeOutboundCall(p, '+14155550177', { kind: 'answer', lines: ['Hello?'] }, { setup, agentPatch: { recording_enabled: true }, contactName: 'Grace Hopper' });
+    const setup = { workspaceId: user.session.workspace.id, apiKey: user.session.apiKey, ...(await rig.p.agentAndNumber(user.session.apiKey)) };
+    const { callId, record } = await placeOutboundCall(rig.p, '+14155550177', { kind: 'answer', lines: ['Hello?'] }, { setup, agentPatch: { recording_enabled: true }, contactName: 'Grace Hopper' });
     const said = String(record.callTranscript).split('\n');
     expect(said.length).toBeGreaterThan(1);
 
@@ -202,9 +185,9 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
   });
 
   it('every other page: accessible, usable on a phone, with its empty and filled states', async () => {
-    const { context, page, problems } = await openDashboard(browser);
-    const user = await newUser(page, 'pages');
-    await addCredits(p.deps.db, user.session.workspace.id, 25);
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'pages');
+    await addCredits(rig.p.deps.db, user.session.workspace.id, 25);
 
     await page.getByRole('link', { name: 'Tools' }).click();
     await page.getByText('No tools yet').waitFor();
@@ -240,18 +223,18 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
 
     await page.getByRole('link', { name: 'Credits' }).click();
     await page.getByTestId('credit-balance').waitFor();
-    expect(await page.getByTestId('credit-balance').textContent()).toBe(String(await readBalance(p.deps.db, user.session.workspace.id)));
+    expect(await page.getByTestId('credit-balance').textContent()).toBe(String(await readBalance(rig.p.deps.db, user.session.workspace.id)));
     await checkScreen(page, 'credits', ['.stats', '#refused-heading']);
 
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('row', { name: new RegExp(user.email) }).waitFor();
-    const invitee = await openDashboard(browser);
-    const guest = await newUser(invitee.page, 'guest');
+    const invitee = await openDashboard(rig.browser);
+    const guest = await rig.newUser(invitee.page, 'guest');
     await fill(page, 'Email', guest.email);
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText(/Invitation for/).waitFor();
     const link = (await page.locator('.notice-success .secret-value').textContent())!;
-    expect(link).toMatch(new RegExp(`^${p.baseUrl}/dashboard/accept-invitation#token=`));
+    expect(link).toMatch(new RegExp(`^${rig.p.baseUrl}/dashboard/accept-invitation#token=`));
     await checkScreen(page, 'members', ['#invite-heading', 'table']);
 
     // The invited user opens the link signed in, accepts, and lands in the workspace as a member.

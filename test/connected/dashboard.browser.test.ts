@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { startCallsPlatform, type CallsPlatform } from '../support/calls.js';
-import { PASSWORD, checkScreen, emailedCode, fill, newEmail, openDashboard, signIn, type DashboardUser } from '../support/dashboard.js';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, checkScreen, emailedCode, fill, newEmail, openDashboard, signIn } from '../support/dashboard.js';
 import { codeFor, signedUpUser } from '../support/dashboard-api.js';
-import { signUpThroughPages } from './dashboard-browser-support.js';
+import { dashboardRig } from './dashboard-browser-support.js';
 
 /**
  * The dashboard in Chromium against the whole local platform (cognito-local included): what a new user
@@ -12,42 +9,27 @@ import { signUpThroughPages } from './dashboard-browser-support.js';
  * $MEETING_SCREENSHOT-dashboard-*.png when that variable is set).
  */
 
-let p: CallsPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  p = await startCallsPlatform();
-  // Recordings play without a click in the test (a person presses Play).
-  browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await p?.stop();
-});
-
-/** A user who signed up through the pages and is signed in on `page`. */
-const newUser = (page: Page, tag: string): Promise<DashboardUser> => signUpThroughPages(page, p.baseUrl, tag);
+const rig = dashboardRig();
 
 // Generous bounds: each test signs a user up through the pages, and the machine may be busy.
 describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
   it('serves the app for deep links under a strict CSP, and redirects /dashboard', async () => {
-    const deep = await fetch(`${p.baseUrl}/dashboard/agents/agt_123`);
+    const deep = await fetch(`${rig.p.baseUrl}/dashboard/agents/agt_123`);
     expect(deep.status).toBe(200);
     expect(deep.headers.get('content-type')).toMatch(/^text\/html/);
     expect(deep.headers.get('content-security-policy')).toMatch(/script-src 'self';/);
     expect(deep.headers.get('content-security-policy')).not.toMatch(/unsafe-inline/);
     expect(await deep.text()).toMatch(/<script type="module" crossorigin src="\/dashboard\/assets\/[\w-]+\.js">/);
-    const bare = await fetch(`${p.baseUrl}/dashboard`, { redirect: 'manual' });
+    const bare = await fetch(`${rig.p.baseUrl}/dashboard`, { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([308, '/dashboard/']);
-    const missing = await fetch(`${p.baseUrl}/dashboard/assets/nothing.js`);
+    const missing = await fetch(`${rig.p.baseUrl}/dashboard/assets/nothing.js`);
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 
   it('sign up, confirm, sign in; a reload keeps the session; sign out ends it; a password reset works', async () => {
-    const { context, page, problems } = await openDashboard(browser);
-    await page.goto(`${p.baseUrl}/dashboard/`);
+    const { context, page, problems } = await openDashboard(rig.browser);
+    await page.goto(`${rig.p.baseUrl}/dashboard/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await checkScreen(page, 'sign-in', ['form', 'button[type=submit]']);
 
@@ -69,7 +51,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Confirm account' }).click();
     await page.getByText('Your account is confirmed').waitFor();
 
-    const session = await signIn(page, p.baseUrl, email, PASSWORD);
+    const session = await signIn(page, rig.p.baseUrl, email, PASSWORD);
     expect(session.workspace).toMatchObject({ name: 'Acme Clinic', role: 'owner' });
     await checkScreen(page, 'agents-empty', ['nav[aria-label=Workspace]', '#workspace-switcher', 'main h1']);
     // Nothing of the session is kept where a script could read it later.
@@ -79,10 +61,10 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.goto(`${p.baseUrl}/dashboard/agents`);
+    await page.goto(`${rig.p.baseUrl}/dashboard/agents`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     // The old session key no longer works.
-    expect((await p.api(session.apiKey, 'GET', '/api/agents')).status).toBe(401);
+    expect((await rig.p.api(session.apiKey, 'GET', '/api/agents')).status).toBe(401);
 
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await fill(page, 'Email', email);
@@ -93,16 +75,16 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await fill(page, 'New password', 'Another-secret-42');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Your password is changed').waitFor();
-    await signIn(page, p.baseUrl, email, 'Another-secret-42');
+    await signIn(page, rig.p.baseUrl, email, 'Another-secret-42');
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('sign-up with an address that has an account shows what a new address gets, and the emailed reset code lets the person in', async () => {
     const email = newEmail('existing');
-    await signedUpUser(p.baseUrl, email, PASSWORD, 'Existing team');
-    const { context, page, problems } = await openDashboard(browser);
-    await page.goto(`${p.baseUrl}/dashboard/sign-up`);
+    await signedUpUser(rig.p.baseUrl, email, PASSWORD, 'Existing team');
+    const { context, page, problems } = await openDashboard(rig.browser);
+    await page.goto(`${rig.p.baseUrl}/dashboard/sign-up`);
     await fill(page, 'Email', email);
     await fill(page, 'Password', 'Forgotten-pass-7');
     await fill(page, 'Workspace name', 'Second try');
@@ -123,15 +105,15 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await fill(page, 'New password', 'Remembered-pass-8');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Your password is changed').waitFor();
-    const session = await signIn(page, p.baseUrl, email, 'Remembered-pass-8');
+    const session = await signIn(page, rig.p.baseUrl, email, 'Remembered-pass-8');
     expect(session.workspace.name).toBe('Existing team');
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('Settings → API keys: create a key, see it once, use it, revoke it and see it refused', async () => {
-    const { context, page, problems } = await openDashboard(browser);
-    await newUser(page, 'keys');
+    const { context, page, problems } = await openDashboard(rig.browser);
+    await rig.newUser(page, 'keys');
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByText('No API keys yet').waitFor();
     await checkScreen(page, 'keys-empty', ['main h1', 'main .btn-primary']);
@@ -159,7 +141,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await checkScreen(page, 'keys-list', ['table', 'td.actions button']);
 
     // curl-like: the key works against the API.
-    const ok = await fetch(`${p.baseUrl}/api/agents`, { headers: { 'x-api-key': value } });
+    const ok = await fetch(`${rig.p.baseUrl}/api/agents`, { headers: { 'x-api-key': value } });
     expect(ok.status).toBe(200);
 
     await row.getByRole('button', { name: 'Revoke CRM sync' }).click();
@@ -168,7 +150,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await checkScreen(page, 'keys-revoke', ['dialog .btn-danger']);
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('No API keys yet').waitFor();
-    const refused = await fetch(`${p.baseUrl}/api/agents`, { headers: { 'x-api-key': value } });
+    const refused = await fetch(`${rig.p.baseUrl}/api/agents`, { headers: { 'x-api-key': value } });
     expect(refused.status).toBe(401);
     expect(problems).toEqual([]);
     await context.close();

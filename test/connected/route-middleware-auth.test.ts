@@ -5,48 +5,20 @@
  * public routes, webhooks and failed keys are rate limited per address before any work, and a key per key.
  * Driven without a server, as ./route-middleware.test.ts is. Expected values are literals.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { getDeps, type Deps } from '../../lib/deps.js';
+import { type Deps } from '../../lib/deps.js';
 import { AppError } from '../../lib/domain/errors.js';
 import type { RouteInput } from '../../lib/http/handler.js';
 import type { RouteSpec } from '../../lib/infra/routes.js';
-import { ensureTable } from '../../lib/local/platform/dynamodb.js';
 import { createSessionKey } from '../../lib/store/users.js';
 import { createApiKey, createWorkspace, hashApiKey, revokeApiKey } from '../../lib/store/workspaces.js';
-import { base, bodyOf, call, event } from './route-middleware-support.js';
+import { base, bodyOf, call, event, middlewareEnvironment } from './route-middleware-support.js';
 
+const environment = middlewareEnvironment();
 let deps: Deps;
-let dataDir: string;
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'vap-mw-'));
-  const table = `t-${randomBytes(6).toString('hex')}`;
-  await ensureTable(inject('stores').dynamodb, table);
-  // The middleware builds its dependencies from the environment on first use, as in a Lambda.
-  Object.assign(process.env, {
-    TABLE_NAME: table,
-    AWS_REGION: 'us-east-1',
-    DYNAMODB_ENDPOINT: inject('stores').dynamodb,
-    SECRET_KEY_FILE: join(dataDir, 'secret.key'),
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    // Day-long windows (their end is UTC midnight) for the tests that fill one: a window's end falling
-    // between the requests that fill it and the one that must be refused reset the count (a minute's window
-    // did once, under load).
-    RATE_LIMIT_KEY: '20/86400s',
-    RATE_LIMIT_AUTH_FAILURES: '20/86400s',
-    RATE_LIMIT_WIDGET: '10/86400s',
-    RATE_LIMIT_WEBHOOK: '5/86400s',
-  });
-  deps = await getDeps();
-});
-afterAll(async () => {
-  await rm(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  deps = environment();
 });
 
 describe('the key decides the workspace', () => {

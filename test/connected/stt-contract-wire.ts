@@ -3,7 +3,7 @@
  * and wideband: handshake, parameters, auth, audio framing, keepalive and close.
  */
 import { expect } from 'vitest';
-import { wireSteps, type StandinSession, type SttStandinControl } from '../../lib/local/standins/stt-engine.js';
+import { wireSteps, type StandinSession } from '../../lib/local/standins/stt-engine.js';
 import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 import { pcmToLinear16 } from '../../lib/vendors/shared/pcm.js';
 import type { SttOptions, SttProviderId } from '../../lib/vendors/stt/port.js';

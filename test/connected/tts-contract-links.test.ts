@@ -6,49 +6,27 @@
  * socket past its inactivity timeout; and startTtsStandins stands in for every vendor without a key. Against
  * each vendor's stand-in (./tts-contract.test.ts holds the speech half of the contract).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig, type Config } from '../../lib/config.js';
+import { describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../lib/config.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { startElevenLabsStandin } from '../../lib/local/standins/elevenlabs.js';
 import { startTtsStandins } from '../../lib/local/standins/tts.js';
-import { TONE_AMPLITUDE, TONE_MS_PER_CHAR, synthesizeTone, type ConnectionRecord, type TtsStandin } from '../../lib/local/standins/tts-audio.js';
+import { TONE_AMPLITUDE, TONE_MS_PER_CHAR, synthesizeTone, type TtsStandin } from '../../lib/local/standins/tts-audio.js';
 import { WIDEBAND_AUDIO, type AudioFormat } from '../../lib/vendors/shared/audio-format.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
-import type { TtsUtteranceMetrics } from '../../lib/vendors/tts/base.js';
 import { createTtsProvider } from '../../lib/vendors/tts/index.js';
-import type { TtsSession } from '../../lib/vendors/tts/port.js';
-import { KEY, LONG, PHRASES, SCRIPT, VARIANTS, collect, concat, expectedTone, linear16Rms, sentAudioSizes, speakTwoPhrases } from './tts-contract-support.js';
+import { LONG, PHRASES, VARIANTS, collect, concat, expectedTone, linear16Rms, sentAudioSizes, speakTwoPhrases, variantSuite } from './tts-contract-support.js';
 
 describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => {
-  const voiceId = DEFAULT_VOICE[variant.id];
-  let standin: TtsStandin;
-  let config: Config;
-  const metrics: TtsUtteranceMetrics[] = [];
-  const sessions: TtsSession[] = [];
+  const rig = variantSuite(variant);
 
-  const connect = async (): Promise<TtsSession> => {
-    const provider = createTtsProvider(variant.id, config, { onMetrics: (m) => metrics.push(m) });
-    const session = await provider.connect({ voiceId });
-    sessions.push(session);
-    return session;
-  };
-  const lastConnection = (): ConnectionRecord => standin.connections.at(-1)!;
-
-  beforeAll(async () => {
-    standin = await variant.start({ apiKey: KEY, script: SCRIPT });
-    config = loadConfig(variant.env(standin));
-  });
-  afterAll(async () => {
-    await Promise.all(sessions.map((s) => s.close()));
-    await standin.stop();
-  });
 
   it.sequential('reopens a socket that dropped while idle, before the next utterance', async () => {
-    const session = await connect();
-    const dropped = lastConnection();
-    standin.dropConnections();
-    await vi.waitFor(() => expect(lastConnection().openedAtMs).toBeGreaterThan(dropped.openedAtMs), { timeout: 10_000 });
-    const reopened = lastConnection();
+    const session = await rig.connect();
+    const dropped = rig.lastConnection();
+    rig.standin.dropConnections();
+    await vi.waitFor(() => expect(rig.lastConnection().openedAtMs).toBeGreaterThan(dropped.openedAtMs), { timeout: 10_000 });
+    const reopened = rig.lastConnection();
     expect(reopened.closedAtMs).toBeUndefined();
     const u = session.utterance('after-drop');
     u.pushText('Still here.');
@@ -60,13 +38,13 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
   });
 
   it.sequential('fails an utterance whose socket drops mid-audio with a retryable VendorError, and recovers for the next', async () => {
-    const session = await connect();
+    const session = await rig.connect();
     const u = session.utterance('dropped');
     u.pushText(LONG);
     u.end();
     const failure = (async () => {
       for await (const chunk of u.audio) {
-        if (chunk.audio.length > 0) standin.dropConnections();
+        if (chunk.audio.length > 0) rig.standin.dropConnections();
       }
     })();
     await expect(failure).rejects.toSatisfy((e: unknown) => e instanceof VendorError && e.retryable && e.vendor === variant.id);
@@ -78,14 +56,14 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
   });
 
   it.sequential('speaks linear16 16 kHz when the session asks for it, in whole samples even when the vendor splits one', async () => {
-    standin.setScript({ splitSamples: true });
+    rig.standin.setScript({ splitSamples: true });
     try {
-      const session = await createTtsProvider(variant.id, config).connect({ voiceId, format: WIDEBAND_AUDIO });
-      sessions.push(session);
+      const session = await createTtsProvider(variant.id, rig.config).connect({ voiceId: rig.voiceId, format: WIDEBAND_AUDIO });
+      rig.sessions.push(session);
       const u = session.utterance('wideband');
       speakTwoPhrases(u);
       const { chunks, bytes } = await collect(u);
-      const connection = lastConnection();
+      const connection = rig.lastConnection();
       variant.expectWidebandWire(connection);
       expect(connection.format).toEqual(WIDEBAND_AUDIO);
       // The stand-in cut samples in two; the adapter handed on whole samples only, and lost no byte.
@@ -97,18 +75,18 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
       expect(linear16Rms(bytes)).toBeGreaterThan(0.65 * TONE_AMPLITUDE);
       await session.close();
     } finally {
-      standin.setScript({ splitSamples: false });
+      rig.standin.setScript({ splitSamples: false });
     }
   });
 
   it.sequential('fails with a non-retryable VendorError when asked for a format the vendor cannot produce', async () => {
     const odd: AudioFormat = { encoding: 'linear16', sampleRate: 11_025 };
-    const failure = await createTtsProvider(variant.id, config)
-      .connect({ voiceId, format: odd })
+    const failure = await createTtsProvider(variant.id, rig.config)
+      .connect({ voiceId: rig.voiceId, format: odd })
       .then(
         async (session) => {
           // Cartesia checks the format per request: the refusal comes with the first utterance.
-          sessions.push(session);
+          rig.sessions.push(session);
           const u = session.utterance('unsupported-format');
           u.pushText('Hello.');
           u.end();
@@ -125,17 +103,17 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
   });
 
   it.sequential('refuses a wrong key with a non-retryable VendorError carrying the vendor status', async () => {
-    const provider = createTtsProvider(variant.id, loadConfig({ ...variant.env(standin), [variant.keyVariable]: 'wrong-key' }));
-    await expect(provider.connect({ voiceId })).rejects.toSatisfy(
+    const provider = createTtsProvider(variant.id, loadConfig({ ...variant.env(rig.standin), [variant.keyVariable]: 'wrong-key' }));
+    await expect(provider.connect({ voiceId: rig.voiceId })).rejects.toSatisfy(
       (e: unknown) => e instanceof VendorError && !e.retryable && e.status === 401 && e.vendor === variant.id,
     );
   });
 
   it.sequential('fails connect without a key, without touching the network', async () => {
-    const before = standin.connections.length;
+    const before = rig.standin.connections.length;
     const provider = createTtsProvider(variant.id, loadConfig({}));
-    await expect(provider.connect({ voiceId })).rejects.toSatisfy((e: unknown) => e instanceof VendorError && !e.retryable);
-    expect(standin.connections.length).toBe(before);
+    await expect(provider.connect({ voiceId: rig.voiceId })).rejects.toSatisfy((e: unknown) => e instanceof VendorError && !e.retryable);
+    expect(rig.standin.connections.length).toBe(before);
   });
 });
 

@@ -3,14 +3,17 @@
  * stand-ins speak to, each vendor's variant (how its stand-in starts, how config reaches it, its exact wire
  * sequence), and readers of an utterance's audio.
  */
-import { expect } from 'vitest';
-import type { Config } from '../../lib/config.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { loadConfig, type Config } from '../../lib/config.js';
 import { startCartesiaStandin } from '../../lib/local/standins/cartesia.js';
 import { startDeepgramTtsStandin } from '../../lib/local/standins/deepgram-tts.js';
 import { startElevenLabsStandin } from '../../lib/local/standins/elevenlabs.js';
 import { synthesizeTone, type ConnectionRecord, type TtsScript, type TtsStandin, type TtsStandinOptions } from '../../lib/local/standins/tts-audio.js';
 import { linear16ToPcm } from '../../lib/vendors/shared/pcm.js';
-import type { TtsAudioChunk, TtsProviderId, TtsUtterance } from '../../lib/vendors/tts/port.js';
+import type { TtsUtteranceMetrics } from '../../lib/vendors/tts/base.js';
+import { createTtsProvider } from '../../lib/vendors/tts/index.js';
+import type { TtsAudioChunk, TtsProviderId, TtsSession, TtsUtterance } from '../../lib/vendors/tts/port.js';
+import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 
 export const SCRIPT = { firstByteDelayMs: 150, chunkMs: 40, realtimeFactor: 4, speech: false } as const satisfies TtsScript;
 export const KEY = 'contract-test-key';
@@ -212,3 +215,34 @@ export const expectAudible = (bytes: Uint8Array) => {
   const loud = bytes.filter((b) => b !== 0xff && b !== 0x7f).length;
   expect(loud / bytes.length).toBeGreaterThan(0.2);
 };
+
+/**
+ * One variant's suite: its own stand-in (started before the suite, stopped after it, with every session it
+ * opened), the config that points the adapter at it, and the metrics the adapter reported.
+ */
+export function variantSuite(variant: Variant) {
+  const rig = {
+    voiceId: DEFAULT_VOICE[variant.id],
+    standin: undefined as unknown as TtsStandin,
+    config: undefined as unknown as Config,
+    metrics: [] as TtsUtteranceMetrics[],
+    sessions: [] as TtsSession[],
+    /** A session of the variant's adapter on the stand-in, closed with the suite. */
+    async connect(): Promise<TtsSession> {
+      const provider = createTtsProvider(variant.id, rig.config, { onMetrics: (m) => rig.metrics.push(m) });
+      const session = await provider.connect({ voiceId: rig.voiceId });
+      rig.sessions.push(session);
+      return session;
+    },
+    lastConnection: (): ConnectionRecord => rig.standin.connections.at(-1)!,
+  };
+  beforeAll(async () => {
+    rig.standin = await variant.start({ apiKey: KEY, script: SCRIPT });
+    rig.config = loadConfig(variant.env(rig.standin));
+  });
+  afterAll(async () => {
+    await Promise.all(rig.sessions.map((s) => s.close()));
+    await rig.standin.stop();
+  });
+  return rig;
+}

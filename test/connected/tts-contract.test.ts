@@ -7,13 +7,12 @@
  * against the real vendor when its key is set (STYLE 13).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig, type Config } from '../../lib/config.js';
+import { loadConfig } from '../../lib/config.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
-import { synthesizeTone, type ConnectionRecord, type TtsStandin } from '../../lib/local/standins/tts-audio.js';
-import type { TtsUtteranceMetrics } from '../../lib/vendors/tts/base.js';
+import { synthesizeTone } from '../../lib/local/standins/tts-audio.js';
 import { createTtsProvider } from '../../lib/vendors/tts/index.js';
 import type { TtsSession } from '../../lib/vendors/tts/port.js';
-import { KEY, LONG, PHRASES, SCRIPT, VARIANTS, collect, expectAudible, expectedTone, speakAndCancel, speakTwoPhrases } from './tts-contract-support.js';
+import { LONG, PHRASES, SCRIPT, VARIANTS, collect, expectAudible, expectedTone, speakAndCancel, speakTwoPhrases, variantSuite } from './tts-contract-support.js';
 
 // ---- against the stand-ins -------------------------------------------------------------------------------
 
@@ -21,40 +20,20 @@ import { KEY, LONG, PHRASES, SCRIPT, VARIANTS, collect, expectAudible, expectedT
 // most of their time is audio paced by those stand-ins. Inside a vendor's suite the tests run one after
 // another (`it.sequential`), as they reprogram and read its stand-in.
 describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => {
-  const voiceId = DEFAULT_VOICE[variant.id];
-  let standin: TtsStandin;
-  let config: Config;
-  const metrics: TtsUtteranceMetrics[] = [];
-  const sessions: TtsSession[] = [];
+  const rig = variantSuite(variant);
 
-  const connect = async (): Promise<TtsSession> => {
-    const provider = createTtsProvider(variant.id, config, { onMetrics: (m) => metrics.push(m) });
-    const session = await provider.connect({ voiceId });
-    sessions.push(session);
-    return session;
-  };
-  const lastConnection = (): ConnectionRecord => standin.connections.at(-1)!;
-
-  beforeAll(async () => {
-    standin = await variant.start({ apiKey: KEY, script: SCRIPT });
-    config = loadConfig(variant.env(standin));
-  });
-  afterAll(async () => {
-    await Promise.all(sessions.map((s) => s.close()));
-    await standin.stop();
-  });
 
   it.sequential('connects: the socket is open before the first utterance', async () => {
-    const before = standin.connections.length;
-    const session = await connect();
-    expect(standin.connections.length).toBe(before + 1);
-    expect(lastConnection().closedAtMs).toBeUndefined();
+    const before = rig.standin.connections.length;
+    const session = await rig.connect();
+    expect(rig.standin.connections.length).toBe(before + 1);
+    expect(rig.lastConnection().closedAtMs).toBeUndefined();
     await session.close();
-    await vi.waitFor(() => expect(lastConnection().closedAtMs).toBeDefined(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(rig.lastConnection().closedAtMs).toBeDefined(), { timeout: 10_000 });
   });
 
   it.sequential('turns two flushed phrases into exactly the audio the script gives that text, and completes after end', async () => {
-    const session = await connect();
+    const session = await rig.connect();
     const u = session.utterance('two-phrases');
     speakTwoPhrases(u);
     const { chunks, bytes } = await collect(u);
@@ -67,21 +46,21 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     await session.close();
   });
 
-  it.sequential('delivers the first chunk only after the first-byte delay, and reports it in the metrics', async () => {
-    const session = await connect();
+  it.sequential('delivers the first chunk only after the first-byte delay, and reports it in the rig.metrics', async () => {
+    const session = await rig.connect();
     const u = session.utterance('first-byte');
     const flushedAt = speakTwoPhrases(u);
     const { chunks } = await collect(u);
     const firstByte = chunks[0]!.atMs - flushedAt;
     expect(firstByte).toBeGreaterThanOrEqual(SCRIPT.firstByteDelayMs - 5);
-    const m = metrics.find((x) => x.utteranceId === 'first-byte');
+    const m = rig.metrics.find((x) => x.utteranceId === 'first-byte');
     expect(m).toMatchObject({ provider: variant.id, outcome: 'complete', audioBytes: expectedTone(...PHRASES).length });
     expect(m?.firstByteMs).toBeGreaterThanOrEqual(SCRIPT.firstByteDelayMs - 5);
     await session.close();
   });
 
   it.sequential('keeps two utterances on one session apart, even when both are in flight at once', async () => {
-    const session = await connect();
+    const session = await rig.connect();
     const a = session.utterance('a');
     const b = session.utterance('b');
     a.pushText('First answer, spoken first.');
@@ -102,12 +81,12 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
   });
 
   it.sequential('cancel mid-audio ends the audio at once, sends the vendor its cancel, and leaves nothing behind', async () => {
-    const session = await connect();
+    const session = await rig.connect();
     const u = session.utterance('barge-in');
     const { received, chunksAfterCancel } = await speakAndCancel(u);
     expect(chunksAfterCancel).toBe(0);
     expect(received).toBeLessThan(synthesizeTone(LONG).length);
-    const connection = lastConnection();
+    const connection = rig.lastConnection();
     await vi.waitFor(() => expect(variant.cancelSeen(connection, 'barge-in')).toBeDefined(), { timeout: 10_000 });
     // The vendor was stopped mid-audio: it still had audio to send when the cancel arrived.
     expect(variant.cancelSeen(connection, 'barge-in')!.pendingBytes).toBeGreaterThan(0);
@@ -116,13 +95,13 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     next.pushText('Sorry, go ahead.');
     next.end();
     expect((await collect(next)).bytes).toEqual(expectedTone('Sorry, go ahead.'));
-    const m = metrics.find((x) => x.utteranceId === 'barge-in');
+    const m = rig.metrics.find((x) => x.utteranceId === 'barge-in');
     expect(m?.outcome).toBe('cancelled');
     await session.close();
   });
 
   it.sequential('cancelling an utterance does not take the one queued behind it down too', async () => {
-    const session = await connect();
+    const session = await rig.connect();
     const first = session.utterance('interrupted');
     first.pushText(LONG);
     first.flush();
@@ -139,8 +118,8 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
   });
 
   it.sequential('speaks exactly the documented wire sequence', async () => {
-    const session = await connect();
-    const connection = lastConnection();
+    const session = await rig.connect();
+    const connection = rig.lastConnection();
     const u1 = session.utterance('u1');
     speakTwoPhrases(u1);
     await collect(u1);
@@ -148,7 +127,7 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     await vi.waitFor(() => expect(variant.cancelSeen(connection, 'u2')).toBeDefined(), { timeout: 10_000 });
     await session.close();
     await vi.waitFor(() => expect(connection.closedAtMs).toBeDefined(), { timeout: 10_000 });
-    variant.expectWire(connection, voiceId);
+    variant.expectWire(connection, rig.voiceId);
   });
 
 });

@@ -1,5 +1,5 @@
 /**
- * The SSRF guard for tool calls lives in lib/http/outbound-target.ts, shared with webhook deliveries; this
+ * The SSRF guard for tool calls lives in lib/outbound/target-guard.ts, shared with webhook deliveries; this
  * module keeps the tools' import path.
  */
 export {

@@ -11,28 +11,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { costFor, STREAM_ABANDONED_AFTER_MS, type Call } from '../../../lib/domain/call.js';
-import { STREAM_TOKEN_KEY_PURPOSE, verifyStreamToken, type StreamTokenClaims } from '../../../lib/domain/stream-token.js';
-import type { HistoryRecord } from '../../../lib/domain/history.js';
-import { SimulatedCaller } from '../../../lib/local/callers/simulated-caller.js';
-import { loadConfig } from '../../../lib/config.js';
+import { costFor, STREAM_ABANDONED_AFTER_MS } from '../../../lib/domain/call.js';
 import { ABANDONED_STREAM_SUMMARY, settleAbandonedStreams } from '../../../lib/services/abandoned-streams.js';
 import { claimCallStream, heartbeatCallStream } from '../../../lib/services/call-streams.js';
 import { endConnectedCall } from '../../../lib/services/connected-call-end.js';
-import type { CallMeasurement } from '../../../lib/domain/call-measurement.js';
-import { callPricing, settleCall } from '../../../lib/services/credits.js';
-import { findCall } from '../../../lib/store/calls.js';
+import { settleCall } from '../../../lib/services/credits.js';
 import { findStaleStreams } from '../../../lib/store/call-indexes.js';
-import { listLedger, readBalance } from '../../../lib/store/credits.js';
-import { platformEnvironment } from '../../../streaming-service/src/environment.js';
-import { vendorProviders } from '../../../streaming-service/src/providers.js';
-import { createStreamingServer } from '../../../streaming-service/src/server.js';
-import type { CallEnded, StreamingEnvironment, StreamingServer } from '../../../streaming-service/src/service.js';
-import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { readBalance } from '../../../lib/store/credits.js';
+import { startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 import { loseAnswers } from '../../support/faults.js';
+import { CREDITS, streamRig } from './abandoned-streams-support.js';
 
-const CREDITS = 100;
 const GRACE = STREAM_ABANDONED_AFTER_MS;
 let p: CallsPlatform;
 
@@ -42,45 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => p?.stop());
 
-const pricing = () => callPricing(p.deps.config);
-const iso = (ms: number) => new Date(ms).toISOString();
-const tokenIn = (twiml: string) => /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)?.[1];
-const call = async (c: { workspaceId: string; callId: string }): Promise<Call> => (await findCall(p.deps.db, c.workspaceId, c.callId))!;
-
-/** An inbound call answered by an agent: its reservation is taken, its stream not yet claimed. */
-async function answeredCall() {
-  const s = await p.callerSetup(CREDITS);
-  expect((await p.api(s.apiKey, 'PATCH', `/api/phone-numbers/${s.numberId}`, { agentId: s.agentId })).status).toBe(200);
-  const rung = await p.platform.twilio!.ringInbound(s.number, '+14155550190');
-  const token = tokenIn(rung.body)!;
-  const verified = verifyStreamToken(token, p.deps.secrets.deriveKey(STREAM_TOKEN_KEY_PURPOSE));
-  if (!verified.ok) throw new Error('no stream token');
-  const claims: StreamTokenClaims = verified.claims;
-  return { ...s, token, callSid: rung.callSid, claims, callId: claims.callId };
-}
-
-async function historyOf(apiKey: string, callId: string): Promise<HistoryRecord | undefined> {
-  const res = await p.api(apiKey, 'GET', `/api/history/${callId}`);
-  return res.status === 200 ? (res.body as HistoryRecord) : undefined;
-}
-
-async function ledgerOf(workspaceId: string, callId: string) {
-  return (await listLedger(p.deps.db, workspaceId)).filter((e) => e.callId === callId);
-}
-
-/** What the streaming service's end would report, measuring `seconds`. */
-const streamEnd = (c: Awaited<ReturnType<typeof answeredCall>>, seconds: number): CallMeasurement => ({
-  workspaceId: c.workspaceId,
-  callId: c.callId,
-  callSid: c.callSid,
-  durationSeconds: seconds,
-  endReason: 'customer_hangup',
-  transcript: 'Agent: Hello.\nCaller: Bye.',
-  summary: 'The caller said goodbye.',
-  turnLatencies: [],
-  llmUsage: { inputTokens: 0, outputTokens: 0 },
-  onWorkspaceKeys: [],
-});
+const { pricing, iso, call, answeredCall, historyOf, ledgerOf, streamEnd } = streamRig(() => p);
 
 describe('the sweep, driven through the store with an injected clock', () => {
   it('settles a stream that stopped beating at claim → last heartbeat, completed/error, with an honest record', async () => {
