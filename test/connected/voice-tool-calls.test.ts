@@ -29,6 +29,8 @@ const CALLER = [
 // Short waiting phrases (the defaults are 1.3 to 2.8 s of audio each, played in real time), two of each so
 // the test sees them vary.
 const FILLERS = ['One sec.', 'Hold on.'];
+/** Phrases the agent speaks per turn: the answer alone, or a filler, "still working" and the answer. */
+const PHRASES_PER_ANSWER = [1, 1, 3, 3, 3, 3];
 const STILL = ['Still on it.', 'Nearly there.'];
 
 beforeAll(async () => {
@@ -103,7 +105,11 @@ describe('tool calls during a call', () => {
       await caller.play(tone(300));
       // Each turn has an LLM request for the tool call and one after its result.
       await waitUntil(() => (vp.platform.voice.llm.control.requestsFor('openai').length >= (turn + 1) * 2 ? true : undefined));
-      await waitUntil(() => (caller.echoed.length > before ? true : undefined));
+      // The answer's last phrase played (a mark is echoed per phrase, named `<utterance>.<index>`): a slow
+      // lookup's line can go quiet between its fillers and its answer, and a question asked then would
+      // interrupt the answer.
+      const last = `.${PHRASES_PER_ANSWER[turn]! - 1}`;
+      await waitUntil(() => (caller.echoed.slice(before).some((e) => e.name.endsWith(last) && !e.flushed) ? true : undefined));
       await caller.whenIdle();
       await caller.pause(300);
       await caller.whenIdle();
