@@ -17,7 +17,7 @@ const STYLE =
   'ul{list-style:none;margin:0;padding:0;display:grid;gap:.75rem}' +
   'li{background:#fff;border:1px solid #d1d5db;border-radius:.5rem;padding:.75rem 1rem}' +
   'a{color:#1d4ed8;font-weight:600}a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}' +
-  'code{font-size:.9375rem}' +
+  'code{font-size:.9375rem;white-space:nowrap}' +
   '.what{display:block;color:#374151;font-weight:400}';
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
