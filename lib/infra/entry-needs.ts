@@ -57,6 +57,7 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // Presigning needs read: the URL carries the signer's permissions.
   'functions/history/recording-url.ts': { recordings: 'read' },
   'functions/docs/openapi.ts': { table: 'none' },
+  'functions/docs/home.ts': { table: 'none' },
   'functions/phone-numbers/available.ts': { twilioCredentials: true },
   'functions/phone-numbers/buy.ts': { twilioCredentials: true },
   'functions/phone-numbers/delete.ts': { twilioCredentials: true, webhooks: 'send' },

@@ -108,12 +108,12 @@ describe('contact upload', () => {
   it('imports an .xlsx with numeric phone cells using defaultCountry', async () => {
     const ws = await t.workspace();
     const book = await xlsx([
-      ['Contact Name', 'PHONENUMBER', 'score'],
+      ['Who', 'PHONENUMBER', 'score'],
       ['Ann', 4155552671, 7],
       ['Bob', 14155552672, null],
     ]);
     const bad = await upload(ws.apiKey, book, { workspaceId: ws.workspaceId, filename: 'c.xlsx' });
-    // "Contact Name" is not "contactName": the required column is missing.
+    // "Who" is no spelling of contactName: the required column is missing.
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('missing_columns');
 
@@ -128,6 +128,21 @@ describe('contact upload', () => {
     const found = await counts(ws.apiKey);
     expect(found.numbers.sort()).toEqual(['+14155552671', '+14155552672']);
     expect(found.total).toBe(2);
+  });
+
+  it('reads "Name" and "Phone Number"-style headers, and refuses two phone columns naming both', async () => {
+    const ws = await t.workspace();
+    const res = await upload(ws.apiKey, csv(['Full Name,phone_number,Plan', 'Ann,+14155552671,gold']), { workspaceId: ws.workspaceId });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ imported: 1, skipped: 0, errors: [] });
+    const listed = await t.api(ws.apiKey, 'GET', '/api/contacts');
+    expect(listed.body.data).toEqual([expect.objectContaining({ contactName: 'Ann', phoneNumber: '+14155552671' })]);
+
+    const book = await xlsx([['Name', 'Phone', 'Mobile'], ['Bob', '+14155552672', '+14155552673']]);
+    const bad = await upload(ws.apiKey, book, { workspaceId: ws.workspaceId, filename: 'c.xlsx' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'ambiguous_columns', message: expect.stringContaining('"Phone" and "Mobile"') });
+    expect((await counts(ws.apiKey)).total).toBe(1);
   });
 
   it('skips numbers the workspace already has, and a second upload of the same file imports 0', async () => {

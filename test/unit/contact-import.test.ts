@@ -7,6 +7,7 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { csvRows, sniffDelimiter } from '../../lib/domain/contact-import/csv.js';
+import { knownColumn } from '../../lib/domain/contact-import/headers.js';
 import { HTTP_IMPORT_LIMITS, planContactFile, type ImportLimits, type ImportPlan } from '../../lib/domain/contact-import/index.js';
 import { numberText } from '../../lib/domain/contact-import/xlsx.js';
 import { readZipDirectory } from '../../lib/domain/contact-import/zip.js';
@@ -97,7 +98,7 @@ describe('header', () => {
   });
 
   it('names every missing required column in a 400', async () => {
-    const both = await failure(plan(csv(['name,phone', 'Ann,+14155552671'])));
+    const both = await failure(plan(csv(['who,digits', 'Ann,+14155552671'])));
     expect(both).toMatchObject({ status: 400, code: 'missing_columns' });
     expect(both.message).toContain('contactName');
     expect(both.message).toContain('phoneNumber');
@@ -105,9 +106,46 @@ describe('header', () => {
       { field: 'contactName', message: 'required column is missing' },
       { field: 'phoneNumber', message: 'required column is missing' },
     ]);
-    const one = await failure(plan(csv(['contactName,phone'])));
+    const one = await failure(plan(csv(['contactName,digits'])));
     expect(one.message).toContain('phoneNumber');
     expect(one.message).not.toContain('contactName');
+  });
+
+  it('reads the documented aliases of the known columns, ignoring case, spaces and punctuation', async () => {
+    const cases: [string, string][] = [
+      ['Name,Phone', 'name/phone'],
+      ['Full Name,Phone Number', 'spaced'],
+      ['contact_name,phone_number', 'snake case'],
+      ['CONTACT-NAME,Mobile Number', 'hyphen and capitals'],
+      ['Contact,Tel.', 'trailing dot'],
+      ['display name,mobile', 'other aliases'],
+      ['name,number', 'bare number'],
+      ['name,telephone', 'telephone'],
+    ];
+    for (const [header, label] of cases) {
+      const p = await plan(csv([`${header},note`, 'Ann,+14155552671,hi']));
+      expect(p.drafts, label).toEqual([{ row: 2, contactName: 'Ann', phoneNumber: '+14155552671', region: 'US', externalFields: { note: 'hi' } }]);
+    }
+    for (const header of ['Name', 'full name', 'contactName']) expect(knownColumn(header)).toBe('contactName');
+    for (const header of ['phone_number', 'Mobile', 'TEL', 'cell phone']) expect(knownColumn(header)).toBe('phoneNumber');
+    // Near misses stay external fields rather than being guessed at.
+    for (const header of ['first name', 'last name', 'work phone', 'account number', 'phones']) expect(knownColumn(header)).toBeUndefined();
+    const near = await plan(csv(['name,phone,first name,work phone', 'Ann,+14155552671,A,+14155552672']));
+    expect(near.drafts[0]!.externalFields).toEqual({ 'first name': 'A', 'work phone': '+14155552672' });
+  });
+
+  it('refuses two columns naming the same field with a 400 that names both', async () => {
+    const phones = await failure(plan(csv(['name,Phone,Mobile', 'Ann,+14155552671,+14155552672'])));
+    expect(phones).toMatchObject({ status: 400, code: 'ambiguous_columns' });
+    expect(phones.message).toBe('The columns "Phone" and "Mobile" both name phoneNumber; rename or remove one of them.');
+    expect(phones.details).toEqual([
+      { field: 'Phone', message: 'column 2 is read as phoneNumber' },
+      { field: 'Mobile', message: 'column 3 is also read as phoneNumber' },
+    ]);
+    const names = await failure(plan(csv(['contactName,Full Name,phone'])));
+    expect(names).toMatchObject({ status: 400, code: 'ambiguous_columns' });
+    expect(names.message).toContain('"contactName" and "Full Name"');
+    expect(await failure(plan(csv(['name,phone number,phone_number'])))).toMatchObject({ status: 400, code: 'ambiguous_columns' });
   });
 
   it('refuses a __proto__ header, and no header reaches a prototype', async () => {

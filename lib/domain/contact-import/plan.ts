@@ -1,6 +1,7 @@
 import { regionText } from '../contact.js';
 import { normalizePhone } from '../phone.js';
 import { ImportLimitError, InvalidImportFileError } from './errors.js';
+import { COLUMN_ALIASES, knownColumn, type KnownColumn } from './headers.js';
 import type { ImportLimits } from './limits.js';
 import type { SheetRow } from './sheet.js';
 
@@ -53,15 +54,6 @@ const HEADER_MAX_CHARS = 64;
 
 const REQUIRED = ['contactName', 'phoneNumber'] as const;
 /**
- * The columns with a meaning, matched after trimming and case-insensitively. A Map, because a header is
- * client text: looking "constructor" up in a plain object would find Object's constructor.
- */
-const KNOWN = new Map<string, 'contactName' | 'phoneNumber' | 'region'>([
-  ['contactname', 'contactName'],
-  ['phonenumber', 'phoneNumber'],
-  ['region', 'region'],
-]);
-/**
  * Refused as a header: stored as a field name it is a prototype-pollution vector for any consumer that
  * merges `externalFields` into a plain object (the JSON body parser refuses the same key).
  */
@@ -87,7 +79,7 @@ function readHeader(cells: readonly string[], limits: ImportLimits): Columns {
       { field: 'file', message: 'too many columns', limit: limits.maxColumns },
     ]);
   }
-  const known = new Map<string, number>();
+  const known = new Map<KnownColumn, number>();
   const byName = new Map<string, number>();
   const external: { index: number; name: string }[] = [];
   headers.forEach((name, index) => {
@@ -109,15 +101,33 @@ function readHeader(cells: readonly string[], limits: ImportLimits): Columns {
       ]);
     }
     byName.set(folded, index);
-    const meaning = KNOWN.get(folded);
-    if (meaning) known.set(meaning, index);
-    else external.push({ index, name });
+    const meaning = knownColumn(name);
+    if (!meaning) {
+      external.push({ index, name });
+      return;
+    }
+    const earlier = known.get(meaning);
+    if (earlier !== undefined) {
+      // Two spellings of one column ("Phone" and "Mobile"): picking either would import the wrong numbers
+      // for some files, so the caller chooses by renaming one.
+      const first = headers[earlier]!;
+      throw new InvalidImportFileError(
+        'ambiguous_columns',
+        `The columns "${first}" and "${name}" both name ${meaning}; rename or remove one of them.`,
+        [
+          { field: first, message: `column ${earlier + 1} is read as ${meaning}` },
+          { field: name, message: `column ${index + 1} is also read as ${meaning}` },
+        ],
+      );
+    }
+    known.set(meaning, index);
   });
   const missing = REQUIRED.filter((r) => !known.has(r));
   if (missing.length > 0) {
     throw new InvalidImportFileError(
       'missing_columns',
-      `The header row is missing the required column${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}.`,
+      `The header row is missing the required column${missing.length > 1 ? 's' : ''} ${missing.join(' and ')} ` +
+        `(${missing.map((m) => `${m} may also be written ${COLUMN_ALIASES[m].slice(1).map((a) => `"${a}"`).join(', ')}`).join('; ')}).`,
       missing.map((field) => ({ field, message: 'required column is missing' })),
     );
   }

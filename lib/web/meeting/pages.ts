@@ -104,6 +104,18 @@ const CALL_SECTION =
   '<div id="captions" class="captions" role="log" tabindex="0" aria-labelledby="captions-title"></div>' +
   '</section>';
 
+/**
+ * The end screen. It alone says the call has ended: the state line above it is hidden once it shows, and
+ * the script moves focus to its heading, so a screen reader reads the heading and the reason once.
+ */
+const ENDED_SECTION =
+  '<section id="ended" class="ended" aria-labelledby="ended-title" hidden>' +
+  '<div class="ended-mark" aria-hidden="true"></div>' +
+  '<h2 id="ended-title" tabindex="-1">The call has ended</h2>' +
+  '<p id="ended-reason" class="ended-reason"></p>' +
+  '<p class="ended-next">You can close this page. To talk again, ask for a new meeting link.</p>' +
+  '</section>';
+
 function joinSection(room: Room, agent: string): string {
   const how = `Check your microphone, then join to start your call with ${agent}. This link works once: after you join, it cannot be used again.`;
   return (
@@ -141,7 +153,7 @@ function roomPage(room: Room): string {
     '<button type="button" id="retry" hidden>Try again</button></section>' +
     (room.token !== undefined ? joinSection(room, agent) : '') +
     CALL_SECTION +
-    '<section id="ended" class="ended" aria-labelledby="ended-title" hidden><h2 id="ended-title">The call has ended</h2><p id="ended-reason"></p><p>You can close this page.</p></section>' +
+    ENDED_SECTION +
     '</main>';
   return page(title, body, true);
 }

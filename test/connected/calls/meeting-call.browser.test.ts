@@ -204,6 +204,9 @@ describe('the meeting page in Chromium', { timeout: 90_000 }, () => {
     await conn.closed;
     await waitForState(page, 'ended');
     expect(await page.textContent('#ended-reason')).toBe('You hung up.');
+    // Said once, by the end screen's heading, which has the focus so a screen reader reads it.
+    expect((await page.innerText('main')).match(/the call has ended/gi)).toHaveLength(1);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('ended-title');
     expect(await axeViolations(page)).toEqual([]);
     await expectOnScreen(page, 'ended', ['#ended-title', '#ended-reason']);
     expect(problems).toEqual([]);
@@ -303,6 +306,7 @@ describe('the meeting page in Chromium', { timeout: 90_000 }, () => {
     await waitForState(page, 'ended');
     expect(await page.textContent('#ended-reason')).toMatch(/connection was lost/);
     expect(await axeViolations(page)).toEqual([]);
+    await expectOnScreen(page, 'ended-lost', ['#ended-title', '#ended-reason']);
     expect(problems.filter((m) => !/WebSocket/.test(m))).toEqual([]);
     await context.close();
   });

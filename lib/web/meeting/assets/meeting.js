@@ -52,7 +52,8 @@ const END_REASONS = {
 /** The streaming service's `error` codes, said for a person. */
 const ERRORS = {
   bad_credential: ['This call cannot be joined', 'This page’s session is not valid any more. Ask for a new meeting link.'],
-  ended: ['The call has ended', 'This call is over. Ask for a new meeting link to talk again.'],
+  // The state line already says "The call has ended."; the title says what that means here.
+  ended: ['This call is over', 'It cannot be joined again. Ask for a new meeting link to talk again.'],
   replaced: ['Continued elsewhere', 'This call continued in another tab or window of this browser.'],
   already_connected: ['Already open elsewhere', 'This call is already open in another tab or window. Close this one and continue there.'],
   insufficient_credits: ['The call cannot start', 'The call cannot start right now. Please try again later or contact whoever sent you the link.'],
@@ -299,9 +300,17 @@ function finish(reason, problem) {
     showProblem(problem.title, problem.text);
     return;
   }
-  setState('ended', 'The call has ended.');
-  $('ended-reason').textContent = END_REASONS[reason] ?? 'The call has ended.';
+  // The end screen's heading says it (once): the state line steps aside, and focus moves to the heading so
+  // a screen reader announces the end and its reason as the live line would have.
+  setState('ended', '');
+  $('state').hidden = true;
+  const why = END_REASONS[reason] ?? '';
+  $('ended-reason').textContent = why;
+  $('ended-reason').hidden = why === '';
+  // The mark is a tick for an ordinary end, not for one our side or the network caused.
+  $('ended').dataset.reason = reason;
   showOnly('ended');
+  $('ended-title').focus();
 }
 
 function showCaption(role, text, final) {
