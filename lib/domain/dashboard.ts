@@ -29,7 +29,7 @@ export const PENDING_SIGN_UP_TTL_MS = 86_400_000;
 
 /** Emails compared and stored in one form (Cognito treats them case-insensitively too). */
 export const Email = z.email().max(254).transform((e) => e.trim().toLowerCase());
-/** Cognito's default policy (8+ characters with upper, lower, digit, symbol) is checked by Cognito itself; this bounds the size. */
+/** The pool's policy (lib/domain/password-policy.ts) is checked by Cognito (or cognito-local) itself; this bounds the size. */
 const Password = z.string().min(8).max(256);
 const Code = z.string().trim().min(1).max(16);
 
