@@ -22,3 +22,21 @@ export const COGNITO_PASSWORD_POLICY = {
   RequireNumbers: PASSWORD_POLICY.requireDigits,
   RequireSymbols: PASSWORD_POLICY.requireSymbols,
 } as const;
+
+/** Cognito's symbol set (its password requirements); a space counts unless it leads or trails. */
+const SYMBOL = /[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+-]|(?<=\S) (?=\S)/;
+
+/**
+ * Whether a password meets {@link PASSWORD_POLICY}, checked where a refusal half-way would leave something
+ * behind (the admin CLI sets a password after creating the Cognito user). The pools check it themselves;
+ * lib/local/platform/cognito-local-start.cjs is the same test for cognito-local.
+ */
+export function meetsPasswordPolicy(password: string): boolean {
+  return (
+    password.length >= PASSWORD_POLICY.minLength &&
+    (!PASSWORD_POLICY.requireUppercase || /[A-Z]/.test(password)) &&
+    (!PASSWORD_POLICY.requireLowercase || /[a-z]/.test(password)) &&
+    (!PASSWORD_POLICY.requireDigits || /[0-9]/.test(password)) &&
+    (!PASSWORD_POLICY.requireSymbols || SYMBOL.test(password))
+  );
+}

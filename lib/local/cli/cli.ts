@@ -14,6 +14,7 @@ import { cliCommandFor, listFlag, parseCommandLine, type CliFlags } from './cli-
 import { canonicalOrigin } from '../../domain/widget.js';
 import { randomBytes } from 'node:crypto';
 import { Email, type Role } from '../../domain/dashboard.js';
+import { meetsPasswordPolicy, PASSWORD_RULE } from '../../domain/password-policy.js';
 import { addMembership, addUserToWorkspace, findUser, listMemberships } from '../../store/users.js';
 import { createCognitoIdentity } from '../../vendors/identity/cognito.js';
 
@@ -182,6 +183,10 @@ async function rotateLocalDataKey(env: CliEnv, aws: boolean): Promise<Record<str
  * and printed, once, in the answer.
  */
 async function createUserCommand(target: Target, env: CliEnv, input: { email: string; workspaceId: string; role: Role }) {
+  // Checked first: Cognito creates the user before it takes the password, and would keep a user with none.
+  if (env.USER_PASSWORD !== undefined && !meetsPasswordPolicy(env.USER_PASSWORD)) {
+    throw new CliFailure(`USER_PASSWORD does not meet the password policy: ${PASSWORD_RULE}`);
+  }
   const identity = identityOf(target, env, 'user create');
   const email = Email.parse(input.email);
   const generated = env.USER_PASSWORD ? undefined : `${randomBytes(15).toString('base64url')}-Aa1`;
