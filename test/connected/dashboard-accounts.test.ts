@@ -6,7 +6,9 @@
  * role each exit non-zero with one line and change nothing. Sign-up, password reset and `user create` refuse
  * a password that breaks the one policy (lib/domain/password-policy.ts) with `weak_password`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CognitoIdentityProviderClient, DescribeUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { COGNITO_PASSWORD_POLICY } from '../../lib/domain/password-policy.js';
 import { main } from '../../lib/local/cli/cli.js';
 import { listMemberships } from '../../lib/store/users.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -102,6 +104,15 @@ describe('the password policy, the same as the AWS pool', () => {
   // One password per rule of PASSWORD_POLICY, each breaking only that rule (a short one is the request
   // schema's to refuse, before Cognito: validation_failed, naming the field).
   const weak = ['password', 'lower-case-1', 'UPPER-CASE-1', 'No-digits-here', 'NoSymbols123'];
+
+  it('is the local pool’s own policy, from the shared constant', async () => {
+    const { endpoint, userPoolId } = inject('stores').cognito;
+    const client = new CognitoIdentityProviderClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const out = await client.send(new DescribeUserPoolCommand({ UserPoolId: userPoolId }));
+    client.destroy();
+    expect(out.UserPool?.Policies?.PasswordPolicy).toMatchObject(COGNITO_PASSWORD_POLICY);
+    expect(out.UserPool?.AutoVerifiedAttributes).toEqual(['email']);
+  });
 
   it('refuses each weak password at sign-up with weak_password, and the address can still sign up', async () => {
     const email = newEmail();
