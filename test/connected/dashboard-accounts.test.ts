@@ -4,13 +4,17 @@
  * workspace with a role (member unless told), which their next sign-in lists and can switch to; an unknown
  * email, an unconfirmed sign-up, an unknown workspace, an existing membership (named with its role) and a bad
  * role each exit non-zero with one line and change nothing. Sign-up, password reset and `user create` refuse
- * a password that breaks the one policy (lib/domain/password-policy.ts) with `weak_password`.
+ * a password that breaks the one policy (lib/domain/password-policy.ts) with `weak_password`. The command the
+ * Credits page offers for an empty balance is a real CLI command that adds the credits.
  */
 import { CognitoIdentityProviderClient, DescribeUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { COGNITO_PASSWORD_POLICY } from '../../lib/domain/password-policy.js';
 import { main } from '../../lib/local/cli/cli.js';
+import { parseCommandLine } from '../../lib/local/cli/cli-args.js';
 import { listMemberships } from '../../lib/store/users.js';
+import { creditBalance } from '../../lib/store/workspaces.js';
+import { addCreditsCommand, SUGGESTED_CREDITS } from '../../lib/web/dashboard/src/add-credits.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { codeFor, DashboardBrowser, signedUpUser } from '../support/dashboard-api.js';
 
@@ -142,5 +146,24 @@ describe('the password policy, the same as the AWS pool', () => {
     expect(made.code).toBe(1);
     expect(made.stderr).toBe('error: USER_PASSWORD does not meet the password policy: At least 8 characters, with upper and lower case letters, a digit and a symbol.\n');
     expect((await cli(['user', 'add', '--email', fresh, '--workspace', ws.workspaceId])).stderr).toMatch(/No dashboard user has the email/);
+  });
+});
+
+describe('the Credits page\'s command for an empty balance', () => {
+  it('adds the credits when run locally, and is a valid command with --aws', async () => {
+    const ws = await t.workspace(0);
+    const [prefix, args] = addCreditsCommand(ws.workspaceId, false).split(' -- ');
+    expect(prefix).toBe('npm run cli');
+    const ran = await cli(args!.split(' '));
+    expect(ran.json).toEqual({ workspaceId: ws.workspaceId, balance: SUGGESTED_CREDITS });
+    expect(await creditBalance(t.deps.db, ws.workspaceId)).toBe(SUGGESTED_CREDITS);
+
+    const aws = addCreditsCommand(ws.workspaceId, true);
+    expect(aws).toMatch(/^TABLE_NAME=<the stack's TableName output> npm run cli -- /);
+    expect(parseCommandLine(aws.split(' -- ')[1]!.split(' '))).toMatchObject({
+      kind: 'command',
+      command: 'credits add',
+      flags: { workspace: ws.workspaceId, amount: String(SUGGESTED_CREDITS), aws: true },
+    });
   });
 });

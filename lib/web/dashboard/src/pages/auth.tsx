@@ -85,9 +85,9 @@ export function SignUpPage() {
     mutationFn: () => authCall('confirm-sign-up', { email, code: code.trim() }),
     onSuccess: () => navigate('/sign-in', { state: { notice: 'Your account is confirmed. Sign in to continue.' } }),
   });
-  // The pool's refusal of a weak password names no field: it is shown at the password, under the rule it broke.
-  const weak = signUp.error instanceof ApiError && signUp.error.code === 'weak_password' ? signUp.error.message : undefined;
-  const fieldError = (field: string) => (field === 'password' && weak ? weak : signUp.error instanceof ApiError ? signUp.error.forField(field) : undefined);
+  // The pool's refusal of a weak password names no field: the alert below says it, and the field is marked.
+  const weak = signUp.error instanceof ApiError && signUp.error.code === 'weak_password';
+  const fieldError = (field: string) => (field === 'password' && weak ? 'Too weak for the rule above.' : signUp.error instanceof ApiError ? signUp.error.forField(field) : undefined);
   if (step === 'code') {
     return (
       <AuthCard title="Check your email" footer={<Link to="/sign-in">Back to sign in</Link>}>
@@ -121,7 +121,7 @@ export function SignUpPage() {
         <TextField label="Email" type="email" autoComplete="email" required value={email} error={fieldError('email')} onChange={(e) => setEmail(e.target.value)} />
         <TextField label="Password" type="password" autoComplete="new-password" required minLength={PASSWORD_POLICY.minLength} hint={PASSWORD_HINT} error={fieldError('password')} value={password} onChange={(e) => setPassword(e.target.value)} />
         <TextField label="Workspace name" required maxLength={200} hint="Your team or company; you can add more workspaces later." error={fieldError('workspaceName')} value={workspaceName} onChange={(e) => setWorkspaceName(e.target.value)} />
-        <ErrorNotice error={weak ? null : signUp.error} />
+        <ErrorNotice error={signUp.error} />
         <Button variant="primary" type="submit" busy={signUp.isPending} className="btn-block">
           Create account
         </Button>
