@@ -4,6 +4,7 @@ import { AppError } from './errors.js';
 export { LAST_USED_RESOLUTION_MS, csrfRefused, jsonRequired, ownerRequired, sessionRequired, userSessionRequired } from './access.js';
 import { canonicalOrigin } from './widget.js';
 import { Name, Timestamp } from './common.js';
+import { PASSWORD_POLICY } from './password-policy.js';
 
 /**
  * The dashboard's accounts (docs/dashboard.md): users, their memberships of workspaces, session keys,
@@ -29,8 +30,8 @@ export const PENDING_SIGN_UP_TTL_MS = 86_400_000;
 
 /** Emails compared and stored in one form (Cognito treats them case-insensitively too). */
 export const Email = z.email().max(254).transform((e) => e.trim().toLowerCase());
-/** Cognito's default policy (8+ characters with upper, lower, digit, symbol) is checked by Cognito itself; this bounds the size. */
-const Password = z.string().min(8).max(256);
+/** The pool's policy (lib/domain/password-policy.ts) is checked by Cognito (or cognito-local) itself; this bounds the size. */
+const Password = z.string().min(PASSWORD_POLICY.minLength).max(256);
 const Code = z.string().trim().min(1).max(16);
 
 export const SignUpBody = z.strictObject({ email: Email, password: Password, workspaceName: Name });

@@ -294,3 +294,17 @@ export async function addUserToWorkspace(db: Db, user: { userId: string; email: 
   ]);
   return { ...ws, role };
 }
+
+/**
+ * An existing user (their profile is there) joins another workspace with `role` (the admin CLI's `user add`);
+ * the workspace they open on a plain refresh stays theirs to switch. Refuses an unknown workspace, and a
+ * membership that exists already with `already_member` (the transaction's condition, so a race cannot make two).
+ */
+export async function addMembership(db: Db, user: { userId: string; email: string }, workspaceId: string, role: Role): Promise<WorkspaceRef> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.workspace(workspaceId), ConsistentRead: true }));
+  if (!out.Item) throw new NotFoundError('Workspace');
+  const ws = { id: workspaceId, name: String(out.Item.name) };
+  const { failedIndex } = await transact(db, membershipItems(db, user, ws, role, new Date().toISOString()));
+  if (failedIndex !== undefined) throw alreadyMember();
+  return { ...ws, role };
+}

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { PASSWORD_RULE } from '../../lib/domain/password-policy.js';
+import { debitItem, readBalance } from '../../lib/store/credits.js';
+import { transact } from '../../lib/store/dynamo.js';
 import { PASSWORD, checkScreen, emailedCode, fill, newEmail, openDashboard, signIn } from '../support/dashboard.js';
 import { codeFor, signedUpUser } from '../support/dashboard-api.js';
 import { dashboardRig } from './dashboard-browser-support.js';
@@ -107,6 +110,50 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByText('Your password is changed').waitFor();
     const session = await signIn(page, rig.p.baseUrl, email, 'Remembered-pass-8');
     expect(session.workspace.name).toBe('Existing team');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('sign-up says the password rule before submit, and a weak password is refused in words; the same form then takes a strong one', async () => {
+    const { context, page, problems } = await openDashboard(rig.browser);
+    await page.goto(`${rig.p.baseUrl}/dashboard/sign-up`);
+    const password = page.getByLabel('Password', { exact: true });
+    await password.waitFor();
+    expect(await page.locator(`#${await password.getAttribute('aria-describedby')}`).textContent()).toBe(PASSWORD_RULE);
+    const email = newEmail('weak');
+    await fill(page, 'Email', email);
+    await fill(page, 'Password', 'password');
+    await fill(page, 'Workspace name', 'Weak team');
+    const answered = page.waitForResponse((r) => r.url().endsWith('/auth/sign-up'));
+    await page.getByRole('button', { name: 'Create account' }).click();
+    expect((await answered).status()).toBe(400);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/too weak: use at least 8 characters with upper and lower case letters, a digit and a symbol/);
+    expect(await password.getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('Too weak for the rule above.').waitFor();
+    await checkScreen(page, 'sign-up-weak', ['form .field-invalid', '.notice-error']);
+    // The same form then takes a strong one.
+    await fill(page, 'Password', PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('Credits: an empty balance shows the CLI line that adds credits, locally and on AWS, for this workspace', async () => {
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'broke');
+    const ws = user.session.workspace.id;
+    await transact(rig.p.deps.db, [debitItem(rig.p.deps.db, ws, await readBalance(rig.p.deps.db, ws))]);
+    await page.getByRole('link', { name: 'Credits' }).click();
+    await page.getByRole('heading', { name: 'How to add credits' }).waitFor();
+    expect(await page.getByTestId('credit-balance').textContent()).toBe('0');
+    expect(await page.getByTestId('add-credits-local').textContent()).toBe(`npm run cli -- credits add --workspace ${ws} --amount 100`);
+    expect(await page.getByTestId('add-credits-aws').textContent()).toBe(
+      `TABLE_NAME=<the stack's TableName output> npm run cli -- credits add --workspace ${ws} --amount 100 --aws`,
+    );
+    await checkScreen(page, 'credits-empty', ['#add-credits-heading', '[data-testid=add-credits-local]', '[data-testid=add-credits-aws]']);
     expect(problems).toEqual([]);
     await context.close();
   });

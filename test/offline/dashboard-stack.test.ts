@@ -6,6 +6,7 @@
  * and the pool, client and the pages' origin in the environment of exactly the dashboard's functions.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { COGNITO_PASSWORD_POLICY } from '../../lib/domain/password-policy.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { refId, synthPlatform, type Resource } from '../support/stack.js';
 
@@ -27,6 +28,8 @@ describe('dashboard sign-in', () => {
     expect(pool.Properties!.UsernameAttributes).toEqual(['email']);
     expect(pool.Properties!.AutoVerifiedAttributes).toEqual(['email']);
     expect(pool.Properties!.Policies.PasswordPolicy).toMatchObject({ MinimumLength: 8, RequireSymbols: true });
+    // The one policy the local pool gets too (test/connected/dashboard-accounts.test.ts checks that side).
+    expect(pool.Properties!.Policies.PasswordPolicy).toMatchObject(COGNITO_PASSWORD_POLICY);
     expect(pool.DeletionPolicy).toBe('Retain');
   });
 

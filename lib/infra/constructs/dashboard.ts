@@ -8,6 +8,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ROUTES } from '../routes.js';
 import type { BindTarget } from './bindings.js';
+import { PASSWORD_POLICY } from '../../domain/password-policy.js';
 
 /** Options of {@link Dashboard}. */
 export interface DashboardProps {
@@ -65,7 +66,7 @@ export class Dashboard extends Construct {
       signInAliases: { email: true },
       autoVerify: { email: true },
       standardAttributes: { email: { required: true, mutable: true } },
-      passwordPolicy: { minLength: 8, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true },
+      passwordPolicy: { ...PASSWORD_POLICY },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       // People's accounts outlive any one deployment, as the table does.
       removalPolicy: RemovalPolicy.RETAIN,

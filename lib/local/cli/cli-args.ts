@@ -39,6 +39,11 @@ export const COMMANDS = {
     summary: 'create a dashboard user in a workspace (password: USER_PASSWORD, else one is made and printed once)',
     flags: ['email', 'workspace', 'role'],
   },
+  'user add': {
+    usage: 'user add --email EMAIL --workspace ID [--role owner|member]',
+    summary: 'add an existing dashboard user (signed up, or made by user create) to another workspace; default role member',
+    flags: ['email', 'workspace', 'role'],
+  },
   'credits add': { usage: 'credits add --workspace ID --amount N', summary: 'add N credits (N > 0) to a workspace', flags: ['workspace', 'amount'] },
   'contacts import': {
     usage: 'contacts import FILE --workspace ID [--default-country CC]',
@@ -175,6 +180,7 @@ function checkFlags(name: CommandName, flags: CliFlags): void {
     'credits add': ['workspace', 'amount'],
     'contacts import': ['workspace'],
     'user create': ['email', 'workspace'],
+    'user add': ['email', 'workspace'],
   };
   for (const f of needed[name] ?? []) {
     if (flags[f] === undefined) throw new UsageError(`--${f} is required`, usage(name));
@@ -187,7 +193,7 @@ function checkFlags(name: CommandName, flags: CliFlags): void {
   if (flags.amount !== undefined) amount('amount', flags.amount, name, false);
   checkWidgetFlags(name, flags);
   if (flags.email !== undefined && !Email.safeParse(flags.email).success) throw new UsageError(`--email must be an email address (got ${JSON.stringify(flags.email)})`, usage(name));
-  if (flags.role !== undefined && !(ROLES as readonly string[]).includes(flags.role)) throw new UsageError('--role must be owner or member', usage(name));
+  if (flags.role !== undefined && !(ROLES as readonly string[]).includes(flags.role)) throw new UsageError(`--role must be owner or member (got ${JSON.stringify(flags.role)})`, usage(name));
   if (flags['default-country'] !== undefined && !ContactImportFields.shape.defaultCountry.safeParse(flags['default-country']).success) {
     throw new UsageError('--default-country must be an ISO 3166-1 alpha-2 code such as US', usage(name));
   }

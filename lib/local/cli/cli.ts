@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import { AppError } from '../../domain/errors.js';
+import { AppError, NotFoundError } from '../../domain/errors.js';
 import { createDb, type Db } from '../../store/dynamo.js';
 import { addKeyVersion, loadOrCreateKeyFile, writeKeyFile } from '../../store/secret-box.js';
 import { addCredits, createApiKey, createWorkspace, revokeApiKey } from '../../store/workspaces.js';
@@ -14,7 +14,8 @@ import { cliCommandFor, listFlag, parseCommandLine, type CliFlags } from './cli-
 import { canonicalOrigin } from '../../domain/widget.js';
 import { randomBytes } from 'node:crypto';
 import { Email, type Role } from '../../domain/dashboard.js';
-import { addUserToWorkspace } from '../../store/users.js';
+import { meetsPasswordPolicy, PASSWORD_RULE } from '../../domain/password-policy.js';
+import { addMembership, addUserToWorkspace, findUser, listMemberships } from '../../store/users.js';
 import { createCognitoIdentity } from '../../vendors/identity/cognito.js';
 
 export { CliFailure, UsageError };
@@ -145,6 +146,9 @@ export async function runCli(
       case 'user create': {
         return await createUserCommand(target, env, { email: f.email!, workspaceId: f.workspace!, role: (f.role ?? 'owner') as Role });
       }
+      case 'user add': {
+        return await addUserCommand(target, env, { email: f.email!, workspaceId: f.workspace!, role: (f.role ?? 'member') as Role });
+      }
       case 'credits add': {
         const balance = await addCredits(db, f.workspace!, Number(f.amount));
         return { workspaceId: f.workspace, balance };
@@ -179,16 +183,48 @@ async function rotateLocalDataKey(env: CliEnv, aws: boolean): Promise<Record<str
  * and printed, once, in the answer.
  */
 async function createUserCommand(target: Target, env: CliEnv, input: { email: string; workspaceId: string; role: Role }) {
-  const cognitoEnv = target.cognito ?? (env.COGNITO_USER_POOL_ID ? { COGNITO_USER_POOL_ID: env.COGNITO_USER_POOL_ID } : undefined);
-  if (!cognitoEnv) {
-    throw new CliFailure('user create needs the running platform (npm start) for its cognito-local, or --aws with COGNITO_USER_POOL_ID set.');
+  // Checked first: Cognito creates the user before it takes the password, and would keep a user with none.
+  if (env.USER_PASSWORD !== undefined && !meetsPasswordPolicy(env.USER_PASSWORD)) {
+    throw new CliFailure(`USER_PASSWORD does not meet the password policy: ${PASSWORD_RULE}`);
   }
+  const identity = identityOf(target, env, 'user create');
   const email = Email.parse(input.email);
-  const identity = createCognitoIdentity({ ...cognitoEnv, AWS_REGION: env.AWS_REGION } as Parameters<typeof createCognitoIdentity>[0]);
   const generated = env.USER_PASSWORD ? undefined : `${randomBytes(15).toString('base64url')}-Aa1`;
   const { userId } = await identity.adminCreateUser(email, env.USER_PASSWORD ?? generated!);
   const workspace = await addUserToWorkspace(target.db, { userId, email }, input.workspaceId, input.role);
   return { userId, email, workspaceId: workspace.id, role: workspace.role, ...(generated ? { password: generated } : {}) };
+}
+
+/** The user pool: the running platform's cognito-local, or with --aws the stack's pool (COGNITO_USER_POOL_ID). */
+function identityOf(target: Target, env: CliEnv, command: string) {
+  const cognitoEnv = target.cognito ?? (env.COGNITO_USER_POOL_ID ? { COGNITO_USER_POOL_ID: env.COGNITO_USER_POOL_ID } : undefined);
+  if (!cognitoEnv) {
+    throw new CliFailure(`${command} needs the running platform (npm start) for its cognito-local, or --aws with COGNITO_USER_POOL_ID set.`);
+  }
+  return createCognitoIdentity({ ...cognitoEnv, AWS_REGION: env.AWS_REGION } as Parameters<typeof createCognitoIdentity>[0]);
+}
+
+/**
+ * `user add`: a user who exists already (signed up and confirmed, or made by `user create`) becomes a member
+ * of another workspace. Default role member, the least privilege: an owner also manages keys and members.
+ * Every refusal comes before the one write, so a refused command changes nothing. The workspace they open
+ * on a plain refresh stays the one they last chose; the new one is in their workspace switcher.
+ */
+async function addUserCommand(target: Target, env: CliEnv, input: { email: string; workspaceId: string; role: Role }) {
+  const identity = identityOf(target, env, 'user add');
+  const email = Email.parse(input.email);
+  const found = await identity.adminFindUser(email);
+  if (!found) throw new CliFailure(`No dashboard user has the email ${email}: they sign up first, or make them with user create.`);
+  if (!found.confirmed) throw new CliFailure(`${email} signed up but has not entered their confirmation code yet; run this again once they have.`);
+  const profile = await findUser(target.db, found.userId);
+  if (!profile) throw new CliFailure(`${email} has an account but has never signed in to the dashboard; run this again once they have.`);
+  const current = (await listMemberships(target.db, found.userId)).find((m) => m.id === input.workspaceId);
+  if (current) throw new CliFailure(`${email} is already a member of workspace ${input.workspaceId} (${current.name}) as ${current.role}.`);
+  const workspace = await addMembership(target.db, { userId: found.userId, email }, input.workspaceId, input.role).catch((e: unknown) => {
+    if (e instanceof NotFoundError) throw new CliFailure(`There is no workspace ${input.workspaceId}.`);
+    throw e;
+  });
+  return { userId: found.userId, email, workspaceId: workspace.id, workspaceName: workspace.name, role: workspace.role };
 }
 
 interface Io {

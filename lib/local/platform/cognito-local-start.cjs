@@ -17,11 +17,15 @@
  * as Cognito answers it: a new code delivered to the email (replacing the old one), InvalidParameterException
  * "User is already confirmed." for a confirmed user, UserNotFoundException for an unknown one.
  *
+ * Nor does it check passwords against the pool's policy at all (`password` signed up fine, where the stack's
+ * pool refuses it). The pool's own PasswordPolicy (set from lib/domain/password-policy.ts by cognito.ts) is
+ * enforced here on every call that sets a password, with Cognito's InvalidPasswordException and message.
+ *
  * All of this is patched in the running process; nothing in node_modules changes.
  */
 const { Targets } = require('cognito-local/lib/targets/targets');
 const { JwtTokenGenerator } = require('cognito-local/lib/services/tokenGenerator');
-const { InvalidParameterError, UserNotFoundError } = require('cognito-local/lib/errors');
+const { CognitoError, InvalidParameterError, UserNotFoundError } = require('cognito-local/lib/errors');
 const { selectAppropriateDeliveryMethod } = require('cognito-local/lib/services/messageDelivery/deliveryMethod');
 
 const withVerifiedEmail = (attributes) => [...(attributes ?? []).filter((a) => a.Name !== 'email_verified'), { Name: 'email_verified', Value: 'true' }];
@@ -58,5 +62,41 @@ Targets.ResendConfirmationCode = ({ cognito, messages, otp, clock }) => async (c
   await pool.saveUser(ctx, { ...user, ConfirmationCode: code, UserLastModifiedDate: clock.get() });
   return { CodeDeliveryDetails: delivery };
 };
+
+// Cognito's symbol set (its user pool password requirements); a space counts unless leading or trailing.
+const SYMBOL = /[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\-]|(?<=\S) (?=\S)/;
+
+/** The first rule of the pool's PasswordPolicy the password breaks, in Cognito's words; undefined when none. */
+function policyProblem(policy, password) {
+  if (!policy || typeof password !== 'string') return undefined;
+  if (password.length < (policy.MinimumLength ?? 8)) return 'Password not long enough';
+  if (policy.RequireUppercase && !/[A-Z]/.test(password)) return 'Password must have uppercase characters';
+  if (policy.RequireLowercase && !/[a-z]/.test(password)) return 'Password must have lowercase characters';
+  if (policy.RequireNumbers && !/[0-9]/.test(password)) return 'Password must have numeric characters';
+  if (policy.RequireSymbols && !SYMBOL.test(password)) return 'Password must have symbol characters';
+  return undefined;
+}
+
+/** Wraps a target so the password in `field` is checked against the pool found by `poolOf` first. */
+function checkingPassword(name, field, poolOf) {
+  const target = Targets[name];
+  Targets[name] = (services) => {
+    const run = target(services);
+    return async (ctx, req) => {
+      if (req[field] !== undefined) {
+        const pool = await poolOf(services.cognito, ctx, req);
+        const problem = policyProblem(pool?.options?.Policies?.PasswordPolicy, req[field]);
+        if (problem) throw new CognitoError('InvalidPasswordException', `Password did not conform with policy: ${problem}`);
+      }
+      return run(ctx, req);
+    };
+  };
+}
+const byClient = (cognito, ctx, req) => cognito.getUserPoolForClientId(ctx, req.ClientId);
+const byPool = (cognito, ctx, req) => cognito.getUserPool(ctx, req.UserPoolId);
+checkingPassword('SignUp', 'Password', byClient);
+checkingPassword('ConfirmForgotPassword', 'Password', byClient);
+checkingPassword('AdminSetUserPassword', 'Password', byPool);
+checkingPassword('AdminCreateUser', 'TemporaryPassword', byPool);
 
 require('cognito-local/lib/bin/start.js');

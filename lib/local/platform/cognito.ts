@@ -9,7 +9,9 @@ import {
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
   ListUserPoolsCommand,
+  UpdateUserPoolCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { COGNITO_PASSWORD_POLICY } from '../../domain/password-policy.js';
 import { endWithThisProcess, freePort, waitFor } from './ports.js';
 
 /**
@@ -32,17 +34,27 @@ export interface LocalCognito {
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 const POOL_FILE = 'pool.json';
 
-/** The pool and app client the dashboard uses, made once per data directory and remembered there. */
+/**
+ * The same settings as the stack's pool (lib/infra/constructs/dashboard.ts): email as the user name, verified
+ * by code, and the one password policy (lib/domain/password-policy.ts), which cognito-local-start.cjs enforces.
+ */
+const POOL_SETTINGS = { AutoVerifiedAttributes: ['email' as const], Policies: { PasswordPolicy: COGNITO_PASSWORD_POLICY } };
+
+/**
+ * The pool and app client the dashboard uses, made once per data directory and remembered there. A pool
+ * kept from before gets the current settings again (UpdateUserPool), so an older DATA_DIR cannot keep a
+ * laxer password policy than AWS.
+ */
 async function ensurePool(endpoint: string, dataDir: string): Promise<{ userPoolId: string; clientId: string }> {
   const file = join(dataDir, POOL_FILE);
   const saved = await readFile(file, 'utf8').then((t) => JSON.parse(t) as { userPoolId: string; clientId: string }, () => undefined);
-  if (saved) return saved;
   const client = new CognitoIdentityProviderClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   try {
-    // The same settings as the stack's pool (lib/infra/constructs/dashboard.ts): email as the user name, verified by code.
-    const pool = await client.send(
-      new CreateUserPoolCommand({ PoolName: 'dashboard', UsernameAttributes: ['email'], AutoVerifiedAttributes: ['email'] }),
-    );
+    if (saved) {
+      await client.send(new UpdateUserPoolCommand({ UserPoolId: saved.userPoolId, ...POOL_SETTINGS }));
+      return saved;
+    }
+    const pool = await client.send(new CreateUserPoolCommand({ PoolName: 'dashboard', UsernameAttributes: ['email'], ...POOL_SETTINGS }));
     const userPoolId = pool.UserPool!.Id!;
     const app = await client.send(
       new CreateUserPoolClientCommand({

@@ -1,5 +1,6 @@
 import {
   AdminCreateUserCommand,
+  AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   CognitoIdentityProviderServiceException,
@@ -66,6 +67,8 @@ export interface IdentityProvider {
   resetPassword(email: string, code: string, password: string): Promise<void>;
   /** A confirmed user with a permanent password (the admin CLI). */
   adminCreateUser(email: string, password: string): Promise<{ userId: string }>;
+  /** The user with this email and whether they confirmed their sign-up (the admin CLI); undefined when there is none. */
+  adminFindUser(email: string): Promise<{ userId: string; confirmed: boolean } | undefined>;
 }
 
 /** The identity provider is not configured (no COGNITO_USER_POOL_ID): the dashboard's sign-in is off. */
@@ -247,6 +250,17 @@ export function createCognitoIdentity(config: CognitoConfig): IdentityProvider {
       const sub = out.User?.Attributes?.find((a) => a.Name === 'sub')?.Value;
       if (!sub) throw new Error('Cognito created the user without a sub');
       return { userId: sub };
+    },
+    async adminFindUser(email) {
+      if (!poolId) throw identityUnavailable();
+      const out = await client.send(new AdminGetUserCommand({ UserPoolId: poolId, Username: email })).catch((e: unknown) => {
+        if (e instanceof CognitoIdentityProviderServiceException && e.name === 'UserNotFoundException') return undefined;
+        return mapError(e, invalidCredentials);
+      });
+      if (!out) return undefined;
+      const sub = out.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
+      if (!sub) throw new Error('Cognito answered a user without a sub');
+      return { userId: sub, confirmed: out.UserStatus === 'CONFIRMED' };
     },
   };
 }

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, authCall, type Session } from '../api.js';
 import { useSession } from '../session.js';
 import { Button, ErrorNotice, Notice, TextField } from '../ui.js';
+import { PASSWORD_POLICY, PASSWORD_RULE } from '../../../../domain/password-policy.js';
 
 /** The signed-out pages: a centred card each. The password never leaves the form's memory. */
 
@@ -25,7 +26,8 @@ const submit = (run: () => void) => (e: FormEvent) => {
   run();
 };
 
-const PASSWORD_HINT = 'At least 8 characters, with upper and lower case letters, a digit and a symbol.';
+/** The rule both pools enforce (lib/domain/password-policy.ts), said before submit. */
+const PASSWORD_HINT = PASSWORD_RULE;
 
 export function SignInPage() {
   const { signIn } = useSession();
@@ -83,7 +85,9 @@ export function SignUpPage() {
     mutationFn: () => authCall('confirm-sign-up', { email, code: code.trim() }),
     onSuccess: () => navigate('/sign-in', { state: { notice: 'Your account is confirmed. Sign in to continue.' } }),
   });
-  const fieldError = (field: string) => (signUp.error instanceof ApiError ? signUp.error.forField(field) : undefined);
+  // The pool's refusal of a weak password names no field: the alert below says it, and the field is marked.
+  const weak = signUp.error instanceof ApiError && signUp.error.code === 'weak_password';
+  const fieldError = (field: string) => (field === 'password' && weak ? 'Too weak for the rule above.' : signUp.error instanceof ApiError ? signUp.error.forField(field) : undefined);
   if (step === 'code') {
     return (
       <AuthCard title="Check your email" footer={<Link to="/sign-in">Back to sign in</Link>}>
@@ -115,7 +119,7 @@ export function SignUpPage() {
     >
       <form onSubmit={submit(() => signUp.mutate())}>
         <TextField label="Email" type="email" autoComplete="email" required value={email} error={fieldError('email')} onChange={(e) => setEmail(e.target.value)} />
-        <TextField label="Password" type="password" autoComplete="new-password" required minLength={8} hint={PASSWORD_HINT} error={fieldError('password')} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField label="Password" type="password" autoComplete="new-password" required minLength={PASSWORD_POLICY.minLength} hint={PASSWORD_HINT} error={fieldError('password')} value={password} onChange={(e) => setPassword(e.target.value)} />
         <TextField label="Workspace name" required maxLength={200} hint="Your team or company; you can add more workspaces later." error={fieldError('workspaceName')} value={workspaceName} onChange={(e) => setWorkspaceName(e.target.value)} />
         <ErrorNotice error={signUp.error} />
         <Button variant="primary" type="submit" busy={signUp.isPending} className="btn-block">
@@ -143,7 +147,7 @@ export function ForgotPasswordPage() {
         <p>If an account exists for {email}, we sent it a reset code.</p>
         <form onSubmit={submit(() => reset.mutate())}>
           <TextField label="Reset code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
-          <TextField label="New password" type="password" autoComplete="new-password" required minLength={8} hint={PASSWORD_HINT} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <TextField label="New password" type="password" autoComplete="new-password" required minLength={PASSWORD_POLICY.minLength} hint={PASSWORD_HINT} value={password} onChange={(e) => setPassword(e.target.value)} />
           <ErrorNotice error={reset.error} />
           <Button variant="primary" type="submit" busy={reset.isPending} className="btn-block">
             Change password

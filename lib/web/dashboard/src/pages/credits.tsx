@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { UsageChart, type UsageDay } from '../charts.js';
-import { api } from '../session.js';
+import { addCreditsCommand } from '../add-credits.js';
+import { api, useSession } from '../session.js';
 import { DataTable, Empty, PageHeader, QueryView, formatCredits } from '../ui.js';
 
 interface Credits {
@@ -9,7 +10,27 @@ interface Credits {
   readonly usage: UsageDay[];
 }
 
+/** What an empty balance needs: there are no payments in the dashboard, so the operator's CLI line for each platform. */
+function AddCredits({ workspaceId }: { workspaceId: string }) {
+  return (
+    <section className="card" aria-labelledby="add-credits-heading">
+      <h2 id="add-credits-heading">How to add credits</h2>
+      <p>Credits are added by whoever runs the platform, with its admin CLI in the platform’s folder.</p>
+      <p>On your computer (the platform started with <code>npm start</code>):</p>
+      <pre className="command" data-testid="add-credits-local">
+        <code>{addCreditsCommand(workspaceId, false)}</code>
+      </pre>
+      <p>On AWS (a deployed stack, with AWS credentials for its account):</p>
+      <pre className="command" data-testid="add-credits-aws">
+        <code>{addCreditsCommand(workspaceId, true)}</code>
+      </pre>
+      <p>The page shows the new balance when you open it again.</p>
+    </section>
+  );
+}
+
 export function CreditsPage() {
+  const { session } = useSession();
   const credits = useQuery({ queryKey: ['credits'], queryFn: () => api<Credits>('GET', '/api/credits') });
   return (
     <>
@@ -42,6 +63,7 @@ export function CreditsPage() {
                   The balance is too low for new calls: they are refused (402) until it is topped up.
                 </div>
               ) : null}
+              {c.balance < 1 && session ? <AddCredits workspaceId={session.workspace.id} /> : null}
               <section className="card" aria-labelledby="usage-heading">
                 <h2 id="usage-heading">Usage per day</h2>
                 {c.usage.length === 0 || used === 0 ? (
