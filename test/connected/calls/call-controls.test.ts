@@ -91,7 +91,9 @@ describe('warm transfer', () => {
       scriptTransfer();
       p.platform.callSimulator!.setRule(TARGET, behaviour);
       const to = outcome === 'declined' ? '+14155550452' : '+14155550453';
-      const { result, record } = await placeCall(to, { kind: 'answer', lines: ['Hello?', 'Okay, thanks. Bye.'] }, { transfer_mode: 'warm' }, [frontDesk]);
+      // The caller waits on hold through the ringing for what the agent says next, then answers it: a line
+      // spoken into the ringing would race the failed transfer's reply (it interrupted it on a busy machine).
+      const { result, record } = await placeCall(to, { kind: 'answer', lines: ['Hello?', { listen: true }, 'Okay, thanks. Bye.'] }, { transfer_mode: 'warm' }, [frontDesk]);
       expect(result.dialed).toBeUndefined();
       expect(record.callEndReason).toBe('customer_hangup');
       expect(record.transfer).toEqual({ destination: TARGET, mode: 'warm', outcome });

@@ -7,12 +7,13 @@ import { DtmfDetector } from './dtmf-detector.js';
  */
 
 /**
- * One step of a callee's script: a line said after the agent has finished speaking, or hanging up once the
+ * One step of a callee's script: a line said after the agent has finished speaking; hanging up once the
  * agent's next utterance has played this long (a caller who has heard enough and puts the phone down while
  * the agent is still talking: the call ends at Twilio, the stream gets `stop`, the status callback says
- * `completed`).
+ * `completed`); or listening through one more agent turn without a word (a caller who waits on hold for
+ * what the agent says next).
  */
-export type CalleeLine = string | { readonly hangUpAfterAgentMs: number };
+export type CalleeLine = string | { readonly hangUpAfterAgentMs: number } | { readonly listen: true };
 
 /** How the callee at a number behaves. */
 export type CalleeBehaviour =
@@ -87,6 +88,10 @@ export async function converse(line: OnTheLine, lines: readonly CalleeLine[]): P
   const closed = closedFlag(caller);
   for (const step of lines) {
     if (closed()) return;
+    if (typeof step !== 'string' && 'listen' in step) {
+      await agentTurn(caller, agentTurnTimeoutMs);
+      continue;
+    }
     if (typeof step !== 'string') {
       await agentHeardFor(caller, step.hangUpAfterAgentMs, agentTurnTimeoutMs);
       if (!closed()) line.hangUp();
