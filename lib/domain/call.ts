@@ -131,6 +131,10 @@ export interface Call {
    * A stream unseen for {@link STREAM_ABANDONED_AFTER_MS} is taken for dead and swept: billed up to here.
    */
   streamSeenAt?: string;
+  /** When the call was answered: the provider's in-progress status, its stream's start, or a web session's claim. */
+  answeredAt?: string;
+  /** When the call reached a terminal state. */
+  endedAt?: string;
   /** Set once, when the reservation is settled; `cost` is what was charged for `billedSeconds`. */
   settledAt?: string;
   cost?: number;

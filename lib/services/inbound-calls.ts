@@ -37,6 +37,7 @@ export async function openInboundCall(
     direction: 'inbound',
     // Answered: the stream follows at once.
     status: 'in-progress',
+    answeredAt: createdAt,
     to: (input.caller && normalizePhone(input.caller)?.e164) ?? '',
     from: input.ourNumber,
     phoneNumberId: input.phoneNumberId,

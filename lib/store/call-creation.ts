@@ -29,7 +29,10 @@ export type CreateCallOutcome =
 
 const callItem = (call: Call) => ({ ...key.liveCall(call.workspaceId, call._id), entity: ENTITY.liveCall, v: TABLE_SCHEMA_VERSION, ...call });
 
-/** A new call with its reservation: the conditional debit, the reservation's ledger entry and the call. */
+/**
+ * A new call with its reservation: the conditional debit, the reservation's ledger entry and the call, which
+ * is in the live-call index from the start (a phone call is under way from the API's answer).
+ */
 const reservationItems = (db: Db, call: Call): TransactItem[] => [
   debitItem(db, call.workspaceId, call.reserved),
   ledgerItem(db, call.workspaceId, {
@@ -39,7 +42,13 @@ const reservationItems = (db: Db, call: Call): TransactItem[] => [
     callId: call._id,
     createdAt: call.createdAt,
   }),
-  { Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } },
+  {
+    Put: {
+      TableName: db.table,
+      Item: { ...callItem(call), ...key.liveCallIndex(call.workspaceId, call._id) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
 ];
 
 /**
@@ -151,7 +160,11 @@ export async function findIdempotencyRecord(db: Db, ws: string, keyHash: string,
   return { keyHash, requestHash: String(item.requestHash), answer: item.answer as Record<string, unknown>, expiresAt: Number(item.ttl) };
 }
 
-/** Writes a call without a reservation (meeting links: the credit check happens, the session reserves). */
+/**
+ * Writes a call without a reservation (meeting links: the credit check happens, the session reserves). It
+ * joins the live-call index only when its session is claimed (lib/store/web-calls.ts): a link nobody opens
+ * is not a call in progress.
+ */
 export async function putNewCall(db: Db, call: Call, extra: TransactItem[] = []): Promise<void> {
   await transact(db, [{ Put: { TableName: db.table, Item: callItem(call), ConditionExpression: 'attribute_not_exists(pk)' } }, ...extra]);
 }

@@ -1,9 +1,38 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Call } from '../domain/call.js';
-import type { Db } from './dynamo.js';
-import { GSI1, LIVE_STREAM_SHARDS, dialedCallShard, fromItem, liveStreamShard } from './model.js';
+import type { Page } from '../domain/common.js';
+import { LIVE_CALL_STATES } from '../domain/live-call.js';
+import { pageOfMatches } from './collection.js';
+import { queryAll, type Db, type PageRequest } from './dynamo.js';
+import { GSI1, GSI2, LIVE_STREAM_SHARDS, dialedCallShard, fromItem, liveCallsOf, liveStreamShard } from './model.js';
 
-/** The sweeps' reads of live calls: the sparse live-stream and dialed-call indexes, never the table. */
+/**
+ * Reads of live calls from the sparse indexes, never the table: the sweeps' (live-stream and dialed-call
+ * entries of GSI1) and a workspace's calls that are not over (GSI2, GET /api/calls).
+ */
+
+/**
+ * A page of the workspace's calls that are not over, newest first, optionally of one agent. One Query of
+ * the workspace's live-call index partition, which holds only its live calls. The index is eventually
+ * consistent, so the state is checked too: a call that just ended is never listed.
+ */
+export function listLiveCalls(db: Db, ws: string, q: { agentId?: string } & PageRequest): Promise<Page<Call>> {
+  const values: Record<string, unknown> = { ':pk': liveCallsOf(ws), ...Object.fromEntries(LIVE_CALL_STATES.map((s, i) => [`:s${i}`, s])) };
+  let filter = `#st IN (${LIVE_CALL_STATES.map((_, i) => `:s${i}`).join(', ')})`;
+  if (q.agentId !== undefined) {
+    values[':agent'] = q.agentId;
+    filter += ' AND agentId = :agent';
+  }
+  const items = queryAll(db, {
+    IndexName: GSI2,
+    KeyConditionExpression: 'gsi2pk = :pk',
+    FilterExpression: filter,
+    ExpressionAttributeNames: { '#st': 'status' },
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+  });
+  return pageOfMatches<Call>(items, q);
+}
 
 /**
  * Live streams whose last heartbeat is older than `seenBefore` (ISO 8601), oldest first per shard, at most

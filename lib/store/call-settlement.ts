@@ -92,8 +92,9 @@ export async function settleReservation(
       Update: {
         TableName: db.table,
         Key: key.liveCall(ws, callId),
-        // A settled call leaves the live-stream or dialed-call index (the sweeps'), whoever settled it.
-        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${moreSets} REMOVE gsi1pk, gsi1sk`,
+        // A settled call leaves the live-stream or dialed-call index (the sweeps'), whoever settled it, and
+        // the live-call index (GET /api/calls): billed, it is over.
+        UpdateExpression: `SET #settledAt = :now, #cost = :cost, #b = :b, #u = :now${moreSets} REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk`,
         // The stream may be claimed (or beat) between the read above and this write: the condition decides.
         ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#settledAt)${charge.unlessStreamed ? ' AND attribute_not_exists(streamStartedAt)' : ''}${seenCondition}`,
         ExpressionAttributeNames: names,

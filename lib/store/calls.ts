@@ -4,7 +4,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { statesBefore, TERMINAL_CALL_STATES, type Call, type CallState } from '../domain/call.js';
 import type { CallEndReason } from '../domain/history.js';
 import type { Db } from './dynamo.js';
-import { fromItem, key } from './model.js';
+import { KEYS, fromItem, key } from './model.js';
 
 /**
  * The live call records (`WS#<ws>/LIVECALL#<callId>`): their reads and state moves (a new call is written
@@ -32,7 +32,17 @@ export async function conditionalUpdate(
   db: Db,
   ws: string,
   callId: string,
-  update: { set: Record<string, unknown>; condition: string; values?: Record<string, unknown>; names?: Record<string, string>; claim?: string },
+  update: {
+    set: Record<string, unknown>;
+    condition: string;
+    values?: Record<string, unknown>;
+    names?: Record<string, string>;
+    claim?: string;
+    /** Attributes set only where absent (a first answer's time). */
+    setIfAbsent?: Record<string, unknown>;
+    /** Attributes removed (index keys of an index the call leaves). */
+    remove?: readonly string[];
+  },
 ): Promise<Call | undefined> {
   const names: Record<string, string> = { ...update.names };
   const values: Record<string, unknown> = { ...update.values };
@@ -44,12 +54,21 @@ export async function conditionalUpdate(
   });
   // The claim's token is the last value set: the same request already carried out is the only way it is there.
   const condition = update.claim ? `(${update.condition}) OR #s${sets.length - 1} = :s${sets.length - 1}` : update.condition;
+  const firstSets = Object.entries(update.setIfAbsent ?? {}).map(([k, v], i) => {
+    names[`#a${i}`] = k;
+    values[`:a${i}`] = v;
+    return `#a${i} = if_not_exists(#a${i}, :a${i})`;
+  });
+  const removes = (update.remove ?? []).map((k, i) => {
+    names[`#r${i}`] = k;
+    return `#r${i}`;
+  });
   try {
     const out = await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: key.liveCall(ws, callId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
+        UpdateExpression: `SET ${[...sets, ...firstSets].join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: `attribute_exists(pk) AND (${condition})`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
@@ -131,7 +150,8 @@ export function advanceCall(
   const from = statesBefore(next);
   const values: Record<string, unknown> = Object.fromEntries(from.map((s, i) => [`:f${i}`, s]));
   const set: Record<string, unknown> = { status: next, updatedAt: now };
-  if (TERMINAL_CALL_STATES.has(next)) set.endedAt = now;
+  const terminal = TERMINAL_CALL_STATES.has(next);
+  if (terminal) set.endedAt = now;
   if (extra.endReason) set.endReason = extra.endReason;
   if (extra.providerCallSid) set.providerCallSid = extra.providerCallSid;
   const names: Record<string, string> = { '#st': 'status' };
@@ -141,8 +161,19 @@ export function advanceCall(
     names['#pcs'] = 'providerCallSid';
     values[':pcs'] = extra.providerCallSid;
   }
-  return conditionalUpdate(db, ws, callId, { set, condition, names, values });
+  return conditionalUpdate(db, ws, callId, {
+    set,
+    condition,
+    names,
+    values,
+    // An ended call leaves the live-call index (GET /api/calls); an answered one keeps when it was answered.
+    ...(terminal ? { remove: LIVE_CALL_INDEX_KEYS } : {}),
+    ...(next === 'in-progress' ? { setIfAbsent: { answeredAt: now } } : {}),
+  });
 }
+
+/** The index attributes of the live-call index (GSI2), removed by every write that ends a call. */
+export const LIVE_CALL_INDEX_KEYS: readonly string[] = [KEYS.gsi2pk, KEYS.gsi2sk];
 
 /**
  * Records what answered the call (the provider's AMD verdict) on a call not yet settled. Written before
@@ -165,6 +196,8 @@ export function claimStream(db: Db, ws: string, callId: string, callSid: string,
   return conditionalUpdate(db, ws, callId, {
     // The claim is the stream's first heartbeat: it enters the live-stream index at once.
     set: { streamStartedAt: now, streamSeenAt: now, ...key.liveStreamIndex(callId, now), streamSid, providerCallSid: callSid, updatedAt: now },
+    // A stream is opened on an answered call, even if the provider's in-progress callback is late.
+    setIfAbsent: { answeredAt: now },
     condition:
       'attribute_not_exists(streamStartedAt) AND attribute_not_exists(settledAt) AND ' +
       `(attribute_not_exists(providerCallSid) OR providerCallSid = :sid) AND NOT (#st IN (${terminal.map((_, i) => `:t${i}`).join(', ')}))`,

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/common.js';
 import { NotFoundError } from '../domain/errors.js';
 import { historyRange, type HistoryListQuery, type HistoryRecord } from '../domain/history.js';
@@ -69,6 +69,12 @@ export async function getHistoryRecord(db: Db, ws: string, id: string): Promise<
   const found = await getRecord<HistoryRecord>(db, CALLS, ws, id);
   if (!found) throw new NotFoundError(CALLS.label);
   return found;
+}
+
+/** Whether the workspace has a history record with this id (a key-only read). */
+export async function historyRecordExists(db: Db, ws: string, id: string): Promise<boolean> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.call(ws, id), ProjectionExpression: 'pk', ConsistentRead: true }));
+  return out.Item !== undefined;
 }
 
 /** Stores a call's post-call analysis on its record, or 404. */

@@ -20,7 +20,9 @@
  *                                           while its stream is live and unsettled (sparse):
  *                                           gsi1 = LIVESTREAM#<shard> / <streamSeenAt ISO>;
  *                                           once dialed, before any stream, while unsettled (sparse):
- *                                           gsi1 = DIALED#<shard> / <dialedAt or last checked ISO>
+ *                                           gsi1 = DIALED#<shard> / <dialedAt or last checked ISO>;
+ *                                           while the call is not over (sparse, GET /api/calls):
+ *                                           gsi2 = LIVECALLS#<ws> / <callId> (a ULID: sorts as time)
  *   PROVIDERCALL#<sid> / CALL               which call an inbound provider call became (one per sid; expires: ttl)
  *   WS#<ws>        / IDEMPOTENCY#<sha256>   first answer to a request with that Idempotency-Key (expires: ttl)
  *   MEETING#<callId> / TOKEN                 a meeting link's hashed single-use token (expires: ttl)
@@ -48,7 +50,7 @@
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
-export const KEYS = { pk: 'pk', sk: 'sk', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk' } as const;
+export const KEYS = { pk: 'pk', sk: 'sk', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk', gsi2pk: 'gsi2pk', gsi2sk: 'gsi2sk' } as const;
 
 /**
  * GSI1, overloaded: history by agent type, so the most common history filter reads exactly one page; and the
@@ -56,6 +58,14 @@ export const KEYS = { pk: 'pk', sk: 'sk', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk' } a
  * holds a live call only while its stream is claimed and unsettled).
  */
 export const GSI1 = 'gsi1';
+
+/**
+ * GSI2: the calls of a workspace that are not over, newest first (`GET /api/calls`). Its own index because a
+ * live call's GSI1 keys already belong to the sweeps (live stream, dialed call). Sparse: a call enters when
+ * it is placed, rung or joined and leaves when it reaches a terminal state or is settled, so a read costs
+ * the workspace's live calls, never its history.
+ */
+export const GSI2 = 'gsi2';
 
 export interface TableDefinition {
   readonly partitionKey: string;
@@ -68,7 +78,10 @@ export interface TableDefinition {
 export const TABLE: TableDefinition = {
   partitionKey: KEYS.pk,
   sortKey: KEYS.sk,
-  globalIndexes: [{ name: GSI1, partitionKey: KEYS.gsi1pk, sortKey: KEYS.gsi1sk, projection: 'ALL' }],
+  globalIndexes: [
+    { name: GSI1, partitionKey: KEYS.gsi1pk, sortKey: KEYS.gsi1sk, projection: 'ALL' },
+    { name: GSI2, partitionKey: KEYS.gsi2pk, sortKey: KEYS.gsi2sk, projection: 'ALL' },
+  ],
   ttlAttribute: 'ttl',
 };
 
@@ -131,6 +144,8 @@ export const key = {
    * (settlement removes it), sorted by when it was dialed or last found live: the lost-callback reconciliation's.
    */
   dialedCallIndex: (callId: string, at: string) => ({ gsi1pk: dialedCallShard(liveStreamShardOf(callId)), gsi1sk: at }),
+  /** A call that is not over, in its workspace's live-call index, sorted by its id (a ULID: creation time). */
+  liveCallIndex: (ws: string, callId: string) => ({ gsi2pk: liveCallsOf(ws), gsi2sk: callId }),
   phoneNumber: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `NUMBER#${id}` }),
   numberOwner: (e164: string) => ({ pk: `NUMBER#${e164}`, sk: 'OWNER' }),
   liveCall: (ws: string, callId: string) => ({ pk: `WS#${ws}`, sk: `LIVECALL#${callId}` }),
@@ -171,6 +186,9 @@ export const LIVE_STREAM_SHARDS = 8;
 /** The index partition of live-stream shard `n`. */
 export const liveStreamShard = (n: number): string => `LIVESTREAM#${n}`;
 
+/** The live-call index partition of a workspace (GSI2). */
+export const liveCallsOf = (ws: string): string => `LIVECALLS#${ws}`;
+
 /** The index partition of dialed-call shard `n` (the same shards and hash as the live streams). */
 export const dialedCallShard = (n: number): string => `DIALED#${n}`;
 
@@ -184,7 +202,7 @@ export function liveStreamShardOf(callId: string): number {
 /** Sort-key prefixes of the listable collections inside a workspace partition. */
 export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#', webhookEndpoint: 'WEBHOOK#', campaign: 'CAMPAIGN#', dnc: 'DNC#' } as const;
 
-const META_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v', 'searchText'] as const;
+const META_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'v', 'searchText'] as const;
 
 /** The stored item without its key and bookkeeping attributes. */
 export function fromItem<T>(item: Record<string, unknown>): T {

