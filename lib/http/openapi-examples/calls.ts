@@ -28,6 +28,19 @@ const historyView = {
   callRecordingUrl: `s3://voice-agents-recordings/recordings/${WS}/${EXAMPLE_IDS.call}.wav`,
 };
 
+/** A phone call in progress, as `GET /api/calls` lists it. */
+const liveCall = {
+  id: EXAMPLE_IDS.call,
+  agentId: EXAMPLE_IDS.agent,
+  type: 'voice',
+  direction: 'outbound',
+  state: 'in-progress',
+  from: '+14155550123',
+  to: CALLEE,
+  createdAt: CREATED,
+  answeredAt: '2025-06-02T14:03:19.000Z',
+};
+
 /** A chat session, as `POST /api/chats` and `POST /widget/chat` answer it. */
 const chatStarted = {
   chatId: EXAMPLE_IDS.chat,
@@ -41,6 +54,8 @@ const chatStarted = {
 export const CALL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   listHistory: { response: page(historyListItem) },
   getHistory: { params: { id: EXAMPLE_IDS.call }, response: historyView },
+  listCalls: { response: page(liveCall) },
+  getCall: { params: { id: EXAMPLE_IDS.call }, response: { ...liveCall, endedAt: null, endReason: null, historyId: null } },
   deleteHistory: { params: { id: EXAMPLE_IDS.call } },
   getRecordingUrl: {
     params: { id: EXAMPLE_IDS.call },
