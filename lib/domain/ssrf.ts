@@ -104,7 +104,17 @@ export function refuseToolUrl(url: URL, allowedHosts: readonly string[]): string
   if (isAllowedHost(url, allowedHosts)) return undefined;
   const host = bareHost(url);
   if (isIP(host)) {
-    return isForbiddenAddress(host) ? `${host} is a private, loopback, link-local, metadata or reserved address` : undefined;
+    return isForbiddenAddress(host) ? `${host} is a private, loopback, link-local, metadata or reserved address${localEscapeHatch(url)}` : undefined;
   }
-  return isForbiddenHostName(host) ? `${host} names a local or internal host` : undefined;
+  return isForbiddenHostName(host) ? `${host} names a local or internal host${localEscapeHatch(url)}` : undefined;
+}
+
+/**
+ * The documented way to reach such a host in local development, named in the refusal so a developer
+ * pointing a webhook or tool at a server on their laptop learns it: the operator's TOOL_ALLOWED_HOSTS, with
+ * the URL's own host and port (empty in production, where nothing an API user sends can change it).
+ */
+function localEscapeHatch(url: URL): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `; for local development, start the platform with TOOL_ALLOWED_HOSTS=${url.hostname}:${port} to allow it (an operator setting, empty in production; docs/webhooks.md)`;
 }

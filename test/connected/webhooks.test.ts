@@ -109,6 +109,10 @@ describe('endpoints', () => {
       expect(res.status, url).toBe(400);
       expect(res.body.error.details[0].field, url).toBe('url');
     }
+    // A server on the developer's own machine: the refusal names the local escape hatch, with its host and port.
+    const local = await t.api(ws.apiKey, 'POST', '/api/webhooks', { url: 'http://localhost:8080/hooks' });
+    expect(local.status).toBe(400);
+    expect(local.body.error.details[0].message).toContain('TOOL_ALLOWED_HOSTS=localhost:8080');
     const created = await createEndpoint('/ssrf-update');
     const res = await t.api(ws.apiKey, 'PATCH', `/api/webhooks/${created._id}`, { url: 'http://10.1.2.3/x' });
     expect(res.status).toBe(400);

@@ -117,9 +117,11 @@ describe('the edges of the policy', () => {
     expect(refuseToolUrl(new URL('ftp://127.0.0.1/'), ['127.0.0.1'])).toBe('only http and https URLs are allowed');
     expect(refuseToolUrl(new URL('http://127.0.0.1:4000/'), ['127.0.0.1:4000'])).toBeUndefined();
     expect(refuseToolUrl(new URL('http://localhost:3000/'), ['localhost:3000'])).toBeUndefined();
-    expect(refuseToolUrl(new URL('http://127.0.0.1:4000/'), [])).toBe('127.0.0.1 is a private, loopback, link-local, metadata or reserved address');
-    expect(refuseToolUrl(new URL('http://[::1]/'), [])).toBe('::1 is a private, loopback, link-local, metadata or reserved address');
-    expect(refuseToolUrl(new URL('http://db.internal/'), [])).toBe('db.internal names a local or internal host');
+    expect(refuseToolUrl(new URL('http://127.0.0.1:4000/'), [])).toBe(
+      '127.0.0.1 is a private, loopback, link-local, metadata or reserved address; for local development, start the platform with TOOL_ALLOWED_HOSTS=127.0.0.1:4000 to allow it (an operator setting, empty in production; docs/webhooks.md)',
+    );
+    expect(refuseToolUrl(new URL('http://[::1]/'), [])).toMatch(/^::1 is a private, loopback, link-local, metadata or reserved address; .*TOOL_ALLOWED_HOSTS=\[::1\]:80 /);
+    expect(refuseToolUrl(new URL('http://db.internal/'), [])).toMatch(/^db\.internal names a local or internal host; .*TOOL_ALLOWED_HOSTS=db\.internal:80 /);
     expect(refuseToolUrl(new URL('https://api.example.test/'), [])).toBeUndefined();
     expect(refuseToolUrl(new URL('https://8.8.8.8/'), [])).toBeUndefined();
   });
