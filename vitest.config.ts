@@ -32,6 +32,8 @@ const SLOWEST_CONNECTED_FILES = [
   'test/connected/dashboard-pages.browser.test.ts',
   'test/connected/dashboard.browser.test.ts',
   'test/connected/cli.test.ts',
+  // Its own `npm start` (a JVM and a platform, ~25 s) and one call in real time (~25 s).
+  'test/connected/readme-quickstart.test.ts',
   'test/connected/calls/widget.browser.test.ts',
   'test/connected/calls/meeting-call.browser.test.ts',
   // Not among the longest (14 s alone, most of it waiting), but started late it ran alone at the end of
