@@ -10,7 +10,9 @@ import type { Call } from '../../../lib/domain/call.js';
 import { newId } from '../../../lib/domain/ids.js';
 import { accountFor } from '../../../lib/services/dispatch.js';
 import { createCallWithReservation } from '../../../lib/store/call-creation.js';
+import { settleReservation } from '../../../lib/store/call-settlement.js';
 import { advanceCall, claimForDispatch, findCall } from '../../../lib/store/calls.js';
+import { claimChatCall, claimWebStream, endChatCall } from '../../../lib/store/web-calls.js';
 import { eventually, startCallsPlatform, type CallerSetup, type CallsPlatform } from '../../support/calls.js';
 
 let p: CallsPlatform;
@@ -185,5 +187,35 @@ describe('a call placed through the Twilio stand-in', () => {
     const one = await p.api(s.apiKey, 'GET', `/api/calls/${link.body.call_id}`);
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ id: link.body.call_id, type: 'video', state: 'initiated', from: null, answeredAt: null, historyId: link.body.call_id });
+  });
+
+  it('a meeting is listed once joined and leaves when settled; a chat once its socket opened, until it ends', async () => {
+    const s = await p.callerSetup(100);
+    const ids = async () => (await p.api(s.apiKey, 'GET', '/api/calls')).body.data.map((c: { id: string }) => c.id);
+    const link = await p.api(s.apiKey, 'POST', '/api/optimus/meeting-link', { assistantId: s.agentId, contactName: 'Ada' });
+    const meeting: string = link.body.call_id;
+    // The meeting page's first socket claims the call (what the join's session does) and reserves.
+    const joined = await claimWebStream(p.deps.db, s.workspaceId, meeting, 'web-stream-1', 10, new Date().toISOString());
+    expect(joined.kind).toBe('claimed');
+    expect(await ids()).toEqual([meeting]);
+    const listed = (await p.api(s.apiKey, 'GET', '/api/calls')).body.data[0];
+    expect(listed).toMatchObject({ type: 'video', state: 'in-progress', from: null });
+    expect(listed.answeredAt).not.toBeNull();
+
+    const chat = await p.api(s.apiKey, 'POST', '/api/chats', { agentId: s.agentId });
+    expect(chat.status).toBe(201);
+    const chatId: string = chat.body.chatId;
+    expect(await ids()).toEqual([meeting]);
+    expect(await claimChatCall(p.deps.db, s.workspaceId, chatId, new Date().toISOString())).toBeDefined();
+    expect(await ids()).toEqual([chatId, meeting]);
+    expect((await p.api(s.apiKey, 'GET', `/api/calls?agentId=${s.agentId}`)).body.data.map((c: { type: string }) => c.type)).toEqual(['chat', 'video']);
+
+    expect(await endChatCall(p.deps.db, s.workspaceId, chatId, { endReason: 'customer_hangup', cost: 0.01, now: new Date().toISOString() })).toBeDefined();
+    expect(await ids()).toEqual([meeting]);
+    const settled = await settleReservation(p.deps.db, s.workspaceId, meeting, { cost: 0.5, billedSeconds: 30, complete: true }, 'customer_hangup', new Date().toISOString());
+    expect(settled.kind).toBe('settled');
+    expect(await ids()).toEqual([]);
+    const ended = await p.api(s.apiKey, 'GET', `/api/calls/${meeting}`);
+    expect(ended.body).toMatchObject({ state: 'completed', endReason: 'customer_hangup', historyId: meeting });
   });
 });
