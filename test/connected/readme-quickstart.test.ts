@@ -113,7 +113,8 @@ describe('the README quickstart', () => {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       LANG: process.env.LANG ?? 'C.UTF-8',
-      TMPDIR: dir,
+      // The machine's own: tsx keeps its compile cache there, as it would for a newcomer's second start.
+      TMPDIR: tmpdir(),
       PORT: String(port),
       DATA_DIR: join(dir, 'data'),
       PLATFORM_REGISTRY_DIR: join(dir, 'registry'),
