@@ -85,6 +85,10 @@ describe('inbound calls (rung through the stand-in, signed as Twilio signs)', ()
     const claims = (verified as { claims: { callId: string } }).claims;
     expect(Object.keys(claims).sort()).toEqual(['callId', 'callSid', 'exp', 'workspaceId']);
     expect(await findCall(t.deps.db, ws.workspaceId, claims.callId)).toMatchObject({ agentId, phoneNumberId: assigned._id, to: '+14155550142' });
+    // Answered at once, it is a call in progress: listed, inbound, from our number's side.
+    const live = (await t.api(ws.apiKey, 'GET', '/api/calls')).body.data.find((c: { id: string }) => c.id === claims.callId);
+    expect(live).toMatchObject({ agentId, type: 'voice', direction: 'inbound', state: 'in-progress', from: assigned.number, to: '+14155550142' });
+    expect(Date.parse(live.answeredAt)).toBeGreaterThanOrEqual(before);
     const exp = (verified as { claims: { exp: number } }).claims.exp;
     expect(exp).toBeGreaterThanOrEqual(Math.floor(before / 1000) + STREAM_TOKEN_TTL_SECONDS);
     expect(exp).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + STREAM_TOKEN_TTL_SECONDS);
