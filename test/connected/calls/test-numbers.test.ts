@@ -6,6 +6,7 @@
  * transfer. A person's lines come from the script file in DATA_DIR and are what the recognizer stand-in
  * hears: they appear, word for word, as the caller's lines of the call's transcript (as do the voicemail
  * greeting and the menu's prompt, which the agent hears too). The calls run at once, as a developer's would.
+ * The test numbers are not among the numbers the stand-in sells.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -106,4 +107,11 @@ describe('test numbers', () => {
     // A number with a script but no behaviour of its own is the default person saying the script.
     expect(plain.record.callTranscript).toContain('user: Hello?');
   }, 180_000);
+
+  it('are not for sale: the stand-in sells the rest of the fictional block', async () => {
+    const ws = await p.workspace();
+    const res = await p.api(ws.apiKey, 'GET', '/api/phone-numbers/available?country=us&areaCode=202&contains=555010*&limit=10');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((n: { number: string }) => n.number)).toEqual(['+12025550108', '+12025550109']);
+  });
 });
