@@ -183,12 +183,14 @@ export async function placeOutboundCall(
   const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.numberId, workspaceId: s.workspaceId });
   if (started.status !== 202) throw new Error(`call not started: ${started.status} ${JSON.stringify(started.body)}`);
   const callId: string = started.body.call_id;
-  const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, 20_000, 'the call to be placed');
+  // Bounds that only end a test gone wrong: several calls placed at once on a machine shared with other work
+  // (a load of 40 on two cores here) took over 20 s to be dispatched.
+  const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, 90_000, 'the call to be placed');
   const result = await p.platform.callSimulator!.finished(sid);
   const record = await eventually(async () => {
     const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
     return res.status === 200 ? res.body : undefined;
-  }, 30_000, 'the history record');
+  }, 90_000, 'the history record');
   const placed = p.platform.twilio!.requests.find((r) => r.method === 'POST' && r.path.endsWith('/Calls.json') && r.form.To === to)!;
   return { s, callId, sid, result, record, placed };
 }

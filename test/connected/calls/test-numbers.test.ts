@@ -27,7 +27,7 @@ const ADA = '+12025550150';
 const BOB = '+12025550151';
 const CARL = '+12025550152';
 const SCRIPTS = {
-  [TEST_NUMBERS.person]: ['Hello, Grace Hopper speaking.', { pauseMs: 300 }, { say: 'Tuesday at nine suits me. Goodbye.' }],
+  [TEST_NUMBERS.person]: ['Hello, Grace Hopper speaking.', { pauseMs: 300 }, { press: '42#' }, { say: 'Tuesday at nine suits me. Goodbye.' }],
   [ADA]: ['Hi. I have a question about my bill.', { listen: true }, 'Great, thank you.'],
   [BOB]: ['Hi. I have a question about my bill.', { listen: true }, 'Okay, thanks. Bye.'],
   [CARL]: ['Hello?', { listen: true }],
@@ -82,6 +82,7 @@ describe('test numbers', () => {
     expect(person.result.error).toBeUndefined();
     expect(person.record.callEndReason).toBe('customer_hangup');
     expect(person.record.callTranscript).toContain('user: Hello, Grace Hopper speaking.');
+    expect(person.record.callTranscript).toContain('[The caller pressed 4 2 # on the keypad]');
     expect(person.record.callTranscript).toContain('user: Tuesday at nine suits me. Goodbye.');
 
     expect(busy.record).toMatchObject({ callEndReason: 'busy', callCost: 0 });
@@ -106,7 +107,7 @@ describe('test numbers', () => {
 
     // A number with a script but no behaviour of its own is the default person saying the script.
     expect(plain.record.callTranscript).toContain('user: Hello?');
-  }, 180_000);
+  }, 300_000);
 
   it('are not for sale: the stand-in sells the rest of the fictional block', async () => {
     const ws = await p.workspace();
