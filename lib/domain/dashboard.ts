@@ -39,6 +39,7 @@ export const ConfirmSignUpBody = z.strictObject({ email: Email, code: Code });
 export const SignInBody = z.strictObject({ email: Email, password: z.string().min(1).max(256) });
 export const RefreshBody = z.strictObject({ workspaceId: z.string().min(1).max(64).optional() });
 export const ForgotPasswordBody = z.strictObject({ email: Email });
+export const ResendConfirmationCodeBody = z.strictObject({ email: Email });
 export const ResetPasswordBody = z.strictObject({ email: Email, code: Code, password: Password });
 export const AcceptInvitationBody = z.strictObject({ token: z.string().min(1).max(200) });
 

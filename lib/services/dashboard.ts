@@ -117,6 +117,9 @@ export async function signOut(deps: AuthDeps, refreshToken: string): Promise<voi
 
 export const forgotPassword = (deps: AuthDeps, body: { email: string }) => identityOf(deps).forgotPassword(body.email);
 
+/** A new sign-up confirmation code for an address waiting for one; every other address answers the same. */
+export const resendConfirmationCode = (deps: AuthDeps, body: { email: string }) => identityOf(deps).resendConfirmationCode(body.email);
+
 export const resetPassword = (deps: AuthDeps, body: { email: string; code: string; password: string }) =>
   identityOf(deps).resetPassword(body.email, body.code, body.password);
 

@@ -121,6 +121,28 @@ describe('sign-up of an address that has an account', () => {
   });
 });
 
+describe('resend confirmation code', () => {
+  it('sends an unconfirmed account a new code that replaces the last; an unknown or confirmed address gets the same answer and nothing', async () => {
+    const email = newEmail();
+    const b = new Browser();
+    expect((await b.auth('sign-up', { email, password: PASSWORD, workspaceName: 'Resent Co' })).status).toBe(201);
+    const first = await codeFor(email);
+    const answer = await b.auth('resend-confirmation-code', { email });
+    expect(answer).toEqual({ status: 202, body: { message: 'If this address is waiting for confirmation, a new code is on its way.' } });
+    const second = await codeFor(email, first);
+    expect(second).toMatch(/^\d{6}$/);
+    if (second !== first) expect((await b.auth('confirm-sign-up', { email, code: first! })).status).toBe(400);
+    expect((await b.auth('confirm-sign-up', { email, code: second! })).status).toBe(204);
+    expect((await b.auth('sign-in', { email, password: PASSWORD })).body.workspace.name).toBe('Resent Co');
+    // Confirmed now, and an address nobody has: the same answer, and no code is sent.
+    for (const other of [email, newEmail()]) expect(await b.auth('resend-confirmation-code', { email: other })).toEqual(answer);
+    // (Confirming used the code up; none was sent since.)
+    expect(await codeFor(email)).toBeUndefined();
+    const bad = await b.auth('resend-confirmation-code', { email: 'not an email' });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'validation_failed']);
+  });
+});
+
 describe('the CSRF rule of every /auth route', () => {
   it('refuses a request without the dashboard header, from another origin or with a body that is not JSON, changing nothing', async () => {
     const owner = await newUser('Owner Co');
@@ -138,6 +160,7 @@ describe('the CSRF rule of every /auth route', () => {
       refresh: { workspaceId: owner.session.workspace.id },
       'sign-out': {},
       'forgot-password': { email: member.email },
+      'resend-confirmation-code': { email: unconfirmed },
       'reset-password': { email: member.email, code: '123456', password: 'New-password-2' },
       'accept-invitation': { token },
     };

@@ -83,6 +83,53 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await context.close();
   });
 
+  it('"Resend code" on the confirm and reset forms sends a new code that works where the old one no longer does', async () => {
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const email = newEmail('resend');
+    await page.goto(`${rig.p.baseUrl}/dashboard/sign-up`);
+    await fill(page, 'Email', email);
+    await fill(page, 'Password', PASSWORD);
+    await fill(page, 'Workspace name', 'Resend team');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    const first = await emailedCode(email);
+    const resent = page.waitForResponse((r) => r.url().endsWith('/auth/resend-confirmation-code'));
+    await page.getByRole('button', { name: 'Resend code' }).click();
+    expect((await resent).status()).toBe(202);
+    await page.getByText('a new one is on its way').waitFor();
+    await checkScreen(page, 'confirm-code-resent', ['form', 'button[type=submit]', '.resend .notice-success']);
+    const second = (await codeFor(email, first))!;
+    expect(second).toMatch(/^\d{6}$/);
+    // The first code was replaced (unless the new one happens to repeat it).
+    if (second !== first) {
+      await fill(page, 'Confirmation code', first);
+      await page.getByRole('button', { name: 'Confirm account' }).click();
+      await page.getByRole('alert').waitFor();
+    }
+    await fill(page, 'Confirmation code', second);
+    await page.getByRole('button', { name: 'Confirm account' }).click();
+    await page.getByText('Your account is confirmed').waitFor();
+
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await fill(page, 'Email', email);
+    await page.getByRole('button', { name: 'Send reset code' }).click();
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    const reset = (await codeFor(email, second))!;
+    const again = page.waitForResponse((r) => r.url().endsWith('/auth/forgot-password'));
+    await page.getByRole('button', { name: 'Resend code' }).click();
+    expect((await again).status()).toBe(202);
+    await page.getByText('a new one is on its way').waitFor();
+    await checkScreen(page, 'reset-code-resent', ['form', 'button[type=submit]', '.resend .notice-success']);
+    const newest = (await codeFor(email, reset))!;
+    await fill(page, 'Reset code', newest);
+    await fill(page, 'New password', 'Resent-secret-42');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password is changed').waitFor();
+    await signIn(page, rig.p.baseUrl, email, 'Resent-secret-42');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('sign-up with an address that has an account shows what a new address gets, and the emailed reset code lets the person in', async () => {
     const email = newEmail('existing');
     await signedUpUser(rig.p.baseUrl, email, PASSWORD, 'Existing team');

@@ -359,7 +359,7 @@ describe('OpenAPI examples', () => {
 
   it('marks every /auth route as the dashboard page\'s own: 403 csrf_refused and 415 for a body that is not JSON', () => {
     const authRoutes = routes.filter(([, route]) => route.path.startsWith('/auth/'));
-    expect(authRoutes.map(([id]) => id).sort()).toEqual(['acceptInvitation', 'confirmSignUp', 'forgotPassword', 'refreshSession', 'resetPassword', 'signIn', 'signOut', 'signUp']);
+    expect(authRoutes.map(([id]) => id).sort()).toEqual(['acceptInvitation', 'confirmSignUp', 'forgotPassword', 'refreshSession', 'resendConfirmationCode', 'resetPassword', 'signIn', 'signOut', 'signUp']);
     for (const [id, route] of authRoutes) {
       expect(route.csrf, id).toBe(true);
       expect(Object.keys(doc.paths[route.path].post.responses), id).toEqual(expect.arrayContaining(['403', '415']));

@@ -257,11 +257,15 @@ describe('SttEngine', () => {
     await vi.advanceTimersByTimeAsync(100);
     const finals = events.filter((ev) => ev.type === 'final').map((ev) => (ev.type === 'final' ? ev.text : ''));
     expect(finals).toEqual(['first', 'second', 'first']);
-    expect(seen).toEqual([
-      { connection: 3, utterance: 0 },
-      { connection: 3, utterance: 1 },
-      { connection: 3, utterance: 2 },
+    expect(seen.map((ctx) => ({ ...(ctx as object), audio: undefined }))).toEqual([
+      { connection: 3, utterance: 0, audio: undefined, sampleRate: RATE },
+      { connection: 3, utterance: 1, audio: undefined, sampleRate: RATE },
+      { connection: 3, utterance: 2, audio: undefined, sampleRate: RATE },
     ]);
+    // Each also sees the 100 ms of audio up to the frame where speech was declared (onset: two 20 ms
+    // frames), here the silence before the voice and the voice's first 40 ms.
+    const expected = concat(silence(1_200), voiced(300)).subarray(1_200 * 8 - 60 * 8, 1_200 * 8 + 40 * 8);
+    for (const ctx of seen.slice(1)) expect((ctx as { audio: Int16Array }).audio).toEqual(expected);
   });
 
   it('flush finalizes pending speech, drops the utterance end that can no longer come, and waits for the final', async () => {

@@ -24,6 +24,7 @@ const keyView = {
 export const ACCOUNT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   signUp: { request: { email: DASHBOARD_USER.email, password: 'Correct-horse-9', workspaceName: 'Bayview Dental' }, response: { confirmationRequired: true } },
   confirmSignUp: { request: { email: DASHBOARD_USER.email, code: '482913' } },
+  resendConfirmationCode: { request: { email: DASHBOARD_USER.email }, response: { message: 'If this address is waiting for confirmation, a new code is on its way.' } },
   signIn: { request: { email: DASHBOARD_USER.email, password: 'Correct-horse-9' }, response: session },
   // `{"workspaceId": "ws_…"}` switches workspace; the example shows a plain refresh (workspaceId stays out of request examples).
   refreshSession: { request: {}, response: session },

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AcceptInvitationBody, ConfirmSignUpBody, ForgotPasswordBody, RefreshBody, ResetPasswordBody, Session, SignInBody, SignUpBody, SignUpResult } from '../../domain/dashboard.js';
+import { AcceptInvitationBody, ConfirmSignUpBody, ForgotPasswordBody, RefreshBody, ResendConfirmationCodeBody, ResetPasswordBody, Session, SignInBody, SignUpBody, SignUpResult } from '../../domain/dashboard.js';
 import { route, type RouteSpec } from '../route-spec.js';
 
 /** The auth routes, assembled into the one table by lib/infra/routes.ts; their handlers import only this group. */
@@ -8,6 +8,7 @@ export const AUTH_ROUTES = {
   // `csrf`: only the dashboard's own page may call them (403 csrf_refused, 415 for a body that is not JSON).
   signUp: route({ method: 'POST', path: '/auth/sign-up', entry: 'functions/auth/index.ts', summary: 'Dashboard: create an account and its workspace; a confirmation code is emailed (the same answer for a taken address)', tag: 'Dashboard', auth: false, csrf: true, ipLimit: 'account', body: SignUpBody, errors: [429], status: 201, response: SignUpResult }),
   confirmSignUp: route({ method: 'POST', path: '/auth/confirm-sign-up', entry: 'functions/auth/index.ts', summary: 'Dashboard: confirm the email address with its code', tag: 'Dashboard', auth: false, csrf: true, ipLimit: 'account', body: ConfirmSignUpBody, errors: [429], status: 204 }),
+  resendConfirmationCode: route({ method: 'POST', path: '/auth/resend-confirmation-code', entry: 'functions/auth/index.ts', summary: 'Dashboard: email a new sign-up confirmation code, replacing the last (the same answer for an unknown or confirmed address)', tag: 'Dashboard', auth: false, csrf: true, ipLimit: 'account', body: ResendConfirmationCodeBody, errors: [429], status: 202, response: z.object({ message: z.string() }) }),
   signIn: route({ method: 'POST', path: '/auth/sign-in', entry: 'functions/auth/index.ts', summary: 'Dashboard: sign in; answers a session key and sets the HttpOnly refresh cookie', tag: 'Dashboard', auth: false, csrf: true, ipLimit: 'account', body: SignInBody, errors: [429], status: 200, response: Session }),
   refreshSession: route({ method: 'POST', path: '/auth/refresh', entry: 'functions/auth/index.ts', summary: 'Dashboard: a fresh session key from the refresh cookie; workspaceId switches workspace (x-requested-with: dashboard)', tag: 'Dashboard', auth: false, csrf: true, ipLimit: 'refresh', body: RefreshBody.optional(), status: 200, response: Session }),
   signOut: route({ method: 'POST', path: '/auth/sign-out', entry: 'functions/auth/index.ts', summary: "Dashboard: sign out (the user's session keys and refresh token revoked, the cookie cleared)", tag: 'Dashboard', auth: false, csrf: true, bodyKind: 'none', status: 204 }),

@@ -9,6 +9,8 @@ import { createLocalServer, type Fallback } from './server.js';
 import { startTwilioStandin, type TwilioStandin } from '../standins/twilio/standin.js';
 import type { CallHooks } from '../standins/twilio/state.js';
 import { createCallSimulator, type CallSimulator } from '../standins/twilio/call-simulator.js';
+import { knownLinesOr, SpokenLines } from '../standins/spoken-lines.js';
+import { DEFAULT_STT_SCRIPT } from '../standins/stt.js';
 import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../../streaming-service/src/local.js';
 import { startDispatchPoller, startWebhookPoller } from './queue-poller.js';
 import { startCampaignSchedule, startLostCallbackSchedule, startStreamSweepSchedule } from './schedule.js';
@@ -31,6 +33,8 @@ export const LocalSettings = z.object({
   TWILIO_AUTH_TOKEN: z.string().optional(),
   /** Credits of a workspace made by a dashboard sign-up; locally 100 when unset, so a new user can try a call. */
   SIGNUP_CREDITS: z.coerce.number().min(0).max(1_000_000).optional(),
+  /** The simulated callee's scripted lines per destination (docs/telephony.md); default DATA_DIR/callee-scripts.json. */
+  CALLEE_SCRIPTS: z.string().min(1).optional(),
 });
 export type LocalSettings = z.infer<typeof LocalSettings>;
 
@@ -123,11 +127,16 @@ export async function startPlatform(
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
   const restoreEnvironment = setProcessEnvironment(handlerEnvironment(stores, settings, baseUrl, webhookQueues));
-  const callSimulator = createCallSimulator();
+  // The callee's lines are what the recognizer stand-ins hear on its calls (spoken-lines.ts).
+  const spokenLines = new SpokenLines();
+  const callSimulator = createCallSimulator({ spokenLines, scriptsFile: resolve(settings.CALLEE_SCRIPTS ?? `${settings.DATA_DIR}/callee-scripts.json`) });
   const { twilio, restoreEnvironment: restoreTelephonyEnvironment } = await startTelephony(settings, persist, options.twilioSandbox ?? true, callSimulator.hooks);
   if (twilio) callSimulator.attach(twilio);
   // After telephony: the streaming service reads the final environment (stand-in URLs included).
-  const voice = await startLocalVoice(server, fallbacks, options.voice);
+  const voice = await startLocalVoice(server, fallbacks, {
+    ...options.voice,
+    stt: { transcripts: knownLinesOr(spokenLines, DEFAULT_STT_SCRIPT.transcripts), ...options.voice?.stt },
+  });
   const poller = options.dispatchPoller === false ? undefined : await startDispatchPoller((error) => {
     process.stderr.write(`dispatch poller: ${String(error)}\n`);
   });

@@ -27,7 +27,17 @@ import { STANDIN_KEY } from './catalog.js';
 export interface SttScriptContext {
   readonly connection: number;
   readonly utterance: number;
+  /**
+   * The last {@link RECENT_AUDIO_MS} of audio up to the frame where speech was declared, 16-bit linear at
+   * `sampleRate`: what a recognizer that knows the audio it hears (lib/local/standins/spoken-lines.ts)
+   * matches.
+   */
+  readonly audio?: Int16Array;
+  readonly sampleRate?: number;
 }
+
+/** How much audio before speech was declared the script sees (the VAD's onset is 40 ms). */
+export const RECENT_AUDIO_MS = 100;
 
 /** How a stand-in "recognizes" speech. Every field has a default ({@link DEFAULT_STT_SCRIPT}). */
 export interface SttScript {
@@ -304,6 +314,9 @@ export class SttEngine {
   /** A linear16 message may end mid-sample; the vendor's stream decoding carries the odd byte over. */
   private readonly samples: WholeSamples;
   private audioMs = 0;
+  /** The last {@link RECENT_AUDIO_MS} of samples and how many came before them. */
+  private recent = new Int16Array(0);
+  private recentStart = 0;
   private utteranceCount = 0;
   private current: Utterance | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -346,6 +359,7 @@ export class SttEngine {
   /** Feeds 16-bit linear audio at the VAD's sample rate. */
   pushPcm(samples: Int16Array): void {
     if (this.closed) return;
+    this.remember(samples);
     for (const frame of this.vad.push(samples)) this.onFrame(frame);
     this.audioMs += (samples.length * 1_000) / this.vad.options.sampleRate;
   }
@@ -387,6 +401,24 @@ export class SttEngine {
     this.settleIdle();
   }
 
+  /** Keeps the last {@link RECENT_AUDIO_MS} of audio (a frame's worth more, since a push may hold several). */
+  private remember(samples: Int16Array): void {
+    const keep = Math.round((this.vad.options.sampleRate * RECENT_AUDIO_MS) / 1_000) + samples.length;
+    const joined = new Int16Array(Math.min(keep, this.recent.length + samples.length));
+    const old = joined.length - samples.length;
+    joined.set(this.recent.subarray(this.recent.length - old), 0);
+    joined.set(samples, old);
+    this.recentStart += this.recent.length - old;
+    this.recent = joined;
+  }
+
+  /** The remembered audio that ends where `endMs` of the stream ends. */
+  private audioUntil(endMs: number): Int16Array {
+    const end = Math.round((endMs * this.vad.options.sampleRate) / 1_000) - this.recentStart;
+    const span = Math.round((this.vad.options.sampleRate * RECENT_AUDIO_MS) / 1_000);
+    return this.recent.slice(Math.max(0, end - span), Math.max(0, end));
+  }
+
   private onFrame(frame: VadFrame): void {
     const script = this.script();
     if (frame.speechStart) {
@@ -398,7 +430,7 @@ export class SttEngine {
         this.utteranceCount += 1;
         this.current = {
           index,
-          text: script.transcripts({ connection: this.connection, utterance: index }),
+          text: script.transcripts({ connection: this.connection, utterance: index, audio: this.audioUntil(frame.endMs), sampleRate: this.vad.options.sampleRate }),
           startMs: frame.speechStart.atMs,
           lastVoicedMs: frame.endMs,
           interims: 0,

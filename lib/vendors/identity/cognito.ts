@@ -64,6 +64,11 @@ export interface IdentityProvider {
   refresh(refreshToken: string): Promise<IdentityUser>;
   revoke(refreshToken: string): Promise<void>;
   forgotPassword(email: string): Promise<void>;
+  /**
+   * A new sign-up confirmation code to an unconfirmed account (the last one stops working). An unknown or
+   * already confirmed address is not an error: the answer must not tell who has an account.
+   */
+  resendConfirmationCode(email: string): Promise<void>;
   resetPassword(email: string, code: string, password: string): Promise<void>;
   /** A confirmed user with a permanent password (the admin CLI). */
   adminCreateUser(email: string, password: string): Promise<{ userId: string }>;
@@ -220,6 +225,15 @@ export function createCognitoIdentity(config: CognitoConfig): IdentityProvider {
       // An unknown address answers like a known one: the endpoint must not tell who has an account.
       await client.send(new ForgotPasswordCommand({ ClientId, Username: email })).catch((e: unknown) => {
         if (e instanceof CognitoIdentityProviderServiceException && (e.name === 'UserNotFoundException' || e.name === 'NotAuthorizedException')) return;
+        mapError(e, invalidCredentials);
+      });
+    },
+    async resendConfirmationCode(email) {
+      const { clientId: ClientId } = ids();
+      // Cognito answers UserNotFoundException for an unknown address and InvalidParameterException for a
+      // confirmed one (or, with "prevent user existence errors", a made-up delivery): all the same to the caller.
+      await client.send(new ResendConfirmationCodeCommand({ ClientId, Username: email })).catch((e: unknown) => {
+        if (e instanceof CognitoIdentityProviderServiceException && ['UserNotFoundException', 'InvalidParameterException', 'NotAuthorizedException'].includes(e.name)) return;
         mapError(e, invalidCredentials);
       });
     },

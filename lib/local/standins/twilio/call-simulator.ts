@@ -1,5 +1,7 @@
 import type { SimulatedCaller } from '../../callers/simulated-caller.js';
+import type { SpokenLines } from '../spoken-lines.js';
 import type { CalleeBehaviour } from './callee.js';
+import { calleeFor, readCalleeScripts } from './test-numbers.js';
 import { SimulatedCall, type LineSettings, type SimulatedCallResult } from './simulated-call.js';
 import type { CallHooks } from './state.js';
 import type { TwilioStandin } from './standin.js';
@@ -11,6 +13,8 @@ import type { TwilioStandin } from './standin.js';
  * WebSocket opened to the stream URL with the `<Parameter>`s as `customParameters`. On it a simulated
  * callee (lib/local/callers/simulated-caller.ts) listens to the agent and says its scripted lines, then hangs up.
  * Rules per destination number make it busy, unanswered or failing instead (no TwiML is fetched then).
+ * Without a rule, the test numbers (test-numbers.ts) behave as documented and the script file gives a
+ * person's lines; every other number gets the default callee.
  *
  * It plugs into the stand-in through its {@link CallHooks} seam. One call's course is simulated-call.ts;
  * the callee's side of the stream is callee.ts.
@@ -30,6 +34,12 @@ export interface CallSimulatorOptions {
   readonly playbackSpeed?: number;
   /** How long a call stays up after a `<Dial>` moved it elsewhere (the conversation after a transfer). */
   readonly transferredCallMs?: number;
+  /** Where the callee's lines are registered for the recognizer stand-ins to know them. */
+  readonly spokenLines?: SpokenLines;
+  /** A JSON file of scripted lines per destination (test-numbers.ts, `CalleeScripts`), read on every call. */
+  readonly scriptsFile?: string;
+  /** Where a broken script file is reported. */
+  readonly warn?: (message: string) => void;
 }
 
 export interface CallSimulator {
@@ -51,18 +61,19 @@ export interface CallSimulator {
 const DEFAULTS = { ringMs: 50, agentTurnTimeoutMs: 15_000, playbackSpeed: 4, transferredCallMs: 2_000 } as const satisfies LineSettings;
 
 export function createCallSimulator(options: CallSimulatorOptions = {}): CallSimulator {
-  const { defaultBehaviour, ...timings } = options;
+  const { defaultBehaviour, spokenLines, scriptsFile, warn = (m: string) => process.stderr.write(`${m}\n`), ...timings } = options;
   const settings: LineSettings = { ...DEFAULTS, ...timings };
   const rules = new Map<string, CalleeBehaviour>();
   const calls = new Map<string, Promise<SimulatedCallResult>>();
   const redirects = new Map<string, string[]>();
-  const board = { standin: undefined as TwilioStandin | undefined, streams: new Map<string, SimulatedCaller>(), redirects };
+  const board = { standin: undefined as TwilioStandin | undefined, streams: new Map<string, SimulatedCaller>(), redirects, spokenLines };
 
   return {
     hooks: {
       onCreate(call, account) {
         if (call.direction !== 'outbound-api') return;
-        const behaviour = rules.get(call.to) ?? defaultBehaviour ?? { kind: 'answer' };
+        const scripts = scriptsFile ? readCalleeScripts(scriptsFile, warn) : {};
+        const behaviour = rules.get(call.to) ?? calleeFor(call.to, defaultBehaviour ?? { kind: 'answer' }, scripts);
         const result = new SimulatedCall(call, account, behaviour, settings, board).run().catch(
           (error: unknown): SimulatedCallResult => ({
             callSid: call.sid,

@@ -10,10 +10,16 @@ import { DtmfDetector } from './dtmf-detector.js';
  * One step of a callee's script: a line said after the agent has finished speaking; hanging up once the
  * agent's next utterance has played this long (a caller who has heard enough and puts the phone down while
  * the agent is still talking: the call ends at Twilio, the stream gets `stop`, the status callback says
- * `completed`); or listening through one more agent turn without a word (a caller who waits on hold for
- * what the agent says next).
+ * `completed`); listening through one more agent turn without a word (a caller who waits on hold for
+ * what the agent says next); a pause of this many milliseconds (silence keeps flowing) before the next
+ * step; or keys pressed on the keypad (Twilio's `dtmf` stream messages, one per key).
  */
-export type CalleeLine = string | { readonly hangUpAfterAgentMs: number } | { readonly listen: true };
+export type CalleeLine =
+  | string
+  | { readonly hangUpAfterAgentMs: number }
+  | { readonly listen: true }
+  | { readonly pauseMs: number }
+  | { readonly press: string };
 
 /** How the callee at a number behaves. */
 export type CalleeBehaviour =
@@ -65,6 +71,10 @@ const BEEP = tone(400, 1_000, 10_000);
 /** The line a callee is on: the stream, and what it may do to the call. */
 export interface OnTheLine {
   readonly caller: SimulatedCaller;
+  /** Says `text` into the call (speech the recognizer stand-ins know as that text); resolves once sent. */
+  say(text: string): Promise<void>;
+  /** Plays a sound that is not speech (a beep): the recognizer stand-ins hear no words in it. */
+  sound(mulaw: Uint8Array): Promise<void>;
   /** Longest wait for the agent to finish a turn before the callee acts anyway. */
   readonly agentTurnTimeoutMs: number;
   /** Puts the phone down: the call ends at Twilio first, then the stream gets its `stop`. */
@@ -92,6 +102,14 @@ export async function converse(line: OnTheLine, lines: readonly CalleeLine[]): P
       await agentTurn(caller, agentTurnTimeoutMs);
       continue;
     }
+    if (typeof step !== 'string' && 'pauseMs' in step) {
+      await caller.pause(step.pauseMs);
+      continue;
+    }
+    if (typeof step !== 'string' && 'press' in step) {
+      for (const key of step.press) caller.press(key);
+      continue;
+    }
     if (typeof step !== 'string') {
       await agentHeardFor(caller, step.hangUpAfterAgentMs, agentTurnTimeoutMs);
       if (!closed()) line.hangUp();
@@ -99,7 +117,7 @@ export async function converse(line: OnTheLine, lines: readonly CalleeLine[]): P
     }
     await agentTurn(caller, agentTurnTimeoutMs);
     if (closed()) return;
-    await caller.say(step);
+    await line.say(step);
   }
   if (!closed()) {
     await agentTurn(caller, agentTurnTimeoutMs);
@@ -121,10 +139,10 @@ export async function voicemailBox(
   const { caller } = line;
   const closed = closedFlag(caller);
   const started = performance.now();
-  await caller.say(greeting);
+  await line.say(greeting);
   if (machineDetection === 'Enable') await verdict('machine_start', Math.round(performance.now() - started));
   if (closed()) return;
-  await caller.play(BEEP);
+  await line.sound(BEEP);
   if (machineDetection === 'DetectMessageEnd') await verdict('machine_end_beep', Math.round(performance.now() - started));
   if (closed()) return;
   await Promise.race([caller.closed, agentTurn(caller, line.agentTurnTimeoutMs)]);
@@ -135,7 +153,7 @@ export async function voicemailBox(
 export async function ivr(line: OnTheLine, menu: Extract<CalleeBehaviour, { kind: 'ivr' }>): Promise<string> {
   const { caller, agentTurnTimeoutMs } = line;
   const closed = closedFlag(caller);
-  await caller.say(menu.prompt);
+  await line.say(menu.prompt);
   const detector = new DtmfDetector();
   let fed = 0;
   const until = performance.now() + agentTurnTimeoutMs * 2;
@@ -144,7 +162,7 @@ export async function ivr(line: OnTheLine, menu: Extract<CalleeBehaviour, { kind
     const keys = detector.digits.join('');
     const entry = Object.keys(menu.menu).find((k) => keys.endsWith(k));
     if (entry !== undefined) {
-      await caller.say(menu.menu[entry]!);
+      await line.say(menu.menu[entry]!);
       if (!closed()) await agentTurn(caller, agentTurnTimeoutMs);
       if (!closed()) line.hangUp();
       return keys;

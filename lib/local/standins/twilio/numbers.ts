@@ -1,6 +1,7 @@
 import type { FormParams } from '../../../vendors/telephony/twilio-webhook.js';
 import { friendly, rfc2822, type StandinAccount, type StandinNumber, type TwilioState } from './state.js';
 import { API_VERSION, E164, listEnvelope, notFound, one, pageParams, TwilioFault, type Answer } from './wire.js';
+import { testNumberBehaviour } from './test-numbers.js';
 
 /**
  * The number resources of Twilio's REST API: AvailablePhoneNumbers (search) and IncomingPhoneNumbers
@@ -9,19 +10,21 @@ import { API_VERSION, E164, listEnvelope, notFound, one, pageParams, TwilioFault
 
 /**
  * Numbers the stand-in sells: US/CA `+1 <area> 555-01xx` (the range reserved for fiction, so nobody can
- * dial a real person from a sandbox) and UK `+44 7700 900xxx` (Ofcom's drama range).
+ * dial a real person from a sandbox) and UK `+44 7700 900xxx` (Ofcom's drama range), but the test numbers
+ * (test-numbers.ts): they are callees with set behaviours, not lines to own.
  */
 function numberPool(country: string, areaCode: string | undefined): string[] | undefined {
   if (country === 'US' || country === 'CA') {
     const area = areaCode ?? (country === 'US' ? '415' : '416');
     if (!/^[2-9]\d{2}$/.test(area)) return [];
-    return Array.from({ length: 100 }, (_, i) => `+1${area}55501${String(i).padStart(2, '0')}`);
+    return Array.from({ length: 100 }, (_, i) => `+1${area}55501${String(i).padStart(2, '0')}`).filter((n) => !testNumberBehaviour(n));
   }
   if (country === 'GB') return Array.from({ length: 1000 }, (_, i) => `+447700900${String(i).padStart(3, '0')}`);
   return undefined;
 }
 
-const inPool = (phoneNumber: string) => /^\+1[2-9]\d{2}55501\d{2}$/.test(phoneNumber) || /^\+447700900\d{3}$/.test(phoneNumber);
+const inPool = (phoneNumber: string) =>
+  (/^\+1[2-9]\d{2}55501\d{2}$/.test(phoneNumber) && !testNumberBehaviour(phoneNumber)) || /^\+447700900\d{3}$/.test(phoneNumber);
 
 const KEYPAD: Record<string, string> = Object.fromEntries(
   ['abc', 'def', 'ghi', 'jkl', 'mno', 'pqrs', 'tuv', 'wxyz'].flatMap((letters, i) => [...letters].map((l) => [l, String(i + 2)])),

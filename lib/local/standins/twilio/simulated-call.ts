@@ -1,4 +1,5 @@
-import { SimulatedCaller } from '../../callers/simulated-caller.js';
+import { SimulatedCaller, speech } from '../../callers/simulated-caller.js';
+import type { SpokenLines } from '../spoken-lines.js';
 import { converse, DEFAULT_GREETING, DEFAULT_LINES, ivr, voicemailBox, type CalleeBehaviour, type OnTheLine } from './callee.js';
 import type { StandinAccount, StandinCall, StandinCallStatus } from './state.js';
 import type { TwilioStandin } from './standin.js';
@@ -50,6 +51,8 @@ export interface Switchboard {
   readonly streams: Map<string, SimulatedCaller>;
   /** TwiML a live call was redirected to, by call sid (Twilio runs it once the stream has ended). */
   readonly redirects: ReadonlyMap<string, readonly string[]>;
+  /** Where what the callee says is registered, for the recognizer stand-ins (absent: nothing registered). */
+  readonly spokenLines?: SpokenLines;
 }
 
 type StatusEvent = 'initiated' | 'ringing' | 'answered' | 'completed';
@@ -125,7 +128,20 @@ export class SimulatedCall {
       return this.finish('completed', {}, { twiml, streamParameters: stream.parameters, error: `stream refused: ${String(error)}` });
     }
     this.board.streams.set(call.sid, caller);
-    const line: OnTheLine = { caller, agentTurnTimeoutMs: settings.agentTurnTimeoutMs, hangUp: () => this.hangUp(caller) };
+    const line: OnTheLine = {
+      caller,
+      agentTurnTimeoutMs: settings.agentTurnTimeoutMs,
+      hangUp: () => this.hangUp(caller),
+      say: async (text) => {
+        const audio = await speech(text);
+        this.board.spokenLines?.say(text, audio);
+        await caller.play(audio);
+      },
+      sound: async (audio) => {
+        this.board.spokenLines?.say('', audio);
+        await caller.play(audio);
+      },
+    };
     // Twilio cuts the call at TimeLimit; so does the simulated line.
     const limit = setTimeout(() => this.hangUp(caller), (call.timeLimitSeconds ?? 4 * 3600) * 1000);
     let more: Partial<SimulatedCallResult> = {};

@@ -26,6 +26,26 @@ const submit = (run: () => void) => (e: FormEvent) => {
   run();
 };
 
+/**
+ * "Resend code" under a code form: asks for a new code (the last one stops working) and says it is on its
+ * way, with the same words whether or not the address has an account (the server does not tell either).
+ */
+function ResendCode({ send, email }: { send: () => Promise<unknown>; email: string }) {
+  const resend = useMutation({ mutationFn: send });
+  return (
+    <div className="resend">
+      {resend.isSuccess && !resend.isPending ? <Notice kind="success">If {email} is waiting for a code, a new one is on its way. Only the newest code works.</Notice> : null}
+      <ErrorNotice error={resend.error} />
+      <p className="row">
+        <span>No code yet? Check your spam folder, or</span>
+        <Button variant="ghost" busy={resend.isPending} onClick={() => resend.mutate()}>
+          Resend code
+        </Button>
+      </p>
+    </div>
+  );
+}
+
 /** The rule both pools enforce (lib/domain/password-policy.ts), said before submit. */
 const PASSWORD_HINT = PASSWORD_RULE;
 
@@ -105,6 +125,7 @@ export function SignUpPage() {
             Confirm account
           </Button>
         </form>
+        <ResendCode email={email} send={() => authCall('resend-confirmation-code', { email })} />
       </AuthCard>
     );
   }
@@ -153,6 +174,7 @@ export function ForgotPasswordPage() {
             Change password
           </Button>
         </form>
+        <ResendCode email={email} send={() => authCall('forgot-password', { email })} />
       </AuthCard>
     );
   }
