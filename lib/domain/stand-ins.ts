@@ -59,7 +59,7 @@ export function standInNotice(parts: readonly StandInPart[]): StandInNotice | un
   const behaviours = parts.map((p) => WHAT[p.capability].behaviour);
   const variables = [...new Set(parts.map((p) => (p.keyVariable === 'TWILIO_ACCOUNT_SID' ? 'TWILIO_ACCOUNT_SID with TWILIO_AUTH_TOKEN' : p.keyVariable)))];
   const message =
-    `Simulated: ${list(named)} ${parts.length === 1 ? 'is a local stand-in' : 'are local stand-ins'}, not the real service. ` +
+    `Simulated: ${list(named)} ${parts.length === 1 ? 'is a local stand-in, not the real service' : 'are local stand-ins, not the real services'}. ` +
     `${list(behaviours).replace(/^./, (c) => c.toUpperCase())}. ` +
     `To make ${parts.length === 1 ? 'it' : 'them'} real, set ${list(variables)} to real keys where the platform runs (for npm start, in its environment) and restart it.`;
   return { parts: [...parts], message };

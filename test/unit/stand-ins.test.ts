@@ -28,7 +28,7 @@ describe('simulated vendors', () => {
       { capability: 'tts', vendor: 'elevenlabs', keyVariable: 'ELEVENLABS_API_KEY' },
     ]);
     expect(notice.message).toBe(
-      'Simulated: speech recognition (Deepgram), the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins, not the real service. ' +
+      'Simulated: speech recognition (Deepgram), the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins, not the real services. ' +
         'The recognizer does not hear words: it writes a scripted line for each thing you say, the model answers by repeating what it was told ("You said: ...") and the voice is a tone, not speech. ' +
         'To make them real, set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY to real keys where the platform runs (for npm start, in its environment) and restart it.',
     );
