@@ -15,16 +15,14 @@ export const StandInPart = z
     capability: z.enum(STAND_IN_CAPABILITIES).describe('`stt` speech recognition, `llm` the language model, `tts` the voice, `telephony` phone calls.'),
     vendor: z.string().describe('The vendor the agent names (`deepgram`, `openai`, `twilio`, ...).'),
     keyVariable: z.string().describe('The environment variable whose real key switches this vendor to its real service.'),
-  })
-  .meta({ id: 'StandInPart' });
+  });
 export type StandInPart = z.infer<typeof StandInPart>;
 
 export const StandInNotice = z
   .object({
     parts: z.array(StandInPart).min(1),
     message: z.string().describe('What is simulated and how to make it real, one paragraph to show as is.'),
-  })
-  .meta({ id: 'StandInNotice' });
+  });
 export type StandInNotice = z.infer<typeof StandInNotice>;
 
 /** The answer of `GET /api/stand-ins`: `simulated` false (and no notice) on real vendors. */
