@@ -41,10 +41,10 @@ const NAMES: Record<string, string> = {
   google: 'Google', elevenlabs: 'ElevenLabs', cartesia: 'Cartesia', twilio: 'Twilio',
 };
 const WHAT: Record<StandInCapability, { noun: string; behaviour: string }> = {
-  stt: { noun: 'speech recognition', behaviour: 'the recognizer does not hear words: it writes a scripted line for each thing you say' },
-  llm: { noun: 'the language model', behaviour: 'the model answers by repeating what it was told ("You said: ...")' },
-  tts: { noun: 'the voice', behaviour: 'the voice is a tone, not speech' },
-  telephony: { noun: 'phone calls', behaviour: 'phone calls reach a simulated callee, not a phone' },
+  stt: { noun: 'speech recognition', behaviour: 'the recognizer writes a scripted line for whatever you say' },
+  llm: { noun: 'the language model', behaviour: 'the model repeats back what it is told' },
+  tts: { noun: 'the voice', behaviour: 'the voice is a tone' },
+  telephony: { noun: 'phone calls', behaviour: 'phone calls reach a simulated callee' },
 };
 
 const list = (items: readonly string[]) =>
@@ -57,8 +57,8 @@ export function standInNotice(parts: readonly StandInPart[]): StandInNotice | un
   const behaviours = parts.map((p) => WHAT[p.capability].behaviour);
   const variables = [...new Set(parts.map((p) => (p.keyVariable === 'TWILIO_ACCOUNT_SID' ? 'TWILIO_ACCOUNT_SID with TWILIO_AUTH_TOKEN' : p.keyVariable)))];
   const message =
-    `Simulated: ${list(named)} ${parts.length === 1 ? 'is a local stand-in, not the real service' : 'are local stand-ins, not the real services'}. ` +
+    `Simulated: ${list(named)} ${parts.length === 1 ? 'is a local stand-in' : 'are local stand-ins'}. ` +
     `${list(behaviours).replace(/^./, (c) => c.toUpperCase())}. ` +
-    `To make ${parts.length === 1 ? 'it' : 'them'} real, set ${list(variables)} to real keys where the platform runs (for npm start, in its environment) and restart it.`;
+    `To make ${parts.length === 1 ? 'it' : 'them'} real, set ${list(variables)} where the platform runs (npm start: in its environment) and restart it.`;
   return { parts: [...parts], message };
 }

@@ -107,7 +107,7 @@ describe('real keys for speech recognition, the model and the voice', () => {
     const other = await vp.agent({ stt_provider: 'assemblyai', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'cartesia', tts_voice_id: 'a0e99841-438c-4a64-b679-ae501e7d6091' });
     const shown = await standIns(other);
     expect(shown.notice!.parts.map((p) => `${p.capability}:${p.vendor}`)).toEqual(['stt:assemblyai', 'llm:anthropic', 'tts:cartesia', 'telephony:twilio']);
-    expect(shown.notice!.message).toContain('set ASSEMBLYAI_API_KEY, ANTHROPIC_API_KEY, CARTESIA_API_KEY and TWILIO_ACCOUNT_SID with TWILIO_AUTH_TOKEN to real keys');
+    expect(shown.notice!.message).toContain('set ASSEMBLYAI_API_KEY, ANTHROPIC_API_KEY, CARTESIA_API_KEY and TWILIO_ACCOUNT_SID with TWILIO_AUTH_TOKEN where the platform runs');
 
     // Without an agent: every vendor still on a stand-in, and none of the three.
     const all = (await vp.api('GET', '/api/stand-ins', undefined)).body as { notice: { parts: { capability: string; vendor: string }[] } };

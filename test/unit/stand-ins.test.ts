@@ -28,14 +28,14 @@ describe('simulated vendors', () => {
       { capability: 'tts', vendor: 'elevenlabs', keyVariable: 'ELEVENLABS_API_KEY' },
     ]);
     expect(notice.message).toBe(
-      'Simulated: speech recognition (Deepgram), the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins, not the real services. ' +
-        'The recognizer does not hear words: it writes a scripted line for each thing you say, the model answers by repeating what it was told ("You said: ...") and the voice is a tone, not speech. ' +
-        'To make them real, set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY to real keys where the platform runs (for npm start, in its environment) and restart it.',
+      'Simulated: speech recognition (Deepgram), the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins. ' +
+        'The recognizer writes a scripted line for whatever you say, the model repeats back what it is told and the voice is a tone. ' +
+        'To make them real, set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs (npm start: in its environment) and restart it.',
     );
     // Deepgram for both speech recognition and the voice: one key variable.
     const deepgram = standInsOf(loadConfig(LOCAL), { ...AGENT, tts_provider: 'deepgram' }, { telephony: true })!;
     expect(deepgram.parts.map((p) => `${p.capability}:${p.vendor}`)).toEqual(['stt:deepgram', 'llm:openai', 'tts:deepgram', 'telephony:twilio']);
-    expect(deepgram.message).toContain('set DEEPGRAM_API_KEY, OPENAI_API_KEY and TWILIO_ACCOUNT_SID with TWILIO_AUTH_TOKEN to real keys');
+    expect(deepgram.message).toContain('phone calls reach a simulated callee. To make them real, set DEEPGRAM_API_KEY, OPENAI_API_KEY and TWILIO_ACCOUNT_SID with TWILIO_AUTH_TOKEN where the platform runs');
   });
 
   it('leaves out each vendor that is real, and says nothing when all are', () => {
@@ -43,7 +43,7 @@ describe('simulated vendors', () => {
     // Deepgram on its real service, ElevenLabs behind a proxy of the operator's.
     const partly = standInsOf(loadConfig({ ...rest, ELEVENLABS_BASE_URL: 'https://tts-proxy.internal.example' }), AGENT, { telephony: false })!;
     expect(partly.parts).toEqual([{ capability: 'llm', vendor: 'openai', keyVariable: 'OPENAI_API_KEY' }]);
-    expect(partly.message).toMatch(/^Simulated: the language model \(OpenAI\) is a local stand-in, not the real service\. The model answers .* To make it real, set OPENAI_API_KEY /);
+    expect(partly.message).toBe('Simulated: the language model (OpenAI) is a local stand-in. The model repeats back what it is told. To make it real, set OPENAI_API_KEY where the platform runs (npm start: in its environment) and restart it.');
     expect(standInsOf(loadConfig({}), AGENT, { telephony: true })).toBeUndefined();
   });
 

@@ -27,7 +27,7 @@ export const PROVIDER_KEY_EXAMPLES: Partial<Record<OperationId, OperationExample
           { capability: 'tts', vendor: 'elevenlabs', keyVariable: 'ELEVENLABS_API_KEY' },
         ],
         message:
-          'Simulated: the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins, not the real services. The model answers by repeating what it was told ("You said: ...") and the voice is a tone, not speech. To make them real, set OPENAI_API_KEY and ELEVENLABS_API_KEY to real keys where the platform runs (for npm start, in its environment) and restart it.',
+          'Simulated: the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins. The model repeats back what it is told and the voice is a tone. To make them real, set OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs (npm start: in its environment) and restart it.',
       },
     },
   },

@@ -90,9 +90,7 @@ interface Room {
 /** Says what of the agent is simulated and how to make it real; on real vendors there is none. */
 const standInsNotice = (notice: StandInNotice | undefined) =>
   notice
-    ? '<aside id="stand-ins" class="stand-ins" aria-labelledby="stand-ins-title">' +
-      '<h2 id="stand-ins-title">Simulated vendors</h2>' +
-      `<p>${escapeHtml(notice.message)}</p></aside>`
+    ? `<aside id="stand-ins" class="stand-ins" aria-label="Simulated vendors"><p>${escapeHtml(notice.message)}</p></aside>`
     : '';
 
 /** The tiles, controls and captions of the live call; hidden until the script starts it. */

@@ -127,7 +127,7 @@ describe('a meeting on the stand-ins', () => {
     await waitFor(page, ['state', 'ready']);
     const notice = page.getByRole('complementary', { name: 'Simulated vendors' });
     await expect(notice.textContent()).resolves.toMatch(
-      /^Simulated vendorsSimulated: speech recognition \(Deepgram\), the language model \(OpenAI\) and the voice \(ElevenLabs\) are local stand-ins.*set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY to real keys/,
+      /^Simulated: speech recognition \(Deepgram\), the language model \(OpenAI\) and the voice \(ElevenLabs\) are local stand-ins\..*set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs/,
     );
     expect(await axeViolations(page)).toEqual([]);
     await expectOnScreen(page, 'stand-ins-join', ['#stand-ins', '#join-button']);

@@ -22,17 +22,15 @@ export function StandInsNotice({ agentId }: { agentId?: string }) {
   if (!notice) return null;
   if (agentId) {
     return (
-      <Notice kind="warning">
-        <strong>Simulated vendors.</strong> {notice.message}
-      </Notice>
+      <Notice kind="warning">{notice.message}</Notice>
     );
   }
   const capabilities = [...new Set(notice.parts.map((p) => NAMES[p.capability] ?? p.capability))];
   const variables = [...new Set(notice.parts.map((p) => (p.keyVariable === 'TWILIO_ACCOUNT_SID' ? 'TWILIO_ACCOUNT_SID + TWILIO_AUTH_TOKEN' : p.keyVariable)))];
   return (
     <Notice kind="warning">
-      <strong>Simulated vendors.</strong> Calls here run on local stand-ins for {capabilities.join(', ')}: transcripts are scripted lines, not what
-      was said, and the agent&rsquo;s voice is a tone. To make a vendor real, set its key ({variables.join(', ')}) where the platform runs and restart it.
+      Simulated: calls here run on local stand-ins for {capabilities.join(', ')}. Transcripts are scripted lines, not what was said, and the
+      agent&rsquo;s voice is a tone. To make a vendor real, set its key ({variables.join(', ')}) where the platform runs and restart it.
     </Notice>
   );
 }

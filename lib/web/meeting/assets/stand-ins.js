@@ -9,12 +9,9 @@ export function showStandIns(notice) {
   const aside = document.createElement('aside');
   aside.id = 'stand-ins';
   aside.className = 'stand-ins';
-  aside.setAttribute('aria-labelledby', 'stand-ins-title');
-  const heading = document.createElement('h2');
-  heading.id = 'stand-ins-title';
-  heading.textContent = 'Simulated vendors';
+  aside.setAttribute('aria-label', 'Simulated vendors');
   const text = document.createElement('p');
   text.textContent = notice.message;
-  aside.append(heading, text);
+  aside.append(text);
   document.getElementById('state')?.after(aside);
 }
