@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { BodyWorkspaceId, WorkspaceIdField } from './common.js';
 import type { AgentType, CallEndReason } from './call-end.js';
 import { CALL_CAPABILITIES, type CallCapability, type PriceShares } from './provider-key.js';
+import { StandInNotice } from './stand-ins.js';
 
 /**
  * Calls: the live record of one outbound phone call or video session, from the API request to its end.
@@ -340,5 +341,7 @@ export const MeetingJoined = z
     /** The tab's `wss1` web session credential: keep it in sessionStorage, send it in `hello`. */
     credential: z.string(),
     expiresAt: z.string(),
+    /** Present only when part of the agent runs on a simulated vendor: what, and how to make it real. */
+    standIns: StandInNotice.optional(),
   })
   .meta({ id: 'MeetingJoined' });

@@ -18,6 +18,8 @@ import { reservationFor } from '../domain/call.js';
 import { confirmWidgetSession } from './widget-leases.js';
 import { callStartedData } from './call-events.js';
 import { announce } from './webhook-events.js';
+import type { StandInNotice } from '../domain/stand-ins.js';
+import { standInsOf } from '../vendors/stand-ins.js';
 
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
@@ -104,11 +106,13 @@ export interface MeetingSession {
   /** A `wss1` web session credential (lib/domain/web-session-token.ts). */
   readonly credential: string;
   readonly expiresAt: string;
+  /** The agent's simulated vendors, when it has any (docs/provider-keys.md, "Simulated vendors"). */
+  readonly standIns?: StandInNotice;
 }
 
 /** What a link is, for the page that shows it (the agent's name once the link is known to be good). */
 export type LinkOutcome =
-  | { readonly kind: 'valid'; readonly callId: string; readonly workspaceId: string; readonly agentName: string }
+  | { readonly kind: 'valid'; readonly callId: string; readonly workspaceId: string; readonly agentName: string; readonly standIns?: StandInNotice }
   | { readonly kind: 'admitted'; readonly session: MeetingSession }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'used' }
@@ -133,18 +137,22 @@ function refusal(item: MeetingTokenItem | undefined, tokenHash: string, nowMs: n
 
 const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** The call, and its agent's name (a neutral phrase when the agent has since been deleted). */
-async function callAndAgentName(deps: Pick<Deps, 'db'>, workspaceId: string, callId: string): Promise<{ call?: Call; agentName: string }> {
+/**
+ * The call, its agent's name (a neutral phrase when the agent has since been deleted), and the agent's
+ * simulated vendors, which the page says (a browser call has no telephony).
+ */
+async function callAndAgentName(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string, callId: string): Promise<{ call?: Call; agentName: string; standIns?: StandInNotice }> {
   const call = await findCall(deps.db, workspaceId, callId);
   const agent = call ? await findAgent(deps.db, workspaceId, call.agentId) : undefined;
-  return { call, agentName: agent?.name || 'your agent' };
+  const standIns = agent ? standInsOf(deps.config, agent, { telephony: false }) : undefined;
+  return { call, agentName: agent?.name || 'your agent', ...(standIns && { standIns }) };
 }
 
 /**
  * The session a join hands the page: a credential bound to the call and to this one join (a random
  * `sessionId`), good until the call could no longer be running (its maximum duration from now, plus slack).
  */
-export function issueSession(deps: Pick<Deps, 'config' | 'secrets'>, call: Call, agentName: string, nowMs: number): MeetingSession {
+export function issueSession(deps: Pick<Deps, 'config' | 'secrets'>, call: Call, agentName: string, nowMs: number, standIns?: StandInNotice): MeetingSession {
   const exp = Math.floor(nowMs / 1000) + call.maxDurationSeconds + WEB_SESSION_SLACK_SECONDS;
   const credential = signWebSession(
     {
@@ -157,7 +165,7 @@ export function issueSession(deps: Pick<Deps, 'config' | 'secrets'>, call: Call,
     },
     deps.secrets.deriveKey(WEB_SESSION_KEY_PURPOSE),
   );
-  return { callId: call._id, agentName, streamUrl: webStreamUrl(deps.config), credential, expiresAt: new Date(exp * 1000).toISOString() };
+  return { callId: call._id, agentName, streamUrl: webStreamUrl(deps.config), credential, expiresAt: new Date(exp * 1000).toISOString(), ...(standIns && { standIns }) };
 }
 
 /**
@@ -165,7 +173,7 @@ export function issueSession(deps: Pick<Deps, 'config' | 'secrets'>, call: Call,
  * fetch must never burn the link). Only the page's own POST redeems it (see redeemMeetingLink).
  */
 export async function inspectMeetingLink(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config'>,
   callId: string,
   token: string | undefined,
   nowMs: number = Date.now(),
@@ -174,8 +182,8 @@ export async function inspectMeetingLink(
   const item = await getMeetingToken(deps.db, callId);
   const refused = refusal(item, hashToken(token), nowMs);
   if (refused) return refused;
-  const { agentName } = await callAndAgentName(deps, item!.workspaceId, callId);
-  return { kind: 'valid', callId, workspaceId: item!.workspaceId, agentName };
+  const { agentName, standIns } = await callAndAgentName(deps, item!.workspaceId, callId);
+  return { kind: 'valid', callId, workspaceId: item!.workspaceId, agentName, ...(standIns && { standIns }) };
 }
 
 /**
@@ -193,10 +201,10 @@ export async function redeemMeetingLink(
   const tokenHash = hashToken(token);
   const workspaceId = await useMeetingToken(deps.db, callId, tokenHash, nowMs);
   if (workspaceId) {
-    const { call, agentName } = await callAndAgentName(deps, workspaceId, callId);
+    const { call, agentName, standIns } = await callAndAgentName(deps, workspaceId, callId);
     // The call is written with its token in one transaction; a missing one is a broken table, not a link.
     if (!call) throw new Error(`Meeting ${callId} has a token but no call record`);
-    return { kind: 'admitted', session: issueSession(deps, call, agentName, nowMs) };
+    return { kind: 'admitted', session: issueSession(deps, call, agentName, nowMs, standIns) };
   }
   return refusal(await getMeetingToken(deps.db, callId), tokenHash, nowMs) ?? { kind: 'used' };
 }

@@ -8,6 +8,7 @@ import { getAgent } from '../store/agents.js';
 import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
 import { assertCanAffordCall } from './credits.js';
 import { issueSession, newWebCall, putNewWebCall, type MeetingSession } from './meetings.js';
+import { standInsOf } from '../vendors/stand-ins.js';
 
 /**
  * The embeddable widget's sessions (docs/widget.md). Every widget request presents a widget key, the agent
@@ -60,5 +61,5 @@ export async function startWidgetCall(
   // A widget visitor is anonymous: no contact, and the page's origin says where the call came from.
   const call = await leased(deps, grant, newWebCall(deps, { workspaceId: grant.workspaceId, agentId: grant.agent._id, agentType: 'voice', to: '', contactName: `Web visitor (${grant.origin})` }, nowMs), nowMs);
   await putNewWebCall(deps, call);
-  return issueSession(deps, call, grant.agent.name || 'your agent', nowMs);
+  return issueSession(deps, call, grant.agent.name || 'your agent', nowMs, standInsOf(deps.config, grant.agent, { telephony: false }));
 }

@@ -50,7 +50,11 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await open.waitFor();
     expect(await open.getAttribute('href')).toMatch(new RegExp(`^${rig.p.baseUrl}/meeting/call_\\w+\\?token=`));
     expect(await open.getAttribute('target')).toBe('_blank');
-    await checkScreen(page, 'agent-edit', ['main h1', '#talk-heading', '.card a.btn-primary']);
+    // The talk panel says which of the agent's vendors are simulated here, and the key that makes each real.
+    expect(await page.locator('section:has(#talk-heading) .notice-warning').textContent()).toMatch(
+      /^Simulated: speech recognition \(Deepgram\), the language model \(Anthropic\) and the voice \(Deepgram\) are local stand-ins\..*set DEEPGRAM_API_KEY and ANTHROPIC_API_KEY where the platform runs/,
+    );
+    await checkScreen(page, 'agent-edit', ['#talk-heading', 'section:has(#talk-heading) .notice-warning', '.card a.btn-primary']);
 
     // The list shows it; an edit saves only what changed.
     await fill(page, 'Name', 'Front desk');
@@ -156,7 +160,9 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('link', { name: 'History' }).click();
     const row = page.getByRole('row', { name: /Grace Hopper/ });
     await row.waitFor();
-    await checkScreen(page, 'history-list', ['table', 'form[role=search]']);
+    // History says its calls ran on simulated vendors (the record's transcript is the stand-ins' script).
+    expect(await page.locator('.notice-warning').textContent()).toMatch(/^Simulated: calls here run on local stand-ins for speech recognition, language model, voice, telephony\./);
+    await checkScreen(page, 'history-list', ['.notice-warning', 'table', 'form[role=search]']);
     await row.getByRole('link').click();
     await page.waitForURL(new RegExp(`/dashboard/history/${callId}$`));
     await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();

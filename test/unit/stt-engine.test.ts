@@ -1,5 +1,6 @@
 // Invariant: the STT stand-ins' shared engine hears speech only where the audio has voiced energy (20 ms
-// frames over an RMS threshold, confirmed by an onset, held through short gaps by a hangover), whatever the
+// frames over an RMS threshold, confirmed by 250 ms of voice, held through short gaps by a hangover), so a
+// beep, a click or low noise is never an utterance and one utterance is one final, whatever the
 // packet sizes, and turns each utterance into the scripted events in order and at the scripted times:
 // speech start, growing interims, the end-of-turn final only after the endpointing silence plus the final
 // delay, then the utterance-end fallback; finalize and flush finalize early; transcripts follow the script.
@@ -81,10 +82,13 @@ describe('EnergyVad', () => {
     expect(vad.inSpeech).toBe(false);
   });
 
-  it('does not take a single click for speech (onset needs 40 ms of voice)', () => {
-    const frames = new EnergyVad().push(concat(silence(100), voiced(20), silence(300)));
-    expect(frames.some((f) => f.voiced)).toBe(true);
-    expect(starts(frames)).toEqual([]);
+  it('does not take a click, a cough or a beep for speech (onset needs 250 ms of voice)', () => {
+    for (const ms of [20, 120, 240]) {
+      const frames = new EnergyVad().push(concat(silence(100), voiced(ms), silence(300)));
+      expect(frames.some((f) => f.voiced)).toBe(true);
+      expect(starts(frames), `${ms} ms`).toEqual([]);
+    }
+    expect(starts(new EnergyVad().push(concat(silence(100), voiced(260), silence(300))))).toEqual([100]);
   });
 
   it('bridges a gap shorter than the hangover and splits on a longer one', () => {
@@ -97,7 +101,7 @@ describe('EnergyVad', () => {
   });
 
   it('gives the same frames whatever the packet sizes, including mu-law round trips', () => {
-    const audio = mulawToPcm(pcmToMulaw(concat(silence(260), voiced(430), silence(330), voiced(210), silence(600))));
+    const audio = mulawToPcm(pcmToMulaw(concat(silence(260), voiced(430), silence(330), voiced(310), silence(600))));
     const whole = new EnergyVad().push(audio);
     const chunked = new EnergyVad();
     const pieces: VadFrame[] = [];
@@ -266,6 +270,31 @@ describe('SttEngine', () => {
     // frames), here the silence before the voice and the voice's first 40 ms.
     const expected = concat(silence(1_200), voiced(300)).subarray(1_200 * 8 - 60 * 8, 1_200 * 8 + 40 * 8);
     for (const ctx of seen.slice(1)) expect((ctx as { audio: Int16Array }).audio).toEqual(expected);
+  });
+
+  /**
+   * Chromium's fake microphone, what a browser meeting under `npm start` hears without a real device: a beep
+   * every 500 ms, over the threshold for about 120 ms with its decay (measured at 16 kHz through
+   * getUserMedia). Each beep used to be an utterance, two scripted sentences a second.
+   */
+  const beeps = (count: number) => concat(...Array.from({ length: count }, () => concat(voiced(120, 12_000), silence(380))));
+
+  it('hears no utterance in beeps, clicks or low noise: no event at all', async () => {
+    const { e, events } = engine();
+    e.pushPcm(concat(beeps(20), noise(2_000, 150), silence(1_000)));
+    for (let i = 0; i < 30; i += 1) e.pushPcm(concat(voiced(20), silence(180)));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(events).toEqual([]);
+  });
+
+  it('turns one utterance among beeps into exactly one final, whose turn the beeps do not hold open', async () => {
+    const { e, events } = engine({ transcripts: cycleTranscripts(['the one', 'a second']) });
+    e.pushPcm(concat(beeps(6), voiced(1_200), silence(250), beeps(12)));
+    await vi.advanceTimersByTimeAsync(1_000);
+    const finals = events.filter((ev) => ev.type === 'final');
+    expect(finals).toEqual([expect.objectContaining({ text: 'the one', reason: 'endpointing', speechFinal: true, startMs: 3_000, endMs: 4_200 })]);
+    expect(events.filter((ev) => ev.type === 'speech_started')).toHaveLength(1);
+    expect(events.filter((ev) => ev.type === 'utterance_end')).toEqual([expect.objectContaining({ lastWordEndMs: 4_200 })]);
   });
 
   it('flush finalizes pending speech, drops the utterance end that can no longer come, and waits for the final', async () => {

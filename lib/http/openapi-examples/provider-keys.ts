@@ -17,4 +17,18 @@ export const PROVIDER_KEY_EXAMPLES: Partial<Record<OperationId, OperationExample
     response: { provider: 'deepgram', result: 'valid', vendorStatus: 200, message: 'deepgram accepted the key.', testedAt: UPDATED },
   },
   deleteProviderKey: { params: { provider: 'deepgram' } },
+  // One agent's (`?agentId=`) under `npm start` with real Deepgram and Twilio keys: its model and voice are still stand-ins.
+  listStandIns: {
+    response: {
+      simulated: true,
+      notice: {
+        parts: [
+          { capability: 'llm', vendor: 'openai', keyVariable: 'OPENAI_API_KEY' },
+          { capability: 'tts', vendor: 'elevenlabs', keyVariable: 'ELEVENLABS_API_KEY' },
+        ],
+        message:
+          'Simulated: the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins. The model repeats back what it is told and the voice is a tone. To make them real, set OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs (npm start: in its environment) and restart it.',
+      },
+    },
+  },
 };

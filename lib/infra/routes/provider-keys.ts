@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ProviderKeySet, ProviderKeyTested, ProviderKeyView, ProviderParams } from '../../domain/provider-key.js';
+import { StandInsQuery, StandInsView } from '../../domain/stand-ins.js';
 import { WorkspaceQuery, route, type RouteSpec } from '../route-spec.js';
 
 /** The provider keys routes, assembled into the one table by lib/infra/routes.ts; their handlers import only this group. */
@@ -9,4 +10,6 @@ export const PROVIDER_KEYS_ROUTES = {
   setProviderKey: route({ method: 'PUT', path: '/api/provider-keys/{provider}', entry: 'functions/provider-keys/set.ts', summary: "Set (or replace) the workspace's own key at a vendor; its calls then use it and are not charged that vendor's share", tag: 'Provider keys', auth: true, params: ProviderParams, body: ProviderKeySet, status: 200, response: ProviderKeyView }),
   testProviderKey: route({ method: 'POST', path: '/api/provider-keys/{provider}/test', entry: 'functions/provider-keys/test.ts', summary: "Test the stored key with the vendor's cheapest authenticated request; the verdict is kept on the key", tag: 'Provider keys', auth: true, params: ProviderParams, bodyKind: 'none', status: 200, response: ProviderKeyTested }),
   deleteProviderKey: route({ method: 'DELETE', path: '/api/provider-keys/{provider}', entry: 'functions/provider-keys/delete.ts', summary: "Delete the workspace's key at a vendor; its calls go back to the platform's key", tag: 'Provider keys', auth: true, params: ProviderParams, bodyKind: 'none', status: 204 }),
+  // Which vendors are simulated (loopback stand-ins), so a page can say so and name the key that makes each real.
+  listStandIns: route({ method: 'GET', path: '/api/stand-ins', entry: 'functions/provider-keys/stand-ins.ts', summary: "The platform's simulated vendors (loopback stand-ins under npm start), or one agent's with `agentId`: what each is and the key variable that makes it real. `simulated` is false on real vendors", tag: 'Provider keys', auth: true, query: StandInsQuery, status: 200, response: StandInsView }),
 } as const satisfies Record<string, RouteSpec>;

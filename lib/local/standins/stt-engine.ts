@@ -115,7 +115,12 @@ export interface EnergyVadOptions {
    * speech (-30 to -15 dBFS) and well over line noise and mu-law's idle pattern (below -55 dBFS).
    */
   readonly thresholdRms: number;
-  /** Voiced audio needed before speech is declared, so a single click is not a word. */
+  /**
+   * Continuous voiced audio needed before speech is declared, so a click, a cough's burst or a beep is not a
+   * word. Without it a browser meeting floods: Chromium's fake microphone (what `npm start` users and page
+   * tests get without a real device) beeps every 500 ms, each beep about 120 ms over the threshold at 16 kHz
+   * with its decay, and every beep became an utterance with a scripted sentence.
+   */
   readonly onsetMs: number;
   /** Unvoiced audio tolerated inside speech (gaps between words, stops) before speech is declared over. */
   readonly hangoverMs: number;
@@ -125,7 +130,9 @@ export const DEFAULT_VAD = {
   sampleRate: 8_000,
   frameMs: 20,
   thresholdRms: 300,
-  onsetMs: 40,
+  // Silero VAD's own minimum speech length (`min_speech_duration_ms`, 250 ms by default): the shortest
+  // "yes" is longer, the Chromium beep above (120 ms) and a key tap are shorter.
+  onsetMs: 250,
   hangoverMs: 200,
 } as const satisfies EnergyVadOptions;
 
@@ -135,6 +142,8 @@ export interface VadFrame {
   readonly endMs: number;
   readonly rms: number;
   readonly voiced: boolean;
+  /** Speech is in progress after this frame (confirmed, and not yet ended by the hangover). */
+  readonly speaking: boolean;
   /** Set on the frame where speech was confirmed (`atMs` = start of its first voiced frame). */
   readonly speechStart?: { readonly atMs: number };
   /** Set on the frame where the hangover ran out (`atMs` = end of the last voiced frame). */
@@ -199,7 +208,7 @@ export class EnergyVad {
         speechEnd = { atMs: this.lastVoicedEndMs };
       }
     }
-    return { startMs, endMs, rms: level, voiced, ...(speechStart && { speechStart }), ...(speechEnd && { speechEnd }) };
+    return { startMs, endMs, rms: level, voiced, speaking: this.speaking, ...(speechStart && { speechStart }), ...(speechEnd && { speechEnd }) };
   }
 }
 
@@ -442,10 +451,12 @@ export class SttEngine {
     }
     const u = this.current;
     if (!u) return;
-    if (frame.voiced && !u.finalScheduled) u.lastVoicedMs = frame.endMs;
+    // Only confirmed speech holds the turn open: a blip too short to be speech (a beep, a click between
+    // words of silence) is silence to the endpointing, as it is to the VAD.
+    if (frame.voiced && frame.speaking && !u.finalScheduled) u.lastVoicedMs = frame.endMs;
 
     const params = this.paramsOf();
-    if (!u.finalScheduled && this.vad.inSpeech && script.interimResults && params.interimResults) {
+    if (!u.finalScheduled && frame.speaking && script.interimResults && params.interimResults) {
       const due = u.startMs + (u.interims + 1) * script.interimIntervalMs;
       if (frame.endMs >= due) {
         u.interims += 1;

@@ -21,6 +21,7 @@ export const MEETING_ASSET_FILES = {
   'meeting.js': JS,
   'meeting-media.js': JS,
   'web-call.js': JS,
+  'stand-ins.js': JS,
   'capture-worklet.js': JS,
   'playback-worklet.js': JS,
   'meeting.css': 'text/css; charset=utf-8',

@@ -1,3 +1,4 @@
+import type { StandInNotice } from '../../domain/stand-ins.js';
 import type { LinkOutcome, MeetingSession } from '../../services/meetings.js';
 import { MEETING_ASSET_BASE } from './assets.js';
 
@@ -82,7 +83,15 @@ interface Room {
   readonly token?: string;
   /** The Join form was posted: the session to start with. */
   readonly session?: MeetingSession;
+  /** The agent's simulated vendors (docs/provider-keys.md, "Simulated vendors"): said before and during the call. */
+  readonly standIns?: StandInNotice;
 }
+
+/** Says what of the agent is simulated and how to make it real; on real vendors there is none. */
+const standInsNotice = (notice: StandInNotice | undefined) =>
+  notice
+    ? `<aside id="stand-ins" class="stand-ins" aria-label="Simulated vendors"><p>${escapeHtml(notice.message)}</p></aside>`
+    : '';
 
 /** The tiles, controls and captions of the live call; hidden until the script starts it. */
 const CALL_SECTION =
@@ -148,6 +157,7 @@ function roomPage(room: Room): string {
     `<main id="meeting" data-call-id="${escapeHtml(room.callId)}"${session}>` +
     `<h1 id="title">${escapeHtml(title)}</h1>` +
     '<p id="state" class="state" role="status"></p>' +
+    standInsNotice(room.standIns ?? room.session?.standIns) +
     `<noscript><p class="notice">${escapeHtml(noscript)}</p></noscript>` +
     '<section id="problem" class="problem" role="alert" aria-labelledby="problem-title" hidden><h2 id="problem-title"></h2><p id="problem-text"></p>' +
     '<button type="button" id="retry" hidden>Try again</button></section>' +
@@ -165,7 +175,7 @@ function roomPage(room: Room): string {
 export function openPage(callId: string, outcome: LinkOutcome | undefined, token: string | undefined): { status: number; html: string } {
   if (outcome === undefined) return { status: 200, html: roomPage({ callId }) };
   if (outcome.kind !== 'valid') return refusedPage(outcome);
-  return { status: 200, html: roomPage({ callId, agentName: outcome.agentName, token: token ?? '' }) };
+  return { status: 200, html: roomPage({ callId, agentName: outcome.agentName, token: token ?? '', standIns: outcome.standIns }) };
 }
 
 /** POST /meeting/{callId}/join as a form: the joined page carrying its session, or why the link does not work. */

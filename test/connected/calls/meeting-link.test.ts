@@ -162,7 +162,9 @@ describe('GET /meeting/{callId}?token= and POST /meeting/{callId}/join', () => {
     expect(admitted.headers.get('content-type')).toContain('application/json');
     expect(admitted.headers.get('cache-control')).toBe('no-store');
     const session = await admitted.json();
-    expect(Object.keys(session).sort()).toEqual(['agentName', 'callId', 'credential', 'expiresAt', 'streamUrl']);
+    expect(Object.keys(session).sort()).toEqual(['agentName', 'callId', 'credential', 'expiresAt', 'standIns', 'streamUrl']);
+    // The platform runs on its loopback stand-ins: the session says which of the agent's vendors are simulated.
+    expect(session.standIns.parts.map((part: { capability: string }) => part.capability)).toEqual(['stt', 'llm', 'tts']);
     expect(session).toMatchObject({ callId: res.body.call_id, agentName: 'Caller', streamUrl: `${p.baseUrl.replace(/^http/, 'ws')}/web-stream` });
 
     const call = (await findCall(p.deps.db, s.workspaceId, res.body.call_id))!;

@@ -208,8 +208,10 @@ describe('the widget on another site, in Chromium', () => {
     const log = page.getByRole('log', { name: 'Conversation' });
     await log.getByText('Hi, this is Ava from the bakery.').first().waitFor({ timeout: 30_000 });
     expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).framesSent).toBeGreaterThan(0);
+    // The panel says that the agent is simulated, and how to make it real.
+    expect(await page.locator('[data-voice-agent-widget] .stand-ins').textContent()).toMatch(/^Simulated: speech recognition \(Deepgram\).*set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs/);
     expect(await axeViolations(page)).toEqual([]);
-    await expectOnScreen(page, 'widget-call', ['[data-voice-agent-widget] .mute', '[data-voice-agent-widget] .hangup', '[data-voice-agent-widget] .status']);
+    await expectOnScreen(page, 'widget-call', ['[data-voice-agent-widget] .mute', '[data-voice-agent-widget] .hangup', '[data-voice-agent-widget] .status', '[data-voice-agent-widget] .stand-ins']);
 
     // The greeting has played to its end (the agent listens): its caption is final, a `message` event.
     await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.agentState === 'listening', undefined, { timeout: 30_000, polling: 50 });
@@ -364,7 +366,9 @@ describe('the widget API', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(hostOrigin);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = (await res.json()) as Record<string, string>;
-    expect(Object.keys(body).sort()).toEqual(['agentName', 'callId', 'credential', 'expiresAt', 'streamUrl']);
+    expect(Object.keys(body).sort()).toEqual(['agentName', 'callId', 'credential', 'expiresAt', 'standIns', 'streamUrl']);
+    // The agent runs on the loopback stand-ins: the answer says which of its vendors are simulated.
+    expect((body.standIns as unknown as { parts: { capability: string }[] }).parts.map((p) => p.capability)).toEqual(['stt', 'llm', 'tts']);
     expect(body.credential).toMatch(/^wss1\./);
     expect(body.streamUrl).toBe(vp.webUrl);
   });

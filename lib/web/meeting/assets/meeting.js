@@ -7,6 +7,7 @@
 
 import { AudioEngine, cameraNote, deviceProblem, missingFeatures, openDevices } from './meeting-media.js';
 import { openCallSocket, sendControl as send } from './web-call.js';
+import { showStandIns } from './stand-ins.js';
 /** How long the page keeps trying to rejoin after the socket drops: the streaming service's rejoin grace. */
 const REJOIN_WINDOW_MS = 30_000;
 /** Retry delays grow from half a second to five: quick after a blip, gentle on a server that is down. */
@@ -192,6 +193,7 @@ function startCall(session) {
   $('agent-name').textContent = agentName || 'Agent';
   $('title').textContent = `Call with ${agentName || 'your agent'}`;
   document.title = $('title').textContent;
+  showStandIns(session.standIns);
   // The token leaves the address bar; a reload lands on the room page, which rejoins.
   history.replaceState(null, '', `/meeting/${encodeURIComponent(callId)}`);
   showOnly('call');

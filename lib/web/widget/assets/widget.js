@@ -36,6 +36,8 @@ h2 { margin: 0; font-size: 17px; }
 .status { margin: 0; color: var(--muted); font-size: 14px; }
 .problem { margin: 0; padding: 8px 10px; border-radius: 8px; background: #fef2f2; color: #991b1b; font-size: 14px; }
 .problem[hidden] { display: none; }
+.stand-ins { margin: 0; padding: 8px 10px; border-radius: 8px; border: 1px solid #b45309; background: #fffbeb; color: #111827; font-size: 13px; }
+.stand-ins[hidden] { display: none; }
 .log { flex: 1; min-height: 120px; overflow-y: auto; display: flex; flex-direction: column; gap: 6px; padding: 4px; }
 .line { margin: 0; padding: 6px 10px; border-radius: 10px; max-width: 85%; }
 .line.agent { background: var(--agent-bg); align-self: flex-start; }
@@ -256,6 +258,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
     const status = el("p", { class: "status", role: "status" }, "Ready.");
     const log = el("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": "Conversation", tabindex: "0" });
     const problem = el("p", { class: "problem", role: "alert", hidden: "" });
+    const standIns = el("p", { class: "stand-ins", hidden: "" });
     const controls = el("div", { class: "controls" });
     const callButton = el("button", { class: "call", type: "button" }, "Start a call");
     const muteButton = el("button", { class: "mute", type: "button", "aria-pressed": "false", hidden: "" }, "Mute");
@@ -267,7 +270,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
     const sendButton = el("button", { class: "send", type: "submit" }, "Send");
     compose.append(el("label", { class: "sr-only", for: "message" }, "Message"), input, sendButton);
     compose.hidden = !chatOn;
-    panel.append(header, status, problem, log, compose, controls);
+    panel.append(header, status, standIns, problem, log, compose, controls);
     wrap.append(launcher, panel);
     root.append(wrap);
     const listeners = /* @__PURE__ */ new Map();
@@ -294,6 +297,11 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
       problem.dataset.code = code;
       problem.hidden = false;
       emit("error", { code, message: problem.textContent });
+    }
+    function showStandIns(notice) {
+      if (!notice || typeof notice.message !== "string") return;
+      standIns.textContent = notice.message;
+      standIns.hidden = false;
     }
     function addLine(role, text, final = true) {
       const line = log.querySelector(`p[data-role="${role}"][data-final="false"]:not([data-turn])`) || newLine(role);
@@ -353,6 +361,8 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
       panel,
       close,
       status,
+      standIns,
+      showStandIns,
       log,
       problem,
       callButton,
@@ -400,6 +410,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
         }
         const session = await post(base, "/widget/session", { apiKey: config.apiKey, agentId: config.agentId });
         ui.agentName = session.agentName || ui.agentName;
+        ui.showStandIns(session.standIns);
         call.audio = new media.AudioEngine();
         call.audio.onMark = (name) => {
           ui.stats.marksEchoed += 1;

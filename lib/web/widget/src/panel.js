@@ -50,6 +50,8 @@ export function createPanel(config) {
   const status = el('p', { class: 'status', role: 'status' }, 'Ready.');
   const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
   const problem = el('p', { class: 'problem', role: 'alert', hidden: '' });
+  // The agent's simulated vendors, when the session answer names any (docs/widget.md): shown as it says.
+  const standIns = el('p', { class: 'stand-ins', hidden: '' });
   const controls = el('div', { class: 'controls' });
   const callButton = el('button', { class: 'call', type: 'button' }, 'Start a call');
   const muteButton = el('button', { class: 'mute', type: 'button', 'aria-pressed': 'false', hidden: '' }, 'Mute');
@@ -61,7 +63,7 @@ export function createPanel(config) {
   const sendButton = el('button', { class: 'send', type: 'submit' }, 'Send');
   compose.append(el('label', { class: 'sr-only', for: 'message' }, 'Message'), input, sendButton);
   compose.hidden = !chatOn;
-  panel.append(header, status, problem, log, compose, controls);
+  panel.append(header, status, standIns, problem, log, compose, controls);
   wrap.append(launcher, panel);
   root.append(wrap);
 
@@ -86,6 +88,13 @@ export function createPanel(config) {
     problem.dataset.code = code;
     problem.hidden = false;
     emit('error', { code, message: problem.textContent });
+  }
+
+  /** Says what of the agent is simulated and how to make it real (the session answer's `standIns`). */
+  function showStandIns(notice) {
+    if (!notice || typeof notice.message !== 'string') return;
+    standIns.textContent = notice.message;
+    standIns.hidden = false;
   }
 
   /** A line of the conversation; an interim caption is replaced in place by its final version. */
@@ -144,7 +153,7 @@ export function createPanel(config) {
 
 
   const ui = {
-    host, root, wrap, launcher, panel, close, status, log, problem, callButton, muteButton, hangupButton, compose, input, sendButton,
+    host, root, wrap, launcher, panel, close, status, standIns, showStandIns, log, problem, callButton, muteButton, hangupButton, compose, input, sendButton,
     el, listeners, emit, stats, setStatus, showProblem, addLine, newLine, open, closePanel, trapFocus,
     /** The agent's name as the session gave it: the conversation's lines are signed with it. */
     agentName: 'Agent',

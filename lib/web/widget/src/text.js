@@ -25,6 +25,8 @@ h2 { margin: 0; font-size: 17px; }
 .status { margin: 0; color: var(--muted); font-size: 14px; }
 .problem { margin: 0; padding: 8px 10px; border-radius: 8px; background: #fef2f2; color: #991b1b; font-size: 14px; }
 .problem[hidden] { display: none; }
+.stand-ins { margin: 0; padding: 8px 10px; border-radius: 8px; border: 1px solid #b45309; background: #fffbeb; color: #111827; font-size: 13px; }
+.stand-ins[hidden] { display: none; }
 .log { flex: 1; min-height: 120px; overflow-y: auto; display: flex; flex-direction: column; gap: 6px; padding: 4px; }
 .line { margin: 0; padding: 6px 10px; border-radius: 10px; max-width: 85%; }
 .line.agent { background: var(--agent-bg); align-self: flex-start; }

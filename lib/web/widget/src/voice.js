@@ -28,6 +28,7 @@ export function createVoice(ui, config, base) {
       }
       const session = await post(base, '/widget/session', { apiKey: config.apiKey, agentId: config.agentId });
       ui.agentName = session.agentName || ui.agentName;
+      ui.showStandIns(session.standIns);
       call.audio = new media.AudioEngine();
       call.audio.onMark = (name) => { ui.stats.marksEchoed += 1; send({ type: 'mark', name }); };
       call.audio.onStats = (played, rms) => { ui.stats.samplesPlayed = played; ui.stats.outputRms = rms; };

@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { query, type Page } from '../api.js';
 import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
 import { PromptEditor } from '../prompt-editor.js';
+import { StandInsNotice } from '../stand-ins.js';
 import { api } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
 import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
@@ -224,6 +225,7 @@ function TalkToAgent({ agentId }: { agentId: string }) {
     <section className="card" aria-labelledby="talk-heading">
       <h2 id="talk-heading">Talk to this agent</h2>
       <p>Try the agent in your browser with your microphone. The call uses credits and shows up in History like any other.</p>
+      <StandInsNotice agentId={agentId} />
       {link.data ? (
         <div className="row">
           <a className="btn btn-primary" href={link.data.room_url} target="_blank" rel="noopener noreferrer">

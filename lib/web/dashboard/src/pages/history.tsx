@@ -5,6 +5,7 @@ import { query, type Page } from '../api.js';
 import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
 import { api } from '../session.js';
 import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
+import { StandInsNotice } from '../stand-ins.js';
 
 interface HistoryItem {
   readonly _id: string;
@@ -63,6 +64,7 @@ export function HistoryPage() {
   return (
     <>
       <PageHeader title="History" description="Every call, with its transcript, recording and cost." />
+      <StandInsNotice />
       <form className="toolbar filters" role="search" aria-label="Filter calls" onSubmit={(e) => e.preventDefault()}>
         <TextField label="Search" type="search" placeholder="Name or number" value={filters.search} onChange={set('search')} />
         <Select label="Type" value={filters.agentType} options={TYPES} onChange={set('agentType')} />
@@ -176,6 +178,7 @@ export function CallPage() {
         {(r) => (
           <>
             <PageHeader title={r.fullName || 'Call'} description={`${formatDate(r.createdAt)} · ${r.mobileNumber}`} />
+            <StandInsNotice />
             <div className="stats">
               <div className="stat">
                 <span className="stat-label">Duration</span>
