@@ -22,6 +22,12 @@ export interface TtsAudioChunk {
    * never set it.
    */
   readonly words?: readonly TtsWordTiming[];
+  /**
+   * Sessions with {@link TtsSession.phraseEnds}: how many of the utterance's flushed phrases (counted in
+   * `flush` order, the end's leftover text last) have all their audio delivered by now. A chunk may carry
+   * this and no audio.
+   */
+  readonly phrasesDone?: number;
 }
 
 /** One spoken word and when it plays, in ms from the start of its utterance's audio. */
@@ -50,6 +56,11 @@ export interface TtsUtterance {
 
 /** A connection to a TTS vendor for one call, opened before the first turn and kept warm. */
 export interface TtsSession {
+  /**
+   * The session reports where each flushed phrase's audio ends ({@link TtsAudioChunk.phrasesDone}), so one
+   * utterance can carry a whole agent turn, phrase by phrase. Without it, callers use one utterance per phrase.
+   */
+  readonly phraseEnds?: boolean;
   utterance(id: string): TtsUtterance;
   close(): Promise<void>;
 }
