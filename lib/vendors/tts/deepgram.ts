@@ -83,6 +83,8 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
   /** The next socket, opened ahead of the connection cap; taken over between utterances. */
   private spare: SpeakSocket | undefined;
   private spareOpening = false;
+  /** When each socket was connected (real time): its cap counts from then, not from when we took it over. */
+  private readonly connectedAt = new WeakMap<SpeakSocket, number>();
   private rotateTimer: NodeJS.Timeout | undefined;
   /** Characters sent on the current socket in the last minute. */
   private readonly chars: CharWindow;
@@ -119,7 +121,8 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
     this.inbox = Promise.resolve();
     this.chars.reset();
     if (this.rotateTimer) clearTimeout(this.rotateTimer);
-    this.rotateTimer = setTimeout(() => this.openSpare(), Math.max(0, this.maxSocketMs - this.rotateAheadMs));
+    const age = performance.now() - (this.connectedAt.get(socket) ?? performance.now());
+    this.rotateTimer = setTimeout(() => this.openSpare(), Math.max(0, this.maxSocketMs - this.rotateAheadMs - age));
     this.rotateTimer.unref();
   }
 
@@ -181,6 +184,7 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
     signal.addEventListener('abort', () => socket.close(), { once: true });
     socket.connect();
     await opened;
+    this.connectedAt.set(socket, performance.now());
     socket.on('message', (message) => {
       // Only the socket we speak on: a rotated-out socket has nothing of ours left on it.
       if (this.socket !== socket) return;

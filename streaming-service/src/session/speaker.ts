@@ -196,11 +196,15 @@ export class Speaker {
             this.out.enqueueAudio(this.handle.id, audio);
           }
         }
-        for (; done < (chunk.phrasesDone ?? 0) && undone.length > 0; done += 1) this.finishPhrase(undone.shift()!);
+        const complete = Math.min(undone.length, (chunk.phrasesDone ?? 0) - done);
+        if (complete > 0) {
+          this.finishPhrases(undone.splice(0, complete));
+          done += complete;
+        }
       }
       if (signal.aborted) return;
       // The utterance ended: all its audio is here.
-      while (undone.length > 0) this.finishPhrase(undone.shift()!);
+      this.finishPhrases(undone.splice(0));
     } finally {
       over = true;
       this.poke();
@@ -216,10 +220,24 @@ export class Speaker {
     this.onPhrase();
   }
 
-  private finishPhrase(phrase: Phrase): void {
-    if (this.handle.signal.aborted) return;
-    this.handle.markSent(phrase);
-    this.out.enqueueMark(this.handle.id, phrase.markName);
+  /**
+   * Phrases whose audio is all queued, each followed by its mark. Phrases that completed together (one
+   * vendor flush) had their audio counted on the first: it is shared out by their length, so a barge-in
+   * places its cut in the right phrase (SpeechHandle.placeCut).
+   */
+  private finishPhrases(phrases: readonly Phrase[]): void {
+    if (this.handle.signal.aborted || phrases.length === 0) return;
+    const bytes = phrases.reduce((n, p) => n + p.audioBytes, 0);
+    const chars = phrases.reduce((n, p) => n + p.text.length, 0);
+    let left = bytes;
+    phrases.forEach((p, i) => {
+      p.audioBytes = i === phrases.length - 1 ? left : Math.round((bytes * p.text.length) / Math.max(1, chars));
+      left -= p.audioBytes;
+    });
+    for (const phrase of phrases) {
+      this.handle.markSent(phrase);
+      this.out.enqueueMark(this.handle.id, phrase.markName);
+    }
   }
 
   /** Synthesizes `phrase` and queues its audio, less the first `skipBytes` (already queued). */
