@@ -123,10 +123,12 @@ describe('the Deepgram Aura stand-in enforces the socket limits as Deepgram docu
 });
 
 describe('the speaker through Deepgram Aura stays within them', () => {
-  it('a 3,000-character answer plays whole: every phrase is heard, no Speak is refused, the budget waits a minute', async () => {
+  it('a 3,000-character answer plays whole: its 2,500-character sentence is cut between words, no Speak is refused, the rest waits a minute', async () => {
     const session = await connect(standin);
     const connection = standin.connections.at(-1)!;
-    const phrases = Array.from({ length: 30 }, (_, i) => `${`Sentence ${String(i).padStart(2, '0')} of the long answer, ${'and more words '.repeat(6)}`.slice(0, 99).trimEnd()}.`);
+    // One run-on sentence of 2,500 characters (a single phrase: no sentence end until its last word), then two more.
+    const runOn = `${`The long answer goes on, ${'and on with more words, '.repeat(110)}`.slice(0, 2_499).trimEnd()}.`;
+    const phrases = [runOn, `${'A closing sentence with words. '.repeat(9).trim()}`, `${'And a last one to finish it. '.repeat(8).trim()}`];
     const refused = () => closedBy(standin, 1008).length + closedBy(standin, 1009).length;
     const refusedBefore = refused();
     expect(phrases.join(' ').length).toBeGreaterThanOrEqual(3_000);

@@ -115,13 +115,13 @@ export function handshakeError(error: Error): VendorError {
 export interface DeepgramUtterance {
   flushesSent: number;
   flushedReceived: number;
-  /** Text waiting for the character budget, as `Speak`-sized pieces. */
-  held: string[];
-  /** Phrases whose text has been queued (`sendPhrase`, and a non-empty end). */
+  /** Text waiting for the character budget, as `Speak`-sized pieces; `ends` on a phrase's last piece. */
+  held: { text: string; ends: boolean }[];
+  /** Phrases whose text has all gone out in `Speak`s. */
   phrases: number;
   /** Per flush sent, how many phrases it completes. */
   flushCovers: number[];
-  /** Text sent with `Speak` but not yet flushed (a phrase flush skipped for the budget). */
+  /** Text sent with `Speak` but not yet flushed (a phrase flush coalesced or skipped for the budget). */
   unflushed: boolean;
   clearing: boolean;
   /** The end flush waits for a slot in the flush window. */

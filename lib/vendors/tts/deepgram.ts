@@ -268,14 +268,14 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
   }
 
   private queueText(u: UtteranceHandle<DeepgramUtterance>, text: string): void {
-    u.vendor.held.push(...splitForSpeak(text));
-    u.vendor.phrases += 1;
-    u.vendor.unflushed = true;
+    const pieces = splitForSpeak(text);
+    pieces.forEach((piece, i) => u.vendor.held.push({ text: piece, ends: i === pieces.length - 1 }));
   }
 
   /**
-   * Sends held text as far as the character window allows (the rest is retried every FLUSH_RETRY_MS), then
-   * the flush it is owed: the end flush once `end()` came, else a phrase flush if Deepgram is idle.
+   * Sends held text as far as the character window allows, then the flush it is owed: the end flush once
+   * `end()` came, else a phrase flush if Deepgram is idle. Text over the budget is retried every
+   * FLUSH_RETRY_MS; what did go out is flushed meanwhile, so a long answer's first audio does not wait.
    */
   private sendText(u: UtteranceHandle<DeepgramUtterance>): void {
     if (u.settled || u.vendor.clearing || !this.socket) return;
@@ -283,19 +283,21 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
     while (held.length > 0) {
       const room = this.chars.room();
       const piece = held[0]!;
-      const size = charCount(piece);
+      const size = charCount(piece.text);
       if (size <= room) {
-        this.speak(piece, size);
+        this.speak(u, piece.text, size);
         held.shift();
+        if (piece.ends) u.vendor.phrases += 1;
         continue;
       }
       // Part of the piece fits: send it up to a word boundary, never inside a word.
-      const [head, tail] = room > 0 ? cutAt(piece, room) : ['', piece];
+      const [head, tail] = room > 0 ? cutAt(piece.text, room) : ['', piece.text];
       if (head.length > 0 && /\s$/.test(head)) {
-        this.speak(head, charCount(head));
-        held[0] = tail;
+        this.speak(u, head, charCount(head));
+        held[0] = { text: tail, ends: piece.ends };
         continue;
       }
+      this.phraseFlush(u);
       this.retryText(u);
       return;
     }
@@ -307,9 +309,10 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
     }
   }
 
-  private speak(text: string, size: number): void {
+  private speak(u: UtteranceHandle<DeepgramUtterance>, text: string, size: number): void {
     this.speakSocket().sendText({ type: 'Speak', text });
     this.chars.add(size);
+    u.vendor.unflushed = true;
     this.noteSent();
   }
 
@@ -327,8 +330,7 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
    * once, later ones coalesced until the previous `Flushed`) and FLUSH_END_RESERVE slots stay free.
    */
   private phraseFlush(u: UtteranceHandle<DeepgramUtterance>): void {
-    if (!u.vendor.unflushed || u.vendor.held.length > 0) return;
-    if (u.vendor.flushedReceived < u.vendor.flushesSent) return;
+    if (!u.vendor.unflushed || u.vendor.flushedReceived < u.vendor.flushesSent) return;
     if (this.flushesInWindow() < DEEPGRAM_FLUSHES_PER_MINUTE - FLUSH_END_RESERVE) this.sendFlush(u);
   }
 
