@@ -7,6 +7,11 @@ export interface TtsOptions {
   readonly voiceId: string;
   /** Vendor model name; each adapter has a sensible default. */
   readonly model?: string;
+  /**
+   * The language to speak, where the vendor takes one (Cartesia's `language`): an ISO 639-1 code such as
+   * `en`. Default `en`, until agents carry a language of their own.
+   */
+  readonly language?: string;
   /** The audio wanted out, the call transport's format; default {@link PHONE_AUDIO} (mu-law 8 kHz). */
   readonly format?: AudioFormat;
 }
