@@ -112,7 +112,10 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
   }
 
   protected async openLink(signal: AbortSignal): Promise<void> {
-    this.adopt(await this.connectSocket(signal));
+    // A reconnect takes the spare when one is open: it is warm already.
+    const spare = this.spare;
+    this.spare = undefined;
+    this.adopt(spare ?? (await this.connectSocket(signal)));
   }
 
   /** Makes `socket` the one we speak on: fresh character budget, and its own rotation clock. */
@@ -140,9 +143,7 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
         this.spare = spare;
         if (!this.onWire()) this.rotate();
       },
-      () => {
-        this.spareOpening = false;
-      },
+      () => (this.spareOpening = false),
     );
   }
 
@@ -195,6 +196,8 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
       // 'close' follows and reports the loss.
     });
     socket.on('close', (event) => {
+      // A spare that closes before its turn is not taken over; the next cap check opens another.
+      if (this.spare === socket) this.spare = undefined;
       if (this.socket !== socket) return;
       this.socket = undefined;
       this.stopTimers();
@@ -205,10 +208,9 @@ class DeepgramSession extends TtsSessionBase<DeepgramUtterance> {
 
   private stopTimers(): void {
     this.stopHeldFlush();
-    if (this.textTimer) clearTimeout(this.textTimer);
-    this.textTimer = undefined;
-    if (this.rotateTimer) clearTimeout(this.rotateTimer);
-    this.rotateTimer = undefined;
+    clearTimeout(this.textTimer);
+    clearTimeout(this.rotateTimer);
+    this.textTimer = this.rotateTimer = undefined;
   }
 
   private dropSpare(): void {
