@@ -156,6 +156,7 @@ describe('the speaker through Deepgram Aura stays within them', () => {
     const session = await connect(standin);
     const connection = standin.connections.at(-1)!;
     const flushes = () => connection.received.filter((m) => m.json?.type === 'Flush').length;
+    let sent = connection.received.length;
     for (let t = 0; t < 5; t += 1) {
       const phrases = Array.from({ length: 5 }, (_, p) => `Turn ${t}, phrase ${p} of the busy minute.`);
       const before = flushes();
@@ -167,6 +168,10 @@ describe('the speaker through Deepgram Aura stays within them', () => {
       expect(turn.rec.marks).toEqual(phrases.map((_, i) => `busy-${t}.${i}`));
       expect(turn.handle.phrases.every((p) => p.audioBytes > 0)).toBe(true);
       expect(flushes() - before).toBeLessThanOrEqual(2);
+      // First audio is not later than with a flush per phrase: the turn's first phrase is flushed at once.
+      const turnWire = connection.received.slice(sent).map((m) => m.json?.type);
+      expect(turnWire.slice(0, 2)).toEqual(['Speak', 'Flush']);
+      sent = connection.received.length;
     }
     expect(connection.sent.filter((m) => m.json?.type === 'Warning')).toEqual([]);
     expect(flushes()).toBeLessThanOrEqual(20);
