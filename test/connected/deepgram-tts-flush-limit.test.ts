@@ -82,7 +82,7 @@ describe('Deepgram Aura under its flush limit', () => {
     ws.send(JSON.stringify({ type: 'Flush' }));
     const deadline = Date.now() + 5_000;
     while (warnings(connection).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    const warning = { type: 'Warning', warn_code: 'EXCESSIVE_FLUSH', warn_msg: 'Rate limit exceeded for flushes. Please try again later.' };
+    const warning = { type: 'Warning', code: 'EXCESSIVE_FLUSH', description: 'Rate limit exceeded for flushes. Please try again later.' };
     expect(warnings(connection)).toEqual([warning, warning]);
     expect(connection.segments.map((s) => s.text)).toEqual([]);
     expect(connection.closedAtMs).toBeUndefined();

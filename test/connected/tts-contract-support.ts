@@ -41,6 +41,7 @@ const cartesiaRequest = (contextId: string, transcript: string, more: boolean, v
   model_id: 'sonic-3',
   transcript,
   voice: { mode: 'id', id: voiceId },
+  language: 'en',
   output_format: { container: 'raw', encoding: 'pcm_mulaw', sample_rate: 8000 },
   context_id: contextId,
   continue: more,
@@ -73,11 +74,11 @@ export const VARIANTS: readonly Variant[] = [
         { context_id: 'u2', close_context: true },
         { close_socket: true },
       ]);
-      // u1's messages are its audio chunks, then one isFinal, last.
+      // u1's messages are its audio chunks, then one is_final, last.
       const u1 = c.sent.filter((m) => m.json?.contextId === 'u1');
       expect(u1.length).toBeGreaterThan(1);
-      expect(u1.slice(0, -1).every((m) => typeof m.json?.audio === 'string' && m.json.isFinal === undefined)).toBe(true);
-      expect(u1.at(-1)?.json).toEqual({ isFinal: true, contextId: 'u1' });
+      expect(u1.slice(0, -1).every((m) => typeof m.json?.audio === 'string' && m.json.is_final === undefined)).toBe(true);
+      expect(u1.at(-1)?.json).toEqual({ is_final: true, contextId: 'u1' });
     },
   },
   {

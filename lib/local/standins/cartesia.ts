@@ -30,6 +30,7 @@ import { CARTESIA_MODELS, CARTESIA_VOICES, isKnown } from './catalog.js';
  *   ends the context with `{type: "done", done: true, status_code: 200, context_id}` after its audio;
  * - `{context_id, cancel: true}` halts the context's inputs that have not begun generating (the one
  *   generating finishes), and no `done` follows;
+ * - `language` (optional) must be one Cartesia speaks, and not given with `locale`;
  * - a bad request is answered `{type: "error", context_id, status_code: 400, done: true, title, message}`;
  * - a context expires 1 s after its last audio went out: a later input on it is an error;
  * - the socket closes after 5 minutes without a message.
@@ -224,6 +225,12 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
   });
 }
 
+/**
+ * The `language` codes of `@cartesia/cartesia-js` 4.x's `SupportedLanguage` (the request field "the
+ * transcript's language"; a request sets `language` or `locale`, never both).
+ */
+const LANGUAGES = new Set('en fr de es pt zh ja hi it ko nl pl ru sv tr tl bg ro ar cs el fi hr ms sk da ta uk hu no vi bn th he ka id te gu kn ml mr pa or ur'.split(' '));
+
 /** What is wrong with a generation request, or undefined. */
 function invalid(message: Record<string, unknown>): string | undefined {
   if (typeof message.model_id !== 'string' || message.model_id.length === 0) return 'model_id is required';
@@ -233,6 +240,10 @@ function invalid(message: Record<string, unknown>): string | undefined {
     return 'voice must be a voice id or {id}';
   }
   if (!isKnown(CARTESIA_MODELS, message.model_id)) return `Model ${message.model_id} not found`;
+  if (message.language !== undefined && message.language !== null && !LANGUAGES.has(String(message.language))) {
+    return `language ${String(message.language)} is not supported`;
+  }
+  if (message.language != null && message.locale != null) return 'set language or locale, not both';
   const voiceId = typeof voice === 'string' ? voice : voice!.id;
   if (!isKnown(CARTESIA_VOICES, voiceId)) return `Voice ${String(voiceId)} not found`;
   if (!outputFormat(message.output_format)) {

@@ -28,8 +28,14 @@ import { DEEPGRAM_TTS_MODELS, isKnown } from './catalog.js';
  *   once and answers `{type: "Cleared", sequence_id}`; `{type: "Close"}` lets queued audio finish, then
  *   closes the socket (1000);
  * - more than 20 flushes in 60 s on one socket (Deepgram's documented limit): the flush is ignored, the
- *   buffered text is kept, and Deepgram's warning is sent, `{type: "Warning", warn_code: "EXCESSIVE_FLUSH",
- *   warn_msg: "Rate limit exceeded for flushes. Please try again later."}`; the socket stays open;
+ *   buffered text is kept, and Deepgram's warning is sent, `{type: "Warning", code: "EXCESSIVE_FLUSH",
+ *   description: "Rate limit exceeded for flushes. Please try again later."}` (the current spec's
+ *   `SpeakV1Warning` fields; older servers said `warn_code`/`warn_msg`); the socket stays open;
+ * - the socket limits of Deepgram's text-to-speech reference (deepgram/skills `text-to-speech/SKILL.md`,
+ *   "Limits on the Aura socket", and developers.deepgram.com/docs/tts-troubleshooting-websocket-net-and-data-errors):
+ *   a `Speak` over 2,000 characters closes the socket 1009 `BIG-0001`; more than 2,400 characters in 60 s
+ *   across all of a socket's `Speak`s closes it 1008 `DATA-0001`; 60 minutes after the connect it closes
+ *   1011 `NET-0003` (`maxConnectionMs`, shorter in tests). Characters are counted as code points;
  * - anything else gets a `Warning`.
  *
  * Audio: `encoding` (default `linear16`) and `sample_rate` (default 24000) as Aura takes them: `linear16` at
@@ -54,10 +60,18 @@ function requestedFormat(url: URL): AudioFormat | string {
 
 const FLUSH_LIMIT = 20;
 const FLUSH_WINDOW_MS = 60_000;
+/** Characters in one `Speak` (close 1009 `BIG-0001` past it). */
+export const DEEPGRAM_SPEAK_MAX_CHARS = 2_000;
+/** Characters per 60 s into one socket, all `Speak`s together (close 1008 `DATA-0001` past it). */
+export const DEEPGRAM_CHARS_PER_MINUTE = 2_400;
+/** A connection's life from its connect (close 1011 `NET-0003` at the end). */
+export const DEEPGRAM_MAX_CONNECTION_MS = 60 * 60_000;
 
 export interface DeepgramTtsStandinOptions extends TtsStandinOptions {
-  /** The clock the flush limit is kept on (default `performance.now`): a test moves it to skip a minute. */
+  /** The clock the flush and character limits are kept on (default `performance.now`): a test moves it to skip a minute. */
   readonly now?: () => number;
+  /** How long a connection may live (default Deepgram's 60 minutes; real time, not `now`): a test shortens it. */
+  readonly maxConnectionMs?: number;
 }
 
 /** Starts the stand-in on 127.0.0.1:0. */
@@ -81,7 +95,7 @@ export function startDeepgramTtsStandin(options: DeepgramTtsStandinOptions = {})
       }
       return {};
     },
-    (ws, record, url, standin) => runConnection(ws, record, url, standin, now),
+    (ws, record, url, standin) => runConnection(ws, record, url, standin, now, options.maxConnectionMs ?? DEEPGRAM_MAX_CONNECTION_MS),
     deepgramFault,
   );
 }
@@ -103,7 +117,10 @@ function presentedKey(authorization: string | undefined, protocols: string | und
   return at >= 0 ? parts[at + 1] : undefined;
 }
 
-function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin, now: () => number): void {
+/** Length as Deepgram counts it: Unicode code points, not UTF-16 units. */
+const charCount = (text: string): number => [...text].length;
+
+function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standin: TtsStandin, now: () => number, maxConnectionMs: number): void {
   const format = requestedFormat(url) as AudioFormat;
   record.format = format;
   const player = new SegmentPlayer(
@@ -117,6 +134,8 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
     format,
   );
   const flushTimes: number[] = [];
+  /** Characters this socket took in the last 60 s: when, and how many. */
+  const spoken: { at: number; chars: number }[] = [];
   let buffer = '';
   let sequenceId = 0;
   let closing = false;
@@ -128,24 +147,46 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
     model_version: 'standin',
     model_uuid: randomUUID(),
   });
-  ws.on('close', () => player.clear());
+  const lifetime = setTimeout(() => ws.close(1011, 'NET-0003'), maxConnectionMs);
+  lifetime.unref();
+  ws.on('close', () => {
+    clearTimeout(lifetime);
+    player.clear();
+  });
 
   ws.on('message', (data, isBinary) => {
     const message = receiveJson(data, isBinary, record.received);
     if (closing) return;
     switch (message?.type) {
-      case 'Speak':
-        if (typeof message.text === 'string') buffer += message.text;
+      case 'Speak': {
+        if (typeof message.text !== 'string') return;
+        const chars = charCount(message.text);
+        if (chars > DEEPGRAM_SPEAK_MAX_CHARS) {
+          closing = true;
+          ws.close(1009, 'BIG-0001');
+          return;
+        }
+        const at = now();
+        while (spoken.length > 0 && spoken[0]!.at <= at - FLUSH_WINDOW_MS) spoken.shift();
+        if (spoken.reduce((n, s) => n + s.chars, 0) + chars > DEEPGRAM_CHARS_PER_MINUTE) {
+          closing = true;
+          ws.close(1008, 'DATA-0001');
+          return;
+        }
+        spoken.push({ at, chars });
+        buffer += message.text;
         return;
+      }
       case 'Flush': {
         const at = now();
         while (flushTimes.length > 0 && flushTimes[0]! <= at - FLUSH_WINDOW_MS) flushTimes.shift();
         if (flushTimes.length >= FLUSH_LIMIT) {
-          // Deepgram's own answer (field names as the API sends them, see deepgram-python-sdk PR 653).
+          // Deepgram's own answer, in the fields of the current spec's `SpeakV1Warning` (deepgram/skills
+          // api/references/speak.md).
           sendJson(ws, record, {
             type: 'Warning',
-            warn_code: 'EXCESSIVE_FLUSH',
-            warn_msg: 'Rate limit exceeded for flushes. Please try again later.',
+            code: 'EXCESSIVE_FLUSH',
+            description: 'Rate limit exceeded for flushes. Please try again later.',
           });
           return;
         }

@@ -30,11 +30,13 @@ import { ELEVENLABS_MODELS, ELEVENLABS_VOICES, isKnown } from './catalog.js';
  *   keepalives `{text: "", context_id}` (or `{text: ""}` with no context);
  * - text is buffered per context until `flush` or until the first `chunk_length_schedule` step (120
  *   characters by default) is reached;
- * - responses (camelCase): `{audio, normalizedAlignment, alignment, contextId}` per chunk, and
- *   `{isFinal: true, contextId}` once a closed context has sent all its audio. `close_context` drops text
+ * - responses: `{audio, normalizedAlignment, alignment, contextId}` per chunk, and `{is_final: true,
+ *   contextId}` once a closed context has sent all its audio: the multi-context socket's spelling in
+ *   ElevenLabs' AsyncAPI spec (elevenlabs/elevenlabs-docs `fern/apis/api/asyncapi.yml`, its
+ *   multi-context server message; the single-context socket says `isFinal`, so clients read both). `close_context` drops text
  *   not yet flushed, but audio already flushed is still sent ("if it has already been set to flush it will
  *   continue flushing");
- * - at most 5 contexts per socket (closing ones count until their `isFinal`): the 6th is an error and the
+ * - at most 5 contexts per socket (closing ones count until their `is_final`): the 6th is an error and the
  *   socket closes with 1008; so does `inactivity_timeout` (default 20 s) without any message.
  *
  * Audio: `output_format` `ulaw_8000` or `pcm_<rate>` (16-bit little-endian at 8000, 16000, 22050, 24000,
@@ -59,6 +61,8 @@ const DEFAULT_SCHEDULE_FIRST = 120;
 export interface ElevenLabsStandinOptions extends TtsStandinOptions {
   /** Overrides the socket's `inactivity_timeout` (ms), so tests need not wait 20 s. */
   readonly inactivityTimeoutMs?: number;
+  /** The final flag's spelling: the multi-context spec's `is_final` (default), or the single-context `isFinal`. */
+  readonly finalFlag?: 'is_final' | 'isFinal';
 }
 
 interface Context {
@@ -169,7 +173,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
     ctx.record.cancelledAtMs = performance.now();
     ctx.record.pendingBytesAtCancel = pendingBytes(ctx.record.segments, format);
     ctx.player.then(() => {
-      sendJson(ws, record, { isFinal: true, contextId: id });
+      sendJson(ws, record, { [options.finalFlag ?? 'is_final']: true, contextId: id });
       ctx.record.finishedAtMs = performance.now();
       contexts.delete(id);
     });

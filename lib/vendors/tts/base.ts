@@ -56,6 +56,9 @@ export abstract class TtsSessionBase<V> implements TtsSession, UtteranceOwner<V>
 
   private readonly keepaliveMs: number | undefined;
 
+  /** See {@link TtsSession.phraseEnds}; adapters that report phrase ends say so. */
+  readonly phraseEnds: boolean = false;
+
   // ---- protocol hooks --------------------------------------------------------------------------------
 
   /** Opens the vendor socket; resolves once it is open. Must stop and reject when `signal` aborts. */
@@ -113,6 +116,12 @@ export abstract class TtsSessionBase<V> implements TtsSession, UtteranceOwner<V>
   protected deliverWords(u: UtteranceHandle<V>, words: readonly TtsWordTiming[], atMs = performance.now()): void {
     if (u.outcome || words.length === 0) return;
     u.audio.push({ audio: new Uint8Array(0), atMs, words });
+  }
+
+  /** All audio of `u`'s first `count` flushed phrases has been delivered ({@link TtsAudioChunk.phrasesDone}). */
+  protected deliverPhrasesDone(u: UtteranceHandle<V>, count: number, atMs = performance.now()): void {
+    if (u.outcome) return;
+    u.audio.push({ audio: new Uint8Array(0), atMs, phrasesDone: count });
   }
 
   /** Milliseconds of audio delivered for `u` so far: where the vendor's next chunk starts. */

@@ -39,6 +39,9 @@ export const CARTESIA_VERSION = '2026-08-14';
 /** Sonic 3: Cartesia's current low-latency model. */
 export const CARTESIA_DEFAULT_MODEL = 'sonic-3';
 
+/** What `language` says when the session names none: the language our agents speak until they carry their own. */
+export const CARTESIA_DEFAULT_LANGUAGE = 'en';
+
 /** Cartesia's raw encodings for ours: both native, so the session's format is asked for as is. */
 const CARTESIA_ENCODINGS = { mulaw: 'pcm_mulaw', linear16: 'pcm_s16le' } as const;
 
@@ -108,6 +111,8 @@ class CartesiaSession extends TtsSessionBase<WordAssembler> {
       model_id: this.ttsOptions.model ?? CARTESIA_DEFAULT_MODEL,
       transcript,
       voice: { mode: 'id', id: this.ttsOptions.voiceId },
+      // Cartesia's request field (docs.cartesia.ai/api-reference/tts/websocket): the agent's language.
+      language: this.ttsOptions.language ?? CARTESIA_DEFAULT_LANGUAGE,
       output_format: { container: 'raw', encoding: CARTESIA_ENCODINGS[this.format.encoding], sample_rate: this.format.sampleRate },
       context_id: u.wireId,
       continue: more,

@@ -25,10 +25,11 @@ import { JsonSocketLink } from './websocket.js';
  * natively; {@link elevenLabsOutputFormat}).
  *
  * Wire: requests are snake_case (`context_id`, `close_context`, `close_socket`), responses camelCase
- * (`audio`, `contextId`, `isFinal`). Per utterance: `{text: " ", context_id}` opens the context;
+ * (`audio`, `contextId`) but for the final flag, `is_final` in the multi-context spec and `isFinal` in the
+ * single-context one (both read). Per utterance: `{text: " ", context_id}` opens the context;
  * each phrase goes as `{text: "phrase ", context_id, flush: true}` (text ends with a space, flush forces
  * audio now instead of waiting for ~120 buffered characters); the end is `{context_id, close_context:
- * true}`, answered with `{isFinal: true, contextId}` after the last audio; a cancel is the same
+ * true}`, answered with `{is_final: true, contextId}` after the last audio; a cancel is the same
  * `close_context` with the utterance's audio ended on our side at once (late chunks for a closed context
  * are dropped). At most 5 contexts may be open per socket: cancelled contexts are closed immediately.
  */
@@ -66,7 +67,10 @@ interface Alignment {
 interface ElevenLabsMessage {
   audio?: string | null;
   alignment?: Alignment | null;
+  /** The single-context socket's spelling. */
   isFinal?: boolean | null;
+  /** The multi-context socket's, in ElevenLabs' AsyncAPI spec (`fern/apis/api/asyncapi.yml`). */
+  is_final?: boolean | null;
   contextId?: string;
   /** Errors arrive as `{message, error, code}` before the socket closes. */
   message?: string;
@@ -175,7 +179,8 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
         this.deliverWords(u, words, atMs);
       }
     }
-    if (message.isFinal === true) {
+    // ElevenLabs' own spec spells the final flag both ways: either ends the context.
+    if (message.isFinal === true || message.is_final === true) {
       if (u) {
         const last = u.vendor.finish();
         if (last) this.deliverWords(u, [last]);

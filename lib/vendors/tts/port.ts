@@ -7,6 +7,11 @@ export interface TtsOptions {
   readonly voiceId: string;
   /** Vendor model name; each adapter has a sensible default. */
   readonly model?: string;
+  /**
+   * The language to speak, where the vendor takes one (Cartesia's `language`): an ISO 639-1 code such as
+   * `en`. Default `en`, until agents carry a language of their own.
+   */
+  readonly language?: string;
   /** The audio wanted out, the call transport's format; default {@link PHONE_AUDIO} (mu-law 8 kHz). */
   readonly format?: AudioFormat;
 }
@@ -22,6 +27,12 @@ export interface TtsAudioChunk {
    * never set it.
    */
   readonly words?: readonly TtsWordTiming[];
+  /**
+   * Sessions with {@link TtsSession.phraseEnds}: how many of the utterance's flushed phrases (counted in
+   * `flush` order, the end's leftover text last) have all their audio delivered by now. A chunk may carry
+   * this and no audio.
+   */
+  readonly phrasesDone?: number;
 }
 
 /** One spoken word and when it plays, in ms from the start of its utterance's audio. */
@@ -50,6 +61,11 @@ export interface TtsUtterance {
 
 /** A connection to a TTS vendor for one call, opened before the first turn and kept warm. */
 export interface TtsSession {
+  /**
+   * The session reports where each flushed phrase's audio ends ({@link TtsAudioChunk.phrasesDone}), so one
+   * utterance can carry a whole agent turn, phrase by phrase. Without it, callers use one utterance per phrase.
+   */
+  readonly phraseEnds?: boolean;
   utterance(id: string): TtsUtterance;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
-import type { TtsSession } from '../../../lib/vendors/tts/port.js';
+import type { TtsSession, TtsUtterance } from '../../../lib/vendors/tts/port.js';
 import type { AudioOut } from './audio-out.js';
 import type { Phrase, SpeechHandle } from './speech-handle.js';
 
@@ -12,8 +12,10 @@ export interface SpeakerTimings {
 }
 
 /**
- * Speaks a handle's phrases in order through one warm TTS session: one TTS utterance per phrase (so each
- * phrase's audio is followed by its own mark), synthesized one after the other while earlier audio plays.
+ * Speaks a handle's phrases in order through one warm TTS session, each phrase's audio followed by its own
+ * mark, synthesized while earlier audio plays. A session that reports phrase ends (Deepgram:
+ * `TtsSession.phraseEnds`) gets one utterance for the whole turn, phrases streamed into it as they come
+ * (one context, one flush budget per turn, as the vendor asks); any other gets one utterance per phrase.
  * Everything stops when the handle's signal aborts: the current TTS utterance is cancelled at the vendor.
  */
 export class Speaker {
@@ -59,6 +61,12 @@ export class Speaker {
     w?.();
   }
 
+  private nextPhrase(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
   private async run(): Promise<void> {
     const { signal } = this.handle;
     const abort = () => this.poke();
@@ -68,9 +76,12 @@ export class Speaker {
         const phrase = this.pending.shift();
         if (!phrase) {
           if (this.ended) break;
-          await new Promise<void>((resolve) => {
-            this.wake = resolve;
-          });
+          await this.nextPhrase();
+          continue;
+        }
+        if (this.tts.phraseEnds) {
+          this.pending.unshift(phrase);
+          await this.speakTurn();
           continue;
         }
         await this.speak(phrase);
@@ -112,6 +123,121 @@ export class Speaker {
     if (signal.aborted) return;
     this.handle.markSent(phrase);
     this.out.enqueueMark(this.handle.id, phrase.markName);
+  }
+
+  /**
+   * The rest of the turn through one utterance. When its socket drops, the phrases whose audio is not all
+   * queued are sent again on the reopened socket, skipping the audio already queued (as {@link speak}); a
+   * second failure moves to the fallback voice, which says them again whole (through this same path when
+   * it reports phrase ends, else phrase by phrase).
+   */
+  private async speakTurn(): Promise<void> {
+    const { signal } = this.handle;
+    /** Phrases in the utterance whose audio is not all queued, oldest first. */
+    const undone: Phrase[] = [];
+    let failures = 0;
+    for (;;) {
+      try {
+        await this.turnAttempt(undone, failures === 1 ? (undone[0]?.audioBytes ?? 0) : 0);
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        failures += 1;
+        if (failures === 1) {
+          this.retries += 1;
+          this.log.log('warn', 'tts utterance lost; retrying its unspoken rest', { phrase: undone[0]?.markName, queuedBytes: undone[0]?.audioBytes, ...describeError(error) });
+          continue;
+        }
+        const next = await this.fallback(this.tts);
+        if (!next) throw error;
+        this.tts = next;
+        if (!next.phraseEnds) {
+          this.pending.unshift(...undone);
+          return;
+        }
+      }
+    }
+  }
+
+  /** One utterance: `undone` sent again first, then phrases as they come; rejects when the vendor fails it. */
+  private async turnAttempt(undone: Phrase[], skipBytes: number): Promise<void> {
+    const { signal } = this.handle;
+    const utterance = this.tts.utterance(undone[0]?.markName ?? this.pending[0]?.markName ?? this.handle.id);
+    const cancel = () => utterance.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    let over = false;
+    let skip = skipBytes;
+    let done = 0;
+    for (const phrase of undone) this.push(utterance, phrase);
+    const feeding = (async () => {
+      while (!signal.aborted && !over) {
+        const phrase = this.pending.shift();
+        if (phrase) {
+          this.push(utterance, phrase);
+          undone.push(phrase);
+        } else if (this.ended) {
+          utterance.end();
+          return;
+        } else {
+          await this.nextPhrase();
+        }
+      }
+    })();
+    try {
+      for await (const chunk of utterance.audio) {
+        if (signal.aborted) return;
+        const current = undone[0];
+        if (chunk.audio.length > 0 && current) {
+          this.timings.firstByteAtMs ??= chunk.atMs;
+          const audio = skip > 0 ? chunk.audio.subarray(Math.min(skip, chunk.audio.length)) : chunk.audio;
+          skip = Math.max(0, skip - chunk.audio.length);
+          if (audio.length > 0) {
+            current.audioBytes += audio.length;
+            this.out.enqueueAudio(this.handle.id, audio);
+          }
+        }
+        const complete = Math.min(undone.length, (chunk.phrasesDone ?? 0) - done);
+        if (complete > 0) {
+          this.finishPhrases(undone.splice(0, complete));
+          done += complete;
+        }
+      }
+      if (signal.aborted) return;
+      // The utterance ended: all its audio is here.
+      this.finishPhrases(undone.splice(0));
+    } finally {
+      over = true;
+      this.poke();
+      await feeding;
+      signal.removeEventListener('abort', cancel);
+    }
+  }
+
+  private push(utterance: TtsUtterance, phrase: Phrase): void {
+    this.timings.firstPhraseAtMs ??= performance.now();
+    utterance.pushText(`${phrase.text} `);
+    utterance.flush();
+    this.onPhrase();
+  }
+
+  /**
+   * Phrases whose audio is all queued, each followed by its mark. Phrases that completed together (one
+   * vendor flush) had their audio counted on the first: it is shared out by their length, so a barge-in
+   * places its cut in the right phrase (SpeechHandle.placeCut).
+   */
+  private finishPhrases(phrases: readonly Phrase[]): void {
+    if (this.handle.signal.aborted || phrases.length === 0) return;
+    const bytes = phrases.reduce((n, p) => n + p.audioBytes, 0);
+    const chars = phrases.reduce((n, p) => n + p.text.length, 0);
+    let left = bytes;
+    phrases.forEach((p, i) => {
+      p.audioBytes = i === phrases.length - 1 ? left : Math.round((bytes * p.text.length) / Math.max(1, chars));
+      left -= p.audioBytes;
+    });
+    for (const phrase of phrases) {
+      this.handle.markSent(phrase);
+      this.out.enqueueMark(this.handle.id, phrase.markName);
+    }
   }
 
   /** Synthesizes `phrase` and queues its audio, less the first `skipBytes` (already queued). */
