@@ -337,7 +337,7 @@ describe('OpenAPI examples', () => {
     expect(without.sort()).toEqual(['ContactImportForm', 'ContactImportRowError', 'Error']);
     // The tool create's members each show a body of their own type.
     for (const type of ['http', 'integration', 'transfer']) {
-      const member = deref(doc.components.schemas.ToolCreate.discriminator.mapping[type]);
+      const member = deref({ $ref: doc.components.schemas.ToolCreate.discriminator.mapping[type] });
       expect(member.examples[0].type, type).toBe(type);
     }
     for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, any>)) {
