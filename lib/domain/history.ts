@@ -48,7 +48,7 @@ const isoDate = z
     message: 'an ISO 8601 date or date-time, for example 2026-01-31 or 2026-01-31T12:00:00Z',
   })
   // Documented as what it takes: a date (a whole day) or a date-time.
-  .meta({ anyOf: [{ format: 'date' }, { format: 'date-time' }], description: 'An ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z).' });
+  .meta({ anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }], description: 'An ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z).' });
 
 export const HistoryListQuery = z.object({
   agentType: z.enum(AGENT_TYPES).optional(),

@@ -24,7 +24,7 @@ export interface RouteSpec {
   /**
    * The body as the OpenAPI document shows it, when it says more than `body` can while validating with its
    * own messages: a union by type whose members state what each type needs (the tool create). Every value
-   * it accepts, `body` accepts too (test/unit/openapi-sdk.test.ts).
+   * it accepts, `body` accepts too (test/unit/sdk.test.ts).
    */
   readonly documentedBody?: z.ZodType;
   readonly status: number;
