@@ -4,9 +4,7 @@
  * test/unit/sdk.test.ts compiles it with `tsc --strict --noEmit`: a document that regresses (a default
  * forced required, an upload typed string, a bare-string code) fails that test. It contains no cast.
  */
-import { createClient, formData, type ApiErrorBody, type CallEndReason, type ErrorCode, type Schemas } from '../src/index.js';
-
-const api = createClient({ baseUrl: process.env.API_URL ?? 'http://127.0.0.1:3000', apiKey: process.env.API_KEY ?? '' });
+import { createClient, formData, type ApiErrorBody, type CallEndReason, type Client, type ErrorCode, type paths, type Schemas } from '../src/index.js';
 
 // The document lists the values of codes and outcomes: these stop compiling if one became a bare string.
 type Listed<T extends string> = string extends T ? never : T;
@@ -62,7 +60,9 @@ function outcome(reason: CallEndReason): string {
   }
 }
 
-export async function main(workspaceId: string, phoneNumberId: string): Promise<void> {
+/** The steps, each checked; what they did, as lines to print. test/connected/sdk.test.ts runs it on a platform. */
+export async function quickstart(api: Client<paths>, workspaceId: string, phoneNumberId: string): Promise<string[]> {
+  const said: string[] = [];
   // Only the required fields: every other one has a default.
   const agent = await api.POST('/api/agents', {
     body: { name: 'Ava', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'elevenlabs', stt_provider: 'deepgram' },
@@ -88,22 +88,30 @@ export async function main(workspaceId: string, phoneNumberId: string): Promise<
   const csv = new File(['contactName,phoneNumber\nAda Lovelace,+14155552671\n'], 'contacts.csv', { type: 'text/csv' });
   const upload = await api.POST('/api/contacts/upload', { body: { file: csv, workspaceId }, bodySerializer: formData });
   if (upload.error) throw new Error(explain(upload.error));
-  console.log(`imported ${upload.data.imported}, skipped ${upload.data.skipped}`);
+  said.push(`imported ${upload.data.imported}, skipped ${upload.data.skipped}`);
 
   const call = await api.POST('/api/optimus/phone-call', {
     body: { assistantId, phoneNumberId, phoneNumber: '+14155552671', contactName: 'Ada Lovelace' },
     params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
   });
   if (call.error) throw new Error(explain(call.error));
-  console.log(`call ${call.data.call_id} is ${call.data.status}`);
+  said.push(`call ${call.data.call_id} is ${call.data.status}`);
 
   const history = await api.GET('/api/history', { params: { query: { agentId: assistantId, startDate: '2026-01-31', limit: 10 } } });
   if (history.error) throw new Error(explain(history.error));
-  for (const record of history.data.data) console.log(`${record.fullName}: ${outcome(record.callEndReason)}`);
+  for (const record of history.data.data) said.push(`${record.fullName}: ${outcome(record.callEndReason)}`);
 
   const record = await api.GET('/api/history/{id}', { params: { path: { id: call.data.call_id } } });
   if (record.error) {
-    if (record.error.error.code === 'not_found') console.log('the call is still going on');
+    if (record.error.error.code === 'not_found') said.push('the call is still going on');
     else throw new Error(explain(record.error));
-  } else if (record.data.answeredBy === 'human') console.log(record.data.callTranscript);
+  } else said.push(`${record.data.fullName}: ${outcome(record.data.callEndReason)}${record.data.answeredBy === 'human' ? ', a person answered' : ''}`);
+  said.push(`agent ${assistantId}, tools ${lookup.data._id} and ${transfer.data._id}`);
+  return said;
+}
+
+// Run as a program: API_URL, API_KEY, WORKSPACE_ID and PHONE_NUMBER_ID from the environment.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const api = createClient({ baseUrl: process.env.API_URL ?? 'http://127.0.0.1:3000', apiKey: process.env.API_KEY ?? '' });
+  for (const line of await quickstart(api, process.env.WORKSPACE_ID ?? '', process.env.PHONE_NUMBER_ID ?? '')) console.log(line);
 }
