@@ -2,10 +2,12 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { buildSdkSchema, SDK_BANNER, SDK_SCHEMA } from '../../sdk/build.js';
 import { ToolCreate, ToolCreateByType } from '../../lib/domain/tool.js';
 import { assertToolIsCoherent } from '../../lib/domain/tool-coherence.js';
+import { buildOpenApiDocument } from '../../lib/http/openapi.js';
 import { TOOL_CREATE_EXAMPLES } from '../../lib/http/openapi-examples/index.js';
 
 /**
@@ -45,6 +47,19 @@ describe('the typed client', () => {
       (e: { stdout: string; code: number }) => ({ stdout: e.stdout, code: e.code }),
     );
     expect(run.stdout).toBe('');
+  });
+
+  it('is a document Redocly finds no error in (its recommended rules)', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const errorsOf = async (document: unknown) =>
+      (await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config }))
+        .filter((p) => p.severity === 'error')
+        .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    const document = buildOpenApiDocument() as { components: { schemas: Record<string, unknown> } };
+    expect(await errorsOf(document)).toEqual([]);
+    // The linter does read it: the same document with a component gone is an error.
+    const { HttpToolCreate: _gone, ...schemas } = document.components.schemas;
+    expect(await errorsOf({ ...document, components: { ...document.components, schemas } })).not.toEqual([]);
   });
 
   it('documents the tool create by type, and every body a type documents is one the API takes', () => {
