@@ -49,6 +49,28 @@ describe('the typed client', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('leaves no `default` in a request body, at any depth (a generator would make the field required)', () => {
+    const document = buildOpenApiDocument() as any;
+    const found: string[] = [];
+    const seen = new Set<string>();
+    const visit = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((v, i) => visit(v, `${at}/${i}`));
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'default') found.push(at);
+        else if (key === '$ref' && typeof value === 'string' && !seen.has(value)) {
+          seen.add(value);
+          visit(value.slice(2).split('/').reduce((n: any, k) => n?.[k], document), value);
+        } else if (key !== 'examples' && key !== 'example') visit(value, `${at}/${key}`);
+      }
+    };
+    for (const item of Object.values(document.paths) as any[]) for (const op of Object.values(item) as any[]) visit(op.requestBody, op.operationId);
+    expect(seen.has('#/components/schemas/AgentCreate')).toBe(true);
+    expect(found).toEqual([]);
+    // Said in words instead.
+    expect(document.components.schemas.AgentCreate.properties.transfer_mode.description).toContain('Default: `"cold"`.');
+  });
+
   it('is a document Redocly finds no error in (its recommended rules)', async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const errorsOf = async (document: unknown) =>
