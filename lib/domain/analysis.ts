@@ -107,7 +107,7 @@ export const CallAnalysisView = z
     success: z.object({ pass: z.boolean(), score: z.number().optional(), reason: z.string() }).optional(),
     data: z.record(z.string(), z.unknown()).optional(),
     error: z.string().optional(),
-    analyzedAt: z.string(),
+    analyzedAt: z.string().meta({ format: 'date-time' }),
   });
 
 /** The JSON Schema the model answers with: a success verdict and the agent's data, as the agent asks. */

@@ -1,4 +1,4 @@
-import { TERMINAL_CALL_STATES, type Call, type CallTransfer } from './call.js';
+import { isTerminalStatus, type Call, type CallTransfer } from './call.js';
 import type { CallEndReason } from './call-end.js';
 import type { TurnLatencyFigures } from './call-measurement.js';
 import type { HistoryRecord } from './history.js';
@@ -39,7 +39,7 @@ export function historyOf(call: Call, outcome: CallRecordOutcome): HistoryRecord
     callCost: outcome.cost,
     ...(call.costBreakdown ? { callCostBreakdown: call.costBreakdown } : {}),
     ...(outcome.recordingUrl ? { callRecordingUrl: outcome.recordingUrl } : {}),
-    ...(TERMINAL_CALL_STATES.has(call.status) ? { callStatus: call.status } : {}),
+    ...(isTerminalStatus(call.status) ? { callStatus: call.status } : {}),
     ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
     ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
     workspace_id: call.workspaceId,

@@ -28,7 +28,11 @@ export const CALL_STATES = [
 ] as const;
 export type CallState = (typeof CALL_STATES)[number];
 
-export const TERMINAL_CALL_STATES: ReadonlySet<CallState> = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
+/** The states a call ends in: a history record's `callStatus`. */
+export const TERMINAL_CALL_STATUSES = ['completed', 'busy', 'no-answer', 'failed', 'canceled'] as const satisfies readonly CallState[];
+export type TerminalCallStatus = (typeof TERMINAL_CALL_STATUSES)[number];
+export const TERMINAL_CALL_STATES: ReadonlySet<CallState> = new Set(TERMINAL_CALL_STATUSES);
+export const isTerminalStatus = (status: CallState): status is TerminalCallStatus => TERMINAL_CALL_STATES.has(status);
 
 /**
  * How far along a state is. A transition is allowed only to a higher rank, so late or duplicated status
@@ -340,7 +344,7 @@ export const MeetingJoined = z
     streamUrl: z.string(),
     /** The tab's `wss1` web session credential: keep it in sessionStorage, send it in `hello`. */
     credential: z.string(),
-    expiresAt: z.string(),
+    expiresAt: z.string().meta({ format: 'date-time' }),
     /** Present only when part of the agent runs on a simulated vendor: what, and how to make it real. */
     standIns: StandInNotice.optional(),
   })

@@ -27,7 +27,7 @@ export const ChatStarted = z
     chatUrl: z.string(),
     /** The chat's `wss1` credential: send it in `hello`; a page keeps it in sessionStorage to come back after a reload. */
     credential: z.string(),
-    expiresAt: z.string(),
+    expiresAt: z.string().meta({ format: 'date-time' }),
   })
   .meta({ id: 'ChatStarted' });
 export type ChatStarted = z.infer<typeof ChatStarted>;

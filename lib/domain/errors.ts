@@ -2,6 +2,10 @@
  * Named errors the domain throws. Each carries the HTTP status and the stable snake_case `code` that the
  * error body exposes; only errors under 500 ever reach a client (see lib/http/middleware.ts).
  */
+import type { ErrorCode } from './error-codes.js';
+
+export { ERROR_CODES, type ErrorCode } from './error-codes.js';
+
 export interface ErrorDetail {
   readonly field?: string;
   readonly message: string;
@@ -11,7 +15,7 @@ export interface ErrorDetail {
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details: readonly ErrorDetail[] | Record<string, unknown> = [],
     options?: { cause?: unknown },
@@ -22,7 +26,7 @@ export class AppError extends Error {
 }
 
 export class BadRequestError extends AppError {
-  constructor(message: string, details: readonly ErrorDetail[] = [], code = 'bad_request') {
+  constructor(message: string, details: readonly ErrorDetail[] = [], code: ErrorCode = 'bad_request') {
     super(400, code, message, details);
   }
 }
@@ -52,7 +56,7 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(code: string, message: string, details: readonly ErrorDetail[] = []) {
+  constructor(code: ErrorCode, message: string, details: readonly ErrorDetail[] = []) {
     super(409, code, message, details);
   }
 }

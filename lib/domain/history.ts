@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import { AGENT_TYPES, type AgentType, type CallEndReason } from './call-end.js';
+import { AGENT_TYPES, CALL_END_REASONS, type AgentType, type CallEndReason } from './call-end.js';
 import { CallAnalysisView, type CallAnalysis } from './analysis.js';
 import { Timestamp } from './common.js';
 import { ValidationError } from './errors.js';
-import type { CallTransfer, CostBreakdown } from './call.js';
+import { TERMINAL_CALL_STATUSES, type CallTransfer, type CostBreakdown, type TerminalCallStatus } from './call.js';
+import { ANSWERED_BY } from './voicemail.js';
 import { CALL_CAPABILITIES } from './provider-key.js';
 
 export { AGENT_TYPES, CALL_END_REASONS, type AgentType, type CallEndReason } from './call-end.js';
@@ -17,7 +18,7 @@ export interface HistoryRecord {
   fullName: string;
   mobileNumber: string;
   callDuration: number;
-  callEndReason: string;
+  callEndReason: CallEndReason;
   callTranscript: string;
   callSummary: string;
   callCost: number;
@@ -29,7 +30,7 @@ export interface HistoryRecord {
   /** Only when the call was recorded (an object-storage address); absent otherwise. */
   callRecordingUrl?: string;
   /** The provider's final call status behind `callEndReason` (Twilio's: completed, busy, no-answer, ...). */
-  callStatus?: string;
+  callStatus?: TerminalCallStatus;
   /** The answering-machine verdict, when detection ran (`human`, `machine_end_beep`, ...). */
   answeredBy?: string;
   /** The last transfer tried during the call, and its outcome. */
@@ -40,9 +41,14 @@ export interface HistoryRecord {
   analysis?: CallAnalysis;
 }
 
-const isoDate = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v), {
-  message: 'an ISO 8601 date or date-time, for example 2026-01-31 or 2026-01-31T12:00:00Z',
-});
+const isoDate = z
+  .string()
+  .trim()
+  .refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v), {
+    message: 'an ISO 8601 date or date-time, for example 2026-01-31 or 2026-01-31T12:00:00Z',
+  })
+  // Documented as what it takes: a date (a whole day) or a date-time.
+  .meta({ anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }], description: 'An ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z).' });
 
 export const HistoryListQuery = z.object({
   agentType: z.enum(AGENT_TYPES).optional(),
@@ -84,7 +90,7 @@ const listFields = {
   fullName: z.string(),
   mobileNumber: z.string(),
   callDuration: z.number(),
-  callEndReason: z.string(),
+  callEndReason: z.enum(CALL_END_REASONS),
   callSummary: z.string(),
   callCost: z.number(),
   workspace_id: z.string(),
@@ -100,8 +106,9 @@ export const HistoryView = z
     callCostBreakdown: z
       .object({ platform: z.number(), stt: z.number(), llm: z.number(), tts: z.number(), workspaceKeys: z.array(z.enum(CALL_CAPABILITIES)) })
       .optional(),
-    callStatus: z.string().optional(),
-    answeredBy: z.string().optional(),
+    callStatus: z.enum(TERMINAL_CALL_STATUSES).optional(),
+    /** A verdict outside Twilio's documented set reads as `unknown` (treated as a person, as the call was). */
+    answeredBy: z.enum(ANSWERED_BY).catch('unknown').optional(),
     transfer: z
       .object({ destination: z.string(), mode: z.enum(['cold', 'warm']), outcome: z.enum(['transferred', 'accepted', 'declined', 'no-answer', 'busy', 'failed']) })
       .optional(),

@@ -76,17 +76,35 @@ const toolFields = {
   parameters: z.array(ToolParameter).max(30),
 };
 
-/** POST /api/tools body. */
-export const ToolCreate = z
-  .strictObject({
-    ...toolFields,
-    templateId: toolFields.templateId.optional(),
-    config: toolFields.config.optional(),
-    parameters: toolFields.parameters.default([]),
-    workspaceId: BodyWorkspaceId,
-  })
-  .meta({ id: 'ToolCreate' });
+const createFields = {
+  ...toolFields,
+  templateId: toolFields.templateId.optional(),
+  config: toolFields.config.optional(),
+  parameters: toolFields.parameters.default([]),
+  workspaceId: BodyWorkspaceId,
+};
+
+/** POST /api/tools body, as validated; what each type needs is checked next (lib/domain/tool-coherence.ts). */
+export const ToolCreate = z.strictObject(createFields);
 export type ToolCreate = z.infer<typeof ToolCreate>;
+
+/**
+ * POST /api/tools body as documented: one shape per `type`, stating what the coherence rules require of it,
+ * so a generated client types a tool by its type. Built from the same fields as {@link ToolCreate}.
+ */
+export const ToolCreateByType = z
+  .discriminatedUnion('type', [
+    z
+      .strictObject({ ...createFields, type: z.literal('http'), config: ToolConfig.extend({ method: z.enum(HTTP_METHODS), url: z.string().trim().min(1).max(2_000) }) })
+      .meta({ id: 'HttpToolCreate', description: 'Calls your HTTP endpoint: config.method and config.url (placeholders name parameters).' }),
+    z
+      .strictObject({ ...createFields, type: z.literal('integration'), templateId: toolFields.templateId })
+      .meta({ id: 'IntegrationToolCreate', description: 'A ready-made integration: templateId, its config.settings and required headers (GET /api/tool-templates).' }),
+    z
+      .strictObject({ ...createFields, type: z.literal('transfer'), config: ToolConfig.extend({ url: z.string().trim().min(1).max(2_000).describe('tel:+<E.164 number> or sip:<user>@<host>') }) })
+      .meta({ id: 'TransferToolCreate', description: 'Hands the caller over to config.url, a tel: number or sip: URI.' }),
+  ])
+  .meta({ id: 'ToolCreate' });
 
 /** PUT /api/tools/{id} body: only the fields to change. */
 export const ToolUpdate = z

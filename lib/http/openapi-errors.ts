@@ -4,6 +4,7 @@ import { reservationFor } from '../domain/call.js';
 import {
   AppError,
   ConflictError,
+  ERROR_CODES,
   ForbiddenError,
   InsufficientCreditsError,
   NotFoundError,
@@ -11,6 +12,7 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
   ValidationError,
+  type ErrorDetail,
 } from '../domain/errors.js';
 import type { RouteSpec } from '../infra/routes.js';
 import { MAX_JSON_BODY_BYTES } from './json.js';
@@ -22,7 +24,7 @@ type Json = Record<string, unknown>;
 /** The error body every failure carries (DESIGN.md); not in the global registry so no id can clash. */
 export const ErrorBody = z.object({
   error: z.object({
-    code: z.string().describe('Stable snake_case code to branch on, e.g. validation_failed.'),
+    code: z.enum(ERROR_CODES).describe('Stable snake_case code to branch on, e.g. validation_failed. New codes may be added.'),
     message: z.string().describe('A human sentence; may change between releases.'),
     details: z
       .union([
@@ -48,12 +50,17 @@ const CALL_RESERVATION = reservationFor({
   maxDurationSeconds: DEFAULT_CONFIG.CALL_MAX_DURATION_SECONDS,
 });
 
-/** The headers of a 429 (the rate limiter's, RFC 9110 and draft-ietf-httpapi-ratelimit-headers). */
-const RATE_LIMIT_HEADERS: Json = {
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
-  RateLimit: { description: 'The quota left in the current window and the seconds until it resets (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The quota and window of the policy that applied (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+/** The response headers we send (lib/http/middleware, lib/services/rate-limits.ts), as `components/headers`. */
+export const HEADERS: Record<string, Json> = {
+  RequestId: { description: 'The id of this request: quote it when asking about a failure (a 500\'s details carry it too).', schema: { type: 'string' } },
+  RetryAfter: { description: 'Seconds to wait before retrying (RFC 9110).', schema: { type: 'integer', minimum: 0 } },
+  RateLimit: { description: 'The quota left in the current window and the seconds until it resets, e.g. `"key";r=199;t=10` (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+  RateLimitPolicy: { description: 'The quota and window of the policy that applied, e.g. `"key";q=200;w=10` (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
 };
+const header = (name: keyof typeof HEADERS & string) => ({ $ref: `#/components/headers/${name}` });
+/** The headers of every JSON answer of a route that counts requests (its RateLimit fields). */
+export const REQUEST_ID_HEADER: Json = { 'x-request-id': header('RequestId') };
+export const RATE_LIMIT_HEADERS: Json = { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') };
 
 /**
  * Why each error status happens; which ones a route lists is decided in {@link errorStatuses}. Examples
@@ -117,6 +124,11 @@ export const ERROR_STATUSES: Record<number, { name: string; description: string;
     description: 'Too many requests (rate_limited): this API key\'s quota, or the route\'s own limit (per source IP on public routes; webhook replays per endpoint and workspace, and their hourly delivery budget; docs/api.md, Rate limits); wait Retry-After seconds.',
     example: new AppError(429, 'rate_limited', 'Too many requests; retry after 12 seconds.'),
   },
+  500: {
+    name: 'InternalServerError',
+    description: 'Our fault (internal_error): the message says nothing more; details carry the request id to quote.',
+    example: new AppError(500, 'internal_error', 'Something went wrong on our side. Try again; if it persists, quote the request id.', [{ requestId: '0b4a5c62-3f1e-4d1a-9a57-1d2c3e4f5a6b' } as unknown as ErrorDetail]),
+  },
   503: {
     name: 'ServiceUnavailable',
     description: 'Our data store was busy or unreachable for the whole request (service_unavailable): nothing was changed; send the same request again after Retry-After seconds.',
@@ -124,8 +136,12 @@ export const ERROR_STATUSES: Record<number, { name: string; description: string;
   },
 };
 
-/** Statuses whose shared response carries headers. */
-export const ERROR_HEADERS: Record<number, Json> = { 429: RATE_LIMIT_HEADERS, 503: { 'Retry-After': RATE_LIMIT_HEADERS['Retry-After' as keyof typeof RATE_LIMIT_HEADERS] } };
+/** The headers of each shared error response: every one names the request; 429 and 503 say when to retry. */
+export const errorHeaders = (status: number): Json => ({
+  ...REQUEST_ID_HEADER,
+  ...(status === 429 || status === 503 ? { 'Retry-After': header('RetryAfter') } : {}),
+  ...(status === 429 ? RATE_LIMIT_HEADERS : {}),
+});
 
 export const errorExample = (e: AppError) => ({ error: { code: e.code, message: e.message, details: e.details } });
 
@@ -134,7 +150,8 @@ export const errorExample = (e: AppError) => ({ error: { code: e.code, message: 
  * the document is stable.
  */
 export function errorStatuses(route: RouteSpec): number[] {
-  const out = new Set<number>(route.errors ?? []);
+  // Anything can fail on our side: every route may answer the generic 500.
+  const out = new Set<number>([...(route.errors ?? []), 500]);
   const readsBody = route.bodyKind !== 'none' && (route.body !== undefined || route.bodyKind === 'raw');
   if (route.body || route.query || route.params || route.form) out.add(400);
   if (route.auth) {

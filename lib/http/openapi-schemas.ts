@@ -13,8 +13,38 @@ function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapRefs(v, rewrite));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? rewrite(v) : mapRefs(v, rewrite)]),
+    Object.entries(value).map(([k, v]) => {
+      if (k === '$ref' && typeof v === 'string') return [k, rewrite(v)];
+      // A discriminator's mapping names its members by ref too.
+      if (k === 'mapping' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        return [k, Object.fromEntries(Object.entries(v).map(([tag, ref]) => [tag, typeof ref === 'string' ? rewrite(ref) : ref]))];
+      }
+      return [k, mapRefs(v, rewrite)];
+    }),
   );
+}
+
+/**
+ * A discriminated union becomes `oneOf` with an OpenAPI `discriminator` whose mapping names each member by
+ * its tag, so a generated client narrows the union on that field (every member must be a named schema).
+ */
+function discriminate(zodSchema: unknown, jsonSchema: Record<string, unknown>): void {
+  if (!(zodSchema instanceof z.ZodDiscriminatedUnion)) return;
+  const propertyName = zodSchema._zod.def.discriminator;
+  const members = (jsonSchema.anyOf ?? jsonSchema.oneOf) as Json[] | undefined;
+  if (!members) return;
+  const mapping: Record<string, string> = {};
+  const options = zodSchema._zod.def.options;
+  for (const [i, option] of options.entries()) {
+    const tag = (option as z.ZodObject).shape[propertyName] as z.ZodType | undefined;
+    const ref = members[i]?.$ref;
+    // Inline members (small unions such as a DTMF shortcut's action) stay a plain anyOf: a mapping needs names.
+    if (!(tag instanceof z.ZodLiteral) || typeof ref !== 'string') return;
+    mapping[String(tag.value)] = ref;
+  }
+  delete jsonSchema.anyOf;
+  jsonSchema.oneOf = members;
+  jsonSchema.discriminator = { propertyName, mapping };
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -32,17 +62,28 @@ const unmark = (ref: string) => ref.replace(PENDING, '#/$defs/$2');
 export class SchemaCollector {
   private readonly defs: Record<Io, Map<string, Json>> = { input: new Map(), output: new Map() };
 
-  /** The schema, its named parts replaced by pending refs that {@link finish} resolves. */
-  convert(schema: z.ZodType, io: Io): Json {
+  /**
+   * The schema, its named parts replaced by pending refs that {@link finish} resolves. In a request body
+   * (`input`, unless `keepDefaults`: query parameters) a field's `default` is said in its description
+   * instead: client generators (openapi-typescript) read `default` as "always present" and would make the
+   * caller send it.
+   */
+  convert(schema: z.ZodType, io: Io, { keepDefaults = false }: { keepDefaults?: boolean } = {}): Json {
     const json = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,
       // A refinement or transform never makes the wire shape unrepresentable; fall back to "any" for it.
       unrepresentable: 'any',
-      override: ({ jsonSchema }) => {
+      override: ({ zodSchema, jsonSchema }) => {
         // zod bounds every int by the safe-integer range; that is noise to a reader and to client generators.
         if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
         if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+        if (io === 'input' && !keepDefaults && 'default' in jsonSchema) {
+          const said = `Default: \`${JSON.stringify(jsonSchema.default)}\`.`;
+          jsonSchema.description = typeof jsonSchema.description === 'string' ? `${jsonSchema.description} ${said}` : said;
+          delete jsonSchema.default;
+        }
+        discriminate(zodSchema, jsonSchema);
       },
     }) as Json;
     const { $schema: _dialect, $defs, ...rest } = json;

@@ -4,8 +4,8 @@ import { IdempotencyKey } from '../domain/call.js';
 import { MASK } from '../domain/tool.js';
 import { ROUTES, type OperationId, type RouteSpec } from '../infra/routes.js';
 import { MAX_JSON_BODY_BYTES } from './json.js';
-import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES } from './openapi-examples/index.js';
-import { ERROR_HEADERS, ERROR_STATUSES, ErrorBody, errorExample, errorStatuses } from './openapi-errors.js';
+import { MEETING_PAGE_EXAMPLES, OPERATION_EXAMPLES, TOOL_CREATE_EXAMPLES } from './openapi-examples/index.js';
+import { ERROR_STATUSES, ErrorBody, errorExample, errorHeaders, errorStatuses, HEADERS, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './openapi-errors.js';
 import { REF_PREFIX, SchemaCollector } from './openapi-schemas.js';
 
 export { errorStatuses };
@@ -27,9 +27,9 @@ function parameters(
   examples: Readonly<Record<string, string>> = {},
 ): Json[] {
   if (!schema) return [];
-  const required = new Set((collector.convert(schema, 'input').required as string[] | undefined) ?? []);
+  const required = new Set((collector.convert(schema, 'input', { keepDefaults: true }).required as string[] | undefined) ?? []);
   return Object.entries(schema.shape).map(([name, field]) => {
-    const fieldSchema = collector.convert(field as z.ZodType, 'input');
+    const fieldSchema = collector.convert(field as z.ZodType, 'input', { keepDefaults: true });
     const description = typeof fieldSchema.description === 'string' ? { description: fieldSchema.description } : {};
     const example = examples[name] !== undefined ? { example: examples[name] } : {};
     return { name, in: where, required: where === 'path' || required.has(name), ...description, schema: fieldSchema, ...example };
@@ -45,7 +45,7 @@ function idempotencyKeyHeader(collector: SchemaCollector): Json {
     description:
       'Makes a retry safe: the same key with the same body within 24 hours gets the first answer and starts nothing; ' +
       'the same key with another body is 422 idempotency_key_reused. Use a new random value (e.g. a UUID) per call.',
-    schema: collector.convert(IdempotencyKey, 'input'),
+    schema: collector.convert(IdempotencyKey, 'input', { keepDefaults: true }),
   };
 }
 
@@ -97,15 +97,32 @@ const IDEMPOTENT: ReadonlySet<OperationId> = new Set(['startPhoneCall', 'startCa
 function htmlError(route: RouteSpec, status: number): Json | undefined {
   if (route.produces !== 'text/html' || !(status in MEETING_PAGE_EXAMPLES)) return undefined;
   const text = MEETING_PAGE_EXAMPLES[status as keyof typeof MEETING_PAGE_EXAMPLES];
+  const html = { 'text/html': { schema: { type: 'string' }, example: text } };
+  // A page that also answers JSON (the meeting join, with Accept: application/json) refuses in JSON too.
+  if (route.response) {
+    const [code, message] = status === 404 ? ['not_found', 'Meeting link was not found.'] : ['link_used', 'This meeting link has already been used. Ask for a new link.'];
+    const description = status === 404 ? 'No such meeting link: a page, or the JSON error body (not_found) to a client asking for JSON.' : 'The link was already opened (link_used) or has expired (link_expired): a page, or the JSON error body to a client asking for JSON.';
+    return { description, content: { ...html, 'application/json': { schema: { $ref: `${REF_PREFIX}Error` }, example: { error: { code, message, details: [] } } } } };
+  }
   const description = status === 404 ? 'No such meeting link (an HTML page).' : 'The link was already opened or has expired (an HTML page).';
-  return { description, content: { 'text/html': { schema: { type: 'string' }, example: text } } };
+  return { description, content: html };
+}
+
+/** What a success answer carries: the request id on JSON answers, the RateLimit fields where requests are counted. */
+function successHeaders(route: RouteSpec): Json | undefined {
+  const headers = { ...(route.produces ? {} : REQUEST_ID_HEADER), ...(route.auth || route.ipLimit ? RATE_LIMIT_HEADERS : {}) };
+  return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
 function operation(operationId: OperationId, route: RouteSpec, collector: SchemaCollector): Json {
   const examples = OPERATION_EXAMPLES[operationId] ?? {};
   const content = responseContent(route, collector, examples.response);
   const responses: Json = {
-    [String(route.status)]: { description: route.status === 204 ? 'Done; no body.' : route.summary, ...(content ? { content } : {}) },
+    [String(route.status)]: {
+      description: route.status === 204 ? 'Done; no body.' : route.summary,
+      ...(successHeaders(route) ? { headers: successHeaders(route) } : {}),
+      ...(content ? { content } : {}),
+    },
   };
   for (const status of errorStatuses(route)) {
     const known = ERROR_STATUSES[status];
@@ -121,7 +138,7 @@ function operation(operationId: OperationId, route: RouteSpec, collector: Schema
     ...(IDEMPOTENT.has(operationId) ? [idempotencyKeyHeader(collector)] : []),
   ];
   const jsonBody = route.body && route.bodyKind !== 'raw' && route.bodyKind !== 'none';
-  const bodySchema = jsonBody ? collector.convert(route.body!, 'input') : undefined;
+  const bodySchema = jsonBody ? collector.convert(route.documentedBody ?? route.body!, 'input') : undefined;
   return {
     operationId,
     summary: route.summary,
@@ -155,12 +172,15 @@ function componentExamples(schemas: Record<string, Json>): void {
     const target = schemas[ref.slice(REF_PREFIX.length)];
     if (target && target.examples === undefined) target.examples = [example];
   };
+  // The tool create's members, one per type.
+  const mapping = (schemas.ToolCreate?.discriminator as { mapping?: Record<string, string> } | undefined)?.mapping ?? {};
+  for (const [type, ref] of Object.entries(mapping)) put({ $ref: ref }, TOOL_CREATE_EXAMPLES[type as keyof typeof TOOL_CREATE_EXAMPLES]);
   for (const [operationId, route] of Object.entries(ROUTES as Record<string, RouteSpec>)) {
     const examples = OPERATION_EXAMPLES[operationId as OperationId];
     if (!examples) continue;
     if (route.body && examples.request !== undefined) {
       // The request components are named after the schema's id, or `<id>Input` where input and output differ.
-      const name = (route.body.meta() as { id?: string } | undefined)?.id;
+      const name = ((route.documentedBody ?? route.body).meta() as { id?: string } | undefined)?.id;
       if (name) put({ $ref: `${REF_PREFIX}${schemas[`${name}Input`] ? `${name}Input` : name}` }, examples.request);
     }
     const response = examples.response as { data?: unknown[] } | undefined;
@@ -198,7 +218,7 @@ export function buildOpenApiDocument(baseUrl?: string): Json {
         name,
         {
           description,
-          ...(ERROR_HEADERS[Number(status)] ? { headers: ERROR_HEADERS[Number(status)] } : {}),
+          headers: errorHeaders(Number(status)),
           content: {
             'application/json': { schema: { $ref: `${REF_PREFIX}Error` }, ...(example ? { example: errorExample(example) } : {}) },
           },
@@ -227,6 +247,7 @@ export function buildOpenApiDocument(baseUrl?: string): Json {
     components: {
       schemas,
       responses,
+      headers: HEADERS,
       securitySchemes: { [SECURITY_SCHEME]: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
     },
   };

@@ -21,6 +21,12 @@ export interface RouteSpec {
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
   readonly body?: z.ZodType;
+  /**
+   * The body as the OpenAPI document shows it, when it says more than `body` can while validating with its
+   * own messages: a union by type whose members state what each type needs (the tool create). Every value
+   * it accepts, `body` accepts too (test/unit/sdk.test.ts).
+   */
+  readonly documentedBody?: z.ZodType;
   readonly status: number;
   /** The response schema; it also projects the result, so no field outside it can leak. */
   readonly response?: z.ZodType;

@@ -1,6 +1,6 @@
 import { publicUrl } from '../config.js';
 import type { Deps } from '../deps.js';
-import { AppError, BadRequestError, ConflictError } from '../domain/errors.js';
+import { AppError, BadRequestError, ConflictError, type ErrorCode } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import {
   PHONE_NUMBER_STATUS,
@@ -42,7 +42,7 @@ export function ourRouting(config: PhoneDeps['config']): { voiceUrl: string; sta
 }
 
 class UnprocessableError extends AppError {
-  constructor(code: string, message: string, field: string) {
+  constructor(code: ErrorCode, message: string, field: string) {
     super(422, code, message, [{ field, message }]);
   }
 }

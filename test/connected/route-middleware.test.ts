@@ -117,10 +117,10 @@ describe('answers', () => {
 
   it('a domain refusal is its JSON error body; any other failure is a 500 that names only the request id', async () => {
     const refused = await call(route, async () => {
-      throw new AppError(409, 'taken', 'That name is taken.', [{ field: 'name', message: 'taken' }]);
+      throw new AppError(409, 'phone_number_taken', 'That name is taken.', [{ field: 'name', message: 'taken' }]);
     }, event('GET'));
     expect(refused.statusCode).toBe(409);
-    expect(bodyOf(refused)).toEqual({ error: { code: 'taken', message: 'That name is taken.', details: [{ field: 'name', message: 'taken' }] } });
+    expect(bodyOf(refused)).toEqual({ error: { code: 'phone_number_taken', message: 'That name is taken.', details: [{ field: 'name', message: 'taken' }] } });
     expect(refused.headers).toEqual({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'req-1' });
     const crashed = await call(route, async () => {
       throw new Error('table secret-table is on fire');
@@ -141,7 +141,7 @@ describe('answers', () => {
     expect(bare.headers.vary).toBe('origin');
     expect(bare.headers['access-control-allow-origin']).toBeUndefined();
     const refused = await call(cors, async () => {
-      throw new AppError(403, 'nope', 'No.');
+      throw new AppError(403, 'forbidden', 'No.');
     }, event('GET', { headers: { origin: 'https://shop.example' } }));
     expect(refused.headers).toMatchObject({ 'access-control-allow-origin': 'https://shop.example', vary: 'origin' });
     expect((await call(route, async () => ({}), event('GET', { headers: { origin: 'https://shop.example' } }))).headers['access-control-allow-origin']).toBeUndefined();
@@ -179,7 +179,7 @@ describe('what the stack reads, and on which routes', () => {
 
   it('an AppError of status 500 is still the generic 500: its message never leaves', async () => {
     const a = await call(open, async () => {
-      throw new AppError(500, 'db_down', 'table t-1 refused the write');
+      throw new AppError(500, 'service_unavailable', 'table t-1 refused the write');
     }, event('POST', { body: {} }));
     expect(bodyOf(a).error.code).toBe('internal_error');
   });

@@ -130,7 +130,9 @@ describe('OpenAPI document', () => {
         expect(response.description, `${id} ${status}`).toBeTruthy();
         // A page answers a person with a page; every other error is the JSON error body.
         if (route.produces === 'text/html' && (status === 404 || status === 410)) {
-          expect(Object.keys(response.content), `${id} ${status}`).toEqual(['text/html']);
+          // ...and one that also answers JSON (the meeting join) refuses a JSON client with the error body.
+          expect(Object.keys(response.content), `${id} ${status}`).toEqual(route.response ? ['text/html', 'application/json'] : ['text/html']);
+          if (route.response) expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
         } else expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
       }
       if (route.auth) {
@@ -333,6 +335,11 @@ describe('OpenAPI examples', () => {
   it('puts each example on its component too, so the schema view shows no pattern-made values', () => {
     const without = Object.entries(doc.components.schemas as Record<string, any>).filter(([, s]) => s.examples === undefined).map(([n]) => n);
     expect(without.sort()).toEqual(['ContactImportForm', 'ContactImportRowError', 'Error']);
+    // The tool create's members each show a body of their own type.
+    for (const type of ['http', 'integration', 'transfer']) {
+      const member = deref({ $ref: doc.components.schemas.ToolCreate.discriminator.mapping[type] });
+      expect(member.examples[0].type, type).toBe(type);
+    }
     for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, any>)) {
       if (schema.examples) expect(Array.isArray(schema.examples) && schema.examples.length, name).toBe(1);
     }
@@ -346,7 +353,7 @@ describe('OpenAPI examples', () => {
     expect(paymentRequired.error).toMatchObject({ code: 'insufficient_credits', details: { required: reservation } });
     expect(paymentRequired.error.details.available).toBeLessThan(reservation);
     const limited = doc.components.responses.TooManyRequests;
-    expect(Object.keys(limited.headers).sort()).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+    expect(Object.keys(limited.headers).sort()).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After', 'x-request-id']);
     expect(limited.content['application/json'].example.error.code).toBe('rate_limited');
     for (const [id, route] of routes) {
       if (!route.auth) continue;

@@ -1,4 +1,4 @@
-import { AppError, type ErrorDetail } from '../errors.js';
+import { AppError, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 /** The formats an import accepts, quoted in every 415 so the caller knows what to send instead. */
 export const SUPPORTED_FORMATS = 'CSV (UTF-8 text, comma-separated, with a header row) or an Excel .xlsx workbook';
@@ -12,14 +12,14 @@ export class UnsupportedFileError extends AppError {
 
 /** 413: the upload is over one of the import limits. */
 export class ImportLimitError extends AppError {
-  constructor(code: string, message: string, details: readonly ErrorDetail[] = []) {
+  constructor(code: ErrorCode, message: string, details: readonly ErrorDetail[] = []) {
     super(413, code, message, details);
   }
 }
 
 /** 400: the file is of a supported format but cannot be imported as a whole (damaged, bad header). */
 export class InvalidImportFileError extends AppError {
-  constructor(code: string, message: string, details: readonly ErrorDetail[] = [], cause?: unknown) {
+  constructor(code: ErrorCode, message: string, details: readonly ErrorDetail[] = [], cause?: unknown) {
     super(400, code, message, details, { cause });
   }
 }

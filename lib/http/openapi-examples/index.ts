@@ -28,6 +28,7 @@ import { WEBHOOK_EXAMPLES } from './webhooks.js';
 export { EXAMPLE_IDS, type OperationExamples } from './shared.js';
 export { CAMPAIGN_EXAMPLES } from './campaigns.js';
 export { MEETING_PAGE_EXAMPLES } from './calls.js';
+export { TOOL_CREATE_EXAMPLES } from './tools.js';
 
 export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   ...AGENT_EXAMPLES,

@@ -32,6 +32,24 @@ const toolView = {
   updatedAt: UPDATED,
 };
 
+/** One create body per tool type, shown on that type's component of the documented union. */
+export const TOOL_CREATE_EXAMPLES: Record<'http' | 'integration' | 'transfer', Record<string, unknown>> = {
+  http: toolCreate,
+  integration: {
+    name: 'book_demo',
+    type: 'integration',
+    description: 'Books a 30-minute demo in our Cal.com calendar.',
+    templateId: 'calcom.book_meeting',
+    config: { headers: { Authorization: 'Bearer cal_live_4f1c9a' }, settings: { event_type_id: 123456 } },
+  },
+  transfer: {
+    name: 'transfer_to_sales',
+    type: 'transfer',
+    description: 'Hands the caller over to the sales team when they ask for a quote.',
+    config: { url: 'tel:+14155550123' },
+  },
+};
+
 export const TOOL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   createTool: { request: toolCreate, response: toolCreated },
   listTools: { response: { data: [toolListItem] } },

@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { IdParams } from '../../domain/common.js';
 import { ToolTemplateView } from '../../domain/tool-templates.js';
-import { ToolCreate, ToolCreated, ToolListItem, ToolUpdate, ToolView } from '../../domain/tool.js';
+import { ToolCreate, ToolCreateByType, ToolCreated, ToolListItem, ToolUpdate, ToolView } from '../../domain/tool.js';
 import { WorkspaceQuery, route, type RouteSpec } from '../route-spec.js';
 
 /** The tools routes, assembled into the one table by lib/infra/routes.ts; their handlers import only this group. */
 export const TOOLS_ROUTES = {
-  createTool: route({ method: 'POST', path: '/api/tools', entry: 'functions/tools/create.ts', summary: 'Create a tool', tag: 'Tools', auth: true, body: ToolCreate, status: 201, response: ToolCreated }),
+  createTool: route({ method: 'POST', path: '/api/tools', entry: 'functions/tools/create.ts', summary: 'Create a tool', tag: 'Tools', auth: true, body: ToolCreate, documentedBody: ToolCreateByType, status: 201, response: ToolCreated }),
   listTools: route({ method: 'GET', path: '/api/tools', entry: 'functions/tools/list.ts', summary: 'List tools (no pagination)', tag: 'Tools', auth: true, query: WorkspaceQuery, status: 200, response: z.object({ data: z.array(ToolListItem) }) }),
   listToolTemplates: route({ method: 'GET', path: '/api/tools/templates', entry: 'functions/tools/templates.ts', summary: 'List integration templates (method, URL, required headers, settings, parameters)', tag: 'Tools', auth: true, query: WorkspaceQuery, status: 200, response: z.object({ data: z.array(ToolTemplateView) }) }),
   getTool: route({ method: 'GET', path: '/api/tools/{id}', entry: 'functions/tools/get.ts', summary: 'Get a tool, header values masked', tag: 'Tools', auth: true, params: IdParams, status: 200, response: ToolView }),

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ROUTES, type RouteSpec } from '../../infra/routes.js';
+import type { ErrorCode } from '../../domain/errors.js';
 
 /** API Gateway HTTP APIs refuse request bodies over 10 MB; so do we, before any handler runs. */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -157,7 +158,7 @@ export function responseHeaders(
   return headers;
 }
 
-function sendError(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}) {
+function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...extra });
   res.end(JSON.stringify({ error: { code, message, details: [] } }));
 }

@@ -35,7 +35,12 @@ async function sourceFiles(dir: string): Promise<string[]> {
 }
 
 /** The modules outside the dashboard's folder that its pages import (one rule shared with the API). */
-const SHARED_SOURCES = [fileURLToPath(new URL('../../domain/password-policy.ts', import.meta.url))];
+const SHARED_SOURCES = [
+  fileURLToPath(new URL('../../domain/password-policy.ts', import.meta.url)),
+  // The typed client the pages call the API with, and its generated types.
+  fileURLToPath(new URL('../../../sdk/src/index.ts', import.meta.url)),
+  fileURLToPath(new URL('../../../sdk/src/schema.ts', import.meta.url)),
+];
 
 /** A hash of every source file's path and bytes: the build's name. */
 export async function sourceHash(): Promise<string> {

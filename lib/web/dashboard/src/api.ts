@@ -1,8 +1,13 @@
+import { createClient, type Client, type paths, type Schemas } from '../../../../sdk/src/index.js';
+
 /**
  * The dashboard's one way to the server: the public REST API with the session's key in `x-api-key` (the same
- * API developers use), and the few /auth calls that read and write the HttpOnly refresh cookie. Every answer
- * that is not 2xx becomes an {@link ApiError} carrying the JSON error body of DESIGN.md.
+ * API developers use), through the typed client of sdk/ (docs/sdk.md), and the few /auth calls that read and
+ * write the HttpOnly refresh cookie. Every answer that is not 2xx becomes an {@link ApiError} carrying the
+ * JSON error body of DESIGN.md.
  */
+
+export type { Client, paths, Schemas };
 
 export interface Workspace {
   readonly id: string;
@@ -88,7 +93,39 @@ export function authCall<T>(path: string, body?: unknown): Promise<T> {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One REST call with `apiKey`; a FormData body goes as multipart, anything else as JSON. */
+/** The typed client with `apiKey` (sdk/src/index.ts): same origin, no cookies, JSON answers asked for. */
+export const typedClient = (apiKey: string): Client<paths> =>
+  createClient({ baseUrl: '', apiKey, credentials: 'omit', headers: { accept: 'application/json' } });
+
+/** What an openapi-fetch call answers: the data of a 2xx, or the parsed error body; and the response. */
+export interface Answer {
+  readonly data?: unknown;
+  readonly error?: unknown;
+  readonly response: Response;
+}
+/** The data of a 2xx answer (the member of openapi-fetch's union without an error). */
+export type DataOf<A> = A extends { data: infer D; error?: never } ? D : never;
+
+/** The data of a typed call, or an {@link ApiError} made from its error body (or its status, when the body is not ours). */
+export async function ok<A extends Answer>(pending: Promise<A>): Promise<DataOf<A>> {
+  let answer: A;
+  try {
+    answer = await pending;
+  } catch {
+    throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
+  }
+  const { response } = answer;
+  // A 2xx: its data (none for a 204). A refusal may come with no body at all, so the status decides.
+  if (response.ok) return answer.data as DataOf<A>;
+  const body = answer.error as { error?: { code?: string; message?: string; details?: unknown } } | string;
+  if (typeof body === 'object' && body.error?.message) throw new ApiError(response.status, body.error.code ?? 'error', body.error.message, body.error.details ?? []);
+  throw new ApiError(response.status, 'http_error', `The server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
+}
+
+/**
+ * One untyped REST call with `apiKey`; a FormData body goes as multipart, anything else as JSON. Prefer the
+ * typed `call` of ./session.tsx, whose paths, bodies and answers come from the OpenAPI document.
+ */
 export function restCall<T>(apiKey: string, method: Method, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { 'x-api-key': apiKey, accept: 'application/json' };
   let payload: BodyInit | undefined;

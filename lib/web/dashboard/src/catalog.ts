@@ -21,20 +21,29 @@ export const LLM_MODELS: Record<string, readonly (readonly [string, string])[]> 
   ],
 };
 
-export const LLM_PROVIDERS: readonly (readonly [string, string])[] = [
+import type { Schemas } from './api.js';
+
+export type LlmProvider = Schemas['AgentCreate']['llm_provider'];
+export type SttProvider = Schemas['AgentCreate']['stt_provider'];
+export type TtsProvider = Schemas['AgentCreate']['tts_provider'];
+
+/** The option of `options` whose value is `value` (a select's choice back to its typed value). */
+export const chosen = <T extends string>(options: readonly (readonly [T, string])[], value: string): T | undefined => options.find(([v]) => v === value)?.[0];
+
+export const LLM_PROVIDERS: readonly (readonly [LlmProvider, string])[] = [
   ['openai', 'OpenAI'],
   ['anthropic', 'Anthropic'],
   ['google', 'Google Gemini'],
 ];
 
-export const STT_PROVIDERS: readonly (readonly [string, string])[] = [
+export const STT_PROVIDERS: readonly (readonly [SttProvider, string])[] = [
   ['deepgram', 'Deepgram (Nova-3)'],
   ['assemblyai', 'AssemblyAI (Universal Streaming)'],
   ['speechmatics', 'Speechmatics'],
   ['openai', 'OpenAI (gpt-4o-transcribe)'],
 ];
 
-export const TTS_PROVIDERS: readonly (readonly [string, string])[] = [
+export const TTS_PROVIDERS: readonly (readonly [TtsProvider, string])[] = [
   ['deepgram', 'Deepgram Aura'],
   ['elevenlabs', 'ElevenLabs'],
   ['cartesia', 'Cartesia'],

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, authCall, restCall, type Method, type Session } from './api.js';
+import { ApiError, authCall, ok, restCall, typedClient, type Answer, type Client, type DataOf, type Method, type paths, type Session } from './api.js';
 
 /**
  * The signed-in session, in memory only (docs/dashboard.md, "Sessions"): the short-lived session key never
@@ -61,6 +61,24 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
     const renewed = await refresh();
     if (!renewed) throw error;
     return restCall<T>(renewed.apiKey, method, path, body);
+  }
+}
+
+/**
+ * The typed REST API with the session's key: `call((c) => c.GET('/api/agents', { params: { query: { page } } }))`
+ * answers the route's data as the OpenAPI document types it, or throws an {@link ApiError}; on a 401 the key
+ * is renewed once and the request sent again.
+ */
+export async function call<A extends Answer>(request: (client: Client<paths>) => Promise<A>): Promise<DataOf<A>> {
+  const session = state.session ?? (await refresh());
+  if (!session) throw new ApiError(401, 'unauthorized', 'You are signed out. Sign in again.');
+  try {
+    return await ok(request(typedClient(session.apiKey)));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    const renewed = await refresh();
+    if (!renewed) throw error;
+    return ok(request(typedClient(renewed.apiKey)));
   }
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate } from 'react-router-dom';
 import { authCall, type Session } from './api.js';
-import { api, useSession, useSignedIn } from './session.js';
+import { call, useSession, useSignedIn } from './session.js';
 import { Button, Dialog, ErrorNotice, TextField } from './ui.js';
 
 const NAV: readonly { to: string; label: string }[] = [
@@ -30,10 +30,9 @@ function WorkspaceSwitcher() {
   });
   const create = useMutation({
     mutationFn: async () => {
-      const made = await api<{ id?: string; _id?: string; workspace?: { id: string } }>('POST', '/api/workspaces', { name });
-      const id = made.workspace?.id ?? made.id ?? made._id;
+      const made = await call((c) => c.POST('/api/workspaces', { body: { name } }));
       // The new workspace joins the session's list; switching to it makes its key.
-      if (id) adopt(await authCall<Session>('refresh', { workspaceId: id }));
+      adopt(await authCall<Session>('refresh', { workspaceId: made.workspace.id }));
     },
     onSuccess: () => {
       setCreating(false);

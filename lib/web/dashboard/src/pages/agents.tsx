@@ -1,43 +1,22 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { query, type Page } from '../api.js';
-import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
+import type { Schemas } from '../api.js';
+import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, chosen, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
 import { PromptEditor } from '../prompt-editor.js';
 import { StandInsNotice } from '../stand-ins.js';
-import { api } from '../session.js';
+import { call } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
 import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
 
-export interface Agent {
-  readonly _id: string;
-  readonly name: string;
-  readonly llm_provider: string;
-  readonly llm_model: string;
-  readonly tts_provider: string;
-  readonly tts_voice_id: string;
-  readonly stt_provider: string;
-  readonly system_prompt: string;
-  readonly first_message: string;
-  readonly recording_enabled: boolean;
-  readonly max_duration_seconds?: number;
-  /** Absent or null: every tool of the workspace; a list: only those (docs/api.md, "tool_ids"). */
-  readonly tool_ids?: readonly string[] | null;
-  readonly createdAt?: string;
-}
+/** An agent as GET /api/agents/{id} answers it (the generated types of sdk/, docs/sdk.md). */
+export type Agent = Schemas['Agent'];
 
-/** What GET /api/tools lists of each tool. */
-interface ToolItem {
-  readonly _id: string;
-  readonly name: string;
-  readonly type: string;
-  readonly description: string;
-}
-
-/** What GET /api/agents lists of each agent (API_SPEC.md): no voice id, no prompts. */
-type AgentListItem = Pick<Agent, '_id' | 'name' | 'llm_provider' | 'llm_model' | 'tts_provider' | 'stt_provider' | 'createdAt'>;
-
-type Draft = Omit<Agent, '_id' | 'createdAt' | 'max_duration_seconds' | 'tool_ids'> & { max_duration_seconds: string; tool_ids: readonly string[] | null };
+type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'system_prompt' | 'first_message' | 'recording_enabled'> & {
+  tts_voice_id: string;
+  max_duration_seconds: string;
+  tool_ids: string[] | null;
+};
 
 const NEW_AGENT: Draft = {
   name: '',
@@ -57,7 +36,7 @@ const label = (options: readonly (readonly [string, string])[], value: string) =
 
 export function AgentsPage() {
   const [page, setPage] = useState(1);
-  const agents = useQuery({ queryKey: ['agents', page], queryFn: () => api<Page<AgentListItem>>('GET', `/api/agents${query({ page, limit: 20 })}`) });
+  const agents = useQuery({ queryKey: ['agents', page], queryFn: () => call((c) => c.GET('/api/agents', { params: { query: { page, limit: 20 } } })) });
   return (
     <>
       <PageHeader
@@ -109,8 +88,8 @@ function useContactFields() {
   return useQuery({
     queryKey: ['contact-fields'],
     queryFn: async () => {
-      const list = await api<Page<{ _id: string }>>('GET', '/api/contacts?limit=25');
-      const contacts = await Promise.all(list.data.map((c) => api<{ externalFields: Record<string, unknown> }>('GET', `/api/contacts/${c._id}`)));
+      const list = await call((c) => c.GET('/api/contacts', { params: { query: { limit: 25 } } }));
+      const contacts = await Promise.all(list.data.map((contact) => call((c) => c.GET('/api/contacts/{id}', { params: { path: { id: contact._id } } }))));
       return new Set<string>([...BUILT_IN_VARIABLES, ...contacts.flatMap((c) => Object.keys(c.externalFields ?? {}))]);
     },
     staleTime: 60_000,
@@ -150,7 +129,7 @@ function VoicePicker({ provider, value, onChange }: { provider: string; value: s
  * ticked. Ids of tools deleted since are dropped as soon as the choice changes, so a save never names one.
  */
 function ToolsPicker({ value, onChange }: { value: readonly string[] | null; onChange: (ids: readonly string[] | null) => void }) {
-  const tools = useQuery({ queryKey: ['tools'], queryFn: () => api<{ data: ToolItem[] }>('GET', '/api/tools') });
+  const tools = useQuery({ queryKey: ['tools'], queryFn: () => call((c) => c.GET('/api/tools')) });
   const all = tools.data?.data ?? [];
   const chosen = new Set(value ?? []);
   const pick = (id: string, on: boolean) => onChange(all.filter((t) => (t._id === id ? on : chosen.has(t._id))).map((t) => t._id));
@@ -207,20 +186,23 @@ function toDraft(agent: Agent): Draft {
   return draft;
 }
 
-/** The request body: everything for a new agent, only what changed for an edit. */
-function body(draft: Draft, original?: Agent): Record<string, unknown> {
-  const { max_duration_seconds, ...fields } = draft;
-  const { tool_ids, ...rest } = fields;
-  const all: Record<string, unknown> = { ...rest, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}) };
-  if (!original) return tool_ids === null ? all : { ...all, tool_ids };
-  const changed = Object.fromEntries(Object.entries(all).filter(([k, v]) => (original as unknown as Record<string, unknown>)[k] !== v));
+/** The create body: every field of the form (the tool list only when some were picked). */
+function body(draft: Draft): Schemas['AgentCreate'] {
+  const { max_duration_seconds, tool_ids, ...fields } = draft;
+  return { ...fields, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}), ...(tool_ids === null ? {} : { tool_ids }) };
+}
+
+/** The update body: only what changed. */
+function changes(draft: Draft, original: Agent): Schemas['AgentUpdate'] {
+  const { tool_ids, ...all } = body(draft);
+  const changed: Schemas['AgentUpdate'] = Object.fromEntries(Object.entries(all).filter(([k, v]) => original[k as keyof Agent] !== v));
   // Lists compare by content; absent and null both mean every tool.
-  return JSON.stringify(tool_ids) === JSON.stringify(original.tool_ids ?? null) ? changed : { ...changed, tool_ids };
+  return JSON.stringify(draft.tool_ids) === JSON.stringify(original.tool_ids ?? null) ? changed : { ...changed, tool_ids: draft.tool_ids };
 }
 
 /** "Talk to this agent": a single-use meeting link, opened in a new tab on the meeting page (docs/meeting.md). */
 function TalkToAgent({ agentId }: { agentId: string }) {
-  const link = useMutation({ mutationFn: () => api<{ call_id: string; room_url: string }>('POST', '/api/optimus/meeting-link', { assistantId: agentId }) });
+  const link = useMutation({ mutationFn: () => call((c) => c.POST('/api/optimus/meeting-link', { body: { assistantId: agentId } })) });
   return (
     <section className="card" aria-labelledby="talk-heading">
       <h2 id="talk-heading">Talk to this agent</h2>
@@ -266,7 +248,7 @@ function VariablesCard({ known, loaded }: { known: ReadonlySet<string>; loaded: 
 
 export function AgentEditPage() {
   const { id } = useParams();
-  const agent = useQuery({ queryKey: ['agent', id], queryFn: () => api<Agent>('GET', `/api/agents/${id}`), enabled: !!id });
+  const agent = useQuery({ queryKey: ['agent', id], queryFn: () => call((c) => c.GET('/api/agents/{id}', { params: { path: { id: id ?? '' } } })), enabled: !!id });
   if (!id) return <AgentForm />;
   if (agent.isPending) return <Loading what="the agent" />;
   if (agent.isError)
@@ -289,7 +271,10 @@ function AgentForm({ original }: { original?: Agent }) {
   const known = useMemo(() => fields.data ?? new Set<string>(BUILT_IN_VARIABLES), [fields.data]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const save = useMutation({
-    mutationFn: () => (original ? api<Agent>('PATCH', `/api/agents/${original._id}`, body(draft, original)) : api<Agent>('POST', '/api/agents', body(draft))),
+        mutationFn: (): Promise<Agent> =>
+      original
+        ? call((c) => c.PATCH('/api/agents/{id}', { params: { path: { id: original._id } }, body: changes(draft, original) }))
+        : call((c) => c.POST('/api/agents', { body: body(draft) })).then((created) => call((c) => c.GET('/api/agents/{id}', { params: { path: { id: created._id } } }))),
     onSuccess: (saved) => {
       void queries.invalidateQueries({ queryKey: ['agents'] });
       queries.setQueryData(['agent', saved._id], saved);
@@ -297,13 +282,13 @@ function AgentForm({ original }: { original?: Agent }) {
     },
   });
   const remove = useMutation({
-    mutationFn: () => api('DELETE', `/api/agents/${original!._id}`),
+    mutationFn: () => call((c) => c.DELETE('/api/agents/{id}', { params: { path: { id: original!._id } } })),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['agents'] });
       navigate('/agents');
     },
   });
-  const dirty = Object.keys(body(draft, original)).length > 0;
+  const dirty = original ? Object.keys(changes(draft, original)).length > 0 : true;
   useEffect(() => save.reset(), [draft]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <>
@@ -333,15 +318,15 @@ function AgentForm({ original }: { original?: Agent }) {
               label="Language model provider"
               value={draft.llm_provider}
               options={LLM_PROVIDERS}
-              onChange={(e) => setDraft((d) => ({ ...d, llm_provider: e.target.value, llm_model: defaultModel(e.target.value) }))}
+              onChange={(e) => setDraft((d) => ({ ...d, llm_provider: chosen(LLM_PROVIDERS, e.target.value) ?? d.llm_provider, llm_model: defaultModel(e.target.value) }))}
             />
             <Select label="Model" value={draft.llm_model} options={withCurrent(LLM_MODELS[draft.llm_provider] ?? [], draft.llm_model)} onChange={(e) => set('llm_model', e.target.value)} />
-            <Select label="Speech recognition" value={draft.stt_provider} options={STT_PROVIDERS} onChange={(e) => set('stt_provider', e.target.value)} />
+            <Select label="Speech recognition" value={draft.stt_provider} options={STT_PROVIDERS} onChange={(e) => set('stt_provider', chosen(STT_PROVIDERS, e.target.value) ?? draft.stt_provider)} />
             <Select
               label="Voice provider"
               value={draft.tts_provider}
               options={TTS_PROVIDERS}
-              onChange={(e) => setDraft((d) => ({ ...d, tts_provider: e.target.value, tts_voice_id: defaultVoice(e.target.value) }))}
+              onChange={(e) => setDraft((d) => ({ ...d, tts_provider: chosen(TTS_PROVIDERS, e.target.value) ?? d.tts_provider, tts_voice_id: defaultVoice(e.target.value) }))}
             />
           </div>
           <VoicePicker provider={draft.tts_provider} value={draft.tts_voice_id} onChange={(v) => set('tts_voice_id', v)} />
@@ -363,7 +348,7 @@ function AgentForm({ original }: { original?: Agent }) {
             knownLoaded={fields.isSuccess}
             hint="Who the agent is and what it should do. {{contactName}}, {{phoneNumber}} and your contacts’ own fields are filled in per call."
           />
-          <ToolsPicker value={draft.tool_ids} onChange={(ids) => set('tool_ids', ids)} />
+          <ToolsPicker value={draft.tool_ids} onChange={(ids) => set('tool_ids', ids === null ? null : [...ids])} />
           <div className="grid-2">
             <label className="check">
               <input type="checkbox" checked={draft.recording_enabled} onChange={(e) => set('recording_enabled', e.target.checked)} />

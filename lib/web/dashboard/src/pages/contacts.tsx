@@ -1,22 +1,11 @@
 import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { query, type Page } from '../api.js';
-import { api, currentApiKey, currentWorkspaceId } from '../session.js';
+import type { Schemas } from '../api.js';
+import { call, currentApiKey, currentWorkspaceId } from '../session.js';
 import { uploadWithProgress } from '../upload.js';
 import { Button, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
 
-interface Contact {
-  readonly _id: string;
-  readonly contactName: string;
-  readonly phoneNumber: string;
-  readonly region: string;
-}
-
-interface ImportResult {
-  readonly imported: number;
-  readonly skipped: number;
-  readonly errors: { row: number; column: string; value: string; message: string }[];
-}
+type ImportResult = Schemas['ContactImportResult'];
 
 function ImportReport({ result }: { result: ImportResult }) {
   return (
@@ -107,7 +96,7 @@ export function ContactsPage() {
   const term = useDebounced(search.trim());
   const contacts = useQuery({
     queryKey: ['contacts', term, page],
-    queryFn: () => api<Page<Contact>>('GET', `/api/contacts${query({ search: term, page, limit: 20 })}`),
+    queryFn: () => call((c) => c.GET('/api/contacts', { params: { query: { search: term || undefined, page, limit: 20 } } })),
     placeholderData: (previous) => previous,
   });
   return (

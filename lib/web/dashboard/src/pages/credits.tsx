@@ -1,14 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { UsageChart, type UsageDay } from '../charts.js';
 import { addCreditsCommand } from '../add-credits.js';
-import { api, useSession } from '../session.js';
+import { call, useSession } from '../session.js';
 import { DataTable, Empty, PageHeader, QueryView, formatCredits } from '../ui.js';
-
-interface Credits {
-  readonly balance: number;
-  readonly reserved: number;
-  readonly usage: UsageDay[];
-}
 
 /** What an empty balance needs: there are no payments in the dashboard, so the operator's CLI line for each platform. */
 function AddCredits({ workspaceId }: { workspaceId: string }) {
@@ -31,7 +25,7 @@ function AddCredits({ workspaceId }: { workspaceId: string }) {
 
 export function CreditsPage() {
   const { session } = useSession();
-  const credits = useQuery({ queryKey: ['credits'], queryFn: () => api<Credits>('GET', '/api/credits') });
+  const credits = useQuery({ queryKey: ['credits'], queryFn: () => call((c) => c.GET('/api/credits')) });
   return (
     <>
       <PageHeader title="Credits" description="Calls are paid in credits: one price per minute for every call, rounded up to the second." />

@@ -1,36 +1,14 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
-import { query, type Page } from '../api.js';
+import type { Schemas } from '../api.js';
 import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
-import { api } from '../session.js';
+import { call } from '../session.js';
 import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
 import { StandInsNotice } from '../stand-ins.js';
 
-interface HistoryItem {
-  readonly _id: string;
-  readonly agentType: 'voice' | 'chat' | 'video';
-  readonly fullName: string;
-  readonly mobileNumber: string;
-  readonly callDuration: number;
-  readonly callEndReason: string;
-  readonly callSummary: string;
-  readonly callCost: number;
-  readonly createdAt: string;
-  readonly analysis?: { success?: boolean | null };
-}
-
-interface HistoryRecord extends HistoryItem {
-  readonly callTranscript: string;
-  readonly callRecordingUrl?: string;
-  readonly callStatus?: string;
-  readonly answeredBy?: string;
-  readonly transfer?: { destination: string; mode: string; outcome: string };
-  readonly turnLatencies?: TurnLatency[];
-}
-
 /** Plain words for each end reason (docs/api.md, "History"). */
-const END_REASONS: Record<string, string> = {
+const END_REASONS: Record<Schemas['HistoryRecord']['callEndReason'], string> = {
   customer_hangup: 'Caller hung up',
   agent_hangup: 'Agent ended the call',
   transferred: 'Transferred',
@@ -46,7 +24,9 @@ const END_REASONS: Record<string, string> = {
   do_not_call: 'Not placed: on the do-not-call list',
   error: 'Error',
 };
-const endReason = (r: string) => END_REASONS[r] ?? r;
+const endReason = (r: Schemas['HistoryRecord']['callEndReason']) => END_REASONS[r] ?? r;
+const AGENT_TYPES = ['voice', 'video', 'chat'] as const;
+const SUCCESS = ['true', 'false'] as const;
 const TYPES = [['', 'All types'], ['voice', 'Voice'], ['video', 'Video'], ['chat', 'Chat']] as const;
 const OUTCOMES = [['', 'Any outcome'], ['true', 'Successful'], ['false', 'Not successful']] as const;
 
@@ -54,8 +34,17 @@ export function HistoryPage() {
   const [filters, setFilters] = useState({ search: '', agentType: '', startDate: '', endDate: '', success: '' });
   const [page, setPage] = useState(1);
   const search = useDebounced(filters.search.trim());
-  const params = { ...filters, search, page, limit: 20 };
-  const history = useQuery({ queryKey: ['history', params], queryFn: () => api<Page<HistoryItem>>('GET', `/api/history${query(params)}`), placeholderData: (p) => p });
+  // Empty filters are left out; the choices go back to their typed values.
+  const params = {
+    search: search || undefined,
+    agentType: AGENT_TYPES.find((t) => t === filters.agentType),
+    startDate: filters.startDate || undefined,
+    endDate: filters.endDate || undefined,
+    success: SUCCESS.find((s) => s === filters.success),
+    page,
+    limit: 20,
+  };
+  const history = useQuery({ queryKey: ['history', params], queryFn: () => call((c) => c.GET('/api/history', { params: { query: params } })), placeholderData: (p) => p });
   const set = (key: keyof typeof filters) => (e: { target: { value: string } }) => {
     setFilters({ ...filters, [key]: e.target.value });
     setPage(1);
@@ -135,7 +124,7 @@ function Transcript({ text }: { text: string }) {
 
 /** The recording through a fresh presigned URL (valid 15 minutes), asked for only when the page opens. */
 function Recording({ callId }: { callId: string }) {
-  const url = useQuery({ queryKey: ['recording', callId], queryFn: () => api<{ url: string; expiresAt: string }>('GET', `/api/history/${callId}/recording-url`), staleTime: 10 * 60_000 });
+  const url = useQuery({ queryKey: ['recording', callId], queryFn: () => call((c) => c.GET('/api/history/{id}/recording-url', { params: { path: { id: callId } } })), staleTime: 10 * 60_000 });
   if (url.isPending) return <Loading what="the recording" />;
   if (url.isError) return <ErrorNotice error={url.error} />;
   return (
@@ -168,7 +157,7 @@ function LatencyTable({ turns }: { turns: readonly TurnLatency[] }) {
 
 export function CallPage() {
   const { id } = useParams();
-  const record = useQuery({ queryKey: ['call', id], queryFn: () => api<HistoryRecord>('GET', `/api/history/${id}`) });
+  const record = useQuery({ queryKey: ['call', id], queryFn: () => call((c) => c.GET('/api/history/{id}', { params: { path: { id: id ?? '' } } })) });
   return (
     <>
       <p className="breadcrumb">

@@ -1,26 +1,13 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Page } from '../api.js';
-import { api, useSignedIn } from '../session.js';
+import type { paths } from '../api.js';
+import { call, useSignedIn } from '../session.js';
 import { Button, ConfirmDialog, CopyButton, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, QueryView, TextArea, TextField, formatDate, type Column } from '../ui.js';
 
 /** Settings → API keys: the seed's flow (docs/dashboard.md). Only an owner manages keys. */
 
-export interface ApiKey {
-  readonly id: string;
-  readonly name: string;
-  readonly scope: 'full' | 'widget';
-  readonly prefix: string;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-  readonly agentIds?: string[];
-  readonly origins?: string[];
-}
-
-interface AgentOption {
-  readonly _id: string;
-  readonly name: string;
-}
+/** A key as GET /api/keys lists it (the generated types of sdk/). */
+export type ApiKey = paths['/api/keys']['get']['responses'][200]['content']['application/json']['data'][number];
 
 const lines = (text: string) =>
   text
@@ -33,10 +20,10 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (value: string, key
   const [scope, setScope] = useState<'full' | 'widget'>('full');
   const [agentIds, setAgentIds] = useState<string[]>([]);
   const [origins, setOrigins] = useState('');
-  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => api<Page<AgentOption>>('GET', '/api/agents?limit=100'), enabled: scope === 'widget' });
+  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => call((c) => c.GET('/api/agents', { params: { query: { limit: 100 } } })), enabled: scope === 'widget' });
   const create = useMutation({
     mutationFn: () =>
-      api<{ key: ApiKey; value: string }>('POST', '/api/keys', scope === 'full' ? { name, scope } : { name, scope, agentIds, origins: lines(origins) }),
+      call((c) => c.POST('/api/keys', { body: scope === 'full' ? { name, scope } : { name, scope, agentIds, origins: lines(origins) } })),
     onSuccess: (made) => onCreated(made.value, made.key),
   });
   return (
@@ -154,9 +141,9 @@ export function ApiKeysPage() {
   const [created, setCreated] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const owner = session.workspace.role === 'owner';
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => api<{ data: ApiKey[] }>('GET', '/api/keys'), enabled: owner });
+  const keys = useQuery({ queryKey: ['keys'], queryFn: () => call((c) => c.GET('/api/keys')), enabled: owner });
   const revoke = useMutation({
-    mutationFn: (id: string) => api('DELETE', `/api/keys/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call((c) => c.DELETE('/api/keys/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       setRevoking(null);
       void queries.invalidateQueries({ queryKey: ['keys'] });

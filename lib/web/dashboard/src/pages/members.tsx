@@ -1,29 +1,14 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, useSignedIn } from '../session.js';
+import { call, useSignedIn } from '../session.js';
 import { Button, CopyButton, DataTable, Empty, ErrorNotice, Notice, PageHeader, QueryView, Select, TextField, formatDate } from '../ui.js';
-
-interface Member {
-  readonly userId: string;
-  readonly email: string;
-  readonly role: 'owner' | 'member';
-  readonly joinedAt: string;
-}
-
-interface Invitation {
-  readonly id: string;
-  readonly email: string;
-  readonly role: string;
-  readonly link: string;
-  readonly expiresAt: string;
-}
 
 function InviteForm() {
   const queries = useQueryClient();
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState('member');
+  const [role, setRole] = useState<'member' | 'owner'>('member');
   const invite = useMutation({
-    mutationFn: () => api<{ invitation: Invitation }>('POST', '/api/invitations', { email, role }),
+    mutationFn: () => call((c) => c.POST('/api/invitations', { body: { email, role } })),
     onSuccess: () => {
       setEmail('');
       void queries.invalidateQueries({ queryKey: ['members'] });
@@ -41,7 +26,7 @@ function InviteForm() {
         }}
       >
         <TextField label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Select label="Role" value={role} onChange={(e) => setRole(e.target.value)} options={[['member', 'Member'], ['owner', 'Owner']]} />
+        <Select label="Role" value={role} onChange={(e) => setRole(e.target.value === 'owner' ? 'owner' : 'member')} options={[['member', 'Member'], ['owner', 'Owner']]} />
         <Button variant="primary" type="submit" busy={invite.isPending}>
           Send invitation
         </Button>
@@ -65,7 +50,7 @@ function InviteForm() {
 
 export function MembersPage() {
   const session = useSignedIn();
-  const members = useQuery({ queryKey: ['members'], queryFn: () => api<{ data: Member[] }>('GET', '/api/members') });
+  const members = useQuery({ queryKey: ['members'], queryFn: () => call((c) => c.GET('/api/members')) });
   const owner = session.workspace.role === 'owner';
   return (
     <>

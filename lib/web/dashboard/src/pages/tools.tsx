@@ -1,27 +1,17 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../session.js';
+import type { Schemas } from '../api.js';
+import { call } from '../session.js';
 import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, PageHeader, QueryView, Select, TextArea, TextField, formatDate } from '../ui.js';
 
 /** Tools: HTTP calls (and integrations, transfers) agents may make mid-call. Header values come back masked. */
 
-interface ToolItem {
-  readonly _id: string;
-  readonly name: string;
-  readonly type: 'http' | 'integration' | 'transfer';
-  readonly description: string;
-  readonly templateId?: string;
-  readonly createdAt: string;
-}
-
-interface ToolDetail extends ToolItem {
-  readonly config?: { method?: string; url?: string; headers?: Record<string, string>; body?: unknown; settings?: Record<string, string | number> };
-  readonly parameters: { name: string; description: string; required: boolean; type?: string }[];
-  readonly updatedAt: string;
-}
+type ToolDetail = Schemas['Tool'];
+type HttpMethod = Schemas['HttpToolCreate']['config']['method'];
 
 const TYPE_LABEL: Record<string, string> = { http: 'HTTP request', integration: 'Integration', transfer: 'Transfer' };
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m] as const);
+const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const METHODS = HTTP_METHODS.map((m) => [m, m] as const);
 
 interface HeaderRow {
   name: string;
@@ -54,17 +44,21 @@ function CreateToolForm({ onDone }: { onDone: () => void }) {
   const queries = useQueryClient();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [method, setMethod] = useState('POST');
+  const [method, setMethod] = useState<HttpMethod>('POST');
   const [url, setUrl] = useState('');
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const create = useMutation({
     mutationFn: () =>
-      api('POST', '/api/tools', {
-        name,
-        type: 'http',
-        description,
-        config: { method, url, ...(headers.length ? { headers: Object.fromEntries(headers.filter((h) => h.name).map((h) => [h.name, h.value])) } : {}) },
-      }),
+      call((c) =>
+        c.POST('/api/tools', {
+          body: {
+            name,
+            type: 'http',
+            description,
+            config: { method, url, ...(headers.length ? { headers: Object.fromEntries(headers.filter((h) => h.name).map((h) => [h.name, h.value])) } : {}) },
+          },
+        }),
+      ),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['tools'] });
       onDone();
@@ -80,7 +74,7 @@ function CreateToolForm({ onDone }: { onDone: () => void }) {
       <TextField label="Name" required maxLength={200} autoFocus hint="What the model calls it, for example book_appointment." value={name} onChange={(e) => setName(e.target.value)} />
       <TextArea label="Description" required rows={2} hint="When the agent should use it; the model reads this." value={description} onChange={(e) => setDescription(e.target.value)} />
       <div className="grid-2">
-        <Select label="Method" value={method} options={METHODS} onChange={(e) => setMethod(e.target.value)} />
+        <Select label="Method" value={method} options={METHODS} onChange={(e) => setMethod(HTTP_METHODS.find((m) => m === e.target.value) ?? method)} />
         <TextField label="URL" type="url" required placeholder="https://api.example.com/bookings" value={url} onChange={(e) => setUrl(e.target.value)} />
       </div>
       <HeaderRows rows={headers} onChange={setHeaders} />
@@ -96,7 +90,7 @@ function CreateToolForm({ onDone }: { onDone: () => void }) {
 }
 
 function ToolDetails({ id, onDelete }: { id: string; onDelete: (tool: ToolDetail) => void }) {
-  const tool = useQuery({ queryKey: ['tool', id], queryFn: () => api<ToolDetail>('GET', `/api/tools/${id}`) });
+  const tool = useQuery({ queryKey: ['tool', id], queryFn: () => call((c) => c.GET('/api/tools/{id}', { params: { path: { id } } })) });
   return (
     <QueryView query={tool} what="the tool">
       {(t) => (
@@ -158,12 +152,12 @@ function ToolDetails({ id, onDelete }: { id: string; onDelete: (tool: ToolDetail
 
 export function ToolsPage() {
   const queries = useQueryClient();
-  const tools = useQuery({ queryKey: ['tools'], queryFn: () => api<{ data: ToolItem[] }>('GET', '/api/tools') });
+  const tools = useQuery({ queryKey: ['tools'], queryFn: () => call((c) => c.GET('/api/tools')) });
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ToolDetail | null>(null);
   const remove = useMutation({
-    mutationFn: (id: string) => api('DELETE', `/api/tools/${id}`),
+    mutationFn: (id: string) => call((c) => c.DELETE('/api/tools/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       setDeleting(null);
       setOpen(null);

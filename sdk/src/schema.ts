@@ -1,0 +1,8552 @@
+// Generated from the OpenAPI document (lib/http/openapi.ts) by `npm run build:sdk`; do not edit.
+
+export interface paths {
+    "/api/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List agents, newest first */
+        get: operations["listAgents"];
+        put?: never;
+        /** Create an agent */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        /** Delete an agent */
+        delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        /** Update an agent (only the fields sent) */
+        patch: operations["updateAgent"];
+        trace?: never;
+    };
+    "/api/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tools (no pagination) */
+        get: operations["listTools"];
+        put?: never;
+        /** Create a tool */
+        post: operations["createTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List integration templates (method, URL, required headers, settings, parameters) */
+        get: operations["listToolTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a tool, header values masked */
+        get: operations["getTool"];
+        /** Update a tool (only the fields sent change) */
+        put: operations["updateTool"];
+        post?: never;
+        /** Delete a tool */
+        delete: operations["deleteTool"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List contacts, newest first; search by name or phone */
+        get: operations["listContacts"];
+        put?: never;
+        /** Create a contact */
+        post: operations["createContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a contact */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        /** Delete a contact */
+        delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        /** Update a contact (JSON merge patch) */
+        patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/api/contacts/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import contacts from a CSV or .xlsx file (see docs/contact-import.md) */
+        post: operations["uploadContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List call history, newest first, with filters */
+        get: operations["listHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/history/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one call record with transcript */
+        get: operations["getHistory"];
+        put?: never;
+        post?: never;
+        /** Delete a call record */
+        delete: operations["deleteHistory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/history/{id}/recording-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A presigned download URL for the call recording, valid 15 minutes */
+        get: operations["getRecordingUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/optimus/phone-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start an outbound phone call (reserves credits; optional Idempotency-Key header); a number on the workspace's do-not-call list is refused (409 do_not_call, recorded in history) unless consentedCall is true */
+        post: operations["startPhoneCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/optimus/call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start an outbound phone call (alias of /api/optimus/phone-call) */
+        post: operations["startCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/optimus/meeting-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a single-use video meeting link (credit check) */
+        post: operations["createMeetingLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a text chat with an agent (credit check for one message); the answer is the chat session: open chatUrl and talk over the WebSocket (docs/chat.md) */
+        post: operations["createChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{callId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open a meeting link: the Join page; looks at the single-use token without using it (410 once used or expired). Without a token: the room page a reload lands on */
+        get: operations["openMeeting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/{callId}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired); with Accept: application/json the answer is the web session (docs/meeting.md) */
+        post: operations["joinMeeting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Meeting page assets (its script, audio worklets and stylesheet) */
+        get: operations["meetingAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The widget loader script: one <script> tag on any page (docs/widget.md) */
+        get: operations["widgetLoader"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a widget text chat: widget key, agent and Origin checked as for a call; the answer is the chat session for /web-chat (docs/chat.md). JSON sent as text/plain (no preflight) */
+        post: operations["startWidgetChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a widget voice call: widget key, agent and Origin checked; the answer is the web session for /web-stream (docs/widget.md). The body is JSON sent as text/plain so the browser needs no preflight */
+        post: operations["startWidgetSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/phone-numbers/available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search numbers for sale (buy takes one of these) */
+        get: operations["searchPhoneNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/phone-numbers/buy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy a number for the workspace */
+        post: operations["buyPhoneNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/phone-numbers/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a number from your own telephony account (BYOT); points its webhooks at the platform */
+        post: operations["importPhoneNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List phone numbers, newest first */
+        get: operations["listPhoneNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/phone-numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a phone number */
+        get: operations["getPhoneNumber"];
+        put?: never;
+        post?: never;
+        /** Release a number (bought: back to the provider; imported: our webhooks removed) */
+        delete: operations["deletePhoneNumber"];
+        options?: never;
+        head?: never;
+        /** Assign (or with null unassign) the agent that answers inbound calls */
+        patch: operations["updatePhoneNumber"];
+        trace?: never;
+    };
+    "/api/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List campaigns, newest first */
+        get: operations["listCampaigns"];
+        put?: never;
+        /** Create a campaign (draft): an agent calling a list of contacts within their hours, with retries */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a campaign and its progress (counts per outcome, calls in flight, next attempts) */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per-contact results of a campaign with their call ids */
+        get: operations["listCampaignResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a draft campaign: it dials from its start time */
+        post: operations["startCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a campaign: no new dials; calls in flight finish */
+        post: operations["pauseCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a paused campaign */
+        post: operations["resumeCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a campaign for good: nobody more is dialed */
+        post: operations["cancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/do-not-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the do-not-call list */
+        get: operations["listDoNotCall"];
+        put?: never;
+        /** Add a number to the do-not-call list (no campaign dials it) */
+        post: operations["addDoNotCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/do-not-call/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add the numbers of a CSV file to the do-not-call list */
+        post: operations["uploadDoNotCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/do-not-call/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a number is on the do-not-call list (404 if not) */
+        get: operations["getDoNotCall"];
+        put?: never;
+        post?: never;
+        /** Remove a number from the do-not-call list */
+        delete: operations["deleteDoNotCall"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints, newest first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Create a webhook endpoint; the signing secret is shown once, in this answer */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workspace event settings (the credits.low threshold) */
+        get: operations["getWebhookSettings"];
+        /** Set the workspace event settings; creditsLowThreshold null turns the credits.low alert off */
+        put: operations["updateWebhookSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint (never its secret) */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Update a webhook endpoint; enabled: true re-enables one disabled for failing */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the signing secret; the old one keeps signing for 24 hours */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test.ping event to the endpoint */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver stored events again: one by id, or a time range. Limited per endpoint and per workspace, with an hourly budget of replayed deliveries: a range beyond what is left is cut short (truncated, nextSince), a spent budget is 429 */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log of an endpoint: attempts, status, latency, response excerpt */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/provider-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the workspace's own vendor keys, masked (vendor, last four characters, dates, last test) */
+        get: operations["listProviderKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/provider-keys/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set (or replace) the workspace's own key at a vendor; its calls then use it and are not charged that vendor's share */
+        put: operations["setProviderKey"];
+        post?: never;
+        /** Delete the workspace's key at a vendor; its calls go back to the platform's key */
+        delete: operations["deleteProviderKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/provider-keys/{provider}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test the stored key with the vendor's cheapest authenticated request; the verdict is kept on the key */
+        post: operations["testProviderKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/twilio/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML */
+        post: operations["twilioVoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/twilio/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Twilio call status callback (signed by Twilio) */
+        post: operations["twilioStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/twilio/amd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Twilio asynchronous answering-machine verdict (signed by Twilio) */
+        post: operations["twilioAmd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/twilio/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Twilio <Gather> action of a warm transfer's target (signed by Twilio): answers with TwiML */
+        post: operations["twilioTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: create an account and its workspace; a confirmation code is emailed (the same answer for a taken address) */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/confirm-sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: confirm the email address with its code */
+        post: operations["confirmSignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: sign in; answers a session key and sets the HttpOnly refresh cookie */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: a fresh session key from the refresh cookie; workspaceId switches workspace (x-requested-with: dashboard) */
+        post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: sign out (the user's session keys and refresh token revoked, the cookie cleared) */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: email a password reset code (the same answer for an unknown address) */
+        post: operations["forgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: set a new password with the emailed code */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/accept-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: join a workspace with an invitation's token (refresh cookie; x-requested-with: dashboard) */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the workspace's API keys (never their values); owners only, with a session key */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create an API key (full or widget); its value is shown once, in this answer; owners only, with a session key */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key: refused from its next request on; owners only, with a session key */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's members and their roles (session key) */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite an email address to the workspace; answers the invitation link (owners only, with a session key) */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create another workspace, owned by the signed-in user (session key); switch to it with /auth/refresh */
+        post: operations["createUserWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Credit balance, reserved credits and usage per day over the last 30 days */
+        get: operations["getCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start page: links to the dashboard, this reference and the OpenAPI document */
+        get: operations["home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This API as an OpenAPI 3.1 document */
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API reference page */
+        get: operations["docs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API reference page assets */
+        get: operations["docsAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @example {
+         *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "name": "Appointment reminder",
+         *       "llm_provider": "openai",
+         *       "llm_model": "gpt-4o-mini",
+         *       "tts_provider": "elevenlabs",
+         *       "stt_provider": "deepgram",
+         *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+         *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+         *       "recording_enabled": true,
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+         *       "ambience_enabled": false,
+         *       "voicemail_detection": "detect_message_end",
+         *       "voicemail_action": "leave_message",
+         *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+         *       "max_duration_seconds": 600,
+         *       "dtmf_shortcuts": {
+         *         "0": {
+         *           "action": "transfer",
+         *           "destination": "+14155550142",
+         *           "mode": "warm"
+         *         }
+         *       },
+         *       "transfer_mode": "warm",
+         *       "updatedAt": "2025-06-02T15:20:45.000Z"
+         *     }
+         */
+        Agent: {
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            llm_provider: "openai" | "anthropic" | "google";
+            llm_model: string;
+            /** @enum {string} */
+            tts_provider: "elevenlabs" | "deepgram" | "cartesia";
+            /** @enum {string} */
+            stt_provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            workspaceId: string;
+            /** Format: date-time */
+            createdAt: string;
+            system_prompt: string;
+            first_message: string;
+            recording_enabled: boolean;
+            analysis?: {
+                summaryPrompt?: string;
+                successEvaluation?: {
+                    rubric: string;
+                    /**
+                     * @default pass_fail
+                     * @enum {string}
+                     */
+                    type: "pass_fail" | "score";
+                    /** @default 7 */
+                    passingScore: number;
+                };
+                structuredData?: {
+                    schema: {
+                        [key: string]: unknown;
+                    };
+                    prompt?: string;
+                };
+            } | null;
+            tool_ids?: string[] | null;
+            tts_voice_id: string;
+            ambience_enabled: boolean;
+            interruption?: {
+                min_duration_ms?: number;
+                min_words?: number;
+                false_interruption_timeout_ms?: number;
+                resume_false_interruption?: boolean;
+                backchannels?: string[];
+            };
+            silence?: {
+                reprompt_after_ms?: number;
+                max_reprompts?: number;
+                reprompt_message?: string;
+            };
+            turn_taking?: {
+                unfinished_wait_ms?: number;
+                continuation_words?: string[];
+            };
+            /**
+             * @default off
+             * @enum {string}
+             */
+            voicemail_detection: "off" | "detect" | "detect_message_end";
+            /**
+             * @default hang_up
+             * @enum {string}
+             */
+            voicemail_action: "hang_up" | "leave_message";
+            /** @default  */
+            voicemail_message: string;
+            max_duration_seconds?: number;
+            /** @default {} */
+            dtmf_shortcuts: {
+                [key: string]: {
+                    /** @constant */
+                    action: "transfer";
+                    destination: string;
+                    /**
+                     * @default cold
+                     * @enum {string}
+                     */
+                    mode: "cold" | "warm";
+                } | {
+                    /** @constant */
+                    action: "end_call";
+                };
+            };
+            /**
+             * @default cold
+             * @enum {string}
+             */
+            transfer_mode: "cold" | "warm";
+            fallback?: {
+                tts?: {
+                    /** @enum {string} */
+                    provider: "elevenlabs" | "deepgram" | "cartesia";
+                    voice_id?: string;
+                }[];
+                stt?: {
+                    /** @enum {string} */
+                    provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                }[];
+                llm?: {
+                    /** @enum {string} */
+                    provider: "openai" | "anthropic" | "google";
+                    model: string;
+                }[];
+            };
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Appointment reminder",
+         *       "llm_provider": "openai",
+         *       "llm_model": "gpt-4o-mini",
+         *       "tts_provider": "elevenlabs",
+         *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+         *       "stt_provider": "deepgram",
+         *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+         *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+         *       "recording_enabled": true,
+         *       "voicemail_detection": "detect_message_end",
+         *       "voicemail_action": "leave_message",
+         *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+         *       "max_duration_seconds": 600,
+         *       "dtmf_shortcuts": {
+         *         "0": {
+         *           "action": "transfer",
+         *           "destination": "+14155550142",
+         *           "mode": "warm"
+         *         }
+         *       },
+         *       "transfer_mode": "warm"
+         *     }
+         */
+        AgentCreate: {
+            name: string;
+            /** @enum {string} */
+            llm_provider: "openai" | "anthropic" | "google";
+            llm_model: string;
+            /** @enum {string} */
+            tts_provider: "elevenlabs" | "deepgram" | "cartesia";
+            tts_voice_id?: string;
+            /** @enum {string} */
+            stt_provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            /** @description Default: `""`. */
+            system_prompt?: string;
+            /** @description Default: `""`. */
+            first_message?: string;
+            /** @description Default: `false`. */
+            recording_enabled?: boolean;
+            /** @description Default: `false`. */
+            ambience_enabled?: boolean;
+            interruption?: {
+                min_duration_ms?: number;
+                min_words?: number;
+                false_interruption_timeout_ms?: number;
+                resume_false_interruption?: boolean;
+                backchannels?: string[];
+            };
+            silence?: {
+                reprompt_after_ms?: number;
+                max_reprompts?: number;
+                reprompt_message?: string;
+            };
+            turn_taking?: {
+                unfinished_wait_ms?: number;
+                continuation_words?: string[];
+            };
+            /**
+             * @description Default: `"off"`.
+             * @enum {string}
+             */
+            voicemail_detection?: "off" | "detect" | "detect_message_end";
+            /**
+             * @description Default: `"hang_up"`.
+             * @enum {string}
+             */
+            voicemail_action?: "hang_up" | "leave_message";
+            /** @description Default: `""`. */
+            voicemail_message?: string;
+            max_duration_seconds?: number;
+            /** @description Default: `{}`. */
+            dtmf_shortcuts?: {
+                [key: string]: {
+                    /** @constant */
+                    action: "transfer";
+                    destination: string;
+                    /**
+                     * @description Default: `"cold"`.
+                     * @enum {string}
+                     */
+                    mode?: "cold" | "warm";
+                } | {
+                    /** @constant */
+                    action: "end_call";
+                };
+            };
+            /**
+             * @description Default: `"cold"`.
+             * @enum {string}
+             */
+            transfer_mode?: "cold" | "warm";
+            fallback?: {
+                tts?: {
+                    /** @enum {string} */
+                    provider: "elevenlabs" | "deepgram" | "cartesia";
+                    voice_id?: string;
+                }[];
+                stt?: {
+                    /** @enum {string} */
+                    provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                }[];
+                llm?: {
+                    /** @enum {string} */
+                    provider: "openai" | "anthropic" | "google";
+                    model: string;
+                }[];
+            };
+            tool_ids?: string[] | null;
+            analysis?: {
+                summaryPrompt?: string;
+                successEvaluation?: {
+                    rubric: string;
+                    /**
+                     * @description Default: `"pass_fail"`.
+                     * @enum {string}
+                     */
+                    type?: "pass_fail" | "score";
+                    /** @description Default: `7`. */
+                    passingScore?: number;
+                };
+                structuredData?: {
+                    schema: {
+                        [key: string]: unknown;
+                    };
+                    prompt?: string;
+                };
+            };
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "name": "Appointment reminder",
+         *       "llm_provider": "openai",
+         *       "llm_model": "gpt-4o-mini",
+         *       "tts_provider": "elevenlabs",
+         *       "stt_provider": "deepgram",
+         *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+         *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+         *       "recording_enabled": true,
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        AgentCreated: {
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            llm_provider: "openai" | "anthropic" | "google";
+            llm_model: string;
+            /** @enum {string} */
+            tts_provider: "elevenlabs" | "deepgram" | "cartesia";
+            /** @enum {string} */
+            stt_provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            workspaceId: string;
+            /** Format: date-time */
+            createdAt: string;
+            system_prompt: string;
+            first_message: string;
+            recording_enabled: boolean;
+            analysis?: {
+                summaryPrompt?: string;
+                successEvaluation?: {
+                    rubric: string;
+                    /**
+                     * @default pass_fail
+                     * @enum {string}
+                     */
+                    type: "pass_fail" | "score";
+                    /** @default 7 */
+                    passingScore: number;
+                };
+                structuredData?: {
+                    schema: {
+                        [key: string]: unknown;
+                    };
+                    prompt?: string;
+                };
+            } | null;
+            tool_ids?: string[] | null;
+        };
+        /**
+         * @example {
+         *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "name": "Appointment reminder",
+         *       "llm_provider": "openai",
+         *       "llm_model": "gpt-4o-mini",
+         *       "tts_provider": "elevenlabs",
+         *       "stt_provider": "deepgram",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        AgentListItem: {
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            llm_provider: "openai" | "anthropic" | "google";
+            llm_model: string;
+            /** @enum {string} */
+            tts_provider: "elevenlabs" | "deepgram" | "cartesia";
+            /** @enum {string} */
+            stt_provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            workspaceId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
+         *       "ambience_enabled": true,
+         *       "interruption": {
+         *         "min_words": 3
+         *       },
+         *       "turn_taking": {
+         *         "unfinished_wait_ms": 2500
+         *       }
+         *     }
+         */
+        AgentUpdate: {
+            name?: string;
+            /** @enum {string} */
+            llm_provider?: "openai" | "anthropic" | "google";
+            llm_model?: string;
+            /** @enum {string} */
+            tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
+            tts_voice_id?: string;
+            /** @enum {string} */
+            stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            system_prompt?: string;
+            first_message?: string;
+            recording_enabled?: boolean;
+            ambience_enabled?: boolean;
+            interruption?: {
+                min_duration_ms?: number;
+                min_words?: number;
+                false_interruption_timeout_ms?: number;
+                resume_false_interruption?: boolean;
+                backchannels?: string[];
+            };
+            silence?: {
+                reprompt_after_ms?: number;
+                max_reprompts?: number;
+                reprompt_message?: string;
+            };
+            turn_taking?: {
+                unfinished_wait_ms?: number;
+                continuation_words?: string[];
+            };
+            /** @enum {string} */
+            voicemail_detection?: "off" | "detect" | "detect_message_end";
+            /** @enum {string} */
+            voicemail_action?: "hang_up" | "leave_message";
+            voicemail_message?: string;
+            max_duration_seconds?: number;
+            dtmf_shortcuts?: {
+                [key: string]: {
+                    /** @constant */
+                    action: "transfer";
+                    destination: string;
+                    /**
+                     * @description Default: `"cold"`.
+                     * @enum {string}
+                     */
+                    mode?: "cold" | "warm";
+                } | {
+                    /** @constant */
+                    action: "end_call";
+                };
+            };
+            /** @enum {string} */
+            transfer_mode?: "cold" | "warm";
+            fallback?: {
+                tts?: {
+                    /** @enum {string} */
+                    provider: "elevenlabs" | "deepgram" | "cartesia";
+                    voice_id?: string;
+                }[];
+                stt?: {
+                    /** @enum {string} */
+                    provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                }[];
+                llm?: {
+                    /** @enum {string} */
+                    provider: "openai" | "anthropic" | "google";
+                    model: string;
+                }[];
+            };
+            tool_ids?: string[] | null;
+            analysis?: {
+                summaryPrompt?: string;
+                successEvaluation?: {
+                    rubric: string;
+                    /**
+                     * @description Default: `"pass_fail"`.
+                     * @enum {string}
+                     */
+                    type?: "pass_fail" | "score";
+                    /** @description Default: `7`. */
+                    passingScore?: number;
+                };
+                structuredData?: {
+                    schema: {
+                        [key: string]: unknown;
+                    };
+                    prompt?: string;
+                };
+            } | null;
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "number": "+14155550123",
+         *       "friendlyName": "(415) 555-0123",
+         *       "locality": "San Francisco",
+         *       "region": "CA",
+         *       "postalCode": "94103",
+         *       "country": "US",
+         *       "capabilities": {
+         *         "voice": true,
+         *         "sms": true,
+         *         "mms": true
+         *       }
+         *     }
+         */
+        AvailablePhoneNumber: {
+            number: string;
+            friendlyName: string;
+            locality: string | null;
+            region: string | null;
+            postalCode: string | null;
+            country: string;
+            capabilities: {
+                voice: boolean;
+                sms: boolean;
+                mms: boolean;
+            };
+        };
+        /**
+         * @example {
+         *       "call_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+         *       "status": "initiated"
+         *     }
+         */
+        CallStarted: {
+            call_id: string;
+            /** @constant */
+            status: "initiated";
+        };
+        /**
+         * @example {
+         *       "name": "June appointment reminders",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "phoneNumberIds": [
+         *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+         *       ],
+         *       "contacts": {
+         *         "contactIds": [
+         *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+         *         ]
+         *       },
+         *       "callingWindow": {
+         *         "start": "09:00",
+         *         "end": "20:00",
+         *         "days": [
+         *           "mon",
+         *           "tue",
+         *           "wed",
+         *           "thu",
+         *           "fri"
+         *         ]
+         *       },
+         *       "concurrency": 2,
+         *       "retry": {
+         *         "no_answer": {
+         *           "retries": 2,
+         *           "delayMinutes": 60
+         *         }
+         *       }
+         *     }
+         */
+        CampaignCreate: {
+            name: string;
+            agentId: string;
+            /** @description numbers to call from, used in turn */
+            phoneNumberIds: string[];
+            contacts: {
+                contactIds: string[];
+            } | {
+                search: string;
+            } | {
+                importId: string;
+            };
+            /** @description Default: `{}`. */
+            schedule?: {
+                /** Format: date-time */
+                startAt?: string;
+                /** Format: date-time */
+                endAt?: string;
+            };
+            /** @description Default: `{"start":"09:00","end":"20:00","days":["mon","tue","wed","thu","fri"]}`. */
+            callingWindow?: {
+                /** @description Default: `"09:00"`. */
+                start?: string;
+                /** @description Default: `"20:00"`. */
+                end?: string;
+                /** @description Default: `["mon","tue","wed","thu","fri"]`. */
+                days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                /** @description Read the window in this zone for every contact; by default each contact's own (its timeZone field, else its number's country) */
+                timeZone?: string;
+            };
+            /** @description Default: `5`. */
+            concurrency?: number;
+            /** @description Default: `{"no_answer":{"retries":2,"delayMinutes":60},"busy":{"retries":2,"delayMinutes":15},"voicemail":{"retries":1,"delayMinutes":240},"failed":{"retries":1,"delayMinutes":30}}`. */
+            retry?: {
+                /** @description Default: `{"retries":2,"delayMinutes":60}`. */
+                no_answer?: {
+                    /** @description how many more times a contact is called after this outcome */
+                    retries: number;
+                    /** @description minutes before the next try */
+                    delayMinutes: number;
+                };
+                /** @description Default: `{"retries":2,"delayMinutes":15}`. */
+                busy?: {
+                    /** @description how many more times a contact is called after this outcome */
+                    retries: number;
+                    /** @description minutes before the next try */
+                    delayMinutes: number;
+                };
+                /** @description Default: `{"retries":1,"delayMinutes":240}`. */
+                voicemail?: {
+                    /** @description how many more times a contact is called after this outcome */
+                    retries: number;
+                    /** @description minutes before the next try */
+                    delayMinutes: number;
+                };
+                /** @description Default: `{"retries":1,"delayMinutes":30}`. */
+                failed?: {
+                    /** @description how many more times a contact is called after this outcome */
+                    retries: number;
+                    /** @description minutes before the next try */
+                    delayMinutes: number;
+                };
+            };
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+         *       "name": "June appointment reminders",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "phoneNumberIds": [
+         *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+         *       ],
+         *       "contacts": {
+         *         "contactIds": [
+         *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+         *         ]
+         *       },
+         *       "schedule": {
+         *         "startAt": "2025-06-02T13:00:00.000Z",
+         *         "endAt": "2025-06-09T01:00:00.000Z"
+         *       },
+         *       "callingWindow": {
+         *         "start": "09:00",
+         *         "end": "20:00",
+         *         "days": [
+         *           "mon",
+         *           "tue",
+         *           "wed",
+         *           "thu",
+         *           "fri"
+         *         ]
+         *       },
+         *       "concurrency": 2,
+         *       "retry": {
+         *         "no_answer": {
+         *           "retries": 2,
+         *           "delayMinutes": 60
+         *         },
+         *         "busy": {
+         *           "retries": 2,
+         *           "delayMinutes": 15
+         *         },
+         *         "voicemail": {
+         *           "retries": 1,
+         *           "delayMinutes": 240
+         *         },
+         *         "failed": {
+         *           "retries": 1,
+         *           "delayMinutes": 30
+         *         }
+         *       },
+         *       "status": "draft",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T15:20:45.000Z",
+         *       "progress": {
+         *         "status": "draft",
+         *         "contacts": {
+         *           "total": 1,
+         *           "pending": 1,
+         *           "inFlight": 0,
+         *           "finished": 0,
+         *           "skipped": 0
+         *         },
+         *         "outcomes": {
+         *           "answered": 0,
+         *           "voicemail": 0,
+         *           "busy": 0,
+         *           "no_answer": 0,
+         *           "failed": 0
+         *         },
+         *         "attempts": {
+         *           "answered": 0,
+         *           "voicemail": 0,
+         *           "busy": 0,
+         *           "no_answer": 0,
+         *           "failed": 0
+         *         },
+         *         "nextAttempts": [
+         *           {
+         *             "contactId": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+         *             "at": "2025-06-02T14:03:11.000Z"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        CampaignDetail: {
+            _id: string;
+            name: string;
+            agentId: string;
+            phoneNumberIds: string[];
+            contacts: {
+                contactIds: string[];
+            } | {
+                search: string;
+            } | {
+                importId: string;
+            };
+            schedule: {
+                /** Format: date-time */
+                startAt?: string;
+                /** Format: date-time */
+                endAt?: string;
+            };
+            callingWindow: {
+                start: string;
+                end: string;
+                days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                timeZone?: string;
+            };
+            concurrency: number;
+            retry: {
+                no_answer: {
+                    retries: number;
+                    delayMinutes: number;
+                };
+                busy: {
+                    retries: number;
+                    delayMinutes: number;
+                };
+                voicemail: {
+                    retries: number;
+                    delayMinutes: number;
+                };
+                failed: {
+                    retries: number;
+                    delayMinutes: number;
+                };
+            };
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            statusReason?: string;
+            workspaceId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            progress: {
+                /** @enum {string} */
+                status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+                statusReason?: string;
+                contacts: {
+                    total: number;
+                    pending: number;
+                    inFlight: number;
+                    finished: number;
+                    skipped: number;
+                };
+                /** @description each finished contact's last outcome */
+                outcomes: {
+                    answered: number;
+                    voicemail: number;
+                    busy: number;
+                    no_answer: number;
+                    failed: number;
+                };
+                /** @description every dial's outcome */
+                attempts: {
+                    answered: number;
+                    voicemail: number;
+                    busy: number;
+                    no_answer: number;
+                    failed: number;
+                };
+                /** @description the next contacts due, earliest first (at most 10) */
+                nextAttempts: {
+                    contactId: string;
+                    /** Format: date-time */
+                    at: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+         *       "name": "June appointment reminders",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "status": "running",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        CampaignListItem: {
+            _id: string;
+            name: string;
+            agentId: string;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            statusReason?: string;
+            workspaceId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "contactId": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+         *       "contactName": "Ada Lovelace",
+         *       "phoneNumber": "+14155552671",
+         *       "state": "done",
+         *       "attempts": 2,
+         *       "lastOutcome": "answered",
+         *       "callIds": [
+         *         "call_01JWRFYC3R5N8QW2HT7XK4BD9E",
+         *         "call_01JWRFH97RNSQ4B7JD31A2QE39"
+         *       ]
+         *     }
+         */
+        CampaignResult: {
+            contactId: string;
+            contactName: string;
+            phoneNumber: string;
+            /** @enum {string} */
+            state: "pending" | "dialing" | "done" | "skipped";
+            attempts: number;
+            /** @enum {string} */
+            lastOutcome?: "answered" | "voicemail" | "busy" | "no_answer" | "failed";
+            callIds: string[];
+            /** Format: date-time */
+            nextAttemptAt?: string;
+            /** @enum {string} */
+            skipReason?: "do_not_call" | "missing_variables" | "invalid_number" | "no_calling_hours";
+            missingVariables?: string[];
+        };
+        /**
+         * @example {
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "contactName": "Ada Lovelace"
+         *     }
+         */
+        ChatRequest: {
+            agentId: string;
+            contactName?: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "chatId": "call_01JWRFM8Q2D7XK4TNV9B3C6YHZ",
+         *       "agentName": "Ava",
+         *       "chatUrl": "wss://stream.example.com/web-chat",
+         *       "credential": "wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28",
+         *       "expiresAt": "2026-11-23T16:10:00.000Z"
+         *     }
+         */
+        ChatStarted: {
+            chatId: string;
+            agentName: string;
+            chatUrl: string;
+            credential: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "_id": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+         *       "contactName": "Ada Lovelace",
+         *       "phoneNumber": "+14155552671",
+         *       "region": "US",
+         *       "externalFields": {
+         *         "company": "Analytical Engines Ltd",
+         *         "plan": "pro",
+         *         "seats": 12,
+         *         "vip": true
+         *       },
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        Contact: {
+            _id: string;
+            contactName: string;
+            phoneNumber: string;
+            region: string;
+            workspaceId: string;
+            externalFields: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "contactName": "Ada Lovelace",
+         *       "phoneNumber": "+14155552671",
+         *       "region": "US",
+         *       "externalFields": {
+         *         "company": "Analytical Engines Ltd",
+         *         "plan": "pro",
+         *         "seats": 12,
+         *         "vip": true
+         *       }
+         *     }
+         */
+        ContactCreate: {
+            contactName: string;
+            phoneNumber: string;
+            /** @description free text up to 100 characters, for example "California" or "GB"; derived from the number (ISO 3166-1 alpha-2) when omitted or blank */
+            region?: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+            /** @description Default: `{}`. */
+            externalFields?: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        ContactImportForm: {
+            /**
+             * Format: binary
+             * @description CSV (UTF-8, header row) or .xlsx; at most 4 MiB
+             */
+            file: Blob;
+            /** @description Required: the API key's workspace (403 for another one). */
+            workspaceId: string;
+            /** @description ISO 3166-1 alpha-2 country for numbers written without + */
+            defaultCountry?: string;
+        };
+        /**
+         * @example {
+         *       "imported": 2,
+         *       "skipped": 1,
+         *       "errors": [
+         *         {
+         *           "row": 4,
+         *           "column": "phoneNumber",
+         *           "value": "555-0199",
+         *           "message": "is not a valid phone number"
+         *         }
+         *       ]
+         *     }
+         */
+        ContactImportResult: {
+            imported: number;
+            skipped: number;
+            errors: components["schemas"]["ContactImportRowError"][];
+            /** @description names the contacts this upload wrote: a campaign can call them (docs/campaigns.md) */
+            importId?: string;
+        };
+        ContactImportRowError: {
+            row: number;
+            column: string;
+            value: string;
+            message: string;
+        };
+        /**
+         * @example {
+         *       "_id": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+         *       "contactName": "Ada Lovelace",
+         *       "phoneNumber": "+14155552671",
+         *       "region": "US",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG"
+         *     }
+         */
+        ContactListItem: {
+            _id: string;
+            contactName: string;
+            phoneNumber: string;
+            region: string;
+            workspaceId: string;
+        };
+        /**
+         * @example {
+         *       "contactName": "Ada King",
+         *       "externalFields": {
+         *         "plan": "enterprise",
+         *         "vip": null
+         *       }
+         *     }
+         */
+        ContactUpdate: {
+            contactName?: string;
+            phoneNumber?: string;
+            region?: string | null;
+            workspaceId?: string;
+            externalFields?: {
+                [key: string]: string | number | boolean | null;
+            };
+        };
+        /**
+         * @example {
+         *       "phoneNumber": "+14155550188",
+         *       "reason": "Asked by email not to be called"
+         *     }
+         */
+        DncCreate: {
+            phoneNumber: string;
+            reason?: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "phoneNumber": "+14155550188",
+         *       "source": "api",
+         *       "reason": "Asked by email not to be called",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        DncEntry: {
+            phoneNumber: string;
+            /** @enum {string} */
+            source: "api" | "upload" | "opt_out";
+            reason?: string;
+            callId?: string;
+            workspaceId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "added": 120,
+         *       "existing": 3,
+         *       "errors": [
+         *         {
+         *           "row": 7,
+         *           "value": "12345",
+         *           "message": "not a phone number in E.164 form (or set defaultCountry)"
+         *         }
+         *       ]
+         *     }
+         */
+        DncImportResult: {
+            added: number;
+            existing: number;
+            errors: {
+                row: number;
+                value: string;
+                message: string;
+            }[];
+        };
+        Error: {
+            error: {
+                /**
+                 * @description Stable snake_case code to branch on, e.g. validation_failed. New codes may be added.
+                 * @enum {string}
+                 */
+                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent";
+                /** @description A human sentence; may change between releases. */
+                message: string;
+                /** @description Usually a list of {field, message}; an object for some codes (insufficient_credits: {required, available}). */
+                details: ({
+                    /** @description Dotted path of the offending input, e.g. config.url or query.limit. */
+                    field?: string;
+                    message?: string;
+                    /** @description The unknown field names, on an unrecognized-keys failure. */
+                    keys?: string[];
+                } & {
+                    [key: string]: unknown;
+                })[] | {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * @example {
+         *       "_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+         *       "agentType": "voice",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "fullName": "Ada Lovelace",
+         *       "mobileNumber": "+14155552671",
+         *       "callDuration": 95,
+         *       "callEndReason": "customer_hangup",
+         *       "callSummary": "Confirmed the appointment for 3 June at 10:30.",
+         *       "callCost": 1.5833,
+         *       "workspace_id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "analysis": {
+         *         "status": "completed",
+         *         "success": {
+         *           "pass": true,
+         *           "reason": "The patient confirmed the appointment."
+         *         },
+         *         "data": {
+         *           "appointment_confirmed": true,
+         *           "reschedule_requested": false
+         *         },
+         *         "analyzedAt": "2025-06-02T14:04:49.000Z"
+         *       }
+         *     }
+         */
+        HistoryListItem: {
+            _id: string;
+            /** @enum {string} */
+            agentType: "voice" | "chat" | "video";
+            agentId?: string;
+            fullName: string;
+            mobileNumber: string;
+            callDuration: number;
+            /** @enum {string} */
+            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "error";
+            callSummary: string;
+            callCost: number;
+            workspace_id: string;
+            /** Format: date-time */
+            createdAt: string;
+            analysis?: {
+                /** @enum {string} */
+                status: "completed" | "failed" | "skipped";
+                success?: {
+                    pass: boolean;
+                    score?: number;
+                    reason: string;
+                };
+                data?: {
+                    [key: string]: unknown;
+                };
+                error?: string;
+                /** Format: date-time */
+                analyzedAt: string;
+            };
+        };
+        /**
+         * @example {
+         *       "_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+         *       "agentType": "voice",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "fullName": "Ada Lovelace",
+         *       "mobileNumber": "+14155552671",
+         *       "callDuration": 95,
+         *       "callEndReason": "customer_hangup",
+         *       "callSummary": "Confirmed the appointment for 3 June at 10:30.",
+         *       "callCost": 1.5833,
+         *       "workspace_id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "analysis": {
+         *         "status": "completed",
+         *         "success": {
+         *           "pass": true,
+         *           "reason": "The patient confirmed the appointment."
+         *         },
+         *         "data": {
+         *           "appointment_confirmed": true,
+         *           "reschedule_requested": false
+         *         },
+         *         "analyzedAt": "2025-06-02T14:04:49.000Z"
+         *       },
+         *       "callTranscript": "agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!",
+         *       "callRecordingUrl": "s3://voice-agents-recordings/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav"
+         *     }
+         */
+        HistoryRecord: {
+            _id: string;
+            /** @enum {string} */
+            agentType: "voice" | "chat" | "video";
+            agentId?: string;
+            fullName: string;
+            mobileNumber: string;
+            callDuration: number;
+            /** @enum {string} */
+            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "error";
+            callSummary: string;
+            callCost: number;
+            workspace_id: string;
+            /** Format: date-time */
+            createdAt: string;
+            analysis?: {
+                /** @enum {string} */
+                status: "completed" | "failed" | "skipped";
+                success?: {
+                    pass: boolean;
+                    score?: number;
+                    reason: string;
+                };
+                data?: {
+                    [key: string]: unknown;
+                };
+                error?: string;
+                /** Format: date-time */
+                analyzedAt: string;
+            };
+            callTranscript: string;
+            callRecordingUrl?: string;
+            callCostBreakdown?: {
+                platform: number;
+                stt: number;
+                llm: number;
+                tts: number;
+                workspaceKeys: ("stt" | "llm" | "tts")[];
+            };
+            /** @enum {string} */
+            callStatus?: "completed" | "busy" | "no-answer" | "failed" | "canceled";
+            /**
+             * @default unknown
+             * @enum {string}
+             */
+            answeredBy: "human" | "machine_start" | "machine_end_beep" | "machine_end_silence" | "machine_end_other" | "fax" | "unknown";
+            transfer?: {
+                destination: string;
+                /** @enum {string} */
+                mode: "cold" | "warm";
+                /** @enum {string} */
+                outcome: "transferred" | "accepted" | "declined" | "no-answer" | "busy" | "failed";
+            };
+            turnLatencies?: {
+                sttMs: number | null;
+                llmFirstTokenMs: number | null;
+                llmFirstPhraseMs: number | null;
+                ttsFirstByteMs: number | null;
+                overheadMs: number | null;
+            }[];
+        };
+        /**
+         * @description Calls your HTTP endpoint: config.method and config.url (placeholders name parameters).
+         * @example {
+         *       "name": "check_order_status",
+         *       "type": "http",
+         *       "description": "Looks up the delivery status of an order by its number.",
+         *       "config": {
+         *         "method": "GET",
+         *         "url": "https://api.example.com/orders/{order_id}/status",
+         *         "headers": {
+         *           "Authorization": "Bearer sk_test_51Hc2xV0a9Q7"
+         *         }
+         *       },
+         *       "parameters": [
+         *         {
+         *           "name": "order_id",
+         *           "description": "The order number the caller reads out, e.g. 10023",
+         *           "required": true
+         *         }
+         *       ]
+         *     }
+         */
+        HttpToolCreate: {
+            name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "http";
+            description: string;
+            templateId?: string;
+            config: {
+                /** @enum {string} */
+                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                url: string;
+                headers?: {
+                    [key: string]: string;
+                };
+                body?: string | {
+                    [key: string]: unknown;
+                } | unknown[];
+                settings?: {
+                    [key: string]: string | number;
+                };
+            };
+            /** @description Default: `[]`. */
+            parameters?: {
+                name: string;
+                description: string;
+                required: boolean;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean";
+                enum?: (string | number | boolean)[];
+            }[];
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @description A ready-made integration: templateId, its config.settings and required headers (GET /api/tool-templates).
+         * @example {
+         *       "name": "book_demo",
+         *       "type": "integration",
+         *       "description": "Books a 30-minute demo in our Cal.com calendar.",
+         *       "templateId": "calcom.book_meeting",
+         *       "config": {
+         *         "headers": {
+         *           "Authorization": "Bearer cal_live_4f1c9a"
+         *         },
+         *         "settings": {
+         *           "event_type_id": 123456
+         *         }
+         *       }
+         *     }
+         */
+        IntegrationToolCreate: {
+            name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "integration";
+            description: string;
+            templateId: string;
+            config?: {
+                /** @enum {string} */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                url?: string;
+                headers?: {
+                    [key: string]: string;
+                };
+                body?: string | {
+                    [key: string]: unknown;
+                } | unknown[];
+                settings?: {
+                    [key: string]: string | number;
+                };
+            };
+            /** @description Default: `[]`. */
+            parameters?: {
+                name: string;
+                description: string;
+                required: boolean;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean";
+                enum?: (string | number | boolean)[];
+            }[];
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "callId": "call_01JWRFK3TRZXKY0WVNX2WE4XSF",
+         *       "agentName": "Ava",
+         *       "streamUrl": "wss://stream.example.com/web-stream",
+         *       "credential": "wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28",
+         *       "expiresAt": "2026-11-23T15:20:00.000Z"
+         *     }
+         */
+        MeetingJoined: {
+            callId: string;
+            agentName: string;
+            streamUrl: string;
+            credential: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "contactName": "Ada Lovelace",
+         *       "phoneNumber": "+14155552671"
+         *     }
+         */
+        MeetingLinkRequest: {
+            assistantId: string;
+            contactName?: string;
+            phoneNumber?: string;
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "call_id": "call_01JWRFK3TRZXKY0WVNX2WE4XSF",
+         *       "room_url": "https://api.example.com/meeting/call_01JWRFK3TRZXKY0WVNX2WE4XSF?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc"
+         *     }
+         */
+        MeetingLinkResult: {
+            call_id: string;
+            room_url: string;
+        };
+        /**
+         * @example {
+         *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "phoneNumber": "+14155552671",
+         *       "phoneNumberId": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+         *       "contactName": "Ada Lovelace"
+         *     }
+         */
+        PhoneCallRequest: {
+            assistantId: string;
+            phoneNumber: string;
+            phoneNumberId: string;
+            contactName?: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+            /** @description true: the person agreed to this call, so it is placed even if the number is on the workspace's do-not-call list (otherwise 409 do_not_call) */
+            consentedCall?: boolean;
+        };
+        /**
+         * @example {
+         *       "_id": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+         *       "number": "+14155550123",
+         *       "status": "active",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T15:20:45.000Z"
+         *     }
+         */
+        PhoneNumber: {
+            _id: string;
+            number: string;
+            /** @constant */
+            status: "active";
+            workspaceId: string;
+            /** @constant */
+            type?: "byot";
+            agentId: string | null;
+            telephonyAccountSid?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "_id": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+         *       "number": "+14155550123",
+         *       "status": "active",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG"
+         *     }
+         */
+        PhoneNumberBought: {
+            _id: string;
+            number: string;
+            /** @constant */
+            status: "active";
+            workspaceId: string;
+        };
+        /**
+         * @example {
+         *       "phoneNumber": "+14155550123"
+         *     }
+         */
+        PhoneNumberBuy: {
+            phoneNumber: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "phoneNumber": "+14155550142",
+         *       "telephonyAccountSid": "AC3f9c2a71d4e85b06a7c1e9d2b4f60a58",
+         *       "telephonyAuthToken": "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b"
+         *     }
+         */
+        PhoneNumberImport: {
+            phoneNumber: string;
+            telephonyAccountSid: string;
+            telephonyAuthToken: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "_id": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+         *       "number": "+14155550142",
+         *       "status": "active",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "type": "byot"
+         *     }
+         */
+        PhoneNumberImported: {
+            _id: string;
+            number: string;
+            /** @constant */
+            status: "active";
+            workspaceId: string;
+            /** @constant */
+            type: "byot";
+        };
+        /**
+         * @example {
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D"
+         *     }
+         */
+        PhoneNumberUpdate: {
+            agentId: string | null;
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "provider": "deepgram",
+         *       "last4": "9a0f",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T15:20:45.000Z",
+         *       "lastTestedAt": "2025-06-02T15:20:45.000Z",
+         *       "lastTestResult": "valid"
+         *     }
+         */
+        ProviderKey: {
+            /** @enum {string} */
+            provider: "openai" | "anthropic" | "google" | "deepgram" | "assemblyai" | "speechmatics" | "elevenlabs" | "cartesia";
+            last4: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            lastTestedAt?: string;
+            /** @enum {string} */
+            lastTestResult?: "valid" | "invalid" | "unreachable";
+        };
+        /**
+         * @example {
+         *       "apiKey": "3f1b9c0d2e7a48f5b6c1d09e8a7f2b4c5d6e9a0f"
+         *     }
+         */
+        ProviderKeySet: {
+            apiKey: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "provider": "deepgram",
+         *       "result": "valid",
+         *       "vendorStatus": 200,
+         *       "message": "deepgram accepted the key.",
+         *       "testedAt": "2025-06-02T15:20:45.000Z"
+         *     }
+         */
+        ProviderKeyTested: {
+            /** @enum {string} */
+            provider: "openai" | "anthropic" | "google" | "deepgram" | "assemblyai" | "speechmatics" | "elevenlabs" | "cartesia";
+            /** @enum {string} */
+            result: "valid" | "invalid" | "unreachable";
+            vendorStatus?: number;
+            message: string;
+            /** Format: date-time */
+            testedAt: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://voice-agents-recordings.s3.us-east-1.amazonaws.com/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=3b1f0c9e",
+         *       "expiresAt": "2025-06-02T14:18:11.000Z"
+         *     }
+         */
+        RecordingUrl: {
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
+         *       "name": "check_order_status",
+         *       "type": "http",
+         *       "description": "Looks up the delivery status of an order by its number.",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "config": {
+         *         "method": "GET",
+         *         "url": "https://api.example.com/orders/{order_id}/status",
+         *         "headers": {
+         *           "Authorization": "********"
+         *         }
+         *       },
+         *       "parameters": [
+         *         {
+         *           "name": "order_id",
+         *           "description": "The order number the caller reads out, e.g. 10023",
+         *           "required": true
+         *         }
+         *       ],
+         *       "updatedAt": "2025-06-02T15:20:45.000Z"
+         *     }
+         */
+        Tool: {
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            type: "http" | "integration" | "transfer";
+            description: string;
+            workspaceId: string;
+            templateId?: string;
+            /** Format: date-time */
+            createdAt: string;
+            config?: {
+                /** @enum {string} */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                url?: string;
+                headers?: {
+                    [key: string]: string;
+                };
+                body?: string | {
+                    [key: string]: unknown;
+                } | unknown[];
+                settings?: {
+                    [key: string]: string | number;
+                };
+            };
+            parameters: {
+                name: string;
+                description: string;
+                required: boolean;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean";
+                enum?: (string | number | boolean)[];
+            }[];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "check_order_status",
+         *       "type": "http",
+         *       "description": "Looks up the delivery status of an order by its number.",
+         *       "config": {
+         *         "method": "GET",
+         *         "url": "https://api.example.com/orders/{order_id}/status",
+         *         "headers": {
+         *           "Authorization": "Bearer sk_test_51Hc2xV0a9Q7"
+         *         }
+         *       },
+         *       "parameters": [
+         *         {
+         *           "name": "order_id",
+         *           "description": "The order number the caller reads out, e.g. 10023",
+         *           "required": true
+         *         }
+         *       ]
+         *     }
+         */
+        ToolCreate: components["schemas"]["HttpToolCreate"] | components["schemas"]["IntegrationToolCreate"] | components["schemas"]["TransferToolCreate"];
+        /**
+         * @example {
+         *       "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
+         *       "name": "check_order_status",
+         *       "type": "http",
+         *       "description": "Looks up the delivery status of an order by its number.",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "config": {
+         *         "method": "GET",
+         *         "url": "https://api.example.com/orders/{order_id}/status"
+         *       }
+         *     }
+         */
+        ToolCreated: {
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            type: "http" | "integration" | "transfer";
+            description: string;
+            workspaceId: string;
+            templateId?: string;
+            /** Format: date-time */
+            createdAt: string;
+            config?: {
+                /** @enum {string} */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                url?: string;
+                body?: string | {
+                    [key: string]: unknown;
+                } | unknown[];
+                settings?: {
+                    [key: string]: string | number;
+                };
+            };
+        };
+        /**
+         * @example {
+         *       "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
+         *       "name": "check_order_status",
+         *       "type": "http",
+         *       "description": "Looks up the delivery status of an order by its number.",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        ToolListItem: {
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            type: "http" | "integration" | "transfer";
+            description: string;
+            workspaceId: string;
+            templateId?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "templateId": "google_calendar.create_event",
+         *       "title": "Google Calendar: create an event",
+         *       "description": "Adds an event to a Google Calendar (events.insert), optionally inviting the caller.",
+         *       "docsUrl": "https://developers.google.com/calendar/api/v3/reference/events/insert",
+         *       "method": "POST",
+         *       "url": "https://www.googleapis.com/calendar/v3/calendars/{calendar_id}/events",
+         *       "requiredHeaders": [
+         *         "Authorization"
+         *       ],
+         *       "contentType": "application/json",
+         *       "body": {
+         *         "summary": "{summary}",
+         *         "description": "{details}",
+         *         "start": {
+         *           "dateTime": "{start}",
+         *           "timeZone": "{time_zone}"
+         *         },
+         *         "end": {
+         *           "dateTime": "{end}",
+         *           "timeZone": "{time_zone}"
+         *         },
+         *         "attendees": [
+         *           {
+         *             "email": "{attendee_email}"
+         *           }
+         *         ]
+         *       },
+         *       "settings": [
+         *         {
+         *           "name": "calendar_id",
+         *           "description": "Calendar identifier, or `primary` for the signed-in user",
+         *           "type": "string",
+         *           "pattern": "^(?!\\.{1,2}$)[^\\s/?#\\\\]{1,254}$",
+         *           "example": "primary"
+         *         }
+         *       ],
+         *       "parameters": [
+         *         {
+         *           "name": "summary",
+         *           "description": "Title of the event",
+         *           "required": true
+         *         },
+         *         {
+         *           "name": "start",
+         *           "description": "Start time, RFC 3339 with offset, for example 2026-05-28T09:00:00-07:00",
+         *           "required": true
+         *         },
+         *         {
+         *           "name": "end",
+         *           "description": "End time, RFC 3339 with offset",
+         *           "required": true
+         *         },
+         *         {
+         *           "name": "time_zone",
+         *           "description": "IANA time zone of the event, for example America/Los_Angeles",
+         *           "required": true
+         *         },
+         *         {
+         *           "name": "details",
+         *           "description": "Notes for the event description",
+         *           "required": false
+         *         },
+         *         {
+         *           "name": "attendee_email",
+         *           "description": "The person's email address, to send them an invitation",
+         *           "required": false
+         *         }
+         *       ],
+         *       "parametersFromTool": false
+         *     }
+         */
+        ToolTemplate: {
+            templateId: string;
+            title: string;
+            description: string;
+            docsUrl: string;
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            url?: string;
+            requiredHeaders: string[];
+            fixedHeaders?: {
+                [key: string]: string;
+            };
+            contentType: string;
+            body?: {
+                [key: string]: unknown;
+            };
+            settings: {
+                name: string;
+                description: string;
+                /** @enum {string} */
+                type: "string" | "integer";
+                pattern?: string;
+                example: string | number;
+            }[];
+            parameters: {
+                name: string;
+                description: string;
+                required: boolean;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean";
+                enum?: (string | number | boolean)[];
+            }[];
+            parametersFromTool: boolean;
+        };
+        /**
+         * @example {
+         *       "description": "Looks up the delivery status and expected date of an order.",
+         *       "config": {
+         *         "headers": {
+         *           "Authorization": "********"
+         *         }
+         *       }
+         *     }
+         */
+        ToolUpdate: {
+            name?: string;
+            /** @enum {string} */
+            type?: "http" | "integration" | "transfer";
+            description?: string;
+            templateId?: string;
+            config?: {
+                /** @enum {string} */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                url?: string;
+                headers?: {
+                    [key: string]: string;
+                };
+                body?: string | {
+                    [key: string]: unknown;
+                } | unknown[];
+                settings?: {
+                    [key: string]: string | number;
+                };
+            };
+            parameters?: {
+                name: string;
+                description: string;
+                required: boolean;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean";
+                enum?: (string | number | boolean)[];
+            }[];
+            workspaceId?: string;
+        };
+        /**
+         * @description Hands the caller over to config.url, a tel: number or sip: URI.
+         * @example {
+         *       "name": "transfer_to_sales",
+         *       "type": "transfer",
+         *       "description": "Hands the caller over to the sales team when they ask for a quote.",
+         *       "config": {
+         *         "url": "tel:+14155550123"
+         *       }
+         *     }
+         */
+        TransferToolCreate: {
+            name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer";
+            description: string;
+            templateId?: string;
+            config: {
+                /** @enum {string} */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description tel:+<E.164 number> or sip:<user>@<host> */
+                url: string;
+                headers?: {
+                    [key: string]: string;
+                };
+                body?: string | {
+                    [key: string]: unknown;
+                } | unknown[];
+                settings?: {
+                    [key: string]: string | number;
+                };
+            };
+            /** @description Default: `[]`. */
+            parameters?: {
+                name: string;
+                description: string;
+                required: boolean;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean";
+                enum?: (string | number | boolean)[];
+            }[];
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "_id": "dlv_01JWRFRVJR3H7XGA5P1QK8ZC6M",
+         *       "endpointId": "whe_01JWRFN6ERB2Q5TV3C8XW0H7JD",
+         *       "eventId": "evt_01JWRFQ0ZR6M4KQ8YB2D9NWS5E",
+         *       "eventType": "call.ended",
+         *       "status": "succeeded",
+         *       "attempts": [
+         *         {
+         *           "at": "2025-06-02T14:04:47.120Z",
+         *           "status": 503,
+         *           "latencyMs": 212,
+         *           "responseExcerpt": "{\"error\":\"maintenance\"}"
+         *         },
+         *         {
+         *           "at": "2025-06-02T14:04:52.701Z",
+         *           "status": 200,
+         *           "latencyMs": 87,
+         *           "responseExcerpt": "{\"ok\":true}"
+         *         }
+         *       ],
+         *       "createdAt": "2025-06-02T14:04:47.090Z",
+         *       "updatedAt": "2025-06-02T14:04:52.788Z"
+         *     }
+         */
+        WebhookDelivery: {
+            _id: string;
+            endpointId: string;
+            eventId: string;
+            /** @enum {string} */
+            eventType: "call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping";
+            /** @enum {string} */
+            status: "pending" | "retrying" | "succeeded" | "failed";
+            attempts: {
+                /** Format: date-time */
+                at: string;
+                status?: number;
+                error?: string;
+                latencyMs: number;
+                responseExcerpt?: string;
+            }[];
+            /** Format: date-time */
+            nextAttemptAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "_id": "whe_01JWRFN6ERB2Q5TV3C8XW0H7JD",
+         *       "url": "https://crm.example.com/hooks/voice-agents",
+         *       "description": "CRM: log every call and its outcome",
+         *       "eventTypes": [
+         *         "call.ended",
+         *         "call.analyzed"
+         *       ],
+         *       "status": "enabled",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T15:20:45.000Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            _id: string;
+            url: string;
+            description: string;
+            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabledReason?: string;
+            /** Format: date-time */
+            previousSecretExpiresAt?: string;
+            /** Format: date-time */
+            failingSince?: string;
+            workspaceId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://crm.example.com/hooks/voice-agents",
+         *       "description": "CRM: log every call and its outcome",
+         *       "eventTypes": [
+         *         "call.ended",
+         *         "call.analyzed"
+         *       ]
+         *     }
+         */
+        WebhookEndpointCreate: {
+            url: string;
+            /** @description Default: `""`. */
+            description?: string;
+            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "_id": "whe_01JWRFN6ERB2Q5TV3C8XW0H7JD",
+         *       "url": "https://crm.example.com/hooks/voice-agents",
+         *       "description": "CRM: log every call and its outcome",
+         *       "eventTypes": [
+         *         "call.ended",
+         *         "call.analyzed"
+         *       ],
+         *       "status": "enabled",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T14:03:11.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3qkqTMvdaMw="
+         *     }
+         */
+        WebhookEndpointCreated: {
+            _id: string;
+            url: string;
+            description: string;
+            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabledReason?: string;
+            /** Format: date-time */
+            previousSecretExpiresAt?: string;
+            /** Format: date-time */
+            failingSince?: string;
+            workspaceId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "eventTypes": [
+         *         "call.ended",
+         *         "call.analyzed",
+         *         "call.transfer"
+         *       ]
+         *     }
+         */
+        WebhookEndpointUpdate: {
+            url?: string;
+            description?: string;
+            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            enabled?: boolean;
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "since": "2025-06-02T00:00:00Z",
+         *       "until": "2025-06-02T23:59:59Z"
+         *     }
+         */
+        WebhookReplay: {
+            eventId?: string;
+            since?: string;
+            until?: string;
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "replayed": 1,
+         *       "deliveryIds": [
+         *         "dlv_01JWRFRVJR3H7XGA5P1QK8ZC6M"
+         *       ],
+         *       "truncated": false
+         *     }
+         */
+        WebhookReplayResult: {
+            replayed: number;
+            deliveryIds: string[];
+            truncated: boolean;
+            /** Format: date-time */
+            nextSince?: string;
+        };
+        /**
+         * @example {
+         *       "secret": "whsec_3q2+7wAAAAB0ZXN0LXNlY3JldC1yb3RhdGVkLWtleS0wMQ==",
+         *       "previousSecretExpiresAt": "2025-06-03T15:20:45.000Z"
+         *     }
+         */
+        WebhookSecretRotated: {
+            secret: string;
+            /** Format: date-time */
+            previousSecretExpiresAt: string;
+        };
+        /**
+         * @example {
+         *       "creditsLowThreshold": 20
+         *     }
+         */
+        WebhookSettings: {
+            creditsLowThreshold: number | null;
+        };
+        /**
+         * @example {
+         *       "creditsLowThreshold": 20
+         *     }
+         */
+        WebhookSettingsUpdate: {
+            creditsLowThreshold: number | null;
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_01JWRFQ0ZR6M4KQ8YB2D9NWS5E",
+         *       "deliveryId": "dlv_01JWRFRVJR3H7XGA5P1QK8ZC6M"
+         *     }
+         */
+        WebhookTestResult: {
+            eventId: string;
+            deliveryId: string;
+        };
+    };
+    responses: {
+        /** @description Validation failed (validation_failed), malformed JSON (invalid_json) or a __proto__ key (forbidden_key). */
+        BadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "validation_failed",
+                 *         "message": "The request did not pass validation.",
+                 *         "details": [
+                 *           {
+                 *             "field": "body",
+                 *             "message": "Unrecognized key: \"colour\"",
+                 *             "keys": [
+                 *               "colour"
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The x-api-key header is missing, unknown or revoked (unauthorized). */
+        Unauthorized: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "unauthorized",
+                 *         "message": "A valid x-api-key header is required.",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The workspace has insufficient credits (insufficient_credits): a call needs its longest possible duration in credits up front (10 at the default pricing; docs/calls.md). */
+        PaymentRequired: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "insufficient_credits",
+                 *         "message": "The workspace has insufficient credits.",
+                 *         "details": {
+                 *           "required": 10,
+                 *           "available": 2.5
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A workspaceId in the query or body is not the API key's workspace (forbidden); on /auth, a request not from the dashboard page (csrf_refused). */
+        Forbidden: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "forbidden",
+                 *         "message": "This API key cannot act on that workspace.",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such record in this workspace (not_found); records of other workspaces are reported the same way. */
+        NotFound: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Agent was not found.",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The change conflicts with existing data, e.g. a phone number already in use (phone_number_taken), or a phone call to a number on the workspace's do-not-call list (do_not_call: details name the number and the history record of the refusal; send consentedCall: true for a call the person agreed to). */
+        Conflict: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "phone_number_taken",
+                 *         "message": "A contact with phone number +14155552671 already exists.",
+                 *         "details": [
+                 *           {
+                 *             "field": "phoneNumber",
+                 *             "message": "already used by another contact in this workspace"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The resource was used up, e.g. a meeting link already opened. */
+        Gone: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body exceeds its limit (payload_too_large): 1048576 bytes for JSON. */
+        PayloadTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "payload_too_large",
+                 *         "message": "The request body exceeds 1048576 bytes.",
+                 *         "details": [
+                 *           {
+                 *             "message": "limit is 1048576 bytes"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not multipart/form-data (uploads) or application/json (/auth) (unsupported_media_type). */
+        UnsupportedMediaType: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "unsupported_media_type",
+                 *         "message": "Send the upload as multipart/form-data with the fields file and workspaceId (and optionally defaultCountry).",
+                 *         "details": [
+                 *           {
+                 *             "field": "content-type",
+                 *             "message": "expected multipart/form-data"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Well-formed but not usable: an Idempotency-Key reused with another body (idempotency_key_reused), an agent that is not the workspace's (unknown_agent), telephony credentials the provider refused or a number not in that account (telephony_credentials_invalid, number_not_in_account). */
+        UnprocessableContent: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "idempotency_key_reused",
+                 *         "message": "This Idempotency-Key was already used with a different request body.",
+                 *         "details": [
+                 *           {
+                 *             "field": "Idempotency-Key",
+                 *             "message": "send a new key for a new request"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests (rate_limited): this API key's quota, or the route's own limit (per source IP on public routes; webhook replays per endpoint and workspace, and their hourly delivery budget; docs/api.md, Rate limits); wait Retry-After seconds. */
+        TooManyRequests: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limited",
+                 *         "message": "Too many requests; retry after 12 seconds.",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Our fault (internal_error): the message says nothing more; details carry the request id to quote. */
+        InternalServerError: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "internal_error",
+                 *         "message": "Something went wrong on our side. Try again; if it persists, quote the request id.",
+                 *         "details": [
+                 *           {
+                 *             "requestId": "0b4a5c62-3f1e-4d1a-9a57-1d2c3e4f5a6b"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Our data store was busy or unreachable for the whole request (service_unavailable): nothing was changed; send the same request again after Retry-After seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "service_unavailable",
+                 *         "message": "We could not reach our data store in time; nothing was changed. Retry after 2 seconds.",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path exists but not with this method (method_not_allowed); `Allow` lists the methods it takes. Local server only: API Gateway answers 404. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods this path takes, e.g. `GET, POST`. */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "method_not_allowed",
+                 *         "message": "PUT is not allowed here; use POST, GET.",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description The id of this request: quote it when asking about a failure (a 500's details carry it too). */
+        RequestId: string;
+        /** @description Seconds to wait before retrying (RFC 9110). */
+        RetryAfter: number;
+        /** @description The quota left in the current window and the seconds until it resets, e.g. `"key";r=199;t=10` (draft-ietf-httpapi-ratelimit-headers). */
+        RateLimit: string;
+        /** @description The quota and window of the policy that applied, e.g. `"key";q=200;w=10` (draft-ietf-httpapi-ratelimit-headers). */
+        RateLimitPolicy: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listAgents: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List agents, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "name": "Appointment reminder",
+                     *           "llm_provider": "openai",
+                     *           "llm_model": "gpt-4o-mini",
+                     *           "tts_provider": "elevenlabs",
+                     *           "stt_provider": "deepgram",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AgentListItem"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Appointment reminder",
+                 *       "llm_provider": "openai",
+                 *       "llm_model": "gpt-4o-mini",
+                 *       "tts_provider": "elevenlabs",
+                 *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                 *       "stt_provider": "deepgram",
+                 *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                 *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                 *       "recording_enabled": true,
+                 *       "voicemail_detection": "detect_message_end",
+                 *       "voicemail_action": "leave_message",
+                 *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                 *       "max_duration_seconds": 600,
+                 *       "dtmf_shortcuts": {
+                 *         "0": {
+                 *           "action": "transfer",
+                 *           "destination": "+14155550142",
+                 *           "mode": "warm"
+                 *         }
+                 *       },
+                 *       "transfer_mode": "warm"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgentCreate"];
+            };
+        };
+        responses: {
+            /** @description Create an agent */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "name": "Appointment reminder",
+                     *       "llm_provider": "openai",
+                     *       "llm_model": "gpt-4o-mini",
+                     *       "tts_provider": "elevenlabs",
+                     *       "stt_provider": "deepgram",
+                     *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *       "recording_enabled": true,
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an agent */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "name": "Appointment reminder",
+                     *       "llm_provider": "openai",
+                     *       "llm_model": "gpt-4o-mini",
+                     *       "tts_provider": "elevenlabs",
+                     *       "stt_provider": "deepgram",
+                     *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *       "recording_enabled": true,
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "ambience_enabled": false,
+                     *       "voicemail_detection": "detect_message_end",
+                     *       "voicemail_action": "leave_message",
+                     *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *       "max_duration_seconds": 600,
+                     *       "dtmf_shortcuts": {
+                     *         "0": {
+                     *           "action": "transfer",
+                     *           "destination": "+14155550142",
+                     *           "mode": "warm"
+                     *         }
+                     *       },
+                     *       "transfer_mode": "warm",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
+                 *       "ambience_enabled": true,
+                 *       "interruption": {
+                 *         "min_words": 3
+                 *       },
+                 *       "turn_taking": {
+                 *         "unfinished_wait_ms": 2500
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgentUpdate"];
+            };
+        };
+        responses: {
+            /** @description Update an agent (only the fields sent) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "name": "Appointment reminder",
+                     *       "llm_provider": "openai",
+                     *       "llm_model": "gpt-4o-mini",
+                     *       "tts_provider": "elevenlabs",
+                     *       "stt_provider": "deepgram",
+                     *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
+                     *       "recording_enabled": true,
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "ambience_enabled": true,
+                     *       "voicemail_detection": "detect_message_end",
+                     *       "voicemail_action": "leave_message",
+                     *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *       "max_duration_seconds": 600,
+                     *       "dtmf_shortcuts": {
+                     *         "0": {
+                     *           "action": "transfer",
+                     *           "destination": "+14155550142",
+                     *           "mode": "warm"
+                     *         }
+                     *       },
+                     *       "transfer_mode": "warm",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "interruption": {
+                     *         "min_words": 3
+                     *       },
+                     *       "turn_taking": {
+                     *         "unfinished_wait_ms": 2500
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTools: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List tools (no pagination) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
+                     *           "name": "check_order_status",
+                     *           "type": "http",
+                     *           "description": "Looks up the delivery status of an order by its number.",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ToolListItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "check_order_status",
+                 *       "type": "http",
+                 *       "description": "Looks up the delivery status of an order by its number.",
+                 *       "config": {
+                 *         "method": "GET",
+                 *         "url": "https://api.example.com/orders/{order_id}/status",
+                 *         "headers": {
+                 *           "Authorization": "Bearer sk_test_51Hc2xV0a9Q7"
+                 *         }
+                 *       },
+                 *       "parameters": [
+                 *         {
+                 *           "name": "order_id",
+                 *           "description": "The order number the caller reads out, e.g. 10023",
+                 *           "required": true
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ToolCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a tool */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
+                     *       "name": "check_order_status",
+                     *       "type": "http",
+                     *       "description": "Looks up the delivery status of an order by its number.",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "config": {
+                     *         "method": "GET",
+                     *         "url": "https://api.example.com/orders/{order_id}/status"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ToolCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listToolTemplates: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List integration templates (method, URL, required headers, settings, parameters) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "templateId": "google_calendar.create_event",
+                     *           "title": "Google Calendar: create an event",
+                     *           "description": "Adds an event to a Google Calendar (events.insert), optionally inviting the caller.",
+                     *           "docsUrl": "https://developers.google.com/calendar/api/v3/reference/events/insert",
+                     *           "method": "POST",
+                     *           "url": "https://www.googleapis.com/calendar/v3/calendars/{calendar_id}/events",
+                     *           "requiredHeaders": [
+                     *             "Authorization"
+                     *           ],
+                     *           "contentType": "application/json",
+                     *           "body": {
+                     *             "summary": "{summary}",
+                     *             "description": "{details}",
+                     *             "start": {
+                     *               "dateTime": "{start}",
+                     *               "timeZone": "{time_zone}"
+                     *             },
+                     *             "end": {
+                     *               "dateTime": "{end}",
+                     *               "timeZone": "{time_zone}"
+                     *             },
+                     *             "attendees": [
+                     *               {
+                     *                 "email": "{attendee_email}"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "settings": [
+                     *             {
+                     *               "name": "calendar_id",
+                     *               "description": "Calendar identifier, or `primary` for the signed-in user",
+                     *               "type": "string",
+                     *               "pattern": "^(?!\\.{1,2}$)[^\\s/?#\\\\]{1,254}$",
+                     *               "example": "primary"
+                     *             }
+                     *           ],
+                     *           "parameters": [
+                     *             {
+                     *               "name": "summary",
+                     *               "description": "Title of the event",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "start",
+                     *               "description": "Start time, RFC 3339 with offset, for example 2026-05-28T09:00:00-07:00",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "end",
+                     *               "description": "End time, RFC 3339 with offset",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "time_zone",
+                     *               "description": "IANA time zone of the event, for example America/Los_Angeles",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "details",
+                     *               "description": "Notes for the event description",
+                     *               "required": false
+                     *             },
+                     *             {
+                     *               "name": "attendee_email",
+                     *               "description": "The person's email address, to send them an invitation",
+                     *               "required": false
+                     *             }
+                     *           ],
+                     *           "parametersFromTool": false
+                     *         },
+                     *         {
+                     *           "templateId": "calcom.book_meeting",
+                     *           "title": "Cal.com: create a booking",
+                     *           "description": "Books a Cal.com event type for the caller (API v2 POST /v2/bookings).",
+                     *           "docsUrl": "https://cal.com/docs/api-reference/v2/bookings/create-a-booking",
+                     *           "method": "POST",
+                     *           "url": "https://api.cal.com/v2/bookings",
+                     *           "requiredHeaders": [
+                     *             "Authorization"
+                     *           ],
+                     *           "fixedHeaders": {
+                     *             "cal-api-version": "2024-08-13"
+                     *           },
+                     *           "contentType": "application/json",
+                     *           "body": {
+                     *             "eventTypeId": "{event_type_id}",
+                     *             "start": "{start}",
+                     *             "attendee": {
+                     *               "name": "{name}",
+                     *               "email": "{email}",
+                     *               "timeZone": "{time_zone}"
+                     *             }
+                     *           },
+                     *           "settings": [
+                     *             {
+                     *               "name": "event_type_id",
+                     *               "description": "The Cal.com event type to book",
+                     *               "type": "integer",
+                     *               "example": 123456
+                     *             }
+                     *           ],
+                     *           "parameters": [
+                     *             {
+                     *               "name": "start",
+                     *               "description": "Start time in UTC, ISO 8601, for example 2026-05-28T16:00:00Z",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "name",
+                     *               "description": "The attendee's full name",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "email",
+                     *               "description": "The attendee's email address",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "time_zone",
+                     *               "description": "The attendee's IANA time zone, for example Europe/Rome",
+                     *               "required": true
+                     *             }
+                     *           ],
+                     *           "parametersFromTool": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ToolTemplate"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tool_01JWRFBSERD1BS3W9VV6RZM94Y */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a tool, header values masked */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
+                     *       "name": "check_order_status",
+                     *       "type": "http",
+                     *       "description": "Looks up the delivery status of an order by its number.",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "config": {
+                     *         "method": "GET",
+                     *         "url": "https://api.example.com/orders/{order_id}/status",
+                     *         "headers": {
+                     *           "Authorization": "********"
+                     *         }
+                     *       },
+                     *       "parameters": [
+                     *         {
+                     *           "name": "order_id",
+                     *           "description": "The order number the caller reads out, e.g. 10023",
+                     *           "required": true
+                     *         }
+                     *       ],
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tool"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tool_01JWRFBSERD1BS3W9VV6RZM94Y */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Looks up the delivery status and expected date of an order.",
+                 *       "config": {
+                 *         "headers": {
+                 *           "Authorization": "********"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ToolUpdate"];
+            };
+        };
+        responses: {
+            /** @description Update a tool (only the fields sent change) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
+                     *       "name": "check_order_status",
+                     *       "type": "http",
+                     *       "description": "Looks up the delivery status and expected date of an order.",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "config": {
+                     *         "method": "GET",
+                     *         "url": "https://api.example.com/orders/{order_id}/status",
+                     *         "headers": {
+                     *           "Authorization": "********"
+                     *         }
+                     *       },
+                     *       "parameters": [
+                     *         {
+                     *           "name": "order_id",
+                     *           "description": "The order number the caller reads out, e.g. 10023",
+                     *           "required": true
+                     *         }
+                     *       ],
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tool"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tool_01JWRFBSERD1BS3W9VV6RZM94Y */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listContacts: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List contacts, newest first; search by name or phone */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+                     *           "contactName": "Ada Lovelace",
+                     *           "phoneNumber": "+14155552671",
+                     *           "region": "US",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContactListItem"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contactName": "Ada Lovelace",
+                 *       "phoneNumber": "+14155552671",
+                 *       "region": "US",
+                 *       "externalFields": {
+                 *         "company": "Analytical Engines Ltd",
+                 *         "plan": "pro",
+                 *         "seats": 12,
+                 *         "vip": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContactCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a contact */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+                     *       "contactName": "Ada Lovelace",
+                     *       "phoneNumber": "+14155552671",
+                     *       "region": "US",
+                     *       "externalFields": {
+                     *         "company": "Analytical Engines Ltd",
+                     *         "plan": "pro",
+                     *         "seats": 12,
+                     *         "vip": true
+                     *       },
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ct_01JWRFDM1R9CFJ88P7TD5FBWNC */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a contact */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+                     *       "contactName": "Ada Lovelace",
+                     *       "phoneNumber": "+14155552671",
+                     *       "region": "US",
+                     *       "externalFields": {
+                     *         "company": "Analytical Engines Ltd",
+                     *         "plan": "pro",
+                     *         "seats": 12,
+                     *         "vip": true
+                     *       },
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ct_01JWRFDM1R9CFJ88P7TD5FBWNC */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ct_01JWRFDM1R9CFJ88P7TD5FBWNC */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contactName": "Ada King",
+                 *       "externalFields": {
+                 *         "plan": "enterprise",
+                 *         "vip": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContactUpdate"];
+            };
+        };
+        responses: {
+            /** @description Update a contact (JSON merge patch) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+                     *       "contactName": "Ada King",
+                     *       "phoneNumber": "+14155552671",
+                     *       "region": "US",
+                     *       "externalFields": {
+                     *         "company": "Analytical Engines Ltd",
+                     *         "plan": "enterprise",
+                     *         "seats": 12
+                     *       },
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    uploadContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ContactImportForm"];
+            };
+        };
+        responses: {
+            /** @description Import contacts from a CSV or .xlsx file (see docs/contact-import.md) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "imported": 2,
+                     *       "skipped": 1,
+                     *       "errors": [
+                     *         {
+                     *           "row": 4,
+                     *           "column": "phoneNumber",
+                     *           "value": "555-0199",
+                     *           "message": "is not a valid phone number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContactImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listHistory: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+                agentType?: "voice" | "chat" | "video";
+                /** @description An ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z). */
+                startDate?: string;
+                /** @description An ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z). */
+                endDate?: string;
+                search?: string;
+                success?: "true" | "false";
+                agentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List call history, newest first, with filters */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *           "agentType": "voice",
+                     *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "fullName": "Ada Lovelace",
+                     *           "mobileNumber": "+14155552671",
+                     *           "callDuration": 95,
+                     *           "callEndReason": "customer_hangup",
+                     *           "callSummary": "Confirmed the appointment for 3 June at 10:30.",
+                     *           "callCost": 1.5833,
+                     *           "workspace_id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "analysis": {
+                     *             "status": "completed",
+                     *             "success": {
+                     *               "pass": true,
+                     *               "reason": "The patient confirmed the appointment."
+                     *             },
+                     *             "data": {
+                     *               "appointment_confirmed": true,
+                     *               "reschedule_requested": false
+                     *             },
+                     *             "analyzedAt": "2025-06-02T14:04:49.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["HistoryListItem"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one call record with transcript */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "agentType": "voice",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "fullName": "Ada Lovelace",
+                     *       "mobileNumber": "+14155552671",
+                     *       "callDuration": 95,
+                     *       "callEndReason": "customer_hangup",
+                     *       "callSummary": "Confirmed the appointment for 3 June at 10:30.",
+                     *       "callCost": 1.5833,
+                     *       "workspace_id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "analysis": {
+                     *         "status": "completed",
+                     *         "success": {
+                     *           "pass": true,
+                     *           "reason": "The patient confirmed the appointment."
+                     *         },
+                     *         "data": {
+                     *           "appointment_confirmed": true,
+                     *           "reschedule_requested": false
+                     *         },
+                     *         "analyzedAt": "2025-06-02T14:04:49.000Z"
+                     *       },
+                     *       "callTranscript": "agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!",
+                     *       "callRecordingUrl": "s3://voice-agents-recordings/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HistoryRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRecordingUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A presigned download URL for the call recording, valid 15 minutes */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://voice-agents-recordings.s3.us-east-1.amazonaws.com/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=3b1f0c9e",
+                     *       "expiresAt": "2025-06-02T14:18:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecordingUrl"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startPhoneCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours gets the first answer and starts nothing; the same key with another body is 422 idempotency_key_reused. Use a new random value (e.g. a UUID) per call. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                 *       "phoneNumber": "+14155552671",
+                 *       "phoneNumberId": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+                 *       "contactName": "Ada Lovelace"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PhoneCallRequest"];
+            };
+        };
+        responses: {
+            /** @description Start an outbound phone call (reserves credits; optional Idempotency-Key header); a number on the workspace's do-not-call list is refused (409 do_not_call, recorded in history) unless consentedCall is true */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "call_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "status": "initiated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours gets the first answer and starts nothing; the same key with another body is 422 idempotency_key_reused. Use a new random value (e.g. a UUID) per call. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                 *       "phoneNumber": "+14155552671",
+                 *       "phoneNumberId": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+                 *       "contactName": "Ada Lovelace"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PhoneCallRequest"];
+            };
+        };
+        responses: {
+            /** @description Start an outbound phone call (alias of /api/optimus/phone-call) */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "call_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "status": "initiated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMeetingLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                 *       "contactName": "Ada Lovelace",
+                 *       "phoneNumber": "+14155552671"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MeetingLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Create a single-use video meeting link (credit check) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "call_id": "call_01JWRFK3TRZXKY0WVNX2WE4XSF",
+                     *       "room_url": "https://api.example.com/meeting/call_01JWRFK3TRZXKY0WVNX2WE4XSF?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MeetingLinkResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                 *       "contactName": "Ada Lovelace"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChatRequest"];
+            };
+        };
+        responses: {
+            /** @description Start a text chat with an agent (credit check for one message); the answer is the chat session: open chatUrl and talk over the WebSocket (docs/chat.md) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chatId": "call_01JWRFM8Q2D7XK4TNV9B3C6YHZ",
+                     *       "agentName": "Ava",
+                     *       "chatUrl": "wss://stream.example.com/web-chat",
+                     *       "credential": "wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28",
+                     *       "expiresAt": "2026-11-23T16:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openMeeting: {
+        parameters: {
+            query?: {
+                /** @example q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /** @example call_01JWRFK3TRZXKY0WVNX2WE4XSF */
+                callId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open a meeting link: the Join page; looks at the single-use token without using it (410 once used or expired). Without a token: the room page a reload lands on */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No such meeting link (an HTML page). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link not found</title></head><body><main><h1>Link not found</h1><p>This meeting link is not valid.</p></main></body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The link was already opened or has expired (an HTML page). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link already used</title></head><body><main><h1>Link already used</h1><p>This meeting link has already been opened. Ask for a new link.</p></main></body></html> */
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    joinMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFK3TRZXKY0WVNX2WE4XSF */
+                callId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Join a meeting: redeems the single-use token sent in the body, form or JSON (410 once used or expired); with Accept: application/json the answer is the web session (docs/meeting.md) */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "callId": "call_01JWRFK3TRZXKY0WVNX2WE4XSF",
+                     *       "agentName": "Ava",
+                     *       "streamUrl": "wss://stream.example.com/web-stream",
+                     *       "credential": "wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28",
+                     *       "expiresAt": "2026-11-23T15:20:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MeetingJoined"];
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No such meeting link: a page, or the JSON error body (not_found) to a client asking for JSON. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link not found</title></head><body><main><h1>Link not found</h1><p>This meeting link is not valid.</p></main></body></html> */
+                    "text/html": string;
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Meeting link was not found.",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link was already opened (link_used) or has expired (link_expired): a page, or the JSON error body to a client asking for JSON. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link already used</title></head><body><main><h1>Link already used</h1><p>This meeting link has already been opened. Ask for a new link.</p></main></body></html> */
+                    "text/html": string;
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "link_used",
+                     *         "message": "This meeting link has already been used. Ask for a new link.",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    meetingAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example meeting.js */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Meeting page assets (its script, audio worklets and stylesheet) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    widgetLoader: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The widget loader script: one <script> tag on any page (docs/widget.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    startWidgetChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": {
+                    apiKey: string;
+                    agentId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Start a widget text chat: widget key, agent and Origin checked as for a call; the answer is the chat session for /web-chat (docs/chat.md). JSON sent as text/plain (no preflight) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chatId": "call_01JWRFM8Q2D7XK4TNV9B3C6YHZ",
+                     *       "agentName": "Ava",
+                     *       "chatUrl": "wss://stream.example.com/web-chat",
+                     *       "credential": "wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28",
+                     *       "expiresAt": "2026-11-23T16:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            402: components["responses"]["PaymentRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startWidgetSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": {
+                    apiKey: string;
+                    agentId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Start a widget voice call: widget key, agent and Origin checked; the answer is the web session for /web-stream (docs/widget.md). The body is JSON sent as text/plain so the browser needs no preflight */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "callId": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "agentName": "Ava",
+                     *       "streamUrl": "wss://stream.example.com/web-stream",
+                     *       "credential": "wss1.eyJjYWxsSWQiOiJjYWxsXzAxSldSRks.Qm9vb29vb29vb29vb29vb29vb29vb29vb28",
+                     *       "expiresAt": "2026-11-23T15:20:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MeetingJoined"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            402: components["responses"]["PaymentRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchPhoneNumbers: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                /** @example US */
+                country?: string;
+                /** @example 415 */
+                areaCode?: string;
+                contains?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search numbers for sale (buy takes one of these) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "number": "+14155550123",
+                     *           "friendlyName": "(415) 555-0123",
+                     *           "locality": "San Francisco",
+                     *           "region": "CA",
+                     *           "postalCode": "94103",
+                     *           "country": "US",
+                     *           "capabilities": {
+                     *             "voice": true,
+                     *             "sms": true,
+                     *             "mms": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AvailablePhoneNumber"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    buyPhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phoneNumber": "+14155550123"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PhoneNumberBuy"];
+            };
+        };
+        responses: {
+            /** @description Buy a number for the workspace */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+                     *       "number": "+14155550123",
+                     *       "status": "active",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PhoneNumberBought"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importPhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phoneNumber": "+14155550142",
+                 *       "telephonyAccountSid": "AC3f9c2a71d4e85b06a7c1e9d2b4f60a58",
+                 *       "telephonyAuthToken": "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PhoneNumberImport"];
+            };
+        };
+        responses: {
+            /** @description Import a number from your own telephony account (BYOT); points its webhooks at the platform */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+                     *       "number": "+14155550142",
+                     *       "status": "active",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "type": "byot"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PhoneNumberImported"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPhoneNumbers: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List phone numbers, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+                     *           "number": "+14155550123",
+                     *           "status": "active",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PhoneNumber"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example pn_01JWRFFEMRDV3APXSJENM3G73Y */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a phone number */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+                     *       "number": "+14155550123",
+                     *       "status": "active",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PhoneNumber"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example pn_01JWRFFEMRDV3APXSJENM3G73Y */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example pn_01JWRFFEMRDV3APXSJENM3G73Y */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PhoneNumberUpdate"];
+            };
+        };
+        responses: {
+            /** @description Assign (or with null unassign) the agent that answers inbound calls */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
+                     *       "number": "+14155550123",
+                     *       "status": "active",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PhoneNumber"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCampaigns: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List campaigns, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+                     *           "name": "June appointment reminders",
+                     *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "status": "running",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CampaignListItem"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "June appointment reminders",
+                 *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                 *       "phoneNumberIds": [
+                 *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+                 *       ],
+                 *       "contacts": {
+                 *         "contactIds": [
+                 *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+                 *         ]
+                 *       },
+                 *       "callingWindow": {
+                 *         "start": "09:00",
+                 *         "end": "20:00",
+                 *         "days": [
+                 *           "mon",
+                 *           "tue",
+                 *           "wed",
+                 *           "thu",
+                 *           "fri"
+                 *         ]
+                 *       },
+                 *       "concurrency": 2,
+                 *       "retry": {
+                 *         "no_answer": {
+                 *           "retries": 2,
+                 *           "delayMinutes": 60
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CampaignCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a campaign (draft): an agent calling a list of contacts within their hours, with retries */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+                     *       "name": "June appointment reminders",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "phoneNumberIds": [
+                     *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+                     *       ],
+                     *       "contacts": {
+                     *         "contactIds": [
+                     *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+                     *         ]
+                     *       },
+                     *       "schedule": {
+                     *         "startAt": "2025-06-02T13:00:00.000Z",
+                     *         "endAt": "2025-06-09T01:00:00.000Z"
+                     *       },
+                     *       "callingWindow": {
+                     *         "start": "09:00",
+                     *         "end": "20:00",
+                     *         "days": [
+                     *           "mon",
+                     *           "tue",
+                     *           "wed",
+                     *           "thu",
+                     *           "fri"
+                     *         ]
+                     *       },
+                     *       "concurrency": 2,
+                     *       "retry": {
+                     *         "no_answer": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 60
+                     *         },
+                     *         "busy": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 15
+                     *         },
+                     *         "voicemail": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 240
+                     *         },
+                     *         "failed": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 30
+                     *         }
+                     *       },
+                     *       "status": "draft",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "progress": {
+                     *         "status": "draft",
+                     *         "contacts": {
+                     *           "total": 1,
+                     *           "pending": 1,
+                     *           "inFlight": 0,
+                     *           "finished": 0,
+                     *           "skipped": 0
+                     *         },
+                     *         "outcomes": {
+                     *           "answered": 0,
+                     *           "voicemail": 0,
+                     *           "busy": 0,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "attempts": {
+                     *           "answered": 0,
+                     *           "voicemail": 0,
+                     *           "busy": 0,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "nextAttempts": [
+                     *           {
+                     *             "contactId": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+                     *             "at": "2025-06-02T14:03:11.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a campaign and its progress (counts per outcome, calls in flight, next attempts) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+                     *       "name": "June appointment reminders",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "phoneNumberIds": [
+                     *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+                     *       ],
+                     *       "contacts": {
+                     *         "contactIds": [
+                     *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+                     *         ]
+                     *       },
+                     *       "schedule": {
+                     *         "startAt": "2025-06-02T13:00:00.000Z",
+                     *         "endAt": "2025-06-09T01:00:00.000Z"
+                     *       },
+                     *       "callingWindow": {
+                     *         "start": "09:00",
+                     *         "end": "20:00",
+                     *         "days": [
+                     *           "mon",
+                     *           "tue",
+                     *           "wed",
+                     *           "thu",
+                     *           "fri"
+                     *         ]
+                     *       },
+                     *       "concurrency": 2,
+                     *       "retry": {
+                     *         "no_answer": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 60
+                     *         },
+                     *         "busy": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 15
+                     *         },
+                     *         "voicemail": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 240
+                     *         },
+                     *         "failed": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 30
+                     *         }
+                     *       },
+                     *       "status": "running",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "progress": {
+                     *         "status": "running",
+                     *         "contacts": {
+                     *           "total": 2,
+                     *           "pending": 1,
+                     *           "inFlight": 0,
+                     *           "finished": 1,
+                     *           "skipped": 0
+                     *         },
+                     *         "outcomes": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 0,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "attempts": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 1,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "nextAttempts": [
+                     *           {
+                     *             "contactId": "ct_01JWRFWH5R1K9TB3YD6QZ2MC8P",
+                     *             "at": "2025-06-02T15:35:45.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCampaignResults: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+                state?: "pending" | "dialing" | "done" | "skipped";
+            };
+            header?: never;
+            path: {
+                /** @example cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per-contact results of a campaign with their call ids */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "contactId": "ct_01JWRFDM1R9CFJ88P7TD5FBWNC",
+                     *           "contactName": "Ada Lovelace",
+                     *           "phoneNumber": "+14155552671",
+                     *           "state": "done",
+                     *           "attempts": 2,
+                     *           "lastOutcome": "answered",
+                     *           "callIds": [
+                     *             "call_01JWRFYC3R5N8QW2HT7XK4BD9E",
+                     *             "call_01JWRFH97RNSQ4B7JD31A2QE39"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CampaignResult"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Start a draft campaign: it dials from its start time */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+                     *       "name": "June appointment reminders",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "phoneNumberIds": [
+                     *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+                     *       ],
+                     *       "contacts": {
+                     *         "contactIds": [
+                     *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+                     *         ]
+                     *       },
+                     *       "schedule": {
+                     *         "startAt": "2025-06-02T13:00:00.000Z",
+                     *         "endAt": "2025-06-09T01:00:00.000Z"
+                     *       },
+                     *       "callingWindow": {
+                     *         "start": "09:00",
+                     *         "end": "20:00",
+                     *         "days": [
+                     *           "mon",
+                     *           "tue",
+                     *           "wed",
+                     *           "thu",
+                     *           "fri"
+                     *         ]
+                     *       },
+                     *       "concurrency": 2,
+                     *       "retry": {
+                     *         "no_answer": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 60
+                     *         },
+                     *         "busy": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 15
+                     *         },
+                     *         "voicemail": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 240
+                     *         },
+                     *         "failed": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 30
+                     *         }
+                     *       },
+                     *       "status": "scheduled",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "progress": {
+                     *         "status": "scheduled",
+                     *         "contacts": {
+                     *           "total": 2,
+                     *           "pending": 1,
+                     *           "inFlight": 0,
+                     *           "finished": 1,
+                     *           "skipped": 0
+                     *         },
+                     *         "outcomes": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 0,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "attempts": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 1,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "nextAttempts": [
+                     *           {
+                     *             "contactId": "ct_01JWRFWH5R1K9TB3YD6QZ2MC8P",
+                     *             "at": "2025-06-02T15:35:45.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pauseCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pause a campaign: no new dials; calls in flight finish */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+                     *       "name": "June appointment reminders",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "phoneNumberIds": [
+                     *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+                     *       ],
+                     *       "contacts": {
+                     *         "contactIds": [
+                     *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+                     *         ]
+                     *       },
+                     *       "schedule": {
+                     *         "startAt": "2025-06-02T13:00:00.000Z",
+                     *         "endAt": "2025-06-09T01:00:00.000Z"
+                     *       },
+                     *       "callingWindow": {
+                     *         "start": "09:00",
+                     *         "end": "20:00",
+                     *         "days": [
+                     *           "mon",
+                     *           "tue",
+                     *           "wed",
+                     *           "thu",
+                     *           "fri"
+                     *         ]
+                     *       },
+                     *       "concurrency": 2,
+                     *       "retry": {
+                     *         "no_answer": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 60
+                     *         },
+                     *         "busy": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 15
+                     *         },
+                     *         "voicemail": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 240
+                     *         },
+                     *         "failed": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 30
+                     *         }
+                     *       },
+                     *       "status": "paused",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "progress": {
+                     *         "status": "paused",
+                     *         "contacts": {
+                     *           "total": 2,
+                     *           "pending": 1,
+                     *           "inFlight": 0,
+                     *           "finished": 1,
+                     *           "skipped": 0
+                     *         },
+                     *         "outcomes": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 0,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "attempts": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 1,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "nextAttempts": [
+                     *           {
+                     *             "contactId": "ct_01JWRFWH5R1K9TB3YD6QZ2MC8P",
+                     *             "at": "2025-06-02T15:35:45.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resume a paused campaign */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+                     *       "name": "June appointment reminders",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "phoneNumberIds": [
+                     *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+                     *       ],
+                     *       "contacts": {
+                     *         "contactIds": [
+                     *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+                     *         ]
+                     *       },
+                     *       "schedule": {
+                     *         "startAt": "2025-06-02T13:00:00.000Z",
+                     *         "endAt": "2025-06-09T01:00:00.000Z"
+                     *       },
+                     *       "callingWindow": {
+                     *         "start": "09:00",
+                     *         "end": "20:00",
+                     *         "days": [
+                     *           "mon",
+                     *           "tue",
+                     *           "wed",
+                     *           "thu",
+                     *           "fri"
+                     *         ]
+                     *       },
+                     *       "concurrency": 2,
+                     *       "retry": {
+                     *         "no_answer": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 60
+                     *         },
+                     *         "busy": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 15
+                     *         },
+                     *         "voicemail": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 240
+                     *         },
+                     *         "failed": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 30
+                     *         }
+                     *       },
+                     *       "status": "scheduled",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "progress": {
+                     *         "status": "scheduled",
+                     *         "contacts": {
+                     *           "total": 2,
+                     *           "pending": 1,
+                     *           "inFlight": 0,
+                     *           "finished": 1,
+                     *           "skipped": 0
+                     *         },
+                     *         "outcomes": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 0,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "attempts": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 1,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "nextAttempts": [
+                     *           {
+                     *             "contactId": "ct_01JWRFWH5R1K9TB3YD6QZ2MC8P",
+                     *             "at": "2025-06-02T15:35:45.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a campaign for good: nobody more is dialed */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "cmp_01JWRFTPKR8D2MZ6XQ4VN7HB3C",
+                     *       "name": "June appointment reminders",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "phoneNumberIds": [
+                     *         "pn_01JWRFFEMRDV3APXSJENM3G73Y"
+                     *       ],
+                     *       "contacts": {
+                     *         "contactIds": [
+                     *           "ct_01JWRFDM1R9CFJ88P7TD5FBWNC"
+                     *         ]
+                     *       },
+                     *       "schedule": {
+                     *         "startAt": "2025-06-02T13:00:00.000Z",
+                     *         "endAt": "2025-06-09T01:00:00.000Z"
+                     *       },
+                     *       "callingWindow": {
+                     *         "start": "09:00",
+                     *         "end": "20:00",
+                     *         "days": [
+                     *           "mon",
+                     *           "tue",
+                     *           "wed",
+                     *           "thu",
+                     *           "fri"
+                     *         ]
+                     *       },
+                     *       "concurrency": 2,
+                     *       "retry": {
+                     *         "no_answer": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 60
+                     *         },
+                     *         "busy": {
+                     *           "retries": 2,
+                     *           "delayMinutes": 15
+                     *         },
+                     *         "voicemail": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 240
+                     *         },
+                     *         "failed": {
+                     *           "retries": 1,
+                     *           "delayMinutes": 30
+                     *         }
+                     *       },
+                     *       "status": "cancelled",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "progress": {
+                     *         "status": "cancelled",
+                     *         "contacts": {
+                     *           "total": 2,
+                     *           "pending": 1,
+                     *           "inFlight": 0,
+                     *           "finished": 1,
+                     *           "skipped": 0
+                     *         },
+                     *         "outcomes": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 0,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "attempts": {
+                     *           "answered": 1,
+                     *           "voicemail": 0,
+                     *           "busy": 1,
+                     *           "no_answer": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "nextAttempts": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDoNotCall: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the do-not-call list */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "phoneNumber": "+14155550188",
+                     *           "source": "api",
+                     *           "reason": "Asked by email not to be called",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DncEntry"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addDoNotCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phoneNumber": "+14155550188",
+                 *       "reason": "Asked by email not to be called"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DncCreate"];
+            };
+        };
+        responses: {
+            /** @description Add a number to the do-not-call list (no campaign dials it) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "phoneNumber": "+14155550188",
+                     *       "source": "api",
+                     *       "reason": "Asked by email not to be called",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DncEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    uploadDoNotCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description CSV: a phoneNumber column, or one column of numbers; at most 10,000 rows
+                     */
+                    file: Blob;
+                    workspaceId?: string;
+                    defaultCountry?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Add the numbers of a CSV file to the do-not-call list */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "added": 120,
+                     *       "existing": 3,
+                     *       "errors": [
+                     *         {
+                     *           "row": 7,
+                     *           "value": "12345",
+                     *           "message": "not a phone number in E.164 form (or set defaultCountry)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DncImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDoNotCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example +14155550188 */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether a number is on the do-not-call list (404 if not) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "phoneNumber": "+14155550188",
+                     *       "source": "api",
+                     *       "reason": "Asked by email not to be called",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DncEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteDoNotCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example +14155550188 */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List webhook endpoints, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "whe_01JWRFN6ERB2Q5TV3C8XW0H7JD",
+                     *           "url": "https://crm.example.com/hooks/voice-agents",
+                     *           "description": "CRM: log every call and its outcome",
+                     *           "eventTypes": [
+                     *             "call.ended",
+                     *             "call.analyzed"
+                     *           ],
+                     *           "status": "enabled",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.example.com/hooks/voice-agents",
+                 *       "description": "CRM: log every call and its outcome",
+                 *       "eventTypes": [
+                 *         "call.ended",
+                 *         "call.analyzed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a webhook endpoint; the signing secret is shown once, in this answer */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "whe_01JWRFN6ERB2Q5TV3C8XW0H7JD",
+                     *       "url": "https://crm.example.com/hooks/voice-agents",
+                     *       "description": "CRM: log every call and its outcome",
+                     *       "eventTypes": [
+                     *         "call.ended",
+                     *         "call.analyzed"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T14:03:11.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3qkqTMvdaMw="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookSettings: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Workspace event settings (the credits.low threshold) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "creditsLowThreshold": 20
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "creditsLowThreshold": 20
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Set the workspace event settings; creditsLowThreshold null turns the credits.low alert off */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "creditsLowThreshold": 20
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example whe_01JWRFN6ERB2Q5TV3C8XW0H7JD */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a webhook endpoint (never its secret) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "whe_01JWRFN6ERB2Q5TV3C8XW0H7JD",
+                     *       "url": "https://crm.example.com/hooks/voice-agents",
+                     *       "description": "CRM: log every call and its outcome",
+                     *       "eventTypes": [
+                     *         "call.ended",
+                     *         "call.analyzed"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example whe_01JWRFN6ERB2Q5TV3C8XW0H7JD */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example whe_01JWRFN6ERB2Q5TV3C8XW0H7JD */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventTypes": [
+                 *         "call.ended",
+                 *         "call.analyzed",
+                 *         "call.transfer"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description Update a webhook endpoint; enabled: true re-enables one disabled for failing */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "whe_01JWRFN6ERB2Q5TV3C8XW0H7JD",
+                     *       "url": "https://crm.example.com/hooks/voice-agents",
+                     *       "description": "CRM: log every call and its outcome",
+                     *       "eventTypes": [
+                     *         "call.ended",
+                     *         "call.analyzed",
+                     *         "call.transfer"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example whe_01JWRFN6ERB2Q5TV3C8XW0H7JD */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotate the signing secret; the old one keeps signing for 24 hours */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_3q2+7wAAAAB0ZXN0LXNlY3JldC1yb3RhdGVkLWtleS0wMQ==",
+                     *       "previousSecretExpiresAt": "2025-06-03T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example whe_01JWRFN6ERB2Q5TV3C8XW0H7JD */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a test.ping event to the endpoint */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "eventId": "evt_01JWRFQ0ZR6M4KQ8YB2D9NWS5E",
+                     *       "deliveryId": "dlv_01JWRFRVJR3H7XGA5P1QK8ZC6M"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example whe_01JWRFN6ERB2Q5TV3C8XW0H7JD */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2025-06-02T00:00:00Z",
+                 *       "until": "2025-06-02T23:59:59Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Deliver stored events again: one by id, or a time range. Limited per endpoint and per workspace, with an hourly budget of replayed deliveries: a range beyond what is left is cut short (truncated, nextSince), a spent budget is 429 */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "replayed": 1,
+                     *       "deliveryIds": [
+                     *         "dlv_01JWRFRVJR3H7XGA5P1QK8ZC6M"
+                     *       ],
+                     *       "truncated": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookReplayResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+                status?: "pending" | "retrying" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @example whe_01JWRFN6ERB2Q5TV3C8XW0H7JD */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery log of an endpoint: attempts, status, latency, response excerpt */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "dlv_01JWRFRVJR3H7XGA5P1QK8ZC6M",
+                     *           "endpointId": "whe_01JWRFN6ERB2Q5TV3C8XW0H7JD",
+                     *           "eventId": "evt_01JWRFQ0ZR6M4KQ8YB2D9NWS5E",
+                     *           "eventType": "call.ended",
+                     *           "status": "succeeded",
+                     *           "attempts": [
+                     *             {
+                     *               "at": "2025-06-02T14:04:47.120Z",
+                     *               "status": 503,
+                     *               "latencyMs": 212,
+                     *               "responseExcerpt": "{\"error\":\"maintenance\"}"
+                     *             },
+                     *             {
+                     *               "at": "2025-06-02T14:04:52.701Z",
+                     *               "status": 200,
+                     *               "latencyMs": 87,
+                     *               "responseExcerpt": "{\"ok\":true}"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2025-06-02T14:04:47.090Z",
+                     *           "updatedAt": "2025-06-02T14:04:52.788Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProviderKeys: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the workspace's own vendor keys, masked (vendor, last four characters, dates, last test) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "provider": "deepgram",
+                     *           "last4": "9a0f",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *           "lastTestedAt": "2025-06-02T15:20:45.000Z",
+                     *           "lastTestResult": "valid"
+                     *         },
+                     *         {
+                     *           "provider": "elevenlabs",
+                     *           "last4": "c41d",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *           "lastTestedAt": "2025-06-02T15:20:45.000Z",
+                     *           "lastTestResult": "valid"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ProviderKey"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setProviderKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example deepgram */
+                provider: "openai" | "anthropic" | "google" | "deepgram" | "assemblyai" | "speechmatics" | "elevenlabs" | "cartesia";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "apiKey": "3f1b9c0d2e7a48f5b6c1d09e8a7f2b4c5d6e9a0f"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProviderKeySet"];
+            };
+        };
+        responses: {
+            /** @description Set (or replace) the workspace's own key at a vendor; its calls then use it and are not charged that vendor's share */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "deepgram",
+                     *       "last4": "9a0f",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProviderKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteProviderKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example deepgram */
+                provider: "openai" | "anthropic" | "google" | "deepgram" | "assemblyai" | "speechmatics" | "elevenlabs" | "cartesia";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testProviderKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example deepgram */
+                provider: "openai" | "anthropic" | "google" | "deepgram" | "assemblyai" | "speechmatics" | "elevenlabs" | "cartesia";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Test the stored key with the vendor's cheapest authenticated request; the verdict is kept on the key */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "deepgram",
+                     *       "result": "valid",
+                     *       "vendorStatus": 200,
+                     *       "message": "deepgram accepted the key.",
+                     *       "testedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProviderKeyTested"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    twilioVoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Twilio voice webhook (signed by Twilio): answers inbound calls with TwiML */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    twilioStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    twilioAmd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    twilioTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Twilio <Gather> action of a warm transfer's target (signed by Twilio): answers with TwiML */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "Correct-horse-9",
+                 *       "workspaceName": "Bayview Dental"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    workspaceName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Dashboard: create an account and its workspace; a confirmation code is emailed (the same answer for a taken address) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "confirmationRequired": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        confirmationRequired: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmSignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "code": "482913"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "Correct-horse-9"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Dashboard: sign in; answers a session key and sets the HttpOnly refresh cookie */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": "vas_Qm7T2wX9pL4cV8nB1rK6yH3sD5fG0jZaE2uI7oP9tRw",
+                     *       "expiresAt": "2025-06-02T14:18:11.000Z",
+                     *       "user": {
+                     *         "id": "6f1c2e84-93b7-4d5a-a0c8-2b1e7f94d3a6",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "workspace": {
+                     *         "id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *         "name": "Bayview Dental",
+                     *         "role": "owner"
+                     *       },
+                     *       "workspaces": [
+                     *         {
+                     *           "id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "name": "Bayview Dental",
+                     *           "role": "owner"
+                     *         },
+                     *         {
+                     *           "id": "ws_01JWRFYC3RH4V8P2MX6QD9N1TE",
+                     *           "name": "Bayview Orthodontics",
+                     *           "role": "member"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        apiKey: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        user: {
+                            id: string;
+                            email: string;
+                        };
+                        workspace: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                        };
+                        workspaces: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    workspaceId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Dashboard: a fresh session key from the refresh cookie; workspaceId switches workspace (x-requested-with: dashboard) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": "vas_Qm7T2wX9pL4cV8nB1rK6yH3sD5fG0jZaE2uI7oP9tRw",
+                     *       "expiresAt": "2025-06-02T14:18:11.000Z",
+                     *       "user": {
+                     *         "id": "6f1c2e84-93b7-4d5a-a0c8-2b1e7f94d3a6",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "workspace": {
+                     *         "id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *         "name": "Bayview Dental",
+                     *         "role": "owner"
+                     *       },
+                     *       "workspaces": [
+                     *         {
+                     *           "id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "name": "Bayview Dental",
+                     *           "role": "owner"
+                     *         },
+                     *         {
+                     *           "id": "ws_01JWRFYC3RH4V8P2MX6QD9N1TE",
+                     *           "name": "Bayview Orthodontics",
+                     *           "role": "member"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        apiKey: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        user: {
+                            id: string;
+                            email: string;
+                        };
+                        workspace: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                        };
+                        workspaces: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    forgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Dashboard: email a password reset code (the same answer for an unknown address) */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "If an account exists for this address, a reset code is on its way."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "code": "730165",
+                 *       "password": "Battery-staple-4"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    code: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Hn4vR8kQ2mX7cT1bW9pL5sZ3dF6gJ0yAe8uK2oI4rVq"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Dashboard: join a workspace with an invitation's token (refresh cookie; x-requested-with: dashboard) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": "vas_Qm7T2wX9pL4cV8nB1rK6yH3sD5fG0jZaE2uI7oP9tRw",
+                     *       "expiresAt": "2025-06-02T14:18:11.000Z",
+                     *       "user": {
+                     *         "id": "6f1c2e84-93b7-4d5a-a0c8-2b1e7f94d3a6",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "workspace": {
+                     *         "id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *         "name": "Bayview Dental",
+                     *         "role": "owner"
+                     *       },
+                     *       "workspaces": [
+                     *         {
+                     *           "id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "name": "Bayview Dental",
+                     *           "role": "owner"
+                     *         },
+                     *         {
+                     *           "id": "ws_01JWRFYC3RH4V8P2MX6QD9N1TE",
+                     *           "name": "Bayview Orthodontics",
+                     *           "role": "member"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        apiKey: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        user: {
+                            id: string;
+                            email: string;
+                        };
+                        workspace: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                        };
+                        workspaces: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the workspace's API keys (never their values); owners only, with a session key */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "key_01JWRFTPNR8Q1B6ZK4XD3M2V7H",
+                     *           "name": "Production server",
+                     *           "scope": "full",
+                     *           "prefix": "vak_3fA9xY",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "lastUsedAt": "2025-06-02T15:20:45.000Z"
+                     *         },
+                     *         {
+                     *           "id": "key_01JWRFTPNR8Q1B6ZK4XD3M2V7J",
+                     *           "name": "Website widget",
+                     *           "scope": "widget",
+                     *           "prefix": "vak_Lm2Qw8",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "lastUsedAt": null,
+                     *           "agentIds": [
+                     *             "agt_01JWRF9YVRV07ZX0MV7YH6S11D"
+                     *           ],
+                     *           "origins": [
+                     *             "https://www.bayviewdental.example"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            scope: "full" | "widget";
+                            prefix: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            agentIds?: string[];
+                            origins?: string[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Production server",
+                 *       "scope": "full"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    scope?: "full" | "widget";
+                    agentIds?: string[];
+                    origins?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Create an API key (full or widget); its value is shown once, in this answer; owners only, with a session key */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": {
+                     *         "id": "key_01JWRFTPNR8Q1B6ZK4XD3M2V7H",
+                     *         "name": "Production server",
+                     *         "scope": "full",
+                     *         "prefix": "vak_3fA9xY",
+                     *         "createdAt": "2025-06-02T14:03:11.000Z",
+                     *         "lastUsedAt": null
+                     *       },
+                     *       "value": "vak_3fA9xYb7Kq2Lm8Nw4Rt6Vz1Cd5Fh0Jp9Sg3Xe7Ua2Wo"
+                     *     }
+                     */
+                    "application/json": {
+                        key: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            scope: "full" | "widget";
+                            prefix: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            agentIds?: string[];
+                            origins?: string[];
+                        };
+                        value: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example key_01JWRFTPNR8Q1B6ZK4XD3M2V7H */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's members and their roles (session key) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "userId": "6f1c2e84-93b7-4d5a-a0c8-2b1e7f94d3a6",
+                     *           "email": "ada@example.com",
+                     *           "role": "owner",
+                     *           "joinedAt": "2025-06-02T14:03:11.000Z"
+                     *         },
+                     *         {
+                     *           "userId": "0b9d4a27-5c1e-4f83-b6a2-8e7d3c1f5a90",
+                     *           "email": "grace@example.com",
+                     *           "role": "member",
+                     *           "joinedAt": "2025-06-02T15:20:45.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            userId: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                            /** Format: date-time */
+                            joinedAt: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "role": "member"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /**
+                     * @description Default: `"member"`.
+                     * @enum {string}
+                     */
+                    role?: "owner" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description Invite an email address to the workspace; answers the invitation link (owners only, with a session key) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "invitation": {
+                     *         "id": "inv_01JWRFWH8R5C2N9TQ7EJ4K6B3A",
+                     *         "email": "grace@example.com",
+                     *         "role": "member",
+                     *         "link": "https://api.example.com/dashboard/accept-invitation#token=Hn4vR8kQ2mX7cT1bW9pL5sZ3dF6gJ0yAe8uK2oI4rVq",
+                     *         "expiresAt": "2025-06-09T14:03:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        invitation: {
+                            id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                            /** Format: uri */
+                            link: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createUserWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Bayview Orthodontics"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create another workspace, owned by the signed-in user (session key); switch to it with /auth/refresh */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workspace": {
+                     *         "id": "ws_01JWRFYC3RH4V8P2MX6QD9N1TE",
+                     *         "name": "Bayview Orthodontics",
+                     *         "role": "owner"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        workspace: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCredits: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Credit balance, reserved credits and usage per day over the last 30 days */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balance": 412.5,
+                     *       "reserved": 10,
+                     *       "usage": [
+                     *         {
+                     *           "day": "2025-06-01",
+                     *           "credits": 18.25,
+                     *           "calls": 7
+                     *         },
+                     *         {
+                     *           "day": "2025-06-02",
+                     *           "credits": 9.5,
+                     *           "calls": 4
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        balance: number;
+                        reserved: number;
+                        usage: {
+                            /** Format: date */
+                            day: string;
+                            credits: number;
+                            calls: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Start page: links to the dashboard, this reference and the OpenAPI document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This API as an OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    docs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description API reference page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    docsAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description API reference page assets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+}
