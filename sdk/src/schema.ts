@@ -232,6 +232,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the calls that are not over (initiated, dialing, ringing, in-progress), newest first; optional agentId (docs/calls.md, "Following a call") */
+        get: operations["listCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One call, live or ended: its state, and its history record's id once written */
+        get: operations["getCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/optimus/meeting-link": {
         parameters: {
             query?: never;
@@ -803,6 +837,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stand-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The platform's simulated vendors (loopback stand-ins under npm start), or one agent's with `agentId`: what each is and the key variable that makes it real. `simulated` is false on real vendors */
+        get: operations["listStandIns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/twilio/voice": {
         parameters: {
             query?: never;
@@ -899,6 +950,23 @@ export interface paths {
         put?: never;
         /** Dashboard: confirm the email address with its code */
         post: operations["confirmSignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/resend-confirmation-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard: email a new sign-up confirmation code, replacing the last (the same answer for an unknown or confirmed address) */
+        post: operations["resendConfirmationCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1670,6 +1738,40 @@ export interface components {
             call_id: string;
             /** @constant */
             status: "initiated";
+        };
+        /**
+         * @example {
+         *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "type": "voice",
+         *       "direction": "outbound",
+         *       "state": "in-progress",
+         *       "from": "+14155550123",
+         *       "to": "+14155552671",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "answeredAt": "2025-06-02T14:03:19.000Z",
+         *       "endedAt": null,
+         *       "endReason": null,
+         *       "historyId": null
+         *     }
+         */
+        CallView: {
+            id: string;
+            agentId: string;
+            /** @enum {string} */
+            type: "voice" | "chat" | "video";
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            /** @enum {string} */
+            state: "initiated" | "dialing" | "ringing" | "in-progress" | "completed" | "busy" | "no-answer" | "failed" | "canceled";
+            from: string | null;
+            to: string;
+            /** Format: date-time */
+            createdAt: string;
+            answeredAt: string | null;
+            endedAt: string | null;
+            endReason: ("customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "error") | null;
+            historyId: string | null;
         };
         /**
          * @example {
@@ -2478,6 +2580,34 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "type": "voice",
+         *       "direction": "outbound",
+         *       "state": "in-progress",
+         *       "from": "+14155550123",
+         *       "to": "+14155552671",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "answeredAt": "2025-06-02T14:03:19.000Z"
+         *     }
+         */
+        LiveCall: {
+            id: string;
+            agentId: string;
+            /** @enum {string} */
+            type: "voice" | "chat" | "video";
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            /** @enum {string} */
+            state: "initiated" | "dialing" | "ringing" | "in-progress" | "completed" | "busy" | "no-answer" | "failed" | "canceled";
+            from: string | null;
+            to: string;
+            /** Format: date-time */
+            createdAt: string;
+            answeredAt: string | null;
+        };
+        /**
+         * @example {
          *       "callId": "call_01JWRFK3TRZXKY0WVNX2WE4XSF",
          *       "agentName": "Ava",
          *       "streamUrl": "wss://stream.example.com/web-stream",
@@ -2492,6 +2622,21 @@ export interface components {
             credential: string;
             /** Format: date-time */
             expiresAt: string;
+            standIns?: {
+                parts: {
+                    /**
+                     * @description `stt` speech recognition, `llm` the language model, `tts` the voice, `telephony` phone calls.
+                     * @enum {string}
+                     */
+                    capability: "stt" | "llm" | "tts" | "telephony";
+                    /** @description The vendor the agent names (`deepgram`, `openai`, `twilio`, ...). */
+                    vendor: string;
+                    /** @description The environment variable whose real key switches this vendor to its real service. */
+                    keyVariable: string;
+                }[];
+                /** @description What is simulated and how to make it real, one paragraph to show as is. */
+                message: string;
+            };
         };
         /**
          * @example {
@@ -2688,6 +2833,44 @@ export interface components {
             url: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "simulated": true,
+         *       "notice": {
+         *         "parts": [
+         *           {
+         *             "capability": "llm",
+         *             "vendor": "openai",
+         *             "keyVariable": "OPENAI_API_KEY"
+         *           },
+         *           {
+         *             "capability": "tts",
+         *             "vendor": "elevenlabs",
+         *             "keyVariable": "ELEVENLABS_API_KEY"
+         *           }
+         *         ],
+         *         "message": "Simulated: the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins. The model repeats back what it is told and the voice is a tone. To make them real, set OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs (npm start: in its environment) and restart it."
+         *       }
+         *     }
+         */
+        StandInsView: {
+            simulated: boolean;
+            notice?: {
+                parts: {
+                    /**
+                     * @description `stt` speech recognition, `llm` the language model, `tts` the voice, `telephony` phone calls.
+                     * @enum {string}
+                     */
+                    capability: "stt" | "llm" | "tts" | "telephony";
+                    /** @description The vendor the agent names (`deepgram`, `openai`, `twilio`, ...). */
+                    vendor: string;
+                    /** @description The environment variable whose real key switches this vendor to its real service. */
+                    keyVariable: string;
+                }[];
+                /** @description What is simulated and how to make it real, one paragraph to show as is. */
+                message: string;
+            };
         };
         /**
          * @example {
@@ -4935,6 +5118,114 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCalls: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+                agentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the calls that are not over (initiated, dialing, ringing, in-progress), newest first; optional agentId (docs/calls.md, "Following a call") */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "type": "voice",
+                     *           "direction": "outbound",
+                     *           "state": "in-progress",
+                     *           "from": "+14155550123",
+                     *           "to": "+14155552671",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "answeredAt": "2025-06-02T14:03:19.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LiveCall"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One call, live or ended: its state, and its history record's id once written */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "type": "voice",
+                     *       "direction": "outbound",
+                     *       "state": "in-progress",
+                     *       "from": "+14155550123",
+                     *       "to": "+14155552671",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "answeredAt": "2025-06-02T14:03:19.000Z",
+                     *       "endedAt": null,
+                     *       "endReason": null,
+                     *       "historyId": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7466,6 +7757,59 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listStandIns: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                /** @description Only this agent's vendors (404 when it is not the workspace's). */
+                agentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform's simulated vendors (loopback stand-ins under npm start), or one agent's with `agentId`: what each is and the key variable that makes it real. `simulated` is false on real vendors */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "simulated": true,
+                     *       "notice": {
+                     *         "parts": [
+                     *           {
+                     *             "capability": "llm",
+                     *             "vendor": "openai",
+                     *             "keyVariable": "OPENAI_API_KEY"
+                     *           },
+                     *           {
+                     *             "capability": "tts",
+                     *             "vendor": "elevenlabs",
+                     *             "keyVariable": "ELEVENLABS_API_KEY"
+                     *           }
+                     *         ],
+                     *         "message": "Simulated: the language model (OpenAI) and the voice (ElevenLabs) are local stand-ins. The model repeats back what it is told and the voice is a tone. To make them real, set OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs (npm start: in its environment) and restart it."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StandInsView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     twilioVoice: {
         parameters: {
             query?: never;
@@ -7658,6 +8002,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendConfirmationCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Dashboard: email a new sign-up confirmation code, replacing the last (the same answer for an unknown or confirmed address) */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "If this address is waiting for confirmation, a new code is on its way."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];

@@ -1,13 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { query } from './api.js';
-import { api } from './session.js';
+import { call } from './session.js';
 import { Notice } from './ui.js';
-
-/** `GET /api/stand-ins` (docs/provider-keys.md, "Simulated vendors"). */
-interface StandInsView {
-  readonly simulated: boolean;
-  readonly notice?: { readonly parts: readonly { capability: string; vendor: string; keyVariable: string }[]; readonly message: string };
-}
 
 const NAMES: Record<string, string> = { stt: 'speech recognition', llm: 'language model', tts: 'voice', telephony: 'telephony' };
 
@@ -17,7 +10,7 @@ const NAMES: Record<string, string> = { stt: 'speech recognition', llm: 'languag
  * capability in one short line (History and a call's page, whose records come from those vendors).
  */
 export function StandInsNotice({ agentId }: { agentId?: string }) {
-  const view = useQuery({ queryKey: ['stand-ins', agentId ?? ''], queryFn: () => api<StandInsView>('GET', `/api/stand-ins${query({ agentId })}`), staleTime: 5 * 60_000 });
+  const view = useQuery({ queryKey: ['stand-ins', agentId ?? ''], queryFn: () => call((c) => c.GET('/api/stand-ins', { params: { query: { agentId } } })), staleTime: 5 * 60_000 });
   const notice = view.data?.notice;
   if (!notice) return null;
   if (agentId) {
