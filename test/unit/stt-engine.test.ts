@@ -266,9 +266,9 @@ describe('SttEngine', () => {
       { connection: 3, utterance: 1, audio: undefined, sampleRate: RATE },
       { connection: 3, utterance: 2, audio: undefined, sampleRate: RATE },
     ]);
-    // Each also sees the 100 ms of audio up to the frame where speech was declared (onset: two 20 ms
-    // frames), here the silence before the voice and the voice's first 40 ms.
-    const expected = concat(silence(1_200), voiced(300)).subarray(1_200 * 8 - 60 * 8, 1_200 * 8 + 40 * 8);
+    // Each also sees the 100 ms of audio up to the frame where speech was declared (onset: 250 ms of
+    // voice, reached in the 20 ms frame that ends at 260 ms), here the voice from 160 ms to 260 ms.
+    const expected = concat(silence(1_200), voiced(300)).subarray(1_200 * 8 + 160 * 8, 1_200 * 8 + 260 * 8);
     for (const ctx of seen.slice(1)) expect((ctx as { audio: Int16Array }).audio).toEqual(expected);
   });
 
