@@ -17,7 +17,9 @@ const NAMES: Record<string, string> = { stt: 'speech recognition', llm: 'languag
  * capability in one short line (History and a call's page, whose records come from those vendors).
  */
 export function StandInsNotice({ agentId }: { agentId?: string }) {
-  const view = useQuery({ queryKey: ['stand-ins', agentId ?? ''], queryFn: () => api<StandInsView>('GET', `/api/stand-ins${query({ agentId })}`), staleTime: 5 * 60_000 });
+  // The talk panel starts a browser call: no telephony in it.
+  const params = agentId ? { agentId, channel: 'web' } : {};
+  const view = useQuery({ queryKey: ['stand-ins', agentId ?? ''], queryFn: () => api<StandInsView>('GET', `/api/stand-ins${query(params)}`), staleTime: 5 * 60_000 });
   const notice = view.data?.notice;
   if (!notice) return null;
   if (agentId) {
