@@ -161,7 +161,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     const row = page.getByRole('row', { name: /Grace Hopper/ });
     await row.waitFor();
     // History says its calls ran on simulated vendors (the record's transcript is the stand-ins' script).
-    expect(await page.locator('.notice-warning').textContent()).toMatch(/^Simulated: calls here run on local stand-ins for speech recognition, language model, voice, telephony\./);
+    expect(await page.locator('.notice-warning').textContent()).toMatch(/^Simulated: calls here run on local stand-ins for speech recognition, the language model, the voice and telephony\. .*DEEPGRAM_API_KEY/);
     await checkScreen(page, 'history-list', ['.notice-warning', 'table', 'form[role=search]']);
     await row.getByRole('link').click();
     await page.waitForURL(new RegExp(`/dashboard/history/${callId}$`));

@@ -9,7 +9,7 @@ interface StandInsView {
   readonly notice?: { readonly parts: readonly { capability: string; vendor: string; keyVariable: string }[]; readonly message: string };
 }
 
-const NAMES: Record<string, string> = { stt: 'speech recognition', llm: 'language model', tts: 'voice', telephony: 'telephony' };
+const NAMES: Record<string, string> = { stt: 'speech recognition', llm: 'the language model', tts: 'the voice', telephony: 'telephony' };
 
 /**
  * Says which vendors are simulated and the step that makes them real; nothing on real vendors. With
@@ -28,11 +28,11 @@ export function StandInsNotice({ agentId }: { agentId?: string }) {
     );
   }
   const capabilities = [...new Set(notice.parts.map((p) => NAMES[p.capability] ?? p.capability))];
-  const variables = [...new Set(notice.parts.map((p) => (p.keyVariable === 'TWILIO_ACCOUNT_SID' ? 'TWILIO_ACCOUNT_SID + TWILIO_AUTH_TOKEN' : p.keyVariable)))];
+  const named = capabilities.length > 1 ? `${capabilities.slice(0, -1).join(', ')} and ${capabilities.at(-1)}` : capabilities[0];
   return (
     <Notice kind="warning">
-      Simulated: calls here run on local stand-ins for {capabilities.join(', ')}. Transcripts are scripted lines, not what was said, and the
-      agent&rsquo;s voice is a tone. To make a vendor real, set its key ({variables.join(', ')}) where the platform runs and restart it.
+      Simulated: calls here run on local stand-ins for {named}. Their transcripts are scripted lines, not what was said. To make a vendor real, set
+      its key (for example {notice.parts[0]!.keyVariable}) where the platform runs and restart it (docs/provider-keys.md).
     </Notice>
   );
 }
