@@ -9,11 +9,15 @@ interface StandInsView {
   readonly notice?: { readonly parts: readonly { capability: string; vendor: string; keyVariable: string }[]; readonly message: string };
 }
 
+const VENDORS: Record<string, string> = {
+  deepgram: 'Deepgram', assemblyai: 'AssemblyAI', speechmatics: 'Speechmatics', openai: 'OpenAI', anthropic: 'Anthropic', google: 'Google',
+  elevenlabs: 'ElevenLabs', cartesia: 'Cartesia', twilio: 'Twilio',
+};
 const NAMES: Record<string, string> = { stt: 'speech recognition', llm: 'the language model', tts: 'the voice', telephony: 'telephony' };
 
 /**
  * Says which vendors are simulated and the step that makes them real; nothing on real vendors. With
- * `agentId`, that agent's vendors in the server's words (the talk panel); without, every simulated
+ * `agentId`, that agent's vendors and key variables (the talk panel); without, every simulated
  * capability in one short line (History and a call's page, whose records come from those vendors).
  */
 export function StandInsNotice({ agentId }: { agentId?: string }) {
@@ -23,8 +27,14 @@ export function StandInsNotice({ agentId }: { agentId?: string }) {
   const notice = view.data?.notice;
   if (!notice) return null;
   if (agentId) {
+    // The panel is a narrow column: the vendors and the variables, not the server's whole paragraph.
+    const vendors = [...new Set(notice.parts.map((p) => VENDORS[p.vendor] ?? p.vendor))];
+    const variables = [...new Set(notice.parts.map((p) => p.keyVariable))];
     return (
-      <Notice kind="warning">{notice.message}</Notice>
+      <Notice kind="warning">
+        Simulated: this agent runs on local stand-ins ({vendors.join(', ')}), so it does not hear what you say and its voice is a tone. To make them
+        real, set {variables.join(', ')} where the platform runs and restart it.
+      </Notice>
     );
   }
   const capabilities = [...new Set(notice.parts.map((p) => NAMES[p.capability] ?? p.capability))];
