@@ -34,6 +34,7 @@ export type StandInsView = z.infer<typeof StandInsView>;
 export const StandInsQuery = z.object({
   workspaceId: z.string().min(1).max(64).optional(),
   agentId: z.string().min(1).max(64).optional().describe("Only this agent's vendors (404 when it is not the workspace's)."),
+  channel: z.enum(['web', 'phone']).optional().describe('`web`: the vendors of a browser call (meeting, widget), so no telephony. Default: every call, telephony included.'),
 });
 
 const NAMES: Record<string, string> = {

@@ -51,8 +51,8 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     expect(await open.getAttribute('href')).toMatch(new RegExp(`^${rig.p.baseUrl}/meeting/call_\\w+\\?token=`));
     expect(await open.getAttribute('target')).toBe('_blank');
     // The talk panel says which of the agent's vendors are simulated here, and the key that makes each real.
-    expect(await page.locator('section:has(#talk-heading) .notice-warning').textContent()).toMatch(
-      /^Simulated: speech recognition \(Deepgram\), the language model \(Anthropic\) and the voice \(Deepgram\) are local stand-ins\..*set DEEPGRAM_API_KEY and ANTHROPIC_API_KEY where the platform runs/,
+    expect(await page.locator('section:has(#talk-heading) .notice-warning').textContent()).toBe(
+      'Simulated: this agent runs on local stand-ins (Deepgram, Anthropic), so it does not hear what you say and its voice is a tone. To make them real, set DEEPGRAM_API_KEY, ANTHROPIC_API_KEY where the platform runs and restart it.',
     );
     await checkScreen(page, 'agent-edit', ['#talk-heading', 'section:has(#talk-heading) .notice-warning', '.card a.btn-primary']);
 
@@ -161,7 +161,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     const row = page.getByRole('row', { name: /Grace Hopper/ });
     await row.waitFor();
     // History says its calls ran on simulated vendors (the record's transcript is the stand-ins' script).
-    expect(await page.locator('.notice-warning').textContent()).toMatch(/^Simulated: calls here run on local stand-ins for speech recognition, language model, voice, telephony\./);
+    expect(await page.locator('.notice-warning').textContent()).toMatch(/^Simulated: calls here run on local stand-ins for speech recognition, the language model, the voice and telephony\. .*DEEPGRAM_API_KEY/);
     await checkScreen(page, 'history-list', ['.notice-warning', 'table', 'form[role=search]']);
     await row.getByRole('link').click();
     await page.waitForURL(new RegExp(`/dashboard/history/${callId}$`));

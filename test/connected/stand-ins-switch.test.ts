@@ -97,7 +97,8 @@ describe('real keys for speech recognition, the model and the voice', () => {
     const agent = await vp.agent({ stt_provider: 'deepgram', llm_provider: 'openai', tts_provider: 'elevenlabs' });
     // Phone calls still go to the Twilio stand-in: only telephony is left.
     expect(await standIns(agent)).toMatchObject({ simulated: true, notice: { parts: [{ capability: 'telephony', vendor: 'twilio' }] } });
-    // A meeting has no telephony: its page has no notice at all.
+    // A browser call has no telephony: nothing simulated, and the meeting page has no notice at all.
+    expect((await vp.api('GET', `/api/stand-ins?agentId=${agent._id}&channel=web`, undefined)).body).toEqual({ simulated: false });
     const link = await vp.api('POST', '/api/optimus/meeting-link', { assistantId: agent._id });
     const page = await (await fetch((link.body as { room_url: string }).room_url)).text();
     expect(page).toContain('Call with Receptionist');
