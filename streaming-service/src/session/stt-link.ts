@@ -14,6 +14,13 @@ import { VendorError } from '../../../lib/vendors/shared/errors.js';
  *   dropped are recognized from the start, not from the middle. Finals already received are not replayed,
  *   so no words come twice.
  *
+ * Audio goes to a stream no faster than real time (`maxSendSpeed`), measured from the moment the stream
+ * opened: the replay after a reconnect is paced, not sent in one burst. AssemblyAI closes a session whose
+ * audio arrives faster than real time (3007 "Audio Transmission Rate Exceeded", its common-errors page) and
+ * no vendor here documents a faster rate, so a burst would trade the dropped socket for a refused one. The
+ * cost: after a reconnect the vendor hears the caller as late as the replay was long (at most
+ * `maxReplayMs`, usually the second or two of the words in progress) until the call's next reconnect or end.
+ *
  * When every attempt at a vendor fails, the vendor is down: the link moves to the agent's next fallback
  * transcriber (same audio format), replaying the same audio to it, with a fresh round of attempts. Only when
  * the last one fails too does the call lose its ears (`onFatal`). A vendor that refuses the connection for
@@ -44,9 +51,14 @@ export interface SttLinkOptions {
    * every frame at once.
    */
   readonly sendChunkMs: number;
+  /**
+   * The fastest a stream is fed, in ms of audio per ms since it opened: 1 is real time. A chunk goes out once
+   * the audio before it is due (a real-time source's rule), so live audio is never held back, only a replay.
+   */
+  readonly maxSendSpeed: number;
 }
 
-export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000, sendChunkMs: 60 };
+export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000, sendChunkMs: 60, maxSendSpeed: 1 };
 
 export class SttLink {
   private stream: SttStream | undefined;
@@ -59,6 +71,13 @@ export class SttLink {
   private pendingBytes = 0;
   private readonly chunkBytes: number;
   private readonly maxReplayBytes: number;
+  private readonly bytesPerMs: number;
+  /** Chunks for the open stream not sent yet because they are not due (a replay being paced), oldest first. */
+  private unsent: Uint8Array[] = [];
+  /** When the open stream opened, and how much audio (ms) it has been sent since. */
+  private streamOpenedAt = 0;
+  private sentMs = 0;
+  private pumpTimer: NodeJS.Timeout | undefined;
   /** How many times a stream was reopened after a failure (for figures and tests). */
   reconnects = 0;
   /** Which of {@link providers} is in use: moves on when one stays down, never back. */
@@ -77,6 +96,7 @@ export class SttLink {
   ) {
     this.options = { ...DEFAULT_STT_LINK, ...options };
     const perMs = bytesPerMs(sttOptions.format ?? PHONE_AUDIO);
+    this.bytesPerMs = perMs;
     this.chunkBytes = this.options.sendChunkMs * perMs;
     this.maxReplayBytes = this.options.maxReplayMs * perMs;
   }
@@ -95,12 +115,15 @@ export class SttLink {
           return;
         }
         this.stream = stream;
-        for (const chunk of this.replay) stream.sendAudio(chunk);
+        this.streamOpenedAt = performance.now();
+        this.sentMs = 0;
+        this.unsent = [...this.replay];
+        this.pump();
         for await (const event of stream.events) this.receive(event);
         if (this.closed) return;
         throw new Error('the transcription stream ended');
       } catch (error) {
-        this.stream = undefined;
+        this.detach();
         if (this.closed) return;
         if (performance.now() - openedAt >= this.options.healthyAfterMs) attempt = 0;
         const refusedForGood = !connected && error instanceof VendorError && !error.retryable;
@@ -147,15 +170,59 @@ export class SttLink {
     this.replay.push(chunk);
     this.replayBytes += chunk.length;
     while (this.replayBytes > this.maxReplayBytes && this.replay.length > 1) this.replayBytes -= this.replay.shift()!.length;
-    this.stream?.sendAudio(chunk);
+    if (!this.stream) return;
+    this.unsent.push(chunk);
+    this.pump();
+  }
+
+  /**
+   * Sends the open stream every unsent chunk that is due: one whose start, in ms of audio, has come in real
+   * time since the stream opened (times `maxSendSpeed`); wakes up for the next one while any wait.
+   */
+  private pump(): void {
+    const stream = this.stream;
+    if (!stream || this.pumpTimer) return;
+    const elapsedMs = (performance.now() - this.streamOpenedAt) * this.options.maxSendSpeed;
+    while (this.unsent.length > 0 && this.sentMs <= elapsedMs) {
+      const chunk = this.unsent.shift()!;
+      this.sentMs += chunk.length / this.bytesPerMs;
+      stream.sendAudio(chunk);
+    }
+    if (this.unsent.length === 0) return this.settleDrain();
+    const waitMs = Math.max(1, Math.ceil((this.sentMs - elapsedMs) / this.options.maxSendSpeed));
+    this.pumpTimer = setTimeout(() => {
+      this.pumpTimer = undefined;
+      this.pump();
+    }, waitMs);
+  }
+
+  private drainWaiters: (() => void)[] = [];
+
+  private settleDrain(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** The stream is gone: nothing more is paced into it (the replay buffer keeps what it needs). */
+  private detach(): void {
+    this.stream = undefined;
+    clearTimeout(this.pumpTimer);
+    this.pumpTimer = undefined;
+    this.unsent = [];
+    this.settleDrain();
   }
 
   async close(): Promise<void> {
-    // The caller's last words go out before the vendor is asked to flush its results.
+    // The caller's last words go out before the vendor is asked to flush its results, at the paced rate:
+    // after a reconnect that is as long as the vendor is behind (at most the replay, bounded by maxReplayMs).
     this.flush();
     this.closed = true;
     this.replay = [];
-    await this.stream?.close();
+    if (this.stream && this.unsent.length > 0) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    const stream = this.stream;
+    this.detach();
+    await stream?.close();
   }
 
   private receive(event: SttEvent): void {
@@ -163,8 +230,9 @@ export class SttLink {
     // them in the buffer may belong to them too, but a final covers everything the vendor had heard before
     // it, so the buffer restarts from here.
     if (event.type === 'transcript' && event.isFinal) {
-      this.replay = [];
-      this.replayBytes = 0;
+      // Chunks still waiting to be sent were not heard: they stay for a replay.
+      this.replay = [...this.unsent];
+      this.replayBytes = this.unsent.reduce((n, c) => n + c.length, 0);
     }
     this.onEvent(event);
   }
