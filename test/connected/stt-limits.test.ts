@@ -5,9 +5,12 @@
 //   the words in progress is paced, so the call goes on hearing the caller instead of going deaf;
 // - Deepgram's KeepAlive keeps a socket open only once it has had audio (a socket that never received any
 //   closes with 1011 NET-0001): the adapter's first message is audio, so a silent caller's socket stays up.
+// - OpenAI ends a Realtime session at 60 minutes (error session_expired, close 1001): the link rotates the
+//   stream at a turn's end before that, and every turn of the caller is still transcribed once.
 // Limits are shortened through the stand-ins' knobs where the vendor's value would make a test wait.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
+import { startOpenAiSttStandin } from '../../lib/local/standins/openai-stt.js';
 import { startSttStandins, type SttStandins } from '../../lib/local/standins/stt.js';
 import { loggerWith } from '../../lib/observability/log.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
@@ -129,5 +132,35 @@ describe('Deepgram: KeepAlive keeps only a socket that has had audio', () => {
     expect(inbound()[0]).toMatchObject({ kind: 'binary' });
     await stream.close();
     expect(session.closed).toMatchObject({ code: 1000 });
+  });
+});
+
+describe('OpenAI: a Realtime session ends at 60 minutes', () => {
+  it('the link rotates the stream at a turn\'s end before the limit; every turn is transcribed once', async () => {
+    // The stand-in's limit and the link's, shortened alike from OpenAI's 60 minutes to 4 s.
+    const limitMs = 4_000;
+    const openai = await startOpenAiSttStandin({}, { sessionLimitMs: limitMs });
+    try {
+      const provider = createSttProvider('openai', loadConfig({ OPENAI_API_KEY: 'standin', OPENAI_STT_BASE_URL: openai.baseUrl }));
+      const events: SttEvent[] = [];
+      const fatal: unknown[] = [];
+      const link = new SttLink([provider], OPTIONS, (e) => events.push(e), (e) => fatal.push(e), loggerWith({}), { sessionLimitMs: { openai: limitMs } });
+      const running = link.run();
+      await vi.waitFor(() => expect(openai.control.connections).toBe(1), { timeout: 10_000 });
+      const turns = 5;
+      for (let i = 0; i < turns; i += 1) await playRealTime(utterance(700, 1_000), (p) => link.sendAudio(p));
+      await vi.waitFor(() => expect(finalTexts(events)).toHaveLength(turns), { timeout: 15_000, interval: 50 });
+      await link.close();
+      await running;
+      expect(fatal).toEqual([]);
+      // No session reached the vendor's limit: each was closed by the client.
+      expect(openai.control.sessions.flatMap((s) => s.frames).some((f) => f.kind === 'text' && f.text.includes('session_expired'))).toBe(false);
+      for (const session of openai.control.sessions) expect(session.closed).toMatchObject({ by: 'client' });
+      expect(openai.control.sessions.length).toBeGreaterThanOrEqual(2);
+      expect(link.rotations).toBeGreaterThanOrEqual(1);
+      expect(link.reconnects).toBe(0);
+    } finally {
+      await openai.stop();
+    }
   });
 });

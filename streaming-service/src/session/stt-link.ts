@@ -56,9 +56,19 @@ export interface SttLinkOptions {
    * the audio before it is due (a real-time source's rule), so live audio is never held back, only a replay.
    */
   readonly maxSendSpeed: number;
+  /**
+   * Vendors whose sessions end after a fixed time: OpenAI's Realtime sessions end at 60 minutes
+   * (`session_expired`). The link opens a new stream before that: at the first end of turn after 90 % of
+   * the limit, or at 97 % whatever the caller is doing.
+   */
+  readonly sessionLimitMs: Readonly<Partial<Record<SttProvider['id'], number>>>;
 }
 
-export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000, sendChunkMs: 60, maxSendSpeed: 1 };
+/** Fractions of a session limit: rotate at a turn's end after the first, at the latest at the second. */
+const ROTATE_AT_TURN_END = 0.9;
+const ROTATE_AT_LATEST = 0.97;
+
+export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000, sendChunkMs: 60, maxSendSpeed: 1, sessionLimitMs: { openai: 60 * 60_000 } };
 
 export class SttLink {
   private stream: SttStream | undefined;
@@ -80,6 +90,12 @@ export class SttLink {
   private pumpTimer: NodeJS.Timeout | undefined;
   /** How many times a stream was reopened after a failure (for figures and tests). */
   reconnects = 0;
+  /** How many times a stream was replaced before its vendor's session limit ({@link SttLinkOptions.sessionLimitMs}). */
+  rotations = 0;
+  /** When the open stream is due for rotation at the next end of turn. */
+  private rotateAfter = Infinity;
+  /** The stream being rotated out, whose end is not a failure. */
+  private rotating: SttStream | undefined;
   /** Which of {@link providers} is in use: moves on when one stays down, never back. */
   private providerIndex = 0;
   private readonly options: SttLinkOptions;
@@ -104,7 +120,9 @@ export class SttLink {
   /** Opens the first stream and keeps one open until {@link close}. */
   async run(): Promise<void> {
     let attempt = 0;
+    let rotateTimer: NodeJS.Timeout | undefined;
     while (!this.closed) {
+      clearTimeout(rotateTimer);
       const openedAt = performance.now();
       let connected = false;
       try {
@@ -119,8 +137,17 @@ export class SttLink {
         this.sentMs = 0;
         this.unsent = [...this.replay];
         this.pump();
-        for await (const event of stream.events) this.receive(event);
+        const limitMs = this.options.sessionLimitMs[this.providers[this.providerIndex]!.id];
+        this.rotateAfter = limitMs === undefined ? Infinity : this.streamOpenedAt + limitMs * ROTATE_AT_TURN_END;
+        rotateTimer = limitMs === undefined ? undefined : setTimeout(() => this.rotate(stream), limitMs * ROTATE_AT_LATEST).unref();
+        for await (const event of stream.events) this.receive(event, stream);
         if (this.closed) return;
+        if (this.rotating === stream) {
+          // A planned rotation, not a failure: the next stream opens at once and gets the replay.
+          this.rotating = undefined;
+          this.rotations += 1;
+          continue;
+        }
         throw new Error('the transcription stream ended');
       } catch (error) {
         this.detach();
@@ -225,7 +252,24 @@ export class SttLink {
     await stream?.close();
   }
 
-  private receive(event: SttEvent): void {
+  /**
+   * Ends a stream before its vendor's session limit, at a turn's end where one comes in time: the stream is
+   * detached first, so the caller's audio from here on waits in the replay buffer for the next stream while
+   * this one flushes its last transcripts; nothing the caller says in between is lost.
+   */
+  private rotate(stream: SttStream): void {
+    if (this.closed || this.stream !== stream) return;
+    this.rotating = stream;
+    this.detach();
+    void stream.close();
+  }
+
+  private receive(event: SttEvent, from: SttStream): void {
+    // A stream being rotated out delivers its last words, but the replay belongs to the next stream now.
+    if (from !== this.stream) {
+      this.onEvent(event);
+      return;
+    }
     // Final words will not be recognized again: the audio they came from need not be replayed. Audio after
     // them in the buffer may belong to them too, but a final covers everything the vendor had heard before
     // it, so the buffer restarts from here.
@@ -235,6 +279,7 @@ export class SttLink {
       this.replayBytes = this.unsent.reduce((n, c) => n + c.length, 0);
     }
     this.onEvent(event);
+    if (event.type === 'transcript' && event.speechFinal && performance.now() >= this.rotateAfter) this.rotate(from);
   }
 }
 
