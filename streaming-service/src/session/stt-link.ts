@@ -1,6 +1,6 @@
 import { PHONE_AUDIO, bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
-import { concatBytes } from '../../../lib/vendors/shared/pcm.js';
+import { concatBytes, decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
 import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';
 
@@ -17,9 +17,10 @@ import { VendorError } from '../../../lib/vendors/shared/errors.js';
  * Audio goes to a stream no faster than real time (`maxSendSpeed`), measured from the moment the stream
  * opened: the replay after a reconnect is paced, not sent in one burst. AssemblyAI closes a session whose
  * audio arrives faster than real time (3007 "Audio Transmission Rate Exceeded", its common-errors page) and
- * no vendor here documents a faster rate, so a burst would trade the dropped socket for a refused one. The
- * cost: after a reconnect the vendor hears the caller as late as the replay was long (at most
- * `maxReplayMs`, usually the second or two of the words in progress) until the call's next reconnect or end.
+ * no vendor here documents a faster rate, so a burst would trade the dropped socket for a refused one. While
+ * the stream is behind the caller, waiting chunks that are silence (below {@link SILENCE_RMS}) are dropped
+ * instead of sent: the vendor catches up in the caller's next pause and never loses a word; its endpointing
+ * then counts the live silence that follows.
  *
  * When every attempt at a vendor fails, the vendor is down: the link moves to the agent's next fallback
  * transcriber (same audio format), replaying the same audio to it, with a fresh round of attempts. Only when
@@ -64,6 +65,12 @@ export interface SttLinkOptions {
   readonly sessionLimitMs: Readonly<Partial<Record<SttProvider['id'], number>>>;
 }
 
+/**
+ * A chunk quieter than this (RMS of 16-bit samples, about -50 dBFS) is line silence: well under telephone
+ * speech (-30 to -15 dBFS) and the stand-ins' VAD threshold (300), so dropping it to catch up drops no word.
+ */
+export const SILENCE_RMS = 100;
+
 /** Fractions of a session limit: rotate at a turn's end after the first, at the latest at the second. */
 const ROTATE_AT_TURN_END = 0.9;
 const ROTATE_AT_LATEST = 0.97;
@@ -90,6 +97,8 @@ export class SttLink {
   private pumpTimer: NodeJS.Timeout | undefined;
   /** How many times a stream was reopened after a failure (for figures and tests). */
   reconnects = 0;
+  /** Silence (ms) skipped to catch up with the caller after a paced replay (for figures and tests). */
+  skippedMs = 0;
   /** How many times a stream was replaced before its vendor's session limit ({@link SttLinkOptions.sessionLimitMs}). */
   rotations = 0;
   /** When the open stream is due for rotation at the next end of turn. */
@@ -210,10 +219,17 @@ export class SttLink {
     const stream = this.stream;
     if (!stream || this.pumpTimer) return;
     const elapsedMs = (performance.now() - this.streamOpenedAt) * this.options.maxSendSpeed;
-    while (this.unsent.length > 0 && this.sentMs <= elapsedMs) {
-      const chunk = this.unsent.shift()!;
-      this.sentMs += chunk.length / this.bytesPerMs;
-      stream.sendAudio(chunk);
+    while (this.unsent.length > 0) {
+      const chunk = this.unsent[0]!;
+      if (this.sentMs <= elapsedMs) {
+        this.unsent.shift();
+        this.sentMs += chunk.length / this.bytesPerMs;
+        stream.sendAudio(chunk);
+      } else if (this.isSilence(chunk)) {
+        // Behind the caller, and this wait is a pause: skip it rather than make the vendor hear it late.
+        this.unsent.shift();
+        this.skippedMs += chunk.length / this.bytesPerMs;
+      } else break;
     }
     if (this.unsent.length === 0) return this.settleDrain();
     const waitMs = Math.max(1, Math.ceil((this.sentMs - elapsedMs) / this.options.maxSendSpeed));
@@ -229,6 +245,10 @@ export class SttLink {
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
+  }
+
+  private isSilence(chunk: Uint8Array): boolean {
+    return rms(decodeToPcm(chunk, this.sttOptions.format ?? PHONE_AUDIO)) < SILENCE_RMS;
   }
 
   /** The stream is gone: nothing more is paced into it (the replay buffer keeps what it needs). */
