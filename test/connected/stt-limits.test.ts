@@ -50,6 +50,15 @@ async function playRealTime(audio: Uint8Array, send: (packet: Uint8Array) => voi
   }
 }
 
+/**
+ * Line silence in 20 ms packets on the wall clock until `done()` (at most 15 s): a phone line never stops
+ * sending audio, and a vendor hears the end of a turn in the silence it receives.
+ */
+async function silenceUntil(done: () => boolean, send: (packet: Uint8Array) => void): Promise<void> {
+  const packet = new Uint8Array(FRAME).fill(MULAW_SILENCE);
+  for (let i = 0; i < 750 && !done(); i += 1) await playRealTime(packet, send);
+}
+
 const finalTexts = (events: SttEvent[]) => events.flatMap((e) => (e.type === 'transcript' && e.isFinal && e.text ? [e.text] : []));
 
 describe('AssemblyAI: no audio faster than real time (3007)', () => {
@@ -88,7 +97,8 @@ describe('AssemblyAI: no audio faster than real time (3007)', () => {
     control.dropMidStream(1_200 * 8);
     const audio = [utterance(1_600, 900), utterance(800, 900), utterance(800, 900)];
     for (const turn of audio) await playRealTime(turn, (p) => link.sendAudio(p));
-    // The replay put the vendor behind the caller by its length: the last turn's final comes after that.
+    // The replay put the vendor behind the caller until it caught up in a pause; the line goes on meanwhile.
+    await silenceUntil(() => finalTexts(events).length >= 3, (p) => link.sendAudio(p));
     await vi.waitFor(() => expect(finalTexts(events)).toHaveLength(3), { timeout: 15_000, interval: 50 });
     await link.close();
     await running;
@@ -151,6 +161,7 @@ describe('OpenAI: a Realtime session ends at 60 minutes', () => {
       await vi.waitFor(() => expect(openai.control.connections).toBe(1), { timeout: 10_000 });
       const turns = 5;
       for (let i = 0; i < turns; i += 1) await playRealTime(utterance(700, 1_000), (p) => link.sendAudio(p));
+      await silenceUntil(() => finalTexts(events).length >= turns, (p) => link.sendAudio(p));
       await vi.waitFor(() => expect(finalTexts(events)).toHaveLength(turns), { timeout: 15_000, interval: 50 });
       await link.close();
       await running;

@@ -19,8 +19,9 @@ import { VendorError } from '../../../lib/vendors/shared/errors.js';
  * audio arrives faster than real time (3007 "Audio Transmission Rate Exceeded", its common-errors page) and
  * no vendor here documents a faster rate, so a burst would trade the dropped socket for a refused one. While
  * the stream is behind the caller, waiting chunks that are silence (below {@link SILENCE_RMS}) are dropped
- * instead of sent: the vendor catches up in the caller's next pause and never loses a word; its endpointing
- * then counts the live silence that follows.
+ * instead of sent, once the pause already sent is long enough for the vendor's end of turn (`endpointingMs`
+ * plus {@link KEPT_PAUSE_MARGIN_MS}): the vendor catches up in the caller's pauses, and never loses a word
+ * or a turn's end.
  *
  * When every attempt at a vendor fails, the vendor is down: the link moves to the agent's next fallback
  * transcriber (same audio format), replaying the same audio to it, with a fresh round of attempts. Only when
@@ -70,6 +71,8 @@ export interface SttLinkOptions {
  * speech (-30 to -15 dBFS) and the stand-ins' VAD threshold (300), so dropping it to catch up drops no word.
  */
 export const SILENCE_RMS = 100;
+/** Of a pause, the vendor always hears its endpointing silence and this much more before any is skipped. */
+export const KEPT_PAUSE_MARGIN_MS = 200;
 
 /** Fractions of a session limit: rotate at a turn's end after the first, at the latest at the second. */
 const ROTATE_AT_TURN_END = 0.9;
@@ -94,6 +97,8 @@ export class SttLink {
   /** When the open stream opened, and how much audio (ms) it has been sent since. */
   private streamOpenedAt = 0;
   private sentMs = 0;
+  /** Silence sent since the last sound: how much of the current pause the vendor has heard. */
+  private pauseSentMs = 0;
   private pumpTimer: NodeJS.Timeout | undefined;
   /** How many times a stream was reopened after a failure (for figures and tests). */
   reconnects = 0;
@@ -144,6 +149,7 @@ export class SttLink {
         this.stream = stream;
         this.streamOpenedAt = performance.now();
         this.sentMs = 0;
+        this.pauseSentMs = 0;
         this.unsent = [...this.replay];
         this.pump();
         const limitMs = this.options.sessionLimitMs[this.providers[this.providerIndex]!.id];
@@ -221,15 +227,20 @@ export class SttLink {
     const elapsedMs = (performance.now() - this.streamOpenedAt) * this.options.maxSendSpeed;
     while (this.unsent.length > 0) {
       const chunk = this.unsent[0]!;
-      if (this.sentMs <= elapsedMs) {
-        this.unsent.shift();
-        this.sentMs += chunk.length / this.bytesPerMs;
-        stream.sendAudio(chunk);
-      } else if (this.isSilence(chunk)) {
-        // Behind the caller, and this wait is a pause: skip it rather than make the vendor hear it late.
-        this.unsent.shift();
-        this.skippedMs += chunk.length / this.bytesPerMs;
-      } else break;
+      const ms = chunk.length / this.bytesPerMs;
+      const due = this.sentMs <= elapsedMs;
+      // Only a stream with a backlog can be behind; live audio that goes out as it comes is not measured.
+      const silent = (!due || this.unsent.length > 1) && this.isSilence(chunk);
+      if (!due && !(silent && this.pauseSentMs >= this.sttOptions.endpointingMs + KEPT_PAUSE_MARGIN_MS)) break;
+      this.unsent.shift();
+      if (!due) {
+        // Behind the caller, in a pause the vendor has already heard enough of: skip the rest of it.
+        this.skippedMs += ms;
+        continue;
+      }
+      this.sentMs += ms;
+      this.pauseSentMs = silent ? this.pauseSentMs + ms : 0;
+      stream.sendAudio(chunk);
     }
     if (this.unsent.length === 0) return this.settleDrain();
     const waitMs = Math.max(1, Math.ceil((this.sentMs - elapsedMs) / this.options.maxSendSpeed));
