@@ -76,8 +76,15 @@ const EnvSchema = z.object({
   TWILIO_SECRET_ARN: z.string().optional(),
   /** Twilio's REST origin; `npm start` and the tests point it at the local stand-in. */
   TWILIO_API_BASE_URL: z.url().default('https://api.twilio.com'),
-  /** The streaming service's Media Streams URL; defaults to PUBLIC_BASE_URL as ws(s) + /media-stream. */
-  STREAM_URL: z.url().optional(),
+  /**
+   * The streaming service's Media Streams URL; defaults to PUBLIC_BASE_URL as ws(s) + /media-stream. Twilio
+   * takes no query string on a `<Stream url>` (values go in `<Parameter>`s: twilio.com/docs/api/errors/31922),
+   * so one is refused here rather than at every call.
+   */
+  STREAM_URL: z
+    .url()
+    .refine((u) => !u.includes('?') && !u.includes('#'), 'STREAM_URL must have no query string or fragment: Twilio passes stream values in <Parameter>')
+    .optional(),
   /** The streaming service's browser transport (docs/meeting.md); defaults to PUBLIC_BASE_URL as ws(s) + /web-stream. */
   WEB_STREAM_URL: z.url().optional(),
   /** Call price in credits per minute, billed per started second (docs/calls.md). */

@@ -54,7 +54,10 @@ export async function applyAmdVerdict(deps: AmdDeps, owned: PhoneNumber, callId:
       await deps.telephony.port.updateCall(account, verdict.callSid, { status: 'completed' });
     }
   } catch (error) {
-    // The callee hung up first (20404): nothing left to do, the stream's end records the call.
-    if (!isTelephonyError(error, 'not_found')) throw error;
+    // The callee hung up first: nothing left to do, the stream's end records the call. What Twilio answers
+    // then is not documented (twilio-oai lists only 200 for this update): a 404 or a 400 such as 21220
+    // (Invalid call state for update) both mean the call is over, and neither is the webhook's failure.
+    if (!isTelephonyError(error, 'not_found') && !isTelephonyError(error, 'invalid')) throw error;
+    log('info', 'answering machine verdict for a call that already ended', { callId, callSid: verdict.callSid });
   }
 }

@@ -39,7 +39,10 @@ export const VENDORS: readonly VendorCase[] = [
       expect(steps.at(-1)).toEqual({ json: { type: 'CloseStream' } });
       for (const step of steps.slice(0, -1)) if ('json' in step) expect(step.json).toEqual({ type: 'KeepAlive' });
       expect(steps.filter((st) => 'json' in st && (st.json as { type: string }).type === 'KeepAlive').length).toBeGreaterThanOrEqual(1);
-      expect(binaryIn(s).reduce((n, f) => n + f.bytes, 0)).toBe(audioBytes);
+      // The adapter opens with 20 ms of silence (KeepAlive holds only a socket that has had audio).
+      expect(binaryIn(s)[0]!.bytes).toBe(160);
+      expect('binary' in steps[0]!).toBe(true);
+      expect(binaryIn(s).reduce((n, f) => n + f.bytes, 0)).toBe(audioBytes + 160);
       expect((sent(s).at(-1) as { json: { type: string } }).json.type).toBe('Metadata');
       expect(s.closed).toEqual({ code: 1000, reason: '', by: 'server' });
     },
@@ -164,7 +167,9 @@ export function widebandCallerAudio(trailingMs: number): Uint8Array {
 export const WIDEBAND_WIRE: Record<SttProviderId, (s: StandinSession, audioBytes: number) => void> = {
   deepgram: (s, audioBytes) => {
     expect(s.query).toMatchObject({ encoding: 'linear16', sample_rate: '16000', channels: '1' });
-    expect(binaryIn(s).reduce((n, f) => n + f.bytes, 0)).toBe(audioBytes);
+    // 20 ms of linear16 16 kHz silence first (640 bytes), then the audio.
+    expect(binaryIn(s)[0]!.bytes).toBe(640);
+    expect(binaryIn(s).reduce((n, f) => n + f.bytes, 0)).toBe(audioBytes + 640);
   },
   assemblyai: (s, audioBytes) => {
     expect(s.query).toMatchObject({ encoding: 'pcm_s16le', sample_rate: '16000' });

@@ -56,7 +56,7 @@ describe('STT stand-ins refuse an audio format as their vendor does', () => {
   });
 
   it('AssemblyAI: closes 3006 for an encoding it does not know', async () => {
-    const result = await probe(`${standinEnv.ASSEMBLYAI_BASE_URL!}?sample_rate=16000&encoding=pcm_f64le`, { Authorization: 'standin' });
+    const result = await probe(`${standinEnv.ASSEMBLYAI_BASE_URL!}?sample_rate=16000&encoding=pcm_f64le&speech_model=universal-streaming-english`, { Authorization: 'standin' });
     expect(result.close?.code).toBe(3006);
   });
 

@@ -2,9 +2,10 @@
  * Invariant: the AssemblyAI and Speechmatics stand-ins refuse what the real services refuse, in the
  * service's own shape, so a test catches a request the vendor would turn down:
  * - AssemblyAI (Universal-Streaming v3): an unknown `speech_model` is an `Error` frame
- *   `{type, error_code: 3006, error}` and close 3006 after the upgrade; a missing key or one AssemblyAI did not
- *   issue (another vendor's) closes 4001 "Not Authorized"; the adapter reports each as a non-retryable
- *   `VendorError` after one attempt.
+ *   `{type, error_code: 3006, error}` and close 3006 after the upgrade, and so is a missing one (AssemblyAI:
+ *   "speech_model is required ... There is no default model"); a missing key or one AssemblyAI did not issue
+ *   (another vendor's) closes 1008 "Unauthorized Connection: ..." (its common-errors page); the adapter
+ *   reports each as a non-retryable `VendorError` after one attempt.
  * - Speechmatics (real-time v2): an unknown `model` (or `operating_point`) is `Error invalid_model`, a language
  *   it does not transcribe `Error invalid_language`, both followed by the close; a temporary-key request with a
  *   key Speechmatics did not issue is 403, and a socket without a valid credential is refused (401).
@@ -53,8 +54,14 @@ describe('AssemblyAI stand-in', () => {
     expect(answer.messages).toEqual([{ type: 'Error', error_code: 3006, error: expect.stringMatching(/^Input validation error: speech_model/) }]);
   });
 
-  it('accepts both real models', async () => {
-    for (const model of ['universal-streaming-english', 'universal-streaming-multilingual']) {
+  it('refuses a session without speech_model, which AssemblyAI requires, the same way', async () => {
+    const answer = await converse(url(), { authorization: standins.env.ASSEMBLYAI_API_KEY! });
+    expect(answer.code).toBe(3006);
+    expect(answer.messages).toEqual([{ type: 'Error', error_code: 3006, error: 'Input validation error: speech_model is required' }]);
+  });
+
+  it('accepts the real models', async () => {
+    for (const model of ['universal-streaming-english', 'universal-streaming-multilingual', 'u3-rt-pro']) {
       const ws = new WebSocket(`${url()}&speech_model=${model}`, { headers: { authorization: standins.env.ASSEMBLYAI_API_KEY! } });
       const first = await new Promise<Record<string, unknown>>((resolve) => ws.once('message', (d) => resolve(JSON.parse(d.toString()) as Record<string, unknown>)));
       expect(first.type).toBe('Begin');
@@ -62,9 +69,10 @@ describe('AssemblyAI stand-in', () => {
     }
   });
 
-  it('closes 4001 for a missing key and for a key another vendor issued', async () => {
-    expect((await converse(url(), {})).code).toBe(4001);
-    expect((await converse(url(), { authorization: issueStandinKey('deepgram') })).code).toBe(4001);
+  it('closes 1008 for a missing key and for a key another vendor issued', async () => {
+    const model = `${url()}&speech_model=universal-streaming-english`;
+    expect(await converse(model, {})).toMatchObject({ code: 1008, messages: [] });
+    expect((await converse(model, { authorization: issueStandinKey('deepgram') })).code).toBe(1008);
   });
 
   it('the adapter reports an unknown model as a non-retryable VendorError after one attempt', async () => {

@@ -128,7 +128,15 @@ function contractSuite(name: string, makeSubject: () => Promise<Subject>) {
         const ended = await s.port.updateCall(s.account, call.sid, { status: 'completed' });
         expect(ended.status).toBe('completed');
         expect(ended.durationSeconds).toBe(0);
-        await expectTelephonyError(s.port.updateCall(s.account, call.sid, { status: 'completed' }), 'not_found', false);
+        // Hanging up an ended call: twilio-oai documents only 200 (the call) for this operation; whatever the
+        // real service answers must be the call, completed, or a 4xx the platform reads as "already over".
+        const again = await s.port.updateCall(s.account, call.sid, { status: 'completed' }).catch((e: unknown) => e);
+        if (again instanceof TelephonyError) {
+          expect(['not_found', 'invalid']).toContain(again.kind);
+          expect(again.retryable).toBe(false);
+        } else {
+          expect(again).toMatchObject({ sid: call.sid, status: 'completed' });
+        }
       } finally {
         await s.port.releaseNumber(s.account, from.sid);
       }
@@ -258,6 +266,20 @@ describe('Twilio adapter on the wire (stand-in)', () => {
     expect(lastRequest().form).toEqual({ Status: 'completed' });
     await port.fetchCall(account, call.sid);
     expect(lastRequest()).toMatchObject({ method: 'GET', path: `${base()}/Calls/${call.sid}.json`, ...auth(), status: 200 });
+  });
+
+  it('a call that already ended: hanging up answers 200 with the call (twilio-oai documents only that), a redirect 400 21220 `invalid`', async () => {
+    const [offer] = await port.searchAvailable(account, { country: 'US', limit: 1 });
+    const from = await port.buyNumber(account, offer!.number, {});
+    const call = await port.createCall(account, { to: '+14155550109', from: from.number, url: 'https://h.test/v' });
+    await port.updateCall(account, call.sid, { status: 'completed' });
+    // Hung up twice: the second answer is the ended call, as the first.
+    expect(await port.updateCall(account, call.sid, { status: 'completed' })).toMatchObject({ sid: call.sid, status: 'completed' });
+    expect(lastRequest().status).toBe(200);
+    const redirect = await port.updateCall(account, call.sid, { twiml: '<Response><Say>Late.</Say></Response>' }).catch((e: unknown) => e);
+    expect(redirect).toBeInstanceOf(TelephonyError);
+    expect(redirect).toMatchObject({ kind: 'invalid', retryable: false, vendorCode: 21220 });
+    await port.releaseNumber(account, from.sid);
   });
 
   it('retries an idempotent request on a 503, and a purchase only on a 429', async () => {

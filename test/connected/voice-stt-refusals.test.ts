@@ -1,6 +1,6 @@
 /**
  * Invariant: a transcriber that refuses the call for good (here a workspace's own key the vendor did not
- * issue: AssemblyAI closes 4001, Speechmatics answers 403) costs the call its first choice of transcriber,
+ * issue: AssemblyAI closes 1008, Speechmatics answers 403) costs the call its first choice of transcriber,
  * not the call: it is asked once, not five times, and the agent's `fallback.stt` transcriber hears the
  * caller; with no fallback the caller hears the apology, then the call ends as `error`
  * (docs/voice-pipeline.md, "Vendor failures").
@@ -39,7 +39,7 @@ async function foreignKey(vendor: 'assemblyai' | 'speechmatics'): Promise<string
 }
 
 describe('a transcriber that refuses the workspace key', () => {
-  it('AssemblyAI (close 4001): asked once, then the fallback transcriber hears the caller', async () => {
+  it('AssemblyAI (close 1008): asked once, then the fallback transcriber hears the caller', async () => {
     const aai = vp.platform.voice.stt.control.assemblyai!;
     const dg = vp.platform.voice.stt.control.deepgram!;
     const key = await foreignKey('assemblyai');
@@ -55,7 +55,7 @@ describe('a transcriber that refuses the workspace key', () => {
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(vp, ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
     // One refused session with the workspace's key, no retries of a refusal that would repeat itself.
-    expect(aai.sessions.map((s) => s.closed?.code)).toEqual([4001]);
+    expect(aai.sessions.map((s) => s.closed?.code)).toEqual([1008]);
     expect(takePresentedKeys('assemblyai')).toEqual([key]);
   }, 60_000);
 

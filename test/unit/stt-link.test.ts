@@ -107,3 +107,24 @@ describe('stt link chunking', () => {
     expect(stt.audio.map((a) => a.length)).toEqual([160, 160, 160]);
   });
 });
+
+describe('stt link pacing', () => {
+  const LOUD = 0x00; // mu-law 0x00: full scale
+  const QUIET = 0xff; // mu-law 0xFF: digital silence
+  const chunkOf = (byte: number) => new Uint8Array(480).fill(byte); // 60 ms
+
+  it('feeds a backlog no faster than real time, skipping its silent chunks and none of its speech', async () => {
+    const stt = new FakeStt();
+    const link = new SttLink([stt], OPTIONS, () => undefined, () => undefined);
+    // Waiting before the stream opens: 600 ms of speech, 1.2 s of silence, 600 ms of speech.
+    const backlog = [...Array(10).fill(LOUD), ...Array(20).fill(QUIET), ...Array(10).fill(LOUD)] as number[];
+    for (const byte of backlog) link.sendAudio(chunkOf(byte));
+    void link.run();
+    // The first chunk goes at once, the rest only as they come due.
+    await expect.poll(() => stt.audio.filter((a) => a[0] === LOUD).length, { timeout: 5_000 }).toBe(20);
+    // All twenty speech chunks arrived, in order; the silence between them was (mostly) skipped.
+    expect(link.skippedMs).toBeGreaterThan(0);
+    expect(link.skippedMs + stt.audio.filter((a) => a[0] === QUIET).length * 60).toBe(1_200);
+    await link.close();
+  });
+});

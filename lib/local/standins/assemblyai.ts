@@ -22,20 +22,31 @@ const DEFAULT_MIN_TURN_SILENCE_MS = 400;
 const DEFAULT_MAX_TURN_SILENCE_MS = 1_280;
 /** Sessions last at most three hours; `Begin.expires_at` says when. */
 const SESSION_LIFETIME_S = 3 * 60 * 60;
+/**
+ * The one streaming model AssemblyAI documents `SpeechStarted` for: Universal-3 Pro Streaming (its message
+ * sequence and `usm-streaming-u3-pro.yml` in AssemblyAI's api-spec repository; `usm-streaming.yml`, the
+ * Universal-Streaming models' spec, has no such message). `u3-pro` is its older alias.
+ */
+const SPEECH_STARTED_MODELS: ReadonlySet<string> = new Set(['u3-rt-pro', 'u3-pro']);
 
 /**
  * A stand-in for AssemblyAI's Universal-Streaming (v3) WebSocket, `/v3/ws`:
- * - handshake: `Authorization: <key>` header or `token` query parameter; a bad credential is accepted at the
- *   HTTP level and closed with 4001 "Not Authorized" (the SDK's permanent auth code); parameters
+ * - handshake: `Authorization: <key>` header or `token` query parameter; a missing or bad credential is
+ *   accepted at the HTTP level and closed with 1008 "Unauthorized Connection: ..." (AssemblyAI's
+ *   common-errors page, fern/pages/speech-to-text/universal-streaming/common-errors.mdx in its api-spec
+ *   repository; the SDK's 4001 belongs to the retired v2 real-time API); parameters
  *   `sample_rate` (required), `encoding` (`pcm_s16le` default, `pcm_mulaw`; anything else closes 3006),
- *   decoded for the VAD at the declared rate, `speech_model` (one of the catalog's; another is an `Error`
- *   frame `{type, error_code: 3006, error}` and close 3006, as the service reports validation errors),
- *   `min_turn_silence`, `max_turn_silence`, `format_turns`;
- * - server: `Begin {id, expires_at}` first; `SpeechStarted {timestamp}`; `Turn` messages (`turn_order`,
+ *   decoded for the VAD at the declared rate, `speech_model` (required: "There is no default model. If you
+ *   omit speech_model, the request will fail", assemblyai.com/docs/streaming/universal-streaming; missing or
+ *   not one of the catalog's, an `Error` frame `{type, error_code: 3006, error}` and close 3006, as the
+ *   service reports validation errors), `min_turn_silence`, `max_turn_silence`, `format_turns`;
+ * - server: `Begin {id, expires_at}` first; `SpeechStarted {timestamp}` for Universal-3 Pro only
+ *   ({@link SPEECH_STARTED_MODELS}); `Turn` messages (`turn_order`,
  *   `end_of_turn`, `transcript` of finalized words, `words` with `word_is_final`, `utterance`), an extra
  *   formatted `Turn` after the end of turn when `format_turns=true`; `Termination` then close 1000 after
  *   `Terminate`;
- * - client: binary audio of 50-1000 ms per message (otherwise close 3007, as the service does);
+ * - client: binary audio of 50-1000 ms per message (otherwise close 3007, as the service does), no faster
+ *   than real time (close 3007 "Audio Transmission Rate Exceeded", {@link audioRateCheck});
  *   `ForceEndpoint` ends the current turn now; `KeepAlive`; `UpdateConfiguration`; `Terminate`.
  * End of turn comes at `min_turn_silence` of silence; when the script suppresses endpointing (noise), at
  * `max_turn_silence` instead, which is AssemblyAI's own fallback.
@@ -53,7 +64,7 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
   const q = url.searchParams;
   const key = connection.session.headers.authorization ?? q.get('token') ?? undefined;
   if (!control.accepts(key)) {
-    connection.close(4001, 'Not Authorized');
+    connection.close(1008, key ? 'Unauthorized Connection: Invalid API key' : 'Unauthorized Connection: Missing Authorization header');
     return;
   }
   const sampleRate = intParam(q.get('sample_rate'), 0);
@@ -62,11 +73,14 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
     return;
   }
   const speechModel = q.get('speech_model');
-  if (speechModel !== null && !isKnown(STT_MODELS.assemblyai, speechModel)) {
+  if (speechModel === null || !isKnown(STT_MODELS.assemblyai, speechModel)) {
     // Parameters are validated after the upgrade: an `Error` frame, then the close with the same code.
-    const message = `Input validation error: speech_model must be one of ${STT_MODELS.assemblyai.join(', ')}`;
+    const message = speechModel === null
+      ? 'Input validation error: speech_model is required'
+      : `Input validation error: speech_model must be one of ${STT_MODELS.assemblyai.join(', ')}`;
     connection.sendJson({ type: 'Error', error_code: 3006, error: message });
-    connection.close(3006, message);
+    // A close reason holds at most 123 bytes (RFC 6455); the Error frame carries the whole message.
+    connection.close(3006, message.slice(0, 123));
     return;
   }
   const encoding = q.get('encoding') ?? 'pcm_s16le';
@@ -119,7 +133,7 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
   const engine = new SttEngine(() => control.script, params, connection.session.index, (e) => {
     switch (e.type) {
       case 'speech_started':
-        connection.sendJson({ type: 'SpeechStarted', timestamp: Math.round(e.atMs) });
+        if (SPEECH_STARTED_MODELS.has(speechModel)) connection.sendJson({ type: 'SpeechStarted', timestamp: Math.round(e.atMs) });
         return;
       case 'interim':
         connection.sendJson(turn(orderOf(e.utterance), e.words, false, false));
@@ -150,6 +164,7 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
   });
 
   connection.sendJson({ type: 'Begin', id: newId(), expires_at: Math.floor(startedAt / 1_000) + SESSION_LIFETIME_S });
+  const tooFast = audioRateCheck(performance.now());
 
   connection.ws.on('message', (data, isBinary) => {
     if (terminating) return;
@@ -158,6 +173,11 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
       const ms = bytes.length / audioBytesPerMs;
       if (ms < 50 || ms > 1_000) {
         connection.close(3007, `Input duration violation: ${ms.toFixed(1)} ms. Expected between 50 and 1000 ms.`);
+        return;
+      }
+      const rate = tooFast(ms, performance.now());
+      if (rate) {
+        connection.close(3007, rate);
         return;
       }
       engine.pushAudio(bytes);
@@ -188,4 +208,23 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
     }
   });
   connection.ws.on('close', () => engine.close());
+}
+
+/**
+ * AssemblyAI closes a session whose audio arrives faster than real time: 3007 "Audio Transmission Rate
+ * Exceeded: Received <time> sec. audio in <time> sec" (its common-errors page). AssemblyAI documents no
+ * burst allowance, so none is modelled: a message may arrive once the audio before it has been heard in
+ * real time since the session began, i.e. a real-time source that starts when the session does (it sends
+ * each message when its first sample is due, or later) always passes, and a replayed backlog sent in one
+ * burst does not. Returns the close reason for a message of `ms` that came too early, else undefined.
+ */
+export function audioRateCheck(startedAtMs: number): (ms: number, nowMs: number) => string | undefined {
+  let receivedMs = 0;
+  return (ms, nowMs) => {
+    const elapsedMs = nowMs - startedAtMs;
+    const before = receivedMs;
+    receivedMs += ms;
+    if (before <= elapsedMs) return undefined;
+    return `Audio Transmission Rate Exceeded: Received ${(receivedMs / 1_000).toFixed(2)} sec. audio in ${(elapsedMs / 1_000).toFixed(2)} sec`;
+  };
 }

@@ -36,7 +36,7 @@ export const LLM_MODELS = {
 /** Speech-to-text models (Deepgram `model`, AssemblyAI `speech_model`, Speechmatics model, OpenAI transcription). */
 export const STT_MODELS = {
   deepgram: ['nova-3', 'nova-3-general', 'nova-3-medical', 'nova-2', 'nova-2-general', 'nova-2-phonecall', 'nova-2-meeting', 'nova', 'enhanced', 'base'],
-  assemblyai: ['universal-streaming-english', 'universal-streaming-multilingual'],
+  assemblyai: ['universal-streaming-english', 'universal-streaming-multilingual', 'u3-rt-pro', 'u3-pro', 'whisper-rt'],
   speechmatics: ['standard', 'enhanced', 'melia-1'],
   openai: ['gpt-4o-transcribe', 'gpt-4o-mini-transcribe', 'whisper-1'],
 } as const;

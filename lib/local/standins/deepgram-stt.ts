@@ -35,7 +35,8 @@ const MODEL_UUID = '1dbdfb4d-85b2-4659-9831-16b3c76229aa';
  *   `punctuate`; a `dg-request-id` response header;
  * - client frames: binary audio; `{"type":"KeepAlive"}`, `{"type":"Finalize"}` (answered by results with
  *   `from_finalize: true`), `{"type":"CloseStream"}` (last results, then `Metadata`, then close 1000);
- *   anything else closes 1008 (DATA-0000); 10 s with nothing closes 1011 (NET-0001);
+ *   anything else closes 1008 (DATA-0000); 10 s with nothing closes 1011 (NET-0001), and KeepAlive counts only
+ *   once the socket has had audio;
  * - server messages: `SpeechStarted` (only with `vad_events=true`), `Results` (interims only with
  *   `interim_results=true`; `is_final`, `speech_final`, `from_finalize`), `UtteranceEnd` (only with
  *   `utterance_end_ms` and interim results), `Metadata`.
@@ -135,10 +136,19 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
   }, Math.min(1_000, idleMs / 4));
   const hash = createHash('sha256');
 
+  /**
+   * KeepAlive holds a socket open only once it has had audio: a socket sent nothing but KeepAlive still
+   * closes (deepgram/deepgram-dotnet-sdk#133: "Connect but don't send bytes and wait (with the keep alive
+   * working)" is closed; Deepgram's KeepAlive page is about silence "while streaming audio").
+   */
+  let heardAudio = false;
+
   connection.ws.on('message', (data, isBinary) => {
     if (closing) return;
-    lastActivity = Date.now();
     const bytes = Buffer.from(toBytes(data));
+    const keepAlive = !isBinary && /"type"\s*:\s*"KeepAlive"/.test(bytes.toString('utf8'));
+    if (isBinary) heardAudio = true;
+    if (heardAudio || !keepAlive) lastActivity = Date.now();
     if (isBinary) {
       hash.update(bytes);
       engine.pushAudio(bytes);

@@ -14,8 +14,17 @@ import { STT_MODELS, isKnown } from './catalog.js';
 
 /** OpenAI refuses to commit less than 100 ms of audio. */
 const MIN_COMMIT_MS = 100;
-/** Transcription sessions last at most 30 minutes. */
-const SESSION_LIFETIME_S = 30 * 60;
+/**
+ * A Realtime session lasts at most 60 minutes, then OpenAI sends an `error` `session_expired` ("Your session
+ * hit the maximum duration of 60 minutes.") and closes 1001 with the same words (seen in pollen-robotics/
+ * reachy_mini_conversation_app#134 and pipecat-ai/pipecat#3170; 30 minutes before, livekit/agents#2358).
+ */
+export const OPENAI_SESSION_LIMIT_MS = 60 * 60_000;
+
+export interface OpenAiSttStandinOptions {
+  /** The session limit ({@link OPENAI_SESSION_LIMIT_MS}); a test shortens it to see a rotation. */
+  readonly sessionLimitMs?: number;
+}
 /** `audio/pcm` is 16-bit little-endian PCM at this rate only; `audio/pcmu` is G.711 mu-law at 8 kHz. */
 const PCM_RATE = 24_000;
 
@@ -59,7 +68,8 @@ interface InputConfig {
  *   and `completed`. OpenAI transcribes a turn only once it is committed, so there are no deltas during
  *   speech.
  */
-export async function startOpenAiSttStandin(script: Partial<SttScript> = {}): Promise<SttStandin> {
+export async function startOpenAiSttStandin(script: Partial<SttScript> = {}, options: OpenAiSttStandinOptions = {}): Promise<SttStandin> {
+  const sessionLimitMs = options.sessionLimitMs ?? OPENAI_SESSION_LIMIT_MS;
   const control = new SttStandinControl('openai', script);
   const running = await startWsStandin(control, {
     authorize: (req, url) => {
@@ -76,14 +86,14 @@ export async function startOpenAiSttStandin(script: Partial<SttScript> = {}): Pr
       }
       return undefined;
     },
-    onConnection: (connection) => runOpenAiSession(control, connection),
+    onConnection: (connection) => runOpenAiSession(control, connection, sessionLimitMs),
   });
   return { baseUrl: `${running.origin}/v1`, control, stop: running.stop };
 }
 
-function runOpenAiSession(control: SttStandinControl, connection: StandinConnection): void {
+function runOpenAiSession(control: SttStandinControl, connection: StandinConnection, sessionLimitMs: number): void {
   const sessionId = id('sess');
-  const expiresAt = Math.floor(Date.now() / 1_000) + SESSION_LIFETIME_S;
+  const expiresAt = Math.floor((Date.now() + sessionLimitMs) / 1_000);
   const input: InputConfig = {
     format: { type: 'audio/pcm', rate: 24_000 },
     noise_reduction: null,
@@ -165,6 +175,12 @@ function runOpenAiSession(control: SttStandinControl, connection: StandinConnect
   };
 
   event({ type: 'session.created', session: session() });
+  const minutes = Math.round(sessionLimitMs / 60_000);
+  const expiry = setTimeout(() => {
+    const message = `Your session hit the maximum duration of ${minutes} minutes.`;
+    event({ type: 'error', error: { type: 'invalid_request_error', code: 'session_expired', message, param: null, event_id: null } });
+    connection.close(1001, message);
+  }, sessionLimitMs);
 
   connection.ws.on('message', (data, isBinary) => {
     const m = jsonOf(data, isBinary);
@@ -240,5 +256,8 @@ function runOpenAiSession(control: SttStandinControl, connection: StandinConnect
         error('invalid_value', `Invalid value: '${String(m.type)}'. Supported values are session.update and input_audio_buffer.*.`, 'type');
     }
   });
-  connection.ws.on('close', () => engine?.close());
+  connection.ws.on('close', () => {
+    clearTimeout(expiry);
+    engine?.close();
+  });
 }

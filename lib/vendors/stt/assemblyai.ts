@@ -22,8 +22,20 @@ const ENCODINGS = { mulaw: 'pcm_mulaw', linear16: 'pcm_s16le' } as const;
 /** One byte of digital silence: mu-law's 0xFF decodes to 0; linear16 silence is zero bytes. */
 const silenceByte = (format: AudioFormat): number => (format.encoding === 'mulaw' ? 0xff : 0x00);
 
-/** Close codes that say a retry would fail the same way: the SDK's auth, billing and schema codes, plus bad input (3006, 3007). */
+/**
+ * Close codes that say a retry would fail the same way: 1008 (a missing or bad key, an account problem),
+ * 3006 (a message or parameter AssemblyAI refuses), 3007 for a message outside 50-1000 ms, and the retired
+ * v2 API's auth, billing and schema codes. 3007 "Audio Transmission Rate Exceeded" (audio faster than real
+ * time: AssemblyAI's common-errors page) is not among them: a new session paced at real time succeeds,
+ * which is what the call's transcription link does ({@link isPermanentClose}).
+ */
 const PERMANENT_CLOSE_CODES = new Set([1008, 3006, 3007, 4000, 4001, 4002, 4003, 4101]);
+
+/** Whether a close (code and reason) says the same session would be refused again. */
+export function isPermanentClose(code: number, reason: string): boolean {
+  if (code === 3007 && reason.startsWith('Audio Transmission Rate Exceeded')) return false;
+  return PERMANENT_CLOSE_CODES.has(code);
+}
 
 type ServerMessage = BeginEvent | TurnEvent | SpeechStartedEvent | TerminationEvent | { type?: undefined; error: string; error_code?: number };
 
@@ -67,6 +79,13 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
 
       const ws = new WebSocket(url, { headers: { Authorization: endpoint.apiKey } });
       let pending: Uint8Array[] = [];
+      /** A turn has begun (SpeechStarted, or its first words) and not ended: one speech_started per turn. */
+      let inTurn = false;
+      const speechStarted = () => {
+        if (inTurn) return;
+        inTurn = true;
+        sink.emit({ type: 'speech_started', atMs: now() });
+      };
       let pendingBytes = 0;
       let closeRequested = false;
       let finished = false;
@@ -104,7 +123,7 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
         ws.on('close', (code: number, reason: Buffer) => {
           const why = reason.toString('utf8');
           if (!attempt.accepted) {
-            fail(new VendorError('assemblyai', `closed before the session began (${code}${why ? ` ${why}` : ''})`, !PERMANENT_CLOSE_CODES.has(code)));
+            fail(new VendorError('assemblyai', `closed before the session began (${code}${why ? ` ${why}` : ''})`, !isPermanentClose(code, why)));
             return;
           }
           if (finished) return;
@@ -114,7 +133,7 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
             sink.end();
             return;
           }
-          fail(new VendorError('assemblyai', `socket closed (${code}${why ? ` ${why}` : ''})`, !PERMANENT_CLOSE_CODES.has(code)));
+          fail(new VendorError('assemblyai', `socket closed (${code}${why ? ` ${why}` : ''})`, !isPermanentClose(code, why)));
         });
         ws.on('message', (data: RawData, isBinary: boolean) => {
           if (isBinary) return;
@@ -126,7 +145,7 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
           }
           if ('error' in message) {
             const code = message.error_code;
-            fail(new VendorError('assemblyai', message.error, code === undefined || !PERMANENT_CLOSE_CODES.has(code), code));
+            fail(new VendorError('assemblyai', message.error, code === undefined || !isPermanentClose(code, message.error), code));
             return;
           }
           switch (message.type) {
@@ -134,10 +153,13 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
               attempt.accept(connection);
               return;
             case 'SpeechStarted':
-              sink.emit({ type: 'speech_started', atMs: now() });
+              speechStarted();
               return;
             case 'Turn': {
+              // Only Universal-3 Pro sends SpeechStarted; with the other models a turn's first words are its start.
+              if (message.words.length > 0 || message.transcript) speechStarted();
               if (message.end_of_turn) {
+                inTurn = false;
                 const confidences = message.words.map((w) => w.confidence);
                 const confidence = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : undefined;
                 sink.emit({ type: 'transcript', text: message.transcript, isFinal: true, speechFinal: true, confidence, atMs: now() });

@@ -1,4 +1,5 @@
 import { DeepgramClient } from '@deepgram/sdk';
+import { bytesPerMs, type AudioFormat } from '../shared/audio-format.js';
 import { VendorError } from '../shared/errors.js';
 import { formatOf } from '../shared/pcm.js';
 import { now, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
@@ -16,6 +17,19 @@ export interface DeepgramSttOptions {
 }
 
 export const DEFAULT_DEEPGRAM_STT = { keepAliveMs: 4_000 } as const satisfies DeepgramSttOptions;
+
+/**
+ * Audio sent the moment the socket opens. Deepgram's KeepAlive is for silence "while streaming audio" (its
+ * KeepAlive page); a socket that was sent only KeepAlive is closed all the same (deepgram-dotnet-sdk#133),
+ * and the socket opens before the caller's first word. 20 ms (one Twilio packet) of digital silence moves
+ * Deepgram's audio clock by as much, and its timestamps are not read here.
+ */
+export const DEEPGRAM_OPENING_SILENCE_MS = 20;
+
+/** `ms` of digital silence in `format`: mu-law 0xFF, linear16 zeros. */
+function silence(format: AudioFormat, ms: number): Uint8Array {
+  return new Uint8Array(ms * bytesPerMs(format)).fill(format.encoding === 'mulaw' ? 0xff : 0);
+}
 
 /** Shapes we read from the SDK's listen-v1 messages (the SDK types them; we keep to the fields we use). */
 type ListenMessage =
@@ -42,7 +56,8 @@ type ListenMessage =
  *   `is_final`, `speechFinal` = `speech_final` (Deepgram's endpointing: `endpointing` ms of silence);
  *   `UtteranceEnd` (`utterance_end_ms`, needs interim results) -> utterance_end, the fallback when noise
  *   keeps `speech_final` from firing. A Finalize answer (`from_finalize`) is final but not speech-final.
- * - Keeps the socket alive with `KeepAlive`; `finalize()` sends `Finalize`; `close()` sends `CloseStream`
+ * - Opens with 20 ms of silence (KeepAlive holds only a socket that has had audio), then keeps the socket
+ *   alive with `KeepAlive`; `finalize()` sends `Finalize`; `close()` sends `CloseStream`
  *   and waits for Deepgram's last results and its close.
  * - The SDK's own reconnection is off: a silent reconnect would lose audio mid-turn, so failures surface as
  *   VendorErrors and the caller decides.
@@ -156,6 +171,9 @@ export function deepgramSttConnector(endpoint: VendorEndpoint, options: Partial<
         throw error;
       }
       opened = true;
+      // KeepAlive keeps a socket only once it has had audio, so the first message is a packet of silence:
+      // the socket then survives a caller who says nothing at first ({@link DEEPGRAM_OPENING_SILENCE_MS}).
+      trySend(() => socket.sendMedia(silence(format, DEEPGRAM_OPENING_SILENCE_MS)));
       keepAlive = setInterval(() => {
         if (!closeRequested) trySend(() => socket.sendKeepAlive({ type: 'KeepAlive' }));
       }, keepAliveMs);

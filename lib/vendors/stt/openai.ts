@@ -169,7 +169,8 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
             case 'error': {
               const code = event.error.code ?? undefined;
               if (attempt.accepted && code && BENIGN_ERROR_CODES.has(code)) return;
-              const retryable = event.error.type === 'server_error' || code === 'rate_limit_exceeded';
+              // A session past OpenAI's 60 minutes (`session_expired`) is over, but a new one starts fine.
+              const retryable = event.error.type === 'server_error' || code === 'rate_limit_exceeded' || code === 'session_expired';
               fail(new VendorError('openai', `${event.error.type}${code ? ` (${code})` : ''}: ${event.error.message}`, retryable));
               return;
             }

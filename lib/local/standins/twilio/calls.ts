@@ -159,8 +159,10 @@ export class CallResources {
       throw new TwilioFault(400, 21218, `Invalid Status: ${status}`);
     }
     if (TERMINAL.has(call.status)) {
-      // Hanging up a call that already ended: Twilio answers 20404 (see PROTOCOLS.md).
-      if (status) throw notFound(path);
+      // Hanging up a call that already ended: twilio-oai documents one answer for this operation, 200 with
+      // the call (its example is a completed call), so the ended call is answered as it is. Redirecting one
+      // is error 21220 (Invalid call state for update). Callers treat any 4xx here as "already over".
+      if (status && twiml === undefined && url === undefined) return call;
       throw new TwilioFault(400, 21220, 'Call is not in-progress. Cannot redirect.');
     }
     if (url !== undefined) {

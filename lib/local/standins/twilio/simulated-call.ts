@@ -3,7 +3,7 @@ import type { SpokenLines } from '../spoken-lines.js';
 import { converse, DEFAULT_GREETING, DEFAULT_LINES, ivr, voicemailBox, type CalleeBehaviour, type OnTheLine } from './callee.js';
 import type { StandinAccount, StandinCall, StandinCallStatus } from './state.js';
 import type { TwilioStandin } from './standin.js';
-import { dialTarget, parseStreamTwiml, saysIn, unescape } from './twiml.js';
+import { dialTarget, parseStreamTwiml, saysIn, streamUrlRefusal, unescape } from './twiml.js';
 import { postSigned } from './webhooks.js';
 
 /**
@@ -115,6 +115,9 @@ export class SimulatedCall {
   /** The `<Connect><Stream>` part: the callee on the Media Stream until one side ends it. */
   private async stream(twiml: string, stream: { url: string; parameters: Record<string, string> }): Promise<SimulatedCallResult> {
     const { call, behaviour, settings } = this;
+    // Twilio never opens a stream it refuses the URL of: the <Connect> ends, and with no verb after it the call.
+    const refusal = streamUrlRefusal(stream.url);
+    if (refusal) return this.finish('completed', {}, { twiml, streamParameters: stream.parameters, error: `stream refused: ${refusal}` });
     let caller: SimulatedCaller;
     try {
       caller = await SimulatedCaller.connect({

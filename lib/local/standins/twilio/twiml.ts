@@ -44,3 +44,29 @@ export function parseStreamTwiml(twiml: string): { url: string; parameters: Reco
   }
   return { url, parameters };
 }
+
+/** Loopback hosts: what the simulator lets a `ws://` stream URL name (see {@link streamUrlRefusal}). */
+const LOOPBACK = /^(127(?:\.\d{1,3}){3}|\[::1\]|localhost)$/i;
+
+/**
+ * Why Twilio would refuse a `<Stream url>`, or undefined when it would connect:
+ * - the scheme must be `wss`: "wss is the only supported protocol for the <Stream> url attribute", error
+ *   31922 "Stream - WebSocket - URL Schema Not Supported" (twilio.com/docs/api/errors/31922);
+ * - no query string: "do not add query string parameters to the url. Use nested <Parameter> values
+ *   instead" (the same page; TwiML <Stream>, twilio.com/docs/voice/twiml/stream).
+ * One allowance Twilio does not make: plain `ws://` to a loopback host, because Twilio can never reach
+ * loopback at all and the local platform serves its streaming socket there without TLS. Any other host
+ * needs `wss://`, so a deployment that would hand Twilio a `ws://` URL fails here as it would there.
+ */
+export function streamUrlRefusal(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `31922 Stream - WebSocket - URL Schema Not Supported: ${url} is not a URL`;
+  }
+  const loopbackWs = parsed.protocol === 'ws:' && LOOPBACK.test(parsed.hostname);
+  if (parsed.protocol !== 'wss:' && !loopbackWs) return `31922 Stream - WebSocket - URL Schema Not Supported: ${parsed.protocol}// (wss is the only supported protocol)`;
+  if (parsed.search !== '' || url.includes('?')) return 'the <Stream> url has a query string: Twilio passes values in nested <Parameter> elements, not in the url';
+  return undefined;
+}
