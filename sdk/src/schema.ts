@@ -7763,6 +7763,8 @@ export interface operations {
                 workspaceId?: string;
                 /** @description Only this agent's vendors (404 when it is not the workspace's). */
                 agentId?: string;
+                /** @description `web`: the vendors of a browser call (meeting, widget), so no telephony. Default: every call, telephony included. */
+                channel?: "web" | "phone";
             };
             header?: never;
             path?: never;
