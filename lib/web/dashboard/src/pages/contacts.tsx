@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { query, type Page } from '../api.js';
 import { api, currentApiKey, currentWorkspaceId } from '../session.js';
 import { uploadWithProgress } from '../upload.js';
+import { ContactEditor } from './contact-edit.js';
 import { Button, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
 
 interface Contact {
@@ -104,6 +105,7 @@ export function ContactsPage() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [uploading, setUploading] = useState(false);
+  const [editing, setEditing] = useState<Contact | null>(null);
   const term = useDebounced(search.trim());
   const contacts = useQuery({
     queryKey: ['contacts', term, page],
@@ -144,7 +146,14 @@ export function ContactsPage() {
                 rows={result.data}
                 rowKey={(c) => c._id}
                 columns={[
-                  { header: 'Name', cell: (c) => c.contactName },
+                  {
+                    header: 'Name',
+                    cell: (c) => (
+                      <button type="button" className="link" onClick={() => setEditing(c)} aria-label={`Edit ${c.contactName}`}>
+                        {c.contactName}
+                      </button>
+                    ),
+                  },
                   { header: 'Phone number', cell: (c) => <code>{c.phoneNumber}</code> },
                   { header: 'Region', cell: (c) => c.region },
                 ]}
@@ -156,6 +165,9 @@ export function ContactsPage() {
       </QueryView>
       <Dialog open={uploading} title="Upload contacts" onClose={() => setUploading(false)}>
         <UploadForm onClose={() => setUploading(false)} />
+      </Dialog>
+      <Dialog open={editing !== null} title={`Edit ${editing?.contactName ?? 'contact'}`} onClose={() => setEditing(null)}>
+        {editing ? <ContactEditor id={editing._id} onDone={() => setEditing(null)} /> : null}
       </Dialog>
     </>
   );

@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
-import { query, type Page } from '../api.js';
+import { ApiError, query, type Page } from '../api.js';
 import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
 import { api } from '../session.js';
+import { LIVE_REFRESH_MS, liveState, useLiveCalls } from '../live.js';
+import { LiveCalls } from './history-live.js';
 import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
 
 interface HistoryItem {
@@ -54,7 +56,17 @@ export function HistoryPage() {
   const [page, setPage] = useState(1);
   const search = useDebounced(filters.search.trim());
   const params = { ...filters, search, page, limit: 20 };
-  const history = useQuery({ queryKey: ['history', params], queryFn: () => api<Page<HistoryItem>>('GET', `/api/history${query(params)}`), placeholderData: (p) => p });
+  const live = useLiveCalls();
+  const anyLive = (live.data?.length ?? 0) > 0;
+  const history = useQuery({
+    queryKey: ['history', params],
+    queryFn: () => api<Page<HistoryItem>>('GET', `/api/history${query(params)}`),
+    placeholderData: (p) => p,
+    // Calls that are live now land here when they end.
+    refetchInterval: anyLive ? LIVE_REFRESH_MS : false,
+  });
+  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => api<Page<{ _id: string; name: string }>>('GET', '/api/agents?limit=100') });
+  const agentNames = new Map((agents.data?.data ?? []).map((a) => [a._id, a.name]));
   const set = (key: keyof typeof filters) => (e: { target: { value: string } }) => {
     setFilters({ ...filters, [key]: e.target.value });
     setPage(1);
@@ -62,7 +74,16 @@ export function HistoryPage() {
   const filtered = Object.values(filters).some(Boolean);
   return (
     <>
-      <PageHeader title="History" description="Every call, with its transcript, recording and cost." />
+      <PageHeader
+        title="History"
+        description="Every call, with its transcript, recording and cost."
+        actions={
+          <Link className="btn btn-primary" to="/calls/new">
+            Place a call
+          </Link>
+        }
+      />
+      <LiveCalls agents={agentNames} />
       <form className="toolbar filters" role="search" aria-label="Filter calls" onSubmit={(e) => e.preventDefault()}>
         <TextField label="Search" type="search" placeholder="Name or number" value={filters.search} onChange={set('search')} />
         <Select label="Type" value={filters.agentType} options={TYPES} onChange={set('agentType')} />
@@ -84,7 +105,7 @@ export function HistoryPage() {
       <QueryView query={history} what="calls">
         {(result) =>
           result.data.length === 0 ? (
-            <Empty title={filtered ? 'No calls match these filters' : 'No calls yet'}>{filtered ? null : <p>Calls appear here when they end.</p>}</Empty>
+            <Empty title={filtered ? 'No calls match these filters' : 'No calls yet'}>{filtered ? null : <p>Calls appear here when they end{anyLive ? '' : ', and above while they are in progress'}.</p>}</Empty>
           ) : (
             <>
               <DataTable
@@ -166,12 +187,53 @@ function LatencyTable({ turns }: { turns: readonly TurnLatency[] }) {
 
 export function CallPage() {
   const { id } = useParams();
-  const record = useQuery({ queryKey: ['call', id], queryFn: () => api<HistoryRecord>('GET', `/api/history/${id}`) });
+  const live = useLiveCalls();
+  const running = live.data?.find((c) => c.id === id);
+  // A call's record exists once it ends (404 until then). While the call is live, and for a few tries after
+  // it left the live list (the record is written as it ends), ask again every few seconds.
+  const endedAt = useRef<number | null>(null);
+  const record = useQuery({
+    queryKey: ['call', id],
+    queryFn: () => api<HistoryRecord>('GET', `/api/history/${id}`),
+    refetchInterval: (q) => {
+      if (!(q.state.error instanceof ApiError && q.state.error.status === 404)) return false;
+      if (running) return LIVE_REFRESH_MS;
+      return endedAt.current !== null && q.state.errorUpdateCount - endedAt.current < 10 ? LIVE_REFRESH_MS : false;
+    },
+  });
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (running) wasRunning.current = true;
+    else if (wasRunning.current && endedAt.current === null) {
+      endedAt.current = record.errorUpdateCount;
+      void record.refetch();
+    }
+  }, [running, record]);
+  const pending = !record.data && record.error instanceof ApiError && record.error.status === 404 && (live.isPending || (endedAt.current !== null && record.errorUpdateCount - endedAt.current < 10));
   return (
     <>
       <p className="breadcrumb">
         <Link to="/history">← History</Link>
       </p>
+      {running && !record.data ? (
+        <>
+          <PageHeader title="Call in progress" description={`${formatDate(running.createdAt)} · ${running.to}`} />
+          <div className="stats">
+            <div className="stat">
+              <span className="stat-label">State</span>
+              <span className="stat-value stat-text" data-testid="live-state">
+                {liveState(running.state)}
+              </span>
+              {running.answeredAt ? <span className="stat-note">Answered {formatDate(running.answeredAt)}</span> : null}
+            </div>
+          </div>
+          <p className="hint" role="status">
+            The transcript, recording and cost appear here when the call ends; this page refreshes itself.
+          </p>
+        </>
+      ) : pending ? (
+        <Loading what="the call" />
+      ) : (
       <QueryView query={record} what="the call">
         {(r) => (
           <>
@@ -231,6 +293,7 @@ export function CallPage() {
           </>
         )}
       </QueryView>
+      )}
     </>
   );
 }

@@ -19,6 +19,46 @@ interface Available {
   readonly locality: string | null;
   readonly region: string | null;
   readonly country: string;
+  readonly capabilities?: { voice: boolean; sms: boolean; mms: boolean };
+}
+
+/**
+ * The last step before buying: the number, where it is, what it can do and what it costs. The search answer
+ * carries no price, and buying takes no credits from the workspace (docs/telephony.md, "Buying"): the
+ * provider bills the platform's account monthly. So the cost said here is that, in words.
+ */
+function ConfirmBuy({ n, busy, onBuy, onBack }: { n: Available; busy: boolean; onBuy: () => void; onBack: () => void }) {
+  const can = n.capabilities ? (['voice', 'sms', 'mms'] as const).filter((k) => n.capabilities![k]).map((k) => k.toUpperCase()) : [];
+  return (
+    <section className="confirm card" aria-labelledby="confirm-buy-heading">
+      <h3 id="confirm-buy-heading">Buy {n.friendlyName}?</h3>
+      <dl className="facts">
+        <dt>Number</dt>
+        <dd>
+          <code>{n.number}</code>
+        </dd>
+        <dt>Where</dt>
+        <dd>{[n.locality, n.region, n.country].filter(Boolean).join(', ') || n.country}</dd>
+        {can.length ? (
+          <>
+            <dt>Can do</dt>
+            <dd>{can.join(', ')}</dd>
+          </>
+        ) : null}
+        <dt>Price</dt>
+        <dd data-testid="number-price">No credits: buying takes nothing from this workspace's balance. The provider bills the platform's account for the number each month; calls on it cost credits as usual.</dd>
+      </dl>
+      <p>It is yours until you release it; agents can call from it at once.</p>
+      <div className="form-actions">
+        <Button autoFocus onClick={onBack}>
+          Back to the results
+        </Button>
+        <Button variant="primary" busy={busy} onClick={onBuy}>
+          Buy {n.friendlyName}
+        </Button>
+      </div>
+    </section>
+  );
 }
 
 function BuyForm({ onDone }: { onDone: () => void }) {
@@ -27,6 +67,7 @@ function BuyForm({ onDone }: { onDone: () => void }) {
   const [areaCode, setAreaCode] = useState('');
   const [contains, setContains] = useState('');
   const [criteria, setCriteria] = useState<Record<string, string> | null>(null);
+  const [chosen, setChosen] = useState<Available | null>(null);
   const found = useQuery({
     queryKey: ['available', criteria],
     queryFn: () => api<{ data: Available[] }>('GET', `/api/phone-numbers/available${query({ ...criteria, limit: 10 })}`),
@@ -55,7 +96,9 @@ function BuyForm({ onDone }: { onDone: () => void }) {
           Search
         </Button>
       </form>
-      {criteria ? (
+      {chosen ? (
+        <ConfirmBuy n={chosen} busy={buy.isPending} onBuy={() => buy.mutate(chosen.number)} onBack={() => setChosen(null)} />
+      ) : criteria ? (
         <QueryView query={found} what="numbers for sale">
           {({ data }) =>
             data.length === 0 ? (
@@ -70,8 +113,8 @@ function BuyForm({ onDone }: { onDone: () => void }) {
                       <strong>{n.friendlyName}</strong>
                       <span className="cell-note">{[n.locality, n.region, n.country].filter(Boolean).join(', ')}</span>
                     </span>
-                    <Button variant="primary" busy={buy.isPending && buy.variables === n.number} onClick={() => buy.mutate(n.number)} aria-label={`Buy ${n.friendlyName}`}>
-                      Buy
+                    <Button variant="primary" onClick={() => setChosen(n)} aria-label={`Buy ${n.friendlyName}…`}>
+                      Buy…
                     </Button>
                   </li>
                 ))}
