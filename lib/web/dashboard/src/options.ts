@@ -18,11 +18,3 @@ export interface NumberOption {
 
 export const useAgentOptions = () => useQuery({ queryKey: ['agents', 'options'], queryFn: () => api<Page<AgentOption>>('GET', '/api/agents?limit=100') });
 export const useNumberOptions = () => useQuery({ queryKey: ['numbers', 'options'], queryFn: () => api<Page<NumberOption>>('GET', '/api/phone-numbers?limit=100') });
-
-/**
- * Whether `text` looks like an E.164 number: `+`, then 8 to 15 digits, the first not 0 (spaces, dots, dashes
- * and brackets aside). The API checks the number against each country's plan and says so in its answer.
- */
-export function looksLikeE164(text: string): boolean {
-  return /^\+[1-9]\d{7,14}$/.test(text.replace(/[\s().-]/g, ''));
-}

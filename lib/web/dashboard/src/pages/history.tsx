@@ -198,6 +198,8 @@ export function CallPage() {
     refetchInterval: (q) => {
       if (!(q.state.error instanceof ApiError && q.state.error.status === 404)) return false;
       if (running) return LIVE_REFRESH_MS;
+      // A server without the live-calls route cannot say whether the call is live: ask for two minutes.
+      if (live.data === null) return q.state.errorUpdateCount < 40 ? LIVE_REFRESH_MS : false;
       return endedAt.current !== null && q.state.errorUpdateCount - endedAt.current < 10 ? LIVE_REFRESH_MS : false;
     },
   });
@@ -233,6 +235,12 @@ export function CallPage() {
         </>
       ) : pending ? (
         <Loading what="the call" />
+      ) : live.data === null && record.error instanceof ApiError && record.error.status === 404 ? (
+        <div className="state" role="status">
+          <p className="state-title">Not in the history yet</p>
+          <p>A call’s record appears here when the call ends; this page asks again for two minutes.</p>
+          <Button onClick={() => void record.refetch()}>Retry</Button>
+        </div>
       ) : (
       <QueryView query={record} what="the call">
         {(r) => (

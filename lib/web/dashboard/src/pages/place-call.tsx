@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { ApiError, query, type Page } from '../api.js';
-import { looksLikeE164, useAgentOptions, useNumberOptions } from '../options.js';
+import { useAgentOptions, useNumberOptions } from '../options.js';
+import { looksLikeE164 } from '../phone.js';
 import { api } from '../session.js';
 import { Button, Empty, ErrorNotice, Notice, PageHeader, QueryView, Select, TextField, useDebounced } from '../ui.js';
 
