@@ -185,9 +185,8 @@ export function CampaignForm({ onDone }: { onDone: () => void }) {
         <div className="row">
           {WEEKDAYS.map((d) => (
             <label className="check" key={d}>
-              <input type="checkbox" checked={days.has(d)} onChange={(e) => toggleDay(d, e.target.checked)} />
-              {WEEKDAY_LABEL[d].slice(0, 3)}
-              <span className="visually-hidden">{WEEKDAY_LABEL[d].slice(3)}</span>
+              <input type="checkbox" aria-label={WEEKDAY_LABEL[d]} checked={days.has(d)} onChange={(e) => toggleDay(d, e.target.checked)} />
+              <span aria-hidden="true">{WEEKDAY_LABEL[d].slice(0, 3)}</span>
             </label>
           ))}
         </div>

@@ -34,7 +34,7 @@ export function LiveCalls({ agents }: { agents: ReadonlyMap<string, string> }) {
           { header: 'To', cell: (c) => <code>{c.to}</code> },
           { header: 'From', cell: (c) => <code>{c.from}</code> },
           { header: 'Agent', cell: (c) => agents.get(c.agentId) ?? c.agentId },
-          { header: 'Direction', className: 'capitalize', cell: (c) => c.direction },
+          { header: 'Direction', cell: (c) => c.direction.charAt(0).toUpperCase() + c.direction.slice(1) },
           {
             header: 'State',
             cell: (c) => (

@@ -105,7 +105,7 @@ export function HistoryPage() {
       <QueryView query={history} what="calls">
         {(result) =>
           result.data.length === 0 ? (
-            <Empty title={filtered ? 'No calls match these filters' : 'No calls yet'}>{filtered ? null : <p>Calls appear here when they end{anyLive ? '' : ', and above while they are in progress'}.</p>}</Empty>
+            <Empty title={filtered ? 'No calls match these filters' : 'No calls yet'}>{filtered ? null : <p>Calls appear here when they end{live.data ? ', and above while they are in progress' : ''}.</p>}</Empty>
           ) : (
             <>
               <DataTable

@@ -29,7 +29,7 @@ export function EventChoice({ chosen, onChange }: { chosen: ReadonlySet<string>;
   return (
     <fieldset className="choices">
       <legend>Events</legend>
-      <p className="hint">None ticked: every event type, including ones added later.</p>
+      <p className="hint">None ticked: every event type.</p>
       <div className="event-grid">
         {EVENT_TYPES.map((t) => (
           <label className="check" key={t}>
