@@ -128,7 +128,7 @@ describe.concurrent('the dashboard in Chromium: calls, campaigns, editing', { ti
     expect(made.body.contacts).toEqual({ contactIds: expect.arrayContaining([expect.any(String), expect.any(String)]) });
     await page.locator('.badge', { hasText: 'Draft' }).waitFor();
     await page.getByRole('row', { name: /Ada Lovelace/ }).getByText('Waiting').waitFor();
-    await checkScreen(page, 'campaign-draft', ['.stats', 'table']);
+    await checkScreen(page, 'campaign-draft', ['.stats', '#outcomes-heading']);
 
     for (const [action, status] of [['Start', 'Scheduled'], ['Pause', 'Paused'], ['Resume', 'Scheduled']] as const) {
       await page.getByRole('button', { name: action, exact: true }).click();
