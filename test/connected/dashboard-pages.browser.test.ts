@@ -224,6 +224,12 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await first.waitFor();
     await checkScreen(page, 'numbers-search', ['dialog .number-results']);
     await first.click();
+    // Nothing is bought before the confirmation, which says what it costs.
+    const confirm = buy.getByRole('region', { name: /^Buy / });
+    await confirm.getByTestId('number-price').getByText('No credits').waitFor();
+    await checkScreen(page, 'numbers-confirm', ['dialog .confirm']);
+    expect((await rig.p.api(user.session.apiKey, 'GET', '/api/phone-numbers')).body).toMatchObject({ total: 0 });
+    await confirm.getByRole('button', { name: /^Buy / }).click();
     await page.getByRole('row', { name: /\+1415/ }).waitFor();
     await checkScreen(page, 'numbers-list', ['table']);
 

@@ -51,3 +51,35 @@ describe('the dashboard CSP', () => {
     expect(csp).not.toMatch(/unsafe-(inline|eval)/);
   });
 });
+
+describe("the dashboard's copies of API constants are the API's", () => {
+  it('campaign defaults, outcomes and lifecycle', async () => {
+    const page = await import('../../lib/web/dashboard/src/campaign-defaults.js');
+    const domain = await import('../../lib/domain/campaign.js');
+    const window = await import('../../lib/domain/calling-window.js');
+    expect(page.DEFAULT_RETRY).toEqual(domain.DEFAULT_RETRY);
+    expect(page.DEFAULT_WINDOW).toEqual(window.DEFAULT_WINDOW);
+    expect(page.WEEKDAYS).toEqual(window.WEEKDAYS);
+    expect(page.OUTCOMES).toEqual(domain.CALL_OUTCOMES);
+    expect(page.RETRIED_OUTCOMES).toEqual(domain.RETRIED_OUTCOMES);
+    expect(domain.CampaignCreate.parse({ name: 'n', agentId: 'a', phoneNumberIds: ['p'], contacts: { search: 's' } }).concurrency).toBe(page.DEFAULT_CONCURRENCY);
+    expect(Object.keys(page.STATUS_LABEL)).toEqual([...domain.CAMPAIGN_STATUSES]);
+    for (const [action, { from }] of Object.entries(domain.TRANSITIONS)) expect(page.ACTIONS[action as keyof typeof page.ACTIONS]).toEqual(from);
+  });
+
+  it('webhook event types and the masked header value', async () => {
+    const types = await import('../../lib/web/dashboard/src/webhook-types.js');
+    const webhook = await import('../../lib/domain/webhook.js');
+    expect(types.EVENT_TYPES).toEqual(webhook.WEBHOOK_EVENT_TYPES);
+    const tool = await import('../../lib/domain/tool.js');
+    // tool-form.tsx is JSX; its MASK is checked through the source text.
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync('lib/web/dashboard/src/pages/tool-form.tsx', 'utf8')).toContain(`export const MASK = '${tool.MASK}';`);
+  });
+
+  it('the E.164 look the place-call form checks before asking the API', async () => {
+    const { looksLikeE164 } = await import('../../lib/web/dashboard/src/phone.js');
+    expect(['+14155552671', '+44 20 7946 0958', '+1 (415) 555-2671'].map(looksLikeE164)).toEqual([true, true, true]);
+    expect(['4155552671', '+0123456789', '+1415', 'call me', '+1415555267100000'].map(looksLikeE164)).toEqual([false, false, false, false, false]);
+  });
+});

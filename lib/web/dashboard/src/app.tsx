@@ -11,6 +11,12 @@ import { CreditsPage } from './pages/credits.js';
 import { MembersPage } from './pages/members.js';
 import { PhoneNumbersPage } from './pages/numbers.js';
 import { ToolsPage } from './pages/tools.js';
+import { PlaceCallPage } from './pages/place-call.js';
+import { CampaignsPage } from './pages/campaigns.js';
+import { CampaignPage } from './pages/campaign.js';
+import { WebhooksPage } from './pages/webhooks.js';
+import { WebhookPage } from './pages/webhook.js';
+import { DoNotCallPage } from './pages/dnc.js';
 
 /** Pages anyone may open; every other path needs a session and sends a visitor to sign in first. */
 function PublicRoutes() {
@@ -37,9 +43,15 @@ function SignedInRoutes() {
         <Route path="tools" element={<ToolsPage />} />
         <Route path="contacts" element={<ContactsPage />} />
         <Route path="phone-numbers" element={<PhoneNumbersPage />} />
+        <Route path="calls/new" element={<PlaceCallPage />} />
+        <Route path="campaigns" element={<CampaignsPage />} />
+        <Route path="campaigns/:id" element={<CampaignPage />} />
         <Route path="history" element={<HistoryPage />} />
         <Route path="history/:id" element={<CallPage />} />
         <Route path="credits" element={<CreditsPage />} />
+        <Route path="do-not-call" element={<DoNotCallPage />} />
+        <Route path="webhooks" element={<WebhooksPage />} />
+        <Route path="webhooks/:id" element={<WebhookPage />} />
         <Route path="settings/api-keys" element={<ApiKeysPage />} />
         <Route path="settings/members" element={<MembersPage />} />
         <Route path="*" element={<Navigate to="/agents" replace />} />

@@ -10,7 +10,11 @@ const NAV: readonly { to: string; label: string }[] = [
   { to: '/tools', label: 'Tools' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/phone-numbers', label: 'Phone numbers' },
+  { to: '/calls/new', label: 'Place a call' },
+  { to: '/campaigns', label: 'Campaigns' },
   { to: '/history', label: 'History' },
+  { to: '/do-not-call', label: 'Do not call' },
+  { to: '/webhooks', label: 'Webhooks' },
   { to: '/credits', label: 'Credits' },
 ];
 const SETTINGS: readonly { to: string; label: string }[] = [

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '../api.js';
 import { call, currentApiKey, currentWorkspaceId } from '../session.js';
 import { uploadWithProgress } from '../upload.js';
+import { ContactEditor } from './contact-edit.js';
 import { Button, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
 
 type ImportResult = Schemas['ContactImportResult'];
@@ -93,6 +94,7 @@ export function ContactsPage() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [uploading, setUploading] = useState(false);
+  const [editing, setEditing] = useState<Contact | null>(null);
   const term = useDebounced(search.trim());
   const contacts = useQuery({
     queryKey: ['contacts', term, page],
@@ -133,7 +135,14 @@ export function ContactsPage() {
                 rows={result.data}
                 rowKey={(c) => c._id}
                 columns={[
-                  { header: 'Name', cell: (c) => c.contactName },
+                  {
+                    header: 'Name',
+                    cell: (c) => (
+                      <button type="button" className="link" onClick={() => setEditing(c)} aria-label={`Edit ${c.contactName}`}>
+                        {c.contactName}
+                      </button>
+                    ),
+                  },
                   { header: 'Phone number', cell: (c) => <code>{c.phoneNumber}</code> },
                   { header: 'Region', cell: (c) => c.region },
                 ]}
@@ -145,6 +154,9 @@ export function ContactsPage() {
       </QueryView>
       <Dialog open={uploading} title="Upload contacts" onClose={() => setUploading(false)}>
         <UploadForm onClose={() => setUploading(false)} />
+      </Dialog>
+      <Dialog open={editing !== null} title={`Edit ${editing?.contactName ?? 'contact'}`} onClose={() => setEditing(null)}>
+        {editing ? <ContactEditor id={editing._id} onDone={() => setEditing(null)} /> : null}
       </Dialog>
     </>
   );

@@ -1,29 +1,80 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Schemas } from '../api.js';
-import { call } from '../session.js';
+import { query, type Page } from '../api.js';
+import { api } from '../session.js';
 import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, PageHeader, Pager, QueryView, TextField, formatDate } from '../ui.js';
 
-type PhoneNumber = Schemas['PhoneNumber'];
+interface PhoneNumber {
+  readonly _id: string;
+  readonly number: string;
+  readonly type?: 'byot';
+  readonly agentId: string | null;
+  readonly telephonyAccountSid?: string;
+  readonly createdAt?: string;
+}
+
+interface Available {
+  readonly number: string;
+  readonly friendlyName: string;
+  readonly locality: string | null;
+  readonly region: string | null;
+  readonly country: string;
+  readonly capabilities?: { voice: boolean; sms: boolean; mms: boolean };
+}
+
+/**
+ * The last step before buying: the number, where it is, what it can do and what it costs. The search answer
+ * carries no price, and buying takes no credits from the workspace (docs/telephony.md, "Buying"): the
+ * provider bills the platform's account monthly. So the cost said here is that, in words.
+ */
+function ConfirmBuy({ n, busy, onBuy, onBack }: { n: Available; busy: boolean; onBuy: () => void; onBack: () => void }) {
+  const can = n.capabilities ? (['voice', 'sms', 'mms'] as const).filter((k) => n.capabilities![k]).map((k) => k.toUpperCase()) : [];
+  return (
+    <section className="confirm card" aria-labelledby="confirm-buy-heading">
+      <h3 id="confirm-buy-heading">Buy {n.friendlyName}?</h3>
+      <dl className="facts">
+        <dt>Number</dt>
+        <dd>
+          <code>{n.number}</code>
+        </dd>
+        <dt>Where</dt>
+        <dd>{[n.locality, n.region, n.country].filter(Boolean).join(', ') || n.country}</dd>
+        {can.length ? (
+          <>
+            <dt>Can do</dt>
+            <dd>{can.join(', ')}</dd>
+          </>
+        ) : null}
+        <dt>Price</dt>
+        <dd data-testid="number-price">No credits: buying takes nothing from this workspace's balance. The provider bills the platform's account for the number each month; calls on it cost credits as usual.</dd>
+      </dl>
+      <p>It is yours until you release it; agents can call from it at once.</p>
+      <div className="form-actions">
+        <Button autoFocus onClick={onBack}>
+          Back to the results
+        </Button>
+        <Button variant="primary" busy={busy} onClick={onBuy}>
+          Buy {n.friendlyName}
+        </Button>
+      </div>
+    </section>
+  );
+}
 
 function BuyForm({ onDone }: { onDone: () => void }) {
   const queries = useQueryClient();
   const [country, setCountry] = useState('US');
   const [areaCode, setAreaCode] = useState('');
   const [contains, setContains] = useState('');
-  const [criteria, setCriteria] = useState<{ country: string; areaCode: string; contains: string } | null>(null);
+  const [criteria, setCriteria] = useState<Record<string, string> | null>(null);
+  const [chosen, setChosen] = useState<Available | null>(null);
   const found = useQuery({
     queryKey: ['available', criteria],
-    queryFn: () =>
-      call((c) =>
-        c.GET('/api/phone-numbers/available', {
-          params: { query: { country: criteria?.country || undefined, areaCode: criteria?.areaCode || undefined, contains: criteria?.contains || undefined, limit: 10 } },
-        }),
-      ),
+    queryFn: () => api<{ data: Available[] }>('GET', `/api/phone-numbers/available${query({ ...criteria, limit: 10 })}`),
     enabled: criteria !== null,
   });
   const buy = useMutation({
-    mutationFn: (phoneNumber: string) => call((c) => c.POST('/api/phone-numbers/buy', { body: { phoneNumber } })),
+    mutationFn: (phoneNumber: string) => api('POST', '/api/phone-numbers/buy', { phoneNumber }),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['numbers'] });
       onDone();
@@ -45,7 +96,9 @@ function BuyForm({ onDone }: { onDone: () => void }) {
           Search
         </Button>
       </form>
-      {criteria ? (
+      {chosen ? (
+        <ConfirmBuy n={chosen} busy={buy.isPending} onBuy={() => buy.mutate(chosen.number)} onBack={() => setChosen(null)} />
+      ) : criteria ? (
         <QueryView query={found} what="numbers for sale">
           {({ data }) =>
             data.length === 0 ? (
@@ -60,8 +113,8 @@ function BuyForm({ onDone }: { onDone: () => void }) {
                       <strong>{n.friendlyName}</strong>
                       <span className="cell-note">{[n.locality, n.region, n.country].filter(Boolean).join(', ')}</span>
                     </span>
-                    <Button variant="primary" busy={buy.isPending && buy.variables === n.number} onClick={() => buy.mutate(n.number)} aria-label={`Buy ${n.friendlyName}`}>
-                      Buy
+                    <Button variant="primary" onClick={() => setChosen(n)} aria-label={`Buy ${n.friendlyName}…`}>
+                      Buy…
                     </Button>
                   </li>
                 ))}
@@ -81,7 +134,7 @@ function ImportForm({ onDone }: { onDone: () => void }) {
   const [sid, setSid] = useState('');
   const [token, setToken] = useState('');
   const run = useMutation({
-    mutationFn: () => call((c) => c.POST('/api/phone-numbers/import', { body: { phoneNumber, telephonyAccountSid: sid, telephonyAuthToken: token } })),
+    mutationFn: () => api('POST', '/api/phone-numbers/import', { phoneNumber, telephonyAccountSid: sid, telephonyAuthToken: token }),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['numbers'] });
       onDone();
@@ -112,7 +165,7 @@ function ImportForm({ onDone }: { onDone: () => void }) {
 function AssignAgent({ number, agents }: { number: PhoneNumber; agents: readonly { _id: string; name: string }[] }) {
   const queries = useQueryClient();
   const assign = useMutation({
-    mutationFn: (agentId: string | null) => call((c) => c.PATCH('/api/phone-numbers/{id}', { params: { path: { id: number._id } }, body: { agentId } })),
+    mutationFn: (agentId: string | null) => api('PATCH', `/api/phone-numbers/${number._id}`, { agentId }),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['numbers'] }),
   });
   return (
@@ -138,10 +191,10 @@ export function PhoneNumbersPage() {
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<'buy' | 'import' | null>(null);
   const [releasing, setReleasing] = useState<PhoneNumber | null>(null);
-  const numbers = useQuery({ queryKey: ['numbers', page], queryFn: () => call((c) => c.GET('/api/phone-numbers', { params: { query: { page, limit: 20 } } })) });
-  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => call((c) => c.GET('/api/agents', { params: { query: { limit: 100 } } })) });
+  const numbers = useQuery({ queryKey: ['numbers', page], queryFn: () => api<Page<PhoneNumber>>('GET', `/api/phone-numbers${query({ page, limit: 20 })}`) });
+  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => api<Page<{ _id: string; name: string }>>('GET', '/api/agents?limit=100') });
   const release = useMutation({
-    mutationFn: (id: string) => call((c) => c.DELETE('/api/phone-numbers/{id}', { params: { path: { id } } })),
+    mutationFn: (id: string) => api('DELETE', `/api/phone-numbers/${id}`),
     onSuccess: () => {
       setReleasing(null);
       void queries.invalidateQueries({ queryKey: ['numbers'] });

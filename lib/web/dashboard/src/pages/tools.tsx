@@ -1,96 +1,26 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Schemas } from '../api.js';
-import { call } from '../session.js';
-import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, PageHeader, QueryView, Select, TextArea, TextField, formatDate } from '../ui.js';
+import { api } from '../session.js';
+import { Button, ConfirmDialog, DataTable, Dialog, Empty, PageHeader, QueryView, formatDate } from '../ui.js';
+import { ToolForm, type ToolDetail } from './tool-form.js';
 
 /** Tools: HTTP calls (and integrations, transfers) agents may make mid-call. Header values come back masked. */
 
-type ToolDetail = Schemas['Tool'];
-type HttpMethod = Schemas['HttpToolCreate']['config']['method'];
+interface ToolItem {
+  readonly _id: string;
+  readonly name: string;
+  readonly type: 'http' | 'integration' | 'transfer';
+  readonly description: string;
+  readonly templateId?: string;
+  readonly createdAt: string;
+}
+
+type ToolView = ToolDetail & ToolItem & { readonly updatedAt: string };
 
 const TYPE_LABEL: Record<string, string> = { http: 'HTTP request', integration: 'Integration', transfer: 'Transfer' };
-const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const METHODS = HTTP_METHODS.map((m) => [m, m] as const);
 
-interface HeaderRow {
-  name: string;
-  value: string;
-}
-
-function HeaderRows({ rows, onChange }: { rows: HeaderRow[]; onChange: (rows: HeaderRow[]) => void }) {
-  const update = (i: number, patch: Partial<HeaderRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
-  return (
-    <fieldset className="choices">
-      <legend>Headers</legend>
-      <p className="hint">Sent with every request, for example an Authorization header. Values are stored encrypted and never shown again.</p>
-      {rows.map((row, i) => (
-        <div className="header-row" key={i}>
-          <TextField label={`Header ${i + 1} name`} value={row.name} onChange={(e) => update(i, { name: e.target.value })} />
-          <TextField label={`Header ${i + 1} value`} type="password" autoComplete="off" value={row.value} onChange={(e) => update(i, { value: e.target.value })} />
-          <Button variant="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
-            Remove
-          </Button>
-        </div>
-      ))}
-      <Button variant="ghost" onClick={() => onChange([...rows, { name: '', value: '' }])}>
-        + Add header
-      </Button>
-    </fieldset>
-  );
-}
-
-function CreateToolForm({ onDone }: { onDone: () => void }) {
-  const queries = useQueryClient();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [method, setMethod] = useState<HttpMethod>('POST');
-  const [url, setUrl] = useState('');
-  const [headers, setHeaders] = useState<HeaderRow[]>([]);
-  const create = useMutation({
-    mutationFn: () =>
-      call((c) =>
-        c.POST('/api/tools', {
-          body: {
-            name,
-            type: 'http',
-            description,
-            config: { method, url, ...(headers.length ? { headers: Object.fromEntries(headers.filter((h) => h.name).map((h) => [h.name, h.value])) } : {}) },
-          },
-        }),
-      ),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['tools'] });
-      onDone();
-    },
-  });
-  return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate();
-      }}
-    >
-      <TextField label="Name" required maxLength={200} autoFocus hint="What the model calls it, for example book_appointment." value={name} onChange={(e) => setName(e.target.value)} />
-      <TextArea label="Description" required rows={2} hint="When the agent should use it; the model reads this." value={description} onChange={(e) => setDescription(e.target.value)} />
-      <div className="grid-2">
-        <Select label="Method" value={method} options={METHODS} onChange={(e) => setMethod(HTTP_METHODS.find((m) => m === e.target.value) ?? method)} />
-        <TextField label="URL" type="url" required placeholder="https://api.example.com/bookings" value={url} onChange={(e) => setUrl(e.target.value)} />
-      </div>
-      <HeaderRows rows={headers} onChange={setHeaders} />
-      <ErrorNotice error={create.error} />
-      <div className="dialog-footer">
-        <Button onClick={onDone}>Cancel</Button>
-        <Button variant="primary" type="submit" busy={create.isPending}>
-          Create tool
-        </Button>
-      </div>
-    </form>
-  );
-}
-
-function ToolDetails({ id, onDelete }: { id: string; onDelete: (tool: ToolDetail) => void }) {
-  const tool = useQuery({ queryKey: ['tool', id], queryFn: () => call((c) => c.GET('/api/tools/{id}', { params: { path: { id } } })) });
+function ToolDetails({ id, onDelete, onEdit }: { id: string; onDelete: (tool: ToolView) => void; onEdit: (tool: ToolView) => void }) {
+  const tool = useQuery({ queryKey: ['tool', id], queryFn: () => api<ToolView>('GET', `/api/tools/${id}`) });
   return (
     <QueryView query={tool} what="the tool">
       {(t) => (
@@ -130,8 +60,8 @@ function ToolDetails({ id, onDelete }: { id: string; onDelete: (tool: ToolDetail
                 <ul className="plain">
                   {t.parameters.map((p) => (
                     <li key={p.name}>
-                      <code>{p.name}</code>
-                      {p.required ? ' (required)' : ''}: {p.description}
+                      <code>{p.name}</code> <span className="cell-note inline">{p.type ?? 'string'}{p.required ? ', required' : ''}</span>: {p.description}
+                      {p.enum ? <> (one of {p.enum.map((v) => <code key={String(v)}>{String(v)}</code>).reduce<ReactNode[]>((acc, el, i) => (i ? [...acc, ', ', el] : [el]), [])})</> : null}
                     </li>
                   ))}
                 </ul>
@@ -141,9 +71,14 @@ function ToolDetails({ id, onDelete }: { id: string; onDelete: (tool: ToolDetail
             <dd>{formatDate(t.updatedAt)}</dd>
           </dl>
           <p className="hint">Header values are write-only: they are masked here and in the API.</p>
-          <Button variant="danger" onClick={() => onDelete(t)}>
-            Delete tool
-          </Button>
+          <div className="form-actions">
+            <Button variant="primary" onClick={() => onEdit(t)}>
+              Edit tool
+            </Button>
+            <Button variant="danger" onClick={() => onDelete(t)}>
+              Delete tool
+            </Button>
+          </div>
         </div>
       )}
     </QueryView>
@@ -152,12 +87,13 @@ function ToolDetails({ id, onDelete }: { id: string; onDelete: (tool: ToolDetail
 
 export function ToolsPage() {
   const queries = useQueryClient();
-  const tools = useQuery({ queryKey: ['tools'], queryFn: () => call((c) => c.GET('/api/tools')) });
+  const tools = useQuery({ queryKey: ['tools'], queryFn: () => api<{ data: ToolItem[] }>('GET', '/api/tools') });
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<ToolDetail | null>(null);
+  const [deleting, setDeleting] = useState<ToolView | null>(null);
+  const [editing, setEditing] = useState<ToolView | null>(null);
   const remove = useMutation({
-    mutationFn: (id: string) => call((c) => c.DELETE('/api/tools/{id}', { params: { path: { id } } })),
+    mutationFn: (id: string) => api('DELETE', `/api/tools/${id}`),
     onSuccess: () => {
       setDeleting(null);
       setOpen(null);
@@ -204,15 +140,18 @@ export function ToolsPage() {
         }
       </QueryView>
       <Dialog open={creating} title="New HTTP tool" onClose={() => setCreating(false)}>
-        <CreateToolForm onDone={() => setCreating(false)} />
+        <ToolForm onDone={() => setCreating(false)} />
       </Dialog>
       <Dialog
-        open={open !== null && deleting === null}
+        open={open !== null && deleting === null && editing === null}
         title={tools.data?.data.find((t) => t._id === open)?.name ?? 'Tool'}
         onClose={() => setOpen(null)}
         footer={<Button onClick={() => setOpen(null)}>Close</Button>}
       >
-        {open ? <ToolDetails id={open} onDelete={setDeleting} /> : null}
+        {open ? <ToolDetails id={open} onDelete={setDeleting} onEdit={setEditing} /> : null}
+      </Dialog>
+      <Dialog open={editing !== null} title={`Edit ${editing?.name ?? 'tool'}`} onClose={() => setEditing(null)}>
+        {editing ? <ToolForm tool={editing} onDone={() => setEditing(null)} /> : null}
       </Dialog>
       <ConfirmDialog
         open={deleting !== null}
