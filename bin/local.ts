@@ -13,7 +13,7 @@ const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
 const settings = LocalSettings.parse(process.env);
 const platform = await startPlatform(settings);
 // The voice vendors left on their stand-ins (docs/provider-keys.md, "Simulated vendors").
-const simulated = standInsOf(loadConfig(), undefined, { telephony: false })?.parts ?? [];
+const simulated = standInsOf(loadConfig(), undefined, { channel: 'web' })?.parts ?? [];
 const keyVariables = [...new Set(simulated.map((p) => p.keyVariable))];
 process.stdout.write(
   [

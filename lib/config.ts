@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { parseRate } from './domain/rate-window.js';
 import { parsePriceShares } from './domain/provider-key.js';
+import { parseStandInVendors } from './domain/stand-ins.js';
 
 /**
  * The streaming container's port: the stack maps it and passes it as STREAMING_PORT, the image exposes it,
@@ -150,9 +151,10 @@ const EnvSchema = z.object({
   /** How long a text chat whose page went away waits for the same tab to come back (docs/chat.md). */
   CHAT_REJOIN_GRACE_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   WEB_REJOIN_GRACE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
-  // Voice vendors: a key switches that vendor to its real service; a base URL points the real client at a
-  // stand-in on loopback (npm start and the tests set both). Where one vendor serves two capabilities, each
-  // capability may have its own base URL, falling back to the vendor's.
+  // Voice vendors: a key switches that vendor to its real service; a base URL points the real client
+  // elsewhere: a stand-in on loopback (npm start and the tests set both), or an operator's proxy or
+  // compatible server. Where one vendor serves two capabilities, each capability may have its own base URL,
+  // falling back to the vendor's.
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_STT_BASE_URL: z.url().optional(),
@@ -180,6 +182,21 @@ const EnvSchema = z.object({
    * the `*_API_KEY` variables above; a variable set on its own wins over the same field here.
    */
   VENDOR_KEYS: z.string().optional(),
+  /**
+   * The vendors this deployment runs on stand-ins, as `capability:vendor` pairs (`stt:deepgram,llm:openai,
+   * telephony:twilio`). Set by what starts the stand-ins (`npm start`: lib/local/platform/platform.ts, and
+   * the tests through it), never by the stack, so empty in production. It describes the deployment and is
+   * read only to tell users so (lib/vendors/stand-ins.ts: the notice on pages, GET /api/stand-ins); it
+   * changes no behaviour: where calls go is the base URLs and keys above.
+   */
+  STAND_IN_VENDORS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const parsed = parseStandInVendors(v);
+      if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+      return typeof parsed === 'string' ? [] : parsed;
+    }),
   /**
    * The port the streaming service listens on as its own container (streaming-service/src/main.ts). The stack
    * sets it to the port it maps ({@link STREAMING_CONTAINER_PORT}); `npm start` serves streams on its own origin.

@@ -5,11 +5,11 @@ import { standInsOf } from '../../lib/vendors/stand-ins.js';
 
 /**
  * GET /api/stand-ins: the simulated vendors, from the configuration alone (lib/vendors/stand-ins.ts). With
- * `agentId`, that agent's (404 when it is not the workspace's); without, every vendor; telephony unless
- * `channel=web` (a browser call has none).
+ * `agentId`, that agent's (404 when it is not the workspace's); without, every vendor; on `channel`'s capabilities
+ * (a browser call has no telephony, a chat only the model).
  */
 export const handler = defineRoute(PROVIDER_KEYS_ROUTES.listStandIns, async ({ deps, workspaceId, query }) => {
   const agent = query.agentId === undefined ? undefined : await getAgent(deps.db, workspaceId, query.agentId);
-  const notice = standInsOf(deps.config, agent, { telephony: query.channel !== 'web' });
+  const notice = standInsOf(deps.config, agent, { channel: query.channel ?? 'phone' });
   return { simulated: notice !== undefined, ...(notice && { notice }) };
 });

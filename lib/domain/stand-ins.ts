@@ -1,14 +1,50 @@
 import * as z from 'zod';
+import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS } from './agent.js';
 
 /**
  * What a page says when part of an agent runs on a simulated vendor (docs/provider-keys.md, "Simulated
  * vendors"): which capabilities, on which vendor, the variable whose real key makes it real, and one
- * sentence a page shows as is. Built from the configuration alone (lib/vendors/stand-ins.ts), so a
- * deployment on the real vendors never has one.
+ * sentence a page shows as is. Built from the configuration alone (STAND_IN_VENDORS, which the composition
+ * that starts the stand-ins sets: lib/vendors/stand-ins.ts), so a deployment on the real vendors never has one.
  */
 
 export const STAND_IN_CAPABILITIES = ['stt', 'llm', 'tts', 'telephony'] as const;
 export type StandInCapability = (typeof STAND_IN_CAPABILITIES)[number];
+
+/** The vendors of each capability, in the order a notice lists them. */
+export const STAND_IN_VENDOR_IDS: Record<StandInCapability, readonly string[]> = {
+  stt: STT_PROVIDERS,
+  llm: LLM_PROVIDERS,
+  tts: TTS_PROVIDERS,
+  telephony: ['twilio'],
+};
+
+/** One simulated vendor as STAND_IN_VENDORS declares it (`stt:deepgram`). */
+export interface DeclaredStandIn {
+  readonly capability: StandInCapability;
+  readonly vendor: string;
+}
+
+/**
+ * Parses STAND_IN_VENDORS (lib/config.ts): a comma list of `capability:vendor` pairs, each a known vendor of
+ * that capability. A vendor alone is refused: Deepgram and OpenAI serve two capabilities each.
+ */
+export function parseStandInVendors(text: string): DeclaredStandIn[] | string {
+  const pairs: DeclaredStandIn[] = [];
+  for (const item of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const [capability, vendor, extra] = item.split(':').map((p) => p.trim());
+    if (!STAND_IN_CAPABILITIES.includes(capability as StandInCapability) || extra !== undefined) {
+      return `${item} is not capability:vendor (capabilities: ${STAND_IN_CAPABILITIES.join(', ')})`;
+    }
+    const known = STAND_IN_VENDOR_IDS[capability as StandInCapability];
+    if (!vendor || !known.includes(vendor)) return `${item}: the ${capability} vendors are ${known.join(', ')}`;
+    pairs.push({ capability: capability as StandInCapability, vendor });
+  }
+  return pairs;
+}
+
+/** The STAND_IN_VENDORS text for these stand-ins (what `npm start` and the tests set). */
+export const declareStandInVendors = (pairs: readonly DeclaredStandIn[]): string => pairs.map((p) => `${p.capability}:${p.vendor}`).join(',');
 
 export const StandInPart = z
   .object({
@@ -34,7 +70,10 @@ export type StandInsView = z.infer<typeof StandInsView>;
 export const StandInsQuery = z.object({
   workspaceId: z.string().min(1).max(64).optional(),
   agentId: z.string().min(1).max(64).optional().describe("Only this agent's vendors (404 when it is not the workspace's)."),
-  channel: z.enum(['web', 'phone']).optional().describe('`web`: the vendors of a browser call (meeting, widget), so no telephony. Default: every call, telephony included.'),
+  channel: z
+    .enum(['web', 'phone', 'chat'])
+    .optional()
+    .describe('`web`: the vendors of a browser call (meeting, widget), so no telephony; `chat`: a text chat, the model only. Default (`phone`): every capability, telephony included.'),
 });
 
 const NAMES: Record<string, string> = {

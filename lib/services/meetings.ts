@@ -144,7 +144,7 @@ const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeE
 async function callAndAgentName(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string, callId: string): Promise<{ call?: Call; agentName: string; standIns?: StandInNotice }> {
   const call = await findCall(deps.db, workspaceId, callId);
   const agent = call ? await findAgent(deps.db, workspaceId, call.agentId) : undefined;
-  const standIns = agent ? standInsOf(deps.config, agent, { telephony: false }) : undefined;
+  const standIns = agent ? standInsOf(deps.config, agent, { channel: 'web' }) : undefined;
   return { call, agentName: agent?.name || 'your agent', ...(standIns && { standIns }) };
 }
 

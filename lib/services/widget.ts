@@ -61,5 +61,5 @@ export async function startWidgetCall(
   // A widget visitor is anonymous: no contact, and the page's origin says where the call came from.
   const call = await leased(deps, grant, newWebCall(deps, { workspaceId: grant.workspaceId, agentId: grant.agent._id, agentType: 'voice', to: '', contactName: `Web visitor (${grant.origin})` }, nowMs), nowMs);
   await putNewWebCall(deps, call);
-  return issueSession(deps, call, grant.agent.name || 'your agent', nowMs, standInsOf(deps.config, grant.agent, { telephony: false }));
+  return issueSession(deps, call, grant.agent.name || 'your agent', nowMs, standInsOf(deps.config, grant.agent, { channel: 'web' }));
 }

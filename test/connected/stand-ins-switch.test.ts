@@ -1,14 +1,13 @@
 /**
  * Invariant: one real key for each of speech recognition, the model and the voice, set where the platform
  * runs, makes talking to the agent real with no other change (docs/provider-keys.md, "Simulated vendors"):
- * the platform starts no stand-in for those vendors, its calls reach the vendors' services with those keys
- * and never a stand-in's, and the notice leaves those capabilities out, for them only. The "real services"
- * here are vendor servers on this machine's network address, not on loopback (this machine has no
- * internet); the platform reaches them through their base URLs, as it would a proxy. A workspace key alone
- * does not switch a vendor whose base URL is a stand-in's: the notice keeps it.
+ * the platform starts no stand-in for those vendors and keeps the operator's base URLs, its calls reach the
+ * operator's services with the operator's keys and never a stand-in's, and the notice (from what the
+ * platform declares it simulates, STAND_IN_VENDORS) leaves those capabilities out, for them only. The "real
+ * services" are vendor servers this test runs on 127.0.0.1, given to the platform as an operator gives a
+ * proxy or a self-hosted compatible server: a base URL with its key. A workspace key alone does not switch
+ * a vendor the platform runs a stand-in for: the notice keeps it.
  */
-import { createServer, connect, type Server } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
 import type { Agent } from '../../lib/domain/agent.js';
@@ -26,33 +25,9 @@ const ANSWER = 'A real answer.';
 
 let vp: VoicePlatform;
 let real: { stt: SttStandins; llm: LlmStandins; tts: TtsStandins };
-const forwarders: Server[] = [];
+let operator: Record<string, string>;
 const keys = Object.fromEntries(VENDORS.map((v) => [v, issueStandinKey(v)])) as Record<(typeof VENDORS)[number], string>;
 const saved = { ...process.env };
-
-/** This machine's first address that is not loopback: where the test's "real services" are reached. */
-function networkAddress(): string {
-  const all = Object.values(networkInterfaces()).flat().filter((i) => i && !i.internal);
-  const address = all.find((i) => i!.family === 'IPv4') ?? all.find((i) => i!.family === 'IPv6' && !i!.address.startsWith('fe80'));
-  if (!address) throw new Error('this test needs a network interface besides loopback (the "real" vendors listen there)');
-  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
-}
-
-/** Serves `url`'s loopback server on `host` too (bytes passed both ways), and returns `url` on that host. */
-async function onNetwork(url: string, host: string): Promise<string> {
-  const target = new URL(url);
-  const server = createServer((socket) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    socket.pipe(upstream).pipe(socket);
-    const end = () => { socket.destroy(); upstream.destroy(); };
-    socket.on('error', end);
-    upstream.on('error', end);
-  });
-  forwarders.push(server);
-  await new Promise<void>((done) => server.listen(0, host.replace(/^\[|\]$/g, ''), done));
-  const port = (server.address() as { port: number }).port;
-  return url.replace(`${target.hostname}:${target.port}`, `${host}:${port}`);
-}
 
 beforeAll(async () => {
   const none = loadConfig({});
@@ -61,22 +36,21 @@ beforeAll(async () => {
     llm: await startLlmStandins(none, { ttftMs: 20, tokensPerSecond: 400, reply: briefReplies(() => ANSWER) }),
     tts: await startTtsStandins(none, { firstByteDelayMs: 20, realtimeFactor: 8 }),
   };
-  const host = networkAddress();
-  // What the operator sets: one key per capability (and here, where each service is).
-  Object.assign(process.env, {
+  // What the operator sets: one key per capability and, here, where each service is (all on 127.0.0.1).
+  operator = {
     DEEPGRAM_API_KEY: keys.deepgram,
-    DEEPGRAM_BASE_URL: await onNetwork(real.stt.env.DEEPGRAM_BASE_URL!, host),
+    DEEPGRAM_BASE_URL: real.stt.env.DEEPGRAM_BASE_URL!,
     OPENAI_API_KEY: keys.openai,
-    OPENAI_BASE_URL: await onNetwork(real.llm.env.OPENAI_BASE_URL!, host),
+    OPENAI_BASE_URL: real.llm.env.OPENAI_BASE_URL!,
     ELEVENLABS_API_KEY: keys.elevenlabs,
-    ELEVENLABS_BASE_URL: await onNetwork(real.tts.env.ELEVENLABS_BASE_URL!, host),
-  });
+    ELEVENLABS_BASE_URL: real.tts.env.ELEVENLABS_BASE_URL!,
+  };
+  Object.assign(process.env, operator);
   vp = await startVoicePlatform();
 });
 afterAll(async () => {
   await vp?.stop();
   await Promise.all([real?.stt.stop(), real?.llm.stop(), real?.tts.stop()]);
-  for (const f of forwarders) f.close();
   for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
   Object.assign(process.env, saved);
 });
@@ -93,6 +67,9 @@ describe('real keys for speech recognition, the model and the voice', () => {
     expect(vp.platform.voice.stt.control.deepgram).toBeUndefined();
     expect(vp.platform.voice.llm.urls.openai).toBeUndefined();
     expect(vp.platform.voice.tts.control).not.toHaveProperty('elevenlabs');
+    // The operator's base URLs and keys are what the platform runs with, none replaced by a stand-in's.
+    expect(loadConfig()).toMatchObject(operator);
+    expect(loadConfig().STAND_IN_VENDORS.map((p) => `${p.capability}:${p.vendor}`)).not.toContain('stt:deepgram');
 
     const agent = await vp.agent({ stt_provider: 'deepgram', llm_provider: 'openai', tts_provider: 'elevenlabs' });
     // Phone calls still go to the Twilio stand-in: only telephony is left.
@@ -125,6 +102,7 @@ describe('real keys for speech recognition, the model and the voice', () => {
   it('serve a call from those vendors with those keys and no stand-in of the platform\'s', async () => {
     const agent = await vp.agent({ first_message: 'Luigi.' });
     for (const vendor of VENDORS) takePresentedKeys(vendor);
+    const modelRequests = real.llm.control.requests.length;
     const caller = await vp.call(agent, { playbackSpeed: 4 });
     await caller.waitFor((m) => m.event === 'mark', 20_000);
     await caller.whenIdle();
@@ -136,6 +114,8 @@ describe('real keys for speech recognition, the model and the voice', () => {
     const ended = await vp.nextCallEnded();
     const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, unknown>;
     for (const vendor of VENDORS) expect(new Set(takePresentedKeys(vendor)), vendor).toEqual(new Set([keys[vendor]]));
+    // The operator's model server answered this call (the platform runs no OpenAI stand-in of its own).
+    expect(real.llm.control.requests.length).toBeGreaterThan(modelRequests);
     expect(String(record.callTranscript).split('\n')).toEqual(['agent: Luigi.', `user: ${HEARD}`, `agent: ${ANSWER}`]);
   }, 90_000);
 });

@@ -18,6 +18,7 @@ import { registerInstance } from './instances.js';
 import { loadConfig } from '../../config.js';
 import { setProcessEnvironment } from '../../deps.js';
 import { dashboardFallback } from './dashboard.js';
+import { declareStandInVendors, type DeclaredStandIn } from '../../domain/stand-ins.js';
 import { startStores, type LocalStores } from './stores.js';
 
 /** Settings of `npm start` itself (the handlers read theirs through lib/config.ts). */
@@ -137,6 +138,7 @@ export async function startPlatform(
     ...options.voice,
     stt: { transcripts: knownLinesOr(spokenLines, DEFAULT_STT_SCRIPT.transcripts), ...options.voice?.stt },
   });
+  const restoreDeclaration = setProcessEnvironment({ STAND_IN_VENDORS: declareStandInVendors(standInsRunning(voice, twilio)) });
   const poller = options.dispatchPoller === false ? undefined : await startDispatchPoller((error) => {
     process.stderr.write(`dispatch poller: ${String(error)}\n`);
   });
@@ -191,10 +193,27 @@ export async function startPlatform(
       });
       await unregister?.();
       if (!options.stores) await stores.stop();
+      restoreDeclaration();
       restoreTelephonyEnvironment();
       restoreEnvironment();
     },
   };
+}
+
+/**
+ * The stand-ins this platform started, for STAND_IN_VENDORS (lib/config.ts): what the pages say is
+ * simulated. Declared here, where they start, rather than guessed from addresses, so an operator's own
+ * base URL with its key (a proxy, a compatible server on this machine) is never called simulated. It
+ * replaces whatever the environment said: this composition knows what it runs.
+ */
+export function standInsRunning(voice: Pick<LocalVoice, 'stt' | 'llm' | 'tts'>, twilio: TwilioStandin | undefined): DeclaredStandIn[] {
+  const tts = (['elevenlabs', 'deepgram', 'cartesia'] as const).filter((v) => voice.tts.control[v] !== undefined);
+  return [
+    ...Object.keys(voice.stt.control).map((vendor) => ({ capability: 'stt' as const, vendor })),
+    ...Object.keys(voice.llm.urls).map((vendor) => ({ capability: 'llm' as const, vendor })),
+    ...tts.map((vendor) => ({ capability: 'tts' as const, vendor })),
+    ...(twilio ? [{ capability: 'telephony' as const, vendor: 'twilio' }] : []),
+  ];
 }
 
 /**
