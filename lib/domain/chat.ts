@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BodyWorkspaceId } from './common.js';
+import { StandInNotice } from './stand-ins.js';
 
 /**
  * Text chats with an agent (docs/chat.md): created through the API (a full key) or by the widget (a widget
@@ -28,6 +29,8 @@ export const ChatStarted = z
     /** The chat's `wss1` credential: send it in `hello`; a page keeps it in sessionStorage to come back after a reload. */
     credential: z.string(),
     expiresAt: z.string().meta({ format: 'date-time' }),
+    /** Present only when the agent's model is simulated (`npm start`): what, and how to make it real (a chat has no speech or telephony). */
+    standIns: StandInNotice.optional(),
   })
   .meta({ id: 'ChatStarted' });
 export type ChatStarted = z.infer<typeof ChatStarted>;

@@ -15,6 +15,7 @@ import type { EndAnalysis } from './connected-call-end.js';
 import { issueSession, newWebCall, putNewWebCall } from './meetings.js';
 import { roundCredits } from '../domain/call.js';
 import { confirmWidgetSession, leased, type WidgetLeaseHolder } from './widget-leases.js';
+import { standInsOf } from '../vendors/stand-ins.js';
 
 /**
  * Text chats (docs/chat.md). A chat is a call record of type `chat`: created with its `not_joined`
@@ -42,7 +43,7 @@ export interface ChatParty {
   readonly contactName: string;
 }
 
-/** Creates a chat: the credit check (402), the `chat` call with its `not_joined` record, the tab's credential. */
+/** Creates a chat: the credit check (402), the `chat` call with its `not_joined` record, the tab's credential, and the notice when its model is simulated. */
 export async function startChat(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, party: ChatParty, nowMs: number = Date.now()): Promise<ChatStarted> {
   await assertCanAffordChat(deps, party.workspaceId);
   const created = {
@@ -52,7 +53,9 @@ export async function startChat(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, p
   const call = party.widget ? await leased(deps, party.widget, created, nowMs) : created;
   await putNewWebCall(deps, call);
   const session = issueSession(deps, call, party.agent.name || 'your agent', nowMs);
-  return { chatId: call._id, agentName: session.agentName, chatUrl: webChatUrl(deps.config), credential: session.credential, expiresAt: session.expiresAt };
+  // A chat runs on the agent's model alone: only that can be simulated (docs/provider-keys.md, "Simulated vendors").
+  const standIns = standInsOf(deps.config, party.agent, { channel: 'chat' });
+  return { chatId: call._id, agentName: session.agentName, chatUrl: webChatUrl(deps.config), credential: session.credential, expiresAt: session.expiresAt, ...(standIns && { standIns }) };
 }
 
 /**

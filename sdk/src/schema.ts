@@ -844,7 +844,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The platform's simulated vendors (loopback stand-ins under npm start), or one agent's with `agentId`: what each is and the key variable that makes it real. `simulated` is false on real vendors */
+        /** The platform's simulated vendors (the stand-ins npm start runs), or one agent's with `agentId`: what each is and the key variable that makes it real. `simulated` is false on real vendors */
         get: operations["listStandIns"];
         put?: never;
         post?: never;
@@ -2119,6 +2119,21 @@ export interface components {
             credential: string;
             /** Format: date-time */
             expiresAt: string;
+            standIns?: {
+                parts: {
+                    /**
+                     * @description `stt` speech recognition, `llm` the language model, `tts` the voice, `telephony` phone calls.
+                     * @enum {string}
+                     */
+                    capability: "stt" | "llm" | "tts" | "telephony";
+                    /** @description The vendor the agent names (`deepgram`, `openai`, `twilio`, ...). */
+                    vendor: string;
+                    /** @description The environment variable whose real key switches this vendor to its real service. */
+                    keyVariable: string;
+                }[];
+                /** @description What is simulated and how to make it real, one paragraph to show as is. */
+                message: string;
+            };
         };
         /**
          * @example {
@@ -7763,8 +7778,8 @@ export interface operations {
                 workspaceId?: string;
                 /** @description Only this agent's vendors (404 when it is not the workspace's). */
                 agentId?: string;
-                /** @description `web`: the vendors of a browser call (meeting, widget), so no telephony. Default: every call, telephony included. */
-                channel?: "web" | "phone";
+                /** @description `web`: the vendors of a browser call (meeting, widget), so no telephony; `chat`: a text chat, the model only. Default (`phone`): every capability, telephony included. */
+                channel?: "web" | "phone" | "chat";
             };
             header?: never;
             path?: never;
@@ -7772,7 +7787,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The platform's simulated vendors (loopback stand-ins under npm start), or one agent's with `agentId`: what each is and the key variable that makes it real. `simulated` is false on real vendors */
+            /** @description The platform's simulated vendors (the stand-ins npm start runs), or one agent's with `agentId`: what each is and the key variable that makes it real. `simulated` is false on real vendors */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

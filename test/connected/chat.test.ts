@@ -146,6 +146,9 @@ describe('text chat through the API', () => {
     const created = await createChat(vp.apiKey, { agentId: agent._id, contactName: 'Ada' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ agentName: 'Ava', chatUrl: chatUrl() });
+    // The model is the platform's stand-in: the answer says so, for the model only (a chat has no speech).
+    expect(created.body.standIns.parts).toEqual([{ capability: 'llm', vendor: agent.llm_provider, keyVariable: `${agent.llm_provider.toUpperCase()}_API_KEY` }]);
+    expect(created.body.standIns.message).toMatch(/^Simulated: the language model \(\w+\) is a local stand-in\./);
     const chatId = created.body.chatId as string;
     // Created, not started: a placeholder record, nothing charged.
     expect((await getHistoryRecord(vp.deps.db, vp.workspaceId, chatId)).callEndReason).toBe('not_joined');

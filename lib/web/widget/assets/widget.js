@@ -36,8 +36,16 @@ h2 { margin: 0; font-size: 17px; }
 .status { margin: 0; color: var(--muted); font-size: 14px; }
 .problem { margin: 0; padding: 8px 10px; border-radius: 8px; background: #fef2f2; color: #991b1b; font-size: 14px; }
 .problem[hidden] { display: none; }
-.stand-ins { margin: 0; padding: 8px 10px; border-radius: 8px; border: 1px solid #b45309; background: #fffbeb; color: #111827; font-size: 13px; }
+.stand-ins { margin: 0; padding: 4px 10px; border-radius: 8px; border: 1px solid #b45309; background: #fffbeb; color: #111827; font-size: 13px; line-height: 1.35; }
 .stand-ins[hidden] { display: none; }
+.stand-ins p { margin: 0; }
+.stand-ins-line { display: inline; }
+.stand-ins-more { display: inline; }
+.stand-ins-more[open] { display: block; margin-top: 4px; }
+.stand-ins summary { display: inline; cursor: pointer; color: #92400e; text-decoration: underline; margin-left: 4px; white-space: nowrap; }
+.stand-ins summary::-webkit-details-marker { display: none; }
+.stand-ins summary:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+.stand-ins-text { margin-top: 4px; }
 .log { flex: 1; min-height: 120px; overflow-y: auto; display: flex; flex-direction: column; gap: 6px; padding: 4px; }
 .line { margin: 0; padding: 6px 10px; border-radius: 10px; max-width: 85%; }
 .line.agent { background: var(--agent-bg); align-self: flex-start; }
@@ -55,6 +63,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
 .send { background: var(--accent); color: #fff; border-color: var(--accent); }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
+  var STAND_IN_NOUNS = { stt: "speech recognition", llm: "the model", tts: "the voice", telephony: "phone calls" };
   var END_REASONS = {
     customer_hangup: "You ended the call.",
     agent_hangup: "The agent ended the call.",
@@ -143,6 +152,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
       }
       chat.session = session;
       chat.connecting = false;
+      ui.showStandIns(session.standIns);
       const socket = new WebSocket(session.chatUrl);
       chat.socket = socket;
       socket.onopen = () => socket.send(JSON.stringify({ type: "hello", credential: session.credential }));
@@ -258,7 +268,12 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
     const status = el("p", { class: "status", role: "status" }, "Ready.");
     const log = el("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": "Conversation", tabindex: "0" });
     const problem = el("p", { class: "problem", role: "alert", hidden: "" });
-    const standIns = el("p", { class: "stand-ins", hidden: "" });
+    const standIns = el("div", { class: "stand-ins", hidden: "" });
+    const standInsLine = el("p", { class: "stand-ins-line" });
+    const standInsMore = el("details", { class: "stand-ins-more" });
+    const standInsText = el("p", { class: "stand-ins-text" });
+    standInsMore.append(el("summary", {}, "Details"), standInsText);
+    standIns.append(standInsLine, standInsMore);
     const controls = el("div", { class: "controls" });
     const callButton = el("button", { class: "call", type: "button" }, "Start a call");
     const muteButton = el("button", { class: "mute", type: "button", "aria-pressed": "false", hidden: "" }, "Mute");
@@ -300,7 +315,11 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
     }
     function showStandIns(notice) {
       if (!notice || typeof notice.message !== "string") return;
-      standIns.textContent = notice.message;
+      const parts = Array.isArray(notice.parts) ? notice.parts : [];
+      const named = [...new Set(parts.map((p) => STAND_IN_NOUNS[p.capability]).filter(Boolean))];
+      const list = named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
+      standInsLine.textContent = list ? `Simulated locally: ${list}.` : "Simulated locally.";
+      standInsText.textContent = notice.message;
       standIns.hidden = false;
     }
     function addLine(role, text, final = true) {
@@ -342,7 +361,7 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
         return;
       }
       if (event.key !== "Tab") return;
-      const focusable = [...panel.querySelectorAll('button, [tabindex="0"], textarea, input')].filter((n) => !n.closest("[hidden]") && !n.disabled);
+      const focusable = [...panel.querySelectorAll('button, summary, [tabindex="0"], textarea, input')].filter((n) => !n.closest("[hidden]") && !n.disabled);
       const first = focusable[0];
       const last = focusable[focusable.length - 1];
       if (event.shiftKey && root.activeElement === first) {

@@ -65,6 +65,8 @@ export function createChat(ui, config, base, isCallActive) {
     }
     chat.session = session;
     chat.connecting = false;
+    // The chat's model may be simulated (`npm start`): the panel says so, as for a call.
+    ui.showStandIns(session.standIns);
     const socket = new WebSocket(session.chatUrl);
     chat.socket = socket;
     socket.onopen = () => socket.send(JSON.stringify({ type: 'hello', credential: session.credential }));

@@ -1,4 +1,4 @@
-import { PROBLEMS, STYLES } from './text.js';
+import { PROBLEMS, STAND_IN_NOUNS, STYLES } from './text.js';
 
 /**
  * The widget's panel: a host element whose open shadow root holds everything (styles cannot leak either way),
@@ -50,8 +50,14 @@ export function createPanel(config) {
   const status = el('p', { class: 'status', role: 'status' }, 'Ready.');
   const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
   const problem = el('p', { class: 'problem', role: 'alert', hidden: '' });
-  // The agent's simulated vendors, when the session answer names any (docs/widget.md): shown as it says.
-  const standIns = el('p', { class: 'stand-ins', hidden: '' });
+  // The agent's simulated vendors, when the session answer names any (docs/widget.md): one short line, the
+  // answer's whole message behind a native disclosure (keyboard and screen readers know <details>).
+  const standIns = el('div', { class: 'stand-ins', hidden: '' });
+  const standInsLine = el('p', { class: 'stand-ins-line' });
+  const standInsMore = el('details', { class: 'stand-ins-more' });
+  const standInsText = el('p', { class: 'stand-ins-text' });
+  standInsMore.append(el('summary', {}, 'Details'), standInsText);
+  standIns.append(standInsLine, standInsMore);
   const controls = el('div', { class: 'controls' });
   const callButton = el('button', { class: 'call', type: 'button' }, 'Start a call');
   const muteButton = el('button', { class: 'mute', type: 'button', 'aria-pressed': 'false', hidden: '' }, 'Mute');
@@ -90,10 +96,17 @@ export function createPanel(config) {
     emit('error', { code, message: problem.textContent });
   }
 
-  /** Says what of the agent is simulated and how to make it real (the session answer's `standIns`). */
+  /**
+   * Says what of the agent is simulated (the session answer's `standIns`): which capabilities in one line,
+   * and under "Details" the answer's message, with the key that makes each real.
+   */
   function showStandIns(notice) {
     if (!notice || typeof notice.message !== 'string') return;
-    standIns.textContent = notice.message;
+    const parts = Array.isArray(notice.parts) ? notice.parts : [];
+    const named = [...new Set(parts.map((p) => STAND_IN_NOUNS[p.capability]).filter(Boolean))];
+    const list = named.length > 1 ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}` : named[0];
+    standInsLine.textContent = list ? `Simulated locally: ${list}.` : 'Simulated locally.';
+    standInsText.textContent = notice.message;
     standIns.hidden = false;
   }
 
@@ -144,7 +157,7 @@ export function createPanel(config) {
       return;
     }
     if (event.key !== 'Tab') return;
-    const focusable = [...panel.querySelectorAll('button, [tabindex="0"], textarea, input')].filter((n) => !n.closest('[hidden]') && !n.disabled);
+    const focusable = [...panel.querySelectorAll('button, summary, [tabindex="0"], textarea, input')].filter((n) => !n.closest('[hidden]') && !n.disabled);
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (event.shiftKey && root.activeElement === first) { event.preventDefault(); last.focus(); }

@@ -25,8 +25,16 @@ h2 { margin: 0; font-size: 17px; }
 .status { margin: 0; color: var(--muted); font-size: 14px; }
 .problem { margin: 0; padding: 8px 10px; border-radius: 8px; background: #fef2f2; color: #991b1b; font-size: 14px; }
 .problem[hidden] { display: none; }
-.stand-ins { margin: 0; padding: 8px 10px; border-radius: 8px; border: 1px solid #b45309; background: #fffbeb; color: #111827; font-size: 13px; }
+.stand-ins { margin: 0; padding: 4px 10px; border-radius: 8px; border: 1px solid #b45309; background: #fffbeb; color: #111827; font-size: 13px; line-height: 1.35; }
 .stand-ins[hidden] { display: none; }
+.stand-ins p { margin: 0; }
+.stand-ins-line { display: inline; }
+.stand-ins-more { display: inline; }
+.stand-ins-more[open] { display: block; margin-top: 4px; }
+.stand-ins summary { display: inline; cursor: pointer; color: #92400e; text-decoration: underline; margin-left: 4px; white-space: nowrap; }
+.stand-ins summary::-webkit-details-marker { display: none; }
+.stand-ins summary:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+.stand-ins-text { margin-top: 4px; }
 .log { flex: 1; min-height: 120px; overflow-y: auto; display: flex; flex-direction: column; gap: 6px; padding: 4px; }
 .line { margin: 0; padding: 6px 10px; border-radius: 10px; max-width: 85%; }
 .line.agent { background: var(--agent-bg); align-self: flex-start; }
@@ -44,6 +52,9 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
 .send { background: var(--accent); color: #fff; border-color: var(--accent); }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
+
+/** What each simulated capability is called in the panel's one-line notice. */
+export const STAND_IN_NOUNS = { stt: 'speech recognition', llm: 'the model', tts: 'the voice', telephony: 'phone calls' };
 
 export const END_REASONS = {
   customer_hangup: 'You ended the call.',
