@@ -28,6 +28,7 @@ import { FAKE_MEDIA_ARGS, launchChromium } from '../../support/browser.js';
 import { axeViolations, expectOnScreen } from '../../support/page-checks.js';
 import { raiseLoopbackIpLimits } from '../../support/platform.js';
 import { startVoicePlatform, type VoicePlatform } from '../voice-harness.js';
+import { expectStandInsNotice } from './widget-notice.js';
 
 let vp: VoicePlatform;
 let browser: Browser;
@@ -132,14 +133,6 @@ async function openHost(url: string, viewport = { width: 1280, height: 800 }, wi
   return { context, page, problems };
 }
 
-/** How many lines of text the widget's notice takes (its height over its line height). */
-const noticeLines = (page: Page) =>
-  page.locator('[data-voice-agent-widget] .stand-ins').evaluate((el) => {
-    const style = getComputedStyle(el);
-    const inner = el.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth);
-    return Math.round(inner / parseFloat(style.lineHeight));
-  });
-
 interface WidgetStats { state: string; agentState: string; marksEchoed: number; samplesPlayed: number; outputRms: number; framesSent: number; chatDeltas: number }
 type WithWidget = { VoiceAgentWidget: { stats: WidgetStats; on(name: string, fn: (d: unknown) => void): unknown } };
 const waitForState = (page: Page, state: string) =>
@@ -217,21 +210,8 @@ describe('the widget on another site, in Chromium', () => {
     await log.getByText('Hi, this is Ava from the bakery.').first().waitFor({ timeout: 30_000 });
     expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).framesSent).toBeGreaterThan(0);
     // The panel says in one short line that the agent is simulated; how to make it real is behind "Details".
-    const notice = page.locator('[data-voice-agent-widget] .stand-ins');
-    expect(await notice.locator('.stand-ins-line').textContent()).toBe('Simulated locally: speech recognition, the model and the voice.');
-    expect(await notice.locator('.stand-ins-text').isVisible()).toBe(false);
-    expect(await noticeLines(page)).toBeLessThanOrEqual(2);
-    expect(await axeViolations(page)).toEqual([]);
-    await expectOnScreen(page, 'widget-call', ['[data-voice-agent-widget] .mute', '[data-voice-agent-widget] .hangup', '[data-voice-agent-widget] .status', '[data-voice-agent-widget] .stand-ins']);
-    // The disclosure opens from the keyboard and shows the whole message, the key variables included.
-    const details = notice.locator('summary');
-    await details.focus();
-    await details.press('Enter');
-    expect(await notice.locator('details').getAttribute('open')).toBe('');
-    expect(await notice.locator('.stand-ins-text').textContent()).toMatch(/^Simulated: speech recognition \(Deepgram\).*set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs/);
-    expect(await axeViolations(page)).toEqual([]);
-    await expectOnScreen(page, 'widget-call-details', ['[data-voice-agent-widget] .stand-ins-text', '[data-voice-agent-widget] .hangup']);
-    await details.press('Enter');
+    await expectStandInsNotice(page, 'widget-call', { line: 'Simulated locally: speech recognition, the model and the voice.', details: /^Simulated: speech recognition \(Deepgram\).*set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs/, alsoOnScreen: ['[data-voice-agent-widget] .mute', '[data-voice-agent-widget] .hangup', '[data-voice-agent-widget] .status'],
+    });
 
     // The greeting has played to its end (the agent listens): its caption is final, a `message` event.
     await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.agentState === 'listening', undefined, { timeout: 30_000, polling: 50 });
@@ -283,10 +263,8 @@ describe('the widget on another site, in Chromium', () => {
     expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).chatDeltas).toBeGreaterThan(1);
     await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === 'ready', undefined, { timeout: 30_000, polling: 50 });
     // The chat runs on the model's stand-in: the panel says so, for the model only.
-    expect(await page.locator('[data-voice-agent-widget] .stand-ins-line').textContent()).toBe('Simulated locally: the model.');
-    expect(await page.locator('[data-voice-agent-widget] .stand-ins-text').textContent()).toMatch(/^Simulated: the language model \(OpenAI\) is a local stand-in\..*set OPENAI_API_KEY/);
-    expect(await axeViolations(page)).toEqual([]);
-    await expectOnScreen(page, 'widget-chat', ['[data-voice-agent-widget] .log', '[data-voice-agent-widget] textarea', '[data-voice-agent-widget] .send', '[data-voice-agent-widget] .stand-ins']);
+    await expectStandInsNotice(page, 'widget-chat', { line: 'Simulated locally: the model.', details: /^Simulated: the language model \(OpenAI\) is a local stand-in\..*set OPENAI_API_KEY/, alsoOnScreen: ['[data-voice-agent-widget] .log', '[data-voice-agent-widget] textarea', '[data-voice-agent-widget] .send'],
+    });
     const events = await page.evaluate(() => (window as unknown as { events: string[] }).events);
     expect(events).toEqual(['message', 'chat-start', 'message']);
 
