@@ -9,5 +9,5 @@ import { startChat } from '../../lib/services/chats.js';
  */
 export const handler = defineRoute(CALLS_ROUTES.createChat, async ({ deps, workspaceId, body }) => {
   const agent = await getAgent(deps.db, workspaceId, body.agentId);
-  return startChat(deps, { workspaceId, agent, contactName: body.contactName ?? 'Chat visitor' });
+  return startChat(deps, { workspaceId, agent, contactName: body.contactName ?? 'Chat visitor', ...(body.variables ? { variables: body.variables } : {}), ...(body.metadata ? { metadata: body.metadata } : {}) });
 });

@@ -42,6 +42,8 @@ export function historyOf(call: Call, outcome: CallRecordOutcome): HistoryRecord
     ...(TERMINAL_CALL_STATES.has(call.status) ? { callStatus: call.status } : {}),
     ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
     ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
+    ...(call.metadata ? { metadata: call.metadata } : {}),
+    ...(call.variables ? { variables: call.variables } : {}),
     workspace_id: call.workspaceId,
     createdAt: call.createdAt,
   };

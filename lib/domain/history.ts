@@ -38,6 +38,10 @@ export interface HistoryRecord {
   createdAt: string;
   /** The post-call analysis, once it ran (agents with an `analysis` section). */
   analysis?: CallAnalysis;
+  /** The call's `metadata`, as it was started with (docs/calls.md, "Metadata"). */
+  metadata?: Record<string, unknown>;
+  /** The call's own `variables`, as it was started with. */
+  variables?: Record<string, string | number | boolean>;
 }
 
 const isoDate = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v), {
@@ -90,6 +94,8 @@ const listFields = {
   workspace_id: z.string(),
   createdAt: Timestamp,
   analysis: CallAnalysisView.optional(),
+  /** The call's own `metadata` (docs/calls.md, "Metadata"). */
+  metadata: z.record(z.string(), z.unknown()).optional(),
 };
 export const HistoryListItem = z.object(listFields).meta({ id: 'HistoryListItem' });
 export const HistoryView = z
@@ -107,5 +113,7 @@ export const HistoryView = z
       .optional(),
     /** Per caller turn, in milliseconds (docs/voice-pipeline.md, "Latency figures"); null where a point was not reached. */
     turnLatencies: z.array(TurnLatencyView).optional(),
+    /** The `variables` the call was started with (docs/calls.md, "Variables"). */
+    variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   })
   .meta({ id: 'HistoryRecord' });

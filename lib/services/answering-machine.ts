@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { CALL_CONTROL_DEFAULTS } from '../domain/agent.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
-import { contactVariables, fillTemplate } from '../domain/template.js';
+import { callVariables, contactTimeZone, fillTemplate } from '../domain/template.js';
 import { isMachine, isMessageEnd } from '../domain/voicemail.js';
 import { log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
@@ -48,7 +48,10 @@ export async function applyAmdVerdict(deps: AmdDeps, owned: PhoneNumber, callId:
   try {
     if (leaveMessage) {
       const contact = call.contactId ? await getContact(deps.db, call.workspaceId, call.contactId).catch(() => undefined) : undefined;
-      const twiml = sayAndHangUpTwiml(fillTemplate(message, contactVariables(contact)));
+      // The same variables the call's conversation has (docs/calls.md, "Variables"); the date read now.
+      const tz = contactTimeZone(contact);
+      const facts = { callId: call._id, direction: 'outbound', callerNumber: call.from ?? '', calledNumber: call.to, nowMs: Date.now(), ...(tz ? { timeZone: tz } : {}) } as const;
+      const twiml = sayAndHangUpTwiml(fillTemplate(message, callVariables(contact, call.variables, facts)));
       await deps.telephony.port.updateCall(account, verdict.callSid, { twiml });
     } else {
       await deps.telephony.port.updateCall(account, verdict.callSid, { status: 'completed' });

@@ -18,6 +18,7 @@ import { reservationFor } from '../domain/call.js';
 import { confirmWidgetSession } from './widget-leases.js';
 import { callStartedData } from './call-events.js';
 import { announce } from './webhook-events.js';
+import { assertVariablesSupplied } from './call-variables.js';
 
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
@@ -47,6 +48,7 @@ export async function createMeetingLink(
   const agent = await getAgent(deps.db, workspaceId, request.assistantId);
   await assertCanAffordCall(deps, workspaceId);
   const contact = await findCallContact(deps, workspaceId, phone, request.contactName);
+  await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables);
   const call = newWebCall(deps, {
     workspaceId,
     agentId: agent._id,
@@ -54,6 +56,8 @@ export async function createMeetingLink(
     to: contact?.phoneNumber ?? phone ?? '',
     ...(contact ? { contactId: contact._id } : {}),
     contactName: contact?.contactName ?? request.contactName ?? '',
+    ...(request.variables ? { variables: request.variables } : {}),
+    ...(request.metadata ? { metadata: request.metadata } : {}),
   }, nowMs);
   const token = randomBytes(32).toString('base64url');
   const expiresAtMs = nowMs + MEETING_LINK_TTL_SECONDS * 1000;
@@ -67,7 +71,7 @@ export async function createMeetingLink(
  */
 export function newWebCall(
   deps: Pick<Deps, 'config'>,
-  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName'>,
+  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName' | 'variables' | 'metadata'>,
   nowMs: number,
 ): Call {
   const createdAt = new Date(nowMs).toISOString();

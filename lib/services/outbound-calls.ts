@@ -18,6 +18,8 @@ import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { agentPricing } from './calls.js';
 import { endUnconnectedCall } from './call-status.js';
 import { checkLowCredits, insufficientCredits } from './credits.js';
+import { assertVariablesSupplied } from './call-variables.js';
+import type { VariableValue } from '../domain/template.js';
 
 /**
  * Starting an outbound call (docs/calls.md): the request's checks, the contact, credits and idempotency
@@ -106,6 +108,7 @@ export async function startPhoneCall(
   ]);
   if (number.status !== 'active') throw new NotFoundError('Phone number');
   const contact = await findCallContact(deps, workspaceId, to, request.contactName);
+  await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables);
   const outcome = await placeOutboundCall(deps, {
     workspaceId,
     agent,
@@ -116,6 +119,8 @@ export async function startPhoneCall(
     nowMs: now,
     idempotency: idempotency && { ...idempotency, expiresAt: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
     doNotCall: request.consentedCall !== true,
+    ...(request.variables ? { variables: request.variables } : {}),
+    ...(request.metadata ? { metadata: request.metadata } : {}),
   });
   if (outcome.kind === 'do_not_call') {
     await recordDoNotCallRefusal(deps, outcome.call);
@@ -145,6 +150,10 @@ export interface OutboundCall {
    * API, unless the request says the call is consented). Campaigns check the list in their dial's claim.
    */
   readonly doNotCall?: boolean;
+  /** The call's own `{{variables}}` (lib/domain/template.ts), checked against the agent by the caller. */
+  readonly variables?: Readonly<Record<string, VariableValue>>;
+  /** The caller's own object, echoed on the record and in webhooks. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 export type PlacedCall =
@@ -175,6 +184,8 @@ export async function placeOutboundCall(deps: CallDeps, input: OutboundCall): Pr
     reserved: reservationFor(pricing),
     maxDurationSeconds: pricing.maxDurationSeconds,
     ...(input.campaignId ? { campaignId: input.campaignId } : {}),
+    ...(input.variables && Object.keys(input.variables).length > 0 ? { variables: { ...input.variables } } : {}),
+    ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
     createdAt,
     updatedAt: createdAt,
   };

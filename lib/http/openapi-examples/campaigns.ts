@@ -46,6 +46,7 @@ export const CAMPAIGN_EXAMPLES: Partial<Record<OperationId, OperationExamples>> 
       callingWindow: { start: '09:00', end: '20:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] },
       concurrency: 2,
       retry: { no_answer: { retries: 2, delayMinutes: 60 } },
+      variables: { clinic: 'Bayview Dental' },
     },
     response: {
       ...campaignDetail,
