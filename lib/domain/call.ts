@@ -4,6 +4,7 @@ import type { AgentType, CallEndReason } from './call-end.js';
 import { CALL_CAPABILITIES, type CallCapability, type PriceShares } from './provider-key.js';
 import { CallVariables, type VariableValue } from './template.js';
 import { CallMetadata } from './call-metadata.js';
+import { AgentOverrides } from './agent-overrides.js';
 
 /**
  * Calls: the live record of one outbound phone call or video session, from the API request to its end.
@@ -157,6 +158,8 @@ export interface Call {
   variables?: Record<string, VariableValue>;
   /** The caller's own object, echoed on the history record and in webhooks (docs/calls.md, "Metadata"). */
   metadata?: CallMetadata;
+  /** Agent fields for this call only (docs/calls.md, "Agent overrides"). */
+  agentOverrides?: AgentOverrides;
   createdAt: string;
   updatedAt: string;
 }
@@ -184,6 +187,7 @@ export const PhoneCallRequest = z
       .describe("true: the person agreed to this call, so it is placed even if the number is on the workspace's do-not-call list (otherwise 409 do_not_call)"),
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
+    agent_overrides: AgentOverrides.optional(),
   })
   .meta({ id: 'PhoneCallRequest' });
 export type PhoneCallRequest = z.infer<typeof PhoneCallRequest>;
@@ -204,6 +208,7 @@ export const MeetingLinkRequest = z
     workspaceId: WorkspaceIdField.optional(),
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
+    agent_overrides: AgentOverrides.optional(),
   })
   .meta({ id: 'MeetingLinkRequest' });
 export type MeetingLinkRequest = z.infer<typeof MeetingLinkRequest>;

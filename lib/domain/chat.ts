@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { BodyWorkspaceId } from './common.js';
 import { CallVariables } from './template.js';
 import { CallMetadata } from './call-metadata.js';
+import { AgentOverrides } from './agent-overrides.js';
 
 /**
  * Text chats with an agent (docs/chat.md): created through the API (a full key) or by the widget (a widget
@@ -18,6 +19,7 @@ export const ChatRequest = z
     workspaceId: BodyWorkspaceId,
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
+    agent_overrides: AgentOverrides.optional(),
   })
   .meta({ id: 'ChatRequest' });
 export type ChatRequest = z.infer<typeof ChatRequest>;

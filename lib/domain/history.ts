@@ -42,6 +42,8 @@ export interface HistoryRecord {
   metadata?: Record<string, unknown>;
   /** The call's own `variables`, as it was started with. */
   variables?: Record<string, string | number | boolean>;
+  /** The agent fields the call overrode (docs/calls.md, "Agent overrides"). */
+  agentOverrides?: string[];
 }
 
 const isoDate = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v), {
@@ -115,5 +117,7 @@ export const HistoryView = z
     turnLatencies: z.array(TurnLatencyView).optional(),
     /** The `variables` the call was started with (docs/calls.md, "Variables"). */
     variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    /** The agent fields this call overrode with `agent_overrides`, by name. */
+    agentOverrides: z.array(z.string()).optional(),
   })
   .meta({ id: 'HistoryRecord' });

@@ -3,9 +3,26 @@ import type { Agent } from '../domain/agent.js';
 import { toolsOfAgent } from '../domain/agent.js';
 import { agentRequiredVariables } from '../domain/call-template.js';
 import type { Contact } from '../domain/contact.js';
-import { BadRequestError } from '../domain/errors.js';
+import { BadRequestError, ValidationError, type ErrorDetail } from '../domain/errors.js';
 import { contactVariables, missingVariables, type VariableValue } from '../domain/template.js';
 import { listTools } from '../store/tools.js';
+import { withOverrides, type AgentOverrides } from '../domain/agent-overrides.js';
+import { assertToolsOfWorkspace } from './agents.js';
+
+/**
+ * The agent a call will run, with its `agent_overrides` (their `tool_ids` must be the workspace's, 400
+ * otherwise, as for an update).
+ */
+export async function agentForCall(deps: Pick<Deps, 'db'>, workspaceId: string, agent: Agent, overrides: AgentOverrides | undefined): Promise<Agent> {
+  if (!overrides) return agent;
+  try {
+    await assertToolsOfWorkspace(deps.db, workspaceId, overrides.tool_ids);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError((error.details as readonly ErrorDetail[]).map((d) => ({ ...d, field: `agent_overrides.${d.field}` })));
+  }
+  return withOverrides(agent, overrides);
+}
 
 /**
  * The check every started call passes before anything is stored or dialed (docs/calls.md, "Variables"):

@@ -17,6 +17,7 @@ import { roundCredits } from '../domain/call.js';
 import { confirmWidgetSession, leased, type WidgetLeaseHolder } from './widget-leases.js';
 import { assertVariablesSupplied } from './call-variables.js';
 import type { VariableValue } from '../domain/template.js';
+import type { AgentOverrides } from '../domain/agent-overrides.js';
 
 /**
  * Text chats (docs/chat.md). A chat is a call record of type `chat`: created with its `not_joined`
@@ -49,13 +50,15 @@ export interface ChatParty {
   readonly variables?: Readonly<Record<string, VariableValue>>;
   /** The chat's `metadata` (docs/calls.md, "Metadata"). */
   readonly metadata?: Record<string, unknown>;
+  /** Agent fields for this chat only; `agent` already has them applied. */
+  readonly agentOverrides?: AgentOverrides;
 }
 
 /** Creates a chat: the credit check (402), the `chat` call with its `not_joined` record, the tab's credential. */
 export async function startChat(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, party: ChatParty, nowMs: number = Date.now()): Promise<ChatStarted> {
   await assertCanAffordChat(deps, party.workspaceId);
   if (!party.widget) await assertVariablesSupplied(deps, party.workspaceId, party.agent, undefined, party.variables);
-  const vars = { ...(party.variables ? { variables: { ...party.variables } } : {}), ...(party.metadata ? { metadata: party.metadata } : {}) };
+  const vars = { ...(party.variables ? { variables: { ...party.variables } } : {}), ...(party.metadata ? { metadata: party.metadata } : {}), ...(party.agentOverrides ? { agentOverrides: party.agentOverrides } : {}) };
   const created = {
     ...newWebCall(deps, { workspaceId: party.workspaceId, agentId: party.agent._id, agentType: 'chat', to: '', contactName: party.contactName, ...vars }, nowMs),
     maxDurationSeconds: deps.config.CHAT_MAX_DURATION_SECONDS,

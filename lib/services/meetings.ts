@@ -18,7 +18,7 @@ import { reservationFor } from '../domain/call.js';
 import { confirmWidgetSession } from './widget-leases.js';
 import { callStartedData } from './call-events.js';
 import { announce } from './webhook-events.js';
-import { assertVariablesSupplied } from './call-variables.js';
+import { agentForCall, assertVariablesSupplied } from './call-variables.js';
 
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
@@ -45,7 +45,7 @@ export async function createMeetingLink(
   nowMs: number = Date.now(),
 ): Promise<MeetingLinkResult> {
   const phone = request.phoneNumber === undefined ? undefined : destination(request.phoneNumber);
-  const agent = await getAgent(deps.db, workspaceId, request.assistantId);
+  const agent = await agentForCall(deps, workspaceId, await getAgent(deps.db, workspaceId, request.assistantId), request.agent_overrides);
   await assertCanAffordCall(deps, workspaceId);
   const contact = await findCallContact(deps, workspaceId, phone, request.contactName);
   await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables);
@@ -58,6 +58,7 @@ export async function createMeetingLink(
     contactName: contact?.contactName ?? request.contactName ?? '',
     ...(request.variables ? { variables: request.variables } : {}),
     ...(request.metadata ? { metadata: request.metadata } : {}),
+    ...(request.agent_overrides ? { agentOverrides: request.agent_overrides } : {}),
   }, nowMs);
   const token = randomBytes(32).toString('base64url');
   const expiresAtMs = nowMs + MEETING_LINK_TTL_SECONDS * 1000;
@@ -71,7 +72,7 @@ export async function createMeetingLink(
  */
 export function newWebCall(
   deps: Pick<Deps, 'config'>,
-  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName' | 'variables' | 'metadata'>,
+  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName' | 'variables' | 'metadata' | 'agentOverrides'>,
   nowMs: number,
 ): Call {
   const createdAt = new Date(nowMs).toISOString();

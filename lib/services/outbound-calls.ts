@@ -18,7 +18,8 @@ import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { agentPricing } from './calls.js';
 import { endUnconnectedCall } from './call-status.js';
 import { checkLowCredits, insufficientCredits } from './credits.js';
-import { assertVariablesSupplied } from './call-variables.js';
+import { agentForCall, assertVariablesSupplied } from './call-variables.js';
+import type { AgentOverrides } from '../domain/agent-overrides.js';
 import type { VariableValue } from '../domain/template.js';
 
 /**
@@ -102,11 +103,13 @@ export async function startPhoneCall(
   }
 
   const to = destination(request.phoneNumber);
-  const [agent, number] = await Promise.all([
+  const [stored, number] = await Promise.all([
     getAgent(deps.db, workspaceId, request.assistantId),
     getPhoneNumber(deps.db, workspaceId, request.phoneNumberId),
   ]);
   if (number.status !== 'active') throw new NotFoundError('Phone number');
+  // The agent as this call runs it: its reservation, limit and texts come from the overrides too.
+  const agent = await agentForCall(deps, workspaceId, stored, request.agent_overrides);
   const contact = await findCallContact(deps, workspaceId, to, request.contactName);
   await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables);
   const outcome = await placeOutboundCall(deps, {
@@ -121,6 +124,7 @@ export async function startPhoneCall(
     doNotCall: request.consentedCall !== true,
     ...(request.variables ? { variables: request.variables } : {}),
     ...(request.metadata ? { metadata: request.metadata } : {}),
+    ...(request.agent_overrides ? { agentOverrides: request.agent_overrides } : {}),
   });
   if (outcome.kind === 'do_not_call') {
     await recordDoNotCallRefusal(deps, outcome.call);
@@ -154,6 +158,8 @@ export interface OutboundCall {
   readonly variables?: Readonly<Record<string, VariableValue>>;
   /** The caller's own object, echoed on the record and in webhooks. */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** Agent fields for this call only; `agent` already has them applied. */
+  readonly agentOverrides?: AgentOverrides;
 }
 
 export type PlacedCall =
@@ -186,6 +192,7 @@ export async function placeOutboundCall(deps: CallDeps, input: OutboundCall): Pr
     ...(input.campaignId ? { campaignId: input.campaignId } : {}),
     ...(input.variables && Object.keys(input.variables).length > 0 ? { variables: { ...input.variables } } : {}),
     ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
+    ...(input.agentOverrides && Object.keys(input.agentOverrides).length > 0 ? { agentOverrides: input.agentOverrides } : {}),
     createdAt,
     updatedAt: createdAt,
   };

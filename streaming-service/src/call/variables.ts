@@ -1,6 +1,7 @@
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Call } from '../../../lib/domain/call.js';
 import { fillAgent } from '../../../lib/domain/call-template.js';
+import { withOverrides } from '../../../lib/domain/agent-overrides.js';
 import type { Contact } from '../../../lib/domain/contact.js';
 import { callVariables, contactTimeZone, type CallFacts } from '../../../lib/domain/template.js';
 
@@ -16,10 +17,10 @@ function factsOf(call: Call | undefined, contact: Contact | undefined, callId: s
 }
 
 /**
- * The agent as this one call runs it, and the variables it was filled with: the contact's fields, the
+ * The agent as this one call runs it (its `agent_overrides` applied), and the variables it was filled with: the contact's fields, the
  * call's own `variables`, the built-ins (read at the session's start), in that order (docs/calls.md).
  */
 export function callSetupOf(agent: Agent, contact: Contact | undefined, call: Call | undefined, callId: string, otherParty: string, nowMs: number): { agent: Agent; variables: Record<string, string> } {
   const variables = callVariables(contact, call?.variables, factsOf(call, contact, callId, otherParty, nowMs));
-  return { agent: fillAgent(agent, variables), variables };
+  return { agent: fillAgent(withOverrides(agent, call?.agentOverrides), variables), variables };
 }

@@ -170,3 +170,37 @@ describe('metadata', () => {
     }
   });
 });
+
+describe('agent overrides', () => {
+  it('take effect for the one call that names them, which the record lists, and leave the agent as it was', async () => {
+    const s = await p.callerSetup(100);
+    const { callId, record } = await placeOutboundCall(p, '+14155550641', { kind: 'answer', lines: ['Hello?', 'Goodbye.'] }, {
+      setup: s,
+      body: { agent_overrides: { first_message: 'This is the overridden greeting.', system_prompt: 'Speak for Bayview only.', max_duration_seconds: 120 } },
+    });
+    expect(record.callTranscript).toContain('agent: This is the overridden greeting.');
+    expect(record.callTranscript).toContain('My instructions: Speak for Bayview only.');
+    expect(record.agentOverrides).toEqual(['first_message', 'max_duration_seconds', 'system_prompt']);
+    const dialed = p.platform.twilio!.requests.find((r) => r.method === 'POST' && r.path.endsWith('/Calls.json') && r.form.To === '+14155550641')!;
+    expect(Number(dialed.form.TimeLimit)).toBeLessThan(200);
+    expect(callId).toMatch(/^call_/);
+
+    const plain = await placeOutboundCall(p, '+14155550642', { kind: 'answer', lines: ['Hello?', 'Goodbye.'] }, { setup: s });
+    expect(plain.record.callTranscript).toContain('agent: Hello there, this is the clinic calling.');
+    expect(plain.record.agentOverrides).toBeUndefined();
+    const agent = await p.api(s.apiKey, 'GET', `/api/agents/${s.agentId}`);
+    expect(agent.body).toMatchObject({ first_message: 'Hello {{contactName|there}}, this is the clinic calling.', system_prompt: 'You confirm appointments.' });
+  }, 120_000);
+
+  it('refuses unknown fields, ids, the workspace, ill-typed values and another workspace\'s tools: 400, nothing stored', async () => {
+    const s = await p.callerSetup(100);
+    const other = await p.callerSetup(100);
+    const tool = await p.api(other.apiKey, 'POST', '/api/tools', { name: 'lookup', type: 'http', description: 'Looks an order up', config: { method: 'GET', url: 'https://api.example.com/orders' } });
+    expect(tool.status).toBe(201);
+    const base = { assistantId: s.agentId, phoneNumber: '+14155550643', phoneNumberId: s.numberId };
+    for (const agent_overrides of [{ bogus: 1 }, { _id: 'agent_x' }, { workspaceId: other.workspaceId }, { max_duration_seconds: 'long' }, { tts_provider: 'nobody' }, { tool_ids: [tool.body._id] }]) {
+      const res = await expectRefusedUnchanged(p.deps.db, 400, () => p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { ...base, agent_overrides }));
+      expect(JSON.stringify(res.body.error.details), JSON.stringify(agent_overrides)).toContain('agent_overrides');
+    }
+  });
+});
