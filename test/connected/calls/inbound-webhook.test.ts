@@ -93,7 +93,10 @@ describe('the inbound webhook', () => {
   it('rejects the call when told: busy, or a message then hang-up, with no call reserved', async () => {
     const s = await withWebhook();
     answer = json(200, { reject: 'busy' });
-    const busy = await p.platform.twilio!.ringInbound(s.number, '+14155550702');
+    // Rung through the stand-in's own control route, as docs/telephony.md tells an `npm start` user to.
+    const rang = await fetch(`${p.platform.twilio!.baseUrl}/_standin/ring`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ To: s.number, From: '+14155550702' }) });
+    expect(rang.status).toBe(200);
+    const busy = (await rang.json()) as { callSid: string; body: string };
     expect(busy.body).toContain('<Reject reason="busy"');
     expect(await findCallByProviderSid(p.deps.db, busy.callSid)).toBeUndefined();
     answer = json(200, { reject: { message: 'We are closed today.' } });
