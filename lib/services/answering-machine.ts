@@ -53,7 +53,8 @@ export async function applyAmdVerdict(deps: AmdDeps, owned: PhoneNumber, callId:
       // The same variables the call's conversation has (docs/calls.md, "Variables"); the date read now.
       const tz = contactTimeZone(contact);
       const facts = { callId: call._id, direction: 'outbound', callerNumber: call.from ?? '', calledNumber: call.to, nowMs: Date.now(), ...(tz ? { timeZone: tz } : {}) } as const;
-      const twiml = sayAndHangUpTwiml(fillTemplate(message, callVariables(contact, call.variables, facts)));
+      const named = contact ?? (call.contactName ? { contactName: call.contactName, phoneNumber: call.to, externalFields: {} } : undefined);
+      const twiml = sayAndHangUpTwiml(fillTemplate(message, callVariables(named, call.variables, facts)));
       await deps.telephony.port.updateCall(account, verdict.callSid, { twiml });
     } else {
       await deps.telephony.port.updateCall(account, verdict.callSid, { status: 'completed' });

@@ -36,11 +36,14 @@ export async function assertVariablesSupplied(
   agent: Agent,
   contact: Pick<Contact, 'contactName' | 'phoneNumber' | 'externalFields'> | undefined,
   variables: Readonly<Record<string, VariableValue>> | undefined,
+  /** The request's `contactName`: it is `{{contactName}}` when no contact was found (phone calls, meetings). */
+  contactName?: string,
 ): Promise<void> {
   const tools = agent.tool_ids?.length === 0 ? [] : toolsOfAgent(agent, (await listTools(deps.db, workspaceId)).data);
   const names = agentRequiredVariables(agent, tools);
   if (names.length === 0) return;
   const known = contactVariables(contact);
+  if (!contact && contactName) known.contactName = contactName;
   for (const [k, v] of Object.entries(variables ?? {})) known[k] = String(v);
   const missing = missingVariables(names, known);
   if (missing.length === 0) return;

@@ -48,7 +48,7 @@ export async function createMeetingLink(
   const agent = await agentForCall(deps, workspaceId, await getAgent(deps.db, workspaceId, request.assistantId), request.agent_overrides);
   await assertCanAffordCall(deps, workspaceId);
   const contact = await findCallContact(deps, workspaceId, phone, request.contactName);
-  await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables);
+  await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables, request.contactName);
   const call = newWebCall(deps, {
     workspaceId,
     agentId: agent._id,

@@ -111,7 +111,7 @@ export async function startPhoneCall(
   // The agent as this call runs it: its reservation, limit and texts come from the overrides too.
   const agent = await agentForCall(deps, workspaceId, stored, request.agent_overrides);
   const contact = await findCallContact(deps, workspaceId, to, request.contactName);
-  await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables);
+  await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables, request.contactName);
   const outcome = await placeOutboundCall(deps, {
     workspaceId,
     agent,

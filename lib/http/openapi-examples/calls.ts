@@ -63,7 +63,7 @@ export const CALL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
     response: { call_id: EXAMPLE_IDS.meeting, room_url: `https://api.example.com/meeting/${EXAMPLE_IDS.meeting}?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc` },
   },
   createChat: {
-    request: { agentId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', variables: { first_name: 'Ada', order_id: 'A-1042' } },
+    request: { agentId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', variables: { contactName: 'Ada Lovelace', order_id: 'A-1042' } },
     response: chatStarted,
   },
   openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },

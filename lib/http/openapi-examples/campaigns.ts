@@ -50,6 +50,7 @@ export const CAMPAIGN_EXAMPLES: Partial<Record<OperationId, OperationExamples>> 
     },
     response: {
       ...campaignDetail,
+      variables: { clinic: 'Bayview Dental' },
       status: 'draft',
       progress: { ...campaignDetail.progress, status: 'draft', contacts: { total: 1, pending: 1, inFlight: 0, finished: 0, skipped: 0 }, outcomes: campaignCounts(0, 0, 0, 0), attempts: campaignCounts(0, 0, 0, 0), nextAttempts: [{ contactId: EXAMPLE_IDS.contact, at: CREATED }] },
     },

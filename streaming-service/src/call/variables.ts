@@ -21,6 +21,8 @@ function factsOf(call: Call | undefined, contact: Contact | undefined, callId: s
  * call's own `variables`, the built-ins (read at the session's start), in that order (docs/calls.md).
  */
 export function callSetupOf(agent: Agent, contact: Contact | undefined, call: Call | undefined, callId: string, otherParty: string, nowMs: number): { agent: Agent; variables: Record<string, string> } {
-  const variables = callVariables(contact, call?.variables, factsOf(call, contact, callId, otherParty, nowMs));
+  // A phone call or meeting started with a `contactName` and no contact found: that name is `{{contactName}}`.
+  const named = !contact && call?.contactName && call.agentType !== 'chat' ? { contactName: call.contactName, phoneNumber: call.to, externalFields: {} } : undefined;
+  const variables = callVariables(contact ?? named, call?.variables, factsOf(call, contact, callId, otherParty, nowMs));
   return { agent: fillAgent(withOverrides(agent, call?.agentOverrides), variables), variables };
 }

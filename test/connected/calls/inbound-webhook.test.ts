@@ -8,13 +8,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { SimulatedCaller } from '../../../lib/local/callers/simulated-caller.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAM_TOKEN_KEY_PURPOSE, verifyStreamToken } from '../../../lib/domain/stream-token.js';
 import { findCallByProviderSid } from '../../../lib/store/call-creation.js';
 import { findCall } from '../../../lib/store/calls.js';
 import { listDeliveries } from '../../../lib/store/webhooks.js';
 import { expectRefusedUnchanged } from '../../support/invariants.js';
-import { startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 
 interface Asked {
   readonly headers: IncomingMessage['headers'];
@@ -88,7 +89,20 @@ describe('the inbound webhook', () => {
     const event = new Webhook(s.secret).verify(ask.body, ask.headers as Record<string, string>) as { type: string; data: Record<string, string> };
     expect(event).toMatchObject({ type: 'call.inbound', data: { from: '+14155550701', to: s.number, numberId: s.numberId, callId: call._id } });
     expect(await lastDelivery(s)).toMatchObject({ eventType: 'call.inbound', status: 'succeeded', attempts: [{ status: 200 }] });
-  });
+
+    // The caller's stream runs the second agent, its first message filled from the webhook's variables.
+    const token = /name="token" value="([^"]+)"/.exec(rung.body)![1]!;
+    const caller = await SimulatedCaller.connect({ url: `${p.baseUrl.replace(/^http/, 'ws')}/media-stream`, callSid: rung.callSid, customParameters: { token }, playbackSpeed: 4 });
+    await caller.waitFor((m) => m.event === 'mark', 20_000);
+    await caller.whenIdle();
+    caller.hangUp();
+    const record = await eventually(async () => {
+      const res = await p.api(s.apiKey, 'GET', `/api/history/${call._id}`);
+      return res.status === 200 && res.body.callTranscript ? res.body : undefined;
+    }, 30_000, 'the history record');
+    expect(record.callTranscript).toContain('agent: Billing here, Ada.');
+    expect(record).toMatchObject({ agentId: s.secondAgentId, metadata: { ticket: 'T-1' } });
+  }, 60_000);
 
   it('rejects the call when told: busy, or a message then hang-up, with no call reserved', async () => {
     const s = await withWebhook();
