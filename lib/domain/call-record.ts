@@ -3,6 +3,7 @@ import type { CallEndReason } from './call-end.js';
 import type { TurnLatencyFigures } from './call-measurement.js';
 import type { HistoryRecord } from './history.js';
 import { isMachine } from './voicemail.js';
+import { overriddenFields } from './agent-overrides.js';
 
 /**
  * The history record a call leaves, built by one pure function whichever way the call ended (connected,
@@ -42,6 +43,9 @@ export function historyOf(call: Call, outcome: CallRecordOutcome): HistoryRecord
     ...(isTerminalStatus(call.status) ? { callStatus: call.status } : {}),
     ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
     ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
+    ...(call.metadata ? { metadata: call.metadata } : {}),
+    ...(call.variables ? { variables: call.variables } : {}),
+    ...(call.agentOverrides ? { agentOverrides: overriddenFields(call.agentOverrides) } : {}),
     workspace_id: call.workspaceId,
     createdAt: call.createdAt,
   };

@@ -3,6 +3,9 @@ import { BodyWorkspaceId, WorkspaceIdField } from './common.js';
 import type { AgentType, CallEndReason } from './call-end.js';
 import { CALL_CAPABILITIES, type CallCapability, type PriceShares } from './provider-key.js';
 import { StandInNotice } from './stand-ins.js';
+import { CallVariables, type VariableValue } from './template.js';
+import { CallMetadata } from './call-metadata.js';
+import { AgentOverrides } from './agent-overrides.js';
 
 /**
  * Calls: the live record of one outbound phone call or video session, from the API request to its end.
@@ -160,6 +163,12 @@ export interface Call {
    * from Twilio or the store, or no account left to ask with); back to 0 once Twilio answers.
    */
   reconcileFailures?: number;
+  /** The call's own `{{variables}}` (the request's, or a campaign's defaults and the contact's columns); docs/calls.md. */
+  variables?: Record<string, VariableValue>;
+  /** The caller's own object, echoed on the history record and in webhooks (docs/calls.md, "Metadata"). */
+  metadata?: CallMetadata;
+  /** Agent fields for this call only (docs/calls.md, "Agent overrides"). */
+  agentOverrides?: AgentOverrides;
   createdAt: string;
   updatedAt: string;
 }
@@ -185,6 +194,9 @@ export const PhoneCallRequest = z
       .boolean()
       .optional()
       .describe("true: the person agreed to this call, so it is placed even if the number is on the workspace's do-not-call list (otherwise 409 do_not_call)"),
+    variables: CallVariables.optional(),
+    metadata: CallMetadata.optional(),
+    agent_overrides: AgentOverrides.optional(),
   })
   .meta({ id: 'PhoneCallRequest' });
 export type PhoneCallRequest = z.infer<typeof PhoneCallRequest>;
@@ -203,6 +215,9 @@ export const MeetingLinkRequest = z
     /** Looks the contact up; E.164. */
     phoneNumber: E164Input.optional(),
     workspaceId: WorkspaceIdField.optional(),
+    variables: CallVariables.optional(),
+    metadata: CallMetadata.optional(),
+    agent_overrides: AgentOverrides.optional(),
   })
   .meta({ id: 'MeetingLinkRequest' });
 export type MeetingLinkRequest = z.infer<typeof MeetingLinkRequest>;

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { BodyWorkspaceId, Name, Timestamp } from './common.js';
 import { DEFAULT_WINDOW, isTimeZone, WEEKDAYS, type CallingWindow } from './calling-window.js';
 import type { Call } from './call.js';
+import { CallVariables, type VariableValue } from './template.js';
 
 /**
  * Campaigns: one agent calling a list of contacts within their local hours, with retries per outcome, a
@@ -84,6 +85,8 @@ export const CampaignCreate = z
     callingWindow: CallingWindowInput.default({ ...DEFAULT_WINDOW, days: [...DEFAULT_WINDOW.days] }),
     concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(5),
     retry: RetryPolicy.default({ ...DEFAULT_RETRY }),
+    /** Defaults for the agent's `{{variables}}`; each contact's own fields (its columns) win (docs/calls.md). */
+    variables: CallVariables.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'CampaignCreate' });
@@ -104,6 +107,8 @@ export interface Campaign {
   callingWindow: CallingWindow & { timeZone?: string };
   concurrency: number;
   retry: RetryPolicy;
+  /** Default `{{variables}}` of every call; a contact's fields win. */
+  variables?: Record<string, VariableValue>;
   status: CampaignStatus;
   /** Why it is paused or ended when not by a person: `insufficient_credits`, `schedule_ended`. */
   statusReason?: string;
@@ -191,19 +196,8 @@ export function retryAfter(retry: RetryPolicy, outcome: CallOutcome, triesOfOutc
   return triesOfOutcome <= rule.retries ? nowMs + rule.delayMinutes * 60_000 : undefined;
 }
 
-const VARIABLE = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
-
-/** Every `{{variable}}` the texts name, once each. */
-export function variablesIn(...texts: readonly (string | undefined)[]): string[] {
-  const names = new Set<string>();
-  for (const text of texts) for (const m of (text ?? '').matchAll(VARIABLE)) names.add(m[1]!);
-  return [...names];
-}
-
-/** The variables a contact lacks (blank values count as missing: the agent would say a gap). */
-export function missingVariables(names: readonly string[], vars: Readonly<Record<string, string>>): string[] {
-  return names.filter((n) => !Object.hasOwn(vars, n) || vars[n]!.trim() === '');
-}
+/** Every `{{variable}}` the texts name with no default, once each (lib/domain/template.ts). */
+export { requiredVariables as variablesIn, missingVariables } from './template.js';
 
 // ----- Views -----
 
@@ -223,6 +217,7 @@ export const CampaignView = z
     callingWindow: z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(WEEKDAYS)), timeZone: z.string().optional() }),
     concurrency: z.number().int(),
     retry: z.object({ no_answer: RetryView, busy: RetryView, voicemail: RetryView, failed: RetryView }),
+    variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     status: z.enum(CAMPAIGN_STATUSES),
     statusReason: z.string().optional(),
     workspaceId: z.string(),

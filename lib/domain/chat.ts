@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { BodyWorkspaceId } from './common.js';
 import { StandInNotice } from './stand-ins.js';
+import { CallVariables } from './template.js';
+import { CallMetadata } from './call-metadata.js';
+import { AgentOverrides } from './agent-overrides.js';
 
 /**
  * Text chats with an agent (docs/chat.md): created through the API (a full key) or by the widget (a widget
@@ -15,6 +18,9 @@ export const ChatRequest = z
     /** Shown in history as the other party (a chat has no contact); `Chat visitor` when absent. */
     contactName: z.string().trim().min(1).max(200).optional(),
     workspaceId: BodyWorkspaceId,
+    variables: CallVariables.optional(),
+    metadata: CallMetadata.optional(),
+    agent_overrides: AgentOverrides.optional(),
   })
   .meta({ id: 'ChatRequest' });
 export type ChatRequest = z.infer<typeof ChatRequest>;

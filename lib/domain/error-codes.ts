@@ -70,6 +70,7 @@ export const ERROR_CODES = [
   'invalid_xlsx',
   'missing_columns',
   'missing_header',
+  'missing_variables',
   'too_many_columns',
   'too_many_rows',
   'workbook_too_large',

@@ -39,6 +39,12 @@ export interface HistoryRecord {
   createdAt: string;
   /** The post-call analysis, once it ran (agents with an `analysis` section). */
   analysis?: CallAnalysis;
+  /** The call's `metadata`, as it was started with (docs/calls.md, "Metadata"). */
+  metadata?: Record<string, unknown>;
+  /** The call's own `variables`, as it was started with. */
+  variables?: Record<string, string | number | boolean>;
+  /** The agent fields the call overrode (docs/calls.md, "Agent overrides"). */
+  agentOverrides?: string[];
 }
 
 const isoDate = z
@@ -96,6 +102,8 @@ const listFields = {
   workspace_id: z.string(),
   createdAt: Timestamp,
   analysis: CallAnalysisView.optional(),
+  /** The call's own `metadata` (docs/calls.md, "Metadata"). */
+  metadata: z.record(z.string(), z.unknown()).optional(),
 };
 export const HistoryListItem = z.object(listFields).meta({ id: 'HistoryListItem' });
 export const HistoryView = z
@@ -114,5 +122,9 @@ export const HistoryView = z
       .optional(),
     /** Per caller turn, in milliseconds (docs/voice-pipeline.md, "Latency figures"); null where a point was not reached. */
     turnLatencies: z.array(TurnLatencyView).optional(),
+    /** The `variables` the call was started with (docs/calls.md, "Variables"). */
+    variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    /** The agent fields this call overrode with `agent_overrides`, by name. */
+    agentOverrides: z.array(z.string()).optional(),
   })
   .meta({ id: 'HistoryRecord' });

@@ -36,6 +36,8 @@ export interface PhoneNumber {
   /** The provider account holding the number: the platform's, or the customer's for BYOT. */
   telephonyAccountSid: string;
   priorRouting?: PriorRouting;
+  /** Asked before each inbound call is answered (docs/telephony.md, "Inbound webhook"). */
+  inboundWebhookUrl?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -45,11 +47,20 @@ const Sid = (prefix: string, what: string) =>
 
 const PhoneInput = z.string().trim().min(1).max(40);
 
+/** Checked further (https, no private address) by the service, as webhook endpoints are. */
+const InboundWebhookUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2_000)
+  .describe('Asked before each inbound call is answered: it may pick the agent, give variables, agent_overrides and metadata, or reject the call (docs/telephony.md)');
+
 /** POST /api/phone-numbers/buy. */
 export const PhoneNumberBuy = z
   .strictObject({
     /** A number from GET /api/phone-numbers/available, E.164. */
     phoneNumber: PhoneInput,
+    inbound_webhook_url: InboundWebhookUrl.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'PhoneNumberBuy' });
@@ -62,17 +73,23 @@ export const PhoneNumberImport = z
     telephonyAccountSid: Sid('AC', 'an account sid'),
     /** Twilio auth tokens are 32 hex characters; the bound is loose so a format change does not lock users out. */
     telephonyAuthToken: z.string().trim().min(16).max(128),
+    inbound_webhook_url: InboundWebhookUrl.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'PhoneNumberImport' });
 export type PhoneNumberImport = z.infer<typeof PhoneNumberImport>;
 
-/** PATCH /api/phone-numbers/{id}: assign the agent that answers inbound calls, or null to unassign. */
+/**
+ * PATCH /api/phone-numbers/{id}: assign the agent that answers inbound calls (null unassigns), and/or set
+ * the inbound webhook (null removes it); at least one of the two.
+ */
 export const PhoneNumberUpdate = z
   .strictObject({
-    agentId: z.string().min(1).max(64).nullable(),
+    agentId: z.string().min(1).max(64).nullable().optional(),
+    inbound_webhook_url: InboundWebhookUrl.nullable().optional(),
     workspaceId: WorkspaceIdField.optional(),
   })
+  .refine((u) => u.agentId !== undefined || u.inbound_webhook_url !== undefined, { message: 'give agentId or inbound_webhook_url' })
   .meta({ id: 'PhoneNumberUpdate' });
 export type PhoneNumberUpdate = z.infer<typeof PhoneNumberUpdate>;
 
@@ -125,6 +142,9 @@ export const PhoneNumberView = z
     type: z.literal('byot').optional(),
     agentId: z.string().nullable(),
     telephonyAccountSid: z.string().optional(),
+    inbound_webhook_url: z.string().optional(),
+    /** Only in the answer of the update that set the URL: the Standard Webhooks secret its requests are signed with. */
+    inbound_webhook_secret: z.string().optional(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -140,6 +160,7 @@ export function toPhoneNumberView(n: PhoneNumber): PhoneNumberView {
     ...(n.type === 'byot' ? { type: 'byot' as const, telephonyAccountSid: n.telephonyAccountSid } : {}),
     workspaceId: n.workspaceId,
     agentId: n.agentId,
+    ...(n.inboundWebhookUrl ? { inbound_webhook_url: n.inboundWebhookUrl } : {}),
     createdAt: n.createdAt,
     updatedAt: n.updatedAt,
   };

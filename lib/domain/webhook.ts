@@ -133,7 +133,8 @@ export interface WebhookDelivery {
   endpointId: string;
   workspaceId: string;
   eventId: string;
-  eventType: WebhookEventType;
+  /** `call.inbound` for a number's inbound webhook (its `endpointId` is the number's id; docs/telephony.md). */
+  eventType: WebhookEventType | 'call.inbound';
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   nextAttemptAt?: string;

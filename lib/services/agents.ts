@@ -9,7 +9,7 @@ import { existingToolIds } from '../store/tools.js';
  * Every id in `tool_ids` names a tool of the key's workspace, or 400 naming each one that does not: an id
  * of another workspace's tool reads exactly as an unknown one, so nothing about other workspaces shows.
  */
-async function assertToolsOfWorkspace(db: Db, ws: string, ids: readonly string[] | null | undefined): Promise<void> {
+export async function assertToolsOfWorkspace(db: Db, ws: string, ids: readonly string[] | null | undefined): Promise<void> {
   if (!ids || ids.length === 0) return;
   const found = await existingToolIds(db, ws, ids);
   const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [{ field: `tool_ids.${i}`, message: `${id} is not a tool of this workspace` }]));

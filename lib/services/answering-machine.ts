@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
 import { CALL_CONTROL_DEFAULTS } from '../domain/agent.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
-import { contactVariables, fillTemplate } from '../domain/template.js';
+import { callVariables, contactTimeZone, fillTemplate } from '../domain/template.js';
+import { withOverrides } from '../domain/agent-overrides.js';
 import { isMachine, isMessageEnd } from '../domain/voicemail.js';
 import { log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
@@ -37,7 +38,8 @@ export async function applyAmdVerdict(deps: AmdDeps, owned: PhoneNumber, callId:
   const stored = await recordAnsweredBy(deps.db, call.workspaceId, call._id, verdict.answeredBy, new Date().toISOString());
   log('info', 'answering machine verdict', { callId, callSid: verdict.callSid, answeredBy: verdict.answeredBy });
   if (!stored || !isLive(stored) || !isMachine(verdict.answeredBy)) return;
-  const agent = await findAgent(deps.db, call.workspaceId, call.agentId);
+  const found = await findAgent(deps.db, call.workspaceId, call.agentId);
+  const agent = found && withOverrides(found, call.agentOverrides);
   const action = agent?.voicemail_action ?? CALL_CONTROL_DEFAULTS.voicemail_action;
   const message = agent?.voicemail_message?.trim() ?? '';
   // `machine_start` asks us to wait: with a message to leave, the end-of-greeting verdict follows.
@@ -48,7 +50,11 @@ export async function applyAmdVerdict(deps: AmdDeps, owned: PhoneNumber, callId:
   try {
     if (leaveMessage) {
       const contact = call.contactId ? await getContact(deps.db, call.workspaceId, call.contactId).catch(() => undefined) : undefined;
-      const twiml = sayAndHangUpTwiml(fillTemplate(message, contactVariables(contact)));
+      // The same variables the call's conversation has (docs/calls.md, "Variables"); the date read now.
+      const tz = contactTimeZone(contact);
+      const facts = { callId: call._id, direction: 'outbound', callerNumber: call.from ?? '', calledNumber: call.to, nowMs: Date.now(), ...(tz ? { timeZone: tz } : {}) } as const;
+      const named = contact ?? (call.contactName ? { contactName: call.contactName, phoneNumber: call.to, externalFields: {} } : undefined);
+      const twiml = sayAndHangUpTwiml(fillTemplate(message, callVariables(named, call.variables, facts)));
       await deps.telephony.port.updateCall(account, verdict.callSid, { twiml });
     } else {
       await deps.telephony.port.updateCall(account, verdict.callSid, { status: 'completed' });

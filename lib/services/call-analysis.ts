@@ -63,6 +63,8 @@ export interface AnalyzedCall {
   readonly callId: string;
   readonly agentId: string;
   readonly transcript: string;
+  /** The call's `metadata`, echoed in `call.analyzed`. */
+  readonly metadata?: Record<string, unknown>;
 }
 
 /** Analyzes a call whose agent asks for it, stores the result on its record and announces `call.analyzed`. */
@@ -81,6 +83,6 @@ export async function analyzeAndRecord(
     // The record may have been deleted meanwhile; the customer still gets the event.
     log('warn', 'analysis not stored', { callId: call.callId, ...describeError(error) });
   }
-  await announce(deps, call.workspaceId, 'call.analyzed', { callId: call.callId, agentId: call.agentId, analysis: result });
+  await announce(deps, call.workspaceId, 'call.analyzed', { callId: call.callId, agentId: call.agentId, analysis: result, ...(call.metadata ? { metadata: call.metadata } : {}) });
   return result;
 }

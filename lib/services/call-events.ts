@@ -24,6 +24,7 @@ export const callStartedData = (call: Call, startedAt: string): Record<string, u
   from: call.from,
   contactName: call.contactName,
   startedAt,
+  ...(call.metadata ? { metadata: call.metadata } : {}),
 });
 
 /** `call.ended`: the history record's summary fields (the transcript is one GET away, and can be large). */
@@ -38,6 +39,7 @@ export const callEndedData = (record: HistoryRecord): Record<string, unknown> =>
   callCost: record.callCost,
   hasRecording: Boolean(record.callRecordingUrl),
   createdAt: record.createdAt,
+  ...(record.metadata ? { metadata: record.metadata } : {}),
 });
 
 /**

@@ -196,7 +196,7 @@ async function dialDue(deps: SchedulerDeps, c: Campaign, clock: () => number, di
  */
 async function prepare(deps: SchedulerDeps, c: Campaign, ctx: DialContext, t: CampaignTarget, nowMs: number): Promise<'dial' | 'next'> {
   const now = new Date(nowMs).toISOString();
-  const missing = missingVariables(ctx.variables, targetVariables(t));
+  const missing = missingVariables(ctx.variables, targetVariables(t, c.variables));
   if (missing.length > 0) {
     await skipTarget(deps.db, t, 'missing_variables', now, missing);
     return 'next';
@@ -227,6 +227,7 @@ async function place(deps: SchedulerDeps, c: Campaign, ctx: DialContext, t: Camp
       callId,
       campaignId: c._id,
       nowMs: clock(),
+      variables: targetVariables(t, c.variables),
     });
     if (placed.kind === 'started') return true;
     const now = new Date(clock()).toISOString();

@@ -5,7 +5,6 @@ import {
   MAX_CAMPAIGN_CONTACTS,
   TRANSITIONS,
   missingVariables,
-  variablesIn,
   zeroCounts,
   type Campaign,
   type CampaignAction,
@@ -20,6 +19,7 @@ import { ConflictError, ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { normalizePhone } from '../domain/phone.js';
 import { contactVariables } from '../domain/template.js';
+import { agentRequiredVariables } from '../domain/call-template.js';
 import { getAgent } from '../store/agents.js';
 import { getCampaign, listCampaigns, listTargets, putNewCampaign, transitionCampaign, upcomingTargets } from '../store/campaigns.js';
 import { contactsById, contactsMatching, contactsOfImport } from '../store/contacts.js';
@@ -35,12 +35,17 @@ import { getPhoneNumber } from '../store/phone-numbers.js';
 
 type CampaignDeps = Pick<Deps, 'db'>;
 
-/** The `{{variables}}` an agent's prompt and first message name. */
-export const agentVariables = (agent: Pick<Agent, 'system_prompt' | 'first_message'>) => variablesIn(agent.system_prompt, agent.first_message);
+/** The `{{variables}}` an agent's texts name with no default (its tools are checked at no campaign step: they may change). */
+export const agentVariables = (agent: Agent) => agentRequiredVariables(agent);
 
-/** A target's contact variables, from the snapshot taken when the campaign was created. */
-export const targetVariables = (t: Pick<CampaignTarget, 'contactId' | 'contactName' | 'phoneNumber' | 'externalFields'>) =>
-  contactVariables({ _id: t.contactId, contactName: t.contactName, phoneNumber: t.phoneNumber, externalFields: t.externalFields } as Contact);
+/**
+ * A target's variables: the campaign's defaults under the contact's own fields, from the snapshot taken
+ * when the campaign was created. Each call of the target carries them as its `variables`.
+ */
+export const targetVariables = (t: Pick<CampaignTarget, 'contactId' | 'contactName' | 'phoneNumber' | 'externalFields'>, defaults?: Campaign['variables']) => ({
+  ...Object.fromEntries(Object.entries(defaults ?? {}).map(([k, v]) => [k, String(v)])),
+  ...contactVariables({ _id: t.contactId, contactName: t.contactName, phoneNumber: t.phoneNumber, externalFields: t.externalFields } as Contact),
+});
 
 /** The zones a contact's calling window is read in: the campaign's zone, the contact's `timeZone`, else its number's country's. */
 export function zonesFor(window: { timeZone?: string }, contact: Pick<Contact, 'phoneNumber' | 'externalFields'>): string[] {
@@ -86,7 +91,7 @@ function openingFinder(window: CallingWindow, fromMs: number) {
 /** A new target for a contact, pending from `startMs` or skipped with the reason it can never be called. */
 function targetOf(c: Campaign, contact: Contact, names: readonly string[], opening: (zones: readonly string[]) => number | undefined, startIso: string): CampaignTarget {
   const zones = zonesFor(c.callingWindow, contact);
-  const missing = missingVariables(names, contactVariables(contact));
+  const missing = missingVariables(names, { ...targetVariables({ contactId: contact._id, ...contact }, c.variables) });
   let skipReason: SkipReason | undefined;
   if (!normalizePhone(contact.phoneNumber)) skipReason = 'invalid_number';
   else if (missing.length > 0) skipReason = 'missing_variables';
@@ -128,6 +133,7 @@ export async function createCampaign(deps: CampaignDeps, ws: string, input: Camp
     callingWindow: input.callingWindow,
     concurrency: input.concurrency,
     retry: input.retry,
+    ...(input.variables ? { variables: input.variables } : {}),
     phoneNumberIds: [...new Set(input.phoneNumberIds)],
     status: 'draft',
     total: contacts.length,

@@ -16,6 +16,9 @@ import { issueSession, newWebCall, putNewWebCall } from './meetings.js';
 import { roundCredits } from '../domain/call.js';
 import { confirmWidgetSession, leased, type WidgetLeaseHolder } from './widget-leases.js';
 import { standInsOf } from '../vendors/stand-ins.js';
+import { assertVariablesSupplied } from './call-variables.js';
+import type { VariableValue } from '../domain/template.js';
+import type { AgentOverrides } from '../domain/agent-overrides.js';
 
 /**
  * Text chats (docs/chat.md). A chat is a call record of type `chat`: created with its `not_joined`
@@ -41,13 +44,24 @@ export interface ChatParty {
   readonly widget?: WidgetLeaseHolder;
   readonly agent: Agent;
   readonly contactName: string;
+  /**
+   * The chat's `{{variables}}`. An API chat must supply every one its agent names (400 otherwise); a widget
+   * chat cannot, so its gaps take their defaults or stay empty.
+   */
+  readonly variables?: Readonly<Record<string, VariableValue>>;
+  /** The chat's `metadata` (docs/calls.md, "Metadata"). */
+  readonly metadata?: Record<string, unknown>;
+  /** Agent fields for this chat only; `agent` already has them applied. */
+  readonly agentOverrides?: AgentOverrides;
 }
 
 /** Creates a chat: the credit check (402), the `chat` call with its `not_joined` record, the tab's credential, and the notice when its model is simulated. */
 export async function startChat(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, party: ChatParty, nowMs: number = Date.now()): Promise<ChatStarted> {
   await assertCanAffordChat(deps, party.workspaceId);
+  if (!party.widget) await assertVariablesSupplied(deps, party.workspaceId, party.agent, undefined, party.variables);
+  const vars = { ...(party.variables ? { variables: { ...party.variables } } : {}), ...(party.metadata ? { metadata: party.metadata } : {}), ...(party.agentOverrides ? { agentOverrides: party.agentOverrides } : {}) };
   const created = {
-    ...newWebCall(deps, { workspaceId: party.workspaceId, agentId: party.agent._id, agentType: 'chat', to: '', contactName: party.contactName }, nowMs),
+    ...newWebCall(deps, { workspaceId: party.workspaceId, agentId: party.agent._id, agentType: 'chat', to: '', contactName: party.contactName, ...vars }, nowMs),
     maxDurationSeconds: deps.config.CHAT_MAX_DURATION_SECONDS,
   };
   const call = party.widget ? await leased(deps, party.widget, created, nowMs) : created;
@@ -108,6 +122,6 @@ export async function recordChat(
   await writeHistoryRecord(deps, record);
   if (!analysis) return record;
   // After the record and call.ended: the analysis is a second LLM request and must not delay either.
-  const result = await analyzeAndRecord(deps, analysis.llm, analysis.agent, { workspaceId: end.workspaceId, callId: call._id, agentId: call.agentId, transcript: end.transcript });
+  const result = await analyzeAndRecord(deps, analysis.llm, analysis.agent, { workspaceId: end.workspaceId, callId: call._id, agentId: call.agentId, transcript: end.transcript, ...(call.metadata ? { metadata: call.metadata } : {}) });
   return result ? { ...record, analysis: result } : record;
 }

@@ -66,6 +66,6 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
   await writeHistoryRecord(deps, record);
   if (!analysis) return record;
   // After the record and call.ended: the analysis is a second LLM request and must not delay either.
-  const result = await analyzeAndRecord(deps, analysis.llm, analysis.agent, { workspaceId, callId, agentId: call.agentId, transcript: measured.transcript });
+  const result = await analyzeAndRecord(deps, analysis.llm, analysis.agent, { workspaceId, callId, agentId: call.agentId, transcript: measured.transcript, ...(call.metadata ? { metadata: call.metadata } : {}) });
   return result ? { ...record, analysis: result } : record;
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { withOverrides } from '../domain/agent-overrides.js';
 import type { DispatchMessage } from '../domain/call.js';
 import { log } from '../observability/log.js';
 import { TIME_LIMIT_GRACE_SECONDS } from '../domain/agent.js';
@@ -58,7 +59,8 @@ export async function dispatchCall(deps: DispatchDeps, message: DispatchMessage,
       return 'done';
     }
     // A deleted agent's call still dials (the voice webhook then says it cannot connect), without detection.
-    const agent = await findAgent(deps.db, workspaceId, claimed.agentId);
+    const found = await findAgent(deps.db, workspaceId, claimed.agentId);
+    const agent = found && withOverrides(found, claimed.agentOverrides);
     const machineDetection = agent ? machineDetectionFor(agent) : undefined;
     const placed = await deps.telephony.port.createCall(account, {
       to: claimed.to,

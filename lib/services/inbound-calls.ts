@@ -24,17 +24,30 @@ export type InboundAnswer = { readonly kind: 'connect'; readonly call: Call } | 
  */
 export async function openInboundCall(
   deps: HistoryDeps,
-  input: { workspaceId: string; agentId: string; phoneNumberId: string; ourNumber: string; caller?: string; callSid: string; agent?: Pick<Agent, 'max_duration_seconds'> },
+  input: {
+    workspaceId: string;
+    agentId: string;
+    phoneNumberId: string;
+    ourNumber: string;
+    caller?: string;
+    callSid: string;
+    agent?: Pick<Agent, 'max_duration_seconds'>;
+    /** The id the number's inbound webhook was told (docs/telephony.md); a new one otherwise. */
+    callId?: string;
+    /** What the inbound webhook answered for this call (docs/call-data.md). */
+    data?: Pick<Call, 'variables' | 'metadata' | 'agentOverrides'>;
+  },
 ): Promise<InboundAnswer> {
   const pricing = agentPricing(deps.config, input.agent ?? {});
   const now = Date.now();
   const createdAt = new Date(now).toISOString();
   const call: Call = {
-    _id: newId('call', now),
+    _id: input.callId ?? newId('call', now),
     workspaceId: input.workspaceId,
     agentId: input.agentId,
     agentType: 'voice',
     direction: 'inbound',
+    ...Object.fromEntries(Object.entries(input.data ?? {}).filter(([, v]) => v !== undefined)),
     // Answered: the stream follows at once.
     status: 'in-progress',
     answeredAt: createdAt,

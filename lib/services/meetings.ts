@@ -20,6 +20,7 @@ import { callStartedData } from './call-events.js';
 import { announce } from './webhook-events.js';
 import type { StandInNotice } from '../domain/stand-ins.js';
 import { standInsOf } from '../vendors/stand-ins.js';
+import { agentForCall, assertVariablesSupplied } from './call-variables.js';
 
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
@@ -46,9 +47,10 @@ export async function createMeetingLink(
   nowMs: number = Date.now(),
 ): Promise<MeetingLinkResult> {
   const phone = request.phoneNumber === undefined ? undefined : destination(request.phoneNumber);
-  const agent = await getAgent(deps.db, workspaceId, request.assistantId);
+  const agent = await agentForCall(deps, workspaceId, await getAgent(deps.db, workspaceId, request.assistantId), request.agent_overrides);
   await assertCanAffordCall(deps, workspaceId);
   const contact = await findCallContact(deps, workspaceId, phone, request.contactName);
+  await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables, request.contactName);
   const call = newWebCall(deps, {
     workspaceId,
     agentId: agent._id,
@@ -56,6 +58,9 @@ export async function createMeetingLink(
     to: contact?.phoneNumber ?? phone ?? '',
     ...(contact ? { contactId: contact._id } : {}),
     contactName: contact?.contactName ?? request.contactName ?? '',
+    ...(request.variables ? { variables: request.variables } : {}),
+    ...(request.metadata ? { metadata: request.metadata } : {}),
+    ...(request.agent_overrides ? { agentOverrides: request.agent_overrides } : {}),
   }, nowMs);
   const token = randomBytes(32).toString('base64url');
   const expiresAtMs = nowMs + MEETING_LINK_TTL_SECONDS * 1000;
@@ -69,7 +74,7 @@ export async function createMeetingLink(
  */
 export function newWebCall(
   deps: Pick<Deps, 'config'>,
-  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName'>,
+  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName' | 'variables' | 'metadata' | 'agentOverrides'>,
   nowMs: number,
 ): Call {
   const createdAt = new Date(nowMs).toISOString();

@@ -18,6 +18,9 @@ import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { agentPricing } from './calls.js';
 import { endUnconnectedCall } from './call-status.js';
 import { checkLowCredits, insufficientCredits } from './credits.js';
+import { agentForCall, assertVariablesSupplied } from './call-variables.js';
+import type { AgentOverrides } from '../domain/agent-overrides.js';
+import type { VariableValue } from '../domain/template.js';
 
 /**
  * Starting an outbound call (docs/calls.md): the request's checks, the contact, credits and idempotency
@@ -100,12 +103,15 @@ export async function startPhoneCall(
   }
 
   const to = destination(request.phoneNumber);
-  const [agent, number] = await Promise.all([
+  const [stored, number] = await Promise.all([
     getAgent(deps.db, workspaceId, request.assistantId),
     getPhoneNumber(deps.db, workspaceId, request.phoneNumberId),
   ]);
   if (number.status !== 'active') throw new NotFoundError('Phone number');
+  // The agent as this call runs it: its reservation, limit and texts come from the overrides too.
+  const agent = await agentForCall(deps, workspaceId, stored, request.agent_overrides);
   const contact = await findCallContact(deps, workspaceId, to, request.contactName);
+  await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables, request.contactName);
   const outcome = await placeOutboundCall(deps, {
     workspaceId,
     agent,
@@ -116,6 +122,9 @@ export async function startPhoneCall(
     nowMs: now,
     idempotency: idempotency && { ...idempotency, expiresAt: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
     doNotCall: request.consentedCall !== true,
+    ...(request.variables ? { variables: request.variables } : {}),
+    ...(request.metadata ? { metadata: request.metadata } : {}),
+    ...(request.agent_overrides ? { agentOverrides: request.agent_overrides } : {}),
   });
   if (outcome.kind === 'do_not_call') {
     await recordDoNotCallRefusal(deps, outcome.call);
@@ -145,6 +154,12 @@ export interface OutboundCall {
    * API, unless the request says the call is consented). Campaigns check the list in their dial's claim.
    */
   readonly doNotCall?: boolean;
+  /** The call's own `{{variables}}` (lib/domain/template.ts), checked against the agent by the caller. */
+  readonly variables?: Readonly<Record<string, VariableValue>>;
+  /** The caller's own object, echoed on the record and in webhooks. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  /** Agent fields for this call only; `agent` already has them applied. */
+  readonly agentOverrides?: AgentOverrides;
 }
 
 export type PlacedCall =
@@ -175,6 +190,9 @@ export async function placeOutboundCall(deps: CallDeps, input: OutboundCall): Pr
     reserved: reservationFor(pricing),
     maxDurationSeconds: pricing.maxDurationSeconds,
     ...(input.campaignId ? { campaignId: input.campaignId } : {}),
+    ...(input.variables && Object.keys(input.variables).length > 0 ? { variables: { ...input.variables } } : {}),
+    ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
+    ...(input.agentOverrides && Object.keys(input.agentOverrides).length > 0 ? { agentOverrides: input.agentOverrides } : {}),
     createdAt,
     updatedAt: createdAt,
   };

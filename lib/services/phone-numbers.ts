@@ -14,6 +14,22 @@ import {
 } from '../domain/phone-number.js';
 import { log, describeError } from '../observability/log.js';
 import { announce } from './webhook-events.js';
+import { assertWebhookUrl } from '../domain/webhook-url.js';
+import { ValidationError } from '../domain/errors.js';
+
+/**
+ * A number's `inbound_webhook_url`, checked as a webhook endpoint's URL is (https, no private or internal
+ * address; resolved and checked again at each call), with the 400 naming the field.
+ */
+function inboundHook(deps: Pick<PhoneDeps, 'config'>, url: string | undefined): { inboundWebhookUrl: string } | Record<string, never> {
+  if (url === undefined) return {};
+  try {
+    return { inboundWebhookUrl: assertWebhookUrl(url, { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS }) };
+  } catch (error) {
+    if (error instanceof ValidationError) throw new ValidationError((error.details as { message: string }[]).map((d) => ({ field: 'inbound_webhook_url', message: d.message })));
+    throw error;
+  }
+}
 import { findAgent } from '../store/agents.js';
 import {
   deletePhoneNumber,
@@ -22,6 +38,7 @@ import {
   numberTaken,
   putNewPhoneNumber,
   setPhoneNumberAgent,
+  setInboundWebhookUrl,
 } from '../store/phone-numbers.js';
 import { isTelephonyError, type AvailableNumber, type NumberRouting, type ProviderNumber, type TelephonyAccount } from '../vendors/telephony/port.js';
 
@@ -77,6 +94,7 @@ export async function searchAvailableNumbers(deps: PhoneDeps, query: AvailableNu
  */
 export async function buyPhoneNumber(deps: PhoneDeps, ws: string, input: PhoneNumberBuy): Promise<PhoneNumber> {
   const e164 = e164Of(input.phoneNumber);
+  const hook = inboundHook(deps, input.inbound_webhook_url);
   if (await findNumberOwner(deps.db, e164)) throw numberTaken(e164);
   const account = await requirePlatformAccount(deps);
   let bought: ProviderNumber;
@@ -102,6 +120,7 @@ export async function buyPhoneNumber(deps: PhoneDeps, ws: string, input: PhoneNu
     agentId: null,
     providerSid: bought.sid,
     telephonyAccountSid: account.accountSid,
+    ...hook,
     createdAt: now,
     updatedAt: now,
   };
@@ -127,6 +146,7 @@ const notOurs = (value: string | null, ours: string): string | null => (value ==
  */
 export async function importPhoneNumber(deps: PhoneDeps, ws: string, input: PhoneNumberImport): Promise<PhoneNumber> {
   const e164 = e164Of(input.phoneNumber);
+  const hook = inboundHook(deps, input.inbound_webhook_url);
   // Before touching the customer's account: a number held here (by any workspace) stays as it is.
   if (await findNumberOwner(deps.db, e164)) throw numberTaken(e164);
   const account: TelephonyAccount = { accountSid: input.telephonyAccountSid, authToken: input.telephonyAuthToken };
@@ -179,6 +199,7 @@ export async function importPhoneNumber(deps: PhoneDeps, ws: string, input: Phon
     providerSid: found.sid,
     telephonyAccountSid: input.telephonyAccountSid,
     priorRouting,
+    ...hook,
     createdAt: now,
     updatedAt: now,
   };
@@ -197,10 +218,14 @@ export async function importPhoneNumber(deps: PhoneDeps, ws: string, input: Phon
 
 /** Assigns the agent that answers inbound calls (it must be one of the workspace's), or unassigns. */
 export async function assignAgent(deps: PhoneDeps, ws: string, id: string, input: PhoneNumberUpdate): Promise<PhoneNumber> {
-  if (input.agentId !== null && !(await findAgent(deps.db, ws, input.agentId))) {
+  if (input.agentId && !(await findAgent(deps.db, ws, input.agentId))) {
     throw new UnprocessableError('unknown_agent', `This workspace has no agent ${input.agentId}.`, 'agentId');
   }
-  return setPhoneNumberAgent(deps.db, ws, id, input.agentId, new Date().toISOString());
+  const url = input.inbound_webhook_url === null ? null : (inboundHook(deps, input.inbound_webhook_url).inboundWebhookUrl ?? undefined);
+  const now = new Date().toISOString();
+  let number = input.agentId !== undefined ? await setPhoneNumberAgent(deps.db, ws, id, input.agentId, now) : undefined;
+  if (url !== undefined) number = await setInboundWebhookUrl(deps.db, ws, id, url, now);
+  return number!;
 }
 
 /**

@@ -7,6 +7,9 @@ import type { PhoneNumber } from '../domain/phone-number.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
 import { log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
+import { askInboundWebhook } from './inbound-webhook.js';
+import { newId } from '../domain/ids.js';
+import { normalizePhone } from '../domain/phone.js';
 import { findFirstPhoneNumberByE164 } from '../store/phone-numbers.js';
 import { findCall } from '../store/calls.js';
 import { applyAmdVerdict } from './answering-machine.js';
@@ -120,7 +123,15 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
   // Calls we placed carry our call id in the (signed) webhook URL: see lib/services/outbound-voice.ts.
   const outboundCallId = callIdOf(request.rawQuery);
   if (outboundCallId) return answerOutboundCall(deps, owned, outboundCallId, call.CallSid, call.From);
-  const agent = owned?.agentId ? await findAgent(deps.db, owned.workspaceId, owned.agentId) : undefined;
+  const numberAgent = owned?.agentId ? await findAgent(deps.db, owned.workspaceId, owned.agentId) : undefined;
+  // The number's inbound webhook may pick the agent, give the call's data, or reject it (docs/telephony.md).
+  const callId = newId('call');
+  const routing = owned ? await askInboundWebhook(deps, owned, numberAgent, { from: normalizePhone(call.From)?.e164 ?? call.From, callId }) : undefined;
+  if (routing?.kind === 'reject') {
+    log('info', 'inbound call rejected by the number\'s webhook', { callSid: call.CallSid, numberId: owned?._id });
+    return routing.twiml;
+  }
+  const agent = routing?.agent ?? numberAgent;
   log('info', 'inbound call', {
     callSid: call.CallSid,
     numberId: owned?._id,
@@ -138,6 +149,14 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
     caller: call.From,
     callSid: call.CallSid,
     agent,
+    callId,
+    ...(routing && {
+      data: {
+        ...(routing.variables && { variables: { ...routing.variables } }),
+        ...(routing.metadata && { metadata: { ...routing.metadata } }),
+        ...(routing.agentOverrides && { agentOverrides: routing.agentOverrides }),
+      },
+    }),
   });
   if (answer.kind === 'insufficient') {
     log('info', 'inbound call refused: insufficient credits', { callSid: call.CallSid, workspaceId: owned.workspaceId });

@@ -69,7 +69,7 @@ export function signatureHeaders(endpoint: Pick<WebhookEndpoint, 'secret' | 'pre
 }
 
 /** What one POST produced. */
-interface PostResult {
+export interface PostResult {
   /** The receiver's status, only when its whole answer came within the deadline. */
   status?: number;
   error?: string;
@@ -92,7 +92,7 @@ const beforeDeadline = <T>(work: Promise<T>, signal: AbortSignal): Promise<T> =>
  * answer to its last byte. Past the deadline the request is destroyed and the attempt is a timeout (no
  * status, even when the headers had come: a 2xx whose body never ends is not an acknowledgement).
  */
-async function post(url: string, headers: Record<string, string>, body: string, allowedHosts: readonly string[], timeoutMs: number, resolver?: Resolver): Promise<PostResult> {
+export async function post(url: string, headers: Record<string, string>, body: string, allowedHosts: readonly string[], timeoutMs: number, resolver?: Resolver, keepChars: number = RESPONSE_EXCERPT_CHARS, keepBytes: number = MAX_RESPONSE_BYTES): Promise<PostResult> {
   const deadline = new AbortController();
   const timedOut = (status?: number): PostResult => ({
     refused: false,
@@ -125,7 +125,7 @@ async function post(url: string, headers: Record<string, string>, body: string, 
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (c: Buffer) => {
-            if (size < MAX_RESPONSE_BYTES) chunks.push(c);
+            if (size < keepBytes) chunks.push(c);
             size += c.length;
           });
           res.on('end', () =>
@@ -133,7 +133,7 @@ async function post(url: string, headers: Record<string, string>, body: string, 
               status: res.statusCode,
               refused: false,
               retryAfter: res.headers['retry-after'],
-              excerpt: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS),
+              excerpt: Buffer.concat(chunks).toString('utf8').slice(0, keepChars),
             }),
           );
           res.on('error', (error) => resolve(deadline.signal.aborted ? timedOut(status) : { refused: false, error: `the answer broke off: ${error.message}` }));

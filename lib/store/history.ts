@@ -1,3 +1,4 @@
+import { metadataFilters } from '../domain/call-metadata.js';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/common.js';
@@ -92,7 +93,8 @@ export const deleteHistoryRecord = (db: Db, ws: string, id: string) => deleteCou
 export function listHistory(db: Db, ws: string, q: HistoryListQuery & PageRequest): Promise<Page<HistoryRecord>> {
   const { fromMs, toMs } = historyRange(q);
   const search = q.search?.toLowerCase();
-  if (!q.agentType && fromMs === undefined && toMs === undefined && !search && q.success === undefined && q.agentId === undefined) {
+  const byMetadata = metadataFilters(q as unknown as Readonly<Record<string, unknown>>);
+  if (!q.agentType && fromMs === undefined && toMs === undefined && !search && q.success === undefined && q.agentId === undefined && byMetadata.length === 0) {
     return listCounted<HistoryRecord>(db, CALLS, ws, q);
   }
   const low = `${ID_PREFIX.call}_${fromMs === undefined ? '' : ulidTimeBounds(fromMs).low}`;
@@ -114,8 +116,25 @@ export function listHistory(db: Db, ws: string, q: HistoryListQuery & PageReques
     values[':agent'] = q.agentId;
     filters.push('agentId = :agent');
   }
+  // `metadata.key=value`: the stored string, or the number or boolean the text spells (docs/calls.md, "Metadata").
+  const names: Record<string, string> = {};
+  byMetadata.forEach(([k, v], i) => {
+    names[`#m${i}`] = k;
+    const alternatives = [`metadata.#m${i} = :ms${i}`];
+    values[`:ms${i}`] = v;
+    if (v.trim() !== '' && Number.isFinite(Number(v))) {
+      values[`:mn${i}`] = Number(v);
+      alternatives.push(`metadata.#m${i} = :mn${i}`);
+    }
+    if (v === 'true' || v === 'false') {
+      values[`:mb${i}`] = v === 'true';
+      alternatives.push(`metadata.#m${i} = :mb${i}`);
+    }
+    filters.push(`(${alternatives.join(' OR ')})`);
+  });
   const input = {
     ...(byType ? { IndexName: GSI1 } : {}),
+    ...(byMetadata.length > 0 ? { ExpressionAttributeNames: names } : {}),
     KeyConditionExpression: byType ? 'gsi1pk = :pk AND gsi1sk BETWEEN :low AND :high' : 'pk = :pk AND sk BETWEEN :low AND :high',
     ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
     ExpressionAttributeValues: values,

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/common.js';
 import { ConflictError } from '../domain/errors.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
@@ -125,6 +125,15 @@ async function ownedNumber(db: Db, box: SecretBox, owner: NumberOwner): Promise<
 export async function listPhoneNumbers(db: Db, ws: string, req: PageRequest): Promise<Page<PhoneNumber>> {
   const page = await listCounted<StoredNumber>(db, NUMBERS, ws, req);
   return { ...page, data: page.data.map(withoutSecret) };
+}
+
+/** Sets (or with null removes) the number's inbound webhook; 404 when the number is gone. */
+export async function setInboundWebhookUrl(db: Db, ws: string, id: string, url: string | null, now: string): Promise<PhoneNumber> {
+  const key_ = key.phoneNumber(ws, id);
+  if (url !== null) return withoutSecret(await updateExisting<StoredNumber>(db, key_, { inboundWebhookUrl: url, updatedAt: now }, NUMBERS.label));
+  await updateExisting<StoredNumber>(db, key_, { updatedAt: now }, NUMBERS.label);
+  await db.doc.send(new UpdateCommand({ TableName: db.table, Key: key_, UpdateExpression: 'REMOVE inboundWebhookUrl' }));
+  return getPhoneNumber(db, ws, id);
 }
 
 /** Sets (or with null clears) the agent that answers the number; 404 when the number is gone. */

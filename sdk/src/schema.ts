@@ -153,7 +153,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List call history, newest first, with filters */
+        /** List call history, newest first, with filters; metadata.<key>=<value> (up to 5) keeps the calls whose metadata has that value (docs/calls.md) */
         get: operations["listHistory"];
         put?: never;
         post?: never;
@@ -1802,6 +1802,9 @@ export interface components {
          *           "retries": 2,
          *           "delayMinutes": 60
          *         }
+         *       },
+         *       "variables": {
+         *         "clinic": "Bayview Dental"
          *       }
          *     }
          */
@@ -1867,6 +1870,10 @@ export interface components {
                     /** @description minutes before the next try */
                     delayMinutes: number;
                 };
+            };
+            /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
+            variables?: {
+                [key: string]: string | number | boolean;
             };
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
@@ -1951,6 +1958,9 @@ export interface components {
          *             "at": "2025-06-02T14:03:11.000Z"
          *           }
          *         ]
+         *       },
+         *       "variables": {
+         *         "clinic": "Bayview Dental"
          *       }
          *     }
          */
@@ -1996,6 +2006,9 @@ export interface components {
                     retries: number;
                     delayMinutes: number;
                 };
+            };
+            variables?: {
+                [key: string]: string | number | boolean;
             };
             /** @enum {string} */
             status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
@@ -2094,7 +2107,11 @@ export interface components {
         /**
          * @example {
          *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
-         *       "contactName": "Ada Lovelace"
+         *       "contactName": "Ada Lovelace",
+         *       "variables": {
+         *         "contactName": "Ada Lovelace",
+         *         "order_id": "A-1042"
+         *       }
          *     }
          */
         ChatRequest: {
@@ -2102,6 +2119,105 @@ export interface components {
             contactName?: string;
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
+            /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
+            variables?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Your own object for this call (at most 50 keys, 16 KB of JSON): stored on the call, returned on its history record and in every webhook about it, filterable with metadata.key=value (docs/calls.md) */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            agent_overrides?: {
+                name?: string;
+                /** @enum {string} */
+                llm_provider?: "openai" | "anthropic" | "google";
+                llm_model?: string;
+                /** @enum {string} */
+                tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
+                tts_voice_id?: string;
+                /** @enum {string} */
+                stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                system_prompt?: string;
+                first_message?: string;
+                recording_enabled?: boolean;
+                ambience_enabled?: boolean;
+                interruption?: {
+                    min_duration_ms?: number;
+                    min_words?: number;
+                    false_interruption_timeout_ms?: number;
+                    resume_false_interruption?: boolean;
+                    backchannels?: string[];
+                };
+                silence?: {
+                    reprompt_after_ms?: number;
+                    max_reprompts?: number;
+                    reprompt_message?: string;
+                };
+                turn_taking?: {
+                    unfinished_wait_ms?: number;
+                    continuation_words?: string[];
+                };
+                /** @enum {string} */
+                voicemail_detection?: "off" | "detect" | "detect_message_end";
+                /** @enum {string} */
+                voicemail_action?: "hang_up" | "leave_message";
+                voicemail_message?: string;
+                max_duration_seconds?: number;
+                dtmf_shortcuts?: {
+                    [key: string]: {
+                        /** @constant */
+                        action: "transfer";
+                        destination: string;
+                        /**
+                         * @description Default: `"cold"`.
+                         * @enum {string}
+                         */
+                        mode?: "cold" | "warm";
+                    } | {
+                        /** @constant */
+                        action: "end_call";
+                    };
+                };
+                /** @enum {string} */
+                transfer_mode?: "cold" | "warm";
+                fallback?: {
+                    tts?: {
+                        /** @enum {string} */
+                        provider: "elevenlabs" | "deepgram" | "cartesia";
+                        voice_id?: string;
+                    }[];
+                    stt?: {
+                        /** @enum {string} */
+                        provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                    }[];
+                    llm?: {
+                        /** @enum {string} */
+                        provider: "openai" | "anthropic" | "google";
+                        model: string;
+                    }[];
+                };
+                tool_ids?: string[] | null;
+                analysis?: {
+                    summaryPrompt?: string;
+                    successEvaluation?: {
+                        rubric: string;
+                        /**
+                         * @description Default: `"pass_fail"`.
+                         * @enum {string}
+                         */
+                        type?: "pass_fail" | "score";
+                        /** @description Default: `7`. */
+                        passingScore?: number;
+                    };
+                    structuredData?: {
+                        schema: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                    };
+                } | null;
+            };
         };
         /**
          * @example {
@@ -2319,7 +2435,7 @@ export interface components {
                  * @description Stable snake_case code to branch on, e.g. validation_failed. New codes may be added.
                  * @enum {string}
                  */
-                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent";
+                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent";
                 /** @description A human sentence; may change between releases. */
                 message: string;
                 /** @description Usually a list of {field, message}; an object for some codes (insufficient_credits: {required, available}). */
@@ -2393,6 +2509,9 @@ export interface components {
                 /** Format: date-time */
                 analyzedAt: string;
             };
+            metadata?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @example {
@@ -2453,6 +2572,9 @@ export interface components {
                 /** Format: date-time */
                 analyzedAt: string;
             };
+            metadata?: {
+                [key: string]: unknown;
+            };
             callTranscript: string;
             callRecordingUrl?: string;
             callCostBreakdown?: {
@@ -2483,6 +2605,10 @@ export interface components {
                 ttsFirstByteMs: number | null;
                 overheadMs: number | null;
             }[];
+            variables?: {
+                [key: string]: string | number | boolean;
+            };
+            agentOverrides?: string[];
         };
         /**
          * @description Calls your HTTP endpoint: config.method and config.url (placeholders name parameters).
@@ -2657,7 +2783,10 @@ export interface components {
          * @example {
          *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
          *       "contactName": "Ada Lovelace",
-         *       "phoneNumber": "+14155552671"
+         *       "phoneNumber": "+14155552671",
+         *       "variables": {
+         *         "first_name": "Ada"
+         *       }
          *     }
          */
         MeetingLinkRequest: {
@@ -2665,6 +2794,105 @@ export interface components {
             contactName?: string;
             phoneNumber?: string;
             workspaceId?: string;
+            /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
+            variables?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Your own object for this call (at most 50 keys, 16 KB of JSON): stored on the call, returned on its history record and in every webhook about it, filterable with metadata.key=value (docs/calls.md) */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            agent_overrides?: {
+                name?: string;
+                /** @enum {string} */
+                llm_provider?: "openai" | "anthropic" | "google";
+                llm_model?: string;
+                /** @enum {string} */
+                tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
+                tts_voice_id?: string;
+                /** @enum {string} */
+                stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                system_prompt?: string;
+                first_message?: string;
+                recording_enabled?: boolean;
+                ambience_enabled?: boolean;
+                interruption?: {
+                    min_duration_ms?: number;
+                    min_words?: number;
+                    false_interruption_timeout_ms?: number;
+                    resume_false_interruption?: boolean;
+                    backchannels?: string[];
+                };
+                silence?: {
+                    reprompt_after_ms?: number;
+                    max_reprompts?: number;
+                    reprompt_message?: string;
+                };
+                turn_taking?: {
+                    unfinished_wait_ms?: number;
+                    continuation_words?: string[];
+                };
+                /** @enum {string} */
+                voicemail_detection?: "off" | "detect" | "detect_message_end";
+                /** @enum {string} */
+                voicemail_action?: "hang_up" | "leave_message";
+                voicemail_message?: string;
+                max_duration_seconds?: number;
+                dtmf_shortcuts?: {
+                    [key: string]: {
+                        /** @constant */
+                        action: "transfer";
+                        destination: string;
+                        /**
+                         * @description Default: `"cold"`.
+                         * @enum {string}
+                         */
+                        mode?: "cold" | "warm";
+                    } | {
+                        /** @constant */
+                        action: "end_call";
+                    };
+                };
+                /** @enum {string} */
+                transfer_mode?: "cold" | "warm";
+                fallback?: {
+                    tts?: {
+                        /** @enum {string} */
+                        provider: "elevenlabs" | "deepgram" | "cartesia";
+                        voice_id?: string;
+                    }[];
+                    stt?: {
+                        /** @enum {string} */
+                        provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                    }[];
+                    llm?: {
+                        /** @enum {string} */
+                        provider: "openai" | "anthropic" | "google";
+                        model: string;
+                    }[];
+                };
+                tool_ids?: string[] | null;
+                analysis?: {
+                    summaryPrompt?: string;
+                    successEvaluation?: {
+                        rubric: string;
+                        /**
+                         * @description Default: `"pass_fail"`.
+                         * @enum {string}
+                         */
+                        type?: "pass_fail" | "score";
+                        /** @description Default: `7`. */
+                        passingScore?: number;
+                    };
+                    structuredData?: {
+                        schema: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                    };
+                } | null;
+            };
         };
         /**
          * @example {
@@ -2681,7 +2909,11 @@ export interface components {
          *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
          *       "phoneNumber": "+14155552671",
          *       "phoneNumberId": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
-         *       "contactName": "Ada Lovelace"
+         *       "contactName": "Ada Lovelace",
+         *       "variables": {
+         *         "first_name": "Ada",
+         *         "appointment": "3 June at 10:30"
+         *       }
          *     }
          */
         PhoneCallRequest: {
@@ -2693,6 +2925,105 @@ export interface components {
             workspaceId?: string;
             /** @description true: the person agreed to this call, so it is placed even if the number is on the workspace's do-not-call list (otherwise 409 do_not_call) */
             consentedCall?: boolean;
+            /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
+            variables?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Your own object for this call (at most 50 keys, 16 KB of JSON): stored on the call, returned on its history record and in every webhook about it, filterable with metadata.key=value (docs/calls.md) */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            agent_overrides?: {
+                name?: string;
+                /** @enum {string} */
+                llm_provider?: "openai" | "anthropic" | "google";
+                llm_model?: string;
+                /** @enum {string} */
+                tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
+                tts_voice_id?: string;
+                /** @enum {string} */
+                stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                system_prompt?: string;
+                first_message?: string;
+                recording_enabled?: boolean;
+                ambience_enabled?: boolean;
+                interruption?: {
+                    min_duration_ms?: number;
+                    min_words?: number;
+                    false_interruption_timeout_ms?: number;
+                    resume_false_interruption?: boolean;
+                    backchannels?: string[];
+                };
+                silence?: {
+                    reprompt_after_ms?: number;
+                    max_reprompts?: number;
+                    reprompt_message?: string;
+                };
+                turn_taking?: {
+                    unfinished_wait_ms?: number;
+                    continuation_words?: string[];
+                };
+                /** @enum {string} */
+                voicemail_detection?: "off" | "detect" | "detect_message_end";
+                /** @enum {string} */
+                voicemail_action?: "hang_up" | "leave_message";
+                voicemail_message?: string;
+                max_duration_seconds?: number;
+                dtmf_shortcuts?: {
+                    [key: string]: {
+                        /** @constant */
+                        action: "transfer";
+                        destination: string;
+                        /**
+                         * @description Default: `"cold"`.
+                         * @enum {string}
+                         */
+                        mode?: "cold" | "warm";
+                    } | {
+                        /** @constant */
+                        action: "end_call";
+                    };
+                };
+                /** @enum {string} */
+                transfer_mode?: "cold" | "warm";
+                fallback?: {
+                    tts?: {
+                        /** @enum {string} */
+                        provider: "elevenlabs" | "deepgram" | "cartesia";
+                        voice_id?: string;
+                    }[];
+                    stt?: {
+                        /** @enum {string} */
+                        provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                    }[];
+                    llm?: {
+                        /** @enum {string} */
+                        provider: "openai" | "anthropic" | "google";
+                        model: string;
+                    }[];
+                };
+                tool_ids?: string[] | null;
+                analysis?: {
+                    summaryPrompt?: string;
+                    successEvaluation?: {
+                        rubric: string;
+                        /**
+                         * @description Default: `"pass_fail"`.
+                         * @enum {string}
+                         */
+                        type?: "pass_fail" | "score";
+                        /** @description Default: `7`. */
+                        passingScore?: number;
+                    };
+                    structuredData?: {
+                        schema: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                    };
+                } | null;
+            };
         };
         /**
          * @example {
@@ -2715,6 +3046,8 @@ export interface components {
             type?: "byot";
             agentId: string | null;
             telephonyAccountSid?: string;
+            inbound_webhook_url?: string;
+            inbound_webhook_secret?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2742,6 +3075,8 @@ export interface components {
          */
         PhoneNumberBuy: {
             phoneNumber: string;
+            /** @description Asked before each inbound call is answered: it may pick the agent, give variables, agent_overrides and metadata, or reject the call (docs/telephony.md) */
+            inbound_webhook_url?: string;
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
         };
@@ -2756,6 +3091,8 @@ export interface components {
             phoneNumber: string;
             telephonyAccountSid: string;
             telephonyAuthToken: string;
+            /** @description Asked before each inbound call is answered: it may pick the agent, give variables, agent_overrides and metadata, or reject the call (docs/telephony.md) */
+            inbound_webhook_url?: string;
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
         };
@@ -2779,11 +3116,13 @@ export interface components {
         };
         /**
          * @example {
-         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D"
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "inbound_webhook_url": "https://crm.example.com/voice/inbound"
          *     }
          */
         PhoneNumberUpdate: {
-            agentId: string | null;
+            agentId?: string | null;
+            inbound_webhook_url?: string | null;
             workspaceId?: string;
         };
         /**
@@ -4837,7 +5176,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List call history, newest first, with filters */
+            /** @description List call history, newest first, with filters; metadata.<key>=<value> (up to 5) keeps the calls whose metadata has that value (docs/calls.md) */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5045,7 +5384,11 @@ export interface operations {
                  *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
                  *       "phoneNumber": "+14155552671",
                  *       "phoneNumberId": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
-                 *       "contactName": "Ada Lovelace"
+                 *       "contactName": "Ada Lovelace",
+                 *       "variables": {
+                 *         "first_name": "Ada",
+                 *         "appointment": "3 June at 10:30"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["PhoneCallRequest"];
@@ -5100,7 +5443,11 @@ export interface operations {
                  *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
                  *       "phoneNumber": "+14155552671",
                  *       "phoneNumberId": "pn_01JWRFFEMRDV3APXSJENM3G73Y",
-                 *       "contactName": "Ada Lovelace"
+                 *       "contactName": "Ada Lovelace",
+                 *       "variables": {
+                 *         "first_name": "Ada",
+                 *         "appointment": "3 June at 10:30"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["PhoneCallRequest"];
@@ -5259,7 +5606,10 @@ export interface operations {
                  * @example {
                  *       "assistantId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
                  *       "contactName": "Ada Lovelace",
-                 *       "phoneNumber": "+14155552671"
+                 *       "phoneNumber": "+14155552671",
+                 *       "variables": {
+                 *         "first_name": "Ada"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["MeetingLinkRequest"];
@@ -5307,7 +5657,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
-                 *       "contactName": "Ada Lovelace"
+                 *       "contactName": "Ada Lovelace",
+                 *       "variables": {
+                 *         "contactName": "Ada Lovelace",
+                 *         "order_id": "A-1042"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["ChatRequest"];
@@ -5924,7 +6278,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D"
+                 *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                 *       "inbound_webhook_url": "https://crm.example.com/voice/inbound"
                  *     }
                  */
                 "application/json": components["schemas"]["PhoneNumberUpdate"];
@@ -5948,7 +6303,9 @@ export interface operations {
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
-                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "inbound_webhook_url": "https://crm.example.com/voice/inbound",
+                     *       "inbound_webhook_secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
                      *     }
                      */
                     "application/json": components["schemas"]["PhoneNumber"];
@@ -6058,6 +6415,9 @@ export interface operations {
                  *           "retries": 2,
                  *           "delayMinutes": 60
                  *         }
+                 *       },
+                 *       "variables": {
+                 *         "clinic": "Bayview Dental"
                  *       }
                  *     }
                  */
@@ -6154,6 +6514,9 @@ export interface operations {
                      *             "at": "2025-06-02T14:03:11.000Z"
                      *           }
                      *         ]
+                     *       },
+                     *       "variables": {
+                     *         "clinic": "Bayview Dental"
                      *       }
                      *     }
                      */

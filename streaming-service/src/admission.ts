@@ -5,6 +5,8 @@ import { LocalWindows, type RatePolicy } from '../../lib/domain/rate-window.js';
 import type { StreamTokenClaims } from '../../lib/domain/stream-token.js';
 import type { Tool } from '../../lib/domain/tool.js';
 import { toolsOfAgent, type Agent } from '../../lib/domain/agent.js';
+import type { Call } from '../../lib/domain/call.js';
+import { callSetupOf } from './call/variables.js';
 import type { CallSetup, SessionServices } from './call/types.js';
 
 /**
@@ -152,6 +154,8 @@ export interface CallLoader {
   contactById?(workspaceId: string, contactId: string): Promise<Contact | undefined>;
   /** Every tool of the workspace; {@link loadCallSetup} keeps those the agent is given. */
   tools(workspaceId: string): Promise<Tool[]>;
+  /** The live call record, for what the call was started with (its `{{variables}}`); absent in tests that build calls by hand. */
+  call?(workspaceId: string, callId: string): Promise<Call | undefined>;
 }
 
 /** The call a session runs: a claimed phone call as the store holds it, or a browser's web session credential. */
@@ -173,7 +177,7 @@ export async function loadCallSetup(
 ): Promise<CallSetup> {
   const startedAt = Date.now();
   const from = claims.from ? (normalizePhone(claims.from)?.e164 ?? claims.from) : '';
-  const [agent, contact, tools] = await Promise.all([
+  const [agent, contact, tools, call] = await Promise.all([
     loader.agent(claims.workspaceId, claims.agentId),
     // An outbound call names its contact (found by number or by name when it was started); else the number.
     claims.contactId && loader.contactById
@@ -182,15 +186,20 @@ export async function loadCallSetup(
         ? loader.contactByPhone(claims.workspaceId, from).catch(() => undefined)
         : Promise.resolve(undefined),
     loader.tools(claims.workspaceId),
+    loader.call ? loader.call(claims.workspaceId, claims.callId) : Promise.resolve(undefined),
   ]);
+  // The agent as this call runs it: its texts filled from the call's variables (call/variables.ts).
+  const { agent: filled, variables } = callSetupOf(agent, contact, call, claims.callId, from, startedAt);
   return {
     callId: claims.callId,
     workspaceId: claims.workspaceId,
-    agent,
+    agent: filled,
     contact,
+    variables,
+    ...(call?.metadata ? { metadata: call.metadata } : {}),
     callerNumber: from,
     // The one place a call, meeting, chat or widget chat learns its tools: only those the agent names.
-    tools: toolsOfAgent(agent, tools),
+    tools: toolsOfAgent(filled, tools),
     callSid: start.callSid,
     streamSid: start.streamSid,
     startedAt,

@@ -16,6 +16,8 @@ import { endConnectedCall } from '../../lib/services/connected-call-end.js';
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
+import { findCall } from '../../lib/store/calls.js';
+import { fillTool } from '../../lib/domain/call-template.js';
 import { workspaceProviderKeys } from '../../lib/store/provider-keys.js';
 import { capabilitiesOnWorkspaceKeys, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
 import { announce } from '../../lib/services/webhook-events.js';
@@ -72,6 +74,7 @@ export function platformEnvironment(
         return id ? getContact(db, ws, id) : undefined;
       },
       tools: async (ws) => [...(await listTools(db, ws)).data],
+      call: (ws, id) => findCall(db, ws, id),
     },
     async streamCall(claims) {
       const call = await findStreamCall(deps, claims);
@@ -136,11 +139,15 @@ export function platformEnvironment(
             transferActionUrl: transferWebhookUrl(deps.config, { _id: setup.callId, workspaceId: setup.workspaceId }),
           },
         }),
-        loadTool: (id) => getTool(db, secrets, setup.workspaceId, id),
+        // A tool's `{{variables}}` are the call's, filled before the model's `{param}` arguments.
+        loadTool: async (id) => {
+          const tool = await getTool(db, secrets, setup.workspaceId, id);
+          return setup.variables ? fillTool(tool, setup.variables) : tool;
+        },
         // Only a phone call has a number to keep off the list.
         ...(numberId && callee && { optOut: () => optOutNumber(db, setup.workspaceId, callee, setup.callId) }),
         httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },
-        onTransfer: (to) => void announce(deps, setup.workspaceId, 'call.transfer', { callId: setup.callId, agentId: agent._id, to, at: new Date().toISOString() }),
+        onTransfer: (to) => void announce(deps, setup.workspaceId, 'call.transfer', { callId: setup.callId, agentId: agent._id, to, at: new Date().toISOString(), ...(setup.metadata ? { metadata: setup.metadata } : {}) }),
       };
     },
     async finalize(outcome, services) {

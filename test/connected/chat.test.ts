@@ -141,7 +141,7 @@ const nextChatEnded = () =>
 
 describe('text chat through the API', () => {
   it('streams replies from the same agent, runs its tools, keeps the chat over a reload, bills per message and leaves a chat record', async () => {
-    const agent = await vp.agent({ name: 'Ava', system_prompt: 'You help {{contactName}} at the shop.', first_message: 'Hi{{contactName}}! Ask me anything.' });
+    const agent = await vp.agent({ name: 'Ava', system_prompt: 'You help {{contactName|}} at the shop.', first_message: 'Hi{{contactName|}}! Ask me anything.' });
     const before = await readBalance(vp.deps.db, vp.workspaceId);
     const created = await createChat(vp.apiKey, { agentId: agent._id, contactName: 'Ada' });
     expect(created.status).toBe(201);

@@ -149,7 +149,7 @@ describe('the README quickstart', () => {
 
     // Following the call while it runs: one call in a call state; the list is a page of LiveCalls.
     const followed = json(/^curl -s "\$API\/api\/calls\/\$CALL"/);
-    expect(followed).toMatchObject({ id: call, agentId: vars.AGENT, type: 'voice', direction: 'outbound', from: vars.NUMBER, to: '+14155550100' });
+    expect(followed).toMatchObject({ id: call, agentId: vars.AGENT, type: 'voice', direction: 'outbound', from: vars.NUMBER, to: '+12025550100' });
     expect(CALL_STATES).toContain(followed.state);
     const live = json(/^curl -s "\$API\/api\/calls" /);
     expect(live).toMatchObject({ page: 1, limit: 10 });
@@ -162,7 +162,7 @@ describe('the README quickstart', () => {
     expect(ended.answeredAt).not.toBeNull();
 
     const history = json(/^curl -s "\$API\/api\/history\/\$CALL" /);
-    expect(history).toMatchObject({ _id: call, agentType: 'voice', mobileNumber: '+14155550100' });
+    expect(history).toMatchObject({ _id: call, agentType: 'voice', mobileNumber: '+12025550100' });
     expect(history.callTranscript).toMatch(/^agent: .+\nuser: .+/);
     expect(history.callRecordingUrl).toMatch(/\.wav$/);
 

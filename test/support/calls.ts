@@ -83,7 +83,7 @@ export async function startCallsPlatform(options: { dispatchPoller?: boolean; st
       llm_model: 'gpt-4o-mini',
       tts_provider: 'deepgram',
       stt_provider: 'deepgram',
-      first_message: 'Hello {{contactName}}, this is the clinic calling.',
+      first_message: 'Hello {{contactName|there}}, this is the clinic calling.',
       system_prompt: 'You confirm appointments.',
     });
     if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`);
@@ -167,7 +167,7 @@ export async function placeOutboundCall(
   p: CallsPlatform,
   to: string,
   behaviour: CalleeBehaviour | undefined,
-  options: { agentPatch?: Record<string, unknown>; tools?: unknown[]; contactName?: string; setup?: CallerSetup } = {},
+  options: { agentPatch?: Record<string, unknown>; tools?: unknown[]; contactName?: string; setup?: CallerSetup; body?: Record<string, unknown> } = {},
 ) {
   const s = options.setup ?? (await p.callerSetup(100));
   for (const tool of options.tools ?? []) {
@@ -180,7 +180,7 @@ export async function placeOutboundCall(
   }
   if (options.contactName) await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: options.contactName, phoneNumber: to, workspaceId: s.workspaceId });
   if (behaviour) p.platform.callSimulator!.setRule(to, behaviour);
-  const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.numberId, workspaceId: s.workspaceId });
+  const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.numberId, workspaceId: s.workspaceId, ...options.body });
   if (started.status !== 202) throw new Error(`call not started: ${started.status} ${JSON.stringify(started.body)}`);
   const callId: string = started.body.call_id;
   // Bounds that only end a test gone wrong: several calls placed at once on a machine shared with other work

@@ -66,19 +66,19 @@ export const CALL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   },
 
   startPhoneCall: {
-    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace' },
+    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace', variables: { first_name: 'Ada', appointment: '3 June at 10:30' } },
     response: { call_id: EXAMPLE_IDS.call, status: 'initiated' },
   },
   startCall: {
-    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace' },
+    request: { assistantId: EXAMPLE_IDS.agent, phoneNumber: CALLEE, phoneNumberId: EXAMPLE_IDS.phoneNumber, contactName: 'Ada Lovelace', variables: { first_name: 'Ada', appointment: '3 June at 10:30' } },
     response: { call_id: EXAMPLE_IDS.call, status: 'initiated' },
   },
   createMeetingLink: {
-    request: { assistantId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', phoneNumber: CALLEE },
+    request: { assistantId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', phoneNumber: CALLEE, variables: { first_name: 'Ada' } },
     response: { call_id: EXAMPLE_IDS.meeting, room_url: `https://api.example.com/meeting/${EXAMPLE_IDS.meeting}?token=q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc` },
   },
   createChat: {
-    request: { agentId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace' },
+    request: { agentId: EXAMPLE_IDS.agent, contactName: 'Ada Lovelace', variables: { contactName: 'Ada Lovelace', order_id: 'A-1042' } },
     response: chatStarted,
   },
   openMeeting: { params: { callId: EXAMPLE_IDS.meeting, token: 'q3ZJx0b8nq6Q2cT1vK9sWmYp4hR7uLdE5aFgN0oXyIc' } },

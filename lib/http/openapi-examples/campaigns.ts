@@ -46,9 +46,11 @@ export const CAMPAIGN_EXAMPLES: Partial<Record<OperationId, OperationExamples>> 
       callingWindow: { start: '09:00', end: '20:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] },
       concurrency: 2,
       retry: { no_answer: { retries: 2, delayMinutes: 60 } },
+      variables: { clinic: 'Bayview Dental' },
     },
     response: {
       ...campaignDetail,
+      variables: { clinic: 'Bayview Dental' },
       status: 'draft',
       progress: { ...campaignDetail.progress, status: 'draft', contacts: { total: 1, pending: 1, inFlight: 0, finished: 0, skipped: 0 }, outcomes: campaignCounts(0, 0, 0, 0), attempts: campaignCounts(0, 0, 0, 0), nextAttempts: [{ contactId: EXAMPLE_IDS.contact, at: CREATED }] },
     },

@@ -42,6 +42,11 @@ export const PHONE_NUMBER_EXAMPLES: Partial<Record<OperationId, OperationExample
   },
   listPhoneNumbers: { response: page(phoneNumberView) },
   getPhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber }, response: phoneNumberView },
-  updatePhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber }, request: { agentId: EXAMPLE_IDS.agent }, response: phoneNumberView },
+  updatePhoneNumber: {
+    params: { id: EXAMPLE_IDS.phoneNumber },
+    request: { agentId: EXAMPLE_IDS.agent, inbound_webhook_url: 'https://crm.example.com/voice/inbound' },
+    // The secret is in the answer of the update that sets the URL only (docs/telephony.md, "Inbound webhook").
+    response: { ...phoneNumberView, inbound_webhook_url: 'https://crm.example.com/voice/inbound', inbound_webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  },
   deletePhoneNumber: { params: { id: EXAMPLE_IDS.phoneNumber } },
 };

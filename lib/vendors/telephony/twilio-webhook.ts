@@ -85,6 +85,11 @@ export function connectStreamTwiml(streamUrl: string, parameters: Record<string,
   return response([element('Connect', {}, element('Stream', { url: streamUrl }, ...params))]);
 }
 
+/** TwiML that refuses a ringing call without answering it: the caller hears a busy tone (`busy`) or a network message. */
+export function rejectTwiml(reason: 'busy' | 'rejected'): string {
+  return response([element('Reject', { reason })]);
+}
+
 /** TwiML that says one sentence and hangs up. */
 export function sayAndHangUpTwiml(message: string): string {
   return response([element('Say', {}, text(message)), element('Hangup')]);

@@ -29,6 +29,13 @@ export interface CallSetup {
   readonly contact?: Contact;
   /** The other party's number, as the token names it. */
   readonly callerNumber: string;
+  /**
+   * The call's `{{variables}}`, every layer merged (lib/domain/template.ts): the agent's texts are already
+   * filled with them; tools are filled as they are loaded. Absent in sessions built by hand (tests).
+   */
+  readonly variables?: Readonly<Record<string, string>>;
+  /** The call's own `metadata`, echoed in the webhooks the session sends (`call.transfer`). */
+  readonly metadata?: Readonly<Record<string, unknown>>;
   readonly tools: readonly Tool[];
   readonly callSid: string;
   readonly streamSid: string;

@@ -5,7 +5,7 @@ import { LocalWindows, type RatePolicy } from '../../../lib/domain/rate-window.j
 import type { CallSetup, SessionServices } from '../call/types.js';
 import { Conversation, type AgentRound } from '../conversation/conversation.js';
 import { LlmChain } from '../conversation/llm-chain.js';
-import { contactVariables, fillTemplate } from '../conversation/prompt.js';
+import { callText } from '../conversation/prompt.js';
 import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools, type ToolAction } from '../tools/registry.js';
@@ -124,8 +124,7 @@ export class ChatSession implements TurnHost {
   ) {
     this.options = { ...DEFAULT_CHAT_OPTIONS, ...options };
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
-    const vars = contactVariables(setup.contact);
-    this.conversation = new Conversation(fillTemplate(setup.agent.system_prompt, vars));
+    this.conversation = new Conversation(callText(setup, setup.agent.system_prompt));
     this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
     this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, this.log);
     this.policy = { name: MESSAGE_POLICY_NAME, limit: this.options.messagesPerMinute, windowSeconds: 60 };
@@ -136,7 +135,7 @@ export class ChatSession implements TurnHost {
 
   /** Starts the chat: the agent's first message (free: nothing was asked), and the clocks. */
   start(): void {
-    const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
+    const greeting = callText(this.setup, this.setup.agent.first_message).trim();
     if (greeting) {
       const entry = this.addAgentEntry();
       entry.rounds.push({ generated: greeting, toolCalls: [], results: new Map() });

@@ -1,2 +1,13 @@
 // The templates live with the domain: the voicemail message (filled by the AMD webhook) uses them too.
-export { contactVariables, fillTemplate } from '../../../lib/domain/template.js';
+import { contactVariables, fillTemplate } from '../../../lib/domain/template.js';
+import type { CallSetup } from '../call/types.js';
+
+export { contactVariables, fillTemplate };
+
+/**
+ * One of the agent's texts as the call speaks it. Admission already filled the agent's texts from the
+ * call's variables (call/variables.ts): filling again would let a value that itself holds `{{name}}` pull in
+ * another. A setup built by hand (tests) has no variables and is filled from its contact here.
+ */
+export const callText = (setup: Pick<CallSetup, 'variables' | 'contact'>, text: string): string =>
+  setup.variables ? text : fillTemplate(text, contactVariables(setup.contact));

@@ -5,7 +5,7 @@ import { DEFAULT_SESSION_OPTIONS, type CallOutcome, type CallSetup, type Session
 import type { TurnLatency } from '../call/latency.js';
 import { Conversation } from '../conversation/conversation.js';
 import { LlmChain } from '../conversation/llm-chain.js';
-import { contactVariables, fillTemplate } from '../conversation/prompt.js';
+import { callText } from '../conversation/prompt.js';
 import { newTurnHost, type TurnHost } from '../conversation/turn-loop.js';
 import { CallRecorder } from '../end/recording.js';
 import { END_REASONS, FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
@@ -93,7 +93,7 @@ export class CallSession {
     this.notices = new Notices(transport, () => this.endCause !== undefined);
     const { agent } = setup;
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
-    this.conversation = new Conversation(fillTemplate(agent.system_prompt, contactVariables(setup.contact)));
+    this.conversation = new Conversation(callText(setup, agent.system_prompt));
     this.turnHost = newTurnHost({
       llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log),
       tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined }),
@@ -180,7 +180,7 @@ export class CallSession {
     this.limit = scheduleCallLimit(o.maxDurationMs, o.closingLineBeforeMs, () => void sayClosingLine(this.lines, this.current, o.closingPhrase), () => this.end('max_duration'));
     this.quiet.start();
     void this.stt.run();
-    const greeting = fillTemplate(this.setup.agent.first_message, contactVariables(this.setup.contact)).trim();
+    const greeting = callText(this.setup, this.setup.agent.first_message).trim();
     this.state.go(greeting ? 'greeting' : 'listening');
     if (greeting) sayLine(this.lines, greeting, 'greeting');
     void this.loop();

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => p?.stop());
 
 const TARGET = '+14155550470';
-const GREETING = 'Hello , this is the clinic calling.';
+const GREETING = 'Hello there, this is the clinic calling.';
 const LONG_REPLY =
   'Your last bill was forty two dollars. It covered the visit in March and the follow up call in April. The late fee was taken off after your second reminder. Is there anything else?';
 

@@ -159,12 +159,29 @@ class TwilioApi {
   }
 }
 
+/** The stand-in's control route that rings one of its numbers (see {@link startTwilioStandin}). */
+export const RING_PATH = '/_standin/ring';
+
 /** Starts the stand-in on 127.0.0.1. */
 export async function startTwilioStandin(options: TwilioStandinOptions = {}): Promise<TwilioStandin> {
   const sandbox = options.sandbox ?? false;
   const state = new TwilioState(options.stateFile);
   const api = new TwilioApi(state, sandbox, options.hooks);
   const server: Server = createServer(async (req, res) => {
+    // Not Twilio's: the stand-in's own control for `npm start`, ringing one of its numbers as a caller would
+    // (docs/telephony.md, "Ringing an inbound call locally"). Twilio has no such route, so no client of ours can call it.
+    if (req.method === 'POST' && req.url === RING_PATH) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+      const form = parseForm(Buffer.concat(chunks).toString('utf8'));
+      const [to, from] = [form.To, form.From].map((v) => (Array.isArray(v) ? v[0] : v));
+      if (!to || !from) return send(res, 400, { message: 'POST To and From (E.164), form-encoded' });
+      try {
+        return send(res, 200, await api.calls.ringInbound(to, from));
+      } catch (error) {
+        return send(res, 404, { message: String(error) });
+      }
+    }
     const [status, body] = await api.handle(req);
     send(res, status, body);
   });

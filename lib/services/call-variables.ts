@@ -1,0 +1,55 @@
+import type { Deps } from '../deps.js';
+import type { Agent } from '../domain/agent.js';
+import { toolsOfAgent } from '../domain/agent.js';
+import { agentRequiredVariables } from '../domain/call-template.js';
+import type { Contact } from '../domain/contact.js';
+import { BadRequestError, ValidationError, type ErrorDetail } from '../domain/errors.js';
+import { contactVariables, missingVariables, type VariableValue } from '../domain/template.js';
+import { listTools } from '../store/tools.js';
+import { withOverrides, type AgentOverrides } from '../domain/agent-overrides.js';
+import { assertToolsOfWorkspace } from './agents.js';
+
+/**
+ * The agent a call will run, with its `agent_overrides` (their `tool_ids` must be the workspace's, 400
+ * otherwise, as for an update).
+ */
+export async function agentForCall(deps: Pick<Deps, 'db'>, workspaceId: string, agent: Agent, overrides: AgentOverrides | undefined): Promise<Agent> {
+  if (!overrides) return agent;
+  try {
+    await assertToolsOfWorkspace(deps.db, workspaceId, overrides.tool_ids);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError((error.details as readonly ErrorDetail[]).map((d) => ({ ...d, field: `agent_overrides.${d.field}` })));
+  }
+  return withOverrides(agent, overrides);
+}
+
+/**
+ * The check every started call passes before anything is stored or dialed (docs/calls.md, "Variables"):
+ * each `{{name}}` the agent's texts and tools name without a default has a value, from the contact or the
+ * call's own `variables`. Otherwise a 400 `missing_variables` names them: a caller must never hear
+ * "{{first_name}}", nor a gap where a name should be.
+ */
+export async function assertVariablesSupplied(
+  deps: Pick<Deps, 'db'>,
+  workspaceId: string,
+  agent: Agent,
+  contact: Pick<Contact, 'contactName' | 'phoneNumber' | 'externalFields'> | undefined,
+  variables: Readonly<Record<string, VariableValue>> | undefined,
+  /** The request's `contactName`: it is `{{contactName}}` when no contact was found (phone calls, meetings). */
+  contactName?: string,
+): Promise<void> {
+  const tools = agent.tool_ids?.length === 0 ? [] : toolsOfAgent(agent, (await listTools(deps.db, workspaceId)).data);
+  const names = agentRequiredVariables(agent, tools);
+  if (names.length === 0) return;
+  const known = contactVariables(contact);
+  if (!contact && contactName) known.contactName = contactName;
+  for (const [k, v] of Object.entries(variables ?? {})) known[k] = String(v);
+  const missing = missingVariables(names, known);
+  if (missing.length === 0) return;
+  throw new BadRequestError(
+    `The agent's texts name variables this call does not supply: ${missing.join(', ')}. Give them in variables (or on the contact), or write {{name|default}}.`,
+    missing.map((name) => ({ field: `variables.${name}`, message: 'required by the agent and not supplied' })),
+    'missing_variables',
+  );
+}
