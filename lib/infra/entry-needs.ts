@@ -52,8 +52,8 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // A campaign of 10,000 contacts, or a do-not-call file of 10,000 numbers, writes for several seconds.
   'functions/campaigns/routes.ts': { timeoutSeconds: 29 },
   'functions/dnc/routes.ts': { timeoutSeconds: 29 },
-  'functions/webhooks/test.ts': { webhooks: 'send' },
-  'functions/webhooks/replay.ts': { webhooks: 'send' },
+  // A test event and a replay are deliveries sent through the queue.
+  'functions/webhooks/routes.ts': { webhooks: 'send' },
   // Presigning needs read: the URL carries the signer's permissions.
   'functions/history/recording-url.ts': { recordings: 'read' },
   'functions/docs/openapi.ts': { table: 'none' },

@@ -15,7 +15,12 @@ import { WORKBOOK_LIBS_FILE, WORKBOOK_LIBS_SOURCE } from '../../lib/domain/conta
 import { PROGRESS_BOUNDED_TEST_MS } from '../support/progress.js';
 import { synthPlatform } from '../support/stack.js';
 
-const TARGET_KB = 500;
+/**
+ * docs/benchmarks.md, "Bundles": 500 KB until the inbound webhook URL (its SSRF check) reached the two
+ * functions that also carry Twilio's number resources (buy, import: 502-504 KB); the init target (100 ms) is
+ * what the size stands for, and the bench measures it.
+ */
+const TARGET_KB = 510;
 
 /** The module that loads the workbook libraries from beside the bundle, as esbuild's metafile names it. */
 const WORKBOOK_LOADER = 'lib/domain/contact-import/xlsx.ts';

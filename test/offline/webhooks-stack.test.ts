@@ -68,8 +68,7 @@ describe('webhook queue', () => {
       'functions/phone-numbers/delete.ts',
       'functions/contacts/upload.ts',
       'functions/calls/start.ts',
-      'functions/webhooks/test.ts',
-      'functions/webhooks/replay.ts',
+      'functions/webhooks/routes.ts',
     ]) {
       const [, fn] = fnOf(entry);
       expect(grantsOf(refId(fn.Properties!.Role)), entry).toContainEqual(['sqs:SendMessage', queueId]);

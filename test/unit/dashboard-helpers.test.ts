@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { niceTicks } from '../../lib/web/dashboard/src/charts.js';
-import { segments, variablesIn } from '../../lib/web/dashboard/src/template.js';
-import { fillTemplate } from '../../lib/domain/template.js';
+import { BUILT_IN_VARIABLES as DASHBOARD_BUILT_INS, segments, variablesIn } from '../../lib/web/dashboard/src/template.js';
+import { BUILT_IN_VARIABLES as PLATFORM_BUILT_INS, fillTemplate } from '../../lib/domain/template.js';
 import { dashboardCsp } from '../../lib/web/dashboard/headers.js';
 
 describe('the prompt editor reads {{variables}} as the streaming service fills them', () => {
@@ -24,6 +24,14 @@ describe('the prompt editor reads {{variables}} as the streaming service fills t
     expect(variablesIn(text)).toEqual(['a', 'b.c', 'd-e']);
     // Every name the editor reports is one the call fills; the near misses stay literal in both.
     expect(fillTemplate(text, { a: '1', 'b.c': '2', 'd-e': '3' })).toBe('1 1 2 3 {single} {{ }} {{x y}}');
+  });
+
+  it('takes a placeholder with a default as filled, as the call does, and knows the built-ins the platform sets', () => {
+    const text = 'Hi {{first_name|there}}, {{plan}} on {{current_date}}';
+    expect(variablesIn(text)).toEqual(['plan', 'current_date']);
+    expect(segments(text, new Set()).filter((s) => s.variable).map((s) => [s.variable!.name, s.variable!.known])).toEqual([['first_name', true], ['plan', false], ['current_date', false]]);
+    expect(fillTemplate('Hi {{first_name|there}}', {})).toBe('Hi there');
+    expect(DASHBOARD_BUILT_INS.filter((n) => n !== 'contactName' && n !== 'phoneNumber')).toEqual([...PLATFORM_BUILT_INS]);
   });
 
   it('joins the segments back into the exact text (the highlight layer lines up with the textarea)', () => {

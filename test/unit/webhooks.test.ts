@@ -8,6 +8,7 @@
  * either valid against it or recorded as a failure; each LLM adapter asks for its vendor's JSON-schema mode.
  */
 import { Webhook } from 'standardwebhooks';
+import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { AgentAnalysis, readAnalysis, schemaProblems } from '../../lib/domain/analysis.js';
 import {
@@ -162,6 +163,50 @@ describe('post-call analysis', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 6; i += 1) deep = { type: 'object', properties: { x: deep } };
     expect(schemaProblems(deep).some((p) => /nests at most/.test(p.message))).toBe(true);
+  });
+
+  it('refuses keyword values JSON Schema does not define, naming the keyword', () => {
+    const bad: [Record<string, unknown>, string][] = [
+      [{ description: 3 }, 'description'],
+      [{ format: ['date'] }, 'format'],
+      [{ minimum: '1' }, 'minimum'],
+      [{ maxItems: -1 }, 'maxItems'],
+      [{ minItems: 1.5 }, 'minItems'],
+      [{ enum: [] }, 'enum'],
+      [{ enum: [{ a: 1 }] }, 'enum'],
+      [{ enum: 'yes' }, 'enum'],
+      [{ additionalProperties: 'no' }, 'additionalProperties'],
+    ];
+    for (const [extra, key] of bad) {
+      expect(schemaProblems({ type: 'object', properties: { a: { type: 'string', ...extra } } }).map((p) => p.path), key).toContainEqual(['properties', 'a', key]);
+    }
+  });
+
+  it('every schema it accepts is one the post-call validator can build (z.fromJSONSchema), over generated schemas', () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const values: unknown[] = ['x', '', 0, -2, 3.5, 7, true, false, null, [], ['a'], [1, 'b', null], [{}], {}, { type: 'string' }, -1, 1e3];
+    const keys = ['description', 'title', 'format', 'minimum', 'maximum', 'minItems', 'maxItems', 'enum', 'additionalProperties'];
+    const types = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'];
+    const node = (depth: number): Record<string, unknown> => {
+      const type = types[next(types.length)]!;
+      const n: Record<string, unknown> = { type };
+      for (let i = next(3); i > 0; i -= 1) n[keys[next(keys.length)]!] = values[next(values.length)];
+      if (type === 'object' && depth < 3) n.properties = { p: node(depth + 1), q: node(depth + 1) };
+      if (type === 'array' && depth < 3) n.items = node(depth + 1);
+      return n;
+    };
+    let accepted = 0;
+    for (let i = 0; i < 6_000; i += 1) {
+      const schema = { type: 'object', properties: { a: node(1), b: node(1) }, required: ['a'] };
+      if (schemaProblems(schema).length > 0) continue;
+      accepted += 1;
+      expect(() => z.fromJSONSchema(schema as never), JSON.stringify(schema)).not.toThrow();
+    }
+    expect(accepted).toBeGreaterThan(300);
   });
 
   it('reads a valid answer; a score passes at the passing score', () => {

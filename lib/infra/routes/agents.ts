@@ -5,9 +5,9 @@ import { listQuery, route, type RouteSpec } from '../route-spec.js';
 
 /** The agents routes, assembled into the one table by lib/infra/routes.ts; their handlers import only this group. */
 export const AGENTS_ROUTES = {
-  createAgent: route({ method: 'POST', path: '/api/agents', entry: 'functions/agents/create.ts', summary: 'Create an agent', tag: 'Agents', auth: true, body: AgentCreate, status: 201, response: AgentCreated }),
-  listAgents: route({ method: 'GET', path: '/api/agents', entry: 'functions/agents/list.ts', summary: 'List agents, newest first', tag: 'Agents', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(AgentListItem) }),
-  getAgent: route({ method: 'GET', path: '/api/agents/{id}', entry: 'functions/agents/get.ts', summary: 'Get an agent', tag: 'Agents', auth: true, params: IdParams, status: 200, response: AgentView }),
-  updateAgent: route({ method: 'PATCH', path: '/api/agents/{id}', entry: 'functions/agents/update.ts', summary: 'Update an agent (only the fields sent)', tag: 'Agents', auth: true, params: IdParams, body: AgentUpdate, status: 200, response: AgentView }),
-  deleteAgent: route({ method: 'DELETE', path: '/api/agents/{id}', entry: 'functions/agents/delete.ts', summary: 'Delete an agent', tag: 'Agents', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
+  createAgent: route({ method: 'POST', path: '/api/agents', entry: 'functions/agents/routes.ts', summary: 'Create an agent', tag: 'Agents', auth: true, body: AgentCreate, status: 201, response: AgentCreated }),
+  listAgents: route({ method: 'GET', path: '/api/agents', entry: 'functions/agents/routes.ts', summary: 'List agents, newest first', tag: 'Agents', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(AgentListItem) }),
+  getAgent: route({ method: 'GET', path: '/api/agents/{id}', entry: 'functions/agents/routes.ts', summary: 'Get an agent', tag: 'Agents', auth: true, params: IdParams, status: 200, response: AgentView }),
+  updateAgent: route({ method: 'PATCH', path: '/api/agents/{id}', entry: 'functions/agents/routes.ts', summary: 'Update an agent (only the fields sent)', tag: 'Agents', auth: true, params: IdParams, body: AgentUpdate, status: 200, response: AgentView }),
+  deleteAgent: route({ method: 'DELETE', path: '/api/agents/{id}', entry: 'functions/agents/routes.ts', summary: 'Delete an agent', tag: 'Agents', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
 } as const satisfies Record<string, RouteSpec>;
