@@ -36,6 +36,13 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     const stored = await rig.p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`);
     expect(stored.body).toMatchObject({ name: 'Clinic receptionist', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'deepgram', tts_voice_id: 'aura-2-helena-en' });
 
+    // The prompt names contactName and plan, and a test call has no contact: the panel asks for both, and a
+    // call started without them is refused with the names, under their fields.
+    await page.getByRole('button', { name: 'Start a test call' }).click();
+    await page.locator('.talk-variables [aria-invalid="true"]').nth(1).waitFor();
+    expect(await page.locator('.talk-variables [aria-invalid="true"]').count()).toBe(2);
+    await fill(page, 'contactName', 'Ada');
+    await fill(page, 'plan', 'gold');
     // A workspace without credits: the test call is refused and the page says why.
     const balance = await readBalance(rig.p.deps.db, user.session.workspace.id);
     await transact(rig.p.deps.db, [debitItem(rig.p.deps.db, user.session.workspace.id, balance)]);

@@ -93,6 +93,7 @@ describe('the documented request examples', () => {
       'addDoNotCall',
       // The dashboard's: its user signs up with the example's address, which then acts with its session key.
       'signUp',
+      'resendConfirmationCode',
       'confirmSignUp',
       'signIn',
       'refreshSession',

@@ -93,7 +93,7 @@ describe('createMeetingLink', () => {
 describe('inspectMeetingLink', () => {
   it('valid up to the last millisecond before its expiry, expired at it', async () => {
     const s = await newLink();
-    expect(await inspectMeetingLink(p.deps, s.callId, s.token, EXPIRES - 1)).toEqual({ kind: 'valid', callId: s.callId, workspaceId: s.workspaceId, agentName: 'Caller' });
+    expect(await inspectMeetingLink(p.deps, s.callId, s.token, EXPIRES - 1)).toEqual({ kind: 'valid', callId: s.callId, workspaceId: s.workspaceId, agentName: 'Caller', standIns: expect.objectContaining({ parts: expect.any(Array) }) });
     expect(await inspectMeetingLink(p.deps, s.callId, s.token, EXPIRES)).toEqual({ kind: 'expired' });
   });
 

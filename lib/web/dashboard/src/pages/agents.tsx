@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Schemas } from '../api.js';
 import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, chosen, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
 import { PromptEditor } from '../prompt-editor.js';
-import { StandInsNotice } from '../stand-ins.js';
+import { TalkToAgent } from './talk-panel.js';
 import { call } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
 import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
@@ -200,34 +200,6 @@ function changes(draft: Draft, original: Agent): Schemas['AgentUpdate'] {
   return JSON.stringify(draft.tool_ids) === JSON.stringify(original.tool_ids ?? null) ? changed : { ...changed, tool_ids: draft.tool_ids };
 }
 
-/** "Talk to this agent": a single-use meeting link, opened in a new tab on the meeting page (docs/meeting.md). */
-function TalkToAgent({ agentId }: { agentId: string }) {
-  const link = useMutation({ mutationFn: () => call((c) => c.POST('/api/optimus/meeting-link', { body: { assistantId: agentId } })) });
-  return (
-    <section className="card" aria-labelledby="talk-heading">
-      <h2 id="talk-heading">Talk to this agent</h2>
-      <p>Try the agent in your browser with your microphone. The call uses credits and shows up in History like any other.</p>
-      <StandInsNotice agentId={agentId} />
-      {link.data ? (
-        <div className="row">
-          <a className="btn btn-primary" href={link.data.room_url} target="_blank" rel="noopener noreferrer">
-            Open the call (new tab)
-          </a>
-          <Button variant="ghost" onClick={() => link.reset()}>
-            New link
-          </Button>
-        </div>
-      ) : (
-        <Button onClick={() => link.mutate()} busy={link.isPending}>
-          Start a test call
-        </Button>
-      )}
-      {link.data ? <p className="hint">The link works once. Saved changes apply to calls started after them.</p> : null}
-      <ErrorNotice error={link.error} />
-    </section>
-  );
-}
-
 /** The fields a prompt may use, each ready to copy. */
 function VariablesCard({ known, loaded }: { known: ReadonlySet<string>; loaded: boolean }) {
   return (
@@ -375,7 +347,7 @@ function AgentForm({ original }: { original?: Agent }) {
           </div>
         </form>
         <div className="stack">
-          {original ? <TalkToAgent agentId={original._id} /> : null}
+          {original ? <TalkToAgent agent={original} /> : null}
           <VariablesCard known={known} loaded={fields.isSuccess} />
         </div>
       </div>

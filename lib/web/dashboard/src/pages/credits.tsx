@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { UsageChart, type UsageDay } from '../charts.js';
+import { UsageChart } from '../charts.js';
 import { addCreditsCommand } from '../add-credits.js';
 import { call, useSession } from '../session.js';
 import { DataTable, Empty, PageHeader, QueryView, formatCredits } from '../ui.js';
