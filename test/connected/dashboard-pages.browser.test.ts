@@ -61,6 +61,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     expect(await page.locator('section:has(#talk-heading) .notice-warning').textContent()).toBe(
       'Simulated: this agent runs on local stand-ins (Deepgram, Anthropic), so it does not hear what you say and its voice is a tone. To make them real, set DEEPGRAM_API_KEY, ANTHROPIC_API_KEY where the platform runs and restart it.',
     );
+    await page.locator('#talk-heading').scrollIntoViewIfNeeded();
     await checkScreen(page, 'agent-edit', ['#talk-heading', 'section:has(#talk-heading) .notice-warning', '.card a.btn-primary']);
 
     // The list shows it; an edit saves only what changed.

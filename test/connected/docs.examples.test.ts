@@ -136,7 +136,9 @@ describe('the documented request examples', () => {
       if (route.status === 204) continue;
       expect(route.response!.safeParse(res.body).success, id).toBe(true);
       const answer = documented.responses[String(route.status)].content['application/json'].example;
-      expect(Object.keys(res.body).sort(), `${id} answers the documented fields`).toEqual(Object.keys(answer).sort());
+      // `standIns` is there only on simulated vendors (as here), never in a deployment the examples show; the
+      // schema check above covers it.
+      expect(Object.keys(res.body).filter((k) => k !== 'standIns').sort(), `${id} answers the documented fields`).toEqual(Object.keys(answer).sort());
       if (typeof res.body._id === 'string') created[id] = res.body._id;
       delete ids.telephonyAccountSid;
       delete ids.telephonyAuthToken;

@@ -58,8 +58,9 @@ export function PromptEditor(props: { label: string; value: string; onChange: (v
         )}
         {props.knownLoaded && unknown.length > 0 ? (
           <p className="var-warning">
-            No contact has {unknown.length === 1 ? 'the field' : 'the fields'} {unknown.map((n) => `“${n}”`).join(', ')}: {unknown.length === 1 ? 'it is' : 'they are'} left empty on
-            calls. Check the spelling (names are case-sensitive) or add the column to your contacts.
+            No contact has {unknown.length === 1 ? 'the field' : 'the fields'} {unknown.map((n) => `“${n}”`).join(', ')}: a call must then be given{' '}
+            {unknown.length === 1 ? 'it' : 'them'} in its <code>variables</code>, or it is refused. Check the spelling (names are case-sensitive), add the
+            column to your contacts, or give a default: <code>{`{{${unknown[0]}|…}}`}</code>.
           </p>
         ) : null}
       </div>

@@ -205,7 +205,7 @@ function VariablesCard({ known, loaded }: { known: ReadonlySet<string>; loaded: 
   return (
     <section className="card" aria-labelledby="vars-heading">
       <h2 id="vars-heading">Variables</h2>
-      <p>Write a contact’s field in double braces and each call fills it in from the contact being called.</p>
+      <p>Write a name in double braces: each call fills it from its own <code>variables</code>, then the contact being called; <code>{'{{name|default}}'}</code> gives a default (docs/call-data.md).</p>
       <ul className="var-list">
         {[...known].map((name) => (
           <li key={name}>
