@@ -135,7 +135,10 @@ describe.concurrent('the dashboard in Chromium: calls, campaigns, editing', { ti
       await page.locator('.page-header .badge', { hasText: status }).waitFor();
     }
     await page.getByRole('button', { name: 'Cancel campaign' }).click();
-    await page.getByRole('dialog', { name: 'Cancel this campaign?' }).getByRole('button', { name: 'Cancel campaign' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this campaign?' });
+    // The way back says what it keeps, not a second "Cancel".
+    expect(await dialog.getByRole('button').allTextContents()).toEqual(['Keep running', 'Cancel campaign']);
+    await dialog.getByRole('button', { name: 'Cancel campaign' }).click();
     await page.locator('.page-header .badge', { hasText: 'Cancelled' }).waitFor();
     expect(await page.getByRole('button', { name: 'Start', exact: true }).count()).toBe(0);
     expect((await api(key, 'GET', `/api/campaigns/${id}`)).body.status).toBe('cancelled');

@@ -173,6 +173,7 @@ export function CampaignPage() {
                 open={cancelling}
                 title="Cancel this campaign?"
                 confirm="Cancel campaign"
+                dismiss="Keep running"
                 busy={act.isPending}
                 error={act.error}
                 body={<p>Nobody more is called; calls in progress finish. A cancelled campaign cannot be started again.</p>}
