@@ -7,6 +7,7 @@ import { ContactEditor } from './contact-edit.js';
 import { Button, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
 
 type ImportResult = Schemas['ContactImportResult'];
+type Contact = Schemas['ContactListItem'];
 
 function ImportReport({ result }: { result: ImportResult }) {
   return (
