@@ -1,4 +1,4 @@
-import { createClient, type Client, type paths, type Schemas } from '../../../../sdk/src/index.js';
+import { createClient, formData, type Client, type paths, type Schemas } from '../../../../sdk/src/index.js';
 
 /**
  * The dashboard's one way to the server: the public REST API with the session's key in `x-api-key` (the same
@@ -8,6 +8,8 @@ import { createClient, type Client, type paths, type Schemas } from '../../../..
  */
 
 export type { Client, paths, Schemas };
+/** A typed upload body as multipart: `c.POST('/api/contacts/upload', { body, bodySerializer: formData })`. */
+export { formData };
 
 export interface Workspace {
   readonly id: string;
