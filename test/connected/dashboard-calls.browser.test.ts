@@ -28,6 +28,8 @@ describe.concurrent('the dashboard in Chromium: calls, campaigns, editing', { ti
 
     await page.getByRole('link', { name: 'Place a call' }).click();
     await page.getByRole('heading', { level: 1, name: 'Place a call' }).waitFor();
+    // The form shows once the agents and numbers are read (the heading comes first).
+    await page.getByLabel('Call from').waitFor();
     expect(await page.getByLabel('Call from').locator('option').allTextContents()).toEqual([number]);
     await fill(page, 'Destination', '4155550178');
     await page.getByRole('button', { name: 'Call now' }).click();
