@@ -163,6 +163,7 @@ describe.concurrent('the dashboard in Chromium: calls, campaigns, editing', { ti
     const cancelDialog = page.getByRole('dialog', { name: 'Cancel this campaign?' });
     // The way back says what it keeps, not a second "Cancel".
     expect(await cancelDialog.getByRole('button').allTextContents()).toEqual(['Keep running', 'Cancel campaign']);
+    await checkScreen(page, 'campaign-cancel', ['dialog[open] .dialog-footer']);
     await cancelDialog.getByRole('button', { name: 'Cancel campaign' }).click();
     await page.locator('.page-header .badge', { hasText: 'Cancelled' }).waitFor();
     expect(await page.getByRole('button', { name: 'Start', exact: true }).count()).toBe(0);
