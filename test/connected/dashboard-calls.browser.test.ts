@@ -28,6 +28,8 @@ describe.concurrent('the dashboard in Chromium: calls, campaigns, editing', { ti
 
     await page.getByRole('link', { name: 'Place a call' }).click();
     await page.getByRole('heading', { level: 1, name: 'Place a call' }).waitFor();
+    // The form shows once the agents and numbers are read (the heading comes first).
+    await page.getByLabel('Call from').waitFor();
     expect(await page.getByLabel('Call from').locator('option').allTextContents()).toEqual([number]);
     await fill(page, 'Destination', '4155550178');
     await page.getByRole('button', { name: 'Call now' }).click();
@@ -61,36 +63,59 @@ describe.concurrent('the dashboard in Chromium: calls, campaigns, editing', { ti
     await context.close();
   });
 
-  it('History: live calls at the top with their state, refreshed until they end; none from a server without the route', async () => {
+  it('History: a real call live at the top with its state, then gone and its record listed; the call page moves to the record', async () => {
     const { context, page, problems } = await openDashboard(rig.browser);
-    await rig.newUser(page, 'live');
+    const user = await rig.newUser(page, 'live');
+    const key = user.session.apiKey;
+    await addCredits(rig.p.deps.db, user.session.workspace.id, 100);
+    const { agentId, numberId, number } = await rig.p.agentAndNumber(key);
     await page.getByRole('link', { name: 'History' }).click();
     await page.getByText('No calls yet').waitFor();
-    // This server has no GET /api/calls yet (404): History shows no live rows and no error.
     expect(await page.getByRole('heading', { name: /In progress/ }).count()).toBe(0);
-    expect(await page.locator('.notice-error').count()).toBe(0);
 
-    // The route's documented shape, served to the page: one call, ringing, then in progress, then over.
-    let state: string | null = 'ringing';
-    let asked = 0;
-    await page.route(/\/api\/calls(\?|$)/, async (route) => {
-      asked++;
-      const data = state ? [{ id: 'call_live1', agentId: 'agt_x', type: 'phone', direction: 'outbound', state, from: '+14155550100', to: '+14155550199', createdAt: new Date().toISOString(), answeredAt: null }] : [];
-      await route.fulfill({ json: { data, total: data.length, page: 1, limit: 100 } });
-    });
+    // A callee of the Twilio stand-in who answers, then stays on the line a while before saying goodbye:
+    // long enough for the page, asking every 3 s, to see the call in progress.
+    const to = '+14155550299';
+    rig.p.platform.callSimulator!.setRule(to, { kind: 'answer', lines: ['Hi, yes, speaking.', { pauseMs: 25_000 }, 'Thank you. Goodbye.'] });
+    const started = await api(key, 'POST', '/api/optimus/phone-call', { assistantId: agentId, phoneNumber: to, phoneNumberId: numberId });
+    expect(started.status).toBe(202);
+    const callId = started.body.call_id as string;
+
+    // The page asked once and saw nothing live, so it is not asking: a reload shows the call.
     await page.reload();
-    const row = page.getByRole('row', { name: /\+14155550199/ });
-    await row.getByText('Ringing').waitFor();
+    const row = page.locator('.live-calls').getByRole('row', { name: new RegExp(`\\${to}`) });
+    await row.getByText('In progress').waitFor({ timeout: 120_000 });
+    expect(await row.textContent()).toContain(number);
+    expect(await row.textContent()).toContain('Caller');
     await checkScreen(page, 'history-live', ['.live-calls table']);
-    // Asked again on its own: the state moves on, then the call leaves the list and the asking stops.
-    state = 'in-progress';
-    await row.getByText('In progress').waitFor();
-    state = null;
-    await row.waitFor({ state: 'detached' });
-    const after = asked;
-    // Several refresh periods (3 s) with nothing live: no more questions.
+
+    // The call's own page, in another tab, shows it live from GET /api/calls/{id}.
+    const callPage = await context.newPage();
+    const calls: string[] = [];
+    callPage.on('request', (r) => calls.push(new URL(r.url()).pathname));
+    await callPage.goto(`${rig.p.baseUrl}/dashboard/history/${callId}`);
+    await callPage.getByRole('heading', { level: 1, name: 'Call in progress' }).waitFor();
+    expect(await callPage.getByTestId('live-state').textContent()).toBe('In progress');
+    await checkScreen(callPage, 'call-live', ['[data-testid=live-state]']);
+
+    // It ends: History drops the live row and lists the record; the call page shows the record.
+    await row.waitFor({ state: 'detached', timeout: 120_000 });
+    await page.getByRole('table', { name: 'Calls', exact: true }).getByRole('row', { name: new RegExp(`\\${to}`) }).waitFor();
+    expect(await page.getByRole('heading', { name: /In progress/ }).count()).toBe(0);
+    await callPage.locator('.transcript li').first().waitFor({ timeout: 120_000 });
+    expect(await callPage.getByRole('heading', { level: 1, name: 'Call in progress' }).count()).toBe(0);
+    // The call page asked the call, not the history, until the call named its record: one record read.
+    expect(calls.filter((path) => path === `/api/history/${callId}`)).toHaveLength(1);
+    expect(calls.filter((path) => path === `/api/calls/${callId}`).length).toBeGreaterThan(1);
+    await checkScreen(page, 'history-ended', ['table']);
+
+    // Nothing live any more: History stops asking (several refresh periods of 3 s pass without a question).
+    let asked = 0;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/calls') asked++;
+    });
     await page.waitForTimeout(10_000);
-    expect(asked).toBe(after);
+    expect(asked).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -135,7 +160,11 @@ describe.concurrent('the dashboard in Chromium: calls, campaigns, editing', { ti
       await page.locator('.page-header .badge', { hasText: status }).waitFor();
     }
     await page.getByRole('button', { name: 'Cancel campaign' }).click();
-    await page.getByRole('dialog', { name: 'Cancel this campaign?' }).getByRole('button', { name: 'Cancel campaign' }).click();
+    const cancelDialog = page.getByRole('dialog', { name: 'Cancel this campaign?' });
+    // The way back says what it keeps, not a second "Cancel".
+    expect(await cancelDialog.getByRole('button').allTextContents()).toEqual(['Keep running', 'Cancel campaign']);
+    await checkScreen(page, 'campaign-cancel', ['dialog[open] .dialog-footer']);
+    await cancelDialog.getByRole('button', { name: 'Cancel campaign' }).click();
     await page.locator('.page-header .badge', { hasText: 'Cancelled' }).waitFor();
     expect(await page.getByRole('button', { name: 'Start', exact: true }).count()).toBe(0);
     expect((await api(key, 'GET', `/api/campaigns/${id}`)).body.status).toBe('cancelled');

@@ -1,4 +1,4 @@
-import { createClient, type Client, type paths, type Schemas } from '../../../../sdk/src/index.js';
+import { createClient, formData, type Client, type paths, type Schemas } from '../../../../sdk/src/index.js';
 
 /**
  * The dashboard's one way to the server: the public REST API with the session's key in `x-api-key` (the same
@@ -8,6 +8,8 @@ import { createClient, type Client, type paths, type Schemas } from '../../../..
  */
 
 export type { Client, paths, Schemas };
+/** A typed upload body as multipart: `c.POST('/api/contacts/upload', { body, bodySerializer: formData })`. */
+export { formData };
 
 export interface Workspace {
   readonly id: string;
@@ -91,8 +93,6 @@ export function authCall<T>(path: string, body?: unknown): Promise<T> {
   }).then((res) => parse<T>(res));
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
 /** The typed client with `apiKey` (sdk/src/index.ts): same origin, no cookies, JSON answers asked for. */
 export const typedClient = (apiKey: string): Client<paths> =>
   createClient({ baseUrl: '', apiKey, credentials: 'omit', headers: { accept: 'application/json' } });
@@ -120,35 +120,4 @@ export async function ok<A extends Answer>(pending: Promise<A>): Promise<DataOf<
   const body = answer.error as { error?: { code?: string; message?: string; details?: unknown } } | string;
   if (typeof body === 'object' && body.error?.message) throw new ApiError(response.status, body.error.code ?? 'error', body.error.message, body.error.details ?? []);
   throw new ApiError(response.status, 'http_error', `The server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
-}
-
-/**
- * One untyped REST call with `apiKey`; a FormData body goes as multipart, anything else as JSON. Prefer the
- * typed `call` of ./session.tsx, whose paths, bodies and answers come from the OpenAPI document.
- */
-export function restCall<T>(apiKey: string, method: Method, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { 'x-api-key': apiKey, accept: 'application/json' };
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  return send(path, { method, headers, body: payload, credentials: 'omit' }).then((res) => parse<T>(res));
-}
-
-/** A query string from the defined, non-empty values. */
-export function query(params: Record<string, string | number | undefined | null>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
-
-/** The paginated list envelope. */
-export interface Page<T> {
-  readonly data: T[];
-  readonly total: number;
-  readonly page: number;
-  readonly limit: number;
 }

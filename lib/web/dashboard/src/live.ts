@@ -1,49 +1,50 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, type Page } from './api.js';
-import { api } from './session.js';
+import type { Schemas } from './api.js';
+import { call } from './session.js';
 
 /**
- * Calls not yet over (`GET /api/calls`) and the pace at which pages that show something live refresh
- * themselves. A server without the route (older than it) answers 404: then nothing is shown as live.
+ * Calls not yet over (`GET /api/calls`, docs/calls.md "Following a call") and the pace at which pages that
+ * show something live refresh themselves.
  */
 
-export interface LiveCall {
-  readonly id: string;
-  readonly agentId: string;
-  readonly type: string;
-  readonly direction: string;
-  readonly state: 'initiated' | 'dialing' | 'ringing' | 'in-progress' | (string & {});
-  readonly from: string;
-  readonly to: string;
-  readonly createdAt: string;
-  readonly answeredAt?: string | null;
-}
+export type LiveCall = Schemas['LiveCall'];
 
 /** How often a page showing a live call or a running campaign asks again. */
 export const LIVE_REFRESH_MS = 3_000;
 
-/** Plain words for a live call's state. */
-export const LIVE_STATES: Record<string, string> = {
+/** Plain words for a call's state (the live ones, and the terminal ones `GET /api/calls/{id}` may answer). */
+export const LIVE_STATES: Record<LiveCall['state'], string> = {
   initiated: 'Starting',
   dialing: 'Dialing',
   ringing: 'Ringing',
   'in-progress': 'In progress',
+  completed: 'Ended',
+  busy: 'Busy',
+  'no-answer': 'No answer',
+  failed: 'Failed',
+  canceled: 'Canceled',
 };
-export const liveState = (s: string) => LIVE_STATES[s] ?? s;
+export const liveState = (s: LiveCall['state']) => LIVE_STATES[s] ?? s;
 
-/** The live calls, or null when the server has no such route; refreshes itself while any is live. */
+/** The live calls (up to 100, newest first); refreshes itself while any is live. */
 export function useLiveCalls() {
   return useQuery({
     queryKey: ['live-calls'],
-    queryFn: async (): Promise<LiveCall[] | null> => {
-      try {
-        return (await api<Page<LiveCall>>('GET', '/api/calls?limit=100')).data;
-      } catch (error) {
-        if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return null;
-        throw error;
-      }
-    },
+    queryFn: async () => (await call((c) => c.GET('/api/calls', { params: { query: { limit: 100 } } }))).data,
     staleTime: 0,
     refetchInterval: (q) => (q.state.data && q.state.data.length > 0 ? LIVE_REFRESH_MS : false),
+  });
+}
+
+/**
+ * One call, live or ended (`GET /api/calls/{id}`): asked again while it has no history record yet (live,
+ * or ended a moment ago and its record being written); `historyId` then names the record.
+ */
+export function useCall(id: string) {
+  return useQuery({
+    queryKey: ['live-call', id],
+    queryFn: () => call((c) => c.GET('/api/calls/{id}', { params: { path: { id } } })),
+    staleTime: 0,
+    refetchInterval: (q) => (q.state.data && q.state.data.historyId === null ? LIVE_REFRESH_MS : false),
   });
 }

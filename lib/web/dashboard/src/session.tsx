@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, authCall, ok, restCall, typedClient, type Answer, type Client, type DataOf, type Method, type paths, type Session } from './api.js';
+import { ApiError, authCall, ok, typedClient, type Answer, type Client, type DataOf, type paths, type Session } from './api.js';
 
 /**
  * The signed-in session, in memory only (docs/dashboard.md, "Sessions"): the short-lived session key never
@@ -50,20 +50,6 @@ function refresh(workspaceId?: string): Promise<Session | null> {
   return run;
 }
 
-/** The REST API with the session's key; on a 401 the key is renewed once and the call retried. */
-export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const session = state.session ?? (await refresh());
-  if (!session) throw new ApiError(401, 'unauthorized', 'You are signed out. Sign in again.');
-  try {
-    return await restCall<T>(session.apiKey, method, path, body);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401) throw error;
-    const renewed = await refresh();
-    if (!renewed) throw error;
-    return restCall<T>(renewed.apiKey, method, path, body);
-  }
-}
-
 /**
  * The typed REST API with the session's key: `call((c) => c.GET('/api/agents', { params: { query: { page } } }))`
  * answers the route's data as the OpenAPI document types it, or throws an {@link ApiError}; on a 401 the key
@@ -82,7 +68,7 @@ export async function call<A extends Answer>(request: (client: Client<paths>) =>
   }
 }
 
-/** The current session key, for the one call that cannot go through {@link api} (the upload with progress). */
+/** The current session key, for the one call that cannot go through {@link call} (the upload with progress). */
 export const currentApiKey = () => state.session?.apiKey;
 /** The session's workspace, for the upload form (which requires its `workspaceId`). */
 export const currentWorkspaceId = () => state.session?.workspace.id;

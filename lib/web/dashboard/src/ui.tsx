@@ -171,8 +171,11 @@ export function Dialog({ open, title, onClose, children, footer }: { open: boole
   );
 }
 
-/** "Are you sure?" for what cannot be undone; the cancel button has focus first. */
-export function ConfirmDialog(props: { open: boolean; title: string; body: ReactNode; confirm: string; busy?: boolean; error?: unknown; onConfirm: () => void; onClose: () => void }) {
+/**
+ * "Are you sure?" for what cannot be undone; the way back has focus first. `dismiss` names it (default
+ * "Cancel") where "Cancel" would be ambiguous, as beside "Cancel campaign".
+ */
+export function ConfirmDialog(props: { open: boolean; title: string; body: ReactNode; confirm: string; dismiss?: string; busy?: boolean; error?: unknown; onConfirm: () => void; onClose: () => void }) {
   return (
     <Dialog
       open={props.open}
@@ -181,7 +184,7 @@ export function ConfirmDialog(props: { open: boolean; title: string; body: React
       footer={
         <>
           <Button autoFocus onClick={props.onClose}>
-            Cancel
+            {props.dismiss ?? 'Cancel'}
           </Button>
           <Button variant="danger" busy={props.busy} onClick={props.onConfirm}>
             {props.confirm}

@@ -1,26 +1,24 @@
-/** What the webhook routes answer (lib/domain/webhook.ts). */
+import type { Schemas } from './api.js';
 
-export const EVENT_TYPES = ['call.started', 'call.ended', 'call.analyzed', 'call.transfer', 'contacts.import.completed', 'phone_number.released', 'credits.low', 'webhook.disabled', 'test.ping'] as const;
+/** What the webhook routes answer, as the OpenAPI document types it. */
 
-export interface Endpoint {
-  readonly _id: string;
-  readonly url: string;
-  readonly description: string;
-  readonly eventTypes: string[];
-  readonly status: 'enabled' | 'disabled';
-  readonly disabledReason?: string;
-  readonly previousSecretExpiresAt?: string;
-  readonly failingSince?: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+export type Endpoint = Schemas['WebhookEndpoint'];
+export type Delivery = Schemas['WebhookDelivery'];
+export type EventType = Endpoint['eventTypes'][number];
 
-export interface Delivery {
-  readonly _id: string;
-  readonly eventId: string;
-  readonly eventType: string;
-  readonly status: 'pending' | 'retrying' | 'succeeded' | 'failed';
-  readonly attempts: { at: string; status?: number; error?: string; latencyMs: number; responseExcerpt?: string }[];
-  readonly nextAttemptAt?: string;
-  readonly createdAt: string;
-}
+/**
+ * Every event type, in the order the page lists them. A record over the schema's enum, so the compiler
+ * fails when the API adds or drops one; test/unit/dashboard-helpers.test.ts checks it against the API too.
+ */
+const LISTED: Record<EventType, number> = {
+  'call.started': 0,
+  'call.ended': 1,
+  'call.analyzed': 2,
+  'call.transfer': 3,
+  'contacts.import.completed': 4,
+  'phone_number.released': 5,
+  'credits.low': 6,
+  'webhook.disabled': 7,
+  'test.ping': 8,
+};
+export const EVENT_TYPES: readonly EventType[] = (Object.keys(LISTED) as EventType[]).sort((a, b) => LISTED[a] - LISTED[b]);

@@ -1,26 +1,20 @@
 import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { query, type Page } from '../api.js';
+import { formData, type Schemas } from '../api.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRY, DEFAULT_WINDOW, RETRIED_OUTCOMES, WEEKDAYS, WEEKDAY_LABEL, OUTCOME_LABEL, type RetriedOutcome, type RetryRule, type Weekday } from '../campaign-defaults.js';
-import type { CampaignDetail } from '../campaign-types.js';
 import { useAgentOptions, useNumberOptions } from '../options.js';
-import { api, currentWorkspaceId } from '../session.js';
+import { call, currentWorkspaceId } from '../session.js';
 import { Button, ErrorNotice, Select, TextField, useDebounced } from '../ui.js';
 
 /** The create form of a campaign: the fields that matter, prefilled with the API's defaults. */
 
 type Who = 'pick' | 'search' | 'upload';
-interface ContactRow {
-  readonly _id: string;
-  readonly contactName: string;
-  readonly phoneNumber: string;
-}
 
 function ContactChoice({ picked, onPick }: { picked: ReadonlySet<string>; onPick: (ids: Set<string>) => void }) {
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim());
-  const list = useQuery({ queryKey: ['contacts', term, 'campaign'], queryFn: () => api<Page<ContactRow>>('GET', `/api/contacts${query({ search: term, limit: 20 })}`) });
+  const list = useQuery({ queryKey: ['contacts', term, 'campaign'], queryFn: () => call((c) => c.GET('/api/contacts', { params: { query: { search: term || undefined, limit: 20 } } })) });
   const toggle = (id: string, on: boolean) => {
     const next = new Set(picked);
     if (on) next.add(id);
@@ -87,19 +81,19 @@ export function CampaignForm({ onDone }: { onDone: () => void }) {
   const fromIds = numberIds.size > 0 ? [...numberIds] : numbers.data?.data[0] ? [numbers.data.data[0]._id] : [];
   const create = useMutation({
     mutationFn: async () => {
-      let contacts: Record<string, unknown>;
+      let contacts: Schemas['CampaignCreate']['contacts'];
       if (who === 'pick') contacts = { contactIds: [...picked] };
       else if (who === 'search') contacts = { search };
       else {
         const chosen = file.current?.files?.[0];
         if (!chosen) throw new Error('Choose a CSV or Excel file of contacts first.');
-        const form = new FormData();
-        form.set('workspaceId', currentWorkspaceId() ?? '');
-        form.set('file', chosen);
-        const imported = await api<{ importId: string; imported: number }>('POST', '/api/contacts/upload', form);
+        const body = { file: chosen, workspaceId: currentWorkspaceId() ?? '' };
+        const imported = await call((c) => c.POST('/api/contacts/upload', { body, bodySerializer: formData }));
+        // An upload that wrote no contact names none (`importId` absent): nobody to call.
+        if (!imported.importId) throw new Error(`No contact of this file could be imported (${imported.errors.length} rows refused). Fix the file and try again.`);
         contacts = { importId: imported.importId };
       }
-      return api<CampaignDetail>('POST', '/api/campaigns', {
+      const body: Schemas['CampaignCreate'] = {
         name,
         agentId: agent,
         phoneNumberIds: fromIds,
@@ -108,7 +102,8 @@ export function CampaignForm({ onDone }: { onDone: () => void }) {
         callingWindow: { start, end, days: WEEKDAYS.filter((d) => days.has(d)), ...(timeZone.trim() ? { timeZone: timeZone.trim() } : {}) },
         concurrency,
         retry,
-      });
+      };
+      return call((c) => c.POST('/api/campaigns', { body }));
     },
     onSuccess: (made) => {
       void queries.invalidateQueries({ queryKey: ['campaigns'] });

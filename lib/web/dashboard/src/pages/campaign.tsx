@@ -1,27 +1,37 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
-import { query, type Page } from '../api.js';
+import type { Client, paths } from '../api.js';
+import { chosen } from '../catalog.js';
 import { ACTIONS, LIVE_STATUSES, OUTCOMES, OUTCOME_LABEL, WEEKDAY_LABEL, type CampaignAction } from '../campaign-defaults.js';
-import type { CampaignDetail, CampaignResult } from '../campaign-types.js';
+import type { CampaignResult } from '../campaign-types.js';
 import { LIVE_REFRESH_MS } from '../live.js';
 import { useAgentOptions } from '../options.js';
-import { api } from '../session.js';
+import { call } from '../session.js';
 import { Button, ConfirmDialog, DataTable, ErrorNotice, PageHeader, Pager, QueryView, Select, formatDate } from '../ui.js';
 import { StatusBadge } from './campaigns.js';
 
 /** One campaign: its settings, the lifecycle buttons, counts per outcome and each contact's result. */
 
 const ACTION_LABEL: Record<CampaignAction, string> = { start: 'Start', pause: 'Pause', resume: 'Resume', cancel: 'Cancel campaign' };
-const STATES = [['', 'Every contact'], ['pending', 'Waiting'], ['dialing', 'On the phone'], ['done', 'Done'], ['skipped', 'Skipped']] as const;
-const STATE_LABEL: Record<string, string> = { pending: 'Waiting', dialing: 'On the phone', done: 'Done', skipped: 'Skipped' };
+type ResultState = CampaignResult['state'];
+const STATES = [['pending', 'Waiting'], ['dialing', 'On the phone'], ['done', 'Done'], ['skipped', 'Skipped']] as const satisfies readonly (readonly [ResultState, string])[];
+const STATE_LABEL: Record<ResultState, string> = Object.fromEntries(STATES) as Record<ResultState, string>;
+
+/** Each lifecycle action's route (one path per action, so each call is typed). */
+const ACTION_CALL = {
+  start: (c, id) => c.POST('/api/campaigns/{id}/start', { params: { path: { id } } }),
+  pause: (c, id) => c.POST('/api/campaigns/{id}/pause', { params: { path: { id } } }),
+  resume: (c, id) => c.POST('/api/campaigns/{id}/resume', { params: { path: { id } } }),
+  cancel: (c, id) => c.POST('/api/campaigns/{id}/cancel', { params: { path: { id } } }),
+} satisfies Record<CampaignAction, (c: Client<paths>, id: string) => Promise<unknown>>;
 
 function Results({ id, live }: { id: string; live: boolean }) {
   const [state, setState] = useState('');
   const [page, setPage] = useState(1);
   const results = useQuery({
     queryKey: ['campaign-results', id, state, page],
-    queryFn: () => api<Page<CampaignResult>>('GET', `/api/campaigns/${id}/results${query({ state, page, limit: 20 })}`),
+    queryFn: () => call((c) => c.GET('/api/campaigns/{id}/results', { params: { path: { id }, query: { state: chosen(STATES, state), page, limit: 20 } } })),
     placeholderData: (p) => p,
     refetchInterval: live ? LIVE_REFRESH_MS : false,
   });
@@ -32,7 +42,7 @@ function Results({ id, live }: { id: string; live: boolean }) {
         <Select
           label="Show"
           value={state}
-          options={STATES}
+          options={[['', 'Every contact'], ...STATES]}
           onChange={(e) => {
             setState(e.target.value);
             setPage(1);
@@ -85,11 +95,11 @@ export function CampaignPage() {
   const [cancelling, setCancelling] = useState(false);
   const campaign = useQuery({
     queryKey: ['campaign', id],
-    queryFn: () => api<CampaignDetail>('GET', `/api/campaigns/${id}`),
+    queryFn: () => call((c) => c.GET('/api/campaigns/{id}', { params: { path: { id } } })),
     refetchInterval: (q) => (q.state.data && LIVE_STATUSES.includes(q.state.data.progress.status) ? LIVE_REFRESH_MS : false),
   });
   const act = useMutation({
-    mutationFn: (action: CampaignAction) => api<CampaignDetail>('POST', `/api/campaigns/${id}/${action}`),
+    mutationFn: (action: CampaignAction) => call((c) => ACTION_CALL[action](c, id)),
     onSuccess: (next) => {
       setCancelling(false);
       queries.setQueryData(['campaign', id], next);
@@ -173,6 +183,7 @@ export function CampaignPage() {
                 open={cancelling}
                 title="Cancel this campaign?"
                 confirm="Cancel campaign"
+                dismiss="Keep running"
                 busy={act.isPending}
                 error={act.error}
                 body={<p>Nobody more is called; calls in progress finish. A cancelled campaign cannot be started again.</p>}

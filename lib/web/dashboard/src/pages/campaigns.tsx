@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { query, type Page } from '../api.js';
 import { LIVE_STATUSES, STATUS_LABEL } from '../campaign-defaults.js';
-import type { CampaignDetail, CampaignListItem } from '../campaign-types.js';
 import { LIVE_REFRESH_MS } from '../live.js';
 import { useAgentOptions } from '../options.js';
-import { api } from '../session.js';
+import { call } from '../session.js';
 import { Button, DataTable, Dialog, Empty, PageHeader, Pager, QueryView, formatDate } from '../ui.js';
 import { CampaignForm } from './campaign-form.js';
 
@@ -25,7 +23,7 @@ export function StatusBadge({ status, reason }: { status: string; reason?: strin
 function Progress({ id }: { id: string }) {
   const detail = useQuery({
     queryKey: ['campaign', id],
-    queryFn: () => api<CampaignDetail>('GET', `/api/campaigns/${id}`),
+    queryFn: () => call((c) => c.GET('/api/campaigns/{id}', { params: { path: { id } } })),
     refetchInterval: (q) => (q.state.data && LIVE_STATUSES.includes(q.state.data.progress.status) ? LIVE_REFRESH_MS : false),
   });
   if (!detail.data) return <span className="cell-note">…</span>;
@@ -45,7 +43,7 @@ function Progress({ id }: { id: string }) {
 export function CampaignsPage() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const campaigns = useQuery({ queryKey: ['campaigns', page], queryFn: () => api<Page<CampaignListItem>>('GET', `/api/campaigns${query({ page, limit: 20 })}`), placeholderData: (p) => p });
+  const campaigns = useQuery({ queryKey: ['campaigns', page], queryFn: () => call((c) => c.GET('/api/campaigns', { params: { query: { page, limit: 20 } } })), placeholderData: (p) => p });
   const agents = useAgentOptions();
   const agentName = (id: string) => agents.data?.data.find((a) => a._id === id)?.name ?? id;
   return (

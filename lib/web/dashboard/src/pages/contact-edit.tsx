@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../api.js';
-import { api } from '../session.js';
+import { ApiError, type Schemas } from '../api.js';
+import { call } from '../session.js';
 import { Button, ErrorNotice, QueryView, TextField } from '../ui.js';
 
 /**
@@ -9,15 +9,9 @@ import { Button, ErrorNotice, QueryView, TextField } from '../ui.js';
  * field removed is sent as null (the API deletes it), and an empty region asks the API to derive it again.
  */
 
-type FieldValue = string | number | boolean;
-
-interface ContactDetail {
-  readonly _id: string;
-  readonly contactName: string;
-  readonly phoneNumber: string;
-  readonly region: string;
-  readonly externalFields: Record<string, FieldValue>;
-}
+type ContactDetail = Schemas['Contact'];
+type ContactPatch = Schemas['ContactUpdate'];
+type FieldValue = ContactDetail['externalFields'][string];
 
 interface FieldRow {
   key: string;
@@ -26,8 +20,8 @@ interface FieldRow {
   original?: string;
 }
 
-function patchOf(c: ContactDetail, name: string, phone: string, region: string, rows: readonly FieldRow[]): Record<string, unknown> {
-  const patch: Record<string, unknown> = {};
+function patchOf(c: ContactDetail, name: string, phone: string, region: string, rows: readonly FieldRow[]): ContactPatch {
+  const patch: ContactPatch = {};
   if (name !== c.contactName) patch.contactName = name;
   if (phone !== c.phoneNumber) patch.phoneNumber = phone;
   if (region !== c.region) patch.region = region.trim() ? region.trim().toUpperCase() : null;
@@ -53,7 +47,7 @@ function EditForm({ contact, onDone }: { contact: ContactDetail; onDone: () => v
   const [region, setRegion] = useState(contact.region);
   const [rows, setRows] = useState<FieldRow[]>(Object.entries(contact.externalFields).map(([key, v]) => ({ key, value: String(v), original: key })));
   const save = useMutation({
-    mutationFn: () => api<ContactDetail>('PATCH', `/api/contacts/${contact._id}`, patchOf(contact, name, phone, region, rows)),
+    mutationFn: () => call((c) => c.PATCH('/api/contacts/{id}', { params: { path: { id: contact._id } }, body: patchOf(contact, name, phone, region, rows) })),
     onSuccess: (next) => {
       queries.setQueryData(['contact', contact._id], next);
       void queries.invalidateQueries({ queryKey: ['contacts'] });
@@ -105,6 +99,6 @@ function EditForm({ contact, onDone }: { contact: ContactDetail; onDone: () => v
 }
 
 export function ContactEditor({ id, onDone }: { id: string; onDone: () => void }) {
-  const contact = useQuery({ queryKey: ['contact', id], queryFn: () => api<ContactDetail>('GET', `/api/contacts/${id}`), staleTime: 0 });
+  const contact = useQuery({ queryKey: ['contact', id], queryFn: () => call((c) => c.GET('/api/contacts/{id}', { params: { path: { id } } })), staleTime: 0 });
   return <QueryView query={contact} what="the contact">{(c) => <EditForm contact={c} onDone={onDone} />}</QueryView>;
 }

@@ -7,7 +7,7 @@ import { ContactEditor } from './contact-edit.js';
 import { Button, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, useDebounced } from '../ui.js';
 
 type ImportResult = Schemas['ContactImportResult'];
-type ContactRow = Pick<Schemas['Contact'], '_id' | 'contactName'>;
+type Contact = Schemas['ContactListItem'];
 
 function ImportReport({ result }: { result: ImportResult }) {
   return (
@@ -95,7 +95,7 @@ export function ContactsPage() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [uploading, setUploading] = useState(false);
-  const [editing, setEditing] = useState<ContactRow | null>(null);
+  const [editing, setEditing] = useState<Contact | null>(null);
   const term = useDebounced(search.trim());
   const contacts = useQuery({
     queryKey: ['contacts', term, page],

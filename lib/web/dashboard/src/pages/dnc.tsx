@@ -1,33 +1,21 @@
 import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, query, type Page } from '../api.js';
-import { api, currentWorkspaceId } from '../session.js';
+import { ApiError, formData, type Schemas } from '../api.js';
+import { call, currentWorkspaceId } from '../session.js';
 import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, formatDate } from '../ui.js';
 
 /** The do-not-call list: numbers no campaign dials and a phone call refuses unless consented (docs/campaigns.md). */
 
-interface DncEntry {
-  readonly phoneNumber: string;
-  readonly source: 'api' | 'upload' | 'opt_out';
-  readonly reason?: string;
-  readonly callId?: string;
-  readonly createdAt: string;
-}
+type DncEntry = Schemas['DncEntry'];
 
-interface DncImport {
-  readonly added: number;
-  readonly existing: number;
-  readonly errors: { row: number; value: string; message: string }[];
-}
-
-const SOURCE: Record<string, string> = { api: 'Added', upload: 'Uploaded', opt_out: 'Asked on a call' };
+const SOURCE: Record<DncEntry['source'], string> = { api: 'Added', upload: 'Uploaded', opt_out: 'Asked on a call' };
 
 function AddNumber() {
   const queries = useQueryClient();
   const [phoneNumber, setPhoneNumber] = useState('');
   const [reason, setReason] = useState('');
   const add = useMutation({
-    mutationFn: () => api<DncEntry>('POST', '/api/do-not-call', { phoneNumber, ...(reason.trim() ? { reason } : {}) }),
+    mutationFn: () => call((c) => c.POST('/api/do-not-call', { body: { phoneNumber, ...(reason.trim() ? { reason } : {}) } })),
     onSuccess: () => {
       setPhoneNumber('');
       setReason('');
@@ -67,11 +55,8 @@ function UploadList({ onClose }: { onClose: () => void }) {
     mutationFn: () => {
       const chosen = file.current?.files?.[0];
       if (!chosen) throw new Error('Choose a CSV file first.');
-      const form = new FormData();
-      form.set('workspaceId', currentWorkspaceId() ?? '');
-      form.set('file', chosen);
-      if (country.trim()) form.set('defaultCountry', country.trim().toUpperCase());
-      return api<DncImport>('POST', '/api/do-not-call/upload', form);
+      const body = { file: chosen, workspaceId: currentWorkspaceId() ?? '', ...(country.trim() ? { defaultCountry: country.trim().toUpperCase() } : {}) };
+      return call((c) => c.POST('/api/do-not-call/upload', { body, bodySerializer: formData }));
     },
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['dnc'] }),
   });
@@ -128,9 +113,9 @@ export function DoNotCallPage() {
   const [page, setPage] = useState(1);
   const [uploading, setUploading] = useState(false);
   const [removing, setRemoving] = useState<DncEntry | null>(null);
-  const list = useQuery({ queryKey: ['dnc', page], queryFn: () => api<Page<DncEntry>>('GET', `/api/do-not-call${query({ page, limit: 20 })}`), placeholderData: (p) => p });
+  const list = useQuery({ queryKey: ['dnc', page], queryFn: () => call((c) => c.GET('/api/do-not-call', { params: { query: { page, limit: 20 } } })), placeholderData: (p) => p });
   const remove = useMutation({
-    mutationFn: (n: string) => api('DELETE', `/api/do-not-call/${encodeURIComponent(n)}`),
+    mutationFn: (n: string) => call((c) => c.DELETE('/api/do-not-call/{number}', { params: { path: { number: n } } })),
     onSuccess: () => {
       setRemoving(null);
       void queries.invalidateQueries({ queryKey: ['dnc'] });

@@ -1,38 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, query, type Page } from '../api.js';
+import { ApiError, type Schemas } from '../api.js';
+import { chosen } from '../catalog.js';
 import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
-import { api } from '../session.js';
-import { LIVE_REFRESH_MS, liveState, useLiveCalls } from '../live.js';
+import { call } from '../session.js';
+import { LIVE_REFRESH_MS, liveState, useCall, useLiveCalls } from '../live.js';
 import { LiveCalls } from './history-live.js';
 import { StandInsNotice } from '../stand-ins.js';
 import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
 
-interface HistoryItem {
-  readonly _id: string;
-  readonly agentType: 'voice' | 'chat' | 'video';
-  readonly fullName: string;
-  readonly mobileNumber: string;
-  readonly callDuration: number;
-  readonly callEndReason: string;
-  readonly callSummary: string;
-  readonly callCost: number;
-  readonly createdAt: string;
-  readonly analysis?: { success?: boolean | null };
-}
-
-interface HistoryRecord extends HistoryItem {
-  readonly callTranscript: string;
-  readonly callRecordingUrl?: string;
-  readonly callStatus?: string;
-  readonly answeredBy?: string;
-  readonly transfer?: { destination: string; mode: string; outcome: string };
-  readonly turnLatencies?: TurnLatency[];
-}
+type HistoryRecord = Schemas['HistoryRecord'];
 
 /** Plain words for each end reason (docs/api.md, "History"). */
-const END_REASONS: Record<string, string> = {
+const END_REASONS: Record<HistoryRecord['callEndReason'], string> = {
   customer_hangup: 'Caller hung up',
   agent_hangup: 'Agent ended the call',
   transferred: 'Transferred',
@@ -48,25 +29,33 @@ const END_REASONS: Record<string, string> = {
   do_not_call: 'Not placed: on the do-not-call list',
   error: 'Error',
 };
-const endReason = (r: string) => END_REASONS[r] ?? r;
-const TYPES = [['', 'All types'], ['voice', 'Voice'], ['video', 'Video'], ['chat', 'Chat']] as const;
-const OUTCOMES = [['', 'Any outcome'], ['true', 'Successful'], ['false', 'Not successful']] as const;
+const endReason = (r: HistoryRecord['callEndReason']) => END_REASONS[r] ?? r;
+const TYPES = [['voice', 'Voice'], ['video', 'Video'], ['chat', 'Chat']] as const satisfies readonly (readonly [HistoryRecord['agentType'], string])[];
+const OUTCOMES = [['true', 'Successful'], ['false', 'Not successful']] as const satisfies readonly (readonly ['true' | 'false', string])[];
 
 export function HistoryPage() {
   const [filters, setFilters] = useState({ search: '', agentType: '', startDate: '', endDate: '', success: '' });
   const [page, setPage] = useState(1);
   const search = useDebounced(filters.search.trim());
-  const params = { ...filters, search, page, limit: 20 };
+  const params = {
+    search: search || undefined,
+    agentType: chosen(TYPES, filters.agentType),
+    startDate: filters.startDate || undefined,
+    endDate: filters.endDate || undefined,
+    success: chosen(OUTCOMES, filters.success),
+    page,
+    limit: 20,
+  };
   const live = useLiveCalls();
   const anyLive = (live.data?.length ?? 0) > 0;
   const history = useQuery({
     queryKey: ['history', params],
-    queryFn: () => api<Page<HistoryItem>>('GET', `/api/history${query(params)}`),
+    queryFn: () => call((c) => c.GET('/api/history', { params: { query: params } })),
     placeholderData: (p) => p,
     // Calls that are live now land here when they end.
     refetchInterval: anyLive ? LIVE_REFRESH_MS : false,
   });
-  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => api<Page<{ _id: string; name: string }>>('GET', '/api/agents?limit=100') });
+  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => call((c) => c.GET('/api/agents', { params: { query: { limit: 100 } } })) });
   const agentNames = new Map((agents.data?.data ?? []).map((a) => [a._id, a.name]));
   const set = (key: keyof typeof filters) => (e: { target: { value: string } }) => {
     setFilters({ ...filters, [key]: e.target.value });
@@ -88,10 +77,10 @@ export function HistoryPage() {
       <LiveCalls agents={agentNames} />
       <form className="toolbar filters" role="search" aria-label="Filter calls" onSubmit={(e) => e.preventDefault()}>
         <TextField label="Search" type="search" placeholder="Name or number" value={filters.search} onChange={set('search')} />
-        <Select label="Type" value={filters.agentType} options={TYPES} onChange={set('agentType')} />
+        <Select label="Type" value={filters.agentType} options={[['', 'All types'], ...TYPES]} onChange={set('agentType')} />
         <TextField label="From" type="date" value={filters.startDate} onChange={set('startDate')} />
         <TextField label="To" type="date" value={filters.endDate} onChange={set('endDate')} />
-        <Select label="Outcome" value={filters.success} options={OUTCOMES} onChange={set('success')} />
+        <Select label="Outcome" value={filters.success} options={[['', 'Any outcome'], ...OUTCOMES]} onChange={set('success')} />
         {filtered ? (
           <Button
             variant="ghost"
@@ -107,7 +96,7 @@ export function HistoryPage() {
       <QueryView query={history} what="calls">
         {(result) =>
           result.data.length === 0 ? (
-            <Empty title={filtered ? 'No calls match these filters' : 'No calls yet'}>{filtered ? null : <p>Calls appear here when they end{live.data ? ', and above while they are in progress' : ''}.</p>}</Empty>
+            <Empty title={filtered ? 'No calls match these filters' : 'No calls yet'}>{filtered ? null : <p>Calls appear here when they end, and above while they are in progress.</p>}</Empty>
           ) : (
             <>
               <DataTable
@@ -156,7 +145,11 @@ function Transcript({ text }: { text: string }) {
 
 /** The recording through a fresh presigned URL (valid 15 minutes), asked for only when the page opens. */
 function Recording({ callId }: { callId: string }) {
-  const url = useQuery({ queryKey: ['recording', callId], queryFn: () => api<{ url: string; expiresAt: string }>('GET', `/api/history/${callId}/recording-url`), staleTime: 10 * 60_000 });
+  const url = useQuery({
+    queryKey: ['recording', callId],
+    queryFn: () => call((c) => c.GET('/api/history/{id}/recording-url', { params: { path: { id: callId } } })),
+    staleTime: 10 * 60_000,
+  });
   if (url.isPending) return <Loading what="the recording" />;
   if (url.isError) return <ErrorNotice error={url.error} />;
   return (
@@ -188,38 +181,28 @@ function LatencyTable({ turns }: { turns: readonly TurnLatency[] }) {
 }
 
 export function CallPage() {
-  const { id } = useParams();
-  const live = useLiveCalls();
-  const running = live.data?.find((c) => c.id === id);
-  // A call's record exists once it ends (404 until then). While the call is live, and for a few tries after
-  // it left the live list (the record is written as it ends), ask again every few seconds.
-  const endedAt = useRef<number | null>(null);
+  const { id = '' } = useParams();
+  // The call (`GET /api/calls/{id}`) says whether it is live and, once it ended, its record's id. A record
+  // whose call is not known (404) is still read: a chat's or an older call's history stands on its own.
+  const live = useCall(id);
+  const unknown = live.error instanceof ApiError && live.error.status === 404;
+  const historyId = live.data?.historyId ?? (unknown ? id : null);
   const record = useQuery({
-    queryKey: ['call', id],
-    queryFn: () => api<HistoryRecord>('GET', `/api/history/${id}`),
-    refetchInterval: (q) => {
-      if (!(q.state.error instanceof ApiError && q.state.error.status === 404)) return false;
-      if (running) return LIVE_REFRESH_MS;
-      // A server without the live-calls route cannot say whether the call is live: ask for two minutes.
-      if (live.data === null) return q.state.errorUpdateCount < 40 ? LIVE_REFRESH_MS : false;
-      return endedAt.current !== null && q.state.errorUpdateCount - endedAt.current < 10 ? LIVE_REFRESH_MS : false;
-    },
+    queryKey: ['call', historyId],
+    queryFn: () => call((c) => c.GET('/api/history/{id}', { params: { path: { id: historyId ?? '' } } })),
+    enabled: historyId !== null,
   });
-  const wasRunning = useRef(false);
-  useEffect(() => {
-    if (running) wasRunning.current = true;
-    else if (wasRunning.current && endedAt.current === null) {
-      endedAt.current = record.errorUpdateCount;
-      void record.refetch();
-    }
-  }, [running, record]);
-  const pending = !record.data && record.error instanceof ApiError && record.error.status === 404 && (live.isPending || (endedAt.current !== null && record.errorUpdateCount - endedAt.current < 10));
+  const running = live.data && live.data.historyId === null ? live.data : null;
   return (
     <>
       <p className="breadcrumb">
         <Link to="/history">← History</Link>
       </p>
-      {running && !record.data ? (
+      {live.isPending ? (
+        <Loading what="the call" />
+      ) : live.isError && !unknown ? (
+        <ErrorNotice error={live.error} />
+      ) : running && running.endedAt === null ? (
         <>
           <PageHeader title="Call in progress" description={`${formatDate(running.createdAt)} · ${running.to}`} />
           <div className="stats">
@@ -235,14 +218,8 @@ export function CallPage() {
             The transcript, recording and cost appear here when the call ends; this page refreshes itself.
           </p>
         </>
-      ) : pending ? (
-        <Loading what="the call" />
-      ) : live.data === null && record.error instanceof ApiError && record.error.status === 404 ? (
-        <div className="state" role="status">
-          <p className="state-title">Not in the history yet</p>
-          <p>A call’s record appears here when the call ends; this page asks again for two minutes.</p>
-          <Button onClick={() => void record.refetch()}>Retry</Button>
-        </div>
+      ) : running ? (
+        <Loading what="the call’s record" />
       ) : (
       <QueryView query={record} what="the call">
         {(r) => (

@@ -1,26 +1,11 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { query, type Page } from '../api.js';
-import { api } from '../session.js';
+import type { Schemas } from '../api.js';
+import { call } from '../session.js';
 import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, PageHeader, Pager, QueryView, TextField, formatDate } from '../ui.js';
 
-interface PhoneNumber {
-  readonly _id: string;
-  readonly number: string;
-  readonly type?: 'byot';
-  readonly agentId: string | null;
-  readonly telephonyAccountSid?: string;
-  readonly createdAt?: string;
-}
-
-interface Available {
-  readonly number: string;
-  readonly friendlyName: string;
-  readonly locality: string | null;
-  readonly region: string | null;
-  readonly country: string;
-  readonly capabilities?: { voice: boolean; sms: boolean; mms: boolean };
-}
+type PhoneNumber = Schemas['PhoneNumber'];
+type Available = Schemas['AvailablePhoneNumber'];
 
 /**
  * The last step before buying: the number, where it is, what it can do and what it costs. The search answer
@@ -66,15 +51,20 @@ function BuyForm({ onDone }: { onDone: () => void }) {
   const [country, setCountry] = useState('US');
   const [areaCode, setAreaCode] = useState('');
   const [contains, setContains] = useState('');
-  const [criteria, setCriteria] = useState<Record<string, string> | null>(null);
+  const [criteria, setCriteria] = useState<{ country: string; areaCode: string; contains: string } | null>(null);
   const [chosen, setChosen] = useState<Available | null>(null);
   const found = useQuery({
     queryKey: ['available', criteria],
-    queryFn: () => api<{ data: Available[] }>('GET', `/api/phone-numbers/available${query({ ...criteria, limit: 10 })}`),
+    queryFn: () =>
+      call((c) =>
+        c.GET('/api/phone-numbers/available', {
+          params: { query: { country: criteria?.country || undefined, areaCode: criteria?.areaCode || undefined, contains: criteria?.contains || undefined, limit: 10 } },
+        }),
+      ),
     enabled: criteria !== null,
   });
   const buy = useMutation({
-    mutationFn: (phoneNumber: string) => api('POST', '/api/phone-numbers/buy', { phoneNumber }),
+    mutationFn: (phoneNumber: string) => call((c) => c.POST('/api/phone-numbers/buy', { body: { phoneNumber } })),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['numbers'] });
       onDone();
@@ -134,7 +124,7 @@ function ImportForm({ onDone }: { onDone: () => void }) {
   const [sid, setSid] = useState('');
   const [token, setToken] = useState('');
   const run = useMutation({
-    mutationFn: () => api('POST', '/api/phone-numbers/import', { phoneNumber, telephonyAccountSid: sid, telephonyAuthToken: token }),
+    mutationFn: () => call((c) => c.POST('/api/phone-numbers/import', { body: { phoneNumber, telephonyAccountSid: sid, telephonyAuthToken: token } })),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['numbers'] });
       onDone();
@@ -165,7 +155,7 @@ function ImportForm({ onDone }: { onDone: () => void }) {
 function AssignAgent({ number, agents }: { number: PhoneNumber; agents: readonly { _id: string; name: string }[] }) {
   const queries = useQueryClient();
   const assign = useMutation({
-    mutationFn: (agentId: string | null) => api('PATCH', `/api/phone-numbers/${number._id}`, { agentId }),
+    mutationFn: (agentId: string | null) => call((c) => c.PATCH('/api/phone-numbers/{id}', { params: { path: { id: number._id } }, body: { agentId } })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['numbers'] }),
   });
   return (
@@ -191,10 +181,10 @@ export function PhoneNumbersPage() {
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<'buy' | 'import' | null>(null);
   const [releasing, setReleasing] = useState<PhoneNumber | null>(null);
-  const numbers = useQuery({ queryKey: ['numbers', page], queryFn: () => api<Page<PhoneNumber>>('GET', `/api/phone-numbers${query({ page, limit: 20 })}`) });
-  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => api<Page<{ _id: string; name: string }>>('GET', '/api/agents?limit=100') });
+  const numbers = useQuery({ queryKey: ['numbers', page], queryFn: () => call((c) => c.GET('/api/phone-numbers', { params: { query: { page, limit: 20 } } })) });
+  const agents = useQuery({ queryKey: ['agents', 'options'], queryFn: () => call((c) => c.GET('/api/agents', { params: { query: { limit: 100 } } })) });
   const release = useMutation({
-    mutationFn: (id: string) => api('DELETE', `/api/phone-numbers/${id}`),
+    mutationFn: (id: string) => call((c) => c.DELETE('/api/phone-numbers/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       setReleasing(null);
       void queries.invalidateQueries({ queryKey: ['numbers'] });

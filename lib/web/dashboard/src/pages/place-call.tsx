@@ -1,31 +1,22 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { ApiError, query, type Page } from '../api.js';
+import { ApiError, type Schemas } from '../api.js';
 import { useAgentOptions, useNumberOptions } from '../options.js';
 import { looksLikeE164 } from '../phone.js';
-import { api } from '../session.js';
+import { call } from '../session.js';
 import { Button, Empty, ErrorNotice, Notice, PageHeader, QueryView, Select, TextField, useDebounced } from '../ui.js';
 
 /** Place a call: `POST /api/optimus/phone-call` with an agent, a number to call from and a destination. */
 
-interface CallStarted {
-  readonly call_id: string;
-  readonly status: 'initiated';
-}
-
-interface ContactOption {
-  readonly _id: string;
-  readonly contactName: string;
-  readonly phoneNumber: string;
-}
+type ContactOption = Schemas['ContactListItem'];
 
 function ContactPicker({ chosen, onChoose }: { chosen: ContactOption | null; onChoose: (c: ContactOption | null) => void }) {
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim());
   const found = useQuery({
     queryKey: ['contacts', term, 'picker'],
-    queryFn: () => api<Page<ContactOption>>('GET', `/api/contacts${query({ search: term, limit: 5 })}`),
+    queryFn: () => call((c) => c.GET('/api/contacts', { params: { query: { search: term, limit: 5 } } })),
     enabled: term.length > 0,
   });
   if (chosen)
@@ -77,16 +68,21 @@ export function PlaceCallPage() {
   const [consented, setConsented] = useState(false);
   const [checked, setChecked] = useState(false);
   const agent = agentId || agents.data?.data[0]?._id || '';
-  const from = numberId || numbers.data?.data.find((n) => n.status !== 'released')?._id || '';
+  // The list holds active numbers only (a released number is gone from it).
+  const from = numberId || numbers.data?.data[0]?._id || '';
   const place = useMutation({
     mutationFn: () =>
-      api<CallStarted>('POST', '/api/optimus/phone-call', {
-        assistantId: agent,
-        phoneNumberId: from,
-        phoneNumber: to.trim(),
-        ...(contact ? { contactName: contact.contactName } : {}),
-        ...(consented ? { consentedCall: true } : {}),
-      }),
+      call((c) =>
+        c.POST('/api/optimus/phone-call', {
+          body: {
+            assistantId: agent,
+            phoneNumberId: from,
+            phoneNumber: to.trim(),
+            ...(contact ? { contactName: contact.contactName } : {}),
+            ...(consented ? { consentedCall: true } : {}),
+          },
+        }),
+      ),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['live-calls'] });
       void queries.invalidateQueries({ queryKey: ['history'] });

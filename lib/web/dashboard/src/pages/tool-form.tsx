@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../api.js';
-import { api } from '../session.js';
+import { ApiError, type Schemas } from '../api.js';
+import { chosen } from '../catalog.js';
+import { call } from '../session.js';
 import { Button, ErrorNotice, Select, TextArea, TextField } from '../ui.js';
 
 /**
@@ -12,25 +13,13 @@ import { Button, ErrorNotice, Select, TextArea, TextField } from '../ui.js';
  */
 
 export const MASK = '********';
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m] as const);
-const PARAM_TYPES = [['string', 'Text'], ['number', 'Number'], ['integer', 'Whole number'], ['boolean', 'Yes or no']] as const;
+export type ToolDetail = Schemas['Tool'];
+type ToolParameter = ToolDetail['parameters'][number];
+type HttpMethod = Schemas['HttpToolCreate']['config']['method'];
+type ParamType = NonNullable<ToolParameter['type']>;
 
-export interface ToolParameter {
-  name: string;
-  description: string;
-  required: boolean;
-  type?: string;
-  enum?: (string | number | boolean)[];
-}
-
-export interface ToolDetail {
-  readonly _id: string;
-  readonly name: string;
-  readonly type: 'http' | 'integration' | 'transfer';
-  readonly description: string;
-  readonly config?: { method?: string; url?: string; headers?: Record<string, string> };
-  readonly parameters: ToolParameter[];
-}
+const METHODS = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const satisfies readonly HttpMethod[]).map((m) => [m, m] as const);
+const PARAM_TYPES = [['string', 'Text'], ['number', 'Number'], ['integer', 'Whole number'], ['boolean', 'Yes or no']] as const satisfies readonly (readonly [ParamType, string])[];
 
 interface HeaderRow {
   name: string;
@@ -124,7 +113,7 @@ function enumValue(text: string, type: string): string | number | boolean {
 
 const toParameter = (r: ParamRow): ToolParameter => {
   const choices = r.choices.split(',').map((c) => c.trim()).filter(Boolean);
-  return { name: r.name.trim(), description: r.description, required: r.required, type: r.type, ...(choices.length ? { enum: choices.map((c) => enumValue(c, r.type)) } : {}) };
+  return { name: r.name.trim(), description: r.description, required: r.required, type: chosen(PARAM_TYPES, r.type) ?? 'string', ...(choices.length ? { enum: choices.map((c) => enumValue(c, r.type)) } : {}) };
 };
 
 const toRow = (p: ToolParameter): ParamRow => ({ name: p.name, description: p.description, required: p.required, type: p.type ?? 'string', choices: (p.enum ?? []).join(', ') });
@@ -134,7 +123,7 @@ export function ToolForm({ tool, onDone }: { tool?: ToolDetail; onDone: () => vo
   const http = !tool || tool.type === 'http';
   const [name, setName] = useState(tool?.name ?? '');
   const [description, setDescription] = useState(tool?.description ?? '');
-  const [method, setMethod] = useState(tool?.config?.method ?? 'POST');
+  const [method, setMethod] = useState<string>(tool?.config?.method ?? 'POST');
   const [url, setUrl] = useState(tool?.config?.url ?? '');
   const [headers, setHeaders] = useState<HeaderRow[]>(Object.keys(tool?.config?.headers ?? {}).map((h) => ({ name: h, value: '', stored: true })));
   const [headersTouched, setHeadersTouched] = useState(false);
@@ -142,9 +131,10 @@ export function ToolForm({ tool, onDone }: { tool?: ToolDetail; onDone: () => vo
   const save = useMutation({
     mutationFn: () => {
       const sentHeaders = Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.stored && h.value === '' ? MASK : h.value]));
-      const config = http ? { method, url, ...(!tool || headersTouched ? { headers: sentHeaders } : {}) } : undefined;
-      const body = { name, description, parameters: params.map(toParameter), ...(config ? { config } : {}) };
-      return tool ? api('PUT', `/api/tools/${tool._id}`, body) : api('POST', '/api/tools', { ...body, type: 'http' });
+      const config = { method: chosen(METHODS, method) ?? 'POST', url, ...(!tool || headersTouched ? { headers: sentHeaders } : {}) };
+      const parameters = params.map(toParameter);
+      if (tool) return call((c) => c.PUT('/api/tools/{id}', { params: { path: { id: tool._id } }, body: { name, description, parameters, ...(http ? { config } : {}) } }));
+      return call((c) => c.POST('/api/tools', { body: { type: 'http', name, description, parameters, config } }));
     },
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['tools'] });

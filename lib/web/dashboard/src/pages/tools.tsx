@@ -1,26 +1,17 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../session.js';
+import { call } from '../session.js';
 import { Button, ConfirmDialog, DataTable, Dialog, Empty, PageHeader, QueryView, formatDate } from '../ui.js';
 import { ToolForm, type ToolDetail } from './tool-form.js';
 
 /** Tools: HTTP calls (and integrations, transfers) agents may make mid-call. Header values come back masked. */
 
-interface ToolItem {
-  readonly _id: string;
-  readonly name: string;
-  readonly type: 'http' | 'integration' | 'transfer';
-  readonly description: string;
-  readonly templateId?: string;
-  readonly createdAt: string;
-}
+type ToolView = ToolDetail;
 
-type ToolView = ToolDetail & ToolItem & { readonly updatedAt: string };
-
-const TYPE_LABEL: Record<string, string> = { http: 'HTTP request', integration: 'Integration', transfer: 'Transfer' };
+const TYPE_LABEL: Record<ToolView['type'], string> = { http: 'HTTP request', integration: 'Integration', transfer: 'Transfer' };
 
 function ToolDetails({ id, onDelete, onEdit }: { id: string; onDelete: (tool: ToolView) => void; onEdit: (tool: ToolView) => void }) {
-  const tool = useQuery({ queryKey: ['tool', id], queryFn: () => api<ToolView>('GET', `/api/tools/${id}`) });
+  const tool = useQuery({ queryKey: ['tool', id], queryFn: () => call((c) => c.GET('/api/tools/{id}', { params: { path: { id } } })) });
   return (
     <QueryView query={tool} what="the tool">
       {(t) => (
@@ -87,13 +78,13 @@ function ToolDetails({ id, onDelete, onEdit }: { id: string; onDelete: (tool: To
 
 export function ToolsPage() {
   const queries = useQueryClient();
-  const tools = useQuery({ queryKey: ['tools'], queryFn: () => api<{ data: ToolItem[] }>('GET', '/api/tools') });
+  const tools = useQuery({ queryKey: ['tools'], queryFn: () => call((c) => c.GET('/api/tools')) });
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ToolView | null>(null);
   const [editing, setEditing] = useState<ToolView | null>(null);
   const remove = useMutation({
-    mutationFn: (id: string) => api('DELETE', `/api/tools/${id}`),
+    mutationFn: (id: string) => call((c) => c.DELETE('/api/tools/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       setDeleting(null);
       setOpen(null);

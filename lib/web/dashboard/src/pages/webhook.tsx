@@ -1,16 +1,16 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { query, type Page } from '../api.js';
+import { chosen as option } from '../catalog.js';
 import { LIVE_REFRESH_MS } from '../live.js';
-import { api } from '../session.js';
+import { call } from '../session.js';
 import { Button, ConfirmDialog, DataTable, ErrorNotice, Notice, PageHeader, Pager, QueryView, Select, formatDate } from '../ui.js';
 import { EVENT_TYPES, type Delivery, type Endpoint } from '../webhook-types.js';
 import { EndpointStatus, EventChoice, SecretOnce } from './webhooks.js';
 
 /** One webhook endpoint: enable or disable, its events, test, rotate the secret, delete; its deliveries and replays. */
 
-const DELIVERY_STATES = [['', 'Every delivery'], ['pending', 'Pending'], ['retrying', 'Retrying'], ['succeeded', 'Succeeded'], ['failed', 'Failed']] as const;
+const DELIVERY_STATES = [['pending', 'Pending'], ['retrying', 'Retrying'], ['succeeded', 'Succeeded'], ['failed', 'Failed']] as const satisfies readonly (readonly [Delivery['status'], string])[];
 
 function lastAttempt(d: Delivery): string {
   const a = d.attempts.at(-1);
@@ -24,13 +24,13 @@ function Deliveries({ id }: { id: string }) {
   const [page, setPage] = useState(1);
   const deliveries = useQuery({
     queryKey: ['deliveries', id, status, page],
-    queryFn: () => api<Page<Delivery>>('GET', `/api/webhooks/${id}/deliveries${query({ status, page, limit: 20 })}`),
+    queryFn: () => call((c) => c.GET('/api/webhooks/{id}/deliveries', { params: { path: { id }, query: { status: option(DELIVERY_STATES, status), page, limit: 20 } } })),
     placeholderData: (p) => p,
     // Deliveries on their way change by themselves.
     refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending' || d.status === 'retrying') ? LIVE_REFRESH_MS : false),
   });
   const replay = useMutation({
-    mutationFn: (eventId: string) => api<{ replayed: number; deliveryIds: string[] }>('POST', `/api/webhooks/${id}/replay`, { eventId }),
+    mutationFn: (eventId: string) => call((c) => c.POST('/api/webhooks/{id}/replay', { params: { path: { id } }, body: { eventId } })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['deliveries', id] }),
   });
   return (
@@ -40,7 +40,7 @@ function Deliveries({ id }: { id: string }) {
         <Select
           label="Show"
           value={status}
-          options={DELIVERY_STATES}
+          options={[['', 'Every delivery'], ...DELIVERY_STATES]}
           onChange={(e) => {
             setStatus(e.target.value);
             setPage(1);
@@ -90,7 +90,8 @@ function Events({ endpoint }: { endpoint: Endpoint }) {
   const queries = useQueryClient();
   const [chosen, setChosen] = useState<Set<string>>(new Set(endpoint.eventTypes.length === EVENT_TYPES.length ? [] : endpoint.eventTypes));
   const save = useMutation({
-    mutationFn: () => api<Endpoint>('PATCH', `/api/webhooks/${endpoint._id}`, { eventTypes: chosen.size ? EVENT_TYPES.filter((t) => chosen.has(t)) : [...EVENT_TYPES] }),
+    mutationFn: () =>
+      call((c) => c.PATCH('/api/webhooks/{id}', { params: { path: { id: endpoint._id } }, body: { eventTypes: chosen.size ? EVENT_TYPES.filter((t) => chosen.has(t)) : [...EVENT_TYPES] } })),
     onSuccess: (next) => queries.setQueryData(['webhook', endpoint._id], next),
   });
   return (
@@ -113,21 +114,21 @@ export function WebhookPage() {
   const queries = useQueryClient();
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
-  const endpoint = useQuery({ queryKey: ['webhook', id], queryFn: () => api<Endpoint>('GET', `/api/webhooks/${id}`) });
+  const endpoint = useQuery({ queryKey: ['webhook', id], queryFn: () => call((c) => c.GET('/api/webhooks/{id}', { params: { path: { id } } })) });
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => api<Endpoint>('PATCH', `/api/webhooks/${id}`, { enabled }),
+    mutationFn: (enabled: boolean) => call((c) => c.PATCH('/api/webhooks/{id}', { params: { path: { id } }, body: { enabled } })),
     onSuccess: (next) => {
       queries.setQueryData(['webhook', id], next);
       void queries.invalidateQueries({ queryKey: ['webhooks'] });
     },
   });
   const test = useMutation({
-    mutationFn: () => api<{ eventId: string; deliveryId: string }>('POST', `/api/webhooks/${id}/test`),
+    mutationFn: () => call((c) => c.POST('/api/webhooks/{id}/test', { params: { path: { id } } })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['deliveries', id] }),
   });
-  const rotate = useMutation({ mutationFn: () => api<{ secret: string; previousSecretExpiresAt: string }>('POST', `/api/webhooks/${id}/rotate-secret`) });
+  const rotate = useMutation({ mutationFn: () => call((c) => c.POST('/api/webhooks/{id}/rotate-secret', { params: { path: { id } } })) });
   const remove = useMutation({
-    mutationFn: () => api('DELETE', `/api/webhooks/${id}`),
+    mutationFn: () => call((c) => c.DELETE('/api/webhooks/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['webhooks'] });
       navigate('/webhooks');

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { ApiError, query, type Page } from '../api.js';
-import { api } from '../session.js';
+import { ApiError } from '../api.js';
+import { call } from '../session.js';
 import { Button, CopyButton, DataTable, Dialog, Empty, ErrorNotice, Notice, PageHeader, Pager, QueryView, TextField, formatDate } from '../ui.js';
 import { EVENT_TYPES, type Endpoint } from '../webhook-types.js';
 
@@ -57,7 +57,7 @@ function CreateEndpoint({ onDone }: { onDone: () => void }) {
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<Set<string>>(new Set());
   const create = useMutation({
-    mutationFn: () => api<Endpoint & { secret: string }>('POST', '/api/webhooks', { url, description, ...(events.size ? { eventTypes: EVENT_TYPES.filter((t) => events.has(t)) } : {}) }),
+    mutationFn: () => call((c) => c.POST('/api/webhooks', { body: { url, description, ...(events.size ? { eventTypes: EVENT_TYPES.filter((t) => events.has(t)) } : {}) } })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['webhooks'] }),
   });
   if (create.data)
@@ -108,7 +108,7 @@ export function EndpointStatus({ e }: { e: Endpoint }) {
 export function WebhooksPage() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const endpoints = useQuery({ queryKey: ['webhooks', page], queryFn: () => api<Page<Endpoint>>('GET', `/api/webhooks${query({ page, limit: 20 })}`), placeholderData: (p) => p });
+  const endpoints = useQuery({ queryKey: ['webhooks', page], queryFn: () => call((c) => c.GET('/api/webhooks', { params: { query: { page, limit: 20 } } })), placeholderData: (p) => p });
   return (
     <>
       <PageHeader
