@@ -10,7 +10,7 @@ import { CampaignForm } from './campaign-form.js';
 
 /** Campaigns: an agent calling a list of contacts within their hours, with retries (docs/campaigns.md). */
 
-export function StatusBadge({ status, reason }: { status: string; reason?: string | undefined }) {
+export function StatusBadge({ status, reason }: { status: keyof typeof STATUS_LABEL; reason?: string | undefined }) {
   return (
     <>
       <span className={`badge badge-status-${status}`}>{STATUS_LABEL[status] ?? status}</span>
