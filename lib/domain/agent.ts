@@ -1,11 +1,10 @@
 import * as z from 'zod';
 import { AgentAnalysis } from './analysis.js';
 import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
+import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS } from './providers.js';
 
-/** Provider identifiers an agent may name; the voice pipeline has an adapter for each. */
-export const LLM_PROVIDERS = ['openai', 'anthropic', 'google'] as const;
-export const TTS_PROVIDERS = ['elevenlabs', 'deepgram', 'cartesia'] as const;
-export const STT_PROVIDERS = ['deepgram', 'assemblyai', 'speechmatics', 'openai'] as const;
+/** Provider identifiers an agent may name; the voice pipeline has an adapter for each (lib/domain/providers.ts). */
+export { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS };
 
 /** The voice used when an agent names none (documented in docs/api.md). */
 export const DEFAULT_VOICE: Record<(typeof TTS_PROVIDERS)[number], string> = {

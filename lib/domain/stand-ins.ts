@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS } from './agent.js';
+import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS } from './providers.js';
 
 /**
  * What a page says when part of an agent runs on a simulated vendor (docs/provider-keys.md, "Simulated
