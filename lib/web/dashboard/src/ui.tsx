@@ -72,10 +72,15 @@ export function Select({ label, hint, error, options, ...rest }: FieldShell & Se
 
 /** What went wrong, in the server's words, with the 402 explained where it bites. */
 export function ErrorNotice({ error }: { error: unknown }) {
+  // A new error is brought into view: the button that caused it may sit low on the page, the notice below it.
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [error]);
   if (!error) return null;
   const e = error instanceof ApiError ? error : new ApiError(0, 'error', error instanceof Error ? error.message : String(error));
   return (
-    <div className="notice notice-error" role="alert">
+    <div className="notice notice-error" role="alert" ref={ref}>
       <p>{e.message}</p>
       {e.details.length > 0 ? (
         <ul>
