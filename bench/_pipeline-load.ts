@@ -22,10 +22,12 @@ export const LONG_REPLY =
   'roasted lamb shoulder, three salads, and for dessert a lemon tart, a chocolate mousse and a cheese board.';
 export const SHORT_REPLY = 'Sure. We open at nine every day.';
 /**
- * The demanding caller of the quality level, per utterance in a cycle: asks for the long answer, then talks
- * over it with an "uh-huh", a cough (no words) and a second of noise (no words), none of which should stop it.
+ * What the recognizer hears from the demanding caller of the quality level, per utterance in a cycle: the
+ * request for the long answer, then over it an "uh-huh" and a second of noise (no words). The cough between
+ * them (120 ms) is shorter than the recognizer stand-ins' minimum speech (250 ms, `DEFAULT_VAD.onsetMs`):
+ * no utterance there, as a real recognizer finds no words in it.
  */
-export const QUALITY_LINES = ['Tell me everything about the menu.', 'Uh-huh.', '', ''] as const;
+export const QUALITY_LINES = ['Tell me everything about the menu.', 'Uh-huh.', ''] as const;
 /** What the fault level's caller says; every word of it must reach the model across an STT socket drop. */
 export const FAULT_LINE = 'I would like to book a table for two tomorrow at seven please.';
 

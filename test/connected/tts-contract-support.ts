@@ -129,14 +129,18 @@ export const VARIANTS: readonly Variant[] = [
       expect(c.headers['cartesia-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(c.received.map((m) => m.json)).toEqual([
         cartesiaRequest('u1', 'Hello there. ', true, voiceId),
+        { ...cartesiaRequest('u1', '', true, voiceId), flush: true },
         cartesiaRequest('u1', 'How are you today? ', true, voiceId),
+        { ...cartesiaRequest('u1', '', true, voiceId), flush: true },
         cartesiaRequest('u1', '', false, voiceId),
         cartesiaRequest('u2', `${LONG} `, true, voiceId),
+        { ...cartesiaRequest('u2', '', true, voiceId), flush: true },
         { context_id: 'u2', cancel: true },
       ]);
       const u1Events = c.sent.filter((m) => m.json?.context_id === 'u1' && m.json.type !== 'chunk').map((m) => m.json?.type);
-      // Word timestamps (asked with add_timestamps) come per generation, before the end.
-      expect(u1Events).toEqual(['timestamps', 'timestamps', 'done']);
+      // Word timestamps (asked with add_timestamps) come per generation, each flush is answered after its
+      // audio, and the end comes last.
+      expect(u1Events).toEqual(['timestamps', 'flush_done', 'timestamps', 'flush_done', 'done']);
     },
   },
 ];

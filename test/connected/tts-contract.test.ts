@@ -46,6 +46,21 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     await session.close();
   });
 
+  it.sequential('says where each flushed phrase ends: phrasesDone counts 1 once the first phrase is all here, then 2', async () => {
+    const session = await rig.connect();
+    expect(session.phraseEnds).toBe(true);
+    const u = session.utterance('phrase-ends');
+    speakTwoPhrases(u);
+    const { chunks } = await collect(u);
+    const firstDone = chunks.findIndex((c) => (c.phrasesDone ?? 0) >= 1);
+    const audioBefore = chunks.slice(0, firstDone + 1).reduce((n, c) => n + c.audio.length, 0);
+    expect(firstDone).toBeGreaterThanOrEqual(0);
+    // The count is reported once the first phrase's audio is in, and before the second's has come.
+    expect(audioBefore).toBe(expectedTone(PHRASES[0]).length);
+    expect(Math.max(...chunks.map((c) => c.phrasesDone ?? 0))).toBeLessThanOrEqual(2);
+    await session.close();
+  });
+
   it.sequential('delivers the first chunk only after the first-byte delay, and reports it in the rig.metrics', async () => {
     const session = await rig.connect();
     const u = session.utterance('first-byte');

@@ -36,7 +36,7 @@ export interface SttScriptContext {
   readonly sampleRate?: number;
 }
 
-/** How much audio before speech was declared the script sees (the VAD's onset is 40 ms). */
+/** How much audio up to where speech was declared the script sees (the last of the VAD's 250 ms onset). */
 export const RECENT_AUDIO_MS = 100;
 
 /** How a stand-in "recognizes" speech. Every field has a default ({@link DEFAULT_STT_SCRIPT}). */

@@ -58,6 +58,8 @@ export abstract class TtsSessionBase<V> implements TtsSession, UtteranceOwner<V>
 
   /** See {@link TtsSession.phraseEnds}; adapters that report phrase ends say so. */
   readonly phraseEnds: boolean = false;
+  /** See {@link TtsSession.contextIdleMs}. */
+  readonly contextIdleMs: number | undefined = undefined;
 
   // ---- protocol hooks --------------------------------------------------------------------------------
 

@@ -13,10 +13,14 @@ import { JsonSocketLink } from './websocket.js';
 
 /**
  * Cartesia Sonic over its WebSocket (`/tts/websocket`): one socket per call, one `context_id` per
- * utterance. Each phrase is a generation request with `continue: true` (Cartesia joins a context's inputs
- * verbatim, so each ends with a space), the end is an empty transcript with `continue: false`, answered
- * by `done` after the last `chunk`; a cancel is `{context_id, cancel: true}`, and our side ends the
- * utterance's audio at once and drops any late chunks for it.
+ * utterance, which is one agent turn (one context keeps the turn's prosody whole). Each phrase is a
+ * generation request with `continue: true` (Cartesia joins a context's inputs verbatim, so each ends with a
+ * space) followed by a manual flush (`transcript: ""`, `continue: true`, `flush: true`), answered with
+ * `flush_done` and the flush's `flush_id`, 1 for the first, once that phrase's audio is out: the phrases
+ * done (`TtsAudioChunk.phrasesDone`; docs.cartesia.ai "Context Flushing and Flush IDs"). The end is
+ * an empty transcript with `continue: false`, answered by `done` after the last `chunk`; a cancel is
+ * `{context_id, cancel: true}`, and our side ends the utterance's audio at once and drops any late chunks
+ * for it. A context expires 1 s after its last audio: {@link CARTESIA_CONTEXT_IDLE_MS}.
  *
  * Audio: `output_format {container: raw, encoding: pcm_mulaw, sample_rate: 8000}` for the phone,
  * `{container: raw, encoding: pcm_s16le, sample_rate: 16000}` for the browser.
@@ -39,6 +43,13 @@ export const CARTESIA_VERSION = '2026-08-14';
 /** Sonic 3: Cartesia's current low-latency model. */
 export const CARTESIA_DEFAULT_MODEL = 'sonic-3';
 
+/**
+ * Cartesia: "contexts automatically expire 1 second after the last audio output is streamed out"
+ * (docs.cartesia.ai, Contexts). A phrase later than this after the turn's audio is all in goes to a new
+ * context: 300 ms below the expiry covers the network between their clock and ours.
+ */
+export const CARTESIA_CONTEXT_IDLE_MS = 700;
+
 /** What `language` says when the session names none: the language our agents speak until they carry their own. */
 export const CARTESIA_DEFAULT_LANGUAGE = 'en';
 
@@ -48,6 +59,8 @@ const CARTESIA_ENCODINGS = { mulaw: 'pcm_mulaw', linear16: 'pcm_s16le' } as cons
 interface CartesiaMessage {
   type?: 'chunk' | 'done' | 'flush_done' | 'timestamps' | 'phoneme_timestamps' | 'error';
   context_id?: string;
+  /** On `flush_done`: how many flushes of the context are done. */
+  flush_id?: number;
   data?: string;
   status_code?: number;
   title?: string;
@@ -57,7 +70,18 @@ interface CartesiaMessage {
   word_timestamps?: { words?: string[]; start?: number[]; end?: number[] };
 }
 
-class CartesiaSession extends TtsSessionBase<WordAssembler> {
+/** Per utterance (one turn's context): its word indices, and how far its flushes have come. */
+interface Turn {
+  readonly words: WordAssembler;
+  flushes: number;
+  flushesDone: number;
+  /** performance.now() of the context's last message from Cartesia. */
+  lastHeardAtMs: number;
+}
+
+class CartesiaSession extends TtsSessionBase<Turn> {
+  override readonly phraseEnds = true;
+  override readonly contextIdleMs = CARTESIA_CONTEXT_IDLE_MS;
   private readonly link = new JsonSocketLink(
     'cartesia',
     (text) => this.onMessage(text),
@@ -85,28 +109,36 @@ class CartesiaSession extends TtsSessionBase<WordAssembler> {
     this.link.drop();
   }
 
-  protected newVendorState(): WordAssembler {
-    return new WordAssembler();
+  protected newVendorState(): Turn {
+    return { words: new WordAssembler(), flushes: 0, flushesDone: 0, lastHeardAtMs: performance.now() };
   }
 
   protected begin(): void {
     // A context exists from its first request.
   }
 
-  protected sendPhrase(u: UtteranceHandle<WordAssembler>, text: string): void {
+  protected sendPhrase(u: UtteranceHandle<Turn>, text: string): void {
     this.send(this.request(u, text.endsWith(' ') ? text : `${text} `, true));
+    this.send({ ...this.request(u, '', true), flush: true });
+    u.vendor.flushes += 1;
   }
 
-  protected sendEnd(u: UtteranceHandle<WordAssembler>, text: string): void {
+  protected sendEnd(u: UtteranceHandle<Turn>, text: string): void {
+    const v = u.vendor;
+    if (!text && v.flushes > 0 && v.flushesDone === v.flushes && performance.now() - v.lastHeardAtMs > CARTESIA_CONTEXT_IDLE_MS) {
+      // All its audio is in and Cartesia may have let the context go: an end sent now could only be refused.
+      this.complete(u);
+      return;
+    }
     this.send(this.request(u, text, false));
   }
 
-  protected sendCancel(u: UtteranceHandle<WordAssembler>): boolean {
+  protected sendCancel(u: UtteranceHandle<Turn>): boolean {
     this.send({ context_id: u.wireId, cancel: true });
     return true;
   }
 
-  private request(u: UtteranceHandle<WordAssembler>, transcript: string, more: boolean): Record<string, unknown> {
+  private request(u: UtteranceHandle<Turn>, transcript: string, more: boolean): Record<string, unknown> {
     return {
       model_id: this.ttsOptions.model ?? CARTESIA_DEFAULT_MODEL,
       transcript,
@@ -137,9 +169,16 @@ class CartesiaSession extends TtsSessionBase<WordAssembler> {
       return;
     }
     const u = message.context_id !== undefined ? this.byWireId(message.context_id) : undefined;
+    if (u) u.vendor.lastHeardAtMs = performance.now();
     switch (message.type) {
       case 'chunk':
         if (u && typeof message.data === 'string') this.deliver(u, Buffer.from(message.data, 'base64'));
+        return;
+      case 'flush_done':
+        if (u && typeof message.flush_id === 'number') {
+          u.vendor.flushesDone = Math.max(u.vendor.flushesDone, message.flush_id);
+          this.deliverPhrasesDone(u, message.flush_id);
+        }
         return;
       case 'done':
         if (u) this.complete(u);
@@ -157,11 +196,11 @@ class CartesiaSession extends TtsSessionBase<WordAssembler> {
       }
       case 'timestamps': {
         const { words = [], start = [], end = [] } = message.word_timestamps ?? {};
-        if (u) this.deliverWords(u, words.map((word, i) => ({ index: u.vendor.next(), word, startMs: Math.round((start[i] ?? 0) * 1_000), endMs: Math.round((end[i] ?? 0) * 1_000) })));
+        if (u) this.deliverWords(u, words.map((word, i) => ({ index: u.vendor.words.next(), word, startMs: Math.round((start[i] ?? 0) * 1_000), endMs: Math.round((end[i] ?? 0) * 1_000) })));
         return;
       }
       default:
-        // flush_done and phoneme timestamps: we ask for neither.
+        // Phoneme timestamps: we do not ask for them.
         return;
     }
   }

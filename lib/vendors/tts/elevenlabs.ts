@@ -14,8 +14,12 @@ import { JsonSocketLink } from './websocket.js';
 
 /**
  * ElevenLabs over its multi-context WebSocket (`/v1/text-to-speech/{voice_id}/multi-stream-input`): one
- * socket per call, one `context_id` per utterance, so a barge-in closes one context while the next
- * utterance starts on the same warm socket.
+ * socket per call, one `context_id` per utterance, which is one agent turn, so a barge-in closes one
+ * context while the next turn starts on the same warm socket. ElevenLabs says nothing when a flushed
+ * phrase's audio is all out; its `alignment` (on by default) names the characters each audio message
+ * speaks and when, so a phrase is done (`TtsAudioChunk.phrasesDone`) once its characters, whitespace
+ * aside, have all been aligned and the audio delivered reaches its last one's end, or the next phrase's
+ * characters have begun. Without alignment the turn's phrases complete together, at `is_final`.
  *
  * Why not the SDK: `@elevenlabs/elevenlabs-js` (2.x) wraps the HTTP API and the realtime speech-to-text
  * socket, but has no client for the text-to-speech input-streaming sockets (it only ships their message
@@ -52,8 +56,20 @@ export const ELEVENLABS_KEEPALIVE_MS = 10_000;
 /** ElevenLabs' limit of open contexts per socket; a closed context counts until its `isFinal`. */
 export const ELEVENLABS_MAX_CONTEXTS = 5;
 
-/** Per utterance: its characters' timing joined into words. */
-type Words = WordAssembler;
+/** Per utterance: its characters' timing joined into words, and how far alignment has come through its phrases. */
+interface Words {
+  readonly words: WordAssembler;
+  /** Each flushed phrase's end, in characters (whitespace aside) from the utterance's start. */
+  readonly phraseEnds: number[];
+  /** Characters (whitespace aside) aligned so far. */
+  aligned: number;
+  /** Where the last aligned character ends, in ms of the utterance's audio. */
+  alignedEndMs: number;
+  /** Phrases reported done. */
+  done: number;
+}
+
+const nonSpace = (text: string): number => text.replace(/\s+/g, '').length;
 
 /** Character timing of one audio message, in ms from that message's audio start. */
 interface Alignment {
@@ -79,6 +95,7 @@ interface ElevenLabsMessage {
 }
 
 class ElevenLabsSession extends TtsSessionBase<Words> {
+  override readonly phraseEnds = true;
   private readonly link = new JsonSocketLink(
     'elevenlabs',
     (text) => this.onMessage(text),
@@ -124,7 +141,7 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
   }
 
   protected newVendorState(): Words {
-    return new WordAssembler();
+    return { words: new WordAssembler(), phraseEnds: [], aligned: 0, alignedEndMs: 0, done: 0 };
   }
 
   protected begin(u: UtteranceHandle<Words>): void {
@@ -132,6 +149,8 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
   }
 
   protected sendPhrase(u: UtteranceHandle<Words>, text: string): void {
+    const v = u.vendor;
+    v.phraseEnds.push((v.phraseEnds.at(-1) ?? 0) + nonSpace(text));
     this.send({ text: withTrailingSpace(text), context_id: u.wireId, flush: true });
   }
 
@@ -156,6 +175,19 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
     for (const u of live) this.send({ text: '', context_id: u.wireId });
   }
 
+  /** Reports the phrases whose audio alignment shows complete (see the class comment). */
+  private phrasesAligned(u: UtteranceHandle<Words>, atMs: number): void {
+    const v = u.vendor;
+    const before = v.done;
+    for (;;) {
+      const end = v.phraseEnds[v.done];
+      if (end === undefined || v.aligned < end) break;
+      if (v.aligned === end && this.deliveredMs(u) < v.alignedEndMs) break;
+      v.done += 1;
+    }
+    if (v.done > before) this.deliverPhrasesDone(u, v.done, atMs);
+  }
+
   private send(message: Record<string, unknown>): void {
     this.link.send(message);
     this.noteSent();
@@ -174,15 +206,24 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
       if (u) {
         // Alignment times count from this message's audio, which starts where the delivered audio ends.
         const { chars, charStartTimesMs = [], charsDurationsMs, charDurationsMs } = message.alignment ?? {};
-        const words = chars ? u.vendor.add(chars, charStartTimesMs, charsDurationsMs ?? charDurationsMs ?? [], this.deliveredMs(u)) : [];
+        const v = u.vendor;
+        const fromMs = this.deliveredMs(u);
+        const durations = charsDurationsMs ?? charDurationsMs ?? [];
+        const words = chars ? v.words.add(chars, charStartTimesMs, durations, fromMs) : [];
         this.deliver(u, Buffer.from(message.audio, 'base64'), atMs);
         this.deliverWords(u, words, atMs);
+        (chars ?? []).forEach((c, i) => {
+          if (/\s/.test(c)) return;
+          v.aligned += 1;
+          v.alignedEndMs = fromMs + (charStartTimesMs[i] ?? 0) + (durations[i] ?? 0);
+        });
+        this.phrasesAligned(u, atMs);
       }
     }
     // ElevenLabs' own spec spells the final flag both ways: either ends the context.
     if (message.isFinal === true || message.is_final === true) {
       if (u) {
-        const last = u.vendor.finish();
+        const last = u.vendor.words.finish();
         if (last) this.deliverWords(u, [last]);
         this.complete(u);
       }

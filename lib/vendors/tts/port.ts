@@ -66,6 +66,12 @@ export interface TtsSession {
    * utterance can carry a whole agent turn, phrase by phrase. Without it, callers use one utterance per phrase.
    */
   readonly phraseEnds?: boolean;
+  /**
+   * With {@link phraseEnds}: how long an utterance may sit with all its audio delivered before the vendor
+   * may drop its context (Cartesia: 1 s after its last audio, less a margin); a phrase coming later starts
+   * a new utterance. Undefined: contexts live as long as the utterance.
+   */
+  readonly contextIdleMs?: number;
   utterance(id: string): TtsUtterance;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
-import type { TtsSession, TtsUtterance } from '../../../lib/vendors/tts/port.js';
+import type { TtsSession, TtsUtterance, TtsWordTiming } from '../../../lib/vendors/tts/port.js';
 import type { AudioOut } from './audio-out.js';
 import type { Phrase, SpeechHandle } from './speech-handle.js';
 
@@ -159,20 +159,37 @@ export class Speaker {
     }
   }
 
-  /** One utterance: `undone` sent again first, then phrases as they come; rejects when the vendor fails it. */
+  /**
+   * One utterance: `undone` sent again first, then phrases as they come; rejects when the vendor fails it.
+   * A session whose contexts expire when idle (`TtsSession.contextIdleMs`, Cartesia) gets the utterance
+   * ended when the next phrase comes after all audio was in for that long: the phrase starts the next one.
+   */
   private async turnAttempt(undone: Phrase[], skipBytes: number): Promise<void> {
     const { signal } = this.handle;
     const utterance = this.tts.utterance(undone[0]?.markName ?? this.pending[0]?.markName ?? this.handle.id);
     const cancel = () => utterance.cancel();
     signal.addEventListener('abort', cancel, { once: true });
+    const idleMs = this.tts.contextIdleMs;
     let over = false;
     let skip = skipBytes;
     let done = 0;
+    /** Since when every phrase pushed has all its audio (performance.now()), while none is outstanding. */
+    let quietSince: number | undefined;
+    const words = new TurnWords(this.handle.audioBytesPerMs);
+    /** The last phrase done: audio the vendor sends past its reckoned end is its tail, not dropped. */
+    let last: Phrase | undefined;
     for (const phrase of undone) this.push(utterance, phrase);
     const feeding = (async () => {
       while (!signal.aborted && !over) {
         const phrase = this.pending.shift();
         if (phrase) {
+          if (idleMs !== undefined && quietSince !== undefined && performance.now() - quietSince > idleMs) {
+            // The vendor has let the context go (or is about to): end it, and speak the phrase in a new one.
+            this.pending.unshift(phrase);
+            utterance.end();
+            return;
+          }
+          quietSince = undefined;
           this.push(utterance, phrase);
           undone.push(phrase);
         } else if (this.ended) {
@@ -186,9 +203,11 @@ export class Speaker {
     try {
       for await (const chunk of utterance.audio) {
         if (signal.aborted) return;
-        const current = undone[0];
+        const current = undone[0] ?? last;
+        if (current) words.add(current, chunk.words);
         if (chunk.audio.length > 0 && current) {
           this.timings.firstByteAtMs ??= chunk.atMs;
+          words.received(chunk.audio.length);
           const audio = skip > 0 ? chunk.audio.subarray(Math.min(skip, chunk.audio.length)) : chunk.audio;
           skip = Math.max(0, skip - chunk.audio.length);
           if (audio.length > 0) {
@@ -198,8 +217,11 @@ export class Speaker {
         }
         const complete = Math.min(undone.length, (chunk.phrasesDone ?? 0) - done);
         if (complete > 0) {
+          last = undone[complete - 1];
           this.finishPhrases(undone.splice(0, complete));
           done += complete;
+          words.phraseEnded();
+          if (undone.length === 0) quietSince = performance.now();
         }
       }
       if (signal.aborted) return;
@@ -269,5 +291,40 @@ export class Speaker {
     } finally {
       signal.removeEventListener('abort', cancel);
     }
+  }
+}
+
+/**
+ * Word timing of one turn's utterance, given from the utterance's audio start (ElevenLabs, Cartesia), kept
+ * per phrase from each phrase's own audio start, as the phrase-per-utterance path keeps it. A word belongs
+ * to the last phrase whose audio began at or before it; a late timing message (Cartesia sends them apart
+ * from the audio) still finds its phrase.
+ */
+class TurnWords {
+  /** Phrases of the utterance with where their audio starts (ms) and their first word's vendor index. */
+  private readonly starts: { phrase: Phrase; startMs: number; firstIndex?: number }[] = [];
+  private bytes = 0;
+  private nextStartMs = 0;
+
+  constructor(private readonly bytesPerMs: number) {}
+
+  /** `current` is the phrase taking audio now; `words` any timing the chunk carries. */
+  add(current: Phrase, words: readonly TtsWordTiming[] | undefined): void {
+    if (this.starts.at(-1)?.phrase !== current) this.starts.push({ phrase: current, startMs: this.nextStartMs });
+    for (const w of words ?? []) {
+      const at = this.starts.findLast((s) => s.startMs <= w.startMs) ?? this.starts[0]!;
+      at.firstIndex ??= w.index;
+      (at.phrase.wordEndsMs ??= [])[w.index - at.firstIndex] = w.endMs - at.startMs;
+    }
+  }
+
+  /** Audio of the utterance received (skipped bytes included: the vendor's times count them). */
+  received(bytes: number): void {
+    this.bytes += bytes;
+  }
+
+  /** The phrase taking audio is done: the next one's audio starts here. */
+  phraseEnded(): void {
+    this.nextStartMs = this.bytes / this.bytesPerMs;
   }
 }

@@ -85,7 +85,7 @@ export class SpeechHandle {
     /** What kind of utterance: the greeting, a reply to a turn, or a fixed line (filler, goodbye). */
     readonly purpose: 'greeting' | 'reply' | 'line',
     /** Bytes per millisecond of the call's audio (8 for the phone's mu-law, 32 for the browser's PCM16). */
-    private readonly audioBytesPerMs: number = 8,
+    readonly audioBytesPerMs: number = 8,
   ) {}
 
   get signal(): AbortSignal {
