@@ -133,6 +133,16 @@ export const AgentToolIds = z
     });
   });
 
+/**
+ * How a call opens: the first message at once (default); the first message as the answer to the caller's
+ * first words, silence until then; or a greeting the model writes from the prompt and variables.
+ */
+export const FIRST_MESSAGE_MODES = ['agent_speaks_first', 'wait_for_caller', 'model_generated'] as const;
+export type FirstMessageMode = (typeof FIRST_MESSAGE_MODES)[number];
+
+/** The greeting fields' values for agents stored before they existed (and omitted on create). */
+export const GREETING_DEFAULTS = { first_message_mode: 'agent_speaks_first', first_message_interruptible: false } as const;
+
 const agentFields = {
   name: Name,
   llm_provider: z.enum(LLM_PROVIDERS),
@@ -142,6 +152,9 @@ const agentFields = {
   stt_provider: z.enum(STT_PROVIDERS),
   system_prompt: z.string().max(50_000),
   first_message: z.string().max(2_000),
+  first_message_mode: z.enum(FIRST_MESSAGE_MODES),
+  /** False (default): the caller's words during the greeting are heard, and answered after it. */
+  first_message_interruptible: z.boolean(),
   recording_enabled: z.boolean(),
   ambience_enabled: z.boolean(),
   interruption: InterruptionConfig,
@@ -177,6 +190,8 @@ export const AgentCreate = z
     tts_voice_id: agentFields.tts_voice_id.optional(),
     system_prompt: agentFields.system_prompt.default(''),
     first_message: agentFields.first_message.default(''),
+    first_message_mode: agentFields.first_message_mode.default(GREETING_DEFAULTS.first_message_mode),
+    first_message_interruptible: agentFields.first_message_interruptible.default(GREETING_DEFAULTS.first_message_interruptible),
     recording_enabled: agentFields.recording_enabled.default(false),
     ambience_enabled: agentFields.ambience_enabled.default(false),
     interruption: agentFields.interruption.optional(),
@@ -223,6 +238,9 @@ export interface Agent {
   stt_provider: (typeof STT_PROVIDERS)[number];
   system_prompt: string;
   first_message: string;
+  /** Absent on agents stored before it: {@link GREETING_DEFAULTS}. */
+  first_message_mode?: FirstMessageMode;
+  first_message_interruptible?: boolean;
   recording_enabled: boolean;
   ambience_enabled: boolean;
   /** Absent on agents that never set it: every default applies. */
@@ -277,6 +295,8 @@ export const AgentView = z
   .object({
     ...AgentCreated.shape,
     tts_voice_id: z.string(),
+    first_message_mode: z.enum(FIRST_MESSAGE_MODES).default(GREETING_DEFAULTS.first_message_mode),
+    first_message_interruptible: z.boolean().default(GREETING_DEFAULTS.first_message_interruptible),
     ambience_enabled: z.boolean(),
     interruption: InterruptionConfig.optional(),
     silence: SilenceConfig.optional(),

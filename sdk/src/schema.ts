@@ -1264,6 +1264,8 @@ export interface components {
          *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
          *       "createdAt": "2025-06-02T14:03:11.000Z",
          *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+         *       "first_message_mode": "agent_speaks_first",
+         *       "first_message_interruptible": false,
          *       "ambience_enabled": false,
          *       "voicemail_detection": "detect_message_end",
          *       "voicemail_action": "leave_message",
@@ -1317,6 +1319,13 @@ export interface components {
             } | null;
             tool_ids?: string[] | null;
             tts_voice_id: string;
+            /**
+             * @default agent_speaks_first
+             * @enum {string}
+             */
+            first_message_mode: "agent_speaks_first" | "wait_for_caller" | "model_generated";
+            /** @default false */
+            first_message_interruptible: boolean;
             ambience_enabled: boolean;
             interruption?: {
                 min_duration_ms?: number;
@@ -1426,6 +1435,13 @@ export interface components {
             system_prompt?: string;
             /** @description Default: `""`. */
             first_message?: string;
+            /**
+             * @description Default: `"agent_speaks_first"`.
+             * @enum {string}
+             */
+            first_message_mode?: "agent_speaks_first" | "wait_for_caller" | "model_generated";
+            /** @description Default: `false`. */
+            first_message_interruptible?: boolean;
             /** @description Default: `false`. */
             recording_enabled?: boolean;
             /** @description Default: `false`. */
@@ -1600,6 +1616,7 @@ export interface components {
         /**
          * @example {
          *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
+         *       "first_message_mode": "wait_for_caller",
          *       "ambience_enabled": true,
          *       "interruption": {
          *         "min_words": 3
@@ -1621,6 +1638,9 @@ export interface components {
             stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
             system_prompt?: string;
             first_message?: string;
+            /** @enum {string} */
+            first_message_mode?: "agent_speaks_first" | "wait_for_caller" | "model_generated";
+            first_message_interruptible?: boolean;
             recording_enabled?: boolean;
             ambience_enabled?: boolean;
             interruption?: {
@@ -2140,6 +2160,9 @@ export interface components {
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
                 system_prompt?: string;
                 first_message?: string;
+                /** @enum {string} */
+                first_message_mode?: "agent_speaks_first" | "wait_for_caller" | "model_generated";
+                first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
                 interruption?: {
@@ -2815,6 +2838,9 @@ export interface components {
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
                 system_prompt?: string;
                 first_message?: string;
+                /** @enum {string} */
+                first_message_mode?: "agent_speaks_first" | "wait_for_caller" | "model_generated";
+                first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
                 interruption?: {
@@ -2946,6 +2972,9 @@ export interface components {
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
                 system_prompt?: string;
                 first_message?: string;
+                /** @enum {string} */
+                first_message_mode?: "agent_speaks_first" | "wait_for_caller" | "model_generated";
+                first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
                 interruption?: {
@@ -4256,6 +4285,8 @@ export interface operations {
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "first_message_mode": "agent_speaks_first",
+                     *       "first_message_interruptible": false,
                      *       "ambience_enabled": false,
                      *       "voicemail_detection": "detect_message_end",
                      *       "voicemail_action": "leave_message",
@@ -4330,6 +4361,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
+                 *       "first_message_mode": "wait_for_caller",
                  *       "ambience_enabled": true,
                  *       "interruption": {
                  *         "min_words": 3
@@ -4366,6 +4398,8 @@ export interface operations {
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "first_message_mode": "wait_for_caller",
+                     *       "first_message_interruptible": false,
                      *       "ambience_enabled": true,
                      *       "voicemail_detection": "detect_message_end",
                      *       "voicemail_action": "leave_message",

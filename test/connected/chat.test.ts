@@ -254,6 +254,25 @@ describe('text chat through the API', () => {
     expect(record).toMatchObject({ agentType: 'chat', callEndReason: 'agent_hangup', fullName: 'Chat visitor', callCost: 1 });
   });
 
+  it('opens as the agent says: the first message answering the visitor (wait_for_caller), or a greeting the model writes', async () => {
+    const requests = () => vp.platform.voice.llm.control.requestsFor('openai').length;
+    const waiting = await vp.agent({ first_message: 'Hi, I am Ava.', first_message_mode: 'wait_for_caller' });
+    const page = await ChatPage.open(chatUrl(), (await createChat(vp.apiKey, { agentId: waiting._id })).body.credential);
+    expect(await page.waitFor((f) => f.type === 'ready')).toMatchObject({ messages: [] });
+    const before = requests();
+    expect((await page.ask('Hello?')).find((f) => f.type === 'reply')!.text).toBe('Hi, I am Ava.');
+    expect(requests()).toBe(before);
+    expect((await page.ask('What are your hours?')).find((f) => f.type === 'reply')!.text).toMatch(/^You wrote: What are your hours\?/);
+
+    const writer = await vp.agent({ first_message: '', first_message_mode: 'model_generated' });
+    const second = await ChatPage.open(chatUrl(), (await createChat(vp.apiKey, { agentId: writer._id })).body.credential);
+    // The scripted model echoes the last user message: here the instruction only the model sees.
+    const greeting = await second.waitFor((f) => f.type === 'reply');
+    expect(greeting.text).toMatch(/^You wrote: \(The conversation has just started/);
+    const answer = (await second.ask('Thanks')).find((f) => f.type === 'reply')!;
+    expect(answer.text).toBe('You wrote: Thanks. How can I help with that?');
+  });
+
   it('a workspace without credits gets 402 and changes nothing; credits running out mid-chat make the agent unavailable', async () => {
     const poor = await createWorkspace(vp.deps.db, { name: 'poor', credits: 0 });
     const poorAgent = await vp.agent({ name: 'Bo', workspaceId: poor.workspaceId });

@@ -3,8 +3,10 @@
  * the real STT adapter and its stand-in, and the service's local VAD on the caller's audio:
  * - longer sound without words pauses the agent (`clear`), then it resumes where the caller stopped
  *   hearing it: the whole greeting is heard once, no words repeated, and nothing is answered;
- * - real speech ("Stop, please...") interrupts; history keeps the words of the greeting the caller heard,
- *   marked as cut, then the caller's turn and the answer.
+ * - real speech ("Stop, please...") interrupts an agent that allows its greeting to be cut
+ *   (`first_message_interruptible`); history keeps the words of the greeting the caller heard, marked as
+ *   cut, then the caller's turn and the answer;
+ * - by default the greeting is kept whole: the same speech over it cuts nothing, and is answered after it.
  * What does not interrupt is in voice-interruptions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -21,7 +23,7 @@ describe('interruptions', () => {
   it('pauses for sound without words, then resumes where the caller stopped hearing', async () => {
     file.hear(['']);
     const before = file.turnRequests().length;
-    const agent = await file.vp.agent({ first_message: GREETING });
+    const agent = await file.vp.agent({ first_message: GREETING, first_message_interruptible: true });
     const caller = await file.vp.call(agent);
     await caller.waitFor((m) => m.event === 'media');
     await caller.pause(400);
@@ -48,7 +50,7 @@ describe('interruptions', () => {
 
   it('stops for real speech and keeps the words of the greeting the caller heard', async () => {
     file.hear([STOP]);
-    const agent = await file.vp.agent({ first_message: LONG_GREETING });
+    const agent = await file.vp.agent({ first_message: LONG_GREETING, first_message_interruptible: true });
     const caller = await file.vp.call(agent);
     await caller.waitFor((m) => m.event === 'media');
     await caller.pause(1_500);
@@ -67,5 +69,23 @@ describe('interruptions', () => {
     expect(LONG_GREETING.startsWith(words)).toBe(true);
     expect(LONG_GREETING.length).toBeGreaterThan(words.length);
     expect(lines.slice(1)).toEqual([`user: ${STOP}`, `agent: ${ANSWER}`]);
+  }, 60_000);
+
+  it('keeps the greeting whole by default: speech over it is heard and answered once it has played', async () => {
+    file.hear([STOP]);
+    const before = file.turnRequests().length;
+    const agent = await file.vp.agent({ first_message: LONG_GREETING });
+    const caller = await file.vp.call(agent);
+    await caller.waitFor((m) => m.event === 'media');
+    // The callee answers "hello" over the greeting, as a person picking up does.
+    await caller.pause(1_500);
+    await caller.play(await speech(STOP));
+    await waitUntil(() => (file.turnRequests().length > before ? true : undefined));
+    // The answer plays after the greeting.
+    await caller.waitForNext((m) => m.event === 'media', 20_000, caller.received.length);
+    await caller.whenIdle();
+    expect(caller.received.filter((m) => m.event === 'clear')).toHaveLength(0);
+    const record = await file.hangUpAndRead(caller);
+    expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${LONG_GREETING}`, `user: ${STOP}`, `agent: ${ANSWER}`]);
   }, 60_000);
 });

@@ -13,7 +13,7 @@ const line = useNoisyLine();
 describe('a caller on a noisy line', () => {
   it('real speech over the noise still interrupts', async () => {
     line.heard = ['Stop, please. I need to talk to a person.'];
-    const caller = await line.vp.call(await line.vp.agent({ first_message: GREETING }), { noiseLevel: NOISE });
+    const caller = await line.vp.call(await line.vp.agent({ first_message: GREETING, first_message_interruptible: true }), { noiseLevel: NOISE });
     await talkOver(caller, 'Stop, please. I need to talk to a person.', 1_500);
     const lines = await hangUpForTranscript(line.vp, caller);
     expect(lines).toHaveLength(3);

@@ -32,6 +32,8 @@ const agent: Agent = {
 };
 
 interface Extra {
+  /** Fields over the test agent's. */
+  agent?: Partial<Agent>;
   silenceTimeoutMs?: number;
   reply?: (request: LlmRequest) => string | { text?: string; toolCalls?: LlmToolCall[] };
   tools?: Tool[];
@@ -51,7 +53,7 @@ function session(options: Extra = {}) {
   const setup: CallSetup = {
     callId: 'call_1',
     workspaceId: 'ws_1',
-    agent,
+    agent: { ...agent, ...options.agent },
     contact: { _id: 'ct_1', contactName: 'Ada', phoneNumber: '+14155550100', region: 'US', workspaceId: 'ws_1', externalFields: {}, createdAt: '', updatedAt: '' },
     callerNumber: '+14155550100',
     tools: options.tools ?? [],
@@ -220,8 +222,8 @@ describe('call session', () => {
     }
   });
 
-  it('the caller can cut the greeting short: two words while it plays interrupt it', async () => {
-    const t = session();
+  it('the caller can cut the greeting short when the agent allows it: two words while it plays interrupt it', async () => {
+    const t = session({ agent: { first_message_interruptible: true } });
     try {
       t.s.start();
       await until(() => t.sent.some((m) => m.event === 'mark'));
@@ -238,6 +240,67 @@ describe('call session', () => {
     } finally {
       t.s.end('stop');
       await t.s.ended;
+    }
+  });
+
+  it('keeps the greeting whole by default: words over it are answered once it has played', async () => {
+    const t = session();
+    try {
+      t.s.start();
+      await until(() => t.sent.some((m) => m.event === 'mark'));
+      t.stt.emit({ type: 'transcript', text: 'Hold on', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await until(() => t.s.greeting.holding);
+      expect(t.s.state.state).toBe('greeting');
+      expect(t.llm.requests).toHaveLength(0);
+      t.echoMarks();
+      await until(() => t.llm.requests.length === 1);
+      expect(t.llm.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: 'Hold on' });
+      expect(t.sent.some((m) => m.event === 'clear')).toBe(false);
+      expect(t.s.interruptions).toHaveLength(0);
+    } finally {
+      t.s.end('stop');
+      const outcome = await t.s.ended;
+      expect(outcome.transcript.split('\n').slice(0, 2)).toEqual(['agent: Hello Ada, welcome.', 'user: Hold on']);
+    }
+  });
+
+  it('wait_for_caller: says nothing until the caller speaks, then the first message answers them', async () => {
+    const t = session({ agent: { first_message_mode: 'wait_for_caller' } });
+    try {
+      t.s.start();
+      expect(t.s.state.state).toBe('listening');
+      t.stt.emit({ type: 'transcript', text: 'Hello?', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await until(() => t.sent.some((m) => m.event === 'mark'));
+      t.echoMarks();
+      await until(() => t.s.state.state === 'listening');
+      // The first message, not the model, answered.
+      expect(t.llm.requests).toHaveLength(0);
+      expect(t.tts.spoken).toEqual(['Hello Ada, welcome.']);
+      t.stt.emit({ type: 'transcript', text: 'I need a table', isFinal: true, speechFinal: true, atMs: performance.now() });
+      await until(() => t.llm.requests.length === 1);
+    } finally {
+      t.s.end('stop');
+      const outcome = await t.s.ended;
+      expect(outcome.transcript.split('\n').slice(0, 3)).toEqual(['user: Hello?', 'agent: Hello Ada, welcome.', 'user: I need a table']);
+    }
+  });
+
+  it('model_generated: the model writes the greeting, told so in a message nobody hears', async () => {
+    const t = session({ agent: { first_message_mode: 'model_generated' }, reply: (r) => (r.messages.length === 2 ? 'Good morning Ada!' : 'Fine, thank you.') });
+    try {
+      t.s.start();
+      expect(t.s.state.state).toBe('greeting');
+      await until(() => t.sent.some((m) => m.event === 'mark'));
+      const [first] = t.llm.requests;
+      expect(first!.messages.map((m) => m.role)).toEqual(['system', 'user']);
+      expect(first!.messages[1]!.content).toMatch(/nothing has been said yet/);
+      t.echoMarks();
+      await until(() => t.s.state.state === 'listening');
+      expect(t.tts.spoken).toEqual(['Good morning Ada!']);
+    } finally {
+      t.s.end('stop');
+      const outcome = await t.s.ended;
+      expect(outcome.transcript).toBe('agent: Good morning Ada!');
     }
   });
 

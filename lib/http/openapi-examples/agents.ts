@@ -28,7 +28,7 @@ const agentBase = {
 const agentCreate = { ...agentBase, ...callControls };
 const { tts_voice_id: _voice, ...agentCommon } = agentBase;
 const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, workspaceId: WS, createdAt: CREATED };
-const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, ambience_enabled: false, ...callControls, updatedAt: UPDATED };
+const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, first_message_mode: 'agent_speaks_first', first_message_interruptible: false, ambience_enabled: false, ...callControls, updatedAt: UPDATED };
 const agentListItem = {
   _id: EXAMPLE_IDS.agent,
   name: agentCreate.name,
@@ -46,8 +46,8 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   getAgent: { params: { id: EXAMPLE_IDS.agent }, response: agentView },
   updateAgent: {
     params: { id: EXAMPLE_IDS.agent },
-    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 } },
-    response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 } },
+    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 } },
+    response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 } },
   },
   deleteAgent: { params: { id: EXAMPLE_IDS.agent } },
 };

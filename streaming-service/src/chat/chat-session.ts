@@ -1,11 +1,12 @@
 import { describeError, loggerWith, type Logger } from '../../../lib/observability/log.js';
+import { GREETING_DEFAULTS } from '../../../lib/domain/agent.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import { LocalWindows, type RatePolicy } from '../../../lib/domain/rate-window.js';
 import type { CallSetup, SessionServices } from '../call/types.js';
 import { Conversation, type AgentRound } from '../conversation/conversation.js';
 import { LlmChain } from '../conversation/llm-chain.js';
-import { callText } from '../conversation/prompt.js';
+import { callText, GREETING_INSTRUCTION } from '../conversation/prompt.js';
 import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type CallTools, type ToolAction } from '../tools/registry.js';
@@ -109,6 +110,8 @@ export class ChatSession implements TurnHost {
   private charged = 0;
   /** Visitor messages are answered one after another, in the order they came. */
   private queue: Promise<void> = Promise.resolve();
+  /** `wait_for_caller`: the first message, kept to answer the visitor's first message. */
+  private opener: string | undefined;
   private readonly abort = new AbortController();
   private readonly rate = new LocalWindows(1);
   private readonly policy: RatePolicy;
@@ -136,14 +139,24 @@ export class ChatSession implements TurnHost {
   /** Starts the chat: the agent's first message (free: nothing was asked), and the clocks. */
   start(): void {
     const greeting = callText(this.setup, this.setup.agent.first_message).trim();
-    if (greeting) {
-      const entry = this.addAgentEntry();
-      entry.rounds.push({ generated: greeting, toolCalls: [], results: new Map() });
-      entry.handle.settled = true;
+    const mode = this.setup.agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode;
+    if (mode === 'agent_speaks_first' && greeting) this.addFixedReply(greeting);
+    // wait_for_caller: the first message answers the visitor's first message.
+    if (mode === 'wait_for_caller' && greeting) this.opener = greeting;
+    if (mode === 'model_generated') {
+      this.conversation.open(GREETING_INSTRUCTION);
+      this.queue = this.queue.then(() => this.reply());
     }
     this.limitTimer = setTimeout(() => this.end('max_duration'), this.options.maxDurationMs);
     this.limitTimer.unref?.();
     this.touch();
+  }
+
+  /** A reply the agent says as written (the first message), without the model. */
+  private addFixedReply(text: string) {
+    const entry = this.addAgentEntry();
+    entry.rounds.push({ generated: text, toolCalls: [], results: new Map() });
+    entry.handle.settled = true;
   }
 
   /** An agent entry whose utterance reads the entry's own rounds. */
@@ -205,6 +218,19 @@ export class ChatSession implements TurnHost {
     if (!paid) return this.sink.send({ type: 'error', code: 'insufficient_credits', message: 'The agent is unavailable right now.' });
     this.charged += 1;
     this.conversation.addUser(text);
+    const opener = this.opener;
+    this.opener = undefined;
+    if (opener) {
+      this.addFixedReply(opener);
+      this.sink.send({ type: 'reply', turn: (this.turns += 1), text: opener });
+      return this.sink.send({ type: 'state', state: 'listening' });
+    }
+    await this.reply();
+  }
+
+  /** The model's answer to the conversation so far (or, first of all, the greeting it writes). */
+  private async reply(): Promise<void> {
+    if (this.isOver) return;
     const { handle: utterance, rounds } = this.addAgentEntry();
     const channel = new TextChannel(this, (this.turns += 1));
     this.sink.send({ type: 'state', state: 'thinking' });

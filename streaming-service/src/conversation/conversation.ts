@@ -32,7 +32,15 @@ export type Entry<H extends Utterance = Utterance> =
 export class Conversation<H extends Utterance = Utterance> {
   readonly entries: Entry<H>[] = [];
 
+  /** A message only the model sees, before the conversation (the instruction to write the greeting). */
+  private opening: string | undefined;
+
   constructor(private readonly systemPrompt: string) {}
+
+  /** Sets {@link opening}: sent as the first user message of every request, never in the transcript. */
+  open(instruction: string): void {
+    this.opening = instruction;
+  }
 
   /** Adds the caller's turn; consecutive caller turns (the agent never answered) merge into one. */
   addUser(text: string): void {
@@ -69,6 +77,7 @@ export class Conversation<H extends Utterance = Utterance> {
   messages(): LlmMessage[] {
     const out: LlmMessage[] = [];
     if (this.systemPrompt.trim()) out.push({ role: 'system', content: this.systemPrompt });
+    if (this.opening) out.push({ role: 'user', content: this.opening });
     for (const entry of this.entries) {
       if (entry.type === 'user') {
         out.push({ role: 'user', content: entry.text });

@@ -11,3 +11,10 @@ export { contactVariables, fillTemplate };
  */
 export const callText = (setup: Pick<CallSetup, 'variables' | 'contact'>, text: string): string =>
   setup.variables ? text : fillTemplate(text, contactVariables(setup.contact));
+
+/**
+ * What the model is told when it writes the greeting itself (`first_message_mode: model_generated`): a
+ * message the model sees before anything the caller says, never spoken, shown nor in the transcript.
+ */
+export const GREETING_INSTRUCTION =
+  '(The conversation has just started and nothing has been said yet. Open it as your instructions describe, in one or two short sentences.)';

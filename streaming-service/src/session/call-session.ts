@@ -1,3 +1,4 @@
+import { GREETING_DEFAULTS } from '../../../lib/domain/agent.js';
 import { loggerWith, type Logger } from '../../../lib/observability/log.js';
 import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
@@ -5,7 +6,7 @@ import { DEFAULT_SESSION_OPTIONS, type CallOutcome, type CallSetup, type Session
 import type { TurnLatency } from '../call/latency.js';
 import { Conversation } from '../conversation/conversation.js';
 import { LlmChain } from '../conversation/llm-chain.js';
-import { callText } from '../conversation/prompt.js';
+import { callText, GREETING_INSTRUCTION } from '../conversation/prompt.js';
 import { newTurnHost, type TurnHost } from '../conversation/turn-loop.js';
 import { CallRecorder } from '../end/recording.js';
 import { END_REASONS, FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
@@ -18,6 +19,7 @@ import { Keypad } from './dtmf.js';
 import { endOfTurnWaitMs, turnTakingSettings, type TurnTakingSettings } from './end-of-turn.js';
 import { CallerFloor } from './floor.js';
 import { FailurePolicy } from './failure.js';
+import { Greeting } from './greeting.js';
 import { HeldTurn } from './held-turn.js';
 import { interruptionSettings } from './interruption.js';
 import { sayClosingLine, sayLine, type LineContext } from './lines.js';
@@ -76,6 +78,7 @@ export class CallSession {
   private readonly lines: LineContext;
   private readonly actions: ReplyContext;
   private readonly failures: FailurePolicy;
+  readonly greeting: Greeting;
   private current: SpeechHandle | undefined;
   private handles = 0;
   private lastVoicedAtMs = 0;
@@ -94,6 +97,11 @@ export class CallSession {
     const { agent } = setup;
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
     this.conversation = new Conversation(callText(setup, agent.system_prompt));
+    this.greeting = new Greeting(
+      agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode,
+      callText(setup, agent.first_message).trim(),
+      agent.first_message_interruptible ?? GREETING_DEFAULTS.first_message_interruptible,
+    );
     this.turnHost = newTurnHost({
       llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log),
       tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined }),
@@ -117,8 +125,10 @@ export class CallSession {
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
     this.floor = new CallerFloor(interruptionSettings(agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
       activity: () => {
-        const active = this.current !== undefined && !this.current.interrupted && this.interruptible();
-        return { active, audible: active && (this.out.isPaused || this.out.isBusy()) };
+        const speaking = this.current !== undefined && !this.current.interrupted && this.interruptible();
+        const audible = speaking && (this.out.isPaused || this.out.isBusy());
+        // A greeting the caller may not cut is still heard over: a backchannel over it is feedback.
+        return { active: speaking && !this.greeting.protects(this.current), audible };
       },
       pause: () => this.out.pause(),
       resume: () => this.out.resume(),
@@ -180,9 +190,10 @@ export class CallSession {
     this.limit = scheduleCallLimit(o.maxDurationMs, o.closingLineBeforeMs, () => void sayClosingLine(this.lines, this.current, o.closingPhrase), () => this.end('max_duration'));
     this.quiet.start();
     void this.stt.run();
-    const greeting = callText(this.setup, this.setup.agent.first_message).trim();
-    this.state.go(greeting ? 'greeting' : 'listening');
-    if (greeting) sayLine(this.lines, greeting, 'greeting');
+    const opening = this.greeting.speaksFirst;
+    this.state.go(opening ? 'greeting' : 'listening');
+    if (opening === 'line') sayLine(this.lines, this.greeting.text, 'greeting');
+    if (opening === 'model') this.reply(this.newHandle('greeting'), performance.now(), GREETING_INSTRUCTION);
     void this.loop();
   }
 
@@ -277,15 +288,34 @@ export class CallSession {
 
   private onUserTurn(text: string, atMs: number): void {
     if (this.state.isEnding || this.state.state === 'transferring' || this.failures.isFailing) return;
+    // Words over a greeting the caller may not cut are answered once it has played.
+    if (this.greeting.protects(this.current)) return this.greeting.hold(text, atMs);
     if (this.current) this.interrupt(atMs);
     this.quiet.onCallerSpoke();
     this.conversation.addUser(text);
+    const opener = this.greeting.takeOpener();
+    if (opener) {
+      // wait_for_caller: the first message answers the caller's first words.
+      this.state.go('thinking');
+      sayLine(this.lines, opener, 'greeting');
+      return;
+    }
     const handle = this.newHandle('reply');
-    const entry = this.conversation.addAgent(handle);
     const sttMs = this.lastVoicedAtMs > 0 ? Math.max(0, atMs - this.lastVoicedAtMs) : undefined;
     const latency: TurnLatency = { handleId: handle.id, sttFinalAtMs: atMs, sttMs };
     this.latencies.push(latency);
     this.state.go('thinking');
+    this.reply(handle, atMs);
+  }
+
+  /**
+   * The model's reply in `handle`; with `instruction` (a greeting the model writes), a message only the
+   * model sees comes first. The turn's latency is measured from `atMs` for caller turns only.
+   */
+  private reply(handle: SpeechHandle, atMs: number, instruction?: string): void {
+    if (instruction) this.conversation.open(instruction);
+    const entry = this.conversation.addAgent(handle);
+    const latency = this.latencies.find((l) => l.handleId === handle.id) ?? { handleId: handle.id, sttFinalAtMs: atMs };
     void runReply(this.actions, handle, entry, latency)
       .then(() => this.failures.replied())
       .catch((error: unknown) => this.failures.replyFailed(handle, error))
@@ -323,6 +353,8 @@ export class CallSession {
     this.current = undefined;
     this.floor.onUtteranceGone();
     if (this.state.canGo('listening')) this.state.go('listening');
+    const held = handle.purpose === 'greeting' ? this.greeting.release() : undefined;
+    if (held) this.onUserTurn(held.text, held.atMs);
   }
 
   private onFirstAudio(handleId: string, atMs: number): void {

@@ -221,7 +221,7 @@ describe.concurrent('a meeting in Chromium against the real streaming service', 
     const browser = await chromiumWithMicrophone();
     // Short sentences, so each is its own phrase (and mark): the transcript can keep the ones heard.
     const greeting = Array.from({ length: 20 }, (_, i) => `Welcome, sentence ${i + 1}.`).join(' ');
-    const agent = await vp.agent({ first_message: greeting, silence: { reprompt_after_ms: 120_000 } });
+    const agent = await vp.agent({ first_message: greeting, first_message_interruptible: true, silence: { reprompt_after_ms: 120_000 } });
     const { callId, context, page, problems } = await openLink(browser, agent._id);
     await page.getByRole('button', { name: 'Join' }).click();
     await waitForState(page, 'live');
