@@ -1284,7 +1284,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            llm_provider: "openai" | "anthropic" | "google";
+            llm_provider: "openai" | "anthropic" | "google" | "custom";
             llm_model: string;
             /** @enum {string} */
             tts_provider: "elevenlabs" | "deepgram" | "cartesia";
@@ -1316,6 +1316,8 @@ export interface components {
                 };
             } | null;
             tool_ids?: string[] | null;
+            llm_base_url?: string | null;
+            llm_api_key?: string | null;
             tts_voice_id: string;
             ambience_enabled: boolean;
             interruption?: {
@@ -1415,8 +1417,10 @@ export interface components {
         AgentCreate: {
             name: string;
             /** @enum {string} */
-            llm_provider: "openai" | "anthropic" | "google";
+            llm_provider: "openai" | "anthropic" | "google" | "custom";
             llm_model: string;
+            llm_base_url?: string;
+            llm_api_key?: string;
             /** @enum {string} */
             tts_provider: "elevenlabs" | "deepgram" | "cartesia";
             tts_voice_id?: string;
@@ -1538,7 +1542,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            llm_provider: "openai" | "anthropic" | "google";
+            llm_provider: "openai" | "anthropic" | "google" | "custom";
             llm_model: string;
             /** @enum {string} */
             tts_provider: "elevenlabs" | "deepgram" | "cartesia";
@@ -1570,6 +1574,8 @@ export interface components {
                 };
             } | null;
             tool_ids?: string[] | null;
+            llm_base_url?: string | null;
+            llm_api_key?: string | null;
         };
         /**
          * @example {
@@ -1587,7 +1593,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            llm_provider: "openai" | "anthropic" | "google";
+            llm_provider: "openai" | "anthropic" | "google" | "custom";
             llm_model: string;
             /** @enum {string} */
             tts_provider: "elevenlabs" | "deepgram" | "cartesia";
@@ -1606,14 +1612,20 @@ export interface components {
          *       },
          *       "turn_taking": {
          *         "unfinished_wait_ms": 2500
-         *       }
+         *       },
+         *       "llm_provider": "custom",
+         *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+         *       "llm_model": "bayview-receptionist-8b",
+         *       "llm_api_key": "sk-bayview-2f9c41d7e8a0"
          *     }
          */
         AgentUpdate: {
             name?: string;
             /** @enum {string} */
-            llm_provider?: "openai" | "anthropic" | "google";
+            llm_provider?: "openai" | "anthropic" | "google" | "custom";
             llm_model?: string;
+            llm_base_url?: string | null;
+            llm_api_key?: string | null;
             /** @enum {string} */
             tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
             tts_voice_id?: string;
@@ -2127,11 +2139,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
-            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes except llm_base_url and llm_api_key): a different first message, voice, model, maximum duration (docs/calls.md) */
             agent_overrides?: {
                 name?: string;
                 /** @enum {string} */
-                llm_provider?: "openai" | "anthropic" | "google";
+                llm_provider?: "openai" | "anthropic" | "google" | "custom";
                 llm_model?: string;
                 /** @enum {string} */
                 tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
@@ -2802,11 +2814,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
-            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes except llm_base_url and llm_api_key): a different first message, voice, model, maximum duration (docs/calls.md) */
             agent_overrides?: {
                 name?: string;
                 /** @enum {string} */
-                llm_provider?: "openai" | "anthropic" | "google";
+                llm_provider?: "openai" | "anthropic" | "google" | "custom";
                 llm_model?: string;
                 /** @enum {string} */
                 tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
@@ -2933,11 +2945,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
-            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes except llm_base_url and llm_api_key): a different first message, voice, model, maximum duration (docs/calls.md) */
             agent_overrides?: {
                 name?: string;
                 /** @enum {string} */
-                llm_provider?: "openai" | "anthropic" | "google";
+                llm_provider?: "openai" | "anthropic" | "google" | "custom";
                 llm_model?: string;
                 /** @enum {string} */
                 tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
@@ -4336,7 +4348,11 @@ export interface operations {
                  *       },
                  *       "turn_taking": {
                  *         "unfinished_wait_ms": 2500
-                 *       }
+                 *       },
+                 *       "llm_provider": "custom",
+                 *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+                 *       "llm_model": "bayview-receptionist-8b",
+                 *       "llm_api_key": "sk-bayview-2f9c41d7e8a0"
                  *     }
                  */
                 "application/json": components["schemas"]["AgentUpdate"];
@@ -4356,8 +4372,8 @@ export interface operations {
                      * @example {
                      *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
                      *       "name": "Appointment reminder",
-                     *       "llm_provider": "openai",
-                     *       "llm_model": "gpt-4o-mini",
+                     *       "llm_provider": "custom",
+                     *       "llm_model": "bayview-receptionist-8b",
                      *       "tts_provider": "elevenlabs",
                      *       "stt_provider": "deepgram",
                      *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
@@ -4385,7 +4401,9 @@ export interface operations {
                      *       },
                      *       "turn_taking": {
                      *         "unfinished_wait_ms": 2500
-                     *       }
+                     *       },
+                     *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+                     *       "llm_api_key": "********"
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];
