@@ -13,9 +13,13 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAgent } from '../../lib/store/agents.js';
+import { CustomLlm } from '../../lib/vendors/llm/custom.js';
+import type { LlmEvent } from '../../lib/vendors/llm/port.js';
+import { VendorError } from '../../lib/vendors/shared/errors.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
-import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { SimulatedWebCaller } from '../../lib/local/callers/simulated-web-caller.js';
+import { startVoicePlatform, waitUntil, type VoicePlatform } from './voice-harness.js';
 
 const KEY = 'sk-own-model-0123456789';
 
@@ -28,7 +32,9 @@ interface Seen {
 /** A small OpenAI-compatible Chat Completions server: `mode` decides how it answers. */
 class OwnModel {
   readonly seen: Seen[] = [];
-  mode: 'ok' | 'error' | 'html' = 'ok';
+  mode: 'ok' | 'error' | 'html' | 'stall' = 'ok';
+  /** Resolves when a request's connection closed before its answer ended (a barge-in's abort). */
+  closedEarly: Promise<void> = new Promise(() => undefined);
   private constructor(readonly server: Server) {}
 
   static async start(): Promise<OwnModel> {
@@ -55,6 +61,12 @@ class OwnModel {
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    if (this.mode === 'stall') {
+      // One word, then nothing: the client must close the connection itself when it is interrupted.
+      this.closedEarly = new Promise((resolve) => res.on('close', () => resolve()));
+      res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta: { content: 'Well' }, finish_reason: null }] })}\n\n`);
+      return;
+    }
     const send = (delta: Record<string, unknown>, finish: string | null = null) =>
       res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
     const last = body.messages.at(-1)!;
@@ -84,7 +96,11 @@ beforeAll(async () => {
   own = await OwnModel.start();
   orders = await startToolBackend('{"status":"shipped"}');
   process.env.TOOL_ALLOWED_HOSTS = `127.0.0.1:${own.port},127.0.0.1:${orders.port}`;
-  vp = await startVoicePlatform({ llm: { reply: () => ({ text: 'The fallback model answered.' }) } });
+  vp = await startVoicePlatform({
+    llm: { reply: () => ({ text: 'The fallback model answered.' }) },
+    stt: { transcripts: () => 'Where is my order?', finalDelayMs: 50 },
+    tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
+  });
   const tool = { name: 'Check order', type: 'http', description: 'Look an order up', config: { method: 'GET', url: `http://127.0.0.1:${orders.port}/orders/{order_id}` }, parameters: [{ name: 'order_id', description: 'the order', required: true }] };
   expect((await vp.api('POST', '/api/tools', { ...tool, workspaceId: vp.workspaceId })).status).toBe(201);
 });
@@ -233,6 +249,30 @@ describe('a custom model endpoint', () => {
     expect(String(record.callTranscript)).toContain('agent: Your order has shipped.');
   });
 
+  it('answers a browser call through the endpoint: the tool runs, the answer is heard, the usage is counted', async () => {
+    const created = await vp.api('POST', '/api/agents', customAgent());
+    const agent = await getAgent(vp.deps.db, vp.workspaceId, String((created.body as { _id: string })._id));
+    own.seen.length = 0;
+    orders.seen.length = 0;
+    const meeting = await vp.meeting(agent, { metadata: { ticket: 'T-4' } });
+    const page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    await waitUntil(() => (page.captions('agent').includes('Hi! Ask me about your order.') ? true : undefined));
+    await page.whenIdle();
+    await page.say('Where is my order?');
+    await waitUntil(() => (page.captions('agent').includes('Your order has shipped.') ? true : undefined));
+    await page.whenIdle();
+    page.hangUp();
+    const ended = await vp.nextCallEnded();
+    expect(ended.callId).toBe(meeting.callId);
+    expect(orders.seen.map((r) => r.url)).toEqual(['/orders/A17']);
+    expect(own.seen[0]!.headers).toMatchObject({ 'x-call-id': meeting.callId, 'x-call-metadata': '{"ticket":"T-4"}' });
+    // Two requests answered the turn (the tool call, then the answer), each reporting 42 + 7 tokens.
+    expect(ended.outcome.llmUsage.inputTokens).toBeGreaterThanOrEqual(84);
+    expect(ended.outcome.llmUsage.inputTokens % 42).toBe(0);
+    const record = await getHistoryRecord(vp.deps.db, vp.workspaceId, meeting.callId);
+    expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hi! Ask me about your order.', 'user: Where is my order?', 'agent: Your order has shipped.']);
+  }, 60_000);
+
   it('turns an erroring or non-JSON endpoint into a clean failed turn, and hands the turn to the fallback model', async () => {
     const alone = await vp.api('POST', '/api/agents', customAgent());
     const withFallback = await vp.api('POST', '/api/agents', customAgent({ fallback: { llm: [{ provider: 'openai', model: 'gpt-4o-mini' }] } }));
@@ -247,6 +287,55 @@ describe('a custom model endpoint', () => {
       expect((await rescued.ask('Where is my order?')).find((f) => f.type === 'reply')?.text).toBe('The fallback model answered.');
       rescued.ws.close();
     }
+    own.mode = 'ok';
+  });
+});
+
+describe('the custom adapter on the wire', () => {
+  const context = { callId: 'call_wire', agentId: 'agt_wire' };
+  const request = { model: 'my-finetune', messages: [{ role: 'user' as const, content: 'Where is my order?' }], tools: [{ name: 'check_order', description: 'Look an order up', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } }] };
+  const collect = async (llm: CustomLlm, signal = new AbortController().signal) => {
+    const events: LlmEvent[] = [];
+    for await (const event of llm.stream(request, signal)) events.push(event);
+    return events;
+  };
+
+  it('connects to the address the guard resolved and checked (the name itself resolves nowhere) and joins the split tool call', async () => {
+    own.mode = 'ok';
+    own.seen.length = 0;
+    // A name no resolver knows, answered by the guard's resolver with the loopback server (allow-listed).
+    const llm = new CustomLlm({ baseUrl: `http://llm.wire.example:${own.port}/v1`, context, allowedHosts: [`llm.wire.example:${own.port}`], resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const events = await collect(llm);
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.type === 'tool_call' && e.call)).toEqual([{ id: 'call_1', name: 'check_order', arguments: '{"order_id": "A17"}' }]);
+    expect(events.at(-1)).toMatchObject({ type: 'done', finishReason: 'tool_calls', usage: { inputTokens: 42, outputTokens: 7 } });
+    expect(own.seen[0]!.headers).toMatchObject({ host: `llm.wire.example:${own.port}`, 'x-call-id': 'call_wire' });
+    // No key: no Authorization header at all.
+    expect(own.seen[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it('refuses, without retrying, a name that resolves to a private address at call time', async () => {
+    own.seen.length = 0;
+    let lookups = 0;
+    const llm = new CustomLlm({ baseUrl: 'https://llm.rebind.example/v1', context, allowedHosts: [], resolver: async () => (lookups++, [{ address: '10.0.0.7', family: 4 }]) });
+    const error = await collect(llm).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(VendorError);
+    expect(error).toMatchObject({ vendor: 'custom', retryable: false });
+    expect(String((error as Error).message)).toMatch(/refused: llm\.rebind\.example is a private/);
+    expect(lookups).toBe(1);
+    expect(own.seen).toEqual([]);
+  });
+
+  it('closes the connection when the turn is interrupted', async () => {
+    own.mode = 'stall';
+    const llm = new CustomLlm({ baseUrl: baseUrl(), context, allowedHosts: [`127.0.0.1:${own.port}`] });
+    const abort = new AbortController();
+    const events: LlmEvent[] = [];
+    for await (const event of llm.stream(request, abort.signal)) {
+      events.push(event);
+      abort.abort();
+    }
+    expect(events).toMatchObject([{ type: 'text', delta: 'Well' }]);
+    await own.closedEarly;
     own.mode = 'ok';
   });
 });
