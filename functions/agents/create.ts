@@ -1,7 +1,8 @@
+import { maskAgent } from '../../lib/domain/agent-llm.js';
 import { defineRoute } from '../../lib/http/handler.js';
 import { AGENTS_ROUTES } from '../../lib/infra/routes/agents.js';
 import { createAgent } from '../../lib/services/agents.js';
 
-export const handler = defineRoute(AGENTS_ROUTES.createAgent, ({ deps, workspaceId, body }) =>
-  createAgent(deps.db, workspaceId, body),
+export const handler = defineRoute(AGENTS_ROUTES.createAgent, async ({ deps, workspaceId, body }) =>
+  maskAgent(await createAgent(deps.db, deps.secrets, workspaceId, body, { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS })),
 );

@@ -1,7 +1,8 @@
+import { maskAgent } from '../../lib/domain/agent-llm.js';
 import { defineRoute } from '../../lib/http/handler.js';
 import { AGENTS_ROUTES } from '../../lib/infra/routes/agents.js';
 import { getAgent } from '../../lib/store/agents.js';
 
-export const handler = defineRoute(AGENTS_ROUTES.getAgent, ({ deps, workspaceId, params }) =>
-  getAgent(deps.db, workspaceId, params.id),
+export const handler = defineRoute(AGENTS_ROUTES.getAgent, async ({ deps, workspaceId, params }) =>
+  maskAgent(await getAgent(deps.db, workspaceId, params.id)),
 );

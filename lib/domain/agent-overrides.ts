@@ -5,10 +5,12 @@ import { AgentUpdate, DEFAULT_VOICE, type Agent } from './agent.js';
  * `agent_overrides` on a call (docs/calls.md, "Agent overrides"): any field an agent update takes (not its
  * id, nor its workspace), checked by the same schema, for this one call only. The stored agent is never
  * changed; the call keeps the overrides and every part of the platform that reads the agent for this call
- * (the dispatch, the answering-machine webhook, the streaming session) applies them.
+ * (the dispatch, the answering-machine webhook, the streaming session) applies them. A custom model's
+ * endpoint and key are not among them: a call may only reach the endpoint the agent was saved with, which
+ * was checked then (lib/domain/agent-llm.ts), and a key must never sit in clear on a call record.
  */
-export const AgentOverrides = AgentUpdate.omit({ workspaceId: true }).describe(
-  'Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md)',
+export const AgentOverrides = AgentUpdate.omit({ workspaceId: true, llm_base_url: true, llm_api_key: true }).describe(
+  'Agent fields for this call only (any field PATCH /api/agents/{id} takes except llm_base_url and llm_api_key): a different first message, voice, model, maximum duration (docs/calls.md)',
 );
 export type AgentOverrides = z.infer<typeof AgentOverrides>;
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { AgentAnalysis } from './analysis.js';
 import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
-import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS } from './providers.js';
+import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VENDOR_LLM_PROVIDERS } from './providers.js';
 
 /** Provider identifiers an agent may name; the voice pipeline has an adapter for each (lib/domain/providers.ts). */
 export { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS };
@@ -110,8 +110,11 @@ export const FallbackConfig = z.strictObject({
   ),
   /** Transcribers: same audio format as the primary, so the buffered caller audio can be replayed to them. */
   stt: fallbackList(z.strictObject({ provider: z.enum(STT_PROVIDERS) })),
-  /** Models for a turn the agent's own model failed twice (docs/voice-pipeline.md, "Vendor failures"). */
-  llm: fallbackList(z.strictObject({ provider: z.enum(LLM_PROVIDERS), model: z.string().trim().min(1).max(100) })),
+  /**
+   * Models for a turn the agent's own model failed twice (docs/voice-pipeline.md, "Vendor failures"). Vendors
+   * only: an agent has one custom endpoint, and the fallback is what answers while that endpoint is down.
+   */
+  llm: fallbackList(z.strictObject({ provider: z.enum(VENDOR_LLM_PROVIDERS), model: z.string().trim().min(1).max(100) })),
 });
 export type FallbackConfig = z.infer<typeof FallbackConfig>;
 
@@ -147,6 +150,17 @@ const agentFields = {
   name: Name,
   llm_provider: z.enum(LLM_PROVIDERS),
   llm_model: z.string().trim().min(1).max(100),
+  /**
+   * `custom` only: the base URL of an OpenAI-compatible Chat Completions API (`https://host/v1`; the request
+   * goes to `<base>/chat/completions`). Checked at save and at every request (lib/domain/agent-llm.ts).
+   */
+  llm_base_url: z.string().trim().min(1).max(2_000),
+  /** `custom` only, write-only: sent as `Authorization: Bearer <key>`; reads show `********` when one is set. */
+  llm_api_key: z
+    .string()
+    .min(1)
+    .max(4_096)
+    .regex(/^[\x21-\x7e]+$/, 'an API key is printable ASCII without spaces'),
   tts_provider: z.enum(TTS_PROVIDERS),
   tts_voice_id: z.string().trim().min(1).max(200),
   stt_provider: z.enum(STT_PROVIDERS),
@@ -188,6 +202,8 @@ export const AgentCreate = z
   .strictObject({
     ...agentFields,
     tts_voice_id: agentFields.tts_voice_id.optional(),
+    llm_base_url: agentFields.llm_base_url.optional(),
+    llm_api_key: agentFields.llm_api_key.optional(),
     system_prompt: agentFields.system_prompt.default(''),
     first_message: agentFields.first_message.default(''),
     first_message_mode: agentFields.first_message_mode.default(GREETING_DEFAULTS.first_message_mode),
@@ -219,9 +235,15 @@ export const AgentUpdate = z
     ...Object.fromEntries(Object.entries(agentFields).map(([k, v]) => [k, v.optional()])),
     /** Replaces the whole section; null removes it. */
     analysis: AgentAnalysis.nullable().optional(),
+    /** null removes it; a switch away from `custom` removes both. */
+    llm_base_url: agentFields.llm_base_url.nullable().optional(),
+    /** null removes the key; `********` (what a read shows) keeps the stored one. */
+    llm_api_key: agentFields.llm_api_key.nullable().optional(),
     workspaceId: WorkspaceIdField.optional(),
-  } as { [K in keyof typeof agentFields]: z.ZodOptional<(typeof agentFields)[K]> } & {
+  } as { [K in Exclude<keyof typeof agentFields, 'llm_base_url' | 'llm_api_key'>]: z.ZodOptional<(typeof agentFields)[K]> } & {
     analysis: z.ZodOptional<z.ZodNullable<typeof AgentAnalysis>>;
+    llm_base_url: z.ZodOptional<z.ZodNullable<typeof agentFields.llm_base_url>>;
+    llm_api_key: z.ZodOptional<z.ZodNullable<typeof agentFields.llm_api_key>>;
     workspaceId: z.ZodOptional<typeof WorkspaceIdField>;
   })
   .meta({ id: 'AgentUpdate' });
@@ -233,6 +255,10 @@ export interface Agent {
   name: string;
   llm_provider: (typeof LLM_PROVIDERS)[number];
   llm_model: string;
+  /** `custom` agents: their endpoint (null once removed). */
+  llm_base_url?: string | null;
+  /** `custom` agents: the key, sealed with the workspace as context (lib/store/secret-box.ts); null once removed. */
+  llm_api_key?: string | null;
   tts_provider: (typeof TTS_PROVIDERS)[number];
   tts_voice_id: string;
   stt_provider: (typeof STT_PROVIDERS)[number];
@@ -289,6 +315,9 @@ export const AgentCreated = z
     analysis: AgentAnalysis.nullable().optional(),
     /** As stored: absent or null offers every workspace tool. */
     tool_ids: z.array(z.string()).nullable().optional(),
+    llm_base_url: z.string().nullable().optional(),
+    /** `********` when a key is set, never the key itself. */
+    llm_api_key: z.string().nullable().optional(),
   })
   .meta({ id: 'AgentCreated' });
 export const AgentView = z

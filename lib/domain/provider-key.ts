@@ -86,15 +86,17 @@ export function parsePriceShares(text: string): PriceShares | undefined {
 /**
  * The capabilities of a call that run entirely on the workspace's own keys: every vendor the agent may use
  * for it (its own and its fallbacks) has a workspace key. Only those are left out of the price: a fallback on
- * the platform's key costs the platform that vendor.
+ * the platform's key costs the platform that vendor. A `custom` model runs on the workspace's own server
+ * (docs/vendors-llm.md), so it counts as on the workspace's keys.
  */
 export function capabilitiesOnWorkspaceKeys(agent: Pick<Agent, 'stt_provider' | 'llm_provider' | 'tts_provider' | 'fallback'>, keys: WorkspaceProviderKeys): CallCapability[] {
-  const vendors: Record<CallCapability, readonly ProviderKeyVendor[]> = {
+  const vendors: Record<CallCapability, readonly (ProviderKeyVendor | 'custom')[]> = {
     stt: [agent.stt_provider, ...(agent.fallback?.stt ?? []).map((f) => f.provider)],
     llm: [agent.llm_provider, ...(agent.fallback?.llm ?? []).map((f) => f.provider)],
     tts: [agent.tts_provider, ...(agent.fallback?.tts ?? []).map((f) => f.provider)],
   };
-  return CALL_CAPABILITIES.filter((c) => vendors[c].every((v) => keys[v] !== undefined));
+  // A custom model is the workspace's own server: it costs the platform nothing, as a workspace key does.
+  return CALL_CAPABILITIES.filter((c) => vendors[c].every((v) => v === 'custom' || keys[v] !== undefined));
 }
 
 /** The last four characters shown for a key (a key is at least 8, so at most half of it). */

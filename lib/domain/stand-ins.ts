@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS } from './providers.js';
+import { STT_PROVIDERS, TTS_PROVIDERS, VENDOR_LLM_PROVIDERS } from './providers.js';
 
 /**
  * What a page says when part of an agent runs on a simulated vendor (docs/provider-keys.md, "Simulated
@@ -14,7 +14,7 @@ export type StandInCapability = (typeof STAND_IN_CAPABILITIES)[number];
 /** The vendors of each capability, in the order a notice lists them. */
 export const STAND_IN_VENDOR_IDS: Record<StandInCapability, readonly string[]> = {
   stt: STT_PROVIDERS,
-  llm: LLM_PROVIDERS,
+  llm: VENDOR_LLM_PROVIDERS,
   tts: TTS_PROVIDERS,
   telephony: ['twilio'],
 };

@@ -11,7 +11,8 @@ import { assertToolsOfWorkspace } from './agents.js';
 
 /**
  * The agent a call will run, with its `agent_overrides` (their `tool_ids` must be the workspace's, 400
- * otherwise, as for an update).
+ * otherwise, as for an update). An override may switch to `custom` only on an agent saved with its
+ * endpoint: the overrides cannot name one (lib/domain/agent-overrides.ts), so no call reaches an unchecked URL.
  */
 export async function agentForCall(deps: Pick<Deps, 'db'>, workspaceId: string, agent: Agent, overrides: AgentOverrides | undefined): Promise<Agent> {
   if (!overrides) return agent;
@@ -20,6 +21,9 @@ export async function agentForCall(deps: Pick<Deps, 'db'>, workspaceId: string, 
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     throw new ValidationError((error.details as readonly ErrorDetail[]).map((d) => ({ ...d, field: `agent_overrides.${d.field}` })));
+  }
+  if (overrides.llm_provider === 'custom' && !agent.llm_base_url) {
+    throw new ValidationError([{ field: 'agent_overrides.llm_provider', message: 'the agent has no llm_base_url: save the custom endpoint on the agent first' }]);
   }
   return withOverrides(agent, overrides);
 }

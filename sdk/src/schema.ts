@@ -1286,7 +1286,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            llm_provider: "openai" | "anthropic" | "google";
+            llm_provider: "openai" | "anthropic" | "google" | "custom";
             llm_model: string;
             /** @enum {string} */
             tts_provider: "elevenlabs" | "deepgram" | "cartesia";
@@ -1318,6 +1318,8 @@ export interface components {
                 };
             } | null;
             tool_ids?: string[] | null;
+            llm_base_url?: string | null;
+            llm_api_key?: string | null;
             tts_voice_id: string;
             /**
              * @default agent_speaks_first
@@ -1424,8 +1426,10 @@ export interface components {
         AgentCreate: {
             name: string;
             /** @enum {string} */
-            llm_provider: "openai" | "anthropic" | "google";
+            llm_provider: "openai" | "anthropic" | "google" | "custom";
             llm_model: string;
+            llm_base_url?: string;
+            llm_api_key?: string;
             /** @enum {string} */
             tts_provider: "elevenlabs" | "deepgram" | "cartesia";
             tts_voice_id?: string;
@@ -1554,7 +1558,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            llm_provider: "openai" | "anthropic" | "google";
+            llm_provider: "openai" | "anthropic" | "google" | "custom";
             llm_model: string;
             /** @enum {string} */
             tts_provider: "elevenlabs" | "deepgram" | "cartesia";
@@ -1586,6 +1590,8 @@ export interface components {
                 };
             } | null;
             tool_ids?: string[] | null;
+            llm_base_url?: string | null;
+            llm_api_key?: string | null;
         };
         /**
          * @example {
@@ -1603,7 +1609,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            llm_provider: "openai" | "anthropic" | "google";
+            llm_provider: "openai" | "anthropic" | "google" | "custom";
             llm_model: string;
             /** @enum {string} */
             tts_provider: "elevenlabs" | "deepgram" | "cartesia";
@@ -1623,14 +1629,20 @@ export interface components {
          *       },
          *       "turn_taking": {
          *         "unfinished_wait_ms": 2500
-         *       }
+         *       },
+         *       "llm_provider": "custom",
+         *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+         *       "llm_model": "bayview-receptionist-8b",
+         *       "llm_api_key": "sk-bayview-2f9c41d7e8a0"
          *     }
          */
         AgentUpdate: {
             name?: string;
             /** @enum {string} */
-            llm_provider?: "openai" | "anthropic" | "google";
+            llm_provider?: "openai" | "anthropic" | "google" | "custom";
             llm_model?: string;
+            llm_base_url?: string | null;
+            llm_api_key?: string | null;
             /** @enum {string} */
             tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
             tts_voice_id?: string;
@@ -2147,11 +2159,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
-            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes except llm_base_url and llm_api_key): a different first message, voice, model, maximum duration (docs/calls.md) */
             agent_overrides?: {
                 name?: string;
                 /** @enum {string} */
-                llm_provider?: "openai" | "anthropic" | "google";
+                llm_provider?: "openai" | "anthropic" | "google" | "custom";
                 llm_model?: string;
                 /** @enum {string} */
                 tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
@@ -2825,11 +2837,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
-            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes except llm_base_url and llm_api_key): a different first message, voice, model, maximum duration (docs/calls.md) */
             agent_overrides?: {
                 name?: string;
                 /** @enum {string} */
-                llm_provider?: "openai" | "anthropic" | "google";
+                llm_provider?: "openai" | "anthropic" | "google" | "custom";
                 llm_model?: string;
                 /** @enum {string} */
                 tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
@@ -2959,11 +2971,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
-            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes): a different first message, voice, model, maximum duration (docs/calls.md) */
+            /** @description Agent fields for this call only (any field PATCH /api/agents/{id} takes except llm_base_url and llm_api_key): a different first message, voice, model, maximum duration (docs/calls.md) */
             agent_overrides?: {
                 name?: string;
                 /** @enum {string} */
-                llm_provider?: "openai" | "anthropic" | "google";
+                llm_provider?: "openai" | "anthropic" | "google" | "custom";
                 llm_model?: string;
                 /** @enum {string} */
                 tts_provider?: "elevenlabs" | "deepgram" | "cartesia";
@@ -4368,7 +4380,11 @@ export interface operations {
                  *       },
                  *       "turn_taking": {
                  *         "unfinished_wait_ms": 2500
-                 *       }
+                 *       },
+                 *       "llm_provider": "custom",
+                 *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+                 *       "llm_model": "bayview-receptionist-8b",
+                 *       "llm_api_key": "sk-bayview-2f9c41d7e8a0"
                  *     }
                  */
                 "application/json": components["schemas"]["AgentUpdate"];
@@ -4388,8 +4404,8 @@ export interface operations {
                      * @example {
                      *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
                      *       "name": "Appointment reminder",
-                     *       "llm_provider": "openai",
-                     *       "llm_model": "gpt-4o-mini",
+                     *       "llm_provider": "custom",
+                     *       "llm_model": "bayview-receptionist-8b",
                      *       "tts_provider": "elevenlabs",
                      *       "stt_provider": "deepgram",
                      *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
@@ -4419,7 +4435,9 @@ export interface operations {
                      *       },
                      *       "turn_taking": {
                      *         "unfinished_wait_ms": 2500
-                     *       }
+                     *       },
+                     *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+                     *       "llm_api_key": "********"
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];

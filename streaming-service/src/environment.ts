@@ -1,4 +1,5 @@
 import { withTelephony, type Deps } from '../../lib/deps.js';
+import type { CustomLlmEndpoint } from '../../lib/vendors/llm/index.js';
 import type { LlmProvider, LlmProviderId } from '../../lib/vendors/llm/port.js';
 import type { SttProvider, SttProviderId } from '../../lib/vendors/stt/port.js';
 import type { TtsProvider, TtsProviderId } from '../../lib/vendors/tts/port.js';
@@ -27,6 +28,8 @@ import { describeError, log } from '../../lib/observability/log.js';
 import { optOutNumber } from '../../lib/services/dnc.js';
 import { normalizePhone } from '../../lib/domain/phone.js';
 import type { Call } from '../../lib/domain/call.js';
+import type { SecretBox } from '../../lib/store/secret-box.js';
+import type { CallSetup } from './call/types.js';
 import type { ClaimedCall, StreamingEnvironment } from './service.js';
 
 /** A chat's summary: the call prompt speaks of a phone call. */
@@ -37,7 +40,8 @@ const CHAT_SUMMARY_PROMPT =
 /** Builds one call's vendor providers from the agent's provider ids and the workspace's own keys. */
 export interface ProviderFactory {
   stt(id: SttProviderId, keys?: WorkspaceProviderKeys): SttProvider;
-  llm(id: LlmProviderId, keys?: WorkspaceProviderKeys): LlmProvider;
+  /** `custom`: the agent's own endpoint, for `llm_provider: "custom"` (docs/vendors-llm.md). */
+  llm(id: LlmProviderId, keys?: WorkspaceProviderKeys, custom?: CustomLlmEndpoint): LlmProvider;
   tts(id: TtsProviderId, keys?: WorkspaceProviderKeys): TtsProvider;
 }
 
@@ -121,7 +125,7 @@ export function platformEnvironment(
       };
       return {
         stt: providers.stt(agent.stt_provider, keys),
-        llm: providers.llm(agent.llm_provider, keys),
+        llm: providers.llm(agent.llm_provider, keys, customEndpoint(setup, secrets, deps.config.TOOL_ALLOWED_HOSTS)),
         tts: providers.tts(agent.tts_provider, keys),
         ttsFallbacks: (agent.fallback?.tts ?? []).map((f) => ({ provider: providers.tts(f.provider, keys), voiceId: f.voice_id ?? DEFAULT_VOICE[f.provider] })),
         sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider, keys)),
@@ -159,6 +163,29 @@ export function platformEnvironment(
       });
       return endConnectedCall(deps, measured, { llm: services.llm, agent: outcome.setup.agent });
     },
+  };
+}
+
+/**
+ * A custom model's endpoint for this call: the agent's base URL (checked again at every request), its key
+ * opened, and the call's context sent as headers. A key that cannot be opened leaves the endpoint out, so
+ * the turn fails as an unconfigured vendor does (to the fallback models), and the log names no key.
+ */
+function customEndpoint(setup: CallSetup, secrets: SecretBox, allowedHosts: readonly string[]): CustomLlmEndpoint | undefined {
+  const { agent } = setup;
+  if (agent.llm_provider !== 'custom' || !agent.llm_base_url) return undefined;
+  let apiKey: string | undefined;
+  try {
+    apiKey = agent.llm_api_key ? secrets.open(agent.llm_api_key, setup.workspaceId) : undefined;
+  } catch (error) {
+    log('warn', 'the custom model key is unreadable; the turn goes to the fallback models', { workspaceId: setup.workspaceId, agentId: agent._id, ...describeError(error) });
+    return undefined;
+  }
+  return {
+    baseUrl: agent.llm_base_url,
+    ...(apiKey !== undefined && { apiKey }),
+    context: { callId: setup.callId, agentId: agent._id, ...(setup.variables && { variables: setup.variables }), ...(setup.metadata && { metadata: setup.metadata }) },
+    allowedHosts,
   };
 }
 

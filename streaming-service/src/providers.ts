@@ -14,7 +14,7 @@ import type { ProviderFactory } from './environment.js';
 export function vendorProviders(config: Config): ProviderFactory {
   return {
     stt: (id, keys) => createSttProvider(id, configWithWorkspaceKeys(config, keys)),
-    llm: (id, keys) => createLlmProvider(id, configWithWorkspaceKeys(config, keys)),
+    llm: (id, keys, custom) => createLlmProvider(id, configWithWorkspaceKeys(config, keys), {}, custom),
     tts: (id, keys) => createTtsProvider(id, configWithWorkspaceKeys(config, keys)),
   };
 }

@@ -81,6 +81,37 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await context.close();
   });
 
+  it('Agents: a custom OpenAI-compatible model takes a URL, a model name and a key; a private URL is refused with the reason', async () => {
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'agent-custom-llm');
+    await page.getByRole('link', { name: 'New agent' }).first().click();
+    await page.getByRole('heading', { name: 'New agent' }).waitFor();
+    await fill(page, 'Name', 'Own brain');
+    await page.getByLabel('Language model provider').selectOption({ label: 'Custom (OpenAI-compatible)' });
+    await fill(page, 'Model', 'llama3.1:8b');
+    await fill(page, 'Model server URL', 'http://10.0.0.7/v1');
+    await fill(page, 'API key (optional)', 'sk-own-model-0123456789');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    const refused = page.getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/llm_base_url.*private, loopback/);
+    await checkScreen(page, 'agent-custom-refused', ['.notice-error']);
+    await fill(page, 'Model server URL', 'https://llm.example.com/v1');
+    await page.locator('main h1').scrollIntoViewIfNeeded();
+    await checkScreen(page, 'agent-custom', ['main h1', 'input[type="url"]', 'input[type="password"]']);
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.waitForURL(/\/dashboard\/agents\/agt_/);
+    const agentId = page.url().split('/').pop()!;
+    const stored = await rig.p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`);
+    expect(stored.body).toMatchObject({ llm_provider: 'custom', llm_model: 'llama3.1:8b', llm_base_url: 'https://llm.example.com/v1', llm_api_key: '********' });
+    // The edit page holds the mask, never the key, and says one is stored.
+    await page.getByText('A key is stored; type a new one to replace it.').waitFor();
+    expect(await page.getByLabel('API key (optional)').inputValue()).toBe('********');
+    expect(await page.content()).not.toContain('sk-own-model');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("Agents: the agent's tools are every workspace tool by default, or the ones ticked", async () => {
     const { context, page, problems } = await openDashboard(rig.browser);
     const user = await rig.newUser(page, 'agent-tools');

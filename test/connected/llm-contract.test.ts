@@ -10,11 +10,11 @@ import { loadConfig, type Config } from '../../lib/config.js';
 import { startLlmStandins, type LlmStandins } from '../../lib/local/standins/llm.js';
 import type { RecordedLlmRequest } from '../../lib/local/standins/llm-script.js';
 import { createLlmProvider, type LlmMetrics, type LlmOptions } from '../../lib/vendors/llm/index.js';
-import type { LlmEvent, LlmMessage, LlmProvider, LlmProviderId, LlmRequest, LlmToolCall, LlmToolSpec } from '../../lib/vendors/llm/port.js';
+import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolCall, LlmToolSpec, VendorLlmProviderId } from '../../lib/vendors/llm/port.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
 
 interface Variant {
-  readonly provider: LlmProviderId;
+  readonly provider: VendorLlmProviderId;
   readonly standin: boolean;
   readonly model: string;
   readonly keyName: 'OPENAI_API_KEY' | 'ANTHROPIC_API_KEY' | 'GOOGLE_API_KEY';
@@ -32,7 +32,7 @@ const REAL_MODELS = {
   anthropic: process.env.LLM_TEST_ANTHROPIC_MODEL ?? 'claude-haiku-4-5',
   google: process.env.LLM_TEST_GOOGLE_MODEL ?? 'gemini-2.5-flash-lite',
 } as const;
-const PROVIDERS: readonly LlmProviderId[] = ['openai', 'anthropic', 'google'];
+const PROVIDERS: readonly VendorLlmProviderId[] = ['openai', 'anthropic', 'google'];
 
 const WEATHER: LlmToolSpec = {
   name: 'get_weather',

@@ -4,13 +4,14 @@
  * each STT, LLM and TTS provider at least once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_VOICE, type LLM_PROVIDERS, type STT_PROVIDERS, type TTS_PROVIDERS } from '../../lib/domain/agent.js';
+import { DEFAULT_VOICE, type STT_PROVIDERS, type TTS_PROVIDERS } from '../../lib/domain/agent.js';
+import type { VENDOR_LLM_PROVIDERS } from '../../lib/domain/providers.js';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { defaultReply } from '../../lib/local/standins/llm-script.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
 
-type Combo = [(typeof STT_PROVIDERS)[number], (typeof LLM_PROVIDERS)[number], (typeof TTS_PROVIDERS)[number]];
+type Combo = [(typeof STT_PROVIDERS)[number], (typeof VENDOR_LLM_PROVIDERS)[number], (typeof TTS_PROVIDERS)[number]];
 const COMBOS: Combo[] = [
   ['deepgram', 'openai', 'elevenlabs'],
   ['assemblyai', 'anthropic', 'deepgram'],
@@ -19,7 +20,7 @@ const COMBOS: Combo[] = [
 ];
 
 /** A model each LLM vendor's stand-in knows (the stand-ins refuse unknown models, as the vendors do). */
-const MODEL: Record<(typeof LLM_PROVIDERS)[number], string> = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5', google: 'gemini-2.5-flash' };
+const MODEL: Record<(typeof VENDOR_LLM_PROVIDERS)[number], string> = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5', google: 'gemini-2.5-flash' };
 
 let vp: VoicePlatform;
 

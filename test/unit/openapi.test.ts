@@ -99,7 +99,7 @@ describe('OpenAPI document', () => {
     expect(create.additionalProperties).toBe(false);
     expect(create.required).toContain('name');
     expect(create.required).not.toContain('system_prompt');
-    expect(create.properties.llm_provider.enum).toEqual(['openai', 'anthropic', 'google']);
+    expect(create.properties.llm_provider.enum).toEqual(['openai', 'anthropic', 'google', 'custom']);
     const list = doc.paths['/api/agents'].get.parameters;
     const limit = list.find((p: { name: string }) => p.name === 'limit');
     expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } });

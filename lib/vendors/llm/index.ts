@@ -2,11 +2,13 @@ import type { Config } from '../../config.js';
 import { VendorError } from '../shared/errors.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicLlm } from './anthropic.js';
 import type { LlmOptions } from './base.js';
+import { CustomLlm, type CustomLlmEndpoint } from './custom.js';
 import { GOOGLE_DEFAULT_BASE_URL, GoogleLlm } from './google.js';
 import { OPENAI_DEFAULT_BASE_URL, OpenAiLlm } from './openai.js';
 import type { LlmEvent, LlmProvider, LlmProviderId } from './port.js';
 
 export type { LlmMetrics, LlmOptions } from './base.js';
+export type { CustomLlmContext, CustomLlmEndpoint } from './custom.js';
 export { DEFAULT_LLM_OPTIONS } from './base.js';
 export type * from './port.js';
 
@@ -17,9 +19,12 @@ export type * from './port.js';
  *
  * A vendor without a key still gets a provider: its `stream` fails with a non-retryable `VendorError`, so
  * an agent naming an unconfigured vendor fails its own call, not the process (as the other ports do).
+ * `custom` is the agent's own endpoint (`custom`, built from the agent by the caller), not the config's.
  */
-export function createLlmProvider(id: LlmProviderId, config: Config, options: Partial<LlmOptions> = {}): LlmProvider {
+export function createLlmProvider(id: LlmProviderId, config: Config, options: Partial<LlmOptions> = {}, custom?: CustomLlmEndpoint): LlmProvider {
   switch (id) {
+    case 'custom':
+      return custom ? new CustomLlm(custom, options) : unconfigured(id, 'the agent\'s llm_base_url');
     case 'openai':
       return config.OPENAI_API_KEY
         ? new OpenAiLlm({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL }, options)

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { type ClientOptions } from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
@@ -19,10 +19,11 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  * from the extra chunk `stream_options.include_usage` adds before `[DONE]`.
  */
 export class OpenAiLlm extends BaseLlm {
-  readonly id = 'openai' as const;
+  readonly id: 'openai' | 'custom' = 'openai';
   private readonly client: OpenAI;
 
-  constructor(endpoint: VendorEndpoint, options: Partial<LlmOptions> = {}) {
+  /** `client` adds SDK options: the custom endpoint's pinned fetch and headers (custom.ts). */
+  constructor(endpoint: VendorEndpoint, options: Partial<LlmOptions> = {}, client: Partial<ClientOptions> = {}) {
     super(options);
     this.client = new OpenAI({
       apiKey: endpoint.apiKey,
@@ -32,6 +33,7 @@ export class OpenAiLlm extends BaseLlm {
       // Explicit nulls: otherwise the SDK reads OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment.
       organization: null,
       project: null,
+      ...client,
     });
   }
 
@@ -62,7 +64,7 @@ export class OpenAiLlm extends BaseLlm {
   }
 
   protected mapError(error: unknown): VendorError {
-    return mapOpenAiError(error);
+    return mapOpenAiError(error, this.id);
   }
 }
 
@@ -155,9 +157,9 @@ export class ToolCallAccumulator {
 }
 
 /** SDK errors to VendorError: the status decides; a connection error or timeout has none and is retryable. */
-export function mapOpenAiError(error: unknown): VendorError {
+export function mapOpenAiError(error: unknown, vendor: 'openai' | 'custom' = 'openai'): VendorError {
   if (error instanceof OpenAI.APIError) {
-    return vendorErrorFromStatus('openai', error.message, error.status, error, retryAfterMs(error.headers));
+    return vendorErrorFromStatus(vendor, error.message, error.status, error, retryAfterMs(error.headers));
   }
-  return unexpectedError('openai', error);
+  return unexpectedError(vendor, error);
 }

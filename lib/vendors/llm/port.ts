@@ -1,6 +1,8 @@
-import type { LLM_PROVIDERS } from '../../domain/agent.js';
+import type { LLM_PROVIDERS, VENDOR_LLM_PROVIDERS } from '../../domain/providers.js';
 
 export type LlmProviderId = (typeof LLM_PROVIDERS)[number];
+/** The vendors the platform holds keys for and runs stand-ins of (not `custom`, the agent's own endpoint). */
+export type VendorLlmProviderId = (typeof VENDOR_LLM_PROVIDERS)[number];
 
 export interface LlmToolCall {
   /** The vendor's id for the call, echoed in the tool result. */

@@ -34,6 +34,7 @@ export const LLM_PROVIDERS: readonly (readonly [LlmProvider, string])[] = [
   ['openai', 'OpenAI'],
   ['anthropic', 'Anthropic'],
   ['google', 'Google Gemini'],
+  ['custom', 'Custom (OpenAI-compatible)'],
 ];
 
 export const STT_PROVIDERS: readonly (readonly [SttProvider, string])[] = [

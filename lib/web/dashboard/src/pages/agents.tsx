@@ -16,6 +16,9 @@ type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' 
   tts_voice_id: string;
   max_duration_seconds: string;
   tool_ids: string[] | null;
+  /** Custom models only; the key reads back as ******** once set (the API never returns it). */
+  llm_base_url: string;
+  llm_api_key: string;
 };
 
 const NEW_AGENT: Draft = {
@@ -30,6 +33,8 @@ const NEW_AGENT: Draft = {
   recording_enabled: true,
   max_duration_seconds: '',
   tool_ids: null,
+  llm_base_url: '',
+  llm_api_key: '',
 };
 
 const label = (options: readonly (readonly [string, string])[], value: string) => options.find(([v]) => v === value)?.[1] ?? value;
@@ -183,13 +188,17 @@ function toDraft(agent: Agent): Draft {
     if (value !== undefined) (draft as Record<string, unknown>)[key] = key === 'max_duration_seconds' ? String(value) : value;
   }
   if (agent.max_duration_seconds === undefined) draft.max_duration_seconds = '';
+  draft.llm_base_url = agent.llm_base_url ?? '';
+  draft.llm_api_key = agent.llm_api_key ?? '';
   return draft;
 }
 
 /** The create body: every field of the form (the tool list only when some were picked). */
 function body(draft: Draft): Schemas['AgentCreate'] {
-  const { max_duration_seconds, tool_ids, ...fields } = draft;
-  return { ...fields, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}), ...(tool_ids === null ? {} : { tool_ids }) };
+  const { max_duration_seconds, tool_ids, llm_base_url, llm_api_key, ...fields } = draft;
+  // The endpoint and key belong to a custom model; switching to a vendor drops them (the API removes both).
+  const own = draft.llm_provider === 'custom' ? { ...(llm_base_url ? { llm_base_url } : {}), ...(llm_api_key ? { llm_api_key } : {}) } : {};
+  return { ...fields, ...own, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}), ...(tool_ids === null ? {} : { tool_ids }) };
 }
 
 /** The update body: only what changed. */
@@ -292,7 +301,11 @@ function AgentForm({ original }: { original?: Agent }) {
               options={LLM_PROVIDERS}
               onChange={(e) => setDraft((d) => ({ ...d, llm_provider: chosen(LLM_PROVIDERS, e.target.value) ?? d.llm_provider, llm_model: defaultModel(e.target.value) }))}
             />
-            <Select label="Model" value={draft.llm_model} options={withCurrent(LLM_MODELS[draft.llm_provider] ?? [], draft.llm_model)} onChange={(e) => set('llm_model', e.target.value)} />
+            {draft.llm_provider === 'custom' ? (
+              <TextField label="Model" required maxLength={100} placeholder="llama3.1:8b" hint="The model name your server expects." value={draft.llm_model} onChange={(e) => set('llm_model', e.target.value)} />
+            ) : (
+              <Select label="Model" value={draft.llm_model} options={withCurrent(LLM_MODELS[draft.llm_provider] ?? [], draft.llm_model)} onChange={(e) => set('llm_model', e.target.value)} />
+            )}
             <Select label="Speech recognition" value={draft.stt_provider} options={STT_PROVIDERS} onChange={(e) => set('stt_provider', chosen(STT_PROVIDERS, e.target.value) ?? draft.stt_provider)} />
             <Select
               label="Voice provider"
@@ -301,6 +314,29 @@ function AgentForm({ original }: { original?: Agent }) {
               onChange={(e) => setDraft((d) => ({ ...d, tts_provider: chosen(TTS_PROVIDERS, e.target.value) ?? d.tts_provider, tts_voice_id: defaultVoice(e.target.value) }))}
             />
           </div>
+          {draft.llm_provider === 'custom' ? (
+            <div className="grid-2">
+              <TextField
+                label="Model server URL"
+                type="url"
+                required
+                maxLength={2000}
+                placeholder="https://llm.example.com/v1"
+                hint="The base URL of an OpenAI-compatible Chat Completions API (https; docs/vendors-llm.md)."
+                value={draft.llm_base_url}
+                onChange={(e) => set('llm_base_url', e.target.value)}
+              />
+              <TextField
+                label="API key (optional)"
+                type="password"
+                autoComplete="off"
+                maxLength={4096}
+                hint={original?.llm_api_key ? 'A key is stored; type a new one to replace it.' : 'Sent as a Bearer token; stored encrypted and never shown again.'}
+                value={draft.llm_api_key}
+                onChange={(e) => set('llm_api_key', e.target.value)}
+              />
+            </div>
+          ) : null}
           <VoicePicker provider={draft.tts_provider} value={draft.tts_voice_id} onChange={(v) => set('tts_voice_id', v)} />
           <PromptEditor
             label="First message"
