@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { redactSecrets, VendorError } from '../../lib/vendors/shared/errors.js';
+import { redactSecrets, redactValue, VendorError } from '../../lib/vendors/shared/errors.js';
+import { CustomLlm } from '../../lib/vendors/llm/custom.js';
 import { TelephonyError } from '../../lib/vendors/telephony/port.js';
 import { mapOpenAiError } from '../../lib/vendors/llm/openai.js';
 import { describeError } from '../../lib/observability/log.js';
@@ -78,5 +79,23 @@ describe('VendorError', () => {
   it('telephony errors too', () => {
     const error = new TelephonyError(`Authenticate: Bearer ${hex(32)}`, { vendor: 'twilio', kind: 'auth', status: 401 });
     expect(error.message).toBe('twilio: Authenticate: Bearer [redacted]');
+  });
+});
+
+describe('a customer\'s own key, of any shape', () => {
+  it('is scrubbed from an error and its causes wherever it appears', () => {
+    const cause = new Error('upstream said: key tiny42 is not valid (tiny42)');
+    const error = redactValue(new VendorError('custom', 'refused tiny42', false, 401, { cause }), 'tiny42');
+    expect(error.message).toBe('custom: refused [redacted]');
+    expect(cause.message).toBe('upstream said: key [redacted] is not valid ([redacted])');
+    expect(describeError(error).toString()).not.toContain('tiny42');
+  });
+
+  it('never survives the custom model adapter, whatever the server echoes', () => {
+    const llm = new CustomLlm({ baseUrl: 'https://llm.example/v1', apiKey: 'tiny42', context: { callId: 'call_1', agentId: 'agt_1' }, allowedHosts: [] });
+    const echoed = new OpenAI.APIError(401, { error: { message: 'Bad key tiny42' } }, 'Bad key tiny42', new Headers());
+    const mapped = (llm as unknown as { mapError(e: unknown): VendorError }).mapError(echoed);
+    expect(mapped).toBeInstanceOf(VendorError);
+    expect(`${mapped.message} ${JSON.stringify(describeError(mapped))}`).not.toContain('tiny42');
   });
 });

@@ -1,6 +1,6 @@
 import { pinnedFetch } from '../../outbound/pinned-fetch.js';
 import { ToolTargetRefusedError, type Resolver } from '../../outbound/target-guard.js';
-import { VendorError } from '../shared/errors.js';
+import { redactValue, VendorError } from '../shared/errors.js';
 import type { LlmOptions } from './base.js';
 import { OpenAiLlm } from './openai.js';
 
@@ -62,15 +62,23 @@ export function contextHeaders(context: CustomLlmContext): Record<string, string
 export class CustomLlm extends OpenAiLlm {
   override readonly id = 'custom' as const;
 
+  private readonly apiKey: string | undefined;
+
   constructor(endpoint: CustomLlmEndpoint, options: Partial<LlmOptions> = {}) {
     super({ apiKey: endpoint.apiKey ?? 'unused', baseUrl: endpoint.baseUrl }, options, {
       fetch: pinnedFetch(endpoint.allowedHosts, endpoint.resolver),
       // Without a key the SDK would still send "Bearer unused"; null leaves the header out.
       defaultHeaders: { ...contextHeaders(endpoint.context), ...(endpoint.apiKey === undefined && { authorization: null }) },
     });
+    this.apiKey = endpoint.apiKey;
   }
 
   protected override mapError(error: unknown): VendorError {
+    // The customer's key is theirs, of any shape: a server that echoes it back must not put it in a log.
+    return redactValue(this.mapped(error), this.apiKey);
+  }
+
+  private mapped(error: unknown): VendorError {
     // A refused address stays refused: no retry, straight to the fallback models.
     for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth += 1) {
       if (e instanceof ToolTargetRefusedError) return new VendorError('custom', e.message, false, undefined, { cause: e });

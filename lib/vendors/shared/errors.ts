@@ -39,17 +39,27 @@ export function redactSecrets(text: string): string {
  * `describeError` logs the cause chain). The objects stay what they were, so checks on their type or code
  * (a network error's cause) still work.
  */
-function redactCauses(cause: unknown): void {
+function redactCauses(cause: unknown, scrub: (text: string) => string = redactSecrets): void {
   const seen = new Set<unknown>();
   for (let e = cause, depth = 0; e instanceof Error && !seen.has(e) && depth < 8; e = e.cause, depth += 1) {
     seen.add(e);
     try {
-      e.message = redactSecrets(e.message);
-      if (typeof e.stack === 'string') e.stack = redactSecrets(e.stack);
+      e.message = scrub(e.message);
+      if (typeof e.stack === 'string') e.stack = scrub(e.stack);
     } catch {
       // A frozen error cannot be scrubbed; it is still only reached through ours.
     }
   }
+}
+
+/**
+ * Scrubs one known secret (a customer's own key, of any shape) from an error and its causes, in place: for
+ * a server that echoes the key it was sent, which {@link redactSecrets} may not recognise as key-shaped.
+ */
+export function redactValue<E extends Error>(error: E, secret: string | undefined): E {
+  if (!secret) return error;
+  redactCauses(error, (text) => text.split(secret).join(REDACTED));
+  return error;
 }
 
 /**
