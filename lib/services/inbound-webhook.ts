@@ -4,6 +4,7 @@ import type { Agent } from '../domain/agent.js';
 import type { AgentOverrides } from '../domain/agent-overrides.js';
 import { ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import type { InboundAnswerLog } from '../domain/inbound-delivery.js';
 import { INBOUND_WEBHOOK_BUDGET_MS, InboundWebhookAnswer, MAX_INBOUND_ANSWER_BYTES } from '../domain/inbound-webhook.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
 import type { VariableValue } from '../domain/template.js';
@@ -111,6 +112,13 @@ export async function askInboundWebhook(
   }
   const at = new Date().toISOString();
   const latencyMs = Date.now() - started;
+  const answeredBy = routing ? (routing.kind === 'connect' ? routing.agent._id : undefined) : fallback?._id;
+  const inbound: InboundAnswerLog = {
+    callId: call.callId,
+    outcome: reason ? 'fallback' : routing?.kind === 'reject' ? 'rejected' : 'routed',
+    ...(answeredBy && { agentId: answeredBy }),
+    ...(reason && { reason }),
+  };
   if (reason) log('warn', 'inbound webhook answer not used: the number\'s agent answers', { numberId: number._id, callId: call.callId, reason, latencyMs });
   await putNewDelivery(deps.db, {
     _id: newId('delivery'),
@@ -118,6 +126,7 @@ export async function askInboundWebhook(
     workspaceId: number.workspaceId,
     eventId,
     eventType: 'call.inbound',
+    inbound,
     status: reason ? 'failed' : 'succeeded',
     attempts: [{ at, latencyMs, ...(res.status !== undefined && { status: res.status }), ...(reason && { error: `${reason}; the number's agent answered` }), ...(res.excerpt && { responseExcerpt: res.excerpt.slice(0, RESPONSE_EXCERPT_CHARS) }) }],
     createdAt,
