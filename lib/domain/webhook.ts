@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { BodyWorkspaceId, storedNumber, Timestamp, WorkspaceIdField } from './common.js';
+import type { InboundAnswerLog } from './inbound-delivery.js';
 
 /**
  * Webhook endpoints and the events they receive (docs/webhooks.md). An event is one envelope for every type;
@@ -135,6 +136,8 @@ export interface WebhookDelivery {
   eventId: string;
   /** `call.inbound` for a number's inbound webhook (its `endpointId` is the number's id; docs/telephony.md). */
   eventType: WebhookEventType | 'call.inbound';
+  /** What a `call.inbound` answer did with the call. */
+  inbound?: InboundAnswerLog;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   nextAttemptAt?: string;

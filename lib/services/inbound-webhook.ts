@@ -4,6 +4,7 @@ import type { Agent } from '../domain/agent.js';
 import type { AgentOverrides } from '../domain/agent-overrides.js';
 import { ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import type { InboundAnswerLog } from '../domain/inbound-delivery.js';
 import { INBOUND_WEBHOOK_BUDGET_MS, InboundWebhookAnswer, MAX_INBOUND_ANSWER_BYTES } from '../domain/inbound-webhook.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
 import type { VariableValue } from '../domain/template.js';
@@ -61,7 +62,7 @@ async function decide(deps: InboundDeps, number: PhoneNumber, fallback: Agent | 
   const answer = parsed.data;
   if (answer.reject) return { kind: 'reject', twiml: answer.reject === 'busy' ? rejectTwiml('busy') : sayAndHangUpTwiml(answer.reject.message) };
   // Another workspace's agent reads exactly as an unknown one.
-  const chosen = answer.agentId ? await findAgent(deps.db, number.workspaceId, answer.agentId) : fallback;
+  const chosen = answer.agentId && answer.agentId !== fallback?._id ? await findAgent(deps.db, number.workspaceId, answer.agentId) : fallback;
   if (!chosen) throw new Unusable(answer.agentId ? `no agent ${answer.agentId} in this workspace` : 'the number has no agent and the answer names none');
   let agent: Agent;
   try {
@@ -79,10 +80,18 @@ async function decide(deps: InboundDeps, number: PhoneNumber, fallback: Agent | 
   };
 }
 
+/** What the ask decided, and its delivery log entry on its way (it never rejects). */
+export interface InboundAsk {
+  /** Undefined: answer with the number's agent, as without a webhook. */
+  readonly routing: InboundRouting | undefined;
+  /** Awaited with the call's own writes, not before them: the caller waits for neither alone. */
+  readonly logged: Promise<void>;
+}
+
 /**
  * POSTs `call.inbound` {from, to, numberId, callId} to the number's webhook and reads its answer within the
- * budget. Undefined (answer with the number's agent, as without a webhook) on a timeout, a refused URL, a
- * non-2xx or an invalid answer, each logged with its reason.
+ * budget. No routing (the number's agent answers) on a timeout, a refused URL, a non-2xx or an invalid
+ * answer, each logged with its reason.
  */
 export async function askInboundWebhook(
   deps: InboundDeps,
@@ -90,9 +99,9 @@ export async function askInboundWebhook(
   fallback: Agent | undefined,
   call: { readonly from: string; readonly callId: string },
   budgetMs: number = INBOUND_WEBHOOK_BUDGET_MS,
-): Promise<InboundRouting | undefined> {
+): Promise<InboundAsk> {
   const url = number.inboundWebhookUrl;
-  if (!url) return undefined;
+  if (!url) return { routing: undefined, logged: Promise.resolve() };
   const started = Date.now();
   const eventId = newId('event', started);
   const createdAt = new Date(started).toISOString();
@@ -111,17 +120,25 @@ export async function askInboundWebhook(
   }
   const at = new Date().toISOString();
   const latencyMs = Date.now() - started;
+  const answeredBy = routing ? (routing.kind === 'connect' ? routing.agent._id : undefined) : fallback?._id;
+  const inbound: InboundAnswerLog = {
+    callId: call.callId,
+    outcome: reason ? 'fallback' : routing?.kind === 'reject' ? 'rejected' : 'routed',
+    ...(answeredBy && { agentId: answeredBy }),
+    ...(reason && { reason }),
+  };
   if (reason) log('warn', 'inbound webhook answer not used: the number\'s agent answers', { numberId: number._id, callId: call.callId, reason, latencyMs });
-  await putNewDelivery(deps.db, {
+  const logged = putNewDelivery(deps.db, {
     _id: newId('delivery'),
     endpointId: number._id,
     workspaceId: number.workspaceId,
     eventId,
     eventType: 'call.inbound',
+    inbound,
     status: reason ? 'failed' : 'succeeded',
     attempts: [{ at, latencyMs, ...(res.status !== undefined && { status: res.status }), ...(reason && { error: `${reason}; the number's agent answered` }), ...(res.excerpt && { responseExcerpt: res.excerpt.slice(0, RESPONSE_EXCERPT_CHARS) }) }],
     createdAt,
     updatedAt: at,
   }).catch((error: unknown) => log('warn', 'inbound webhook delivery not logged', { numberId: number._id, error: String(error) }));
-  return routing;
+  return { routing, logged };
 }

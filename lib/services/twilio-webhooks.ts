@@ -7,7 +7,8 @@ import type { PhoneNumber } from '../domain/phone-number.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
 import { log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
-import { askInboundWebhook } from './inbound-webhook.js';
+import { askInboundWebhook, type InboundRouting } from './inbound-webhook.js';
+import type { Agent } from '../domain/agent.js';
 import { newId } from '../domain/ids.js';
 import { normalizePhone } from '../domain/phone.js';
 import { findFirstPhoneNumberByE164 } from '../store/phone-numbers.js';
@@ -126,7 +127,20 @@ export async function answerVoiceWebhook(deps: WebhookDeps, request: WebhookRequ
   const numberAgent = owned?.agentId ? await findAgent(deps.db, owned.workspaceId, owned.agentId) : undefined;
   // The number's inbound webhook may pick the agent, give the call's data, or reject it (docs/telephony.md).
   const callId = newId('call');
-  const routing = owned ? await askInboundWebhook(deps, owned, numberAgent, { from: normalizePhone(call.From)?.e164 ?? call.From, callId }) : undefined;
+  const asked = owned ? await askInboundWebhook(deps, owned, numberAgent, { from: normalizePhone(call.From)?.e164 ?? call.From, callId }) : undefined;
+  // The ask's log entry is written while the call is answered (docs/benchmarks.md, `inbound`).
+  const [twiml] = await Promise.all([answerInbound(deps, owned, call, callId, asked?.routing, numberAgent), asked?.logged]);
+  return twiml;
+}
+
+async function answerInbound(
+  deps: WebhookDeps,
+  owned: PhoneNumber | undefined,
+  call: z.infer<typeof TwilioVoiceParams>,
+  callId: string,
+  routing: InboundRouting | undefined,
+  numberAgent: Agent | undefined,
+): Promise<string> {
   if (routing?.kind === 'reject') {
     log('info', 'inbound call rejected by the number\'s webhook', { callSid: call.CallSid, numberId: owned?._id });
     return routing.twiml;

@@ -186,13 +186,15 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await context.close();
   });
 
-  it('History: a call’s transcript, summary, cost, latency waterfall, and its recording plays', async () => {
+  it('History: a call’s transcript, summary, cost, latency waterfall, the data it ran with, and its recording plays', async () => {
     const { context, page, problems } = await openDashboard(rig.browser);
     const user = await rig.newUser(page, 'history');
     await addCredits(rig.p.deps.db, user.session.workspace.id, 100);
     // A phone call in the user's workspace, placed with their session key as any API client would.
     const setup = { workspaceId: user.session.workspace.id, apiKey: user.session.apiKey, ...(await rig.p.agentAndNumber(user.session.apiKey)) };
-    const { callId, record } = await placeOutboundCall(rig.p, '+14155550177', { kind: 'answer', lines: ['Hello?'] }, { setup, agentPatch: { recording_enabled: true }, contactName: 'Grace Hopper' });
+    // Started with its own data: variables, a first message for this call only, and metadata (docs/call-data.md).
+    const body = { variables: { first_name: 'Grace', plan: 'gold' }, agent_overrides: { first_message: 'Hello {{first_name}}, this is the clinic calling about your {{plan}} plan.' }, metadata: { crm_id: 'lead-42', vip: true } };
+    const { callId, record } = await placeOutboundCall(rig.p, '+14155550177', { kind: 'answer', lines: ['Hello?'] }, { setup, agentPatch: { recording_enabled: true }, contactName: 'Grace Hopper', body });
     const said = String(record.callTranscript).split('\n');
     expect(said.length).toBeGreaterThan(1);
 
@@ -207,11 +209,20 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
     const transcript = page.locator('.transcript');
     // Each line of the record is a turn of the conversation, agent and caller told apart.
-    await transcript.getByText('Hello Grace Hopper, this is the clinic calling.').waitFor();
+    await transcript.getByText('Hello Grace, this is the clinic calling about your gold plan.').waitFor();
     const turns = await transcript.locator('li').evaluateAll((items) => items.map((li) => `${li.classList.contains('turn-agent') ? 'agent' : 'user'}: ${li.querySelector('p')!.textContent}`));
     expect(turns).toEqual(said);
     await page.getByText('Caller hung up').or(page.getByText('Agent ended the call')).first().waitFor();
     expect(await page.locator('.chart svg rect.stage-llm').count()).toBeGreaterThan(0);
+
+    // What the call ran with: each variable by name, the overridden field by name, the metadata as sent.
+    const data = page.getByRole('region', { name: 'Call data' });
+    await data.scrollIntoViewIfNeeded();
+    const variables = await data.getByTestId('call-variables').locator('dt, dd').allTextContents();
+    expect(variables).toEqual(['first_name', 'Grace', 'plan', 'gold']);
+    expect(await data.getByTestId('call-overrides').locator('code').allTextContents()).toEqual(['first_message']);
+    expect(JSON.parse((await data.getByTestId('call-metadata').textContent())!)).toEqual(body.metadata);
+    await checkScreen(page, 'call-data', ['#call-data-heading', '[data-testid=call-metadata]']);
 
     // The recording: a presigned URL the page's CSP lets the audio element load, and it plays.
     const audio = page.locator('audio');

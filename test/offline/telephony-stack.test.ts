@@ -79,7 +79,7 @@ describe('Twilio credentials in the stack', () => {
       expect(route, key).toBeDefined();
       expect(route!.AuthorizationType ?? 'NONE').toBe('NONE');
     }
-    for (const key of ['GET /api/phone-numbers/available', 'POST /api/phone-numbers/buy', 'POST /api/phone-numbers/import', 'GET /api/phone-numbers', 'GET /api/phone-numbers/{id}', 'PATCH /api/phone-numbers/{id}', 'DELETE /api/phone-numbers/{id}']) {
+    for (const key of ['GET /api/phone-numbers/available', 'POST /api/phone-numbers/buy', 'POST /api/phone-numbers/import', 'GET /api/phone-numbers', 'GET /api/phone-numbers/{id}', 'PATCH /api/phone-numbers/{id}', 'GET /api/phone-numbers/{id}/inbound-deliveries', 'DELETE /api/phone-numbers/{id}']) {
       expect(routes.some((r) => r.RouteKey === key), key).toBe(true);
     }
   });

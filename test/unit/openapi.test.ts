@@ -192,7 +192,8 @@ const ID_OF_TAG: Record<string, string> = {
   Tools: ID_PREFIX.tool,
   Contacts: ID_PREFIX.contact,
   History: ID_PREFIX.call,
-  'Phone numbers': ID_PREFIX.phoneNumber,
+  // Numbers, and the inbound webhook answers listed under a number.
+  'Phone numbers': `(?:${ID_PREFIX.phoneNumber}|${ID_PREFIX.delivery})`,
   Calls: ID_PREFIX.call,
   // Endpoints, and the deliveries listed under an endpoint.
   Events: `(?:${ID_PREFIX.webhookEndpoint}|${ID_PREFIX.delivery})`,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { IdParams, pageEnvelope } from '../../domain/common.js';
+import { InboundDeliveryView } from '../../domain/inbound-delivery.js';
 import { AvailableNumbersQuery, AvailableNumberView, PhoneNumberBought, PhoneNumberBuy, PhoneNumberImport, PhoneNumberImported, PhoneNumberUpdate, PhoneNumberView } from '../../domain/phone-number.js';
 import { WorkspaceQuery, listQuery, route, type RouteSpec } from '../route-spec.js';
 
@@ -12,5 +13,6 @@ export const PHONE_NUMBERS_ROUTES = {
   listPhoneNumbers: route({ method: 'GET', path: '/api/phone-numbers', entry: 'functions/phone-numbers/list.ts', summary: 'List phone numbers, newest first', tag: 'Phone numbers', auth: true, query: listQuery(z.object({})), status: 200, response: pageEnvelope(PhoneNumberView) }),
   getPhoneNumber: route({ method: 'GET', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/get.ts', summary: 'Get a phone number', tag: 'Phone numbers', auth: true, params: IdParams, status: 200, response: PhoneNumberView }),
   updatePhoneNumber: route({ method: 'PATCH', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/update.ts', summary: 'Assign (or with null unassign) the agent that answers inbound calls', tag: 'Phone numbers', auth: true, params: IdParams, body: PhoneNumberUpdate, errors: [422], status: 200, response: PhoneNumberView }),
+  listInboundDeliveries: route({ method: 'GET', path: '/api/phone-numbers/{id}/inbound-deliveries', entry: 'functions/phone-numbers/inbound-deliveries.ts', summary: "The number's inbound webhook answers, newest first: the call, what the answer did (routed, rejected, or fallback and why), the server's status and time", tag: 'Phone numbers', auth: true, params: IdParams, query: listQuery(z.object({})), status: 200, response: pageEnvelope(InboundDeliveryView) }),
   deletePhoneNumber: route({ method: 'DELETE', path: '/api/phone-numbers/{id}', entry: 'functions/phone-numbers/delete.ts', summary: 'Release a number (bought: back to the provider; imported: our webhooks removed)', tag: 'Phone numbers', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
 } as const satisfies Record<string, RouteSpec>;

@@ -3,7 +3,8 @@
  * answered: its answer routes the call to another agent of the workspace with variables and metadata stored
  * on the call, or rejects it (busy, or a message then hang-up) with nothing reserved; a stall past the
  * budget, a non-2xx, an invalid answer or another workspace's agent falls back to the number's agent, and
- * every ask is in the delivery log with why. A private webhook URL is refused and changes nothing.
+ * every ask is in the delivery log with why, which the number's inbound-deliveries route lists to its own
+ * workspace only. A private webhook URL is refused and changes nothing.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -139,6 +140,35 @@ describe('the inbound webhook', () => {
       expect(logged.attempts[0]!.error).toMatch(why);
     }
   }, 60_000);
+
+  it("lists the number's answers newest first (routed, rejected, fallback with why) to its own workspace only", async () => {
+    const s = await withWebhook();
+    answer = json(200, { agentId: s.secondAgentId, variables: { first_name: 'Ada' } });
+    const routed = await callOf(s, (await p.platform.twilio!.ringInbound(s.number, '+14155550705')).body);
+    answer = json(200, { reject: 'busy' });
+    await p.platform.twilio!.ringInbound(s.number, '+14155550706');
+    answer = json(503, { error: 'maintenance' });
+    const fellBack = await callOf(s, (await p.platform.twilio!.ringInbound(s.number, '+14155550707')).body);
+    const res = await p.api(s.apiKey, 'GET', `/api/phone-numbers/${s.numberId}/inbound-deliveries?limit=2`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ total: 3, page: 1, limit: 2 });
+    expect(res.body.data).toEqual([
+      expect.objectContaining({ callId: fellBack._id, outcome: 'fallback', agentId: s.agentId, reason: 'HTTP 503: only a 2xx answer is used', status: 503, responseExcerpt: '{"error":"maintenance"}' }),
+      expect.objectContaining({ outcome: 'rejected', status: 200 }),
+    ]);
+    expect(res.body.data[1].agentId).toBeUndefined();
+    const older = await p.api(s.apiKey, 'GET', `/api/phone-numbers/${s.numberId}/inbound-deliveries?limit=2&page=2`);
+    expect(older.body.data).toEqual([expect.objectContaining({ callId: routed._id, outcome: 'routed', agentId: s.secondAgentId, status: 200 })]);
+    expect(older.body.data[0].reason).toBeUndefined();
+    for (const d of [...res.body.data, ...older.body.data]) expect(d.latencyMs).toEqual(expect.any(Number));
+
+    // Another workspace reads its number's log as a number it does not have.
+    const other = await p.callerSetup(100);
+    const foreign = await p.api(other.apiKey, 'GET', `/api/phone-numbers/${s.numberId}/inbound-deliveries`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('not_found');
+    expect((await p.api(other.apiKey, 'GET', `/api/phone-numbers/${other.numberId}/inbound-deliveries`)).body).toMatchObject({ data: [], total: 0 });
+  }, 30_000);
 
   it('refuses a private or plain-http webhook URL with a 400 naming the field, changing nothing', async () => {
     const s = await p.callerSetup(100);

@@ -10,6 +10,7 @@ import { ContactsPage } from './pages/contacts.js';
 import { CreditsPage } from './pages/credits.js';
 import { MembersPage } from './pages/members.js';
 import { PhoneNumbersPage } from './pages/numbers.js';
+import { PhoneNumberPage } from './pages/number.js';
 import { ToolsPage } from './pages/tools.js';
 import { PlaceCallPage } from './pages/place-call.js';
 import { CampaignsPage } from './pages/campaigns.js';
@@ -43,6 +44,7 @@ function SignedInRoutes() {
         <Route path="tools" element={<ToolsPage />} />
         <Route path="contacts" element={<ContactsPage />} />
         <Route path="phone-numbers" element={<PhoneNumbersPage />} />
+        <Route path="phone-numbers/:id" element={<PhoneNumberPage />} />
         <Route path="calls/new" element={<PlaceCallPage />} />
         <Route path="campaigns" element={<CampaignsPage />} />
         <Route path="campaigns/:id" element={<CampaignPage />} />

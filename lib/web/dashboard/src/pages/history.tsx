@@ -6,6 +6,7 @@ import { chosen } from '../catalog.js';
 import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
 import { call } from '../session.js';
 import { LIVE_REFRESH_MS, liveState, useCall, useLiveCalls } from '../live.js';
+import { CallData } from './call-data.js';
 import { LiveCalls } from './history-live.js';
 import { StandInsNotice } from '../stand-ins.js';
 import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
@@ -266,6 +267,7 @@ export function CallPage() {
                 </section>
               </div>
             </div>
+            <CallData record={r} />
             <section className="card" aria-labelledby="latency-heading">
               <h2 id="latency-heading">Response time per turn</h2>
               {r.turnLatencies && r.turnLatencies.length > 0 ? (

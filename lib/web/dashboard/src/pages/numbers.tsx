@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import type { Schemas } from '../api.js';
 import { call } from '../session.js';
 import { Button, ConfirmDialog, DataTable, Dialog, Empty, ErrorNotice, PageHeader, Pager, QueryView, TextField, formatDate } from '../ui.js';
@@ -152,11 +153,15 @@ function ImportForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-function AssignAgent({ number, agents }: { number: PhoneNumber; agents: readonly { _id: string; name: string }[] }) {
+/** The agent answering a number's calls, saved as it is chosen (the list's rows and the number's page). */
+export function AssignAgent({ number, agents }: { number: PhoneNumber; agents: readonly { _id: string; name: string }[] }) {
   const queries = useQueryClient();
   const assign = useMutation({
     mutationFn: (agentId: string | null) => call((c) => c.PATCH('/api/phone-numbers/{id}', { params: { path: { id: number._id } }, body: { agentId } })),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: ['numbers'] }),
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['numbers'] });
+      void queries.invalidateQueries({ queryKey: ['number', number._id] });
+    },
   });
   return (
     <>
@@ -217,7 +222,17 @@ export function PhoneNumbersPage() {
                 rows={result.data}
                 rowKey={(n) => n._id}
                 columns={[
-                  { header: 'Number', cell: (n) => <code>{n.number}</code> },
+                  {
+                    header: 'Number',
+                    cell: (n) => (
+                      <>
+                        <Link to={`/phone-numbers/${n._id}`}>
+                          <code>{n.number}</code>
+                        </Link>
+                        {n.inbound_webhook_url ? <span className="cell-note">Inbound webhook</span> : null}
+                      </>
+                    ),
+                  },
                   { header: 'Source', cell: (n) => (n.type === 'byot' ? 'Imported' : 'Bought') },
                   { header: 'Answered by', cell: (n) => <AssignAgent number={n} agents={agents.data?.data ?? []} /> },
                   { header: 'Added', cell: (n) => formatDate(n.createdAt) },
