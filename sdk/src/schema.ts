@@ -485,7 +485,7 @@ export interface paths {
         delete: operations["deletePhoneNumber"];
         options?: never;
         head?: never;
-        /** Assign (or with null unassign) the agent that answers inbound calls */
+        /** Assign (or with null unassign) the agent that answers inbound calls, and set or remove the inbound webhook that may route each one */
         patch: operations["updatePhoneNumber"];
         trace?: never;
     };
@@ -6383,7 +6383,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Assign (or with null unassign) the agent that answers inbound calls */
+            /** @description Assign (or with null unassign) the agent that answers inbound calls, and set or remove the inbound webhook that may route each one */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
