@@ -48,9 +48,12 @@ describe('agents', () => {
         '_id', 'name', 'llm_provider', 'llm_model', 'tts_provider', 'tts_voice_id', 'stt_provider', 'system_prompt', 'first_message', 'recording_enabled', 'ambience_enabled',
         // The call controls (docs/telephony.md), with their defaults; max_duration_seconds only when set.
         'voicemail_detection', 'voicemail_action', 'voicemail_message', 'dtmf_shortcuts', 'transfer_mode',
+        // How the call opens (docs/voice-pipeline.md, "The greeting"), with their defaults.
+        'first_message_mode', 'first_message_interruptible',
         'workspaceId', 'createdAt', 'updatedAt',
       ].sort(),
     );
+    expect(res.body).toMatchObject({ first_message_mode: 'agent_speaks_first', first_message_interruptible: false });
     expect(res.body.tts_voice_id).toBe('EXAVITQu4vr4xnSDxMaL');
     expect(res.body.ambience_enabled).toBe(false);
     expect(res.body).toMatchObject({ voicemail_detection: 'off', voicemail_action: 'hang_up', voicemail_message: '', dtmf_shortcuts: {}, transfer_mode: 'cold' });
@@ -116,6 +119,8 @@ describe('agents', () => {
       agentBody(own.workspaceId, { stt_provider: 'whisper' }),
       agentBody(own.workspaceId, { colour: 'blue' }),
       agentBody(own.workspaceId, { recording_enabled: 'yes' }),
+      agentBody(own.workspaceId, { first_message_mode: 'user_speaks_first' }),
+      agentBody(own.workspaceId, { first_message_interruptible: 'no' }),
       { ...agentBody(own.workspaceId), name: undefined },
       { ...agentBody(own.workspaceId), llm_model: undefined },
     ];
