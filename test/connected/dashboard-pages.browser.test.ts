@@ -30,11 +30,13 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     // contactName is a field every contact has; no contact has "plan" yet.
     await page.getByText('No contact has the field “plan”').waitFor();
     await checkScreen(page, 'agent-new', ['main h1', '.voice.selected', '#vars-heading']);
+    await page.getByLabel('How the call opens').selectOption('wait_for_caller');
+    await page.getByLabel('The caller can cut the greeting short').check();
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.waitForURL(/\/dashboard\/agents\/agt_/);
     const agentId = page.url().split('/').pop()!;
     const stored = await rig.p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`);
-    expect(stored.body).toMatchObject({ name: 'Clinic receptionist', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'deepgram', tts_voice_id: 'aura-2-helena-en' });
+    expect(stored.body).toMatchObject({ name: 'Clinic receptionist', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'deepgram', tts_voice_id: 'aura-2-helena-en', first_message_mode: 'wait_for_caller', first_message_interruptible: true });
 
     // The prompt names contactName and plan, and a test call has no contact: the panel asks for both, and a
     // call started without them is refused with the names, under their fields.

@@ -12,7 +12,7 @@ import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, 
 /** An agent as GET /api/agents/{id} answers it (the generated types of sdk/, docs/sdk.md). */
 export type Agent = Schemas['Agent'];
 
-type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'system_prompt' | 'first_message' | 'recording_enabled'> & {
+type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'system_prompt' | 'first_message' | 'first_message_mode' | 'first_message_interruptible' | 'recording_enabled'> & {
   tts_voice_id: string;
   max_duration_seconds: string;
   tool_ids: string[] | null;
@@ -30,12 +30,21 @@ const NEW_AGENT: Draft = {
   tts_voice_id: defaultVoice('deepgram'),
   system_prompt: '',
   first_message: 'Hello {{contactName}}, how can I help you today?',
+  first_message_mode: 'agent_speaks_first',
+  first_message_interruptible: false,
   recording_enabled: true,
   max_duration_seconds: '',
   tool_ids: null,
   llm_base_url: '',
   llm_api_key: '',
 };
+
+/** How a call opens (docs/voice-pipeline.md, "The greeting"). */
+const GREETING_MODES = [
+  ['agent_speaks_first', 'The agent speaks first'],
+  ['wait_for_caller', 'Wait for the caller, then say the first message'],
+  ['model_generated', 'The model writes the greeting'],
+] as const satisfies readonly (readonly [Agent['first_message_mode'], string])[];
 
 const label = (options: readonly (readonly [string, string])[], value: string) => options.find(([v]) => v === value)?.[1] ?? value;
 
@@ -356,6 +365,19 @@ function AgentForm({ original }: { original?: Agent }) {
             knownLoaded={fields.isSuccess}
             hint="Who the agent is and what it should do. {{contactName}}, {{phoneNumber}} and your contacts’ own fields are filled in per call."
           />
+          <div className="grid-2">
+            <Select
+              label="How the call opens"
+              options={GREETING_MODES}
+              value={draft.first_message_mode}
+              onChange={(e) => set('first_message_mode', e.target.value as Draft['first_message_mode'])}
+              hint={draft.first_message_mode === 'model_generated' ? 'The model greets the caller from the system prompt; the first message is not used.' : undefined}
+            />
+            <label className="check">
+              <input type="checkbox" checked={draft.first_message_interruptible} onChange={(e) => set('first_message_interruptible', e.target.checked)} />
+              The caller can cut the greeting short
+            </label>
+          </div>
           <ToolsPicker value={draft.tool_ids} onChange={(ids) => set('tool_ids', ids === null ? null : [...ids])} />
           <div className="grid-2">
             <label className="check">
