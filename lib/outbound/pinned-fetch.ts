@@ -1,6 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Readable, Transform } from 'node:stream';
 import { pinnedLookup, resolveToolTarget, type Resolver } from './target-guard.js';
 
 /** A `fetch` as the MCP SDK's transports take it (its `FetchLike`). */
@@ -60,15 +59,42 @@ function toResponse(res: IncomingMessage, url: URL, cap: number): Response {
     res.resume();
     return new Response(null, { status, headers });
   }
+  // A stream of our own rather than Readable.toWeb: node's adapter still enqueues after the reader cancelled
+  // (an SSE stream closed mid-event), which throws outside any caller.
   let size = 0;
-  const capped = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      done(size > cap ? new Error(`the response from ${url.host} is over ${cap} bytes`) : null, chunk);
+  let done = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const fail = (error: Error) => {
+        if (done) return;
+        done = true;
+        controller.error(error);
+        res.destroy();
+      };
+      res.on('data', (chunk: Buffer) => {
+        if (done) return;
+        size += chunk.length;
+        if (size > cap) return fail(new Error(`the response from ${url.host} is over ${cap} bytes`));
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 1) <= 0) res.pause();
+      });
+      res.on('end', () => {
+        if (done) return;
+        done = true;
+        controller.close();
+      });
+      res.on('error', fail);
+      res.on('aborted', () => fail(new Error(`the connection to ${url.host} was cut`)));
+    },
+    pull() {
+      res.resume();
+    },
+    cancel() {
+      done = true;
+      res.destroy();
     },
   });
-  res.on('error', (error) => capped.destroy(error));
-  const response = new Response(Readable.toWeb(res.pipe(capped)) as ReadableStream<Uint8Array>, { status, headers });
+  const response = new Response(body, { status, headers });
   // Fetch's Response.url is read-only; the SDK reads it to name a redirect it did not follow.
   Object.defineProperty(response, 'url', { value: url.href });
   return response;
