@@ -42,7 +42,7 @@ export const McpToolInfo = z
     description: z.string(),
     inputSchema: z.record(z.string(), z.unknown()),
   })
-  .meta({ id: 'McpToolInfo' });
+  .meta({ description: 'A tool the MCP server listed: its name, description and JSON Schema of its arguments.' });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 
 /** What discovery found: read-only, shown by `GET /api/tools/{id}`. */
@@ -52,7 +52,7 @@ export const McpDiscovery = z
     tools: z.array(McpToolInfo),
     refreshedAt: z.string(),
   })
-  .meta({ id: 'McpDiscovery', description: 'The tools the MCP server listed at the last save or refresh.' });
+  .meta({ description: 'The tools the MCP server listed at the last save or refresh (mcp tools only).' });
 export type McpDiscovery = z.infer<typeof McpDiscovery>;
 
 /** A tool as the server's `tools/list` result carries it (only the fields we read). */
