@@ -70,8 +70,9 @@ const CLIENT_INFO = { name: 'voice-agent-platform', version: '1.0.0' } as const;
 
 /**
  * Connects, runs `use`, closes; at most `timeoutMs` in all. Without a known transport it tries Streamable
- * HTTP first and, when that POST fails with an HTTP 4xx, the HTTP+SSE transport: the fallback the MCP
- * specification gives clients (2025-03-26, Transports, "Backwards Compatibility").
+ * HTTP first and, when that POST fails with an HTTP 4xx, the HTTP+SSE transport: the fallback the SDK
+ * documents for reaching legacy servers (modelcontextprotocol/typescript-sdk docs/client.md, "Transports and
+ * backwards compatibility").
  */
 export async function withMcpClient<T>(
   libs: McpLibs,
