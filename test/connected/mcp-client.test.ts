@@ -8,6 +8,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callMcpTool, listMcpTools, McpServerError } from '../../lib/outbound/mcp.js';
+import { pinnedFetch } from '../../lib/outbound/pinned-fetch.js';
+import { ToolTargetRefusedError } from '../../lib/outbound/target-guard.js';
 import * as libs from '../../lib/outbound/mcp-libs.js';
 import type { Tool } from '../../lib/domain/tool.js';
 import { runMcpAction } from '../../streaming-service/src/tools/mcp.js';
@@ -55,6 +57,19 @@ describe('MCP client', () => {
     expect(await reason(listMcpTools(libs, { url: streamable.url, headers: {} }, { allowedHosts: [], timeoutMs: 5_000 }, 128))).toBe('refused');
     expect(await reason(listMcpTools(libs, { url: 'http://169.254.169.254/mcp', headers: {} }, { allowedHosts: [], timeoutMs: 5_000 }, 128))).toBe('refused');
     expect(streamable.headersSeen.length).toBe(before);
+  });
+
+  it('connects to exactly the address it checked, and refuses a name that resolves to a private one', async () => {
+    // A name resolved (here by a resolver of the test's) to loopback, which TOOL_ALLOWED_HOSTS allows by name.
+    const resolver = async (host: string) => [{ address: host === 'mcp.customer.test' ? '127.0.0.1' : '10.0.0.7', family: 4 as const }];
+    const url = `http://mcp.customer.test:${streamable.port}/mcp`;
+    const { tools } = await listMcpTools(libs, { url, headers: {} }, { allowedHosts: [`mcp.customer.test:${streamable.port}`], timeoutMs: 5_000, resolver }, 128);
+    expect(tools).toHaveLength(3);
+    expect(streamable.headersSeen.at(-1)?.host).toBe(`mcp.customer.test:${streamable.port}`);
+    // The same fetch, a public-looking name whose answer is private: refused before connecting.
+    const refused = await pinnedFetch({ allowedHosts: [], resolver })('http://mcp.rebound.test/mcp').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ToolTargetRefusedError);
+    expect(await reason(listMcpTools(libs, { url: 'http://mcp.rebound.test/mcp', headers: {} }, { allowedHosts: [], timeoutMs: 5_000, resolver }, 128))).toBe('refused');
   });
 
   it('tells a web page, a closed port and a slow tool apart', async () => {
