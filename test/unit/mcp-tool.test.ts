@@ -93,4 +93,12 @@ describe('buildCallTools with mcp tools', () => {
     expect(tools.byName.get('end_call')).toEqual({ kind: 'end_call' });
     expect([...tools.byName.values()].filter((a) => a.kind === 'mcp')).toHaveLength(3 + 1 + 2);
   });
+
+  it('offers at most 128 functions in all, built-ins included, however many servers the agent has', () => {
+    const names = Array.from({ length: 100 }, (_, i) => `t${i}`);
+    const tools = buildCallTools([mcpTool('tool_a', 'A', names), mcpTool('tool_b', 'B', names)], { optOut: true });
+    expect(tools.specs).toHaveLength(128);
+    expect(tools.specs.slice(-3).map((s) => s.name)).toEqual(['send_dtmf', 'opt_out', 'end_call']);
+    expect(tools.specs.filter((s) => s.name.startsWith('a__'))).toHaveLength(100);
+  });
 });

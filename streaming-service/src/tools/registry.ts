@@ -69,6 +69,14 @@ const schema = (params: readonly ToolParameter[]) => ({
   additionalProperties: false,
 });
 
+/**
+ * Most functions one request offers: OpenAI's Chat Completions refuses more than 128 tools. Workspace tools
+ * are at most 30 parameters each but unbounded in number; an mcp tool brings up to 128 functions of its own,
+ * so two servers could pass it. Server tools past it (after room for the built-ins) are not offered.
+ */
+export const MAX_OFFERED_FUNCTIONS = 128;
+const BUILT_IN_ROOM = 3;
+
 /** Builds the model-facing tool list and the name -> action map for one call. */
 export function buildCallTools(tools: readonly Tool[], options: CallToolOptions = {}): CallTools {
   const taken = new Set<string>([END_CALL_TOOL, SEND_DTMF_TOOL, OPT_OUT_TOOL]);
@@ -81,6 +89,7 @@ export function buildCallTools(tools: readonly Tool[], options: CallToolOptions 
       // Each server tool the agent may call is a function of its own, named `<tool>__<server tool>` so two
       // servers (or an HTTP tool) with a tool of the same name never collide; the server's schema is offered as is.
       for (const offered of offeredMcpTools(tool.mcp?.tools ?? [], tool.config?.allowed_tools)) {
+        if (specs.length >= MAX_OFFERED_FUNCTIONS - BUILT_IN_ROOM) break;
         const fn = functionName(`${tool.name}__${offered.name}`, taken);
         specs.push({ name: fn, description: offered.description || tool.description, parameters: offered.inputSchema });
         byName.set(fn, { kind: 'mcp', tool, mcpName: offered.name });
