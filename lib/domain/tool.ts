@@ -122,7 +122,9 @@ export const ToolUpdate = z
     type: toolFields.type.optional(),
     description: toolFields.description.optional(),
     templateId: toolFields.templateId.optional(),
-    config: toolFields.config.optional(),
+    config: ToolConfig.extend({
+      allowed_tools: z.array(McpToolName).max(MAX_MCP_TOOLS).nullable().optional().describe('null: back to every tool the server lists'),
+    }).optional(),
     parameters: toolFields.parameters.optional(),
     workspaceId: WorkspaceIdField.optional(),
   })

@@ -77,15 +77,20 @@ export async function changeTool(
           }),
         )
       : current.config?.headers;
-    mergedConfig = { ...current.config, ...config, ...(headers ? { headers } : {}) };
+    const { allowed_tools: allowed, ...sent } = config;
+    mergedConfig = { ...current.config, ...sent, ...(headers ? { headers } : {}) };
+    // null clears the allow-list: every tool the server lists is offered again.
+    if (allowed === null) delete mergedConfig.allowed_tools;
+    else if (allowed !== undefined) mergedConfig.allowed_tools = allowed;
   }
   const next: Tool = { ...current, ...rest, config: mergedConfig, updatedAt: new Date().toISOString() };
   assertToolIsCoherent(next, policy);
   if (next.type === 'mcp') {
     // A new URL or new headers may reach another server, or the same one with other rights: ask it again.
     const reconnect = next.config?.url !== current.config?.url || JSON.stringify(next.config?.headers ?? {}) !== JSON.stringify(current.config?.headers ?? {}) || !current.mcp;
-    if (reconnect) next.mcp = await discoverFor(next, discover, config?.allowed_tools !== undefined);
-    else if (config?.allowed_tools !== undefined) assertAllowListed(next, current.mcp!);
+    const allowListSent = Array.isArray(config?.allowed_tools);
+    if (reconnect) next.mcp = await discoverFor(next, discover, allowListSent);
+    else if (allowListSent) assertAllowListed(next, current.mcp!);
   }
   return saveTool(db, box, next);
 }

@@ -3594,7 +3594,8 @@ export interface components {
                 settings?: {
                     [key: string]: string | number;
                 };
-                allowed_tools?: string[];
+                /** @description null: back to every tool the server lists */
+                allowed_tools?: string[] | null;
             };
             parameters?: {
                 name: string;

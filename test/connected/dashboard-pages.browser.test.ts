@@ -249,6 +249,12 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     expect(await details.locator('li:has-text("not offered")').count()).toBe(2);
     await details.getByRole('button', { name: 'Refresh tools' }).click();
     await details.getByRole('button', { name: 'Refresh tools', disabled: false }).waitFor();
+    // Back to every tool: the allow-list is cleared, so tools the server adds later are offered too.
+    await details.getByRole('button', { name: 'Edit tool' }).click();
+    await edit.getByLabel('Every tool the server lists').check();
+    await edit.getByRole('button', { name: 'Save server' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    expect((await rig.p.api(user.session.apiKey, 'GET', `/api/tools/${id}`)).body.config.allowed_tools).toBeUndefined();
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -100,6 +100,9 @@ describe('mcp tools', () => {
     expect(changed.body.config.allowed_tools).toEqual(['get_forecast', 'slow']);
     expect(changed.body.config.headers).toEqual({ Authorization: '********' });
     await expectRefusedUnchanged(t.deps.db, 400, () => t.api(ws.apiKey, 'PUT', `/api/tools/${ok.body._id}`, { config: { allowed_tools: ['nope'] } }), 'validation_failed');
+    const cleared = await t.api(ws.apiKey, 'PUT', `/api/tools/${ok.body._id}`, { config: { allowed_tools: null } });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.config).toEqual({ url: weather.url, headers: { Authorization: '********' } });
     await expectRefusedUnchanged(t.deps.db, 400, () => t.api(ws.apiKey, 'PUT', `/api/tools/${ok.body._id}`, { type: 'http', config: { method: 'GET' } }), 'bad_request');
     // An allow-list belongs to mcp tools only.
     await expectRefusedUnchanged(t.deps.db, 400, () => t.api(ws.apiKey, 'POST', '/api/tools', { name: 'H', type: 'http', description: 'd', workspaceId: ws.workspaceId, config: { method: 'GET', url: 'https://api.example.com/x', allowed_tools: ['a'] } }), 'validation_failed');

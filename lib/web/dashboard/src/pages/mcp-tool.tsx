@@ -70,9 +70,9 @@ export function McpToolForm({ tool, onDone }: { tool?: ToolDetail; onDone: () =>
       const sentHeaders = Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.stored && h.value === '' ? MASK : h.value]));
       const config = { url, ...(!tool || headersTouched ? { headers: sentHeaders } : {}) };
       if (tool) {
-        // An allow-list once set stays until another is sent; "every tool" sends them all.
-        const allowed_tools = allTools ? (tool.config?.allowed_tools ? listed : undefined) : ticked;
-        return call((c) => c.PUT('/api/tools/{id}', { params: { path: { id: tool._id } }, body: { name, description, config: { ...config, ...(allowed_tools ? { allowed_tools } : {}) } } }));
+        // "Every tool" clears the allow-list (null), so tools the server adds later are offered too.
+        const allowed_tools = allTools ? (tool.config?.allowed_tools ? null : undefined) : ticked;
+        return call((c) => c.PUT('/api/tools/{id}', { params: { path: { id: tool._id } }, body: { name, description, config: { ...config, ...(allowed_tools !== undefined ? { allowed_tools } : {}) } } }));
       }
       return call((c) => c.POST('/api/tools', { body: { type: 'mcp', name, description, config } }));
     },
