@@ -69,6 +69,19 @@ export class McpServerError extends Error {
 const CLIENT_INFO = { name: 'voice-agent-platform', version: '1.0.0' } as const;
 
 /**
+ * The text without the tool's header values: a server's error page may echo the credential it refused, and
+ * the message goes back to the API caller, the model and the logs, none of which may see it.
+ */
+function redact(text: string, headers: Readonly<Record<string, string>>): string {
+  let out = text;
+  for (const value of Object.values(headers)) {
+    // Also its parts ("Bearer xyz" echoed as just "xyz"); words too short to be secret are left alone.
+    for (const part of [value, ...value.split(/\s+/)]) if (part.length >= 8) out = out.split(part).join('********');
+  }
+  return out;
+}
+
+/**
  * Connects, runs `use`, closes; at most `timeoutMs` in all. Without a known transport it tries Streamable
  * HTTP first and, when that POST fails with an HTTP 4xx, the HTTP+SSE transport: the fallback the SDK
  * documents for reaching legacy servers (modelcontextprotocol/typescript-sdk docs/client.md, "Transports and
@@ -134,7 +147,7 @@ export async function withMcpClient<T>(
   } catch (error) {
     if (error instanceof McpServerError) throw error;
     if (refusal) throw new McpServerError('refused', refusal.message, { cause: error });
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = redact(error instanceof Error ? error.message : String(error), server.headers);
     if (connected) throw new McpServerError('failed', `the MCP server answered with an error: ${detail}`, { cause: error });
     if (!answered) throw new McpServerError('unreachable', `the MCP server could not be reached: ${detail}`, { cause: error });
     throw new McpServerError('invalid', `the server did not answer as an MCP server: ${detail}`, { cause: error });

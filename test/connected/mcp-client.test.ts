@@ -18,12 +18,13 @@ import { startMcpServer, type TestMcpServer } from '../support/mcp-server.js';
 let streamable: TestMcpServer;
 let sse: TestMcpServer;
 let html: TestMcpServer;
+let echo: TestMcpServer;
 
 beforeAll(async () => {
-  [streamable, sse, html] = await Promise.all([startMcpServer(), startMcpServer({ mode: 'sse' }), startMcpServer({ mode: 'html' })]);
+  [streamable, sse, html, echo] = await Promise.all([startMcpServer(), startMcpServer({ mode: 'sse' }), startMcpServer({ mode: 'html' }), startMcpServer({ mode: 'echo' })]);
 });
 afterAll(async () => {
-  await Promise.all([streamable, sse, html].map((s) => s?.close()));
+  await Promise.all([streamable, sse, html, echo].map((s) => s?.close()));
 });
 
 const allow = (s: TestMcpServer) => ({ allowedHosts: [`127.0.0.1:${s.port}`], timeoutMs: 5_000 });
@@ -84,6 +85,16 @@ describe('MCP client', () => {
     expect(await reason(callMcpTool(libs, { url: streamable.url, headers: {} }, { ...allow(streamable), timeoutMs: 500 }, 'slow', {}))).toBe('timeout');
     // The SDK's server answers an unknown tool with an error result, not a protocol error.
     expect((await callMcpTool(libs, { url: streamable.url, headers: {} }, allow(streamable), 'no_such_tool', {})).isError).toBe(true);
+  });
+
+  it("never repeats the tool's header values in an error, even when the server echoes them", async () => {
+    const secret = 'Bearer mcp_live_echo_98765';
+    const error = await callMcpTool(libs, { url: echo.url, headers: { Authorization: secret }, transport: 'streamable_http' }, allow(echo), 'get_forecast', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpServerError);
+    const message = (error as Error).message;
+    expect(message).toContain('invalid credentials: ********');
+    expect(message).not.toContain('mcp_live_echo');
+    expect(echo.headersSeen.at(-1)?.authorization).toBe(secret);
   });
 
   it('runs a call-time action into an answer for the model, failures included', async () => {

@@ -21,6 +21,7 @@ let weather: TestMcpServer;
 let many: TestMcpServer;
 let big: TestMcpServer;
 let html: TestMcpServer;
+let echo: TestMcpServer;
 let closedPort: number;
 /** The weather server's options, changed between a save and a refresh. */
 const weatherOptions: { extraTools: number } = { extraTools: 0 };
@@ -28,11 +29,12 @@ const weatherOptions: { extraTools: number } = { extraTools: 0 };
 const SECRET = 'Bearer mcp_live_abcdef123456';
 
 beforeAll(async () => {
-  [weather, many, big, html] = await Promise.all([
+  [weather, many, big, html, echo] = await Promise.all([
     startMcpServer(weatherOptions),
     startMcpServer({ extraTools: MAX_MCP_TOOLS }),
     startMcpServer({ bigSchemaChars: MAX_MCP_SCHEMA_CHARS }),
     startMcpServer({ mode: 'html' }),
+    startMcpServer({ mode: 'echo' }),
   ]);
   closedPort = await new Promise<number>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -40,13 +42,13 @@ beforeAll(async () => {
       s.close(() => resolve(port));
     });
   });
-  process.env.TOOL_ALLOWED_HOSTS = [weather, many, big, html].map((s) => `127.0.0.1:${s.port}`).concat(`127.0.0.1:${closedPort}`).join(',');
+  process.env.TOOL_ALLOWED_HOSTS = [weather, many, big, html, echo].map((s) => `127.0.0.1:${s.port}`).concat(`127.0.0.1:${closedPort}`).join(',');
   t = await startTestPlatform();
   ws = await t.workspace();
 });
 afterAll(async () => {
   await t?.stop();
-  await Promise.all([weather, many, big, html].map((s) => s?.close()));
+  await Promise.all([weather, many, big, html, echo].map((s) => s?.close()));
   delete process.env.TOOL_ALLOWED_HOSTS;
 });
 
@@ -115,6 +117,10 @@ describe('mcp tools', () => {
     const tooBig = await refuse(big.url, 'mcp_schema_too_large');
     expect(tooBig.body.error.message).toContain('"big"');
     await refuse(html.url, 'mcp_server_invalid');
+    // A server that refuses the credential and repeats it: the answer names the refusal, never the secret.
+    const echoed = await refuse(echo.url, 'mcp_server_invalid');
+    expect(JSON.stringify(echoed.body)).not.toContain('mcp_live');
+    expect(echo.headersSeen.at(-1)?.authorization).toBe(SECRET);
     await refuse(`http://127.0.0.1:${closedPort}/mcp`, 'mcp_server_unreachable');
     const privateUrl = await refuse('http://10.1.2.3/mcp', 'validation_failed');
     expect(privateUrl.body.error.details[0].field).toBe('config.url');

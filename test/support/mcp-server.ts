@@ -21,8 +21,11 @@ export interface TestMcpServer {
 }
 
 export interface TestMcpOptions {
-  /** `sse`: only the HTTP+SSE transport (GET /mcp opens the stream); `html`: a web page, not an MCP server. */
-  readonly mode?: 'streamable' | 'sse' | 'html';
+  /**
+   * `sse`: only the HTTP+SSE transport (GET /mcp opens the stream); `html`: a web page, not an MCP server;
+   * `echo`: refuses every request with a 401 whose body repeats the Authorization header it got.
+   */
+  readonly mode?: 'streamable' | 'sse' | 'html' | 'echo';
   /** Filler tools added to the three above. */
   readonly extraTools?: number;
   /** A tool whose input schema is this many characters of description. */
@@ -60,6 +63,10 @@ export async function startMcpServer(options: TestMcpOptions = {}): Promise<Test
   const http: Server = createServer((req, res) => {
     headersSeen.push(req.headers);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (options.mode === 'echo') {
+      res.writeHead(401, { 'content-type': 'text/plain' }).end(`invalid credentials: ${req.headers.authorization ?? ''}`);
+      return;
+    }
     if (options.mode === 'html') {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Not an MCP server</body></html>');
       return;
