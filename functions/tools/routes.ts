@@ -4,6 +4,7 @@ import { handler as createRoute } from './create.js';
 import { handler as deleteRoute } from './delete.js';
 import { handler as getRoute } from './get.js';
 import { handler as listRoute } from './list.js';
+import { handler as refreshRoute } from './refresh.js';
 import { handler as templatesRoute } from './templates.js';
 import { handler as updateRoute } from './update.js';
 
@@ -14,5 +15,6 @@ export const handler = routeSwitch(TOOLS_ROUTES, {
   listToolTemplates: templatesRoute,
   getTool: getRoute,
   updateTool: updateRoute,
+  refreshTool: refreshRoute,
   deleteTool: deleteRoute,
 });

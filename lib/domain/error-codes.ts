@@ -77,5 +77,10 @@ export const ERROR_CODES = [
   'number_not_in_account',
   'telephony_credentials_invalid',
   'unknown_agent',
+  'mcp_server_unreachable',
+  'mcp_server_invalid',
+  'mcp_too_many_tools',
+  'mcp_schema_too_large',
+  'not_an_mcp_tool',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

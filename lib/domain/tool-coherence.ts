@@ -77,6 +77,18 @@ export function assertToolIsCoherent(
       if (!names.includes(name)) problems.push({ field: 'config.body', message: `placeholder {${name}} names no parameter` });
     }
   }
+  if (tool.type !== 'mcp' && tool.config?.allowed_tools !== undefined) {
+    problems.push({ field: 'config.allowed_tools', message: 'config.allowed_tools belongs to mcp tools only' });
+  }
+  if (tool.type === 'mcp') {
+    if (!url) problems.push({ field: 'config.url', message: 'an mcp tool needs config.url, the MCP server endpoint' });
+    else checkUrl(url, [], 'parameter (an MCP server URL takes no placeholders)', policy, problems);
+    // The server defines its tools' requests and arguments (docs/tools.md, "MCP servers").
+    for (const key of ['method', 'body'] as const) {
+      if (tool.config?.[key] !== undefined) problems.push({ field: `config.${key}`, message: `an mcp tool has no config.${key}: the server defines its tools` });
+    }
+    if (tool.parameters.length > 0) problems.push({ field: 'parameters', message: "an mcp tool's parameters are its server's input schemas" });
+  }
   if (tool.templateId !== undefined && tool.type !== 'integration') {
     problems.push({ field: 'templateId', message: 'templateId belongs to integration tools only' });
   }

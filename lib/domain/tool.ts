@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { BodyWorkspaceId, Name, StoredNumber, Timestamp, WorkspaceIdField } from './common.js';
+import { McpDiscovery, McpToolName, MAX_MCP_TOOLS } from './mcp-tool.js';
 import { findTemplate } from './tool-templates.js';
 import { matchesType, ToolParameter, type JsonObject, type JsonValue, type ScalarValue } from './tool-parameter.js';
 
 export { matchesType, PARAMETER_TYPES, ToolParameter, type JsonObject, type JsonValue, type ParameterType, type ScalarValue } from './tool-parameter.js';
 
-export const TOOL_TYPES = ['http', 'integration', 'transfer'] as const;
+export const TOOL_TYPES = ['http', 'integration', 'transfer', 'mcp'] as const;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** What a masked header value looks like in responses; sending it back on update keeps the stored value. */
@@ -64,6 +65,11 @@ export const ToolConfig = z.strictObject({
   body: ToolBody.optional(),
   /** An integration tool's account settings (see lib/domain/tool-templates.ts); not secret. */
   settings: z.record(SettingName, z.union([z.string().max(2_000), StoredNumber])).optional(),
+  /**
+   * An `mcp` tool's allow-list: the names of the server's tools the agent may call. Absent: every tool the
+   * server lists (docs/tools.md, "MCP servers").
+   */
+  allowed_tools: z.array(McpToolName).max(MAX_MCP_TOOLS).optional(),
 });
 export type ToolConfig = z.infer<typeof ToolConfig>;
 
@@ -103,6 +109,9 @@ export const ToolCreateByType = z
     z
       .strictObject({ ...createFields, type: z.literal('transfer'), config: ToolConfig.extend({ url: z.string().trim().min(1).max(2_000).describe('tel:+<E.164 number> or sip:<user>@<host>') }) })
       .meta({ id: 'TransferToolCreate', description: 'Hands the caller over to config.url, a tel: number or sip: URI.' }),
+    z
+      .strictObject({ ...createFields, type: z.literal('mcp'), config: ToolConfig.pick({ headers: true, allowed_tools: true }).extend({ url: z.string().trim().min(1).max(2_000).describe('The MCP server endpoint (Streamable HTTP, or HTTP+SSE)') }) })
+      .meta({ id: 'McpToolCreate', description: 'Connects an MCP server at config.url; the tools it lists are discovered at save (config.allowed_tools picks which the agent may call).' }),
   ])
   .meta({ id: 'ToolCreate' });
 
@@ -113,7 +122,9 @@ export const ToolUpdate = z
     type: toolFields.type.optional(),
     description: toolFields.description.optional(),
     templateId: toolFields.templateId.optional(),
-    config: toolFields.config.optional(),
+    config: ToolConfig.extend({
+      allowed_tools: z.array(McpToolName).max(MAX_MCP_TOOLS).nullable().optional().describe('null: back to every tool the server lists'),
+    }).optional(),
     parameters: toolFields.parameters.optional(),
     workspaceId: WorkspaceIdField.optional(),
   })
@@ -130,6 +141,8 @@ export interface Tool {
   templateId?: string;
   config?: ToolConfig;
   parameters: ToolParameter[];
+  /** An `mcp` tool's discovered tools (lib/domain/mcp-tool.ts). */
+  mcp?: McpDiscovery;
   createdAt: string;
   updatedAt: string;
 }
@@ -166,6 +179,7 @@ const maskedConfig = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   body: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
   settings: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  allowed_tools: z.array(z.string()).optional(),
 });
 const base = {
   _id: z.string(),
@@ -179,13 +193,13 @@ const base = {
 
 /** Create response: no `headers`, no `parameters`. */
 export const ToolCreated = z
-  .object({ ...base, config: maskedConfig.omit({ headers: true }).optional() })
+  .object({ ...base, config: maskedConfig.omit({ headers: true }).optional(), mcp: McpDiscovery.optional() })
   .meta({ id: 'ToolCreated' });
 /** List item: no `config`, no `parameters`. */
 export const ToolListItem = z.object(base).meta({ id: 'ToolListItem' });
 /** Get and update response: everything, header values masked. */
 export const ToolView = z
-  .object({ ...base, config: maskedConfig.optional(), parameters: z.array(ToolParameter), updatedAt: Timestamp })
+  .object({ ...base, config: maskedConfig.optional(), parameters: z.array(ToolParameter), mcp: McpDiscovery.optional(), updatedAt: Timestamp })
   .meta({ id: 'Tool' });
 
 /** The tool with every header value replaced by {@link MASK}. */

@@ -1,4 +1,5 @@
 import { WORKBOOK_LIBS_FILE, WORKBOOK_LIBS_SOURCE } from '../domain/contact-import/xlsx.js';
+import { MCP_LIBS_FILE, MCP_LIBS_SOURCE } from '../outbound/mcp.js';
 import type { BundleFile, BundleModule } from './bundling.js';
 import type { QueueAccess, RecordingsAccess, TableAccess } from './constructs/bindings.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSETS_SOURCE, DOCS_ASSET_FILES } from './docs-assets.js';
@@ -52,6 +53,10 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // A campaign of 10,000 contacts, or a do-not-call file of 10,000 numbers, writes for several seconds.
   'functions/campaigns/routes.ts': { timeoutSeconds: 29 },
   'functions/dnc/routes.ts': { timeoutSeconds: 29 },
+  // Saving or refreshing an mcp tool lists its server's tools (up to 8 s: lib/services/mcp-discovery.ts).
+  // The MCP SDK (~300 KB with its validator) sits beside the bundle and loads on the first mcp tool saved
+  // (lib/outbound/mcp.ts, loadMcpLibs): the other tool routes never parse it.
+  'functions/tools/routes.ts': { timeoutSeconds: 15, bundleModules: [{ from: MCP_LIBS_SOURCE, to: MCP_LIBS_FILE }] },
   // A test event and a replay are deliveries sent through the queue.
   'functions/webhooks/routes.ts': { webhooks: 'send' },
   // Presigning needs read: the URL carries the signer's permissions.

@@ -47,12 +47,32 @@ const unpackBody = (tool: Tool): Tool => {
   return { ...tool, config: { ...rest, body: JSON.parse(bodyJson) as ToolConfig['body'] } };
 };
 
+/**
+ * An `mcp` tool's discovered tools are kept as one JSON text (`mcp.toolsJson`): their input schemas are
+ * arbitrary JSON Schema, which may nest past DynamoDB's 32 levels or hold numbers it cannot store.
+ */
+type StoredMcp = { transport: string; refreshedAt: string; toolsJson: string };
+const packMcp = (tool: Tool): Tool => {
+  if (!tool.mcp) return tool;
+  const { tools, ...rest } = tool.mcp;
+  const stored: StoredMcp = { ...rest, toolsJson: JSON.stringify(tools) };
+  return { ...tool, mcp: stored as unknown as Tool['mcp'] };
+};
+const unpackMcp = (tool: Tool): Tool => {
+  const stored = tool.mcp as unknown as StoredMcp | undefined;
+  if (!stored || typeof stored.toolsJson !== 'string') return tool;
+  const { toolsJson, ...rest } = stored;
+  return { ...tool, mcp: { ...(rest as Omit<NonNullable<Tool['mcp']>, 'tools'>), tools: JSON.parse(toolsJson) as NonNullable<Tool['mcp']>['tools'] } };
+};
+const pack = (tool: Tool): Tool => packMcp(packBody(tool));
+const unpack = (tool: Tool): Tool => unpackMcp(unpackBody(tool));
+
 export async function putNewTool(db: Db, box: SecretBox, tool: Tool): Promise<void> {
   await insertCounted(db, TOOLS, tool.workspaceId, {
     ...key.tool(tool.workspaceId, tool._id),
     entity: ENTITY.tool,
     v: TABLE_SCHEMA_VERSION,
-    ...sealTool(box, packBody(tool)),
+    ...sealTool(box, pack(tool)),
   });
 }
 
@@ -60,7 +80,7 @@ export async function putNewTool(db: Db, box: SecretBox, tool: Tool): Promise<vo
 export async function getTool(db: Db, box: SecretBox, ws: string, id: string): Promise<Tool> {
   const stored = await getRecord<Tool>(db, TOOLS, ws, id);
   if (!stored) throw new NotFoundError(TOOLS.label);
-  return openTool(box, unpackBody(stored));
+  return openTool(box, unpack(stored));
 }
 
 /** Every tool of the workspace, newest first, without configs (the list never shows them). */
@@ -72,16 +92,16 @@ export async function listTools(db: Db, ws: string, req: PageRequest = { page: 1
     ScanIndexForward: false,
   })) {
     if (data.length >= req.limit) break;
-    data.push(unpackBody(fromItem<Tool>(item)));
+    data.push(unpack(fromItem<Tool>(item)));
   }
   return { data, total: data.length, page: 1, limit: req.limit };
 }
 
 /** Replaces a tool's stored fields with the merged tool (header values sealed again). */
 export async function saveTool(db: Db, box: SecretBox, tool: Tool): Promise<Tool> {
-  const { _id, workspaceId, createdAt, ...changes } = sealTool(box, packBody(tool));
+  const { _id, workspaceId, createdAt, ...changes } = sealTool(box, pack(tool));
   const saved = await updateExisting<Tool>(db, key.tool(workspaceId, _id), changes, TOOLS.label);
-  return openTool(box, unpackBody(saved));
+  return openTool(box, unpack(saved));
 }
 
 /** Which of `ids` are tools of the workspace (one batch read by key; another workspace's ids are never found). */

@@ -92,6 +92,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Discover an mcp tool's server tools again */
+        post: operations["refreshTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contacts": {
         parameters: {
             query?: never;
@@ -2487,7 +2504,7 @@ export interface components {
                  * @description Stable snake_case code to branch on, e.g. validation_failed. New codes may be added.
                  * @enum {string}
                  */
-                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent";
+                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent" | "mcp_server_unreachable" | "mcp_server_invalid" | "mcp_too_many_tools" | "mcp_schema_too_large" | "not_an_mcp_tool";
                 /** @description A human sentence; may change between releases. */
                 message: string;
                 /** @description Usually a list of {field, message}; an object for some codes (insufficient_credits: {required, available}). */
@@ -2706,6 +2723,7 @@ export interface components {
                 settings?: {
                     [key: string]: string | number;
                 };
+                allowed_tools?: string[];
             };
             /** @description Default: `[]`. */
             parameters?: {
@@ -2786,6 +2804,7 @@ export interface components {
                 settings?: {
                     [key: string]: string | number;
                 };
+                allowed_tools?: string[];
             };
             /** @description Default: `[]`. */
             parameters?: {
@@ -2826,6 +2845,52 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             answeredAt: string | null;
+        };
+        /**
+         * @description Connects an MCP server at config.url; the tools it lists are discovered at save (config.allowed_tools picks which the agent may call).
+         * @example {
+         *       "name": "Weather",
+         *       "type": "mcp",
+         *       "description": "Weather forecasts from our MCP server.",
+         *       "config": {
+         *         "url": "https://mcp.example.com/mcp",
+         *         "headers": {
+         *           "Authorization": "Bearer mcp_live_8d2f41"
+         *         },
+         *         "allowed_tools": [
+         *           "get_forecast"
+         *         ]
+         *       }
+         *     }
+         */
+        McpToolCreate: {
+            name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mcp";
+            description: string;
+            templateId?: string;
+            config: {
+                headers?: {
+                    [key: string]: string;
+                };
+                allowed_tools?: string[];
+                /** @description The MCP server endpoint (Streamable HTTP, or HTTP+SSE) */
+                url: string;
+            };
+            /** @description Default: `[]`. */
+            parameters?: {
+                name: string;
+                description: string;
+                required: boolean;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean";
+                enum?: (string | number | boolean)[];
+            }[];
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
         };
         /**
          * @example {
@@ -3341,7 +3406,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            type: "http" | "integration" | "transfer";
+            type: "http" | "integration" | "transfer" | "mcp";
             description: string;
             workspaceId: string;
             templateId?: string;
@@ -3360,6 +3425,7 @@ export interface components {
                 settings?: {
                     [key: string]: string | number;
                 };
+                allowed_tools?: string[];
             };
             parameters: {
                 name: string;
@@ -3369,6 +3435,19 @@ export interface components {
                 type?: "string" | "number" | "integer" | "boolean";
                 enum?: (string | number | boolean)[];
             }[];
+            /** @description The tools the MCP server listed at the last save or refresh (mcp tools only). */
+            mcp?: {
+                /** @enum {string} */
+                transport: "streamable_http" | "sse";
+                tools: {
+                    name: string;
+                    description: string;
+                    inputSchema: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                refreshedAt: string;
+            };
             /** Format: date-time */
             updatedAt: string;
         };
@@ -3393,7 +3472,7 @@ export interface components {
          *       ]
          *     }
          */
-        ToolCreate: components["schemas"]["HttpToolCreate"] | components["schemas"]["IntegrationToolCreate"] | components["schemas"]["TransferToolCreate"];
+        ToolCreate: components["schemas"]["HttpToolCreate"] | components["schemas"]["IntegrationToolCreate"] | components["schemas"]["TransferToolCreate"] | components["schemas"]["McpToolCreate"];
         /**
          * @example {
          *       "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
@@ -3412,7 +3491,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            type: "http" | "integration" | "transfer";
+            type: "http" | "integration" | "transfer" | "mcp";
             description: string;
             workspaceId: string;
             templateId?: string;
@@ -3428,6 +3507,20 @@ export interface components {
                 settings?: {
                     [key: string]: string | number;
                 };
+                allowed_tools?: string[];
+            };
+            /** @description The tools the MCP server listed at the last save or refresh (mcp tools only). */
+            mcp?: {
+                /** @enum {string} */
+                transport: "streamable_http" | "sse";
+                tools: {
+                    name: string;
+                    description: string;
+                    inputSchema: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                refreshedAt: string;
             };
         };
         /**
@@ -3444,7 +3537,7 @@ export interface components {
             _id: string;
             name: string;
             /** @enum {string} */
-            type: "http" | "integration" | "transfer";
+            type: "http" | "integration" | "transfer" | "mcp";
             description: string;
             workspaceId: string;
             templateId?: string;
@@ -3571,7 +3664,7 @@ export interface components {
         ToolUpdate: {
             name?: string;
             /** @enum {string} */
-            type?: "http" | "integration" | "transfer";
+            type?: "http" | "integration" | "transfer" | "mcp";
             description?: string;
             templateId?: string;
             config?: {
@@ -3587,6 +3680,8 @@ export interface components {
                 settings?: {
                     [key: string]: string | number;
                 };
+                /** @description null: back to every tool the server lists */
+                allowed_tools?: string[] | null;
             };
             parameters?: {
                 name: string;
@@ -3632,6 +3727,7 @@ export interface components {
                 settings?: {
                     [key: string]: string | number;
                 };
+                allowed_tools?: string[];
             };
             /** @description Default: `[]`. */
             parameters?: {
@@ -4931,6 +5027,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    refreshTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tool_01JWRFBSERD1BS3W9VV6RZM94Y */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Discover an mcp tool's server tools again */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "tool_01JWRFBSERD1BS3W9VV6RZM94Y",
+                     *       "name": "Weather",
+                     *       "type": "mcp",
+                     *       "description": "Weather forecasts from our MCP server.",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "config": {
+                     *         "url": "https://mcp.example.com/mcp",
+                     *         "headers": {
+                     *           "Authorization": "********"
+                     *         },
+                     *         "allowed_tools": [
+                     *           "get_forecast"
+                     *         ]
+                     *       },
+                     *       "parameters": [],
+                     *       "mcp": {
+                     *         "transport": "streamable_http",
+                     *         "tools": [
+                     *           {
+                     *             "name": "get_forecast",
+                     *             "description": "The weather forecast for a city.",
+                     *             "inputSchema": {
+                     *               "type": "object",
+                     *               "properties": {
+                     *                 "city": {
+                     *                   "type": "string",
+                     *                   "description": "The city"
+                     *                 }
+                     *               },
+                     *               "required": [
+                     *                 "city"
+                     *               ]
+                     *             }
+                     *           },
+                     *           {
+                     *             "name": "get_alerts",
+                     *             "description": "Severe weather alerts for a region.",
+                     *             "inputSchema": {
+                     *               "type": "object",
+                     *               "properties": {
+                     *                 "region": {
+                     *                   "type": "string"
+                     *                 }
+                     *               },
+                     *               "required": [
+                     *                 "region"
+                     *               ]
+                     *             }
+                     *           }
+                     *         ],
+                     *         "refreshedAt": "2025-06-02T15:20:45.000Z"
+                     *       },
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tool"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

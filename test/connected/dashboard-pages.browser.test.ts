@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debitItem, readBalance } from '../../lib/store/credits.js';
 import { transact } from '../../lib/store/dynamo.js';
 import { addCredits } from '../../lib/store/workspaces.js';
 import { placeOutboundCall } from '../support/calls.js';
 import { csv } from '../support/contact-files.js';
 import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
+import { startMcpServer, type TestMcpServer } from '../support/mcp-server.js';
 import { dashboardRig } from './dashboard-browser-support.js';
 
 /**
@@ -13,6 +14,16 @@ import { dashboardRig } from './dashboard-browser-support.js';
  * day (./dashboard.browser.test.ts has the account and key pages). Every screen is checked with axe and a
  * screenshot (saved under $MEETING_SCREENSHOT-dashboard-*.png when that variable is set).
  */
+// An MCP server (the SDK's, on loopback) for the tools page; allowed before the platform reads its config.
+let mcp: TestMcpServer;
+beforeAll(async () => {
+  mcp = await startMcpServer();
+  process.env.TOOL_ALLOWED_HOSTS = `127.0.0.1:${mcp.port}`;
+});
+afterAll(async () => {
+  await mcp?.close();
+  delete process.env.TOOL_ALLOWED_HOSTS;
+});
 const rig = dashboardRig();
 
 // Generous bounds: each test signs a user up through the pages, and the machine may be busy.
@@ -238,6 +249,56 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('link', { name: 'Credits' }).click();
     await page.locator('rect.usage-bar').last().waitFor();
     await checkScreen(page, 'credits-usage', ['.stats', '.chart svg']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('Tools: an MCP server is added, its tools are shown, an allow-list picks some, and a refresh lists them again', async () => {
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'mcp-tools');
+    await page.getByRole('link', { name: 'Tools' }).click();
+    await page.getByText('No tools yet').waitFor();
+    await page.getByRole('button', { name: 'Add MCP server' }).click();
+    const add = page.getByRole('dialog', { name: 'Add an MCP server' });
+    await fill(page, 'Name', 'Weather');
+    await fill(page, 'Description', 'Weather forecasts.');
+    await fill(page, 'Server URL', mcp.url);
+    await page.getByRole('button', { name: '+ Add header' }).click();
+    await fill(page, 'Header 1 name', 'Authorization');
+    await fill(page, 'Header 1 value', 'Bearer mcp-s3cr3t');
+    await checkScreen(page, 'mcp-add', ['dialog button[type=submit]']);
+    await add.getByRole('button', { name: 'Add server' }).click();
+    await page.getByRole('button', { name: 'Weather' }).click();
+    const details = page.getByRole('dialog', { name: 'Weather' });
+    await details.getByRole('heading', { name: 'Server tools (3)' }).waitFor();
+    expect(await details.textContent()).toContain('city (string, required)');
+    expect(await details.textContent()).toContain('Agents may call every tool the server lists.');
+    expect(await page.content()).not.toContain('mcp-s3cr3t');
+    expect(mcp.headersSeen.at(-1)?.authorization).toBe('Bearer mcp-s3cr3t');
+    await checkScreen(page, 'mcp-detail', ['dialog .facts', 'dialog section']);
+
+    // Only get_forecast: the others are shown as not offered, and the API holds the allow-list.
+    await details.getByRole('button', { name: 'Edit tool' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Weather' });
+    await edit.getByLabel('Every tool the server lists').uncheck();
+    await edit.getByLabel('fail_always').uncheck();
+    await edit.getByLabel('slow').uncheck();
+    await checkScreen(page, 'mcp-edit', ['dialog fieldset:has(input[type=checkbox])']);
+    await edit.getByRole('button', { name: 'Save server' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Weather' }).click();
+    await details.getByText('Agents may call the 1 ticked').waitFor();
+    const id = (await rig.p.api(user.session.apiKey, 'GET', '/api/tools')).body.data[0]._id as string;
+    expect((await rig.p.api(user.session.apiKey, 'GET', `/api/tools/${id}`)).body.config.allowed_tools).toEqual(['get_forecast']);
+    expect(await details.locator('li:has-text("not offered")').count()).toBe(2);
+    await details.getByRole('button', { name: 'Refresh tools' }).click();
+    await details.getByRole('button', { name: 'Refresh tools', disabled: false }).waitFor();
+    // Back to every tool: the allow-list is cleared, so tools the server adds later are offered too.
+    await details.getByRole('button', { name: 'Edit tool' }).click();
+    await edit.getByLabel('Every tool the server lists').check();
+    await edit.getByRole('button', { name: 'Save server' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    expect((await rig.p.api(user.session.apiKey, 'GET', `/api/tools/${id}`)).body.config.allowed_tools).toBeUndefined();
     expect(problems).toEqual([]);
     await context.close();
   });

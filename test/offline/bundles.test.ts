@@ -12,6 +12,7 @@ import { PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
 import { ENTRY_NEEDS, type EntryNeeds } from '../../lib/infra/entry-needs.js';
 import { WORKBOOK_LIBS_FILE, WORKBOOK_LIBS_SOURCE } from '../../lib/domain/contact-import/xlsx.js';
+import { MCP_LIBS_FILE, MCP_LIBS_SOURCE } from '../../lib/outbound/mcp.js';
 import { PROGRESS_BOUNDED_TEST_MS } from '../support/progress.js';
 import { synthPlatform } from '../support/stack.js';
 
@@ -96,6 +97,16 @@ describe('Lambda bundles', () => {
       (ENTRY_NEEDS as Partial<Record<string, EntryNeeds>>)[e]?.bundleModules?.some((m) => m.to === WORKBOOK_LIBS_FILE && m.from === WORKBOOK_LIBS_SOURCE),
     );
     expect(loads).toEqual(['functions/contacts/upload.ts']);
+    expect(besides).toEqual(loads);
+  });
+
+  it('leaves the MCP SDK out of every bundle, and builds it beside the tools function that saves mcp tools (lib/outbound/mcp.ts)', () => {
+    expect(entries.filter((e) => packages.get(e)!.has('@modelcontextprotocol/sdk') || packages.get(e)!.has('ajv'))).toEqual([]);
+    const loads = entries.filter((e) => inputs.get(e)!.includes('lib/outbound/mcp.ts'));
+    const besides = entries.filter((e) =>
+      (ENTRY_NEEDS as Partial<Record<string, EntryNeeds>>)[e]?.bundleModules?.some((m) => m.to === MCP_LIBS_FILE && m.from === MCP_LIBS_SOURCE),
+    );
+    expect(loads).toEqual(['functions/tools/routes.ts']);
     expect(besides).toEqual(loads);
   });
 

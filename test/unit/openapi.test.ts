@@ -337,7 +337,7 @@ describe('OpenAPI examples', () => {
     const without = Object.entries(doc.components.schemas as Record<string, any>).filter(([, s]) => s.examples === undefined).map(([n]) => n);
     expect(without.sort()).toEqual(['ContactImportForm', 'ContactImportRowError', 'Error']);
     // The tool create's members each show a body of their own type.
-    for (const type of ['http', 'integration', 'transfer']) {
+    for (const type of ['http', 'integration', 'transfer', 'mcp']) {
       const member = deref({ $ref: doc.components.schemas.ToolCreate.discriminator.mapping[type] });
       expect(member.examples[0].type, type).toBe(type);
     }

@@ -32,8 +32,40 @@ const toolView = {
   updatedAt: UPDATED,
 };
 
+const mcpCreate = {
+  name: 'Weather',
+  type: 'mcp',
+  description: 'Weather forecasts from our MCP server.',
+  config: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer mcp_live_8d2f41' }, allowed_tools: ['get_forecast'] },
+};
+/** An mcp tool as GET and refresh show it: the tools its server listed, header values masked. */
+const mcpView = {
+  _id: EXAMPLE_IDS.tool,
+  name: mcpCreate.name,
+  type: 'mcp',
+  description: mcpCreate.description,
+  workspaceId: WS,
+  createdAt: CREATED,
+  config: { url: mcpCreate.config.url, headers: { Authorization: MASK }, allowed_tools: ['get_forecast'] },
+  parameters: [],
+  mcp: {
+    transport: 'streamable_http',
+    tools: [
+      {
+        name: 'get_forecast',
+        description: 'The weather forecast for a city.',
+        inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'The city' } }, required: ['city'] },
+      },
+      { name: 'get_alerts', description: 'Severe weather alerts for a region.', inputSchema: { type: 'object', properties: { region: { type: 'string' } }, required: ['region'] } },
+    ],
+    refreshedAt: UPDATED,
+  },
+  updatedAt: UPDATED,
+};
+
 /** One create body per tool type, shown on that type's component of the documented union. */
-export const TOOL_CREATE_EXAMPLES: Record<'http' | 'integration' | 'transfer', Record<string, unknown>> = {
+export const TOOL_CREATE_EXAMPLES: Record<'http' | 'integration' | 'transfer' | 'mcp', Record<string, unknown>> = {
+  mcp: mcpCreate,
   http: toolCreate,
   integration: {
     name: 'book_demo',
@@ -62,5 +94,6 @@ export const TOOL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
     request: { description: 'Looks up the delivery status and expected date of an order.', config: { headers: { Authorization: MASK } } },
     response: { ...toolView, description: 'Looks up the delivery status and expected date of an order.' },
   },
+  refreshTool: { params: { id: EXAMPLE_IDS.tool }, response: mcpView },
   deleteTool: { params: { id: EXAMPLE_IDS.tool } },
 };

@@ -11,5 +11,6 @@ export const TOOLS_ROUTES = {
   listToolTemplates: route({ method: 'GET', path: '/api/tools/templates', entry: 'functions/tools/routes.ts', summary: 'List integration templates (method, URL, required headers, settings, parameters)', tag: 'Tools', auth: true, query: WorkspaceQuery, status: 200, response: z.object({ data: z.array(ToolTemplateView) }) }),
   getTool: route({ method: 'GET', path: '/api/tools/{id}', entry: 'functions/tools/routes.ts', summary: 'Get a tool, header values masked', tag: 'Tools', auth: true, params: IdParams, status: 200, response: ToolView }),
   updateTool: route({ method: 'PUT', path: '/api/tools/{id}', entry: 'functions/tools/routes.ts', summary: 'Update a tool (only the fields sent change)', tag: 'Tools', auth: true, params: IdParams, body: ToolUpdate, status: 200, response: ToolView }),
+  refreshTool: route({ method: 'POST', path: '/api/tools/{id}/refresh', entry: 'functions/tools/routes.ts', summary: "Discover an mcp tool's server tools again", tag: 'Tools', auth: true, params: IdParams, bodyKind: 'none', status: 200, response: ToolView }),
   deleteTool: route({ method: 'DELETE', path: '/api/tools/{id}', entry: 'functions/tools/routes.ts', summary: 'Delete a tool', tag: 'Tools', auth: true, params: IdParams, bodyKind: 'none', status: 204 }),
 } as const satisfies Record<string, RouteSpec>;

@@ -66,7 +66,7 @@ export class CustomLlm extends OpenAiLlm {
 
   constructor(endpoint: CustomLlmEndpoint, options: Partial<LlmOptions> = {}) {
     super({ apiKey: endpoint.apiKey ?? 'unused', baseUrl: endpoint.baseUrl }, options, {
-      fetch: pinnedFetch(endpoint.allowedHosts, endpoint.resolver),
+      fetch: pinnedFetch({ allowedHosts: endpoint.allowedHosts, ...(endpoint.resolver && { resolver: endpoint.resolver }) }) as typeof fetch,
       // Without a key the SDK would still send "Bearer unused"; null leaves the header out.
       defaultHeaders: { ...contextHeaders(endpoint.context), ...(endpoint.apiKey === undefined && { authorization: null }) },
     });

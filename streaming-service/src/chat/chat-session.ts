@@ -9,7 +9,7 @@ import { LlmChain } from '../conversation/llm-chain.js';
 import { callText, GREETING_INSTRUCTION } from '../conversation/prompt.js';
 import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
 import { ToolCallCache } from '../tools/idempotency.js';
-import { buildCallTools, type CallTools, type ToolAction } from '../tools/registry.js';
+import { buildCallTools, type BuiltInAction, type CallTools } from '../tools/registry.js';
 
 /**
  * One text chat with an agent (docs/chat.md): the agent's system prompt and tools, the very turn loop a
@@ -314,7 +314,7 @@ class TextChannel implements TurnChannel {
     return () => undefined;
   }
 
-  async builtIn(action: Exclude<ToolAction, { kind: 'http' }>, _call: LlmToolCall, r: AgentRound): Promise<{ content: string; stop?: boolean }> {
+  async builtIn(action: BuiltInAction, _call: LlmToolCall, r: AgentRound): Promise<{ content: string; stop?: boolean }> {
     if (action.kind === 'send_dtmf') return { content: JSON.stringify({ error: 'this is a text chat: there is no phone keypad' }) };
     // Never offered in a chat (no number to keep from being called), but never mistaken for end-call either.
     if (action.kind === 'opt_out') return { content: JSON.stringify({ error: 'this is a text chat: there is no phone number to add to the do-not-call list' }) };

@@ -1,7 +1,8 @@
 import type { LlmMessage, LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import type { HttpToolOptions } from '../tools/http.js';
 import { ToolCallCache } from '../tools/idempotency.js';
-import { END_CALL_TOOL, runHttpAction, type CallTools, type ToolAction } from '../tools/registry.js';
+import { runMcpAction } from '../tools/mcp.js';
+import { END_CALL_TOOL, runHttpAction, type BuiltInAction, type CallTools } from '../tools/registry.js';
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { AgentRound } from './conversation.js';
 import type { LlmChain } from './llm-chain.js';
@@ -51,7 +52,7 @@ export interface TurnChannel {
   /** The round's tool calls start (a voice channel starts its filler timers); returns their end. */
   toolsStart(round: number): () => void;
   /** A built-in tool (transfer, keypad, end): its result for the model, and whether the turn stops. */
-  builtIn(action: Exclude<ToolAction, { kind: 'http' }>, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }>;
+  builtIn(action: BuiltInAction, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }>;
 }
 
 /**
@@ -97,11 +98,14 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
         let content: string;
         if (!action) {
           content = JSON.stringify({ error: `no tool named ${call.name}` });
-        } else if (action.kind === 'http') {
+        } else if (action.kind === 'http' || action.kind === 'mcp') {
           // Idempotent within the conversation (tools/idempotency.ts); an unexpected failure is still an
-          // answer the model can talk about, never a silent reply.
+          // answer the model can talk about, never a silent reply. An MCP server's tool has an HTTP tool's budgets.
+          const loadTool = (id: string) => host.services.loadTool(id);
+          const execute = () =>
+            action.kind === 'http' ? runHttpAction(action, call.arguments, loadTool, httpOptions) : runMcpAction(action, call.arguments, loadTool, httpOptions);
           content = await host.toolCache
-            .run(call.name, call.arguments, () => runHttpAction(action, call.arguments, (id) => host.services.loadTool(id), httpOptions))
+            .run(call.name, call.arguments, execute)
             .then(
               (outcome) => outcome.content,
               () => JSON.stringify({ error: 'the tool failed; the request may not have been sent' }),

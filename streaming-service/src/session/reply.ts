@@ -1,5 +1,5 @@
 import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
-import type { ToolAction } from '../tools/registry.js';
+import type { BuiltInAction } from '../tools/registry.js';
 import { parseArguments } from '../tools/http.js';
 import type { ActionContext } from './action-context.js';
 import { sendDtmf } from './send-dtmf.js';
@@ -122,7 +122,7 @@ class VoiceChannel implements TurnChannel {
     return this.quiet;
   }
 
-  async builtIn(action: Exclude<ToolAction, { kind: 'http' }>, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }> {
+  async builtIn(action: BuiltInAction, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }> {
     const { ctx, handle } = this;
     if (action.kind === 'transfer' && !ctx.hasPhoneLine) {
       // A browser call has no phone line to hand over; the model hears why and can offer another way.

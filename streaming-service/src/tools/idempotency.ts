@@ -25,7 +25,7 @@ export function canonicalArguments(argumentsJson: string): string {
  * first outcome without a second request. Models re-issue a lookup a turn later ("let me check again"), and
  * a second request would double a booking or an order on a backend that is not idempotent itself. Only
  * successes are kept: a failed or timed-out attempt is forgotten so the model may try again. A call arriving
- * while the same one is in flight shares it. Only http/integration tools go through here (docs/voice-pipeline.md).
+ * while the same one is in flight shares it. Only http/integration and mcp tools go through here (docs/voice-pipeline.md, docs/tools.md).
  */
 export class ToolCallCache {
   private readonly outcomes = new Map<string, Promise<ToolOutcome>>();

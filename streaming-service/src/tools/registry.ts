@@ -1,3 +1,4 @@
+import { offeredMcpTools } from '../../../lib/domain/mcp-tool.js';
 import { parametersOf, type JsonValue, type Tool, type ToolParameter } from '../../../lib/domain/tool.js';
 import { findTemplate } from '../../../lib/domain/tool-templates.js';
 import type { LlmToolSpec } from '../../../lib/vendors/llm/port.js';
@@ -17,10 +18,17 @@ export const OPT_OUT_TOOL = 'opt_out';
 /** What calling a tool does. */
 export type ToolAction =
   | { readonly kind: 'http'; readonly tool: Tool }
+  /** One tool of an `mcp` tool's server, by the name the server gave it. */
+  | { readonly kind: 'mcp'; readonly tool: Tool; readonly mcpName: string }
   | { readonly kind: 'transfer'; readonly tool: Tool; readonly to: string; readonly mode: 'cold' | 'warm' }
   | { readonly kind: 'send_dtmf' }
   | { readonly kind: 'opt_out' }
   | { readonly kind: 'end_call' };
+
+/** The actions that reach a workspace's own backend (HTTP or MCP): run with the same budgets and idempotency. */
+export type RemoteAction = Extract<ToolAction, { kind: 'http' | 'mcp' }>;
+/** The actions the session itself carries out. */
+export type BuiltInAction = Exclude<ToolAction, RemoteAction>;
 
 /** How the agent's transfer tools hand the caller over (docs/telephony.md, Transfer). */
 export interface CallToolOptions {
@@ -61,6 +69,14 @@ const schema = (params: readonly ToolParameter[]) => ({
   additionalProperties: false,
 });
 
+/**
+ * Most functions one request offers: OpenAI's Chat Completions refuses more than 128 tools. Workspace tools
+ * are at most 30 parameters each but unbounded in number; an mcp tool brings up to 128 functions of its own,
+ * so two servers could pass it. Server tools past it (after room for the built-ins) are not offered.
+ */
+export const MAX_OFFERED_FUNCTIONS = 128;
+const BUILT_IN_ROOM = 3;
+
 /** Builds the model-facing tool list and the name -> action map for one call. */
 export function buildCallTools(tools: readonly Tool[], options: CallToolOptions = {}): CallTools {
   const taken = new Set<string>([END_CALL_TOOL, SEND_DTMF_TOOL, OPT_OUT_TOOL]);
@@ -69,6 +85,17 @@ export function buildCallTools(tools: readonly Tool[], options: CallToolOptions 
   const byName = new Map<string, ToolAction>();
   for (const tool of tools) {
     const name = functionName(tool.name, taken);
+    if (tool.type === 'mcp') {
+      // Each server tool the agent may call is a function of its own, named `<tool>__<server tool>` so two
+      // servers (or an HTTP tool) with a tool of the same name never collide; the server's schema is offered as is.
+      for (const offered of offeredMcpTools(tool.mcp?.tools ?? [], tool.config?.allowed_tools)) {
+        if (specs.length >= MAX_OFFERED_FUNCTIONS - BUILT_IN_ROOM) break;
+        const fn = functionName(`${tool.name}__${offered.name}`, taken);
+        specs.push({ name: fn, description: offered.description || tool.description, parameters: offered.inputSchema });
+        byName.set(fn, { kind: 'mcp', tool, mcpName: offered.name });
+      }
+      continue;
+    }
     if (tool.type === 'transfer') {
       const to = tool.config?.url?.replace(/^tel:/, '') ?? '';
       specs.push({ name, description: tool.description, parameters: schema(mode === 'warm' ? [SUMMARY_PARAMETER] : []) });

@@ -21,7 +21,7 @@ type ParamType = NonNullable<ToolParameter['type']>;
 const METHODS = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const satisfies readonly HttpMethod[]).map((m) => [m, m] as const);
 const PARAM_TYPES = [['string', 'Text'], ['number', 'Number'], ['integer', 'Whole number'], ['boolean', 'Yes or no']] as const satisfies readonly (readonly [ParamType, string])[];
 
-interface HeaderRow {
+export interface HeaderRow {
   name: string;
   value: string;
   /** A header the tool has: its value is kept unless a new one is typed. */
@@ -37,7 +37,7 @@ interface ParamRow {
   choices: string;
 }
 
-function HeaderRows({ rows, onChange }: { rows: HeaderRow[]; onChange: (rows: HeaderRow[]) => void }) {
+export function HeaderRows({ rows, onChange }: { rows: HeaderRow[]; onChange: (rows: HeaderRow[]) => void }) {
   const update = (i: number, patch: Partial<HeaderRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <fieldset className="choices">

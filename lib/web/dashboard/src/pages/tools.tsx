@@ -2,13 +2,14 @@ import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../session.js';
 import { Button, ConfirmDialog, DataTable, Dialog, Empty, PageHeader, QueryView, formatDate } from '../ui.js';
+import { McpToolForm, McpToolList } from './mcp-tool.js';
 import { ToolForm, type ToolDetail } from './tool-form.js';
 
-/** Tools: HTTP calls (and integrations, transfers) agents may make mid-call. Header values come back masked. */
+/** Tools: HTTP calls (and integrations, transfers, MCP servers) agents may make mid-call. Header values come back masked. */
 
 type ToolView = ToolDetail;
 
-const TYPE_LABEL: Record<ToolView['type'], string> = { http: 'HTTP request', integration: 'Integration', transfer: 'Transfer' };
+const TYPE_LABEL: Record<ToolView['type'], string> = { http: 'HTTP request', integration: 'Integration', transfer: 'Transfer', mcp: 'MCP server' };
 
 function ToolDetails({ id, onDelete, onEdit }: { id: string; onDelete: (tool: ToolView) => void; onEdit: (tool: ToolView) => void }) {
   const tool = useQuery({ queryKey: ['tool', id], queryFn: () => call((c) => c.GET('/api/tools/{id}', { params: { path: { id } } })) });
@@ -19,7 +20,14 @@ function ToolDetails({ id, onDelete, onEdit }: { id: string; onDelete: (tool: To
           <dl className="facts">
             <dt>Type</dt>
             <dd>{TYPE_LABEL[t.type] ?? t.type}</dd>
-            {t.config?.url ? (
+            {t.type === 'mcp' ? (
+              <>
+                <dt>Server</dt>
+                <dd>
+                  <code>{t.config?.url}</code>
+                </dd>
+              </>
+            ) : t.config?.url ? (
               <>
                 <dt>Request</dt>
                 <dd>
@@ -45,7 +53,9 @@ function ToolDetails({ id, onDelete, onEdit }: { id: string; onDelete: (tool: To
             </dd>
             <dt>Parameters</dt>
             <dd>
-              {t.parameters.length === 0 ? (
+              {t.type === 'mcp' ? (
+                "Each server tool's own"
+              ) : t.parameters.length === 0 ? (
                 'None'
               ) : (
                 <ul className="plain">
@@ -61,6 +71,7 @@ function ToolDetails({ id, onDelete, onEdit }: { id: string; onDelete: (tool: To
             <dt>Updated</dt>
             <dd>{formatDate(t.updatedAt)}</dd>
           </dl>
+          {t.type === 'mcp' ? <McpToolList tool={t} /> : null}
           <p className="hint">Header values are write-only: they are masked here and in the API.</p>
           <div className="form-actions">
             <Button variant="primary" onClick={() => onEdit(t)}>
@@ -80,6 +91,7 @@ export function ToolsPage() {
   const queries = useQueryClient();
   const tools = useQuery({ queryKey: ['tools'], queryFn: () => call((c) => c.GET('/api/tools')) });
   const [creating, setCreating] = useState(false);
+  const [addingServer, setAddingServer] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ToolView | null>(null);
   const [editing, setEditing] = useState<ToolView | null>(null);
@@ -97,9 +109,12 @@ export function ToolsPage() {
         title="Tools"
         description="Actions your agents can take during a call: look something up, book, transfer."
         actions={
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            New tool
-          </Button>
+          <>
+            <Button onClick={() => setAddingServer(true)}>Add MCP server</Button>
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              New tool
+            </Button>
+          </>
         }
       />
       <QueryView query={tools} what="tools">
@@ -133,6 +148,9 @@ export function ToolsPage() {
       <Dialog open={creating} title="New HTTP tool" onClose={() => setCreating(false)}>
         <ToolForm onDone={() => setCreating(false)} />
       </Dialog>
+      <Dialog open={addingServer} title="Add an MCP server" onClose={() => setAddingServer(false)}>
+        <McpToolForm onDone={() => setAddingServer(false)} />
+      </Dialog>
       <Dialog
         open={open !== null && deleting === null && editing === null}
         title={tools.data?.data.find((t) => t._id === open)?.name ?? 'Tool'}
@@ -142,7 +160,7 @@ export function ToolsPage() {
         {open ? <ToolDetails id={open} onDelete={setDeleting} onEdit={setEditing} /> : null}
       </Dialog>
       <Dialog open={editing !== null} title={`Edit ${editing?.name ?? 'tool'}`} onClose={() => setEditing(null)}>
-        {editing ? <ToolForm tool={editing} onDone={() => setEditing(null)} /> : null}
+        {editing?.type === 'mcp' ? <McpToolForm tool={editing} onDone={() => setEditing(null)} /> : editing ? <ToolForm tool={editing} onDone={() => setEditing(null)} /> : null}
       </Dialog>
       <ConfirmDialog
         open={deleting !== null}
