@@ -81,8 +81,9 @@ describe('interruptions', () => {
     await caller.pause(1_500);
     await caller.play(await speech(STOP));
     await waitUntil(() => (file.turnRequests().length > before ? true : undefined));
-    // The answer plays after the greeting.
-    await caller.waitForNext((m) => m.event === 'media', 20_000, caller.received.length);
+    // The answer plays after the greeting (whose marks all came back before the held words were answered).
+    const echoed = caller.echoed.length;
+    await waitUntil(() => (caller.echoed.length > echoed ? true : undefined));
     await caller.whenIdle();
     expect(caller.received.filter((m) => m.event === 'clear')).toHaveLength(0);
     const record = await file.hangUpAndRead(caller);
