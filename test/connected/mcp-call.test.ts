@@ -11,6 +11,7 @@ import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { startMcpServer, type TestMcpServer } from '../support/mcp-server.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+import { toolModel } from '../support/tool-model.js';
 
 let vp: VoicePlatform;
 let weather: TestMcpServer;
@@ -21,27 +22,23 @@ beforeAll(async () => {
   process.env.TOOL_ALLOWED_HOSTS = `127.0.0.1:${weather.port},127.0.0.1:${gone.port}`;
   vp = await startVoicePlatform({
     stt: { transcripts: ({ utterance }) => ['What is the weather in Paris?', 'Is the weather service broken?'][utterance] ?? 'Bye.', finalDelayMs: 50 },
-    llm: {
+    llm: toolModel({
       ttftMs: 20,
-      tokensPerSecond: 400,
-      reply: (req) => {
-        const { system, turns, endsWithToolResult, toolResults } = req.messages;
-        if (/summar/i.test(system)) return { text: 'Weather questions.' };
-        if (endsWithToolResult) {
-          const content = toolResults.at(-1)?.content ?? '';
-          const forecast = /Sunny and 24 degrees in (\w+)/.exec(content);
-          if (forecast) return { text: `Tomorrow in ${forecast[1]}: sunny, 24 degrees.` };
-          if (/weather service is down/.test(content)) return { text: 'The weather service is down.' };
-          if (/could not be reached/.test(content)) return { text: 'I could not reach the backup.' };
-          return { text: 'No idea.' };
-        }
-        const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
-        if (/weather in paris/i.test(last)) return { toolCalls: [{ name: 'weather__get_forecast', arguments: { city: 'Paris' } }] };
-        if (/broken/i.test(last)) return { toolCalls: [{ name: 'weather__fail_always', arguments: {} }] };
-        if (/backup/i.test(last)) return { toolCalls: [{ name: 'backup__get_forecast', arguments: { city: 'Rome' } }] };
-        return { text: 'Okay.' };
+      summary: 'Weather questions.',
+      afterTool: (content) => {
+        const forecast = /Sunny and 24 degrees in (\w+)/.exec(content);
+        if (forecast) return `Tomorrow in ${forecast[1]}: sunny, 24 degrees.`;
+        if (/weather service is down/.test(content)) return 'The weather service is down.';
+        if (/could not be reached/.test(content)) return 'I could not reach the backup.';
+        return 'No idea.';
       },
-    },
+      call: (last) => {
+        if (/weather in paris/i.test(last)) return { name: 'weather__get_forecast', arguments: { city: 'Paris' } };
+        if (/broken/i.test(last)) return { name: 'weather__fail_always', arguments: {} };
+        if (/backup/i.test(last)) return { name: 'backup__get_forecast', arguments: { city: 'Rome' } };
+        return undefined;
+      },
+    }),
     tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
   });
   const tools = [

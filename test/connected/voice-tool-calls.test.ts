@@ -10,6 +10,7 @@ import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+import { toolModel } from '../support/tool-model.js';
 
 let vp: VoicePlatform;
 let orders: ToolBackend;
@@ -42,28 +43,23 @@ beforeAll(async () => {
   process.env.TOOL_ALLOWED_HOSTS = [orders, stock, hung].map((s) => `127.0.0.1:${s.port}`).join(',');
   vp = await startVoicePlatform({
     stt: { transcripts: ({ utterance }) => CALLER[utterance] ?? 'Bye.', finalDelayMs: 50 },
-    llm: {
-      ttftMs: 30,
-      tokensPerSecond: 400,
-      reply: (req) => {
-        const { system, turns, endsWithToolResult, toolResults } = req.messages;
-        if (/summar/i.test(system)) return { text: 'Summary.' };
-        if (endsWithToolResult) {
-          const content = toolResults.at(-1)?.content ?? '';
-          if (/timed out/.test(content)) return { text: 'No answer.' };
-          if (/shipped/.test(content)) return { text: 'Shipped.' };
-          if (/in_stock/.test(content)) return { text: 'In stock.' };
-          return { text: 'No idea.' };
-        }
-        const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
-        if (/again/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { channel: 'phone', order_id: 'A17' } }] };
-        if (/order/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { order_id: 'A17', channel: 'phone' } }] };
-        if (/blue/i.test(last)) return { toolCalls: [{ name: 'check_stock', arguments: { item: 'blue chair' } }] };
-        if (/red/i.test(last)) return { toolCalls: [{ name: 'check_stock', arguments: { item: 'red chair' } }] };
-        if (/warehouse/i.test(last)) return { toolCalls: [{ name: 'warehouse', arguments: { item: 'chair' } }] };
-        return { text: 'Okay.' };
+    llm: toolModel({
+      summary: 'Summary.',
+      afterTool: (content) => {
+        if (/timed out/.test(content)) return 'No answer.';
+        if (/shipped/.test(content)) return 'Shipped.';
+        if (/in_stock/.test(content)) return 'In stock.';
+        return 'No idea.';
       },
-    },
+      call: (last) => {
+        if (/again/i.test(last)) return { name: 'check_order', arguments: { channel: 'phone', order_id: 'A17' } };
+        if (/order/i.test(last)) return { name: 'check_order', arguments: { order_id: 'A17', channel: 'phone' } };
+        if (/blue/i.test(last)) return { name: 'check_stock', arguments: { item: 'blue chair' } };
+        if (/red/i.test(last)) return { name: 'check_stock', arguments: { item: 'red chair' } };
+        if (/warehouse/i.test(last)) return { name: 'warehouse', arguments: { item: 'chair' } };
+        return undefined;
+      },
+    }),
     tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
     // Short thresholds keep the test quick; the slow backend (2 s) answers well after both. The filler waits
     // 1 s: a fast lookup (two model requests and a loopback HTTP call) took over 500 ms on a loaded machine,

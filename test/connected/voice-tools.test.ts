@@ -12,6 +12,7 @@ import { getHistoryRecord } from '../../lib/store/history.js';
 import { putNewTool } from '../../lib/store/tools.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+import { toolModel } from '../support/tool-model.js';
 
 let vp: VoicePlatform;
 let backend: ToolBackend;
@@ -28,25 +29,18 @@ beforeAll(async () => {
       transcripts: ({ utterance }) => ['Where is my order?', 'Read the metadata.', 'Call the local admin.'][utterance] ?? 'Bye.',
       finalDelayMs: 50,
     },
-    llm: {
-      ttftMs: 30,
-      tokensPerSecond: 400,
-      reply: (req) => {
-        const { system, turns, endsWithToolResult, toolResults } = req.messages;
-        if (/summar/i.test(system)) return { text: 'Summary: order status and two refused tools.' };
-        if (endsWithToolResult) {
-          // Short answers keep the played audio (and the test) short; the tool results are asserted below.
-          const content = toolResults.at(-1)?.content ?? '';
-          return { text: /refused/.test(content) ? 'Refused.' : /shipped/.test(content) ? 'Shipped.' : 'No idea.' };
-        }
-        const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
+    llm: toolModel({
+      summary: 'Summary: order status and two refused tools.',
+      // Short answers keep the played audio (and the test) short; the tool results are asserted below.
+      afterTool: (content) => (/refused/.test(content) ? 'Refused.' : /shipped/.test(content) ? 'Shipped.' : 'No idea.'),
+      call: (last) => {
         // The model writes the integer as a string, as models often do: the tool sends a number.
-        if (/order/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { order_id: 'A 17/ü?', note: 'He said "hi"', quantity: '2' } }] };
-        if (/metadata/i.test(last)) return { toolCalls: [{ name: 'instance_metadata', arguments: {} }] };
-        if (/admin/i.test(last)) return { toolCalls: [{ name: 'local_admin', arguments: {} }] };
-        return { text: 'Okay.' };
+        if (/order/i.test(last)) return { name: 'check_order', arguments: { order_id: 'A 17/ü?', note: 'He said "hi"', quantity: '2' } };
+        if (/metadata/i.test(last)) return { name: 'instance_metadata', arguments: {} };
+        if (/admin/i.test(last)) return { name: 'local_admin', arguments: {} };
+        return undefined;
       },
-    },
+    }),
     tts: { firstByteDelayMs: 20, realtimeFactor: 8 },
     session: { fillerAfterMs: 300, fillerPhrases: ['One sec.'] },
   });

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api.js';
 import { call } from '../session.js';
 import { Button, ErrorNotice, TextArea, TextField, formatDate } from '../ui.js';
-import { HeaderRows, MASK, type HeaderRow, type ToolDetail } from './tool-form.js';
+import { HeaderRows, headersToSend, type HeaderRow, type ToolDetail } from './tool-form.js';
 
 /**
  * An MCP server as a tool (docs/tools.md, "MCP servers"): the form that adds or edits one, and the list of
@@ -67,7 +67,7 @@ export function McpToolForm({ tool, onDone }: { tool?: ToolDetail; onDone: () =>
   const [ticked, setTicked] = useState<string[]>(tool?.config?.allowed_tools ?? listed);
   const save = useMutation({
     mutationFn: () => {
-      const sentHeaders = Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.stored && h.value === '' ? MASK : h.value]));
+      const sentHeaders = headersToSend(headers);
       const config = { url, ...(!tool || headersTouched ? { headers: sentHeaders } : {}) };
       if (tool) {
         // "Every tool" clears the allow-list (null), so tools the server adds later are offered too.

@@ -37,6 +37,10 @@ interface ParamRow {
   choices: string;
 }
 
+/** The headers a save sends: named rows only; a stored value left empty is sent as the mask, which keeps it. */
+export const headersToSend = (rows: HeaderRow[]): Record<string, string> =>
+  Object.fromEntries(rows.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.stored && h.value === '' ? MASK : h.value]));
+
 export function HeaderRows({ rows, onChange }: { rows: HeaderRow[]; onChange: (rows: HeaderRow[]) => void }) {
   const update = (i: number, patch: Partial<HeaderRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
@@ -130,7 +134,7 @@ export function ToolForm({ tool, onDone }: { tool?: ToolDetail; onDone: () => vo
   const [params, setParams] = useState<ParamRow[]>((tool?.parameters ?? []).map(toRow));
   const save = useMutation({
     mutationFn: () => {
-      const sentHeaders = Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.stored && h.value === '' ? MASK : h.value]));
+      const sentHeaders = headersToSend(headers);
       const config = { method: chosen(METHODS, method) ?? 'POST', url, ...(!tool || headersTouched ? { headers: sentHeaders } : {}) };
       const parameters = params.map(toParameter);
       if (tool) return call((c) => c.PUT('/api/tools/{id}', { params: { path: { id: tool._id } }, body: { name, description, parameters, ...(http ? { config } : {}) } }));
