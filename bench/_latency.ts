@@ -3,6 +3,7 @@
  * drift on a busy machine (JIT warm-up, GC, a neighbour's CPU burst) lands on every case alike instead of
  * on whichever happened to run last.
  */
+import { loadavg } from 'node:os';
 
 /** Percentiles and mean of one case, in milliseconds. */
 export interface LatencyStats {
@@ -85,3 +86,12 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
 
 /** Milliseconds with a precision that suits their size. */
 export const ms = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+/** The machine's 1-minute load at a run's start and at its report: the line printed and the JSON line's fields. */
+export function loadSpan(start: number): { line: string; fields: { loadStart: number; loadEnd: number } } {
+  const end = loadavg()[0]!;
+  return {
+    line: `load average ${start.toFixed(1)} at the start, ${end.toFixed(1)} at the end`,
+    fields: { loadStart: Number(start.toFixed(1)), loadEnd: Number(end.toFixed(1)) },
+  };
+}

@@ -28,6 +28,7 @@ import { runCampaignTick } from '../lib/services/campaign-scheduler.js';
 import { callsById, findCampaign } from '../lib/store/campaigns.js';
 import { createWorkspace } from '../lib/store/workspaces.js';
 import { createTwilioTelephony } from '../lib/vendors/telephony/twilio.js';
+import { loadSpan } from './_latency.js';
 import { withBenchPlatform } from './_platform.js';
 
 /** 300 and 100 as documented; BENCH_CAMPAIGN_DIALS and BENCH_CAMPAIGN_CONCURRENCY give a shorter run. */
@@ -138,7 +139,7 @@ export async function run(): Promise<void> {
         `scheduler, ticks back to back: ${capacity.toFixed(1)} dials/s = ${(capacity / baseline).toFixed(2)}x baseline (${fast.ticks} ticks)`,
         `scheduler, a tick every ${deployedTickMs} ms: ${asDeployed.toFixed(1)} dials/s = ${(asDeployed / baseline).toFixed(2)}x baseline (${deployed.ticks} ticks)`,
         `overhead per dial: ${overheadMsPerDial.toFixed(2)} ms of wall time over the baseline's ${(baseMs / DIALS).toFixed(2)} ms (${(fast.ms / baseMs).toFixed(2)}x); tick time per dial ${(fast.tickBusyMs / DIALS).toFixed(2)} ms`,
-        `load average ${before.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
+        loadSpan(before).line,
         JSON.stringify({
           suite: 'campaigns',
           dials: DIALS,
@@ -153,8 +154,7 @@ export async function run(): Promise<void> {
           wallTimeToBaseline: Number((fast.ms / baseMs).toFixed(2)),
           tickMsPerDial: Number((fast.tickBusyMs / DIALS).toFixed(2)),
           baselineErrors,
-          loadStart: Number(before.toFixed(1)),
-          loadEnd: Number(loadavg()[0]!.toFixed(1)),
+          ...loadSpan(before).fields,
         }),
       ].join('\n') + '\n',
     );

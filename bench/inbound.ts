@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { getDeps } from '../lib/deps.js';
 import { createWorkspace } from '../lib/store/workspaces.js';
-import { formatTable, ms } from './_latency.js';
+import { formatTable, loadSpan, ms } from './_latency.js';
 import { withBenchPlatform } from './_platform.js';
 
 /** 200 calls a side and 100 ms as documented; BENCH_INBOUND_CALLS and BENCH_INBOUND_DELAY_MS change them. */
@@ -122,7 +122,7 @@ export async function run(): Promise<void> {
           `added wait: p50 ${ms(addedP50)} ms, p99 ${ms(addedP99)} ms (target <= ${TARGET_MS} ms: ${addedP50 <= TARGET_MS && addedP99 <= TARGET_MS ? 'met' : 'missed'}); with the webhook / (baseline + delay), p50: ${(pct(withHook, 50) / (base50 + DELAY_MS)).toFixed(2)}x`,
           `p99 of (call - server) over the baseline's p99: ${ms(tailOverBaselineP99)} ms`,
           `calls not connected (should be 0): ${refused}`,
-          `load average ${before.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
+          loadSpan(before).line,
           JSON.stringify({
             suite: 'inbound',
             calls: CALLS,
@@ -136,8 +136,7 @@ export async function run(): Promise<void> {
             tailOverBaselineP99Ms: Number(tailOverBaselineP99.toFixed(1)),
             ratioToBaselinePlusDelay: Number((pct(withHook, 50) / (base50 + DELAY_MS)).toFixed(3)),
             refused,
-            loadStart: Number(before.toFixed(1)),
-            loadEnd: Number(loadavg()[0]!.toFixed(1)),
+            ...loadSpan(before).fields,
           }),
         ].join('\n') + '\n',
       );

@@ -20,6 +20,7 @@ import { writeHistoryRecord } from '../lib/services/call-events.js';
 import { publishEvent } from '../lib/services/webhook-events.js';
 import { createWebhookEndpoint } from '../lib/services/webhooks.js';
 import { createWorkspace } from '../lib/store/workspaces.js';
+import { loadSpan } from './_latency.js';
 import { withBenchPlatform } from './_platform.js';
 
 const EVENTS = 500;
@@ -101,7 +102,7 @@ export async function run(): Promise<void> {
           `throughput: ${EVENTS} events to one endpoint, one worker: ${eventsPerSecond.toFixed(0)} events/s end to end (publishing alone ${publishPerSecond.toFixed(0)}/s)`,
           `call end -> delivery (${CALLS} calls, sequential): p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (target p50 <= 1000 ms: ${p50 <= 1000 ? 'met' : 'missed'})`,
           `signature failures at the receiver: ${verifyFailures}`,
-          `load average ${before.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
+          loadSpan(before).line,
           JSON.stringify({
             suite: 'webhooks',
             events: EVENTS,
@@ -111,8 +112,7 @@ export async function run(): Promise<void> {
             callEndToDeliveryP50Ms: Math.round(p50),
             callEndToDeliveryP95Ms: Math.round(p95),
             verifyFailures,
-            loadStart: Number(before.toFixed(1)),
-            loadEnd: Number(loadavg()[0]!.toFixed(1)),
+            ...loadSpan(before).fields,
           }),
         ].join('\n') + '\n',
       );
