@@ -47,7 +47,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.waitForURL(/\/dashboard\/agents\/agt_/);
     const agentId = page.url().split('/').pop()!;
     const stored = await rig.p.api(user.session.apiKey, 'GET', `/api/agents/${agentId}`);
-    expect(stored.body).toMatchObject({ name: 'Clinic receptionist', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'deepgram', tts_voice_id: 'aura-2-helena-en', first_message_mode: 'wait_for_caller', first_message_interruptible: true });
+    expect(stored.body).toMatchObject({ name: 'Clinic receptionist', llm_provider: 'anthropic', llm_model: 'claude-haiku-4-5', tts_provider: 'deepgram', tts_voice_id: 'aura-2-helena-en', first_message_mode: 'wait_for_caller', first_message_interruptible: true, tool_ids: [] });
 
     // The prompt names contactName and plan, and a test call has no contact: the panel asks for both, and a
     // call started without them is refused with the names, under their fields.

@@ -34,7 +34,9 @@ const NEW_AGENT: Draft = {
   first_message_interruptible: false,
   recording_enabled: true,
   max_duration_seconds: '',
-  tool_ids: null,
+  // A new agent is given the tools ticked for it, none until then: the API's default (every workspace tool,
+  // when `tool_ids` is absent) stays for clients that never name tools.
+  tool_ids: [],
   llm_base_url: '',
   llm_api_key: '',
 };
