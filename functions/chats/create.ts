@@ -1,6 +1,6 @@
 import { defineRoute } from '../../lib/http/handler.js';
 import { CALLS_ROUTES } from '../../lib/infra/routes/calls.js';
-import { getAgent } from '../../lib/store/agents.js';
+import { agentToRunById } from '../../lib/services/agent-runtime.js';
 import { startChat } from '../../lib/services/chats.js';
 import { agentForCall } from '../../lib/services/call-variables.js';
 
@@ -10,6 +10,7 @@ import { agentForCall } from '../../lib/services/call-variables.js';
  */
 export const handler = defineRoute(CALLS_ROUTES.createChat, async ({ deps, workspaceId, body }) => {
   const { variables, metadata, agent_overrides: agentOverrides } = body;
-  const agent = await agentForCall(deps, workspaceId, await getAgent(deps.db, workspaceId, body.agentId), agentOverrides);
-  return startChat(deps, { workspaceId, agent, contactName: body.contactName ?? 'Chat visitor', ...(variables && { variables }), ...(metadata && { metadata }), ...(agentOverrides && { agentOverrides }) });
+  const run = await agentToRunById(deps.db, workspaceId, body.agentId, body.agent_version);
+  const agent = await agentForCall(deps, workspaceId, run.agent, agentOverrides);
+  return startChat(deps, { workspaceId, agent, agentVersion: run.version, contactName: body.contactName ?? 'Chat visitor', ...(variables && { variables }), ...(metadata && { metadata }), ...(agentOverrides && { agentOverrides }) });
 });

@@ -14,6 +14,6 @@ import { authorizeWidget } from '../../lib/services/widget.js';
 export const handler = defineRoute(WIDGET_ROUTES.startWidgetChat, async ({ deps, event }) => {
   const body = widgetBody(event, WidgetSessionRequest, MAX_WIDGET_BODY_BYTES);
   const grant = await authorizeWidget(deps, body, event.headers?.origin, sourceIp(event));
-  const chat = await startChat(deps, { workspaceId: grant.workspaceId, widget: grant, agent: grant.agent, contactName: `Web visitor (${grant.origin})` });
+  const chat = await startChat(deps, { workspaceId: grant.workspaceId, widget: grant, agent: grant.agent, agentVersion: grant.agentVersion, contactName: `Web visitor (${grant.origin})` });
   return noStoreJson(ChatStarted.parse(chat));
 });

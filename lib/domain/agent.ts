@@ -291,6 +291,10 @@ export interface Agent {
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
+  /** The latest published version (docs/agent-versions.md); absent on an agent never published. */
+  published_version?: number;
+  /** `updatedAt` of the draft that version was published from: a later edit is an unpublished change. */
+  published_from?: string;
 }
 
 const base = {
@@ -338,6 +342,10 @@ export const AgentView = z
     transfer_mode: z.enum(TRANSFER_MODES).default(CALL_CONTROL_DEFAULTS.transfer_mode),
     fallback: FallbackConfig.optional(),
     updatedAt: Timestamp,
+    /** The version calls run (docs/agent-versions.md); null: never published, calls run this record. */
+    published_version: z.number().int().nullable().default(null),
+    /** The draft was edited since its latest version was published (false when never published). */
+    has_unpublished_changes: z.boolean().default(false),
   })
   .meta({ id: 'Agent' });
 

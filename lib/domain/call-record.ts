@@ -46,6 +46,7 @@ export function historyOf(call: Call, outcome: CallRecordOutcome): HistoryRecord
     ...(call.metadata ? { metadata: call.metadata } : {}),
     ...(call.variables ? { variables: call.variables } : {}),
     ...(call.agentOverrides ? { agentOverrides: overriddenFields(call.agentOverrides) } : {}),
+    ...(call.agentVersion !== undefined ? { agentVersion: call.agentVersion } : {}),
     workspace_id: call.workspaceId,
     createdAt: call.createdAt,
   };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BodyWorkspaceId, WorkspaceIdField } from './common.js';
+import { AgentVersionPin, BodyWorkspaceId, WorkspaceIdField } from './common.js';
 import type { AgentType, CallEndReason } from './call-end.js';
 import { CALL_CAPABILITIES, type CallCapability, type PriceShares } from './provider-key.js';
 import { StandInNotice } from './stand-ins.js';
@@ -169,11 +169,14 @@ export interface Call {
   metadata?: CallMetadata;
   /** Agent fields for this call only (docs/calls.md, "Agent overrides"). */
   agentOverrides?: AgentOverrides;
+  /** The published version of the agent the call runs (docs/agent-versions.md); absent: the agent record. */
+  agentVersion?: number;
   createdAt: string;
   updatedAt: string;
 }
 
 const E164Input = z.string().trim().min(1).max(40);
+
 
 /** POST /api/optimus/phone-call (and /api/optimus/call). */
 export const PhoneCallRequest = z
@@ -197,6 +200,7 @@ export const PhoneCallRequest = z
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
     agent_overrides: AgentOverrides.optional(),
+    agent_version: AgentVersionPin,
   })
   .meta({ id: 'PhoneCallRequest' });
 export type PhoneCallRequest = z.infer<typeof PhoneCallRequest>;
@@ -218,6 +222,7 @@ export const MeetingLinkRequest = z
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
     agent_overrides: AgentOverrides.optional(),
+    agent_version: AgentVersionPin,
   })
   .meta({ id: 'MeetingLinkRequest' });
 export type MeetingLinkRequest = z.infer<typeof MeetingLinkRequest>;

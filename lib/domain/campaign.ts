@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BodyWorkspaceId, Name, Timestamp } from './common.js';
+import { AgentVersionPin, BodyWorkspaceId, Name, Timestamp } from './common.js';
 import { DEFAULT_WINDOW, isTimeZone, WEEKDAYS, type CallingWindow } from './calling-window.js';
 import type { Call } from './call.js';
 import { CallVariables, type VariableValue } from './template.js';
@@ -76,6 +76,8 @@ export const CampaignCreate = z
   .strictObject({
     name: Name,
     agentId: Id,
+    /** Every call runs this published version of the agent; absent: its latest at each dial (docs/agent-versions.md). */
+    agent_version: AgentVersionPin,
     phoneNumberIds: z.array(Id).min(1).max(20).describe('numbers to call from, used in turn'),
     contacts: ContactSelection,
     schedule: z
@@ -101,6 +103,8 @@ export interface Campaign {
   workspaceId: string;
   name: string;
   agentId: string;
+  /** The pinned published version of the agent; absent: its latest at each dial. */
+  agent_version?: number;
   phoneNumberIds: string[];
   contacts: ContactSelection;
   schedule: { startAt?: string; endAt?: string };
@@ -211,6 +215,8 @@ export const CampaignView = z
     _id: z.string(),
     name: z.string(),
     agentId: z.string(),
+    /** The pinned published version of the agent (docs/agent-versions.md); absent: its latest at each dial. */
+    agent_version: z.number().int().optional(),
     phoneNumberIds: z.array(z.string()),
     contacts: ContactSelection,
     schedule: z.object({ startAt: Timestamp.optional(), endAt: Timestamp.optional() }),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BodyWorkspaceId } from './common.js';
+import { AgentVersionPin, BodyWorkspaceId } from './common.js';
 import { StandInNotice } from './stand-ins.js';
 import { CallVariables } from './template.js';
 import { CallMetadata } from './call-metadata.js';
@@ -21,6 +21,7 @@ export const ChatRequest = z
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
     agent_overrides: AgentOverrides.optional(),
+    agent_version: AgentVersionPin,
   })
   .meta({ id: 'ChatRequest' });
 export type ChatRequest = z.infer<typeof ChatRequest>;

@@ -78,6 +78,7 @@ export const ERROR_CODES = [
   'telephony_credentials_invalid',
   'unknown_agent',
   'mcp_server_unreachable',
+  'agent_changed',
   'mcp_server_invalid',
   'mcp_too_many_tools',
   'mcp_schema_too_large',

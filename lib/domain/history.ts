@@ -45,6 +45,8 @@ export interface HistoryRecord {
   variables?: Record<string, string | number | boolean>;
   /** The agent fields the call overrode (docs/calls.md, "Agent overrides"). */
   agentOverrides?: string[];
+  /** The published version of the agent the call ran (docs/agent-versions.md); absent: an agent never published. */
+  agentVersion?: number;
 }
 
 const isoDate = z
@@ -126,5 +128,7 @@ export const HistoryView = z
     variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     /** The agent fields this call overrode with `agent_overrides`, by name. */
     agentOverrides: z.array(z.string()).optional(),
+    /** The published version of the agent the call ran (docs/agent-versions.md). */
+    agentVersion: z.number().int().optional(),
   })
   .meta({ id: 'HistoryRecord' });

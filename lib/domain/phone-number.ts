@@ -31,6 +31,8 @@ export interface PhoneNumber {
   workspaceId: string;
   /** The agent that answers inbound calls, or null (callers hear a short message). */
   agentId: string | null;
+  /** The agent's published version inbound calls run; absent or null: its latest (docs/agent-versions.md). */
+  agentVersion?: number | null;
   /** The provider's id of the number (Twilio: PN…). */
   providerSid: string;
   /** The provider account holding the number: the platform's, or the customer's for BYOT. */
@@ -87,9 +89,11 @@ export const PhoneNumberUpdate = z
   .strictObject({
     agentId: z.string().min(1).max(64).nullable().optional(),
     inbound_webhook_url: InboundWebhookUrl.nullable().optional(),
+    /** Pins the published version of the agent inbound calls run; null: its latest. Changing `agentId` without it unpins. */
+    agent_version: z.number().int().min(1).max(1_000_000).nullable().optional(),
     workspaceId: WorkspaceIdField.optional(),
   })
-  .refine((u) => u.agentId !== undefined || u.inbound_webhook_url !== undefined, { message: 'give agentId or inbound_webhook_url' })
+  .refine((u) => u.agentId !== undefined || u.inbound_webhook_url !== undefined || u.agent_version !== undefined, { message: 'give agentId, agent_version or inbound_webhook_url' })
   .meta({ id: 'PhoneNumberUpdate' });
 export type PhoneNumberUpdate = z.infer<typeof PhoneNumberUpdate>;
 
@@ -141,6 +145,8 @@ export const PhoneNumberView = z
     ...PhoneNumberBought.shape,
     type: z.literal('byot').optional(),
     agentId: z.string().nullable(),
+    /** The pinned published version of the agent (docs/agent-versions.md); null: its latest. */
+    agent_version: z.number().int().nullable(),
     telephonyAccountSid: z.string().optional(),
     inbound_webhook_url: z.string().optional(),
     /** Only in the answer of the update that set the URL: the Standard Webhooks secret its requests are signed with. */
@@ -160,6 +166,7 @@ export function toPhoneNumberView(n: PhoneNumber): PhoneNumberView {
     ...(n.type === 'byot' ? { type: 'byot' as const, telephonyAccountSid: n.telephonyAccountSid } : {}),
     workspaceId: n.workspaceId,
     agentId: n.agentId,
+    agent_version: n.agentVersion ?? null,
     ...(n.inboundWebhookUrl ? { inbound_webhook_url: n.inboundWebhookUrl } : {}),
     createdAt: n.createdAt,
     updatedAt: n.updatedAt,

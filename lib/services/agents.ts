@@ -3,6 +3,7 @@ import { assertAgentLlm, MASK, type LlmEndpointPolicy } from '../domain/agent-ll
 import { ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents.js';
+import { deleteVersions } from '../store/agent-versions.js';
 import type { Db } from '../store/dynamo.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { existingToolIds } from '../store/tools.js';
@@ -72,5 +73,8 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   });
 }
 
-/** Deletes the workspace's agent (404 if it has none by that id). */
-export const removeAgent = (db: Db, ws: string, id: string): Promise<void> => deleteAgent(db, ws, id);
+/** Deletes the workspace's agent (404 if it has none by that id), then its published versions. */
+export async function removeAgent(db: Db, ws: string, id: string): Promise<void> {
+  await deleteAgent(db, ws, id);
+  await deleteVersions(db, ws, id);
+}

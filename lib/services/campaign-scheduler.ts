@@ -6,6 +6,7 @@ import type { PhoneNumber } from '../domain/phone-number.js';
 import { newId } from '../domain/ids.js';
 import { describeError, log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
+import { agentToRun } from './agent-runtime.js';
 import { findCall } from '../store/calls.js';
 import {
   activeCampaigns,
@@ -142,18 +143,23 @@ async function advance(deps: SchedulerDeps, listed: Campaign, nowMs: number): Pr
 /** What a tick needs to dial one campaign's contacts, read once per tick. */
 interface DialContext {
   readonly agent: Agent;
+  /** The published version `agent` is, when it has been published. */
+  readonly agentVersion?: number | undefined;
   readonly numbers: readonly PhoneNumber[];
   readonly variables: readonly string[];
   readonly opening: Map<string, number | undefined>;
 }
 
 async function dialContext(deps: SchedulerDeps, c: Campaign): Promise<DialContext | undefined> {
-  const agent = await findAgent(deps.db, c.workspaceId, c.agentId);
+  const found = await findAgent(deps.db, c.workspaceId, c.agentId);
+  // The campaign's pinned version, else the agent's latest published one (a publish reaches the next tick).
+  const run = found && (await agentToRun(deps.db, c.workspaceId, found, c.agent_version).catch(() => undefined));
+  const agent = run?.agent;
   const numbers = (await Promise.all(c.phoneNumberIds.map((id) => getPhoneNumber(deps.db, c.workspaceId, id).catch(() => undefined)))).filter(
     (n): n is PhoneNumber => n !== undefined && n.status === 'active',
   );
   if (!agent || numbers.length === 0) return undefined;
-  return { agent, numbers, variables: agentVariables(agent), opening: new Map() };
+  return { agent, agentVersion: run.version, numbers, variables: agentVariables(agent), opening: new Map() };
 }
 
 /** Claims and dials due targets until the campaign's slots, the account's rate or the due targets run out. */
@@ -221,6 +227,7 @@ async function place(deps: SchedulerDeps, c: Campaign, ctx: DialContext, t: Camp
     const placed = await placeOutboundCall(deps, {
       workspaceId: c.workspaceId,
       agent: ctx.agent,
+      ...(ctx.agentVersion !== undefined && { agentVersion: ctx.agentVersion }),
       from,
       to: t.phoneNumber,
       contact: { _id: t.contactId, contactName: t.contactName },

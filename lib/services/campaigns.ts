@@ -21,6 +21,7 @@ import { normalizePhone } from '../domain/phone.js';
 import { contactVariables } from '../domain/template.js';
 import { agentRequiredVariables } from '../domain/call-template.js';
 import { getAgent } from '../store/agents.js';
+import { agentToRunById } from './agent-runtime.js';
 import { getCampaign, listCampaigns, listTargets, putNewCampaign, transitionCampaign, upcomingTargets } from '../store/campaigns.js';
 import { contactsById, contactsMatching, contactsOfImport } from '../store/contacts.js';
 import type { Db, PageRequest } from '../store/dynamo.js';
@@ -119,7 +120,8 @@ function targetOf(c: Campaign, contact: Contact, names: readonly string[], openi
  * `{{variable}}` of the agent's prompt or first message has no value for it, or its calling hours never open.
  */
 export async function createCampaign(deps: CampaignDeps, ws: string, input: CampaignCreate): Promise<Campaign & { progress: CampaignProgressView }> {
-  const [agent] = await Promise.all([getAgent(deps.db, ws, input.agentId), ...input.phoneNumberIds.map((id) => getPhoneNumber(deps.db, ws, id))]);
+  const [run] = await Promise.all([agentToRunById(deps.db, ws, input.agentId, input.agent_version), ...input.phoneNumberIds.map((id) => getPhoneNumber(deps.db, ws, id))]);
+  const agent = run.agent;
   const contacts = await selectContacts(deps.db, ws, input.contacts);
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
@@ -128,6 +130,7 @@ export async function createCampaign(deps: CampaignDeps, ws: string, input: Camp
     workspaceId: ws,
     name: input.name,
     agentId: input.agentId,
+    ...(input.agent_version !== undefined ? { agent_version: input.agent_version } : {}),
     contacts: input.contacts,
     schedule: input.schedule,
     callingWindow: input.callingWindow,

@@ -4,7 +4,7 @@ import type { DispatchMessage } from '../domain/call.js';
 import { log } from '../observability/log.js';
 import { TIME_LIMIT_GRACE_SECONDS } from '../domain/agent.js';
 import { MACHINE_DETECTION_TIMEOUT_SECONDS, machineDetectionFor } from '../domain/voicemail.js';
-import { findAgent } from '../store/agents.js';
+import { agentOfCall } from './agent-runtime.js';
 import { claimForDispatch, findCall, releaseDispatchClaim, setProviderCallSid } from '../store/calls.js';
 import { getPhoneNumberWithToken } from '../store/phone-numbers.js';
 import { isTelephonyError, type TelephonyAccount } from '../vendors/telephony/port.js';
@@ -59,7 +59,7 @@ export async function dispatchCall(deps: DispatchDeps, message: DispatchMessage,
       return 'done';
     }
     // A deleted agent's call still dials (the voice webhook then says it cannot connect), without detection.
-    const found = await findAgent(deps.db, workspaceId, claimed.agentId);
+    const found = await agentOfCall(deps.db, workspaceId, claimed.agentId, claimed.agentVersion);
     const agent = found && withOverrides(found, claimed.agentOverrides);
     const machineDetection = agent ? machineDetectionFor(agent) : undefined;
     const placed = await deps.telephony.port.createCall(account, {

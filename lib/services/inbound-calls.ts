@@ -36,6 +36,8 @@ export async function openInboundCall(
     callId?: string;
     /** What the inbound webhook answered for this call (docs/call-data.md). */
     data?: Pick<Call, 'variables' | 'metadata' | 'agentOverrides'>;
+    /** The published version `agent` is (docs/agent-versions.md). */
+    agentVersion?: number;
   },
 ): Promise<InboundAnswer> {
   const pricing = agentPricing(deps.config, input.agent ?? {});
@@ -56,6 +58,7 @@ export async function openInboundCall(
     phoneNumberId: input.phoneNumberId,
     providerCallSid: input.callSid,
     contactName: '',
+    ...(input.agentVersion !== undefined && { agentVersion: input.agentVersion }),
     reserved: reservationFor(pricing),
     maxDurationSeconds: pricing.maxDurationSeconds,
     createdAt,

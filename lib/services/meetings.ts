@@ -21,6 +21,7 @@ import { announce } from './webhook-events.js';
 import type { StandInNotice } from '../domain/stand-ins.js';
 import { standInsOf } from '../vendors/stand-ins.js';
 import { agentForCall, assertVariablesSupplied } from './call-variables.js';
+import { agentToRunById } from './agent-runtime.js';
 
 /**
  * One-time video meeting links. The token is 32 random bytes (base64url) handed out once in `room_url`;
@@ -47,7 +48,8 @@ export async function createMeetingLink(
   nowMs: number = Date.now(),
 ): Promise<MeetingLinkResult> {
   const phone = request.phoneNumber === undefined ? undefined : destination(request.phoneNumber);
-  const agent = await agentForCall(deps, workspaceId, await getAgent(deps.db, workspaceId, request.assistantId), request.agent_overrides);
+  const run = await agentToRunById(deps.db, workspaceId, request.assistantId, request.agent_version);
+  const agent = await agentForCall(deps, workspaceId, run.agent, request.agent_overrides);
   await assertCanAffordCall(deps, workspaceId);
   const contact = await findCallContact(deps, workspaceId, phone, request.contactName);
   await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables, request.contactName);
@@ -61,6 +63,7 @@ export async function createMeetingLink(
     ...(request.variables ? { variables: request.variables } : {}),
     ...(request.metadata ? { metadata: request.metadata } : {}),
     ...(request.agent_overrides ? { agentOverrides: request.agent_overrides } : {}),
+    ...(run.version !== undefined ? { agentVersion: run.version } : {}),
   }, nowMs);
   const token = randomBytes(32).toString('base64url');
   const expiresAtMs = nowMs + MEETING_LINK_TTL_SECONDS * 1000;
@@ -74,7 +77,7 @@ export async function createMeetingLink(
  */
 export function newWebCall(
   deps: Pick<Deps, 'config'>,
-  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName' | 'variables' | 'metadata' | 'agentOverrides'>,
+  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName' | 'variables' | 'metadata' | 'agentOverrides' | 'agentVersion'>,
   nowMs: number,
 ): Call {
   const createdAt = new Date(nowMs).toISOString();

@@ -10,7 +10,7 @@ import { AppError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { normalizePhone } from '../domain/phone.js';
 import { log } from '../observability/log.js';
-import { getAgent } from '../store/agents.js';
+import { agentToRunById } from './agent-runtime.js';
 import { createCallWithReservation, findIdempotencyRecord, forgetIdempotencyRecord, type IdempotencyRecord } from '../store/call-creation.js';
 import { contactIdByPhone, getContact, listContacts } from '../store/contacts.js';
 import { getPhoneNumber } from '../store/phone-numbers.js';
@@ -104,12 +104,12 @@ export async function startPhoneCall(
 
   const to = destination(request.phoneNumber);
   const [stored, number] = await Promise.all([
-    getAgent(deps.db, workspaceId, request.assistantId),
+    agentToRunById(deps.db, workspaceId, request.assistantId, request.agent_version),
     getPhoneNumber(deps.db, workspaceId, request.phoneNumberId),
   ]);
   if (number.status !== 'active') throw new NotFoundError('Phone number');
   // The agent as this call runs it: its reservation, limit and texts come from the overrides too.
-  const agent = await agentForCall(deps, workspaceId, stored, request.agent_overrides);
+  const agent = await agentForCall(deps, workspaceId, stored.agent, request.agent_overrides);
   const contact = await findCallContact(deps, workspaceId, to, request.contactName);
   await assertVariablesSupplied(deps, workspaceId, agent, contact, request.variables, request.contactName);
   const outcome = await placeOutboundCall(deps, {
@@ -125,6 +125,7 @@ export async function startPhoneCall(
     ...(request.variables ? { variables: request.variables } : {}),
     ...(request.metadata ? { metadata: request.metadata } : {}),
     ...(request.agent_overrides ? { agentOverrides: request.agent_overrides } : {}),
+    ...(stored.version !== undefined ? { agentVersion: stored.version } : {}),
   });
   if (outcome.kind === 'do_not_call') {
     await recordDoNotCallRefusal(deps, outcome.call);
@@ -160,6 +161,8 @@ export interface OutboundCall {
   readonly metadata?: Readonly<Record<string, unknown>>;
   /** Agent fields for this call only; `agent` already has them applied. */
   readonly agentOverrides?: AgentOverrides;
+  /** The published version `agent` is (docs/agent-versions.md). */
+  readonly agentVersion?: number;
 }
 
 export type PlacedCall =
@@ -193,6 +196,7 @@ export async function placeOutboundCall(deps: CallDeps, input: OutboundCall): Pr
     ...(input.variables && Object.keys(input.variables).length > 0 ? { variables: { ...input.variables } } : {}),
     ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
     ...(input.agentOverrides && Object.keys(input.agentOverrides).length > 0 ? { agentOverrides: input.agentOverrides } : {}),
+    ...(input.agentVersion !== undefined ? { agentVersion: input.agentVersion } : {}),
     createdAt,
     updatedAt: createdAt,
   };

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { PhoneNumber } from '../domain/phone-number.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
 import { log } from '../observability/log.js';
-import { findAgent } from '../store/agents.js';
+import { agentOfCall } from './agent-runtime.js';
 import { findCall } from '../store/calls.js';
 import { findPhoneNumberByE164 } from '../store/phone-numbers.js';
 import { connectStreamTwiml, sayAndHangUpTwiml } from '../vendors/telephony/twilio-webhook.js';
@@ -42,7 +42,7 @@ export async function answerOutboundCall(
 ): Promise<string> {
   const owned = await callingNumber(deps, verifiedBy, from);
   const call = owned ? await findCall(deps.db, owned.workspaceId, callId) : undefined;
-  const agent = call ? await findAgent(deps.db, call.workspaceId, call.agentId) : undefined;
+  const agent = call ? await agentOfCall(deps.db, call.workspaceId, call.agentId, call.agentVersion) : undefined;
   const matches =
     call !== undefined &&
     owned !== undefined &&

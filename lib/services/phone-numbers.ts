@@ -31,9 +31,11 @@ function inboundHook(deps: Pick<PhoneDeps, 'config'>, url: string | undefined): 
   }
 }
 import { findAgent } from '../store/agents.js';
+import { agentToRunById } from './agent-runtime.js';
 import {
   deletePhoneNumber,
   findNumberOwner,
+  getPhoneNumber,
   getPhoneNumberWithToken,
   numberTaken,
   putNewPhoneNumber,
@@ -222,8 +224,14 @@ export async function assignAgent(deps: PhoneDeps, ws: string, id: string, input
     throw new UnprocessableError('unknown_agent', `This workspace has no agent ${input.agentId}.`, 'agentId');
   }
   const url = input.inbound_webhook_url === null ? null : (inboundHook(deps, input.inbound_webhook_url).inboundWebhookUrl ?? undefined);
+  // A pin names a version of the agent the number will have: the one sent, else the one it has.
+  const agentId = input.agentId !== undefined ? input.agentId : input.agent_version !== undefined ? (await getPhoneNumber(deps.db, ws, id)).agentId : undefined;
+  if (typeof input.agent_version === 'number') {
+    if (!agentId) throw new ValidationError([{ field: 'agent_version', message: 'the number has no agent to pin a version of' }]);
+    await agentToRunById(deps.db, ws, agentId, input.agent_version);
+  }
   const now = new Date().toISOString();
-  let number = input.agentId !== undefined ? await setPhoneNumberAgent(deps.db, ws, id, input.agentId, now) : undefined;
+  let number = agentId !== undefined ? await setPhoneNumberAgent(deps.db, ws, id, agentId, now, input.agent_version ?? null) : undefined;
   if (url !== undefined) number = await setInboundWebhookUrl(deps.db, ws, id, url, now);
   return number!;
 }

@@ -7,6 +7,7 @@ import type { PhoneNumber } from '../domain/phone-number.js';
 import { signStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../domain/stream-token.js';
 import { log } from '../observability/log.js';
 import { findAgent } from '../store/agents.js';
+import { agentToRun } from './agent-runtime.js';
 import { askInboundWebhook, type InboundRouting } from './inbound-webhook.js';
 import type { Agent } from '../domain/agent.js';
 import { newId } from '../domain/ids.js';
@@ -145,7 +146,11 @@ async function answerInbound(
     log('info', 'inbound call rejected by the number\'s webhook', { callSid: call.CallSid, numberId: owned?._id });
     return routing.twiml;
   }
-  const agent = routing?.agent ?? numberAgent;
+  const chosen = routing?.agent ?? numberAgent;
+  // The version the call runs: the number's pin for the number's own agent, else the latest published.
+  const pin = chosen && chosen === numberAgent ? (owned?.agentVersion ?? undefined) : undefined;
+  const run = chosen && owned ? await agentToRun(deps.db, owned.workspaceId, chosen, pin).catch(() => agentToRun(deps.db, owned.workspaceId, chosen)) : undefined;
+  const agent = run?.agent;
   log('info', 'inbound call', {
     callSid: call.CallSid,
     numberId: owned?._id,
@@ -171,6 +176,7 @@ async function answerInbound(
         ...(routing.agentOverrides && { agentOverrides: routing.agentOverrides }),
       },
     }),
+    ...(run?.version !== undefined && { agentVersion: run.version }),
   });
   if (answer.kind === 'insufficient') {
     log('info', 'inbound call refused: insufficient credits', { callSid: call.CallSid, workspaceId: owned.workspaceId });

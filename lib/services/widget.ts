@@ -4,7 +4,7 @@ import { UnauthorizedError } from '../domain/errors.js';
 import { agentNotAllowed, fullKeyInPage, originNotAllowed, type WidgetSessionRequest } from '../domain/widget.js';
 import { leased, widgetVisitor, type WidgetLeaseHolder } from './widget-leases.js';
 import { RateLimitedError, ratePolicies, takeRate } from './rate-limits.js';
-import { getAgent } from '../store/agents.js';
+import { agentToRunById } from './agent-runtime.js';
 import { findApiKeyByHash, hashApiKey } from '../store/workspaces.js';
 import { assertCanAffordCall } from './credits.js';
 import { issueSession, newWebCall, putNewWebCall, type MeetingSession } from './meetings.js';
@@ -20,7 +20,9 @@ import { standInsOf } from '../vendors/stand-ins.js';
 /** A widget request that passed the key, origin, agent and per-key rate checks. */
 export interface WidgetGrant extends WidgetLeaseHolder {
   readonly workspaceId: string;
+  /** The agent's latest published version, or its record when never published (docs/agent-versions.md). */
   readonly agent: Agent;
+  readonly agentVersion?: number | undefined;
   readonly origin: string;
 }
 
@@ -44,8 +46,8 @@ export async function authorizeWidget(
   if (!found.widget.agentIds.includes(request.agentId)) throw agentNotAllowed();
   const rate = await takeRate(deps.db, ratePolicies(deps.config)['widget-key'], hash);
   if (!rate.allowed) throw new RateLimitedError(rate);
-  const agent = await getAgent(deps.db, found.workspaceId, request.agentId);
-  return { workspaceId: found.workspaceId, keyHash: hash, visitor: widgetVisitor(hash, sourceIp), agent, origin };
+  const run = await agentToRunById(deps.db, found.workspaceId, request.agentId);
+  return { workspaceId: found.workspaceId, keyHash: hash, visitor: widgetVisitor(hash, sourceIp), agent: run.agent, agentVersion: run.version, origin };
 }
 
 /**
@@ -59,7 +61,7 @@ export async function startWidgetCall(
 ): Promise<MeetingSession> {
   await assertCanAffordCall(deps, grant.workspaceId);
   // A widget visitor is anonymous: no contact, and the page's origin says where the call came from.
-  const call = await leased(deps, grant, newWebCall(deps, { workspaceId: grant.workspaceId, agentId: grant.agent._id, agentType: 'voice', to: '', contactName: `Web visitor (${grant.origin})` }, nowMs), nowMs);
+  const call = await leased(deps, grant, newWebCall(deps, { workspaceId: grant.workspaceId, agentId: grant.agent._id, agentType: 'voice', to: '', contactName: `Web visitor (${grant.origin})`, ...(grant.agentVersion !== undefined ? { agentVersion: grant.agentVersion } : {}) }, nowMs), nowMs);
   await putNewWebCall(deps, call);
   return issueSession(deps, call, grant.agent.name || 'your agent', nowMs, standInsOf(deps.config, grant.agent, { channel: 'web' }));
 }

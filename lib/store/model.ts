@@ -10,6 +10,7 @@
  *   WS#<ws>        / KEY#<keyId>            API key listing entry (no secret)
  *   APIKEY#<sha256> / APIKEY                API key lookup by hash
  *   WS#<ws>        / AGENT#<id>             agent          (ids are ULIDs: newest-first by sk)
+ *   WS#<ws>        / AGENTVER#<id>#<n>      a published version of the agent (n zero-padded)
  *   WS#<ws>        / TOOL#<id>              tool           (header values encrypted)
  *   WS#<ws>        / CONTACT#<id>           contact
  *   WS#<ws>        / PHONE#<e164>           contact phone uniqueness guard
@@ -93,6 +94,7 @@ export const ENTITY = {
   apiKey: 'apiKey',
   apiKeyRef: 'apiKeyRef',
   agent: 'agent',
+  agentVersion: 'agentVersion',
   tool: 'tool',
   contact: 'contact',
   contactPhone: 'contactPhone',
@@ -132,6 +134,8 @@ export const key = {
   apiKeyRef: (ws: string, keyId: string) => ({ pk: `WS#${ws}`, sk: `KEY#${keyId}` }),
   apiKey: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   agent: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `AGENT#${id}` }),
+  /** Not under `AGENT#`, so the agents list never reads versions; zero-padded so versions sort by number. */
+  agentVersion: (ws: string, agentId: string, n: number) => ({ pk: `WS#${ws}`, sk: `${agentVersionsOf(agentId)}${String(n).padStart(7, '0')}` }),
   tool: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `TOOL#${id}` }),
   contact: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CONTACT#${id}` }),
   contactPhone: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `PHONE#${e164}` }),
@@ -187,6 +191,8 @@ export const LIVE_STREAM_SHARDS = 8;
 export const liveStreamShard = (n: number): string => `LIVESTREAM#${n}`;
 
 /** The live-call index partition of a workspace (GSI2). */
+/** The sort-key prefix of an agent's published versions. */
+export const agentVersionsOf = (agentId: string): string => `AGENTVER#${agentId}#`;
 export const liveCallsOf = (ws: string): string => `LIVECALLS#${ws}`;
 
 /** The index partition of dialed-call shard `n` (the same shards and hash as the live streams). */

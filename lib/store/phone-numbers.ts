@@ -137,8 +137,8 @@ export async function setInboundWebhookUrl(db: Db, ws: string, id: string, url: 
 }
 
 /** Sets (or with null clears) the agent that answers the number; 404 when the number is gone. */
-export async function setPhoneNumberAgent(db: Db, ws: string, id: string, agentId: string | null, now: string): Promise<PhoneNumber> {
-  return withoutSecret(await updateExisting<StoredNumber>(db, key.phoneNumber(ws, id), { agentId, updatedAt: now }, NUMBERS.label));
+export async function setPhoneNumberAgent(db: Db, ws: string, id: string, agentId: string | null, now: string, agentVersion: number | null = null): Promise<PhoneNumber> {
+  return withoutSecret(await updateExisting<StoredNumber>(db, key.phoneNumber(ws, id), { agentId, agentVersion, updatedAt: now }, NUMBERS.label));
 }
 
 /** Deletes the number and releases its global claim (only if the claim is this workspace's). */

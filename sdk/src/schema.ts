@@ -38,6 +38,91 @@ export interface paths {
         patch: operations["updateAgent"];
         trace?: never;
     };
+    "/api/agents/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the agent's draft as its next version (calls then run it) */
+        post: operations["publishAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the agent's published versions, newest first */
+        get: operations["listAgentVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one published version of an agent */
+        get: operations["getAgentVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a published version the draft again (and publish it, with publish: true) */
+        post: operations["restoreAgentVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fields that differ between two versions, or a version and the draft */
+        get: operations["diffAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools": {
         parameters: {
             query?: never;
@@ -1313,7 +1398,9 @@ export interface components {
          *         }
          *       },
          *       "transfer_mode": "warm",
-         *       "updatedAt": "2025-06-02T15:20:45.000Z"
+         *       "updatedAt": "2025-06-02T15:20:45.000Z",
+         *       "published_version": 2,
+         *       "has_unpublished_changes": false
          *     }
          */
         Agent: {
@@ -1431,6 +1518,10 @@ export interface components {
             };
             /** Format: date-time */
             updatedAt: string;
+            /** @default null */
+            published_version: number | null;
+            /** @default false */
+            has_unpublished_changes: boolean;
         };
         /**
          * @example {
@@ -1629,6 +1720,28 @@ export interface components {
         };
         /**
          * @example {
+         *       "from": 2,
+         *       "to": "draft",
+         *       "changes": [
+         *         {
+         *           "field": "first_message",
+         *           "before": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+         *           "after": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow."
+         *         }
+         *       ]
+         *     }
+         */
+        AgentDiff: {
+            from: "draft" | number;
+            to: "draft" | number;
+            changes: {
+                field: string;
+                before?: unknown;
+                after?: unknown;
+            }[];
+        };
+        /**
+         * @example {
          *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
          *       "name": "Appointment reminder",
          *       "llm_provider": "openai",
@@ -1768,6 +1881,69 @@ export interface components {
         };
         /**
          * @example {
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "version": 3,
+         *       "note": "Offers to reschedule before ending the call",
+         *       "publishedAt": "2025-06-02T15:20:45.000Z",
+         *       "agent": {
+         *         "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *         "name": "Appointment reminder",
+         *         "llm_provider": "openai",
+         *         "llm_model": "gpt-4o-mini",
+         *         "tts_provider": "elevenlabs",
+         *         "stt_provider": "deepgram",
+         *         "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+         *         "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+         *         "recording_enabled": true,
+         *         "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *         "createdAt": "2025-06-02T14:03:11.000Z",
+         *         "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+         *         "first_message_mode": "agent_speaks_first",
+         *         "first_message_interruptible": false,
+         *         "ambience_enabled": false,
+         *         "voicemail_detection": "detect_message_end",
+         *         "voicemail_action": "leave_message",
+         *         "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+         *         "max_duration_seconds": 600,
+         *         "dtmf_shortcuts": {
+         *           "0": {
+         *             "action": "transfer",
+         *             "destination": "+14155550142",
+         *             "mode": "warm"
+         *           }
+         *         },
+         *         "transfer_mode": "warm",
+         *         "updatedAt": "2025-06-02T15:20:45.000Z",
+         *         "published_version": null,
+         *         "has_unpublished_changes": false
+         *       }
+         *     }
+         */
+        AgentVersion: {
+            agentId: string;
+            version: number;
+            note: string;
+            /** Format: date-time */
+            publishedAt: string;
+            agent: components["schemas"]["Agent"];
+        };
+        /**
+         * @example {
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "version": 2,
+         *       "note": "Warm transfers to the front desk",
+         *       "publishedAt": "2025-06-02T15:20:45.000Z"
+         *     }
+         */
+        AgentVersionListItem: {
+            agentId: string;
+            version: number;
+            note: string;
+            /** Format: date-time */
+            publishedAt: string;
+        };
+        /**
+         * @example {
          *       "number": "+14155550123",
          *       "friendlyName": "(415) 555-0123",
          *       "locality": "San Francisco",
@@ -1877,6 +2053,8 @@ export interface components {
         CampaignCreate: {
             name: string;
             agentId: string;
+            /** @description a published version of the agent to run instead of its latest (docs/agent-versions.md) */
+            agent_version?: number;
             /** @description numbers to call from, used in turn */
             phoneNumberIds: string[];
             contacts: {
@@ -2034,6 +2212,7 @@ export interface components {
             _id: string;
             name: string;
             agentId: string;
+            agent_version?: number;
             phoneNumberIds: string[];
             contacts: {
                 contactIds: string[];
@@ -2287,6 +2466,8 @@ export interface components {
                     };
                 } | null;
             };
+            /** @description a published version of the agent to run instead of its latest (docs/agent-versions.md) */
+            agent_version?: number;
         };
         /**
          * @example {
@@ -2504,7 +2685,7 @@ export interface components {
                  * @description Stable snake_case code to branch on, e.g. validation_failed. New codes may be added.
                  * @enum {string}
                  */
-                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent" | "mcp_server_unreachable" | "mcp_server_invalid" | "mcp_too_many_tools" | "mcp_schema_too_large" | "not_an_mcp_tool";
+                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent" | "mcp_server_unreachable" | "agent_changed" | "mcp_server_invalid" | "mcp_too_many_tools" | "mcp_schema_too_large" | "not_an_mcp_tool";
                 /** @description A human sentence; may change between releases. */
                 message: string;
                 /** @description Usually a list of {field, message}; an object for some codes (insufficient_credits: {required, available}). */
@@ -2678,6 +2859,7 @@ export interface components {
                 [key: string]: string | number | boolean;
             };
             agentOverrides?: string[];
+            agentVersion?: number;
         };
         /**
          * @description Calls your HTTP endpoint: config.method and config.url (placeholders name parameters).
@@ -3041,6 +3223,8 @@ export interface components {
                     };
                 } | null;
             };
+            /** @description a published version of the agent to run instead of its latest (docs/agent-versions.md) */
+            agent_version?: number;
         };
         /**
          * @example {
@@ -3175,6 +3359,8 @@ export interface components {
                     };
                 } | null;
             };
+            /** @description a published version of the agent to run instead of its latest (docs/agent-versions.md) */
+            agent_version?: number;
         };
         /**
          * @example {
@@ -3183,6 +3369,7 @@ export interface components {
          *       "status": "active",
          *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
          *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "agent_version": null,
          *       "createdAt": "2025-06-02T14:03:11.000Z",
          *       "updatedAt": "2025-06-02T15:20:45.000Z"
          *     }
@@ -3196,6 +3383,7 @@ export interface components {
             /** @constant */
             type?: "byot";
             agentId: string | null;
+            agent_version: number | null;
             telephonyAccountSid?: string;
             inbound_webhook_url?: string;
             inbound_webhook_secret?: string;
@@ -3274,6 +3462,7 @@ export interface components {
         PhoneNumberUpdate: {
             agentId?: string | null;
             inbound_webhook_url?: string | null;
+            agent_version?: number | null;
             workspaceId?: string;
         };
         /**
@@ -4453,7 +4642,9 @@ export interface operations {
                      *         }
                      *       },
                      *       "transfer_mode": "warm",
-                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "published_version": 2,
+                     *       "has_unpublished_changes": false
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];
@@ -4571,6 +4762,8 @@ export interface operations {
                      *       },
                      *       "transfer_mode": "warm",
                      *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "published_version": 2,
+                     *       "has_unpublished_changes": false,
                      *       "interruption": {
                      *         "min_words": 3
                      *       },
@@ -4589,6 +4782,358 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    publishAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Offers to reschedule before ending the call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default: `""`. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Publish the agent's draft as its next version (calls then run it) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "version": 3,
+                     *       "note": "Offers to reschedule before ending the call",
+                     *       "publishedAt": "2025-06-02T15:20:45.000Z",
+                     *       "agent": {
+                     *         "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *         "name": "Appointment reminder",
+                     *         "llm_provider": "openai",
+                     *         "llm_model": "gpt-4o-mini",
+                     *         "tts_provider": "elevenlabs",
+                     *         "stt_provider": "deepgram",
+                     *         "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *         "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *         "recording_enabled": true,
+                     *         "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *         "createdAt": "2025-06-02T14:03:11.000Z",
+                     *         "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *         "first_message_mode": "agent_speaks_first",
+                     *         "first_message_interruptible": false,
+                     *         "ambience_enabled": false,
+                     *         "voicemail_detection": "detect_message_end",
+                     *         "voicemail_action": "leave_message",
+                     *         "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *         "max_duration_seconds": 600,
+                     *         "dtmf_shortcuts": {
+                     *           "0": {
+                     *             "action": "transfer",
+                     *             "destination": "+14155550142",
+                     *             "mode": "warm"
+                     *           }
+                     *         },
+                     *         "transfer_mode": "warm",
+                     *         "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *         "published_version": null,
+                     *         "has_unpublished_changes": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgentVersions: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the agent's published versions, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "version": 2,
+                     *           "note": "Warm transfers to the front desk",
+                     *           "publishedAt": "2025-06-02T15:20:45.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AgentVersionListItem"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAgentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+                /** @example 2 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one published version of an agent */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "version": 2,
+                     *       "note": "Warm transfers to the front desk",
+                     *       "publishedAt": "2025-06-02T15:20:45.000Z",
+                     *       "agent": {
+                     *         "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *         "name": "Appointment reminder",
+                     *         "llm_provider": "openai",
+                     *         "llm_model": "gpt-4o-mini",
+                     *         "tts_provider": "elevenlabs",
+                     *         "stt_provider": "deepgram",
+                     *         "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *         "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *         "recording_enabled": true,
+                     *         "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *         "createdAt": "2025-06-02T14:03:11.000Z",
+                     *         "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *         "first_message_mode": "agent_speaks_first",
+                     *         "first_message_interruptible": false,
+                     *         "ambience_enabled": false,
+                     *         "voicemail_detection": "detect_message_end",
+                     *         "voicemail_action": "leave_message",
+                     *         "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *         "max_duration_seconds": 600,
+                     *         "dtmf_shortcuts": {
+                     *           "0": {
+                     *             "action": "transfer",
+                     *             "destination": "+14155550142",
+                     *             "mode": "warm"
+                     *           }
+                     *         },
+                     *         "transfer_mode": "warm",
+                     *         "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *         "published_version": null,
+                     *         "has_unpublished_changes": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    restoreAgentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+                /** @example 1 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "publish": true,
+                 *       "note": "Back to the first script"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default: `false`. */
+                    publish?: boolean;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Make a published version the draft again (and publish it, with publish: true) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "name": "Appointment reminder",
+                     *       "llm_provider": "openai",
+                     *       "llm_model": "gpt-4o-mini",
+                     *       "tts_provider": "elevenlabs",
+                     *       "stt_provider": "deepgram",
+                     *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *       "recording_enabled": true,
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "first_message_mode": "agent_speaks_first",
+                     *       "first_message_interruptible": false,
+                     *       "ambience_enabled": false,
+                     *       "voicemail_detection": "detect_message_end",
+                     *       "voicemail_action": "leave_message",
+                     *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *       "max_duration_seconds": 600,
+                     *       "dtmf_shortcuts": {
+                     *         "0": {
+                     *           "action": "transfer",
+                     *           "destination": "+14155550142",
+                     *           "mode": "warm"
+                     *         }
+                     *       },
+                     *       "transfer_mode": "warm",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "published_version": 3,
+                     *       "has_unpublished_changes": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    diffAgent: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                from?: "draft" | number;
+                to?: "draft" | number;
+            };
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fields that differ between two versions, or a version and the draft */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": 2,
+                     *       "to": "draft",
+                     *       "changes": [
+                     *         {
+                     *           "field": "first_message",
+                     *           "before": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *           "after": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentDiff"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6448,6 +6993,7 @@ export interface operations {
                      *           "status": "active",
                      *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "agent_version": null,
                      *           "createdAt": "2025-06-02T14:03:11.000Z",
                      *           "updatedAt": "2025-06-02T15:20:45.000Z"
                      *         }
@@ -6501,6 +7047,7 @@ export interface operations {
                      *       "status": "active",
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "agent_version": null,
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "updatedAt": "2025-06-02T15:20:45.000Z"
                      *     }
@@ -6586,6 +7133,7 @@ export interface operations {
                      *       "status": "active",
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "agent_version": null,
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "updatedAt": "2025-06-02T15:20:45.000Z",
                      *       "inbound_webhook_url": "https://crm.example.com/voice/inbound",

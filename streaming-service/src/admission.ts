@@ -147,7 +147,8 @@ export async function admitSocket<E extends AdmissionEnvironment, C extends Call
 
 /** How the session's inputs are read from the platform's stores. */
 export interface CallLoader {
-  agent(workspaceId: string, agentId: string): Promise<Agent>;
+  /** The agent record, or its published `version` when the call recorded one (docs/agent-versions.md). */
+  agent(workspaceId: string, agentId: string, version?: number): Promise<Agent>;
   /** The contact with this number in the workspace, if any. */
   contactByPhone(workspaceId: string, e164: string): Promise<Contact | undefined>;
   /** The contact with this id, if any (outbound calls name the contact they were started for). */
@@ -177,7 +178,7 @@ export async function loadCallSetup(
 ): Promise<CallSetup> {
   const startedAt = Date.now();
   const from = claims.from ? (normalizePhone(claims.from)?.e164 ?? claims.from) : '';
-  const [agent, contact, tools, call] = await Promise.all([
+  let [agent, contact, tools, call] = await Promise.all([
     loader.agent(claims.workspaceId, claims.agentId),
     // An outbound call names its contact (found by number or by name when it was started); else the number.
     claims.contactId && loader.contactById
@@ -188,6 +189,8 @@ export async function loadCallSetup(
     loader.tools(claims.workspaceId),
     loader.call ? loader.call(claims.workspaceId, claims.callId) : Promise.resolve(undefined),
   ]);
+  // A call of a published agent runs the version it was started with, whatever the draft says now.
+  if (call?.agentVersion !== undefined) agent = await loader.agent(claims.workspaceId, claims.agentId, call.agentVersion);
   // The agent as this call runs it: its texts filled from the call's variables (call/variables.ts).
   const { agent: filled, variables } = callSetupOf(agent, contact, call, claims.callId, from, startedAt);
   return {

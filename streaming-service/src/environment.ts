@@ -10,6 +10,7 @@ import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
 import { claimMeetingCall } from '../../lib/services/meetings.js';
 import { getAgent } from '../../lib/store/agents.js';
+import { getVersion } from '../../lib/store/agent-versions.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
 import { claimCallStream, findStreamCall, heartbeatCallStream } from '../../lib/services/call-streams.js';
 import { transferWebhookUrl } from '../../lib/services/calls.js';
@@ -71,7 +72,7 @@ export function platformEnvironment(
     // Every version's key: a token signed by a process already on a newer data key still verifies.
     tokenKey: secrets.deriveKeys(STREAM_TOKEN_KEY_PURPOSE),
     loader: {
-      agent: (ws, id) => getAgent(db, ws, id),
+      agent: async (ws, id, version) => (version === undefined ? getAgent(db, ws, id) : (await getVersion(db, ws, id, version)).agent),
       contactById: (ws, id) => getContact(db, ws, id),
       async contactByPhone(ws, e164) {
         const id = await contactIdByPhone(db, ws, e164);

@@ -259,10 +259,10 @@ describe('list, get, assign, release', () => {
     expect(page.body).toMatchObject({ total: 3, page: 1, limit: 2 });
     expect(page.body.data.map((n: { _id: string }) => n._id)).toEqual([ids[2], ids[1]]);
     const [byot, own] = page.body.data;
-    expect(Object.keys(byot).sort()).toEqual(['_id', 'agentId', 'createdAt', 'number', 'status', 'telephonyAccountSid', 'type', 'updatedAt', 'workspaceId']);
+    expect(Object.keys(byot).sort()).toEqual(['_id', 'agentId', 'agent_version', 'createdAt', 'number', 'status', 'telephonyAccountSid', 'type', 'updatedAt', 'workspaceId']);
     expect(byot).toMatchObject({ type: 'byot', telephonyAccountSid: account.sid, agentId: null, status: 'active' });
     // Bought numbers carry no type and never show the platform's account.
-    expect(Object.keys(own).sort()).toEqual(['_id', 'agentId', 'createdAt', 'number', 'status', 'updatedAt', 'workspaceId']);
+    expect(Object.keys(own).sort()).toEqual(['_id', 'agentId', 'agent_version', 'createdAt', 'number', 'status', 'updatedAt', 'workspaceId']);
     const page2 = await t.api(ws.apiKey, 'GET', '/api/phone-numbers?page=2&limit=2');
     expect(page2.body.data.map((n: { _id: string }) => n._id)).toEqual([ids[0]]);
 

@@ -38,9 +38,9 @@ export interface VoicePlatform {
    * A signed stream token for an inbound call to `agent`, answered the way the voice webhook answers one
    * (a live call with its reservation, which the stream claims and settles).
    */
-  token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number }): Promise<string>;
+  token(agent: Agent, callSid: string, extra?: { from?: string; numberId?: string; exp?: number; agentVersion?: number }): Promise<string>;
   /** Opens a simulated call; resolves once connected (the caller has sent `start`). */
-  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number; echoGain?: number; noiseLevel?: number }): Promise<SimulatedCaller>;
+  call(agent: Agent, extra?: { from?: string; numberId?: string; playbackSpeed?: number; echoGain?: number; noiseLevel?: number; agentVersion?: number }): Promise<SimulatedCaller>;
   /** The browser transport's URL (docs/meeting.md). */
   readonly webUrl: string;
   /**
@@ -138,7 +138,7 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
     },
     async token(agent, callSid, extra = {}) {
       const numberId = extra.numberId ?? newId('phoneNumber');
-      const answer = await openInboundCall(deps, { workspaceId, agentId: agent._id, phoneNumberId: numberId, ourNumber: '+14155550999', caller: extra.from, callSid });
+      const answer = await openInboundCall(deps, { workspaceId, agentId: agent._id, phoneNumberId: numberId, ourNumber: '+14155550999', caller: extra.from, callSid, ...(extra.agentVersion !== undefined && { agentVersion: extra.agentVersion }) });
       if (answer.kind !== 'connect') throw new Error(`inbound call not answered: ${answer.kind}`);
       return signStreamToken(
         {
@@ -178,7 +178,8 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return { status: res.status, body: (await res.json()) as unknown };
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as unknown };
     },
     async stop() {
       await platform.stop();

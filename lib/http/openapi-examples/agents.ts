@@ -30,7 +30,7 @@ const agentCreate = { ...agentBase, ...callControls };
 const ownModel = { llm_provider: 'custom', llm_base_url: 'https://llm.bayviewdental.example/v1', llm_model: 'bayview-receptionist-8b' };
 const { tts_voice_id: _voice, ...agentCommon } = agentBase;
 const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, workspaceId: WS, createdAt: CREATED };
-const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, first_message_mode: 'agent_speaks_first', first_message_interruptible: false, ambience_enabled: false, ...callControls, updatedAt: UPDATED };
+const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, first_message_mode: 'agent_speaks_first', first_message_interruptible: false, ambience_enabled: false, ...callControls, updatedAt: UPDATED, published_version: 2, has_unpublished_changes: false };
 const agentListItem = {
   _id: EXAMPLE_IDS.agent,
   name: agentCreate.name,
@@ -50,6 +50,28 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
     params: { id: EXAMPLE_IDS.agent },
     request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: 'sk-bayview-2f9c41d7e8a0' },
     response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********' },
+  },
+  publishAgent: {
+    params: { id: EXAMPLE_IDS.agent },
+    request: { note: 'Offers to reschedule before ending the call' },
+    response: { agentId: EXAMPLE_IDS.agent, version: 3, note: 'Offers to reschedule before ending the call', publishedAt: UPDATED, agent: { ...agentView, published_version: null } },
+  },
+  listAgentVersions: {
+    params: { id: EXAMPLE_IDS.agent },
+    response: page({ agentId: EXAMPLE_IDS.agent, version: 2, note: 'Warm transfers to the front desk', publishedAt: UPDATED }),
+  },
+  getAgentVersion: {
+    params: { id: EXAMPLE_IDS.agent, version: '2' },
+    response: { agentId: EXAMPLE_IDS.agent, version: 2, note: 'Warm transfers to the front desk', publishedAt: UPDATED, agent: { ...agentView, published_version: null } },
+  },
+  restoreAgentVersion: {
+    params: { id: EXAMPLE_IDS.agent, version: '1' },
+    request: { publish: true, note: 'Back to the first script' },
+    response: { ...agentView, published_version: 3 },
+  },
+  diffAgent: {
+    params: { id: EXAMPLE_IDS.agent },
+    response: { from: 2, to: 'draft', changes: [{ field: 'first_message', before: agentBase.first_message, after: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.' }] },
   },
   deleteAgent: { params: { id: EXAMPLE_IDS.agent } },
 };

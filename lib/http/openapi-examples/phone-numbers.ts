@@ -11,6 +11,7 @@ const phoneNumberView = {
   status: 'active',
   workspaceId: WS,
   agentId: EXAMPLE_IDS.agent,
+  agent_version: null,
   createdAt: CREATED,
   updatedAt: UPDATED,
 };
