@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AgentVersionPin, BodyWorkspaceId, WorkspaceIdField } from './common.js';
+import { ConversationVersionPin, BodyWorkspaceId, WorkspaceIdField } from './common.js';
 import type { AgentType, CallEndReason } from './call-end.js';
 import { CALL_CAPABILITIES, type CallCapability, type PriceShares } from './provider-key.js';
 import { StandInNotice } from './stand-ins.js';
@@ -200,7 +200,7 @@ export const PhoneCallRequest = z
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
     agent_overrides: AgentOverrides.optional(),
-    agent_version: AgentVersionPin,
+    agent_version: ConversationVersionPin,
   })
   .meta({ id: 'PhoneCallRequest' });
 export type PhoneCallRequest = z.infer<typeof PhoneCallRequest>;
@@ -222,7 +222,7 @@ export const MeetingLinkRequest = z
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
     agent_overrides: AgentOverrides.optional(),
-    agent_version: AgentVersionPin,
+    agent_version: ConversationVersionPin,
   })
   .meta({ id: 'MeetingLinkRequest' });
 export type MeetingLinkRequest = z.infer<typeof MeetingLinkRequest>;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AgentVersionPin, BodyWorkspaceId } from './common.js';
+import { ConversationVersionPin, BodyWorkspaceId } from './common.js';
 import { StandInNotice } from './stand-ins.js';
 import { CallVariables } from './template.js';
 import { CallMetadata } from './call-metadata.js';
@@ -21,7 +21,7 @@ export const ChatRequest = z
     variables: CallVariables.optional(),
     metadata: CallMetadata.optional(),
     agent_overrides: AgentOverrides.optional(),
-    agent_version: AgentVersionPin,
+    agent_version: ConversationVersionPin,
   })
   .meta({ id: 'ChatRequest' });
 export type ChatRequest = z.infer<typeof ChatRequest>;

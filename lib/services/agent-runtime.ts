@@ -18,9 +18,11 @@ export interface AgentToRun {
 
 /**
  * The agent a new conversation runs: version `pinned` when given (400 naming `field` when it does not
- * exist), else the latest published version, else (never published) the agent record as it is.
+ * exist; `draft`: the record, a try-out of unpublished edits), else the latest published version, else
+ * (never published) the agent record as it is.
  */
-export async function agentToRun(db: Db, ws: string, agent: Agent, pinned?: number, field = 'agent_version'): Promise<AgentToRun> {
+export async function agentToRun(db: Db, ws: string, agent: Agent, pinned?: number | 'draft', field = 'agent_version'): Promise<AgentToRun> {
+  if (pinned === 'draft') return { agent };
   const n = pinned ?? agent.published_version;
   if (n === undefined) return { agent };
   const version = await findVersion(db, ws, agent._id, n);
@@ -34,7 +36,7 @@ export async function agentToRun(db: Db, ws: string, agent: Agent, pinned?: numb
 }
 
 /** {@link agentToRun} by id: 404 for an agent that is not the workspace's. */
-export async function agentToRunById(db: Db, ws: string, id: string, pinned?: number, field?: string): Promise<AgentToRun> {
+export async function agentToRunById(db: Db, ws: string, id: string, pinned?: number | 'draft', field?: string): Promise<AgentToRun> {
   return agentToRun(db, ws, await getAgent(db, ws, id), pinned, field);
 }
 

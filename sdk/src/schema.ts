@@ -2466,8 +2466,8 @@ export interface components {
                     };
                 } | null;
             };
-            /** @description a published version of the agent to run instead of its latest (docs/agent-versions.md) */
-            agent_version?: number;
+            /** @description a published version of the agent to run instead of its latest, or draft to try the unpublished draft (docs/agent-versions.md) */
+            agent_version?: number | "draft";
         };
         /**
          * @example {
@@ -3223,8 +3223,8 @@ export interface components {
                     };
                 } | null;
             };
-            /** @description a published version of the agent to run instead of its latest (docs/agent-versions.md) */
-            agent_version?: number;
+            /** @description a published version of the agent to run instead of its latest, or draft to try the unpublished draft (docs/agent-versions.md) */
+            agent_version?: number | "draft";
         };
         /**
          * @example {
@@ -3359,8 +3359,8 @@ export interface components {
                     };
                 } | null;
             };
-            /** @description a published version of the agent to run instead of its latest (docs/agent-versions.md) */
-            agent_version?: number;
+            /** @description a published version of the agent to run instead of its latest, or draft to try the unpublished draft (docs/agent-versions.md) */
+            agent_version?: number | "draft";
         };
         /**
          * @example {

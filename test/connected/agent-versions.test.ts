@@ -48,6 +48,10 @@ describe('agent versions', () => {
     const live = await chatGreeting({ agentId: agent._id });
     expect(live.greeting).toBe('Hello from version one.');
     expect((await getHistoryRecord(vp.deps.db, vp.workspaceId, live.chatId))?.agentVersion).toBe(1);
+    // A try-out of the draft, as the dashboard's test call does.
+    const tryout = await chatGreeting({ agentId: agent._id, agent_version: 'draft' });
+    expect(tryout.greeting).toBe('Hello from the draft.');
+    expect((await getHistoryRecord(vp.deps.db, vp.workspaceId, tryout.chatId))?.agentVersion).toBeUndefined();
     expect((await api('GET', `${path}/diff`)).body).toEqual({ from: 1, to: 'draft', changes: [{ field: 'first_message', before: 'Hello from version one.', after: 'Hello from the draft.' }] });
 
     expect((await api('POST', `${path}/publish`, {})).body).toMatchObject({ version: 2, note: '', agent: { first_message: 'Hello from the draft.' } });

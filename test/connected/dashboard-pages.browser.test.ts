@@ -162,6 +162,41 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await context.close();
   });
 
+  it('Agents: publish a version, see what the draft changed, roll back', async () => {
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'agent-versions');
+    const key = user.session.apiKey;
+    const agent = await rig.p.api(key, 'POST', '/api/agents', { name: 'Front desk', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram', first_message: 'Hello, version one.' });
+    const agentId = agent.body._id as string;
+    await page.goto(`${rig.p.baseUrl}/dashboard/agents/${agentId}`);
+    const card = page.getByRole('region', { name: 'Versions' });
+    await card.getByText('Not published').waitFor();
+    await fill(page, 'What changed (optional)', 'First script');
+    await card.getByRole('button', { name: 'Publish version 1' }).click();
+    await card.getByText('Published version 1.').waitFor();
+    await card.getByText('The settings on this page are published.').waitFor();
+
+    await fill(page, 'First message', 'Hello, version two.');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    await card.getByText('have changes that are not published').waitFor();
+    await card.getByRole('button', { name: 'Compare with version 1' }).click();
+    await card.locator('.changes ins', { hasText: 'Hello, version two.' }).waitFor();
+    expect(await card.locator('.changes del').textContent()).toBe('Hello, version one.');
+    await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await checkScreen(page, 'agent-versions', ['.versions', '.versions .changes']);
+    await card.getByRole('button', { name: 'Publish version 2' }).click();
+    await card.getByText('Published version 2.').waitFor();
+
+    // Rolling back publishes version 1's settings as version 3, and the form shows them.
+    await card.getByRole('button', { name: 'Roll back to version 1' }).click();
+    await card.getByText('Version 1 is live again, as version 3.').waitFor();
+    await expect.poll(() => page.getByLabel('First message', { exact: true }).inputValue()).toBe('Hello, version one.');
+    expect((await rig.p.api(key, 'GET', `/api/agents/${agentId}`)).body).toMatchObject({ published_version: 3, first_message: 'Hello, version one.', has_unpublished_changes: false });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('Contacts: a CSV upload shows progress and the rows it refused; search finds the others', async () => {
     const { context, page, problems } = await openDashboard(rig.browser);
     await rig.newUser(page, 'contacts');

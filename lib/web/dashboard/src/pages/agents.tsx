@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Schemas } from '../api.js';
 import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, chosen, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
 import { PromptEditor } from '../prompt-editor.js';
 import { TalkToAgent } from './talk-panel.js';
+import { VersionsCard } from './agent-versions.js';
 import { call } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
 import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
@@ -199,6 +200,8 @@ function toDraft(agent: Agent): Draft {
     if (value !== undefined) (draft as Record<string, unknown>)[key] = key === 'max_duration_seconds' ? String(value) : value;
   }
   if (agent.max_duration_seconds === undefined) draft.max_duration_seconds = '';
+  // Absent (or null) is every workspace tool; only a new agent starts with none.
+  draft.tool_ids = agent.tool_ids ?? null;
   draft.llm_base_url = agent.llm_base_url ?? '';
   draft.llm_api_key = agent.llm_api_key ?? '';
   return draft;
@@ -262,12 +265,21 @@ function AgentForm({ original }: { original?: Agent }) {
   const fields = useContactFields();
   const known = useMemo(() => fields.data ?? new Set<string>(BUILT_IN_VARIABLES), [fields.data]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  // The agent changed under the form other than by its own save (a version restored as the draft): show it.
+  const ownSave = useRef(original?.updatedAt);
+  useEffect(() => {
+    if (original && original.updatedAt !== ownSave.current) {
+      ownSave.current = original.updatedAt;
+      setDraft(toDraft(original));
+    }
+  }, [original]);
   const save = useMutation({
         mutationFn: (): Promise<Agent> =>
       original
         ? call((c) => c.PATCH('/api/agents/{id}', { params: { path: { id: original._id } }, body: changes(draft, original) }))
         : call((c) => c.POST('/api/agents', { body: body(draft) })).then((created) => call((c) => c.GET('/api/agents/{id}', { params: { path: { id: created._id } } }))),
     onSuccess: (saved) => {
+      ownSave.current = saved.updatedAt;
       void queries.invalidateQueries({ queryKey: ['agents'] });
       queries.setQueryData(['agent', saved._id], saved);
       if (!original) navigate(`/agents/${saved._id}`, { replace: true, state: { created: true } });
@@ -408,6 +420,7 @@ function AgentForm({ original }: { original?: Agent }) {
         </form>
         <div className="stack">
           {original ? <TalkToAgent agent={original} /> : null}
+          {original ? <VersionsCard agent={original} /> : null}
           <VariablesCard known={known} loaded={fields.isSuccess} />
         </div>
       </div>

@@ -22,13 +22,14 @@ function neededVariables(agent: Pick<Schemas['Agent'], 'system_prompt' | 'first_
  * "Talk to this agent": a single-use meeting link with the values its prompt needs, opened in a new tab on
  * the meeting page (docs/meeting.md).
  */
-export function TalkToAgent({ agent }: { agent: Pick<Schemas['Agent'], '_id' | 'system_prompt' | 'first_message'> }) {
+export function TalkToAgent({ agent }: { agent: Pick<Schemas['Agent'], '_id' | 'system_prompt' | 'first_message' | 'published_version'> }) {
   const needed = neededVariables(agent);
   const [values, setValues] = useState<Record<string, string>>({});
   const link = useMutation({
     mutationFn: () => {
       const variables = Object.fromEntries(needed.filter((n) => values[n]?.trim()).map((n) => [n, values[n]!.trim()]));
-      return call((c) => c.POST('/api/optimus/meeting-link', { body: { assistantId: agent._id, ...(needed.length ? { variables } : {}) } }));
+      // A published agent's test call tries the draft: what this page edits, before it is published.
+      return call((c) => c.POST('/api/optimus/meeting-link', { body: { assistantId: agent._id, ...(needed.length ? { variables } : {}), ...(agent.published_version !== null ? { agent_version: 'draft' as const } : {}) } }));
     },
   });
   const fieldError = (name: string) => (link.error instanceof ApiError ? link.error.forField(`variables.${name}`) : undefined);
@@ -36,6 +37,7 @@ export function TalkToAgent({ agent }: { agent: Pick<Schemas['Agent'], '_id' | '
     <section className="card" aria-labelledby="talk-heading">
       <h2 id="talk-heading">Talk to this agent</h2>
       <p>Try the agent in your browser with your microphone. The call uses credits and shows up in History like any other.</p>
+      {agent.published_version !== null ? <p className="hint">The test call runs the settings on this page (the draft); other calls run version {agent.published_version}.</p> : null}
       <StandInsNotice agentId={agent._id} />
       {needed.length > 0 && !link.data ? (
         <fieldset className="talk-variables">
