@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ConversationVersionPin, BodyWorkspaceId, WorkspaceIdField } from './common.js';
+import { BodyWorkspaceId, WorkspaceIdField } from './common.js';
+import { ConversationVersionPin } from './agent-pin.js';
 import type { AgentType, CallEndReason } from './call-end.js';
 import { CALL_CAPABILITIES, type CallCapability, type PriceShares } from './provider-key.js';
 import { StandInNotice } from './stand-ins.js';

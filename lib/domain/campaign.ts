@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { AgentVersionPin, BodyWorkspaceId, Name, Timestamp } from './common.js';
+import { BodyWorkspaceId, Name, Timestamp } from './common.js';
+import { AgentVersionPin } from './agent-pin.js';
 import { DEFAULT_WINDOW, isTimeZone, WEEKDAYS, type CallingWindow } from './calling-window.js';
 import type { Call } from './call.js';
 import { CallVariables, type VariableValue } from './template.js';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ConversationVersionPin, BodyWorkspaceId } from './common.js';
+import { BodyWorkspaceId } from './common.js';
+import { ConversationVersionPin } from './agent-pin.js';
 import { StandInNotice } from './stand-ins.js';
 import { CallVariables } from './template.js';
 import { CallMetadata } from './call-metadata.js';

@@ -1516,6 +1516,27 @@ export interface components {
                     model: string;
                 }[];
             };
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @default full
+                 * @enum {string}
+                 */
+                context: "full" | "summary" | "none";
+                /** @default [] */
+                variables: {
+                    name: string;
+                    /**
+                     * @default string
+                     * @enum {string}
+                     */
+                    type: "string" | "number" | "boolean";
+                    description: string;
+                    /** @default true */
+                    required: boolean;
+                }[];
+            }[];
             /** Format: date-time */
             updatedAt: string;
             /** @default null */
@@ -1642,6 +1663,27 @@ export interface components {
                 }[];
             };
             tool_ids?: string[] | null;
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @description Default: `"full"`.
+                 * @enum {string}
+                 */
+                context?: "full" | "summary" | "none";
+                /** @description Default: `[]`. */
+                variables?: {
+                    name: string;
+                    /**
+                     * @description Default: `"string"`.
+                     * @enum {string}
+                     */
+                    type?: "string" | "number" | "boolean";
+                    description: string;
+                    /** @description Default: `true`. */
+                    required?: boolean;
+                }[];
+            }[];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -1858,6 +1900,27 @@ export interface components {
                 }[];
             };
             tool_ids?: string[] | null;
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @description Default: `"full"`.
+                 * @enum {string}
+                 */
+                context?: "full" | "summary" | "none";
+                /** @description Default: `[]`. */
+                variables?: {
+                    name: string;
+                    /**
+                     * @description Default: `"string"`.
+                     * @enum {string}
+                     */
+                    type?: "string" | "number" | "boolean";
+                    description: string;
+                    /** @description Default: `true`. */
+                    required?: boolean;
+                }[];
+            }[];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2446,6 +2509,27 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -3203,6 +3287,27 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -3339,6 +3444,27 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -5046,19 +5172,19 @@ export interface operations {
                      * @example {
                      *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
                      *       "name": "Appointment reminder",
-                     *       "llm_provider": "openai",
-                     *       "llm_model": "gpt-4o-mini",
+                     *       "llm_provider": "custom",
+                     *       "llm_model": "bayview-receptionist-8b",
                      *       "tts_provider": "elevenlabs",
                      *       "stt_provider": "deepgram",
                      *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
-                     *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
                      *       "recording_enabled": true,
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
-                     *       "first_message_mode": "agent_speaks_first",
+                     *       "first_message_mode": "wait_for_caller",
                      *       "first_message_interruptible": false,
-                     *       "ambience_enabled": false,
+                     *       "ambience_enabled": true,
                      *       "voicemail_detection": "detect_message_end",
                      *       "voicemail_action": "leave_message",
                      *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -5073,7 +5199,15 @@ export interface operations {
                      *       "transfer_mode": "warm",
                      *       "updatedAt": "2025-06-02T15:20:45.000Z",
                      *       "published_version": 3,
-                     *       "has_unpublished_changes": false
+                     *       "has_unpublished_changes": false,
+                     *       "interruption": {
+                     *         "min_words": 3
+                     *       },
+                     *       "turn_taking": {
+                     *         "unfinished_wait_ms": 2500
+                     *       },
+                     *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+                     *       "llm_api_key": "********"
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];

@@ -77,6 +77,8 @@ describe('the documented request examples', () => {
       'buyPhoneNumber',
       'importPhoneNumber',
       'updateAgent',
+      'publishAgent',
+      'restoreAgentVersion',
       'updateTool',
       'updateContact',
       'updatePhoneNumber',
@@ -108,6 +110,8 @@ describe('the documented request examples', () => {
     expect([...order].sort()).toEqual(writeRoutes.map(([id]) => id).sort());
     const pathId: Partial<Record<OperationId, () => string>> = {
       updateAgent: () => created.createAgent!,
+      publishAgent: () => created.createAgent!,
+      restoreAgentVersion: () => created.createAgent!,
       updateTool: () => created.createTool!,
       updateContact: () => created.createContact!,
       updatePhoneNumber: () => created.buyPhoneNumber!,
@@ -129,7 +133,8 @@ describe('the documented request examples', () => {
       const body = substitute(example, ids);
       // A provider-key route names its vendor: the documented one.
       const provider = (OPERATION_EXAMPLES[id]?.params as { provider?: string } | undefined)?.provider ?? '';
-      const path = route.path.replace('{id}', pathId[id]?.() ?? '').replace('{provider}', provider);
+      const version = (OPERATION_EXAMPLES[id]?.params as { version?: string } | undefined)?.version ?? '';
+      const path = route.path.replace('{id}', pathId[id]?.() ?? '').replace('{provider}', provider).replace('{version}', version);
       if (id === 'confirmSignUp' || id === 'resetPassword') Object.assign(body as object, { code: await codeFor((body as { email: string }).email) });
       const res = await dashboard.send(id, route, path, body, () => t.api(ws.apiKey, route.method, path, body));
       expect(res.status, `${id}: ${JSON.stringify(res.body)}`).toBe(route.status);

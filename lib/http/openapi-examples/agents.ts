@@ -42,6 +42,9 @@ const agentListItem = {
   createdAt: CREATED,
 };
 
+/** The agent after the update example: on the practice's own model, greeting when the callee speaks. */
+const updatedView = { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********' };
+
 export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   createAgent: { request: agentCreate, response: agentCreated },
   listAgents: { response: page(agentListItem) },
@@ -49,7 +52,7 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   updateAgent: {
     params: { id: EXAMPLE_IDS.agent },
     request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: 'sk-bayview-2f9c41d7e8a0' },
-    response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********' },
+    response: updatedView,
   },
   publishAgent: {
     params: { id: EXAMPLE_IDS.agent },
@@ -67,7 +70,7 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   restoreAgentVersion: {
     params: { id: EXAMPLE_IDS.agent, version: '1' },
     request: { publish: true, note: 'Back to the first script' },
-    response: { ...agentView, published_version: 3 },
+    response: { ...updatedView, published_version: 3 },
   },
   diffAgent: {
     params: { id: EXAMPLE_IDS.agent },
