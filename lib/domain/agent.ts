@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { Handoff, Handoffs } from './handoff.js';
 import { AgentAnalysis } from './analysis.js';
 import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
 import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VENDOR_LLM_PROVIDERS } from './providers.js';
@@ -187,8 +186,6 @@ const agentFields = {
   fallback: FallbackConfig,
   /** Null (or absent): every tool of the workspace; a list: exactly those tools. */
   tool_ids: AgentToolIds.nullable(),
-  /** Agents of the workspace this one may hand the conversation to (docs/handoffs.md); `[]` removes them. */
-  handoffs: Handoffs,
 };
 
 /** The call-control fields' values for agents stored before they existed (and omitted on create). */
@@ -227,7 +224,6 @@ export const AgentCreate = z
     transfer_mode: agentFields.transfer_mode.default(CALL_CONTROL_DEFAULTS.transfer_mode),
     fallback: agentFields.fallback.optional(),
     tool_ids: agentFields.tool_ids.optional(),
-    handoffs: agentFields.handoffs.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -292,8 +288,6 @@ export interface Agent {
    * was deleted since is skipped at call time ({@link toolsOfAgent}).
    */
   tool_ids?: string[] | null;
-  /** Absent: no handoffs. */
-  handoffs?: Handoff[];
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -347,7 +341,6 @@ export const AgentView = z
     dtmf_shortcuts: z.record(z.string(), DtmfShortcut).default({}),
     transfer_mode: z.enum(TRANSFER_MODES).default(CALL_CONTROL_DEFAULTS.transfer_mode),
     fallback: FallbackConfig.optional(),
-    handoffs: z.array(Handoff).optional(),
     updatedAt: Timestamp,
     /** The version calls run (docs/agent-versions.md); null: never published, calls run this record. */
     published_version: z.number().int().nullable().default(null),

@@ -2,8 +2,7 @@ import { DEFAULT_VOICE, type Agent, type AgentCreate, type AgentUpdate } from '.
 import { assertAgentLlm, MASK, type LlmEndpointPolicy } from '../domain/agent-llm.js';
 import { ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { findAgent, getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents.js';
-import type { Handoff } from '../domain/handoff.js';
+import { getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents.js';
 import { deleteVersions } from '../store/agent-versions.js';
 import type { Db } from '../store/dynamo.js';
 import type { SecretBox } from '../store/secret-box.js';
@@ -20,19 +19,6 @@ export async function assertToolsOfWorkspace(db: Db, ws: string, ids: readonly s
   if (missing.length > 0) throw new ValidationError(missing);
 }
 
-/**
- * Every handoff names another agent of the workspace (400 naming `handoffs.i.agent_id` otherwise): not the
- * agent itself, and not another workspace's agent, which reads exactly as an unknown one.
- */
-export async function assertHandoffDestinations(db: Db, ws: string, self: string | undefined, handoffs: readonly Handoff[] | undefined): Promise<void> {
-  if (!handoffs || handoffs.length === 0) return;
-  const found = await Promise.all(handoffs.map((h) => (h.agent_id === self ? Promise.resolve(undefined) : findAgent(db, ws, h.agent_id))));
-  const problems = handoffs.flatMap((h, i) =>
-    found[i] ? [] : [{ field: `handoffs.${i}.agent_id`, message: h.agent_id === self ? 'an agent cannot hand off to itself' : `${h.agent_id} is not an agent of this workspace` }],
-  );
-  if (problems.length > 0) throw new ValidationError(problems);
-}
-
 /** A masked key sent back where none is stored: there is nothing to keep. */
 const noKeyToKeep = () =>
   new ValidationError([{ field: 'llm_api_key', message: 'the agent has no stored key to keep; send the real key (reads show ******** in its place)' }]);
@@ -45,7 +31,6 @@ export async function createAgent(db: Db, box: SecretBox, ws: string, input: Age
   assertAgentLlm(input, policy);
   if (input.llm_api_key === MASK) throw noKeyToKeep();
   await assertToolsOfWorkspace(db, ws, input.tool_ids);
-  await assertHandoffDestinations(db, ws, undefined, input.handoffs);
   const now = new Date().toISOString();
   const agent: Agent = {
     ...input,
@@ -76,7 +61,6 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   const key = changes.llm_api_key !== undefined && changes.llm_api_key !== MASK ? changes.llm_api_key : leaving && changes.llm_api_key === undefined ? null : current.llm_api_key;
   assertAgentLlm({ llm_provider: provider, llm_base_url: url, llm_api_key: key }, policy);
   await assertToolsOfWorkspace(db, ws, changes.tool_ids);
-  await assertHandoffDestinations(db, ws, id, changes.handoffs);
   let voice = changes.tts_voice_id;
   if (changes.tts_provider && !voice && current.tts_provider !== changes.tts_provider) voice = DEFAULT_VOICE[changes.tts_provider];
   const sealedKey = typeof changes.llm_api_key === 'string' && changes.llm_api_key !== MASK ? box.seal(changes.llm_api_key, ws) : key === null && current.llm_api_key ? null : undefined;

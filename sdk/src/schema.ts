@@ -1516,27 +1516,6 @@ export interface components {
                     model: string;
                 }[];
             };
-            handoffs?: {
-                agent_id: string;
-                description: string;
-                /**
-                 * @default full
-                 * @enum {string}
-                 */
-                context: "full" | "summary" | "none";
-                /** @default [] */
-                variables: {
-                    name: string;
-                    /**
-                     * @default string
-                     * @enum {string}
-                     */
-                    type: "string" | "number" | "boolean";
-                    description: string;
-                    /** @default true */
-                    required: boolean;
-                }[];
-            }[];
             /** Format: date-time */
             updatedAt: string;
             /** @default null */
@@ -1663,27 +1642,6 @@ export interface components {
                 }[];
             };
             tool_ids?: string[] | null;
-            handoffs?: {
-                agent_id: string;
-                description: string;
-                /**
-                 * @description Default: `"full"`.
-                 * @enum {string}
-                 */
-                context?: "full" | "summary" | "none";
-                /** @description Default: `[]`. */
-                variables?: {
-                    name: string;
-                    /**
-                     * @description Default: `"string"`.
-                     * @enum {string}
-                     */
-                    type?: "string" | "number" | "boolean";
-                    description: string;
-                    /** @description Default: `true`. */
-                    required?: boolean;
-                }[];
-            }[];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -1900,27 +1858,6 @@ export interface components {
                 }[];
             };
             tool_ids?: string[] | null;
-            handoffs?: {
-                agent_id: string;
-                description: string;
-                /**
-                 * @description Default: `"full"`.
-                 * @enum {string}
-                 */
-                context?: "full" | "summary" | "none";
-                /** @description Default: `[]`. */
-                variables?: {
-                    name: string;
-                    /**
-                     * @description Default: `"string"`.
-                     * @enum {string}
-                     */
-                    type?: "string" | "number" | "boolean";
-                    description: string;
-                    /** @description Default: `true`. */
-                    required?: boolean;
-                }[];
-            }[];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2509,27 +2446,6 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
-                handoffs?: {
-                    agent_id: string;
-                    description: string;
-                    /**
-                     * @description Default: `"full"`.
-                     * @enum {string}
-                     */
-                    context?: "full" | "summary" | "none";
-                    /** @description Default: `[]`. */
-                    variables?: {
-                        name: string;
-                        /**
-                         * @description Default: `"string"`.
-                         * @enum {string}
-                         */
-                        type?: "string" | "number" | "boolean";
-                        description: string;
-                        /** @description Default: `true`. */
-                        required?: boolean;
-                    }[];
-                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -3287,27 +3203,6 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
-                handoffs?: {
-                    agent_id: string;
-                    description: string;
-                    /**
-                     * @description Default: `"full"`.
-                     * @enum {string}
-                     */
-                    context?: "full" | "summary" | "none";
-                    /** @description Default: `[]`. */
-                    variables?: {
-                        name: string;
-                        /**
-                         * @description Default: `"string"`.
-                         * @enum {string}
-                         */
-                        type?: "string" | "number" | "boolean";
-                        description: string;
-                        /** @description Default: `true`. */
-                        required?: boolean;
-                    }[];
-                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -3444,27 +3339,6 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
-                handoffs?: {
-                    agent_id: string;
-                    description: string;
-                    /**
-                     * @description Default: `"full"`.
-                     * @enum {string}
-                     */
-                    context?: "full" | "summary" | "none";
-                    /** @description Default: `[]`. */
-                    variables?: {
-                        name: string;
-                        /**
-                         * @description Default: `"string"`.
-                         * @enum {string}
-                         */
-                        type?: "string" | "number" | "boolean";
-                        description: string;
-                        /** @description Default: `true`. */
-                        required?: boolean;
-                    }[];
-                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
