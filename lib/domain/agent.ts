@@ -30,6 +30,8 @@ export const InterruptionConfig = z
     resume_false_interruption: z.boolean().optional(),
     /** Words that acknowledge without interrupting ("uh-huh"); replaces the English default list. */
     backchannels: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(100).optional(),
+    /** Words or short phrases that stop the agent at once when a caller turn starts with them ("stop", "hold on"); replaces the default list. */
+    stop_words: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(50).optional(),
   });
 export type InterruptionConfig = z.infer<typeof InterruptionConfig>;
 

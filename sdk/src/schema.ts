@@ -1456,6 +1456,7 @@ export interface components {
                 false_interruption_timeout_ms?: number;
                 resume_false_interruption?: boolean;
                 backchannels?: string[];
+                stop_words?: string[];
             };
             silence?: {
                 reprompt_after_ms?: number;
@@ -1581,6 +1582,7 @@ export interface components {
                 false_interruption_timeout_ms?: number;
                 resume_false_interruption?: boolean;
                 backchannels?: string[];
+                stop_words?: string[];
             };
             silence?: {
                 reprompt_after_ms?: number;
@@ -1808,6 +1810,7 @@ export interface components {
                 false_interruption_timeout_ms?: number;
                 resume_false_interruption?: boolean;
                 backchannels?: string[];
+                stop_words?: string[];
             };
             silence?: {
                 reprompt_after_ms?: number;
@@ -2396,6 +2399,7 @@ export interface components {
                     false_interruption_timeout_ms?: number;
                     resume_false_interruption?: boolean;
                     backchannels?: string[];
+                    stop_words?: string[];
                 };
                 silence?: {
                     reprompt_after_ms?: number;
@@ -3153,6 +3157,7 @@ export interface components {
                     false_interruption_timeout_ms?: number;
                     resume_false_interruption?: boolean;
                     backchannels?: string[];
+                    stop_words?: string[];
                 };
                 silence?: {
                     reprompt_after_ms?: number;
@@ -3289,6 +3294,7 @@ export interface components {
                     false_interruption_timeout_ms?: number;
                     resume_false_interruption?: boolean;
                     backchannels?: string[];
+                    stop_words?: string[];
                 };
                 silence?: {
                     reprompt_after_ms?: number;

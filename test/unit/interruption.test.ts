@@ -39,6 +39,31 @@ describe('interruption policy', () => {
     expect(p.onTurnEnd('Uh-huh.', SPEAKING)).toEqual({ answer: false, actions: [] });
   });
 
+  it('stops at once for a stop word at the start of a short turn, and answers it', () => {
+    for (const said of ['Stop.', 'Wait!', 'Hold on', 'No, Tuesday.']) {
+      const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+      // 300 ms of speech: under the minimum duration, and one or two words: under the minimum words.
+      expect(speak(p, 300, SPEAKING, false)).toEqual([]);
+      expect(types(p.onTranscript(said, SPEAKING)), said).toEqual(['interrupt']);
+      expect(p.onTurnEnd(said, SPEAKING).answer, said).toBe(true);
+    }
+  });
+
+  it('hears a stop word only where the turn starts, and takes the agent\'s own list', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(types(p.onTranscript('Okay no.', SPEAKING))).toEqual([]);
+    expect(p.onTurnEnd('Okay no.', SPEAKING).answer).toBe(false);
+    // An interim that is a stop phrase's first word only ("hold") does not stop the agent.
+    const q = new InterruptionPolicy(interruptionSettings({ stop_words: ['hold on', 'basta'] }));
+    expect(types(q.onTranscript('Hold', SPEAKING))).toEqual([]);
+    expect(types(q.onTranscript('Hold on', SPEAKING))).toEqual(['interrupt']);
+    const r = new InterruptionPolicy(interruptionSettings({ stop_words: ['basta'] }));
+    expect(types(r.onTranscript('Stop.', SPEAKING))).toEqual([]);
+    expect(types(r.onTranscript('Basta!', SPEAKING))).toEqual(['interrupt']);
+    // Nothing to stop when the agent is not talking.
+    expect(types(new InterruptionPolicy(DEFAULT_INTERRUPTION).onTranscript('Stop.', IDLE))).toEqual([]);
+  });
+
   it('does not cut the agent for a cough with no words', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
     expect(speak(p, 120)).toEqual([]);
@@ -68,10 +93,10 @@ describe('interruption policy', () => {
     expect(types(p.onSpeechStart(SPEAKING))).toEqual([]);
     expect(types(p.onSpeechProgress(300, SPEAKING))).toEqual([]);
     // Words before the minimum duration wait for it.
-    expect(types(p.onTranscript('Stop, please', SPEAKING))).toEqual([]);
+    expect(types(p.onTranscript('Tell me', SPEAKING))).toEqual([]);
     expect(types(p.onSpeechProgress(520, SPEAKING))).toEqual(['interrupt']);
     // The turn that interrupted is answered, however short its final text.
-    expect(p.onTurnEnd('Stop.', IDLE).answer).toBe(true);
+    expect(p.onTurnEnd('Tell.', IDLE).answer).toBe(true);
   });
 
   it('turns a pause into an interruption when the words arrive', () => {
@@ -101,8 +126,8 @@ describe('interruption policy', () => {
   it('with a single real word over the agent: not an interruption and not answered (minimum 2)', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
     speak(p, 400);
-    expect(types(p.onTranscript('Sorry', SPEAKING))).toEqual([]);
-    expect(p.onTurnEnd('Sorry.', SPEAKING).answer).toBe(false);
+    expect(types(p.onTranscript('Really', SPEAKING))).toEqual([]);
+    expect(p.onTurnEnd('Really.', SPEAKING).answer).toBe(false);
   });
 
   it('without resume, never pauses: only words interrupt', () => {
@@ -140,7 +165,7 @@ describe('interruption policy, edge by edge', () => {
     const p = fresh();
     p.onSpeechStart(SPEAKING);
     p.onSpeechEnd(100, SPEAKING);
-    expect(p.onTurnEnd('sorry', IDLE).answer).toBe(false);
+    expect(p.onTurnEnd('really', IDLE).answer).toBe(false);
     const q = fresh();
     q.onSpeechStart(IDLE);
     q.onSpeechEnd(100, IDLE);
@@ -149,8 +174,8 @@ describe('interruption policy, edge by edge', () => {
 
   it('a transcript over audible audio marks the turn overlapped; a blank one or one over silence does not', () => {
     const p = fresh();
-    expect(p.onTranscript('no', SPEAKING)).toEqual([]);
-    expect(p.onTurnEnd('no', IDLE).answer).toBe(false);
+    expect(p.onTranscript('really', SPEAKING)).toEqual([]);
+    expect(p.onTurnEnd('really', IDLE).answer).toBe(false);
     const blank = fresh();
     blank.onTranscript('   ', SPEAKING);
     expect(blank.onTurnEnd('tomorrow', IDLE).answer).toBe(true);
@@ -168,7 +193,7 @@ describe('interruption policy, edge by edge', () => {
     const q = fresh();
     q.onSpeechStart(SPEAKING);
     // Words at the very start of the speech wait for its duration.
-    expect(types(q.onTranscript('stop now', SPEAKING))).toEqual([]);
+    expect(types(q.onTranscript('tell me', SPEAKING))).toEqual([]);
     expect(types(q.onSpeechProgress(499, SPEAKING))).toEqual([]);
     expect(types(q.onSpeechProgress(500, SPEAKING))).toEqual(['interrupt']);
   });
@@ -182,8 +207,8 @@ describe('interruption policy, edge by edge', () => {
   });
 
   it('two real words over the agent are a request, not feedback (the minimum is inclusive)', () => {
-    expect(fresh().onTurnEnd('stop please', SPEAKING).answer).toBe(true);
-    expect(fresh().onTurnEnd('stop', SPEAKING).answer).toBe(false);
+    expect(fresh().onTurnEnd('tell me', SPEAKING).answer).toBe(true);
+    expect(fresh().onTurnEnd('tell', SPEAKING).answer).toBe(false);
   });
 
   it('an answered turn ends a pause (cancelling its timer); an interruption ends it too', () => {
@@ -214,7 +239,7 @@ describe('interruption policy, edge by edge', () => {
     p.onTurnEnd('book a table', IDLE);
     // The next turn: speech just started, words already there: it waits for the duration again.
     p.onSpeechStart(SPEAKING);
-    expect(p.onTranscript('stop now', SPEAKING)).toEqual([]);
+    expect(p.onTranscript('tell me', SPEAKING)).toEqual([]);
     p.onSpeechEnd(100, SPEAKING);
     // And a short feedback turn is not taken for the floor the last turn took.
     expect(p.onTurnEnd('yeah', SPEAKING).answer).toBe(false);

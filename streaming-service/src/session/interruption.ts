@@ -18,6 +18,8 @@ import type { InterruptionConfig } from '../../../lib/domain/agent.js';
  *   caller stopped hearing it. A turn the recognizer closes with only backchannels resumes at once.
  * - A caller turn that overlapped the agent and has fewer than `minWords` real words is **not answered**:
  *   it was feedback, not a request.
+ * - Except a turn that starts with a **stop word** ("stop", "wait", "hold on"): it interrupts as soon as the
+ *   recognizer has it, whatever its length and `minWords`, and is answered.
  */
 export interface InterruptionSettings {
   /** Caller speech (VAD) needed before the agent pauses or is interrupted. */
@@ -30,6 +32,8 @@ export interface InterruptionSettings {
   readonly resumeFalseInterruption: boolean;
   /** Lower-case words that acknowledge without asking for the floor, in the agent's language. */
   readonly backchannels: ReadonlySet<string>;
+  /** Phrases (as their words) that stop the agent at once when a caller turn starts with one. */
+  readonly stopWords: readonly (readonly string[])[];
 }
 
 /**
@@ -42,6 +46,17 @@ export const ENGLISH_BACKCHANNELS: readonly string[] = [
 ];
 
 /**
+ * English words a caller uses to make the agent stop talking. A turn must start with one: "no" ends a
+ * sentence as often as it starts an objection ("yes, no problem" is feedback, "No, I said Tuesday" is not).
+ */
+export const ENGLISH_STOP_WORDS: readonly string[] = ['stop', 'wait', 'hold on', 'hang on', 'no', 'sorry', 'excuse me', 'pardon', 'one moment', 'shut up', 'enough'];
+
+/** Stop phrases as word lists, longest first, so "hold on" is matched before a one-word phrase. */
+export function stopPhrases(list: readonly string[]): (readonly string[])[] {
+  return list.map(transcriptWords).filter((w) => w.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/**
  * ~500 ms and 2 words (LiveKit's defaults are 500 ms and 0 words; 2 keeps a lone "sorry" or "what" from
  * cutting a sentence); 1.5 s to resume, long enough for a cough and its after-silence, short enough that
  * the caller does not think the line died.
@@ -52,6 +67,7 @@ export const DEFAULT_INTERRUPTION: InterruptionSettings = {
   falseInterruptionTimeoutMs: 1_500,
   resumeFalseInterruption: true,
   backchannels: new Set(ENGLISH_BACKCHANNELS),
+  stopWords: stopPhrases(ENGLISH_STOP_WORDS),
 };
 
 export type InterruptionAction =
@@ -94,6 +110,8 @@ export class InterruptionPolicy {
   private overlapped = false;
   /** The caller's current turn already interrupted the agent: it took the floor and is answered. */
   private tookFloor = false;
+  /** The caller's current turn starts with a stop word. */
+  private stop = false;
 
   constructor(
     readonly settings: InterruptionSettings,
@@ -108,6 +126,12 @@ export class InterruptionPolicy {
   /** Words of `text` that are not backchannels. */
   realWords(text: string): number {
     return transcriptWords(text).filter((w) => !this.settings.backchannels.has(w)).length;
+  }
+
+  /** `text` starts with one of the stop words. */
+  startsWithStop(text: string): boolean {
+    const words = transcriptWords(text);
+    return this.settings.stopWords.some((phrase) => phrase.length <= words.length && phrase.every((w, i) => words[i] === w));
   }
 
   /** The VAD confirmed caller speech. */
@@ -137,6 +161,7 @@ export class InterruptionPolicy {
   onTranscript(turnText: string, agent: AgentActivity): InterruptionAction[] {
     if (agent.audible && turnText.trim()) this.overlapped = true;
     this.words = this.realWords(turnText);
+    this.stop = this.startsWithStop(turnText);
     return this.decide(agent);
   }
 
@@ -147,7 +172,7 @@ export class InterruptionPolicy {
   onTurnEnd(text: string, agent: AgentActivity): { answer: boolean; actions: InterruptionAction[] } {
     // Only speech over audible agent audio can be feedback: a short answer while the model is still
     // thinking ("tomorrow") is part of the caller's turn and merges into it.
-    const feedback = !this.tookFloor && (this.overlapped || agent.audible || this.paused) && this.realWords(text) < this.settings.minWords;
+    const feedback = !this.tookFloor && (this.overlapped || agent.audible || this.paused) && this.realWords(text) < this.settings.minWords && !this.startsWithStop(text);
     const actions: InterruptionAction[] = [];
     if (feedback && this.paused) actions.push(...this.resume());
     // An answered turn interrupts the utterance itself (the session does that); the pause ends with it.
@@ -176,22 +201,26 @@ export class InterruptionPolicy {
   private decide(agent: AgentActivity): InterruptionAction[] {
     if (!agent.active) return [];
     const { minDurationMs, minWords, resumeFalseInterruption } = this.settings;
+    // A stop word needs no length: the recognizer heard it, so it was speech, and the caller wants the floor.
+    if (this.stop) return this.takeFloor();
     // Words the recognizer heard where the VAD heard nothing (a quiet caller) are trusted as they are.
     const vadMissed = this.speechMs === 0 && !this.inSpeech;
     const longEnough = !this.vadAvailable || vadMissed || this.speechMs >= minDurationMs;
     if (!longEnough) return [];
-    if (this.words >= minWords) {
-      const wasPaused = this.paused;
-      this.paused = false;
-      this.tookFloor = true;
-      return wasPaused ? [{ type: 'cancel_timer' }, { type: 'interrupt' }] : [{ type: 'interrupt' }];
-    }
+    if (this.words >= minWords) return this.takeFloor();
     if (!this.paused && this.inSpeech && agent.audible) {
       if (!resumeFalseInterruption) return [];
       this.paused = true;
       return [{ type: 'pause' }];
     }
     return [];
+  }
+
+  private takeFloor(): InterruptionAction[] {
+    const wasPaused = this.paused;
+    this.paused = false;
+    this.tookFloor = true;
+    return wasPaused ? [{ type: 'cancel_timer' }, { type: 'interrupt' }] : [{ type: 'interrupt' }];
   }
 
   private resume(): InterruptionAction[] {
@@ -202,6 +231,7 @@ export class InterruptionPolicy {
   private resetTurn(): void {
     this.speechMs = 0;
     this.words = 0;
+    this.stop = false;
     this.overlapped = false;
     this.tookFloor = false;
   }
@@ -216,5 +246,6 @@ export function interruptionSettings(config: InterruptionConfig = {}): Interrupt
     falseInterruptionTimeoutMs: config.false_interruption_timeout_ms ?? d.falseInterruptionTimeoutMs,
     resumeFalseInterruption: config.resume_false_interruption ?? d.resumeFalseInterruption,
     backchannels: config.backchannels ? new Set(config.backchannels.flatMap(transcriptWords)) : d.backchannels,
+    stopWords: config.stop_words ? stopPhrases(config.stop_words) : d.stopWords,
   };
 }
