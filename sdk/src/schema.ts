@@ -1298,6 +1298,7 @@ export interface components {
          *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
          *       "createdAt": "2025-06-02T14:03:11.000Z",
          *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+         *       "language": "en-US",
          *       "first_message_mode": "agent_speaks_first",
          *       "first_message_interruptible": false,
          *       "ambience_enabled": false,
@@ -1355,6 +1356,8 @@ export interface components {
             llm_base_url?: string | null;
             llm_api_key?: string | null;
             tts_voice_id: string;
+            /** @default en-US */
+            language: string;
             /**
              * @default agent_speaks_first
              * @enum {string}
@@ -1443,6 +1446,7 @@ export interface components {
          *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
          *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
          *       "recording_enabled": true,
+         *       "language": "en-US",
          *       "voicemail_detection": "detect_message_end",
          *       "voicemail_action": "leave_message",
          *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -1469,6 +1473,8 @@ export interface components {
             tts_voice_id?: string;
             /** @enum {string} */
             stt_provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. Default: `"en-US"`. */
+            language?: string;
             /** @description Default: `""`. */
             system_prompt?: string;
             /** @description Default: `""`. */
@@ -1682,6 +1688,8 @@ export interface components {
             tts_voice_id?: string;
             /** @enum {string} */
             stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. */
+            language?: string;
             system_prompt?: string;
             first_message?: string;
             /** @enum {string} */
@@ -2204,6 +2212,8 @@ export interface components {
                 tts_voice_id?: string;
                 /** @enum {string} */
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. */
+                language?: string;
                 system_prompt?: string;
                 first_message?: string;
                 /** @enum {string} */
@@ -2958,6 +2968,8 @@ export interface components {
                 tts_voice_id?: string;
                 /** @enum {string} */
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. */
+                language?: string;
                 system_prompt?: string;
                 first_message?: string;
                 /** @enum {string} */
@@ -3092,6 +3104,8 @@ export interface components {
                 tts_voice_id?: string;
                 /** @enum {string} */
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. */
+                language?: string;
                 system_prompt?: string;
                 first_message?: string;
                 /** @enum {string} */
@@ -4349,6 +4363,7 @@ export interface operations {
                  *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
                  *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
                  *       "recording_enabled": true,
+                 *       "language": "en-US",
                  *       "voicemail_detection": "detect_message_end",
                  *       "voicemail_action": "leave_message",
                  *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -4438,6 +4453,7 @@ export interface operations {
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "language": "en-US",
                      *       "first_message_mode": "agent_speaks_first",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": false,
@@ -4555,6 +4571,7 @@ export interface operations {
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "language": "en-US",
                      *       "first_message_mode": "wait_for_caller",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": true,

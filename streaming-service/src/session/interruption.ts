@@ -1,4 +1,5 @@
 import type { InterruptionConfig } from '../../../lib/domain/agent.js';
+import { PHRASES } from '../call/phrases.js';
 
 /**
  * When caller sound while the agent talks is an interruption, and what to do when it was not. Pure: no
@@ -36,10 +37,7 @@ export interface InterruptionSettings {
  * English feedback words; "okay" and "right" count because callers say them to mean "go on". Single words
  * only: "I see" is two words of which neither is feedback alone, so it counts as speech.
  */
-export const ENGLISH_BACKCHANNELS: readonly string[] = [
-  'uh-huh', 'uh', 'huh', 'mm-hmm', 'mhm', 'mm', 'hmm', 'um', 'ah', 'oh',
-  'yeah', 'yes', 'yep', 'yup', 'ok', 'okay', 'right', 'sure', 'alright',
-];
+export const ENGLISH_BACKCHANNELS: readonly string[] = PHRASES.en.backchannels;
 
 /**
  * ~500 ms and 2 words (LiveKit's defaults are 500 ms and 0 words; 2 keeps a lone "sorry" or "what" from
@@ -207,9 +205,9 @@ export class InterruptionPolicy {
   }
 }
 
-/** The agent's `interruption` object (API field names) over the defaults. */
-export function interruptionSettings(config: InterruptionConfig = {}): InterruptionSettings {
-  const d = DEFAULT_INTERRUPTION;
+/** The agent's `interruption` object (API field names) over the defaults; `language` is the call's backchannels (call/phrases.ts). */
+export function interruptionSettings(config: InterruptionConfig = {}, language?: readonly string[]): InterruptionSettings {
+  const d = language ? { ...DEFAULT_INTERRUPTION, backchannels: new Set(language) } : DEFAULT_INTERRUPTION;
   return {
     minDurationMs: config.min_duration_ms ?? d.minDurationMs,
     minWords: config.min_words ?? d.minWords,
