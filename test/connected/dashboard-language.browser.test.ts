@@ -36,7 +36,9 @@ describe('the agent page in Chromium', { timeout: 240_000 }, () => {
     expect(await page.locator('.voice .voice-name').allTextContents()).toEqual(['Celeste', 'Nestor']);
     await page.getByLabel('Nestor').check();
     await page.locator('.language-picker').scrollIntoViewIfNeeded();
-    await checkScreen(page, 'agent-language', ['.language-picker', '.voice.selected']);
+    await checkScreen(page, 'agent-language', ['.language-picker']);
+    await page.locator('.voices').scrollIntoViewIfNeeded();
+    await checkScreen(page, 'agent-language-voices', ['.voice.selected']);
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.waitForURL(/\/dashboard\/agents\/agt_/);
     const agentId = page.url().split('/').pop()!;

@@ -349,13 +349,6 @@ function AgentForm({ original }: { original?: Agent }) {
               />
             </div>
           ) : null}
-          <LanguagePicker
-            value={draft.language}
-            stt={draft.stt_provider}
-            tts={draft.tts_provider}
-            // A Deepgram voice speaks one language: a new language takes that language's first voice.
-            onChange={(language) => setDraft((d) => ({ ...d, language, ...(d.tts_provider === 'deepgram' ? { tts_voice_id: defaultVoice('deepgram', language) } : {}) }))}
-          />
           <VoicePicker provider={draft.tts_provider} language={draft.language} value={draft.tts_voice_id} onChange={(v) => set('tts_voice_id', v)} />
           <PromptEditor
             label="First message"
@@ -374,6 +367,13 @@ function AgentForm({ original }: { original?: Agent }) {
             known={known}
             knownLoaded={fields.isSuccess}
             hint="Who the agent is and what it should do. {{contactName}}, {{phoneNumber}} and your contacts’ own fields are filled in per call."
+          />
+          <LanguagePicker
+            value={draft.language}
+            stt={draft.stt_provider}
+            tts={draft.tts_provider}
+            // A Deepgram voice speaks one language: a new language takes that language's first voice.
+            onChange={(language) => setDraft((d) => ({ ...d, language, ...(d.tts_provider === 'deepgram' ? { tts_voice_id: defaultVoice('deepgram', language) } : {}) }))}
           />
           <div className="grid-2">
             <Select
