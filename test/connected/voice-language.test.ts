@@ -184,6 +184,15 @@ describe('language validation', () => {
     expect(await count()).toBe(before);
   });
 
+  it('checks a call’s agent_overrides the same way', async () => {
+    const agent = await vp.agent({ stt_provider: 'assemblyai' });
+    const refused = await vp.api('POST', '/api/optimus/meeting-link', { assistantId: agent._id, agent_overrides: { language: 'nl-NL' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: { code: 'validation_failed', details: [{ field: 'agent_overrides.stt_provider' }] } });
+    const ok = await vp.api('POST', '/api/optimus/meeting-link', { assistantId: agent._id, agent_overrides: { language: 'nl-NL', stt_provider: 'deepgram' } });
+    expect(ok.status).toBe(201);
+  });
+
   it('stores and returns the language, and checks an update against the stored agent', async () => {
     const created = await vp.api('POST', '/api/agents', { ...base, workspaceId: vp.workspaceId, language: 'de-DE' });
     expect(created.status).toBe(201);
