@@ -15,6 +15,8 @@ import { startSttStandins, type SttStandins } from '../../lib/local/standins/stt
 import { startTtsStandins, type TtsStandins } from '../../lib/local/standins/tts.js';
 import { createSttProvider } from '../../lib/vendors/stt/index.js';
 import type { SttEvent, SttOptions, SttProviderId, SttStream } from '../../lib/vendors/stt/port.js';
+import { elevenLabsTts } from '../../lib/vendors/tts/elevenlabs.js';
+import type { TtsOptions } from '../../lib/vendors/tts/port.js';
 
 let stt: SttStandins;
 let tts: TtsStandins;
@@ -125,6 +127,21 @@ describe('OpenAI transcription', () => {
 describe('ElevenLabs', () => {
   const socket = (query: string) =>
     handshake(`${tts.env.ELEVENLABS_BASE_URL!.replace(/^http/, 'ws')}/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM/multi-stream-input?output_format=ulaw_8000&${query}`, { 'xi-api-key': tts.env.ELEVENLABS_API_KEY! });
+
+  it('the adapter enforces a fixed language on the models that take language_code, and none for multi', async () => {
+    const standin = tts.control.elevenlabs!;
+    const provider = elevenLabsTts({ apiKey: tts.env.ELEVENLABS_API_KEY!, baseUrl: tts.env.ELEVENLABS_BASE_URL! });
+    const queryOf = async (options: Omit<TtsOptions, 'voiceId'>) => {
+      const session = await provider.connect({ voiceId: '21m00Tcm4TlvDq8ikWAM', ...options });
+      const query = standin.connections.at(-1)!.query;
+      await session.close();
+      return query;
+    };
+    expect((await queryOf({ language: 'de' })).language_code).toBe('de');
+    // A multi call's voice is told no language: Flash v2.5 then speaks the text's.
+    expect((await queryOf({})).language_code).toBeUndefined();
+    expect((await queryOf({ language: 'de', model: 'eleven_multilingual_v2' })).language_code).toBeUndefined();
+  });
 
   it('Flash v2.5 refuses a language_code it does not speak; Multilingual v2 ignores it', async () => {
     const refused = await socket('model_id=eleven_flash_v2_5&language_code=fa');
