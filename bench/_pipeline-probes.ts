@@ -46,8 +46,8 @@ export function probeTts(tts: TtsProvider, probe: CallProbe): TtsProvider {
     async connect(options, signal) {
       const session = await tts.connect(options, signal);
       const wrapped: TtsSession = {
-        utterance(id) {
-          const u = session.utterance(id);
+        utterance(id, language) {
+          const u = session.utterance(id, language);
           return {
             pushText: (t) => u.pushText(t),
             flush: () => u.flush(),

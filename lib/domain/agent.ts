@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { AgentAnalysis } from './analysis.js';
 import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
+import { AgentLanguage, DEFAULT_LANGUAGE } from './languages.js';
 import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VENDOR_LLM_PROVIDERS } from './providers.js';
 
 /** Provider identifiers an agent may name; the voice pipeline has an adapter for each (lib/domain/providers.ts). */
@@ -166,6 +167,8 @@ const agentFields = {
   tts_provider: z.enum(TTS_PROVIDERS),
   tts_voice_id: z.string().trim().min(1).max(200),
   stt_provider: z.enum(STT_PROVIDERS),
+  /** BCP-47 or `multi` (lib/domain/languages.ts): what the recognizer, the voice, the model and the fixed lines use. */
+  language: AgentLanguage,
   system_prompt: z.string().max(50_000),
   first_message: z.string().max(2_000),
   first_message_mode: z.enum(FIRST_MESSAGE_MODES),
@@ -206,6 +209,7 @@ export const AgentCreate = z
     tts_voice_id: agentFields.tts_voice_id.optional(),
     llm_base_url: agentFields.llm_base_url.optional(),
     llm_api_key: agentFields.llm_api_key.optional(),
+    language: agentFields.language.default(DEFAULT_LANGUAGE),
     system_prompt: agentFields.system_prompt.default(''),
     first_message: agentFields.first_message.default(''),
     first_message_mode: agentFields.first_message_mode.default(GREETING_DEFAULTS.first_message_mode),
@@ -264,6 +268,8 @@ export interface Agent {
   tts_provider: (typeof TTS_PROVIDERS)[number];
   tts_voice_id: string;
   stt_provider: (typeof STT_PROVIDERS)[number];
+  /** Absent on agents stored before it: {@link DEFAULT_LANGUAGE}. */
+  language?: string;
   system_prompt: string;
   first_message: string;
   /** Absent on agents stored before it: {@link GREETING_DEFAULTS}. */
@@ -330,6 +336,7 @@ export const AgentView = z
   .object({
     ...AgentCreated.shape,
     tts_voice_id: z.string(),
+    language: z.string().default(DEFAULT_LANGUAGE),
     first_message_mode: z.enum(FIRST_MESSAGE_MODES).default(GREETING_DEFAULTS.first_message_mode),
     first_message_interruptible: z.boolean().default(GREETING_DEFAULTS.first_message_interruptible),
     ambience_enabled: z.boolean(),

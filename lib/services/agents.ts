@@ -1,6 +1,7 @@
 import { DEFAULT_VOICE, type Agent, type AgentCreate, type AgentUpdate } from '../domain/agent.js';
 import { assertAgentLlm, MASK, type LlmEndpointPolicy } from '../domain/agent-llm.js';
 import { ValidationError } from '../domain/errors.js';
+import { assertLanguageSupported } from '../domain/languages.js';
 import { newId } from '../domain/ids.js';
 import { getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents.js';
 import { deleteVersions } from '../store/agent-versions.js';
@@ -30,6 +31,7 @@ const noKeyToKeep = () =>
 export async function createAgent(db: Db, box: SecretBox, ws: string, input: AgentCreate, policy: LlmEndpointPolicy): Promise<Agent> {
   assertAgentLlm(input, policy);
   if (input.llm_api_key === MASK) throw noKeyToKeep();
+  assertLanguageSupported(input, DEFAULT_VOICE);
   await assertToolsOfWorkspace(db, ws, input.tool_ids);
   const now = new Date().toISOString();
   const agent: Agent = {
@@ -63,6 +65,17 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   await assertToolsOfWorkspace(db, ws, changes.tool_ids);
   let voice = changes.tts_voice_id;
   if (changes.tts_provider && !voice && current.tts_provider !== changes.tts_provider) voice = DEFAULT_VOICE[changes.tts_provider];
+  // The language, transcriber and voice as they will be after the update must fit together.
+  assertLanguageSupported(
+    {
+      language: changes.language ?? current.language,
+      stt_provider: changes.stt_provider ?? current.stt_provider,
+      tts_provider: changes.tts_provider ?? current.tts_provider,
+      tts_voice_id: voice ?? current.tts_voice_id,
+      fallback: changes.fallback ?? current.fallback,
+    },
+    DEFAULT_VOICE,
+  );
   const sealedKey = typeof changes.llm_api_key === 'string' && changes.llm_api_key !== MASK ? box.seal(changes.llm_api_key, ws) : key === null && current.llm_api_key ? null : undefined;
   return updateAgent(db, ws, id, {
     ...changes,

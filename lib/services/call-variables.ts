@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Agent } from '../domain/agent.js';
-import { toolsOfAgent } from '../domain/agent.js';
+import { DEFAULT_VOICE, toolsOfAgent } from '../domain/agent.js';
+import { assertLanguageSupported } from '../domain/languages.js';
 import { agentRequiredVariables } from '../domain/call-template.js';
 import type { Contact } from '../domain/contact.js';
 import { BadRequestError, ValidationError, type ErrorDetail } from '../domain/errors.js';
@@ -25,7 +26,17 @@ export async function agentForCall(deps: Pick<Deps, 'db'>, workspaceId: string, 
   if (overrides.llm_provider === 'custom' && !agent.llm_base_url) {
     throw new ValidationError([{ field: 'agent_overrides.llm_provider', message: 'the agent has no llm_base_url: save the custom endpoint on the agent first' }]);
   }
-  return withOverrides(agent, overrides);
+  const merged = withOverrides(agent, overrides);
+  // An overridden language, transcriber or voice must still fit together, as on a saved agent.
+  if (overrides.language !== undefined || overrides.stt_provider || overrides.tts_provider || overrides.tts_voice_id || overrides.fallback) {
+    try {
+      assertLanguageSupported(merged, DEFAULT_VOICE);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      throw new ValidationError((error.details as readonly ErrorDetail[]).map((d) => ({ ...d, field: `agent_overrides.${d.field}` })), error.message);
+    }
+  }
+  return merged;
 }
 
 /**

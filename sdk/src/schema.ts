@@ -1383,6 +1383,7 @@ export interface components {
          *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
          *       "createdAt": "2025-06-02T14:03:11.000Z",
          *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+         *       "language": "en-US",
          *       "first_message_mode": "agent_speaks_first",
          *       "first_message_interruptible": false,
          *       "ambience_enabled": false,
@@ -1442,6 +1443,8 @@ export interface components {
             llm_base_url?: string | null;
             llm_api_key?: string | null;
             tts_voice_id: string;
+            /** @default en-US */
+            language: string;
             /**
              * @default agent_speaks_first
              * @enum {string}
@@ -1535,6 +1538,7 @@ export interface components {
          *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
          *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
          *       "recording_enabled": true,
+         *       "language": "en-US",
          *       "voicemail_detection": "detect_message_end",
          *       "voicemail_action": "leave_message",
          *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -1561,6 +1565,8 @@ export interface components {
             tts_voice_id?: string;
             /** @enum {string} */
             stt_provider: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. Default: `"en-US"`. */
+            language?: string;
             /** @description Default: `""`. */
             system_prompt?: string;
             /** @description Default: `""`. */
@@ -1797,6 +1803,8 @@ export interface components {
             tts_voice_id?: string;
             /** @enum {string} */
             stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+            /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. */
+            language?: string;
             system_prompt?: string;
             first_message?: string;
             /** @enum {string} */
@@ -1901,6 +1909,7 @@ export interface components {
          *         "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
          *         "createdAt": "2025-06-02T14:03:11.000Z",
          *         "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+         *         "language": "en-US",
          *         "first_message_mode": "agent_speaks_first",
          *         "first_message_interruptible": false,
          *         "ambience_enabled": false,
@@ -2386,6 +2395,8 @@ export interface components {
                 tts_voice_id?: string;
                 /** @enum {string} */
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. */
+                language?: string;
                 system_prompt?: string;
                 first_message?: string;
                 /** @enum {string} */
@@ -3144,6 +3155,8 @@ export interface components {
                 tts_voice_id?: string;
                 /** @enum {string} */
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. */
+                language?: string;
                 system_prompt?: string;
                 first_message?: string;
                 /** @enum {string} */
@@ -3281,6 +3294,8 @@ export interface components {
                 tts_voice_id?: string;
                 /** @enum {string} */
                 stt_provider?: "deepgram" | "assemblyai" | "speechmatics" | "openai";
+                /** @description BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller's language is detected each turn and the agent answers in it. */
+                language?: string;
                 system_prompt?: string;
                 first_message?: string;
                 /** @enum {string} */
@@ -4544,6 +4559,7 @@ export interface operations {
                  *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
                  *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
                  *       "recording_enabled": true,
+                 *       "language": "en-US",
                  *       "voicemail_detection": "detect_message_end",
                  *       "voicemail_action": "leave_message",
                  *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -4633,6 +4649,7 @@ export interface operations {
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "language": "en-US",
                      *       "first_message_mode": "agent_speaks_first",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": false,
@@ -4752,6 +4769,7 @@ export interface operations {
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "language": "en-US",
                      *       "first_message_mode": "wait_for_caller",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": true,
@@ -4845,6 +4863,7 @@ export interface operations {
                      *         "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *         "createdAt": "2025-06-02T14:03:11.000Z",
                      *         "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *         "language": "en-US",
                      *         "first_message_mode": "agent_speaks_first",
                      *         "first_message_interruptible": false,
                      *         "ambience_enabled": false,
@@ -4978,6 +4997,7 @@ export interface operations {
                      *         "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *         "createdAt": "2025-06-02T14:03:11.000Z",
                      *         "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *         "language": "en-US",
                      *         "first_message_mode": "agent_speaks_first",
                      *         "first_message_interruptible": false,
                      *         "ambience_enabled": false,
@@ -5062,6 +5082,7 @@ export interface operations {
                      *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "language": "en-US",
                      *       "first_message_mode": "wait_for_caller",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": true,

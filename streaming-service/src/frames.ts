@@ -26,6 +26,8 @@ export type DataFrame =
       readonly text: string;
       readonly isFinal: boolean;
       readonly speechFinal: boolean;
+      /** The segment's language as the recognizer detected it (ISO 639-1), where it reports one. */
+      readonly language?: string;
       readonly atMs: number;
     }
   | { readonly kind: 'utterance_end'; readonly atMs: number };
@@ -56,7 +58,7 @@ export function sttEventToFrame(event: SttEvent): Frame {
     case 'speech_started':
       return { kind: 'speech_started', atMs: event.atMs };
     case 'transcript':
-      return { kind: 'transcript', text: event.text, isFinal: event.isFinal, speechFinal: event.speechFinal, atMs: event.atMs };
+      return { kind: 'transcript', text: event.text, isFinal: event.isFinal, speechFinal: event.speechFinal, ...(event.language ? { language: event.language } : {}), atMs: event.atMs };
     case 'utterance_end':
       return { kind: 'utterance_end', atMs: event.atMs };
   }

@@ -50,12 +50,14 @@ describe('agents', () => {
         'voicemail_detection', 'voicemail_action', 'voicemail_message', 'dtmf_shortcuts', 'transfer_mode',
         // How the call opens (docs/voice-pipeline.md, "The greeting"), with their defaults.
         'first_message_mode', 'first_message_interruptible',
+        // The agent's language (docs/api.md, "language"), en-US by default.
+        'language',
         // Which version calls run (docs/agent-versions.md): none yet.
         'published_version', 'has_unpublished_changes',
         'workspaceId', 'createdAt', 'updatedAt',
       ].sort(),
     );
-    expect(res.body).toMatchObject({ first_message_mode: 'agent_speaks_first', first_message_interruptible: false, published_version: null, has_unpublished_changes: false });
+    expect(res.body).toMatchObject({ first_message_mode: 'agent_speaks_first', first_message_interruptible: false, language: 'en-US', published_version: null, has_unpublished_changes: false });
     expect(res.body.tts_voice_id).toBe('EXAVITQu4vr4xnSDxMaL');
     expect(res.body.ambience_enabled).toBe(false);
     expect(res.body).toMatchObject({ voicemail_detection: 'off', voicemail_action: 'hang_up', voicemail_message: '', dtmf_shortcuts: {}, transfer_mode: 'cold' });

@@ -60,6 +60,14 @@ describe('interruption policy', () => {
     const r = new InterruptionPolicy(interruptionSettings({ stop_words: ['basta'] }));
     expect(types(r.onTranscript('Stop.', SPEAKING))).toEqual([]);
     expect(types(r.onTranscript('Basta!', SPEAKING))).toEqual(['interrupt']);
+    // Each language's own list (call/phrases.ts), unspaced scripts matched as a prefix, combining marks kept.
+    const es = new InterruptionPolicy(interruptionSettings({}, { backchannels: ['vale'], stopWords: ['espere', 'un momento'] }));
+    expect(types(es.onTranscript('Un momento, por favor', SPEAKING))).toEqual(['interrupt']);
+    const ja = new InterruptionPolicy(interruptionSettings({}, { backchannels: ['はい'], stopWords: ['待って'] }));
+    expect(types(ja.onTranscript('待ってください', SPEAKING))).toEqual(['interrupt']);
+    const hi = new InterruptionPolicy(interruptionSettings({}, { backchannels: ['हाँ'], stopWords: ['रुकिए'] }));
+    expect(hi.realWords('हाँ')).toBe(0);
+    expect(types(hi.onTranscript('रुकिए, एक मिनट', SPEAKING))).toEqual(['interrupt']);
     // Nothing to stop when the agent is not talking.
     expect(types(new InterruptionPolicy(DEFAULT_INTERRUPTION).onTranscript('Stop.', IDLE))).toEqual([]);
   });

@@ -3,7 +3,8 @@
 // beep, a click or low noise is never an utterance and one utterance is one final, whatever the
 // packet sizes, and turns each utterance into the scripted events in order and at the scripted times:
 // speech start, growing interims, the end-of-turn final only after the endpointing silence plus the final
-// delay, then the utterance-end fallback; finalize and flush finalize early; transcripts follow the script.
+// delay, then the utterance-end fallback; finalize and flush finalize early; transcripts follow the script,
+// in the language asked for (or, asked to detect, the one spoken).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mulawToPcm, pcmToMulaw, resample } from '../../lib/vendors/shared/mulaw.js';
 import { WIDEBAND_AUDIO } from '../../lib/vendors/shared/audio-format.js';
@@ -243,6 +244,20 @@ describe('SttEngine', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'final', utterance: -1, text: '', reason: 'finalize' })]);
   });
 
+  it('reports the language asked for, or when asked to detect the one the script says was spoken (else English)', async () => {
+    const heard = { transcripts: () => ({ text: 'Guten Tag.', language: 'de' }), interimResults: false };
+    const languageOf = async (params: EngineParams, script: Partial<SttScript> = heard) => {
+      const { e, events } = engine(script, params);
+      e.pushPcm(concat(voiced(300), silence(1_200)));
+      await vi.advanceTimersByTimeAsync(100);
+      return events.flatMap((ev) => (ev.type === 'final' ? [[ev.text, ev.language]] : []));
+    };
+    expect(await languageOf({ ...PARAMS, language: 'es' })).toEqual([['Guten Tag.', 'es']]);
+    expect(await languageOf({ ...PARAMS, language: 'detect' })).toEqual([['Guten Tag.', 'de']]);
+    expect(await languageOf({ ...PARAMS, language: 'detect' }, { transcripts: () => 'Hello.', interimResults: false })).toEqual([['Hello.', 'en']]);
+    expect(await languageOf(PARAMS)).toEqual([['Guten Tag.', 'en']]);
+  });
+
   it('cycles scripted transcripts per utterance and passes the connection index', async () => {
     const seen: unknown[] = [];
     const lines = cycleTranscripts(['first', 'second']);
@@ -262,9 +277,9 @@ describe('SttEngine', () => {
     const finals = events.filter((ev) => ev.type === 'final').map((ev) => (ev.type === 'final' ? ev.text : ''));
     expect(finals).toEqual(['first', 'second', 'first']);
     expect(seen.map((ctx) => ({ ...(ctx as object), audio: undefined }))).toEqual([
-      { connection: 3, utterance: 0, audio: undefined, sampleRate: RATE },
-      { connection: 3, utterance: 1, audio: undefined, sampleRate: RATE },
-      { connection: 3, utterance: 2, audio: undefined, sampleRate: RATE },
+      { connection: 3, utterance: 0, audio: undefined, sampleRate: RATE, language: 'en' },
+      { connection: 3, utterance: 1, audio: undefined, sampleRate: RATE, language: 'en' },
+      { connection: 3, utterance: 2, audio: undefined, sampleRate: RATE, language: 'en' },
     ]);
     // Each also sees the 100 ms of audio up to the frame where speech was declared (onset: 250 ms of
     // voice, reached in the 20 ms frame that ends at 260 ms), here the voice from 160 ms to 260 ms.

@@ -25,12 +25,12 @@ const agentBase = {
   first_message: 'Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?',
   recording_enabled: true,
 };
-const agentCreate = { ...agentBase, ...callControls };
+const agentCreate = { ...agentBase, language: 'en-US', ...callControls };
 /** The update example moves the agent to the practice's own model server (docs/vendors-llm.md, "Custom"). */
 const ownModel = { llm_provider: 'custom', llm_base_url: 'https://llm.bayviewdental.example/v1', llm_model: 'bayview-receptionist-8b' };
 const { tts_voice_id: _voice, ...agentCommon } = agentBase;
 const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, workspaceId: WS, createdAt: CREATED };
-const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, first_message_mode: 'agent_speaks_first', first_message_interruptible: false, ambience_enabled: false, ...callControls, updatedAt: UPDATED, published_version: 2, has_unpublished_changes: false };
+const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, language: 'en-US', first_message_mode: 'agent_speaks_first', first_message_interruptible: false, ambience_enabled: false, ...callControls, updatedAt: UPDATED, published_version: 2, has_unpublished_changes: false };
 const agentListItem = {
   _id: EXAMPLE_IDS.agent,
   name: agentCreate.name,

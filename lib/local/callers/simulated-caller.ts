@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { mulawToPcm, pcmToMulaw } from '../../vendors/shared/mulaw.js';
 import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format.js';
+import { espeakVoice } from '../standins/tts-audio.js';
 import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
 
 /**
@@ -148,9 +149,9 @@ export class SimulatedCaller {
     return this.microphone.play(mulaw);
   }
 
-  /** Says `text` with espeak-ng (converted to mu-law 8 kHz by sox). */
-  async say(text: string): Promise<void> {
-    await this.play(await speech(text));
+  /** Says `text` with espeak-ng (converted to mu-law 8 kHz by sox), in `language`'s voice (ISO 639-1; default English). */
+  async say(text: string, language?: string): Promise<void> {
+    await this.play(await speech(text, PHONE_AUDIO, language));
   }
 
   /** Waits `ms` of stream time (silence keeps flowing meanwhile). */
@@ -277,13 +278,14 @@ const speechCache = new Map<string, Promise<Uint8Array>>();
  * Speech for `text` made with espeak-ng and sox (cached per text and format): raw mu-law 8 kHz for a phone
  * caller, or raw PCM16 little-endian at the format's rate for a browser caller.
  */
-export function speech(text: string, format: AudioFormat = PHONE_AUDIO): Promise<Uint8Array> {
-  const cacheKey = `${format.encoding}/${format.sampleRate}/${text}`;
+export function speech(text: string, format: AudioFormat = PHONE_AUDIO, language?: string): Promise<Uint8Array> {
+  const cacheKey = `${format.encoding}/${format.sampleRate}/${language ?? ''}/${text}`;
   let found = speechCache.get(cacheKey);
   if (!found) {
     const encoding = format.encoding === 'mulaw' ? ['-e', 'mu-law'] : ['-e', 'signed-integer', '-b', '16', '-L'];
     found = new Promise<Uint8Array>((resolve, reject) => {
-      const espeak = spawn('espeak-ng', ['--stdout', text]);
+      // espeak-ng's voices are named by language (es, de, hi, ja…); without one it speaks English.
+      const espeak = spawn('espeak-ng', ['--stdout', ...(language ? ['-v', espeakVoice(language)] : []), '--', text]);
       const sox = spawn('sox', ['-t', 'wav', '-', '-r', String(format.sampleRate), ...encoding, '-c', '1', '-t', 'raw', '-']);
       espeak.stdout.pipe(sox.stdin);
       const chunks: Buffer[] = [];

@@ -72,9 +72,9 @@ export class SimulatedWebCaller {
     return new SimulatedWebCaller(url, credential);
   }
 
-  /** Says `text` (espeak-ng at 16 kHz); resolves once all of it has been sent, in real time. */
-  async say(text: string): Promise<void> {
-    await this.microphone.play(await speech(text, WIDEBAND_AUDIO));
+  /** Says `text` (espeak-ng at 16 kHz, in `language`'s voice); resolves once all of it has been sent, in real time. */
+  async say(text: string, language?: string): Promise<void> {
+    await this.microphone.play(await speech(text, WIDEBAND_AUDIO, language));
   }
 
   /** The contact presses hang up. */

@@ -104,7 +104,12 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
 
   const turnWords = (ws: readonly TimedWord[], allFinal: boolean) =>
     ws.map((w, i) => ({ start: w.startMs, end: w.endMs, text: w.word, confidence: 0.99, word_is_final: allFinal || i < ws.length - 1 }));
-  const turn = (order: number, words: readonly TimedWord[], endOfTurn: boolean, allFinal: boolean, formatted?: string) => {
+  // Universal-Streaming English hears English; Multilingual hears its six languages, and with
+  // `language_detection=true` an ended turn names its `language_code` and `language_confidence`
+  // (assemblyai.com/docs/streaming/universal-streaming/multilingual-transcription).
+  const multilingual = speechModel === 'universal-streaming-multilingual';
+  const detection = multilingual && boolParam(q.get('language_detection'), false);
+  const turn = (order: number, words: readonly TimedWord[], endOfTurn: boolean, allFinal: boolean, formatted?: string, language?: string) => {
     const finalWords = turnWords(words, allFinal).filter((w) => w.word_is_final);
     const transcript = formatted ?? finalWords.map((w) => w.text).join(' ');
     return {
@@ -115,6 +120,7 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
       end_of_turn_confidence: endOfTurn ? 0.93 : 0.02,
       words: turnWords(words, allFinal),
       utterance: allFinal ? normalizeTranscript(transcript) : '',
+      ...(detection && endOfTurn && language && { language_code: language, language_confidence: 0.97 }),
       type: 'Turn',
     };
   };
@@ -125,11 +131,11 @@ function runAssemblyAiSession(control: SttStandinControl, connection: StandinCon
     if (endedTurns.has(order)) return;
     endedTurns.add(order);
     if (e.utterance >= 0) turnOrder = e.utterance + 1;
-    connection.sendJson(turn(order, e.words, true, true));
-    if (formatTurns) connection.sendJson(turn(order, e.words, true, true, e.text));
+    connection.sendJson(turn(order, e.words, true, true, undefined, e.language));
+    if (formatTurns) connection.sendJson(turn(order, e.words, true, true, e.text, e.language));
   };
 
-  const params = () => ({ endpointingMs: minTurnSilence, utteranceEndMs: maxTurnSilence, interimResults: true, format });
+  const params = () => ({ endpointingMs: minTurnSilence, utteranceEndMs: maxTurnSilence, interimResults: true, format, language: multilingual ? 'detect' : 'en' });
   const engine = new SttEngine(() => control.script, params, connection.session.index, (e) => {
     switch (e.type) {
       case 'speech_started':

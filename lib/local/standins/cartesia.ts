@@ -206,7 +206,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, standin: TtsStan
     ctx.timestamps = message.add_timestamps === true;
     const transcript = message.transcript as string;
     if (transcript.length > 0) {
-      ctx.player.speak(transcript);
+      ctx.player.speak(transcript, typeof message.language === 'string' ? message.language : undefined);
       ctx.player.then(() => (ctx.quietSince = now()));
     }
     if (message.flush === true) {

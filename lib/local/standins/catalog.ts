@@ -63,7 +63,10 @@ export const ELEVENLABS_VOICES = [
 /** Deepgram Aura voices: the voice is the model (`/v1/speak?model=`). */
 export const DEEPGRAM_TTS_MODELS = [
   ...['thalia', 'andromeda', 'helena', 'apollo', 'arcas', 'aries', 'amalthea', 'asteria', 'athena', 'atlas', 'aurora', 'callista', 'cora', 'cordelia', 'delia', 'draco', 'electra', 'harmonia', 'hera', 'hermes', 'hyperion', 'iris', 'janus', 'juno', 'jupiter', 'luna', 'mars', 'minerva', 'neptune', 'odysseus', 'ophelia', 'orion', 'orpheus', 'pandora', 'phoebe', 'pluto', 'saturn', 'selene', 'theia', 'vesta', 'zeus'].map((v) => `aura-2-${v}-en`),
-  ...['celeste', 'estrella', 'nestor', 'sirio', 'carina', 'alvaro', 'diana', 'aquila', 'selena', 'javier'].map((v) => `aura-2-${v}-es`),
+  ...['celeste', 'estrella', 'nestor', 'sirio', 'carina', 'alvaro', 'diana', 'aquila', 'selena', 'javier', 'agustina', 'antonia'].map((v) => `aura-2-${v}-es`),
+  // Aura-2's other languages (developers.deepgram.com/docs/tts-models; the voice list OpenRouter publishes for deepgram/aura-2).
+  'aura-2-aurelia-de', 'aura-2-elara-de', 'aura-2-agathe-fr', 'aura-2-beatrix-nl', 'aura-2-cornelia-nl', 'aura-2-daphne-nl',
+  'aura-2-cesare-it', 'aura-2-cinzia-it', 'aura-2-demetra-it', 'aura-2-dionisio-it', 'aura-2-ama-ja', 'aura-2-ebisu-ja',
   ...['asteria', 'luna', 'stella', 'athena', 'hera', 'orion', 'arcas', 'perseus', 'angus', 'orpheus', 'helios', 'zeus'].map((v) => `aura-${v}-en`),
 ] as readonly string[];
 

@@ -16,6 +16,7 @@ import {
   type SttStandin,
   type TimedWord,
 } from './stt-engine.js';
+import { primarySubtag, STT_LANGUAGES } from '../../domain/language-support.js';
 import { STT_MODELS, isKnown } from './catalog.js';
 import { deepgramFault } from './deepgram-tts.js';
 
@@ -52,7 +53,7 @@ export async function startDeepgramSttStandin(script: Partial<SttScript> = {}): 
         return { status: 401, body: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: newId() }, headers: { 'dg-error': 'Invalid credentials.' } };
       }
       const model = url.searchParams.get('model') ?? 'base';
-      if (!isKnown(STT_MODELS.deepgram, model)) {
+      if (!isKnown(STT_MODELS.deepgram, model) || !deepgramHears(model, url.searchParams.get('language') ?? 'en')) {
         const message = 'No such model/language/tier combination found.';
         return { status: 400, body: { err_code: 'INVALID_QUERY_PARAMETER', err_msg: message, request_id: newId() }, headers: { 'dg-error': message } };
       }
@@ -77,6 +78,27 @@ export async function startDeepgramSttStandin(script: Partial<SttScript> = {}): 
   return { baseUrl: running.origin, control, stop: running.stop };
 }
 
+/**
+ * Whether Deepgram serves `model` in `language`, as its Models & Languages overview lists them: Nova-3 in
+ * its monolingual languages (a language alone, or one of its listed regional codes) and `multi`; Nova-2 in
+ * its own list (`multi` being its Spanish/English code-switching); the older models in English. Anything
+ * else Deepgram answers 400 "No such model/language/tier combination found.".
+ */
+function deepgramHears(model: string, language: string): boolean {
+  const family = model.startsWith('nova-3') ? 'nova-3' : model.startsWith('nova-2') ? 'nova-2' : 'older';
+  if (language === 'multi') return family !== 'older';
+  const [primary, region] = language.split('-');
+  if (family === 'older') return primary === 'en';
+  const known = family === 'nova-3' ? STT_LANGUAGES.deepgram.languages : NOVA_2_LANGUAGES;
+  if (!known.has(primary!)) return false;
+  return region === undefined || DEEPGRAM_REGIONAL.has(language);
+}
+
+/** Nova-2's languages (developers.deepgram.com/docs/models-languages-overview, Nova-2). */
+const NOVA_2_LANGUAGES = new Set('bg ca zh cs da nl en et fi fr de el hi hu id it ja ko lv lt ms no pl pt ro ru sk es sv th tr uk vi'.split(' '));
+/** Regional codes Deepgram lists beside the bare languages. */
+const DEEPGRAM_REGIONAL = new Set(['en-US', 'en-GB', 'en-AU', 'en-NZ', 'en-IN', 'en-CA', 'es-419', 'fr-CA', 'pt-BR', 'pt-PT', 'de-CH', 'nl-BE', 'sv-SE', 'da-DK', 'ko-KR', 'zh-CN', 'zh-TW', 'zh-HK', 'zh-Hans', 'zh-Hant']);
+
 function runDeepgramSession(control: SttStandinControl, connection: StandinConnection, url: URL, _req: IncomingMessage): void {
   const q = url.searchParams;
   const requestId = newId();
@@ -94,8 +116,11 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
   let closing = false;
 
   const text = (t: string) => (formatted ? t : normalizeTranscript(t));
-  const words = (ws: readonly TimedWord[]) =>
-    ws.map((w) => ({ word: w.word, start: w.startMs / 1_000, end: w.endMs / 1_000, confidence: 0.99, ...(formatted && { punctuated_word: w.punctuated }) }));
+  // `language=multi` (Nova-3 Multilingual): each word's `language`, and the alternative's `languages`.
+  const language = q.get('language') ?? 'en';
+  const multi = language === 'multi';
+  const words = (ws: readonly TimedWord[], lang: string | undefined) =>
+    ws.map((w) => ({ word: w.word, start: w.startMs / 1_000, end: w.endMs / 1_000, confidence: 0.99, ...(formatted && { punctuated_word: w.punctuated }), ...(multi && lang && { language: lang }) }));
   const results = (e: Extract<EngineEvent, { type: 'interim' | 'final' }>, isFinal: boolean, speechFinal: boolean, fromFinalize: boolean) => ({
     type: 'Results',
     channel_index: [0, 1],
@@ -104,11 +129,11 @@ function runDeepgramSession(control: SttStandinControl, connection: StandinConne
     is_final: isFinal,
     speech_final: speechFinal,
     ...(fromFinalize && { from_finalize: true }),
-    channel: { alternatives: [{ transcript: text(e.text), confidence: e.text ? 0.99 : 0, words: words(e.words) }] },
+    channel: { alternatives: [{ transcript: text(e.text), confidence: e.text ? 0.99 : 0, words: words(e.words, e.language), ...(multi && e.language && e.text && { languages: [e.language] }) }] },
     metadata: { request_id: requestId, model_info: MODEL_INFO, model_uuid: MODEL_UUID },
   });
 
-  const engine = new SttEngine(() => control.script, { endpointingMs, utteranceEndMs, interimResults: interim, format }, connection.session.index, (e) => {
+  const engine = new SttEngine(() => control.script, { endpointingMs, utteranceEndMs, interimResults: interim, format, language: multi ? 'detect' : primarySubtag(language) }, connection.session.index, (e) => {
     switch (e.type) {
       case 'speech_started':
         if (vadEvents) connection.sendJson({ type: 'SpeechStarted', channel: [0], timestamp: e.atMs / 1_000 });

@@ -194,7 +194,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
         const text = buffer;
         buffer = '';
         const id = sequenceId++;
-        if (text.trim().length > 0) player.speak(text);
+        if (text.trim().length > 0) player.speak(text, /-([a-z]{2})$/.exec(url.searchParams.get('model') ?? '')?.[1]);
         player.then(() => sendJson(ws, record, { type: 'Flushed', sequence_id: id }));
         return;
       }

@@ -16,7 +16,11 @@ import {
   charTimings,
 } from './tts-audio.js';
 import { bytesPerMs } from '../../vendors/shared/audio-format.js';
+import { TTS_LANGUAGES } from '../../domain/language-support.js';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES, isKnown } from './catalog.js';
+
+/** The models that enforce `language_code` (the others follow the text's language). */
+const LANGUAGE_CODE_MODELS: ReadonlySet<string> = new Set(['eleven_flash_v2_5', 'eleven_turbo_v2_5']);
 
 /**
  * A stand-in for ElevenLabs' multi-context text-to-speech WebSocket,
@@ -93,6 +97,13 @@ export function startElevenLabsStandin(options: ElevenLabsStandinOptions = {}): 
       if (!isKnown(ELEVENLABS_MODELS, modelId)) {
         return { refuse: { status: 400, body: { detail: { status: 'model_not_found', message: `A model with model ID ${modelId} does not exist.` } } } };
       }
+      // `language_code` is enforced by Flash and Turbo v2.5 only, and must be one of their languages (a 400
+      // "Model '…' does not support language_code '…'.", as probed in pipecat-ai/pipecat#5395); other models
+      // take the language from the text and ignore it (ElevenLabs support, livekit/agents#6197).
+      const languageCode = url.searchParams.get('language_code');
+      if (languageCode !== null && LANGUAGE_CODE_MODELS.has(modelId) && !TTS_LANGUAGES.elevenlabs.languages.has(languageCode)) {
+        return { refuse: { status: 400, body: { detail: { message: `Model '${modelId}' does not support language_code '${languageCode}'.` } } } };
+      }
       const format = url.searchParams.get('output_format') ?? 'mp3_44100_128';
       if (!outputFormat(format)) {
         return { refuse: { status: 400, body: { detail: { status: 'invalid_output_format', message: `stand-in speaks ulaw_8000 or pcm_<rate>, not ${format}` } } } };
@@ -163,7 +174,7 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
   const generate = (ctx: Context) => {
     const text = ctx.buffer;
     ctx.buffer = '';
-    if (text.trim().length > 0) ctx.player.speak(text);
+    if (text.trim().length > 0) ctx.player.speak(text, url.searchParams.get('language_code') ?? undefined);
   };
 
   const close = (id: string, ctx: Context) => {

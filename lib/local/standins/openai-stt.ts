@@ -10,6 +10,7 @@ import {
   type SttScript,
   type SttStandin,
 } from './stt-engine.js';
+import { STT_LANGUAGES } from '../../domain/language-support.js';
 import { STT_MODELS, isKnown } from './catalog.js';
 
 /** OpenAI refuses to commit less than 100 ms of audio. */
@@ -153,6 +154,8 @@ function runOpenAiSession(control: SttStandinControl, connection: StandinConnect
         utteranceEndMs: null,
         interimResults: false,
         format: audioFormatOf(input.format) ?? undefined,
+        // Without a language the model detects it (and says nothing of which it heard).
+        language: input.transcription?.language ?? 'detect',
       },
       connection.session.index,
       (e) => {
@@ -207,6 +210,12 @@ function runOpenAiSession(control: SttStandinControl, connection: StandinConnect
         const model = next.transcription?.model;
         if (model !== undefined && !isKnown(STT_MODELS.openai, model)) {
           error('invalid_value', `Invalid value: '${model}'. Supported values are: ${STT_MODELS.openai.map((m) => `'${m}'`).join(', ')}.`, 'session.audio.input.transcription.model');
+          return;
+        }
+        // `language` is ISO-639-1 (OpenAI's speech-to-text guide lists the languages it takes).
+        const language = next.transcription?.language;
+        if (language !== undefined && !STT_LANGUAGES.openai.languages.has(language)) {
+          error('invalid_value', `Invalid language '${language}'. Language parameter must be specified in ISO-639-1 format.`, 'session.audio.input.transcription.language');
           return;
         }
         // A format given without a rate takes its default (audio/pcm: 24 kHz).

@@ -114,10 +114,11 @@ function runSpeechmaticsSession(control: SttStandinControl, connection: StandinC
     connection.sendJson({ message: 'Error', type, reason });
     connection.close(1011, reason);
   };
-  const results = (words: readonly TimedWord[], withPunctuation: boolean) =>
+  // Every result's alternative names its `language`: the configured one, or with `auto` the identified one.
+  const results = (words: readonly TimedWord[], withPunctuation: boolean, language: string) =>
     words.flatMap((w) => {
       const content = withPunctuation ? w.punctuated.replace(/[.,!?;:]+$/, '') : w.word;
-      const word = { type: 'word', start_time: w.startMs / 1_000, end_time: w.endMs / 1_000, alternatives: [{ content, confidence: 0.99, language: 'en' }] };
+      const word = { type: 'word', start_time: w.startMs / 1_000, end_time: w.endMs / 1_000, alternatives: [{ content, confidence: 0.99, language }] };
       const mark = withPunctuation ? /([.,!?;:])$/.exec(w.punctuated)?.[1] : undefined;
       if (!mark) return [word];
       const punct = {
@@ -126,7 +127,7 @@ function runSpeechmaticsSession(control: SttStandinControl, connection: StandinC
         end_time: w.endMs / 1_000,
         attaches_to: 'previous',
         is_eos: mark === '.' || mark === '!' || mark === '?',
-        alternatives: [{ content: mark, confidence: 1, language: 'en' }],
+        alternatives: [{ content: mark, confidence: 1, language }],
       };
       return [word, punct];
     });
@@ -139,7 +140,7 @@ function runSpeechmaticsSession(control: SttStandinControl, connection: StandinC
       message,
       format: OUTPUT_FORMAT,
       metadata: { start_time: e.startMs / 1_000, end_time: e.endMs / 1_000, transcript: transcriptOf(e.words, punctuate) },
-      results: results(e.words, punctuate),
+      results: results(e.words, punctuate, e.language ?? 'en'),
     });
   };
 
@@ -166,7 +167,7 @@ function runSpeechmaticsSession(control: SttStandinControl, connection: StandinC
     const silenceMs = Math.round((endOfUtterance ? trigger : (config.max_delay ?? DEFAULT_MAX_DELAY_S)) * 1_000);
     engine = new SttEngine(
       () => control.script,
-      { endpointingMs: silenceMs, utteranceEndMs: null, interimResults: config.enable_partials === true, format: audio },
+      { endpointingMs: silenceMs, utteranceEndMs: null, interimResults: config.enable_partials === true, format: audio, language: config.language === 'auto' ? 'detect' : config.language },
       connection.session.index,
       (e) => {
         switch (e.type) {

@@ -1,5 +1,5 @@
 import { mulawToPcm } from '../../vendors/shared/mulaw.js';
-import type { SttScript } from './stt-engine.js';
+import type { HeardUtterance, SttScript } from './stt-engine.js';
 
 /**
  * What the simulated people on the line said, shared by the stand-ins that play them (the Twilio stand-in's
@@ -14,6 +14,8 @@ import type { SttScript } from './stt-engine.js';
 /** One line a simulated person is saying, as 16-bit linear samples at 8 kHz. */
 interface SpokenLine {
   readonly text: string;
+  /** The language it is spoken in (ISO 639-1), when the speaker said. */
+  readonly language?: string;
   readonly samples: Buffer;
   readonly startedAt: number;
   readonly expiresAt: number;
@@ -33,14 +35,15 @@ export class SpokenLines {
 
   /**
    * Registers `text` as said with `mulaw` (8 kHz phone audio) from now on ('' for a sound with no words in
-   * it, such as a beep).
+   * it, such as a beep), in `language` (ISO 639-1) when given.
    */
-  say(text: string, mulaw: Uint8Array): void {
+  say(text: string, mulaw: Uint8Array, language?: string): void {
     const now = Date.now();
     this.prune(now);
     const pcm = mulawToPcm(mulaw);
     const line: SpokenLine = {
       text,
+      ...(language ? { language } : {}),
       samples: Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength),
       startedAt: now,
       expiresAt: now + pcm.length / 8 + LINGER_MS,
@@ -54,8 +57,9 @@ export class SpokenLines {
    * 8 kHz, ending where the recognizer declared speech), or undefined. The first time a line is
    * recognized it answers its text; speech detected again later inside the same line (the recognizer
    * ended the turn at a pause within it) answers '' so the line is transcribed once, as the person said it.
+   * A line registered with its language answers its text with that language.
    */
-  recognize(recent: Int16Array): string | undefined {
+  recognize(recent: Int16Array): string | HeardUtterance | undefined {
     if (recent.length < MATCH_SAMPLES) return undefined;
     const now = Date.now();
     this.prune(now);
@@ -74,7 +78,7 @@ export class SpokenLines {
     if (!best) return undefined;
     if (best.line.claimed) return '';
     best.line.claimed = true;
-    return best.line.text;
+    return best.line.language ? { text: best.line.text, language: best.line.language } : best.line.text;
   }
 
   private prune(now: number): void {

@@ -34,6 +34,14 @@ export interface SttScriptContext {
    */
   readonly audio?: Int16Array;
   readonly sampleRate?: number;
+  /** The language the client asked for (ISO 639-1), or `detect` when it asked the vendor to identify it. */
+  readonly language?: string;
+}
+
+/** An utterance heard with the language it was spoken in (ISO 639-1): what a detecting recognizer reports. */
+export interface HeardUtterance {
+  readonly text: string;
+  readonly language: string;
 }
 
 /** How much audio up to where speech was declared the script sees (the last of the VAD's 250 ms onset). */
@@ -41,8 +49,12 @@ export const RECENT_AUDIO_MS = 100;
 
 /** How a stand-in "recognizes" speech. Every field has a default ({@link DEFAULT_STT_SCRIPT}). */
 export interface SttScript {
-  /** The text of each detected utterance. Default: cycles {@link DEFAULT_TRANSCRIPTS}. */
-  readonly transcripts: (ctx: SttScriptContext) => string;
+  /**
+   * The text of each detected utterance, with the language it was spoken in where the script knows it
+   * (a recognizer told a language transcribes in it; one asked to detect reports the spoken one, else
+   * English). Default: cycles {@link DEFAULT_TRANSCRIPTS}.
+   */
+  readonly transcripts: (ctx: SttScriptContext) => string | HeardUtterance;
   /** Emit interim results during speech (the client must also have asked for them, where the vendor asks). */
   readonly interimResults: boolean;
   /** Wall-clock processing latency: from the moment the end-of-turn condition is met in the audio to the final. */
@@ -278,6 +290,8 @@ export type EngineEvent =
       readonly words: readonly TimedWord[];
       readonly startMs: number;
       readonly endMs: number;
+      /** ISO 639-1: what the recognizer reports the speech was in. */
+      readonly language: string;
     }
   /** The end-of-turn silence was just observed (before the final's processing delay). */
   | { readonly type: 'endpoint'; readonly utterance: number; readonly lastVoicedMs: number; readonly atMs: number }
@@ -292,6 +306,8 @@ export type EngineEvent =
       readonly reason: FinalReason;
       /** The vendor's endpointing says the turn is over (Deepgram `speech_final`). */
       readonly speechFinal: boolean;
+      /** ISO 639-1; absent on a finalize that found no speech. */
+      readonly language?: string;
     }
   | { readonly type: 'utterance_end'; readonly utterance: number; readonly lastWordEndMs: number };
 
@@ -305,11 +321,15 @@ export interface EngineParams {
   readonly interimResults: boolean;
   /** The audio the client declared (query, config); default mu-law 8 kHz. Fixed for the stream. */
   readonly format?: AudioFormat;
+  /** The language asked for (ISO 639-1), or `detect`; default `en`. */
+  readonly language?: string;
 }
 
 interface Utterance {
   readonly index: number;
   readonly text: string;
+  /** The language it is reported in (ISO 639-1). */
+  readonly language: string;
   readonly startMs: number;
   lastVoicedMs: number;
   interims: number;
@@ -442,9 +462,13 @@ export class SttEngine {
         if (previous?.utteranceEndTimer) this.cancel(previous.utteranceEndTimer);
         const index = this.utteranceCount;
         this.utteranceCount += 1;
+        const asked = this.paramsOf().language ?? 'en';
+        const heard = script.transcripts({ connection: this.connection, utterance: index, audio: this.audioUntil(frame.endMs), sampleRate: this.vad.options.sampleRate, language: asked });
         this.current = {
           index,
-          text: script.transcripts({ connection: this.connection, utterance: index, audio: this.audioUntil(frame.endMs), sampleRate: this.vad.options.sampleRate }),
+          text: typeof heard === 'string' ? heard : heard.text,
+          // Told a language, a recognizer hears it in that one; asked to detect, it reports the spoken one.
+          language: asked !== 'detect' ? asked : typeof heard === 'string' ? 'en' : heard.language,
           startMs: frame.speechStart.atMs,
           lastVoicedMs: frame.endMs,
           interims: 0,
@@ -466,7 +490,7 @@ export class SttEngine {
       if (frame.endMs >= due) {
         u.interims += 1;
         const words = this.heardSoFar(u, frame.endMs);
-        this.emit({ type: 'interim', utterance: u.index, text: words.map((w) => w.punctuated).join(' '), words, startMs: u.startMs, endMs: frame.endMs });
+        this.emit({ type: 'interim', utterance: u.index, text: words.map((w) => w.punctuated).join(' '), words, startMs: u.startMs, endMs: frame.endMs, language: u.language });
       }
     }
 
@@ -502,7 +526,7 @@ export class SttEngine {
     u.finalScheduled = true;
     const endMs = Math.max(u.lastVoicedMs, u.startMs + 1);
     const words = timeWords(u.text, u.startMs, endMs);
-    const event: EngineEvent = { type: 'final', utterance: u.index, text: u.text, words, startMs: u.startMs, endMs, reason, speechFinal };
+    const event: EngineEvent = { type: 'final', utterance: u.index, text: u.text, words, startMs: u.startMs, endMs, reason, speechFinal, language: u.language };
     this.later(this.script().finalDelayMs, () => this.emit(event));
   }
 

@@ -134,11 +134,11 @@ const soxRaw = (format: AudioFormat): string[] =>
  * Real speech for `text`: espeak-ng writes a WAV to stdout, sox resamples it to the raw format (8 kHz mu-law
  * by default). The text goes as an argument, never through a shell.
  */
-export function synthesizeSpeech(text: string, format: AudioFormat = PHONE_AUDIO): Promise<Uint8Array> {
+export function synthesizeSpeech(text: string, format: AudioFormat = PHONE_AUDIO, language = 'en'): Promise<Uint8Array> {
   const s = spoken(text);
   if (s.length === 0) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
-    const espeak = spawn(ESPEAK, ['--stdout', '-v', 'en-us', '--', s], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const espeak = spawn(ESPEAK, ['--stdout', '-v', espeakVoice(language), '--', s], { stdio: ['ignore', 'pipe', 'ignore'] });
     const sox = spawn('sox', ['-t', 'wav', '-', ...soxRaw(format), '-'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
@@ -154,10 +154,13 @@ export function synthesizeSpeech(text: string, format: AudioFormat = PHONE_AUDIO
   });
 }
 
-/** The audio a stand-in returns for `text` under `script`, in `format`. */
-export async function synthesize(text: string, script: Pick<TtsScript, 'speech'>, format: AudioFormat = PHONE_AUDIO): Promise<Uint8Array> {
-  return script.speech && speechAvailable() ? synthesizeSpeech(text, format) : synthesizeTone(text, format);
+/** The audio a stand-in returns for `text` under `script`, in `format`, spoken in `language` (ISO 639-1). */
+export async function synthesize(text: string, script: Pick<TtsScript, 'speech'>, format: AudioFormat = PHONE_AUDIO, language?: string): Promise<Uint8Array> {
+  return script.speech && speechAvailable() ? synthesizeSpeech(text, format, language) : synthesizeTone(text, format);
 }
+
+/** espeak-ng's voice for a language: its own code (es, de, hi, ja…), American English for `en`. */
+export const espeakVoice = (language: string): string => (/^en\b/i.test(language) ? 'en-us' : language.toLowerCase());
 
 /** Bytes per chunk for `script` in `format`: whole samples, or one byte more when the script splits them. */
 export function chunkBytesOf(script: Pick<TtsScript, 'chunkMs' | 'splitSamples'>, format: AudioFormat): number {
@@ -169,6 +172,8 @@ export function chunkBytesOf(script: Pick<TtsScript, 'chunkMs' | 'splitSamples'>
 /** One generation a stand-in ran: what was asked, what was sent, and whether it was cut short. */
 export interface SegmentRecord {
   readonly text: string;
+  /** The language the request asked for (ISO 639-1), where the vendor takes one. */
+  readonly language?: string;
   readonly requestedAtMs: number;
   startedAtMs?: number;
   /** Audio length for the whole text (known once synthesized). */
@@ -204,8 +209,8 @@ export class SegmentPlayer {
   ) {}
 
   /** Queues the audio for `text`. */
-  speak(text: string): SegmentRecord {
-    const record: SegmentRecord = { text, requestedAtMs: performance.now(), sentBytes: 0, aborted: false };
+  speak(text: string, language?: string): SegmentRecord {
+    const record: SegmentRecord = { text, ...(language ? { language } : {}), requestedAtMs: performance.now(), sentBytes: 0, aborted: false };
     this.segments.push(record);
     this.items.push({ kind: 'audio', record });
     this.run();
@@ -262,7 +267,7 @@ export class SegmentPlayer {
   private async play(record: SegmentRecord): Promise<void> {
     const generation = this.generation;
     const script = this.script();
-    const audio = await synthesize(record.text, script, this.format);
+    const audio = await synthesize(record.text, script, this.format, record.language);
     record.totalBytes = audio.length;
     await sleep(record.requestedAtMs + script.firstByteDelayMs - performance.now());
     if (generation !== this.generation) {

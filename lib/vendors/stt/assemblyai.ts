@@ -162,7 +162,9 @@ export function assemblyAiSttConnector(endpoint: VendorEndpoint): SttConnector {
                 inTurn = false;
                 const confidences = message.words.map((w) => w.confidence);
                 const confidence = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : undefined;
-                sink.emit({ type: 'transcript', text: message.transcript, isFinal: true, speechFinal: true, confidence, atMs: now() });
+                // With language_detection, an ended turn says which language it was in (`language_code`).
+                const language = message.language_code;
+                sink.emit({ type: 'transcript', text: message.transcript, isFinal: true, speechFinal: true, confidence, ...(language ? { language } : {}), atMs: now() });
                 return;
               }
               // `transcript` holds only finalized words; the words list also has the ones still changing,

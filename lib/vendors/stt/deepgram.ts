@@ -2,7 +2,7 @@ import { DeepgramClient } from '@deepgram/sdk';
 import { bytesPerMs, type AudioFormat } from '../shared/audio-format.js';
 import { VendorError } from '../shared/errors.js';
 import { formatOf } from '../shared/pcm.js';
-import { now, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
+import { now, primaryLanguage, toVendorError, toWebSocketUrl, type SttConnection, type SttConnector, type SttSink } from './base.js';
 import type { SttOptions, VendorEndpoint } from './port.js';
 
 /** Deepgram's production origin; the SDK appends `/v1/listen`. */
@@ -38,7 +38,8 @@ type ListenMessage =
       is_final?: boolean;
       speech_final?: boolean;
       from_finalize?: boolean;
-      channel: { alternatives: { transcript: string; confidence: number }[] };
+      /** `languages`: with `language=multi`, the languages Deepgram assigned, dominant first (may be absent). */
+      channel: { alternatives: { transcript: string; confidence: number; languages?: string[] }[] };
     }
   | { type: 'SpeechStarted'; timestamp: number }
   | { type: 'UtteranceEnd'; last_word_end: number }
@@ -62,6 +63,17 @@ type ListenMessage =
  * - The SDK's own reconnection is off: a silent reconnect would lose audio mid-turn, so failures surface as
  *   VendorErrors and the caller decides.
  */
+/**
+ * The regional codes Deepgram's Nova-3 takes as they are (its Models & Languages overview); any other tag goes
+ * as its language alone (`es-ES` -> `es`), and `multi` as is (Nova-3 Multilingual).
+ */
+const DEEPGRAM_REGIONAL = new Set(['en-US', 'en-GB', 'en-AU', 'en-NZ', 'en-IN', 'en-CA', 'es-419', 'fr-CA', 'pt-BR', 'pt-PT', 'de-CH', 'nl-BE', 'sv-SE', 'da-DK', 'ko-KR', 'zh-CN', 'zh-TW', 'zh-HK']);
+
+export function deepgramLanguage(tag: string): string {
+  if (tag === 'multi' || DEEPGRAM_REGIONAL.has(tag)) return tag;
+  return primaryLanguage(tag);
+}
+
 export function deepgramSttConnector(endpoint: VendorEndpoint, options: Partial<DeepgramSttOptions> = {}): SttConnector {
   const { keepAliveMs } = { ...DEFAULT_DEEPGRAM_STT, ...options };
   const client = new DeepgramClient({ apiKey: endpoint.apiKey, baseUrl: toWebSocketUrl(endpoint.baseUrl) });
@@ -73,7 +85,7 @@ export function deepgramSttConnector(endpoint: VendorEndpoint, options: Partial<
       const format = formatOf(stt);
       const socket = await client.listen.v1.connect({
         model: stt.model ?? 'nova-3',
-        language: stt.language,
+        language: deepgramLanguage(stt.language),
         encoding: format.encoding,
         sample_rate: format.sampleRate,
         channels: 1,
@@ -115,7 +127,8 @@ export function deepgramSttConnector(endpoint: VendorEndpoint, options: Partial<
             const speechFinal = m.speech_final === true;
             // Deepgram sends empty results over silence; only an end of turn is news without words.
             if (!text && !speechFinal) return;
-            sink.emit({ type: 'transcript', text, isFinal, speechFinal, confidence: alt?.confidence, atMs: now() });
+            const language = alt?.languages?.[0];
+            sink.emit({ type: 'transcript', text, isFinal, speechFinal, confidence: alt?.confidence, ...(language ? { language } : {}), atMs: now() });
             return;
           }
           case 'SpeechStarted':

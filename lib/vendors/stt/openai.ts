@@ -131,7 +131,9 @@ export function openAiSttConnector(endpoint: VendorEndpoint): SttConnector {
                   audio: {
                     input: {
                       format: audio.format,
-                      transcription: { model: stt.model ?? 'gpt-4o-transcribe', language: primaryLanguage(stt.language) },
+                      // No `language`: the model detects it (a `multi` call; agents refuse that pairing since these
+                      // events do not say which language was heard, lib/domain/languages.ts).
+                      transcription: { model: stt.model ?? 'gpt-4o-transcribe', ...(stt.language === 'multi' ? {} : { language: primaryLanguage(stt.language) }) },
                       turn_detection: {
                         type: 'server_vad',
                         threshold: VAD_THRESHOLD,

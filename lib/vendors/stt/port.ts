@@ -5,7 +5,7 @@ export type SttProviderId = (typeof STT_PROVIDERS)[number];
 
 /** How a live transcription stream is opened. */
 export interface SttOptions {
-  /** BCP-47 language, for example "en-US". */
+  /** BCP-47 language, for example "en-US", or `multi`: the vendor detects it and reports it per transcript. */
   readonly language: string;
   /** Silence that ends a turn at the vendor (Deepgram `endpointing`); conversation uses 300-500 ms. */
   readonly endpointingMs: number;
@@ -31,6 +31,8 @@ export type SttEvent =
       /** The vendor's endpointing says the speaker finished their turn. */
       readonly speechFinal: boolean;
       readonly confidence?: number;
+      /** The language the vendor detected in this segment (ISO 639-1, `de`), where it reports one. */
+      readonly language?: string;
       readonly atMs: number;
     }
   | { readonly type: 'utterance_end'; readonly atMs: number };

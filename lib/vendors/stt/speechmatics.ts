@@ -91,6 +91,7 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
       let closeRequested = false;
       let finished = false;
       let inUtterance = false;
+      const auto = stt.language === 'multi';
       let serverError: { type: string; reason: string } | undefined;
       // EndOfStream carries the seq_no of the last AudioAdded the client saw; the client fills it from the acks
       // received so far, so closing waits for every packet's ack (bounded by the base's close timeout).
@@ -107,14 +108,17 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
         clientSocket(client)?.terminate();
         sink.fail(error);
       };
-      const words = (text: string, isFinal: boolean) => {
+      const words = (text: string, isFinal: boolean, language?: string) => {
         if (!text) return;
         if (!inUtterance) {
           inUtterance = true;
           sink.emit({ type: 'speech_started', atMs: now() });
         }
-        sink.emit({ type: 'transcript', text, isFinal, speechFinal: false, atMs: now() });
+        sink.emit({ type: 'transcript', text, isFinal, speechFinal: false, ...(language ? { language } : {}), atMs: now() });
       };
+      // Each word's alternative carries its `language`: with `language: auto`, the one identified.
+      const languageOf = (results: readonly { alternatives?: readonly { language?: string }[] }[] | undefined) =>
+        auto ? results?.find((r) => r.alternatives?.[0]?.language)?.alternatives?.[0]?.language : undefined;
 
       client.addEventListener('receiveMessage', ({ data }: { data: RealtimeServerMessage }) => {
         switch (data.message) {
@@ -122,7 +126,7 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
             words(data.metadata.transcript.trim(), false);
             return;
           case 'AddTranscript':
-            words(data.metadata.transcript.trim(), true);
+            words(data.metadata.transcript.trim(), true, languageOf(data.results));
             return;
           case 'AudioAdded':
             packetsAcked = data.seq_no;
@@ -167,7 +171,8 @@ export function speechmaticsSttConnector(endpoint: SpeechmaticsEndpoint): SttCon
         await client.start(jwt, {
           audio_format: { type: 'raw', encoding: ENCODINGS[format.encoding], sample_rate: format.sampleRate },
           transcription_config: {
-            language: primaryLanguage(stt.language),
+            // `auto`: Speechmatics identifies the language (a `multi` agent).
+            language: auto ? 'auto' : primaryLanguage(stt.language),
             ...(english && locale && { output_locale: `en-${locale.slice(3).toUpperCase()}` }),
             model: MODELS.has(stt.model ?? '') ? (stt.model as Model) : 'enhanced',
             enable_partials: true,

@@ -221,12 +221,12 @@ export abstract class TtsSessionBase<V> implements TtsSession, UtteranceOwner<V>
     await this.connecting;
   }
 
-  utterance(id: string): TtsUtterance {
+  utterance(id: string, language?: string): TtsUtterance {
     if (this.state === 'closed') throw new VendorError(this.provider, 'session is closed', false);
     let wireId = id;
     for (let n = 2; this.usedWireIds.has(wireId); n += 1) wireId = `${id}-${n}`;
     this.usedWireIds.add(wireId);
-    const u = new UtteranceHandle<V>(id, wireId, this.newVendorState(), this);
+    const u = new UtteranceHandle<V>(id, wireId, this.newVendorState(), this, language);
     this.utterances.set(wireId, u);
     this.pump();
     return u;

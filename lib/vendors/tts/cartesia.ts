@@ -143,8 +143,9 @@ class CartesiaSession extends TtsSessionBase<Turn> {
       model_id: this.ttsOptions.model ?? CARTESIA_DEFAULT_MODEL,
       transcript,
       voice: { mode: 'id', id: this.ttsOptions.voiceId },
-      // Cartesia's request field (docs.cartesia.ai/api-reference/tts/websocket): the agent's language.
-      language: this.ttsOptions.language ?? CARTESIA_DEFAULT_LANGUAGE,
+      // Cartesia's request field (docs.cartesia.ai/api-reference/tts/websocket), per request: the utterance's
+      // language (a `multi` call's, turn by turn), else the session's.
+      language: u.language ?? this.ttsOptions.language ?? CARTESIA_DEFAULT_LANGUAGE,
       output_format: { container: 'raw', encoding: CARTESIA_ENCODINGS[this.format.encoding], sample_rate: this.format.sampleRate },
       context_id: u.wireId,
       continue: more,

@@ -47,6 +47,9 @@ export interface ElevenLabsEndpoint {
 /** Flash v2.5: ElevenLabs' lowest-latency model (~75 ms model time), the one meant for agents. */
 export const ELEVENLABS_DEFAULT_MODEL = 'eleven_flash_v2_5';
 
+/** The models that take `language_code` (ElevenLabs: "currently only Turbo v2.5 and Flash v2.5 support language enforcement"). */
+export const LANGUAGE_CODE_MODELS: ReadonlySet<string> = new Set(['eleven_flash_v2_5', 'eleven_turbo_v2_5']);
+
 /**
  * The socket closes after 20 s without input (`inactivity_timeout`); a keepalive every 10 s leaves room
  * for a late timer and a slow network.
@@ -126,6 +129,10 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
     const query = new URLSearchParams({
       model_id: this.ttsOptions.model ?? ELEVENLABS_DEFAULT_MODEL,
       output_format: elevenLabsOutputFormat(this.format),
+      // `language_code` enforces the language (Flash and Turbo v2.5 only; other models refuse it). Without it
+      // the model speaks the text's language, which is how one voice follows a `multi` caller
+      // (elevenlabs.io/docs/api-reference/multi-context-websocket, query parameters).
+      ...(this.ttsOptions.language && LANGUAGE_CODE_MODELS.has(this.ttsOptions.model ?? ELEVENLABS_DEFAULT_MODEL) ? { language_code: this.ttsOptions.language } : {}),
     });
     const url = `${toWebSocketBase(this.endpoint.baseUrl)}/v1/text-to-speech/${encodeURIComponent(this.ttsOptions.voiceId)}/multi-stream-input?${query}`;
     await this.link.open(url, { 'xi-api-key': this.endpoint.apiKey }, signal);

@@ -8,8 +8,9 @@ export interface TtsOptions {
   /** Vendor model name; each adapter has a sensible default. */
   readonly model?: string;
   /**
-   * The language to speak, where the vendor takes one (Cartesia's `language`): an ISO 639-1 code such as
-   * `en`. Default `en`, until agents carry a language of their own.
+   * The language to speak (ISO 639-1, `es`), where the vendor takes one: Cartesia's `language`, ElevenLabs'
+   * `language_code`. Undefined: the vendor's default (Cartesia `en`) or, for ElevenLabs, the language of the
+   * text (a `multi` call).
    */
   readonly language?: string;
   /** The audio wanted out, the call transport's format; default {@link PHONE_AUDIO} (mu-law 8 kHz). */
@@ -72,7 +73,11 @@ export interface TtsSession {
    * a new utterance. Undefined: contexts live as long as the utterance.
    */
   readonly contextIdleMs?: number;
-  utterance(id: string): TtsUtterance;
+  /**
+   * A new utterance; `language` (ISO 639-1) is what a vendor that takes a language per request speaks it in
+   * (Cartesia: a `multi` call follows the caller turn by turn); others speak the session's.
+   */
+  utterance(id: string, language?: string): TtsUtterance;
   close(): Promise<void>;
 }
 

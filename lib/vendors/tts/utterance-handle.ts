@@ -45,6 +45,8 @@ export class UtteranceHandle<V> implements TtsUtterance {
     readonly wireId: string,
     readonly vendor: V,
     private readonly session: UtteranceOwner<V>,
+    /** The language to speak this utterance in, for vendors that take one per request (Cartesia). */
+    readonly language?: string,
   ) {
     this.samples = new WholeSamples(formatOf(session.ttsOptions));
   }

@@ -15,6 +15,8 @@ import type { SessionTelephony } from '../session/transfer.js';
 import type { SttLinkOptions } from '../session/stt-link.js';
 import type { HttpToolOptions } from '../tools/http.js';
 import type { TurnLatency } from './latency.js';
+import { DEFAULT_LANGUAGE } from '../../../lib/domain/language-support.js';
+import { PHRASES } from './phrases.js';
 
 /*
  * The types a call is set up with and ends as, shared by the session, text chats, the transports and
@@ -72,6 +74,7 @@ export interface SessionOptions {
   readonly endpointingMs: number;
   /** Deepgram's recommended minimum for the utterance-end fallback. */
   readonly utteranceEndMs: number;
+  /** The language of a call whose agent names none (agents stored before `language`). */
   readonly language: string;
   /** Calls are cut here; also bounds the recording's memory. Half an hour covers support calls. */
   readonly maxDurationMs: number;
@@ -93,6 +96,10 @@ export interface SessionOptions {
   readonly toolTimeoutMs?: number;
   /** Overrides the recognizer link's reconnect schedule and buffers (DEFAULT_STT_LINK); unset in production. */
   readonly sttLink?: Partial<SttLinkOptions>;
+  /**
+   * The fixed lines below default to the agent's language (call/phrases.ts); set here, a line is said as
+   * given whatever the language.
+   */
   readonly goodbyePhrase: string;
   /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
   readonly apologyPhrase: string;
@@ -116,22 +123,22 @@ export interface SessionOptions {
 export const DEFAULT_SESSION_OPTIONS = {
   endpointingMs: 300,
   utteranceEndMs: 1_000,
-  language: 'en-US',
+  language: DEFAULT_LANGUAGE,
   maxDurationMs: 30 * 60_000,
   fillerAfterMs: 1_000,
-  fillerPhrases: ['One moment, please.', 'Let me check that for you.', 'Just a second.', 'Let me look that up.'],
+  fillerPhrases: PHRASES.en.fillerPhrases,
   stillWorkingAfterMs: 3_500,
-  stillWorkingPhrases: ['Still checking, thanks for waiting.', 'Almost there, thanks for your patience.', 'Still working on it, bear with me.'],
-  goodbyePhrase: 'Goodbye!',
-  apologyPhrase: 'Sorry, I missed that. Could you say it again?',
-  failurePhrase: 'Sorry, we are having technical trouble and have to end the call. Please call back in a few minutes.',
+  stillWorkingPhrases: PHRASES.en.stillWorkingPhrases,
+  goodbyePhrase: PHRASES.en.goodbyePhrase,
+  apologyPhrase: PHRASES.en.apologyPhrase,
+  failurePhrase: PHRASES.en.failurePhrase,
   voiceRms: 500,
   silenceTimeoutMs: 60_000,
   // Fifteen seconds: room for the line and a short "thank you" from the caller before the hang-up.
   closingLineBeforeMs: 15_000,
-  closingPhrase: 'We are almost out of time for this call, so I will need to wrap up now. Thank you for calling, goodbye!',
-  transferHoldPhrase: 'Please hold while I connect you.',
-  transferFailedPhrase: 'Sorry, I could not connect you right now. How else can I help?',
+  closingPhrase: PHRASES.en.closingPhrase,
+  transferHoldPhrase: PHRASES.en.transferHoldPhrase,
+  transferFailedPhrase: PHRASES.en.transferFailedPhrase,
 } as const satisfies SessionOptions;
 
 /** What the session hands to end-of-call processing. */

@@ -7,6 +7,7 @@ import type { CallSetup, SessionServices } from '../call/types.js';
 import { Conversation, type AgentRound } from '../conversation/conversation.js';
 import { LlmChain } from '../conversation/llm-chain.js';
 import { callText, GREETING_INSTRUCTION } from '../conversation/prompt.js';
+import { CallLanguage, promptWithLanguage } from '../session/language.js';
 import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type BuiltInAction, type CallTools } from '../tools/registry.js';
@@ -127,7 +128,8 @@ export class ChatSession implements TurnHost {
   ) {
     this.options = { ...DEFAULT_CHAT_OPTIONS, ...options };
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
-    this.conversation = new Conversation(callText(setup, setup.agent.system_prompt));
+    // A chat is written, not heard: only the model is told the agent's language (`multi`: follow the writer's).
+    this.conversation = new Conversation(promptWithLanguage(callText(setup, setup.agent.system_prompt), new CallLanguage(setup.agent.language), false));
     this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
     this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, this.log);
     this.policy = { name: MESSAGE_POLICY_NAME, limit: this.options.messagesPerMinute, windowSeconds: 60 };

@@ -26,7 +26,8 @@ export interface Utterance {
 }
 
 export type Entry<H extends Utterance = Utterance> =
-  | { readonly type: 'user'; text: string }
+  /** `language`: the turn's language as the recognizer detected it (`multi` calls), shown in the transcript. */
+  | { readonly type: 'user'; text: string; language?: string }
   | { readonly type: 'agent'; readonly handle: H; readonly rounds: AgentRound[] };
 
 export class Conversation<H extends Utterance = Utterance> {
@@ -35,22 +36,25 @@ export class Conversation<H extends Utterance = Utterance> {
   /** A message only the model sees, before the conversation (the instruction to write the greeting). */
   private opening: string | undefined;
 
-  constructor(private readonly systemPrompt: string) {}
+  /** A function is read at every request: the prompt can follow the call (the caller's language). */
+  constructor(private readonly systemPrompt: string | (() => string)) {}
 
   /** Sets {@link opening}: sent as the first user message of every request, never in the transcript. */
   open(instruction: string): void {
     this.opening = instruction;
   }
 
-  /** Adds the caller's turn; consecutive caller turns (the agent never answered) merge into one. */
-  addUser(text: string): void {
+  /** Adds the caller's turn; consecutive caller turns (the agent never answered) merge into one, in the later one's language. */
+  addUser(text: string, language?: string): void {
     const last = this.entries.at(-1);
-    if (last?.type === 'user') last.text = `${last.text} ${text}`;
-    else if (last?.type === 'agent' && this.agentText(last) === '' && last.rounds.every((r) => r.toolCalls.length === 0)) {
+    if (last?.type === 'user') {
+      last.text = `${last.text} ${text}`;
+      if (language) last.language = language;
+    } else if (last?.type === 'agent' && this.agentText(last) === '' && last.rounds.every((r) => r.toolCalls.length === 0)) {
       // An agent entry the caller never heard and that called no tool is dropped, so the turns merge.
       this.entries.pop();
-      this.addUser(text);
-    } else this.entries.push({ type: 'user', text });
+      this.addUser(text, language);
+    } else this.entries.push({ type: 'user', text, ...(language ? { language } : {}) });
   }
 
   addAgent(handle: H): Extract<Entry<H>, { type: 'agent' }> {
@@ -76,7 +80,8 @@ export class Conversation<H extends Utterance = Utterance> {
   /** The messages for the next LLM request. */
   messages(): LlmMessage[] {
     const out: LlmMessage[] = [];
-    if (this.systemPrompt.trim()) out.push({ role: 'system', content: this.systemPrompt });
+    const system = typeof this.systemPrompt === 'string' ? this.systemPrompt : this.systemPrompt();
+    if (system.trim()) out.push({ role: 'system', content: system });
     if (this.opening) out.push({ role: 'user', content: this.opening });
     for (const entry of this.entries) {
       if (entry.type === 'user') {
@@ -100,11 +105,14 @@ export class Conversation<H extends Utterance = Utterance> {
     return out;
   }
 
-  /** One line per turn, `agent:` / `user:`, in order; agent lines hold only what was played. */
+  /**
+   * One line per turn, `agent:` / `user:`, in order; agent lines hold only what was played. A caller turn
+   * with a detected language reads `user [de]: …`.
+   */
   transcript(): string {
     const lines: string[] = [];
     for (const entry of this.entries) {
-      if (entry.type === 'user') lines.push(`user: ${entry.text}`);
+      if (entry.type === 'user') lines.push(entry.language ? `user [${entry.language}]: ${entry.text}` : `user: ${entry.text}`);
       else {
         const text = this.agentText(entry);
         if (text) lines.push(`agent: ${text}`);

@@ -22,6 +22,7 @@ import { FailurePolicy } from './failure.js';
 import { Greeting } from './greeting.js';
 import { HeldTurn } from './held-turn.js';
 import { interruptionSettings } from './interruption.js';
+import { CallLanguage, promptWithLanguage, silenceIn } from './language.js';
 import { sayClosingLine, sayLine, type LineContext } from './lines.js';
 import { runReply, WaitingPhrases, type ReplyContext } from './reply.js';
 import { runShortcut } from './shortcut.js';
@@ -52,6 +53,8 @@ export class CallSession {
   readonly state = new CallStateMachine((change) => this.notices.state(change.to));
   readonly frames = new FrameQueue<Frame>();
   readonly options: SessionOptions;
+  /** The call's language: the agent's, or under `multi` the caller's latest (language.ts). */
+  readonly language: CallLanguage;
   /** Bound to the call: every line its parts write carries its id and workspace. */
   readonly log: Logger;
   readonly conversation: Conversation<SpeechHandle>;
@@ -92,11 +95,13 @@ export class CallSession {
     private readonly transport: MediaTransport,
     options: Partial<SessionOptions> = {},
   ) {
-    const o = (this.options = { ...DEFAULT_SESSION_OPTIONS, ...options });
-    this.notices = new Notices(transport, () => this.endCause !== undefined);
     const { agent } = setup;
+    const language = (this.language = new CallLanguage(agent.language ?? options.language ?? DEFAULT_SESSION_OPTIONS.language));
+    const o = (this.options = language.withLines({ ...DEFAULT_SESSION_OPTIONS, ...options }, options));
+    this.notices = new Notices(transport, () => this.endCause !== undefined);
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
-    this.conversation = new Conversation(callText(setup, agent.system_prompt));
+    const prompt = callText(setup, agent.system_prompt);
+    this.conversation = new Conversation(() => promptWithLanguage(prompt, language));
     this.greeting = new Greeting(
       agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode,
       callText(setup, agent.first_message).trim(),
@@ -121,9 +126,9 @@ export class CallSession {
         if (recording) this.recorder.cutAgent(atMs - this.startMs);
       },
     });
-    this.turnTaking = turnTakingSettings(agent.turn_taking);
+    this.turnTaking = turnTakingSettings(agent.turn_taking, language.continuationWords);
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
-    this.floor = new CallerFloor(interruptionSettings(agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
+    this.floor = new CallerFloor(interruptionSettings(agent.interruption, language), transport.format.sampleRate as 8_000 | 16_000, {
       activity: () => {
         const speaking = this.current !== undefined && !this.current.interrupted && this.interruptible();
         const audible = speaking && (this.out.isPaused || this.out.isBusy());
@@ -151,7 +156,7 @@ export class CallSession {
       end: (cause) => this.end(cause),
       isEnded: () => this.endCause !== undefined,
     };
-    this.quiet = new QuietLine(new SilenceWatch(silenceSettings(agent.silence), o.silenceTimeoutMs), control, o.silenceTimeoutMs);
+    this.quiet = new QuietLine(new SilenceWatch(silenceIn(silenceSettings(agent.silence), agent.silence?.reprompt_message, language), o.silenceTimeoutMs), control, o.silenceTimeoutMs);
     this.failures = new FailurePolicy(control, o);
     const { telephony, onTransfer } = services;
     this.transfers = new Transfers({ ...control, telephony, onTransfer, callSid: setup.callSid, summary: () => callerSummary(setup, this.conversation) });
@@ -164,7 +169,9 @@ export class CallSession {
       turns: this.turnHost,
       speakerFor: (handle) => this.speakerFor(handle),
       waiting: new WaitingPhrases(o),
-      goodbyePhrase: o.goodbyePhrase,
+      get goodbyePhrase() {
+        return o.goodbyePhrase;
+      },
     };
     const shortcuts: ShortcutContext = { ...this.actions, ...control };
     this.keypad = new Keypad(agent.dtmf_shortcuts ?? {}, {
@@ -174,14 +181,14 @@ export class CallSession {
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
-    const sttOptions = { language: o.language, endpointingMs: o.endpointingMs, utteranceEndMs: o.utteranceEndMs, format: transport.format };
+    const sttOptions = { language: language.configured, endpointingMs: o.endpointingMs, utteranceEndMs: o.utteranceEndMs, format: transport.format };
     const onSttDown = (error: unknown) => {
       if (!this.state.isEnding) this.failures.fail('stt', error);
     };
     this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink);
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
-    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], transport.format, this.log, () => this.state.isEnding);
+    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], { format: transport.format, language: language.multi ? undefined : language.current }, this.log, () => this.state.isEnding);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
@@ -266,6 +273,7 @@ export class CallSession {
       default: {
         if (frame.kind === 'transcript' && frame.text.trim()) {
           this.notices.user(frame.text, frame.isFinal);
+          if (frame.isFinal) this.language.heard(frame.language);
           // The caller went on after a held fragment: its words lead the turn being spoken.
           const held = this.held.take();
           if (held) this.detector.restore(held);
@@ -292,7 +300,7 @@ export class CallSession {
     if (this.greeting.protects(this.current)) return this.greeting.hold(text, atMs);
     if (this.current) this.interrupt(atMs);
     this.quiet.onCallerSpoke();
-    this.conversation.addUser(text);
+    this.conversation.addUser(text, this.language.multi ? this.language.current : undefined);
     const opener = this.greeting.takeOpener();
     if (opener) {
       // wait_for_caller: the first message answers the caller's first words.
@@ -329,7 +337,7 @@ export class CallSession {
 
   private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
     this.handles += 1;
-    this.current = new SpeechHandle(`h${this.handles}`, purpose, bytesPerMs(this.transport.format));
+    this.current = new SpeechHandle(`h${this.handles}`, purpose, bytesPerMs(this.transport.format), this.language.current);
     return this.current;
   }
 

@@ -1,4 +1,5 @@
 import type { TurnTakingConfig } from '../../../lib/domain/agent.js';
+import { PHRASES } from '../call/phrases.js';
 
 /**
  * Whether a caller turn the recognizer ended is really over (pure). The vendor's endpointing ends a turn
@@ -21,25 +22,14 @@ export interface TurnTakingSettings {
 
 export const DEFAULT_UNFINISHED_WAIT_MS = 2_000;
 
-/** English words a sentence does not end on; an agent in another language sets its own list. */
-export const DEFAULT_CONTINUATION_WORDS: readonly string[] = [
-  // conjunctions
-  'and', 'or', 'but', 'so', 'because', 'if', 'than', 'that', 'which', 'who', 'whose', 'when', 'while', 'although',
-  'though', 'unless', 'until', 'whether', 'nor', 'as', 'where',
-  // articles and determiners
-  'a', 'an', 'the', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'these', 'those', 'some', 'any',
-  'every', 'each', 'another', 'no',
-  // prepositions
-  'to', 'for', 'of', 'in', 'on', 'at', 'by', 'with', 'from', 'about', 'into', 'onto', 'over', 'under', 'after',
-  'before', 'between', 'through', 'during', 'without', 'around', 'near', 'per', 'via', 'towards', 'toward',
-  // fillers
-  'um', 'umm', 'uh', 'uhh', 'uhm', 'er', 'erm', 'hmm', 'mm',
-];
+/** English words a sentence does not end on (call/phrases.ts has the other languages'). */
+export const DEFAULT_CONTINUATION_WORDS: readonly string[] = PHRASES.en.continuationWords;
 
-export function turnTakingSettings(config: TurnTakingConfig = {}): TurnTakingSettings {
+/** The agent's `turn_taking` over the defaults; `language` is the call's list (call/phrases.ts) when the agent sets none. */
+export function turnTakingSettings(config: TurnTakingConfig = {}, language: readonly string[] = DEFAULT_CONTINUATION_WORDS): TurnTakingSettings {
   return {
     unfinishedWaitMs: config.unfinished_wait_ms ?? DEFAULT_UNFINISHED_WAIT_MS,
-    continuationWords: new Set(config.continuation_words ?? DEFAULT_CONTINUATION_WORDS),
+    continuationWords: new Set(config.continuation_words ?? language),
   };
 }
 

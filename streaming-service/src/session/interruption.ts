@@ -1,4 +1,5 @@
 import type { InterruptionConfig } from '../../../lib/domain/agent.js';
+import { PHRASES } from '../call/phrases.js';
 
 /**
  * When caller sound while the agent talks is an interruption, and what to do when it was not. Pure: no
@@ -32,29 +33,29 @@ export interface InterruptionSettings {
   readonly resumeFalseInterruption: boolean;
   /** Lower-case words that acknowledge without asking for the floor, in the agent's language. */
   readonly backchannels: ReadonlySet<string>;
-  /** Phrases (as their words) that stop the agent at once when a caller turn starts with one. */
-  readonly stopWords: readonly (readonly string[])[];
+  /** Phrases (normalized: {@link transcriptWords} joined by spaces) that stop the agent at once when a caller turn starts with one. */
+  readonly stopWords: readonly string[];
 }
 
 /**
  * English feedback words; "okay" and "right" count because callers say them to mean "go on". Single words
  * only: "I see" is two words of which neither is feedback alone, so it counts as speech.
  */
-export const ENGLISH_BACKCHANNELS: readonly string[] = [
-  'uh-huh', 'uh', 'huh', 'mm-hmm', 'mhm', 'mm', 'hmm', 'um', 'ah', 'oh',
-  'yeah', 'yes', 'yep', 'yup', 'ok', 'okay', 'right', 'sure', 'alright',
-];
+export const ENGLISH_BACKCHANNELS: readonly string[] = PHRASES.en.backchannels;
 
 /**
  * English words a caller uses to make the agent stop talking. A turn must start with one: "no" ends a
  * sentence as often as it starts an objection ("yes, no problem" is feedback, "No, I said Tuesday" is not).
  */
-export const ENGLISH_STOP_WORDS: readonly string[] = ['stop', 'wait', 'hold on', 'hang on', 'no', 'sorry', 'excuse me', 'pardon', 'one moment', 'shut up', 'enough'];
+export const ENGLISH_STOP_WORDS: readonly string[] = PHRASES.en.stopWords;
 
-/** Stop phrases as word lists, longest first, so "hold on" is matched before a one-word phrase. */
-export function stopPhrases(list: readonly string[]): (readonly string[])[] {
-  return list.map(transcriptWords).filter((w) => w.length > 0).sort((a, b) => b.length - a.length);
+/** Stop phrases normalized as transcripts are ({@link transcriptWords}, joined by spaces). */
+export function stopPhrases(list: readonly string[]): string[] {
+  return list.map((p) => transcriptWords(p).join(' ')).filter(Boolean);
 }
+
+/** Scripts written without spaces between words: a stop phrase there may run straight into what follows. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
 /**
  * ~500 ms and 2 words (LiveKit's defaults are 500 ms and 0 words; 2 keeps a lone "sorry" or "what" from
@@ -85,7 +86,7 @@ export type InterruptionAction =
 export function transcriptWords(text: string): string[] {
   return text
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}'\s-]/gu, ' ')
+    .replace(/[^\p{L}\p{M}\p{N}'\s-]/gu, ' ')
     .split(/\s+/)
     .map((w) => w.replace(/^[-']+|[-']+$/g, ''))
     .filter(Boolean);
@@ -128,10 +129,10 @@ export class InterruptionPolicy {
     return transcriptWords(text).filter((w) => !this.settings.backchannels.has(w)).length;
   }
 
-  /** `text` starts with one of the stop words. */
+  /** `text` starts with one of the stop words (a whole word, or in an unspaced script any prefix). */
   startsWithStop(text: string): boolean {
-    const words = transcriptWords(text);
-    return this.settings.stopWords.some((phrase) => phrase.length <= words.length && phrase.every((w, i) => words[i] === w));
+    const said = transcriptWords(text).join(' ');
+    return this.settings.stopWords.some((p) => said === p || said.startsWith(`${p} `) || (UNSPACED.test(p) && said.startsWith(p)));
   }
 
   /** The VAD confirmed caller speech. */
@@ -237,9 +238,9 @@ export class InterruptionPolicy {
   }
 }
 
-/** The agent's `interruption` object (API field names) over the defaults. */
-export function interruptionSettings(config: InterruptionConfig = {}): InterruptionSettings {
-  const d = DEFAULT_INTERRUPTION;
+/** The agent's `interruption` object (API field names) over the defaults; `language` is the call's backchannels (call/phrases.ts). */
+export function interruptionSettings(config: InterruptionConfig = {}, language?: { readonly backchannels: readonly string[]; readonly stopWords: readonly string[] }): InterruptionSettings {
+  const d = language ? { ...DEFAULT_INTERRUPTION, backchannels: new Set(language.backchannels), stopWords: stopPhrases(language.stopWords) } : DEFAULT_INTERRUPTION;
   return {
     minDurationMs: config.min_duration_ms ?? d.minDurationMs,
     minWords: config.min_words ?? d.minWords,

@@ -21,11 +21,12 @@ export interface SilenceSettings {
  */
 export const DEFAULT_SILENCE: SilenceSettings = { repromptAfterMs: 10_000, maxReprompts: 2, repromptMessage: 'Are you still there?' };
 
-export function silenceSettings(config: SilenceConfig = {}): SilenceSettings {
+/** The agent's `silence` over the defaults; `repromptMessage` is the call's language's when the agent sets none. */
+export function silenceSettings(config: SilenceConfig = {}, repromptMessage: string = DEFAULT_SILENCE.repromptMessage): SilenceSettings {
   return {
     repromptAfterMs: config.reprompt_after_ms ?? DEFAULT_SILENCE.repromptAfterMs,
     maxReprompts: config.max_reprompts ?? DEFAULT_SILENCE.maxReprompts,
-    repromptMessage: config.reprompt_message ?? DEFAULT_SILENCE.repromptMessage,
+    repromptMessage: config.reprompt_message ?? repromptMessage,
   };
 }
 

@@ -166,7 +166,7 @@ export class Speaker {
    */
   private async turnAttempt(undone: Phrase[], skipBytes: number): Promise<void> {
     const { signal } = this.handle;
-    const utterance = this.tts.utterance(undone[0]?.markName ?? this.pending[0]?.markName ?? this.handle.id);
+    const utterance = this.tts.utterance(undone[0]?.markName ?? this.pending[0]?.markName ?? this.handle.id, this.handle.language);
     const cancel = () => utterance.cancel();
     signal.addEventListener('abort', cancel, { once: true });
     const idleMs = this.tts.contextIdleMs;
@@ -265,7 +265,7 @@ export class Speaker {
   /** Synthesizes `phrase` and queues its audio, less the first `skipBytes` (already queued). */
   private async synthesize(phrase: Phrase, skipBytes: number): Promise<void> {
     const { signal } = this.handle;
-    const utterance = this.tts.utterance(phrase.markName);
+    const utterance = this.tts.utterance(phrase.markName, this.handle.language);
     const cancel = () => utterance.cancel();
     signal.addEventListener('abort', cancel, { once: true });
     let skip = skipBytes;

@@ -86,6 +86,8 @@ export class SpeechHandle {
     readonly purpose: 'greeting' | 'reply' | 'line',
     /** Bytes per millisecond of the call's audio (8 for the phone's mu-law, 32 for the browser's PCM16). */
     readonly audioBytesPerMs: number = 8,
+    /** The language it is spoken in (ISO 639-1), for voices that take one per utterance. */
+    readonly language?: string,
   ) {}
 
   get signal(): AbortSignal {

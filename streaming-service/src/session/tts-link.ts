@@ -26,7 +26,8 @@ export class TtsLink {
   constructor(
     voice: Voice,
     private readonly fallbacks: readonly Voice[],
-    private readonly format: AudioFormat,
+    /** The call's audio format, and its language (ISO 639-1) unless it follows the caller (`multi`). */
+    private readonly speech: { readonly format: AudioFormat; readonly language?: string },
     private readonly log: Logger,
     /** The call is ending: no new voice is opened for it. */
     private readonly isOver: () => boolean,
@@ -57,7 +58,7 @@ export class TtsLink {
   }
 
   private open(voice: Voice): Promise<TtsSession> {
-    const session = voice.provider.connect({ voiceId: voice.voiceId, format: this.format }).catch((error: unknown) => {
+    const session = voice.provider.connect({ voiceId: voice.voiceId, ...this.speech }).catch((error: unknown) => {
       const next = this.fallbacks[this.used];
       if (!next || this.isOver()) throw error;
       this.used += 1;

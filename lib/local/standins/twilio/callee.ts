@@ -16,6 +16,8 @@ import { DtmfDetector } from './dtmf-detector.js';
  */
 export type CalleeLine =
   | string
+  /** A line in a language (ISO 639-1): espeak-ng's voice for it, and what a detecting recognizer reports. */
+  | { readonly say: string; readonly language: string }
   | { readonly hangUpAfterAgentMs: number }
   | { readonly listen: true }
   | { readonly pauseMs: number }
@@ -71,8 +73,8 @@ const BEEP = tone(400, 1_000, 10_000);
 /** The line a callee is on: the stream, and what it may do to the call. */
 export interface OnTheLine {
   readonly caller: SimulatedCaller;
-  /** Says `text` into the call (speech the recognizer stand-ins know as that text); resolves once sent. */
-  say(text: string): Promise<void>;
+  /** Says `text` into the call (speech the recognizer stand-ins know as that text), in `language` (default English); resolves once sent. */
+  say(text: string, language?: string): Promise<void>;
   /** Plays a sound that is not speech (a beep): the recognizer stand-ins hear no words in it. */
   sound(mulaw: Uint8Array): Promise<void>;
   /** Longest wait for the agent to finish a turn before the callee acts anyway. */
@@ -108,6 +110,12 @@ export async function converse(line: OnTheLine, lines: readonly CalleeLine[]): P
     }
     if (typeof step !== 'string' && 'press' in step) {
       for (const key of step.press) caller.press(key);
+      continue;
+    }
+    if (typeof step !== 'string' && 'say' in step) {
+      await agentTurn(caller, agentTurnTimeoutMs);
+      if (closed()) return;
+      await line.say(step.say, step.language);
       continue;
     }
     if (typeof step !== 'string') {

@@ -1,4 +1,5 @@
 import { SimulatedCaller, speech } from '../../callers/simulated-caller.js';
+import { PHONE_AUDIO } from '../../../vendors/shared/audio-format.js';
 import type { SpokenLines } from '../spoken-lines.js';
 import { converse, DEFAULT_GREETING, DEFAULT_LINES, ivr, voicemailBox, type CalleeBehaviour, type OnTheLine } from './callee.js';
 import type { StandinAccount, StandinCall, StandinCallStatus } from './state.js';
@@ -135,9 +136,9 @@ export class SimulatedCall {
       caller,
       agentTurnTimeoutMs: settings.agentTurnTimeoutMs,
       hangUp: () => this.hangUp(caller),
-      say: async (text) => {
-        const audio = await speech(text);
-        this.board.spokenLines?.say(text, audio);
+      say: async (text, language) => {
+        const audio = await speech(text, PHONE_AUDIO, language);
+        this.board.spokenLines?.say(text, audio, language);
         await caller.play(audio);
       },
       sound: async (audio) => {

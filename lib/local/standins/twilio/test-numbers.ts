@@ -51,7 +51,8 @@ export const testNumberBehaviour = (number: string): CalleeBehaviour | undefined
 /** One step of a script file: a line, a pause, keys, listening through a turn, or hanging up mid-turn. */
 const ScriptStep = z.union([
   z.string().min(1).max(1_000),
-  z.strictObject({ say: z.string().min(1).max(1_000) }),
+  // `language`: espeak-ng's voice for the line, and the language a detecting recognizer stand-in reports.
+  z.strictObject({ say: z.string().min(1).max(1_000), language: z.string().regex(/^[a-z]{2,3}$/, 'an ISO 639-1 code such as es').optional() }),
   z.strictObject({ pauseMs: z.number().int().min(0).max(60_000) }),
   z.strictObject({ press: z.string().regex(/^[0-9*#]{1,32}$/, 'keys 0-9, * and #') }),
   z.strictObject({ listen: z.literal(true) }),
@@ -62,7 +63,8 @@ const ScriptStep = z.union([
 export const CalleeScripts = z.record(z.string().regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number'), z.array(ScriptStep).min(1).max(200));
 export type CalleeScripts = z.infer<typeof CalleeScripts>;
 
-const toLine = (step: z.infer<typeof ScriptStep>): CalleeLine => (typeof step === 'object' && 'say' in step ? step.say : step);
+const toLine = (step: z.infer<typeof ScriptStep>): CalleeLine =>
+  typeof step === 'object' && 'say' in step ? (step.language ? { say: step.say, language: step.language } : step.say) : step;
 
 /**
  * Reads the script file (read on every call, so an edit applies to the next call without a restart).

@@ -22,6 +22,7 @@ export const LLM_MODELS: Record<string, readonly (readonly [string, string])[]> 
 };
 
 import type { Schemas } from './api.js';
+import { auraVoiceLanguage, DEFAULT_LANGUAGE, MULTI, primarySubtag } from '../../../domain/language-support.js';
 
 export type LlmProvider = Schemas['AgentCreate']['llm_provider'];
 export type SttProvider = Schemas['AgentCreate']['stt_provider'];
@@ -64,6 +65,17 @@ export const VOICES: Record<string, readonly Voice[]> = {
     { id: 'aura-2-helena-en', name: 'Helena', description: 'Caring, natural, friendly · American English, feminine' },
     { id: 'aura-2-apollo-en', name: 'Apollo', description: 'Confident, comfortable · American English, masculine' },
     { id: 'aura-2-arcas-en', name: 'Arcas', description: 'Natural, smooth, clear · American English, masculine' },
+    // Aura-2 speaks one language per voice; the picker shows those of the agent's language.
+    { id: 'aura-2-celeste-es', name: 'Celeste', description: 'Spanish' },
+    { id: 'aura-2-nestor-es', name: 'Nestor', description: 'Spanish' },
+    { id: 'aura-2-aurelia-de', name: 'Aurelia', description: 'German' },
+    { id: 'aura-2-elara-de', name: 'Elara', description: 'German' },
+    { id: 'aura-2-agathe-fr', name: 'Agathe', description: 'French' },
+    { id: 'aura-2-beatrix-nl', name: 'Beatrix', description: 'Dutch' },
+    { id: 'aura-2-cinzia-it', name: 'Cinzia', description: 'Italian' },
+    { id: 'aura-2-cesare-it', name: 'Cesare', description: 'Italian' },
+    { id: 'aura-2-ama-ja', name: 'Ama', description: 'Japanese' },
+    { id: 'aura-2-ebisu-ja', name: 'Ebisu', description: 'Japanese' },
   ],
   elevenlabs: [
     { id: '21m00Tcm4TlvDq8ikWAM', name: 'Rachel', description: 'Calm, young · American English, feminine' },
@@ -78,7 +90,40 @@ export const VOICES: Record<string, readonly Voice[]> = {
   ],
 };
 
-export const defaultVoice = (provider: string) => VOICES[provider]?.[0]?.id ?? '';
+/**
+ * The voices of `provider` that speak `language`: a Deepgram voice speaks the language its id ends in
+ * (`aura-2-celeste-es`); the other vendors' voices speak every language of their model.
+ */
+export function voicesFor(provider: string, language: string): readonly Voice[] {
+  const all = VOICES[provider] ?? [];
+  if (provider !== 'deepgram' || language === MULTI) return all;
+  return all.filter((v) => auraVoiceLanguage(v.id) === primarySubtag(language));
+}
+
+export const defaultVoice = (provider: string, language = DEFAULT_LANGUAGE) => voicesFor(provider, language)[0]?.id ?? VOICES[provider]?.[0]?.id ?? '';
+
+/** The languages the picker offers (any BCP-47 tag is accepted by the API; an agent's own stays selectable). */
+export const LANGUAGES: readonly (readonly [string, string])[] = [
+  [MULTI, 'Automatic: follow the caller (multi)'],
+  ['en-US', 'English (US)'],
+  ['en-GB', 'English (UK)'],
+  ['es-ES', 'Spanish (Spain)'],
+  ['es-MX', 'Spanish (Mexico)'],
+  ['fr-FR', 'French'],
+  ['de-DE', 'German'],
+  ['pt-BR', 'Portuguese (Brazil)'],
+  ['pt-PT', 'Portuguese (Portugal)'],
+  ['it-IT', 'Italian'],
+  ['nl-NL', 'Dutch'],
+  ['hi-IN', 'Hindi'],
+  ['ja-JP', 'Japanese'],
+  ['zh-CN', 'Chinese (Mandarin)'],
+  ['ko-KR', 'Korean'],
+  ['pl-PL', 'Polish'],
+  ['ru-RU', 'Russian'],
+  ['sv-SE', 'Swedish'],
+  ['tr-TR', 'Turkish'],
+];
 export const defaultModel = (provider: string) => LLM_MODELS[provider]?.[0]?.[0] ?? '';
 
 /** A choice list that keeps `current` selectable even when the catalogue does not name it. */

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Schemas } from '../api.js';
-import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, chosen, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
+import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, chosen, defaultModel, defaultVoice, voicesFor, withCurrent } from '../catalog.js';
+import { LanguagePicker } from './language-picker.js';
 import { PromptEditor } from '../prompt-editor.js';
 import { TalkToAgent } from './talk-panel.js';
 import { VersionsCard } from './agent-versions.js';
@@ -13,7 +14,7 @@ import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, 
 /** An agent as GET /api/agents/{id} answers it (the generated types of sdk/, docs/sdk.md). */
 export type Agent = Schemas['Agent'];
 
-type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'system_prompt' | 'first_message' | 'first_message_mode' | 'first_message_interruptible' | 'recording_enabled'> & {
+type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'language' | 'system_prompt' | 'first_message' | 'first_message_mode' | 'first_message_interruptible' | 'recording_enabled'> & {
   tts_voice_id: string;
   max_duration_seconds: string;
   tool_ids: string[] | null;
@@ -29,6 +30,7 @@ const NEW_AGENT: Draft = {
   stt_provider: 'deepgram',
   tts_provider: 'deepgram',
   tts_voice_id: defaultVoice('deepgram'),
+  language: 'en-US',
   system_prompt: '',
   first_message: 'Hello {{contactName}}, how can I help you today?',
   first_message_mode: 'agent_speaks_first',
@@ -113,12 +115,13 @@ function useContactFields() {
   });
 }
 
-function VoicePicker({ provider, value, onChange }: { provider: string; value: string; onChange: (id: string) => void }) {
-  const voices = VOICES[provider] ?? [];
+function VoicePicker({ provider, language, value, onChange }: { provider: string; language: string; value: string; onChange: (id: string) => void }) {
+  const voices = voicesFor(provider, language);
   const custom = value && !voices.some((v) => v.id === value);
   return (
     <fieldset className="voices">
       <legend>Voice</legend>
+      {voices.length === 0 ? <p className="hint">None of this provider’s voices here speaks the chosen language.</p> : null}
       <div className="voice-grid">
         {voices.map((v) => (
           <label key={v.id} className={`voice${v.id === value ? ' selected' : ''}`}>
@@ -334,7 +337,7 @@ function AgentForm({ original }: { original?: Agent }) {
               label="Voice provider"
               value={draft.tts_provider}
               options={TTS_PROVIDERS}
-              onChange={(e) => setDraft((d) => ({ ...d, tts_provider: chosen(TTS_PROVIDERS, e.target.value) ?? d.tts_provider, tts_voice_id: defaultVoice(e.target.value) }))}
+              onChange={(e) => setDraft((d) => ({ ...d, tts_provider: chosen(TTS_PROVIDERS, e.target.value) ?? d.tts_provider, tts_voice_id: defaultVoice(e.target.value, d.language) }))}
             />
           </div>
           {draft.llm_provider === 'custom' ? (
@@ -360,7 +363,7 @@ function AgentForm({ original }: { original?: Agent }) {
               />
             </div>
           ) : null}
-          <VoicePicker provider={draft.tts_provider} value={draft.tts_voice_id} onChange={(v) => set('tts_voice_id', v)} />
+          <VoicePicker provider={draft.tts_provider} language={draft.language} value={draft.tts_voice_id} onChange={(v) => set('tts_voice_id', v)} />
           <PromptEditor
             label="First message"
             rows={2}
@@ -378,6 +381,13 @@ function AgentForm({ original }: { original?: Agent }) {
             known={known}
             knownLoaded={fields.isSuccess}
             hint="Who the agent is and what it should do. {{contactName}}, {{phoneNumber}} and your contacts’ own fields are filled in per call."
+          />
+          <LanguagePicker
+            value={draft.language}
+            stt={draft.stt_provider}
+            tts={draft.tts_provider}
+            // A Deepgram voice speaks one language: a new language takes that language's first voice.
+            onChange={(language) => setDraft((d) => ({ ...d, language, ...(d.tts_provider === 'deepgram' ? { tts_voice_id: defaultVoice('deepgram', language) } : {}) }))}
           />
           <div className="grid-2">
             <Select
