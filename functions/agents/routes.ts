@@ -5,6 +5,7 @@ import { handler as deleteRoute } from './delete.js';
 import { handler as getRoute } from './get.js';
 import { handler as listRoute } from './list.js';
 import { handler as updateRoute } from './update.js';
+import { handler as voicesRoute } from './voices.js';
 
 /** The agent routes, one function. Each route's handler is its own module beside this one. */
 export const handler = routeSwitch(AGENTS_ROUTES, {
@@ -13,4 +14,5 @@ export const handler = routeSwitch(AGENTS_ROUTES, {
   getAgent: getRoute,
   updateAgent: updateRoute,
   deleteAgent: deleteRoute,
+  listVoices: voicesRoute,
 });

@@ -6,6 +6,7 @@ import { ValidationError } from './errors.js';
 import { TERMINAL_CALL_STATUSES, type CallTransfer, type CostBreakdown, type TerminalCallStatus } from './call.js';
 import { ANSWERED_BY } from './voicemail.js';
 import { CALL_CAPABILITIES } from './provider-key.js';
+import { CallError } from './call-timeline.js';
 
 export { AGENT_TYPES, CALL_END_REASONS, type AgentType, type CallEndReason } from './call-end.js';
 
@@ -45,6 +46,8 @@ export interface HistoryRecord {
   variables?: Record<string, string | number | boolean>;
   /** The agent fields the call overrode (docs/calls.md, "Agent overrides"). */
   agentOverrides?: string[];
+  /** The vendor failure that ended the call (docs/calls.md, "Why a call failed"); absent when none did. */
+  callError?: CallError;
 }
 
 const isoDate = z
@@ -126,5 +129,7 @@ export const HistoryView = z
     variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     /** The agent fields this call overrode with `agent_overrides`, by name. */
     agentOverrides: z.array(z.string()).optional(),
+    /** The vendor failure that ended the call, safe to show; absent when none did (docs/calls.md, "Why a call failed"). */
+    callError: CallError.optional(),
   })
   .meta({ id: 'HistoryRecord' });

@@ -85,11 +85,12 @@ describe('vendor socket drops', () => {
       dg.failNext(100, 503);
       dg.dropAll(1011);
       const closed = await caller.closed;
-      expect(closed.reason).toBe('error');
+      expect(closed.reason).toBe('stt_unavailable');
       // The apology played (its mark came back played) before the stream closed.
       expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
       const ended = await turn.vp.nextCallEnded();
-      expect(ended.outcome.reason).toBe('error');
+      expect(ended.outcome.reason).toBe('stt_unavailable');
+      expect(ended.record?.callError).toMatchObject({ stage: 'stt', vendor: 'deepgram' });
       const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
       expect(String(record.callTranscript).split('\n')).toEqual([
         `agent: ${HELLO}`,

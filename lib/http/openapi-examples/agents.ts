@@ -52,4 +52,14 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
     response: { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********' },
   },
   deleteAgent: { params: { id: EXAMPLE_IDS.agent } },
+  listVoices: {
+    params: { provider: 'elevenlabs' },
+    response: {
+      provider: 'elevenlabs',
+      data: [
+        { id: '21m00Tcm4TlvDq8ikWAM', name: 'Rachel', language: 'en', gender: 'female', previewUrl: 'https://storage.googleapis.com/eleven-public-prod/premade/voices/21m00Tcm4TlvDq8ikWAM/preview.mp3' },
+        { id: 'pNInz6obpgDQGcFmaJgB', name: 'Adam', language: 'en', gender: 'male', previewUrl: null },
+      ],
+    },
+  },
 };

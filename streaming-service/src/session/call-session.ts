@@ -1,4 +1,5 @@
 import { GREETING_DEFAULTS } from '../../../lib/domain/agent.js';
+import { VENDOR_FAILURE_REASONS } from '../../../lib/domain/call-end.js';
 import { loggerWith, type Logger } from '../../../lib/observability/log.js';
 import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
@@ -35,9 +36,10 @@ import { hangUpCall } from './transfer.js';
 import { callerSummary, Transfers } from './transfers.js';
 import { TtsLink } from './tts-link.js';
 import { TurnDetector } from './turn-detector.js';
+import { CallTimeline } from './timeline.js';
 
 /** Ends the call at the provider too: nobody hung up there, and the socket alone may leave a next verb to run. */
-const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'error']);
+const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'error', ...VENDOR_FAILURE_REASONS]);
 
 /**
  * One phone call: the orchestrator. It owns the frame loop, the state machine, the current speech handle,
@@ -83,6 +85,8 @@ export class CallSession {
   private handles = 0;
   private lastVoicedAtMs = 0;
   private readonly startMs = performance.now();
+  /** What happened in the call, for GET /api/history/{id}/events (timeline.ts). */
+  readonly timeline: CallTimeline;
   private limit: CallLimitTimers | undefined;
   private endCause: EndCause | undefined;
 
@@ -96,6 +100,7 @@ export class CallSession {
     this.notices = new Notices(transport, () => this.endCause !== undefined);
     const { agent } = setup;
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
+    this.timeline = new CallTimeline(this.startMs, services.knownSecrets);
     this.conversation = new Conversation(callText(setup, agent.system_prompt));
     this.greeting = new Greeting(
       agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode,
@@ -103,11 +108,12 @@ export class CallSession {
       agent.first_message_interruptible ?? GREETING_DEFAULTS.first_message_interruptible,
     );
     this.turnHost = newTurnHost({
-      llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log),
+      llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log, (e, to) => this.timeline.fallback('llm', e, to)),
       tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined }),
       services,
       options: o,
       messages: () => this.conversation.messages(),
+      onToolCall: (name, status, durationMs) => this.timeline.note({ type: 'tool_call', name, status, durationMs }),
     });
     this.recorder = new CallRecorder(Math.ceil(o.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
@@ -152,7 +158,7 @@ export class CallSession {
       isEnded: () => this.endCause !== undefined,
     };
     this.quiet = new QuietLine(new SilenceWatch(silenceSettings(agent.silence), o.silenceTimeoutMs), control, o.silenceTimeoutMs);
-    this.failures = new FailurePolicy(control, o);
+    this.failures = new FailurePolicy(control, o, this.timeline);
     const { telephony, onTransfer } = services;
     this.transfers = new Transfers({ ...control, telephony, onTransfer, callSid: setup.callSid, summary: () => callerSummary(setup, this.conversation) });
     this.actions = {
@@ -178,10 +184,10 @@ export class CallSession {
     const onSttDown = (error: unknown) => {
       if (!this.state.isEnding) this.failures.fail('stt', error);
     };
-    this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink);
+    this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink, this.timeline);
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
-    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], transport.format, this.log, () => this.state.isEnding);
+    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], transport.format, this.log, () => this.state.isEnding, this.timeline);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
@@ -383,7 +389,10 @@ export class CallSession {
     await Promise.allSettled([this.stt.close(), this.tts.close()]);
     const { conversation, recorder, latencies } = this;
     const transfer = this.transfers.last;
-    const ended = { setup: this.setup, reason: END_REASONS[cause], endedAt: Date.now(), transcript: conversation.transcript(), conversation, recorder, latencies };
+    const reason = END_REASONS[cause];
+    const events = this.timeline.finish({ latencies, interruptions: this.interruptions, transfer, reason });
+    const failure = this.failures.failure?.reason === reason ? { failure: this.failures.failure } : {};
+    const ended = { setup: this.setup, reason, endedAt: Date.now(), transcript: conversation.transcript(), conversation, recorder, latencies, events, ...failure };
     this.resolveEnded({ ...ended, llmUsage: this.turnHost.llmUsage, ...(transfer ? { transfer } : {}) });
   }
 }

@@ -3,6 +3,7 @@ import { describeError, loggerWith, type Logger } from '../../../lib/observabili
 import { concatBytes, decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
 import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';
+import type { CallTimeline } from './timeline.js';
 
 /**
  * The call's transcription stream, kept alive across vendor failures. A socket that drops or errors is
@@ -123,6 +124,8 @@ export class SttLink {
     /** The call's logger (its id and workspace on every line). */
     private readonly log: Logger = loggerWith({}),
     options: Partial<SttLinkOptions> = {},
+    /** The call's timeline: connects and fallbacks are noted there. */
+    private readonly timeline?: CallTimeline,
   ) {
     this.options = { ...DEFAULT_STT_LINK, ...options };
     const perMs = bytesPerMs(sttOptions.format ?? PHONE_AUDIO);
@@ -142,6 +145,7 @@ export class SttLink {
       try {
         const stream = await this.providers[this.providerIndex]!.connect(this.sttOptions);
         connected = true;
+        this.timeline?.note({ type: 'vendor_connected', stage: 'stt', vendor: this.providers[this.providerIndex]!.id });
         if (this.closed) {
           await stream.close();
           return;
@@ -189,6 +193,7 @@ export class SttLink {
     const from = this.providers[this.providerIndex]!.id;
     this.providerIndex += 1;
     this.log.log('warn', 'stt vendor down; switching to the fallback transcriber', { from, to: this.providers[this.providerIndex]!.id, ...describeError(error) });
+    this.timeline?.fallback('stt', error, this.providers[this.providerIndex]!.id);
     return true;
   }
 

@@ -1,6 +1,7 @@
 import { describeError, type Logger } from '../../../lib/observability/log.js';
 import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+import type { CallTimeline } from './timeline.js';
 
 /** One voice a call can speak in: a vendor and the voice it is asked for. */
 export interface Voice {
@@ -30,6 +31,8 @@ export class TtsLink {
     private readonly log: Logger,
     /** The call is ending: no new voice is opened for it. */
     private readonly isOver: () => boolean,
+    /** The call's timeline: connects and fallbacks are noted there. */
+    private readonly timeline?: CallTimeline,
   ) {
     this.current = this.open(voice);
   }
@@ -46,6 +49,7 @@ export class TtsLink {
     if (!next || this.isOver()) return Promise.resolve(undefined);
     this.used += 1;
     this.log.log('warn', 'tts vendor down; switching to the fallback voice', { provider: next.provider.id });
+    this.timeline?.fallback('tts', new Error('the voice stopped answering mid-call'), next.provider.id);
     this.current = this.open(next);
     void failed.close().catch(() => undefined);
     this.replaced = { from: failed, to: this.current.catch(() => undefined) };
@@ -57,11 +61,14 @@ export class TtsLink {
   }
 
   private open(voice: Voice): Promise<TtsSession> {
-    const session = voice.provider.connect({ voiceId: voice.voiceId, format: this.format }).catch((error: unknown) => {
+    const connected = voice.provider.connect({ voiceId: voice.voiceId, format: this.format });
+    connected.then(() => this.timeline?.note({ type: 'vendor_connected', stage: 'tts', vendor: voice.provider.id }), () => undefined);
+    const session = connected.catch((error: unknown) => {
       const next = this.fallbacks[this.used];
       if (!next || this.isOver()) throw error;
       this.used += 1;
       this.log.log('warn', 'tts voice refused; switching to the fallback voice', { provider: next.provider.id, ...describeError(error) });
+      this.timeline?.fallback('tts', error, next.provider.id);
       return this.open(next);
     });
     // A refusal is reported to whoever speaks next (speakerFor), not as an unhandled rejection.
