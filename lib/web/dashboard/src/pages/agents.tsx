@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Schemas } from '../api.js';
-import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, chosen, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
+import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, chosen, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
+import { VoicePicker } from './voice-picker.js';
 import { PromptEditor } from '../prompt-editor.js';
 import { TalkToAgent } from './talk-panel.js';
 import { call } from '../session.js';
@@ -108,34 +109,6 @@ function useContactFields() {
     },
     staleTime: 60_000,
   });
-}
-
-function VoicePicker({ provider, value, onChange }: { provider: string; value: string; onChange: (id: string) => void }) {
-  const voices = VOICES[provider] ?? [];
-  const custom = value && !voices.some((v) => v.id === value);
-  return (
-    <fieldset className="voices">
-      <legend>Voice</legend>
-      <div className="voice-grid">
-        {voices.map((v) => (
-          <label key={v.id} className={`voice${v.id === value ? ' selected' : ''}`}>
-            <input type="radio" name="voice" value={v.id} checked={v.id === value} onChange={() => onChange(v.id)} />
-            <span className="voice-name">{v.name}</span>
-            <span className="voice-desc">{v.description}</span>
-          </label>
-        ))}
-        {custom ? (
-          <label className="voice selected">
-            <input type="radio" name="voice" value={value} checked readOnly />
-            <span className="voice-name">Custom voice</span>
-            <span className="voice-desc">
-              <code>{value}</code>
-            </span>
-          </label>
-        ) : null}
-      </div>
-    </fieldset>
-  );
 }
 
 /**
