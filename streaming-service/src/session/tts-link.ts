@@ -1,6 +1,7 @@
 import { describeError, type Logger } from '../../../lib/observability/log.js';
 import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+import { VendorError } from '../../../lib/vendors/shared/errors.js';
 import type { CallTimeline } from './timeline.js';
 
 /** One voice a call can speak in: a vendor and the voice it is asked for. */
@@ -21,6 +22,8 @@ export class TtsLink {
   private current: Promise<TtsSession>;
   /** How many of the fallbacks were taken, by a refusal or by a failure. */
   private used = 0;
+  /** The vendor of the session that last opened (the one a mid-call failure is about). */
+  private inUse: string;
   /** The last replacement: asked again for the same failed session, the same answer. */
   private replaced: { from: TtsSession; to: Promise<TtsSession | undefined> } | undefined;
 
@@ -34,6 +37,7 @@ export class TtsLink {
     /** The call's timeline: connects and fallbacks are noted there. */
     private readonly timeline?: CallTimeline,
   ) {
+    this.inUse = voice.provider.id;
     this.current = this.open(voice);
   }
 
@@ -49,7 +53,7 @@ export class TtsLink {
     if (!next || this.isOver()) return Promise.resolve(undefined);
     this.used += 1;
     this.log.log('warn', 'tts vendor down; switching to the fallback voice', { provider: next.provider.id });
-    this.timeline?.fallback('tts', new Error('the voice stopped answering mid-call'), next.provider.id);
+    this.timeline?.fallback('tts', new VendorError(this.inUse, 'the voice stopped answering mid-call', true), next.provider.id);
     this.current = this.open(next);
     void failed.close().catch(() => undefined);
     this.replaced = { from: failed, to: this.current.catch(() => undefined) };
@@ -62,7 +66,10 @@ export class TtsLink {
 
   private open(voice: Voice): Promise<TtsSession> {
     const connected = voice.provider.connect({ voiceId: voice.voiceId, format: this.format });
-    connected.then(() => this.timeline?.note({ type: 'vendor_connected', stage: 'tts', vendor: voice.provider.id }), () => undefined);
+    connected.then(() => {
+      this.inUse = voice.provider.id;
+      this.timeline?.note({ type: 'vendor_connected', stage: 'tts', vendor: voice.provider.id });
+    }, () => undefined);
     const session = connected.catch((error: unknown) => {
       const next = this.fallbacks[this.used];
       if (!next || this.isOver()) throw error;
