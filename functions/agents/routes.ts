@@ -10,6 +10,7 @@ import { handler as restoreRoute } from './restore.js';
 import { handler as updateRoute } from './update.js';
 import { handler as versionRoute } from './version.js';
 import { handler as versionsRoute } from './versions.js';
+import { handler as voicesRoute } from './voices.js';
 
 /** The agent routes, one function. Each route's handler is its own module beside this one. */
 export const handler = routeSwitch(AGENTS_ROUTES, {
@@ -23,4 +24,5 @@ export const handler = routeSwitch(AGENTS_ROUTES, {
   restoreAgentVersion: restoreRoute,
   diffAgent: diffRoute,
   deleteAgent: deleteRoute,
+  listVoices: voicesRoute,
 });

@@ -1,6 +1,7 @@
 import { routeSwitch } from '../../lib/http/route-group.js';
 import { HISTORY_ROUTES } from '../../lib/infra/routes/history.js';
 import { handler as deleteRoute } from './delete.js';
+import { handler as eventsRoute } from './events.js';
 import { handler as getRoute } from './get.js';
 import { handler as listRoute } from './list.js';
 
@@ -8,5 +9,6 @@ import { handler as listRoute } from './list.js';
 export const handler = routeSwitch(HISTORY_ROUTES, {
   listHistory: listRoute,
   getHistory: getRoute,
+  getHistoryEvents: eventsRoute,
   deleteHistory: deleteRoute,
 });

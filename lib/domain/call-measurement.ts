@@ -1,6 +1,7 @@
 import type { CallTransfer } from './call.js';
 import type { CallEndReason } from './call-end.js';
 import type { CallCapability } from './provider-key.js';
+import type { CallError, CallEvent } from './call-timeline.js';
 
 /**
  * What the streaming service measured of one connected call: the contract between the container and the
@@ -28,6 +29,10 @@ export interface CallMeasurement {
   readonly transfer?: CallTransfer;
   /** The capabilities that ran on the workspace's own vendor keys: their shares are not charged (docs/provider-keys.md). */
   readonly onWorkspaceKeys: readonly CallCapability[];
+  /** The vendor failure that ended the call (with `endReason` naming it), when one did. */
+  readonly callError?: CallError;
+  /** The call's event timeline, capped (lib/domain/call-timeline.ts), and whether events were left out. */
+  readonly events?: { readonly data: readonly CallEvent[]; readonly truncated: boolean };
   /** The contact the conversation was with, when the container found one (an inbound caller by number). */
   readonly contact?: { readonly name: string; readonly phoneNumber: string };
 }

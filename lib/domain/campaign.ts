@@ -186,8 +186,18 @@ export function outcomeOfCall(call: Pick<Call, 'endReason' | 'status' | 'streamS
       return 'no_answer';
     case 'failed':
     case 'canceled':
+    case 'telephony_failed':
       return 'failed';
+    // A vendor failure after the line connected was a call answered (and billed); before it, a failed dial.
     case 'error':
+    case 'tts_voice_not_found':
+    case 'tts_auth_failed':
+    case 'tts_unavailable':
+    case 'stt_auth_failed':
+    case 'stt_unavailable':
+    case 'llm_auth_failed':
+    case 'llm_rate_limited':
+    case 'llm_unavailable':
       return call.streamStartedAt ? 'answered' : 'failed';
     default:
       return 'answered';

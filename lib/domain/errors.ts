@@ -80,7 +80,7 @@ export class InsufficientCreditsError extends AppError {
  * was changed, and the same request may be sent again after `Retry-After` seconds (docs/api.md).
  */
 export class ServiceUnavailableError extends AppError {
-  constructor(readonly retryAfterSeconds = 2, options?: { cause?: unknown }) {
-    super(503, 'service_unavailable', `We could not reach our data store in time; nothing was changed. Retry after ${retryAfterSeconds} seconds.`, [], options);
+  constructor(readonly retryAfterSeconds = 2, options?: { cause?: unknown; message?: string }) {
+    super(503, 'service_unavailable', options?.message ?? `We could not reach our data store in time; nothing was changed. Retry after ${retryAfterSeconds} seconds.`, [], options);
   }
 }

@@ -6,6 +6,7 @@ import { ValidationError } from './errors.js';
 import { TERMINAL_CALL_STATUSES, type CallTransfer, type CostBreakdown, type TerminalCallStatus } from './call.js';
 import { ANSWERED_BY } from './voicemail.js';
 import { CALL_CAPABILITIES } from './provider-key.js';
+import { CallError } from './call-timeline.js';
 
 export { AGENT_TYPES, CALL_END_REASONS, type AgentType, type CallEndReason } from './call-end.js';
 
@@ -47,6 +48,8 @@ export interface HistoryRecord {
   agentOverrides?: string[];
   /** The published version of the agent the call ran (docs/agent-versions.md); absent: an agent never published. */
   agentVersion?: number;
+  /** The vendor failure that ended the call (docs/calls.md, "Why a call failed"); absent when none did. */
+  callError?: CallError;
 }
 
 const isoDate = z
@@ -130,5 +133,7 @@ export const HistoryView = z
     agentOverrides: z.array(z.string()).optional(),
     /** The published version of the agent the call ran (docs/agent-versions.md). */
     agentVersion: z.number().int().optional(),
+    /** The vendor failure that ended the call, safe to show; absent when none did (docs/calls.md, "Why a call failed"). */
+    callError: CallError.optional(),
   })
   .meta({ id: 'HistoryRecord' });

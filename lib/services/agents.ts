@@ -8,6 +8,10 @@ import { deleteVersions } from '../store/agent-versions.js';
 import type { Db } from '../store/dynamo.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { existingToolIds } from '../store/tools.js';
+import type { CatalogueFields } from './agent-catalogue.js';
+
+/** Checks fields a save sets against the vendors' catalogues (agent-catalogue.ts); absent, nothing is checked. */
+export type CatalogueCheck = (fields: CatalogueFields) => Promise<void>;
 
 /**
  * Every id in `tool_ids` names a tool of the key's workspace, or 400 naming each one that does not: an id
@@ -28,11 +32,13 @@ const noKeyToKeep = () =>
  * Creates an agent; a missing voice becomes the provider's default voice. A custom model's key is sealed
  * with the workspace as context before it is stored; `policy` carries TOOL_ALLOWED_HOSTS (lib/domain/agent-llm.ts).
  */
-export async function createAgent(db: Db, box: SecretBox, ws: string, input: AgentCreate, policy: LlmEndpointPolicy): Promise<Agent> {
+export async function createAgent(db: Db, box: SecretBox, ws: string, input: AgentCreate, policy: LlmEndpointPolicy, check?: CatalogueCheck): Promise<Agent> {
   assertAgentLlm(input, policy);
   if (input.llm_api_key === MASK) throw noKeyToKeep();
   assertLanguageSupported(input, DEFAULT_VOICE);
   await assertToolsOfWorkspace(db, ws, input.tool_ids);
+  // The default voice is the platform's choice and known to exist: only a voice the user named is checked.
+  await check?.({ tts_provider: input.tts_provider, tts_voice_id: input.tts_voice_id ?? undefined, llm_provider: input.llm_provider, llm_model: input.llm_model });
   const now = new Date().toISOString();
   const agent: Agent = {
     ...input,
@@ -53,7 +59,7 @@ export async function createAgent(db: Db, box: SecretBox, ws: string, input: Age
  * to the mask keeps the stored one (a client may send back what it read), null removes a field, and a switch
  * to a vendor removes both, so no endpoint lingers that nothing uses.
  */
-export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string, input: AgentUpdate, policy: LlmEndpointPolicy): Promise<Agent> {
+export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string, input: AgentUpdate, policy: LlmEndpointPolicy, check?: CatalogueCheck): Promise<Agent> {
   const { workspaceId: _ignored, ...changes } = input;
   const current = await getAgent(db, ws, id);
   const provider = changes.llm_provider ?? current.llm_provider;
@@ -76,6 +82,12 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
     },
     DEFAULT_VOICE,
   );
+  // Only what this save changes is checked: an agent saved before a voice was withdrawn can still be edited.
+  const modelChanged = changes.llm_model !== undefined || changes.llm_provider !== undefined;
+  await check?.({
+    ...(changes.tts_voice_id ? { tts_provider: changes.tts_provider ?? current.tts_provider, tts_voice_id: changes.tts_voice_id } : {}),
+    ...(modelChanged ? { llm_provider: provider, llm_model: changes.llm_model ?? current.llm_model } : {}),
+  });
   const sealedKey = typeof changes.llm_api_key === 'string' && changes.llm_api_key !== MASK ? box.seal(changes.llm_api_key, ws) : key === null && current.llm_api_key ? null : undefined;
   return updateAgent(db, ws, id, {
     ...changes,

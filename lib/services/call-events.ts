@@ -39,6 +39,7 @@ export const callEndedData = (record: HistoryRecord): Record<string, unknown> =>
   callCost: record.callCost,
   hasRecording: Boolean(record.callRecordingUrl),
   createdAt: record.createdAt,
+  ...(record.callError ? { callError: record.callError } : {}),
   ...(record.metadata ? { metadata: record.metadata } : {}),
 });
 

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { CallEndReason } from '../domain/history.js';
+import { VENDOR_FAILURE_REASONS } from '../domain/call-end.js';
 
 /**
  * Call outcomes as CloudWatch embedded-metric-format (EMF) lines: one JSON line on stdout per call whose
@@ -19,7 +20,7 @@ export const CALL_METRICS = {
  * The end reasons that are the platform's failure, not the caller's choice: the call could not be placed or
  * broke on our side. Busy, no answer, voicemail and hang-ups are ordinary outcomes of calling people.
  */
-export const FAILED_END_REASONS: ReadonlySet<string> = new Set<CallEndReason>(['failed', 'error']);
+export const FAILED_END_REASONS: ReadonlySet<string> = new Set<CallEndReason>(['failed', 'error', ...VENDOR_FAILURE_REASONS]);
 
 /** The EMF document for one ended call. */
 export function callOutcomeLine(config: Pick<Config, 'METRICS_STACK'>, endReason: string, timestampMs: number): string {

@@ -1,3 +1,4 @@
+import type { CallError } from '../domain/call-timeline.js';
 import { END_REASON_OF_STATE, stateOfProviderStatus, type Call, type CallState } from '../domain/call.js';
 import { historyOf } from '../domain/call-record.js';
 import type { CallEndReason } from '../domain/history.js';
@@ -23,6 +24,8 @@ export async function endUnconnectedCall(
   call: Call,
   state: Exclude<CallState, 'initiated' | 'dialing' | 'ringing' | 'in-progress' | 'completed'>,
   endReason: CallEndReason,
+  /** The vendor failure behind the end (a provider that refused to place the call), for the record. */
+  callError?: CallError,
 ): Promise<void> {
   const now = new Date().toISOString();
   const moved = await advanceCall(deps.db, call.workspaceId, call._id, state, now, { endReason });
@@ -33,7 +36,8 @@ export async function endUnconnectedCall(
   const settled = await settleCall(deps, { workspaceId: call.workspaceId, callId: call._id, durationSeconds: 0, endReason: reason, unlessStreamed: true, call: current });
   // A stream claimed meanwhile (or before a forged callback) settles the call itself when it ends.
   if (settled.kind === 'streaming' || settled.kind === 'missing') return;
-  await writeHistoryRecord(deps, historyOf(current, { endReason: reason, durationSeconds: 0, cost: 0 }));
+  const record = historyOf(current, { endReason: reason, durationSeconds: 0, cost: 0 });
+  await writeHistoryRecord(deps, callError && reason === endReason ? { ...record, callError } : record);
   log('info', 'call ended unconnected', { callId: call._id, state, endReason: reason });
 }
 

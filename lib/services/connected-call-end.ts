@@ -5,6 +5,7 @@ import { findCall } from '../store/calls.js';
 import type { LlmProvider } from '../vendors/llm/port.js';
 import { analyzeAndRecord } from './call-analysis.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
+import { putCallTimeline } from '../store/history.js';
 import { settleCall } from './credits.js';
 
 /**
@@ -62,7 +63,10 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
     llmUsage: { ...measured.llmUsage },
     callSid: measured.callSid,
     agentId: call.agentId,
+    ...(measured.callError ? { callError: measured.callError } : {}),
   };
+  // The timeline first: whoever reads the record on `call.ended` finds its events.
+  if (measured.events) await putCallTimeline(deps.db, workspaceId, callId, measured.events);
   await writeHistoryRecord(deps, record);
   if (!analysis) return record;
   // After the record and call.ended: the analysis is a second LLM request and must not delay either.

@@ -7,7 +7,9 @@ import { MACHINE_DETECTION_TIMEOUT_SECONDS, machineDetectionFor } from '../domai
 import { agentOfCall } from './agent-runtime.js';
 import { claimForDispatch, findCall, releaseDispatchClaim, setProviderCallSid } from '../store/calls.js';
 import { getPhoneNumberWithToken } from '../store/phone-numbers.js';
-import { isTelephonyError, type TelephonyAccount } from '../vendors/telephony/port.js';
+import { isTelephonyError, type TelephonyAccount, type TelephonyError } from '../vendors/telephony/port.js';
+import { describeVendorFailure } from '../vendors/shared/errors.js';
+import { shownMessage, type CallError } from '../domain/call-timeline.js';
 import { amdWebhookUrl, statusWebhookUrl, voiceWebhookUrl } from './calls.js';
 import { endUnconnectedCall } from './call-status.js';
 
@@ -92,8 +94,16 @@ export async function dispatchCall(deps: DispatchDeps, message: DispatchMessage,
       const released = await releaseDispatchClaim(deps.db, workspaceId, callId, receiveCount, now());
       if (released) return 'retry';
     }
-    await endUnconnectedCall(deps, claimed, 'failed', 'failed');
+    // The provider refused or could not be reached: the record says which and what it answered.
+    if (isTelephonyError(error)) await endUnconnectedCall(deps, claimed, 'failed', 'telephony_failed', telephonyCallError(error));
+    else await endUnconnectedCall(deps, claimed, 'failed', 'failed');
     // The last failing receive still goes to the dead letters, for someone to look at.
     return retryable ? 'retry' : 'done';
   }
+}
+
+/** A provider's refusal to place a call, as the record shows it: at second 0, the call never connected. */
+function telephonyCallError(error: TelephonyError): CallError {
+  const d = describeVendorFailure(error);
+  return { stage: 'telephony', vendor: d.vendor, code: error.vendorCode !== undefined ? String(error.vendorCode) : d.code, message: shownMessage(d.message), atSecond: 0 };
 }

@@ -1,6 +1,7 @@
 import { metadataFilters } from '../domain/call-metadata.js';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { CallEvent } from '../domain/call-timeline.js';
 import type { Page } from '../domain/common.js';
 import { NotFoundError } from '../domain/errors.js';
 import { historyRange, type HistoryListQuery, type HistoryRecord } from '../domain/history.js';
@@ -82,7 +83,39 @@ export async function historyRecordExists(db: Db, ws: string, id: string): Promi
 export const setHistoryAnalysis = (db: Db, ws: string, id: string, analysis: CallAnalysis) =>
   updateExisting<HistoryRecord>(db, key.call(ws, id), { analysis }, CALLS.label);
 
-export const deleteHistoryRecord = (db: Db, ws: string, id: string) => deleteCounted(db, CALLS, ws, id);
+/** Deletes a history record and its timeline. */
+export async function deleteHistoryRecord(db: Db, ws: string, id: string): Promise<void> {
+  await deleteCounted(db, CALLS, ws, id);
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key.callTimeline(ws, id) }));
+}
+
+/** A call's stored timeline: its events and whether some were left out. */
+export interface StoredTimeline {
+  readonly data: readonly CallEvent[];
+  readonly truncated: boolean;
+}
+
+/** Stores a call's event timeline; the first write is kept (a second end of the same call changes nothing). */
+export async function putCallTimeline(db: Db, ws: string, id: string, timeline: StoredTimeline): Promise<void> {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: { ...key.callTimeline(ws, id), entity: ENTITY.callTimeline, v: TABLE_SCHEMA_VERSION, callId: id, events: timeline.data, truncated: timeline.truncated },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** A call's stored timeline, or undefined when it kept none (the record's existence is not checked here). */
+export async function findCallTimeline(db: Db, ws: string, id: string): Promise<StoredTimeline | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: key.callTimeline(ws, id), ConsistentRead: true }));
+  const item = out.Item as { events?: CallEvent[]; truncated?: boolean } | undefined;
+  return item ? { data: item.events ?? [], truncated: item.truncated ?? false } : undefined;
+}
 
 /**
  * A page of history, newest first. Unfiltered: one page and the counter. `agentType` reads its own index;

@@ -15,6 +15,8 @@
  *   WS#<ws>        / CONTACT#<id>           contact
  *   WS#<ws>        / PHONE#<e164>           contact phone uniqueness guard
  *   WS#<ws>        / CALL#<id>              call history record; gsi1 = WS#<ws>#CALLTYPE#<type> / <id>
+ *   WS#<ws>        / TIMELINE#<id>          the call's event timeline (at most MAX_CALL_EVENTS events), beside
+ *                                           its record so history lists never read it
  *   WS#<ws>        / NUMBER#<id>            phone number of the workspace (BYOT auth token sealed)
  *   NUMBER#<e164>  / OWNER                  which workspace holds a phone number (at most one; webhook lookup)
  *   WS#<ws>        / LIVECALL#<callId>      a call's live state and credit reservation (docs/calls.md);
@@ -99,6 +101,7 @@ export const ENTITY = {
   contact: 'contact',
   contactPhone: 'contactPhone',
   call: 'call',
+  callTimeline: 'callTimeline',
   phoneNumber: 'phoneNumber',
   numberOwner: 'numberOwner',
   liveCall: 'liveCall',
@@ -140,6 +143,7 @@ export const key = {
   contact: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CONTACT#${id}` }),
   contactPhone: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `PHONE#${e164}` }),
   call: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `CALL#${id}` }),
+  callTimeline: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `TIMELINE#${id}` }),
   callTypeIndex: (ws: string, type: string, id: string) => ({ gsi1pk: `WS#${ws}#CALLTYPE#${type}`, gsi1sk: id }),
   /** A live stream's index entry, sorted by its last heartbeat (ISO 8601 UTC sorts as time). */
   liveStreamIndex: (callId: string, seenAt: string) => ({ gsi1pk: liveStreamShard(liveStreamShardOf(callId)), gsi1sk: seenAt }),

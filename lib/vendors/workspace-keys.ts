@@ -22,3 +22,9 @@ export function configWithWorkspaceKeys(config: Config, keys: WorkspaceProviderK
   const overrides = Object.fromEntries(Object.entries(keys).map(([vendor, key]) => [KEY_VARIABLE[vendor as ProviderKeyVendor], key]));
   return Object.keys(overrides).length === 0 ? config : Object.freeze({ ...config, ...overrides });
 }
+
+/** Every vendor key one call may use: the platform's and the workspace's own (to scrub from what the call keeps). */
+export function vendorKeysOfCall(config: Config, keys: WorkspaceProviderKeys = {}): string[] {
+  const platform = Object.values(KEY_VARIABLE).map((name) => config[name]);
+  return [...platform, ...Object.values(keys)].filter((k): k is string => typeof k === 'string' && k.length > 0);
+}

@@ -52,6 +52,18 @@ function outcome(reason: CallEndReason): string {
     case 'not_joined':
     case 'error':
       return `the call was cut short (${reason})`;
+    case 'telephony_failed':
+      return 'the telephony provider could not place the call';
+    case 'tts_voice_not_found':
+    case 'tts_auth_failed':
+    case 'tts_unavailable':
+    case 'stt_auth_failed':
+    case 'stt_unavailable':
+    case 'llm_auth_failed':
+    case 'llm_rate_limited':
+    case 'llm_unavailable':
+      // The record's callError says which vendor and what it answered.
+      return `a vendor failed the call (${reason})`;
     default: {
       // Every reason is handled above: a new one in the document makes this line fail to compile.
       const unhandled: never = reason;

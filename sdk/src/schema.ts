@@ -123,6 +123,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The voices an agent may name at a speech vendor: the vendor's own list for the workspace's key (else the platform's), cached ten minutes; 503 when it cannot be read (docs/api.md, "Voices and models") */
+        get: operations["listVoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools": {
         parameters: {
             query?: never;
@@ -278,6 +295,23 @@ export interface paths {
         post?: never;
         /** Delete a call record */
         delete: operations["deleteHistory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/history/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The call's event timeline: vendor connects and fallbacks, turns with their latencies, interruptions, tool calls, transfers, errors and the end, in time order (at most 500; docs/calls.md, "Event timeline") */
+        get: operations["getHistoryEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1984,6 +2018,156 @@ export interface components {
         };
         /**
          * @example {
+         *       "stage": "tts",
+         *       "vendor": "elevenlabs",
+         *       "code": "voice_not_found",
+         *       "message": "elevenlabs answered HTTP 404: A voice with voice_id voice-1 does not exist.",
+         *       "atSecond": 0.2
+         *     }
+         */
+        CallError: {
+            /** @enum {string} */
+            stage: "stt" | "tts" | "llm" | "telephony" | "tool";
+            vendor: string;
+            code: string | null;
+            message: string;
+            atSecond: number;
+        };
+        /**
+         * @example {
+         *       "atMs": 6420,
+         *       "type": "turn",
+         *       "sttMs": 310.2,
+         *       "llmFirstTokenMs": 402.5,
+         *       "llmFirstPhraseMs": 88.1,
+         *       "ttsFirstByteMs": 121.7,
+         *       "overheadMs": 9.4
+         *     }
+         */
+        CallEvent: {
+            /** @description Milliseconds from the call start */
+            atMs: number;
+            /** @constant */
+            type: "vendor_connected";
+            /** @enum {string} */
+            stage: "stt" | "tts";
+            vendor: string;
+        } | {
+            /** @description Milliseconds from the call start */
+            atMs: number;
+            /** @constant */
+            type: "vendor_fallback";
+            /** @enum {string} */
+            stage: "stt" | "tts" | "llm";
+            vendor: string;
+            to: string;
+            code: string | null;
+            message: string;
+        } | {
+            /** @description Milliseconds from the call start */
+            atMs: number;
+            /** @constant */
+            type: "turn";
+            sttMs: number | null;
+            llmFirstTokenMs: number | null;
+            llmFirstPhraseMs: number | null;
+            ttsFirstByteMs: number | null;
+            overheadMs: number | null;
+        } | {
+            /** @description Milliseconds from the call start */
+            atMs: number;
+            /** @constant */
+            type: "interruption";
+        } | {
+            /** @description Milliseconds from the call start */
+            atMs: number;
+            /** @constant */
+            type: "tool_call";
+            name: string;
+            /** @enum {string} */
+            status: "ok" | "error";
+            durationMs: number;
+        } | {
+            /** @description Milliseconds from the call start */
+            atMs: number;
+            /** @constant */
+            type: "transfer";
+            destination: string;
+            /** @enum {string} */
+            mode: "cold" | "warm";
+            outcome: string;
+        } | {
+            /** @description Milliseconds from the call start */
+            atMs: number;
+            /** @constant */
+            type: "error";
+            /** @enum {string} */
+            stage: "stt" | "tts" | "llm" | "telephony" | "tool";
+            vendor: string;
+            code: string | null;
+            message: string;
+            fatal: boolean;
+        } | {
+            /** @description Milliseconds from the call start */
+            atMs: number;
+            /** @constant */
+            type: "ended";
+            reason: string;
+        };
+        /**
+         * @example {
+         *       "callId": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+         *       "data": [
+         *         {
+         *           "atMs": 180,
+         *           "type": "vendor_connected",
+         *           "stage": "tts",
+         *           "vendor": "elevenlabs"
+         *         },
+         *         {
+         *           "atMs": 210,
+         *           "type": "vendor_connected",
+         *           "stage": "stt",
+         *           "vendor": "deepgram"
+         *         },
+         *         {
+         *           "atMs": 6420,
+         *           "type": "turn",
+         *           "sttMs": 310.2,
+         *           "llmFirstTokenMs": 402.5,
+         *           "llmFirstPhraseMs": 88.1,
+         *           "ttsFirstByteMs": 121.7,
+         *           "overheadMs": 9.4
+         *         },
+         *         {
+         *           "atMs": 9050,
+         *           "type": "tool_call",
+         *           "name": "lookup_appointment",
+         *           "status": "ok",
+         *           "durationMs": 640
+         *         },
+         *         {
+         *           "atMs": 14100,
+         *           "type": "interruption"
+         *         },
+         *         {
+         *           "atMs": 95000,
+         *           "type": "ended",
+         *           "reason": "customer_hangup"
+         *         }
+         *       ],
+         *       "truncated": false,
+         *       "limit": 500
+         *     }
+         */
+        CallEvents: {
+            callId: string;
+            data: components["schemas"]["CallEvent"][];
+            truncated: boolean;
+            limit: number;
+        };
+        /**
+         * @example {
          *       "call_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
          *       "status": "initiated"
          *     }
@@ -2024,7 +2208,7 @@ export interface components {
             createdAt: string;
             answeredAt: string | null;
             endedAt: string | null;
-            endReason: ("customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "error") | null;
+            endReason: ("customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "error") | null;
             historyId: string | null;
         };
         /**
@@ -2753,7 +2937,7 @@ export interface components {
             mobileNumber: string;
             callDuration: number;
             /** @enum {string} */
-            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "error";
+            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "error";
             callSummary: string;
             callCost: number;
             workspace_id: string;
@@ -2816,7 +3000,7 @@ export interface components {
             mobileNumber: string;
             callDuration: number;
             /** @enum {string} */
-            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "error";
+            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "error";
             callSummary: string;
             callCost: number;
             workspace_id: string;
@@ -2875,6 +3059,7 @@ export interface components {
             };
             agentOverrides?: string[];
             agentVersion?: number;
+            callError?: components["schemas"]["CallError"];
         };
         /**
          * @description Calls your HTTP endpoint: config.method and config.url (placeholders name parameters).
@@ -3950,6 +4135,48 @@ export interface components {
             }[];
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "id": "21m00Tcm4TlvDq8ikWAM",
+         *       "name": "Rachel",
+         *       "language": "en",
+         *       "gender": "female",
+         *       "previewUrl": "https://storage.googleapis.com/eleven-public-prod/premade/voices/21m00Tcm4TlvDq8ikWAM/preview.mp3"
+         *     }
+         */
+        Voice: {
+            id: string;
+            name: string;
+            language: string | null;
+            gender: string | null;
+            previewUrl: string | null;
+        };
+        /**
+         * @example {
+         *       "provider": "elevenlabs",
+         *       "data": [
+         *         {
+         *           "id": "21m00Tcm4TlvDq8ikWAM",
+         *           "name": "Rachel",
+         *           "language": "en",
+         *           "gender": "female",
+         *           "previewUrl": "https://storage.googleapis.com/eleven-public-prod/premade/voices/21m00Tcm4TlvDq8ikWAM/preview.mp3"
+         *         },
+         *         {
+         *           "id": "pNInz6obpgDQGcFmaJgB",
+         *           "name": "Adam",
+         *           "language": "en",
+         *           "gender": "male",
+         *           "previewUrl": null
+         *         }
+         *       ]
+         *     }
+         */
+        Voices: {
+            /** @enum {string} */
+            provider: "elevenlabs" | "deepgram" | "cartesia";
+            data: components["schemas"]["Voice"][];
         };
         /**
          * @example {
@@ -5174,6 +5401,60 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listVoices: {
+        parameters: {
+            query: {
+                workspaceId?: string;
+                /** @example elevenlabs */
+                provider: "elevenlabs" | "deepgram" | "cartesia";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voices an agent may name at a speech vendor: the vendor's own list for the workspace's key (else the platform's), cached ten minutes; 503 when it cannot be read (docs/api.md, "Voices and models") */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "elevenlabs",
+                     *       "data": [
+                     *         {
+                     *           "id": "21m00Tcm4TlvDq8ikWAM",
+                     *           "name": "Rachel",
+                     *           "language": "en",
+                     *           "gender": "female",
+                     *           "previewUrl": "https://storage.googleapis.com/eleven-public-prod/premade/voices/21m00Tcm4TlvDq8ikWAM/preview.mp3"
+                     *         },
+                     *         {
+                     *           "id": "pNInz6obpgDQGcFmaJgB",
+                     *           "name": "Adam",
+                     *           "language": "en",
+                     *           "gender": "male",
+                     *           "previewUrl": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Voices"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listTools: {
         parameters: {
             query?: {
@@ -6182,6 +6463,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHistoryEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call's event timeline: vendor connects and fallbacks, turns with their latencies, interruptions, tool calls, transfers, errors and the end, in time order (at most 500; docs/calls.md, "Event timeline") */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "callId": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "data": [
+                     *         {
+                     *           "atMs": 180,
+                     *           "type": "vendor_connected",
+                     *           "stage": "tts",
+                     *           "vendor": "elevenlabs"
+                     *         },
+                     *         {
+                     *           "atMs": 210,
+                     *           "type": "vendor_connected",
+                     *           "stage": "stt",
+                     *           "vendor": "deepgram"
+                     *         },
+                     *         {
+                     *           "atMs": 6420,
+                     *           "type": "turn",
+                     *           "sttMs": 310.2,
+                     *           "llmFirstTokenMs": 402.5,
+                     *           "llmFirstPhraseMs": 88.1,
+                     *           "ttsFirstByteMs": 121.7,
+                     *           "overheadMs": 9.4
+                     *         },
+                     *         {
+                     *           "atMs": 9050,
+                     *           "type": "tool_call",
+                     *           "name": "lookup_appointment",
+                     *           "status": "ok",
+                     *           "durationMs": 640
+                     *         },
+                     *         {
+                     *           "atMs": 14100,
+                     *           "type": "interruption"
+                     *         },
+                     *         {
+                     *           "atMs": 95000,
+                     *           "type": "ended",
+                     *           "reason": "customer_hangup"
+                     *         }
+                     *       ],
+                     *       "truncated": false,
+                     *       "limit": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallEvents"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

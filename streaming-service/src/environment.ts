@@ -23,6 +23,7 @@ import { fillTool } from '../../lib/domain/call-template.js';
 import { workspaceProviderKeys } from '../../lib/store/provider-keys.js';
 import { capabilitiesOnWorkspaceKeys, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
 import { announce } from '../../lib/services/webhook-events.js';
+import { vendorKeysOfCall } from '../../lib/vendors/workspace-keys.js';
 import { measureCall, summarize } from './end/measure.js';
 import { chargeChatMessage, claimChat, recordChat } from '../../lib/services/chats.js';
 import { describeError, log } from '../../lib/observability/log.js';
@@ -132,6 +133,7 @@ export function platformEnvironment(
         sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider, keys)),
         llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider, keys), model: f.model })),
         billing: { onWorkspaceKeys: capabilitiesOnWorkspaceKeys(agent, keys) },
+        knownSecrets: vendorKeysOfCall(deps.config, keys),
         // A browser call has no phone line: no transfer, no provider hang-up.
         ...(numberId && {
           telephony: {

@@ -1,3 +1,4 @@
+import { VENDOR_FAILURE_REASONS, type VendorFailureReason } from '../../lib/domain/call-end.js';
 import type { CallEndReason } from '../../lib/domain/history.js';
 import type { SttEvent } from '../../lib/vendors/stt/port.js';
 
@@ -35,7 +36,7 @@ export type DataFrame =
 export type Frame = SystemFrame | DataFrame;
 
 /** Why the transport or a component asks the session to end (mapped to a CallEndReason by the session). */
-export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'error';
+export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'error' | VendorFailureReason;
 
 /** How each end is recorded: a stream that stopped or a socket that closed is the caller hanging up. */
 export const END_REASONS: Readonly<Record<EndCause, CallEndReason>> = {
@@ -46,6 +47,8 @@ export const END_REASONS: Readonly<Record<EndCause, CallEndReason>> = {
   max_duration: 'max_duration',
   silence_timeout: 'silence_timeout',
   error: 'error',
+  // A vendor that failed the call names the reason itself (failure.ts).
+  ...(Object.fromEntries(VENDOR_FAILURE_REASONS.map((r) => [r, r])) as Record<VendorFailureReason, VendorFailureReason>),
 };
 
 const SYSTEM_KINDS: ReadonlySet<Frame['kind']> = new Set(['end', 'mark_echo', 'speech_started', 'dtmf']);

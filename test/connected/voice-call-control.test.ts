@@ -116,6 +116,11 @@ describe('call control', () => {
       'user: Please transfer me.',
       'agent: Transferring you now.',
     ]);
+    // The timeline has the transfer with its destination and outcome, then the end.
+    const events = ((await vp.api('GET', `/api/history/${ended.callId}/events`, undefined)).body as { data: { type: string }[] }).data;
+    expect(events.filter((e) => e.type === 'transfer')).toEqual([expect.objectContaining({ destination: '+14155550142', mode: 'cold', outcome: 'transferred' })]);
+    expect(events.filter((e) => e.type === 'tool_call')).toEqual([expect.objectContaining({ status: 'ok' })]);
+    expect(events.at(-1)).toMatchObject({ type: 'ended', reason: 'transferred' });
 
     // The recording: a stereo 8 kHz 16-bit WAV in S3, caller (tone) on the left, agent on the right.
     expect(record.callRecordingUrl).toBe(`s3://voice-agents-recordings/${recordingKey(vp.workspaceId, ended.callId)}`);

@@ -45,7 +45,7 @@ describe('vendor fallbacks: the transcriber', () => {
     }
   }, 60_000);
 
-  it('apologizes, then ends the call as error, when every transcriber stays down', async () => {
+  it('apologizes, then ends the call as stt_unavailable, when every transcriber stays down', async () => {
     const dg = turn.vp.platform.voice.stt.control.deepgram!;
     const aai = turn.vp.platform.voice.stt.control.assemblyai!;
     const agent = await turn.vp.agent({ first_message: GREETING, fallback: { stt: [{ provider: 'assemblyai' }] } });
@@ -57,12 +57,14 @@ describe('vendor fallbacks: the transcriber', () => {
       aai.failNext(100, 503);
       dg.dropAll(1011);
       const closed = await caller.closed;
-      expect(closed.reason).toBe('error');
+      expect(closed.reason).toBe('stt_unavailable');
       // The fallback was tried before giving up, and the apology played before the stream closed.
       expect(aai.rejected.length).toBeGreaterThan(aaiRefusedBefore);
       expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
       const ended = await turn.vp.nextCallEnded();
-      expect(ended.outcome.reason).toBe('error');
+      expect(ended.outcome.reason).toBe('stt_unavailable');
+      // The last transcriber tried is the one the error names.
+      expect(ended.record?.callError).toMatchObject({ stage: 'stt', vendor: 'assemblyai' });
       expect(await transcriptOf(ended.callId)).toEqual([
         `agent: ${GREETING}`,
         `agent: ${FAILURE}`,

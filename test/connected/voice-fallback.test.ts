@@ -49,7 +49,7 @@ describe('vendor fallbacks: the model', () => {
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
   }, 60_000);
 
-  it('apologizes per failed turn, then ends the call as error, when every model stays down', async () => {
+  it('apologizes per failed turn, then ends the call as llm_unavailable, when every model stays down', async () => {
     const llm = turn.vp.platform.voice.llm.control;
     const agent = await turn.vp.agent({ first_message: GREETING, fallback: { llm: [{ provider: 'anthropic', model: 'claude-haiku-4-5' }] } });
     const caller = await greeted(agent);
@@ -62,14 +62,15 @@ describe('vendor fallbacks: the model', () => {
       // The third failed turn in a row means the models are down: the failure line, then the hang-up.
       await caller.play(await speech(SAID));
       const closed = await caller.closed;
-      expect(closed.reason).toBe('error');
+      expect(closed.reason).toBe('llm_unavailable');
     } finally {
       llm.failNext(503, 0);
     }
     const requests = llm.requests.slice(seen);
     expect(requests.filter((r) => r.vendor === 'anthropic').length).toBeGreaterThanOrEqual(3);
     const ended = await turn.vp.nextCallEnded();
-    expect(ended.outcome.reason).toBe('error');
+    expect(ended.outcome.reason).toBe('llm_unavailable');
+    expect(ended.record?.callError).toMatchObject({ stage: 'llm' });
     expect(await transcriptOf(ended.callId)).toEqual([
       `agent: ${GREETING}`,
       `user: ${SAID}`,

@@ -47,6 +47,10 @@ describe('interruptions', () => {
     const record = await file.hangUpAndRead(caller);
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
     expect(file.turnRequests().length).toBe(before);
+    // A pause is not an interruption: the timeline has none.
+    const events = ((await file.vp.api('GET', `/api/history/${String(record._id)}/events`, undefined)).body as { data: { type: string }[] }).data;
+    expect(events.filter((e) => e.type === 'interruption')).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'ended' });
   }, 60_000);
 
   it('stops for real speech and keeps the words of the greeting the caller heard', async () => {
@@ -70,6 +74,11 @@ describe('interruptions', () => {
     expect(LONG_GREETING.startsWith(words)).toBe(true);
     expect(LONG_GREETING.length).toBeGreaterThan(words.length);
     expect(lines.slice(1)).toEqual([`user: ${STOP}`, `agent: ${ANSWER}`]);
+    // The call's timeline has the barge-in, before the turn it led to.
+    const events = ((await file.vp.api('GET', `/api/history/${String(record._id)}/events`, undefined)).body as { data: { type: string; atMs: number }[] }).data;
+    expect(events.filter((e) => e.type === 'interruption')).toHaveLength(1);
+    const at = (type: string) => events.find((e) => e.type === type)!.atMs;
+    expect(at('interruption')).toBeLessThanOrEqual(at('turn'));
   }, 60_000);
 
   it('stops for a lone stop word, shorter than the minimum speech and words, and answers it', async () => {

@@ -5,7 +5,8 @@
  *   no fallback the caller hears "say it again" and the call goes on;
  * - a 429 whose Retry-After is longer than a caller waits (over 2 s) is not retried: the fallback answers;
  * - an unknown `tts_voice_id` is refused at the handshake and the agent's `fallback.tts` voice speaks the
- *   whole call; with no fallback the call ends as `error` (nothing can speak an apology).
+ *   whole call; with no fallback the call ends as `tts_voice_not_found` (nothing can speak an apology), with a
+ *   `callError` naming the vendor.
  */
 import { describe, expect, it } from 'vitest';
 import { SHORT_LINES, turnConversation } from './voice-harness.js';
@@ -94,12 +95,14 @@ describe('an unknown voice', () => {
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
   }, 60_000);
 
-  it('without a fallback: the call ends as error', async () => {
+  it('without a fallback: the call ends as tts_voice_not_found, naming the vendor', async () => {
     const agent = await turn.vp.agent({ first_message: GREETING, tts_provider: 'cartesia', tts_voice_id: '00000000-0000-4000-8000-000000000000' });
     const caller = await turn.vp.call(agent);
     const closed = await caller.closed;
-    expect(closed.reason).toBe('error');
+    expect(closed.reason).toBe('tts_voice_not_found');
     const ended = await turn.vp.nextCallEnded();
-    expect(ended.outcome.reason).toBe('error');
+    expect(ended.outcome.reason).toBe('tts_voice_not_found');
+    expect(ended.outcome.failure?.error).toMatchObject({ stage: 'tts', vendor: 'cartesia' });
+    expect(ended.outcome.failure?.error.message).toContain('00000000-0000-4000-8000-000000000000');
   }, 60_000);
 });

@@ -59,17 +59,18 @@ describe('a transcriber that refuses the workspace key', () => {
     expect(takePresentedKeys('assemblyai')).toEqual([key]);
   }, 60_000);
 
-  it('Speechmatics (403) without a fallback: the caller hears the apology, then the call ends as error', async () => {
+  it('Speechmatics (403) without a fallback: the caller hears the apology, then the call ends as stt_auth_failed', async () => {
     const sm = vp.platform.voice.stt.control.speechmatics!;
     await foreignKey('speechmatics');
     sm.reset();
     const agent = await vp.agent({ first_message: GREETING, stt_provider: 'speechmatics' });
     const caller = await vp.call(agent);
     const closed = await caller.closed;
-    expect(closed.reason).toBe('error');
+    expect(closed.reason).toBe('stt_auth_failed');
     expect(caller.echoed.some((e) => !e.flushed)).toBe(true);
     const ended = await vp.nextCallEnded();
-    expect(ended.outcome.reason).toBe('error');
+    expect(ended.outcome.reason).toBe('stt_auth_failed');
+    expect(ended.record?.callError).toMatchObject({ stage: 'stt', vendor: 'speechmatics' });
     const transcript = await transcriptOf(vp, ended.callId);
     expect(transcript.at(-1)).toBe(`agent: ${FAILURE}`);
     expect(sm.httpRequests.filter((r) => r.status === 403)).toHaveLength(1);

@@ -146,5 +146,19 @@ describe('tools during a call', () => {
       'user: Call the local admin.',
       expect.stringMatching(/^agent: (One sec\. )?Refused\.$/),
     ]);
+
+    // The call's timeline has each tool call with its status and duration, and none of the tool's secrets.
+    const timeline = await vp.api('GET', `/api/history/${ended.callId}/events`, undefined);
+    expect(timeline.status).toBe(200);
+    const events = (timeline.body as { data: { type: string; name?: string; status?: string; durationMs?: number }[] }).data;
+    const tools = events.filter((e) => e.type === 'tool_call');
+    expect(tools.map((e) => [e.name, e.status])).toEqual([
+      ['check_order', 'ok'],
+      [expect.any(String), 'error'],
+      [expect.any(String), 'error'],
+    ]);
+    for (const t of tools) expect(t.durationMs).toBeGreaterThanOrEqual(0);
+    expect(events.filter((e) => e.type === 'turn')).toHaveLength(3);
+    expect(JSON.stringify(events)).not.toContain('secret-123');
   }, 120_000);
 });

@@ -85,11 +85,17 @@ describe('vendor socket drops', () => {
       dg.failNext(100, 503);
       dg.dropAll(1011);
       const closed = await caller.closed;
-      expect(closed.reason).toBe('error');
+      expect(closed.reason).toBe('stt_unavailable');
       // The apology played (its mark came back played) before the stream closed.
       expect(caller.echoed.slice(heardBefore).some((e) => !e.flushed)).toBe(true);
       const ended = await turn.vp.nextCallEnded();
-      expect(ended.outcome.reason).toBe('error');
+      expect(ended.outcome.reason).toBe('stt_unavailable');
+      expect(ended.record?.callError).toMatchObject({ stage: 'stt', vendor: 'deepgram' });
+      // The timeline has the reconnects' errors, then the one that ended the call.
+      const events = ((await turn.vp.api('GET', `/api/history/${ended.callId}/events`, undefined)).body as { data: { type: string; fatal?: boolean }[] }).data;
+      const errors = events.filter((e) => e.type === 'error');
+      expect(errors.length).toBeGreaterThan(1);
+      expect(errors.map((e) => e.fatal)).toEqual([...errors.slice(1).map(() => false), true]);
       const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
       expect(String(record.callTranscript).split('\n')).toEqual([
         `agent: ${HELLO}`,
@@ -119,6 +125,11 @@ describe('vendor socket drops', () => {
       expect(ended.outcome.reason).toBe('customer_hangup');
       const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
       expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
+      // A fallback that took over is no failure: no callError, and the timeline says who took over.
+      expect(record.callError).toBeUndefined();
+      const events = ((await turn.vp.api('GET', `/api/history/${ended.callId}/events`, undefined)).body as { data: { type: string }[] }).data;
+      expect(events.filter((e) => e.type === 'vendor_fallback')).toEqual([expect.objectContaining({ stage: 'tts', vendor: 'elevenlabs', to: 'cartesia' })]);
+      expect(events.filter((e) => e.type === 'vendor_connected' && (e as { stage?: string }).stage === 'tts').map((e) => (e as { vendor?: string }).vendor)).toEqual(['elevenlabs', 'cartesia']);
     } finally {
       eleven.refuseNext(0);
     }

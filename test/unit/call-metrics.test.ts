@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CALL_METRICS, FAILED_END_REASONS, callOutcomeLine, recordCallOutcome } from '../../lib/services/call-metrics.js';
 import { CALL_END_REASONS } from '../../lib/domain/history.js';
+import { VENDOR_FAILURE_REASONS } from '../../lib/domain/call-end.js';
 
 describe('call outcome metrics', () => {
   it('declare CallsEnded and CallsFailed under the Stack dimension, as CloudWatch EMF requires', () => {
@@ -18,12 +19,12 @@ describe('call outcome metrics', () => {
     expect(doc).toMatchObject({ Stack: 'Prod', CallsEnded: 1, CallsFailed: 1 });
   });
 
-  it('count only failed and error as failures; busy, no answer, voicemail and hang-ups are outcomes', () => {
+  it('count only failed, error and the vendor failures as failures; busy, no answer, voicemail and hang-ups are outcomes', () => {
     for (const reason of CALL_END_REASONS) {
       const doc = JSON.parse(callOutcomeLine({ METRICS_STACK: 's' }, reason, 0)) as { CallsFailed: number };
       expect(doc.CallsFailed, reason).toBe(FAILED_END_REASONS.has(reason) ? 1 : 0);
     }
-    expect([...FAILED_END_REASONS].sort()).toEqual(['error', 'failed']);
+    expect([...FAILED_END_REASONS].sort()).toEqual(['error', 'failed', ...VENDOR_FAILURE_REASONS].sort());
   });
 
   it('print one line in emf mode and nothing when metrics are off', () => {

@@ -77,4 +77,14 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
     response: { from: 2, to: 'draft', changes: [{ field: 'first_message', before: agentBase.first_message, after: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.' }] },
   },
   deleteAgent: { params: { id: EXAMPLE_IDS.agent } },
+  listVoices: {
+    params: { provider: 'elevenlabs' },
+    response: {
+      provider: 'elevenlabs',
+      data: [
+        { id: '21m00Tcm4TlvDq8ikWAM', name: 'Rachel', language: 'en', gender: 'female', previewUrl: 'https://storage.googleapis.com/eleven-public-prod/premade/voices/21m00Tcm4TlvDq8ikWAM/preview.mp3' },
+        { id: 'pNInz6obpgDQGcFmaJgB', name: 'Adam', language: 'en', gender: 'male', previewUrl: null },
+      ],
+    },
+  },
 };

@@ -57,6 +57,22 @@ export const CALL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   listCalls: { response: page(liveCall) },
   getCall: { params: { id: EXAMPLE_IDS.call }, response: { ...liveCall, endedAt: null, endReason: null, historyId: null } },
   deleteHistory: { params: { id: EXAMPLE_IDS.call } },
+  getHistoryEvents: {
+    params: { id: EXAMPLE_IDS.call },
+    response: {
+      callId: EXAMPLE_IDS.call,
+      data: [
+        { atMs: 180, type: 'vendor_connected', stage: 'tts', vendor: 'elevenlabs' },
+        { atMs: 210, type: 'vendor_connected', stage: 'stt', vendor: 'deepgram' },
+        { atMs: 6420, type: 'turn', sttMs: 310.2, llmFirstTokenMs: 402.5, llmFirstPhraseMs: 88.1, ttsFirstByteMs: 121.7, overheadMs: 9.4 },
+        { atMs: 9050, type: 'tool_call', name: 'lookup_appointment', status: 'ok', durationMs: 640 },
+        { atMs: 14100, type: 'interruption' },
+        { atMs: 95000, type: 'ended', reason: 'customer_hangup' },
+      ],
+      truncated: false,
+      limit: 500,
+    },
+  },
   getRecordingUrl: {
     params: { id: EXAMPLE_IDS.call },
     response: {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { catalogueList, listNeedsNoKey } from './catalog-lists.js';
 
 /**
  * The stand-ins' account books. A real vendor accepts the key of every account it issued, not one key: the
@@ -116,6 +117,11 @@ const KEY_CHECKS: Record<Exclude<StandinVendor, 'speechmatics'>, { method: strin
 export function answerKeyCheck(vendor: Exclude<StandinVendor, 'speechmatics'>, req: IncomingMessage): KeyCheckAnswer | undefined {
   const check = KEY_CHECKS[vendor];
   const url = new URL(req.url ?? '/', 'http://standin');
+  // The vendor's list endpoints (models, voices: catalog-lists.ts), behind the same key as its key check.
+  const list = req.method === 'GET' ? catalogueList(vendor, url) : undefined;
+  if (list !== undefined) {
+    return listNeedsNoKey(vendor, url) || standinAccountHolds(vendor, check.key(req, url)) ? { status: 200, body: list } : check.refused;
+  }
   if (req.method !== check.method || !check.path.test(url.pathname)) return undefined;
   return standinAccountHolds(vendor, check.key(req, url)) ? { status: check.method === 'POST' ? 201 : 200, body: check.ok } : check.refused;
 }

@@ -85,8 +85,55 @@ export const CARTESIA_VOICES = [
 /** A dated snapshot suffix: `-2024-08-06` (OpenAI, Cartesia), `-20251001` (Anthropic), `-001` (Gemini). */
 const SNAPSHOT = /-(\d{4}-\d{2}-\d{2}|\d{8}|\d{3})$/;
 
-/** Whether `name` is in `list`, directly or as a dated snapshot of a listed name. */
+/** Names withdrawn from every stand-in's catalogue ({@link withdrawStandinEntry}). */
+const withdrawn = new Set<string>();
+
+/**
+ * Withdraws a voice or model from the stand-ins, as a vendor retires a voice or an account deletes one: from
+ * then on its list endpoints leave it out and its sockets refuse it as unknown. For tests of what happens
+ * to an agent saved with a voice that later disappears; {@link restoreStandinEntries} undoes it.
+ */
+export function withdrawStandinEntry(name: string): void {
+  withdrawn.add(name);
+}
+
+export function restoreStandinEntries(): void {
+  withdrawn.clear();
+}
+
+/** Whether `name` is in `list` (and not withdrawn), directly or as a dated snapshot of a listed name. */
 export function isKnown(list: readonly string[], name: unknown): boolean {
-  if (typeof name !== 'string') return false;
+  if (typeof name !== 'string' || withdrawn.has(name)) return false;
   return list.includes(name) || list.includes(name.replace(SNAPSHOT, ''));
 }
+
+/** The names of `list` the stand-ins still serve. */
+export const served = (list: readonly string[]): string[] => list.filter((name) => !withdrawn.has(name));
+
+/**
+ * What the stand-ins' voice lists say of each voice (ElevenLabs `labels`, Cartesia `gender`/`language`):
+ * the vendors' own descriptions of these premade voices.
+ */
+export const VOICE_DETAILS: Readonly<Record<string, { readonly name: string; readonly gender: 'female' | 'male'; readonly language: string }>> = {
+  '21m00Tcm4TlvDq8ikWAM': { name: 'Rachel', gender: 'female', language: 'en' },
+  EXAVITQu4vr4xnSDxMaL: { name: 'Sarah', gender: 'female', language: 'en' },
+  pNInz6obpgDQGcFmaJgB: { name: 'Adam', gender: 'male', language: 'en' },
+  JBFqnCBsd6RMkjVDRZzb: { name: 'George', gender: 'male', language: 'en' },
+  Xb7hH8MSUJpSbSDYk0k2: { name: 'Alice', gender: 'female', language: 'en' },
+  cgSgspJ2msm6clMCkdW9: { name: 'Jessica', gender: 'female', language: 'en' },
+  nPczCjzI2devNBz1zQrb: { name: 'Brian', gender: 'male', language: 'en' },
+  onwK4e9ZLuTAKqWW03F9: { name: 'Daniel', gender: 'male', language: 'en' },
+  pFZP5JQG7iQjIQuC4Bku: { name: 'Lily', gender: 'female', language: 'en' },
+  TX3LPaxmHKxFdv7VOQHJ: { name: 'Liam', gender: 'male', language: 'en' },
+  iP95p4xoKVk53GoZ742B: { name: 'Chris', gender: 'male', language: 'en' },
+  cjVigY5qzO86Huf0OWal: { name: 'Eric', gender: 'male', language: 'en' },
+  FGY2WhTYpPnrIDTdsKH5: { name: 'Laura', gender: 'female', language: 'en' },
+  XrExE9yKIg1WjnnlVkGX: { name: 'Matilda', gender: 'female', language: 'en' },
+  'a0e99841-438c-4a64-b679-ae501e7d6091': { name: 'Barbershop Man', gender: 'male', language: 'en' },
+  '694f9389-aac1-45b6-b726-9d9369183238': { name: 'Sarah', gender: 'female', language: 'en' },
+  '79a125e8-cd45-4c13-8a67-188112f4dd22': { name: 'British Lady', gender: 'female', language: 'en' },
+  '156fb8d2-335b-4950-9cb3-a2d33befec77': { name: 'Helpful Woman', gender: 'female', language: 'en' },
+  'bf0a246a-8642-498a-9950-80c35e9276b5': { name: 'Sophie', gender: 'female', language: 'en' },
+  'f786b574-daa5-4673-aa0c-cbe3e8534c02': { name: 'Katie', gender: 'female', language: 'en' },
+  'e07c00bc-4134-4eae-9ea4-1a55fb45746b': { name: 'Brooke', gender: 'female', language: 'en' },
+};

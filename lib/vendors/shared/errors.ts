@@ -1,3 +1,5 @@
+import type { FailureKind } from '../../domain/call-end.js';
+
 /** What a secret becomes in a vendor error's text. */
 export const REDACTED = '[redacted]';
 
@@ -74,13 +76,17 @@ export class VendorError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly status?: number,
-    options?: { cause?: unknown; retryAfterMs?: number },
+    options?: { cause?: unknown; retryAfterMs?: number; code?: string },
   ) {
     redactCauses(options?.cause);
     super(redactSecrets(`${vendor}: ${message}`), options);
     this.name = 'VendorError';
     this.retryAfterMs = options?.retryAfterMs;
+    this.code = options?.code;
   }
+
+  /** The vendor's own error code when it sent one (`voice_not_found`, `invalid_api_key`, `INVALID_AUTH`). */
+  readonly code: string | undefined;
 
   /** How long the vendor asked us to wait before trying again (its `Retry-After`), when it said. */
   readonly retryAfterMs: number | undefined;
@@ -103,4 +109,104 @@ export function retryAfterMs(headers: { get(name: string): string | null } | und
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1_000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The vendor's error code in an error body it answered, whichever of the vendors' shapes it has: ElevenLabs
+ * `{detail: {status}}`, OpenAI and Google `{error: {code | status}}`, Anthropic `{error: {type}}`, Deepgram
+ * `{err_code}`, Cartesia `{title}` or `{error}` (a string). Undefined when the text is not such a body.
+ */
+export function codeFromBody(text: string): string | undefined {
+  const start = text.indexOf('{');
+  if (start < 0) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text.slice(start));
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as Record<string, unknown>;
+  const nested = (o: unknown, ...names: string[]) => {
+    if (typeof o !== 'object' || o === null) return undefined;
+    for (const n of names) {
+      const v = (o as Record<string, unknown>)[n];
+      if (typeof v === 'string' && v) return v;
+    }
+    return undefined;
+  };
+  const code = nested(b.detail, 'status', 'code') ?? nested(b.error, 'code', 'status', 'type') ?? nested(b, 'err_code', 'error_code', 'code', 'title', 'error');
+  // A code is a short identifier; anything else is prose.
+  return code && /^[A-Za-z0-9_.-]{1,60}$/.test(code) ? code : undefined;
+}
+
+/** The vendor's code behind an error: its own, the SDK error's it wraps, or one in the body it quoted. */
+export function vendorCodeOf(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  for (let e = error, depth = 0; e instanceof Error && !seen.has(e) && depth < 8; e = e.cause, depth += 1) {
+    seen.add(e);
+    if (e instanceof VendorError && e.code) return e.code;
+    const own = (e as { code?: unknown }).code;
+    if (typeof own === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{1,59}$/.test(own) && !/^(ERR_|UND_ERR)/.test(own) && !/^E[A-Z]+$/.test(own)) return own;
+    const inner = (e as { error?: { error?: { type?: unknown }; type?: unknown } }).error;
+    const type = inner?.error?.type ?? inner?.type;
+    if (typeof type === 'string' && type) return type;
+    const quoted = codeFromBody(e.message);
+    if (quoted) return quoted;
+  }
+  return undefined;
+}
+
+/**
+ * How a vendor failed: its key was refused (401, 403, or a code saying so), it throttled us (429), what we
+ * named does not exist there (404, or a `…not_found` code: an unknown voice or model), or anything else
+ * (timeouts, 5xx, sockets that dropped), which is the vendor being unavailable.
+ */
+export function failureKind(error: unknown): FailureKind {
+  const status = error instanceof VendorError ? error.status : undefined;
+  const code = (vendorCodeOf(error) ?? '').toLowerCase();
+  const message = error instanceof Error ? error.message.toLowerCase() : '';
+  // Google answers a bad key with 400 INVALID_ARGUMENT "API key not valid".
+  if (status === 401 || status === 403 || /auth|api_key|unauthori[sz]ed|permission|forbidden/.test(code) || /api key not valid|(invalid|incorrect) api key/.test(message)) return 'auth';
+  if (status === 429 || /rate_limit|too_many|quota/.test(code)) return 'rate_limited';
+  if (status === 404 || /not_found/.test(code) || /\b(voice|model)\b[^.]*\bnot found\b|does not exist/.test(message)) return 'not_found';
+  return 'unavailable';
+}
+
+/** The human sentence in a vendor's error body (`detail.message`, `error.message`, `err_msg`, `message`). */
+function sentenceFromBody(text: string): string | undefined {
+  const start = text.indexOf('{');
+  if (start < 0) return undefined;
+  try {
+    const b = JSON.parse(text.slice(start)) as Record<string, unknown>;
+    const pick = (o: unknown, n: string) => (typeof o === 'object' && o !== null && typeof (o as Record<string, unknown>)[n] === 'string' ? ((o as Record<string, unknown>)[n] as string) : undefined);
+    return pick(b.detail, 'message') ?? pick(b.error, 'message') ?? pick(b, 'err_msg') ?? pick(b, 'message') ?? (typeof b.error === 'string' ? b.error : undefined);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A vendor failure as a user may see it: which vendor, its code, a short message, and its kind. */
+export interface VendorFailure {
+  readonly vendor: string;
+  readonly code: string | null;
+  readonly message: string;
+  readonly kind: FailureKind;
+}
+
+/**
+ * Describes a failure for a history record, a webhook and the dashboard. The message is the vendor's own
+ * sentence when its body had one, else the error's text; either way scrubbed of anything key-shaped (the
+ * VendorError's own scrubbing, again here for errors that are not one) and of each of `secrets` (the keys
+ * the call used, whatever their shape: {@link redactValue}).
+ */
+export function describeVendorFailure(error: unknown, secrets: readonly (string | undefined)[] = [], fallbackVendor = 'platform'): VendorFailure {
+  const vendor = error instanceof VendorError ? error.vendor : fallbackVendor;
+  const raw = error instanceof Error ? error : new Error(String(error));
+  const sentence = sentenceFromBody(raw.message);
+  const status = error instanceof VendorError ? error.status : undefined;
+  const text = sentence ? `${vendor}${status ? ` answered HTTP ${status}` : ''}: ${sentence}` : raw.message;
+  const scrubbed = new Error(redactSecrets(text));
+  for (const secret of secrets) redactValue(scrubbed, secret);
+  return { vendor, code: vendorCodeOf(error) ?? null, message: scrubbed.message, kind: failureKind(error) };
 }

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { VendorError, isRetryableStatus } from '../shared/errors.js';
+import { VendorError, codeFromBody, isRetryableStatus } from '../shared/errors.js';
 import { isRetryableClose } from './base.js';
 
 /**
@@ -44,6 +44,7 @@ export function openWebSocket(
               `handshake refused with HTTP ${status}${detail ? `: ${detail}` : ''}`,
               isRetryableStatus(status),
               status,
+              { code: codeFromBody(detail) },
             ),
           ),
         );

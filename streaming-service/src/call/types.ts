@@ -17,6 +17,8 @@ import type { HttpToolOptions } from '../tools/http.js';
 import type { TurnLatency } from './latency.js';
 import { DEFAULT_LANGUAGE } from '../../../lib/domain/language-support.js';
 import { PHRASES } from './phrases.js';
+import type { CallFailure } from '../../../lib/domain/call-timeline.js';
+import type { TimelineSnapshot } from '../session/timeline.js';
 
 /*
  * The types a call is set up with and ends as, shared by the session, text chats, the transports and
@@ -65,6 +67,8 @@ export interface SessionServices {
   readonly httpTools: Partial<HttpToolOptions>;
   /** Adds the other party's number to the workspace's do-not-call list (the `opt_out` tool); phone calls only. */
   readonly optOut?: () => Promise<void>;
+  /** The keys this call's vendors use: scrubbed from every error message the call keeps (callError, events). */
+  readonly knownSecrets?: readonly (string | undefined)[];
   /** Told when the provider accepted a transfer (the platform announces `call.transfer`). */
   readonly onTransfer?: (to: string) => void;
 }
@@ -103,7 +107,7 @@ export interface SessionOptions {
   readonly goodbyePhrase: string;
   /** Said when the model fails on a turn, so the caller is asked to repeat instead of being hung up on. */
   readonly apologyPhrase: string;
-  /** Said before the call ends as `error` (the recognizer or the model stayed down). */
+  /** Said before the call ends for a failure (the recognizer or the model stayed down). */
   readonly failurePhrase: string;
   /** Level (16-bit RMS) above which caller audio counts as voice, for the STT latency figure. */
   readonly voiceRms: number;
@@ -153,4 +157,8 @@ export interface CallOutcome {
   readonly llmUsage: { inputTokens: number; outputTokens: number };
   /** The last transfer tried, with its outcome. */
   readonly transfer?: CallTransfer;
+  /** The vendor failure that ended the call, when one did (the record's `callError`). */
+  readonly failure?: CallFailure;
+  /** The call's event timeline (GET /api/history/{id}/events). */
+  readonly events?: TimelineSnapshot;
 }

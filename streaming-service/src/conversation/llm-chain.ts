@@ -27,6 +27,8 @@ export class LlmChain {
     private readonly fallbacks: readonly LlmChoice[] = [],
     /** The conversation's logger (its call or chat id on every line). */
     private readonly log: Logger = loggerWith({}),
+    /** Told when a failed model hands the turn to the next one (the call's timeline). */
+    private readonly onFallback?: (error: unknown, to: string) => void,
   ) {}
 
   /**
@@ -61,6 +63,7 @@ export class LlmChain {
           model: choice.model,
           ...describeError(error),
         });
+        if (!retry) this.onFallback?.(error, choices[order[step]!]!.provider.id);
       }
     }
   }

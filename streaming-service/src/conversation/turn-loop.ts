@@ -31,12 +31,14 @@ export interface TurnHost {
   readonly toolCache: ToolCallCache;
   readonly services: { loadTool(id: string): Promise<Tool>; readonly httpTools: Partial<HttpToolOptions> };
   readonly options: { readonly toolTimeoutMs?: number };
+  /** Told of each tool call run: its name, whether it answered or failed, how long it took (the call's timeline). */
+  readonly onToolCall?: (name: string, status: 'ok' | 'error', durationMs: number) => void;
   /** The messages for the next LLM request (the conversation so far, this turn's rounds included). */
   messages(): LlmMessage[];
 }
 
 /** A conversation's host as it starts: its model chain and tools, no tokens used, no tool run yet. */
-export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages'>): TurnHost {
+export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages' | 'onToolCall'>): TurnHost {
   return { ...parts, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache() };
 }
 
@@ -95,6 +97,8 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
         if (host.executedToolCalls.has(call.id)) return;
         host.executedToolCalls.add(call.id);
         const action = host.tools.byName.get(call.name);
+        const startedAt = performance.now();
+        let failed = !action;
         let content: string;
         if (!action) {
           content = JSON.stringify({ error: `no tool named ${call.name}` });
@@ -107,8 +111,14 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
           content = await host.toolCache
             .run(call.name, call.arguments, execute)
             .then(
-              (outcome) => outcome.content,
-              () => JSON.stringify({ error: 'the tool failed; the request may not have been sent' }),
+              (outcome) => {
+                if (!outcome.ok) failed = true;
+                return outcome.content;
+              },
+              () => {
+                failed = true;
+                return JSON.stringify({ error: 'the tool failed; the request may not have been sent' });
+              },
             );
         } else {
           const out = await channel.builtIn(action, call, r, round);
@@ -116,6 +126,7 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
           if (out.stop) stop = true;
         }
         r.results.set(call.id, { name: call.name === END_CALL_TOOL ? END_CALL_TOOL : call.name, content });
+        host.onToolCall?.(call.name, failed ? 'error' : 'ok', Math.round(performance.now() - startedAt));
       }),
     );
   } finally {

@@ -82,6 +82,8 @@ export async function measureCall(outcome: CallOutcome, onWorkspaceKeys: readonl
     turnLatencies: outcome.latencies.map(turnFigures),
     llmUsage: { ...outcome.llmUsage },
     ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
+    ...(outcome.failure ? { callError: outcome.failure.error } : {}),
+    ...(outcome.events ? { events: outcome.events } : {}),
     onWorkspaceKeys,
     ...(setup.contact ? { contact: { name: setup.contact.contactName, phoneNumber: setup.contact.phoneNumber } } : {}),
   };

@@ -44,6 +44,21 @@ const LEAD_TOLERANCE_MS = 1e-6;
 /** An item that left for Twilio and, by our estimate, may not have finished playing. */
 type InFlight = { readonly item: Item; readonly playAtMs: number };
 
+/** What the agent's audio does besides playing: kept for the recording (when there is one), and `onSent`. */
+export function recordedOut(
+  recorder: { addAgent(audio: Uint8Array, atMs: number): void; cutAgent(atMs: number): void } | undefined,
+  startMs: number,
+  onSent: (handleId: string, sentAt: number) => void,
+): AudioOutEvents {
+  return {
+    onAudioSent: (handleId, audio, sentAt, playAt) => {
+      recorder?.addAgent(audio, playAt - startMs);
+      onSent(handleId, sentAt);
+    },
+    onCleared: (atMs) => recorder?.cutAgent(atMs - startMs),
+  };
+}
+
 export class AudioOut {
   private queue: Item[] = [];
   private playEndMs = 0;

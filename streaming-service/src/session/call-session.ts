@@ -1,4 +1,4 @@
-import { GREETING_DEFAULTS } from '../../../lib/domain/agent.js';
+import { VENDOR_FAILURE_REASONS } from '../../../lib/domain/call-end.js';
 import { loggerWith, type Logger } from '../../../lib/observability/log.js';
 import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
@@ -13,13 +13,13 @@ import { END_REASONS, FrameQueue, sttEventToFrame, type EndCause, type Frame } f
 import { buildCallTools } from '../tools/registry.js';
 import type { MediaTransport } from '../transport/port.js';
 import type { CallControl, ShortcutContext } from './action-context.js';
-import { AudioOut } from './audio-out.js';
+import { AudioOut, recordedOut } from './audio-out.js';
 import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
 import { Keypad } from './dtmf.js';
 import { endOfTurnWaitMs, turnTakingSettings, type TurnTakingSettings } from './end-of-turn.js';
 import { CallerFloor } from './floor.js';
 import { FailurePolicy } from './failure.js';
-import { Greeting } from './greeting.js';
+import { greetingOf, type Greeting } from './greeting.js';
 import { HeldTurn } from './held-turn.js';
 import { interruptionSettings } from './interruption.js';
 import { CallLanguage, promptWithLanguage, silenceIn } from './language.js';
@@ -36,9 +36,10 @@ import { hangUpCall } from './transfer.js';
 import { callerSummary, Transfers } from './transfers.js';
 import { TtsLink } from './tts-link.js';
 import { TurnDetector } from './turn-detector.js';
+import { CallTimeline } from './timeline.js';
 
 /** Ends the call at the provider too: nobody hung up there, and the socket alone may leave a next verb to run. */
-const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'error']);
+const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'error', ...VENDOR_FAILURE_REASONS]);
 
 /**
  * One phone call: the orchestrator. It owns the frame loop, the state machine, the current speech handle,
@@ -86,6 +87,8 @@ export class CallSession {
   private handles = 0;
   private lastVoicedAtMs = 0;
   private readonly startMs = performance.now();
+  /** What happened in the call, for GET /api/history/{id}/events (timeline.ts). */
+  readonly timeline: CallTimeline;
   private limit: CallLimitTimers | undefined;
   private endCause: EndCause | undefined;
 
@@ -100,32 +103,23 @@ export class CallSession {
     const o = (this.options = language.withLines({ ...DEFAULT_SESSION_OPTIONS, ...options }, options));
     this.notices = new Notices(transport, () => this.endCause !== undefined);
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
+    this.timeline = new CallTimeline(this.startMs, services.knownSecrets);
     const prompt = callText(setup, agent.system_prompt);
     this.conversation = new Conversation(() => promptWithLanguage(prompt, language));
-    this.greeting = new Greeting(
-      agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode,
-      callText(setup, agent.first_message).trim(),
-      agent.first_message_interruptible ?? GREETING_DEFAULTS.first_message_interruptible,
-    );
+    this.greeting = greetingOf(agent, callText(setup, agent.first_message));
     this.turnHost = newTurnHost({
-      llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log),
+      llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log, (e, to) => this.timeline.fallback('llm', e, to)),
       tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined }),
       services,
       options: o,
       messages: () => this.conversation.messages(),
+      onToolCall: (name, status, durationMs) => this.timeline.note({ type: 'tool_call', name, status, durationMs }),
     });
     this.recorder = new CallRecorder(Math.ceil(o.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
-    const recording = agent.recording_enabled;
-    this.out = new AudioOut(transport, {
-      onAudioSent: (handleId, audio, sentAt, playAt) => {
-        if (recording) this.recorder.addAgent(audio, playAt - this.startMs);
-        if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
-      },
-      onCleared: (atMs) => {
-        if (recording) this.recorder.cutAgent(atMs - this.startMs);
-      },
-    });
+    this.out = new AudioOut(transport, recordedOut(agent.recording_enabled ? this.recorder : undefined, this.startMs, (handleId, sentAt) => {
+      if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
+    }));
     this.turnTaking = turnTakingSettings(agent.turn_taking, language.continuationWords);
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
     this.floor = new CallerFloor(interruptionSettings(agent.interruption, language), transport.format.sampleRate as 8_000 | 16_000, {
@@ -157,7 +151,7 @@ export class CallSession {
       isEnded: () => this.endCause !== undefined,
     };
     this.quiet = new QuietLine(new SilenceWatch(silenceIn(silenceSettings(agent.silence), agent.silence?.reprompt_message, language), o.silenceTimeoutMs), control, o.silenceTimeoutMs);
-    this.failures = new FailurePolicy(control, o);
+    this.failures = new FailurePolicy(control, o, this.timeline);
     const { telephony, onTransfer } = services;
     this.transfers = new Transfers({ ...control, telephony, onTransfer, callSid: setup.callSid, summary: () => callerSummary(setup, this.conversation) });
     this.actions = {
@@ -185,10 +179,10 @@ export class CallSession {
     const onSttDown = (error: unknown) => {
       if (!this.state.isEnding) this.failures.fail('stt', error);
     };
-    this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink);
+    this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink, this.timeline);
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
-    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], { format: transport.format, language: language.multi ? undefined : language.current }, this.log, () => this.state.isEnding);
+    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], { format: transport.format, language: language.multi ? undefined : language.current }, this.log, () => this.state.isEnding, this.timeline);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
@@ -391,7 +385,10 @@ export class CallSession {
     await Promise.allSettled([this.stt.close(), this.tts.close()]);
     const { conversation, recorder, latencies } = this;
     const transfer = this.transfers.last;
-    const ended = { setup: this.setup, reason: END_REASONS[cause], endedAt: Date.now(), transcript: conversation.transcript(), conversation, recorder, latencies };
+    const reason = END_REASONS[cause];
+    const events = this.timeline.finish({ latencies, interruptions: this.interruptions, transfer, reason });
+    const failure = this.failures.failure?.reason === reason ? { failure: this.failures.failure } : {};
+    const ended = { setup: this.setup, reason, endedAt: Date.now(), transcript: conversation.transcript(), conversation, recorder, latencies, events, ...failure };
     this.resolveEnded({ ...ended, llmUsage: this.turnHost.llmUsage, ...(transfer ? { transfer } : {}) });
   }
 }

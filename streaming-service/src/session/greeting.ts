@@ -1,4 +1,4 @@
-import type { FirstMessageMode } from '../../../lib/domain/agent.js';
+import { GREETING_DEFAULTS, type Agent, type FirstMessageMode } from '../../../lib/domain/agent.js';
 import type { SpeechHandle } from './speech-handle.js';
 
 /**
@@ -7,6 +7,11 @@ import type { SpeechHandle } from './speech-handle.js';
  * `first_message_interruptible`, a greeting the caller cannot cut: words said over it are held and answered
  * once it has played.
  */
+/** The agent's greeting settings (their defaults for agents stored before them), `text` its first message filled. */
+export function greetingOf(agent: Pick<Agent, 'first_message_mode' | 'first_message_interruptible'>, text: string): Greeting {
+  return new Greeting(agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode, text.trim(), agent.first_message_interruptible ?? GREETING_DEFAULTS.first_message_interruptible);
+}
+
 export class Greeting {
   /** `wait_for_caller`: the first message, said as the answer to the caller's first turn. */
   private opener: string | undefined;

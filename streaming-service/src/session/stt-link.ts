@@ -3,6 +3,7 @@ import { describeError, loggerWith, type Logger } from '../../../lib/observabili
 import { concatBytes, decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
 import type { SttEvent, SttOptions, SttProvider, SttStream } from '../../../lib/vendors/stt/port.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';
+import type { CallTimeline } from './timeline.js';
 
 /**
  * The call's transcription stream, kept alive across vendor failures. A socket that drops or errors is
@@ -123,6 +124,8 @@ export class SttLink {
     /** The call's logger (its id and workspace on every line). */
     private readonly log: Logger = loggerWith({}),
     options: Partial<SttLinkOptions> = {},
+    /** The call's timeline: connects and fallbacks are noted there. */
+    private readonly timeline?: CallTimeline,
   ) {
     this.options = { ...DEFAULT_STT_LINK, ...options };
     const perMs = bytesPerMs(sttOptions.format ?? PHONE_AUDIO);
@@ -142,6 +145,7 @@ export class SttLink {
       try {
         const stream = await this.providers[this.providerIndex]!.connect(this.sttOptions);
         connected = true;
+        this.timeline?.note({ type: 'vendor_connected', stage: 'stt', vendor: this.providers[this.providerIndex]!.id });
         if (this.closed) {
           await stream.close();
           return;
@@ -171,16 +175,23 @@ export class SttLink {
         const refusedForGood = !connected && error instanceof VendorError && !error.retryable;
         let wait = refusedForGood ? undefined : this.options.backoffMs[attempt];
         if (wait === undefined) {
-          if (!this.nextProvider(error)) return this.onFatal(error);
+          if (!this.nextProvider(error)) return this.onFatal(this.asVendorError(error));
           attempt = 0;
           wait = 0;
         }
         attempt += 1;
         this.reconnects += 1;
         this.log.log('warn', 'stt stream lost; reconnecting', { attempt, ...describeError(error) });
+        this.timeline?.vendorError('stt', this.asVendorError(error), false);
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
     }
+  }
+
+  /** A failure as the vendor in use's (a stream that just ended is one too), so what is shown names it. */
+  private asVendorError(error: unknown): VendorError {
+    if (error instanceof VendorError) return error;
+    return new VendorError(this.providers[this.providerIndex]!.id, error instanceof Error ? error.message : String(error), true, undefined, { cause: error });
   }
 
   /** Moves to the next fallback transcriber after the current one stayed down; false when none is left. */
@@ -189,6 +200,7 @@ export class SttLink {
     const from = this.providers[this.providerIndex]!.id;
     this.providerIndex += 1;
     this.log.log('warn', 'stt vendor down; switching to the fallback transcriber', { from, to: this.providers[this.providerIndex]!.id, ...describeError(error) });
+    this.timeline?.fallback('stt', error instanceof VendorError ? error : new VendorError(from, error instanceof Error ? error.message : String(error), true), this.providers[this.providerIndex]!.id);
     return true;
   }
 

@@ -1,6 +1,8 @@
 import { describeError, type Logger } from '../../../lib/observability/log.js';
 import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
 import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+import { VendorError } from '../../../lib/vendors/shared/errors.js';
+import type { CallTimeline } from './timeline.js';
 
 /** One voice a call can speak in: a vendor and the voice it is asked for. */
 export interface Voice {
@@ -20,6 +22,8 @@ export class TtsLink {
   private current: Promise<TtsSession>;
   /** How many of the fallbacks were taken, by a refusal or by a failure. */
   private used = 0;
+  /** The vendor of the session that last opened (the one a mid-call failure is about). */
+  private inUse: string;
   /** The last replacement: asked again for the same failed session, the same answer. */
   private replaced: { from: TtsSession; to: Promise<TtsSession | undefined> } | undefined;
 
@@ -31,7 +35,10 @@ export class TtsLink {
     private readonly log: Logger,
     /** The call is ending: no new voice is opened for it. */
     private readonly isOver: () => boolean,
+    /** The call's timeline: connects and fallbacks are noted there. */
+    private readonly timeline?: CallTimeline,
   ) {
+    this.inUse = voice.provider.id;
     this.current = this.open(voice);
   }
 
@@ -47,6 +54,7 @@ export class TtsLink {
     if (!next || this.isOver()) return Promise.resolve(undefined);
     this.used += 1;
     this.log.log('warn', 'tts vendor down; switching to the fallback voice', { provider: next.provider.id });
+    this.timeline?.fallback('tts', new VendorError(this.inUse, 'the voice stopped answering mid-call', true), next.provider.id);
     this.current = this.open(next);
     void failed.close().catch(() => undefined);
     this.replaced = { from: failed, to: this.current.catch(() => undefined) };
@@ -58,11 +66,17 @@ export class TtsLink {
   }
 
   private open(voice: Voice): Promise<TtsSession> {
-    const session = voice.provider.connect({ voiceId: voice.voiceId, ...this.speech }).catch((error: unknown) => {
+    const connected = voice.provider.connect({ voiceId: voice.voiceId, ...this.speech });
+    connected.then(() => {
+      this.inUse = voice.provider.id;
+      this.timeline?.note({ type: 'vendor_connected', stage: 'tts', vendor: voice.provider.id });
+    }, () => undefined);
+    const session = connected.catch((error: unknown) => {
       const next = this.fallbacks[this.used];
       if (!next || this.isOver()) throw error;
       this.used += 1;
       this.log.log('warn', 'tts voice refused; switching to the fallback voice', { provider: next.provider.id, ...describeError(error) });
+      this.timeline?.fallback('tts', error, next.provider.id);
       return this.open(next);
     });
     // A refusal is reported to whoever speaks next (speakerFor), not as an unhandled rejection.

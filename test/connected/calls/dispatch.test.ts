@@ -55,7 +55,7 @@ describe('dispatchCall', () => {
     expect(await findCall(p.deps.db, c.workspaceId, c.callId)).toMatchObject({ status: 'dialing', providerCallSid: `CA${'1'.repeat(32)}` });
   });
 
-  it('a provider refusal is retried; the last receive ends the call failed with credits released', async () => {
+  it('a provider refusal is retried; the last receive ends the call telephony_failed with credits released', async () => {
     const c = await newCall();
     const deps = withPort(async () => {
       throw providerError();
@@ -65,9 +65,12 @@ describe('dispatchCall', () => {
     expect(await dispatchCall(deps, c.message, 2)).toBe('retry');
     expect(await dispatchCall(deps, c.message, p.deps.config.DISPATCH_MAX_RECEIVE_COUNT)).toBe('retry');
     expect(deps.placed).toHaveLength(3);
-    expect(await findCall(p.deps.db, c.workspaceId, c.callId)).toMatchObject({ status: 'failed', endReason: 'failed', cost: 0 });
+    expect(await findCall(p.deps.db, c.workspaceId, c.callId)).toMatchObject({ status: 'failed', endReason: 'telephony_failed', cost: 0 });
     expect(await readBalance(p.deps.db, c.workspaceId)).toBe(100);
-    expect(await getHistoryRecord(p.deps.db, c.workspaceId, c.callId)).toMatchObject({ callEndReason: 'failed', callCost: 0 });
+    // The record says who refused: the provider, its code, its sentence, at second 0 (never connected).
+    const record = await getHistoryRecord(p.deps.db, c.workspaceId, c.callId);
+    expect(record).toMatchObject({ callEndReason: 'telephony_failed', callCost: 0, callError: { stage: 'telephony', vendor: 'twilio', atSecond: 0 } });
+    expect(record.callError!.message.length).toBeGreaterThan(0);
     // A redrive from the dead letters later finds the call ended and does nothing.
     expect(await dispatchCall(deps, c.message, 1)).toBe('done');
     expect(deps.placed).toHaveLength(3);

@@ -79,7 +79,7 @@ export const VOICES: Record<string, readonly Voice[]> = {
   ],
   elevenlabs: [
     { id: '21m00Tcm4TlvDq8ikWAM', name: 'Rachel', description: 'Calm, young · American English, feminine' },
-    { id: 'EXAVITQu4vr4xnAGTGah', name: 'Sarah', description: 'Soft, reassuring · American English, feminine' },
+    { id: 'EXAVITQu4vr4xnSDxMaL', name: 'Sarah', description: 'Soft, reassuring · American English, feminine' },
     { id: 'pNInz6obpgDQGcFmaJgB', name: 'Adam', description: 'Deep, narrative · American English, masculine' },
     { id: 'JBFqnCBsd6RMkjVDRZzb', name: 'George', description: 'Warm, mature · British English, masculine' },
   ],

@@ -2,8 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Schemas } from '../api.js';
-import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, chosen, defaultModel, defaultVoice, voicesFor, withCurrent } from '../catalog.js';
+import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, chosen, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
 import { LanguagePicker } from './language-picker.js';
+import { VoicePicker } from './voice-picker.js';
 import { PromptEditor } from '../prompt-editor.js';
 import { TalkToAgent } from './talk-panel.js';
 import { VersionsCard } from './agent-versions.js';
@@ -113,35 +114,6 @@ function useContactFields() {
     },
     staleTime: 60_000,
   });
-}
-
-function VoicePicker({ provider, language, value, onChange }: { provider: string; language: string; value: string; onChange: (id: string) => void }) {
-  const voices = voicesFor(provider, language);
-  const custom = value && !voices.some((v) => v.id === value);
-  return (
-    <fieldset className="voices">
-      <legend>Voice</legend>
-      {voices.length === 0 ? <p className="hint">None of this provider’s voices here speaks the chosen language.</p> : null}
-      <div className="voice-grid">
-        {voices.map((v) => (
-          <label key={v.id} className={`voice${v.id === value ? ' selected' : ''}`}>
-            <input type="radio" name="voice" value={v.id} checked={v.id === value} onChange={() => onChange(v.id)} />
-            <span className="voice-name">{v.name}</span>
-            <span className="voice-desc">{v.description}</span>
-          </label>
-        ))}
-        {custom ? (
-          <label className="voice selected">
-            <input type="radio" name="voice" value={value} checked readOnly />
-            <span className="voice-name">Custom voice</span>
-            <span className="voice-desc">
-              <code>{value}</code>
-            </span>
-          </label>
-        ) : null}
-      </div>
-    </fieldset>
-  );
 }
 
 /**

@@ -7,6 +7,7 @@ import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
 import { call } from '../session.js';
 import { LIVE_REFRESH_MS, liveState, useCall, useLiveCalls } from '../live.js';
 import { CallData } from './call-data.js';
+import { CallFailure, CallTimeline } from './call-timeline.js';
 import { LiveCalls } from './history-live.js';
 import { StandInsNotice } from '../stand-ins.js';
 import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Pager, QueryView, Select, TextField, formatCredits, formatDate, formatDuration, useDebounced } from '../ui.js';
@@ -28,6 +29,15 @@ const END_REASONS: Record<HistoryRecord['callEndReason'], string> = {
   link_expired: 'Meeting link expired',
   not_joined: 'Not joined yet',
   do_not_call: 'Not placed: on the do-not-call list',
+  tts_voice_not_found: 'Failed: voice not found',
+  tts_auth_failed: 'Failed: voice vendor refused the key',
+  tts_unavailable: 'Failed: voice vendor unavailable',
+  stt_auth_failed: 'Failed: speech recognition refused the key',
+  stt_unavailable: 'Failed: speech recognition unavailable',
+  llm_auth_failed: 'Failed: model vendor refused the key',
+  llm_rate_limited: 'Failed: model vendor rate limit',
+  llm_unavailable: 'Failed: model vendor unavailable',
+  telephony_failed: 'Failed: telephony provider',
   error: 'Error',
 };
 const endReason = (r: HistoryRecord['callEndReason']) => END_REASONS[r] ?? r;
@@ -251,6 +261,7 @@ export function CallPage() {
                 </div>
               ) : null}
             </div>
+            <CallFailure reason={r.callEndReason} error={r.callError} />
             <div className="two-columns">
               <section className="card" aria-labelledby="transcript-heading">
                 <h2 id="transcript-heading">Transcript</h2>
@@ -280,6 +291,7 @@ export function CallPage() {
                 <p>No turn figures: the caller never spoke after a greeting, or the call did not connect.</p>
               )}
             </section>
+            <CallTimeline callId={r._id} />
           </>
         )}
       </QueryView>
