@@ -6,6 +6,7 @@ import { ValidationError } from './errors.js';
 import { TERMINAL_CALL_STATUSES, type CallTransfer, type CostBreakdown, type TerminalCallStatus } from './call.js';
 import { ANSWERED_BY } from './voicemail.js';
 import { CALL_CAPABILITIES } from './provider-key.js';
+import { KnowledgeUseView, type KnowledgeUse } from './knowledge/schema.js';
 
 export { AGENT_TYPES, CALL_END_REASONS, type AgentType, type CallEndReason } from './call-end.js';
 
@@ -45,6 +46,8 @@ export interface HistoryRecord {
   variables?: Record<string, string | number | boolean>;
   /** The agent fields the call overrode (docs/calls.md, "Agent overrides"). */
   agentOverrides?: string[];
+  /** The knowledge-base chunks each answer was given (docs/knowledge.md); absent when none were. */
+  knowledge?: KnowledgeUse[];
 }
 
 const isoDate = z
@@ -126,5 +129,7 @@ export const HistoryView = z
     variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     /** The agent fields this call overrode with `agent_overrides`, by name. */
     agentOverrides: z.array(z.string()).optional(),
+    /** The knowledge-base chunks each answer was given: document, section, page, score (docs/knowledge.md). */
+    knowledge: z.array(KnowledgeUseView).optional(),
   })
   .meta({ id: 'HistoryRecord' });

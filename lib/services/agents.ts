@@ -6,6 +6,7 @@ import { getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents
 import type { Db } from '../store/dynamo.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { existingToolIds } from '../store/tools.js';
+import { existingKnowledgeBaseIds } from '../store/knowledge.js';
 
 /**
  * Every id in `tool_ids` names a tool of the key's workspace, or 400 naming each one that does not: an id
@@ -15,6 +16,14 @@ export async function assertToolsOfWorkspace(db: Db, ws: string, ids: readonly s
   if (!ids || ids.length === 0) return;
   const found = await existingToolIds(db, ws, ids);
   const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [{ field: `tool_ids.${i}`, message: `${id} is not a tool of this workspace` }]));
+  if (missing.length > 0) throw new ValidationError(missing);
+}
+
+/** Every id in `knowledge_base_ids` names a knowledge base of the key's workspace, or 400 naming each one that does not. */
+export async function assertKnowledgeBasesOfWorkspace(db: Db, ws: string, ids: readonly string[] | undefined): Promise<void> {
+  if (!ids || ids.length === 0) return;
+  const found = await existingKnowledgeBaseIds(db, ws, ids);
+  const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [{ field: `knowledge_base_ids.${i}`, message: `${id} is not a knowledge base of this workspace` }]));
   if (missing.length > 0) throw new ValidationError(missing);
 }
 
@@ -30,6 +39,7 @@ export async function createAgent(db: Db, box: SecretBox, ws: string, input: Age
   assertAgentLlm(input, policy);
   if (input.llm_api_key === MASK) throw noKeyToKeep();
   await assertToolsOfWorkspace(db, ws, input.tool_ids);
+  await assertKnowledgeBasesOfWorkspace(db, ws, input.knowledge_base_ids);
   const now = new Date().toISOString();
   const agent: Agent = {
     ...input,
@@ -60,6 +70,7 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   const key = changes.llm_api_key !== undefined && changes.llm_api_key !== MASK ? changes.llm_api_key : leaving && changes.llm_api_key === undefined ? null : current.llm_api_key;
   assertAgentLlm({ llm_provider: provider, llm_base_url: url, llm_api_key: key }, policy);
   await assertToolsOfWorkspace(db, ws, changes.tool_ids);
+  await assertKnowledgeBasesOfWorkspace(db, ws, changes.knowledge_base_ids);
   let voice = changes.tts_voice_id;
   if (changes.tts_provider && !voice && current.tts_provider !== changes.tts_provider) voice = DEFAULT_VOICE[changes.tts_provider];
   const sealedKey = typeof changes.llm_api_key === 'string' && changes.llm_api_key !== MASK ? box.seal(changes.llm_api_key, ws) : key === null && current.llm_api_key ? null : undefined;

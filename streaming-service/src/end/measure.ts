@@ -84,5 +84,6 @@ export async function measureCall(outcome: CallOutcome, onWorkspaceKeys: readonl
     ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
     onWorkspaceKeys,
     ...(setup.contact ? { contact: { name: setup.contact.contactName, phoneNumber: setup.contact.phoneNumber } } : {}),
+    ...(outcome.knowledge?.length ? { knowledge: [...outcome.knowledge] } : {}),
   };
 }

@@ -108,6 +108,7 @@ export class CallSession {
       services,
       options: o,
       messages: () => this.conversation.messages(),
+      knowledge: services.knowledge,
     });
     this.recorder = new CallRecorder(Math.ceil(o.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
@@ -384,6 +385,6 @@ export class CallSession {
     const { conversation, recorder, latencies } = this;
     const transfer = this.transfers.last;
     const ended = { setup: this.setup, reason: END_REASONS[cause], endedAt: Date.now(), transcript: conversation.transcript(), conversation, recorder, latencies };
-    this.resolveEnded({ ...ended, llmUsage: this.turnHost.llmUsage, ...(transfer ? { transfer } : {}) });
+    this.resolveEnded({ ...ended, llmUsage: this.turnHost.llmUsage, knowledge: this.turnHost.knowledgeUsed, ...(transfer ? { transfer } : {}) });
   }
 }
