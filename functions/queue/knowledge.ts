@@ -13,7 +13,7 @@ import { ingestDocument } from '../../lib/services/knowledge-ingest.js';
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const deps = await getDeps();
   setLogLevel(deps.config.LOG_LEVEL);
-  return consumeBatch(event, 'knowledge', IngestMessage, async (message) => {
-    await ingestDocument(deps, message);
+  return consumeBatch(event, 'knowledge', IngestMessage, async (message, record) => {
+    await ingestDocument(deps, message, { receiveCount: Number(record.attributes.ApproximateReceiveCount ?? '1') });
   });
 }

@@ -10,6 +10,7 @@ import { fetchPage, PageRefusedError } from '../outbound/web-page.js';
 import { getKnowledgeBase, getKnowledgeDocument, settleKnowledgeDocument } from '../store/knowledge.js';
 import { documentPrefix, segmentKey, sourceKey } from '../store/knowledge-objects.js';
 import { workspaceProviderKeys } from '../store/provider-keys.js';
+import { KNOWLEDGE_QUEUE_SETTINGS } from '../store/queue.js';
 import { createEmbeddings, type EmbeddingsProvider } from '../vendors/embeddings/openai.js';
 import { VendorError } from '../vendors/shared/errors.js';
 import type { KnowledgeDeps } from './knowledge.js';
@@ -25,6 +26,12 @@ import type { KnowledgeDeps } from './knowledge.js';
 export interface IngestOptions {
   /** The embeddings vendor; the workspace's own OpenAI key is used when it has one. */
   readonly embeddings?: (keys: Awaited<ReturnType<typeof workspaceProviderKeys>>) => EmbeddingsProvider;
+  /**
+   * How often the queue has delivered this message. On its last receive before the dead letters
+   * (KNOWLEDGE_QUEUE_SETTINGS.maxReceiveCount) our own failure ends as the document's `failed` too, so no
+   * document stays `processing` for ever.
+   */
+  readonly receiveCount?: number;
 }
 
 export type IngestOutcome = 'ready' | 'failed' | 'stale';
@@ -57,6 +64,22 @@ export async function ingestDocument(deps: KnowledgeDeps, message: IngestMessage
     log('info', 'knowledge document failed', { workspaceId: ws, knowledgeBaseId: kbId, documentId: id, reason: reason.slice(0, 200) });
     return settled ? 'failed' : 'stale';
   };
+  try {
+    return await ingestRevision(deps, doc, kb.dimensions, fail, options);
+  } catch (error) {
+    if ((options.receiveCount ?? 1) < KNOWLEDGE_QUEUE_SETTINGS.maxReceiveCount) throw error;
+    return fail(`ingestion failed and was given up after its last attempt (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}); re-index the document`);
+  }
+}
+
+async function ingestRevision(
+  deps: KnowledgeDeps,
+  doc: KnowledgeDocument,
+  dimensions: number,
+  fail: (reason: string) => Promise<IngestOutcome>,
+  options: IngestOptions,
+): Promise<IngestOutcome> {
+  const { workspaceId: ws, knowledgeBaseId: kbId, _id: id, revision } = doc;
   let extracted: ExtractedDocument;
   try {
     extracted = await sourceOf(deps, doc);
@@ -79,10 +102,10 @@ export async function ingestDocument(deps: KnowledgeDeps, message: IngestMessage
     const counted = termCounts(c.section ? `${c.section} ${c.text}` : c.text);
     return { id: newId('knowledgeChunk'), text: c.text, ...(c.section ? { section: c.section } : {}), ...(c.page !== undefined ? { page: c.page } : {}), start: c.start, end: c.end, terms: counted.terms, length: counted.length };
   });
-  const flat = new Float32Array(chunks.length * kb.dimensions);
-  vectors.forEach((v, i) => flat.set(v.subarray(0, kb.dimensions), i * kb.dimensions));
+  const flat = new Float32Array(chunks.length * dimensions);
+  vectors.forEach((v, i) => flat.set(v.subarray(0, dimensions), i * dimensions));
   const name = doc.format === 'url' && doc.name === doc.url && extracted.title ? extracted.title.slice(0, 200) : doc.name;
-  const segment = encodeSegment({ version: SEGMENT_VERSION, documentId: id, documentName: name, revision, model: embeddings.model, dimensions: kb.dimensions, chunks: segmentChunks, vectors: flat });
+  const segment = encodeSegment({ version: SEGMENT_VERSION, documentId: id, documentName: name, revision, model: embeddings.model, dimensions, chunks: segmentChunks, vectors: flat });
   await deps.knowledge.put(segmentKey(ws, kbId, id, revision), segment, 'application/octet-stream');
   const characters = extracted.blocks.reduce((n, b) => n + b.text.length, 0);
   const settled = await settleKnowledgeDocument(deps.db, doc, { status: 'ready', chunks: chunks.length, characters, name, updatedAt: new Date().toISOString() });

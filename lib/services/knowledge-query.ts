@@ -15,7 +15,7 @@ import type { EmbeddingsProvider } from '../vendors/embeddings/openai.js';
  * call counts from then on.
  */
 
-/** A document ready or deleted mid-call is seen within this long; the table read is one query per base. */
+/** In a conversation, a document ready or deleted mid-call is seen within this long; the table read is one query per base. */
 export const LISTING_TTL_MS = 10_000;
 /** Segments held in memory, by their approximate size: a 10,000-chunk base is ~13 MB. */
 export const SEGMENT_CACHE_BYTES = 256 * 1024 * 1024;
@@ -31,8 +31,9 @@ interface Listing {
   readonly keys: readonly string[];
 }
 
-export function createKnowledgeRetriever(parts: { db: Db; objects: KnowledgeObjects; clock?: () => number }): KnowledgeRetriever {
+export function createKnowledgeRetriever(parts: { db: Db; objects: KnowledgeObjects; clock?: () => number; listingTtlMs?: number }): KnowledgeRetriever {
   const clock = parts.clock ?? Date.now;
+  const ttl = parts.listingTtlMs ?? LISTING_TTL_MS;
   const segments = new Map<string, { segment: Segment; bytes: number }>();
   let heldBytes = 0;
   const listings = new Map<string, Listing>();
@@ -62,7 +63,7 @@ export function createKnowledgeRetriever(parts: { db: Db; objects: KnowledgeObje
   const listing = async (ws: string, kbId: string): Promise<Listing> => {
     const cacheKey = `${ws}/${kbId}`;
     const held = listings.get(cacheKey);
-    if (held && clock() - held.at < LISTING_TTL_MS) return held;
+    if (held && clock() - held.at < ttl) return held;
     // The base itself first: another workspace's id (or a deleted base) is simply not found.
     const kb = await getKnowledgeBase(parts.db, ws, kbId);
     const docs = await listKnowledgeDocuments(parts.db, ws, kbId);

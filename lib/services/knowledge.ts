@@ -169,13 +169,16 @@ export async function removeDocument(deps: Pick<KnowledgeDeps, 'db' | 'knowledge
   await deps.knowledge.deletePrefix(documentPrefix(ws, kbId, id));
 }
 
-/** One retriever (and its segment cache) per set of dependencies, built on the first query of a warm process. */
+/**
+ * One retriever (and its segment cache) per set of dependencies, built on the first query of a warm process.
+ * It lists the documents at every query (no listing cache): a deleted document is never answered from here.
+ */
 const retrievers = new WeakMap<KnowledgeObjects, KnowledgeRetriever>();
 
 /** `POST /api/knowledge-bases/{id}/query`: the best chunks, embedded with the workspace's own OpenAI key when it has one. */
 export async function queryKnowledgeBase(deps: KnowledgeDeps, ws: string, kbId: string, input: KnowledgeQuery): Promise<{ data: KnowledgeHit[] }> {
   let retriever = retrievers.get(deps.knowledge);
-  if (!retriever) retrievers.set(deps.knowledge, (retriever = createKnowledgeRetriever({ db: deps.db, objects: deps.knowledge })));
+  if (!retriever) retrievers.set(deps.knowledge, (retriever = createKnowledgeRetriever({ db: deps.db, objects: deps.knowledge, listingTtlMs: 0 })));
   const keys = await workspaceProviderKeys(deps.db, deps.secrets, ws).catch(() => ({}));
   return { data: await retriever.search(ws, [kbId], input.query, input.k, createEmbeddings(deps.config, keys)) };
 }

@@ -91,6 +91,9 @@ describe('the documented request examples', () => {
       'setProviderKey',
       'createCampaign',
       'addDoNotCall',
+      'createKnowledgeBase',
+      'createKnowledgeDocument',
+      'queryKnowledgeBase',
       // The dashboard's: its user signs up with the example's address, which then acts with its session key.
       'signUp',
       'resendConfirmationCode',
@@ -113,6 +116,8 @@ describe('the documented request examples', () => {
       updatePhoneNumber: () => created.buyPhoneNumber!,
       updateWebhookEndpoint: () => created.createWebhookEndpoint!,
       replayWebhookEvents: () => created.createWebhookEndpoint!,
+      createKnowledgeDocument: () => created.createKnowledgeBase!,
+      queryKnowledgeBase: () => created.createKnowledgeBase!,
     };
     const doc = buildOpenApiDocument() as any;
     const dashboard = dashboardTryOut();

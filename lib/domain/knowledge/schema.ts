@@ -167,7 +167,7 @@ export const KnowledgeHit = z
   .meta({ id: 'KnowledgeHit' });
 export type KnowledgeHit = z.infer<typeof KnowledgeHit>;
 
-export const KnowledgeQueryResult = z.object({ data: z.array(KnowledgeHit) }).meta({ id: 'KnowledgeQueryResult' });
+export const KnowledgeQueryResult = z.object({ data: z.array(KnowledgeHit) });
 
 /** What the ingestion queue carries: one document to (re-)index at one revision. */
 export const IngestMessage = z.object({
@@ -206,6 +206,5 @@ export const KnowledgeUseView = z
         score: z.number(),
       }),
     ),
-  })
-  .meta({ id: 'KnowledgeUse' });
+  });
 export type KnowledgeUse = z.infer<typeof KnowledgeUseView>;

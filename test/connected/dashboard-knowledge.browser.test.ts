@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
+import { knowledgePrefix } from '../../lib/store/knowledge-objects.js';
+import { dashboardRig } from './dashboard-browser-support.js';
+
+/**
+ * The knowledge page in Chromium (docs/knowledge.md): a new user creates a knowledge base, uploads a
+ * Markdown FAQ and adds a text, watches both go from processing to ready without reloading, searches and
+ * sees the matching chunk with its source, and deletes a document and then the base (their objects gone
+ * from the bucket). Every screen is checked with axe and a screenshot.
+ */
+const FAQ = '# FAQ\n\n## Parking\n\nFree parking is available behind the building on Harbor Street.\n\n## Hours\n\nWe are open Monday to Friday, 8am to 6pm.\n';
+
+const rig = dashboardRig();
+
+describe('the knowledge page in Chromium', { timeout: 240_000 }, () => {
+  it('creates a base, uploads and adds documents, shows their ingestion, searches and deletes', async () => {
+    const { context, page, problems } = await openDashboard(rig.browser);
+    const user = await rig.newUser(page, 'knowledge');
+    await page.getByRole('link', { name: 'Knowledge', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Knowledge bases' }).waitFor();
+    await page.getByText('No knowledge base yet').waitFor();
+    await checkScreen(page, 'knowledge-empty', ['main h1', 'form[aria-label="Create a knowledge base"]']);
+
+    await fill(page, 'Name', 'Front desk');
+    await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    await page.waitForURL(/\/dashboard\/knowledge\/kb_/);
+    const kbId = page.url().split('/').pop()!;
+    await page.getByRole('heading', { level: 1, name: 'Front desk' }).waitFor();
+
+    await page.getByLabel(/^File/).setInputFiles({ name: 'faq.md', mimeType: 'text/markdown', buffer: Buffer.from(FAQ) });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('cell', { name: 'faq.md' }).waitFor();
+    await fill(page, 'Text name', 'Cancellations');
+    await fill(page, 'Text', 'Cancelling less than a day ahead costs a 50 dollar fee.');
+    await page.getByRole('button', { name: 'Add text' }).click();
+    await page.getByRole('cell', { name: 'Cancellations' }).waitFor();
+    // The page polls while a document is processing: both turn ready without a reload.
+    await page.locator('.badge-kb-ready').nth(1).waitFor({ timeout: 60_000 });
+    expect(await page.locator('.badge-kb-processing').count()).toBe(0);
+    expect(await page.locator('.badge-kb-ready').count()).toBe(2);
+
+    await fill(page, 'Question', 'Where do I park?');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const first = page.getByRole('list', { name: 'Search results' }).locator('li').first();
+    await first.waitFor();
+    expect(await first.textContent()).toMatch(/faq\.md · FAQ > Parking · score [\d.]+Parking Free parking is available behind the building on Harbor Street\./);
+    await checkScreen(page, 'knowledge-base', ['main h1', 'table', '.kb-hits']);
+
+    await page.getByRole('button', { name: 'Delete Cancellations' }).click();
+    await page.getByRole('button', { name: 'Delete document' }).click();
+    await page.getByRole('cell', { name: 'Cancellations' }).waitFor({ state: 'detached' });
+    const stored = await rig.p.api(user.session.apiKey, 'GET', `/api/knowledge-bases/${kbId}`);
+    expect(stored.body.documents.map((d: { name: string }) => d.name)).toEqual(['faq.md']);
+
+    await page.getByRole('button', { name: 'Delete knowledge base' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete knowledge base' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Knowledge bases' }).waitFor();
+    await page.getByText('No knowledge base yet').waitFor();
+    expect(await rig.p.deps.knowledge.list(knowledgePrefix(user.session.workspace.id, kbId))).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
