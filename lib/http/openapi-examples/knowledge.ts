@@ -35,8 +35,8 @@ const hit = {
   vectorScore: 0.612344,
   keywordScore: 2.418,
   section: 'Parking',
-  start: 0,
-  end: 112,
+  start: 96,
+  end: 208,
 };
 const params = { id: KB };
 const docParams = { id: KB, documentId: DOC };

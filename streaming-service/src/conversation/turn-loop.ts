@@ -6,6 +6,7 @@ import { END_CALL_TOOL, runHttpAction, type BuiltInAction, type CallTools } from
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { AgentRound } from './conversation.js';
 import type { LlmChain } from './llm-chain.js';
+import { GREETING_INSTRUCTION } from './prompt.js';
 import type { KnowledgeUse } from '../../../lib/domain/knowledge/schema.js';
 import { describeError, log } from '../../../lib/observability/log.js';
 import {
@@ -94,7 +95,8 @@ export async function runTurn(host: TurnHost, channel: TurnChannel, rounds: Agen
   let context: LlmMessage | undefined;
   if (host.knowledge?.mode === 'auto') {
     const query = lastUserText(host.messages()).trim();
-    const hits = query ? await searchWithin(host.knowledge, query, AUTO_CHUNKS, RETRIEVAL_TIMEOUT_MS, retrievalFailed) : [];
+    // A greeting the model writes answers no caller words: nothing to look up.
+    const hits = query && query !== GREETING_INSTRUCTION ? await searchWithin(host.knowledge, query, AUTO_CHUNKS, RETRIEVAL_TIMEOUT_MS, retrievalFailed) : [];
     if (hits.length > 0 && !channel.interrupted) {
       context = contextMessage(hits);
       host.knowledgeUsed.push(knowledgeUse(turn, 'auto', query, hits));
