@@ -40,16 +40,37 @@ const STOPWORDS = new Set(
 );
 
 /**
- * Keyword terms: lower case, accents folded, split on anything that is not a letter or a digit; a word
- * joined by `-`, `.` or `/` (a part number such as `XR-200B`) also counts as the whole (`xr200b`).
- * Plural `s` is dropped from words over four letters, so "cleanings" finds "cleaning".
+ * A light English stemmer (suffix stripping in the spirit of Porter's step 1): plurals (`ies`, `es` after
+ * s/x/z/ch/sh, `s`), then `ing` and `ed`, leaving at least three letters, so "parking", "parks" and "park"
+ * meet, as do "cleanings" and "clean". Words with digits (part numbers) are left alone. The embeddings
+ * stand-in stems the same way (lib/local/standins/openai-embeddings.ts).
+ */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(s|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  const m = /^(.{3,}?)(ing|ed)$/.exec(w);
+  if (m && /[aeiouy]/.test(m[1]!)) {
+    w = m[1]!;
+    // "stopped" -> "stop", "running" -> "run": the doubled consonant the suffix added is undone.
+    if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  }
+  return w;
+}
+
+/**
+ * Keyword terms: lower case, accents folded, split on anything that is not a letter or a digit, stopwords
+ * dropped, each word stemmed ({@link stem}); a word joined by `-`, `.` or `/` (a part number such as
+ * `XR-200B`) also counts as the whole (`xr200b`).
  */
 export function terms(text: string): string[] {
   const folded = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   const out: string[] = [];
   for (const m of folded.matchAll(/[\p{L}\p{N}]+(?:[-./][\p{L}\p{N}]+)*/gu)) {
     const parts = m[0].split(/[-./]/);
-    for (const p of parts) if (!STOPWORDS.has(p)) out.push(p.length > 4 && p.endsWith('s') && !p.endsWith('ss') ? p.slice(0, -1) : p);
+    for (const p of parts) if (!STOPWORDS.has(p)) out.push(stem(p));
     if (parts.length > 1) out.push(parts.join(''));
   }
   return out;

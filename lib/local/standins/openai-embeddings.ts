@@ -9,8 +9,8 @@ import type { ServerResponse } from 'node:http';
  * summed over the request; `dimensions` only on `text-embedding-3-*` and at most the model's size;
  * `encoding_format` `float` or `base64` (the SDK asks for base64 when the caller names none).
  *
- * The vectors are deterministic and mean something: each is a hashed bag of the text's words (weight 1)
- * and character trigrams of each word (weight 0.5), signed by a second hash bit, then normalized, so texts
+ * The vectors are deterministic and mean something: each is a hashed bag of the text's words, stemmed
+ * (weight 1), and character trigrams of each (weight 0.5), signed by a second hash bit, then normalized, so texts
  * that share words or word pieces are close and unrelated texts are near orthogonal. Retrieval tests over
  * them pass or fail for the reasons they would with a real model's lexical side, not by construction.
  */
@@ -32,12 +32,27 @@ function bucket(feature: string, dims: number): { index: number; sign: number } 
   return { index: h.readUInt32LE(0) % dims, sign: h[4]! & 1 ? 1 : -1 };
 }
 
+/** English suffixes stripped, so a word's forms share their features ("parking", "park"), as a model's would. */
+function stemOf(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(s|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  const m = /^(.{3,}?)(ing|ed)$/.exec(w);
+  if (m && /[aeiouy]/.test(m[1]!)) {
+    w = m[1]!;
+    if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  }
+  return w;
+}
+
 /** The stand-in's vector of a text. */
 export function standinEmbedding(text: string, dims: number): Float32Array {
   const v = new Float32Array(dims);
   const words = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   for (const w of words) {
-    const stem = w.length > 4 && w.endsWith('s') ? w.slice(0, -1) : w;
+    const stem = stemOf(w);
     const f = bucket(`w:${stem}`, dims);
     v[f.index]! += f.sign;
     const padded = `^${stem}$`;
