@@ -2,8 +2,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import * as z from 'zod';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './store/dynamo.js';
-import { createDispatchQueue, createKnowledgeQueue, createSqsClient, createWebhookQueue, type DispatchQueue, type KnowledgeQueue, type WebhookQueue } from './store/queue.js';
-import { createKnowledgeObjects, type KnowledgeObjects } from './store/knowledge-objects.js';
+import { createDispatchQueue, createSqsClient, createWebhookQueue, type DispatchQueue, type WebhookQueue } from './store/queue.js';
 import { createRecordings, type Recordings } from './store/recordings.js';
 import { createSecretBox, decodeKey, loadOrCreateKeyFile, parseKeyring, type DataKeyring, type SecretBox } from './store/secret-box.js';
 import { unavailableTelephonyPort, type TelephonyAccount, type TelephonyPort } from './vendors/telephony/port.js';
@@ -20,10 +19,6 @@ export interface Deps {
   readonly recordings: Recordings;
   /** The webhook-delivery queue (events are published to it, its consumer delivers them). */
   readonly webhooks: WebhookQueue;
-  /** The knowledge-ingestion queue (docs/knowledge.md). */
-  readonly knowledgeQueue: KnowledgeQueue;
-  /** Knowledge sources and index segments, in the bucket under workspaces/<ws>/kb/. */
-  readonly knowledge: KnowledgeObjects;
 }
 
 /** The telephony port and the platform's own account (for bought numbers and their webhooks). */
@@ -97,9 +92,9 @@ async function loadDataKeyring(config: Config): Promise<DataKeyring> {
 }
 
 /** Both queues share one SQS client (connections are pooled per client). */
-function queues(config: Config): Pick<Deps, 'dispatch' | 'webhooks' | 'knowledgeQueue'> {
+function queues(config: Config): Pick<Deps, 'dispatch' | 'webhooks'> {
   const client = createSqsClient(config);
-  return { dispatch: createDispatchQueue(config, client), webhooks: createWebhookQueue(config, client), knowledgeQueue: createKnowledgeQueue(config, client) };
+  return { dispatch: createDispatchQueue(config, client), webhooks: createWebhookQueue(config, client) };
 }
 
 /** Builds the dependencies from a parsed config. */
@@ -112,7 +107,6 @@ export async function buildDeps(config: Config): Promise<Deps> {
     telephony: createTelephony(config),
     ...queues(config),
     recordings: createRecordings(config),
-    knowledge: createKnowledgeObjects(config),
   };
 }
 

@@ -1,5 +1,6 @@
 import { WORKBOOK_LIBS_FILE, WORKBOOK_LIBS_SOURCE } from '../domain/contact-import/xlsx.js';
 import { MCP_LIBS_FILE, MCP_LIBS_SOURCE } from '../outbound/mcp.js';
+import { EMBEDDINGS_LIBS_FILE, EMBEDDINGS_LIBS_SOURCE } from '../vendors/embeddings/openai.js';
 import type { BundleFile, BundleModule } from './bundling.js';
 import type { QueueAccess, RecordingsAccess, TableAccess } from './constructs/bindings.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSETS_SOURCE, DOCS_ASSET_FILES } from './docs-assets.js';
@@ -57,6 +58,10 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // The MCP SDK (~300 KB with its validator) sits beside the bundle and loads on the first mcp tool saved
   // (lib/outbound/mcp.ts, loadMcpLibs): the other tool routes never parse it.
   'functions/tools/routes.ts': { timeoutSeconds: 15, bundleModules: [{ from: MCP_LIBS_SOURCE, to: MCP_LIBS_FILE }] },
+  // A query embeds its words: the openai SDK (~350 KB) sits beside the bundle and loads on the first query
+  // (lib/vendors/embeddings/openai.ts). The bucket, the queue and the vendor key are not bound yet
+  // (docs/knowledge.md, "Deployment status").
+  'functions/knowledge/routes.ts': { bundleModules: [{ from: EMBEDDINGS_LIBS_SOURCE, to: EMBEDDINGS_LIBS_FILE }] },
   // A test event and a replay are deliveries sent through the queue.
   'functions/webhooks/routes.ts': { webhooks: 'send' },
   // Presigning needs read: the URL carries the signer's permissions.

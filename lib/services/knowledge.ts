@@ -25,9 +25,9 @@ import {
   putNewKnowledgeDocument,
   updateKnowledgeDocument,
 } from '../store/knowledge.js';
-import { documentPrefix, knowledgePrefix, sourceKey, type KnowledgeObjects } from '../store/knowledge-objects.js';
+import { createKnowledgeObjects, documentPrefix, knowledgePrefix, sourceKey, type KnowledgeObjects } from '../store/knowledge-objects.js';
 import { workspaceProviderKeys } from '../store/provider-keys.js';
-import type { KnowledgeQueue } from '../store/queue.js';
+import { createKnowledgeQueue, type KnowledgeQueue } from '../store/queue.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { createEmbeddings, EMBEDDING_DIMENSIONS, EMBEDDING_MODEL } from '../vendors/embeddings/openai.js';
 import { createKnowledgeRetriever, type KnowledgeRetriever } from './knowledge-query.js';
@@ -44,6 +44,18 @@ export interface KnowledgeDeps {
   readonly secrets: SecretBox;
   readonly knowledge: KnowledgeObjects;
   readonly knowledgeQueue: KnowledgeQueue;
+}
+
+const built = new WeakMap<Config, Pick<KnowledgeDeps, 'knowledge' | 'knowledgeQueue'>>();
+
+/**
+ * The platform's dependencies with the knowledge bucket and queue, built once per configuration (a cold
+ * start) and only by the entry points that use them: lib/deps.ts stays as every other bundle needs it.
+ */
+export function knowledgeDepsOf(deps: Pick<KnowledgeDeps, 'db' | 'config' | 'secrets'>): KnowledgeDeps {
+  let parts = built.get(deps.config);
+  if (!parts) built.set(deps.config, (parts = { knowledge: createKnowledgeObjects(deps.config), knowledgeQueue: createKnowledgeQueue(deps.config) }));
+  return { db: deps.db, config: deps.config, secrets: deps.secrets, ...parts };
 }
 
 class KnowledgeLimitError extends AppError {

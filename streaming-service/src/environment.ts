@@ -21,6 +21,7 @@ import { findCall } from '../../lib/store/calls.js';
 import { fillTool } from '../../lib/domain/call-template.js';
 import { workspaceProviderKeys } from '../../lib/store/provider-keys.js';
 import { createKnowledgeRetriever, type KnowledgeRetriever } from '../../lib/services/knowledge-query.js';
+import { createKnowledgeObjects } from '../../lib/store/knowledge-objects.js';
 import { createEmbeddings, type EmbeddingsProvider } from '../../lib/vendors/embeddings/openai.js';
 import type { KnowledgeAccess } from './conversation/knowledge.js';
 import { capabilitiesOnWorkspaceKeys, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
@@ -61,7 +62,7 @@ export function platformEnvironment(
   const deps = withTelephony(platformDeps, createTwilioTelephony);
   const { db, secrets, recordings } = deps;
   // One retriever for the service: its segment cache serves every call of every workspace (keys are per workspace).
-  const retriever = createKnowledgeRetriever({ db, objects: deps.knowledge });
+  const retriever = createKnowledgeRetriever({ db, objects: createKnowledgeObjects(deps.config) });
   /**
    * The workspace's own vendor keys (docs/provider-keys.md). Keys that cannot be read (a table error, or a
    * value sealed with a data-key version this task does not hold yet) must not cost the caller the call: it

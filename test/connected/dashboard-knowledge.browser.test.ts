@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
 import { knowledgePrefix } from '../../lib/store/knowledge-objects.js';
+import { knowledgeDepsOf } from '../../lib/services/knowledge.js';
 import { dashboardRig } from './dashboard-browser-support.js';
 
 /**
@@ -57,7 +58,7 @@ describe('the knowledge page in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete knowledge base' }).click();
     await page.getByRole('heading', { level: 1, name: 'Knowledge bases' }).waitFor();
     await page.getByText('No knowledge base yet').waitFor();
-    expect(await rig.p.deps.knowledge.list(knowledgePrefix(user.session.workspace.id, kbId))).toEqual([]);
+    expect(await knowledgeDepsOf(rig.p.deps).knowledge.list(knowledgePrefix(user.session.workspace.id, kbId))).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });

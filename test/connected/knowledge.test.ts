@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { knowledgePrefix } from '../../lib/store/knowledge-objects.js';
+import { knowledgeDepsOf } from '../../lib/services/knowledge.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import type { ScriptRequest, ScriptReply } from '../../lib/local/standins/llm-script.js';
 import { junk, legacyXls, xlsx } from '../support/contact-files.js';
@@ -113,7 +114,7 @@ async function settled(apiKey: string, kbId: string, docId: string): Promise<Jso
   throw new Error(`document ${docId} still processing`);
 }
 
-const objectsUnder = (prefix: string) => vp.deps.knowledge.list(prefix);
+const objectsUnder = (prefix: string) => knowledgeDepsOf(vp.deps).knowledge.list(prefix);
 
 async function newWorkspace(name: string) {
   const { workspaceId, apiKey } = await createWorkspace(vp.deps.db, { name, credits: 100 });
@@ -332,9 +333,10 @@ describe('knowledge bases', () => {
     const again = await api(vp.apiKey, 'POST', `/api/knowledge-bases/${kbId}/documents/${docs.csv}/reindex`);
     expect(again.body).toMatchObject({ status: 'processing', revision: 2 });
     expect(await settled(vp.apiKey, kbId, docs.csv!)).toMatchObject({ status: 'ready', revision: 2 });
-    // Only the new revision's segment is kept.
-    const csvObjects = await objectsUnder(`${knowledgePrefix(vp.workspaceId, kbId)}docs/${docs.csv}/`);
-    expect(csvObjects.map((k) => k.split('/').pop()).sort()).toEqual(['r2.seg', 'source']);
+    // Only the new revision's segment is kept: the old one is removed right after the new one is ready.
+    const kept = async () => (await objectsUnder(`${knowledgePrefix(vp.workspaceId, kbId)}docs/${docs.csv}/`)).map((k) => k.split('/').pop()).sort();
+    for (let i = 0; i < 100 && (await kept()).includes('r1.seg'); i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(await kept()).toEqual(['r2.seg', 'source']);
 
     expect((await api(vp.apiKey, 'DELETE', `/api/knowledge-bases/${kbId}/documents/${docs.csv}`)).status).toBe(204);
     expect(await objectsUnder(`${knowledgePrefix(vp.workspaceId, kbId)}docs/${docs.csv}/`)).toEqual([]);

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { Inflate } from 'fflate';
+import { inflateRawSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { AppError, type ErrorCode } from '../errors.js';
 import { readZipDirectory, type ZipEntry } from '../contact-import/zip.js';
@@ -195,23 +195,13 @@ function inflateEntry(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const data = bytes.subarray(start, start + entry.compressedSize);
   if (entry.method === 0) return data;
   if (entry.method !== 8) throw damaged(`${entry.name} uses an unsupported compression method`);
-  const out = new Uint8Array(entry.uncompressedSize);
-  let size = 0;
-  let overflow = false;
-  const inflater = new Inflate((chunk) => {
-    if (size + chunk.length > out.length) overflow = true;
-    else out.set(chunk, size);
-    size += chunk.length;
-  });
   try {
-    // 1 KiB of compressed data per step: at most ~1 MiB of output between checks (deflate's ~1032:1).
-    if (data.length === 0) inflater.push(data, true);
-    for (let i = 0; i < data.length && !overflow; i += 1024) inflater.push(data.subarray(i, i + 1024), i + 1024 >= data.length);
-  } catch {
+    // zlib stops the moment the output would pass the declared size (maxOutputLength): nothing larger is held.
+    return inflateRawSync(data, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(`${entry.name} expands beyond the size it declares`);
     throw damaged(`${entry.name} is not valid deflate data`);
   }
-  if (overflow) throw tooLarge(`${entry.name} expands beyond the size it declares`);
-  return out.subarray(0, size);
 }
 
 /**

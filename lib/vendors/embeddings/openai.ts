@@ -1,8 +1,8 @@
-import OpenAI from 'openai';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config.js';
 import type { WorkspaceProviderKeys } from '../../domain/provider-key.js';
 import { VendorError } from '../shared/errors.js';
-import { OPENAI_DEFAULT_BASE_URL } from '../llm/openai.js';
 import { configWithWorkspaceKeys } from '../workspace-keys.js';
 
 /**
@@ -29,6 +29,32 @@ export const EMBEDDING_LIMITS = {
  */
 const BATCH = 128;
 
+/** The public API (lib/vendors/llm/openai.ts says the same; not imported, so the SDK stays out of this module). */
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+type EmbeddingsLibs = typeof import('./openai-libs.js');
+/** The file ./openai-libs.ts is built into beside the bundles that embed (lib/infra/entry-needs.ts). */
+export const EMBEDDINGS_LIBS_FILE = 'embeddings-libs.mjs';
+export const EMBEDDINGS_LIBS_SOURCE = 'lib/vendors/embeddings/openai-libs.ts';
+let libsLoad: Promise<EmbeddingsLibs> | undefined;
+
+/**
+ * The `openai` SDK, loaded on the first embedding: from the file beside the bundle on Lambda, from source
+ * otherwise. The specifier is a variable, so esbuild leaves the SDK (~350 KB) out of the bundles that only
+ * import this module (as lib/outbound/mcp.ts does for the MCP SDK). A failed load is not cached.
+ */
+function loadEmbeddingsLibs(): Promise<EmbeddingsLibs> {
+  if (!libsLoad) {
+    const beside = new URL(`./${EMBEDDINGS_LIBS_FILE}`, import.meta.url);
+    const specifier = existsSync(fileURLToPath(beside)) ? beside.href : './openai-libs.js';
+    libsLoad = (import(specifier) as Promise<EmbeddingsLibs>).catch((error: unknown) => {
+      libsLoad = undefined;
+      throw error;
+    });
+  }
+  return libsLoad;
+}
+
 export interface EmbeddingsProvider {
   readonly model: string;
   readonly dimensions: number;
@@ -39,12 +65,13 @@ export interface EmbeddingsProvider {
 export function createEmbeddings(config: Config, keys: WorkspaceProviderKeys = {}): EmbeddingsProvider {
   const effective = configWithWorkspaceKeys(config, keys);
   const apiKey = effective.OPENAI_API_KEY;
-  let client: OpenAI | undefined;
+  let client: InstanceType<EmbeddingsLibs['OpenAI']> | undefined;
   return {
     model: EMBEDDING_MODEL,
     dimensions: EMBEDDING_DIMENSIONS,
     async embed(texts, signal) {
       if (!apiKey) throw new VendorError('openai', 'OPENAI_API_KEY is not set: embeddings need an OpenAI key', false);
+      const { OpenAI } = await loadEmbeddingsLibs();
       client ??= new OpenAI({ apiKey, baseURL: effective.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL, maxRetries: 2, timeout: 30_000, organization: null, project: null });
       const vectors: Float32Array[] = [];
       let tokens = 0;
