@@ -31,26 +31,30 @@ describe('the knowledge page in Chromium', { timeout: 240_000 }, () => {
 
     await page.getByLabel(/^File/).setInputFiles({ name: 'faq.md', mimeType: 'text/markdown', buffer: Buffer.from(FAQ) });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByRole('cell', { name: 'faq.md' }).waitFor();
+    await page.getByRole('cell', { name: 'faq.md', exact: true }).waitFor();
     await fill(page, 'Text name', 'Cancellations');
     await fill(page, 'Text', 'Cancelling less than a day ahead costs a 50 dollar fee.');
     await page.getByRole('button', { name: 'Add text' }).click();
-    await page.getByRole('cell', { name: 'Cancellations' }).waitFor();
+    await page.getByRole('cell', { name: 'Cancellations', exact: true }).waitFor();
     // The page polls while a document is processing: both turn ready without a reload.
     await page.locator('.badge-kb-ready').nth(1).waitFor({ timeout: 60_000 });
     expect(await page.locator('.badge-kb-processing').count()).toBe(0);
     expect(await page.locator('.badge-kb-ready').count()).toBe(2);
+    await checkScreen(page, 'knowledge-base', ['main h1', 'form[aria-label="Upload a document"]']);
 
     await fill(page, 'Question', 'Where do I park?');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const first = page.getByRole('list', { name: 'Search results' }).locator('li').first();
     await first.waitFor();
-    expect(await first.textContent()).toMatch(/faq\.md · FAQ > Parking · score [\d.]+Parking Free parking is available behind the building on Harbor Street\./);
-    await checkScreen(page, 'knowledge-base', ['main h1', 'table', '.kb-hits']);
+    expect(await first.textContent()).toMatch(/^faq\.md · FAQ > Parking · score [\d.]+FAQ\s+Parking\s+Free parking is available behind the building on Harbor Street\.$/);
+    await page.locator('.badge-kb-ready').first().scrollIntoViewIfNeeded();
+    await checkScreen(page, 'knowledge-documents', ['table']);
+    await first.scrollIntoViewIfNeeded();
+    await checkScreen(page, 'knowledge-search', ['.kb-hits li:first-child']);
 
     await page.getByRole('button', { name: 'Delete Cancellations' }).click();
     await page.getByRole('button', { name: 'Delete document' }).click();
-    await page.getByRole('cell', { name: 'Cancellations' }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'Cancellations', exact: true }).waitFor({ state: 'detached' });
     const stored = await rig.p.api(user.session.apiKey, 'GET', `/api/knowledge-bases/${kbId}`);
     expect(stored.body.documents.map((d: { name: string }) => d.name)).toEqual(['faq.md']);
 
