@@ -113,13 +113,13 @@ async function turnAddedTime(index: KnowledgeIndex, queries: readonly string[]) 
   return { autoTurnP50Ms: round(percentile(times, 50)), autoTurnP99Ms: round(percentile(times, 99)) };
 }
 
-function ingestion() {
+async function ingestion() {
   const page = (p: number) => `## Page ${p}\n\n${text(p, 230)}.\n\n${text(p + 7, 230)}.\n`;
   const doc = Buffer.from(Array.from({ length: PAGES }, (_, p) => page(p)).join('\n'));
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
   const started = performance.now();
-  const extracted = extractDocument(doc, 'book.md');
+  const extracted = await extractDocument(doc, 'book.md');
   const chunks = chunkBlocks(extracted.blocks);
   peak = Math.max(peak, process.memoryUsage().rss);
   const segment = segmentOf(chunks.map((c) => (c.section ? `${c.section}\n${c.text}` : c.text)), 'book');
@@ -134,7 +134,7 @@ async function recall() {
   const here = fileURLToPath(new URL('../test/fixtures/knowledge/', import.meta.url));
   const corpus = await readFile(`${here}corpus.md`);
   const questions = JSON.parse(await readFile(`${here}questions.json`, 'utf8')) as { q: string; section: string }[];
-  const chunks = chunkBlocks(extractDocument(corpus, 'corpus.md').blocks);
+  const chunks = chunkBlocks((await extractDocument(corpus, 'corpus.md')).blocks);
   const segment = segmentOf(chunks.map((c) => (c.section ? `${c.section}\n${c.text}` : c.text)), 'corpus');
   // The chunks' sections, kept beside the segment (segmentOf leaves them out).
   const sections = chunks.map((c) => c.section ?? '');
@@ -154,7 +154,7 @@ export async function run(): Promise<void> {
   const load = loadavg()[0]!;
   const r = await retrieval();
   const turn = await turnAddedTime(r.index, r.queries);
-  const ingest = ingestion();
+  const ingest = await ingestion();
   const rec = await recall();
   const lines = [
     `load average (1 min) at start: ${load.toFixed(2)}`,

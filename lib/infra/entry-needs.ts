@@ -1,6 +1,7 @@
 import { WORKBOOK_LIBS_FILE, WORKBOOK_LIBS_SOURCE } from '../domain/contact-import/xlsx.js';
 import { MCP_LIBS_FILE, MCP_LIBS_SOURCE } from '../outbound/mcp.js';
 import { EMBEDDINGS_LIBS_FILE, EMBEDDINGS_LIBS_SOURCE } from '../vendors/embeddings/openai.js';
+import { PDF_LIBS_FILE, PDF_LIBS_SOURCE } from '../domain/knowledge/pdf.js';
 import type { BundleFile, BundleModule } from './bundling.js';
 import type { QueueAccess, RecordingsAccess, TableAccess } from './constructs/bindings.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSETS_SOURCE, DOCS_ASSET_FILES } from './docs-assets.js';
@@ -62,6 +63,8 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // (lib/vendors/embeddings/openai.ts). The bucket, the queue and the vendor key are not bound yet
   // (docs/knowledge.md, "Deployment status").
   'functions/knowledge/routes.ts': { bundleModules: [{ from: EMBEDDINGS_LIBS_SOURCE, to: EMBEDDINGS_LIBS_FILE }] },
+  // An upload is read before it is accepted: PDF.js (over a megabyte) sits beside the bundle and loads on the first PDF.
+  'functions/knowledge/upload.ts': { timeoutSeconds: 29, bundleModules: [{ from: PDF_LIBS_SOURCE, to: PDF_LIBS_FILE }] },
   // A test event and a replay are deliveries sent through the queue.
   'functions/webhooks/routes.ts': { webhooks: 'send' },
   // Presigning needs read: the URL carries the signer's permissions.

@@ -47,7 +47,7 @@ async function sourceOf(deps: KnowledgeDeps, doc: KnowledgeDocument): Promise<Ex
   const bytes = await deps.knowledge.get(sourceKey(doc.workspaceId, doc.knowledgeBaseId, doc._id));
   if (!bytes) throw new PageRefusedError('the document source is gone');
   if (doc.format === 'text') return extractText(Buffer.from(bytes).toString('utf8'), 'text');
-  return extractDocument(bytes, doc.format === 'markdown' ? 'x.md' : doc.format === 'html' ? 'x.html' : doc.format === 'csv' ? 'x.csv' : '');
+  return await extractDocument(bytes, doc.format === 'markdown' ? 'x.md' : doc.format === 'html' ? 'x.html' : doc.format === 'csv' ? 'x.csv' : '');
 }
 
 export async function ingestDocument(deps: KnowledgeDeps, message: IngestMessage, options: IngestOptions = {}): Promise<IngestOutcome> {

@@ -154,7 +154,7 @@ export async function addUploadedDocument(
   const problems: ErrorDetail[] = fields.success ? [] : fields.error.issues.map((i) => ({ field: i.path.join('.') || 'form', message: i.message }));
   if (!form.file) problems.push({ field: 'file', message: 'a document is required in the form field "file"' });
   if (!fields.success || !form.file) throw new ValidationError(problems);
-  const extracted = extractDocument(form.file.bytes, form.file.filename);
+  const extracted = await extractDocument(form.file.bytes, form.file.filename);
   await assertRoom(deps.db, ws, kbId);
   const name = fields.data.name ?? (form.file.filename.trim().slice(0, 200) || extracted.title || 'document');
   return addDocument(deps, newDocument(ws, kbId, { name, format: extracted.format, sizeBytes: form.file.bytes.length }), form.file.bytes, 'application/octet-stream');

@@ -1,5 +1,5 @@
 /**
- * Invariant: knowledge bases (docs/knowledge.md) take text, Markdown, CSV, HTML and DOCX uploads and web
+ * Invariant: knowledge bases (docs/knowledge.md) take PDF, DOCX, text, Markdown, CSV and HTML uploads and web
  * pages, ingest them off the request path (processing → ready, or failed with a reason), and answer
  * queries with the right chunk and its source, a part number found by its words; hostile files and private
  * URLs are refused with a 4xx (or a failed document) and nothing else; one workspace never reads another's
@@ -18,7 +18,7 @@ import { knowledgeDepsOf } from '../../lib/services/knowledge.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
 import type { ScriptRequest, ScriptReply } from '../../lib/local/standins/llm-script.js';
 import { junk, legacyXls, xlsx } from '../support/contact-files.js';
-import { docx, docxBomb, docxWithDtd, pdfHeader } from '../support/knowledge-files.js';
+import { docx, docxBomb, docxWithDtd, pdf, pdfBomb, pdfHeader } from '../support/knowledge-files.js';
 import { startVoicePlatform, waitUntil, type VoicePlatform } from './voice-harness.js';
 
 let vp: VoicePlatform;
@@ -125,7 +125,7 @@ describe('knowledge bases', () => {
   let kbId: string;
   const docs: Record<string, string> = {};
 
-  it('ingests text, Markdown, CSV, HTML and DOCX off the request path, and finds the right chunk', async () => {
+  it('ingests text, Markdown, CSV, HTML, DOCX and PDF off the request path, and finds the right chunk', async () => {
     const created = await api(vp.apiKey, 'POST', '/api/knowledge-bases', { name: 'Front desk', description: 'FAQ and prices' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Front desk', embeddingModel: 'text-embedding-3-small', dimensions: 256 });
@@ -151,13 +151,22 @@ describe('knowledge bases', () => {
     expect(word.body.format).toBe('docx');
     docs.docx = word.body._id;
 
+    const manual = await upload(vp.apiKey, kbId, pdf([['Welcome to Bayview Dental.'], ['Sterilization', 'Every instrument is sterilized in an autoclave at 134 degrees after each patient.']]), 'manual.pdf');
+    expect(manual.status).toBe(201);
+    expect(manual.body.format).toBe('pdf');
+    docs.pdf = manual.body._id;
+
     for (const id of Object.values(docs)) expect(await settled(vp.apiKey, kbId, id)).toMatchObject({ status: 'ready' });
     const faq = await settled(vp.apiKey, kbId, docs.md!);
     // Three sections under the title: three chunks, each kept within its heading.
     expect(faq.chunks).toBe(3);
 
     const listed = await api(vp.apiKey, 'GET', `/api/knowledge-bases/${kbId}`);
-    expect(listed.body.documents.map((d: Json) => d.status)).toEqual(['ready', 'ready', 'ready', 'ready', 'ready']);
+    expect(listed.body.documents.map((d: Json) => d.status)).toEqual(['ready', 'ready', 'ready', 'ready', 'ready', 'ready']);
+    // A PDF's hit names its page.
+    const steril = await api(vp.apiKey, 'POST', `/api/knowledge-bases/${kbId}/query`, { query: 'how are instruments sterilized', k: 1 });
+    expect(steril.body.data[0]).toMatchObject({ documentId: docs.pdf, documentName: 'manual.pdf', page: 2 });
+    expect(steril.body.data[0].text).toBe('Sterilization Every instrument is sterilized in an autoclave at 134 degrees after each patient.');
 
     const parking = await api(vp.apiKey, 'POST', `/api/knowledge-bases/${kbId}/query`, { query: 'Where can I park?', k: 3 });
     expect(parking.status).toBe(200);
@@ -185,7 +194,8 @@ describe('knowledge bases', () => {
   it('refuses hostile and unsupported files with a 4xx, storing nothing', async () => {
     const before = await api(vp.apiKey, 'GET', `/api/knowledge-bases/${kbId}/documents`);
     const cases: [Uint8Array, string, number, string][] = [
-      [pdfHeader(), 'manual.pdf', 415, 'unsupported_file_type'],
+      [pdfHeader(), 'manual.pdf', 400, 'invalid_document'],
+      [pdfBomb(), 'bomb.pdf', 413, 'document_too_large'],
       [legacyXls(), 'old.doc', 415, 'unsupported_file_type'],
       [await xlsx([['a', 'b']]), 'sheet.docx', 415, 'unsupported_file_type'],
       [docxBomb(64 * 1024 * 1024), 'bomb.docx', 413, 'document_too_large'],

@@ -1,4 +1,4 @@
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, deflateSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 
 /** Test documents for knowledge bases: Word files built by hand (the parts a .docx needs), and hostile ones. */
@@ -59,5 +59,39 @@ export const docxWithDtd = (): Buffer =>
     }),
   );
 
-/** The first bytes of a PDF. */
+/** The first bytes of a PDF and nothing a reader can use. */
 export const pdfHeader = (): Buffer => Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n', 'latin1');
+
+/**
+ * A real PDF (1.4, Helvetica, one text line per entry, a page per array), its cross-reference table at the
+ * byte offsets PDF.js checks: what a word processor's "Save as PDF" gives for plain text.
+ */
+export function pdf(pages: readonly (readonly string[])[]): Buffer {
+  const objects: (string | undefined)[] = [];
+  const add = (o?: string) => objects.push(o);
+  const catalog = add();
+  const pagesObj = add();
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const kids: number[] = [];
+  for (const lines of pages) {
+    const ops = ['BT', `/F1 12 Tf`, '72 720 Td', '14 TL', ...lines.map((l) => `(${l.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj T*`), 'ET'].join('\n');
+    const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`));
+  }
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** A PDF whose one stream is 64 MiB of zeros deflated (about 64 KiB): a deflate bomb. */
+export const pdfBomb = (): Buffer =>
+  Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj << /Length 65536 /Filter /FlateDecode >>\nstream\n'), deflateSync(Buffer.alloc(64 * 1024 * 1024)), Buffer.from('\nendstream\nendobj\n')]);

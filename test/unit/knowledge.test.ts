@@ -8,7 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CHUNK_MAX_CHARS, chunkBlocks, documentText } from '../../lib/domain/knowledge/chunk.js';
+import { deflateSync } from 'node:zlib';
 import { extractDocument, extractText } from '../../lib/domain/knowledge/extract.js';
+import { assertPdfExpansion } from '../../lib/domain/knowledge/pdf.js';
+import { pdf } from '../support/knowledge-files.js';
 import { KnowledgeIndex, SEGMENT_VERSION, decodeSegment, encodeSegment, termCounts, terms, type Segment } from '../../lib/domain/knowledge/search-index.js';
 import { standinEmbedding } from '../../lib/local/standins/openai-embeddings.js';
 import { robotsAllows } from '../../lib/outbound/web-page.js';
@@ -67,10 +70,22 @@ describe('readers', () => {
     ]);
   });
 
-  it('reads a CSV row as one block of header: value pairs, and refuses a PDF by its bytes whatever its name', () => {
-    const { blocks } = extractDocument(Buffer.from('name,price\nFloss,$6\n'), 'prices.csv');
+  it('reads a CSV row as one block of header: value pairs, and a PDF by its bytes whatever its name', async () => {
+    const { blocks } = await extractDocument(Buffer.from('name,price\nFloss,$6\n'), 'prices.csv');
     expect(blocks).toEqual([{ text: 'name: Floss; price: $6', section: 'row 2' }]);
-    expect(() => extractDocument(Buffer.from('%PDF-1.7 ...'), 'notes.txt')).toThrow(expect.objectContaining({ status: 415 }));
+    const read = await extractDocument(pdf([['Opening hours', 'We open at 8am.'], ['Parking', 'Free parking on Harbor Street.']]), 'notes.txt');
+    expect(read.format).toBe('pdf');
+    expect(read.blocks).toEqual([
+      { text: 'Opening hours We open at 8am.', page: 1 },
+      { text: 'Parking Free parking on Harbor Street.', page: 2 },
+    ]);
+    await expect(extractDocument(Buffer.from('%PDF-1.7 not really'), 'x.pdf')).rejects.toMatchObject({ status: 400, code: 'invalid_document' });
+  });
+
+  it('refuses a PDF whose streams inflate past the budget before PDF.js reads it', () => {
+    const bomb = Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj << /Length 1 /Filter /FlateDecode >>\nstream\n'), deflateSync(Buffer.alloc(8 * 1024 * 1024)), Buffer.from('\nendstream\nendobj\n')]);
+    expect(() => assertPdfExpansion(bomb, 1024 * 1024)).toThrow(expect.objectContaining({ status: 413, code: 'document_too_large' }));
+    expect(() => assertPdfExpansion(bomb, 16 * 1024 * 1024)).not.toThrow();
   });
 });
 

@@ -4,6 +4,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { AppError, type ErrorCode } from '../errors.js';
 import { readZipDirectory, type ZipEntry } from '../contact-import/zip.js';
 import { KNOWLEDGE_LIMITS, type DocumentFormat } from './schema.js';
+import { pdfBlocks } from './pdf.js';
 
 /**
  * Reading an uploaded document into text blocks, by its bytes (the file name only tells the flavour of a
@@ -28,7 +29,7 @@ export interface ExtractedDocument {
   readonly title?: string;
 }
 
-export const SUPPORTED_DOCUMENT_FORMATS = 'UTF-8 text (.txt), Markdown (.md), HTML, CSV or a Word .docx document';
+export const SUPPORTED_DOCUMENT_FORMATS = 'a PDF, a Word .docx document, UTF-8 text (.txt), Markdown (.md), HTML or CSV';
 
 class DocumentError extends AppError {
   constructor(status: 400 | 413 | 415, code: ErrorCode, message: string) {
@@ -46,11 +47,11 @@ const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 const PDF = [0x25, 0x50, 0x44, 0x46];
 
 /** Reads a document upload; `filename` decides only between the text flavours. */
-export function extractDocument(bytes: Uint8Array, filename = ''): ExtractedDocument {
+export async function extractDocument(bytes: Uint8Array, filename = ''): Promise<ExtractedDocument> {
   if (bytes.length === 0) throw new DocumentError(400, 'empty_file', 'The file is empty.');
   if (bytes.length > KNOWLEDGE_LIMITS.maxFileBytes) throw tooLarge(`over ${KNOWLEDGE_LIMITS.maxFileBytes} bytes`);
   if (startsWith(bytes, OLE)) throw unsupported('This is a legacy Office 97-2003 file (.doc, .xls) or a password-protected document.');
-  if (startsWith(bytes, PDF)) throw unsupported('PDF is not read yet (docs/knowledge.md, "Formats").');
+  if (startsWith(bytes, PDF)) return { format: 'pdf', blocks: capped(await pdfBlocks(bytes)) };
   if (startsWith(bytes, ZIP)) return { format: 'docx', blocks: capped(docxBlocks(bytes)) };
   if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) throw unsupported('This is UTF-16 text; save it as UTF-8.');
   if (!isUtf8(bytes) || bytes.includes(0)) throw unsupported('This file is neither UTF-8 text nor a .docx document.');
@@ -59,7 +60,7 @@ export function extractDocument(bytes: Uint8Array, filename = ''): ExtractedDocu
 }
 
 /** Reads text of a known flavour (plain text sent as JSON, a fetched web page). */
-export function extractText(text: string, format: Exclude<DocumentFormat, 'docx' | 'url'>): ExtractedDocument {
+export function extractText(text: string, format: Exclude<DocumentFormat, 'docx' | 'pdf' | 'url'>): ExtractedDocument {
   if (format === 'html') {
     const { blocks, title } = htmlBlocks(text);
     return { format, blocks: capped(blocks), ...(title ? { title } : {}) };
@@ -69,7 +70,7 @@ export function extractText(text: string, format: Exclude<DocumentFormat, 'docx'
   return { format, blocks: capped(paragraphs(text).map((p) => ({ text: p }))) };
 }
 
-function textFlavour(text: string, filename: string): Exclude<DocumentFormat, 'docx' | 'url'> {
+function textFlavour(text: string, filename: string): Exclude<DocumentFormat, 'docx' | 'pdf' | 'url'> {
   const ext = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase();
   if (ext === 'md' || ext === 'markdown') return 'markdown';
   if (ext === 'csv') return 'csv';
