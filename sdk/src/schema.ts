@@ -3066,7 +3066,7 @@ export interface components {
             knowledgeBaseId: string;
             name: string;
             /** @enum {string} */
-            format: "text" | "markdown" | "html" | "csv" | "docx" | "url";
+            format: "text" | "markdown" | "html" | "csv" | "docx" | "pdf" | "url";
             /** @enum {string} */
             status: "processing" | "ready" | "failed";
             /** @description why ingestion failed (status failed) */
@@ -3105,8 +3105,8 @@ export interface components {
          *       "vectorScore": 0.612344,
          *       "keywordScore": 2.418,
          *       "section": "Parking",
-         *       "start": 0,
-         *       "end": 112
+         *       "start": 96,
+         *       "end": 208
          *     }
          */
         KnowledgeHit: {
@@ -3143,7 +3143,7 @@ export interface components {
         KnowledgeUploadForm: {
             /**
              * Format: binary
-             * @description TXT, Markdown, HTML, CSV (UTF-8) or DOCX; at most 4 MiB
+             * @description PDF, DOCX, TXT, Markdown, HTML or CSV (UTF-8); at most 4 MiB and 500 pages
              */
             file: Blob;
             workspaceId?: string;
@@ -10047,8 +10047,8 @@ export interface operations {
                      *           "vectorScore": 0.612344,
                      *           "keywordScore": 2.418,
                      *           "section": "Parking",
-                     *           "start": 0,
-                     *           "end": 112
+                     *           "start": 96,
+                     *           "end": 208
                      *         }
                      *       ]
                      *     }
