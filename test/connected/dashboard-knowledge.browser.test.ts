@@ -7,8 +7,8 @@ import { dashboardRig } from './dashboard-browser-support.js';
 /**
  * The knowledge page in Chromium (docs/knowledge.md): a new user creates a knowledge base, uploads a
  * Markdown FAQ and adds a text, watches both go from processing to ready without reloading, searches and
- * sees the matching chunk with its source, and deletes a document and then the base (their objects gone
- * from the bucket). Every screen is checked with axe and a screenshot.
+ * sees the matching chunk with its source, names the base on a new agent, and deletes a document and then
+ * the base (their objects gone from the bucket). Every screen is checked with axe and a screenshot.
  */
 const FAQ = '# FAQ\n\n## Parking\n\nFree parking is available behind the building on Harbor Street.\n\n## Hours\n\nWe are open Monday to Friday, 8am to 6pm.\n';
 
@@ -57,6 +57,22 @@ describe('the knowledge page in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('cell', { name: 'Cancellations', exact: true }).waitFor({ state: 'detached' });
     const stored = await rig.p.api(user.session.apiKey, 'GET', `/api/knowledge-bases/${kbId}`);
     expect(stored.body.documents.map((d: { name: string }) => d.name)).toEqual(['faq.md']);
+
+    // The agent form names it: ticked, with how the agent uses it.
+    await page.getByRole('link', { name: 'Agents', exact: true }).click();
+    await page.getByRole('link', { name: 'New agent' }).first().click();
+    await page.getByRole('heading', { name: 'New agent' }).waitFor();
+    await fill(page, 'Name', 'Desk');
+    await page.getByRole('group', { name: 'Knowledge bases' }).getByLabel('Front desk').check();
+    await page.getByLabel('How the agent uses them').selectOption('tool');
+    await page.getByRole('group', { name: 'Knowledge bases' }).scrollIntoViewIfNeeded();
+    await checkScreen(page, 'knowledge-agent', ['fieldset.knowledge-picker']);
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.waitForURL(/\/dashboard\/agents\/agt_/);
+    const agent = await rig.p.api(user.session.apiKey, 'GET', `/api/agents/${page.url().split('/').pop()}`);
+    expect(agent.body).toMatchObject({ knowledge_base_ids: [kbId], knowledge_base_mode: 'tool' });
+    await page.goto(`${rig.p.baseUrl}/dashboard/knowledge/${kbId}`);
+    await page.getByRole('heading', { level: 1, name: 'Front desk' }).waitFor();
 
     await page.getByRole('button', { name: 'Delete knowledge base' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete knowledge base' }).click();

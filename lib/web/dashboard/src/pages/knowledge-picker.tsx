@@ -18,7 +18,7 @@ export function KnowledgePicker({ value, mode, onChange, onMode }: { value: read
   const all = bases.data?.data ?? [];
   const pick = (id: string, on: boolean) => onChange(all.filter((b) => (b._id === id ? on : chosen.has(b._id))).map((b) => b._id));
   return (
-    <fieldset className="tools-picker">
+    <fieldset className="knowledge-picker">
       <legend>Knowledge bases</legend>
       <QueryView query={bases} what="the knowledge bases">
         {() =>
