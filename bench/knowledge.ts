@@ -7,8 +7,9 @@
  * - **Added time of an `auto` turn**: the embedding request through the `openai` SDK to the loopback
  *   stand-in plus the search, the whole retrieval a turn waits for locally (the stand-in has no model
  *   latency: against OpenAI the request's round trip is added).
- * - **Ingestion pages/s**: a 500-page Markdown document (3,000 characters a page) extracted, chunked,
- *   embedded (the stand-in's vectors, in process) and encoded as a segment; peak RSS above the start.
+ * - **Ingestion pages/s**: a 500-page PDF (2,400 characters a page) read by PDF.js, chunked, embedded (the
+ *   stand-in's vectors, in process: the network of a real vendor is not measured) and encoded as a segment;
+ *   the process's peak RSS, and above its level at the start.
  * - **recall@5** on the shipped corpus (test/fixtures/knowledge/: 26 sections, 30 hand-written questions).
  *
  * One JSON line at the end. Benchmarks report; they never fail the run.
@@ -24,6 +25,7 @@ import { standinEmbedding } from '../lib/local/standins/openai-embeddings.js';
 import { LlmStandinControl } from '../lib/local/standins/llm-script.js';
 import { startOpenAiLlmStandin } from '../lib/local/standins/openai-llm.js';
 import { EMBEDDING_DIMENSIONS, EMBEDDING_MODEL } from '../lib/vendors/embeddings/openai.js';
+import { pdf } from '../test/support/knowledge-files.js';
 
 const DIMS = EMBEDDING_DIMENSIONS;
 const CHUNKS = 10_000;
@@ -113,21 +115,25 @@ async function turnAddedTime(index: KnowledgeIndex, queries: readonly string[]) 
   return { autoTurnP50Ms: round(percentile(times, 50)), autoTurnP99Ms: round(percentile(times, 99)) };
 }
 
+/** A 500-page PDF (40 lines of ~60 characters a page, ~2,400 characters: a page of a manual) through the whole ingestion but the network. */
 async function ingestion() {
-  const page = (p: number) => `## Page ${p}\n\n${text(p, 230)}.\n\n${text(p + 7, 230)}.\n`;
-  const doc = Buffer.from(Array.from({ length: PAGES }, (_, p) => page(p)).join('\n'));
+  const lines = (p: number) => Array.from({ length: 40 }, (_, l) => `${text(p * 100 + l, 9)}.`);
+  const doc = pdf(Array.from({ length: PAGES }, (_, p) => lines(p)));
+  // Loaded once before measuring, as a warm consumer has it.
+  await extractDocument(pdf([['warm up']]), 'warm.pdf');
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
   const started = performance.now();
-  const extracted = await extractDocument(doc, 'book.md');
+  const extracted = await extractDocument(doc, 'book.pdf');
   const chunks = chunkBlocks(extracted.blocks);
-  peak = Math.max(peak, process.memoryUsage().rss);
   const segment = segmentOf(chunks.map((c) => (c.section ? `${c.section}\n${c.text}` : c.text)), 'book');
   const bytes = encodeSegment(segment);
-  peak = Math.max(peak, process.memoryUsage().rss);
   const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
   decodeSegment(bytes);
-  return { pages: PAGES, chunks: chunks.length, segmentMiB: round(bytes.length / 1024 / 1024, 2), pagesPerSecond: round(PAGES / seconds, 1), peakRssAboveStartMiB: round((peak - rssBefore) / 1024 / 1024, 1) };
+  return { pdfMiB: round(doc.length / 1024 / 1024, 2), pages: PAGES, chunks: chunks.length, segmentMiB: round(bytes.length / 1024 / 1024, 2), pagesPerSecond: round(PAGES / seconds, 1), peakRssAboveStartMiB: round((peak - rssBefore) / 1024 / 1024, 1), peakRssMiB: round(peak / 1024 / 1024, 1) };
 }
 
 async function recall() {
@@ -160,7 +166,7 @@ export async function run(): Promise<void> {
     `load average (1 min) at start: ${load.toFixed(2)}`,
     `retrieval, 10,000 chunks × ${DIMS} dims: hybrid search p50 ${r.searchP50Ms} ms, p99 ${r.searchP99Ms} ms (target p99 ≤ 25 ms); bare vector scan p50 ${r.scanP50Ms} ms, p99 ${r.scanP99Ms} ms; ratio p99 ${round(r.searchP99Ms / r.scanP99Ms, 2)}`,
     `auto turn (embedding request to the loopback stand-in + search): p50 ${turn.autoTurnP50Ms} ms, p99 ${turn.autoTurnP99Ms} ms (target p50 ≤ 40 ms)`,
-    `ingestion, ${ingest.pages} Markdown pages → ${ingest.chunks} chunks: ${ingest.pagesPerSecond} pages/s (target ≥ 20), segment ${ingest.segmentMiB} MiB, peak RSS +${ingest.peakRssAboveStartMiB} MiB`,
+    `ingestion, a ${ingest.pages}-page PDF (${ingest.pdfMiB} MiB) → ${ingest.chunks} chunks, extracted, chunked, embedded (stand-in, in process) and encoded: ${ingest.pagesPerSecond} pages/s (target ≥ 20); segment ${ingest.segmentMiB} MiB; peak RSS ${ingest.peakRssMiB} MiB, +${ingest.peakRssAboveStartMiB} MiB over the start (target: the 500-page PDF under 256 MB)`,
     `recall@5 on ${rec.questions} questions: ${rec.recallAt5} (target ≥ 0.9)${rec.missed.length ? `; missed: ${rec.missed.join(' | ')}` : ''}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -75,7 +75,8 @@ export async function pdfBlocks(bytes: Uint8Array): Promise<PdfBlock[]> {
   const { getDocumentProxy } = await loadPdfLibs();
   let doc;
   try {
-    doc = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, disableFontFace: true, useSystemFonts: false });
+    // Text only: no eval, no font loading, errors only in the log (its font-data warnings concern rendering).
+    doc = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
   } catch (error) {
     const name = (error as { name?: string }).name;
     if (name === 'PasswordException') throw new PdfError(400, 'invalid_document', 'The PDF is password-protected; upload it without a password.');
