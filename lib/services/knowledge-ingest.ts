@@ -6,7 +6,7 @@ import { extractDocument, extractText, type ExtractedDocument } from '../domain/
 import { KNOWLEDGE_LIMITS, type IngestMessage, type KnowledgeDocument } from '../domain/knowledge/schema.js';
 import { SEGMENT_VERSION, encodeSegment, termCounts, type SegmentChunk } from '../domain/knowledge/search-index.js';
 import { log } from '../observability/log.js';
-import { fetchPage, PageRefusedError } from '../outbound/web-page.js';
+import { fetchSite, PageRefusedError, type FetchedPage } from '../outbound/web-page.js';
 import { getKnowledgeBase, getKnowledgeDocument, settleKnowledgeDocument } from '../store/knowledge.js';
 import { documentPrefix, segmentKey, sourceKey } from '../store/knowledge-objects.js';
 import { workspaceProviderKeys } from '../store/provider-keys.js';
@@ -38,11 +38,24 @@ export type IngestOutcome = 'ready' | 'failed' | 'stale';
 
 async function sourceOf(deps: KnowledgeDeps, doc: KnowledgeDocument): Promise<ExtractedDocument> {
   if (doc.format === 'url') {
-    const page = await fetchPage(new URL(doc.url!), { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS, maxBytes: KNOWLEDGE_LIMITS.maxPageBytes, timeoutMs: KNOWLEDGE_LIMITS.pageTimeoutMs });
-    // Kept, like an upload's bytes: what was indexed can be shown and is deleted with the document.
-    await deps.knowledge.put(sourceKey(doc.workspaceId, doc.knowledgeBaseId, doc._id), page.body, page.contentType);
-    if (!isUtf8(page.body)) throw new PageRefusedError('the page is not UTF-8 text');
-    return extractText(page.body.toString('utf8'), page.contentType.startsWith('text/html') || page.contentType.startsWith('application/xhtml') ? 'html' : 'text');
+    const site = await fetchSite(new URL(doc.url!), { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS, maxBytes: KNOWLEDGE_LIMITS.maxPageBytes, timeoutMs: KNOWLEDGE_LIMITS.pageTimeoutMs });
+    // Kept, like an upload's bytes: what was indexed (the page, or the sitemap) is deleted with the document.
+    await deps.knowledge.put(sourceKey(doc.workspaceId, doc.knowledgeBaseId, doc._id), site.first.body, site.first.contentType);
+    const read = (page: FetchedPage): ExtractedDocument => {
+      if (!isUtf8(page.body)) throw new PageRefusedError(`${page.url} is not UTF-8 text`);
+      return extractText(page.body.toString('utf8'), /^(text\/html|application\/xhtml)/.test(page.contentType) ? 'html' : 'text');
+    };
+    if (site.pages.length === 0) return read(site.first);
+    // A sitemap: its pages' blocks in its order, each section led by the page's title (or address).
+    const blocks = site.pages.flatMap((page) => {
+      const one = read(page);
+      const name = one.title ?? page.url;
+      return one.blocks.map((b) => ({ ...b, section: b.section ? `${name} > ${b.section}` : name }));
+    });
+    if (blocks.reduce((n, b) => n + b.text.length, 0) > KNOWLEDGE_LIMITS.maxExtractedChars) {
+      throw new PageRefusedError(`the sitemap's pages hold more than ${KNOWLEDGE_LIMITS.maxExtractedChars} characters of text`);
+    }
+    return { format: 'html', blocks };
   }
   const bytes = await deps.knowledge.get(sourceKey(doc.workspaceId, doc.knowledgeBaseId, doc._id));
   if (!bytes) throw new PageRefusedError('the document source is gone');

@@ -213,7 +213,7 @@ describe('knowledge bases', () => {
     expect(after.body.data).toHaveLength(before.body.data.length);
   });
 
-  it('fetches a web page with robots.txt obeyed and every hop SSRF-checked; private URLs are refused', async () => {
+  it('fetches a web page and a sitemap with robots.txt obeyed and every hop SSRF-checked; private URLs are refused', async () => {
     const base = `http://127.0.0.1:${sitePort}`;
     pages.set('/robots.txt', { type: 'text/plain', body: 'User-agent: *\nDisallow: /private\n' });
     pages.set('/services', { body: '<html><head><title>Our services</title></head><body><h2>Implants</h2><p>Titanium implants cost $2,400 per tooth.</p></body></html>' });
@@ -233,6 +233,19 @@ describe('knowledge bases', () => {
     expect(await settled(vp.apiKey, kbId, robots.body._id)).toMatchObject({ status: 'failed', error: expect.stringContaining('robots.txt') });
     const redirected = await api(vp.apiKey, 'POST', `/api/knowledge-bases/${kbId}/documents`, { url: `${base}/moved` });
     expect(await settled(vp.apiKey, kbId, redirected.body._id)).toMatchObject({ status: 'failed', error: expect.stringContaining('private, loopback') });
+
+    // A sitemap: its own site's pages that robots.txt allows; another site's and disallowed ones are left out.
+    pages.set('/team', { body: '<html><head><title>Our team</title></head><body><p>Dr. Lee does root canals on Tuesdays.</p></body></html>' });
+    pages.set('/sitemap.xml', {
+      type: 'application/xml',
+      body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/services</loc></url><url><loc>${base}/team</loc></url><url><loc>${base}/private/notes</loc></url><url><loc>https://elsewhere.example/page</loc></url></urlset>`,
+    });
+    const sitemap = await api(vp.apiKey, 'POST', `/api/knowledge-bases/${kbId}/documents`, { url: `${base}/sitemap.xml`, name: 'Our site' });
+    expect(await settled(vp.apiKey, kbId, sitemap.body._id)).toMatchObject({ status: 'ready', chunks: 2 });
+    const canals = await api(vp.apiKey, 'POST', `/api/knowledge-bases/${kbId}/query`, { query: 'root canal day', k: 1 });
+    expect(canals.body.data[0]).toMatchObject({ documentId: sitemap.body._id, section: 'Our team', text: 'Dr. Lee does root canals on Tuesdays.' });
+    const secret = await api(vp.apiKey, 'POST', `/api/knowledge-bases/${kbId}/query`, { query: 'secret', k: 20 });
+    expect(secret.body.data.filter((h: Json) => h.text.includes('secret'))).toEqual([]);
 
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://localhost:8080/', 'http://10.0.0.5/', 'file:///etc/passwd']) {
       const refused = await api(vp.apiKey, 'POST', `/api/knowledge-bases/${kbId}/documents`, { url });

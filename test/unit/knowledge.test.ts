@@ -14,7 +14,7 @@ import { assertPdfExpansion } from '../../lib/domain/knowledge/pdf.js';
 import { pdf } from '../support/knowledge-files.js';
 import { KnowledgeIndex, SEGMENT_VERSION, decodeSegment, encodeSegment, termCounts, terms, type Segment } from '../../lib/domain/knowledge/search-index.js';
 import { standinEmbedding } from '../../lib/local/standins/openai-embeddings.js';
-import { robotsAllows } from '../../lib/outbound/web-page.js';
+import { robotsAllows, sitemapUrls } from '../../lib/outbound/web-page.js';
 import { contextMessage, withContext } from '../../streaming-service/src/conversation/knowledge.js';
 
 const DIMS = 256;
@@ -130,6 +130,11 @@ describe('robots.txt', () => {
     expect(robotsAllows('User-agent: *\nDisallow: /*.pdf$\n', '/a/b.pdf.html')).toBe(true);
     expect(robotsAllows('User-agent: other\nDisallow: /\n', '/x')).toBe(true);
     expect(robotsAllows('', '/x')).toBe(true);
+  });
+
+  it('reads a sitemap\'s page addresses, and nothing from a sitemap index', () => {
+    expect(sitemapUrls('<urlset><url><loc> https://a.example/x?p=1&amp;q=2 </loc></url><url><loc>https://a.example/y</loc></url></urlset>')).toEqual(['https://a.example/x?p=1&q=2', 'https://a.example/y']);
+    expect(sitemapUrls('<sitemapindex><sitemap><loc>https://a.example/s.xml</loc></sitemap></sitemapindex>')).toEqual([]);
   });
 });
 
