@@ -3,11 +3,14 @@ import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
 import { knowledgePrefix } from '../../lib/store/knowledge-objects.js';
 import { knowledgeDepsOf } from '../../lib/services/knowledge.js';
 import { dashboardRig } from './dashboard-browser-support.js';
+import { newId } from '../../lib/domain/ids.js';
+import { putNewHistoryRecord } from '../../lib/store/history.js';
 
 /**
  * The knowledge page in Chromium (docs/knowledge.md): a new user creates a knowledge base, uploads a
  * Markdown FAQ and adds a text, watches both go from processing to ready without reloading, searches and
- * sees the matching chunk with its source, names the base on a new agent, and deletes a document and then
+ * sees the matching chunk with its source, names the base on a new agent, sees on a call's page which chunks
+ * its answer was given, and deletes a document and then
  * the base (their objects gone from the bucket). Every screen is checked with axe and a screenshot.
  */
 const FAQ = '# FAQ\n\n## Parking\n\nFree parking is available behind the building on Harbor Street.\n\n## Hours\n\nWe are open Monday to Friday, 8am to 6pm.\n';
@@ -71,6 +74,20 @@ describe('the knowledge page in Chromium', { timeout: 240_000 }, () => {
     await page.waitForURL(/\/dashboard\/agents\/agt_/);
     const agent = await rig.p.api(user.session.apiKey, 'GET', `/api/agents/${page.url().split('/').pop()}`);
     expect(agent.body).toMatchObject({ knowledge_base_ids: [kbId], knowledge_base_mode: 'tool' });
+    // A call whose answer used the base: its page lists the chunks given to the model.
+    const callId = newId('call');
+    await putNewHistoryRecord(rig.p.deps.db, {
+      _id: callId, agentType: 'voice', agentId: agent.body._id, fullName: 'Ada', mobileNumber: '+14155550100', callDuration: 42, callEndReason: 'customer_hangup',
+      callTranscript: 'user: Where do I park?\nagent: Behind the building, on Harbor Street.', callSummary: 'Asked about parking.', callCost: 0.7,
+      workspace_id: user.session.workspace.id, createdAt: new Date().toISOString(),
+      knowledge: [{ turn: 0, mode: 'auto', query: 'Where do I park?', chunks: [{ chunkId: newId('knowledgeChunk'), documentId: stored.body.documents[0]._id, documentName: 'faq.md', section: 'FAQ > Parking', score: 0.0328 }] }],
+    });
+    await page.goto(`${rig.p.baseUrl}/dashboard/history/${callId}`);
+    const used = page.getByRole('table', { name: 'Knowledge-base chunks given to the model' });
+    await used.waitFor();
+    expect(await used.locator('tbody tr').first().textContent()).toBe('1Where do I park?faq.mdFAQ > Parking0.033');
+    await page.locator('#knowledge-heading').scrollIntoViewIfNeeded();
+    await checkScreen(page, 'knowledge-call', ['#knowledge-heading']);
     await page.goto(`${rig.p.baseUrl}/dashboard/knowledge/${kbId}`);
     await page.getByRole('heading', { level: 1, name: 'Front desk' }).waitFor();
 
