@@ -28,6 +28,8 @@ export interface EntryNeeds {
   readonly webhooks?: 'send';
   /** Reads the platform's own Twilio credentials (TWILIO_SECRET_ARN): searching, buying and releasing numbers, verifying webhooks. */
   readonly twilioCredentials?: true;
+  /** Knowledge bases: the bucket's `workspaces/*` and the ingestion queue (bindKnowledge). */
+  readonly knowledge?: true;
   readonly timeoutSeconds?: number;
   readonly memoryMiB?: number;
   readonly bundleFiles?: readonly BundleFile[];
@@ -60,11 +62,10 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // (lib/outbound/mcp.ts, loadMcpLibs): the other tool routes never parse it.
   'functions/tools/routes.ts': { timeoutSeconds: 15, bundleModules: [{ from: MCP_LIBS_SOURCE, to: MCP_LIBS_FILE }] },
   // A query embeds its words: the openai SDK (~350 KB) sits beside the bundle and loads on the first query
-  // (lib/vendors/embeddings/openai.ts). The bucket, the queue and the vendor key are not bound yet
-  // (docs/knowledge.md, "Deployment status").
-  'functions/knowledge/routes.ts': { bundleModules: [{ from: EMBEDDINGS_LIBS_SOURCE, to: EMBEDDINGS_LIBS_FILE }] },
+  // (lib/vendors/embeddings/openai.ts). Deleting a base deletes its objects.
+  'functions/knowledge/routes.ts': { knowledge: true, timeoutSeconds: 29, bundleModules: [{ from: EMBEDDINGS_LIBS_SOURCE, to: EMBEDDINGS_LIBS_FILE }] },
   // An upload is read before it is accepted: PDF.js (over a megabyte) sits beside the bundle and loads on the first PDF.
-  'functions/knowledge/upload.ts': { timeoutSeconds: 29, bundleModules: [{ from: PDF_LIBS_SOURCE, to: PDF_LIBS_FILE }] },
+  'functions/knowledge/upload.ts': { knowledge: true, timeoutSeconds: 29, bundleModules: [{ from: PDF_LIBS_SOURCE, to: PDF_LIBS_FILE }] },
   // A test event and a replay are deliveries sent through the queue.
   'functions/webhooks/routes.ts': { webhooks: 'send' },
   // Presigning needs read: the URL carries the signer's permissions.

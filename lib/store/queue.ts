@@ -100,10 +100,13 @@ export interface KnowledgeQueue {
 
 /** Shared by the CDK stack and the local queue so they agree. */
 export const KNOWLEDGE_QUEUE_SETTINGS = {
-  /** Past the consumer's timeout (a 4 MiB document embeds in well under a minute), so one is never run twice at once. */
-  visibilityTimeoutSeconds: 180,
-  /** The consumer Lambda's timeout. */
-  consumerTimeoutSeconds: 120,
+  /** Six consumer timeouts (AWS's advice for Lambda consumers), so one document is never ingested twice at once. */
+  visibilityTimeoutSeconds: 150,
+  /**
+   * The consumer Lambda's timeout: a 500-page PDF is read and chunked in about 3 s (bench/knowledge.ts) and
+   * embedded in 16 requests of 128 chunks; under the 30 s every platform function stays within.
+   */
+  consumerTimeoutSeconds: 25,
   /** Our own failures (bucket, table, the embeddings vendor down) retried this often before the dead letters. */
   maxReceiveCount: 3,
 } as const;
