@@ -30,6 +30,7 @@ import { workspaceProviderKeys } from '../store/provider-keys.js';
 import { createKnowledgeQueue, type KnowledgeQueue } from '../store/queue.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { createEmbeddings, EMBEDDING_DIMENSIONS, EMBEDDING_MODEL } from '../vendors/embeddings/openai.js';
+import { VendorError } from '../vendors/shared/errors.js';
 import { createKnowledgeRetriever, type KnowledgeRetriever } from './knowledge-query.js';
 
 /**
@@ -192,5 +193,11 @@ export async function queryKnowledgeBase(deps: KnowledgeDeps, ws: string, kbId: 
   let retriever = retrievers.get(deps.knowledge);
   if (!retriever) retrievers.set(deps.knowledge, (retriever = createKnowledgeRetriever({ db: deps.db, objects: deps.knowledge, listingTtlMs: 0 })));
   const keys = await workspaceProviderKeys(deps.db, deps.secrets, ws).catch(() => ({}));
-  return { data: await retriever.search(ws, [kbId], input.query, input.k, createEmbeddings(deps.config, keys)) };
+  try {
+    return { data: await retriever.search(ws, [kbId], input.query, input.k, createEmbeddings(deps.config, keys)) };
+  } catch (error) {
+    // The embeddings vendor down, or no key to reach it: the query cannot run now, which is no 500.
+    if (error instanceof VendorError) throw new AppError(503, 'unavailable', `The knowledge base cannot be searched right now: ${error.message}`, [], { cause: error });
+    throw error;
+  }
 }
