@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   SQS_ENDPOINT: z.url().optional(),
   /** The webhook-delivery queue and its dead letters (docs/webhooks.md). */
   WEBHOOK_QUEUE_URL: z.string().optional(),
+  /** The knowledge-ingestion queue (docs/knowledge.md): one message per document to index. */
+  KNOWLEDGE_QUEUE_URL: z.string().optional(),
   WEBHOOK_DLQ_URL: z.string().optional(),
   /**
    * Seconds to wait before each retry of a webhook delivery, comma-separated; its length is the number of

@@ -3,6 +3,7 @@ import { AgentAnalysis } from './analysis.js';
 import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
 import { AgentLanguage, DEFAULT_LANGUAGE } from './languages.js';
 import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VENDOR_LLM_PROVIDERS } from './providers.js';
+import { KNOWLEDGE_BASE_MODES, MAX_AGENT_KNOWLEDGE_BASES, type KnowledgeBaseMode } from './knowledge/schema.js';
 
 /** Provider identifiers an agent may name; the voice pipeline has an adapter for each (lib/domain/providers.ts). */
 export { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS };
@@ -140,6 +141,21 @@ export const AgentToolIds = z
   });
 
 /**
+ * The knowledge bases an agent answers from (docs/knowledge.md, "In a conversation"); checked against the
+ * key's workspace when the agent is saved (lib/services/agents.ts).
+ */
+export const AgentKnowledgeBaseIds = z
+  .array(z.string().trim().min(1).max(64))
+  .max(MAX_AGENT_KNOWLEDGE_BASES)
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `${id} is listed twice` });
+      seen.add(id);
+    });
+  });
+
+/**
  * How a call opens: the first message at once (default); the first message as the answer to the caller's
  * first words, silence until then; or a greeting the model writes from the prompt and variables.
  */
@@ -191,6 +207,10 @@ const agentFields = {
   fallback: FallbackConfig,
   /** Null (or absent): every tool of the workspace; a list: exactly those tools. */
   tool_ids: AgentToolIds.nullable(),
+  /** The knowledge bases the agent answers from; empty or absent: none. */
+  knowledge_base_ids: AgentKnowledgeBaseIds,
+  /** `auto` (default): every caller turn retrieves before the reply; `tool`: the model calls search_knowledge when it decides to. */
+  knowledge_base_mode: z.enum(KNOWLEDGE_BASE_MODES),
 };
 
 /** The call-control fields' values for agents stored before they existed (and omitted on create). */
@@ -230,6 +250,8 @@ export const AgentCreate = z
     transfer_mode: agentFields.transfer_mode.default(CALL_CONTROL_DEFAULTS.transfer_mode),
     fallback: agentFields.fallback.optional(),
     tool_ids: agentFields.tool_ids.optional(),
+    knowledge_base_ids: agentFields.knowledge_base_ids.optional(),
+    knowledge_base_mode: agentFields.knowledge_base_mode.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -296,6 +318,10 @@ export interface Agent {
    * was deleted since is skipped at call time ({@link toolsOfAgent}).
    */
   tool_ids?: string[] | null;
+  /** Knowledge bases it answers from (docs/knowledge.md); an id whose base was deleted since is skipped. */
+  knowledge_base_ids?: string[];
+  /** Absent: `auto`. */
+  knowledge_base_mode?: KnowledgeBaseMode;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -327,6 +353,8 @@ export const AgentCreated = z
     analysis: AgentAnalysis.nullable().optional(),
     /** As stored: absent or null offers every workspace tool. */
     tool_ids: z.array(z.string()).nullable().optional(),
+    knowledge_base_ids: z.array(z.string()).optional(),
+    knowledge_base_mode: z.enum(KNOWLEDGE_BASE_MODES).optional(),
     llm_base_url: z.string().nullable().optional(),
     /** `********` when a key is set, never the key itself. */
     llm_api_key: z.string().nullable().optional(),

@@ -2,6 +2,7 @@ import type { CallTransfer } from './call.js';
 import type { CallEndReason } from './call-end.js';
 import type { CallCapability } from './provider-key.js';
 import type { CallError, CallEvent } from './call-timeline.js';
+import type { KnowledgeUse } from './knowledge/schema.js';
 
 /**
  * What the streaming service measured of one connected call: the contract between the container and the
@@ -35,6 +36,8 @@ export interface CallMeasurement {
   readonly events?: { readonly data: readonly CallEvent[]; readonly truncated: boolean };
   /** The contact the conversation was with, when the container found one (an inbound caller by number). */
   readonly contact?: { readonly name: string; readonly phoneNumber: string };
+  /** The knowledge-base chunks the answers were given (docs/knowledge.md). */
+  readonly knowledge?: readonly KnowledgeUse[];
 }
 
 /** One caller turn's latency figures; null where a point was not reached. */

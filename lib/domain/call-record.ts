@@ -4,6 +4,7 @@ import type { TurnLatencyFigures } from './call-measurement.js';
 import type { HistoryRecord } from './history.js';
 import { isMachine } from './voicemail.js';
 import { overriddenFields } from './agent-overrides.js';
+import type { KnowledgeUse } from './knowledge/schema.js';
 
 /**
  * The history record a call leaves, built by one pure function whichever way the call ended (connected,
@@ -20,6 +21,8 @@ export interface CallRecordOutcome {
   readonly summary?: string;
   readonly recordingUrl?: string;
   readonly transfer?: CallTransfer;
+  /** The knowledge-base chunks the answers used (docs/knowledge.md). */
+  readonly knowledge?: readonly KnowledgeUse[];
   /** The contact the conversation found, when the call itself names none (an inbound caller). */
   readonly contact?: { readonly name: string; readonly phoneNumber: string };
 }
@@ -43,6 +46,7 @@ export function historyOf(call: Call, outcome: CallRecordOutcome): HistoryRecord
     ...(isTerminalStatus(call.status) ? { callStatus: call.status } : {}),
     ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
     ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
+    ...(outcome.knowledge?.length ? { knowledge: [...outcome.knowledge] } : {}),
     ...(call.metadata ? { metadata: call.metadata } : {}),
     ...(call.variables ? { variables: call.variables } : {}),
     ...(call.agentOverrides ? { agentOverrides: overriddenFields(call.agentOverrides) } : {}),

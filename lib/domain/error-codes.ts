@@ -83,5 +83,9 @@ export const ERROR_CODES = [
   'mcp_too_many_tools',
   'mcp_schema_too_large',
   'not_an_mcp_tool',
+  'invalid_document',
+  'document_too_large',
+  'knowledge_base_full',
+  'url_refused',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

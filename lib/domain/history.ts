@@ -7,6 +7,7 @@ import { TERMINAL_CALL_STATUSES, type CallTransfer, type CostBreakdown, type Ter
 import { ANSWERED_BY } from './voicemail.js';
 import { CALL_CAPABILITIES } from './provider-key.js';
 import { CallError } from './call-timeline.js';
+import { KnowledgeUseView, type KnowledgeUse } from './knowledge/schema.js';
 
 export { AGENT_TYPES, CALL_END_REASONS, type AgentType, type CallEndReason } from './call-end.js';
 
@@ -50,6 +51,8 @@ export interface HistoryRecord {
   agentVersion?: number;
   /** The vendor failure that ended the call (docs/calls.md, "Why a call failed"); absent when none did. */
   callError?: CallError;
+  /** The knowledge-base chunks each answer was given (docs/knowledge.md); absent when none were. */
+  knowledge?: KnowledgeUse[];
 }
 
 const isoDate = z
@@ -135,5 +138,7 @@ export const HistoryView = z
     agentVersion: z.number().int().optional(),
     /** The vendor failure that ended the call, safe to show; absent when none did (docs/calls.md, "Why a call failed"). */
     callError: CallError.optional(),
+    /** The knowledge-base chunks each answer was given: document, section, page, score (docs/knowledge.md). */
+    knowledge: z.array(KnowledgeUseView).optional(),
   })
   .meta({ id: 'HistoryRecord' });

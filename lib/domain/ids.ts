@@ -19,6 +19,9 @@ export const ID_PREFIX = {
   invitation: 'inv',
   campaign: 'cmp',
   contactImport: 'imp',
+  knowledgeBase: 'kb',
+  knowledgeDocument: 'kdoc',
+  knowledgeChunk: 'kch',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

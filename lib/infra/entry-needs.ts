@@ -1,5 +1,7 @@
 import { WORKBOOK_LIBS_FILE, WORKBOOK_LIBS_SOURCE } from '../domain/contact-import/xlsx.js';
 import { MCP_LIBS_FILE, MCP_LIBS_SOURCE } from '../outbound/mcp.js';
+import { EMBEDDINGS_LIBS_FILE, EMBEDDINGS_LIBS_SOURCE } from '../vendors/embeddings/openai.js';
+import { PDF_LIBS_FILE, PDF_LIBS_SOURCE } from '../domain/knowledge/pdf.js';
 import type { BundleFile, BundleModule } from './bundling.js';
 import type { QueueAccess, RecordingsAccess, TableAccess } from './constructs/bindings.js';
 import { DOCS_ASSETS_DIR, DOCS_ASSETS_SOURCE, DOCS_ASSET_FILES } from './docs-assets.js';
@@ -26,6 +28,8 @@ export interface EntryNeeds {
   readonly webhooks?: 'send';
   /** Reads the platform's own Twilio credentials (TWILIO_SECRET_ARN): searching, buying and releasing numbers, verifying webhooks. */
   readonly twilioCredentials?: true;
+  /** Knowledge bases: the bucket's `workspaces/*` and the ingestion queue (bindKnowledge). */
+  readonly knowledge?: true;
   readonly timeoutSeconds?: number;
   readonly memoryMiB?: number;
   readonly bundleFiles?: readonly BundleFile[];
@@ -57,6 +61,11 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // The MCP SDK (~300 KB with its validator) sits beside the bundle and loads on the first mcp tool saved
   // (lib/outbound/mcp.ts, loadMcpLibs): the other tool routes never parse it.
   'functions/tools/routes.ts': { timeoutSeconds: 15, bundleModules: [{ from: MCP_LIBS_SOURCE, to: MCP_LIBS_FILE }] },
+  // A query embeds its words: the openai SDK (~350 KB) sits beside the bundle and loads on the first query
+  // (lib/vendors/embeddings/openai.ts). Deleting a base deletes its objects.
+  'functions/knowledge/routes.ts': { knowledge: true, timeoutSeconds: 29, bundleModules: [{ from: EMBEDDINGS_LIBS_SOURCE, to: EMBEDDINGS_LIBS_FILE }] },
+  // An upload is read before it is accepted: PDF.js (over a megabyte) sits beside the bundle and loads on the first PDF.
+  'functions/knowledge/upload.ts': { knowledge: true, timeoutSeconds: 29, bundleModules: [{ from: PDF_LIBS_SOURCE, to: PDF_LIBS_FILE }] },
   // A test event and a replay are deliveries sent through the queue.
   'functions/webhooks/routes.ts': { webhooks: 'send' },
   // Presigning needs read: the URL carries the signer's permissions.

@@ -14,6 +14,7 @@ import { TWILIO_ROUTES } from './routes/twilio.js';
 import { AUTH_ROUTES } from './routes/auth.js';
 import { DASHBOARD_ROUTES } from './routes/dashboard.js';
 import { DOCS_ROUTES } from './routes/docs.js';
+import { KNOWLEDGE_ROUTES } from './routes/knowledge.js';
 
 export type { RouteSpec } from './route-spec.js';
 
@@ -41,6 +42,7 @@ export const ROUTES = {
   ...PROVIDER_KEYS_ROUTES,
   ...TWILIO_ROUTES,
   ...AUTH_ROUTES,
+  ...KNOWLEDGE_ROUTES,
   ...DASHBOARD_ROUTES,
   ...DOCS_ROUTES,
 } as const satisfies Record<string, RouteSpec>;

@@ -7,7 +7,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PlatformFunction, type PlatformFunctionProps } from './constructs/api-function.js';
 import { addBackgroundFunctions } from './constructs/background-functions.js';
-import { bindDataKey, bindWebhookQueue } from './constructs/bindings.js';
+import { bindDataKey, bindRecordings, bindWebhookQueue } from './constructs/bindings.js';
 import type { CampaignScheduler } from './constructs/campaign-scheduler.js';
 import { Dashboard } from './constructs/dashboard.js';
 import { PlatformDomains, type DomainsProps } from './constructs/domains.js';
@@ -86,6 +86,8 @@ export class PlatformStack extends Stack {
   /** Webhook deliveries (docs/webhooks.md): one message per attempt; deliveries that gave up are parked in the dead letters. */
   readonly webhookQueue: sqs.Queue;
   readonly webhookDeadLetters: sqs.Queue;
+  readonly knowledgeQueue: sqs.Queue;
+  readonly knowledgeDeadLetters: sqs.Queue;
   readonly dataKey: secretsmanager.Secret;
   /** The platform's Twilio account credentials, read only by the handlers whose needs name them. */
   readonly twilioCredentials: secretsmanager.ISecret;
@@ -106,6 +108,8 @@ export class PlatformStack extends Stack {
   readonly lostCallbacks: PlatformFunction;
   /** The webhook-delivery queue's consumer (functions/queue/webhooks.ts). */
   readonly webhookConsumer: PlatformFunction;
+  /** The knowledge-ingestion queue's consumer (functions/queue/knowledge.ts). */
+  readonly knowledgeConsumer: PlatformFunction;
   /** Dashboard sign-in (Cognito), its pages (S3) and CloudFront in front of them and the API (docs/dashboard.md). */
   readonly dashboard: Dashboard;
   /** The platform's vendor keys (JSON, one field per `*_API_KEY`), read by the streaming task only. */
@@ -122,7 +126,14 @@ export class PlatformStack extends Stack {
 
     this.table = platformTable(this);
     this.recordings = recordingsBucket(this);
-    ({ dispatchQueue: this.dispatchQueue, dispatchDeadLetters: this.dispatchDeadLetters, webhookQueue: this.webhookQueue, webhookDeadLetters: this.webhookDeadLetters } = platformQueues(this));
+    ({
+      dispatchQueue: this.dispatchQueue,
+      dispatchDeadLetters: this.dispatchDeadLetters,
+      webhookQueue: this.webhookQueue,
+      webhookDeadLetters: this.webhookDeadLetters,
+      knowledgeQueue: this.knowledgeQueue,
+      knowledgeDeadLetters: this.knowledgeDeadLetters,
+    } = platformQueues(this));
     ({ dataKey: this.dataKey, twilioCredentials: this.twilioCredentials, vendorKeys: this.vendorKeys } = platformSecrets(this, props));
 
     this.domains = new PlatformDomains(this, 'Domains', {
@@ -156,12 +167,15 @@ export class PlatformStack extends Stack {
     this.streamUrl = this.streaming.streamUrl;
     // The streaming service announces call.started, call.ended, call.transfer and call.analyzed.
     bindWebhookQueue(this.streaming.bindTarget, this.webhookQueue);
+    // Conversations read knowledge segments (docs/knowledge.md, "Retrieval").
+    bindRecordings(this.streaming.bindTarget, this.recordings, 'read', 'workspaces/*');
 
     const { functions: routeFunctions, plans } = addRouteFunctions(this, {
       table: this.table,
       recordings: this.recordings,
       dispatchQueue: this.dispatchQueue,
       webhookQueue: this.webhookQueue,
+      knowledgeQueue: this.knowledgeQueue,
       twilioCredentials: this.twilioCredentials,
       api: this.api,
       edge: this.edge,
@@ -183,12 +197,15 @@ export class PlatformStack extends Stack {
       lostCallbacks: this.lostCallbacks,
       campaignScheduler: this.campaignScheduler,
       webhookConsumer: this.webhookConsumer,
+      knowledgeConsumer: this.knowledgeConsumer,
     } = addBackgroundFunctions(this, {
       table: this.table,
       twilioCredentials: this.twilioCredentials,
       dispatchQueue: this.dispatchQueue,
       webhookQueue: this.webhookQueue,
       webhookDeadLetters: this.webhookDeadLetters,
+      knowledgeQueue: this.knowledgeQueue,
+      bucket: this.recordings,
       newFunction: (scope, id, fnProps) => this.newFunction(scope, id, fnProps),
     }));
 
@@ -197,11 +214,12 @@ export class PlatformStack extends Stack {
       deadLetterQueues: [
         { name: 'CallDispatch', queue: this.dispatchDeadLetters },
         { name: 'WebhookDeliveries', queue: this.webhookDeadLetters },
+        { name: 'KnowledgeIngestion', queue: this.knowledgeDeadLetters },
       ],
       functionGroups: [
         { name: 'Routes', functions: [...this.routeFunctions.values()].map((f) => f.function) },
         { name: 'ApiKeyAuthorizer', functions: [this.edge.authorizerFunction.function] },
-        { name: 'QueueConsumers', functions: [this.dispatchConsumer.function, this.webhookConsumer.function] },
+        { name: 'QueueConsumers', functions: [this.dispatchConsumer.function, this.webhookConsumer.function, this.knowledgeConsumer.function] },
         { name: 'Scheduled', functions: [this.streamSweep.function, this.lostCallbacks.function, this.campaignScheduler.fn.function] },
       ],
       api: this.api,
@@ -218,6 +236,11 @@ export class PlatformStack extends Stack {
       vendorSecrets: [this.twilioCredentials, this.vendorKeys],
       // The role carries the grant: route functions with the same needs share one.
       recordingReaders: plans.filter((p) => p.needs.recordings && p.needs.recordings !== 'write').map((p) => this.routeFunctions.get(p.entry)!.function.role!),
+      knowledgeUsers: [
+        ...plans.filter((p) => p.needs.knowledge).map((p) => this.routeFunctions.get(p.entry)!.function.role!),
+        this.knowledgeConsumer.function,
+        this.streaming.taskDefinition,
+      ],
       streaming: this.streaming,
       dashboard: this.dashboard,
     });

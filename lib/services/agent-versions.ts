@@ -5,17 +5,18 @@ import { ValidationError } from '../domain/errors.js';
 import { getAgent } from '../store/agents.js';
 import { getVersion, putVersion, replaceDraft } from '../store/agent-versions.js';
 import type { Db } from '../store/dynamo.js';
-import { assertToolsOfWorkspace } from './agents.js';
+import { assertKnowledgeBasesOfWorkspace, assertToolsOfWorkspace } from './agents.js';
 
 /**
  * Publishes the agent's draft as its next version (docs/agent-versions.md). The draft is checked as a save
- * checks it, since what it names may have changed since it was saved (a deleted tool, a model endpoint the
+ * checks it, since what it names may have changed since it was saved (a deleted tool or knowledge base, a model endpoint the
  * policy now refuses): a draft that fails is a 400 and nothing is published.
  */
 export async function publishAgent(db: Db, ws: string, id: string, note: string, policy: LlmEndpointPolicy, nowIso = new Date().toISOString()): Promise<AgentVersion> {
   const draft = await getAgent(db, ws, id);
   assertAgentLlm(draft, policy);
   await assertToolsOfWorkspace(db, ws, draft.tool_ids);
+  await assertKnowledgeBasesOfWorkspace(db, ws, draft.knowledge_base_ids);
   const version: AgentVersion = {
     agentId: id,
     workspaceId: ws,

@@ -12,6 +12,7 @@ import type { CatalogueFields } from './agent-catalogue.js';
 
 /** Checks fields a save sets against the vendors' catalogues (agent-catalogue.ts); absent, nothing is checked. */
 export type CatalogueCheck = (fields: CatalogueFields) => Promise<void>;
+import { existingKnowledgeBaseIds } from '../store/knowledge.js';
 
 /**
  * Every id in `tool_ids` names a tool of the key's workspace, or 400 naming each one that does not: an id
@@ -21,6 +22,14 @@ export async function assertToolsOfWorkspace(db: Db, ws: string, ids: readonly s
   if (!ids || ids.length === 0) return;
   const found = await existingToolIds(db, ws, ids);
   const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [{ field: `tool_ids.${i}`, message: `${id} is not a tool of this workspace` }]));
+  if (missing.length > 0) throw new ValidationError(missing);
+}
+
+/** Every id in `knowledge_base_ids` names a knowledge base of the key's workspace, or 400 naming each one that does not. */
+export async function assertKnowledgeBasesOfWorkspace(db: Db, ws: string, ids: readonly string[] | undefined): Promise<void> {
+  if (!ids || ids.length === 0) return;
+  const found = await existingKnowledgeBaseIds(db, ws, ids);
+  const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [{ field: `knowledge_base_ids.${i}`, message: `${id} is not a knowledge base of this workspace` }]));
   if (missing.length > 0) throw new ValidationError(missing);
 }
 
@@ -39,6 +48,7 @@ export async function createAgent(db: Db, box: SecretBox, ws: string, input: Age
   await assertToolsOfWorkspace(db, ws, input.tool_ids);
   // The default voice is the platform's choice and known to exist: only a voice the user named is checked.
   await check?.({ tts_provider: input.tts_provider, tts_voice_id: input.tts_voice_id ?? undefined, llm_provider: input.llm_provider, llm_model: input.llm_model });
+  await assertKnowledgeBasesOfWorkspace(db, ws, input.knowledge_base_ids);
   const now = new Date().toISOString();
   const agent: Agent = {
     ...input,
@@ -69,6 +79,7 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   const key = changes.llm_api_key !== undefined && changes.llm_api_key !== MASK ? changes.llm_api_key : leaving && changes.llm_api_key === undefined ? null : current.llm_api_key;
   assertAgentLlm({ llm_provider: provider, llm_base_url: url, llm_api_key: key }, policy);
   await assertToolsOfWorkspace(db, ws, changes.tool_ids);
+  await assertKnowledgeBasesOfWorkspace(db, ws, changes.knowledge_base_ids);
   let voice = changes.tts_voice_id;
   if (changes.tts_provider && !voice && current.tts_provider !== changes.tts_provider) voice = DEFAULT_VOICE[changes.tts_provider];
   // The language, transcriber and voice as they will be after the update must fit together.

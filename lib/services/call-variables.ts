@@ -8,10 +8,10 @@ import { BadRequestError, ValidationError, type ErrorDetail } from '../domain/er
 import { contactVariables, missingVariables, type VariableValue } from '../domain/template.js';
 import { listTools } from '../store/tools.js';
 import { withOverrides, type AgentOverrides } from '../domain/agent-overrides.js';
-import { assertToolsOfWorkspace } from './agents.js';
+import { assertKnowledgeBasesOfWorkspace, assertToolsOfWorkspace } from './agents.js';
 
 /**
- * The agent a call will run, with its `agent_overrides` (their `tool_ids` must be the workspace's, 400
+ * The agent a call will run, with its `agent_overrides` (their `tool_ids` and `knowledge_base_ids` must be the workspace's, 400
  * otherwise, as for an update). An override may switch to `custom` only on an agent saved with its
  * endpoint: the overrides cannot name one (lib/domain/agent-overrides.ts), so no call reaches an unchecked URL.
  */
@@ -19,6 +19,7 @@ export async function agentForCall(deps: Pick<Deps, 'db'>, workspaceId: string, 
   if (!overrides) return agent;
   try {
     await assertToolsOfWorkspace(deps.db, workspaceId, overrides.tool_ids);
+    await assertKnowledgeBasesOfWorkspace(deps.db, workspaceId, overrides.knowledge_base_ids);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     throw new ValidationError((error.details as readonly ErrorDetail[]).map((d) => ({ ...d, field: `agent_overrides.${d.field}` })));

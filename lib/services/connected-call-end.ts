@@ -56,6 +56,7 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
       recordingUrl: measured.recordingUrl,
       transfer: measured.transfer,
       contact: measured.contact,
+      knowledge: measured.knowledge,
     }),
     // The stream ended, so the provider's call did too (or moved on, for a transfer): completed.
     callStatus: 'completed',

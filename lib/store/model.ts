@@ -50,6 +50,8 @@
  *                                           CFLIGHT#<cmp> / <claimedAt ISO>#<contactId>
  *   WS#<ws>        / DNC#<e164>             do-not-call entry
  *   WS#<ws>        / DIALLOCK#<e164>        the one campaign call in flight to a number (expires: ttl)
+ *   WS#<ws>        / KB#<kbId>              knowledge base (docs/knowledge.md; its index lives in the bucket)
+ *   WS#<ws>        / KBDOC#<kbId>#<docId>   one document of a knowledge base: status, revision, sizes
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -124,6 +126,8 @@ export const ENTITY = {
   campaignTarget: 'campaignTarget',
   dnc: 'dnc',
   dialLock: 'dialLock',
+  knowledgeBase: 'knowledgeBase',
+  knowledgeDocument: 'knowledgeDocument',
 } as const;
 
 export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint' | 'campaign' | 'dnc';
@@ -182,6 +186,8 @@ export const key = {
   flightTargetIndex: (campaignId: string, at: string, contactId: string) => ({ gsi1pk: `CFLIGHT#${campaignId}`, gsi1sk: `${at}#${contactId}` }),
   dnc: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `DNC#${e164}` }),
   dialLock: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `DIALLOCK#${e164}` }),
+  knowledgeBase: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `KB#${id}` }),
+  knowledgeDocument: (ws: string, kbId: string, id: string) => ({ pk: `WS#${ws}`, sk: `KBDOC#${kbId}#${id}` }),
 } as const;
 
 /**

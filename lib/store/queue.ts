@@ -3,6 +3,7 @@ import { lazySdk } from './lazy-sdk.js';
 import type { Config } from '../config.js';
 import type { DispatchMessage } from '../domain/call.js';
 import type { DeliveryMessage } from '../domain/webhook.js';
+import type { IngestMessage } from '../domain/knowledge/schema.js';
 
 /**
  * The call-dispatch queue port: the API sends one message per call; the dispatcher Lambda (or, locally,
@@ -85,5 +86,36 @@ export function createWebhookQueue(
   return {
     send: (message, delaySeconds) => sendTo(config.WEBHOOK_QUEUE_URL, 'WEBHOOK_QUEUE_URL', message, delaySeconds),
     sendToDeadLetters: (message) => sendTo(config.WEBHOOK_DLQ_URL, 'WEBHOOK_DLQ_URL', message),
+  };
+}
+
+/**
+ * The knowledge-ingestion queue port: one message asks for one document revision to be indexed; the
+ * consumer (functions/queue/knowledge.ts, on Lambda or polled by `npm start`) reads, chunks, embeds and
+ * writes its segment, off the request path (docs/knowledge.md, "Ingestion").
+ */
+export interface KnowledgeQueue {
+  send(message: IngestMessage): Promise<void>;
+}
+
+/** Shared by the CDK stack and the local queue so they agree. */
+export const KNOWLEDGE_QUEUE_SETTINGS = {
+  /** Six consumer timeouts (AWS's advice for Lambda consumers), so one document is never ingested twice at once. */
+  visibilityTimeoutSeconds: 150,
+  /**
+   * The consumer Lambda's timeout: a 500-page PDF is read and chunked in about 3 s (bench/knowledge.ts) and
+   * embedded in 16 requests of 128 chunks; under the 30 s every platform function stays within.
+   */
+  consumerTimeoutSeconds: 25,
+  /** Our own failures (bucket, table, the embeddings vendor down) retried this often before the dead letters. */
+  maxReceiveCount: 3,
+} as const;
+
+export function createKnowledgeQueue(config: Pick<Config, 'AWS_REGION' | 'SQS_ENDPOINT' | 'KNOWLEDGE_QUEUE_URL'>, client: SQSClient = createSqsClient(config)): KnowledgeQueue {
+  return {
+    async send(message) {
+      if (!config.KNOWLEDGE_QUEUE_URL) throw new Error('KNOWLEDGE_QUEUE_URL is not set; documents cannot be ingested');
+      await client.send(new (sqs().SendMessageCommand)({ QueueUrl: config.KNOWLEDGE_QUEUE_URL, MessageBody: JSON.stringify(message) }));
+    },
   };
 }

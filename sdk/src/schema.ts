@@ -1228,6 +1228,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/knowledge-bases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List knowledge bases, newest first (no pagination: at most 100) */
+        get: operations["listKnowledgeBases"];
+        put?: never;
+        /** Create a knowledge base */
+        post: operations["createKnowledgeBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge-bases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a knowledge base with its documents and their ingestion status */
+        get: operations["getKnowledgeBase"];
+        put?: never;
+        post?: never;
+        /** Delete a knowledge base, its documents, chunks and vectors */
+        delete: operations["deleteKnowledgeBase"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge-bases/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the documents of a knowledge base, newest first */
+        get: operations["listKnowledgeDocuments"];
+        put?: never;
+        /** Add plain text or a web page by URL; ingested in the background (status processing, then ready or failed) */
+        post: operations["createKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge-bases/{id}/documents/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a document (TXT, Markdown, HTML, CSV, DOCX; at most 4 MiB); ingested in the background */
+        post: operations["uploadKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge-bases/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a document and its ingestion status */
+        get: operations["getKnowledgeDocument"];
+        put?: never;
+        post?: never;
+        /** Delete a document: its text, chunks and vectors */
+        delete: operations["deleteKnowledgeDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge-bases/{id}/documents/{documentId}/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Index a document again (a web page is fetched again); the old chunks serve until the new ones are ready */
+        post: operations["reindexKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge-bases/{id}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Search a knowledge base: the best chunks with their scores and sources */
+        post: operations["queryKnowledgeBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -1474,6 +1597,9 @@ export interface components {
                 };
             } | null;
             tool_ids?: string[] | null;
+            knowledge_base_ids?: string[];
+            /** @enum {string} */
+            knowledge_base_mode?: "auto" | "tool";
             llm_base_url?: string | null;
             llm_api_key?: string | null;
             tts_voice_id: string;
@@ -1684,6 +1810,9 @@ export interface components {
                 }[];
             };
             tool_ids?: string[] | null;
+            knowledge_base_ids?: string[];
+            /** @enum {string} */
+            knowledge_base_mode?: "auto" | "tool";
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -1757,6 +1886,9 @@ export interface components {
                 };
             } | null;
             tool_ids?: string[] | null;
+            knowledge_base_ids?: string[];
+            /** @enum {string} */
+            knowledge_base_mode?: "auto" | "tool";
             llm_base_url?: string | null;
             llm_api_key?: string | null;
         };
@@ -1903,6 +2035,9 @@ export interface components {
                 }[];
             };
             tool_ids?: string[] | null;
+            knowledge_base_ids?: string[];
+            /** @enum {string} */
+            knowledge_base_mode?: "auto" | "tool";
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2645,6 +2780,9 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
+                knowledge_base_ids?: string[];
+                /** @enum {string} */
+                knowledge_base_mode?: "auto" | "tool";
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -2884,7 +3022,7 @@ export interface components {
                  * @description Stable snake_case code to branch on, e.g. validation_failed. New codes may be added.
                  * @enum {string}
                  */
-                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent" | "mcp_server_unreachable" | "agent_changed" | "mcp_server_invalid" | "mcp_too_many_tools" | "mcp_schema_too_large" | "not_an_mcp_tool";
+                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent" | "mcp_server_unreachable" | "agent_changed" | "mcp_server_invalid" | "mcp_too_many_tools" | "mcp_schema_too_large" | "not_an_mcp_tool" | "invalid_document" | "document_too_large" | "knowledge_base_full" | "url_refused";
                 /** @description A human sentence; may change between releases. */
                 message: string;
                 /** @description Usually a list of {field, message}; an object for some codes (insufficient_credits: {required, available}). */
@@ -3060,6 +3198,21 @@ export interface components {
             agentOverrides?: string[];
             agentVersion?: number;
             callError?: components["schemas"]["CallError"];
+            knowledge?: {
+                /** @description the agent turn (0-based, counting agent turns) the chunks were given to */
+                turn: number;
+                /** @enum {string} */
+                mode: "auto" | "tool";
+                query: string;
+                chunks: {
+                    chunkId: string;
+                    documentId: string;
+                    documentName: string;
+                    section?: string;
+                    page?: number;
+                    score: number;
+                }[];
+            }[];
         };
         /**
          * @description Calls your HTTP endpoint: config.method and config.url (placeholders name parameters).
@@ -3199,6 +3352,184 @@ export interface components {
             }[];
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "_id": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+         *       "name": "Front desk FAQ",
+         *       "description": "Opening hours, parking, prices and insurance plans.",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "embeddingModel": "text-embedding-3-small",
+         *       "dimensions": 256,
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        KnowledgeBase: {
+            _id: string;
+            name: string;
+            description: string;
+            workspaceId: string;
+            embeddingModel: string;
+            dimensions: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Front desk FAQ",
+         *       "description": "Opening hours, parking, prices and insurance plans."
+         *     }
+         */
+        KnowledgeBaseCreate: {
+            name: string;
+            /** @description Default: `""`. */
+            description?: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "_id": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+         *       "name": "Front desk FAQ",
+         *       "description": "Opening hours, parking, prices and insurance plans.",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "embeddingModel": "text-embedding-3-small",
+         *       "dimensions": 256,
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T14:03:11.000Z",
+         *       "documents": [
+         *         {
+         *           "_id": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+         *           "knowledgeBaseId": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+         *           "name": "Parking and hours",
+         *           "format": "text",
+         *           "status": "ready",
+         *           "sizeBytes": 214,
+         *           "revision": 1,
+         *           "createdAt": "2025-06-02T14:03:11.000Z",
+         *           "updatedAt": "2025-06-02T15:20:45.000Z",
+         *           "chunks": 2,
+         *           "characters": 214
+         *         }
+         *       ]
+         *     }
+         */
+        KnowledgeBaseDetail: {
+            _id: string;
+            name: string;
+            description: string;
+            workspaceId: string;
+            embeddingModel: string;
+            dimensions: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            documents: components["schemas"]["KnowledgeDocument"][];
+        };
+        /**
+         * @example {
+         *       "_id": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+         *       "knowledgeBaseId": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+         *       "name": "Parking and hours",
+         *       "format": "text",
+         *       "status": "processing",
+         *       "sizeBytes": 214,
+         *       "revision": 1,
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        KnowledgeDocument: {
+            _id: string;
+            knowledgeBaseId: string;
+            name: string;
+            /** @enum {string} */
+            format: "text" | "markdown" | "html" | "csv" | "docx" | "pdf" | "url";
+            /** @enum {string} */
+            status: "processing" | "ready" | "failed";
+            /** @description why ingestion failed (status failed) */
+            error?: string;
+            sizeBytes: number;
+            url?: string;
+            chunks?: number;
+            characters?: number;
+            revision: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Parking and hours",
+         *       "text": "Free parking is available behind the building on Harbor Street; the first two hours are validated at reception. We are open Monday to Friday, 8am to 6pm."
+         *     }
+         */
+        KnowledgeDocumentCreate: {
+            name?: string;
+            text?: string;
+            /** Format: uri */
+            url?: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "chunkId": "kch_01JWRG3ZYR2P6QK9XD4M8BN7TC",
+         *       "documentId": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+         *       "documentName": "Parking and hours",
+         *       "text": "Free parking is available behind the building on Harbor Street; the first two hours are validated at reception.",
+         *       "score": 0.032787,
+         *       "vectorScore": 0.612344,
+         *       "keywordScore": 2.418,
+         *       "section": "Parking",
+         *       "start": 96,
+         *       "end": 208
+         *     }
+         */
+        KnowledgeHit: {
+            chunkId: string;
+            documentId: string;
+            documentName: string;
+            text: string;
+            /** @description fused score (reciprocal rank fusion of vector and keyword ranks), higher is better */
+            score: number;
+            /** @description cosine similarity of the query and chunk embeddings */
+            vectorScore: number;
+            /** @description BM25 score of the query words in the chunk (0: no word in common) */
+            keywordScore: number;
+            /** @description the heading path the chunk sits under */
+            section?: string;
+            page?: number;
+            /** @description offset of the chunk in the document text, in characters */
+            start: number;
+            end: number;
+        };
+        /**
+         * @example {
+         *       "query": "Where can I park?",
+         *       "k": 3
+         *     }
+         */
+        KnowledgeQuery: {
+            query: string;
+            /** @description Default: `5`. */
+            k?: number;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        KnowledgeUploadForm: {
+            /**
+             * Format: binary
+             * @description PDF, DOCX, TXT, Markdown, HTML or CSV (UTF-8); at most 4 MiB and 500 pages
+             */
+            file: Blob;
+            workspaceId?: string;
+            name?: string;
         };
         /**
          * @example {
@@ -3406,6 +3737,9 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
+                knowledge_base_ids?: string[];
+                /** @enum {string} */
+                knowledge_base_mode?: "auto" | "tool";
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -3545,6 +3879,9 @@ export interface components {
                     }[];
                 };
                 tool_ids?: string[] | null;
+                knowledge_base_ids?: string[];
+                /** @enum {string} */
+                knowledge_base_mode?: "auto" | "tool";
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -10117,6 +10454,561 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
+        };
+    };
+    listKnowledgeBases: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List knowledge bases, newest first (no pagination: at most 100) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *           "name": "Front desk FAQ",
+                     *           "description": "Opening hours, parking, prices and insurance plans.",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "embeddingModel": "text-embedding-3-small",
+                     *           "dimensions": 256,
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T14:03:11.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["KnowledgeBase"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Front desk FAQ",
+                 *       "description": "Opening hours, parking, prices and insurance plans."
+                 *     }
+                 */
+                "application/json": components["schemas"]["KnowledgeBaseCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a knowledge base */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *       "name": "Front desk FAQ",
+                     *       "description": "Opening hours, parking, prices and insurance plans.",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "embeddingModel": "text-embedding-3-small",
+                     *       "dimensions": 256,
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBase"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a knowledge base with its documents and their ingestion status */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *       "name": "Front desk FAQ",
+                     *       "description": "Opening hours, parking, prices and insurance plans.",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "embeddingModel": "text-embedding-3-small",
+                     *       "dimensions": 256,
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T14:03:11.000Z",
+                     *       "documents": [
+                     *         {
+                     *           "_id": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+                     *           "knowledgeBaseId": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *           "name": "Parking and hours",
+                     *           "format": "text",
+                     *           "status": "ready",
+                     *           "sizeBytes": 214,
+                     *           "revision": 1,
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *           "chunks": 2,
+                     *           "characters": 214
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listKnowledgeDocuments: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the documents of a knowledge base, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+                     *           "knowledgeBaseId": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *           "name": "Parking and hours",
+                     *           "format": "text",
+                     *           "status": "ready",
+                     *           "sizeBytes": 214,
+                     *           "revision": 1,
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *           "chunks": 2,
+                     *           "characters": 214
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["KnowledgeDocument"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Parking and hours",
+                 *       "text": "Free parking is available behind the building on Harbor Street; the first two hours are validated at reception. We are open Monday to Friday, 8am to 6pm."
+                 *     }
+                 */
+                "application/json": components["schemas"]["KnowledgeDocumentCreate"];
+            };
+        };
+        responses: {
+            /** @description Add plain text or a web page by URL; ingested in the background (status processing, then ready or failed) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+                     *       "knowledgeBaseId": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *       "name": "Parking and hours",
+                     *       "format": "text",
+                     *       "status": "processing",
+                     *       "sizeBytes": 214,
+                     *       "revision": 1,
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    uploadKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["KnowledgeUploadForm"];
+            };
+        };
+        responses: {
+            /** @description Upload a document (TXT, Markdown, HTML, CSV, DOCX; at most 4 MiB); ingested in the background */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+                     *       "knowledgeBaseId": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *       "name": "faq.docx",
+                     *       "format": "docx",
+                     *       "status": "processing",
+                     *       "sizeBytes": 18432,
+                     *       "revision": 1,
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+                /** @example kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a document and its ingestion status */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+                     *       "knowledgeBaseId": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *       "name": "Parking and hours",
+                     *       "format": "text",
+                     *       "status": "ready",
+                     *       "sizeBytes": 214,
+                     *       "revision": 1,
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "chunks": 2,
+                     *       "characters": 214
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+                /** @example kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reindexKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+                /** @example kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Index a document again (a web page is fetched again); the old chunks serve until the new ones are ready */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+                     *       "knowledgeBaseId": "kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT",
+                     *       "name": "Parking and hours",
+                     *       "format": "text",
+                     *       "status": "processing",
+                     *       "sizeBytes": 214,
+                     *       "revision": 2,
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    queryKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example kb_01JWRG0A4R7N3KQ5XB8D2MZ6VT */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "Where can I park?",
+                 *       "k": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["KnowledgeQuery"];
+            };
+        };
+        responses: {
+            /** @description Search a knowledge base: the best chunks with their scores and sources */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "chunkId": "kch_01JWRG3ZYR2P6QK9XD4M8BN7TC",
+                     *           "documentId": "kdoc_01JWRG25GR4T8MB1XQ6N3KD9ZW",
+                     *           "documentName": "Parking and hours",
+                     *           "text": "Free parking is available behind the building on Harbor Street; the first two hours are validated at reception.",
+                     *           "score": 0.032787,
+                     *           "vectorScore": 0.612344,
+                     *           "keywordScore": 2.418,
+                     *           "section": "Parking",
+                     *           "start": 96,
+                     *           "end": 208
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["KnowledgeHit"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listApiKeys: {

@@ -21,6 +21,10 @@ import { getTool, listTools } from '../../lib/store/tools.js';
 import { findCall } from '../../lib/store/calls.js';
 import { fillTool } from '../../lib/domain/call-template.js';
 import { workspaceProviderKeys } from '../../lib/store/provider-keys.js';
+import { createKnowledgeRetriever, type KnowledgeRetriever } from '../../lib/services/knowledge-query.js';
+import { createKnowledgeObjects } from '../../lib/store/knowledge-objects.js';
+import { createEmbeddings, type EmbeddingsProvider } from '../../lib/vendors/embeddings/openai.js';
+import type { KnowledgeAccess } from './conversation/knowledge.js';
 import { capabilitiesOnWorkspaceKeys, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
 import { announce } from '../../lib/services/webhook-events.js';
 import { vendorKeysOfCall } from '../../lib/vendors/workspace-keys.js';
@@ -59,6 +63,8 @@ export function platformEnvironment(
   // Transfers and hang-ups go through the provider, so the service carries the telephony adapter.
   const deps = withTelephony(platformDeps, createTwilioTelephony);
   const { db, secrets, recordings } = deps;
+  // One retriever for the service: its segment cache serves every call of every workspace (keys are per workspace).
+  const retriever = createKnowledgeRetriever({ db, objects: createKnowledgeObjects(deps.config) });
   /**
    * The workspace's own vendor keys (docs/provider-keys.md). Keys that cannot be read (a table error, or a
    * value sealed with a data-key version this task does not hold yet) must not cost the caller the call: it
@@ -109,6 +115,7 @@ export function platformEnvironment(
           messagesCharged: outcome.messagesCharged,
           transcript: outcome.transcript,
           summary,
+          knowledge: outcome.knowledge,
         };
         return recordChat(deps, chat, { llm: services.llm, agent: setup.agent });
       },
@@ -154,6 +161,7 @@ export function platformEnvironment(
         // Only a phone call has a number to keep off the list.
         ...(numberId && callee && { optOut: () => optOutNumber(db, setup.workspaceId, callee, setup.callId) }),
         httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },
+        ...(agent.knowledge_base_ids?.length && { knowledge: knowledgeAccess(retriever, setup, createEmbeddings(deps.config, keys)) }),
         onTransfer: (to) => void announce(deps, setup.workspaceId, 'call.transfer', { callId: setup.callId, agentId: agent._id, to, at: new Date().toISOString(), ...(setup.metadata ? { metadata: setup.metadata } : {}) }),
       };
     },
@@ -189,6 +197,19 @@ function customEndpoint(setup: CallSetup, secrets: SecretBox, allowedHosts: read
     ...(apiKey !== undefined && { apiKey }),
     context: { callId: setup.callId, agentId: agent._id, ...(setup.variables && { variables: setup.variables }), ...(setup.metadata && { metadata: setup.metadata }) },
     allowedHosts,
+  };
+}
+
+/**
+ * The agent's knowledge bases for one call, searched in the call's own workspace only (the retriever reads
+ * `WS#<ws>` keys and `workspaces/<ws>/` objects). A base deleted since the agent was saved is skipped.
+ */
+function knowledgeAccess(retriever: KnowledgeRetriever, setup: CallSetup, embeddings: EmbeddingsProvider): KnowledgeAccess {
+  const ids = setup.agent.knowledge_base_ids ?? [];
+  return {
+    mode: setup.agent.knowledge_base_mode ?? 'auto',
+    // A base deleted since the agent was saved is skipped; the others still answer.
+    search: (query, k) => retriever.search(setup.workspaceId, ids, query, k, embeddings, { skipMissing: true }),
   };
 }
 

@@ -93,6 +93,9 @@ describe('the documented request examples', () => {
       'setProviderKey',
       'createCampaign',
       'addDoNotCall',
+      'createKnowledgeBase',
+      'createKnowledgeDocument',
+      'queryKnowledgeBase',
       // The dashboard's: its user signs up with the example's address, which then acts with its session key.
       'signUp',
       'resendConfirmationCode',
@@ -117,6 +120,8 @@ describe('the documented request examples', () => {
       updatePhoneNumber: () => created.buyPhoneNumber!,
       updateWebhookEndpoint: () => created.createWebhookEndpoint!,
       replayWebhookEvents: () => created.createWebhookEndpoint!,
+      createKnowledgeDocument: () => created.createKnowledgeBase!,
+      queryKnowledgeBase: () => created.createKnowledgeBase!,
     };
     const doc = buildOpenApiDocument() as any;
     const dashboard = dashboardTryOut();

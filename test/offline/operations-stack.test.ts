@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARMS } from '../../lib/infra/constructs/monitoring.js';
 import { STREAMING_SERVICE } from '../../lib/infra/constructs/streaming-service.js';
 import { API_KEY_AUTHORIZER_TTL, STAGE_THROTTLE, routeClass } from '../../lib/infra/constructs/edge.js';
-import { DISPATCH_QUEUE, WEBHOOK_CONSUMER_MAX_CONCURRENCY } from '../../lib/infra/constructs/storage.js';
+import { DISPATCH_QUEUE, KNOWLEDGE_CONSUMER_MAX_CONCURRENCY, WEBHOOK_CONSUMER_MAX_CONCURRENCY } from '../../lib/infra/constructs/storage.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { loadConfig, VENDOR_KEY_NAMES } from '../../lib/config.js';
 import { CALL_METRICS } from '../../lib/services/call-metrics.js';
@@ -217,9 +217,9 @@ describe('edge', () => {
 });
 
 describe('queues, scaling and the table', () => {
-  it('caps the consumers concurrency on both event sources', () => {
+  it('caps the consumers concurrency on every event source', () => {
     const maxima = ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties!.ScalingConfig?.MaximumConcurrency).sort();
-    expect(maxima).toEqual([DISPATCH_QUEUE.maxConcurrency, WEBHOOK_CONSUMER_MAX_CONCURRENCY].sort());
+    expect(maxima).toEqual([DISPATCH_QUEUE.maxConcurrency, WEBHOOK_CONSUMER_MAX_CONCURRENCY, KNOWLEDGE_CONSUMER_MAX_CONCURRENCY].sort());
   });
 
   it('protects the table from deletion', () => {

@@ -230,12 +230,13 @@ describe('API routes and functions', () => {
       // The default follows the methods: a handler serving any non-GET route may write.
       if (!(entry in ENTRY_NEEDS)) expect(needs.table).toBe(routes.every((r) => r.method === 'GET') ? 'read' : 'readWrite');
 
-      expect(env.BUCKET_NAME !== undefined, entry).toBe(needs.recordings !== undefined);
-      expect(actions.some((a) => a.startsWith('s3:')), entry).toBe(needs.recordings !== undefined);
+      expect(env.BUCKET_NAME !== undefined, entry).toBe(needs.recordings !== undefined || needs.knowledge !== undefined);
+      expect(actions.some((a) => a.startsWith('s3:')), entry).toBe(needs.recordings !== undefined || needs.knowledge !== undefined);
+      expect(env.KNOWLEDGE_QUEUE_URL !== undefined, entry).toBe(needs.knowledge !== undefined);
       expect(env.DISPATCH_QUEUE_URL !== undefined, entry).toBe(needs.dispatch !== undefined);
       expect(env.WEBHOOK_QUEUE_URL !== undefined, entry).toBe(needs.webhooks !== undefined);
       expect(env.WEBHOOK_DLQ_URL, entry).toBeUndefined();
-      expect(actions.some((a) => a.startsWith('sqs:')), entry).toBe(needs.dispatch !== undefined || needs.webhooks !== undefined);
+      expect(actions.some((a) => a.startsWith('sqs:')), entry).toBe(needs.dispatch !== undefined || needs.webhooks !== undefined || needs.knowledge !== undefined);
     }
   });
 

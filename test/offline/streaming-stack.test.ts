@@ -183,7 +183,7 @@ describe('autoscaling', () => {
 });
 
 describe('task permissions', () => {
-  it('lets the task role reach only the table, recordings/* puts, the two secrets and the webhook queue, and names each', () => {
+  it('lets the task role reach only the table, recordings/* puts, workspaces/* reads (knowledge), the two secrets and the webhook queue, and names each', () => {
     const [, task] = only('AWS::ECS::TaskDefinition');
     const env = containerEnv();
     const [tableId] = only('AWS::DynamoDB::GlobalTable');
@@ -206,12 +206,17 @@ describe('task permissions', () => {
       expect(asArray(st.Action).filter((a) => a.startsWith('sqs:')).sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
       expect(asArray(st.Resource).map((r) => refId(r))).toEqual([webhookQueueId]);
     }
-    expect(actions.filter((a) => a.startsWith('s3:'))).not.toContain('s3:GetObject');
     expect(actions.some((a) => a.startsWith('s3:Delete'))).toBe(false);
     for (const s of statements) {
       const text = JSON.stringify(s.Resource);
       expect(asArray(s.Resource)).not.toContain('*');
-      if (asArray(s.Action).some((a) => a.startsWith('s3:'))) expect(text).toContain('/recordings/*');
+      // Recordings are written, never read; knowledge segments (docs/knowledge.md) are read, never written.
+      if (asArray(s.Action).some((a) => a.startsWith('s3:Put'))) expect(text).toContain('/recordings/*');
+      if (asArray(s.Action).some((a) => a.startsWith('s3:Get'))) {
+        expect(text).toContain('/workspaces/*');
+        expect(text).not.toContain('/recordings/*');
+      }
+      if (asArray(s.Action).some((a) => a.startsWith('s3:'))) expect(text).toMatch(/\/(recordings|workspaces)\/\*/);
       if (asArray(s.Action).some((a) => a.startsWith('dynamodb:'))) expect(text).toContain(tableId);
       if (asArray(s.Action).some((a) => a.startsWith('secretsmanager:'))) {
         for (const r of asArray(s.Resource)) expect(secretIds.concat(String(env.TWILIO_SECRET_ARN))).toContain(refId(r) ?? String(r));

@@ -186,6 +186,9 @@ const ID_FIELDS: Record<string, string> = {
   endpointId: ID_PREFIX.webhookEndpoint,
   eventId: ID_PREFIX.event,
   deliveryId: ID_PREFIX.delivery,
+  knowledgeBaseId: ID_PREFIX.knowledgeBase,
+  documentId: ID_PREFIX.knowledgeDocument,
+  chunkId: ID_PREFIX.knowledgeChunk,
 };
 const ID_OF_TAG: Record<string, string> = {
   Agents: ID_PREFIX.agent,
@@ -200,6 +203,8 @@ const ID_OF_TAG: Record<string, string> = {
   // The dashboard's one path id is an API key's.
   Dashboard: ID_PREFIX.apiKey,
   Campaigns: ID_PREFIX.campaign,
+  // Bases, and the documents listed under a base.
+  Knowledge: `(?:${ID_PREFIX.knowledgeBase}|${ID_PREFIX.knowledgeDocument})`,
 };
 /** Counts that are truly 0 in a realistic answer (a new campaign has made no call yet). */
 const COUNT_FIELDS = new Set(['callCost', 'inFlight', 'pending', 'finished', 'skipped', 'answered', 'voicemail', 'busy', 'no_answer', 'failed']);
@@ -340,7 +345,7 @@ describe('OpenAPI examples', () => {
 
   it('puts each example on its component too, so the schema view shows no pattern-made values', () => {
     const without = Object.entries(doc.components.schemas as Record<string, any>).filter(([, s]) => s.examples === undefined).map(([n]) => n);
-    expect(without.sort()).toEqual(['ContactImportForm', 'ContactImportRowError', 'Error']);
+    expect(without.sort()).toEqual(['ContactImportForm', 'ContactImportRowError', 'Error', 'KnowledgeUploadForm']);
     // The tool create's members each show a body of their own type.
     for (const type of ['http', 'integration', 'transfer', 'mcp']) {
       const member = deref({ $ref: doc.components.schemas.ToolCreate.discriminator.mapping[type] });

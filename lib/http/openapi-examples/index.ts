@@ -9,6 +9,7 @@ import { PROVIDER_KEY_EXAMPLES } from './provider-keys.js';
 import type { OperationExamples } from './shared.js';
 import { TOOL_EXAMPLES } from './tools.js';
 import { WEBHOOK_EXAMPLES } from './webhooks.js';
+import { KNOWLEDGE_EXAMPLES } from './knowledge.js';
 
 /**
  * Examples for the OpenAPI document, per operation: what the reference page pre-fills in each try-out and
@@ -22,7 +23,7 @@ import { WEBHOOK_EXAMPLES } from './webhooks.js';
  * providers and voices that exist.
  *
  * One module per domain (agents.ts, tools.ts, contacts.ts, calls.ts, webhooks.ts, provider-keys.ts,
- * phone-numbers.ts, account.ts, campaigns.ts); shared.ts holds the ids, timestamps and numbers they share.
+ * phone-numbers.ts, account.ts, campaigns.ts, knowledge.ts); shared.ts holds the ids, timestamps and numbers they share.
  */
 
 export { EXAMPLE_IDS, type OperationExamples } from './shared.js';
@@ -40,4 +41,5 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   ...PHONE_NUMBER_EXAMPLES,
   ...ACCOUNT_EXAMPLES,
   ...CAMPAIGN_EXAMPLES,
+  ...KNOWLEDGE_EXAMPLES,
 };

@@ -23,6 +23,9 @@ export const EXAMPLE_IDS = {
   secondWorkspace: id('workspace', '01JWRFYC3RH4V8P2MX6QD9N1TE'),
   campaign: id('campaign', '01JWRFTPKR8D2MZ6XQ4VN7HB3C'),
   contact2: id('contact', '01JWRFWH5R1K9TB3YD6QZ2MC8P'),
+  knowledgeBase: id('knowledgeBase', '01JWRG0A4R7N3KQ5XB8D2MZ6VT'),
+  knowledgeDocument: id('knowledgeDocument', '01JWRG25GR4T8MB1XQ6N3KD9ZW'),
+  knowledgeChunk: id('knowledgeChunk', '01JWRG3ZYR2P6QK9XD4M8BN7TC'),
 } as const;
 
 export const WS = EXAMPLE_IDS.workspace;

@@ -8,13 +8,19 @@ import type { Construct } from 'constructs';
 import { STREAM_SWEEP_EVERY_MS } from '../../domain/call.js';
 import { GSI1 } from '../../store/model.js';
 import type { PlatformFunction, PlatformFunctionProps } from './api-function.js';
-import { bindStreamSweep, bindTable, bindTwilioCredentials, bindWebhookQueue } from './bindings.js';
+import { bindKnowledge, bindStreamSweep, bindTable, bindTwilioCredentials, bindWebhookQueue } from './bindings.js';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { KNOWLEDGE_QUEUE_SETTINGS } from '../../store/queue.js';
+import { PDF_LIBS_FILE, PDF_LIBS_SOURCE } from '../../domain/knowledge/pdf.js';
+import { EMBEDDINGS_LIBS_FILE, EMBEDDINGS_LIBS_SOURCE } from '../../vendors/embeddings/openai.js';
 import { CampaignScheduler } from './campaign-scheduler.js';
-import { CONSUMER_TIMEOUT, DISPATCH_QUEUE, WEBHOOK_CONSUMER_MAX_CONCURRENCY, type PlatformQueues } from './storage.js';
+import { CONSUMER_TIMEOUT, DISPATCH_QUEUE, KNOWLEDGE_CONSUMER_MAX_CONCURRENCY, WEBHOOK_CONSUMER_MAX_CONCURRENCY, type PlatformQueues } from './storage.js';
 
 /** What the functions beyond the routes are bound to, and how the stack makes a function in a scope. */
-export interface BackgroundFunctionsProps extends Pick<PlatformQueues, 'dispatchQueue' | 'webhookQueue' | 'webhookDeadLetters'> {
+export interface BackgroundFunctionsProps extends Pick<PlatformQueues, 'dispatchQueue' | 'webhookQueue' | 'webhookDeadLetters' | 'knowledgeQueue'> {
   readonly table: dynamodb.TableV2;
+  /** The bucket: knowledge sources and segments live under `workspaces/*` (docs/knowledge.md). */
+  readonly bucket: s3.IBucket;
   readonly twilioCredentials: secretsmanager.ISecret;
   readonly newFunction: (scope: Construct, id: string, props: PlatformFunctionProps) => PlatformFunction;
 }
@@ -26,6 +32,7 @@ export interface BackgroundFunctions {
   readonly lostCallbacks: PlatformFunction;
   readonly campaignScheduler: CampaignScheduler;
   readonly webhookConsumer: PlatformFunction;
+  readonly knowledgeConsumer: PlatformFunction;
 }
 
 /** The functions no route calls: the two queue consumers and the three timers, in the stack's scope. */
@@ -102,5 +109,19 @@ export function addBackgroundFunctions(scope: Construct, props: BackgroundFuncti
     new SqsEventSource(webhookQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_CONSUMER_MAX_CONCURRENCY }),
   );
 
-  return { dispatchConsumer, streamSweep, lostCallbacks, campaignScheduler, webhookConsumer };
+  // Ingests knowledge documents (docs/knowledge.md, "Ingestion"): one revision per message. PDF.js and the
+  // openai SDK sit beside the bundle (loaded on first use). Its data key opens workspaces' own OpenAI keys.
+  const knowledgeConsumer = addFunction('KnowledgeConsumer', {
+    entry: 'functions/queue/knowledge.ts',
+    timeout: Duration.seconds(KNOWLEDGE_QUEUE_SETTINGS.consumerTimeoutSeconds),
+    bundleModules: [
+      { from: PDF_LIBS_SOURCE, to: PDF_LIBS_FILE },
+      { from: EMBEDDINGS_LIBS_SOURCE, to: EMBEDDINGS_LIBS_FILE },
+    ],
+  });
+  bindTable(knowledgeConsumer, table, 'readWrite');
+  bindKnowledge(knowledgeConsumer, props.bucket, props.knowledgeQueue);
+  knowledgeConsumer.function.addEventSource(new SqsEventSource(props.knowledgeQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: KNOWLEDGE_CONSUMER_MAX_CONCURRENCY }));
+
+  return { dispatchConsumer, streamSweep, lostCallbacks, campaignScheduler, webhookConsumer, knowledgeConsumer };
 }

@@ -137,6 +137,16 @@ export function bindWebhookQueue(target: BindTarget, queue: sqs.IQueue, deadLett
  * Binds the platform's Twilio credentials (JSON `{accountSid, authToken}`, read by lib/deps.ts):
  * TWILIO_SECRET_ARN plus read. Only handlers that act for the platform's own Twilio account get it.
  */
+/**
+ * Binds knowledge bases (docs/knowledge.md): the bucket's `workspaces/*` objects (sources and index
+ * segments, read and written) and the ingestion queue (KNOWLEDGE_QUEUE_URL, send).
+ */
+export function bindKnowledge(target: BindTarget, bucket: s3.IBucket, queue: sqs.IQueue): void {
+  bindRecordings(target, bucket, 'readWrite', 'workspaces/*');
+  setEnv(target, 'KNOWLEDGE_QUEUE_URL', queue.queueUrl);
+  queue.grantSendMessages(target);
+}
+
 export function bindTwilioCredentials(target: BindTarget, secret: secretsmanager.ISecret): void {
   setEnv(target, 'TWILIO_SECRET_ARN', secret.secretArn);
   secret.grantRead(target);

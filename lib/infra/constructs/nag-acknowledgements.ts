@@ -54,6 +54,13 @@ export function acknowledgeNagFindings(stack: Stack, parts: NagParts): void {
       ack(fn, `IAM5[${finding}]`, "CDK's read grant on the recordings bucket: presigning a download URL carries the signer's rights, for any recording of the workspace (the handler checks the workspace).");
     }
   }
+  // Knowledge bases (docs/knowledge.md, "Storage and engine"): every key is built from the caller's workspace.
+  for (const user of parts.knowledgeUsers) {
+    const findings = ['Resource::<' + stack.getLogicalId(parts.recordingsResource) + '.Arn>/workspaces/*', 'Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*', 'Action::s3:Abort*', 'Action::s3:DeleteObject*'];
+    for (const finding of findings) {
+      ack(user, `IAM5[${finding}]`, "CDK's grant on the knowledge objects, workspaces/* only: each key is built from the caller's workspace (lib/store/knowledge-objects.ts), and a base's documents are listed and deleted by prefix.");
+    }
+  }
   ack(parts.streaming.taskDefinition, 'IAM5[Resource::*]', "ECR's GetAuthorizationToken (the execution role pulling the image) supports no resource-level permission.");
   acknowledgeDashboard(ack, parts.dashboard);
 }
@@ -77,6 +84,8 @@ export interface NagParts {
   readonly dataKey: IConstruct;
   readonly vendorSecrets: readonly IConstruct[];
   readonly recordingReaders: readonly IConstruct[];
+  /** What reads or writes knowledge objects: the knowledge routes' role, the ingestion consumer, the streaming task. */
+  readonly knowledgeUsers: readonly IConstruct[];
   readonly streaming: { vpc: IConstruct; loadBalancer: IConstruct; cluster: IConstruct; taskDefinition: IConstruct };
   readonly dashboard: { userPool: IConstruct; bucket: IConstruct; distribution: IConstruct };
 }

@@ -9,7 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { planRouteFunctions, type RouteEntry, type RouteFunctionPlan } from '../entry-needs.js';
 import { entryConstructId, type PlatformFunction, type PlatformFunctionProps } from './api-function.js';
-import { bindDispatchQueue, bindRateLimits, bindRecordings, bindTable, bindTwilioCredentials, bindWebhookQueue } from './bindings.js';
+import { bindDispatchQueue, bindKnowledge, bindRateLimits, bindRecordings, bindTable, bindTwilioCredentials, bindWebhookQueue } from './bindings.js';
 import type { ApiEdge } from './edge.js';
 
 /** What the route functions are bound to, and how the stack makes a function (its defaults and environment). */
@@ -18,6 +18,7 @@ export interface RouteFunctionsProps {
   readonly recordings: s3.Bucket;
   readonly dispatchQueue: sqs.Queue;
   readonly webhookQueue: sqs.Queue;
+  readonly knowledgeQueue: sqs.Queue;
   readonly twilioCredentials: secretsmanager.ISecret;
   readonly api: apigw.HttpApi;
   readonly edge: ApiEdge;
@@ -66,6 +67,7 @@ export function addRouteFunctions(scope: Construct, props: RouteFunctionsProps):
     if (needs.dispatch) bindDispatchQueue(fn, props.dispatchQueue, needs.dispatch);
     if (needs.webhooks) bindWebhookQueue(fn, props.webhookQueue);
     if (needs.twilioCredentials) bindTwilioCredentials(fn, props.twilioCredentials);
+    if (needs.knowledge) bindKnowledge(fn, props.recordings, props.knowledgeQueue);
     // One integration per function, shared by its routes.
     // One invoke permission per function for the whole API, not one per route (CloudFormation's 500 again).
     const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function, { scopePermissionToRoute: false });

@@ -5,7 +5,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { TABLE, type TableDefinition } from '../../store/model.js';
-import { WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
+import { KNOWLEDGE_QUEUE_SETTINGS, WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
 
 /*
  * What the platform keeps: the single table, the recordings bucket, the two queues with their dead letters
@@ -41,6 +41,9 @@ export const DISPATCH_QUEUE = {
 
 /** Concurrent webhook consumers at most: deliveries are I/O-bound, ten batches of ten run a hundred at once. */
 export const WEBHOOK_CONSUMER_MAX_CONCURRENCY = WEBHOOK_QUEUE_SETTINGS.consumerConcurrency;
+
+/** Documents ingested at once at most: each embeds in batches against the vendor's rate limits, and reads PDFs in 1 GB. */
+export const KNOWLEDGE_CONSUMER_MAX_CONCURRENCY = 5;
 
 /**
  * Recordings lifecycle. Infrequent Access after 30 days: recordings are replayed mostly in the first days
@@ -127,6 +130,9 @@ export interface PlatformQueues {
   readonly dispatchDeadLetters: sqs.Queue;
   readonly webhookQueue: sqs.Queue;
   readonly webhookDeadLetters: sqs.Queue;
+  /** Knowledge ingestion (docs/knowledge.md): one message per document revision. */
+  readonly knowledgeQueue: sqs.Queue;
+  readonly knowledgeDeadLetters: sqs.Queue;
 }
 
 export function platformQueues(scope: Construct): PlatformQueues {
@@ -154,7 +160,18 @@ export function platformQueues(scope: Construct): PlatformQueues {
     visibilityTimeout: Duration.seconds(Math.max(WEBHOOK_QUEUE_SETTINGS.visibilityTimeoutSeconds, CONSUMER_TIMEOUT.toSeconds() * SQS_VISIBILITY_PER_TIMEOUT)),
     deadLetterQueue: { queue: webhookDeadLetters, maxReceiveCount: WEBHOOK_QUEUE_SETTINGS.maxReceiveCount },
   });
-  return { dispatchQueue, dispatchDeadLetters, webhookQueue, webhookDeadLetters };
+  const knowledgeDeadLetters = new sqs.Queue(scope, 'KnowledgeIngestionDeadLetters', {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  const knowledgeQueue = new sqs.Queue(scope, 'KnowledgeIngestion', {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    visibilityTimeout: Duration.seconds(KNOWLEDGE_QUEUE_SETTINGS.visibilityTimeoutSeconds),
+    deadLetterQueue: { queue: knowledgeDeadLetters, maxReceiveCount: KNOWLEDGE_QUEUE_SETTINGS.maxReceiveCount },
+  });
+  return { dispatchQueue, dispatchDeadLetters, webhookQueue, webhookDeadLetters, knowledgeQueue, knowledgeDeadLetters };
 }
 
 /** The data key, the Twilio account and the vendor keys. */

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { ensureTable } from './dynamodb.js';
 import { cognitoEnvironment } from './cognito.js';
-import { ensureWebhookQueues } from './sqs.js';
+import { ensureKnowledgeQueue, ensureWebhookQueues } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
 import { startTwilioStandin, type TwilioStandin } from '../standins/twilio/standin.js';
 import type { CallHooks } from '../standins/twilio/state.js';
@@ -12,7 +12,7 @@ import { createCallSimulator, type CallSimulator } from '../standins/twilio/call
 import { knownLinesOr, SpokenLines } from '../standins/spoken-lines.js';
 import { DEFAULT_STT_SCRIPT } from '../standins/stt.js';
 import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../../streaming-service/src/local.js';
-import { startDispatchPoller, startWebhookPoller } from './queue-poller.js';
+import { startDispatchPoller, startKnowledgePoller, startWebhookPoller } from './queue-poller.js';
 import { startCampaignSchedule, startLostCallbackSchedule, startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
 import { loadConfig } from '../../config.js';
@@ -47,9 +47,11 @@ export function handlerEnvironment(
   settings: LocalSettings,
   baseUrl: string,
   webhookQueues?: { queueUrl: string; deadLetterQueueUrl: string },
+  knowledgeQueue?: { queueUrl: string },
 ): Record<string, string> {
   return {
     ...(webhookQueues ? { WEBHOOK_QUEUE_URL: webhookQueues.queueUrl, WEBHOOK_DLQ_URL: webhookQueues.deadLetterQueueUrl } : {}),
+    ...(knowledgeQueue ? { KNOWLEDGE_QUEUE_URL: knowledgeQueue.queueUrl } : {}),
     TABLE_NAME: settings.TABLE_NAME,
     AWS_REGION: 'us-east-1',
     DYNAMODB_ENDPOINT: stores.dynamo.endpoint,
@@ -99,6 +101,8 @@ export async function startPlatform(
     dispatchPoller?: boolean;
     /** Run the webhook-delivery consumer; on unless a test drives deliveries itself. */
     webhookPoller?: boolean;
+    /** Run the knowledge-ingestion consumer; on unless a test drives ingestion itself. */
+    knowledgePoller?: boolean;
     /** Run the sweep of abandoned streams on its timer (lib/local/platform/schedule.ts); on unless a test drives it. */
     streamSweep?: boolean;
     /** Run the reconciliation of lost status callbacks on its timer (lib/local/platform/schedule.ts); on unless a test drives it. */
@@ -114,6 +118,7 @@ export async function startPlatform(
   const stores = options.stores ?? (await startStores(persist ? resolve(settings.DATA_DIR) : undefined, settings.BUCKET_NAME));
   await ensureTable(stores.dynamo.endpoint, settings.TABLE_NAME);
   const webhookQueues = await ensureWebhookQueues(stores.sqs.endpoint, settings.TABLE_NAME);
+  const knowledgeQueue = await ensureKnowledgeQueue(stores.sqs.endpoint, settings.TABLE_NAME);
 
   // A copy the streaming service can add its health route to.
   const fallbacks = [...(options.fallbacks ?? [])];
@@ -127,7 +132,7 @@ export async function startPlatform(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
-  const restoreEnvironment = setProcessEnvironment(handlerEnvironment(stores, settings, baseUrl, webhookQueues));
+  const restoreEnvironment = setProcessEnvironment(handlerEnvironment(stores, settings, baseUrl, webhookQueues, knowledgeQueue));
   // The callee's lines are what the recognizer stand-ins hear on its calls (spoken-lines.ts).
   const spokenLines = new SpokenLines();
   const callSimulator = createCallSimulator({ spokenLines, scriptsFile: resolve(settings.CALLEE_SCRIPTS ?? `${settings.DATA_DIR}/callee-scripts.json`) });
@@ -145,6 +150,10 @@ export async function startPlatform(
 
   const webhooks = options.webhookPoller === false ? undefined : await startWebhookPoller((error) => {
     process.stderr.write(`webhook poller: ${String(error)}\n`);
+  });
+
+  const knowledge = options.knowledgePoller === false ? undefined : await startKnowledgePoller((error) => {
+    process.stderr.write(`knowledge poller: ${String(error)}\n`);
   });
 
   const sweep = options.streamSweep === false ? undefined : await startStreamSweepSchedule((error) => {
@@ -182,6 +191,7 @@ export async function startPlatform(
     async stop() {
       await poller?.stop();
       await webhooks?.stop();
+      await knowledge?.stop();
       await sweep?.stop();
       await reconciliation?.stop();
       await campaigns?.stop();

@@ -180,3 +180,19 @@ export async function startWebhookPoller(onError: (error: unknown) => void = () 
     concurrency: WEBHOOK_QUEUE_SETTINGS.consumerConcurrency,
   });
 }
+
+/**
+ * The knowledge-ingestion consumer of `npm start`: polls KNOWLEDGE_QUEUE_URL and runs
+ * functions/queue/knowledge.ts, the module the CDK stack deploys as that queue's Lambda.
+ */
+export async function startKnowledgePoller(onError: (error: unknown) => void = () => undefined): Promise<QueuePoller> {
+  const [{ loadConfig }, { createSqsClient }, { handler }] = await Promise.all([
+    import('../../config.js'),
+    import('../../store/queue.js'),
+    import('../../../functions/queue/knowledge.js'),
+  ]);
+  const config = loadConfig();
+  if (!config.KNOWLEDGE_QUEUE_URL) throw new Error('KNOWLEDGE_QUEUE_URL is not set');
+  // Short polls: a document is usually waited for on the dashboard; two batches side by side on two cores.
+  return startQueuePoller({ client: createSqsClient(config), queueUrl: config.KNOWLEDGE_QUEUE_URL, handler, onError, waitSeconds: 1, batchSize: 1, concurrency: 2 });
+}

@@ -1,6 +1,6 @@
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import type { Server } from 'node:http';
-import { createSqsClient, WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
+import { createSqsClient, KNOWLEDGE_QUEUE_SETTINGS, WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
 import { createSqsServer } from 'local-aws-sqs';
 import { freePort } from './ports.js';
 
@@ -67,6 +67,30 @@ export async function ensureWebhookQueues(endpoint: string, table: string): Prom
             deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:${name}-dlq`,
             maxReceiveCount: WEBHOOK_QUEUE.maxReceiveCount,
           }),
+        },
+      }),
+    );
+    return { queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Creates the knowledge-ingestion queue and its dead letters (idempotent), named per table like the webhook
+ * queue, with the CDK stack's settings (lib/store/queue.ts, KNOWLEDGE_QUEUE_SETTINGS).
+ */
+export async function ensureKnowledgeQueue(endpoint: string, table: string): Promise<{ queueUrl: string; deadLetterQueueUrl: string }> {
+  const client = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: endpoint });
+  const name = `${table}-knowledge`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 70);
+  try {
+    const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+    const queue = await client.send(
+      new CreateQueueCommand({
+        QueueName: name,
+        Attributes: {
+          VisibilityTimeout: String(KNOWLEDGE_QUEUE_SETTINGS.visibilityTimeoutSeconds),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:${name}-dlq`, maxReceiveCount: KNOWLEDGE_QUEUE_SETTINGS.maxReceiveCount }),
         },
       }),
     );

@@ -17,6 +17,7 @@ import {
 } from './llm-script.js';
 import { LLM_MODELS, isKnown } from './catalog.js';
 import { openStandinAccount, serveKeyCheck, standinAccountHolds } from './accounts.js';
+import { serveEmbeddings } from './openai-embeddings.js';
 
 /**
  * A stand-in for OpenAI's chat completions (`POST /v1/chat/completions`) on loopback, close enough to the
@@ -30,6 +31,10 @@ export async function startOpenAiLlmStandin(options: { apiKey: string; control: 
   openStandinAccount('openai', apiKey);
   return listen(async (req, res, body) => {
     if (serveKeyCheck('openai', req, res)) return;
+    // Embeddings are not chat: answered apart, and not recorded among the chat requests tests assert on.
+    if (req.method === 'POST' && new URL(req.url ?? '/', 'http://standin').pathname === '/v1/embeddings') {
+      return serveEmbeddings(res, body, authProblem(req, apiKey));
+    }
     const ex = new Exchange('openai', req, res, body, control);
     const url = new URL(req.url ?? '/', 'http://standin');
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {

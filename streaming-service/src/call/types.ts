@@ -1,3 +1,5 @@
+import type { KnowledgeUse } from '../../../lib/domain/knowledge/schema.js';
+import type { KnowledgeAccess } from '../conversation/knowledge.js';
 import type { CallCapability } from '../../../lib/domain/provider-key.js';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';
@@ -71,6 +73,8 @@ export interface SessionServices {
   readonly knownSecrets?: readonly (string | undefined)[];
   /** Told when the provider accepted a transfer (the platform announces `call.transfer`). */
   readonly onTransfer?: (to: string) => void;
+  /** The agent's knowledge bases, searchable in this workspace only; absent when it names none. */
+  readonly knowledge?: KnowledgeAccess;
 }
 
 export interface SessionOptions {
@@ -155,6 +159,8 @@ export interface CallOutcome {
   readonly recorder: CallRecorder;
   readonly latencies: readonly TurnLatency[];
   readonly llmUsage: { inputTokens: number; outputTokens: number };
+  /** The knowledge-base chunks the answers were given (docs/knowledge.md). */
+  readonly knowledge?: readonly KnowledgeUse[];
   /** The last transfer tried, with its outcome. */
   readonly transfer?: CallTransfer;
   /** The vendor failure that ended the call, when one did (the record's `callError`). */

@@ -9,6 +9,8 @@ import { LlmChain } from '../conversation/llm-chain.js';
 import { callText, GREETING_INSTRUCTION } from '../conversation/prompt.js';
 import { CallLanguage, promptWithLanguage } from '../session/language.js';
 import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
+import { SEARCH_KNOWLEDGE_SPEC, type KnowledgeAccess } from '../conversation/knowledge.js';
+import type { KnowledgeUse } from '../../../lib/domain/knowledge/schema.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type BuiltInAction, type CallTools } from '../tools/registry.js';
 
@@ -74,6 +76,8 @@ export interface ChatOutcome {
   /** Visitor messages answered, each charged once (per-message billing, docs/chat.md). */
   readonly messagesCharged: number;
   readonly llmUsage: { inputTokens: number; outputTokens: number };
+  /** The knowledge-base chunks the answers were given. */
+  readonly knowledge: readonly KnowledgeUse[];
 }
 
 /** A written agent reply: everything generated was sent, so all of it counts as said. */
@@ -101,6 +105,9 @@ export class ChatSession implements TurnHost {
   readonly llmUsage = { inputTokens: 0, outputTokens: 0 };
   readonly executedToolCalls = new Set<string>();
   readonly toolCache = new ToolCallCache();
+  readonly knowledgeUsed: KnowledgeUse[] = [];
+  agentTurns = 0;
+  readonly knowledge: KnowledgeAccess | undefined;
   readonly options: ChatOptions;
   /** Bound to the chat: every line carries its id and workspace. */
   readonly log: Logger;
@@ -121,7 +128,7 @@ export class ChatSession implements TurnHost {
 
   constructor(
     readonly setup: CallSetup,
-    readonly services: Pick<SessionServices, 'llm' | 'llmFallbacks' | 'loadTool' | 'httpTools'>,
+    readonly services: Pick<SessionServices, 'llm' | 'llmFallbacks' | 'loadTool' | 'httpTools' | 'knowledge'>,
     private readonly sink: ChatSink,
     private readonly charge: ChargeMessage,
     options: Partial<ChatOptions> = {},
@@ -130,7 +137,10 @@ export class ChatSession implements TurnHost {
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
     // A chat is written, not heard: only the model is told the agent's language (`multi`: follow the writer's).
     this.conversation = new Conversation(promptWithLanguage(callText(setup, setup.agent.system_prompt), new CallLanguage(setup.agent.language), false));
-    this.tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
+    const tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
+    this.knowledge = services.knowledge;
+    // `tool` mode offers search_knowledge beside the agent's tools, as newTurnHost does for calls.
+    this.tools = this.knowledge?.mode === 'tool' ? { ...tools, specs: [...tools.specs, SEARCH_KNOWLEDGE_SPEC] } : tools;
     this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, this.log);
     this.policy = { name: MESSAGE_POLICY_NAME, limit: this.options.messagesPerMinute, windowSeconds: 60 };
     this.ended = new Promise((resolve) => {
@@ -283,6 +293,7 @@ export class ChatSession implements TurnHost {
         transcript: this.conversation.transcript(),
         messagesCharged: this.charged,
         llmUsage: this.llmUsage,
+        knowledge: this.knowledgeUsed,
       }),
     );
   }

@@ -6,6 +6,22 @@ import { END_CALL_TOOL, runHttpAction, type BuiltInAction, type CallTools } from
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { AgentRound } from './conversation.js';
 import type { LlmChain } from './llm-chain.js';
+import { GREETING_INSTRUCTION } from './prompt.js';
+import type { KnowledgeUse } from '../../../lib/domain/knowledge/schema.js';
+import { describeError, log } from '../../../lib/observability/log.js';
+import {
+  AUTO_CHUNKS,
+  RETRIEVAL_TIMEOUT_MS,
+  SEARCH_KNOWLEDGE_SPEC,
+  SEARCH_KNOWLEDGE_TOOL,
+  TOOL_CHUNKS,
+  contextMessage,
+  knowledgeUse,
+  searchWithin,
+  toolResult,
+  withContext,
+  type KnowledgeAccess,
+} from './knowledge.js';
 
 /**
  * One agent turn as every channel runs it (a phone or browser call, a text chat): LLM rounds, the model's
@@ -35,12 +51,24 @@ export interface TurnHost {
   readonly onToolCall?: (name: string, status: 'ok' | 'error', durationMs: number) => void;
   /** The messages for the next LLM request (the conversation so far, this turn's rounds included). */
   messages(): LlmMessage[];
+  /** The agent's knowledge bases, when it names any (./knowledge.ts). */
+  readonly knowledge?: KnowledgeAccess;
+  /** Every retrieval an answer used, for the history record. */
+  readonly knowledgeUsed: KnowledgeUse[];
+  /** Agent turns run so far (the `turn` of a retrieval). */
+  agentTurns: number;
 }
 
 /** A conversation's host as it starts: its model chain and tools, no tokens used, no tool run yet. */
-export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages' | 'onToolCall'>): TurnHost {
-  return { ...parts, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache() };
+export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages' | 'onToolCall' | 'knowledge'>): TurnHost {
+  // `tool` mode offers search_knowledge beside the agent's tools (the registry keeps the name free).
+  const tools = parts.knowledge?.mode === 'tool' ? { ...parts.tools, specs: [...parts.tools.specs, SEARCH_KNOWLEDGE_SPEC] } : parts.tools;
+  return { ...parts, tools, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache(), knowledgeUsed: [], agentTurns: 0 };
 }
+
+const lastUserText = (messages: readonly LlmMessage[]): string => [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+
+const retrievalFailed = (error: unknown) => log('warn', 'knowledge retrieval failed; the turn is answered without it', describeError(error));
 
 /** One turn's channel: where its words go and what its built-in tools do. */
 export interface TurnChannel {
@@ -63,9 +91,22 @@ export interface TurnChannel {
  * interrupted, so nothing is lost or repeated when the other side speaks again.
  */
 export async function runTurn(host: TurnHost, channel: TurnChannel, rounds: AgentRound[]): Promise<void> {
+  const turn = host.agentTurns;
+  host.agentTurns += 1;
+  // `auto`: the caller's words are searched before the first round; the excerpts go with every round of the turn.
+  let context: LlmMessage | undefined;
+  if (host.knowledge?.mode === 'auto') {
+    const query = lastUserText(host.messages()).trim();
+    // A greeting the model writes answers no caller words: nothing to look up.
+    const hits = query && query !== GREETING_INSTRUCTION ? await searchWithin(host.knowledge, query, AUTO_CHUNKS, RETRIEVAL_TIMEOUT_MS, retrievalFailed) : [];
+    if (hits.length > 0 && !channel.interrupted) {
+      context = contextMessage(hits);
+      host.knowledgeUsed.push(knowledgeUse(turn, 'auto', query, hits));
+    }
+  }
   for (let round = 0; round < MAX_ROUNDS && !channel.interrupted; round += 1) {
     const r: AgentRound = { generated: '', toolCalls: [], results: new Map() };
-    const messages = host.messages();
+    const messages = context ? withContext(host.messages(), context) : host.messages();
     rounds.push(r);
     // The agent's model, retried once, then its fallback models (llm-chain.ts).
     for await (const event of host.llm.stream({ messages, tools: host.tools.specs }, channel.signal)) {
@@ -100,7 +141,9 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
         const startedAt = performance.now();
         let failed = !action;
         let content: string;
-        if (!action) {
+        if (call.name === SEARCH_KNOWLEDGE_TOOL && host.knowledge?.mode === 'tool') {
+          content = await searchKnowledge(host, call.arguments);
+        } else if (!action) {
           content = JSON.stringify({ error: `no tool named ${call.name}` });
         } else if (action.kind === 'http' || action.kind === 'mcp') {
           // Idempotent within the conversation (tools/idempotency.ts); an unexpected failure is still an
@@ -133,4 +176,24 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
     done();
   }
   return stop ? 'stop' : 'continue';
+}
+
+/** The built-in search_knowledge: the model's query searched, the excerpts returned, the use recorded. */
+async function searchKnowledge(host: TurnHost, argumentsJson: string): Promise<string> {
+  let query = '';
+  try {
+    const parsed = JSON.parse(argumentsJson) as { query?: unknown };
+    query = typeof parsed.query === 'string' ? parsed.query.trim().slice(0, 2_000) : '';
+  } catch {
+    // Treated as no query below.
+  }
+  if (!query) return JSON.stringify({ error: 'give a query: what to look up' });
+  let failed = false;
+  const hits = await searchWithin(host.knowledge!, query, TOOL_CHUNKS, RETRIEVAL_TIMEOUT_MS * 2, (error) => {
+    failed = true;
+    retrievalFailed(error);
+  });
+  if (failed) return JSON.stringify({ error: 'the knowledge base could not be searched just now' });
+  host.knowledgeUsed.push(knowledgeUse(host.agentTurns - 1, 'tool', query, hits));
+  return toolResult(hits);
 }

@@ -86,5 +86,6 @@ export async function measureCall(outcome: CallOutcome, onWorkspaceKeys: readonl
     ...(outcome.events ? { events: outcome.events } : {}),
     onWorkspaceKeys,
     ...(setup.contact ? { contact: { name: setup.contact.contactName, phoneNumber: setup.contact.phoneNumber } } : {}),
+    ...(outcome.knowledge?.length ? { knowledge: [...outcome.knowledge] } : {}),
   };
 }

@@ -114,6 +114,7 @@ export class CallSession {
       options: o,
       messages: () => this.conversation.messages(),
       onToolCall: (name, status, durationMs) => this.timeline.note({ type: 'tool_call', name, status, durationMs }),
+      knowledge: services.knowledge,
     });
     this.recorder = new CallRecorder(Math.ceil(o.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
@@ -389,6 +390,6 @@ export class CallSession {
     const events = this.timeline.finish({ latencies, interruptions: this.interruptions, transfer, reason });
     const failure = this.failures.failure?.reason === reason ? { failure: this.failures.failure } : {};
     const ended = { setup: this.setup, reason, endedAt: Date.now(), transcript: conversation.transcript(), conversation, recorder, latencies, events, ...failure };
-    this.resolveEnded({ ...ended, llmUsage: this.turnHost.llmUsage, ...(transfer ? { transfer } : {}) });
+    this.resolveEnded({ ...ended, llmUsage: this.turnHost.llmUsage, knowledge: this.turnHost.knowledgeUsed, ...(transfer ? { transfer } : {}) });
   }
 }

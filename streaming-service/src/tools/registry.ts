@@ -2,6 +2,7 @@ import { offeredMcpTools } from '../../../lib/domain/mcp-tool.js';
 import { parametersOf, type JsonValue, type Tool, type ToolParameter } from '../../../lib/domain/tool.js';
 import { findTemplate } from '../../../lib/domain/tool-templates.js';
 import type { LlmToolSpec } from '../../../lib/vendors/llm/port.js';
+import { SEARCH_KNOWLEDGE_TOOL } from '../conversation/knowledge.js';
 import { coerceArguments, parseArguments, runHttpTool, type HttpToolOptions, type HttpToolSpec, type ToolOutcome } from './http.js';
 
 /**
@@ -79,7 +80,8 @@ const BUILT_IN_ROOM = 3;
 
 /** Builds the model-facing tool list and the name -> action map for one call. */
 export function buildCallTools(tools: readonly Tool[], options: CallToolOptions = {}): CallTools {
-  const taken = new Set<string>([END_CALL_TOOL, SEND_DTMF_TOOL, OPT_OUT_TOOL]);
+  // search_knowledge is offered by the turn loop to agents with knowledge bases (conversation/knowledge.ts).
+  const taken = new Set<string>([END_CALL_TOOL, SEND_DTMF_TOOL, OPT_OUT_TOOL, SEARCH_KNOWLEDGE_TOOL]);
   const mode = options.transferMode ?? 'cold';
   const specs: LlmToolSpec[] = [];
   const byName = new Map<string, ToolAction>();

@@ -18,6 +18,7 @@ import { CampaignPage } from './pages/campaign.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { WebhookPage } from './pages/webhook.js';
 import { DoNotCallPage } from './pages/dnc.js';
+import { KnowledgeBasePage, KnowledgeBasesPage } from './pages/knowledge.js';
 
 /** Pages anyone may open; every other path needs a session and sends a visitor to sign in first. */
 function PublicRoutes() {
@@ -42,6 +43,8 @@ function SignedInRoutes() {
         <Route path="agents/new" element={<AgentEditPage />} />
         <Route path="agents/:id" element={<AgentEditPage />} />
         <Route path="tools" element={<ToolsPage />} />
+        <Route path="knowledge" element={<KnowledgeBasesPage />} />
+        <Route path="knowledge/:id" element={<KnowledgeBasePage />} />
         <Route path="contacts" element={<ContactsPage />} />
         <Route path="phone-numbers" element={<PhoneNumbersPage />} />
         <Route path="phone-numbers/:id" element={<PhoneNumberPage />} />

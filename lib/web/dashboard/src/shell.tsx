@@ -8,6 +8,7 @@ import { Button, Dialog, ErrorNotice, TextField } from './ui.js';
 const NAV: readonly { to: string; label: string }[] = [
   { to: '/agents', label: 'Agents' },
   { to: '/tools', label: 'Tools' },
+  { to: '/knowledge', label: 'Knowledge' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/phone-numbers', label: 'Phone numbers' },
   { to: '/calls/new', label: 'Place a call' },

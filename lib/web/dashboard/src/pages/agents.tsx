@@ -8,6 +8,7 @@ import { VoicePicker } from './voice-picker.js';
 import { PromptEditor } from '../prompt-editor.js';
 import { TalkToAgent } from './talk-panel.js';
 import { VersionsCard } from './agent-versions.js';
+import { KnowledgePicker, type KnowledgeMode } from './knowledge-picker.js';
 import { call } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
 import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
@@ -19,6 +20,8 @@ type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' 
   tts_voice_id: string;
   max_duration_seconds: string;
   tool_ids: string[] | null;
+  knowledge_base_ids: string[];
+  knowledge_base_mode: KnowledgeMode;
   /** Custom models only; the key reads back as ******** once set (the API never returns it). */
   llm_base_url: string;
   llm_api_key: string;
@@ -41,6 +44,8 @@ const NEW_AGENT: Draft = {
   // A new agent is given the tools ticked for it, none until then: the API's default (every workspace tool,
   // when `tool_ids` is absent) stays for clients that never name tools.
   tool_ids: [],
+  knowledge_base_ids: [],
+  knowledge_base_mode: 'auto',
   llm_base_url: '',
   llm_api_key: '',
 };
@@ -184,16 +189,17 @@ function toDraft(agent: Agent): Draft {
 
 /** The create body: every field of the form (the tool list only when some were picked). */
 function body(draft: Draft): Schemas['AgentCreate'] {
-  const { max_duration_seconds, tool_ids, llm_base_url, llm_api_key, ...fields } = draft;
+  const { max_duration_seconds, tool_ids, llm_base_url, llm_api_key, knowledge_base_ids, knowledge_base_mode, ...fields } = draft;
   // The endpoint and key belong to a custom model; switching to a vendor drops them (the API removes both).
   const own = draft.llm_provider === 'custom' ? { ...(llm_base_url ? { llm_base_url } : {}), ...(llm_api_key ? { llm_api_key } : {}) } : {};
-  return { ...fields, ...own, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}), ...(tool_ids === null ? {} : { tool_ids }) };
+  return { ...fields, ...own, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}), ...(tool_ids === null ? {} : { tool_ids }), ...(knowledge_base_ids.length ? { knowledge_base_ids, knowledge_base_mode } : {}) };
 }
 
 /** The update body: only what changed. */
 function changes(draft: Draft, original: Agent): Schemas['AgentUpdate'] {
-  const { tool_ids, ...all } = body(draft);
+  const { tool_ids, knowledge_base_ids: _k, ...all } = body(draft);
   const changed: Schemas['AgentUpdate'] = Object.fromEntries(Object.entries(all).filter(([k, v]) => original[k as keyof Agent] !== v));
+  if (JSON.stringify(draft.knowledge_base_ids) !== JSON.stringify(original.knowledge_base_ids ?? [])) changed.knowledge_base_ids = draft.knowledge_base_ids;
   // Lists compare by content; absent and null both mean every tool.
   return JSON.stringify(draft.tool_ids) === JSON.stringify(original.tool_ids ?? null) ? changed : { ...changed, tool_ids: draft.tool_ids };
 }
@@ -375,6 +381,7 @@ function AgentForm({ original }: { original?: Agent }) {
             </label>
           </div>
           <ToolsPicker value={draft.tool_ids} onChange={(ids) => set('tool_ids', ids === null ? null : [...ids])} />
+          <KnowledgePicker value={draft.knowledge_base_ids} mode={draft.knowledge_base_mode} onChange={(ids) => set('knowledge_base_ids', ids)} onMode={(m) => set('knowledge_base_mode', m)} />
           <div className="grid-2">
             <label className="check">
               <input type="checkbox" checked={draft.recording_enabled} onChange={(e) => set('recording_enabled', e.target.checked)} />

@@ -279,6 +279,23 @@ export function CallPage() {
               </div>
             </div>
             <CallData record={r} />
+            {r.knowledge && r.knowledge.length > 0 ? (
+              <section className="card" aria-labelledby="knowledge-heading">
+                <h2 id="knowledge-heading">Knowledge used</h2>
+                <DataTable
+                  caption="Knowledge-base chunks given to the model"
+                  rows={r.knowledge.flatMap((use, i) => use.chunks.map((c, j) => ({ ...c, turn: use.turn, mode: use.mode, query: use.query, key: `${i}-${j}` })))}
+                  rowKey={(c) => c.key}
+                  columns={[
+                    { header: 'Turn', cell: (c) => c.turn + 1 },
+                    { header: 'Query', className: 'clip', cell: (c) => c.query },
+                    { header: 'Document', className: 'clip', cell: (c) => c.documentName },
+                    { header: 'Section', className: 'clip', cell: (c) => [c.section, c.page !== undefined ? `page ${c.page}` : undefined].filter(Boolean).join(', ') || '—' },
+                    { header: 'Score', cell: (c) => c.score.toFixed(3) },
+                  ]}
+                />
+              </section>
+            ) : null}
             <section className="card" aria-labelledby="latency-heading">
               <h2 id="latency-heading">Response time per turn</h2>
               {r.turnLatencies && r.turnLatencies.length > 0 ? (
