@@ -1,5 +1,7 @@
 import { DEFAULT_VOICE, type Agent, type AgentCreate, type AgentUpdate } from '../domain/agent.js';
 import { assertAgentLlm, MASK, type LlmEndpointPolicy } from '../domain/agent-llm.js';
+import { assertAgentAmbience } from '../domain/ambience-url.js';
+import { assertPronunciationsFit } from '../domain/pronunciation.js';
 import { ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents.js';
@@ -28,6 +30,8 @@ const noKeyToKeep = () =>
  */
 export async function createAgent(db: Db, box: SecretBox, ws: string, input: AgentCreate, policy: LlmEndpointPolicy): Promise<Agent> {
   assertAgentLlm(input, policy);
+  assertAgentAmbience(input.ambience, policy);
+  assertPronunciationsFit(input.tts_provider, input.pronunciations);
   if (input.llm_api_key === MASK) throw noKeyToKeep();
   await assertToolsOfWorkspace(db, ws, input.tool_ids);
   const now = new Date().toISOString();
@@ -59,6 +63,8 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   const url = changes.llm_base_url !== undefined ? changes.llm_base_url : leaving ? null : current.llm_base_url;
   const key = changes.llm_api_key !== undefined && changes.llm_api_key !== MASK ? changes.llm_api_key : leaving && changes.llm_api_key === undefined ? null : current.llm_api_key;
   assertAgentLlm({ llm_provider: provider, llm_base_url: url, llm_api_key: key }, policy);
+  assertAgentAmbience(changes.ambience, policy);
+  assertPronunciationsFit(changes.tts_provider ?? current.tts_provider, changes.pronunciations ?? current.pronunciations);
   await assertToolsOfWorkspace(db, ws, changes.tool_ids);
   let voice = changes.tts_voice_id;
   if (changes.tts_provider && !voice && current.tts_provider !== changes.tts_provider) voice = DEFAULT_VOICE[changes.tts_provider];

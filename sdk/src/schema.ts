@@ -1301,6 +1301,17 @@ export interface components {
          *       "first_message_mode": "agent_speaks_first",
          *       "first_message_interruptible": false,
          *       "ambience_enabled": false,
+         *       "pronunciations": [
+         *         {
+         *           "word": "Invisalign",
+         *           "say_as": "in vizz a line"
+         *         },
+         *         {
+         *           "word": "Nguyen",
+         *           "phoneme": "wɪn",
+         *           "alphabet": "ipa"
+         *         }
+         *       ],
          *       "voicemail_detection": "detect_message_end",
          *       "voicemail_action": "leave_message",
          *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -1363,6 +1374,23 @@ export interface components {
             /** @default false */
             first_message_interruptible: boolean;
             ambience_enabled: boolean;
+            ambience?: {
+                sound: string;
+                /** @default 0.3 */
+                volume: number;
+            };
+            pronunciations?: ({
+                word: string;
+                say_as: string;
+            } | {
+                word: string;
+                phoneme: string;
+                /**
+                 * @default ipa
+                 * @enum {string}
+                 */
+                alphabet: "ipa" | "cmu-arpabet";
+            })[];
             interruption?: {
                 min_duration_ms?: number;
                 min_words?: number;
@@ -1454,7 +1482,18 @@ export interface components {
          *           "mode": "warm"
          *         }
          *       },
-         *       "transfer_mode": "warm"
+         *       "transfer_mode": "warm",
+         *       "pronunciations": [
+         *         {
+         *           "word": "Invisalign",
+         *           "say_as": "in vizz a line"
+         *         },
+         *         {
+         *           "word": "Nguyen",
+         *           "phoneme": "wɪn",
+         *           "alphabet": "ipa"
+         *         }
+         *       ]
          *     }
          */
         AgentCreate: {
@@ -1484,6 +1523,23 @@ export interface components {
             recording_enabled?: boolean;
             /** @description Default: `false`. */
             ambience_enabled?: boolean;
+            ambience?: {
+                sound: string;
+                /** @description Default: `0.3`. */
+                volume?: number;
+            };
+            pronunciations?: ({
+                word: string;
+                say_as: string;
+            } | {
+                word: string;
+                phoneme: string;
+                /**
+                 * @description Default: `"ipa"`.
+                 * @enum {string}
+                 */
+                alphabet?: "ipa" | "cmu-arpabet";
+            })[];
             interruption?: {
                 min_duration_ms?: number;
                 min_words?: number;
@@ -1658,6 +1714,10 @@ export interface components {
          *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
          *       "first_message_mode": "wait_for_caller",
          *       "ambience_enabled": true,
+         *       "ambience": {
+         *         "sound": "office",
+         *         "volume": 0.25
+         *       },
          *       "interruption": {
          *         "min_words": 3
          *       },
@@ -1689,6 +1749,23 @@ export interface components {
             first_message_interruptible?: boolean;
             recording_enabled?: boolean;
             ambience_enabled?: boolean;
+            ambience?: {
+                sound: string;
+                /** @description Default: `0.3`. */
+                volume?: number;
+            };
+            pronunciations?: ({
+                word: string;
+                say_as: string;
+            } | {
+                word: string;
+                phoneme: string;
+                /**
+                 * @description Default: `"ipa"`.
+                 * @enum {string}
+                 */
+                alphabet?: "ipa" | "cmu-arpabet";
+            })[];
             interruption?: {
                 min_duration_ms?: number;
                 min_words?: number;
@@ -2211,6 +2288,23 @@ export interface components {
                 first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
+                ambience?: {
+                    sound: string;
+                    /** @description Default: `0.3`. */
+                    volume?: number;
+                };
+                pronunciations?: ({
+                    word: string;
+                    say_as: string;
+                } | {
+                    word: string;
+                    phoneme: string;
+                    /**
+                     * @description Default: `"ipa"`.
+                     * @enum {string}
+                     */
+                    alphabet?: "ipa" | "cmu-arpabet";
+                })[];
                 interruption?: {
                     min_duration_ms?: number;
                     min_words?: number;
@@ -2965,6 +3059,23 @@ export interface components {
                 first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
+                ambience?: {
+                    sound: string;
+                    /** @description Default: `0.3`. */
+                    volume?: number;
+                };
+                pronunciations?: ({
+                    word: string;
+                    say_as: string;
+                } | {
+                    word: string;
+                    phoneme: string;
+                    /**
+                     * @description Default: `"ipa"`.
+                     * @enum {string}
+                     */
+                    alphabet?: "ipa" | "cmu-arpabet";
+                })[];
                 interruption?: {
                     min_duration_ms?: number;
                     min_words?: number;
@@ -3099,6 +3210,23 @@ export interface components {
                 first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
+                ambience?: {
+                    sound: string;
+                    /** @description Default: `0.3`. */
+                    volume?: number;
+                };
+                pronunciations?: ({
+                    word: string;
+                    say_as: string;
+                } | {
+                    word: string;
+                    phoneme: string;
+                    /**
+                     * @description Default: `"ipa"`.
+                     * @enum {string}
+                     */
+                    alphabet?: "ipa" | "cmu-arpabet";
+                })[];
                 interruption?: {
                     min_duration_ms?: number;
                     min_words?: number;
@@ -4360,7 +4488,18 @@ export interface operations {
                  *           "mode": "warm"
                  *         }
                  *       },
-                 *       "transfer_mode": "warm"
+                 *       "transfer_mode": "warm",
+                 *       "pronunciations": [
+                 *         {
+                 *           "word": "Invisalign",
+                 *           "say_as": "in vizz a line"
+                 *         },
+                 *         {
+                 *           "word": "Nguyen",
+                 *           "phoneme": "wɪn",
+                 *           "alphabet": "ipa"
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["AgentCreate"];
@@ -4441,6 +4580,17 @@ export interface operations {
                      *       "first_message_mode": "agent_speaks_first",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": false,
+                     *       "pronunciations": [
+                     *         {
+                     *           "word": "Invisalign",
+                     *           "say_as": "in vizz a line"
+                     *         },
+                     *         {
+                     *           "word": "Nguyen",
+                     *           "phoneme": "wɪn",
+                     *           "alphabet": "ipa"
+                     *         }
+                     *       ],
                      *       "voicemail_detection": "detect_message_end",
                      *       "voicemail_action": "leave_message",
                      *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -4516,6 +4666,10 @@ export interface operations {
                  *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
                  *       "first_message_mode": "wait_for_caller",
                  *       "ambience_enabled": true,
+                 *       "ambience": {
+                 *         "sound": "office",
+                 *         "volume": 0.25
+                 *       },
                  *       "interruption": {
                  *         "min_words": 3
                  *       },
@@ -4558,6 +4712,17 @@ export interface operations {
                      *       "first_message_mode": "wait_for_caller",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": true,
+                     *       "pronunciations": [
+                     *         {
+                     *           "word": "Invisalign",
+                     *           "say_as": "in vizz a line"
+                     *         },
+                     *         {
+                     *           "word": "Nguyen",
+                     *           "phoneme": "wɪn",
+                     *           "alphabet": "ipa"
+                     *         }
+                     *       ],
                      *       "voicemail_detection": "detect_message_end",
                      *       "voicemail_action": "leave_message",
                      *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -4571,6 +4736,10 @@ export interface operations {
                      *       },
                      *       "transfer_mode": "warm",
                      *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "ambience": {
+                     *         "sound": "office",
+                     *         "volume": 0.25
+                     *       },
                      *       "interruption": {
                      *         "min_words": 3
                      *       },
