@@ -1,6 +1,6 @@
 import { describeError, type Logger } from '../../../lib/observability/log.js';
 import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
-import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+import type { TtsOptions, TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
 
 /** One voice a call can speak in: a vendor and the voice it is asked for. */
 export interface Voice {
@@ -30,6 +30,8 @@ export class TtsLink {
     private readonly log: Logger,
     /** The call is ending: no new voice is opened for it. */
     private readonly isOver: () => boolean,
+    /** What every voice of the call is opened with besides its own id (the agent's pronunciations). */
+    private readonly speech: Pick<TtsOptions, 'pronunciations'> = {},
   ) {
     this.current = this.open(voice);
   }
@@ -57,7 +59,7 @@ export class TtsLink {
   }
 
   private open(voice: Voice): Promise<TtsSession> {
-    const session = voice.provider.connect({ voiceId: voice.voiceId, format: this.format }).catch((error: unknown) => {
+    const session = voice.provider.connect({ ...this.speech, voiceId: voice.voiceId, format: this.format }).catch((error: unknown) => {
       const next = this.fallbacks[this.used];
       if (!next || this.isOver()) throw error;
       this.used += 1;
