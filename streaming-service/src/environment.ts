@@ -6,6 +6,8 @@ import type { TtsProvider, TtsProviderId } from '../../lib/vendors/tts/port.js';
 import type { TelephonyAccount } from '../../lib/vendors/telephony/port.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
+import { ambienceOf } from '../../lib/domain/ambience.js';
+import { ambienceSource, CustomBeds } from '../../lib/media/custom-bed.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
 import { claimMeetingCall } from '../../lib/services/meetings.js';
@@ -57,6 +59,8 @@ export function platformEnvironment(
   // Transfers and hang-ups go through the provider, so the service carries the telephony adapter.
   const deps = withTelephony(platformDeps, createTwilioTelephony);
   const { db, secrets, recordings } = deps;
+  // One cache of custom ambience files for the process: each is fetched once, whoever calls with it.
+  const customBeds = new CustomBeds({ allowedHosts: deps.config.TOOL_ALLOWED_HOSTS });
   /**
    * The workspace's own vendor keys (docs/provider-keys.md). Keys that cannot be read (a table error, or a
    * value sealed with a data-key version this task does not hold yet) must not cost the caller the call: it
@@ -123,7 +127,9 @@ export function platformEnvironment(
         if (authToken) return { accountSid: n.telephonyAccountSid, authToken };
         return deps.telephony.platformAccount();
       };
+      const bed = ambienceOf(agent);
       return {
+        ...(bed && { ambience: ambienceSource(bed, customBeds) }),
         stt: providers.stt(agent.stt_provider, keys),
         llm: providers.llm(agent.llm_provider, keys, customEndpoint(setup, secrets, deps.config.TOOL_ALLOWED_HOSTS)),
         tts: providers.tts(agent.tts_provider, keys),

@@ -1,4 +1,5 @@
 import type { CallCapability } from '../../../lib/domain/provider-key.js';
+import type { AmbienceSource } from '../../../lib/media/custom-bed.js';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
@@ -65,6 +66,8 @@ export interface SessionServices {
   readonly optOut?: () => Promise<void>;
   /** Told when the provider accepted a transfer (the platform announces `call.transfer`). */
   readonly onTransfer?: (to: string) => void;
+  /** The agent's ambience bed, when it has ambience on (session/ambience.ts mixes it). */
+  readonly ambience?: AmbienceSource;
 }
 
 export interface SessionOptions {

@@ -13,6 +13,7 @@ import { END_REASONS, FrameQueue, sttEventToFrame, type EndCause, type Frame } f
 import { buildCallTools } from '../tools/registry.js';
 import type { MediaTransport } from '../transport/port.js';
 import type { CallControl, ShortcutContext } from './action-context.js';
+import { startBed } from './ambience.js';
 import { AudioOut } from './audio-out.js';
 import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
 import { Keypad } from './dtmf.js';
@@ -121,6 +122,7 @@ export class CallSession {
         if (recording) this.recorder.cutAgent(atMs - this.startMs);
       },
     });
+    startBed(this.out, services.ambience, transport.format, this.startMs, this.log);
     this.turnTaking = turnTakingSettings(agent.turn_taking);
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
     this.floor = new CallerFloor(interruptionSettings(agent.interruption), transport.format.sampleRate as 8_000 | 16_000, {
@@ -181,7 +183,7 @@ export class CallSession {
     this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink);
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
-    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], transport.format, this.log, () => this.state.isEnding);
+    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], transport.format, this.log, () => this.state.isEnding, { pronunciations: agent.pronunciations });
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
