@@ -110,7 +110,7 @@ export function assertPronunciationsFit(provider: keyof typeof PHONEME_ALPHABETS
     const readers = Object.entries(PHONEME_ALPHABETS_BY_VENDOR).flatMap(([v, a]) => (a.includes(e.alphabet) ? [v] : []));
     problems.push({
       field: `pronunciations.${i}.phoneme`,
-      message: `tts_provider ${provider} does not read ${e.alphabet} phonemes (${readers.join(' and ')} do); use say_as with a spelling that sounds right`,
+      message: `tts_provider ${provider} does not read ${e.alphabet} phonemes (${readers.join(' and ')} ${readers.length === 1 ? 'reads them' : 'read them'}); use say_as with a spelling that sounds right`,
     });
   });
   if (problems.length > 0) throw new ValidationError(problems);

@@ -105,8 +105,8 @@ describe('validation', () => {
       }
       throw new Error('accepted');
     };
-    expect(refused('cartesia', arpa)).toEqual([{ field: 'pronunciations.0.phoneme', message: expect.stringContaining('(elevenlabs do)') }]);
-    expect(refused('deepgram', ipa)[0]!.message).toContain('elevenlabs and cartesia');
+    expect(refused('cartesia', arpa)).toEqual([{ field: 'pronunciations.0.phoneme', message: expect.stringContaining('(elevenlabs reads them)') }]);
+    expect(refused('deepgram', ipa)[0]!.message).toContain('(elevenlabs and cartesia read them)');
     expect(() => assertPronunciationsFit('deepgram', entries([{ word: 'AWS', say_as: 'A W S' }]))).not.toThrow();
   });
 

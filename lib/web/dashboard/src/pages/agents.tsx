@@ -5,6 +5,7 @@ import type { Schemas } from '../api.js';
 import { LLM_MODELS, LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VOICES, chosen, defaultModel, defaultVoice, withCurrent } from '../catalog.js';
 import { PromptEditor } from '../prompt-editor.js';
 import { TalkToAgent } from './talk-panel.js';
+import { AmbienceFields, PronunciationsEditor, type Ambience, type Pronunciation } from './agent-sound.js';
 import { call } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
 import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
@@ -12,7 +13,9 @@ import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, 
 /** An agent as GET /api/agents/{id} answers it (the generated types of sdk/, docs/sdk.md). */
 export type Agent = Schemas['Agent'];
 
-type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'system_prompt' | 'first_message' | 'first_message_mode' | 'first_message_interruptible' | 'recording_enabled'> & {
+type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'system_prompt' | 'first_message' | 'first_message_mode' | 'first_message_interruptible' | 'recording_enabled' | 'ambience_enabled'> & {
+  ambience: Ambience;
+  pronunciations: Pronunciation[];
   tts_voice_id: string;
   max_duration_seconds: string;
   tool_ids: string[] | null;
@@ -33,6 +36,9 @@ const NEW_AGENT: Draft = {
   first_message_mode: 'agent_speaks_first',
   first_message_interruptible: false,
   recording_enabled: true,
+  ambience_enabled: false,
+  ambience: { sound: 'office', volume: 0.3 },
+  pronunciations: [],
   max_duration_seconds: '',
   tool_ids: null,
   llm_base_url: '',
@@ -213,7 +219,10 @@ function body(draft: Draft): Schemas['AgentCreate'] {
 /** The update body: only what changed. */
 function changes(draft: Draft, original: Agent): Schemas['AgentUpdate'] {
   const { tool_ids, ...all } = body(draft);
-  const changed: Schemas['AgentUpdate'] = Object.fromEntries(Object.entries(all).filter(([k, v]) => original[k as keyof Agent] !== v));
+  // Objects and lists compare by content; an agent without a list has none.
+  const was = (k: string) => (k === 'pronunciations' ? (original.pronunciations ?? []) : k === 'ambience' ? (original.ambience ?? NEW_AGENT.ambience) : original[k as keyof Agent]);
+  const same = (k: string, v: unknown) => (typeof v === 'object' ? JSON.stringify(v) === JSON.stringify(was(k)) : was(k) === v);
+  const changed: Schemas['AgentUpdate'] = Object.fromEntries(Object.entries(all).filter(([k, v]) => !same(k, v)));
   // Lists compare by content; absent and null both mean every tool.
   return JSON.stringify(draft.tool_ids) === JSON.stringify(original.tool_ids ?? null) ? changed : { ...changed, tool_ids: draft.tool_ids };
 }
@@ -378,6 +387,8 @@ function AgentForm({ original }: { original?: Agent }) {
               The caller can cut the greeting short
             </label>
           </div>
+          <AmbienceFields enabled={draft.ambience_enabled} value={draft.ambience} onEnabled={(on) => set('ambience_enabled', on)} onChange={(a) => set('ambience', a)} />
+          <PronunciationsEditor value={draft.pronunciations} provider={draft.tts_provider} onChange={(list) => set('pronunciations', list)} />
           <ToolsPicker value={draft.tool_ids} onChange={(ids) => set('tool_ids', ids === null ? null : [...ids])} />
           <div className="grid-2">
             <label className="check">
