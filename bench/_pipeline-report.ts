@@ -63,6 +63,8 @@ export interface AmbienceResults {
   readonly without: LevelResult;
   readonly with: LevelResult;
   readonly quality?: LevelResult;
+  /** CPU of the mixing alone per call-second (bench/pipeline.ts `mixCpuMsPerCallSecond`). */
+  readonly mixCpuMsPerCallSecond: number;
 }
 
 /** What the bed costs: lag and CPU with it, CPU added per call-second, barge-in and false interruptions with it. */
@@ -75,6 +77,7 @@ function ambienceSummary(a: AmbienceResults) {
     ambienceCpuMsPerCallSecond: round(a.with.cpuMsPerCallSecond, 2),
     ambienceCpuAddedMsPerCallSecond: round(a.with.cpuMsPerCallSecond - a.without.cpuMsPerCallSecond, 2),
     ambienceCpuAddedMsPerAudioSecond: round(a.with.cpuMsPerAudioSecond - a.without.cpuMsPerAudioSecond, 2),
+    ambienceMixCpuMsPerCallSecond: round(a.mixCpuMsPerCallSecond, 3),
     ambienceBargeInClearP99Ms: round(pct(a.with.clearMs, 99), 2),
     ambienceBargeIns: a.with.clearMs.length,
     ambienceFailedToConnect: a.with.stats.failed,

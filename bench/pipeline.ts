@@ -37,7 +37,9 @@ import { DEFAULT_VOICE, type Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
 import { ambienceOf } from '../lib/domain/ambience.js';
 import { ambienceSource, CustomBeds } from '../lib/media/custom-bed.js';
-import { warmShippedBeds } from '../lib/media/ambience-beds.js';
+import { shippedBed, warmShippedBeds } from '../lib/media/ambience-beds.js';
+import { PHONE_AUDIO } from '../lib/vendors/shared/audio-format.js';
+import { BedMixer } from '../streaming-service/src/session/ambience.js';
 import { signStreamToken } from '../lib/domain/stream-token.js';
 import type { VoiceHistoryRecord } from '../lib/domain/call-record.js';
 import { vendorProviders } from '../streaming-service/src/providers.js';
@@ -80,7 +82,7 @@ export async function run(): Promise<void> {
       // Against the same number of calls without a bed, from this run (measured again if the levels skipped it).
       const without = results.find((r) => r.calls === AMBIENCE_CALLS) ?? (await runLevel(child, env.env, AMBIENCE_CALLS));
       process.stdout.write(`  ambience: ${AMBIENCE_CALLS} calls with a ${AMBIENCE.ambience.sound} bed at ${AMBIENCE.ambience.volume}\n`);
-      ambience = { without, with: await runLevel(child, env.env, AMBIENCE_CALLS, 'load', AMBIENCE) };
+      ambience = { without, with: await runLevel(child, env.env, AMBIENCE_CALLS, 'load', AMBIENCE), mixCpuMsPerCallSecond: mixCpuMsPerCallSecond() };
     }
     if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience);
     process.stdout.write('  quality: a caller saying "uh-huh", coughing and making noise over the answer\n');
@@ -330,6 +332,21 @@ async function runLevel(
       `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,
   );
   return result;
+}
+
+/**
+ * The bed's own arithmetic, apart from the messages it adds: CPU to mix one second of phone frames (50 x 20 ms,
+ * decode, add, encode), measured on 200 call-seconds. The load level's difference adds the bed's messages in
+ * the silences and is as noisy as the machine; this one is not.
+ */
+function mixCpuMsPerCallSecond(): number {
+  const mixer = new BedMixer(shippedBed(AMBIENCE.ambience.sound, 8_000), AMBIENCE.ambience.volume, PHONE_AUDIO, 0);
+  const frame = new Uint8Array(160).fill(0x7f);
+  const seconds = 200;
+  const start = process.cpuUsage();
+  for (let i = 0; i < seconds * 50; i += 1) mixer.mix(frame, i * 20);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000 / seconds;
 }
 
 /** Counts the caller audio the server hands its transcriber: the work a call-second stands for. */

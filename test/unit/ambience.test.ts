@@ -112,13 +112,13 @@ describe('AudioOut with a bed', () => {
   };
   const media = (sent: readonly Sent[]) => sent.filter((m) => m.event === 'media').reduce((n, m) => n + m.bytes!, 0);
 
-  it('keeps 200 ms of bed ahead in a silence, 100 ms a message, and the agent counts as silent', () => {
+  it('keeps 400 ms of bed ahead in a silence, 300 ms a message, and the agent counts as silent', () => {
     const { out, sent } = setUp();
-    expect(sent).toEqual([{ event: 'media', bytes: 1_600, name: undefined }]);
+    expect(sent).toEqual([{ event: 'media', bytes: 3_200, name: undefined }]);
     vi.advanceTimersByTime(1_000);
-    // One second played plus the 200 ms lead, in 100 ms messages.
-    expect(media(sent)).toBe(9_600);
-    expect(sent.slice(1).every((m) => m.bytes === 800)).toBe(true);
+    // The bed up to 1.3 s: topped up at 300, 600 and 900 ms, when 100 ms were left, 300 ms a message.
+    expect(media(sent)).toBe(10_400);
+    expect(sent.slice(1).every((m) => m.bytes === 2_400)).toBe(true);
     expect(out.bufferedMs()).toBe(0);
     expect(out.isBusy()).toBe(false);
     out.close();

@@ -27,13 +27,13 @@ export interface AudioOutOptions {
   readonly batchMs: number;
   /**
    * With an ambience bed (ambience.ts): how much bed alone is kept ahead in the silences. Agent audio never
-   * waits behind it: when the agent starts after a silence, the far end's bed is dropped (`clear`) and the
-   * agent's audio, mixed with the bed from the same instant, plays at once. 200 ms rides out jitter.
+   * waits behind it (the far end's bed is dropped when the agent's audio comes), so the lead costs no
+   * latency; 400 ms rides out network jitter.
    */
   readonly bedLeadMs: number;
   /**
-   * Bed sent per wake in the silences: 100 ms (five frames) is ten small messages a second per call, the
-   * bed's whole cost on the event loop between utterances.
+   * Bed sent per wake in the silences: 300 ms (15 frames) is three or four messages a second per call. At
+   * hundreds of calls the loop is bound by messages, not bytes (docs/benchmarks.md, "Capacity").
    */
   readonly bedBatchMs: number;
   /**
@@ -50,7 +50,7 @@ export interface AudioOutOptions {
   readonly bedJoinMs: number;
 }
 
-export const DEFAULT_AUDIO_OUT = { leadMs: 300, frameMs: 20, batchMs: 60, bedLeadMs: 200, bedBatchMs: 100, bedQuietMs: 100, bedJoinMs: 40 } as const satisfies AudioOutOptions;
+export const DEFAULT_AUDIO_OUT = { leadMs: 300, frameMs: 20, batchMs: 60, bedLeadMs: 400, bedBatchMs: 300, bedQuietMs: 100, bedJoinMs: 40 } as const satisfies AudioOutOptions;
 
 /** The handle id {@link AudioOutEvents.onAudioSent} names for the bed alone (no utterance has it). */
 export const BED_HANDLE = '';
