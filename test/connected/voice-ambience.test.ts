@@ -81,17 +81,18 @@ describe('ambience', () => {
     const agent = await vp.agent({ first_message: 'Hello, Luigi speaking.', ambience_enabled: true, ambience: { sound: 'call_center', volume: 1 } });
     // The model's requests of this call (the first test's summary came before).
     const before = vp.platform.voice.llm.control.requestsFor('openai').length;
+    // The reply's requests (not an earlier call's summary, which may still be on its way).
+    const requests = () => vp.platform.voice.llm.control.requestsFor('openai').slice(before).filter((r) => !/summar/i.test(JSON.stringify(r.body)));
     const caller = await vp.call(agent);
     await caller.waitFor((m) => m.event === 'mark');
     await caller.pause(300);
-    const echoedBefore = caller.echoed.length;
     await caller.play(tone(600));
-    // The reply's first phrase has played; the caller talks over the rest.
+    const reply = await waitUntil(() => requests()[0], 30_000);
+    // The reply's first phrase has played (a mark echoed after its request began); the caller talks over the rest.
+    const echoedBefore = caller.echoed.length;
     await waitUntil(() => caller.echoed.slice(echoedBefore).find((e) => !e.flushed), 30_000);
     await caller.play(tone(700));
-    // The reply's request (not an earlier call's summary, which may still be on its way) was aborted.
-    const requests = () => vp.platform.voice.llm.control.requestsFor('openai').slice(before).filter((r) => !/summar/i.test(JSON.stringify(r.body)));
-    expect(await requests()[0]!.settled).toBe('aborted');
+    expect(await reply.settled).toBe('aborted');
     await waitUntil(() => (requests().length >= 2 ? true : undefined), 30_000);
     await caller.pause(1_000);
     caller.hangUp();
