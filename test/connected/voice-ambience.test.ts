@@ -1,5 +1,5 @@
 /**
- * Invariant: a call with ambience on carries the bed to the caller for the whole call, and the recording
+ * Invariant: a call with ambience on (phone or browser) carries the bed to the caller for the whole call, and the recording
  * keeps it as the caller heard it: at the agent's volume in the silences, with the agent well above it
  * while it speaks; barge-in works as without the bed (the bed never reaches the recognizer or the VAD).
  * And an agent's pronunciations reach each voice vendor in its own syntax (Cartesia `<<…>>`, ElevenLabs
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BED_REFERENCE_RMS } from '../../lib/domain/ambience.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
+import { SimulatedWebCaller } from '../../lib/local/callers/simulated-web-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { rms } from '../../lib/vendors/shared/pcm.js';
@@ -41,6 +42,34 @@ afterAll(async () => {
 
 const record = async (callId: string) => (await getHistoryRecord(vp.deps.db, vp.workspaceId, callId)) as unknown as Record<string, any>;
 
+/**
+ * The call's recording, agent track (what the caller heard), in 50 ms windows: the bed at `volume` in the
+ * last second before the hang-up (silence), no window without sound, and the agent's voice well above the bed.
+ */
+async function expectBedInRecording(callId: string, rate: number, volume: number): Promise<void> {
+  const url = await vp.deps.recordings.presignGet(recordingKey(vp.workspaceId, callId), 60);
+  const wav = Buffer.from(await (await fetch(url)).arrayBuffer());
+  expect(wav.readUInt32LE(24)).toBe(rate);
+  const agentTrack = Int16Array.from({ length: (wav.length - 44) / 4 }, (_, i) => wav.readInt16LE(44 + i * 4 + 2));
+  const size = rate / 20;
+  const windows = Array.from({ length: Math.floor(agentTrack.length / size) }, (_, i) => rms(agentTrack, i * size, i * size + size));
+  const bedLevel = volume * BED_REFERENCE_RMS;
+  // The caller's track may run on past the agent's (its clock started before the session's): the agent's
+  // track ends at its last sound.
+  const end = windows.findLastIndex((w) => w > bedLevel * 0.5);
+  expect(end).toBeGreaterThan(40);
+  // The second before the hang-up is silence: the bed alone, at its level within mu-law's rounding and the
+  // window's own variation.
+  for (const w of windows.slice(end - 20, end)) expect(Math.abs(w / bedLevel - 1)).toBeLessThan(0.25);
+  // No hole anywhere: from the bed's first frame (the first call of a process waits for the bed to be made)
+  // to the last, every window has the bed or the agent.
+  const start = windows.findIndex((w) => w > bedLevel * 0.5);
+  const holes = windows.flatMap((w, i) => (i > start && i < end && w <= bedLevel * 0.7 ? [`${i * 50} ms: ${w.toFixed(0)}`] : []));
+  expect(holes).toEqual([]);
+  // The greeting is heard over it.
+  expect(Math.max(...windows)).toBeGreaterThan(bedLevel * 4);
+}
+
 describe('ambience', () => {
   it('the recording has the bed at the set level in the silences and the agent well above it', async () => {
     const volume = 0.3;
@@ -53,28 +82,19 @@ describe('ambience', () => {
     const ended = await vp.nextCallEnded();
     expect((await record(ended.callId)).callTranscript).toBe('agent: Hello there, welcome.');
 
-    const url = await vp.deps.recordings.presignGet(recordingKey(vp.workspaceId, ended.callId), 60);
-    const wav = Buffer.from(await (await fetch(url)).arrayBuffer());
-    expect(wav.readUInt32LE(24)).toBe(8_000);
-    const agentTrack = Int16Array.from({ length: (wav.length - 44) / 4 }, (_, i) => wav.readInt16LE(44 + i * 4 + 2));
-    // 50 ms windows of the agent's track (what the caller heard).
-    const windows = Array.from({ length: Math.floor(agentTrack.length / 400) }, (_, i) => rms(agentTrack, i * 400, i * 400 + 400));
-    const bedLevel = volume * BED_REFERENCE_RMS;
-    // The caller's track may run on past the agent's (its clock started before the session's): the agent's
-    // track ends at its last sound.
-    const end = windows.findLastIndex((w) => w > bedLevel * 0.5);
-    expect(end).toBeGreaterThan(40);
-    // The second before the hang-up is silence: the bed alone, at its level within mu-law's rounding and the
-    // window's own variation.
-    const silence = windows.slice(end - 20, end);
-    for (const w of silence) expect(Math.abs(w / bedLevel - 1)).toBeLessThan(0.25);
-    // No hole anywhere: from the bed's first frame (the first call of a process waits for the bed to be made)
-    // to the last, every window has the bed or the agent.
-    const start = windows.findIndex((w) => w > bedLevel * 0.5);
-    const holes = windows.flatMap((w, i) => (i > start && i < end && w <= bedLevel * 0.7 ? [`${i * 50} ms: ${w.toFixed(0)}`] : []));
-    expect(holes).toEqual([]);
-    // The greeting is heard over it.
-    expect(Math.max(...windows)).toBeGreaterThan(bedLevel * 4);
+    await expectBedInRecording(ended.callId, 8_000, volume);
+  }, 60_000);
+
+  it('a browser call (16 kHz PCM) has the bed in its recording too', async () => {
+    const volume = 0.3;
+    const agent = await vp.agent({ first_message: 'Hello there, welcome.', recording_enabled: true, ambience_enabled: true, ambience: { sound: 'static', volume } });
+    const meeting = await vp.meeting(agent);
+    const page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    await waitUntil(() => (page.captions('agent').includes('Hello there, welcome.') ? true : undefined));
+    await new Promise((r) => setTimeout(r, 2_500));
+    page.hangUp();
+    await vp.nextCallEnded();
+    await expectBedInRecording(meeting.callId, 16_000, volume);
   }, 60_000);
 
   it('barge-in is unaffected: the reply is cut where the caller came in, and the greeting was heard whole', async () => {
