@@ -9,8 +9,6 @@
  */
 import { loadConfig } from '../lib/config.js';
 import { SimulatedCaller, tone } from '../lib/local/callers/simulated-caller.js';
-import { mulawToPcm } from '../lib/vendors/shared/mulaw.js';
-import { rms } from '../lib/vendors/shared/pcm.js';
 import { startLlmStandins, type LlmScript } from '../lib/local/standins/llm.js';
 import { startSttStandins, type SttScript, type SttStandinControl } from '../lib/local/standins/stt.js';
 import type { TtsStandin } from '../lib/local/standins/tts-audio.js';
@@ -124,12 +122,8 @@ async function standins(m: Extract<ToChild, { type: 'standins' }>): Promise<void
  */
 function agentVoice(ambience: boolean | undefined): (msg: { event: string; raw: Record<string, any> }) => boolean {
   if (!ambience) return (msg) => msg.event === 'media';
-  return (msg) => {
-    if (msg.event !== 'media' || typeof msg.raw.media?.payload !== 'string') return false;
-    const pcm = mulawToPcm(new Uint8Array(Buffer.from(msg.raw.media.payload, 'base64')));
-    for (let at = 0; at + 160 <= pcm.length; at += 160) if (rms(pcm, at, at + 160) > 3_000) return true;
-    return false;
-  };
+  // Lean callers log each media message's loudest frame in place of its payload.
+  return (msg) => msg.event === 'media' && Number(msg.raw.media?.peakRms) > 3_000;
 }
 
 async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
@@ -151,7 +145,7 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
     await sleep((m.staggerMs * index) / Math.max(1, m.calls.length));
     let caller: SimulatedCaller;
     try {
-      caller = await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed });
+      caller = await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed, lean: true });
     } catch (error) {
       failed += 1;
       if (errors.length < 5) errors.push(String(error));
@@ -201,7 +195,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Connects one benchmark caller (after its stagger slot); undefined when it could not. */
 async function connect(m: Extract<ToChild, { type: 'level' }>, call: { callSid: string; token: string }, errors: string[]): Promise<SimulatedCaller | undefined> {
   try {
-    return await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed });
+    return await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed, lean: true });
   } catch (error) {
     if (errors.length < 5) errors.push(String(error));
     return undefined;

@@ -46,3 +46,4 @@ export const NAIVE_INTERRUPTION = { min_duration_ms: 0, min_words: 0, resume_fal
 export const AMBIENCE_CALLS = Number(process.env.PIPELINE_AMBIENCE_CALLS) > 0 ? Number(process.env.PIPELINE_AMBIENCE_CALLS) : 250;
 export const AMBIENCE = { ambience_enabled: true, ambience: { sound: 'call_center', volume: 0.3 } } as const;
 export const ambienceLevel = process.env.PIPELINE_AMBIENCE !== '0';
+export const ambienceFirst = process.env.PIPELINE_AMBIENCE_FIRST === '1';

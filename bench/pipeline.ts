@@ -51,7 +51,7 @@ import { turnFigures } from '../streaming-service/src/call/latency.js';
 import { FAULT_LINE, type LevelMode, type ToChild } from './_pipeline-load.js';
 import { ask, countStt, probeLlm, probeTts, processCpuMs, sleep } from './_pipeline-probes.js';
 import { type AmbienceResults, type CallProbe, type LevelResult, fmt, report } from './_pipeline-report.js';
-import { AMBIENCE, AMBIENCE_CALLS, ambienceLevel, DURATION_MS, FAULT_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, VENDOR_DELAYS, capacityOnly, levels } from './_pipeline-settings.js';
+import { AMBIENCE, AMBIENCE_CALLS, ambienceFirst, ambienceLevel, DURATION_MS, FAULT_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, VENDOR_DELAYS, capacityOnly, levels } from './_pipeline-settings.js';
 
 export async function run(): Promise<void> {
   const child = fork(fileURLToPath(new URL('./_pipeline-load.ts', import.meta.url)), [], {
@@ -76,13 +76,18 @@ export async function run(): Promise<void> {
     const idleLagP99Ms = idle.percentile(99) / 1e6;
     process.stdout.write(`  idle (0 calls): lag p99 ${fmt(idleLagP99Ms)} ms\n`);
     const results: LevelResult[] = [];
+    const bedLevel = async () => {
+      process.stdout.write(`  ambience: ${AMBIENCE_CALLS} calls with a ${AMBIENCE.ambience.sound} bed at ${AMBIENCE.ambience.volume}\n`);
+      return runLevel(child, env.env, AMBIENCE_CALLS, 'load', AMBIENCE);
+    };
+    // PIPELINE_AMBIENCE_FIRST=1 runs the bed before the levels: on a shared machine, whether a difference follows the order.
+    const early = ambienceLevel && ambienceFirst ? await bedLevel() : undefined;
     for (const calls of levels()) results.push(await runLevel(child, env.env, calls));
     let ambience: AmbienceResults | undefined;
     if (ambienceLevel) {
       // Against the same number of calls without a bed, from this run (measured again if the levels skipped it).
       const without = results.find((r) => r.calls === AMBIENCE_CALLS) ?? (await runLevel(child, env.env, AMBIENCE_CALLS));
-      process.stdout.write(`  ambience: ${AMBIENCE_CALLS} calls with a ${AMBIENCE.ambience.sound} bed at ${AMBIENCE.ambience.volume}\n`);
-      ambience = { without, with: await runLevel(child, env.env, AMBIENCE_CALLS, 'load', AMBIENCE), mixCpuMsPerCallSecond: mixCpuMsPerCallSecond() };
+      ambience = { without, with: early ?? (await bedLevel()), mixCpuMsPerCallSecond: mixCpuMsPerCallSecond() };
     }
     if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience);
     process.stdout.write('  quality: a caller saying "uh-huh", coughing and making noise over the answer\n');
