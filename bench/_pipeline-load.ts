@@ -52,6 +52,8 @@ export type ToChild =
       durationMs: number;
       staggerMs: number;
       playbackSpeed: number;
+      /** The agent plays an ambience bed: the callers tell its voice from the bed by level ({@link agentVoice}). */
+      ambience?: boolean;
     }
   | { type: 'stop' };
 export type FromChild =
@@ -113,11 +115,23 @@ async function standins(m: Extract<ToChild, { type: 'standins' }>): Promise<void
   send({ type: 'env', env: { ...stt.env, ...llm.env, ...tts.env } });
 }
 
+/**
+ * Whether a message is the agent speaking. Without ambience, any media is; with a bed, media flows all call
+ * long, and the voice is told by level: the TTS stand-in's tones are RMS ~5,000 in their 20 ms frames, the
+ * bench's bed (call_center at 0.3, no clicks) ~1,000 (-20 dBFS x 0.3, lib/domain/ambience.ts).
+ */
+function agentVoice(ambience: boolean | undefined): (msg: { event: string; raw: Record<string, any> }) => boolean {
+  if (!ambience) return (msg) => msg.event === 'media';
+  // Lean callers log each media message's loudest frame in place of its payload.
+  return (msg) => msg.event === 'media' && Number(msg.raw.media?.peakRms) > 3_000;
+}
+
 async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
   mode = m.mode;
   if (m.mode === 'quality') return qualityLevel(m);
   if (m.mode === 'faults') return faultsLevel(m);
   const errors: string[] = [];
+  const voice = agentVoice(m.ambience);
   let connected = 0;
   let failed = 0;
   let bargeIns = 0;
@@ -131,7 +145,7 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
     await sleep((m.staggerMs * index) / Math.max(1, m.calls.length));
     let caller: SimulatedCaller;
     try {
-      caller = await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed });
+      caller = await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed, lean: true });
     } catch (error) {
       failed += 1;
       if (errors.length < 5) errors.push(String(error));
@@ -153,7 +167,7 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
         await sleep(300);
         from = caller.received.length;
         await caller.play(speech);
-        await caller.waitForNext((msg) => msg.event === 'media', 15_000, from);
+        await caller.waitForNext(voice, 15_000, from);
         await sleep(400);
         const before = caller.received.length;
         bargeIns += 1;
@@ -181,7 +195,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Connects one benchmark caller (after its stagger slot); undefined when it could not. */
 async function connect(m: Extract<ToChild, { type: 'level' }>, call: { callSid: string; token: string }, errors: string[]): Promise<SimulatedCaller | undefined> {
   try {
-    return await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed });
+    return await SimulatedCaller.connect({ url: m.url, callSid: call.callSid, customParameters: { token: call.token }, playbackSpeed: m.playbackSpeed, lean: true });
   } catch (error) {
     if (errors.length < 5) errors.push(String(error));
     return undefined;
@@ -200,6 +214,7 @@ async function hangUp(caller: SimulatedCaller): Promise<void> {
  */
 async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
   const errors: string[] = [];
+  const voice = agentVoice(m.ambience);
   let connected = 0;
   let failed = 0;
   let sounds = 0;
@@ -220,7 +235,7 @@ async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<voi
         await sleep(300);
         const from = caller.received.length;
         await caller.play(request);
-        await caller.waitForNext((msg) => msg.event === 'media', 15_000, from);
+        await caller.waitForNext(voice, 15_000, from);
         for (const sound of overAgent) {
           await sleep(600);
           const before = caller.received.length;
@@ -232,7 +247,7 @@ async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<voi
           // The agent paused: time until its audio comes back (a false interruption resumed).
           clears += 1;
           // (The baseline never resumes: nothing comes back, and that is not a silence to measure.)
-          const back = await caller.waitForNext((msg) => msg.event === 'media', 4_000, caller.received.indexOf(clear) + 1).catch(() => undefined);
+          const back = await caller.waitForNext(voice, 4_000, caller.received.indexOf(clear) + 1).catch(() => undefined);
           if (back) resumeSilenceMs.push(back.atMs - endedAt);
         }
         await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
@@ -255,6 +270,7 @@ async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<voi
  */
 async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
   const errors: string[] = [];
+  const voice = agentVoice(m.ambience);
   let connected = 0;
   let failed = 0;
   let sttDrops = 0;
@@ -277,7 +293,7 @@ async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void
       const from = caller.received.length;
       const played = caller.play(sentence);
       // Cut the TTS socket once the answer's audio flows.
-      await caller.waitForNext((msg) => msg.event === 'media', 15_000, from);
+      await caller.waitForNext(voice, 15_000, from);
       knobs.tts.dropMidStream(12_000);
       await played;
       await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);

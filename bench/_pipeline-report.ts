@@ -58,6 +58,33 @@ const mean = (values: readonly number[]) => (values.length ? values.reduce((a, b
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const round = (n: number, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
+/** The ambience level and its same-run baseline (the same calls without a bed); its quality level once run. */
+export interface AmbienceResults {
+  readonly without: LevelResult;
+  readonly with: LevelResult;
+  readonly quality?: LevelResult;
+  /** CPU of the mixing alone per call-second (bench/pipeline.ts `mixCpuMsPerCallSecond`). */
+  readonly mixCpuMsPerCallSecond: number;
+}
+
+/** What the bed costs: lag and CPU with it, CPU added per call-second, barge-in and false interruptions with it. */
+function ambienceSummary(a: AmbienceResults) {
+  const rate = (r: LevelResult) => (r.stats.overAgentSounds ? r.floor.interruptions / r.stats.overAgentSounds : NaN);
+  return {
+    ambienceCalls: a.with.calls,
+    ambienceLagP99Ms: round(a.with.lagP99Ms),
+    ambienceLagP99MsWithout: round(a.without.lagP99Ms),
+    ambienceCpuMsPerCallSecond: round(a.with.cpuMsPerCallSecond, 2),
+    ambienceCpuAddedMsPerCallSecond: round(a.with.cpuMsPerCallSecond - a.without.cpuMsPerCallSecond, 2),
+    ambienceCpuAddedMsPerAudioSecond: round(a.with.cpuMsPerAudioSecond - a.without.cpuMsPerAudioSecond, 2),
+    ambienceMixCpuMsPerCallSecond: round(a.mixCpuMsPerCallSecond, 3),
+    ambienceBargeInClearP99Ms: round(pct(a.with.clearMs, 99), 2),
+    ambienceBargeIns: a.with.clearMs.length,
+    ambienceFailedToConnect: a.with.stats.failed,
+    ...(a.quality ? { ambienceFalseInterruptionRate: round(rate(a.quality), 4) } : {}),
+  };
+}
+
 interface QualityResults {
   readonly naive: LevelResult;
   readonly quality: LevelResult;
@@ -91,9 +118,9 @@ function qualitySummary(q: QualityResults) {
   };
 }
 
-export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults): void {
-  const rows = results.map((r) => ({
-    calls: String(r.calls),
+export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults, ambience?: AmbienceResults): void {
+  const rows = [...results, ...(ambience ? [ambience.with] : [])].map((r, i) => ({
+    calls: i >= results.length ? `${r.calls}+bed` : String(r.calls),
     'up (mean)': fmt(r.meanActive, 0),
     turns: String(r.overheads.length),
     'overhead p50': fmt(pct(r.overheads, 50)),
@@ -156,6 +183,7 @@ export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?
     cpuUnit: 'ms CPU per call per second',
     loadAverage1m: round(loadavg()[0]!, 2),
     ...(q ? qualitySummary(q) : {}),
+    ...(ambience ? ambienceSummary(ambience) : {}),
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

@@ -37,3 +37,13 @@ export const FAULT_CALLS = 6;
  * stops it at once, nothing resumes), to set the false-interruption rate against.
  */
 export const NAIVE_INTERRUPTION = { min_duration_ms: 0, min_words: 0, resume_false_interruption: false } as const;
+/**
+ * The ambience level: this many calls with a bed on (call_center at the default 0.3, docs/voice-pipeline.md,
+ * "Ambience"), set against the same count without it in the same run. 250 is the issue's target load:
+ * lag p99 at most 20 ms and at most 0.5 ms more CPU per call-second. `PIPELINE_AMBIENCE=0` skips it;
+ * `PIPELINE_AMBIENCE_CALLS=N` runs it at N calls (a smoke run).
+ */
+export const AMBIENCE_CALLS = Number(process.env.PIPELINE_AMBIENCE_CALLS) > 0 ? Number(process.env.PIPELINE_AMBIENCE_CALLS) : 250;
+export const AMBIENCE = { ambience_enabled: true, ambience: { sound: 'call_center', volume: 0.3 } } as const;
+export const ambienceLevel = process.env.PIPELINE_AMBIENCE !== '0';
+export const ambienceFirst = process.env.PIPELINE_AMBIENCE_FIRST === '1';

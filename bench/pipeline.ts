@@ -20,6 +20,10 @@
  * - event-loop lag p99 (perf_hooks.monitorEventLoopDelay) while all N calls are up, and server CPU
  *   (process.cpuUsage) per call per second of call.
  *
+ * - ambience: the 250-call level again with an ambience bed on every call (docs/voice-pipeline.md,
+ *   "Ambience"): lag p99 and the CPU it adds per call-second against the level without it, and the quality
+ *   level's false interruptions with it.
+ *
  * The last line is one JSON object with the headline figures. No pass/fail: numbers on a shared machine are
  * noisy, and docs/benchmarks.md says how they were taken.
  */
@@ -31,6 +35,11 @@ import { loadConfig } from '../lib/config.js';
 import { setLogLevel } from '../lib/observability/log.js';
 import { DEFAULT_VOICE, type Agent } from '../lib/domain/agent.js';
 import { newId } from '../lib/domain/ids.js';
+import { ambienceOf } from '../lib/domain/ambience.js';
+import { ambienceSource, CustomBeds } from '../lib/media/custom-bed.js';
+import { shippedBed, warmShippedBeds } from '../lib/media/ambience-beds.js';
+import { PHONE_AUDIO } from '../lib/vendors/shared/audio-format.js';
+import { BedMixer } from '../streaming-service/src/session/ambience.js';
 import { signStreamToken } from '../lib/domain/stream-token.js';
 import type { VoiceHistoryRecord } from '../lib/domain/call-record.js';
 import { vendorProviders } from '../streaming-service/src/providers.js';
@@ -41,8 +50,8 @@ import type { CallOutcome } from '../streaming-service/src/call/types.js';
 import { turnFigures } from '../streaming-service/src/call/latency.js';
 import { FAULT_LINE, type LevelMode, type ToChild } from './_pipeline-load.js';
 import { ask, countStt, probeLlm, probeTts, processCpuMs, sleep } from './_pipeline-probes.js';
-import { type CallProbe, type LevelResult, fmt, report } from './_pipeline-report.js';
-import { DURATION_MS, FAULT_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, VENDOR_DELAYS, capacityOnly, levels } from './_pipeline-settings.js';
+import { type AmbienceResults, type CallProbe, type LevelResult, fmt, report } from './_pipeline-report.js';
+import { AMBIENCE, AMBIENCE_CALLS, ambienceFirst, ambienceLevel, DURATION_MS, FAULT_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, VENDOR_DELAYS, capacityOnly, levels } from './_pipeline-settings.js';
 
 export async function run(): Promise<void> {
   const child = fork(fileURLToPath(new URL('./_pipeline-load.ts', import.meta.url)), [], {
@@ -57,6 +66,8 @@ export async function run(): Promise<void> {
       llm: { ttftMs: VENDOR_DELAYS.llmTtftMs, tokensPerSecond: 15 },
       tts: { firstByteDelayMs: VENDOR_DELAYS.ttsFirstByteMs },
     }, 'env');
+    // The ambience beds are made once per process, at start, as the streaming service does.
+    await warmShippedBeds();
     // The machine's own noise floor: this process's lag with no calls at all, measured in the same run.
     const idle = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
     idle.enable();
@@ -65,16 +76,29 @@ export async function run(): Promise<void> {
     const idleLagP99Ms = idle.percentile(99) / 1e6;
     process.stdout.write(`  idle (0 calls): lag p99 ${fmt(idleLagP99Ms)} ms\n`);
     const results: LevelResult[] = [];
+    const bedLevel = async () => {
+      process.stdout.write(`  ambience: ${AMBIENCE_CALLS} calls with a ${AMBIENCE.ambience.sound} bed at ${AMBIENCE.ambience.volume}\n`);
+      return runLevel(child, env.env, AMBIENCE_CALLS, 'load', AMBIENCE);
+    };
+    // PIPELINE_AMBIENCE_FIRST=1 runs the bed before the levels: on a shared machine, whether a difference follows the order.
+    const early = ambienceLevel && ambienceFirst ? await bedLevel() : undefined;
     for (const calls of levels()) results.push(await runLevel(child, env.env, calls));
-    if (capacityOnly) return report(results, idleLagP99Ms);
+    let ambience: AmbienceResults | undefined;
+    if (ambienceLevel) {
+      // Against the same number of calls without a bed, from this run (measured again if the levels skipped it).
+      const without = results.find((r) => r.calls === AMBIENCE_CALLS) ?? (await runLevel(child, env.env, AMBIENCE_CALLS));
+      ambience = { without, with: early ?? (await bedLevel()), mixCpuMsPerCallSecond: mixCpuMsPerCallSecond() };
+    }
+    if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience);
     process.stdout.write('  quality: a caller saying "uh-huh", coughing and making noise over the answer\n');
     const naive = await runLevel(child, env.env, QUALITY_CALLS, 'quality', { interruption: NAIVE_INTERRUPTION });
     const quality = await runLevel(child, env.env, QUALITY_CALLS, 'quality');
+    if (ambience) ambience = { ...ambience, quality: await runLevel(child, env.env, QUALITY_CALLS, 'quality', AMBIENCE) };
     process.stdout.write('  faults: STT socket cut mid-sentence, TTS socket cut mid-answer, one call at a time\n');
     // The reconnects log a warning each; expected here, they would drown the report.
     setLogLevel('error');
     const faults = await runLevel(child, env.env, FAULT_CALLS, 'faults');
-    report(results, idleLagP99Ms, { naive, quality, faults });
+    report(results, idleLagP99Ms, { naive, quality, faults }, ambience);
   } finally {
     child.send({ type: 'stop' } satisfies ToChild);
     await new Promise((r) => setTimeout(r, 200));
@@ -117,6 +141,7 @@ async function runLevel(
     ...agentExtra,
   };
   const providers = vendorProviders(config);
+  const customBeds = new CustomBeds({ allowedHosts: [] });
   const environment: StreamingEnvironment = {
     tokenKey,
     loader: { agent: async () => agent, contactByPhone: async () => undefined, tools: async () => [] },
@@ -127,7 +152,9 @@ async function runLevel(
     services(setup) {
       const probe: CallProbe = { llmAborts: [], ttsCancels: [] };
       probes.set(setup.callSid, probe);
+      const bed = ambienceOf(setup.agent);
       return {
+        ...(bed && { ambience: ambienceSource(bed, customBeds) }),
         stt: countStt(providers.stt(setup.agent.stt_provider), heard),
         llm: probeLlm(providers.llm(setup.agent.llm_provider), probe),
         tts: probeTts(providers.tts(setup.agent.tts_provider), probe),
@@ -202,6 +229,7 @@ async function runLevel(
       staggerMs,
       // The demanding caller plays in real time: pauses and resumes are about what it hears when.
       playbackSpeed: mode === 'load' ? PLAYBACK_SPEED : 1,
+      ambience: agentExtra.ambience_enabled === true,
     },
     'level-done',
   );
@@ -309,6 +337,21 @@ async function runLevel(
       `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,
   );
   return result;
+}
+
+/**
+ * The bed's own arithmetic, apart from the messages it adds: CPU to mix one second of phone frames (50 x 20 ms,
+ * decode, add, encode), measured on 200 call-seconds. The load level's difference adds the bed's messages in
+ * the silences and is as noisy as the machine; this one is not.
+ */
+function mixCpuMsPerCallSecond(): number {
+  const mixer = new BedMixer(shippedBed(AMBIENCE.ambience.sound, 8_000), AMBIENCE.ambience.volume, PHONE_AUDIO, 0);
+  const frame = new Uint8Array(160).fill(0x7f);
+  const seconds = 200;
+  const start = process.cpuUsage();
+  for (let i = 0; i < seconds * 50; i += 1) mixer.mix(frame, i * 20);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000 / seconds;
 }
 
 /** Counts the caller audio the server hands its transcriber: the work a call-second stands for. */

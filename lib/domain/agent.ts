@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import { AmbienceConfig } from './ambience.js';
 import { AgentAnalysis } from './analysis.js';
+import { Pronunciations, type Pronunciation } from './pronunciation.js';
 import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
 import { AgentLanguage, DEFAULT_LANGUAGE } from './languages.js';
 import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VENDOR_LLM_PROVIDERS } from './providers.js';
@@ -192,6 +194,10 @@ const agentFields = {
   first_message_interruptible: z.boolean(),
   recording_enabled: z.boolean(),
   ambience_enabled: z.boolean(),
+  /** The bed `ambience_enabled` plays (docs/api.md, "Ambience"); absent: a quiet office. */
+  ambience: AmbienceConfig,
+  /** Words the voice says another way (docs/api.md, "Pronunciations"); the transcript keeps the written word. */
+  pronunciations: Pronunciations,
   interruption: InterruptionConfig,
   silence: SilenceConfig,
   turn_taking: TurnTakingConfig,
@@ -236,6 +242,8 @@ export const AgentCreate = z
     first_message_interruptible: agentFields.first_message_interruptible.default(GREETING_DEFAULTS.first_message_interruptible),
     recording_enabled: agentFields.recording_enabled.default(false),
     ambience_enabled: agentFields.ambience_enabled.default(false),
+    ambience: agentFields.ambience.optional(),
+    pronunciations: agentFields.pronunciations.optional(),
     interruption: agentFields.interruption.optional(),
     silence: agentFields.silence.optional(),
     turn_taking: agentFields.turn_taking.optional(),
@@ -299,6 +307,9 @@ export interface Agent {
   first_message_interruptible?: boolean;
   recording_enabled: boolean;
   ambience_enabled: boolean;
+  /** Absent: a quiet office when ambience is on (`AMBIENCE_DEFAULTS`, lib/domain/ambience.ts). */
+  ambience?: AmbienceConfig;
+  pronunciations?: Pronunciation[];
   /** Absent on agents that never set it: every default applies. */
   interruption?: InterruptionConfig;
   silence?: SilenceConfig;
@@ -368,6 +379,8 @@ export const AgentView = z
     first_message_mode: z.enum(FIRST_MESSAGE_MODES).default(GREETING_DEFAULTS.first_message_mode),
     first_message_interruptible: z.boolean().default(GREETING_DEFAULTS.first_message_interruptible),
     ambience_enabled: z.boolean(),
+    ambience: AmbienceConfig.optional(),
+    pronunciations: Pronunciations.optional(),
     interruption: InterruptionConfig.optional(),
     silence: SilenceConfig.optional(),
     turn_taking: TurnTakingConfig.optional(),

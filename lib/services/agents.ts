@@ -1,5 +1,7 @@
 import { DEFAULT_VOICE, type Agent, type AgentCreate, type AgentUpdate } from '../domain/agent.js';
 import { assertAgentLlm, MASK, type LlmEndpointPolicy } from '../domain/agent-llm.js';
+import { assertAgentAmbience } from '../domain/ambience-url.js';
+import { assertPronunciationsFit } from '../domain/pronunciation.js';
 import { ValidationError } from '../domain/errors.js';
 import { assertLanguageSupported } from '../domain/languages.js';
 import { newId } from '../domain/ids.js';
@@ -43,6 +45,8 @@ const noKeyToKeep = () =>
  */
 export async function createAgent(db: Db, box: SecretBox, ws: string, input: AgentCreate, policy: LlmEndpointPolicy, check?: CatalogueCheck): Promise<Agent> {
   assertAgentLlm(input, policy);
+  assertAgentAmbience(input.ambience, policy);
+  assertPronunciationsFit(input.tts_provider, input.pronunciations, input.language);
   if (input.llm_api_key === MASK) throw noKeyToKeep();
   assertLanguageSupported(input, DEFAULT_VOICE);
   await assertToolsOfWorkspace(db, ws, input.tool_ids);
@@ -78,6 +82,8 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   const url = changes.llm_base_url !== undefined ? changes.llm_base_url : leaving ? null : current.llm_base_url;
   const key = changes.llm_api_key !== undefined && changes.llm_api_key !== MASK ? changes.llm_api_key : leaving && changes.llm_api_key === undefined ? null : current.llm_api_key;
   assertAgentLlm({ llm_provider: provider, llm_base_url: url, llm_api_key: key }, policy);
+  assertAgentAmbience(changes.ambience, policy);
+  assertPronunciationsFit(changes.tts_provider ?? current.tts_provider, changes.pronunciations ?? current.pronunciations, changes.language ?? current.language);
   await assertToolsOfWorkspace(db, ws, changes.tool_ids);
   await assertKnowledgeBasesOfWorkspace(db, ws, changes.knowledge_base_ids);
   let voice = changes.tts_voice_id;

@@ -9,6 +9,8 @@ import { contactVariables, missingVariables, type VariableValue } from '../domai
 import { listTools } from '../store/tools.js';
 import { withOverrides, type AgentOverrides } from '../domain/agent-overrides.js';
 import { assertKnowledgeBasesOfWorkspace, assertToolsOfWorkspace } from './agents.js';
+import { isShippedSound } from '../domain/ambience.js';
+import { assertPronunciationsFit } from '../domain/pronunciation.js';
 
 /**
  * The agent a call will run, with its `agent_overrides` (their `tool_ids` and `knowledge_base_ids` must be the workspace's, 400
@@ -27,6 +29,10 @@ export async function agentForCall(deps: Pick<Deps, 'db'>, workspaceId: string, 
   if (overrides.llm_provider === 'custom' && !agent.llm_base_url) {
     throw new ValidationError([{ field: 'agent_overrides.llm_provider', message: 'the agent has no llm_base_url: save the custom endpoint on the agent first' }]);
   }
+  const sound = overrides.ambience?.sound;
+  if (sound !== undefined && !isShippedSound(sound)) {
+    throw new ValidationError([{ field: 'agent_overrides.ambience.sound', message: 'a custom ambience file is saved on the agent (where its URL is checked), not per call' }]);
+  }
   const merged = withOverrides(agent, overrides);
   // An overridden language, transcriber or voice must still fit together, as on a saved agent.
   if (overrides.language !== undefined || overrides.stt_provider || overrides.tts_provider || overrides.tts_voice_id || overrides.fallback) {
@@ -36,6 +42,12 @@ export async function agentForCall(deps: Pick<Deps, 'db'>, workspaceId: string, 
       if (!(error instanceof ValidationError)) throw error;
       throw new ValidationError((error.details as readonly ErrorDetail[]).map((d) => ({ ...d, field: `agent_overrides.${d.field}` })), error.message);
     }
+  }
+  try {
+    assertPronunciationsFit(merged.tts_provider, merged.pronunciations, merged.language);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError((error.details as readonly ErrorDetail[]).map((d) => ({ ...d, field: `agent_overrides.${d.field}` })));
   }
   return merged;
 }

@@ -1544,6 +1544,17 @@ export interface components {
          *       "first_message_mode": "agent_speaks_first",
          *       "first_message_interruptible": false,
          *       "ambience_enabled": false,
+         *       "pronunciations": [
+         *         {
+         *           "word": "Invisalign",
+         *           "say_as": "in vizz a line"
+         *         },
+         *         {
+         *           "word": "Nguyen",
+         *           "phoneme": "wɪn",
+         *           "alphabet": "ipa"
+         *         }
+         *       ],
          *       "voicemail_detection": "detect_message_end",
          *       "voicemail_action": "leave_message",
          *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -1613,6 +1624,23 @@ export interface components {
             /** @default false */
             first_message_interruptible: boolean;
             ambience_enabled: boolean;
+            ambience?: {
+                sound: string;
+                /** @default 0.3 */
+                volume: number;
+            };
+            pronunciations?: ({
+                word: string;
+                say_as: string;
+            } | {
+                word: string;
+                phoneme: string;
+                /**
+                 * @default ipa
+                 * @enum {string}
+                 */
+                alphabet: "ipa" | "cmu-arpabet";
+            })[];
             interruption?: {
                 min_duration_ms?: number;
                 min_words?: number;
@@ -1710,7 +1738,18 @@ export interface components {
          *           "mode": "warm"
          *         }
          *       },
-         *       "transfer_mode": "warm"
+         *       "transfer_mode": "warm",
+         *       "pronunciations": [
+         *         {
+         *           "word": "Invisalign",
+         *           "say_as": "in vizz a line"
+         *         },
+         *         {
+         *           "word": "Nguyen",
+         *           "phoneme": "wɪn",
+         *           "alphabet": "ipa"
+         *         }
+         *       ]
          *     }
          */
         AgentCreate: {
@@ -1742,6 +1781,23 @@ export interface components {
             recording_enabled?: boolean;
             /** @description Default: `false`. */
             ambience_enabled?: boolean;
+            ambience?: {
+                sound: string;
+                /** @description Default: `0.3`. */
+                volume?: number;
+            };
+            pronunciations?: ({
+                word: string;
+                say_as: string;
+            } | {
+                word: string;
+                phoneme: string;
+                /**
+                 * @description Default: `"ipa"`.
+                 * @enum {string}
+                 */
+                alphabet?: "ipa" | "cmu-arpabet";
+            })[];
             interruption?: {
                 min_duration_ms?: number;
                 min_words?: number;
@@ -1945,6 +2001,10 @@ export interface components {
          *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
          *       "first_message_mode": "wait_for_caller",
          *       "ambience_enabled": true,
+         *       "ambience": {
+         *         "sound": "office",
+         *         "volume": 0.25
+         *       },
          *       "interruption": {
          *         "min_words": 3
          *       },
@@ -1978,6 +2038,23 @@ export interface components {
             first_message_interruptible?: boolean;
             recording_enabled?: boolean;
             ambience_enabled?: boolean;
+            ambience?: {
+                sound: string;
+                /** @description Default: `0.3`. */
+                volume?: number;
+            };
+            pronunciations?: ({
+                word: string;
+                say_as: string;
+            } | {
+                word: string;
+                phoneme: string;
+                /**
+                 * @description Default: `"ipa"`.
+                 * @enum {string}
+                 */
+                alphabet?: "ipa" | "cmu-arpabet";
+            })[];
             interruption?: {
                 min_duration_ms?: number;
                 min_words?: number;
@@ -2082,6 +2159,17 @@ export interface components {
          *         "first_message_mode": "agent_speaks_first",
          *         "first_message_interruptible": false,
          *         "ambience_enabled": false,
+         *         "pronunciations": [
+         *           {
+         *             "word": "Invisalign",
+         *             "say_as": "in vizz a line"
+         *           },
+         *           {
+         *             "word": "Nguyen",
+         *             "phoneme": "wɪn",
+         *             "alphabet": "ipa"
+         *           }
+         *         ],
          *         "voicemail_detection": "detect_message_end",
          *         "voicemail_action": "leave_message",
          *         "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -2723,6 +2811,23 @@ export interface components {
                 first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
+                ambience?: {
+                    sound: string;
+                    /** @description Default: `0.3`. */
+                    volume?: number;
+                };
+                pronunciations?: ({
+                    word: string;
+                    say_as: string;
+                } | {
+                    word: string;
+                    phoneme: string;
+                    /**
+                     * @description Default: `"ipa"`.
+                     * @enum {string}
+                     */
+                    alphabet?: "ipa" | "cmu-arpabet";
+                })[];
                 interruption?: {
                     min_duration_ms?: number;
                     min_words?: number;
@@ -3680,6 +3785,23 @@ export interface components {
                 first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
+                ambience?: {
+                    sound: string;
+                    /** @description Default: `0.3`. */
+                    volume?: number;
+                };
+                pronunciations?: ({
+                    word: string;
+                    say_as: string;
+                } | {
+                    word: string;
+                    phoneme: string;
+                    /**
+                     * @description Default: `"ipa"`.
+                     * @enum {string}
+                     */
+                    alphabet?: "ipa" | "cmu-arpabet";
+                })[];
                 interruption?: {
                     min_duration_ms?: number;
                     min_words?: number;
@@ -3822,6 +3944,23 @@ export interface components {
                 first_message_interruptible?: boolean;
                 recording_enabled?: boolean;
                 ambience_enabled?: boolean;
+                ambience?: {
+                    sound: string;
+                    /** @description Default: `0.3`. */
+                    volume?: number;
+                };
+                pronunciations?: ({
+                    word: string;
+                    say_as: string;
+                } | {
+                    word: string;
+                    phoneme: string;
+                    /**
+                     * @description Default: `"ipa"`.
+                     * @enum {string}
+                     */
+                    alphabet?: "ipa" | "cmu-arpabet";
+                })[];
                 interruption?: {
                     min_duration_ms?: number;
                     min_words?: number;
@@ -5135,7 +5274,18 @@ export interface operations {
                  *           "mode": "warm"
                  *         }
                  *       },
-                 *       "transfer_mode": "warm"
+                 *       "transfer_mode": "warm",
+                 *       "pronunciations": [
+                 *         {
+                 *           "word": "Invisalign",
+                 *           "say_as": "in vizz a line"
+                 *         },
+                 *         {
+                 *           "word": "Nguyen",
+                 *           "phoneme": "wɪn",
+                 *           "alphabet": "ipa"
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["AgentCreate"];
@@ -5217,6 +5367,17 @@ export interface operations {
                      *       "first_message_mode": "agent_speaks_first",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": false,
+                     *       "pronunciations": [
+                     *         {
+                     *           "word": "Invisalign",
+                     *           "say_as": "in vizz a line"
+                     *         },
+                     *         {
+                     *           "word": "Nguyen",
+                     *           "phoneme": "wɪn",
+                     *           "alphabet": "ipa"
+                     *         }
+                     *       ],
                      *       "voicemail_detection": "detect_message_end",
                      *       "voicemail_action": "leave_message",
                      *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -5294,6 +5455,10 @@ export interface operations {
                  *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
                  *       "first_message_mode": "wait_for_caller",
                  *       "ambience_enabled": true,
+                 *       "ambience": {
+                 *         "sound": "office",
+                 *         "volume": 0.25
+                 *       },
                  *       "interruption": {
                  *         "min_words": 3
                  *       },
@@ -5337,6 +5502,17 @@ export interface operations {
                      *       "first_message_mode": "wait_for_caller",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": true,
+                     *       "pronunciations": [
+                     *         {
+                     *           "word": "Invisalign",
+                     *           "say_as": "in vizz a line"
+                     *         },
+                     *         {
+                     *           "word": "Nguyen",
+                     *           "phoneme": "wɪn",
+                     *           "alphabet": "ipa"
+                     *         }
+                     *       ],
                      *       "voicemail_detection": "detect_message_end",
                      *       "voicemail_action": "leave_message",
                      *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -5352,6 +5528,10 @@ export interface operations {
                      *       "updatedAt": "2025-06-02T15:20:45.000Z",
                      *       "published_version": 2,
                      *       "has_unpublished_changes": false,
+                     *       "ambience": {
+                     *         "sound": "office",
+                     *         "volume": 0.25
+                     *       },
                      *       "interruption": {
                      *         "min_words": 3
                      *       },
@@ -5431,6 +5611,17 @@ export interface operations {
                      *         "first_message_mode": "agent_speaks_first",
                      *         "first_message_interruptible": false,
                      *         "ambience_enabled": false,
+                     *         "pronunciations": [
+                     *           {
+                     *             "word": "Invisalign",
+                     *             "say_as": "in vizz a line"
+                     *           },
+                     *           {
+                     *             "word": "Nguyen",
+                     *             "phoneme": "wɪn",
+                     *             "alphabet": "ipa"
+                     *           }
+                     *         ],
                      *         "voicemail_detection": "detect_message_end",
                      *         "voicemail_action": "leave_message",
                      *         "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -5565,6 +5756,17 @@ export interface operations {
                      *         "first_message_mode": "agent_speaks_first",
                      *         "first_message_interruptible": false,
                      *         "ambience_enabled": false,
+                     *         "pronunciations": [
+                     *           {
+                     *             "word": "Invisalign",
+                     *             "say_as": "in vizz a line"
+                     *           },
+                     *           {
+                     *             "word": "Nguyen",
+                     *             "phoneme": "wɪn",
+                     *             "alphabet": "ipa"
+                     *           }
+                     *         ],
                      *         "voicemail_detection": "detect_message_end",
                      *         "voicemail_action": "leave_message",
                      *         "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -5650,6 +5852,17 @@ export interface operations {
                      *       "first_message_mode": "wait_for_caller",
                      *       "first_message_interruptible": false,
                      *       "ambience_enabled": true,
+                     *       "pronunciations": [
+                     *         {
+                     *           "word": "Invisalign",
+                     *           "say_as": "in vizz a line"
+                     *         },
+                     *         {
+                     *           "word": "Nguyen",
+                     *           "phoneme": "wɪn",
+                     *           "alphabet": "ipa"
+                     *         }
+                     *       ],
                      *       "voicemail_detection": "detect_message_end",
                      *       "voicemail_action": "leave_message",
                      *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
@@ -5665,6 +5878,10 @@ export interface operations {
                      *       "updatedAt": "2025-06-02T15:20:45.000Z",
                      *       "published_version": 3,
                      *       "has_unpublished_changes": false,
+                     *       "ambience": {
+                     *         "sound": "office",
+                     *         "volume": 0.25
+                     *       },
                      *       "interruption": {
                      *         "min_words": 3
                      *       },

@@ -6,6 +6,8 @@ import type { TtsProvider, TtsProviderId } from '../../lib/vendors/tts/port.js';
 import type { TelephonyAccount } from '../../lib/vendors/telephony/port.js';
 import { createTwilioTelephony } from '../../lib/vendors/telephony/twilio.js';
 import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
+import { ambienceOf } from '../../lib/domain/ambience.js';
+import { ambienceSource, CustomBeds } from '../../lib/media/custom-bed.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
 import { claimMeetingCall } from '../../lib/services/meetings.js';
@@ -65,6 +67,8 @@ export function platformEnvironment(
   const { db, secrets, recordings } = deps;
   // One retriever for the service: its segment cache serves every call of every workspace (keys are per workspace).
   const retriever = createKnowledgeRetriever({ db, objects: createKnowledgeObjects(deps.config) });
+  // One cache of custom ambience files for the process: each is fetched once, whoever calls with it.
+  const customBeds = new CustomBeds({ allowedHosts: deps.config.TOOL_ALLOWED_HOSTS });
   /**
    * The workspace's own vendor keys (docs/provider-keys.md). Keys that cannot be read (a table error, or a
    * value sealed with a data-key version this task does not hold yet) must not cost the caller the call: it
@@ -132,7 +136,9 @@ export function platformEnvironment(
         if (authToken) return { accountSid: n.telephonyAccountSid, authToken };
         return deps.telephony.platformAccount();
       };
+      const bed = ambienceOf(agent);
       return {
+        ...(bed && { ambience: ambienceSource(bed, customBeds) }),
         stt: providers.stt(agent.stt_provider, keys),
         llm: providers.llm(agent.llm_provider, keys, customEndpoint(setup, secrets, deps.config.TOOL_ALLOWED_HOSTS)),
         tts: providers.tts(agent.tts_provider, keys),

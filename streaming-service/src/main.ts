@@ -5,6 +5,7 @@ import { platformEnvironment } from './environment.js';
 import { vendorProviders } from './providers.js';
 import { startSessionMetrics } from './metrics.js';
 import { createStreamingServer } from './server.js';
+import { warmShippedBeds } from '../../lib/media/ambience-beds.js';
 
 /**
  * The streaming service as its own process (the Fargate container): `/media-stream` and `GET /health` on
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
     webRejoinGraceMs: config.WEB_REJOIN_GRACE_MS,
     chatRejoinGraceMs: config.CHAT_REJOIN_GRACE_MS,
   });
+  // The shipped ambience beds are made before the first call can need one (a fraction of a second of CPU,
+  // once); the local platform and tests make them on first use instead.
+  await warmShippedBeds();
   const { port } = await server.listen(config.STREAMING_PORT);
   log('info', 'streaming service listening', { port });
   // The ActiveSessions line the service scales on (METRICS_MODE=emf on ECS; off elsewhere).

@@ -25,12 +25,20 @@ const agentBase = {
   first_message: 'Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?',
   recording_enabled: true,
 };
-const agentCreate = { ...agentBase, language: 'en-US', ...callControls };
+/**
+ * How the voice says the practice's words (docs/api.md, "Pronunciations"): a product name spelled as it
+ * sounds, and the dentist's name in IPA (ElevenLabs reads phoneme tags).
+ */
+const pronunciations = [
+  { word: 'Invisalign', say_as: 'in vizz a line' },
+  { word: 'Nguyen', phoneme: 'wɪn', alphabet: 'ipa' },
+];
+const agentCreate = { ...agentBase, language: 'en-US', ...callControls, pronunciations };
 /** The update example moves the agent to the practice's own model server (docs/vendors-llm.md, "Custom"). */
 const ownModel = { llm_provider: 'custom', llm_base_url: 'https://llm.bayviewdental.example/v1', llm_model: 'bayview-receptionist-8b' };
 const { tts_voice_id: _voice, ...agentCommon } = agentBase;
 const agentCreated = { _id: EXAMPLE_IDS.agent, ...agentCommon, workspaceId: WS, createdAt: CREATED };
-const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, language: 'en-US', first_message_mode: 'agent_speaks_first', first_message_interruptible: false, ambience_enabled: false, ...callControls, updatedAt: UPDATED, published_version: 2, has_unpublished_changes: false };
+const agentView = { ...agentCreated, tts_voice_id: agentBase.tts_voice_id, language: 'en-US', first_message_mode: 'agent_speaks_first', first_message_interruptible: false, ambience_enabled: false, pronunciations, ...callControls, updatedAt: UPDATED, published_version: 2, has_unpublished_changes: false };
 const agentListItem = {
   _id: EXAMPLE_IDS.agent,
   name: agentCreate.name,
@@ -43,7 +51,7 @@ const agentListItem = {
 };
 
 /** The agent after the update example: on the practice's own model, greeting when the callee speaks. */
-const updatedView = { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********' };
+const updatedView = { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********' };
 
 export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   createAgent: { request: agentCreate, response: agentCreated },
@@ -51,7 +59,7 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   getAgent: { params: { id: EXAMPLE_IDS.agent }, response: agentView },
   updateAgent: {
     params: { id: EXAMPLE_IDS.agent },
-    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: 'sk-bayview-2f9c41d7e8a0' },
+    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: 'sk-bayview-2f9c41d7e8a0' },
     response: updatedView,
   },
   publishAgent: {

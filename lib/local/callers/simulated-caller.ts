@@ -41,6 +41,12 @@ export interface SimulatedCallerOptions {
    * sends the same noise every run. Default none.
    */
   readonly noiseLevel?: number;
+  /**
+   * Keep no agent audio (benchmarks: hundreds of callers for minutes, a bed on every line): a media message
+   * is logged without its payload, with `raw.media.peakRms`, the loudest 20 ms frame's RMS, in its place,
+   * and nothing is added to {@link SimulatedCaller.heard}. Default false.
+   */
+  readonly lean?: boolean;
 }
 
 export interface ReceivedMessage {
@@ -90,6 +96,7 @@ export class SimulatedCaller {
       options.playbackSpeed ?? 1,
       (name, flushed) => this.echo(name, flushed),
       options.echoGain ? (played) => this.echoBytes.push(played) : undefined,
+      options.lean,
     );
     this.microphone = new SimulatedMicrophone(FRAME_BYTES, SILENCE, (frame, chunk) => this.sendMedia(this.withNoise(this.withEcho(frame)), chunk));
     this.callSid = options.callSid ?? `CA${randomBytes(16).toString('hex')}`;
@@ -249,10 +256,13 @@ export class SimulatedCaller {
     } catch {
       return;
     }
-    const message = { atMs: performance.now(), event: String(raw.event), raw };
-    this.log.add(message);
-    if (raw.event === 'media' && typeof raw.media?.payload === 'string') {
-      this.playback.pushAudio(new Uint8Array(Buffer.from(raw.media.payload, 'base64')));
+    const atMs = performance.now();
+    const audio = raw.event === 'media' && typeof raw.media?.payload === 'string' ? new Uint8Array(Buffer.from(raw.media.payload, 'base64')) : undefined;
+    // Replaced before anyone waiting for messages sees it.
+    if (audio && this.options.lean) raw.media = { peakRms: peakFrameRms(audio) };
+    this.log.add({ atMs, event: String(raw.event), raw });
+    if (audio) {
+      this.playback.pushAudio(audio);
     } else if (raw.event === 'mark' && typeof raw.mark?.name === 'string') {
       this.playback.pushMark(raw.mark.name);
     } else if (raw.event === 'clear') {
@@ -327,4 +337,17 @@ export function tone(ms: number, hz = 440, amplitude = 8_000): Uint8Array {
   const pcm = new Int16Array(samples);
   for (let i = 0; i < samples; i += 1) pcm[i] = Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / 8000));
   return pcmToMulaw(pcm);
+}
+
+/** The RMS of the loudest 20 ms frame of mu-law `audio`. */
+function peakFrameRms(audio: Uint8Array): number {
+  const pcm = mulawToPcm(audio);
+  let peak = 0;
+  for (let at = 0; at < pcm.length; at += FRAME_BYTES) {
+    let sum = 0;
+    const end = Math.min(pcm.length, at + FRAME_BYTES);
+    for (let i = at; i < end; i += 1) sum += pcm[i]! * pcm[i]!;
+    peak = Math.max(peak, Math.sqrt(sum / (end - at)));
+  }
+  return peak;
 }

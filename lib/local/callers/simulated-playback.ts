@@ -29,6 +29,8 @@ export class SimulatedPlayback {
     private readonly echo: (name: string, flushed: boolean) => void,
     /** Each piece of agent audio as it plays (a caller whose line echoes it back). */
     private readonly onPlayed?: (bytes: Uint8Array) => void,
+    /** Keep nothing in {@link heard} (benchmark callers). */
+    private readonly lean = false,
   ) {}
 
   pushAudio(bytes: Uint8Array): void {
@@ -91,7 +93,7 @@ export class SimulatedPlayback {
         }
         const take = Math.min(budget, head.bytes.length - head.offset);
         const played = head.bytes.subarray(head.offset, head.offset + take);
-        this.heard.push(played);
+        if (!this.lean) this.heard.push(played);
         this.onPlayed?.(played);
         head.offset += take;
         budget -= take;

@@ -1,3 +1,4 @@
+import { cartesiaPhonemeProblem } from './pronunciation-syntax.js';
 import type { WebSocket } from 'ws';
 import { bytesPerMs, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
@@ -246,6 +247,8 @@ function invalid(message: Record<string, unknown>): string | undefined {
   if (message.language != null && message.locale != null) return 'set language or locale, not both';
   const voiceId = typeof voice === 'string' ? voice : voice!.id;
   if (!isKnown(CARTESIA_VOICES, voiceId)) return `Voice ${String(voiceId)} not found`;
+  const phonemes = cartesiaPhonemeProblem(message.transcript);
+  if (phonemes) return phonemes;
   if (!outputFormat(message.output_format)) {
     return 'output_format must be {container: "raw", encoding: "pcm_mulaw" | "pcm_s16le", sample_rate: 8000 | 16000 | 22050 | 24000 | 44100 | 48000} here';
   }

@@ -1,3 +1,4 @@
+import { ssmlPhonemeProblem, ssmlSpokenText } from './pronunciation-syntax.js';
 import type { WebSocket } from 'ws';
 import type { AudioFormat } from '../../vendors/shared/audio-format.js';
 import {
@@ -252,7 +253,12 @@ function runConnection(ws: WebSocket, record: ConnectionRecord, url: URL, standi
       ctx.record.received.push(record.received.at(-1)!);
     }
     if (ctx.closed) return;
-    if (text) ctx.buffer += text;
+    const tags = text ? ssmlPhonemeProblem(text) : undefined;
+    if (tags) {
+      fail('invalid_text', tags);
+      return;
+    }
+    if (text) ctx.buffer += ssmlSpokenText(text);
     if (message.flush === true || ctx.buffer.trim().length >= ctx.scheduleFirst) generate(ctx);
   });
 }

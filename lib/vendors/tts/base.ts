@@ -5,6 +5,7 @@ import type { TtsBaseOptions } from './base-options.js';
 import { connectWithRetry, toVendorError } from './connect.js';
 import type { TtsOptions, TtsProvider, TtsProviderId, TtsSession, TtsUtterance, TtsWordTiming } from './port.js';
 import { UtteranceHandle, type Op, type UtteranceOwner } from './utterance-handle.js';
+import { pronouncer, type Pronouncer, type PronunciationStyle } from './pronunciation.js';
 
 // The adapters import everything from here: options and metrics, the handle and the connect rules live beside it.
 export { DEFAULT_TTS_BASE_OPTIONS, type TtsBaseOptions, type TtsUtteranceMetrics } from './base-options.js';
@@ -84,6 +85,19 @@ export abstract class TtsSessionBase<V> implements TtsSession, UtteranceOwner<V>
   protected abstract sendCancel(u: UtteranceHandle<V>): boolean;
   /** Keeps an idle socket from being closed by the vendor. */
   protected keepalive(): void {}
+
+  /** How this vendor (and model) reads pronunciations; plain substitution unless the adapter says more. */
+  protected pronunciationStyle(): PronunciationStyle {
+    return 'text';
+  }
+
+  private pronouncer: Pronouncer | undefined;
+
+  /** The agent's pronunciations applied to a phrase on its way to the wire (never to the transcript). */
+  private pronounce(text: string): string {
+    this.pronouncer ??= pronouncer(this.ttsOptions.pronunciations, this.pronunciationStyle());
+    return this.pronouncer(text);
+  }
 
   /**
    * Whether the vendor has room for one more utterance on the socket now (ElevenLabs: 5 contexts). An
@@ -328,8 +342,9 @@ export abstract class TtsSessionBase<V> implements TtsSession, UtteranceOwner<V>
         }
         for (let op = u.pending.shift(); op && !u.outcome; op = u.pending.shift()) {
           if (op.text.trim().length > 0) u.firstTextSentAtMs ??= performance.now();
-          if (op.type === 'phrase') this.sendPhrase(u, op.text);
-          else this.sendEnd(u, op.text);
+          const text = this.pronounce(op.text);
+          if (op.type === 'phrase') this.sendPhrase(u, text);
+          else this.sendEnd(u, text);
         }
       } catch (error) {
         this.failUtterance(u, toVendorError(this.provider, error));

@@ -1,3 +1,4 @@
+import type { PronunciationStyle } from './pronunciation.js';
 import { VendorError, isRetryableStatus } from '../shared/errors.js';
 import { WordAssembler } from './words.js';
 import {
@@ -107,6 +108,11 @@ class CartesiaSession extends TtsSessionBase<Turn> {
 
   protected dropLink(): void {
     this.link.drop();
+  }
+
+  /** Cartesia reads IPA inline as `<<p|h|o|n|e|m|e|s>>` (docs.cartesia.ai, "Specify Custom Pronunciations"). */
+  protected override pronunciationStyle(): PronunciationStyle {
+    return 'cartesia';
   }
 
   protected newVendorState(): Turn {

@@ -1,3 +1,4 @@
+import { ssmlSpoken, type PronunciationStyle } from './pronunciation.js';
 import type { AudioFormat } from '../shared/audio-format.js';
 import { VendorError } from '../shared/errors.js';
 import { WordAssembler } from './words.js';
@@ -49,6 +50,21 @@ export const ELEVENLABS_DEFAULT_MODEL = 'eleven_flash_v2_5';
 
 /** The models that take `language_code` (ElevenLabs: "currently only Turbo v2.5 and Flash v2.5 support language enforcement"). */
 export const LANGUAGE_CODE_MODELS: ReadonlySet<string> = new Set(['eleven_flash_v2_5', 'eleven_turbo_v2_5']);
+
+/**
+ * The models that read SSML `<phoneme>` tags ("Phoneme tags are only compatible with Eleven Flash v2, Eleven
+ * Turbo v2 and Eleven English v1", elevenlabs.io/docs/best-practices/prompting); others ignore them.
+ */
+export const ELEVENLABS_PHONEME_MODELS: ReadonlySet<string> = new Set(['eleven_flash_v2', 'eleven_turbo_v2', 'eleven_monolingual_v1']);
+
+/**
+ * The model a session speaks with: the one asked for, else Flash v2.5, but Flash v2 (the same latency class,
+ * English only) when the agent has phoneme pronunciations, which Flash v2.5 would ignore.
+ */
+export function elevenLabsModel(options: Pick<TtsOptions, 'model' | 'pronunciations'>): string {
+  if (options.model) return options.model;
+  return options.pronunciations?.some((p) => 'phoneme' in p) ? 'eleven_flash_v2' : ELEVENLABS_DEFAULT_MODEL;
+}
 
 /**
  * The socket closes after 20 s without input (`inactivity_timeout`); a keepalive every 10 s leaves room
@@ -127,7 +143,7 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
     // A new socket has no contexts.
     this.draining.clear();
     const query = new URLSearchParams({
-      model_id: this.ttsOptions.model ?? ELEVENLABS_DEFAULT_MODEL,
+      model_id: elevenLabsModel(this.ttsOptions),
       output_format: elevenLabsOutputFormat(this.format),
       // `language_code` enforces the language (Flash and Turbo v2.5 only; other models refuse it). Without it
       // the model speaks the text's language, which is how one voice follows a `multi` caller
@@ -147,6 +163,10 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
     this.link.drop();
   }
 
+  protected override pronunciationStyle(): PronunciationStyle {
+    return ELEVENLABS_PHONEME_MODELS.has(elevenLabsModel(this.ttsOptions)) ? 'ssml-phoneme' : 'text';
+  }
+
   protected newVendorState(): Words {
     return { words: new WordAssembler(), phraseEnds: [], aligned: 0, alignedEndMs: 0, done: 0 };
   }
@@ -157,7 +177,8 @@ class ElevenLabsSession extends TtsSessionBase<Words> {
 
   protected sendPhrase(u: UtteranceHandle<Words>, text: string): void {
     const v = u.vendor;
-    v.phraseEnds.push((v.phraseEnds.at(-1) ?? 0) + nonSpace(text));
+    // Alignment comes back for what is spoken: a phoneme tag counts as the word it wraps.
+    v.phraseEnds.push((v.phraseEnds.at(-1) ?? 0) + nonSpace(ssmlSpoken(text)));
     this.send({ text: withTrailingSpace(text), context_id: u.wireId, flush: true });
   }
 

@@ -1,4 +1,5 @@
 import type { TTS_PROVIDERS } from '../../domain/agent.js';
+import type { Pronunciation } from '../../domain/pronunciation.js';
 import type { AudioFormat } from '../shared/audio-format.js';
 
 export type TtsProviderId = (typeof TTS_PROVIDERS)[number];
@@ -15,6 +16,11 @@ export interface TtsOptions {
   readonly language?: string;
   /** The audio wanted out, the call transport's format; default {@link PHONE_AUDIO} (mu-law 8 kHz). */
   readonly format?: AudioFormat;
+  /**
+   * The agent's pronunciations, applied to every phrase before it is sent, the vendor's way
+   * (lib/vendors/tts/pronunciation.ts); the text the caller sees keeps the written words.
+   */
+  readonly pronunciations?: readonly Pronunciation[];
 }
 
 /** Audio out, raw, in the session's `format` (mono), in chunks of any size (whole samples). */

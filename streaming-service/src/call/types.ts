@@ -1,6 +1,7 @@
 import type { KnowledgeUse } from '../../../lib/domain/knowledge/schema.js';
 import type { KnowledgeAccess } from '../conversation/knowledge.js';
 import type { CallCapability } from '../../../lib/domain/provider-key.js';
+import type { AmbienceSource } from '../../../lib/media/custom-bed.js';
 import type { Agent } from '../../../lib/domain/agent.js';
 import type { Contact } from '../../../lib/domain/contact.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
@@ -75,6 +76,8 @@ export interface SessionServices {
   readonly onTransfer?: (to: string) => void;
   /** The agent's knowledge bases, searchable in this workspace only; absent when it names none. */
   readonly knowledge?: KnowledgeAccess;
+  /** The agent's ambience bed, when it has ambience on (session/ambience.ts mixes it). */
+  readonly ambience?: AmbienceSource;
 }
 
 export interface SessionOptions {

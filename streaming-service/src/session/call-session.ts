@@ -13,6 +13,7 @@ import { END_REASONS, FrameQueue, sttEventToFrame, type EndCause, type Frame } f
 import { buildCallTools } from '../tools/registry.js';
 import type { MediaTransport } from '../transport/port.js';
 import type { CallControl, ShortcutContext } from './action-context.js';
+import { startBed } from './ambience.js';
 import { AudioOut, recordedOut } from './audio-out.js';
 import { scheduleCallLimit, stoppedAtLimit, type CallLimitTimers } from './call-limit.js';
 import { Keypad } from './dtmf.js';
@@ -121,6 +122,7 @@ export class CallSession {
     this.out = new AudioOut(transport, recordedOut(agent.recording_enabled ? this.recorder : undefined, this.startMs, (handleId, sentAt) => {
       if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
     }));
+    startBed(this.out, services.ambience, transport.format, this.startMs, this.log);
     this.turnTaking = turnTakingSettings(agent.turn_taking, language.continuationWords);
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
     this.floor = new CallerFloor(interruptionSettings(agent.interruption, language), transport.format.sampleRate as 8_000 | 16_000, {
@@ -183,7 +185,8 @@ export class CallSession {
     this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink, this.timeline);
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
-    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], { format: transport.format, language: language.multi ? undefined : language.current }, this.log, () => this.state.isEnding, this.timeline);
+    const speech = { format: transport.format, language: language.multi ? undefined : language.current, pronunciations: agent.pronunciations };
+    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], speech, this.log, () => this.state.isEnding, this.timeline);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */

@@ -1,6 +1,6 @@
 import { describeError, type Logger } from '../../../lib/observability/log.js';
 import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
-import type { TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
+import type { TtsOptions, TtsProvider, TtsSession } from '../../../lib/vendors/tts/port.js';
 import { VendorError } from '../../../lib/vendors/shared/errors.js';
 import type { CallTimeline } from './timeline.js';
 
@@ -30,8 +30,11 @@ export class TtsLink {
   constructor(
     voice: Voice,
     private readonly fallbacks: readonly Voice[],
-    /** The call's audio format, and its language (ISO 639-1) unless it follows the caller (`multi`). */
-    private readonly speech: { readonly format: AudioFormat; readonly language?: string },
+    /**
+     * What every voice of the call is opened with besides its own id: the call's audio format, its language
+     * (ISO 639-1) unless it follows the caller (`multi`), and the agent's pronunciations.
+     */
+    private readonly speech: { readonly format: AudioFormat; readonly language?: string } & Pick<TtsOptions, 'pronunciations'>,
     private readonly log: Logger,
     /** The call is ending: no new voice is opened for it. */
     private readonly isOver: () => boolean,

@@ -9,6 +9,7 @@ import { PromptEditor } from '../prompt-editor.js';
 import { TalkToAgent } from './talk-panel.js';
 import { VersionsCard } from './agent-versions.js';
 import { KnowledgePicker, type KnowledgeMode } from './knowledge-picker.js';
+import { AmbienceFields, PronunciationsEditor, type Ambience, type Pronunciation } from './agent-sound.js';
 import { call } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
 import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, QueryView, Select, TextField, formatDate } from '../ui.js';
@@ -16,7 +17,9 @@ import { Button, ConfirmDialog, DataTable, Empty, ErrorNotice, Loading, Notice, 
 /** An agent as GET /api/agents/{id} answers it (the generated types of sdk/, docs/sdk.md). */
 export type Agent = Schemas['Agent'];
 
-type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'language' | 'system_prompt' | 'first_message' | 'first_message_mode' | 'first_message_interruptible' | 'recording_enabled'> & {
+type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' | 'tts_provider' | 'language' | 'system_prompt' | 'first_message' | 'first_message_mode' | 'first_message_interruptible' | 'recording_enabled' | 'ambience_enabled'> & {
+  ambience: Ambience;
+  pronunciations: Pronunciation[];
   tts_voice_id: string;
   max_duration_seconds: string;
   tool_ids: string[] | null;
@@ -40,6 +43,9 @@ const NEW_AGENT: Draft = {
   first_message_mode: 'agent_speaks_first',
   first_message_interruptible: false,
   recording_enabled: true,
+  ambience_enabled: false,
+  ambience: { sound: 'office', volume: 0.3 },
+  pronunciations: [],
   max_duration_seconds: '',
   // A new agent is given the tools ticked for it, none until then: the API's default (every workspace tool,
   // when `tool_ids` is absent) stays for clients that never name tools.
@@ -198,7 +204,10 @@ function body(draft: Draft): Schemas['AgentCreate'] {
 /** The update body: only what changed. */
 function changes(draft: Draft, original: Agent): Schemas['AgentUpdate'] {
   const { tool_ids, knowledge_base_ids: _k, ...all } = body(draft);
-  const changed: Schemas['AgentUpdate'] = Object.fromEntries(Object.entries(all).filter(([k, v]) => original[k as keyof Agent] !== v));
+  // Objects and lists compare by content; an agent without a list has none.
+  const was = (k: string) => (k === 'pronunciations' ? (original.pronunciations ?? []) : k === 'ambience' ? (original.ambience ?? NEW_AGENT.ambience) : original[k as keyof Agent]);
+  const same = (k: string, v: unknown) => (typeof v === 'object' ? JSON.stringify(v) === JSON.stringify(was(k)) : was(k) === v);
+  const changed: Schemas['AgentUpdate'] = Object.fromEntries(Object.entries(all).filter(([k, v]) => !same(k, v)));
   if (JSON.stringify(draft.knowledge_base_ids) !== JSON.stringify(original.knowledge_base_ids ?? [])) changed.knowledge_base_ids = draft.knowledge_base_ids;
   // Lists compare by content; absent and null both mean every tool.
   return JSON.stringify(draft.tool_ids) === JSON.stringify(original.tool_ids ?? null) ? changed : { ...changed, tool_ids: draft.tool_ids };
@@ -380,6 +389,8 @@ function AgentForm({ original }: { original?: Agent }) {
               The caller can cut the greeting short
             </label>
           </div>
+          <AmbienceFields enabled={draft.ambience_enabled} value={draft.ambience} onEnabled={(on) => set('ambience_enabled', on)} onChange={(a) => set('ambience', a)} />
+          <PronunciationsEditor value={draft.pronunciations} provider={draft.tts_provider} onChange={(list) => set('pronunciations', list)} />
           <ToolsPicker value={draft.tool_ids} onChange={(ids) => set('tool_ids', ids === null ? null : [...ids])} />
           <KnowledgePicker value={draft.knowledge_base_ids} mode={draft.knowledge_base_mode} onChange={(ids) => set('knowledge_base_ids', ids)} onMode={(m) => set('knowledge_base_mode', m)} />
           <div className="grid-2">
