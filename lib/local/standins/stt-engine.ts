@@ -138,9 +138,6 @@ export interface EnergyVadOptions {
   readonly hangoverMs: number;
 }
 
-/** Unvoiced audio inside a word that does not restart the onset count (a plosive's closure is 40-100 ms). */
-export const ONSET_GAP_MS = 100;
-
 export const DEFAULT_VAD = {
   sampleRate: 8_000,
   frameMs: 20,
@@ -216,10 +213,8 @@ export class EnergyVad {
         speechStart = { atMs: this.runStartMs };
       }
     } else {
+      this.voicedRun = 0;
       this.unvoicedMs += frameMs;
-      // A word's own stops ("st-o-p": the closure of /t/) break the voicing for a frame or three; a gap
-      // longer than that ends the run, so a cough or a tap stays short of the onset.
-      if (this.unvoicedMs > ONSET_GAP_MS) this.voicedRun = 0;
       if (this.speaking && this.unvoicedMs >= hangoverMs) {
         this.speaking = false;
         speechEnd = { atMs: this.lastVoicedEndMs };
