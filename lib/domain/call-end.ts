@@ -18,6 +18,7 @@ export const CALL_END_REASONS = [
   'link_expired',
   'not_joined',
   'do_not_call',
+  'ended_by_api',
   'error',
 ] as const;
 export type CallEndReason = (typeof CALL_END_REASONS)[number];

@@ -33,7 +33,7 @@ export type DataFrame =
 export type Frame = SystemFrame | DataFrame;
 
 /** Why the transport or a component asks the session to end (mapped to a CallEndReason by the session). */
-export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'error';
+export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'ended_by_api' | 'error';
 
 /** How each end is recorded: a stream that stopped or a socket that closed is the caller hanging up. */
 export const END_REASONS: Readonly<Record<EndCause, CallEndReason>> = {
@@ -43,6 +43,7 @@ export const END_REASONS: Readonly<Record<EndCause, CallEndReason>> = {
   transferred: 'transferred',
   max_duration: 'max_duration',
   silence_timeout: 'silence_timeout',
+  ended_by_api: 'ended_by_api',
   error: 'error',
 };
 

@@ -33,10 +33,12 @@ export interface TurnHost {
   readonly options: { readonly toolTimeoutMs?: number };
   /** The messages for the next LLM request (the conversation so far, this turn's rounds included). */
   messages(): LlmMessage[];
+  /** Told as each tool call starts and finishes (`ok`: its result is not an error), for live listeners. */
+  readonly onTool?: (name: string, phase: 'started' | 'finished', ok?: boolean) => void;
 }
 
 /** A conversation's host as it starts: its model chain and tools, no tokens used, no tool run yet. */
-export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages'>): TurnHost {
+export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages' | 'onTool'>): TurnHost {
   return { ...parts, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache() };
 }
 
@@ -94,6 +96,7 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
       r.toolCalls.map(async (call) => {
         if (host.executedToolCalls.has(call.id)) return;
         host.executedToolCalls.add(call.id);
+        host.onTool?.(call.name, 'started');
         const action = host.tools.byName.get(call.name);
         let content: string;
         if (!action) {
@@ -116,6 +119,7 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
           if (out.stop) stop = true;
         }
         r.results.set(call.id, { name: call.name === END_CALL_TOOL ? END_CALL_TOOL : call.name, content });
+        host.onTool?.(call.name, 'finished', !/^\{"error"/.test(content));
       }),
     );
   } finally {

@@ -35,9 +35,11 @@ import { hangUpCall } from './transfer.js';
 import { callerSummary, Transfers } from './transfers.js';
 import { TtsLink } from './tts-link.js';
 import { TurnDetector } from './turn-detector.js';
+import { LiveControl } from './live-control.js';
+import { CallTap } from '../live/tap.js';
 
 /** Ends the call at the provider too: nobody hung up there, and the socket alone may leave a next verb to run. */
-const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'error']);
+const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'ended_by_api', 'error']);
 
 /**
  * One phone call: the orchestrator. It owns the frame loop, the state machine, the current speech handle,
@@ -48,6 +50,9 @@ const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration',
  * decisions is the order of events.
  */
 export class CallSession {
+  /** Who listens in, and what the API may do while the call runs (docs/live-calls.md). */
+  readonly tap = new CallTap();
+  readonly live: LiveControl;
   private readonly notices: Notices;
   readonly state = new CallStateMachine((change) => this.notices.state(change.to));
   readonly frames = new FrameQueue<Frame>();
@@ -89,11 +94,11 @@ export class CallSession {
   constructor(
     readonly setup: CallSetup,
     readonly services: SessionServices,
-    private readonly transport: MediaTransport,
+    readonly transport: MediaTransport,
     options: Partial<SessionOptions> = {},
   ) {
     const o = (this.options = { ...DEFAULT_SESSION_OPTIONS, ...options });
-    this.notices = new Notices(transport, () => this.endCause !== undefined);
+    this.notices = new Notices({ notify: (n) => void (transport.notify(n), this.tap.event(n)) }, () => this.endCause !== undefined);
     const { agent } = setup;
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
     this.conversation = new Conversation(callText(setup, agent.system_prompt));
@@ -108,6 +113,7 @@ export class CallSession {
       services,
       options: o,
       messages: () => this.conversation.messages(),
+      onTool: (name, phase, ok) => this.tap.event({ type: 'tool_call', name, phase, ...(ok === undefined ? {} : { ok }) }),
     });
     this.recorder = new CallRecorder(Math.ceil(o.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
@@ -115,6 +121,7 @@ export class CallSession {
     this.out = new AudioOut(transport, {
       onAudioSent: (handleId, audio, sentAt, playAt) => {
         if (recording) this.recorder.addAgent(audio, playAt - this.startMs);
+        if (this.tap.size > 0) this.tap.agent(decodeToPcm(audio, transport.format), playAt - this.startMs);
         if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
       },
       onCleared: (atMs) => {
@@ -166,6 +173,7 @@ export class CallSession {
       waiting: new WaitingPhrases(o),
       goodbyePhrase: o.goodbyePhrase,
     };
+    this.live = new LiveControl({ ...control, conversation: this.conversation, agent, tap: this.tap, hasPhoneLine: this.actions.hasPhoneLine, transfer: this.actions.transfer });
     const shortcuts: ShortcutContext = { ...this.actions, ...control };
     this.keypad = new Keypad(agent.dtmf_shortcuts ?? {}, {
       shortcut: (_key, shortcut) => void runShortcut(shortcuts, shortcut, o),
@@ -225,6 +233,7 @@ export class CallSession {
     this.floor.onUtteranceGone();
     for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
     this.interruptions.push({ handleId: handle.id, atMs, clearedAtMs: performance.now() });
+    this.tap.event({ type: 'interruption', atMs: Math.max(0, atMs - this.startMs) });
     this.current = undefined;
     if (this.state.canGo('listening')) this.state.go('listening');
   }
@@ -246,6 +255,7 @@ export class CallSession {
         // Decoded once: the recording, the level and the voice-activity detector all read the samples.
         const pcm = decodeToPcm(frame.audio, this.transport.format);
         if (this.setup.agent.recording_enabled) this.recorder.addCaller(pcm, frame.timestampMs);
+        this.tap.caller(pcm, frame.timestampMs);
         if (rms(pcm) >= this.options.voiceRms) {
           this.lastVoicedAtMs = frame.atMs;
           this.quiet.heard(frame.atMs);

@@ -28,6 +28,7 @@ const END_REASONS: Record<HistoryRecord['callEndReason'], string> = {
   link_expired: 'Meeting link expired',
   not_joined: 'Not joined yet',
   do_not_call: 'Not placed: on the do-not-call list',
+  ended_by_api: 'Ended through the API',
   error: 'Error',
 };
 const endReason = (r: HistoryRecord['callEndReason']) => END_REASONS[r] ?? r;
