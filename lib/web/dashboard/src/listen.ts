@@ -48,7 +48,12 @@ export function useListen(url: string | undefined): Listening {
         setState((s) => ({ ...s, status: 'listening', agentState: String(event.agentState) }));
       } else if (event.type === 'caption') {
         const caption = { role: event.role, text: event.text, final: event.final } as LiveCaption;
-        setState((s) => ({ ...s, captions: [...s.captions.filter((c) => c.final || c.role !== caption.role), caption] }));
+        // A caption replaces its side's interim one, and a final said twice (an utterance cut, then over) once.
+        setState((s) => {
+          const last = s.captions.findLast((c) => c.role === caption.role);
+          const replaces = last !== undefined && (!last.final || last.text === caption.text);
+          return { ...s, captions: [...s.captions.filter((c) => !(replaces && c === last)), caption] };
+        });
       } else if (event.type === 'state') {
         setState((s) => ({ ...s, agentState: String(event.state) }));
       } else if (event.type === 'interruption') {

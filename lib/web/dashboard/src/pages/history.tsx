@@ -31,7 +31,7 @@ const END_REASONS: Record<HistoryRecord['callEndReason'], string> = {
   ended_by_api: 'Ended through the API',
   error: 'Error',
 };
-const endReason = (r: HistoryRecord['callEndReason']) => END_REASONS[r] ?? r;
+export const endReason = (r: HistoryRecord['callEndReason']) => END_REASONS[r] ?? r;
 const TYPES = [['voice', 'Voice'], ['video', 'Video'], ['chat', 'Chat']] as const satisfies readonly (readonly [HistoryRecord['agentType'], string])[];
 const OUTCOMES = [['true', 'Successful'], ['false', 'Not successful']] as const satisfies readonly (readonly ['true' | 'false', string])[];
 

@@ -5,6 +5,7 @@ import { ApiError } from '../api.js';
 import { useListen } from '../listen.js';
 import { liveState, useLiveCalls, type LiveCall } from '../live.js';
 import { call } from '../session.js';
+import { endReason } from './history.js';
 import { Button, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, QueryView, Select, TextField, formatDate } from '../ui.js';
 
 /**
@@ -12,6 +13,18 @@ import { Button, DataTable, Empty, ErrorNotice, Loading, Notice, PageHeader, Que
  * transcript so far (`GET /api/calls/{id}`, asked every second), listening in the browser (the listen
  * socket through Web Audio, with live captions), and the End and Say controls.
  */
+
+/** The session's states in plain words (the greeting is the agent speaking). */
+const AGENT_STATES: Record<string, string> = {
+  connecting: 'Connecting',
+  greeting: 'Speaking',
+  listening: 'Listening',
+  thinking: 'Thinking',
+  speaking: 'Speaking',
+  transferring: 'Transferring',
+  ending: 'Ending',
+};
+const agentState = (s: string | null | undefined) => (s ? (AGENT_STATES[s] ?? s) : '—');
 
 /** The transcript of a live call is asked for this often: a turn takes a few seconds. */
 const TRANSCRIPT_REFRESH_MS = 1_000;
@@ -78,7 +91,7 @@ export function LiveCallPage() {
             <>
               <PageHeader title="Call ended" description={`${formatDate(c.createdAt)} · ${c.to || 'Browser'}`} />
               <Notice>
-                This call has ended{c.endReason ? ` (${c.endReason.replace(/_/g, ' ')})` : ''}.{' '}
+                This call has ended{c.endReason ? ` (${endReason(c.endReason)})` : ''}.{' '}
                 {c.historyId ? <Link to={`/history/${c.historyId}`}>Open its record</Link> : 'Its record is being written.'}
               </Notice>
             </>
@@ -104,83 +117,87 @@ export function LiveCallPage() {
                 <div className="stat">
                   <span className="stat-label">Agent</span>
                   <span className="stat-value stat-text" data-testid="agent-state">
-                    {listening.agentState ?? c.agentState ?? '—'}
+                    {agentState(listening.agentState ?? c.agentState)}
                   </span>
                 </div>
               </div>
-              <section className="card" aria-labelledby="listen-heading">
-                <h2 id="listen-heading">Listen</h2>
-                {listenUrl ? (
-                  <p role="status" data-testid="listen-status">
-                    {listening.status === 'listening'
-                      ? `Listening: caller on the left, agent on the right (${listening.frames[0]} caller and ${listening.frames[1]} agent frames).`
-                      : listening.status === 'connecting'
-                        ? 'Connecting…'
-                        : listening.status === 'ended'
-                          ? `The call ended (${listening.endReason ?? ''}).`
-                          : listening.status === 'failed'
-                            ? 'The listen connection failed.'
-                            : ''}
-                  </p>
-                ) : (
-                  <Button busy={listen.isPending} onClick={() => listen.mutate()}>
-                    Listen in
-                  </Button>
-                )}
-                {listen.error ? <ErrorNotice error={listen.error} /> : null}
-                {listening.captions.length > 0 ? (
-                  <ol className="transcript" aria-label="Live captions" data-testid="captions">
-                    {listening.captions.map((l, i) => (
-                      <li key={i} className={`turn turn-${l.role}${l.final ? '' : ' turn-interim'}`}>
-                        <span className="turn-who">{l.role === 'agent' ? 'Agent' : 'Caller'}</span>
-                        <p>{l.text}</p>
-                      </li>
-                    ))}
-                  </ol>
-                ) : null}
-              </section>
-              <section className="card" aria-labelledby="say-heading">
-                <h2 id="say-heading">Say</h2>
-                <form
-                  className="inline-form"
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    if (text.trim()) say.mutate();
-                  }}
-                >
-                  <TextField label="Line for the agent to say" value={text} maxLength={1000} onChange={(e) => setText(e.target.value)} error={sayError?.message} />
-                  <Select
-                    label="When"
-                    value={mode}
-                    onChange={(e) => setMode(e.target.value as 'queue' | 'interrupt')}
-                    options={[
-                      ['queue', 'After what it is saying'],
-                      ['interrupt', 'Now, interrupting'],
-                    ]}
-                  />
-                  <Button type="submit" variant="primary" busy={say.isPending} disabled={!text.trim()}>
-                    Say
-                  </Button>
-                </form>
-                {say.isSuccess ? <p role="status">Sent.</p> : null}
-              </section>
-              <section className="card" aria-labelledby="transcript-heading">
-                <h2 id="transcript-heading">Transcript so far</h2>
-                {c.transcript === null ? (
-                  <Loading what="the transcript" />
-                ) : c.transcript.length === 0 ? (
-                  <Empty title="Nothing said yet" />
-                ) : (
-                  <ol className="transcript" data-testid="live-transcript">
-                    {c.transcript.map((l, i) => (
-                      <li key={i} className={`turn turn-${l.role}`}>
-                        <span className="turn-who">{l.role === 'agent' ? 'Agent' : 'Caller'}</span>
-                        <p>{l.text}</p>
-                      </li>
-                    ))}
-                  </ol>
-                )}
-              </section>
+              <div className="live-grid">
+                <section className="card" aria-labelledby="transcript-heading">
+                  <h2 id="transcript-heading">Transcript so far</h2>
+                  {c.transcript === null ? (
+                    <Loading what="the transcript" />
+                  ) : c.transcript.length === 0 ? (
+                    <Empty title="Nothing said yet" />
+                  ) : (
+                    <ol className="transcript" data-testid="live-transcript">
+                      {c.transcript.map((l, i) => (
+                        <li key={i} className={`turn turn-${l.role}`}>
+                          <span className="turn-who">{l.role === 'agent' ? 'Agent' : 'Caller'}</span>
+                          <p>{l.text}</p>
+                        </li>
+                      ))}
+                    </ol>
+                  )}
+                </section>
+                <div className="live-side">
+                  <section className="card" aria-labelledby="listen-heading">
+                    <h2 id="listen-heading">Listen</h2>
+                    {listenUrl ? (
+                      <p role="status" data-testid="listen-status">
+                        {listening.status === 'listening'
+                          ? `Listening: caller on the left, agent on the right (${listening.frames[0]} caller and ${listening.frames[1]} agent frames).`
+                          : listening.status === 'connecting'
+                            ? 'Connecting…'
+                            : listening.status === 'ended'
+                              ? 'The call ended.'
+                              : listening.status === 'failed'
+                                ? 'The listen connection failed.'
+                                : ''}
+                      </p>
+                    ) : (
+                      <Button busy={listen.isPending} onClick={() => listen.mutate()}>
+                        Listen in
+                      </Button>
+                    )}
+                    {listen.error ? <ErrorNotice error={listen.error} /> : null}
+                    {listening.captions.length > 0 ? (
+                      <ol className="transcript captions" aria-label="Live captions" data-testid="captions">
+                        {listening.captions.map((l, i) => (
+                          <li key={i} className={`turn turn-${l.role}${l.final ? '' : ' turn-interim'}`}>
+                            <span className="turn-who">{l.role === 'agent' ? 'Agent' : 'Caller'}</span>
+                            <p>{l.text}</p>
+                          </li>
+                        ))}
+                      </ol>
+                    ) : null}
+                  </section>
+                  <section className="card" aria-labelledby="say-heading">
+                    <h2 id="say-heading">Say</h2>
+                    <form
+                      className="inline-form"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        if (text.trim()) say.mutate();
+                      }}
+                    >
+                      <TextField label="Line for the agent to say" value={text} maxLength={1000} onChange={(e) => setText(e.target.value)} error={sayError?.message} />
+                      <Select
+                        label="When"
+                        value={mode}
+                        onChange={(e) => setMode(e.target.value as 'queue' | 'interrupt')}
+                        options={[
+                          ['queue', 'After what it is saying'],
+                          ['interrupt', 'Now, interrupting'],
+                        ]}
+                      />
+                      <Button type="submit" variant="primary" busy={say.isPending} disabled={!text.trim()}>
+                        Say
+                      </Button>
+                    </form>
+                    {say.isSuccess ? <p role="status">Sent.</p> : null}
+                  </section>
+                </div>
+              </div>
             </>
           )
         }
