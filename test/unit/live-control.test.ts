@@ -109,7 +109,7 @@ describe('the tap', () => {
 });
 
 /** A call's live control over a real state machine and conversation; spoken lines settle at once. */
-function control(options: { hasPhoneLine?: boolean } = {}) {
+function control(options: { hasPhoneLine?: boolean; current?: () => SpeechHandle | undefined } = {}) {
   const state = new CallStateMachine(() => undefined);
   state.go('listening');
   const conversation = new Conversation<SpeechHandle>('You help.');
@@ -123,7 +123,7 @@ function control(options: { hasPhoneLine?: boolean } = {}) {
     agent: { _id: 'agent_1', name: 'Ava' },
     hasPhoneLine: options.hasPhoneLine ?? true,
     tap: { event: () => undefined },
-    current: () => undefined,
+    current: options.current ?? (() => undefined),
     interrupt: () => undefined,
     say(text) {
       said.push(text);
@@ -173,6 +173,22 @@ describe('live control', () => {
     expect(conflict(() => c.live.run({ kind: 'say', text: 'Bye.', mode: 'interrupt' }, 'k1'))).toBe('422 idempotency_key_reused');
     expect(c.live.run({ kind: 'say', text: 'Hi.', mode: 'interrupt' }).status).toBe('speaking');
     expect(c.said).toEqual(['Hi.', 'Hi.']);
+  });
+
+  it('queues a line behind the utterance under way, and speaks it once that one is over', async () => {
+    const speaking = new SpeechHandle('h0', 'reply');
+    speaking.addPhrase('Let me check.', 0);
+    let current: SpeechHandle | undefined = speaking;
+    const c = control({ current: () => current });
+    expect(c.live.run({ kind: 'say', text: 'One moment.', mode: 'queue' }).status).toBe('queued');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(c.said).toEqual([]);
+    speaking.finishProducing();
+    speaking.markSent(speaking.phrases[0]!);
+    speaking.onMarkEcho(speaking.phrases[0]!.markName);
+    current = undefined;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(c.said).toEqual(['One moment.']);
   });
 
   it('refuses a transfer without a phone line, and a second one while the first runs', () => {
