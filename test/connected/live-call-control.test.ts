@@ -230,6 +230,8 @@ describe('a live meeting', () => {
     const callId = meeting.callId;
     const listener = await listen(callId);
     expect(listener.info.format.sampleRate).toBe(16000);
+    // Many may listen: a second listener gets the same call.
+    const second = await listen(callId);
 
     expect((await api('POST', `/api/calls/${callId}/say`, { text: 'A supervisor joined.' })).body).toEqual({ id: callId, status: 'speaking' });
     await waitUntil(() => (page.captions('agent').includes('A supervisor joined.') ? true : undefined));
@@ -257,6 +259,10 @@ describe('a live meeting', () => {
     expect(captions(listener.events, 'user')).toEqual(['Can you hear me?']);
     expect(captions(listener.events, 'agent')).toEqual(expect.arrayContaining(['A supervisor joined.', 'Welcome back.']));
     expect(listener.events.at(-1)).toEqual({ type: 'ended', reason: 'ended_by_api' });
+    expect(await second.closed).toBe(1000);
+    expect(second.loud[0]).toBeGreaterThan(0);
+    expect(captions(second.events, 'user')).toEqual(['Can you hear me?']);
+    expect(second.events.at(-1)).toEqual({ type: 'ended', reason: 'ended_by_api' });
   }, 120_000);
 
   it('a meeting nobody joined yet is not connected: 409', async () => {
