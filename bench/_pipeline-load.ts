@@ -7,6 +7,7 @@
  *   parent -> { type: 'level', url, calls, ... }    child -> { type: 'level-done', stats }
  *   parent -> { type: 'stop' }
  */
+import { WebSocket } from 'ws';
 import { loadConfig } from '../lib/config.js';
 import { SimulatedCaller, tone } from '../lib/local/callers/simulated-caller.js';
 import { startLlmStandins, type LlmScript } from '../lib/local/standins/llm.js';
@@ -48,7 +49,8 @@ export type ToChild =
       type: 'level';
       mode: LevelMode;
       url: string;
-      calls: { callSid: string; token: string }[];
+      /** `listenUrl`: one listener on the call's listen socket for as long as it runs (the listened level). */
+      calls: { callSid: string; token: string; listenUrl?: string }[];
       durationMs: number;
       staggerMs: number;
       playbackSpeed: number;
@@ -71,6 +73,9 @@ export interface LevelStats {
   readonly overAgentSounds?: number;
   /** quality: caller-perceived silence from the end of a wordless noise to the agent's audio again (ms). */
   readonly resumeSilenceMs?: number[];
+  /** listened: listeners that received the call's `start`, and the bytes they received in all. */
+  readonly listeners?: number;
+  readonly listenedBytes?: number;
   /** faults: sockets the stand-ins cut (their fault knobs). */
   readonly sttDrops?: number;
   readonly ttsDrops?: number;
@@ -140,7 +145,9 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
   const speech = tone(500);
   const interruption = tone(700);
 
-  const oneCall = async (call: { callSid: string; token: string }, index: number) => {
+  let listeners = 0;
+  let listenedBytes = 0;
+  const oneCall = async (call: { callSid: string; token: string; listenUrl?: string }, index: number) => {
     // Calls arrive spread over the stagger window, as a campaign's calls would, not in one burst.
     await sleep((m.staggerMs * index) / Math.max(1, m.calls.length));
     let caller: SimulatedCaller;
@@ -152,6 +159,11 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
       return;
     }
     connected += 1;
+    const listener = call.listenUrl
+      ? listen(call.listenUrl, (bytes) => (listenedBytes += bytes)).then((ok) => {
+          if (ok) listeners += 1;
+        })
+      : undefined;
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
       await caller.whenIdle(15_000);
@@ -183,11 +195,36 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
     } finally {
       caller.hangUp();
       await Promise.race([caller.closed, sleep(5_000)]);
+      await listener;
     }
   };
 
   await Promise.all(m.calls.map((c, i) => oneCall(c, i)));
-  send({ type: 'level-done', stats: { connected, failed, bargeIns, clearsReceived: clears, errors } });
+  const listened = m.calls.some((c) => c.listenUrl) ? { listeners, listenedBytes } : {};
+  send({ type: 'level-done', stats: { connected, failed, bargeIns, clearsReceived: clears, errors, ...listened } });
+}
+
+/**
+ * One listener on a call's listen socket until the call ends (its socket closes); true once it got the
+ * call's `start`. The call's session is set up a moment after its stream starts: a `not_found` refusal
+ * before that is retried.
+ */
+async function listen(url: string, received: (bytes: number) => void): Promise<boolean> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const ws = new WebSocket(url);
+    let started = false;
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (!isBinary && !started) started = String(data).includes('"type":"start"');
+      received(data.length);
+    });
+    await new Promise<void>((resolve) => {
+      ws.on('close', () => resolve());
+      ws.on('error', () => resolve());
+    });
+    if (started) return true;
+    await sleep(100);
+  }
+  return false;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -12,6 +12,8 @@ export interface CallProbe {
 }
 
 export interface LevelResult {
+  /** The listened level: each call had one listener on its listen socket. */
+  readonly listened?: boolean;
   readonly calls: number;
   readonly stats: LevelStats;
   readonly overheads: number[];
@@ -118,7 +120,26 @@ function qualitySummary(q: QualityResults) {
   };
 }
 
-export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults, ambience?: AmbienceResults): void {
+/**
+ * The listened level against the unlistened level of the same size in the same run: the listen socket's
+ * added server CPU per listener-second (listener count = call count), and whether lag stays within target.
+ */
+function listenedSummary(listened: LevelResult, base: LevelResult | undefined) {
+  const added = base ? listened.cpuMsPerCallSecond - base.cpuMsPerCallSecond : NaN;
+  process.stdout.write(
+    `  listened: ${listened.calls} calls, one listener each: lag p99 ${fmt(listened.lagP99Ms)} ms (target <= ${LAG_OK_MS}), ` +
+      `CPU ${fmt(listened.cpuMsPerCallSecond, 2)} ms/call/s against ${fmt(base?.cpuMsPerCallSecond ?? NaN, 2)} unlistened: ${fmt(added, 2)} ms/listener/s added\n`,
+  );
+  return {
+    listenedCalls: listened.calls,
+    listenedLagP99Ms: round(listened.lagP99Ms),
+    listenedCpuMsPerCall: round(listened.cpuMsPerCallSecond, 2),
+    listenerAddedCpuMsPerSecond: round(added, 3),
+    listenedLagOk: Number.isFinite(listened.lagP99Ms) && listened.lagP99Ms <= LAG_OK_MS && listened.stats.failed === 0,
+  };
+}
+
+export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults, ambience?: AmbienceResults, listened?: LevelResult): void {
   const rows = [...results, ...(ambience ? [ambience.with] : [])].map((r, i) => ({
     calls: i >= results.length ? `${r.calls}+bed` : String(r.calls),
     'up (mean)': fmt(r.meanActive, 0),
@@ -184,6 +205,7 @@ export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?
     loadAverage1m: round(loadavg()[0]!, 2),
     ...(q ? qualitySummary(q) : {}),
     ...(ambience ? ambienceSummary(ambience) : {}),
+    ...(listened ? listenedSummary(listened, results.find((r) => r.calls === listened.calls)) : {}),
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

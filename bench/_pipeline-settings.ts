@@ -14,6 +14,12 @@ export const levels = (): readonly number[] => {
   return wanted.length ? wanted : LEVELS;
 };
 export const capacityOnly = process.env.PIPELINE_CAPACITY_ONLY === '1';
+/**
+ * The listened level (docs/live-calls.md, "Listen"): this many load calls again, each with one listener on
+ * its listen socket, against the 100-call level of the same run; `PIPELINE_LISTENED=0` skips it. The target:
+ * 100 listened calls keep lag p99 within {@link LAG_OK_MS}.
+ */
+export const LISTENED_CALLS = Number(process.env.PIPELINE_LISTENED ?? 100);
 /** Calls connect spread over this window; measuring starts once all are up. */
 export const STAGGER_MS = 8_000;
 /** How long each call keeps talking after the stagger window: enough for several turns per call. */

@@ -41,6 +41,7 @@ import { shippedBed, warmShippedBeds } from '../lib/media/ambience-beds.js';
 import { PHONE_AUDIO } from '../lib/vendors/shared/audio-format.js';
 import { BedMixer } from '../streaming-service/src/session/ambience.js';
 import { signStreamToken } from '../lib/domain/stream-token.js';
+import { signListenToken } from '../lib/domain/live-control.js';
 import type { VoiceHistoryRecord } from '../lib/domain/call-record.js';
 import { vendorProviders } from '../streaming-service/src/providers.js';
 import { createStreamingServer } from '../streaming-service/src/server.js';
@@ -51,7 +52,7 @@ import { turnFigures } from '../streaming-service/src/call/latency.js';
 import { FAULT_LINE, type LevelMode, type ToChild } from './_pipeline-load.js';
 import { ask, countStt, probeLlm, probeTts, processCpuMs, sleep } from './_pipeline-probes.js';
 import { type AmbienceResults, type CallProbe, type LevelResult, fmt, report } from './_pipeline-report.js';
-import { AMBIENCE, AMBIENCE_CALLS, ambienceFirst, ambienceLevel, DURATION_MS, FAULT_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, VENDOR_DELAYS, capacityOnly, levels } from './_pipeline-settings.js';
+import { AMBIENCE, AMBIENCE_CALLS, ambienceFirst, ambienceLevel, DURATION_MS, FAULT_CALLS, LISTENED_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, VENDOR_DELAYS, capacityOnly, levels } from './_pipeline-settings.js';
 
 export async function run(): Promise<void> {
   const child = fork(fileURLToPath(new URL('./_pipeline-load.ts', import.meta.url)), [], {
@@ -89,7 +90,9 @@ export async function run(): Promise<void> {
       const without = results.find((r) => r.calls === AMBIENCE_CALLS) ?? (await runLevel(child, env.env, AMBIENCE_CALLS));
       ambience = { without, with: early ?? (await bedLevel()), mixCpuMsPerCallSecond: mixCpuMsPerCallSecond() };
     }
-    if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience);
+    // The same load with one listener per call (docs/live-calls.md): what the listen socket adds.
+    const listened = LISTENED_CALLS > 0 ? await runLevel(child, env.env, LISTENED_CALLS, 'load', {}, true) : undefined;
+    if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience, listened);
     process.stdout.write('  quality: a caller saying "uh-huh", coughing and making noise over the answer\n');
     const naive = await runLevel(child, env.env, QUALITY_CALLS, 'quality', { interruption: NAIVE_INTERRUPTION });
     const quality = await runLevel(child, env.env, QUALITY_CALLS, 'quality');
@@ -98,7 +101,7 @@ export async function run(): Promise<void> {
     // The reconnects log a warning each; expected here, they would drown the report.
     setLogLevel('error');
     const faults = await runLevel(child, env.env, FAULT_CALLS, 'faults');
-    report(results, idleLagP99Ms, { naive, quality, faults }, ambience);
+    report(results, idleLagP99Ms, { naive, quality, faults }, ambience, listened);
   } finally {
     child.send({ type: 'stop' } satisfies ToChild);
     await new Promise((r) => setTimeout(r, 200));
@@ -112,6 +115,7 @@ async function runLevel(
   calls: number,
   mode: LevelMode = 'load',
   agentExtra: Partial<Agent> = {},
+  listened = false,
 ): Promise<LevelResult> {
   const quality = mode === 'quality';
   const durationMs = mode === 'load' ? DURATION_MS : QUALITY_DURATION_MS;
@@ -149,6 +153,8 @@ async function runLevel(
     streamCall: async (claims) => ({ callId: claims.callId, workspaceId: claims.workspaceId, agentId: agent._id }),
     claim: async () => ({ maxDurationSeconds: 3600 }),
     heartbeat: async () => true,
+    // One process holds every call: nothing is recorded or forwarded.
+    live: { controlKey: [tokenKey], listenKey: [tokenKey], hold: async () => undefined, holder: async () => undefined },
     services(setup) {
       const probe: CallProbe = { llmAborts: [], ttsCancels: [] };
       probes.set(setup.callSid, probe);
@@ -174,7 +180,9 @@ async function runLevel(
   const { port } = await server.listen(0, '127.0.0.1');
   const callList = Array.from({ length: calls }, () => {
     const callSid = `CA${randomBytes(16).toString('hex')}`;
-    return { callSid, token: signStreamToken({ callSid, workspaceId, callId: newId('call') }, tokenKey) };
+    const callId = newId('call');
+    const listenUrl = listened ? `ws://127.0.0.1:${port}/live/listen?token=${signListenToken({ workspaceId, callId }, tokenKey).token}` : undefined;
+    return { callSid, token: signStreamToken({ callSid, workspaceId, callId }, tokenKey), ...(listenUrl ? { listenUrl } : {}) };
   });
 
   const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
@@ -296,6 +304,7 @@ async function runLevel(
   const callSeconds = heardInWindow / 8_000;
   const result: LevelResult = {
     calls,
+    listened,
     stats,
     overheads,
     vendorSums,
@@ -331,7 +340,7 @@ async function runLevel(
     return result;
   }
   process.stdout.write(
-    `  ${calls} calls (${fmt(result.meanActive, 0)} up on average): window ${(windowMs / 1000).toFixed(1)} s, ${turns} turns, ${stats.bargeIns} barge-ins, ` +
+    `  ${calls} ${listened ? `listened calls (${stats.listeners ?? 0} listeners, ${fmt((stats.listenedBytes ?? 0) / 1e6, 1)} MB received)` : 'calls'} (${fmt(result.meanActive, 0)} up on average): window ${(windowMs / 1000).toFixed(1)} s, ${turns} turns, ${stats.bargeIns} barge-ins, ` +
       `lag p99 ${fmt(result.lagP99Ms)} ms, CPU ${fmt(result.cpuMsPerCallSecond, 2)} ms/call/s (load process ${fmt(result.loadCpuMsPerCallSecond, 2)}), ` +
       `per audio second ${fmt(result.cpuMsPerAudioSecond, 2)} ms (load process ${fmt(result.loadCpuMsPerAudioSecond, 2)}; audio kept ${fmt(result.audioShare * 100, 0)} % of real time)` +
       `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,

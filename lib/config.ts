@@ -205,6 +205,14 @@ const EnvSchema = z.object({
    */
   STREAMING_PORT: z.coerce.number().int().min(0).max(65_535).default(STREAMING_CONTAINER_PORT),
   /**
+   * This streaming task's address as the other tasks reach it (docs/live-calls.md): control requests and
+   * listeners that reach another task are forwarded here. On ECS it is read from the task metadata endpoint
+   * (ECS_CONTAINER_METADATA_URI_V4, which Fargate sets) when unset; unset off ECS (one process holds every call).
+   */
+  STREAMING_INTERNAL_URL: z.url().optional(),
+  /** Set by Fargate (platform 1.4.0+) in every container: the task metadata endpoint v4. */
+  ECS_CONTAINER_METADATA_URI_V4: z.url().optional(),
+  /**
    * Hosts (names or IPs, optionally `:port`, comma-separated) that call-time tools may reach even though they
    * resolve to private or loopback addresses. Local development and tests only; empty in production, where
    * the SSRF guard refuses every private, loopback, link-local and metadata address.
@@ -363,4 +371,17 @@ export function webChatUrl(config: Pick<Config, 'WEB_STREAM_URL' | 'PUBLIC_BASE_
 /** The public URL of one of our paths (webhooks Twilio calls, links we hand out). */
 export function publicUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, path: string): string {
   return `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}${path}`;
+}
+
+/** Where a listener opens a live call's listen socket: beside the browser transport, `/live/listen`. */
+export function liveListenUrl(config: Pick<Config, 'WEB_STREAM_URL' | 'PUBLIC_BASE_URL'>): string {
+  return webStreamUrl(config).replace(/\/web-stream$/, '/live/listen');
+}
+
+/**
+ * Where the API sends a live call's commands (docs/live-calls.md): the streaming service's own origin (the
+ * browser transport's, as https), `/live/control`. The task that takes it forwards it to the call's task.
+ */
+export function liveControlUrl(config: Pick<Config, 'WEB_STREAM_URL' | 'PUBLIC_BASE_URL'>): string {
+  return liveListenUrl(config).replace(/^ws/, 'http').replace(/\/live\/listen$/, '/live/control');
 }

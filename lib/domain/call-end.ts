@@ -29,6 +29,8 @@ export const CALL_END_REASONS = [
   'llm_rate_limited',
   'llm_unavailable',
   'telephony_failed',
+  /** The API ended the call (`POST /api/calls/{id}/end`). */
+  'ended_by_api',
   /** Something in the platform itself failed (no vendor to blame). */
   'error',
 ] as const;

@@ -140,6 +140,11 @@ export interface Call {
    * A stream unseen for {@link STREAM_ABANDONED_AFTER_MS} is taken for dead and swept: billed up to here.
    */
   streamSeenAt?: string;
+  /**
+   * The internal address (`http://10.0.1.23:8080`) of the streaming task that holds the stream: control
+   * requests and listeners reaching another task are forwarded there (docs/live-calls.md). Never returned.
+   */
+  streamHost?: string;
   /** When the call was answered: the provider's in-progress status, its stream's start, or a web session's claim. */
   answeredAt?: string;
   /** When the call reached a terminal state. */

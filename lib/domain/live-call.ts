@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { AGENT_TYPES, CALL_END_REASONS } from './call-end.js';
 import { CALL_STATES, TERMINAL_CALL_STATES, type Call, type CallState } from './call.js';
 import { Timestamp } from './common.js';
+import { LiveTranscriptEntry, type LiveCommandResult } from './live-control.js';
 
 /**
  * A call as it runs: what `GET /api/calls` lists (the calls not over yet) and `GET /api/calls/{id}` shows
@@ -47,6 +48,14 @@ export const CallView = z
     endReason: z.enum(CALL_END_REASONS).nullable(),
     /** The history record's id (`GET /api/history/{id}`) once it is written; null until then. */
     historyId: z.string().nullable(),
+    /**
+     * While the call is connected (docs/live-calls.md): the agent's state (`listening`, `thinking`, `speaking`,
+     * `transferring`, `ending`), the transcript so far (the agent's lines as far as the caller heard them) and
+     * the agent talking. Null before the call connects, once it is over, and while its task cannot be reached.
+     */
+    agentState: z.string().nullable(),
+    transcript: z.array(LiveTranscriptEntry).nullable(),
+    agent: z.object({ id: z.string(), name: z.string() }).nullable(),
   })
   .meta({ id: 'CallView' });
 export type CallView = z.infer<typeof CallView>;
@@ -68,13 +77,16 @@ export function liveCallOf(call: Call): LiveCall {
   };
 }
 
-/** One call, live or ended; `hasHistory` says whether its history record exists yet. */
-export function callViewOf(call: Call, hasHistory: boolean): CallView {
+/** One call, live or ended; `hasHistory` says whether its history record exists yet; `now` is its task's live state. */
+export function callViewOf(call: Call, hasHistory: boolean, now?: LiveCommandResult): CallView {
   const live = isCallLive(call);
   return {
     ...liveCallOf(call),
     endedAt: live ? null : (call.endedAt ?? call.settledAt ?? call.updatedAt),
     endReason: live ? null : (call.endReason ?? null),
     historyId: hasHistory ? call._id : null,
+    agentState: now?.agentState ?? null,
+    transcript: now?.transcript ?? null,
+    agent: now?.agent ?? null,
   };
 }

@@ -37,7 +37,17 @@ function parameters(
 }
 
 /** The optional `Idempotency-Key` header of the call-starting routes (docs/calls.md). */
-function idempotencyKeyHeader(collector: SchemaCollector): Json {
+function idempotencyKeyHeader(collector: SchemaCollector, live = false): Json {
+  if (live)
+    return {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe: the same key with the same body for the same call, while it runs, answers as the first time (replayed: true) and does nothing again; ' +
+        'the same key with another body is 422 idempotency_key_reused (docs/live-calls.md).',
+      schema: collector.convert(IdempotencyKey, 'input', { keepDefaults: true }),
+    };
   return {
     name: 'Idempotency-Key',
     in: 'header',
@@ -89,6 +99,8 @@ function responseContent(route: RouteSpec, collector: SchemaCollector, example: 
 
 /** Routes that answer with the call-starting `Idempotency-Key` semantics. */
 const IDEMPOTENT: ReadonlySet<OperationId> = new Set(['startPhoneCall', 'startCall']);
+/** Live call commands: an Idempotency-Key is remembered by the call's task for as long as the call runs. */
+const LIVE_IDEMPOTENT: ReadonlySet<OperationId> = new Set(['endCall', 'sayOnCall', 'addCallContext', 'transferCall']);
 
 /**
  * Error statuses a page (text/html) answers with a page of its own rather than the JSON error body: the
@@ -136,6 +148,7 @@ function operation(operationId: OperationId, route: RouteSpec, collector: Schema
     ...parameters(route.params, 'path', collector, examples.params),
     ...parameters(route.query, 'query', collector, examples.params),
     ...(IDEMPOTENT.has(operationId) ? [idempotencyKeyHeader(collector)] : []),
+    ...(LIVE_IDEMPOTENT.has(operationId) ? [idempotencyKeyHeader(collector, true)] : []),
   ];
   const jsonBody = route.body && route.bodyKind !== 'raw' && route.bodyKind !== 'none';
   const bodySchema = jsonBody ? collector.convert(route.documentedBody ?? route.body!, 'input') : undefined;

@@ -186,7 +186,8 @@ export class PlatformStack extends Stack {
       api: this.api,
       ...(props.dashboardPagesDir ? { pagesDir: props.dashboardPagesDir } : {}),
       // Recordings play from presigned URLs on the bucket's regional endpoint.
-      contentSecurityPolicy: dashboardCsp([`https://${this.recordings.bucketRegionalDomainName}`]),
+      // The Live page's listen socket is on the streaming service's origin (docs/live-calls.md).
+      contentSecurityPolicy: dashboardCsp([`https://${this.recordings.bucketRegionalDomainName}`], [this.streaming.webStreamUrl.replace(/\/web-stream$/, '')]),
     });
     this.dashboard.bindRoutes(routeFunctions);
     this.edge.throttleRoutes(plans.flatMap((p) => p.routes));

@@ -6,6 +6,7 @@ import { findCall } from '../store/calls.js';
 import type { PageRequest } from '../store/dynamo.js';
 import { historyRecordExists } from '../store/history.js';
 import type { Deps } from '../deps.js';
+import { liveStateOf } from './live-call-control.js';
 
 /** Calls as they run (docs/calls.md, "Following a call"): the workspace's live calls, and one call live or ended. */
 
@@ -15,10 +16,14 @@ export async function listCallsInProgress(deps: Pick<Deps, 'db'>, ws: string, q:
   return { ...page, data: page.data.map(liveCallOf) };
 }
 
-/** One of the workspace's calls, live or ended, with its history record's id once written; 404 otherwise. */
-export async function getCallView(deps: Pick<Deps, 'db'>, ws: string, callId: string): Promise<CallView> {
+/**
+ * One of the workspace's calls, live or ended, with its history record's id once written and, while it is
+ * connected, its task's live state (the transcript so far); 404 otherwise.
+ */
+export async function getCallView(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, ws: string, callId: string): Promise<CallView> {
   const call = await findCall(deps.db, ws, callId);
   // A campaign's tombstone (a call that was never placed) is not a call.
   if (!call || (call as { tombstone?: boolean }).tombstone) throw new NotFoundError('Call');
-  return callViewOf(call, await historyRecordExists(deps.db, ws, callId));
+  const [hasHistory, now] = await Promise.all([historyRecordExists(deps.db, ws, callId), liveStateOf(deps, call)]);
+  return callViewOf(call, hasHistory, now);
 }

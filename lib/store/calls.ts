@@ -220,3 +220,14 @@ export const heartbeatStream = (db: Db, ws: string, callId: string, streamSid: s
     values: { ':sid': streamSid },
   });
 
+
+/**
+ * Records which streaming task holds the call's stream (its internal address), so a control request or a
+ * listener that reaches another task is forwarded to it (docs/live-calls.md). Only for the stream it names.
+ */
+export const recordStreamHost = (db: Db, ws: string, callId: string, streamSid: string, host: string): Promise<Call | undefined> =>
+  conditionalUpdate(db, ws, callId, {
+    set: { streamHost: host },
+    condition: 'streamSid = :sid AND attribute_not_exists(settledAt)',
+    values: { ':sid': streamSid },
+  });

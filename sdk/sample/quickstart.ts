@@ -38,6 +38,8 @@ function outcome(reason: CallEndReason): string {
       return 'the conversation ended normally';
     case 'transferred':
       return 'the caller was handed over';
+    case 'ended_by_api':
+      return 'it was ended through the API';
     case 'voicemail':
       return 'a machine answered';
     case 'busy':

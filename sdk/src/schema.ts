@@ -392,10 +392,95 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One call, live or ended: its state, and its history record's id once written */
+        /** One call, live or ended: its state, its history record's id once written and, while connected, the transcript so far, the agent's state and the agent */
         get: operations["getCall"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a call in progress, after an optional closing line the agent says first; end reason ended_by_api. Ending a call the API already ended answers status ended again (optional Idempotency-Key header) */
+        post: operations["endCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/{id}/say": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the agent say a line now (mode interrupt) or after what it is saying (mode queue, the default); optional Idempotency-Key header */
+        post: operations["sayOnCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/{id}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a message the model sees from its next turn on (a system message; not spoken, not in the transcript); optional Idempotency-Key header */
+        post: operations["addCallContext"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Transfer a phone call to an E.164 number or SIP URI, cold or warm, as the transfer tool does (409 no_phone_line for a browser call); optional Idempotency-Key header */
+        post: operations["transferCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/{id}/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed WebSocket URL, good for 5 minutes and this call only, streaming both sides' audio (PCM16, one channel each) and the call's events (docs/live-calls.md) */
+        post: operations["listenToCall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2413,7 +2498,22 @@ export interface components {
          *       "answeredAt": "2025-06-02T14:03:19.000Z",
          *       "endedAt": null,
          *       "endReason": null,
-         *       "historyId": null
+         *       "historyId": null,
+         *       "agentState": "listening",
+         *       "transcript": [
+         *         {
+         *           "role": "agent",
+         *           "text": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?"
+         *         },
+         *         {
+         *           "role": "user",
+         *           "text": "Yes, I will be there at 10:30."
+         *         }
+         *       ],
+         *       "agent": {
+         *         "id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *         "name": "Ava"
+         *       }
          *     }
          */
         CallView: {
@@ -2431,8 +2531,18 @@ export interface components {
             createdAt: string;
             answeredAt: string | null;
             endedAt: string | null;
-            endReason: ("customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "error") | null;
+            endReason: ("customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "ended_by_api" | "error") | null;
             historyId: string | null;
+            agentState: string | null;
+            transcript: {
+                /** @enum {string} */
+                role: "user" | "agent";
+                text: string;
+            }[] | null;
+            agent: {
+                id: string;
+                name: string;
+            } | null;
         };
         /**
          * @example {
@@ -3070,6 +3180,14 @@ export interface components {
         };
         /**
          * @example {
+         *       "message": "The caller is a returning customer; offer the loyalty discount."
+         *     }
+         */
+        ContextRequest: {
+            message: string;
+        };
+        /**
+         * @example {
          *       "phoneNumber": "+14155550188",
          *       "reason": "Asked by email not to be called"
          *     }
@@ -3121,13 +3239,21 @@ export interface components {
                 message: string;
             }[];
         };
+        /**
+         * @example {
+         *       "message": "A colleague will call you back shortly. Goodbye."
+         *     }
+         */
+        EndCallRequest: {
+            message?: string;
+        };
         Error: {
             error: {
                 /**
                  * @description Stable snake_case code to branch on, e.g. validation_failed. New codes may be added.
                  * @enum {string}
                  */
-                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent" | "mcp_server_unreachable" | "agent_changed" | "mcp_server_invalid" | "mcp_too_many_tools" | "mcp_schema_too_large" | "not_an_mcp_tool" | "invalid_document" | "document_too_large" | "knowledge_base_full" | "url_refused";
+                code: "bad_request" | "validation_failed" | "invalid_json" | "forbidden_key" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "insufficient_credits" | "rate_limited" | "service_unavailable" | "internal_error" | "phone_number_taken" | "do_not_call" | "idempotency_key_reused" | "agent_not_allowed" | "already_member" | "campaign_not_startable" | "challenge_unsupported" | "country_not_supported" | "csrf_refused" | "email_not_verified" | "email_taken" | "full_key_in_page" | "invalid_campaign_state" | "invalid_code" | "invalid_credentials" | "invalid_multipart" | "invalid_search" | "invalid_signature" | "invalid_text" | "invalid_webhook" | "invitation_expired" | "invitation_for_another" | "invitation_invalid" | "limit_exceeded" | "link_expired" | "link_used" | "not_a_member" | "number_refused" | "number_routed_elsewhere" | "number_unavailable" | "origin_not_allowed" | "owner_required" | "session_required" | "sign_in_unavailable" | "unavailable" | "unsupported_file_type" | "user_not_confirmed" | "user_session_required" | "weak_password" | "webhook_disabled" | "widget_key" | "ambiguous_columns" | "cell_too_large" | "duplicate_column" | "empty_file" | "file_too_large" | "forbidden_column" | "invalid_csv" | "invalid_header" | "invalid_xlsx" | "missing_columns" | "missing_header" | "missing_variables" | "too_many_columns" | "too_many_rows" | "workbook_too_large" | "number_not_in_account" | "telephony_credentials_invalid" | "unknown_agent" | "mcp_server_unreachable" | "agent_changed" | "call_ended" | "call_not_connected" | "no_phone_line" | "transfer_in_progress" | "mcp_server_invalid" | "mcp_too_many_tools" | "mcp_schema_too_large" | "not_an_mcp_tool" | "invalid_document" | "document_too_large" | "knowledge_base_full" | "url_refused";
                 /** @description A human sentence; may change between releases. */
                 message: string;
                 /** @description Usually a list of {field, message}; an object for some codes (insufficient_credits: {required, available}). */
@@ -3180,7 +3306,7 @@ export interface components {
             mobileNumber: string;
             callDuration: number;
             /** @enum {string} */
-            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "error";
+            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "ended_by_api" | "error";
             callSummary: string;
             callCost: number;
             workspace_id: string;
@@ -3243,7 +3369,7 @@ export interface components {
             mobileNumber: string;
             callDuration: number;
             /** @enum {string} */
-            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "error";
+            callEndReason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "ended_by_api" | "error";
             callSummary: string;
             callCost: number;
             workspace_id: string;
@@ -3638,6 +3764,36 @@ export interface components {
         };
         /**
          * @example {
+         *       "url": "wss://stream.example.com/live/listen?token=vlt1.eyJ3b3Jrc3BhY2VJZCI6IndzXzAxIn0.Qm9vb29vb29vb29vb29vb29vb29vb29vb28",
+         *       "expiresAt": "2025-06-02T14:09:19.000Z",
+         *       "format": {
+         *         "encoding": "pcm_s16le",
+         *         "sampleRate": 8000,
+         *         "channels": [
+         *           "caller",
+         *           "agent"
+         *         ],
+         *         "headerBytes": 8
+         *       }
+         *     }
+         */
+        ListenResult: {
+            url: string;
+            expiresAt: string;
+            format: {
+                /** @constant */
+                encoding: "pcm_s16le";
+                sampleRate: 8000 | 16000;
+                channels: [
+                    "caller",
+                    "agent"
+                ];
+                /** @constant */
+                headerBytes: 8;
+            };
+        };
+        /**
+         * @example {
          *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
          *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
          *       "type": "voice",
@@ -3663,6 +3819,18 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             answeredAt: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+         *       "status": "ending"
+         *     }
+         */
+        LiveControlResult: {
+            id: string;
+            /** @enum {string} */
+            status: "ending" | "ended" | "speaking" | "queued" | "context_added" | "transferring";
+            replayed?: boolean;
         };
         /**
          * @description Connects an MCP server at config.url; the tools it lists are discovered at save (config.allowed_tools picks which the agent may call).
@@ -4212,6 +4380,20 @@ export interface components {
         };
         /**
          * @example {
+         *       "text": "One moment, I am checking that for you.",
+         *       "mode": "queue"
+         *     }
+         */
+        SayRequest: {
+            text: string;
+            /**
+             * @description Default: `"queue"`.
+             * @enum {string}
+             */
+            mode?: "interrupt" | "queue";
+        };
+        /**
+         * @example {
          *       "simulated": true,
          *       "notice": {
          *         "parts": [
@@ -4563,6 +4745,22 @@ export interface components {
                 enum?: (string | number | boolean)[];
             }[];
             workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "to": "+14155550142",
+         *       "mode": "warm",
+         *       "summary": "Ada wants to move her appointment."
+         *     }
+         */
+        TransferRequest: {
+            to: string;
+            /**
+             * @description Default: `"cold"`.
+             * @enum {string}
+             */
+            mode?: "cold" | "warm";
+            summary?: string;
         };
         /**
          * @description Hands the caller over to config.url, a tel: number or sip: URI.
@@ -7334,7 +7532,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One call, live or ended: its state, and its history record's id once written */
+            /** @description One call, live or ended: its state, its history record's id once written and, while connected, the transcript so far, the agent's state and the agent */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7356,7 +7554,22 @@ export interface operations {
                      *       "answeredAt": "2025-06-02T14:03:19.000Z",
                      *       "endedAt": null,
                      *       "endReason": null,
-                     *       "historyId": null
+                     *       "historyId": null,
+                     *       "agentState": "listening",
+                     *       "transcript": [
+                     *         {
+                     *           "role": "agent",
+                     *           "text": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?"
+                     *         },
+                     *         {
+                     *           "role": "user",
+                     *           "text": "Yes, I will be there at 10:30."
+                     *         }
+                     *       ],
+                     *       "agent": {
+                     *         "id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *         "name": "Ava"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CallView"];
@@ -7366,6 +7579,274 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body for the same call, while it runs, answers as the first time (replayed: true) and does nothing again; the same key with another body is 422 idempotency_key_reused (docs/live-calls.md). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "A colleague will call you back shortly. Goodbye."
+                 *     }
+                 */
+                "application/json": components["schemas"]["EndCallRequest"];
+            };
+        };
+        responses: {
+            /** @description End a call in progress, after an optional closing line the agent says first; end reason ended_by_api. Ending a call the API already ended answers status ended again (optional Idempotency-Key header) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "status": "ending"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LiveControlResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sayOnCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body for the same call, while it runs, answers as the first time (replayed: true) and does nothing again; the same key with another body is 422 idempotency_key_reused (docs/live-calls.md). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "One moment, I am checking that for you.",
+                 *       "mode": "queue"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SayRequest"];
+            };
+        };
+        responses: {
+            /** @description Make the agent say a line now (mode interrupt) or after what it is saying (mode queue, the default); optional Idempotency-Key header */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LiveControlResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addCallContext: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body for the same call, while it runs, answers as the first time (replayed: true) and does nothing again; the same key with another body is 422 idempotency_key_reused (docs/live-calls.md). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The caller is a returning customer; offer the loyalty discount."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContextRequest"];
+            };
+        };
+        responses: {
+            /** @description Add a message the model sees from its next turn on (a system message; not spoken, not in the transcript); optional Idempotency-Key header */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "status": "context_added"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LiveControlResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    transferCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body for the same call, while it runs, answers as the first time (replayed: true) and does nothing again; the same key with another body is 422 idempotency_key_reused (docs/live-calls.md). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "+14155550142",
+                 *       "mode": "warm",
+                 *       "summary": "Ada wants to move her appointment."
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            /** @description Transfer a phone call to an E.164 number or SIP URI, cold or warm, as the transfer tool does (409 no_phone_line for a browser call); optional Idempotency-Key header */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "status": "transferring"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LiveControlResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listenToCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed WebSocket URL, good for 5 minutes and this call only, streaming both sides' audio (PCM16, one channel each) and the call's events (docs/live-calls.md) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "wss://stream.example.com/live/listen?token=vlt1.eyJ3b3Jrc3BhY2VJZCI6IndzXzAxIn0.Qm9vb29vb29vb29vb29vb29vb29vb29vb28",
+                     *       "expiresAt": "2025-06-02T14:09:19.000Z",
+                     *       "format": {
+                     *         "encoding": "pcm_s16le",
+                     *         "sampleRate": 8000,
+                     *         "channels": [
+                     *           "caller",
+                     *           "agent"
+                     *         ],
+                     *         "headerBytes": 8
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListenResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

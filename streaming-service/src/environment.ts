@@ -20,7 +20,8 @@ import { endConnectedCall } from '../../lib/services/connected-call-end.js';
 import { getPhoneNumberWithToken } from '../../lib/store/phone-numbers.js';
 import { recordingKey } from '../../lib/store/recordings.js';
 import { getTool, listTools } from '../../lib/store/tools.js';
-import { findCall } from '../../lib/store/calls.js';
+import { findCall, recordStreamHost } from '../../lib/store/calls.js';
+import { CONTROL_TOKEN_KEY_PURPOSE, LISTEN_TOKEN_KEY_PURPOSE } from '../../lib/domain/live-control.js';
 import { fillTool } from '../../lib/domain/call-template.js';
 import { workspaceProviderKeys } from '../../lib/store/provider-keys.js';
 import { createKnowledgeRetriever, type KnowledgeRetriever } from '../../lib/services/knowledge-query.js';
@@ -104,6 +105,14 @@ export function platformEnvironment(
     web: {
       key: secrets.deriveKeys(WEB_SESSION_KEY_PURPOSE),
       claim: (claims, streamSid) => claimMeetingCall(deps, claims, streamSid),
+    },
+    live: {
+      controlKey: secrets.deriveKeys(CONTROL_TOKEN_KEY_PURPOSE),
+      listenKey: secrets.deriveKeys(LISTEN_TOKEN_KEY_PURPOSE),
+      async hold(call, streamSid, host) {
+        await recordStreamHost(db, call.workspaceId, call.callId, streamSid, host);
+      },
+      holder: async (call) => (await findCall(db, call.workspaceId, call.callId))?.streamHost,
     },
     chat: {
       claim: (claims) => claimChat(deps, claims),

@@ -36,7 +36,10 @@ export type DataFrame =
 export type Frame = SystemFrame | DataFrame;
 
 /** Why the transport or a component asks the session to end (mapped to a CallEndReason by the session). */
-export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'error' | VendorFailureReason;
+export type EndCause = 'stop' | 'socket_closed' | 'agent_hangup' | 'transferred' | 'max_duration' | 'silence_timeout' | 'ended_by_api' | 'error' | VendorFailureReason;
+
+/** End causes that end the call at the provider too: nobody hung up there, and the socket alone may leave a next verb to run. */
+export const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'ended_by_api', 'error', ...VENDOR_FAILURE_REASONS]);
 
 /** How each end is recorded: a stream that stopped or a socket that closed is the caller hanging up. */
 export const END_REASONS: Readonly<Record<EndCause, CallEndReason>> = {
@@ -46,6 +49,7 @@ export const END_REASONS: Readonly<Record<EndCause, CallEndReason>> = {
   transferred: 'transferred',
   max_duration: 'max_duration',
   silence_timeout: 'silence_timeout',
+  ended_by_api: 'ended_by_api',
   error: 'error',
   // A vendor that failed the call names the reason itself (failure.ts).
   ...(Object.fromEntries(VENDOR_FAILURE_REASONS.map((r) => [r, r])) as Record<VendorFailureReason, VendorFailureReason>),

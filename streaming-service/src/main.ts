@@ -6,6 +6,7 @@ import { vendorProviders } from './providers.js';
 import { startSessionMetrics } from './metrics.js';
 import { createStreamingServer } from './server.js';
 import { warmShippedBeds } from '../../lib/media/ambience-beds.js';
+import { ecsTaskUrl } from './live/task-address.js';
 
 /**
  * The streaming service as its own process (the Fargate container): `/media-stream` and `GET /health` on
@@ -16,7 +17,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.LOG_LEVEL);
   const deps = await buildDeps(config);
+  // Where the other tasks forward this task's calls' control requests and listeners (docs/live-calls.md).
+  const internalUrl =
+    config.STREAMING_INTERNAL_URL ??
+    (config.ECS_CONTAINER_METADATA_URI_V4 ? await ecsTaskUrl(config.ECS_CONTAINER_METADATA_URI_V4, config.STREAMING_PORT).catch(() => undefined) : undefined);
+  if (config.ECS_CONTAINER_METADATA_URI_V4 && !internalUrl) log('warn', 'task address unknown: live control reaches only calls on the task the load balancer picks');
   const server = createStreamingServer({
+    internalUrl,
     environment: async () => platformEnvironment(deps, vendorProviders(config)),
     // Behind the ALB: the client is the address it appends to X-Forwarded-For.
     upgradeLimit: { policy: { name: 'media-stream', ...config.RATE_LIMIT_MEDIA_STREAM }, behindProxy: true },

@@ -8,6 +8,8 @@ import { createBrowserCalls } from './sockets/browser-call.js';
 import { createCallRunner } from './sockets/call-runner.js';
 import { createChats } from './sockets/chat.js';
 import { createTwilioMedia } from './sockets/twilio-media.js';
+import { handleControl, type LiveRouting } from './live/control.js';
+import { createListeners } from './live/listen.js';
 
 /**
  * The streaming service's HTTP face: it routes each upgrade path to its socket kind (sockets/: a Twilio
@@ -47,7 +49,9 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     heartbeatMs: options.heartbeatMs ?? STREAM_HEARTBEAT_MS,
     ended: (event) => events.emit('ended', event),
     track,
+    internalUrl: options.internalUrl,
   });
+  const routing: LiveRouting = { session: calls.session, selfUrl: options.internalUrl, env: context.env };
   const chats = createChats({
     ...context,
     ended: (chatId, error) => events.emit('chat-ended', { chatId, ...(error === undefined ? {} : { error }) }),
@@ -66,6 +70,7 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     [options.path ?? '/media-stream', phone],
     [options.webPath ?? '/web-stream', web],
     [options.chatPath ?? '/web-chat', chats],
+    ['/live/listen', createListeners({ routing, refused: context.refused })],
   ]);
   const gate = upgradeGate(options.upgradeLimit);
   let own: Server | undefined;
@@ -83,6 +88,10 @@ export function createStreamingServer(options: StreamingServerOptions): Streamin
     },
     handleRequest(req, res) {
       const url = new URL(req.url ?? '/', 'http://local');
+      if (url.pathname === '/live/control' && req.method === 'POST') {
+        void handleControl(routing, req, res);
+        return true;
+      }
       if (url.pathname !== '/health' || (req.method ?? 'GET') !== 'GET') return false;
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       res.end(JSON.stringify({ status: draining ? 'draining' : 'ok', activeSessions: calls.sessions.size }));

@@ -61,6 +61,19 @@ export interface StreamingEnvironment {
     /** Claims the call for its first browser socket and reserves its credits, in one write. */
     claim(claims: WebSessionClaims, streamSid: string): Promise<MeetingClaim>;
   };
+  /**
+   * Live call control and listening (docs/live-calls.md); without it `/live/control` and `/live/listen`
+   * refuse every request.
+   */
+  readonly live?: {
+    /** HMAC keys of control tokens and of listen tokens (one per data-key version). */
+    readonly controlKey: readonly Buffer[];
+    readonly listenKey: readonly Buffer[];
+    /** Records this task (its internal address) as the holder of the call's stream. */
+    hold(call: CallKey, streamSid: string, host: string): Promise<void>;
+    /** The internal address of the task holding the call's stream, when one was recorded. */
+    holder(call: CallKey): Promise<string | undefined>;
+  };
   /** Text chats (docs/chat.md); they verify their credentials with `web.key`. Without it `/web-chat` refuses. */
   readonly chat?: {
     /** Claims a chat for its first socket, once: its longest duration, or undefined when it was claimed before, ended or is not a chat. */
@@ -93,6 +106,12 @@ export interface StreamingServerOptions {
   readonly webRejoinGraceMs?: number;
   /** Upgrades per client IP (RATE_LIMIT_MEDIA_STREAM), for every socket kind (admission.ts, upgradeGate). */
   readonly upgradeLimit?: UpgradeLimit;
+  /**
+   * This task's internal address as the other tasks reach it (`http://10.0.1.23:8080`): recorded on each
+   * call it holds, so control requests and listeners reaching another task are forwarded here. Unset when
+   * one process holds every call (`npm start`).
+   */
+  readonly internalUrl?: string;
   /** How often a live stream's heartbeat is written; STREAM_HEARTBEAT_MS (lib/domain/call.ts: the sweep's grace is 3 of them). */
   readonly heartbeatMs?: number;
 }

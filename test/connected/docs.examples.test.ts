@@ -10,6 +10,7 @@ import { buildOpenApiDocument } from '../../lib/http/openapi.js';
 import { OPERATION_EXAMPLES } from '../../lib/http/openapi-examples/index.js';
 import { ROUTES, type OperationId, type RouteSpec } from '../../lib/infra/routes.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { findCall } from '../../lib/store/calls.js';
 import { codeFor, DashboardBrowser, signedUpUser } from '../support/dashboard-api.js';
 
 let t: TestPlatform;
@@ -84,6 +85,11 @@ describe('the documented request examples', () => {
       'updatePhoneNumber',
       'startPhoneCall',
       'startCall',
+      // A live call's commands, once the calls just placed are connected: steered on one, ended on the other.
+      'sayOnCall',
+      'addCallContext',
+      'transferCall',
+      'endCall',
       'createMeetingLink',
       'createChat',
       'createWebhookEndpoint',
@@ -122,6 +128,20 @@ describe('the documented request examples', () => {
       replayWebhookEvents: () => created.createWebhookEndpoint!,
       createKnowledgeDocument: () => created.createKnowledgeBase!,
       queryKnowledgeBase: () => created.createKnowledgeBase!,
+      sayOnCall: () => created.startPhoneCall!,
+      addCallContext: () => created.startPhoneCall!,
+      transferCall: () => created.startPhoneCall!,
+      endCall: () => created.startCall!,
+    };
+    // The example calls' callee stays on the line (a menu nobody answers), so they are live for the commands.
+    const callee = (OPERATION_EXAMPLES.startPhoneCall!.request as { phoneNumber: string }).phoneNumber;
+    t.platform.callSimulator!.setRule(callee, { kind: 'ivr', prompt: 'Please hold.', menu: {} });
+    const connected = async (callId: string) => {
+      for (let i = 0; i < 600; i += 1) {
+        if ((await findCall(t.deps.db, ws.workspaceId, callId))?.streamSid) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`call ${callId} never connected`);
     };
     const doc = buildOpenApiDocument() as any;
     const dashboard = dashboardTryOut();
@@ -140,6 +160,7 @@ describe('the documented request examples', () => {
       const provider = (OPERATION_EXAMPLES[id]?.params as { provider?: string } | undefined)?.provider ?? '';
       const version = (OPERATION_EXAMPLES[id]?.params as { version?: string } | undefined)?.version ?? '';
       const path = route.path.replace('{id}', pathId[id]?.() ?? '').replace('{provider}', provider).replace('{version}', version);
+      if (route.path.startsWith('/api/calls/{id}/')) await connected(pathId[id]!());
       if (id === 'confirmSignUp' || id === 'resetPassword') Object.assign(body as object, { code: await codeFor((body as { email: string }).email) });
       const res = await dashboard.send(id, route, path, body, () => t.api(ws.apiKey, route.method, path, body));
       expect(res.status, `${id}: ${JSON.stringify(res.body)}`).toBe(route.status);
@@ -150,6 +171,7 @@ describe('the documented request examples', () => {
       // schema check above covers it.
       expect(Object.keys(res.body).filter((k) => k !== 'standIns').sort(), `${id} answers the documented fields`).toEqual(Object.keys(answer).sort());
       if (typeof res.body._id === 'string') created[id] = res.body._id;
+      if (typeof res.body.call_id === 'string') created[id] = res.body.call_id;
       delete ids.telephonyAccountSid;
       delete ids.telephonyAuthToken;
     }

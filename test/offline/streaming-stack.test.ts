@@ -70,7 +70,7 @@ describe('Fargate service', () => {
     expect(ofType('AWS::EC2::NatGateway')).toHaveLength(0);
   });
 
-  it('accepts traffic to the tasks only from the load balancer', () => {
+  it('accepts traffic to the tasks only from the load balancer and, for live call forwarding, from one another', () => {
     const [serviceId, service] = only('AWS::ECS::Service');
     const taskSg = refId(asArray(service.Properties!.NetworkConfiguration.AwsvpcConfiguration.SecurityGroups)[0]);
     const [albId, alb] = only('AWS::ElasticLoadBalancingV2::LoadBalancer');
@@ -79,9 +79,12 @@ describe('Fargate service', () => {
     const taskIngress = ofType('AWS::EC2::SecurityGroupIngress').filter(([, r]) => refId(r.Properties!.GroupId) === taskSg);
     expect(taskIngress.length, serviceId).toBeGreaterThan(0);
     for (const [, rule] of taskIngress) {
-      expect(refId(rule.Properties!.SourceSecurityGroupId), albId).toBe(albSg);
+      expect([albSg, taskSg], albId).toContain(refId(rule.Properties!.SourceSecurityGroupId));
       expect(rule.Properties!.FromPort).toBe(STREAMING_SERVICE.containerPort);
+      expect(rule.Properties!.ToPort).toBe(STREAMING_SERVICE.containerPort);
     }
+    // A control request or listener that reached another task is forwarded to the call's (docs/live-calls.md).
+    expect(taskIngress.filter(([, r]) => refId(r.Properties!.SourceSecurityGroupId) === taskSg)).toHaveLength(1);
     const [, taskGroup] = Object.entries(resources).find(([id]) => id === taskSg)!;
     expect(asArray(taskGroup.Properties!.SecurityGroupIngress)).toEqual([]);
   });

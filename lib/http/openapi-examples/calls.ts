@@ -55,7 +55,33 @@ export const CALL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   listHistory: { response: page(historyListItem) },
   getHistory: { params: { id: EXAMPLE_IDS.call }, response: historyView },
   listCalls: { response: page(liveCall) },
-  getCall: { params: { id: EXAMPLE_IDS.call }, response: { ...liveCall, endedAt: null, endReason: null, historyId: null } },
+  getCall: {
+    params: { id: EXAMPLE_IDS.call },
+    response: {
+      ...liveCall,
+      endedAt: null,
+      endReason: null,
+      historyId: null,
+      agentState: 'listening',
+      transcript: [
+        { role: 'agent', text: 'Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?' },
+        { role: 'user', text: 'Yes, I will be there at 10:30.' },
+      ],
+      agent: { id: EXAMPLE_IDS.agent, name: 'Ava' },
+    },
+  },
+  endCall: { params: { id: EXAMPLE_IDS.call }, request: { message: 'A colleague will call you back shortly. Goodbye.' }, response: { id: EXAMPLE_IDS.call, status: 'ending' } },
+  sayOnCall: { params: { id: EXAMPLE_IDS.call }, request: { text: 'One moment, I am checking that for you.', mode: 'queue' }, response: { id: EXAMPLE_IDS.call, status: 'queued' } },
+  addCallContext: { params: { id: EXAMPLE_IDS.call }, request: { message: 'The caller is a returning customer; offer the loyalty discount.' }, response: { id: EXAMPLE_IDS.call, status: 'context_added' } },
+  transferCall: { params: { id: EXAMPLE_IDS.call }, request: { to: '+14155550142', mode: 'warm', summary: 'Ada wants to move her appointment.' }, response: { id: EXAMPLE_IDS.call, status: 'transferring' } },
+  listenToCall: {
+    params: { id: EXAMPLE_IDS.call },
+    response: {
+      url: 'wss://stream.example.com/live/listen?token=vlt1.eyJ3b3Jrc3BhY2VJZCI6IndzXzAxIn0.Qm9vb29vb29vb29vb29vb29vb29vb29vb28',
+      expiresAt: '2025-06-02T14:09:19.000Z',
+      format: { encoding: 'pcm_s16le', sampleRate: 8000, channels: ['caller', 'agent'], headerBytes: 8 },
+    },
+  },
   deleteHistory: { params: { id: EXAMPLE_IDS.call } },
   getHistoryEvents: {
     params: { id: EXAMPLE_IDS.call },

@@ -265,6 +265,9 @@ export class StreamingService extends Construct {
       circuitBreaker: { enable: true, rollback: true },
       healthCheckGracePeriod: Duration.seconds(60),
     });
+    // A live call lives on one task: a control request or a listener the ALB sends to another task is
+    // forwarded to it over the VPC, on the container port (docs/live-calls.md). Only the service's own tasks.
+    this.service.connections.allowInternally(ec2.Port.tcp(s.containerPort), 'Live call control and listeners forwarded to the task holding the call');
 
     this.targetGroup = this.listener.addTargets('Streaming', {
       port: s.containerPort,

@@ -39,6 +39,17 @@ export class Conversation<H extends Utterance = Utterance> {
   /** A function is read at every request: the prompt can follow the call (the caller's language). */
   constructor(private readonly systemPrompt: string | (() => string)) {}
 
+  /**
+   * Messages only the model sees, added while the conversation runs (`POST /api/calls/{id}/context`): each
+   * is a system message at the place it was added, from the next request on; never in the transcript.
+   */
+  private readonly notes: { readonly at: number; readonly text: string }[] = [];
+
+  /** Adds a {@link notes} message after everything said so far. */
+  note(text: string): void {
+    this.notes.push({ at: this.entries.length, text });
+  }
+
   /** Sets {@link opening}: sent as the first user message of every request, never in the transcript. */
   open(instruction: string): void {
     this.opening = instruction;
@@ -83,7 +94,12 @@ export class Conversation<H extends Utterance = Utterance> {
     const system = typeof this.systemPrompt === 'string' ? this.systemPrompt : this.systemPrompt();
     if (system.trim()) out.push({ role: 'system', content: system });
     if (this.opening) out.push({ role: 'user', content: this.opening });
-    for (const entry of this.entries) {
+    let note = 0;
+    const notesUpTo = (at: number) => {
+      for (; note < this.notes.length && this.notes[note]!.at <= at; note += 1) out.push({ role: 'system', content: this.notes[note]!.text });
+    };
+    for (const [i, entry] of this.entries.entries()) {
+      notesUpTo(i);
       if (entry.type === 'user') {
         out.push({ role: 'user', content: entry.text });
         continue;
@@ -102,6 +118,7 @@ export class Conversation<H extends Utterance = Utterance> {
         }
       });
     }
+    notesUpTo(this.entries.length);
     return out;
   }
 

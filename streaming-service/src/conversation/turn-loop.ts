@@ -57,10 +57,12 @@ export interface TurnHost {
   readonly knowledgeUsed: KnowledgeUse[];
   /** Agent turns run so far (the `turn` of a retrieval). */
   agentTurns: number;
+  /** Told as each tool call starts and finishes (`ok`: its result is not an error), for live listeners. */
+  readonly onTool?: (name: string, phase: 'started' | 'finished', ok?: boolean) => void;
 }
 
 /** A conversation's host as it starts: its model chain and tools, no tokens used, no tool run yet. */
-export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages' | 'onToolCall' | 'knowledge'>): TurnHost {
+export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages' | 'onToolCall' | 'onTool' | 'knowledge'>): TurnHost {
   // `tool` mode offers search_knowledge beside the agent's tools (the registry keeps the name free).
   const tools = parts.knowledge?.mode === 'tool' ? { ...parts.tools, specs: [...parts.tools.specs, SEARCH_KNOWLEDGE_SPEC] } : parts.tools;
   return { ...parts, tools, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache(), knowledgeUsed: [], agentTurns: 0 };
@@ -137,6 +139,7 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
       r.toolCalls.map(async (call) => {
         if (host.executedToolCalls.has(call.id)) return;
         host.executedToolCalls.add(call.id);
+        host.onTool?.(call.name, 'started');
         const action = host.tools.byName.get(call.name);
         const startedAt = performance.now();
         let failed = !action;
@@ -170,6 +173,7 @@ async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, rou
         }
         r.results.set(call.id, { name: call.name === END_CALL_TOOL ? END_CALL_TOOL : call.name, content });
         host.onToolCall?.(call.name, failed ? 'error' : 'ok', Math.round(performance.now() - startedAt));
+        host.onTool?.(call.name, 'finished', !/^\{"error"/.test(content));
       }),
     );
   } finally {

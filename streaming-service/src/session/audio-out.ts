@@ -77,12 +77,12 @@ type InFlight = { readonly item: Item; readonly playAtMs: number };
 export function recordedOut(
   recorder: { addAgent(audio: Uint8Array, atMs: number): void; cutAgent(atMs: number): void } | undefined,
   startMs: number,
-  onSent: (handleId: string, sentAt: number) => void,
+  onSent: (handleId: string, sentAt: number, audio: Uint8Array, playAt: number) => void,
 ): AudioOutEvents {
   return {
     onAudioSent: (handleId, audio, sentAt, playAt) => {
       recorder?.addAgent(audio, playAt - startMs);
-      onSent(handleId, sentAt);
+      onSent(handleId, sentAt, audio, playAt);
     },
     onCleared: (atMs) => recorder?.cutAgent(atMs - startMs),
   };

@@ -1,4 +1,3 @@
-import { VENDOR_FAILURE_REASONS } from '../../../lib/domain/call-end.js';
 import { loggerWith, type Logger } from '../../../lib/observability/log.js';
 import { bytesPerMs } from '../../../lib/vendors/shared/audio-format.js';
 import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
@@ -9,7 +8,7 @@ import { LlmChain } from '../conversation/llm-chain.js';
 import { callText, GREETING_INSTRUCTION } from '../conversation/prompt.js';
 import { newTurnHost, type TurnHost } from '../conversation/turn-loop.js';
 import { CallRecorder } from '../end/recording.js';
-import { END_REASONS, FrameQueue, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
+import { END_REASONS, FrameQueue, HANGS_UP, sttEventToFrame, type EndCause, type Frame } from '../frames.js';
 import { buildCallTools } from '../tools/registry.js';
 import type { MediaTransport } from '../transport/port.js';
 import type { CallControl, ShortcutContext } from './action-context.js';
@@ -38,9 +37,9 @@ import { callerSummary, Transfers } from './transfers.js';
 import { TtsLink } from './tts-link.js';
 import { TurnDetector } from './turn-detector.js';
 import { CallTimeline } from './timeline.js';
-
-/** Ends the call at the provider too: nobody hung up there, and the socket alone may leave a next verb to run. */
-const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration', 'silence_timeout', 'error', ...VENDOR_FAILURE_REASONS]);
+import { outcomeOf } from './outcome.js';
+import { LiveControl } from './live-control.js';
+import { CallTap } from '../live/tap.js';
 
 /**
  * One phone call: the orchestrator. It owns the frame loop, the state machine, the current speech handle,
@@ -51,6 +50,9 @@ const HANGS_UP: ReadonlySet<EndCause> = new Set(['agent_hangup', 'max_duration',
  * decisions is the order of events.
  */
 export class CallSession {
+  /** Who listens in, and what the API may do while the call runs (docs/live-calls.md). */
+  readonly tap = new CallTap();
+  readonly live: LiveControl;
   private readonly notices: Notices;
   readonly state = new CallStateMachine((change) => this.notices.state(change.to));
   readonly frames = new FrameQueue<Frame>();
@@ -96,13 +98,13 @@ export class CallSession {
   constructor(
     readonly setup: CallSetup,
     readonly services: SessionServices,
-    private readonly transport: MediaTransport,
+    readonly transport: MediaTransport,
     options: Partial<SessionOptions> = {},
   ) {
     const { agent } = setup;
     const language = (this.language = new CallLanguage(agent.language ?? options.language ?? DEFAULT_SESSION_OPTIONS.language));
     const o = (this.options = language.withLines({ ...DEFAULT_SESSION_OPTIONS, ...options }, options));
-    this.notices = new Notices(transport, () => this.endCause !== undefined);
+    this.notices = new Notices({ notify: (n) => void (transport.notify(n), this.tap.event(n)) }, () => this.endCause !== undefined);
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
     this.timeline = new CallTimeline(this.startMs, services.knownSecrets);
     const prompt = callText(setup, agent.system_prompt);
@@ -115,11 +117,13 @@ export class CallSession {
       options: o,
       messages: () => this.conversation.messages(),
       onToolCall: (name, status, durationMs) => this.timeline.note({ type: 'tool_call', name, status, durationMs }),
+      onTool: (name, phase, ok) => this.tap.event({ type: 'tool_call', name, phase, ...(ok === undefined ? {} : { ok }) }),
       knowledge: services.knowledge,
     });
     this.recorder = new CallRecorder(Math.ceil(o.maxDurationMs / 1000), transport.format);
     // Audio is kept for the recording only when the agent records: half an hour of two tracks is ~60 MB.
-    this.out = new AudioOut(transport, recordedOut(agent.recording_enabled ? this.recorder : undefined, this.startMs, (handleId, sentAt) => {
+    this.out = new AudioOut(transport, recordedOut(agent.recording_enabled ? this.recorder : undefined, this.startMs, (handleId, sentAt, audio, playAt) => {
+      if (this.tap.size > 0) this.tap.agent(decodeToPcm(audio, transport.format), playAt - this.startMs);
       if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
     }));
     startBed(this.out, services.ambience, transport.format, this.startMs, this.log);
@@ -170,6 +174,7 @@ export class CallSession {
         return o.goodbyePhrase;
       },
     };
+    this.live = new LiveControl({ ...control, conversation: this.conversation, agent, tap: this.tap, hasPhoneLine: this.actions.hasPhoneLine, transfer: this.actions.transfer });
     const shortcuts: ShortcutContext = { ...this.actions, ...control };
     this.keypad = new Keypad(agent.dtmf_shortcuts ?? {}, {
       shortcut: (_key, shortcut) => void runShortcut(shortcuts, shortcut, o),
@@ -230,6 +235,7 @@ export class CallSession {
     this.floor.onUtteranceGone();
     for (const name of this.out.clear(handle.id)) handle.onMarkEcho(name);
     this.interruptions.push({ handleId: handle.id, atMs, clearedAtMs: performance.now() });
+    this.tap.event({ type: 'interruption', atMs: Math.max(0, atMs - this.startMs) });
     this.current = undefined;
     if (this.state.canGo('listening')) this.state.go('listening');
   }
@@ -251,6 +257,7 @@ export class CallSession {
         // Decoded once: the recording, the level and the voice-activity detector all read the samples.
         const pcm = decodeToPcm(frame.audio, this.transport.format);
         if (this.setup.agent.recording_enabled) this.recorder.addCaller(pcm, frame.timestampMs);
+        this.tap.caller(pcm, frame.timestampMs);
         if (rms(pcm) >= this.options.voiceRms) {
           this.lastVoicedAtMs = frame.atMs;
           this.quiet.heard(frame.atMs);
@@ -372,9 +379,7 @@ export class CallSession {
   private async finish(cause: EndCause): Promise<void> {
     this.limit?.cancel();
     this.held.cancel();
-    this.keypad.close();
-    this.quiet.close();
-    this.floor.close();
+    for (const part of [this.keypad, this.quiet, this.floor]) part.close();
     if (!this.state.isEnding) this.state.go('ending');
     const handle = this.current;
     // Cut where the caller stopped hearing it (a hang-up mid-sentence): history keeps those words, marked.
@@ -387,12 +392,6 @@ export class CallSession {
     this.transport.close(1000, cause);
     this.frames.close();
     await Promise.allSettled([this.stt.close(), this.tts.close()]);
-    const { conversation, recorder, latencies } = this;
-    const transfer = this.transfers.last;
-    const reason = END_REASONS[cause];
-    const events = this.timeline.finish({ latencies, interruptions: this.interruptions, transfer, reason });
-    const failure = this.failures.failure?.reason === reason ? { failure: this.failures.failure } : {};
-    const ended = { setup: this.setup, reason, endedAt: Date.now(), transcript: conversation.transcript(), conversation, recorder, latencies, events, ...failure };
-    this.resolveEnded({ ...ended, llmUsage: this.turnHost.llmUsage, knowledge: this.turnHost.knowledgeUsed, ...(transfer ? { transfer } : {}) });
+    this.resolveEnded(outcomeOf(this, END_REASONS[cause], this.transfers.last, this.failures.failure));
   }
 }

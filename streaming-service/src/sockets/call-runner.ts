@@ -17,6 +17,8 @@ export interface CallRunnerOptions {
   ended(event: CallEnded): void;
   /** Holds the process's shutdown until the call's record is written. */
   track(done: Promise<unknown>): void;
+  /** This task's internal address, recorded on each call it holds (docs/live-calls.md). */
+  readonly internalUrl?: string;
 }
 
 /** Runs an admitted call on its transport; `maxSeconds` is what the claim granted. */
@@ -33,10 +35,13 @@ export interface CallRunner {
   readonly run: RunCall;
   /** Calls running in this process. */
   readonly sessions: ReadonlySet<CallSession>;
+  /** A call running in this process, by call id. */
+  session(callId: string): CallSession | undefined;
 }
 
 export function createCallRunner(options: CallRunnerOptions): CallRunner {
   const sessions = new Set<CallSession>();
+  const byCall = new Map<string, CallSession>();
 
   /**
    * Beats every `heartbeatMs` while the session runs. A failed write is logged and the call goes on (the
@@ -69,14 +74,20 @@ export function createCallRunner(options: CallRunnerOptions): CallRunner {
     const maxDurationMs = Math.min(options.session?.maxDurationMs ?? Number.POSITIVE_INFINITY, maxDurationSeconds * 1000);
     const s = new CallSession(setup, services, transport, { ...options.session, maxDurationMs });
     sessions.add(s);
+    byCall.set(setup.callId, s);
     s.start();
+    const { internalUrl } = options;
+    // Where the API's control requests and listeners are forwarded when they reach another task.
+    if (internalUrl && e.live) e.live.hold(call, setup.streamSid, internalUrl).catch((error: unknown) => log('warn', 'call holder not recorded', { callId: call.callId, ...describeError(error) }));
     const stopHeartbeat = startHeartbeat(e, call, setup.streamSid, s);
     const done = s.ended.then(async (outcome) => {
       stopHeartbeat();
+      s.tap.end(outcome.reason);
       // A last beat at the end: the history write below gets the sweep's whole grace to finish, and if it
       // fails the sweep bills exactly to here. Landing after the settlement, it changes nothing.
       e.heartbeat(call, setup.streamSid).catch(() => undefined);
       sessions.delete(s);
+      byCall.delete(setup.callId);
       try {
         const record = await e.finalize(outcome, services);
         options.ended({ callId: setup.callId, outcome, record });
@@ -89,5 +100,5 @@ export function createCallRunner(options: CallRunnerOptions): CallRunner {
     return s;
   };
 
-  return { run, sessions };
+  return { run, sessions, session: (callId) => byCall.get(callId) };
 }

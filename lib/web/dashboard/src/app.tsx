@@ -19,6 +19,7 @@ import { WebhooksPage } from './pages/webhooks.js';
 import { WebhookPage } from './pages/webhook.js';
 import { DoNotCallPage } from './pages/dnc.js';
 import { KnowledgeBasePage, KnowledgeBasesPage } from './pages/knowledge.js';
+import { LiveCallPage, LivePage } from './pages/live.js';
 
 /** Pages anyone may open; every other path needs a session and sends a visitor to sign in first. */
 function PublicRoutes() {
@@ -51,6 +52,8 @@ function SignedInRoutes() {
         <Route path="calls/new" element={<PlaceCallPage />} />
         <Route path="campaigns" element={<CampaignsPage />} />
         <Route path="campaigns/:id" element={<CampaignPage />} />
+        <Route path="live" element={<LivePage />} />
+        <Route path="live/:id" element={<LiveCallPage />} />
         <Route path="history" element={<HistoryPage />} />
         <Route path="history/:id" element={<CallPage />} />
         <Route path="credits" element={<CreditsPage />} />

@@ -46,6 +46,7 @@ const END_REASONS = {
   max_duration: 'The call reached its time limit.',
   silence_timeout: 'The call ended after a long silence.',
   voicemail: 'The call ended.',
+  ended_by_api: 'The call was ended.',
   error: 'The call ended because of a problem on our side.',
   connection_lost: 'The connection was lost and could not be restored. Check your network; the link cannot be used again.',
 };

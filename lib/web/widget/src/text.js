@@ -61,6 +61,7 @@ export const END_REASONS = {
   agent_hangup: 'The agent ended the call.',
   max_duration: 'The call reached its time limit.',
   silence_timeout: 'The call ended after a long silence.',
+  ended_by_api: 'The call was ended.',
   error: 'The call ended because of a problem on our side.',
   connection_lost: 'The connection was lost. Start a new call to talk again.',
 };

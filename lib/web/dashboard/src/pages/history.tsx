@@ -38,9 +38,10 @@ const END_REASONS: Record<HistoryRecord['callEndReason'], string> = {
   llm_rate_limited: 'Failed: model vendor rate limit',
   llm_unavailable: 'Failed: model vendor unavailable',
   telephony_failed: 'Failed: telephony provider',
+  ended_by_api: 'Ended through the API',
   error: 'Error',
 };
-const endReason = (r: HistoryRecord['callEndReason']) => END_REASONS[r] ?? r;
+export const endReason = (r: HistoryRecord['callEndReason']) => END_REASONS[r] ?? r;
 const TYPES = [['voice', 'Voice'], ['video', 'Video'], ['chat', 'Chat']] as const satisfies readonly (readonly [HistoryRecord['agentType'], string])[];
 const OUTCOMES = [['true', 'Successful'], ['false', 'Not successful']] as const satisfies readonly (readonly ['true' | 'false', string])[];
 
