@@ -43,6 +43,9 @@ describe('the dashboard in Chromium: Live', { timeout: 240_000 }, () => {
     const status = page.getByTestId('listen-status');
     await status.getByText(/^Listening/).waitFor();
     // Both sides arrive: the callee's words on the caller channel, the agent's answer on the agent channel.
+    // The callee has answered and the agent replied: the line is said into a quiet call, not over the callee.
+    await page.getByTestId('live-transcript').getByText(/How can I help with that\?/).waitFor({ timeout: 60_000 });
+    await page.getByText('Listening', { exact: true }).first().waitFor();
     await fill(page, 'Line for the agent to say', 'A supervisor is on the line.');
     await page.getByLabel('When').selectOption('interrupt');
     await page.getByRole('button', { name: 'Say', exact: true }).click();
