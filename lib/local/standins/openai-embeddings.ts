@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+// A word's forms share their features ("parking", "park"), as a model's would: the keyword index's stemmer.
+import { stem } from '../../domain/knowledge/search-index.js';
 
 /**
  * OpenAI's embeddings API (`POST /v1/embeddings`) as the stand-in serves it, beside its chat completions
@@ -32,27 +34,12 @@ function bucket(feature: string, dims: number): { index: number; sign: number } 
   return { index: h.readUInt32LE(0) % dims, sign: h[4]! & 1 ? 1 : -1 };
 }
 
-/** English suffixes stripped, so a word's forms share their features ("parking", "park"), as a model's would. */
-function stemOf(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
-  let w = word;
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (/(s|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  const m = /^(.{3,}?)(ing|ed)$/.exec(w);
-  if (m && /[aeiouy]/.test(m[1]!)) {
-    w = m[1]!;
-    if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
-  }
-  return w;
-}
-
 /** The stand-in's vector of a text. */
 export function standinEmbedding(text: string, dims: number): Float32Array {
   const v = new Float32Array(dims);
   const words = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   for (const w of words) {
-    const stem = stemOf(w);
+    const stem = stem(w);
     const f = bucket(`w:${stem}`, dims);
     v[f.index]! += f.sign;
     const padded = `^${stem}$`;
