@@ -39,10 +39,10 @@ export function standinEmbedding(text: string, dims: number): Float32Array {
   const v = new Float32Array(dims);
   const words = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   for (const w of words) {
-    const stem = stem(w);
-    const f = bucket(`w:${stem}`, dims);
+    const root = stem(w);
+    const f = bucket(`w:${root}`, dims);
     v[f.index]! += f.sign;
-    const padded = `^${stem}$`;
+    const padded = `^${root}$`;
     for (let i = 0; i + 3 <= padded.length; i += 1) {
       const g = bucket(`g:${padded.slice(i, i + 3)}`, dims);
       v[g.index]! += 0.5 * g.sign;
