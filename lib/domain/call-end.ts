@@ -1,6 +1,20 @@
 export const AGENT_TYPES = ['voice', 'chat', 'video'] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
 
+/** The end reasons that name a failed vendor: each comes with a `callError` on the record. */
+export const VENDOR_FAILURE_REASONS = [
+  'tts_voice_not_found',
+  'tts_auth_failed',
+  'tts_unavailable',
+  'stt_auth_failed',
+  'stt_unavailable',
+  'llm_auth_failed',
+  'llm_rate_limited',
+  'llm_unavailable',
+  'telephony_failed',
+] as const;
+export type VendorFailureReason = (typeof VENDOR_FAILURE_REASONS)[number];
+
 /**
  * Why a call ended. The full set is ours to define (API_SPEC.md leaves it open); docs/api.md explains each.
  */
@@ -20,15 +34,7 @@ export const CALL_END_REASONS = [
   'do_not_call',
   // A vendor failed the call after its retries and every fallback (docs/api.md, "Why a call failed"); the
   // record's `callError` says which vendor and what it answered.
-  'tts_voice_not_found',
-  'tts_auth_failed',
-  'tts_unavailable',
-  'stt_auth_failed',
-  'stt_unavailable',
-  'llm_auth_failed',
-  'llm_rate_limited',
-  'llm_unavailable',
-  'telephony_failed',
+  ...VENDOR_FAILURE_REASONS,
   /** The API ended the call (`POST /api/calls/{id}/end`). */
   'ended_by_api',
   /** Something in the platform itself failed (no vendor to blame). */
@@ -36,19 +42,6 @@ export const CALL_END_REASONS = [
 ] as const;
 export type CallEndReason = (typeof CALL_END_REASONS)[number];
 
-/** The end reasons that name a failed vendor: each comes with a `callError` on the record. */
-export const VENDOR_FAILURE_REASONS = [
-  'tts_voice_not_found',
-  'tts_auth_failed',
-  'tts_unavailable',
-  'stt_auth_failed',
-  'stt_unavailable',
-  'llm_auth_failed',
-  'llm_rate_limited',
-  'llm_unavailable',
-  'telephony_failed',
-] as const satisfies readonly CallEndReason[];
-export type VendorFailureReason = (typeof VENDOR_FAILURE_REASONS)[number];
 
 /** What kind of failure a vendor error was (lib/vendors/shared/errors.ts decides it from the vendor's answer). */
 export type FailureKind = 'auth' | 'rate_limited' | 'not_found' | 'unavailable';
