@@ -2,12 +2,14 @@
  * Invariant: sound pauses the agent and real speech stops it. Through the Twilio-speaking simulated caller,
  * the real STT adapter and its stand-in, and the service's local VAD on the caller's audio:
  * - longer sound without words pauses the agent (`clear`), then it resumes where the caller stopped
- *   hearing it: the whole greeting is heard once, no words repeated, and nothing is answered;
+ *   hearing it: the whole greeting is heard once, no words repeated, and nothing is answered; a sound that
+ *   goes on with no words resumes it while it lasts (the pause is bounded);
  * - real speech ("Stop, please...") interrupts an agent that allows its greeting to be cut
  *   (`first_message_interruptible`); history keeps the words of the greeting the caller heard, marked as
  *   cut, then the caller's turn and the answer;
  * - a lone stop word ("Wait!") stops it too, though one word is under the minimum words;
- * - by default the greeting is kept whole: the same speech over it cuts nothing, and is answered after it.
+ * - by default the greeting is kept whole: the same speech over it cuts nothing, and is answered after it;
+ * - a single word over the agent that does not stop it is not thrown away: it is answered once it has played.
  * What does not interrupt is in voice-interruptions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -51,6 +53,26 @@ describe('interruptions', () => {
     const events = ((await file.vp.api('GET', `/api/history/${String(record._id)}/events`, undefined)).body as { data: { type: string }[] }).data;
     expect(events.filter((e) => e.type === 'interruption')).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'ended' });
+  }, 60_000);
+
+  it('resumes while a sound with no words goes on (a television, a beeping device), not only after it', async () => {
+    file.hear(['']);
+    const agent = await file.vp.agent({ first_message: LONG_GREETING, first_message_interruptible: true });
+    const caller = await file.vp.call(agent);
+    await caller.waitFor((m) => m.event === 'media');
+    await caller.pause(400);
+    const noiseAt = caller.received.length;
+    let noiseOver = false;
+    // Five seconds of sound: well past the false-interruption timeout (1.5 s) measured from the pause.
+    const noise = caller.play(tone(5_000)).then(() => (noiseOver = true));
+    const clear = await caller.waitForNext((m) => m.event === 'clear', 20_000, noiseAt);
+    await caller.waitForNext((m) => m.event === 'media', 20_000, caller.received.indexOf(clear) + 1);
+    expect(noiseOver).toBe(false);
+    await noise;
+    await file.greetingPlayed(caller);
+    await caller.whenIdle();
+    const record = await file.hangUpAndRead(caller);
+    expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${LONG_GREETING}`]);
   }, 60_000);
 
   it('stops for real speech and keeps the words of the greeting the caller heard', async () => {
@@ -114,5 +136,22 @@ describe('interruptions', () => {
     expect(caller.received.filter((m) => m.event === 'clear')).toHaveLength(0);
     const record = await file.hangUpAndRead(caller);
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${LONG_GREETING}`, `user: ${STOP}`, `agent: ${ANSWER}`]);
+  }, 60_000);
+
+  it('keeps a word said over the agent that does not stop it, and answers it once the agent has finished', async () => {
+    file.hear(['Tuesday.']);
+    const before = file.turnRequests().length;
+    const agent = await file.vp.agent({ first_message: LONG_GREETING, first_message_interruptible: true });
+    const caller = await file.vp.call(agent);
+    await caller.waitFor((m) => m.event === 'media');
+    await caller.pause(1_500);
+    await caller.play(await speech('Tuesday.'));
+    await waitUntil(() => (file.turnRequests().length > before ? true : undefined));
+    const echoed = caller.echoed.length;
+    await waitUntil(() => (caller.echoed.length > echoed ? true : undefined));
+    await caller.whenIdle();
+    // One real word is under the minimum: the greeting goes on whole, and the word is answered after it.
+    const record = await file.hangUpAndRead(caller);
+    expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${LONG_GREETING}`, 'user: Tuesday.', `agent: ${ANSWER}`]);
   }, 60_000);
 });

@@ -20,6 +20,7 @@ function floor(vadModule: ReturnType<typeof loadFvad>, settings = { ...DEFAULT_I
   const agent = { now: SPEAKING };
   const asked: string[] = [];
   const interruptedAt: number[] = [];
+  const kept: string[] = [];
   const f = new CallerFloor(settings, 8_000, {
     activity: () => agent.now,
     pause: () => asked.push('pause'),
@@ -28,8 +29,9 @@ function floor(vadModule: ReturnType<typeof loadFvad>, settings = { ...DEFAULT_I
       asked.push('interrupt');
       interruptedAt.push(atMs);
     },
+    keep: (text) => kept.push(text),
   }, vadModule);
-  return { f, agent, asked, interruptedAt };
+  return { f, agent, asked, interruptedAt, kept };
 }
 
 /** A caller saying a few words (no transcript yet) and then a second of silence, as 20 ms frames from `atMs` 100. */
@@ -65,12 +67,17 @@ describe('without a VAD', () => {
     f.close();
   });
 
-  it('answers a turn unless it was feedback over the agent', async () => {
-    const { f, agent } = floor(Promise.reject(new Error('wasm missing')));
+  it('answers a turn unless it was feedback over the agent, and keeps the feedback that has a real word', async () => {
+    const { f, agent, kept } = floor(Promise.reject(new Error('wasm missing')));
     await Promise.resolve();
     expect(f.onTurnEnd('yeah', 30)).toBe(false);
+    // One real word over the agent: not answered now, but not thrown away.
+    expect(f.onTurnEnd('Tuesday.', 35)).toBe(false);
+    expect(f.onTurnEnd('Uh-huh, okay.', 36)).toBe(false);
+    expect(kept).toEqual(['Tuesday.']);
     agent.now = IDLE;
     expect(f.onTurnEnd('yes', 40)).toBe(true);
+    expect(kept).toEqual(['Tuesday.']);
     f.close();
   });
 });

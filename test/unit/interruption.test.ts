@@ -1,8 +1,9 @@
 /**
  * Invariant: caller sound over the agent interrupts it only when it is real speech (the minimum duration
  * by the local VAD and the minimum words by the recognizer, backchannels not counted); sound without
- * enough words pauses the agent and resumes it after the false-interruption timeout; a backchannel turn
- * over the agent is not answered; a short answer while the agent is silent is. The WebRTC VAD loads from
+ * enough words pauses the agent and resumes it after the false-interruption timeout (even while a wordless
+ * sound goes on); a backchannel turn over the agent is not answered; a short answer while the agent is
+ * silent is. The WebRTC VAD loads from
  * the installed package (no network) and finds speech in speech, none in silence or in speech 30 dB down
  * (line echo of the agent), whatever the chunking.
  */
@@ -81,19 +82,44 @@ describe('interruption policy', () => {
   it('pauses on long sound without words, then resumes after the false-interruption timeout', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
     const actions = speak(p, 900, SPEAKING, false);
-    expect(actions).toEqual(['pause']);
+    expect(actions).toEqual(['pause', 'arm_timer']);
     const end = p.onSpeechEnd(900, SPEAKING);
     expect(end).toEqual([{ type: 'arm_timer', ms: DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs }]);
     expect(types(p.onTimeout())).toEqual(['cancel_timer', 'resume']);
     expect(p.isPaused).toBe(false);
   });
 
-  it('waits for speech that starts again after a pause before resuming', () => {
+  it('speech that starts again after a pause starts the wait over, and its words still interrupt', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
     speak(p, 600);
-    expect(types(p.onSpeechStart(SPEAKING))).toEqual(['cancel_timer']);
-    expect(p.onTimeout()).toEqual([]);
-    expect(types(p.onSpeechEnd(200, SPEAKING))).toEqual(['arm_timer']);
+    expect(p.onSpeechStart(SPEAKING)).toEqual([{ type: 'arm_timer', ms: DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs }]);
+    expect(types(p.onTranscript('I wanted', SPEAKING))).toEqual(['cancel_timer', 'interrupt']);
+    // With one word so far, the timer waits for the turn's end while the caller is still talking.
+    const q = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    speak(q, 600);
+    q.onSpeechStart(SPEAKING);
+    expect(types(q.onTranscript('Well', SPEAKING))).toEqual([]);
+    expect(q.onTimeout()).toEqual([]);
+    expect(q.isPaused).toBe(true);
+    expect(types(q.onSpeechEnd(200, SPEAKING))).toEqual(['arm_timer']);
+  });
+
+  it('sound that never ends and has no word (a television, a beeping device) pauses once, then resumes', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(speak(p, 900, SPEAKING, false)).toEqual(['pause', 'arm_timer']);
+    // The timer fires with the VAD still hearing sound and the recognizer no word: noise, the agent goes on.
+    expect(types(p.onTimeout())).toEqual(['cancel_timer', 'resume']);
+    expect(p.isPaused).toBe(false);
+    // The same sound goes on: no pause again, however long it lasts.
+    for (let t = 920; t <= 5_000; t += 20) expect(p.onSpeechProgress(t, SPEAKING)).toEqual([]);
+    // Words over it still interrupt.
+    expect(types(p.onTranscript('Excuse me', SPEAKING))).toEqual(['interrupt']);
+    // Once that sound ends, the next one may pause the agent again.
+    const q = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    speak(q, 900, SPEAKING, false);
+    q.onTimeout();
+    q.onSpeechEnd(3_000, SPEAKING);
+    expect(speak(q, 600, SPEAKING, false)).toEqual(['pause', 'arm_timer']);
   });
 
   it('interrupts once the speech is long enough and has two real words', () => {
@@ -109,7 +135,7 @@ describe('interruption policy', () => {
 
   it('turns a pause into an interruption when the words arrive', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
-    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause']);
+    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause', 'arm_timer']);
     expect(types(p.onTranscript('Actually wait', SPEAKING))).toEqual(['cancel_timer', 'interrupt']);
   });
 
@@ -117,7 +143,7 @@ describe('interruption policy', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
     expect(p.realWords('Yeah, okay, right.')).toBe(0);
     expect(p.realWords('Yeah, but the price?')).toBe(3);
-    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause']);
+    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause', 'arm_timer']);
     expect(types(p.onTranscript('Yeah okay right', SPEAKING))).toEqual([]);
     const turn = p.onTurnEnd('Yeah, okay, right.', SPEAKING);
     expect(turn.answer).toBe(false);
@@ -221,7 +247,7 @@ describe('interruption policy, edge by edge', () => {
 
   it('an answered turn ends a pause (cancelling its timer); an interruption ends it too', () => {
     const p = fresh();
-    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause']);
+    expect(speak(p, 700, SPEAKING, false)).toEqual(['pause', 'arm_timer']);
     expect(p.onTurnEnd('I need help now', SPEAKING)).toEqual({ answer: true, actions: [{ type: 'cancel_timer' }] });
     expect(p.isPaused).toBe(false);
     const q = fresh();

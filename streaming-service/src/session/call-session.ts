@@ -44,10 +44,9 @@ import { CallTap } from '../live/tap.js';
 /**
  * One phone call: the orchestrator. It owns the frame loop, the state machine, the current speech handle,
  * interruption, the caller's turn and the end. Everything else gets a narrow context (action-context.ts): a
- * reply or a keypad shortcut its `ActionContext`; fixed lines (lines.ts), transfers (transfers.ts), the
- * silence clock (silence.ts) and the failure policy (failure.ts) the call's `CallControl`; the voice
- * (tts-link.ts) and the ears (stt-link.ts) only their vendors and the call's logger. All inputs arrive as frames on one queue (system frames first), so the order of
- * decisions is the order of events.
+ * reply or a keypad shortcut its `ActionContext`; fixed lines, transfers, the silence clock and the failure
+ * policy the call's `CallControl`; the voice and the ears only their vendors and the call's logger. All inputs
+ * arrive as frames on one queue (system frames first), so the order of decisions is the order of events.
  */
 export class CallSession {
   /** Who listens in, and what the API may do while the call runs (docs/live-calls.md). */
@@ -138,6 +137,7 @@ export class CallSession {
       },
       pause: () => this.out.pause(),
       resume: () => this.out.resume(),
+      keep: (text, atMs) => this.greeting.hold(text, atMs),
       interrupt: (atMs) => this.interrupt(atMs),
       log: this.log,
     });
@@ -303,6 +303,8 @@ export class CallSession {
     if (this.state.isEnding || this.state.state === 'transferring' || this.failures.isFailing) return;
     // Words over a greeting the caller may not cut are answered once it has played.
     if (this.greeting.protects(this.current)) return this.greeting.hold(text, atMs);
+    const kept = this.greeting.release();
+    if (kept) text = `${kept.text} ${text}`;
     if (this.current) this.interrupt(atMs);
     this.quiet.onCallerSpoke();
     this.conversation.addUser(text, this.language.multi ? this.language.current : undefined);
@@ -366,7 +368,7 @@ export class CallSession {
     this.current = undefined;
     this.floor.onUtteranceGone();
     if (this.state.canGo('listening')) this.state.go('listening');
-    const held = handle.purpose === 'greeting' ? this.greeting.release() : undefined;
+    const held = this.greeting.release();
     if (held) this.onUserTurn(held.text, held.atMs);
   }
 

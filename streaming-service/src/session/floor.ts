@@ -9,6 +9,8 @@ export interface FloorHooks {
   resume(): void;
   /** Abort the current utterance; `atMs` is when the caller's interrupting speech was confirmed. */
   interrupt(atMs: number): void;
+  /** Words said over the agent that did not take the floor: kept, to be answered once it has finished. */
+  keep(text: string, atMs: number): void;
   /** The call's logger (its id and workspace on every line). */
   readonly log?: Logger;
 }
@@ -70,10 +72,15 @@ export class CallerFloor {
     this.apply(this.policy.onTranscript(turnText, this.hooks.activity()), atMs);
   }
 
-  /** The recognizer closed a turn; false when it was feedback over the agent and must not be answered. */
+  /**
+   * The recognizer closed a turn; false when it was feedback over the agent and is not answered now. A
+   * caller's words are never thrown away: feedback with a real word in it ("Tuesday", a group of digits) is
+   * kept ({@link FloorHooks.keep}); only backchannels are dropped.
+   */
   onTurnEnd(text: string, atMs: number): boolean {
     const { answer, actions } = this.policy.onTurnEnd(text, this.hooks.activity());
     this.apply(actions, atMs);
+    if (!answer && this.policy.realWords(text) > 0) this.hooks.keep(text, atMs);
     return answer;
   }
 

@@ -38,7 +38,10 @@ export class Greeting {
     return !this.interruptible && handle?.purpose === 'greeting' && !handle.interrupted && !handle.settled;
   }
 
-  /** Holds a caller turn until the greeting has played. */
+  /**
+   * Holds a caller turn until the utterance it came over has played: the greeting, or any utterance the
+   * words did not interrupt (floor.ts); the session answers it then, or leads the caller's next turn with it.
+   */
   hold(text: string, atMs: number): void {
     this.held = this.held ? { text: `${this.held.text} ${text}`, atMs } : { text, atMs };
   }

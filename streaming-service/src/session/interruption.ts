@@ -17,6 +17,11 @@ import { PHRASES } from '../call/phrases.js';
  * - A pause whose speech ends without enough words (a cough, a door, "mm-hmm") is a **false
  *   interruption**: `falseInterruptionTimeoutMs` after the speech ended the agent **resumes** where the
  *   caller stopped hearing it. A turn the recognizer closes with only backchannels resumes at once.
+ * - Sound that goes on with no word at all (a television, wind, a beeping device: the VAD hears "speech"
+ *   that never ends) resumes the agent `falseInterruptionTimeoutMs` after the pause or the sound's latest
+ *   onset, and pauses it no more until that sound ends: a caller who talks is heard by the recognizer
+ *   within that time, and words still interrupt. Without this the agent would stay paused, mute, for as
+ *   long as the noise lasts.
  * - A caller turn that overlapped the agent and has fewer than `minWords` real words is **not answered**:
  *   it was feedback, not a request.
  * - Except a turn that starts with a **stop word** ("stop", "wait", "hold on"): it interrupts as soon as the
@@ -27,7 +32,10 @@ export interface InterruptionSettings {
   readonly minDurationMs: number;
   /** Words, backchannels excluded, the recognizer must hear before the agent's utterance is interrupted. */
   readonly minWords: number;
-  /** Silence after a pause's speech with no words, before the agent resumes. */
+  /**
+   * Silence after a pause's speech with no words, before the agent resumes; also how long a pause lasts
+   * while sound goes on with no word at all.
+   */
   readonly falseInterruptionTimeoutMs: number;
   /** Pause-and-resume on; when off, enough speech and words interrupt outright and nothing resumes. */
   readonly resumeFalseInterruption: boolean;
@@ -113,6 +121,8 @@ export class InterruptionPolicy {
   private tookFloor = false;
   /** The caller's current turn starts with a stop word. */
   private stop = false;
+  /** The VAD's current speech resumed the agent without a word: it is noise, and pauses nothing more. */
+  private wordlessSound = false;
 
   constructor(
     readonly settings: InterruptionSettings,
@@ -139,8 +149,8 @@ export class InterruptionPolicy {
   onSpeechStart(agent: AgentActivity): InterruptionAction[] {
     this.inSpeech = true;
     if (agent.audible) this.overlapped = true;
-    // Talking again after a pause: the timer waits for this speech to end too.
-    return this.paused ? [{ type: 'cancel_timer' }] : [];
+    // Talking again after a pause: the wait starts over from this onset (and again when it ends).
+    return this.paused ? [this.armTimer()] : [];
   }
 
   /** Caller speech goes on; `speechMs` is the VAD's length of the current speech so far. */
@@ -152,9 +162,10 @@ export class InterruptionPolicy {
   /** The VAD's hangover ran out: the caller stopped. */
   onSpeechEnd(speechMs: number, agent: AgentActivity): InterruptionAction[] {
     this.inSpeech = false;
+    this.wordlessSound = false;
     this.speechMs = Math.max(this.speechMs, speechMs);
     const out = this.decide(agent);
-    if (this.paused) out.push({ type: 'arm_timer', ms: this.settings.falseInterruptionTimeoutMs });
+    if (this.paused) out.push(this.armTimer());
     return out;
   }
 
@@ -185,10 +196,15 @@ export class InterruptionPolicy {
     return { answer: !feedback, actions };
   }
 
-  /** The false-interruption timer fired. */
+  /**
+   * The false-interruption timer fired: the speech ended that long ago, or it goes on with no word since
+   * the pause or its onset (noise). Speech with a word or two goes on to its turn end, which decides.
+   */
   onTimeout(): InterruptionAction[] {
-    if (!this.paused || this.inSpeech) return [];
+    if (!this.paused || (this.inSpeech && this.words > 0)) return [];
+    const noise = this.inSpeech;
     this.resetTurn();
+    this.wordlessSound = noise;
     return this.resume();
   }
 
@@ -209,10 +225,11 @@ export class InterruptionPolicy {
     const longEnough = !this.vadAvailable || vadMissed || this.speechMs >= minDurationMs;
     if (!longEnough) return [];
     if (this.words >= minWords) return this.takeFloor();
-    if (!this.paused && this.inSpeech && agent.audible) {
+    if (!this.paused && this.inSpeech && agent.audible && !this.wordlessSound) {
       if (!resumeFalseInterruption) return [];
       this.paused = true;
-      return [{ type: 'pause' }];
+      // Bounded: sound with no word resumes the agent even while it lasts (see onTimeout).
+      return [{ type: 'pause' }, this.armTimer()];
     }
     return [];
   }
@@ -222,6 +239,10 @@ export class InterruptionPolicy {
     this.paused = false;
     this.tookFloor = true;
     return wasPaused ? [{ type: 'cancel_timer' }, { type: 'interrupt' }] : [{ type: 'interrupt' }];
+  }
+
+  private armTimer(): InterruptionAction {
+    return { type: 'arm_timer', ms: this.settings.falseInterruptionTimeoutMs };
   }
 
   private resume(): InterruptionAction[] {

@@ -56,6 +56,18 @@ const MICROPHONE = () => {
     stream.addTrack(graph.dest.stream.getAudioTracks()[0]!);
     return stream;
   };
+  // Every control message the page receives, for a failure's report.
+  const controls: string[] = [];
+  (window as unknown as { __controls: string[] }).__controls = controls;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args);
+      this.addEventListener('message', (m) => {
+        if (typeof m.data === 'string') controls.push(`${Math.round(performance.now())} ${m.data.slice(0, 160)}`);
+      });
+    }
+  };
   (window as unknown as { __say: (b64: string) => Promise<void> }).__say = async (b64: string) => {
     const { ctx, dest } = graph!;
     await ctx.resume();
@@ -79,14 +91,19 @@ const say = (page: Page) => page.evaluate((b64) => (window as unknown as { __say
 type Meeting = WithMeeting['__meeting'];
 /** Waits until the page's `__meeting` stats satisfy `[field, value]`: equal, or for numbers at least. */
 const waitFor = (page: Page, [field, value]: [keyof Meeting, string | number]) =>
-  page.waitForFunction(
-    ([f, v]) => {
-      const now = (window as unknown as WithMeeting).__meeting[f as keyof Meeting];
-      return typeof v === 'number' ? (now as number) >= v : now === v;
-    },
-    [field, value] as const,
-    { timeout: 30_000, polling: 50 },
-  );
+  page
+    .waitForFunction(
+      ([f, v]) => {
+        const now = (window as unknown as WithMeeting).__meeting[f as keyof Meeting];
+        return typeof v === 'number' ? (now as number) >= v : now === v;
+      },
+      [field, value] as const,
+      { timeout: 30_000, polling: 50 },
+    )
+    .catch(async (e: unknown) => {
+      const seen = await page.evaluate(() => ({ meeting: (window as unknown as WithMeeting).__meeting, controls: (window as unknown as { __controls: string[] }).__controls.slice(-40) }));
+      throw new Error(`${String(e)}\nwaiting for ${field}=${value}; page: ${JSON.stringify(seen, null, 1)}`);
+    });
 const listening = (page: Page) => waitFor(page, ['agentState', 'listening']);
 /** Waits until the page has sent `frames` more 20 ms microphone frames: audio time, not wall-clock time. */
 async function heardMore(page: Page, frames: number) {
