@@ -7,7 +7,8 @@
  * - real speech ("Stop, please...") interrupts an agent that allows its greeting to be cut
  *   (`first_message_interruptible`); history keeps the words of the greeting the caller heard, marked as
  *   cut, then the caller's turn and the answer;
- * - a lone stop word ("Wait!") stops it too, though one word is under the minimum words;
+ * - a lone stop word ("Stop.", "Wait!") stops it too, though one short word is under the minimum words and,
+ *   for "Stop.", its voicing is broken by the /t/;
  * - by default the greeting is kept whole: the same speech over it cuts nothing, and is answered after it;
  * - a single word over the agent that does not stop it is not thrown away: it is answered once it has played.
  * What does not interrupt is in voice-interruptions.test.ts.
@@ -103,20 +104,20 @@ describe('interruptions', () => {
     expect(at('interruption')).toBeLessThanOrEqual(at('turn'));
   }, 60_000);
 
-  it('stops for a lone stop word (one word, under the minimum words) and answers it', async () => {
-    file.hear(['Wait!']);
+  it.each(['Stop.', 'Wait!'])('stops for a lone stop word, %s (one short word, under the minimum words), and answers it', async (said) => {
+    file.hear([said]);
     const agent = await file.vp.agent({ first_message: LONG_GREETING, first_message_interruptible: true });
     const caller = await file.vp.call(agent);
     await caller.waitFor((m) => m.event === 'media');
     await caller.pause(1_500);
     const talkAt = caller.received.length;
-    await caller.play(await speech('Wait!'));
+    await caller.play(await speech(said));
     await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
     await waitUntil(() => caller.echoed.find((e) => !e.flushed));
     await caller.whenIdle();
     const lines = String((await file.hangUpAndRead(caller)).callTranscript).split('\n');
     expect(lines[0]!.endsWith(INTERRUPTED_MARKER)).toBe(true);
-    expect(lines.slice(1)).toEqual(['user: Wait!', `agent: ${ANSWER}`]);
+    expect(lines.slice(1)).toEqual([`user: ${said}`, `agent: ${ANSWER}`]);
   }, 60_000);
 
   it('keeps the greeting whole by default: speech over it is heard and answered once it has played', async () => {

@@ -83,25 +83,28 @@ describe('interruption policy', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
     const actions = speak(p, 900, SPEAKING, false);
     expect(actions).toEqual(['pause', 'arm_timer']);
-    const end = p.onSpeechEnd(900, SPEAKING);
-    expect(end).toEqual([{ type: 'arm_timer', ms: DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs }]);
+    // The wait runs from the pause: the sound's end does not put it off.
+    expect(p.onSpeechEnd(900, SPEAKING)).toEqual([]);
     expect(types(p.onTimeout())).toEqual(['cancel_timer', 'resume']);
     expect(p.isPaused).toBe(false);
   });
 
-  it('speech that starts again after a pause starts the wait over, and its words still interrupt', () => {
+  it('the wait runs from the pause while no word is heard; once one is, it starts over with the caller\'s speech', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
-    speak(p, 600);
-    expect(p.onSpeechStart(SPEAKING)).toEqual([{ type: 'arm_timer', ms: DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs }]);
-    expect(types(p.onTranscript('I wanted', SPEAKING))).toEqual(['cancel_timer', 'interrupt']);
-    // With one word so far, the timer waits for the turn's end while the caller is still talking.
+    expect(speak(p, 600)).toEqual(['pause', 'arm_timer']);
+    // A sound starting again (a beep every half second) does not put the resume off.
+    expect(p.onSpeechStart(SPEAKING)).toEqual([]);
+    expect(p.onSpeechEnd(100, SPEAKING)).toEqual([]);
+    expect(types(p.onTimeout())).toEqual(['cancel_timer', 'resume']);
+    // A word heard: the wait starts over at each onset and end, and waits while the caller goes on.
     const q = new InterruptionPolicy(DEFAULT_INTERRUPTION);
-    speak(q, 600);
-    q.onSpeechStart(SPEAKING);
+    speak(q, 600, SPEAKING, false);
     expect(types(q.onTranscript('Well', SPEAKING))).toEqual([]);
-    expect(q.onTimeout()).toEqual([]);
+    expect(q.onTimeout()).toEqual([{ type: 'arm_timer', ms: DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs }]);
     expect(q.isPaused).toBe(true);
-    expect(types(q.onSpeechEnd(200, SPEAKING))).toEqual(['arm_timer']);
+    expect(types(q.onSpeechEnd(700, SPEAKING))).toEqual(['arm_timer']);
+    expect(types(q.onSpeechStart(SPEAKING))).toEqual(['arm_timer']);
+    expect(types(q.onTranscript('Well I wanted', SPEAKING))).toEqual(['cancel_timer', 'interrupt']);
   });
 
   it('sound that never ends and has no word (a television, a beeping device) pauses once, then resumes', () => {

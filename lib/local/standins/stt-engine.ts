@@ -138,6 +138,13 @@ export interface EnergyVadOptions {
   readonly hangoverMs: number;
 }
 
+/**
+ * Unvoiced audio inside a word that does not restart the onset count: a plosive's closure ("st-o-p": the
+ * /t/) is 40-100 ms. Silero VAD likewise joins speech across silences shorter than its
+ * `min_silence_duration_ms` (100 ms by default) before applying its minimum speech length.
+ */
+export const ONSET_GAP_MS = 100;
+
 export const DEFAULT_VAD = {
   sampleRate: 8_000,
   frameMs: 20,
@@ -213,8 +220,9 @@ export class EnergyVad {
         speechStart = { atMs: this.runStartMs };
       }
     } else {
-      this.voicedRun = 0;
       this.unvoicedMs += frameMs;
+      // A gap longer than a word's own stops ends the run, so a cough, a tap or a beep stays short of the onset.
+      if (this.unvoicedMs > ONSET_GAP_MS) this.voicedRun = 0;
       if (this.speaking && this.unvoicedMs >= hangoverMs) {
         this.speaking = false;
         speechEnd = { atMs: this.lastVoicedEndMs };

@@ -14,14 +14,13 @@ import { PHRASES } from '../call/phrases.js';
  * - The utterance is **interrupted** (aborted, the caller's words become the next turn) only once the
  *   recognizer has `minWords` words in the caller's speech that are not backchannels ("uh-huh", "yeah"), and
  *   the speech lasted `minDurationMs`.
- * - A pause whose speech ends without enough words (a cough, a door, "mm-hmm") is a **false
- *   interruption**: `falseInterruptionTimeoutMs` after the speech ended the agent **resumes** where the
- *   caller stopped hearing it. A turn the recognizer closes with only backchannels resumes at once.
- * - Sound that goes on with no word at all (a television, wind, a beeping device: the VAD hears "speech"
- *   that never ends) resumes the agent `falseInterruptionTimeoutMs` after the pause or the sound's latest
- *   onset, and pauses it no more until that sound ends: a caller who talks is heard by the recognizer
- *   within that time, and words still interrupt. Without this the agent would stay paused, mute, for as
- *   long as the noise lasts.
+ * - A pause that hears no word is a **false interruption** (a cough, a door, "mm-hmm", a television, a
+ *   beeping device): `falseInterruptionTimeoutMs` after the pause the agent **resumes** where the caller
+ *   stopped hearing it, whether or not the VAD still hears sound, and that sound pauses it no more until it
+ *   ends. The wait runs from the pause, not from the sound's end: a sound that keeps starting again (a beep
+ *   every half second) must not keep the agent mute. Once the recognizer has a word, the wait starts over
+ *   at each onset and end of the caller's speech, until the turn ends. A turn the recognizer closes with
+ *   only backchannels resumes at once.
  * - A caller turn that overlapped the agent and has fewer than `minWords` real words is **not answered**:
  *   it was feedback, not a request.
  * - Except a turn that starts with a **stop word** ("stop", "wait", "hold on"): it interrupts as soon as the
@@ -33,8 +32,8 @@ export interface InterruptionSettings {
   /** Words, backchannels excluded, the recognizer must hear before the agent's utterance is interrupted. */
   readonly minWords: number;
   /**
-   * Silence after a pause's speech with no words, before the agent resumes; also how long a pause lasts
-   * while sound goes on with no word at all.
+   * How long a pause that hears no word lasts before the agent resumes (from the pause); once words are
+   * heard, the silence after the caller's speech before it resumes.
    */
   readonly falseInterruptionTimeoutMs: number;
   /** Pause-and-resume on; when off, enough speech and words interrupt outright and nothing resumes. */
@@ -149,8 +148,8 @@ export class InterruptionPolicy {
   onSpeechStart(agent: AgentActivity): InterruptionAction[] {
     this.inSpeech = true;
     if (agent.audible) this.overlapped = true;
-    // Talking again after a pause: the wait starts over from this onset (and again when it ends).
-    return this.paused ? [this.armTimer()] : [];
+    // Talking again after a pause: with a word heard, the wait starts over; without, the pause's clock runs on.
+    return this.paused && this.words > 0 ? [this.armTimer()] : [];
   }
 
   /** Caller speech goes on; `speechMs` is the VAD's length of the current speech so far. */
@@ -165,7 +164,7 @@ export class InterruptionPolicy {
     this.wordlessSound = false;
     this.speechMs = Math.max(this.speechMs, speechMs);
     const out = this.decide(agent);
-    if (this.paused) out.push(this.armTimer());
+    if (this.paused && this.words > 0) out.push(this.armTimer());
     return out;
   }
 
@@ -197,11 +196,12 @@ export class InterruptionPolicy {
   }
 
   /**
-   * The false-interruption timer fired: the speech ended that long ago, or it goes on with no word since
-   * the pause or its onset (noise). Speech with a word or two goes on to its turn end, which decides.
+   * The false-interruption timer fired: no word since the pause (noise, whether or not it goes on), or the
+   * worded speech ended that long ago. Worded speech still going on waits for its turn end, which decides.
    */
   onTimeout(): InterruptionAction[] {
-    if (!this.paused || (this.inSpeech && this.words > 0)) return [];
+    if (!this.paused) return [];
+    if (this.inSpeech && this.words > 0) return [this.armTimer()];
     const noise = this.inSpeech;
     this.resetTurn();
     this.wordlessSound = noise;
