@@ -122,7 +122,7 @@ async function playChatScenario(deps: RunnerDeps, run: TestRun, scenario: Scenar
   const firstReplyMs = played.firstWordsMs[0] ?? null;
   const checks = scenario.checks.map((c) => gradeCheck(c, { agentLines, toolCalls: played.toolCalls, handoff: played.handoff, endReason: played.endReason, firstReplyMs }));
   const replies = played.firstWordsMs.filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
-  const transcript = record?.transcript || played.lines.map((l) => `${l.role}: ${l.text}`).join('\n');
+  const transcript = record?.callTranscript || played.lines.map((l) => `${l.role}: ${l.text}`).join('\n');
   return {
     scenarioId: scenario._id,
     name: scenario.name,
@@ -148,7 +148,7 @@ async function awaitRecord(deps: RunnerDeps, ws: string, chatId: string, waitMs:
   const deadline = Date.now() + waitMs;
   for (;;) {
     const record = await getHistoryRecord(deps.db, ws, chatId).catch(() => undefined);
-    if (record && record.endReason !== 'not_joined') return record;
+    if (record && record.callEndReason !== 'not_joined') return record;
     if (Date.now() >= deadline) return undefined;
     await new Promise((r) => setTimeout(r, 100));
   }

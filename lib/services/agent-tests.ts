@@ -58,10 +58,7 @@ export async function updateScenario(deps: Pick<Deps, 'db'>, ws: string, id: str
   return saveScenario(deps.db, ws, id, { ...body, updatedAt: nowIso });
 }
 
-export async function removeScenario(deps: Pick<Deps, 'db'>, ws: string, id: string): Promise<{ deleted: true }> {
-  await deleteScenario(deps.db, ws, id);
-  return { deleted: true };
-}
+export const removeScenario = (deps: Pick<Deps, 'db'>, ws: string, id: string): Promise<void> => deleteScenario(deps.db, ws, id);
 
 /**
  * Starts a run: the agent and version must exist (404 / 400), the scenarios too (one, or a suite of at most
