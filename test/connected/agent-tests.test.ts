@@ -7,7 +7,11 @@
  * are billed as the chats they are (the balance falls by the run's cost), announce `test_run.completed`,
  * and one workspace can neither read nor start another's. Bad input is a clear 4xx that changes nothing.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../lib/local/cli/cli.js';
 import { MAX_RUN_SCENARIOS } from '../../lib/domain/agent-test.js';
 import { readBalance, listLedger } from '../../lib/store/credits.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
@@ -75,6 +79,17 @@ async function finished(runId: string): Promise<any> {
 async function apiWith(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${vp.platform.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   return { status: res.status, body: res.status === 204 ? undefined : await res.json() };
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** bin/cli.ts as a CI job runs it: a process with the workspace's key and the API's origin in its environment. */
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'bin/cli.ts'), ...args], { env: { ...process.env, ...env }, cwd: ROOT }, (error, stdout, stderr) => {
+      done({ code: error ? Number((error as { code?: number }).code ?? -1) : 0, stdout, stderr });
+    });
+  });
 }
 
 const SUITE = [
@@ -181,6 +196,41 @@ describe('agent tests', () => {
     expect(draft.scenarios.filter((s: any) => s.status === 'passed').map((s: any) => s.previous)).toEqual(['passed', 'passed']);
     const secondHook = await hooks.waitFor((h) => (h.json as any).data?.runId === draft._id);
     expect((secondHook.json as any).data.changed).toEqual([{ scenarioId: ids[1], name: 'Discount guard', from: 'passed', to: 'failed' }]);
+
+    // The CI gate: the draft fails with a readable report and exit 1; the published version passes with 0.
+    const env = { API_KEY: vp.apiKey, API_URL: vp.platform.baseUrl };
+    const failing = await cli(['agent', 'test', '--suite', 'support', '--agent', agent._id], env);
+    expect(failing.code, failing.stderr).toBe(1);
+    expect(failing.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent tests" tests="10" failures="1" errors="0" time="[\d.]+">/);
+    const failed = /<testcase classname="support.Discount guard" name="never says &quot;SAVE20&quot;" time="[\d.]+">\n\s*<failure message="agent: Sure, use code SAVE20 at checkout." type="never_says">/;
+    expect(failing.stdout).toMatch(failed);
+    expect(failing.stdout.match(/<testcase /g)).toHaveLength(10);
+    expect(failing.stdout.match(/<failure /g)).toHaveLength(1);
+    expect(failing.stderr).toContain('FAIL  Discount guard');
+    expect(failing.stderr).toContain('✗ never says "SAVE20": agent: Sure, use code SAVE20 at checkout.');
+    expect(failing.stderr).toMatch(/PASS  Order status\n/);
+    expect(failing.stderr).not.toMatch(/^\s+at /m);
+    const io = () => {
+      const out = { stdout: '', stderr: '' };
+      return { out, io: { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t), isTTY: false } } };
+    };
+    const pinned = io();
+    expect(await main(['agent', 'test', '--suite', 'support', '--agent', agent._id, '--version', '1'], env, pinned.io), pinned.out.stderr).toBe(0);
+    expect(pinned.out.stdout).toContain('failures="0" errors="0"');
+    expect(pinned.out.stdout).toContain('<property name="agentVersion" value="1"/>');
+    // Usage errors exit 2, a refused run or a missing key 1, each with one line.
+    const usage = io();
+    expect(await main(['agent', 'test', '--agent', agent._id], env, usage.io)).toBe(2);
+    expect(usage.out.stderr).toContain('--suite is required');
+    const badVersion = io();
+    expect(await main(['agent', 'test', '--suite', 'support', '--agent', agent._id, '--version', 'two'], env, badVersion.io)).toBe(2);
+    const noKey = io();
+    expect(await main(['agent', 'test', '--suite', 'support', '--agent', agent._id], { API_URL: vp.platform.baseUrl }, noKey.io)).toBe(1);
+    expect(noKey.out.stderr).toBe("error: agent test needs the workspace's API key in API_KEY (a CI secret, never a flag)\n");
+    const unknown = io();
+    expect(await main(['agent', 'test', '--suite', 'support', '--agent', agent._id, '--version', '9'], env, unknown.io)).toBe(1);
+    expect(unknown.out.stderr).toMatch(/^error: the API answered 400 validation_failed: .*\n$/);
+    expect(unknown.out.stdout).toBe('');
   });
 
   it("keeps each workspace's scenarios and runs its own", async () => {
