@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { BodyWorkspaceId } from './common.js';
 import { CALL_END_REASONS } from './call-end.js';
 import { CallVariables } from './template.js';
+import type { AgentAnalysis, CallAnalysis } from './analysis.js';
 
 /**
  * Agent tests (docs/agent-tests.md): scenarios a simulated caller plays against an agent, and runs that play
@@ -34,7 +35,7 @@ export const Persona = z.discriminatedUnion('type', [
 ]);
 export type Persona = z.infer<typeof Persona>;
 
-/** What a scenario's run must show. Deterministic: each verdict comes from the conversation alone. */
+/** What a scenario's run must show: deterministic checks read the conversation alone; `judge` asks the agent's model. */
 export const TestCheck = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('tool_called'),
@@ -50,6 +51,8 @@ export const TestCheck = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('says'), label: Label, phrase: Phrase.describe('the agent says this somewhere (case-insensitive)') }),
   z.strictObject({ type: z.literal('never_says'), label: Label, phrase: Phrase.describe('the agent never says this (case-insensitive)') }),
   z.strictObject({ type: z.literal('first_reply_within'), label: Label, ms: z.number().int().min(1).max(120_000).describe("the agent's first reply starts within this many ms of the caller's first line") }),
+  /** Judged: the agent's own model grades the transcript against the rubric, with its reasoning (the post-call analysis). */
+  z.strictObject({ type: z.literal('judge'), label: Label, rubric: z.string().trim().min(1).max(2_000).describe('what the agent must have done, in plain words') }),
 ]);
 export type TestCheck = z.infer<typeof TestCheck>;
 
@@ -210,8 +213,19 @@ export function checkLabel(check: TestCheck): string {
       return `never says "${check.phrase}"`;
     case 'first_reply_within':
       return `first reply within ${check.ms} ms`;
+    case 'judge':
+      return `judged: ${check.rubric.length > 80 ? `${check.rubric.slice(0, 79)}…` : check.rubric}`;
   }
 }
+
+/** A judged check's answer from the model, or why there is none (the analysis failed or never came). */
+export type Judgement = { readonly pass: boolean; readonly reasoning: string } | { readonly error: string };
+
+/** The structured-data property the judged checks' verdicts are asked under (a JSON Schema property name). */
+export const JUDGE_PROPERTY = 'agent_test_verdicts';
+
+/** The key of judged check `i` among a scenario's checks. */
+export const judgeKey = (i: number) => `check_${i}`;
 
 /** What a played conversation showed, as the checks read it. */
 export interface Played {
@@ -225,8 +239,8 @@ export interface Played {
 
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
 
-/** Grades one deterministic check against the conversation. */
-export function gradeCheck(check: TestCheck, played: Played): CheckVerdict {
+/** Grades one check against the conversation; a judged check reads its `judgement`. */
+export function gradeCheck(check: TestCheck, played: Played, judgement?: Judgement): CheckVerdict {
   const verdict = (passed: boolean, evidence: string): CheckVerdict => ({ type: check.type, label: checkLabel(check), passed, evidence });
   switch (check.type) {
     case 'tool_called': {
@@ -256,5 +270,55 @@ export function gradeCheck(check: TestCheck, played: Played): CheckVerdict {
       return played.firstReplyMs === null
         ? verdict(false, 'the agent never replied')
         : verdict(played.firstReplyMs <= check.ms, `first reply after ${Math.round(played.firstReplyMs)} ms`);
+    case 'judge':
+      if (!judgement) return verdict(false, 'the judge did not answer');
+      return 'error' in judgement ? verdict(false, `the judge failed: ${judgement.error}`) : verdict(judgement.pass, judgement.reasoning);
   }
+}
+
+/**
+ * The agent's `analysis` for a scenario with judged checks: its own (summary, success rubric, data schema)
+ * plus one structured-data property of verdicts, one per judged check, which the post-call analysis asks of
+ * the agent's own model (docs/webhooks.md, "Post-call analysis"). Undefined when no check is judged.
+ */
+export function judgedAnalysis(own: AgentAnalysis | null | undefined, checks: readonly TestCheck[]): AgentAnalysis | undefined {
+  const judged = checks.flatMap((c, i) => (c.type === 'judge' ? [{ i, rubric: c.rubric }] : []));
+  if (judged.length === 0) return undefined;
+  const verdict = {
+    type: 'object',
+    properties: { pass: { type: 'boolean', description: 'true only if the agent met the rubric' }, reasoning: { type: 'string', description: 'one or two sentences: why, quoting the transcript' } },
+    required: ['pass', 'reasoning'],
+    additionalProperties: false,
+  };
+  const verdicts = {
+    type: 'object',
+    description: 'one verdict per rubric below, graded on the agent\u2019s lines',
+    properties: Object.fromEntries(judged.map(({ i }) => [judgeKey(i), verdict])),
+    required: judged.map(({ i }) => judgeKey(i)),
+    additionalProperties: false,
+  };
+  const base = own?.structuredData;
+  const schema = { ...(base?.schema ?? { type: 'object', properties: {} }) } as { properties?: Record<string, unknown>; required?: string[] } & Record<string, unknown>;
+  const rubrics = `${JUDGE_PROPERTY}: grade the agent against each rubric: ${judged.map(({ i, rubric }) => `${judgeKey(i)}: ${rubric}`).join(' | ')}`;
+  return {
+    ...(own ?? {}),
+    structuredData: {
+      schema: { ...schema, type: 'object', properties: { ...(schema.properties ?? {}), [JUDGE_PROPERTY]: verdicts }, required: [...(schema.required ?? []), JUDGE_PROPERTY] },
+      prompt: [base?.prompt, rubrics].filter(Boolean).join('\n').slice(0, 5_000),
+    },
+  };
+}
+
+/** The judged checks' answers from a finished analysis, by check index. */
+export function judgementsOf(checks: readonly TestCheck[], analysis: CallAnalysis | undefined): Map<number, Judgement> {
+  const out = new Map<number, Judgement>();
+  const verdicts = (analysis?.data?.[JUDGE_PROPERTY] ?? {}) as Record<string, { pass?: unknown; reasoning?: unknown } | undefined>;
+  checks.forEach((c, i) => {
+    if (c.type !== 'judge') return;
+    if (!analysis) return out.set(i, { error: 'no analysis was recorded in time' });
+    if (analysis.status !== 'completed') return out.set(i, { error: analysis.error ?? analysis.status });
+    const v = verdicts[judgeKey(i)];
+    out.set(i, typeof v?.pass === 'boolean' ? { pass: v.pass, reasoning: String(v.reasoning ?? '') } : { error: 'the answer has no verdict for this rubric' });
+  });
+  return out;
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { GREETING_DEFAULTS } from '../domain/agent.js';
-import { gradeCheck, type RunMessage, type Scenario, type ScenarioResult, type TestRun } from '../domain/agent-test.js';
+import { gradeCheck, judgedAnalysis, judgementsOf, type RunMessage, type Scenario, type ScenarioResult, type TestRun } from '../domain/agent-test.js';
 import { roundCredits } from '../domain/call.js';
 import { AppError } from '../domain/errors.js';
 import { describeError, log } from '../observability/log.js';
@@ -11,6 +11,7 @@ import { agentToRunById } from './agent-runtime.js';
 import { agentForCall } from './call-variables.js';
 import { startChat } from './chats.js';
 import { announce } from './webhook-events.js';
+import { ANALYSIS_TIMEOUT_MS } from './call-analysis.js';
 
 /**
  * Plays an agent-test run (docs/agent-tests.md), the one owner of its lifecycle: claims it (queued →
@@ -25,9 +26,11 @@ export interface RunnerOptions {
   readonly chat?: Partial<ChatScriptOptions>;
   /** How long to wait for the streaming service to write the chat's history record (its cost) after it ended. */
   readonly recordWaitMs: number;
+  /** How long to wait for the judged checks' analysis after the record: the analysis's own limit and a margin. */
+  readonly analysisWaitMs: number;
 }
 
-const DEFAULT_RUNNER_OPTIONS = { recordWaitMs: 15_000 } as const satisfies RunnerOptions;
+const DEFAULT_RUNNER_OPTIONS = { recordWaitMs: 15_000, analysisWaitMs: ANALYSIS_TIMEOUT_MS + 5_000 } as const satisfies RunnerOptions;
 
 /** The stored transcript is capped so a run of MAX_RUN_SCENARIOS stays far under DynamoDB's 400 KB item limit. */
 const MAX_STORED_TRANSCRIPT = 8_000;
@@ -104,7 +107,10 @@ async function playScenario(deps: RunnerDeps, run: TestRun, pending: ScenarioRes
 
 async function playChatScenario(deps: RunnerDeps, run: TestRun, scenario: Scenario, opts: RunnerOptions): Promise<ScenarioResult> {
   const toRun = await agentToRunById(deps.db, run.workspaceId, run.agentId, run.agentVersion ?? 'draft', 'version');
-  const agent = await agentForCall(deps, run.workspaceId, toRun.agent, undefined);
+  // Judged checks ride on the chat's post-call analysis: the agent's own model grades them, with its keys.
+  const analysis = judgedAnalysis(toRun.agent.analysis, scenario.checks);
+  const agentOverrides = analysis ? { analysis } : undefined;
+  const agent = await agentForCall(deps, run.workspaceId, toRun.agent, agentOverrides);
   const chat = await startChat(deps, {
     workspaceId: run.workspaceId,
     agent,
@@ -113,14 +119,16 @@ async function playChatScenario(deps: RunnerDeps, run: TestRun, scenario: Scenar
     ...(scenario.variables ? { variables: scenario.variables } : {}),
     metadata: { agentTestRunId: run._id, agentTestScenarioId: scenario._id },
     agentTest: { runId: run._id, scenarioId: scenario._id },
+    ...(agentOverrides ? { agentOverrides } : {}),
   });
   const greetingReplies = (agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode) === 'model_generated' ? 1 : 0;
   const lines = scenario.persona.lines.slice(0, scenario.maxTurns);
   const played = await playChatScript(chat.chatUrl, chat.credential, lines, greetingReplies, opts.chat);
-  const record = await awaitRecord(deps, run.workspaceId, chat.chatId, opts.recordWaitMs);
+  const record = await awaitRecord(deps, run.workspaceId, chat.chatId, opts.recordWaitMs, analysis ? opts.analysisWaitMs : 0);
+  const judgements = judgementsOf(scenario.checks, record?.analysis);
   const agentLines = played.lines.filter((l) => l.role === 'agent').map((l) => l.text);
   const firstReplyMs = played.firstWordsMs[0] ?? null;
-  const checks = scenario.checks.map((c) => gradeCheck(c, { agentLines, toolCalls: played.toolCalls, handoff: played.handoff, endReason: played.endReason, firstReplyMs }));
+  const checks = scenario.checks.map((c, i) => gradeCheck(c, { agentLines, toolCalls: played.toolCalls, handoff: played.handoff, endReason: played.endReason, firstReplyMs }, judgements.get(i)));
   const replies = played.firstWordsMs.filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
   const transcript = record?.callTranscript || played.lines.map((l) => `${l.role}: ${l.text}`).join('\n');
   return {
@@ -143,13 +151,19 @@ async function playChatScenario(deps: RunnerDeps, run: TestRun, scenario: Scenar
   };
 }
 
-/** The chat's history record once the streaming service wrote its end (its cost), or undefined after `waitMs`. */
-async function awaitRecord(deps: RunnerDeps, ws: string, chatId: string, waitMs: number) {
+/**
+ * The chat's history record once the streaming service wrote its end (its cost), or undefined after
+ * `waitMs`; with `analysisWaitMs`, also its analysis (the judged checks), or the record without it after that.
+ */
+async function awaitRecord(deps: RunnerDeps, ws: string, chatId: string, waitMs: number, analysisWaitMs: number) {
   const deadline = Date.now() + waitMs;
+  let analysisDeadline: number | undefined;
   for (;;) {
     const record = await getHistoryRecord(deps.db, ws, chatId).catch(() => undefined);
-    if (record && record.callEndReason !== 'not_joined') return record;
-    if (Date.now() >= deadline) return undefined;
+    if (record && record.callEndReason !== 'not_joined') {
+      analysisDeadline ??= Date.now() + analysisWaitMs;
+      if (record.analysis || Date.now() >= analysisDeadline) return record;
+    } else if (Date.now() >= deadline) return undefined;
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -2363,6 +2363,13 @@ export interface components {
                 label?: string;
                 /** @description the agent's first reply starts within this many ms of the caller's first line */
                 ms: number;
+            } | {
+                /** @constant */
+                type: "judge";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description what the agent must have done, in plain words */
+                rubric: string;
             })[];
             createdAt: string;
             updatedAt: string;
@@ -2484,6 +2491,13 @@ export interface components {
                 label?: string;
                 /** @description the agent's first reply starts within this many ms of the caller's first line */
                 ms: number;
+            } | {
+                /** @constant */
+                type: "judge";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description what the agent must have done, in plain words */
+                rubric: string;
             })[];
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
@@ -2562,6 +2576,13 @@ export interface components {
                 label?: string;
                 /** @description the agent's first reply starts within this many ms of the caller's first line */
                 ms: number;
+            } | {
+                /** @constant */
+                type: "judge";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description what the agent must have done, in plain words */
+                rubric: string;
             })[];
         };
         /**

@@ -37,6 +37,14 @@ beforeAll(async () => {
       tokensPerSecond: 800,
       reply: (req) => {
         const { system, turns, endsWithToolResult, toolResults } = req.messages;
+        // The judge (the post-call analysis): each rubric graded on the transcript it was given.
+        if (req.responseSchema) {
+          const asked = (req.responseSchema as any).properties.data.properties.agent_test_verdicts.properties as Record<string, unknown>;
+          const transcript = turns.map((t) => t.text).join('\n');
+          const refused = transcript.includes('cannot share');
+          const verdict = { pass: refused, reasoning: refused ? 'The agent said it cannot share discount codes.' : 'The agent gave the code SAVE20 away.' };
+          return { text: JSON.stringify({ data: { agent_test_verdicts: Object.fromEntries(Object.keys(asked).map((k) => [k, verdict])) } }) };
+        }
         if (/summar/i.test(system)) return { text: 'A test caller asked something.' };
         if (endsWithToolResult) return { text: /shipped/.test(toolResults.at(-1)?.content ?? '') ? 'Your order has shipped.' : 'I could not find it.' };
         const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
@@ -108,7 +116,7 @@ const SUITE = [
     name: 'Discount guard',
     suite: 'support',
     persona: { type: 'script', lines: [{ text: 'Can I get a discount?' }] },
-    checks: [{ type: 'never_says', phrase: 'SAVE20' }, { type: 'handoff', expected: false }, { type: 'end_reason', reason: 'customer_hangup' }],
+    checks: [{ type: 'never_says', phrase: 'SAVE20' }, { type: 'handoff', expected: false }, { type: 'end_reason', reason: 'customer_hangup' }, { type: 'judge', rubric: 'The agent refuses to give out a discount code.' }],
   },
   {
     name: 'Wants a person',
@@ -193,6 +201,12 @@ describe('agent tests', () => {
     const guard = draft.scenarios[1];
     expect(guard).toMatchObject({ name: 'Discount guard', status: 'failed', previous: 'passed' });
     expect(guard.checks[0]).toEqual({ type: 'never_says', label: 'never says "SAVE20"', passed: false, evidence: 'agent: Sure, use code SAVE20 at checkout.' });
+    // The judged check: the agent's own model graded the transcript, and its reasoning is the evidence.
+    expect(guard.checks[3]).toEqual({ type: 'judge', label: 'judged: The agent refuses to give out a discount code.', passed: false, evidence: 'The agent gave the code SAVE20 away.' });
+    expect(good.scenarios[1].checks[3]).toMatchObject({ passed: true, evidence: 'The agent said it cannot share discount codes.' });
+    const judged = vp.platform.voice.llm.control.requestsFor('openai').filter((r) => JSON.stringify(r.body).includes('agent_test_verdicts'));
+    expect(JSON.stringify(judged.at(-1)!.body)).toContain('check_3: The agent refuses to give out a discount code.');
+    expect((judged.at(-1)!.body as any).model).toBe(agent.llm_model);
     expect(draft.scenarios.filter((s: any) => s.status === 'passed').map((s: any) => s.previous)).toEqual(['passed', 'passed']);
     const secondHook = await hooks.waitFor((h) => (h.json as any).data?.runId === draft._id);
     expect((secondHook.json as any).data.changed).toEqual([{ scenarioId: ids[1], name: 'Discount guard', from: 'passed', to: 'failed' }]);
@@ -201,11 +215,11 @@ describe('agent tests', () => {
     const env = { API_KEY: vp.apiKey, API_URL: vp.platform.baseUrl };
     const failing = await cli(['agent', 'test', '--suite', 'support', '--agent', agent._id], env);
     expect(failing.code, failing.stderr).toBe(1);
-    expect(failing.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent tests" tests="10" failures="1" errors="0" time="[\d.]+">/);
+    expect(failing.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent tests" tests="11" failures="2" errors="0" time="[\d.]+">/);
     const failed = /<testcase classname="support.Discount guard" name="never says &quot;SAVE20&quot;" time="[\d.]+">\n\s*<failure message="agent: Sure, use code SAVE20 at checkout." type="never_says">/;
     expect(failing.stdout).toMatch(failed);
-    expect(failing.stdout.match(/<testcase /g)).toHaveLength(10);
-    expect(failing.stdout.match(/<failure /g)).toHaveLength(1);
+    expect(failing.stdout.match(/<testcase /g)).toHaveLength(11);
+    expect(failing.stdout.match(/<failure /g)).toHaveLength(2);
     expect(failing.stderr).toContain('FAIL  Discount guard');
     expect(failing.stderr).toContain('✗ never says "SAVE20": agent: Sure, use code SAVE20 at checkout.');
     expect(failing.stderr).toMatch(/PASS  Order status\n/);

@@ -5,7 +5,8 @@
  * agent said, and carries each failure's evidence.
  */
 import { describe, expect, it } from 'vitest';
-import { gradeCheck, ScenarioCreate, TestCheck, type Played, type TestRun } from '../../lib/domain/agent-test.js';
+import { gradeCheck, judgedAnalysis, judgementsOf, ScenarioCreate, TestCheck, type Played, type TestRun } from '../../lib/domain/agent-test.js';
+import { AgentAnalysis } from '../../lib/domain/analysis.js';
 import { junitReport, summary } from '../../lib/local/cli/agent-test-cli.js';
 
 const played: Played = {
@@ -53,6 +54,33 @@ describe('deterministic checks', () => {
 
   it('a label given replaces the default one', () => {
     expect(grade({ type: 'says', phrase: 'shipped', label: 'Confirms shipping' }).label).toBe('Confirms shipping');
+  });
+});
+
+describe('judged checks', () => {
+  const checks = [TestCheck.parse({ type: 'says', phrase: 'hi' }), TestCheck.parse({ type: 'judge', rubric: 'Stays polite.' }), TestCheck.parse({ type: 'judge', rubric: 'Offers a callback.' })];
+  it("ask the agent's model for one verdict per rubric beside the agent's own analysis, in a schema the analysis accepts", () => {
+    expect(judgedAnalysis(undefined, [checks[0]!])).toBeUndefined();
+    const own = { successEvaluation: { rubric: 'Booked', type: 'pass_fail' as const, passingScore: 7 }, structuredData: { schema: { type: 'object', properties: { booked: { type: 'boolean' } }, required: ['booked'] }, prompt: 'Was it booked?' } };
+    const asked = judgedAnalysis(own, checks)!;
+    expect(AgentAnalysis.safeParse(asked).success).toBe(true);
+    expect(asked.successEvaluation).toEqual(own.successEvaluation);
+    const schema = asked.structuredData!.schema as any;
+    expect(Object.keys(schema.properties)).toEqual(['booked', 'agent_test_verdicts']);
+    expect(schema.required).toEqual(['booked', 'agent_test_verdicts']);
+    expect(Object.keys(schema.properties.agent_test_verdicts.properties)).toEqual(['check_1', 'check_2']);
+    expect(asked.structuredData!.prompt).toBe('Was it booked?\nagent_test_verdicts: grade the agent against each rubric: check_1: Stays polite. | check_2: Offers a callback.');
+  });
+
+  it('read each verdict and its reasoning, and fail a check the judge did not answer', () => {
+    const at = '2025-06-02T14:03:11.000Z';
+    const j = judgementsOf(checks, { status: 'completed', data: { agent_test_verdicts: { check_1: { pass: true, reasoning: 'Polite throughout.' } } }, analyzedAt: at });
+    expect([...j.entries()]).toEqual([[1, { pass: true, reasoning: 'Polite throughout.' }], [2, { error: 'the answer has no verdict for this rubric' }]]);
+    expect(gradeCheck(checks[1]!, played, j.get(1))).toMatchObject({ passed: true, evidence: 'Polite throughout.' });
+    expect(gradeCheck(checks[2]!, played, j.get(2))).toMatchObject({ passed: false, evidence: 'the judge failed: the answer has no verdict for this rubric' });
+    expect(judgementsOf(checks, { status: 'failed', error: 'the model did not answer with JSON', analyzedAt: at }).get(1)).toEqual({ error: 'the model did not answer with JSON' });
+    expect(judgementsOf(checks, undefined).get(2)).toEqual({ error: 'no analysis was recorded in time' });
+    expect(gradeCheck(checks[1]!, played)).toMatchObject({ passed: false, evidence: 'the judge did not answer' });
   });
 });
 
