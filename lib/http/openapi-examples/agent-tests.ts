@@ -65,6 +65,9 @@ const run = {
   completedAt: '2025-06-02T14:03:14.000Z',
 };
 
+/** A run as it is answered at its start: nothing played, nothing compared yet. */
+const { previousRunId: _p, startedAt: _s, completedAt: _c, ...queued } = run;
+
 export const AGENT_TEST_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   createAgentTest: { request: scenarioCreate, response: scenario },
   listAgentTests: { response: page(scenario) },
@@ -73,7 +76,7 @@ export const AGENT_TEST_EXAMPLES: Partial<Record<OperationId, OperationExamples>
   deleteAgentTest: { params: { id: SCENARIO_ID } },
   startTestRun: {
     request: { agentId: EXAMPLE_IDS.agent, scenarioId: SCENARIO_ID },
-    response: { ...run, agentVersion: null, suite: null, status: 'queued', scenarios: [{ scenarioId: SCENARIO_ID, name: scenarioCreate.name, status: 'pending', checks: [], cost: 0 }], failed: 0, cost: 0, previousRunId: undefined, startedAt: undefined, completedAt: undefined },
+    response: { ...queued, agentVersion: null, suite: null, status: 'queued', scenarios: [{ scenarioId: SCENARIO_ID, name: scenarioCreate.name, status: 'pending', checks: [], cost: 0 }], failed: 0, cost: 0 },
   },
   listTestRuns: { response: page(run) },
   getTestRun: { params: { id: RUN_ID }, response: run },
