@@ -12,7 +12,7 @@ import { playRun } from '../../lib/services/agent-test-runner.js';
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const deps = await getDeps();
   setLogLevel(deps.config.LOG_LEVEL);
-  return consumeBatch(event, 'agent-tests', RunMessage, async (message) => {
-    await playRun(deps, message);
+  return consumeBatch(event, 'agent-tests', RunMessage, async (message, record) => {
+    await playRun(deps, message, {}, Number(record.attributes.ApproximateReceiveCount) || 1);
   });
 }

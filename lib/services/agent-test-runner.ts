@@ -35,11 +35,20 @@ const DEFAULT_RUNNER_OPTIONS = { recordWaitMs: 15_000, analysisWaitMs: ANALYSIS_
 /** The stored transcript is capped so a run of MAX_RUN_SCENARIOS stays far under DynamoDB's 400 KB item limit. */
 const MAX_STORED_TRANSCRIPT = 8_000;
 
-/** Plays the run named by the queue message; a run already claimed or finished is left alone. */
-export async function playRun(deps: RunnerDeps, message: RunMessage, options: Partial<RunnerOptions> = {}): Promise<TestRun | undefined> {
+/**
+ * Plays the run named by the queue message; a finished run is left alone. A run found `running` on a
+ * redelivery (`receiveCount` > 1) lost its runner (the function timed out or its host died, after the
+ * queue's visibility timeout): it ends `error`, its unplayed scenarios saying so, and is announced.
+ */
+export async function playRun(deps: RunnerDeps, message: RunMessage, options: Partial<RunnerOptions> = {}, receiveCount = 1): Promise<TestRun | undefined> {
   const opts = { ...DEFAULT_RUNNER_OPTIONS, ...options };
   const claimed = await claimRun(deps.db, message.workspaceId, message.runId, new Date().toISOString());
-  if (!claimed) return findRun(deps.db, message.workspaceId, message.runId);
+  if (!claimed) {
+    const found = await findRun(deps.db, message.workspaceId, message.runId);
+    if (found?.status !== 'running' || receiveCount <= 1) return found;
+    const stopped = found.scenarios.map((s) => (s.status === 'pending' || s.status === 'running' ? { ...s, status: 'error' as const, error: 'the run stopped before this scenario finished' } : s));
+    return finishRun(deps, found, stopped);
+  }
   const results = [...claimed.scenarios];
   // The runner is the run's one writer; progress writes go one after another, never out of order.
   let writes: Promise<unknown> = Promise.resolve();

@@ -15,6 +15,9 @@ import { main } from '../../lib/local/cli/cli.js';
 import { MAX_RUN_SCENARIOS } from '../../lib/domain/agent-test.js';
 import { readBalance, listLedger } from '../../lib/store/credits.js';
 import { createWorkspace } from '../../lib/store/workspaces.js';
+import { putNewRun } from '../../lib/store/agent-tests.js';
+import { playRun } from '../../lib/services/agent-test-runner.js';
+import { newId } from '../../lib/domain/ids.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { raiseLoopbackIpLimits } from '../support/platform.js';
@@ -266,5 +269,34 @@ describe('agent tests', () => {
     expect((await api('GET', `/api/agent-tests/${scenario._id}`)).body.maxTurns).toBe(10);
     expect((await api('DELETE', `/api/agent-tests/${scenario._id}`)).status).toBe(204);
     expect((await api('GET', `/api/agent-tests/${scenario._id}`)).status).toBe(404);
+  });
+
+  it('ends a run whose runner was lost as error on the redelivery, and leaves a run still playing alone on a first delivery', async () => {
+    const run = {
+      _id: newId('agentTestRun'),
+      workspaceId: vp.workspaceId,
+      agentId: 'agt_01JWRF9YVRV07ZX0MV7YH6S11D',
+      agentVersion: null,
+      suite: 'lost',
+      status: 'running' as const,
+      scenarios: [
+        { scenarioId: 'atst_a', name: 'Played', status: 'passed' as const, checks: [{ type: 'says', label: 'says "x"', passed: true, evidence: 'agent: x' }], cost: 0.25 },
+        { scenarioId: 'atst_b', name: 'Unplayed', status: 'pending' as const, checks: [], cost: 0 },
+      ],
+      passed: 0,
+      failed: 0,
+      cost: 0,
+      createdAt: new Date().toISOString(),
+    };
+    await putNewRun(vp.deps.db, run);
+    const message = { workspaceId: vp.workspaceId, runId: run._id };
+    expect((await playRun(vp.deps, message, {}, 1))?.status).toBe('running');
+    const ended = await playRun(vp.deps, message, {}, 2);
+    expect(ended).toMatchObject({ status: 'failed', passed: 1, failed: 1, cost: 0.25 });
+    expect(ended!.scenarios[1]).toMatchObject({ status: 'error', error: 'the run stopped before this scenario finished' });
+    const hook = await hooks.waitFor((h) => (h.json as any).data?.runId === run._id);
+    expect((hook.json as any).data.status).toBe('failed');
+    // A finished run is never played again.
+    expect((await playRun(vp.deps, message, {}, 3))?.completedAt).toBe(ended!.completedAt);
   });
 });
