@@ -40,6 +40,15 @@ const EnvSchema = z.object({
   WEBHOOK_QUEUE_URL: z.string().optional(),
   /** The knowledge-ingestion queue (docs/knowledge.md): one message per document to index. */
   KNOWLEDGE_QUEUE_URL: z.string().optional(),
+  /** The agent-test run queue (docs/agent-tests.md): one message per run to play. */
+  AGENT_TEST_QUEUE_URL: z.string().optional(),
+  /**
+   * Scenarios of one run played side by side: each is a chat on the streaming service, mostly waiting for
+   * the model, so a few at once finish a suite in a fraction of the time without crowding the workspace's calls.
+   */
+  AGENT_TEST_PARALLELISM: z.coerce.number().int().min(1).max(10).default(4),
+  /** Runs of one workspace queued or playing at once; more is 429 (docs/agent-tests.md). */
+  AGENT_TEST_MAX_ACTIVE_RUNS: z.coerce.number().int().min(1).max(20).default(3),
   WEBHOOK_DLQ_URL: z.string().optional(),
   /**
    * Seconds to wait before each retry of a webhook delivery, comma-separated; its length is the number of

@@ -177,6 +177,8 @@ export interface Call {
   agentOverrides?: AgentOverrides;
   /** The published version of the agent the call runs (docs/agent-versions.md); absent: the agent record. */
   agentVersion?: number;
+  /** The agent-test run and scenario this conversation plays (docs/agent-tests.md). */
+  agentTest?: { runId: string; scenarioId: string };
   createdAt: string;
   updatedAt: string;
 }

@@ -22,6 +22,8 @@ export const ID_PREFIX = {
   knowledgeBase: 'kb',
   knowledgeDocument: 'kdoc',
   knowledgeChunk: 'kch',
+  agentTest: 'atst',
+  agentTestRun: 'trun',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -18,6 +18,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'phone_number.released',
   'credits.low',
   'webhook.disabled',
+  'test_run.completed',
   'test.ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

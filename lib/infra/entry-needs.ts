@@ -30,6 +30,8 @@ export interface EntryNeeds {
   readonly twilioCredentials?: true;
   /** Knowledge bases: the bucket's `workspaces/*` and the ingestion queue (bindKnowledge). */
   readonly knowledge?: true;
+  /** Starts agent-test runs: the run queue (AGENT_TEST_QUEUE_URL, send). */
+  readonly agentTests?: 'send';
   readonly timeoutSeconds?: number;
   readonly memoryMiB?: number;
   readonly bundleFiles?: readonly BundleFile[];
@@ -57,6 +59,8 @@ export const ENTRY_NEEDS: Partial<Record<RouteEntry, EntryNeeds>> = {
   // A campaign of 10,000 contacts, or a do-not-call file of 10,000 numbers, writes for several seconds.
   'functions/campaigns/routes.ts': { timeoutSeconds: 29 },
   'functions/dnc/routes.ts': { timeoutSeconds: 29 },
+  // Starting a test run queues it for the run consumer (docs/agent-tests.md).
+  'functions/agent-tests/routes.ts': { agentTests: 'send' },
   // Saving or refreshing an mcp tool lists its server's tools (up to 8 s: lib/services/mcp-discovery.ts).
   // The MCP SDK (~300 KB with its validator) sits beside the bundle and loads on the first mcp tool saved
   // (lib/outbound/mcp.ts, loadMcpLibs): the other tool routes never parse it.

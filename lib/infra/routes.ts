@@ -15,6 +15,7 @@ import { AUTH_ROUTES } from './routes/auth.js';
 import { DASHBOARD_ROUTES } from './routes/dashboard.js';
 import { DOCS_ROUTES } from './routes/docs.js';
 import { KNOWLEDGE_ROUTES } from './routes/knowledge.js';
+import { AGENT_TESTS_ROUTES } from './routes/agent-tests.js';
 
 export type { RouteSpec } from './route-spec.js';
 
@@ -43,6 +44,7 @@ export const ROUTES = {
   ...TWILIO_ROUTES,
   ...AUTH_ROUTES,
   ...KNOWLEDGE_ROUTES,
+  ...AGENT_TESTS_ROUTES,
   ...DASHBOARD_ROUTES,
   ...DOCS_ROUTES,
 } as const satisfies Record<string, RouteSpec>;

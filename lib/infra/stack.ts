@@ -88,6 +88,8 @@ export class PlatformStack extends Stack {
   readonly webhookDeadLetters: sqs.Queue;
   readonly knowledgeQueue: sqs.Queue;
   readonly knowledgeDeadLetters: sqs.Queue;
+  readonly agentTestQueue: sqs.Queue;
+  readonly agentTestDeadLetters: sqs.Queue;
   readonly dataKey: secretsmanager.Secret;
   /** The platform's Twilio account credentials, read only by the handlers whose needs name them. */
   readonly twilioCredentials: secretsmanager.ISecret;
@@ -110,6 +112,8 @@ export class PlatformStack extends Stack {
   readonly webhookConsumer: PlatformFunction;
   /** The knowledge-ingestion queue's consumer (functions/queue/knowledge.ts). */
   readonly knowledgeConsumer: PlatformFunction;
+  /** The agent-test run queue's consumer (functions/queue/agent-tests.ts). */
+  readonly agentTestConsumer: PlatformFunction;
   /** Dashboard sign-in (Cognito), its pages (S3) and CloudFront in front of them and the API (docs/dashboard.md). */
   readonly dashboard: Dashboard;
   /** The platform's vendor keys (JSON, one field per `*_API_KEY`), read by the streaming task only. */
@@ -133,6 +137,8 @@ export class PlatformStack extends Stack {
       webhookDeadLetters: this.webhookDeadLetters,
       knowledgeQueue: this.knowledgeQueue,
       knowledgeDeadLetters: this.knowledgeDeadLetters,
+      agentTestQueue: this.agentTestQueue,
+      agentTestDeadLetters: this.agentTestDeadLetters,
     } = platformQueues(this));
     ({ dataKey: this.dataKey, twilioCredentials: this.twilioCredentials, vendorKeys: this.vendorKeys } = platformSecrets(this, props));
 
@@ -176,6 +182,7 @@ export class PlatformStack extends Stack {
       dispatchQueue: this.dispatchQueue,
       webhookQueue: this.webhookQueue,
       knowledgeQueue: this.knowledgeQueue,
+      agentTestQueue: this.agentTestQueue,
       twilioCredentials: this.twilioCredentials,
       api: this.api,
       edge: this.edge,
@@ -199,6 +206,7 @@ export class PlatformStack extends Stack {
       campaignScheduler: this.campaignScheduler,
       webhookConsumer: this.webhookConsumer,
       knowledgeConsumer: this.knowledgeConsumer,
+      agentTestConsumer: this.agentTestConsumer,
     } = addBackgroundFunctions(this, {
       table: this.table,
       twilioCredentials: this.twilioCredentials,
@@ -206,6 +214,7 @@ export class PlatformStack extends Stack {
       webhookQueue: this.webhookQueue,
       webhookDeadLetters: this.webhookDeadLetters,
       knowledgeQueue: this.knowledgeQueue,
+      agentTestQueue: this.agentTestQueue,
       bucket: this.recordings,
       newFunction: (scope, id, fnProps) => this.newFunction(scope, id, fnProps),
     }));
@@ -216,11 +225,12 @@ export class PlatformStack extends Stack {
         { name: 'CallDispatch', queue: this.dispatchDeadLetters },
         { name: 'WebhookDeliveries', queue: this.webhookDeadLetters },
         { name: 'KnowledgeIngestion', queue: this.knowledgeDeadLetters },
+        { name: 'AgentTestRuns', queue: this.agentTestDeadLetters },
       ],
       functionGroups: [
         { name: 'Routes', functions: [...this.routeFunctions.values()].map((f) => f.function) },
         { name: 'ApiKeyAuthorizer', functions: [this.edge.authorizerFunction.function] },
-        { name: 'QueueConsumers', functions: [this.dispatchConsumer.function, this.webhookConsumer.function, this.knowledgeConsumer.function] },
+        { name: 'QueueConsumers', functions: [this.dispatchConsumer.function, this.webhookConsumer.function, this.knowledgeConsumer.function, this.agentTestConsumer.function] },
         { name: 'Scheduled', functions: [this.streamSweep.function, this.lostCallbacks.function, this.campaignScheduler.fn.function] },
       ],
       api: this.api,

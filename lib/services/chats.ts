@@ -56,13 +56,15 @@ export interface ChatParty {
   readonly agentOverrides?: AgentOverrides;
   /** The published version `agent` is (docs/agent-versions.md). */
   readonly agentVersion?: number | undefined;
+  /** The agent-test run and scenario the chat plays (docs/agent-tests.md): its replies then name their tool calls. */
+  readonly agentTest?: { readonly runId: string; readonly scenarioId: string };
 }
 
 /** Creates a chat: the credit check (402), the `chat` call with its `not_joined` record, the tab's credential, and the notice when its model is simulated. */
 export async function startChat(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, party: ChatParty, nowMs: number = Date.now()): Promise<ChatStarted> {
   await assertCanAffordChat(deps, party.workspaceId);
   if (!party.widget) await assertVariablesSupplied(deps, party.workspaceId, party.agent, undefined, party.variables);
-  const vars = { ...(party.variables ? { variables: { ...party.variables } } : {}), ...(party.metadata ? { metadata: party.metadata } : {}), ...(party.agentOverrides ? { agentOverrides: party.agentOverrides } : {}), ...(party.agentVersion !== undefined ? { agentVersion: party.agentVersion } : {}) };
+  const vars = { ...(party.variables ? { variables: { ...party.variables } } : {}), ...(party.metadata ? { metadata: party.metadata } : {}), ...(party.agentOverrides ? { agentOverrides: party.agentOverrides } : {}), ...(party.agentVersion !== undefined ? { agentVersion: party.agentVersion } : {}), ...(party.agentTest ? { agentTest: { ...party.agentTest } } : {}) };
   const created = {
     ...newWebCall(deps, { workspaceId: party.workspaceId, agentId: party.agent._id, agentType: 'chat', to: '', contactName: party.contactName, ...vars }, nowMs),
     maxDurationSeconds: deps.config.CHAT_MAX_DURATION_SECONDS,

@@ -77,7 +77,7 @@ export async function createMeetingLink(
  */
 export function newWebCall(
   deps: Pick<Deps, 'config'>,
-  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName' | 'variables' | 'metadata' | 'agentOverrides' | 'agentVersion'>,
+  who: Pick<Call, 'workspaceId' | 'agentId' | 'agentType' | 'to' | 'contactId' | 'contactName' | 'variables' | 'metadata' | 'agentOverrides' | 'agentVersion' | 'agentTest'>,
   nowMs: number,
 ): Call {
   const createdAt = new Date(nowMs).toISOString();

@@ -52,6 +52,8 @@
  *   WS#<ws>        / DIALLOCK#<e164>        the one campaign call in flight to a number (expires: ttl)
  *   WS#<ws>        / KB#<kbId>              knowledge base (docs/knowledge.md; its index lives in the bucket)
  *   WS#<ws>        / KBDOC#<kbId>#<docId>   one document of a knowledge base: status, revision, sizes
+ *   WS#<ws>        / ATEST#<id>             an agent-test scenario (docs/agent-tests.md)
+ *   WS#<ws>        / ATRUN#<id>             an agent-test run with its per-scenario results
  */
 export const TABLE_SCHEMA_VERSION = 1;
 
@@ -128,9 +130,11 @@ export const ENTITY = {
   dialLock: 'dialLock',
   knowledgeBase: 'knowledgeBase',
   knowledgeDocument: 'knowledgeDocument',
+  agentTest: 'agentTest',
+  agentTestRun: 'agentTestRun',
 } as const;
 
-export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint' | 'campaign' | 'dnc';
+export type CountedEntity = 'agent' | 'tool' | 'contact' | 'call' | 'phoneNumber' | 'webhookEndpoint' | 'campaign' | 'dnc' | 'agentTest' | 'agentTestRun';
 
 /** Key builders, one per item kind. */
 export const key = {
@@ -188,6 +192,8 @@ export const key = {
   dialLock: (ws: string, e164: string) => ({ pk: `WS#${ws}`, sk: `DIALLOCK#${e164}` }),
   knowledgeBase: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `KB#${id}` }),
   knowledgeDocument: (ws: string, kbId: string, id: string) => ({ pk: `WS#${ws}`, sk: `KBDOC#${kbId}#${id}` }),
+  agentTest: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `ATEST#${id}` }),
+  agentTestRun: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `ATRUN#${id}` }),
 } as const;
 
 /**
@@ -216,7 +222,7 @@ export function liveStreamShardOf(callId: string): number {
 }
 
 /** Sort-key prefixes of the listable collections inside a workspace partition. */
-export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#', webhookEndpoint: 'WEBHOOK#', campaign: 'CAMPAIGN#', dnc: 'DNC#' } as const;
+export const COLLECTION = { agent: 'AGENT#', tool: 'TOOL#', contact: 'CONTACT#', call: 'CALL#', phoneNumber: 'NUMBER#', webhookEndpoint: 'WEBHOOK#', campaign: 'CAMPAIGN#', dnc: 'DNC#', agentTest: 'ATEST#', agentTestRun: 'ATRUN#' } as const;
 
 const META_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'v', 'searchText'] as const;
 

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { DispatchMessage } from '../domain/call.js';
 import type { DeliveryMessage } from '../domain/webhook.js';
 import type { IngestMessage } from '../domain/knowledge/schema.js';
+import type { RunMessage } from '../domain/agent-test.js';
 
 /**
  * The call-dispatch queue port: the API sends one message per call; the dispatcher Lambda (or, locally,
@@ -116,6 +117,35 @@ export function createKnowledgeQueue(config: Pick<Config, 'AWS_REGION' | 'SQS_EN
     async send(message) {
       if (!config.KNOWLEDGE_QUEUE_URL) throw new Error('KNOWLEDGE_QUEUE_URL is not set; documents cannot be ingested');
       await client.send(new (sqs().SendMessageCommand)({ QueueUrl: config.KNOWLEDGE_QUEUE_URL, MessageBody: JSON.stringify(message) }));
+    },
+  };
+}
+
+/** The agent-test run queue port: one message asks for one run to be played (docs/agent-tests.md). */
+export interface AgentTestQueue {
+  send(message: RunMessage): Promise<void>;
+}
+
+/** Shared by the CDK stack and the local queue so they agree. */
+export const AGENT_TEST_QUEUE_SETTINGS = {
+  /**
+   * The consumer's timeout: a run of MAX_RUN_SCENARIOS chats of at most 20 lines, four at a time, each reply a
+   * few seconds, stays within minutes; Lambda's 15-minute ceiling is the bound.
+   */
+  consumerTimeoutSeconds: 900,
+  /** Longer than a run can take, so a run is never played twice at once (its runner also claims it). */
+  visibilityTimeoutSeconds: 960,
+  /** A run that failed for our own reasons is tried again once before the dead letters (it is marked `error` then). */
+  maxReceiveCount: 2,
+  /** Runs played at once across the platform (the Lambda event source's maxConcurrency; the local poller's). */
+  consumerConcurrency: 4,
+} as const;
+
+export function createAgentTestQueue(config: Pick<Config, 'AWS_REGION' | 'SQS_ENDPOINT' | 'AGENT_TEST_QUEUE_URL'>, client: SQSClient = createSqsClient(config)): AgentTestQueue {
+  return {
+    async send(message) {
+      if (!config.AGENT_TEST_QUEUE_URL) throw new Error('AGENT_TEST_QUEUE_URL is not set; test runs cannot be played');
+      await client.send(new (sqs().SendMessageCommand)({ QueueUrl: config.AGENT_TEST_QUEUE_URL, MessageBody: JSON.stringify(message) }));
     },
   };
 }

@@ -1436,6 +1436,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent-tests/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List test runs, newest first */
+        get: operations["listTestRuns"];
+        put?: never;
+        /** Run one scenario or a suite against an agent's draft or a published version; the run plays in the background (test_run.completed when it is over) */
+        post: operations["startTestRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent-tests/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a test run: each scenario with its transcript, verdicts and evidence, latency, cost, and its status in the previous run of the suite */
+        get: operations["getTestRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List test scenarios, newest first (optionally one suite) */
+        get: operations["listAgentTests"];
+        put?: never;
+        /** Create a test scenario: a scripted caller, a turn limit and the checks its conversation must pass */
+        post: operations["createAgentTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent-tests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a test scenario */
+        get: operations["getAgentTest"];
+        put?: never;
+        post?: never;
+        /** Delete a test scenario (runs keep their results) */
+        delete: operations["deleteAgentTest"];
+        options?: never;
+        head?: never;
+        /** Update a test scenario: the fields sent replace its own */
+        patch: operations["updateAgentTest"];
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -2080,6 +2152,438 @@ export interface components {
             workspaceId: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "_id": "trun_01JWRG7N0R6P1QK4XB8D3MZ7TW",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "agentVersion": null,
+         *       "suite": null,
+         *       "status": "queued",
+         *       "scenarios": [
+         *         {
+         *           "scenarioId": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+         *           "name": "Order status by number",
+         *           "status": "pending",
+         *           "checks": [],
+         *           "cost": 0
+         *         }
+         *       ],
+         *       "passed": 0,
+         *       "failed": 0,
+         *       "cost": 0,
+         *       "createdAt": "2025-06-02T14:03:11.000Z"
+         *     }
+         */
+        AgentTestRun: {
+            _id: string;
+            workspaceId: string;
+            agentId: string;
+            agentVersion: number | null;
+            suite: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "passed" | "failed" | "error";
+            scenarios: {
+                scenarioId: string;
+                name: string;
+                /** @enum {string} */
+                status: "pending" | "running" | "passed" | "failed" | "error";
+                chatId?: string;
+                transcript?: string;
+                endReason?: string;
+                toolCalls?: {
+                    name: string;
+                    arguments: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                handoff?: boolean;
+                checks: {
+                    type: string;
+                    label: string;
+                    passed: boolean;
+                    evidence: string;
+                }[];
+                latency?: {
+                    firstReplyMs: number | null;
+                    replyMsMedian: number | null;
+                    replyMsMax: number | null;
+                };
+                cost: number;
+                wallMs?: number;
+                error?: string;
+                /** @enum {string} */
+                previous?: "passed" | "failed" | "error";
+            }[];
+            passed: number;
+            failed: number;
+            cost: number;
+            previousRunId?: string;
+            createdAt: string;
+            startedAt?: string;
+            completedAt?: string;
+        };
+        /**
+         * @example {
+         *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+         *       "scenarioId": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC"
+         *     }
+         */
+        AgentTestRunRequest: {
+            agentId: string;
+            version?: number;
+            scenarioId?: string;
+            suite?: string;
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "_id": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+         *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+         *       "name": "Order status by number",
+         *       "suite": "orders",
+         *       "persona": {
+         *         "type": "script",
+         *         "lines": [
+         *           {
+         *             "text": "Hi, where is my order A17?",
+         *             "delayMs": 400
+         *           },
+         *           {
+         *             "text": "Great, thanks. Bye!",
+         *             "delayMs": 500
+         *           }
+         *         ]
+         *       },
+         *       "maxTurns": 10,
+         *       "checks": [
+         *         {
+         *           "type": "tool_called",
+         *           "tool": "check_order",
+         *           "arguments": {
+         *             "order_id": "A17"
+         *           }
+         *         },
+         *         {
+         *           "type": "says",
+         *           "phrase": "shipped"
+         *         },
+         *         {
+         *           "type": "never_says",
+         *           "phrase": "I am an AI"
+         *         },
+         *         {
+         *           "type": "first_reply_within",
+         *           "ms": 3000
+         *         }
+         *       ],
+         *       "channel": "chat",
+         *       "createdAt": "2025-06-02T14:03:11.000Z",
+         *       "updatedAt": "2025-06-02T15:20:45.000Z"
+         *     }
+         */
+        AgentTestScenario: {
+            _id: string;
+            workspaceId: string;
+            name: string;
+            suite: string;
+            description?: string;
+            /** @enum {string} */
+            channel: "chat";
+            persona: {
+                /** @constant */
+                type: "script";
+                lines: {
+                    text: string;
+                    /**
+                     * @description wait this long after the agent finished before saying the line
+                     * @default 0
+                     */
+                    delayMs: number;
+                }[];
+            };
+            /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
+            variables?: {
+                [key: string]: string | number | boolean;
+            };
+            contactName?: string;
+            maxTurns: number;
+            checks: ({
+                /** @constant */
+                type: "tool_called";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                tool: string;
+                arguments?: {
+                    [key: string]: string | number | boolean;
+                };
+            } | {
+                /** @constant */
+                type: "tool_not_called";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                tool: string;
+            } | {
+                /** @constant */
+                type: "handoff";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /**
+                 * @description false: the agent must not transfer or hand off
+                 * @default true
+                 */
+                expected: boolean;
+            } | {
+                /** @constant */
+                type: "end_reason";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @enum {string} */
+                reason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "ended_by_api" | "error";
+            } | {
+                /** @constant */
+                type: "says";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent says this somewhere (case-insensitive) */
+                phrase: string;
+            } | {
+                /** @constant */
+                type: "never_says";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent never says this (case-insensitive) */
+                phrase: string;
+            } | {
+                /** @constant */
+                type: "first_reply_within";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent's first reply starts within this many ms of the caller's first line */
+                ms: number;
+            } | {
+                /** @constant */
+                type: "judge";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description what the agent must have done, in plain words */
+                rubric: string;
+            })[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Order status by number",
+         *       "suite": "orders",
+         *       "persona": {
+         *         "type": "script",
+         *         "lines": [
+         *           {
+         *             "text": "Hi, where is my order A17?",
+         *             "delayMs": 400
+         *           },
+         *           {
+         *             "text": "Great, thanks. Bye!",
+         *             "delayMs": 500
+         *           }
+         *         ]
+         *       },
+         *       "maxTurns": 10,
+         *       "checks": [
+         *         {
+         *           "type": "tool_called",
+         *           "tool": "check_order",
+         *           "arguments": {
+         *             "order_id": "A17"
+         *           }
+         *         },
+         *         {
+         *           "type": "says",
+         *           "phrase": "shipped"
+         *         },
+         *         {
+         *           "type": "never_says",
+         *           "phrase": "I am an AI"
+         *         },
+         *         {
+         *           "type": "first_reply_within",
+         *           "ms": 3000
+         *         }
+         *       ]
+         *     }
+         */
+        AgentTestScenarioCreate: {
+            name: string;
+            /** @description Default: `"default"`. */
+            suite?: string;
+            description?: string;
+            /**
+             * @description Default: `"chat"`.
+             * @enum {string}
+             */
+            channel?: "chat";
+            persona: {
+                /** @constant */
+                type: "script";
+                lines: {
+                    text: string;
+                    /** @description wait this long after the agent finished before saying the line Default: `0`. */
+                    delayMs?: number;
+                }[];
+            };
+            /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
+            variables?: {
+                [key: string]: string | number | boolean;
+            };
+            contactName?: string;
+            /** @description Default: `10`. */
+            maxTurns?: number;
+            checks: ({
+                /** @constant */
+                type: "tool_called";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                tool: string;
+                arguments?: {
+                    [key: string]: string | number | boolean;
+                };
+            } | {
+                /** @constant */
+                type: "tool_not_called";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                tool: string;
+            } | {
+                /** @constant */
+                type: "handoff";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description false: the agent must not transfer or hand off Default: `true`. */
+                expected?: boolean;
+            } | {
+                /** @constant */
+                type: "end_reason";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @enum {string} */
+                reason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "ended_by_api" | "error";
+            } | {
+                /** @constant */
+                type: "says";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent says this somewhere (case-insensitive) */
+                phrase: string;
+            } | {
+                /** @constant */
+                type: "never_says";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent never says this (case-insensitive) */
+                phrase: string;
+            } | {
+                /** @constant */
+                type: "first_reply_within";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent's first reply starts within this many ms of the caller's first line */
+                ms: number;
+            } | {
+                /** @constant */
+                type: "judge";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description what the agent must have done, in plain words */
+                rubric: string;
+            })[];
+            /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
+            workspaceId?: string;
+        };
+        /**
+         * @example {
+         *       "maxTurns": 6
+         *     }
+         */
+        AgentTestScenarioUpdate: {
+            name?: string;
+            suite?: string;
+            description?: string;
+            persona?: {
+                /** @constant */
+                type: "script";
+                lines: {
+                    text: string;
+                    /** @description wait this long after the agent finished before saying the line Default: `0`. */
+                    delayMs?: number;
+                }[];
+            };
+            /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
+            variables?: {
+                [key: string]: string | number | boolean;
+            };
+            contactName?: string;
+            maxTurns?: number;
+            checks?: ({
+                /** @constant */
+                type: "tool_called";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                tool: string;
+                arguments?: {
+                    [key: string]: string | number | boolean;
+                };
+            } | {
+                /** @constant */
+                type: "tool_not_called";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                tool: string;
+            } | {
+                /** @constant */
+                type: "handoff";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description false: the agent must not transfer or hand off Default: `true`. */
+                expected?: boolean;
+            } | {
+                /** @constant */
+                type: "end_reason";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @enum {string} */
+                reason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "ended_by_api" | "error";
+            } | {
+                /** @constant */
+                type: "says";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent says this somewhere (case-insensitive) */
+                phrase: string;
+            } | {
+                /** @constant */
+                type: "never_says";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent never says this (case-insensitive) */
+                phrase: string;
+            } | {
+                /** @constant */
+                type: "first_reply_within";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description the agent's first reply starts within this many ms of the caller's first line */
+                ms: number;
+            } | {
+                /** @constant */
+                type: "judge";
+                /** @description shown beside the verdict; defaults to a description of the check */
+                label?: string;
+                /** @description what the agent must have done, in plain words */
+                rubric: string;
+            })[];
         };
         /**
          * @example {
@@ -4882,7 +5386,7 @@ export interface components {
             endpointId: string;
             eventId: string;
             /** @enum {string} */
-            eventType: "call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping";
+            eventType: "call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping";
             /** @enum {string} */
             status: "pending" | "retrying" | "succeeded" | "failed";
             attempts: {
@@ -4919,7 +5423,7 @@ export interface components {
             _id: string;
             url: string;
             description: string;
-            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason?: string;
@@ -4947,7 +5451,7 @@ export interface components {
             url: string;
             /** @description Default: `""`. */
             description?: string;
-            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
         };
@@ -4971,7 +5475,7 @@ export interface components {
             _id: string;
             url: string;
             description: string;
-            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason?: string;
@@ -4998,7 +5502,7 @@ export interface components {
         WebhookEndpointUpdate: {
             url?: string;
             description?: string;
-            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
             enabled?: boolean;
             workspaceId?: string;
         };
@@ -11697,6 +12201,701 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["KnowledgeHit"][];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTestRuns: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List test runs, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "trun_01JWRG7N0R6P1QK4XB8D3MZ7TW",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "agentVersion": 3,
+                     *           "suite": "orders",
+                     *           "status": "failed",
+                     *           "scenarios": [
+                     *             {
+                     *               "scenarioId": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+                     *               "name": "Order status by number",
+                     *               "status": "failed",
+                     *               "chatId": "call_01JWRFM8Q2D7XK4TNV9B3C6YHZ",
+                     *               "transcript": "agent: Hello! How can I help?\nuser: Hi, where is my order A17?\nagent: Let me look that up. It is being packed.\nuser: Great, thanks. Bye!\nagent: Goodbye!",
+                     *               "endReason": "customer_hangup",
+                     *               "toolCalls": [
+                     *                 {
+                     *                   "name": "check_order",
+                     *                   "arguments": {
+                     *                     "order_id": "A17"
+                     *                   }
+                     *                 }
+                     *               ],
+                     *               "handoff": false,
+                     *               "checks": [
+                     *                 {
+                     *                   "type": "tool_called",
+                     *                   "label": "calls check_order with {\"order_id\":\"A17\"}",
+                     *                   "passed": true,
+                     *                   "evidence": "check_order({\"order_id\":\"A17\"})"
+                     *                 },
+                     *                 {
+                     *                   "type": "says",
+                     *                   "label": "says \"shipped\"",
+                     *                   "passed": false,
+                     *                   "evidence": "no agent line says it"
+                     *                 },
+                     *                 {
+                     *                   "type": "never_says",
+                     *                   "label": "never says \"I am an AI\"",
+                     *                   "passed": true,
+                     *                   "evidence": "no agent line says it"
+                     *                 },
+                     *                 {
+                     *                   "type": "first_reply_within",
+                     *                   "label": "first reply within 3000 ms",
+                     *                   "passed": true,
+                     *                   "evidence": "first reply after 820 ms"
+                     *                 }
+                     *               ],
+                     *               "latency": {
+                     *                 "firstReplyMs": 820,
+                     *                 "replyMsMedian": 640,
+                     *                 "replyMsMax": 820
+                     *               },
+                     *               "cost": 0.04,
+                     *               "wallMs": 2310,
+                     *               "previous": "passed"
+                     *             }
+                     *           ],
+                     *           "passed": 0,
+                     *           "failed": 1,
+                     *           "cost": 0.04,
+                     *           "previousRunId": "trun_01JWRG6B8R2N5QK7XD1M4BZ9TC",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "startedAt": "2025-06-02T14:03:11.000Z",
+                     *           "completedAt": "2025-06-02T14:03:14.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AgentTestRun"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startTestRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                 *       "scenarioId": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgentTestRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Run one scenario or a suite against an agent's draft or a published version; the run plays in the background (test_run.completed when it is over) */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "trun_01JWRG7N0R6P1QK4XB8D3MZ7TW",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "agentVersion": null,
+                     *       "suite": null,
+                     *       "status": "queued",
+                     *       "scenarios": [
+                     *         {
+                     *           "scenarioId": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+                     *           "name": "Order status by number",
+                     *           "status": "pending",
+                     *           "checks": [],
+                     *           "cost": 0
+                     *         }
+                     *       ],
+                     *       "passed": 0,
+                     *       "failed": 0,
+                     *       "cost": 0,
+                     *       "createdAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentTestRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTestRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example trun_01JWRG7N0R6P1QK4XB8D3MZ7TW */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a test run: each scenario with its transcript, verdicts and evidence, latency, cost, and its status in the previous run of the suite */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "trun_01JWRG7N0R6P1QK4XB8D3MZ7TW",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "agentVersion": 3,
+                     *       "suite": "orders",
+                     *       "status": "failed",
+                     *       "scenarios": [
+                     *         {
+                     *           "scenarioId": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+                     *           "name": "Order status by number",
+                     *           "status": "failed",
+                     *           "chatId": "call_01JWRFM8Q2D7XK4TNV9B3C6YHZ",
+                     *           "transcript": "agent: Hello! How can I help?\nuser: Hi, where is my order A17?\nagent: Let me look that up. It is being packed.\nuser: Great, thanks. Bye!\nagent: Goodbye!",
+                     *           "endReason": "customer_hangup",
+                     *           "toolCalls": [
+                     *             {
+                     *               "name": "check_order",
+                     *               "arguments": {
+                     *                 "order_id": "A17"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "handoff": false,
+                     *           "checks": [
+                     *             {
+                     *               "type": "tool_called",
+                     *               "label": "calls check_order with {\"order_id\":\"A17\"}",
+                     *               "passed": true,
+                     *               "evidence": "check_order({\"order_id\":\"A17\"})"
+                     *             },
+                     *             {
+                     *               "type": "says",
+                     *               "label": "says \"shipped\"",
+                     *               "passed": false,
+                     *               "evidence": "no agent line says it"
+                     *             },
+                     *             {
+                     *               "type": "never_says",
+                     *               "label": "never says \"I am an AI\"",
+                     *               "passed": true,
+                     *               "evidence": "no agent line says it"
+                     *             },
+                     *             {
+                     *               "type": "first_reply_within",
+                     *               "label": "first reply within 3000 ms",
+                     *               "passed": true,
+                     *               "evidence": "first reply after 820 ms"
+                     *             }
+                     *           ],
+                     *           "latency": {
+                     *             "firstReplyMs": 820,
+                     *             "replyMsMedian": 640,
+                     *             "replyMsMax": 820
+                     *           },
+                     *           "cost": 0.04,
+                     *           "wallMs": 2310,
+                     *           "previous": "passed"
+                     *         }
+                     *       ],
+                     *       "passed": 0,
+                     *       "failed": 1,
+                     *       "cost": 0.04,
+                     *       "previousRunId": "trun_01JWRG6B8R2N5QK7XD1M4BZ9TC",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "startedAt": "2025-06-02T14:03:11.000Z",
+                     *       "completedAt": "2025-06-02T14:03:14.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentTestRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgentTests: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+                /** @description only this suite */
+                suite?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List test scenarios, newest first (optionally one suite) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "name": "Order status by number",
+                     *           "suite": "orders",
+                     *           "persona": {
+                     *             "type": "script",
+                     *             "lines": [
+                     *               {
+                     *                 "text": "Hi, where is my order A17?",
+                     *                 "delayMs": 400
+                     *               },
+                     *               {
+                     *                 "text": "Great, thanks. Bye!",
+                     *                 "delayMs": 500
+                     *               }
+                     *             ]
+                     *           },
+                     *           "maxTurns": 10,
+                     *           "checks": [
+                     *             {
+                     *               "type": "tool_called",
+                     *               "tool": "check_order",
+                     *               "arguments": {
+                     *                 "order_id": "A17"
+                     *               }
+                     *             },
+                     *             {
+                     *               "type": "says",
+                     *               "phrase": "shipped"
+                     *             },
+                     *             {
+                     *               "type": "never_says",
+                     *               "phrase": "I am an AI"
+                     *             },
+                     *             {
+                     *               "type": "first_reply_within",
+                     *               "ms": 3000
+                     *             }
+                     *           ],
+                     *           "channel": "chat",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AgentTestScenario"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAgentTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Order status by number",
+                 *       "suite": "orders",
+                 *       "persona": {
+                 *         "type": "script",
+                 *         "lines": [
+                 *           {
+                 *             "text": "Hi, where is my order A17?",
+                 *             "delayMs": 400
+                 *           },
+                 *           {
+                 *             "text": "Great, thanks. Bye!",
+                 *             "delayMs": 500
+                 *           }
+                 *         ]
+                 *       },
+                 *       "maxTurns": 10,
+                 *       "checks": [
+                 *         {
+                 *           "type": "tool_called",
+                 *           "tool": "check_order",
+                 *           "arguments": {
+                 *             "order_id": "A17"
+                 *           }
+                 *         },
+                 *         {
+                 *           "type": "says",
+                 *           "phrase": "shipped"
+                 *         },
+                 *         {
+                 *           "type": "never_says",
+                 *           "phrase": "I am an AI"
+                 *         },
+                 *         {
+                 *           "type": "first_reply_within",
+                 *           "ms": 3000
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgentTestScenarioCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a test scenario: a scripted caller, a turn limit and the checks its conversation must pass */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "name": "Order status by number",
+                     *       "suite": "orders",
+                     *       "persona": {
+                     *         "type": "script",
+                     *         "lines": [
+                     *           {
+                     *             "text": "Hi, where is my order A17?",
+                     *             "delayMs": 400
+                     *           },
+                     *           {
+                     *             "text": "Great, thanks. Bye!",
+                     *             "delayMs": 500
+                     *           }
+                     *         ]
+                     *       },
+                     *       "maxTurns": 10,
+                     *       "checks": [
+                     *         {
+                     *           "type": "tool_called",
+                     *           "tool": "check_order",
+                     *           "arguments": {
+                     *             "order_id": "A17"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "says",
+                     *           "phrase": "shipped"
+                     *         },
+                     *         {
+                     *           "type": "never_says",
+                     *           "phrase": "I am an AI"
+                     *         },
+                     *         {
+                     *           "type": "first_reply_within",
+                     *           "ms": 3000
+                     *         }
+                     *       ],
+                     *       "channel": "chat",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentTestScenario"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAgentTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example atst_01JWRG5TAR3M8QK2XD6N9BZ4VC */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a test scenario */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "name": "Order status by number",
+                     *       "suite": "orders",
+                     *       "persona": {
+                     *         "type": "script",
+                     *         "lines": [
+                     *           {
+                     *             "text": "Hi, where is my order A17?",
+                     *             "delayMs": 400
+                     *           },
+                     *           {
+                     *             "text": "Great, thanks. Bye!",
+                     *             "delayMs": 500
+                     *           }
+                     *         ]
+                     *       },
+                     *       "maxTurns": 10,
+                     *       "checks": [
+                     *         {
+                     *           "type": "tool_called",
+                     *           "tool": "check_order",
+                     *           "arguments": {
+                     *             "order_id": "A17"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "says",
+                     *           "phrase": "shipped"
+                     *         },
+                     *         {
+                     *           "type": "never_says",
+                     *           "phrase": "I am an AI"
+                     *         },
+                     *         {
+                     *           "type": "first_reply_within",
+                     *           "ms": 3000
+                     *         }
+                     *       ],
+                     *       "channel": "chat",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentTestScenario"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAgentTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example atst_01JWRG5TAR3M8QK2XD6N9BZ4VC */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAgentTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example atst_01JWRG5TAR3M8QK2XD6N9BZ4VC */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "maxTurns": 6
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgentTestScenarioUpdate"];
+            };
+        };
+        responses: {
+            /** @description Update a test scenario: the fields sent replace its own */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "name": "Order status by number",
+                     *       "suite": "orders",
+                     *       "persona": {
+                     *         "type": "script",
+                     *         "lines": [
+                     *           {
+                     *             "text": "Hi, where is my order A17?",
+                     *             "delayMs": 400
+                     *           },
+                     *           {
+                     *             "text": "Great, thanks. Bye!",
+                     *             "delayMs": 500
+                     *           }
+                     *         ]
+                     *       },
+                     *       "maxTurns": 6,
+                     *       "checks": [
+                     *         {
+                     *           "type": "tool_called",
+                     *           "tool": "check_order",
+                     *           "arguments": {
+                     *             "order_id": "A17"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "says",
+                     *           "phrase": "shipped"
+                     *         },
+                     *         {
+                     *           "type": "never_says",
+                     *           "phrase": "I am an AI"
+                     *         },
+                     *         {
+                     *           "type": "first_reply_within",
+                     *           "ms": 3000
+                     *         }
+                     *       ],
+                     *       "channel": "chat",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentTestScenario"];
                 };
             };
             400: components["responses"]["BadRequest"];

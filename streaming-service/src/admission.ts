@@ -200,6 +200,7 @@ export async function loadCallSetup(
     contact,
     variables,
     ...(call?.metadata ? { metadata: call.metadata } : {}),
+    ...(call?.agentTest ? { agentTest: call.agentTest } : {}),
     callerNumber: from,
     // The one place a call, meeting, chat or widget chat learns its tools: only those the agent names.
     tools: toolsOfAgent(filled, tools),

@@ -102,6 +102,10 @@ describe('the documented request examples', () => {
       'createKnowledgeBase',
       'createKnowledgeDocument',
       'queryKnowledgeBase',
+      // A scenario of the example agent, then a run of it (played in the background by the run consumer).
+      'createAgentTest',
+      'updateAgentTest',
+      'startTestRun',
       // The dashboard's: its user signs up with the example's address, which then acts with its session key.
       'signUp',
       'resendConfirmationCode',
@@ -132,6 +136,7 @@ describe('the documented request examples', () => {
       addCallContext: () => created.startPhoneCall!,
       transferCall: () => created.startPhoneCall!,
       endCall: () => created.startCall!,
+      updateAgentTest: () => created.createAgentTest!,
     };
     // The example calls' callee stays on the line (a menu nobody answers), so they are live for the commands.
     const callee = (OPERATION_EXAMPLES.startPhoneCall!.request as { phoneNumber: string }).phoneNumber;
@@ -152,6 +157,7 @@ describe('the documented request examples', () => {
       if (id === 'updatePhoneNumber') ids.phoneNumberId = created.buyPhoneNumber!;
       // A campaign names lists of the caller's records.
       if (id === 'createCampaign') Object.assign(ids, { phoneNumberIds: [created.buyPhoneNumber!], contactIds: [created.createContact!] });
+      if (id === 'startTestRun') ids.scenarioId = created.createAgentTest!;
       if (id === 'importPhoneNumber') Object.assign(ids, { telephonyAccountSid: account.sid, telephonyAuthToken: account.authToken });
       const documented = doc.paths[route.path][route.method.toLowerCase()];
       const example = documented.requestBody.content['application/json'].example;

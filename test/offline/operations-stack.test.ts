@@ -10,6 +10,7 @@ import { ALARMS } from '../../lib/infra/constructs/monitoring.js';
 import { STREAMING_SERVICE } from '../../lib/infra/constructs/streaming-service.js';
 import { API_KEY_AUTHORIZER_TTL, STAGE_THROTTLE, routeClass } from '../../lib/infra/constructs/edge.js';
 import { DISPATCH_QUEUE, KNOWLEDGE_CONSUMER_MAX_CONCURRENCY, WEBHOOK_CONSUMER_MAX_CONCURRENCY } from '../../lib/infra/constructs/storage.js';
+import { AGENT_TEST_QUEUE_SETTINGS } from '../../lib/store/queue.js';
 import { ROUTES } from '../../lib/infra/routes.js';
 import { loadConfig, VENDOR_KEY_NAMES } from '../../lib/config.js';
 import { CALL_METRICS } from '../../lib/services/call-metrics.js';
@@ -219,7 +220,7 @@ describe('edge', () => {
 describe('queues, scaling and the table', () => {
   it('caps the consumers concurrency on every event source', () => {
     const maxima = ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties!.ScalingConfig?.MaximumConcurrency).sort();
-    expect(maxima).toEqual([DISPATCH_QUEUE.maxConcurrency, WEBHOOK_CONSUMER_MAX_CONCURRENCY, KNOWLEDGE_CONSUMER_MAX_CONCURRENCY].sort());
+    expect(maxima).toEqual([DISPATCH_QUEUE.maxConcurrency, WEBHOOK_CONSUMER_MAX_CONCURRENCY, KNOWLEDGE_CONSUMER_MAX_CONCURRENCY, AGENT_TEST_QUEUE_SETTINGS.consumerConcurrency].sort());
   });
 
   it('protects the table from deletion', () => {
@@ -272,5 +273,27 @@ describe('every option at once', () => {
     expect(ofType('AWS::WAFv2::WebACLAssociation', r)).toHaveLength(1);
     // The existing Twilio and vendor-key secrets are used; the data key is always the stack's own.
     expect(ofType('AWS::SecretsManager::Secret', r).map(([id]) => id)).toEqual([expect.stringMatching(/^DataKey/)]);
+  });
+});
+
+describe('agent-test runs (docs/agent-tests.md)', () => {
+  it('are queued to a consumer that plays one run at a time, times out before redelivery, and may write the table, announce and requeue', () => {
+    const queueId = idOf('AWS::SQS::Queue', 'AgentTestRuns', Object.fromEntries(ofType('AWS::SQS::Queue').filter(([id]) => !id.includes('DeadLetters'))));
+    const queue = resources[queueId]!.Properties!;
+    expect(queue.VisibilityTimeout).toBe(AGENT_TEST_QUEUE_SETTINGS.visibilityTimeoutSeconds);
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(AGENT_TEST_QUEUE_SETTINGS.maxReceiveCount);
+    expect(refId(queue.RedrivePolicy.deadLetterTargetArn)).toBe(idOf('AWS::SQS::Queue', 'AgentTestRunsDeadLetters'));
+    const [[fnId, fn]] = ofType('AWS::Lambda::Function').filter(([, f]) => f.Properties!.Description === 'functions/queue/agent-tests.ts') as [[string, Resource]];
+    expect(fn.Properties!.Timeout).toBe(AGENT_TEST_QUEUE_SETTINGS.consumerTimeoutSeconds);
+    expect(fn.Properties!.Timeout).toBeLessThan(queue.VisibilityTimeout);
+    const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
+    expect(refId(env.AGENT_TEST_QUEUE_URL)).toBe(queueId);
+    for (const name of ['TABLE_NAME', 'WEBHOOK_QUEUE_URL']) expect(env[name], name).toBeDefined();
+    expect(env.WEB_STREAM_URL, 'the chat socket it plays on').toBeDefined();
+    const [mapping] = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => refId(m.Properties!.FunctionName) === fnId).map(([, m]) => m.Properties!);
+    expect(mapping).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: AGENT_TEST_QUEUE_SETTINGS.consumerConcurrency } });
+    expect(refId(mapping!.EventSourceArn)).toBe(queueId);
+    const alarmed = ofType('AWS::CloudWatch::Alarm').some(([, a]) => JSON.stringify(a.Properties!.Dimensions ?? []).includes('AgentTestRunsDeadLetters'));
+    expect(alarmed, 'its dead letters are watched').toBe(true);
   });
 });

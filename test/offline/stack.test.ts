@@ -184,8 +184,9 @@ describe('API routes and functions', () => {
       const logGroup = resources[refId(p.LoggingConfig.LogGroup)!]!;
       expect(logGroup.Properties!.RetentionInDays).toBeGreaterThan(0);
       // Below HTTP API's 30 s integration limit, so a slow run ends as a Lambda timeout, not a 503 (scheduled
-      // jobs sit behind no API).
-      if (!String(p.Description).startsWith('functions/schedule/')) expect(p.Timeout).toBeLessThan(30);
+      // jobs sit behind no API, nor does the agent-test run consumer, whose suites of chats take minutes).
+      const behindNoApi = String(p.Description).startsWith('functions/schedule/') || p.Description === 'functions/queue/agent-tests.ts';
+      if (!behindNoApi) expect(p.Timeout, String(p.Description)).toBeLessThan(30);
     }
   });
 
@@ -236,7 +237,8 @@ describe('API routes and functions', () => {
       expect(env.DISPATCH_QUEUE_URL !== undefined, entry).toBe(needs.dispatch !== undefined);
       expect(env.WEBHOOK_QUEUE_URL !== undefined, entry).toBe(needs.webhooks !== undefined);
       expect(env.WEBHOOK_DLQ_URL, entry).toBeUndefined();
-      expect(actions.some((a) => a.startsWith('sqs:')), entry).toBe(needs.dispatch !== undefined || needs.webhooks !== undefined || needs.knowledge !== undefined);
+      expect(env.AGENT_TEST_QUEUE_URL !== undefined, entry).toBe(needs.agentTests !== undefined);
+      expect(actions.some((a) => a.startsWith('sqs:')), entry).toBe(needs.dispatch !== undefined || needs.webhooks !== undefined || needs.knowledge !== undefined || needs.agentTests !== undefined);
     }
   });
 

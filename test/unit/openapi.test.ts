@@ -195,6 +195,8 @@ const ID_OF_TAG: Record<string, string> = {
   Tools: ID_PREFIX.tool,
   Contacts: ID_PREFIX.contact,
   History: ID_PREFIX.call,
+  'Agent tests': ID_PREFIX.agentTest,
+  'Test runs': ID_PREFIX.agentTestRun,
   // Numbers, and the inbound webhook answers listed under a number.
   'Phone numbers': `(?:${ID_PREFIX.phoneNumber}|${ID_PREFIX.delivery})`,
   Calls: ID_PREFIX.call,
@@ -207,7 +209,7 @@ const ID_OF_TAG: Record<string, string> = {
   Knowledge: `(?:${ID_PREFIX.knowledgeBase}|${ID_PREFIX.knowledgeDocument})`,
 };
 /** Counts that are truly 0 in a realistic answer (a new campaign has made no call yet). */
-const COUNT_FIELDS = new Set(['callCost', 'inFlight', 'pending', 'finished', 'skipped', 'answered', 'voicemail', 'busy', 'no_answer', 'failed']);
+const COUNT_FIELDS = new Set(['callCost', 'cost', 'passed', 'inFlight', 'pending', 'finished', 'skipped', 'answered', 'voicemail', 'busy', 'no_answer', 'failed']);
 const PHONE_FIELDS = new Set(['phoneNumber', 'number', 'mobileNumber']);
 const TIME_FIELDS = new Set(['createdAt', 'updatedAt', 'expiresAt']);
 

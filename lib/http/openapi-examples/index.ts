@@ -10,6 +10,7 @@ import type { OperationExamples } from './shared.js';
 import { TOOL_EXAMPLES } from './tools.js';
 import { WEBHOOK_EXAMPLES } from './webhooks.js';
 import { KNOWLEDGE_EXAMPLES } from './knowledge.js';
+import { AGENT_TEST_EXAMPLES } from './agent-tests.js';
 
 /**
  * Examples for the OpenAPI document, per operation: what the reference page pre-fills in each try-out and
@@ -23,7 +24,7 @@ import { KNOWLEDGE_EXAMPLES } from './knowledge.js';
  * providers and voices that exist.
  *
  * One module per domain (agents.ts, tools.ts, contacts.ts, calls.ts, webhooks.ts, provider-keys.ts,
- * phone-numbers.ts, account.ts, campaigns.ts, knowledge.ts); shared.ts holds the ids, timestamps and numbers they share.
+ * phone-numbers.ts, account.ts, campaigns.ts, knowledge.ts, agent-tests.ts); shared.ts holds the ids, timestamps and numbers they share.
  */
 
 export { EXAMPLE_IDS, type OperationExamples } from './shared.js';
@@ -42,4 +43,5 @@ export const OPERATION_EXAMPLES: Partial<Record<OperationId, OperationExamples>>
   ...ACCOUNT_EXAMPLES,
   ...CAMPAIGN_EXAMPLES,
   ...KNOWLEDGE_EXAMPLES,
+  ...AGENT_TEST_EXAMPLES,
 };

@@ -8,16 +8,16 @@ import type { Construct } from 'constructs';
 import { STREAM_SWEEP_EVERY_MS } from '../../domain/call.js';
 import { GSI1 } from '../../store/model.js';
 import type { PlatformFunction, PlatformFunctionProps } from './api-function.js';
-import { bindKnowledge, bindStreamSweep, bindTable, bindTwilioCredentials, bindWebhookQueue } from './bindings.js';
+import { bindAgentTestQueue, bindKnowledge, bindStreamSweep, bindTable, bindTwilioCredentials, bindWebhookQueue } from './bindings.js';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import { KNOWLEDGE_QUEUE_SETTINGS } from '../../store/queue.js';
+import { AGENT_TEST_QUEUE_SETTINGS, KNOWLEDGE_QUEUE_SETTINGS } from '../../store/queue.js';
 import { PDF_LIBS_FILE, PDF_LIBS_SOURCE } from '../../domain/knowledge/pdf.js';
 import { EMBEDDINGS_LIBS_FILE, EMBEDDINGS_LIBS_SOURCE } from '../../vendors/embeddings/openai.js';
 import { CampaignScheduler } from './campaign-scheduler.js';
 import { CONSUMER_TIMEOUT, DISPATCH_QUEUE, KNOWLEDGE_CONSUMER_MAX_CONCURRENCY, WEBHOOK_CONSUMER_MAX_CONCURRENCY, type PlatformQueues } from './storage.js';
 
 /** What the functions beyond the routes are bound to, and how the stack makes a function in a scope. */
-export interface BackgroundFunctionsProps extends Pick<PlatformQueues, 'dispatchQueue' | 'webhookQueue' | 'webhookDeadLetters' | 'knowledgeQueue'> {
+export interface BackgroundFunctionsProps extends Pick<PlatformQueues, 'dispatchQueue' | 'webhookQueue' | 'webhookDeadLetters' | 'knowledgeQueue' | 'agentTestQueue'> {
   readonly table: dynamodb.TableV2;
   /** The bucket: knowledge sources and segments live under `workspaces/*` (docs/knowledge.md). */
   readonly bucket: s3.IBucket;
@@ -33,6 +33,7 @@ export interface BackgroundFunctions {
   readonly campaignScheduler: CampaignScheduler;
   readonly webhookConsumer: PlatformFunction;
   readonly knowledgeConsumer: PlatformFunction;
+  readonly agentTestConsumer: PlatformFunction;
 }
 
 /** The functions no route calls: the two queue consumers and the three timers, in the stack's scope. */
@@ -123,5 +124,18 @@ export function addBackgroundFunctions(scope: Construct, props: BackgroundFuncti
   bindKnowledge(knowledgeConsumer, props.bucket, props.knowledgeQueue);
   knowledgeConsumer.function.addEventSource(new SqsEventSource(props.knowledgeQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: KNOWLEDGE_CONSUMER_MAX_CONCURRENCY }));
 
-  return { dispatchConsumer, streamSweep, lostCallbacks, campaignScheduler, webhookConsumer, knowledgeConsumer };
+  // Plays agent-test runs (docs/agent-tests.md): each scenario a chat on the streaming service's `/web-chat`
+  // socket (WEB_STREAM_URL, set on every function), billed and recorded as chats; one run per message.
+  const agentTestConsumer = addFunction('AgentTestConsumer', {
+    entry: 'functions/queue/agent-tests.ts',
+    timeout: Duration.seconds(AGENT_TEST_QUEUE_SETTINGS.consumerTimeoutSeconds),
+  });
+  bindTable(agentTestConsumer, table, 'readWrite');
+  bindWebhookQueue(agentTestConsumer, webhookQueue);
+  bindAgentTestQueue(agentTestConsumer, props.agentTestQueue);
+  agentTestConsumer.function.addEventSource(
+    new SqsEventSource(props.agentTestQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: AGENT_TEST_QUEUE_SETTINGS.consumerConcurrency }),
+  );
+
+  return { dispatchConsumer, streamSweep, lostCallbacks, campaignScheduler, webhookConsumer, knowledgeConsumer, agentTestConsumer };
 }

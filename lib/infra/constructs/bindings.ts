@@ -147,6 +147,12 @@ export function bindKnowledge(target: BindTarget, bucket: s3.IBucket, queue: sqs
   queue.grantSendMessages(target);
 }
 
+/** Binds the agent-test run queue (docs/agent-tests.md): AGENT_TEST_QUEUE_URL plus send (starting a run queues it). */
+export function bindAgentTestQueue(target: BindTarget, queue: sqs.IQueue): void {
+  setEnv(target, 'AGENT_TEST_QUEUE_URL', queue.queueUrl);
+  queue.grantSendMessages(target);
+}
+
 export function bindTwilioCredentials(target: BindTarget, secret: secretsmanager.ISecret): void {
   setEnv(target, 'TWILIO_SECRET_ARN', secret.secretArn);
   secret.grantRead(target);

@@ -9,7 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { planRouteFunctions, type RouteEntry, type RouteFunctionPlan } from '../entry-needs.js';
 import { entryConstructId, type PlatformFunction, type PlatformFunctionProps } from './api-function.js';
-import { bindDispatchQueue, bindKnowledge, bindRateLimits, bindRecordings, bindTable, bindTwilioCredentials, bindWebhookQueue } from './bindings.js';
+import { bindAgentTestQueue, bindDispatchQueue, bindKnowledge, bindRateLimits, bindRecordings, bindTable, bindTwilioCredentials, bindWebhookQueue } from './bindings.js';
 import type { ApiEdge } from './edge.js';
 
 /** What the route functions are bound to, and how the stack makes a function (its defaults and environment). */
@@ -19,6 +19,7 @@ export interface RouteFunctionsProps {
   readonly dispatchQueue: sqs.Queue;
   readonly webhookQueue: sqs.Queue;
   readonly knowledgeQueue: sqs.Queue;
+  readonly agentTestQueue: sqs.Queue;
   readonly twilioCredentials: secretsmanager.ISecret;
   readonly api: apigw.HttpApi;
   readonly edge: ApiEdge;
@@ -68,6 +69,7 @@ export function addRouteFunctions(scope: Construct, props: RouteFunctionsProps):
     if (needs.webhooks) bindWebhookQueue(fn, props.webhookQueue);
     if (needs.twilioCredentials) bindTwilioCredentials(fn, props.twilioCredentials);
     if (needs.knowledge) bindKnowledge(fn, props.recordings, props.knowledgeQueue);
+    if (needs.agentTests) bindAgentTestQueue(fn, props.agentTestQueue);
     // One integration per function, shared by its routes.
     // One invoke permission per function for the whole API, not one per route (CloudFormation's 500 again).
     const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function, { scopePermissionToRoute: false });

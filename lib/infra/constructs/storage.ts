@@ -5,7 +5,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { TABLE, type TableDefinition } from '../../store/model.js';
-import { KNOWLEDGE_QUEUE_SETTINGS, WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
+import { AGENT_TEST_QUEUE_SETTINGS, KNOWLEDGE_QUEUE_SETTINGS, WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
 
 /*
  * What the platform keeps: the single table, the recordings bucket, the two queues with their dead letters
@@ -133,6 +133,9 @@ export interface PlatformQueues {
   /** Knowledge ingestion (docs/knowledge.md): one message per document revision. */
   readonly knowledgeQueue: sqs.Queue;
   readonly knowledgeDeadLetters: sqs.Queue;
+  /** Agent-test runs (docs/agent-tests.md): one message per run to play. */
+  readonly agentTestQueue: sqs.Queue;
+  readonly agentTestDeadLetters: sqs.Queue;
 }
 
 export function platformQueues(scope: Construct): PlatformQueues {
@@ -171,7 +174,18 @@ export function platformQueues(scope: Construct): PlatformQueues {
     visibilityTimeout: Duration.seconds(KNOWLEDGE_QUEUE_SETTINGS.visibilityTimeoutSeconds),
     deadLetterQueue: { queue: knowledgeDeadLetters, maxReceiveCount: KNOWLEDGE_QUEUE_SETTINGS.maxReceiveCount },
   });
-  return { dispatchQueue, dispatchDeadLetters, webhookQueue, webhookDeadLetters, knowledgeQueue, knowledgeDeadLetters };
+  const agentTestDeadLetters = new sqs.Queue(scope, 'AgentTestRunsDeadLetters', {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  const agentTestQueue = new sqs.Queue(scope, 'AgentTestRuns', {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    visibilityTimeout: Duration.seconds(AGENT_TEST_QUEUE_SETTINGS.visibilityTimeoutSeconds),
+    deadLetterQueue: { queue: agentTestDeadLetters, maxReceiveCount: AGENT_TEST_QUEUE_SETTINGS.maxReceiveCount },
+  });
+  return { dispatchQueue, dispatchDeadLetters, webhookQueue, webhookDeadLetters, knowledgeQueue, knowledgeDeadLetters, agentTestQueue, agentTestDeadLetters };
 }
 
 /** The data key, the Twilio account and the vendor keys. */

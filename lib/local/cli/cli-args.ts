@@ -15,7 +15,7 @@ import { Email, ROLES } from '../../domain/dashboard.js';
 export const CLI = 'npm run --silent cli --';
 
 
-type Flag = 'name' | 'credits' | 'workspace' | 'key' | 'amount' | 'default-country' | 'scope' | 'agents' | 'origins' | 'email' | 'role';
+type Flag = 'name' | 'credits' | 'workspace' | 'key' | 'amount' | 'default-country' | 'scope' | 'agents' | 'origins' | 'email' | 'role' | 'suite' | 'agent' | 'version';
 export type CliFlags = Partial<Record<Flag, string>> & { aws?: boolean };
 
 interface CommandSpec {
@@ -50,6 +50,11 @@ export const COMMANDS = {
     summary: 'import contacts from a CSV or .xlsx file (progress on stderr)',
     flags: ['workspace', 'default-country'],
     positional: 'FILE',
+  },
+  'agent test': {
+    usage: 'agent test --suite NAME --agent ID [--version N]',
+    summary: "run a suite of agent tests through the API (API_KEY, API_URL or the running npm start); JUnit report on stdout, exit 1 when a check fails (docs/agent-tests.md)",
+    flags: ['suite', 'agent', 'version'],
   },
   'data-key rotate': {
     usage: 'data-key rotate',
@@ -181,11 +186,13 @@ function checkFlags(name: CommandName, flags: CliFlags): void {
     'contacts import': ['workspace'],
     'user create': ['email', 'workspace'],
     'user add': ['email', 'workspace'],
+    'agent test': ['suite', 'agent'],
   };
   for (const f of needed[name] ?? []) {
     if (flags[f] === undefined) throw new UsageError(`--${f} is required`, usage(name));
   }
-  for (const f of ['name', 'workspace', 'key'] as const) {
+  if (flags.version !== undefined && !(/^[1-9]\d{0,6}$/.test(flags.version))) throw new UsageError(`--version must be a published version number such as 3 (got ${JSON.stringify(flags.version)})`, usage(name));
+  for (const f of ['name', 'workspace', 'key', 'suite', 'agent'] as const) {
     if (flags[f] !== undefined && !flags[f].trim()) throw new UsageError(`--${f} must not be empty`, usage(name));
   }
   if (flags.name !== undefined && flags.name.trim().length > 200) throw new UsageError('--name must be at most 200 characters', usage(name));

@@ -10,13 +10,14 @@ import { importContactsCommand, readImportFile } from './contact-import-cli.js';
 import { runningAt, runningInstances, usedByPlatform, type PlatformEndpoints } from '../platform/instances.js';
 import type { ProgressSink } from './progress.js';
 import { CliFailure, formatUsageError, UsageError } from './cli-errors.js';
-import { cliCommandFor, listFlag, parseCommandLine, type CliFlags } from './cli-args.js';
+import { cliCommandFor, listFlag, parseCommandLine, usage, type CliFlags } from './cli-args.js';
 import { canonicalOrigin } from '../../domain/widget.js';
 import { randomBytes } from 'node:crypto';
 import { Email, type Role } from '../../domain/dashboard.js';
 import { meetsPasswordPolicy, PASSWORD_RULE } from '../../domain/password-policy.js';
 import { addMembership, addUserToWorkspace, findUser, listMemberships } from '../../store/users.js';
 import { createCognitoIdentity } from '../../vendors/identity/cognito.js';
+import { junitReport, runAgentTests, summary } from './agent-test-cli.js';
 
 export { CliFailure, UsageError };
 export { CLI, cliCommandFor, usage } from './cli-args.js';
@@ -36,6 +37,10 @@ const CliEnv = z.object({
   COGNITO_USER_POOL_ID: z.string().optional(),
   /** `user create`: the new user's password; without it one is made and printed once. */
   USER_PASSWORD: z.string().min(8).max(256).optional(),
+  /** `agent test`: the workspace's API key (a CI secret). */
+  API_KEY: z.string().min(1).optional(),
+  /** `agent test`: the platform's API origin; without it, the running `npm start`'s. */
+  API_URL: z.url().optional(),
 });
 type CliEnv = z.infer<typeof CliEnv>;
 
@@ -110,6 +115,7 @@ export async function runCli(
   const env = envParsed.data;
   const { command, flags: f } = parsed;
   if (command === 'data-key rotate') return rotateLocalDataKey(env, f.aws === true);
+  if (command === 'agent test') throw new UsageError('agent test prints a report, not a JSON line: run it through main', usage(command));
   const importFile = command === 'contacts import' ? await readImportFile(parsed.file) : undefined;
   const target: Target = f.aws
     ? (() => {
@@ -227,6 +233,30 @@ async function addUserCommand(target: Target, env: CliEnv, input: { email: strin
   return { userId: found.userId, email, workspaceId: workspace.id, workspaceName: workspace.name, role: workspace.role };
 }
 
+/**
+ * `agent test`: the run through the API with API_KEY, at API_URL or the running `npm start` (found as the
+ * admin commands find it). The JUnit report goes to stdout, the summary to stderr; 1 when anything failed.
+ */
+async function agentTestMain(flags: CliFlags, rawEnv: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const env = CliEnv.safeParse(rawEnv);
+  if (!env.success) throw new CliFailure(`bad environment: ${env.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  if (!env.data.API_KEY) throw new CliFailure('agent test needs the workspace\'s API key in API_KEY (a CI secret, never a flag)');
+  const baseUrl = env.data.API_URL ?? (await localBaseUrl(env.data, rawEnv.DATA_DIR !== undefined));
+  const run = await runAgentTests({ baseUrl, apiKey: env.data.API_KEY, suite: flags.suite!, agentId: flags.agent!, version: flags.version === undefined ? undefined : Number(flags.version) }, io.stderr);
+  io.stdout.write(junitReport(run));
+  io.stderr.write(summary(run));
+  return run.status === 'passed' ? 0 : 1;
+}
+
+/** The running `npm start`'s origin: the one at DATA_DIR, else (DATA_DIR not set) the only one running. */
+async function localBaseUrl(env: CliEnv, dataDirSet: boolean): Promise<string> {
+  const here = await runningAt(resolve(env.DATA_DIR));
+  if (here) return here.baseUrl;
+  const running = await runningInstances();
+  if (running.length === 1 && !dataDirSet) return running[0]!.baseUrl;
+  throw new CliFailure('agent test needs API_URL (the platform\'s API origin), or a running npm start to test against');
+}
+
 interface Io {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: ProgressSink;
@@ -243,6 +273,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
       io.stdout.write(parsed.text);
       return 0;
     }
+    if (parsed.command === 'agent test') return await agentTestMain(parsed.flags, env, io);
     const result = await runCli([], {}, env, { stderr: io.stderr }, argv);
     io.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { ensureTable } from './dynamodb.js';
 import { cognitoEnvironment } from './cognito.js';
-import { ensureKnowledgeQueue, ensureWebhookQueues } from './sqs.js';
+import { ensureAgentTestQueue, ensureKnowledgeQueue, ensureWebhookQueues } from './sqs.js';
 import { createLocalServer, type Fallback } from './server.js';
 import { startTwilioStandin, type TwilioStandin } from '../standins/twilio/standin.js';
 import type { CallHooks } from '../standins/twilio/state.js';
@@ -12,7 +12,7 @@ import { createCallSimulator, type CallSimulator } from '../standins/twilio/call
 import { knownLinesOr, SpokenLines } from '../standins/spoken-lines.js';
 import { DEFAULT_STT_SCRIPT } from '../standins/stt.js';
 import { startLocalVoice, type LocalVoice, type LocalVoiceOptions } from '../../../streaming-service/src/local.js';
-import { startDispatchPoller, startKnowledgePoller, startWebhookPoller } from './queue-poller.js';
+import { startAgentTestPoller, startDispatchPoller, startKnowledgePoller, startWebhookPoller } from './queue-poller.js';
 import { startCampaignSchedule, startLostCallbackSchedule, startStreamSweepSchedule } from './schedule.js';
 import { registerInstance } from './instances.js';
 import { loadConfig } from '../../config.js';
@@ -48,8 +48,10 @@ export function handlerEnvironment(
   baseUrl: string,
   webhookQueues?: { queueUrl: string; deadLetterQueueUrl: string },
   knowledgeQueue?: { queueUrl: string },
+  agentTestQueue?: { queueUrl: string },
 ): Record<string, string> {
   return {
+    ...(agentTestQueue ? { AGENT_TEST_QUEUE_URL: agentTestQueue.queueUrl } : {}),
     ...(webhookQueues ? { WEBHOOK_QUEUE_URL: webhookQueues.queueUrl, WEBHOOK_DLQ_URL: webhookQueues.deadLetterQueueUrl } : {}),
     ...(knowledgeQueue ? { KNOWLEDGE_QUEUE_URL: knowledgeQueue.queueUrl } : {}),
     TABLE_NAME: settings.TABLE_NAME,
@@ -103,6 +105,8 @@ export async function startPlatform(
     webhookPoller?: boolean;
     /** Run the knowledge-ingestion consumer; on unless a test drives ingestion itself. */
     knowledgePoller?: boolean;
+    /** Run the agent-test run consumer; on unless a test drives runs itself. */
+    agentTestPoller?: boolean;
     /** Run the sweep of abandoned streams on its timer (lib/local/platform/schedule.ts); on unless a test drives it. */
     streamSweep?: boolean;
     /** Run the reconciliation of lost status callbacks on its timer (lib/local/platform/schedule.ts); on unless a test drives it. */
@@ -119,6 +123,7 @@ export async function startPlatform(
   await ensureTable(stores.dynamo.endpoint, settings.TABLE_NAME);
   const webhookQueues = await ensureWebhookQueues(stores.sqs.endpoint, settings.TABLE_NAME);
   const knowledgeQueue = await ensureKnowledgeQueue(stores.sqs.endpoint, settings.TABLE_NAME);
+  const agentTestQueue = await ensureAgentTestQueue(stores.sqs.endpoint, settings.TABLE_NAME);
 
   // A copy the streaming service can add its health route to.
   const fallbacks = [...(options.fallbacks ?? [])];
@@ -132,7 +137,7 @@ export async function startPlatform(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
-  const restoreEnvironment = setProcessEnvironment(handlerEnvironment(stores, settings, baseUrl, webhookQueues, knowledgeQueue));
+  const restoreEnvironment = setProcessEnvironment(handlerEnvironment(stores, settings, baseUrl, webhookQueues, knowledgeQueue, agentTestQueue));
   // The callee's lines are what the recognizer stand-ins hear on its calls (spoken-lines.ts).
   const spokenLines = new SpokenLines();
   const callSimulator = createCallSimulator({ spokenLines, scriptsFile: resolve(settings.CALLEE_SCRIPTS ?? `${settings.DATA_DIR}/callee-scripts.json`) });
@@ -154,6 +159,10 @@ export async function startPlatform(
 
   const knowledge = options.knowledgePoller === false ? undefined : await startKnowledgePoller((error) => {
     process.stderr.write(`knowledge poller: ${String(error)}\n`);
+  });
+
+  const agentTests = options.agentTestPoller === false ? undefined : await startAgentTestPoller((error) => {
+    process.stderr.write(`agent-test poller: ${String(error)}\n`);
   });
 
   const sweep = options.streamSweep === false ? undefined : await startStreamSweepSchedule((error) => {
@@ -192,6 +201,7 @@ export async function startPlatform(
       await poller?.stop();
       await webhooks?.stop();
       await knowledge?.stop();
+      await agentTests?.stop();
       await sweep?.stop();
       await reconciliation?.stop();
       await campaigns?.stop();

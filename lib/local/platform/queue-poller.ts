@@ -196,3 +196,19 @@ export async function startKnowledgePoller(onError: (error: unknown) => void = (
   // Short polls: a document is usually waited for on the dashboard; two batches side by side on two cores.
   return startQueuePoller({ client: createSqsClient(config), queueUrl: config.KNOWLEDGE_QUEUE_URL, handler, onError, waitSeconds: 1, batchSize: 1, concurrency: 2 });
 }
+
+/**
+ * The agent-test run consumer of `npm start`: polls AGENT_TEST_QUEUE_URL and runs
+ * functions/queue/agent-tests.ts, the module the CDK stack deploys as that queue's Lambda.
+ */
+export async function startAgentTestPoller(onError: (error: unknown) => void = () => undefined): Promise<QueuePoller> {
+  const [{ loadConfig }, { createSqsClient, AGENT_TEST_QUEUE_SETTINGS }, { handler }] = await Promise.all([
+    import('../../config.js'),
+    import('../../store/queue.js'),
+    import('../../../functions/queue/agent-tests.js'),
+  ]);
+  const config = loadConfig();
+  if (!config.AGENT_TEST_QUEUE_URL) throw new Error('AGENT_TEST_QUEUE_URL is not set');
+  // Short polls: a run is usually waited for (the CLI, a CI job); runs side by side as on Lambda.
+  return startQueuePoller({ client: createSqsClient(config), queueUrl: config.AGENT_TEST_QUEUE_URL, handler, onError, waitSeconds: 1, batchSize: 1, concurrency: AGENT_TEST_QUEUE_SETTINGS.consumerConcurrency });
+}

@@ -1,6 +1,6 @@
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import type { Server } from 'node:http';
-import { createSqsClient, KNOWLEDGE_QUEUE_SETTINGS, WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
+import { AGENT_TEST_QUEUE_SETTINGS, createSqsClient, KNOWLEDGE_QUEUE_SETTINGS, WEBHOOK_QUEUE_SETTINGS } from '../../store/queue.js';
 import { createSqsServer } from 'local-aws-sqs';
 import { freePort } from './ports.js';
 
@@ -91,6 +91,30 @@ export async function ensureKnowledgeQueue(endpoint: string, table: string): Pro
         Attributes: {
           VisibilityTimeout: String(KNOWLEDGE_QUEUE_SETTINGS.visibilityTimeoutSeconds),
           RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:${name}-dlq`, maxReceiveCount: KNOWLEDGE_QUEUE_SETTINGS.maxReceiveCount }),
+        },
+      }),
+    );
+    return { queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Creates the agent-test run queue and its dead letters (idempotent), named per table, with the CDK stack's
+ * settings (lib/store/queue.ts, AGENT_TEST_QUEUE_SETTINGS).
+ */
+export async function ensureAgentTestQueue(endpoint: string, table: string): Promise<{ queueUrl: string; deadLetterQueueUrl: string }> {
+  const client = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: endpoint });
+  const name = `${table}-agent-tests`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 70);
+  try {
+    const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+    const queue = await client.send(
+      new CreateQueueCommand({
+        QueueName: name,
+        Attributes: {
+          VisibilityTimeout: String(AGENT_TEST_QUEUE_SETTINGS.visibilityTimeoutSeconds),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:${name}-dlq`, maxReceiveCount: AGENT_TEST_QUEUE_SETTINGS.maxReceiveCount }),
         },
       }),
     );

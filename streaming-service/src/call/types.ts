@@ -43,6 +43,8 @@ export interface CallSetup {
   readonly variables?: Readonly<Record<string, string>>;
   /** The call's own `metadata`, echoed in the webhooks the session sends (`call.transfer`). */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** The agent-test run this conversation plays (docs/agent-tests.md): its chat replies name their tool calls. */
+  readonly agentTest?: { readonly runId: string; readonly scenarioId: string };
   readonly tools: readonly Tool[];
   readonly callSid: string;
   readonly streamSid: string;

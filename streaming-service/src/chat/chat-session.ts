@@ -54,10 +54,26 @@ export interface ChatLine {
 /** What the chat tells its page; `turn` numbers the agent's replies so deltas join the right bubble. */
 export type ChatNotice =
   | { readonly type: 'delta'; readonly turn: number; readonly text: string }
-  | { readonly type: 'reply'; readonly turn: number; readonly text: string; readonly handoff?: boolean }
+  | { readonly type: 'reply'; readonly turn: number; readonly text: string; readonly handoff?: boolean; readonly toolCalls?: readonly ReplyToolCall[] }
   | { readonly type: 'state'; readonly state: 'listening' | 'thinking' }
   | { readonly type: 'error'; readonly code: string; readonly message: string; readonly retryAfterSeconds?: number }
   | { readonly type: 'ended'; readonly reason: CallEndReason };
+
+/** A tool call of the reply, named only to an agent-test run's chat (docs/agent-tests.md): a visitor never sees the agent's tools. */
+export interface ReplyToolCall {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+/** The model's JSON arguments as an object; text that is not a JSON object is kept under `_raw`. */
+function argumentsOf(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text || '{}');
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { _raw: text };
+  } catch {
+    return { _raw: text };
+  }
+}
 
 /** The page's socket as the chat sees it: whichever is attached now, or none. */
 export interface ChatSink {
@@ -254,7 +270,8 @@ export class ChatSession implements TurnHost {
     } finally {
       utterance.settled = true;
     }
-    if (!this.isOver) this.sink.send({ type: 'reply', turn: channel.turn, text: utterance.playedText(), ...(channel.handoff ? { handoff: true } : {}) });
+    const toolCalls = this.setup.agentTest ? rounds.flatMap((r) => r.toolCalls.map((c) => ({ name: c.name, arguments: argumentsOf(c.arguments) }))) : undefined;
+    if (!this.isOver) this.sink.send({ type: 'reply', turn: channel.turn, text: utterance.playedText(), ...(channel.handoff ? { handoff: true } : {}), ...(toolCalls ? { toolCalls } : {}) });
     if (channel.ending) return this.end('agent_hangup');
     this.sink.send({ type: 'state', state: 'listening' });
   }

@@ -15,6 +15,7 @@ import { ToolsPage } from './pages/tools.js';
 import { PlaceCallPage } from './pages/place-call.js';
 import { CampaignsPage } from './pages/campaigns.js';
 import { CampaignPage } from './pages/campaign.js';
+import { AgentTestRunPage, AgentTestsPage } from './pages/agent-tests.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { WebhookPage } from './pages/webhook.js';
 import { DoNotCallPage } from './pages/dnc.js';
@@ -52,6 +53,8 @@ function SignedInRoutes() {
         <Route path="calls/new" element={<PlaceCallPage />} />
         <Route path="campaigns" element={<CampaignsPage />} />
         <Route path="campaigns/:id" element={<CampaignPage />} />
+        <Route path="agent-tests" element={<AgentTestsPage />} />
+        <Route path="agent-tests/:id" element={<AgentTestRunPage />} />
         <Route path="live" element={<LivePage />} />
         <Route path="live/:id" element={<LiveCallPage />} />
         <Route path="history" element={<HistoryPage />} />

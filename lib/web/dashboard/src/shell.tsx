@@ -13,6 +13,7 @@ const NAV: readonly { to: string; label: string }[] = [
   { to: '/phone-numbers', label: 'Phone numbers' },
   { to: '/calls/new', label: 'Place a call' },
   { to: '/campaigns', label: 'Campaigns' },
+  { to: '/agent-tests', label: 'Agent tests' },
   { to: '/live', label: 'Live' },
   { to: '/history', label: 'History' },
   { to: '/do-not-call', label: 'Do not call' },

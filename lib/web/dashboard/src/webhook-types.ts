@@ -19,6 +19,7 @@ const LISTED: Record<EventType, number> = {
   'phone_number.released': 5,
   'credits.low': 6,
   'webhook.disabled': 7,
-  'test.ping': 8,
+  'test_run.completed': 8,
+  'test.ping': 9,
 };
 export const EVENT_TYPES: readonly EventType[] = (Object.keys(LISTED) as EventType[]).sort((a, b) => LISTED[a] - LISTED[b]);
