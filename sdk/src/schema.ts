@@ -1793,6 +1793,27 @@ export interface components {
                     model: string;
                 }[];
             };
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @default full
+                 * @enum {string}
+                 */
+                context: "full" | "summary" | "none";
+                /** @default [] */
+                variables: {
+                    name: string;
+                    /**
+                     * @default string
+                     * @enum {string}
+                     */
+                    type: "string" | "number" | "boolean";
+                    description: string;
+                    /** @default true */
+                    required: boolean;
+                }[];
+            }[];
             /** Format: date-time */
             updatedAt: string;
             /** @default null */
@@ -1954,6 +1975,27 @@ export interface components {
             knowledge_base_ids?: string[];
             /** @enum {string} */
             knowledge_base_mode?: "auto" | "tool";
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @description Default: `"full"`.
+                 * @enum {string}
+                 */
+                context?: "full" | "summary" | "none";
+                /** @description Default: `[]`. */
+                variables?: {
+                    name: string;
+                    /**
+                     * @description Default: `"string"`.
+                     * @enum {string}
+                     */
+                    type?: "string" | "number" | "boolean";
+                    description: string;
+                    /** @description Default: `true`. */
+                    required?: boolean;
+                }[];
+            }[];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2081,6 +2123,23 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        AgentSegment: {
+            agentId: string;
+            agentName: string;
+            agentVersion?: number;
+            startSecond: number;
+            endSecond: number;
+            handoff?: {
+                fromAgentId: string;
+                reason: string;
+                /** @enum {string} */
+                context: "full" | "summary" | "none";
+                variables: {
+                    [key: string]: string | number | boolean;
+                };
+                summary?: string;
+            };
+        };
         /**
          * @example {
          *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
@@ -2200,6 +2259,27 @@ export interface components {
             knowledge_base_ids?: string[];
             /** @enum {string} */
             knowledge_base_mode?: "auto" | "tool";
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @description Default: `"full"`.
+                 * @enum {string}
+                 */
+                context?: "full" | "summary" | "none";
+                /** @description Default: `[]`. */
+                variables?: {
+                    name: string;
+                    /**
+                     * @description Default: `"string"`.
+                     * @enum {string}
+                     */
+                    type?: "string" | "number" | "boolean";
+                    description: string;
+                    /** @description Default: `true`. */
+                    required?: boolean;
+                }[];
+            }[];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2998,6 +3078,27 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -3444,6 +3545,7 @@ export interface components {
                     score: number;
                 }[];
             }[];
+            segments?: components["schemas"]["AgentSegment"][];
         };
         /**
          * @description Calls your HTTP endpoint: config.method and config.url (placeholders name parameters).
@@ -4030,6 +4132,27 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4189,6 +4312,27 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4882,7 +5026,7 @@ export interface components {
             endpointId: string;
             eventId: string;
             /** @enum {string} */
-            eventType: "call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping";
+            eventType: "call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping";
             /** @enum {string} */
             status: "pending" | "retrying" | "succeeded" | "failed";
             attempts: {
@@ -4919,7 +5063,7 @@ export interface components {
             _id: string;
             url: string;
             description: string;
-            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason?: string;
@@ -4947,7 +5091,7 @@ export interface components {
             url: string;
             /** @description Default: `""`. */
             description?: string;
-            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
         };
@@ -4971,7 +5115,7 @@ export interface components {
             _id: string;
             url: string;
             description: string;
-            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason?: string;
@@ -4998,7 +5142,7 @@ export interface components {
         WebhookEndpointUpdate: {
             url?: string;
             description?: string;
-            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
+            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test.ping")[];
             enabled?: boolean;
             workspaceId?: string;
         };

@@ -22,6 +22,9 @@ import { DEFAULT_LANGUAGE } from '../../../lib/domain/language-support.js';
 import { PHRASES } from './phrases.js';
 import type { CallFailure } from '../../../lib/domain/call-timeline.js';
 import type { TimelineSnapshot } from '../session/timeline.js';
+import type { HandoffOffer } from '../tools/registry.js';
+import type { HandoffResolver } from '../conversation/handoff.js';
+import type { AgentSegment } from '../../../lib/domain/handoff.js';
 
 /*
  * The types a call is set up with and ends as, shared by the session, text chats, the transports and
@@ -44,6 +47,10 @@ export interface CallSetup {
   /** The call's own `metadata`, echoed in the webhooks the session sends (`call.transfer`). */
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly tools: readonly Tool[];
+  /** The agent's handoffs with their destinations' names (docs/handoffs.md); absent: none. */
+  readonly handoffs?: readonly HandoffOffer[];
+  /** The published version of the agent this setup runs; absent for one never published. */
+  readonly agentVersion?: number;
   readonly callSid: string;
   readonly streamSid: string;
   /** `Date.now()` when the stream started. */
@@ -78,6 +85,10 @@ export interface SessionServices {
   readonly knowledge?: KnowledgeAccess;
   /** The agent's ambience bed, when it has ambience on (session/ambience.ts mixes it). */
   readonly ambience?: AmbienceSource;
+  /** Resolves a handoff's destination with its own setup and vendors (set at admission; docs/handoffs.md). */
+  readonly handOff?: HandoffResolver;
+  /** Told when a handoff switched the agent (the platform announces `call.handoff`). */
+  readonly onHandoff?: (data: Record<string, unknown>) => void;
 }
 
 export interface SessionOptions {
@@ -170,4 +181,6 @@ export interface CallOutcome {
   readonly failure?: CallFailure;
   /** The call's event timeline (GET /api/history/{id}/events). */
   readonly events?: TimelineSnapshot;
+  /** The agents that ran the call, when it handed off (docs/handoffs.md). */
+  readonly segments?: readonly AgentSegment[];
 }
