@@ -81,14 +81,16 @@ export function handoffArguments(handoff: Handoff, json: string): { ok: true; va
   }
   const variables: Record<string, HandoffValue> = {};
   const problems: string[] = [];
-  for (const v of handoff.variables) {
+  // A record written without the schema's defaults (by hand) reads as the defaults would have made it.
+  for (const v of handoff.variables ?? []) {
     const value = args[v.name];
     if (value === undefined || value === null || value === '') {
-      if (v.required) problems.push(`${v.name} is required (${v.description})`);
+      if (v.required !== false) problems.push(`${v.name} is required (${v.description})`);
       continue;
     }
-    if (typeof value !== v.type) {
-      problems.push(`${v.name} must be a ${v.type}`);
+    const type = v.type ?? 'string';
+    if (typeof value !== type) {
+      problems.push(`${v.name} must be a ${type}`);
       continue;
     }
     variables[v.name] = value as HandoffValue;

@@ -1,7 +1,7 @@
 import { toolsOfAgent, type Agent } from '../../../lib/domain/agent.js';
 import { fillAgent } from '../../../lib/domain/call-template.js';
 import { contactVariables } from '../../../lib/domain/template.js';
-import type { Handoff } from '../../../lib/domain/handoff.js';
+import { Handoff } from '../../../lib/domain/handoff.js';
 import type { CallLoader } from '../admission.js';
 import type { HandoffResolver } from '../conversation/handoff.js';
 import type { HandoffOffer } from '../tools/registry.js';
@@ -24,7 +24,8 @@ export interface HandoffEnvironment {
 export async function handoffOffers(loader: CallLoader, ws: string, handoffs: readonly Handoff[] | undefined): Promise<HandoffOffer[] | undefined> {
   if (!handoffs?.length || !loader.destination) return undefined;
   const found = await Promise.all(handoffs.map((h) => loader.destination!(ws, h.agent_id).catch(() => undefined)));
-  return handoffs.map((handoff, i) => ({ handoff, destinationName: found[i]?.agent.name ?? handoff.agent_id }));
+  // With the schema's defaults, also on a record written without them (by hand).
+  return handoffs.map((h, i) => ({ handoff: Handoff.safeParse(h).data ?? h, destinationName: found[i]?.agent.name ?? h.agent_id }));
 }
 
 /** The resolver a session's services carry; each destination's services carry their own, for the next handoff. */

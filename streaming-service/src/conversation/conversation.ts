@@ -45,14 +45,15 @@ export class Conversation<H extends Utterance = Utterance> {
   /**
    * Another agent takes the conversation over (docs/handoffs.md): its prompt from the next request on, and
    * `note` (who handed over, why, what was gathered) after everything said so far. Without `keep` the model
-   * sees nothing said before (the note carries what travels); the transcript keeps every line either way.
+   * sees nothing said before (the note carries what travels); with it, everything since the start. The
+   * transcript keeps every line either way.
    */
   handOver(systemPrompt: string | (() => string), keep: boolean, note: string): void {
     this.systemPrompt = systemPrompt;
-    if (!keep) {
-      this.horizon = this.entries.length;
-      this.opening = undefined;
-    }
+    // `keep` is the whole conversation, also what an earlier handoff hid (a hand back to the first agent).
+    this.horizon = keep ? 0 : this.entries.length;
+    // The greeting instruction was the first agent's: the conversation has started by now.
+    this.opening = undefined;
     this.note(note);
   }
 

@@ -91,7 +91,7 @@ const BUILT_IN_ROOM = 3;
 
 /** A handoff tool's parameters: the variables to gather, and the summary when that is the context that travels. */
 const handoffParameters = (h: Handoff): ToolParameter[] => [
-  ...h.variables.map((v) => ({ name: v.name, type: v.type, required: v.required, description: v.description })),
+  ...(h.variables ?? []).map((v) => ({ name: v.name, type: v.type ?? 'string', required: v.required !== false, description: v.description })),
   ...(h.context === 'summary' ? [{ name: 'summary', type: 'string' as const, required: true, description: 'A few sentences for the next agent: who this is and what they need so far.' }] : []),
 ];
 
