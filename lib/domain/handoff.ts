@@ -129,6 +129,8 @@ export interface AgentSegment {
     context: HandoffContext;
     variables: Record<string, HandoffValue>;
     summary?: string;
+    /** Calls: from the tool call to the first audio of the destination's fixed first line, ms. */
+    switchMs?: number;
   };
 }
 
@@ -146,6 +148,7 @@ export const AgentSegmentView = z
         context: z.enum(HANDOFF_CONTEXTS),
         variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
         summary: z.string().optional(),
+        switchMs: z.number().optional(),
       })
       .optional(),
   })
