@@ -151,8 +151,7 @@ export const AgentSegmentView = z
         switchMs: z.number().optional(),
       })
       .optional(),
-  })
-  .meta({ id: 'AgentSegment' });
+  });
 
 /** The segments of one conversation as it runs: the first agent's opens at 0; each handoff closes one and opens the next. */
 export class AgentSegments {

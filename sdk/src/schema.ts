@@ -2123,23 +2123,6 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        AgentSegment: {
-            agentId: string;
-            agentName: string;
-            agentVersion?: number;
-            startSecond: number;
-            endSecond: number;
-            handoff?: {
-                fromAgentId: string;
-                reason: string;
-                /** @enum {string} */
-                context: "full" | "summary" | "none";
-                variables: {
-                    [key: string]: string | number | boolean;
-                };
-                summary?: string;
-            };
-        };
         /**
          * @example {
          *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
@@ -3545,7 +3528,24 @@ export interface components {
                     score: number;
                 }[];
             }[];
-            segments?: components["schemas"]["AgentSegment"][];
+            segments?: {
+                agentId: string;
+                agentName: string;
+                agentVersion?: number;
+                startSecond: number;
+                endSecond: number;
+                handoff?: {
+                    fromAgentId: string;
+                    reason: string;
+                    /** @enum {string} */
+                    context: "full" | "summary" | "none";
+                    variables: {
+                        [key: string]: string | number | boolean;
+                    };
+                    summary?: string;
+                    switchMs?: number;
+                };
+            }[];
         };
         /**
          * @description Calls your HTTP endpoint: config.method and config.url (placeholders name parameters).

@@ -2,10 +2,9 @@ import { toolsOfAgent, type Agent } from '../../../lib/domain/agent.js';
 import { fillAgent } from '../../../lib/domain/call-template.js';
 import { contactVariables } from '../../../lib/domain/template.js';
 import { Handoff } from '../../../lib/domain/handoff.js';
-import type { CallLoader } from '../admission.js';
-import type { HandoffResolver } from '../conversation/handoff.js';
+import type { Tool } from '../../../lib/domain/tool.js';
 import type { HandoffOffer } from '../tools/registry.js';
-import type { CallSetup, SessionServices } from './types.js';
+import type { CallSetup, HandoffResolver, SessionServices } from './types.js';
 
 /*
  * A handoff's destination as a running conversation needs it (docs/handoffs.md): read from the store when
@@ -14,14 +13,20 @@ import type { CallSetup, SessionServices } from './types.js';
  * its vendors built as a new call's are.
  */
 
+/** What a destination is read with: the call loader's (admission.ts `CallLoader`), named here so neither imports the other. */
+export interface DestinationLoader {
+  destination?(workspaceId: string, agentId: string): Promise<{ agent: Agent; version?: number } | undefined>;
+  tools(workspaceId: string): Promise<Tool[]>;
+}
+
 /** What building a destination needs of the platform: its loader and the per-agent vendors. */
 export interface HandoffEnvironment {
-  readonly loader: CallLoader;
+  readonly loader: DestinationLoader;
   services(setup: CallSetup, numberId?: string): SessionServices | Promise<SessionServices>;
 }
 
 /** The tools the model is offered for `handoffs`: each named after its destination (its id when it is gone). */
-export async function handoffOffers(loader: CallLoader, ws: string, handoffs: readonly Handoff[] | undefined): Promise<HandoffOffer[] | undefined> {
+export async function handoffOffers(loader: DestinationLoader, ws: string, handoffs: readonly Handoff[] | undefined): Promise<HandoffOffer[] | undefined> {
   if (!handoffs?.length || !loader.destination) return undefined;
   const found = await Promise.all(handoffs.map((h) => loader.destination!(ws, h.agent_id).catch(() => undefined)));
   // With the schema's defaults, also on a record written without them (by hand).

@@ -23,8 +23,7 @@ import { PHRASES } from './phrases.js';
 import type { CallFailure } from '../../../lib/domain/call-timeline.js';
 import type { TimelineSnapshot } from '../session/timeline.js';
 import type { HandoffOffer } from '../tools/registry.js';
-import type { HandoffResolver } from '../conversation/handoff.js';
-import type { AgentSegment } from '../../../lib/domain/handoff.js';
+import type { AgentSegment, HandoffValue } from '../../../lib/domain/handoff.js';
 
 /*
  * The types a call is set up with and ends as, shared by the session, text chats, the transports and
@@ -56,6 +55,21 @@ export interface CallSetup {
   /** `Date.now()` when the stream started. */
   readonly startedAt: number;
 }
+
+/** A handoff's destination as the conversation will run it (docs/handoffs.md). */
+export interface HandoffTarget {
+  readonly setup: CallSetup;
+  readonly services: SessionServices;
+  /** The published version it runs; absent for an agent never published. */
+  readonly version?: number;
+}
+
+/**
+ * Resolves a destination for the conversation (built at admission, call/handoff-setup.ts): undefined when it
+ * is no longer an agent of the workspace (deleted since the origin was saved). `variables` become
+ * `{{variables}}` of its texts.
+ */
+export type HandoffResolver = (agentId: string, variables: Readonly<Record<string, HandoffValue>>) => Promise<HandoffTarget | undefined>;
 
 /** The outside world a session talks to; the server builds it from the platform's dependencies. */
 export interface SessionServices {

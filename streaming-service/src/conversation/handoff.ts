@@ -1,6 +1,6 @@
 import { handoffArguments, handoffNote, type HandoffValue } from '../../../lib/domain/handoff.js';
 import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
-import type { CallSetup, SessionServices } from '../call/types.js';
+import type { CallSetup, HandoffResolver, HandoffTarget } from '../call/types.js';
 import type { ToolAction } from '../tools/registry.js';
 
 /**
@@ -9,19 +9,6 @@ import type { ToolAction } from '../tools/registry.js';
  * destination's model is told. The session applies the result (its prompt, voice, recognizer, tools).
  */
 
-/** The destination as the conversation will run it. */
-export interface HandoffTarget {
-  readonly setup: CallSetup;
-  readonly services: SessionServices;
-  /** The published version it runs; absent for an agent never published. */
-  readonly version?: number;
-}
-
-/**
- * Resolves a destination for the conversation (built at admission): undefined when it is no longer an agent
- * of the workspace (deleted since the origin was saved). `variables` become `{{variables}}` of its texts.
- */
-export type HandoffResolver = (agentId: string, variables: Readonly<Record<string, HandoffValue>>) => Promise<HandoffTarget | undefined>;
 
 /** A handoff ready to apply: the destination, and what its model is told and what the record keeps. */
 export interface PreparedHandoff {
