@@ -189,7 +189,7 @@ export class CallSession {
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     this.voice = new AgentVoice(services, agent, { ...parts, heard: (event) => this.push(sttEventToFrame(event)) });
     const [active, reply] = [() => !this.state.isEnding && this.state.state !== 'transferring', () => this.reply(this.newHandle('reply'), performance.now())];
-    this.handoffs = new VoiceHandoffs({ ...this.lines, log: this.log, turnHost: this.turnHost, language, active, useVoice: (a, s, ears) => this.voice.use(a, s, ears), reply }, setup, services);
+    this.handoffs = new VoiceHandoffs({ ...this.lines, log: this.log, turnHost: this.turnHost, language, active, useVoice: (a, s, ears) => this.voice.prepare(a, s, ears), reply }, setup, services);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */

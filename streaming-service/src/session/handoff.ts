@@ -36,11 +36,8 @@ export interface HandoffCallContext extends LineContext {
   readonly language: CallLanguage;
   /** The call can still change (not ending, not transferring). */
   readonly active: () => boolean;
-  /**
-   * Opens the destination's voice (and its recognizer, when `ears`: another vendor) for the next utterance;
-   * returns what closes the voice it replaced, once nothing speaks in it.
-   */
-  useVoice(agent: Agent, services: SessionServices, ears: boolean): () => void;
+  /** Opens the destination's voice now (see {@link AgentVoice.prepare}): made the call's, or closed unused. */
+  useVoice(agent: Agent, services: SessionServices, ears: boolean): PreparedVoice;
   /** A model reply now (the destination's first line when it has no fixed one). */
   reply(): void;
 }
@@ -80,8 +77,14 @@ export class VoiceHandoffs {
     if (!('target' in prepared)) return { content: prepared.content };
     if (!this.ctx.active()) return { content: JSON.stringify({ error: 'the call is ending' }) };
     const next = prepared.target;
-    const closeOld = this.ctx.useVoice(next.setup.agent, next.services, next.setup.agent.stt_provider !== this.setup.agent.stt_provider);
+    const voice = this.ctx.useVoice(next.setup.agent, next.services, next.setup.agent.stt_provider !== this.setup.agent.stt_provider);
     await quiet;
+    // The caller cut in while the origin was still speaking: their words are answered where they are.
+    if (handle.interrupted || !this.ctx.active()) {
+      voice.cancel();
+      return { content: JSON.stringify({ error: 'not handed off: the caller spoke first; answer them, then hand off if it still fits' }) };
+    }
+    const closeOld = voice.commit();
     this.apply(prepared);
     void handle.whenSettled().then(() => {
       closeOld();
@@ -161,6 +164,12 @@ export function sttLinkOf(services: SessionServices, p: VoiceParts): SttLink {
   return new SttLink([services.stt, ...(services.sttFallbacks ?? [])], stt, p.heard, p.sttDown, p.log, o.sttLink, p.timeline);
 }
 
+/** A destination's voice, opened ahead of the switch. */
+export interface PreparedVoice {
+  commit(): () => void;
+  cancel(): void;
+}
+
 /** The call's voice and recognizer: the first agent's, then each handoff destination's. */
 export class AgentVoice {
   tts: TtsLink;
@@ -175,17 +184,27 @@ export class AgentVoice {
     this.stt = sttLinkOf(services, parts);
   }
 
-  /** See {@link HandoffCallContext.useVoice}: the old recognizer closes at once (two would hear every word twice). */
-  use(agent: Agent, services: SessionServices, ears: boolean): () => void {
-    const old = this.tts;
-    this.tts = ttsLinkOf(services, agent, this.parts);
-    if (ears) {
-      const stt = this.stt;
-      this.stt = sttLinkOf(services, this.parts);
-      void this.stt.run();
-      void stt.close();
-    }
-    return () => void old.close().catch(() => undefined);
+  /**
+   * Opens `agent`'s voice at once (its handshake overlaps the origin's last words). `commit` makes it the
+   * call's, and with `ears` (another STT vendor) replaces the recognizer, the old one closing at once (two
+   * would hear every word twice); it returns what closes the old voice once nothing speaks in it.
+   */
+  prepare(agent: Agent, services: SessionServices, ears: boolean): PreparedVoice {
+    const tts = ttsLinkOf(services, agent, this.parts);
+    return {
+      commit: () => {
+        const old = this.tts;
+        this.tts = tts;
+        if (ears) {
+          const stt = this.stt;
+          this.stt = sttLinkOf(services, this.parts);
+          void this.stt.run();
+          void stt.close();
+        }
+        return () => void old.close().catch(() => undefined);
+      },
+      cancel: () => void tts.close().catch(() => undefined),
+    };
   }
 
   close(): Promise<unknown> {
