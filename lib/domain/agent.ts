@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { AmbienceConfig } from './ambience.js';
 import { AgentAnalysis } from './analysis.js';
+import { Handoff, Handoffs } from './handoff.js';
 import { Pronunciations, type Pronunciation } from './pronunciation.js';
 import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js';
 import { AgentLanguage, DEFAULT_LANGUAGE } from './languages.js';
@@ -217,6 +218,8 @@ const agentFields = {
   knowledge_base_ids: AgentKnowledgeBaseIds,
   /** `auto` (default): every caller turn retrieves before the reply; `tool`: the model calls search_knowledge when it decides to. */
   knowledge_base_mode: z.enum(KNOWLEDGE_BASE_MODES),
+  /** Agents of the workspace this one may hand the conversation to (docs/handoffs.md); `[]` removes them. */
+  handoffs: Handoffs,
 };
 
 /** The call-control fields' values for agents stored before they existed (and omitted on create). */
@@ -260,6 +263,7 @@ export const AgentCreate = z
     tool_ids: agentFields.tool_ids.optional(),
     knowledge_base_ids: agentFields.knowledge_base_ids.optional(),
     knowledge_base_mode: agentFields.knowledge_base_mode.optional(),
+    handoffs: agentFields.handoffs.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -333,6 +337,8 @@ export interface Agent {
   knowledge_base_ids?: string[];
   /** Absent: `auto`. */
   knowledge_base_mode?: KnowledgeBaseMode;
+  /** Absent: no handoffs (docs/handoffs.md). */
+  handoffs?: Handoff[];
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -391,6 +397,7 @@ export const AgentView = z
     dtmf_shortcuts: z.record(z.string(), DtmfShortcut).default({}),
     transfer_mode: z.enum(TRANSFER_MODES).default(CALL_CONTROL_DEFAULTS.transfer_mode),
     fallback: FallbackConfig.optional(),
+    handoffs: z.array(Handoff).optional(),
     updatedAt: Timestamp,
     /** The version calls run (docs/agent-versions.md); null: never published, calls run this record. */
     published_version: z.number().int().nullable().default(null),

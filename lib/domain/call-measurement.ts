@@ -3,6 +3,7 @@ import type { CallEndReason } from './call-end.js';
 import type { CallCapability } from './provider-key.js';
 import type { CallError, CallEvent } from './call-timeline.js';
 import type { KnowledgeUse } from './knowledge/schema.js';
+import type { AgentSegment } from './handoff.js';
 
 /**
  * What the streaming service measured of one connected call: the contract between the container and the
@@ -38,6 +39,8 @@ export interface CallMeasurement {
   readonly contact?: { readonly name: string; readonly phoneNumber: string };
   /** The knowledge-base chunks the answers were given (docs/knowledge.md). */
   readonly knowledge?: readonly KnowledgeUse[];
+  /** The agents that ran the call, when it handed off (docs/handoffs.md). */
+  readonly segments?: readonly AgentSegment[];
 }
 
 /** One caller turn's latency figures; null where a point was not reached. */

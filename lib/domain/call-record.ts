@@ -5,6 +5,7 @@ import type { HistoryRecord } from './history.js';
 import { isMachine } from './voicemail.js';
 import { overriddenFields } from './agent-overrides.js';
 import type { KnowledgeUse } from './knowledge/schema.js';
+import type { AgentSegment } from './handoff.js';
 
 /**
  * The history record a call leaves, built by one pure function whichever way the call ended (connected,
@@ -23,6 +24,8 @@ export interface CallRecordOutcome {
   readonly transfer?: CallTransfer;
   /** The knowledge-base chunks the answers used (docs/knowledge.md). */
   readonly knowledge?: readonly KnowledgeUse[];
+  /** The agents that ran the conversation, when it handed off (docs/handoffs.md). */
+  readonly segments?: readonly AgentSegment[];
   /** The contact the conversation found, when the call itself names none (an inbound caller). */
   readonly contact?: { readonly name: string; readonly phoneNumber: string };
 }
@@ -47,6 +50,7 @@ export function historyOf(call: Call, outcome: CallRecordOutcome): HistoryRecord
     ...(call.answeredBy ? { answeredBy: call.answeredBy } : {}),
     ...(outcome.transfer ? { transfer: outcome.transfer } : {}),
     ...(outcome.knowledge?.length ? { knowledge: [...outcome.knowledge] } : {}),
+    ...(outcome.segments && outcome.segments.length > 1 ? { segments: [...outcome.segments] } : {}),
     ...(call.metadata ? { metadata: call.metadata } : {}),
     ...(call.variables ? { variables: call.variables } : {}),
     ...(call.agentOverrides ? { agentOverrides: overriddenFields(call.agentOverrides) } : {}),

@@ -8,6 +8,7 @@ import { ANSWERED_BY } from './voicemail.js';
 import { CALL_CAPABILITIES } from './provider-key.js';
 import { CallError } from './call-timeline.js';
 import { KnowledgeUseView, type KnowledgeUse } from './knowledge/schema.js';
+import { AgentSegmentView, type AgentSegment } from './handoff.js';
 
 export { AGENT_TYPES, CALL_END_REASONS, type AgentType, type CallEndReason } from './call-end.js';
 
@@ -53,6 +54,8 @@ export interface HistoryRecord {
   callError?: CallError;
   /** The knowledge-base chunks each answer was given (docs/knowledge.md); absent when none were. */
   knowledge?: KnowledgeUse[];
+  /** Which agent ran which stretch, and why each handoff happened (docs/handoffs.md); absent when none did. */
+  segments?: AgentSegment[];
 }
 
 const isoDate = z
@@ -140,5 +143,7 @@ export const HistoryView = z
     callError: CallError.optional(),
     /** The knowledge-base chunks each answer was given: document, section, page, score (docs/knowledge.md). */
     knowledge: z.array(KnowledgeUseView).optional(),
+    /** Per agent of the conversation, in order, when it handed off at least once (docs/handoffs.md). */
+    segments: z.array(AgentSegmentView).optional(),
   })
   .meta({ id: 'HistoryRecord' });

@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'call.ended',
   'call.analyzed',
   'call.transfer',
+  'call.handoff',
   'contacts.import.completed',
   'phone_number.released',
   'credits.low',

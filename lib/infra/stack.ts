@@ -171,7 +171,7 @@ export class PlatformStack extends Stack {
     this.domains.pointStream(this.streaming.loadBalancer);
     if (props.waf) protectLoadBalancer(this, 'StreamingWaf', this.streaming.loadBalancer);
     this.streamUrl = this.streaming.streamUrl;
-    // The streaming service announces call.started, call.ended, call.transfer and call.analyzed.
+    // The streaming service announces call.started, call.ended, call.transfer, call.handoff and call.analyzed.
     bindWebhookQueue(this.streaming.bindTarget, this.webhookQueue);
     // Conversations read knowledge segments (docs/knowledge.md, "Retrieval").
     bindRecordings(this.streaming.bindTarget, this.recordings, 'read', 'workspaces/*');

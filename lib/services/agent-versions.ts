@@ -5,7 +5,7 @@ import { ValidationError } from '../domain/errors.js';
 import { getAgent } from '../store/agents.js';
 import { getVersion, putVersion, replaceDraft } from '../store/agent-versions.js';
 import type { Db } from '../store/dynamo.js';
-import { assertKnowledgeBasesOfWorkspace, assertToolsOfWorkspace } from './agents.js';
+import { assertHandoffDestinations, assertKnowledgeBasesOfWorkspace, assertToolsOfWorkspace } from './agents.js';
 
 /**
  * Publishes the agent's draft as its next version (docs/agent-versions.md). The draft is checked as a save
@@ -16,6 +16,7 @@ export async function publishAgent(db: Db, ws: string, id: string, note: string,
   const draft = await getAgent(db, ws, id);
   assertAgentLlm(draft, policy);
   await assertToolsOfWorkspace(db, ws, draft.tool_ids);
+  await assertHandoffDestinations(db, ws, id, draft.handoffs);
   await assertKnowledgeBasesOfWorkspace(db, ws, draft.knowledge_base_ids);
   const version: AgentVersion = {
     agentId: id,

@@ -5,7 +5,8 @@ import { assertPronunciationsFit } from '../domain/pronunciation.js';
 import { ValidationError } from '../domain/errors.js';
 import { assertLanguageSupported } from '../domain/languages.js';
 import { newId } from '../domain/ids.js';
-import { getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents.js';
+import { findAgent, getAgent, putNewAgent, updateAgent, deleteAgent } from '../store/agents.js';
+import type { Handoff } from '../domain/handoff.js';
 import { deleteVersions } from '../store/agent-versions.js';
 import type { Db } from '../store/dynamo.js';
 import type { SecretBox } from '../store/secret-box.js';
@@ -35,6 +36,21 @@ export async function assertKnowledgeBasesOfWorkspace(db: Db, ws: string, ids: r
   if (missing.length > 0) throw new ValidationError(missing);
 }
 
+/**
+ * Every handoff names another agent of the workspace (400 naming `handoffs.i.agent_id` otherwise): not the
+ * agent itself, and not another workspace's agent, which reads exactly as an unknown one. A loop through
+ * other agents (triage → booking → triage) is allowed: "hand back" is a path a call may take, and a call
+ * cannot spin in it without the model choosing each step (docs/handoffs.md, "Cycles").
+ */
+export async function assertHandoffDestinations(db: Db, ws: string, self: string | undefined, handoffs: readonly Handoff[] | undefined): Promise<void> {
+  if (!handoffs || handoffs.length === 0) return;
+  const found = await Promise.all(handoffs.map((h) => (h.agent_id === self ? Promise.resolve(undefined) : findAgent(db, ws, h.agent_id))));
+  const problems = handoffs.flatMap((h, i) =>
+    found[i] ? [] : [{ field: `handoffs.${i}.agent_id`, message: h.agent_id === self ? 'an agent cannot hand off to itself' : `${h.agent_id} is not an agent of this workspace` }],
+  );
+  if (problems.length > 0) throw new ValidationError(problems);
+}
+
 /** A masked key sent back where none is stored: there is nothing to keep. */
 const noKeyToKeep = () =>
   new ValidationError([{ field: 'llm_api_key', message: 'the agent has no stored key to keep; send the real key (reads show ******** in its place)' }]);
@@ -53,6 +69,7 @@ export async function createAgent(db: Db, box: SecretBox, ws: string, input: Age
   // The default voice is the platform's choice and known to exist: only a voice the user named is checked.
   await check?.({ tts_provider: input.tts_provider, tts_voice_id: input.tts_voice_id ?? undefined, llm_provider: input.llm_provider, llm_model: input.llm_model });
   await assertKnowledgeBasesOfWorkspace(db, ws, input.knowledge_base_ids);
+  await assertHandoffDestinations(db, ws, undefined, input.handoffs);
   const now = new Date().toISOString();
   const agent: Agent = {
     ...input,
@@ -86,6 +103,7 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   assertPronunciationsFit(changes.tts_provider ?? current.tts_provider, changes.pronunciations ?? current.pronunciations, changes.language ?? current.language);
   await assertToolsOfWorkspace(db, ws, changes.tool_ids);
   await assertKnowledgeBasesOfWorkspace(db, ws, changes.knowledge_base_ids);
+  await assertHandoffDestinations(db, ws, id, changes.handoffs);
   let voice = changes.tts_voice_id;
   if (changes.tts_provider && !voice && current.tts_provider !== changes.tts_provider) voice = DEFAULT_VOICE[changes.tts_provider];
   // The language, transcriber and voice as they will be after the update must fit together.

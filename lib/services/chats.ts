@@ -1,4 +1,5 @@
 import type { KnowledgeUse } from '../domain/knowledge/schema.js';
+import type { AgentSegment } from '../domain/handoff.js';
 import { webChatUrl } from '../config.js';
 import type { Deps } from '../deps.js';
 import type { ChatStarted } from '../domain/chat.js';
@@ -110,6 +111,8 @@ export interface ChatEnd {
   readonly summary: string;
   /** The knowledge-base chunks the answers were given (docs/knowledge.md). */
   readonly knowledge?: readonly KnowledgeUse[];
+  /** The agents that ran the chat, when it handed off (docs/handoffs.md). */
+  readonly segments?: readonly AgentSegment[];
 }
 
 /**
@@ -125,7 +128,7 @@ export async function recordChat(
   const cost = roundCredits(end.messagesCharged * chatMessagePrice(deps.config));
   const call = await endChatCall(deps.db, end.workspaceId, end.chatId, { endReason: end.reason, cost, now: new Date(nowMs).toISOString() });
   if (!call) throw new Error(`Chat ${end.chatId} has ended already`);
-  const record = historyOf(call, { endReason: end.reason, durationSeconds: end.durationSeconds, cost: call.cost ?? cost, transcript: end.transcript, summary: end.summary, knowledge: end.knowledge });
+  const record = historyOf(call, { endReason: end.reason, durationSeconds: end.durationSeconds, cost: call.cost ?? cost, transcript: end.transcript, summary: end.summary, knowledge: end.knowledge, segments: end.segments });
   await writeHistoryRecord(deps, record);
   if (!analysis) return record;
   // After the record and call.ended: the analysis is a second LLM request and must not delay either.

@@ -57,6 +57,7 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
       transfer: measured.transfer,
       contact: measured.contact,
       knowledge: measured.knowledge,
+      segments: measured.segments,
     }),
     // The stream ended, so the provider's call did too (or moved on, for a transfer): completed.
     callStatus: 'completed',

@@ -1865,6 +1865,27 @@ export interface components {
                     model: string;
                 }[];
             };
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @default full
+                 * @enum {string}
+                 */
+                context: "full" | "summary" | "none";
+                /** @default [] */
+                variables: {
+                    name: string;
+                    /**
+                     * @default string
+                     * @enum {string}
+                     */
+                    type: "string" | "number" | "boolean";
+                    description: string;
+                    /** @default true */
+                    required: boolean;
+                }[];
+            }[];
             /** Format: date-time */
             updatedAt: string;
             /** @default null */
@@ -2026,6 +2047,27 @@ export interface components {
             knowledge_base_ids?: string[];
             /** @enum {string} */
             knowledge_base_mode?: "auto" | "tool";
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @description Default: `"full"`.
+                 * @enum {string}
+                 */
+                context?: "full" | "summary" | "none";
+                /** @description Default: `[]`. */
+                variables?: {
+                    name: string;
+                    /**
+                     * @description Default: `"string"`.
+                     * @enum {string}
+                     */
+                    type?: "string" | "number" | "boolean";
+                    description: string;
+                    /** @description Default: `true`. */
+                    required?: boolean;
+                }[];
+            }[];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2704,6 +2746,27 @@ export interface components {
             knowledge_base_ids?: string[];
             /** @enum {string} */
             knowledge_base_mode?: "auto" | "tool";
+            handoffs?: {
+                agent_id: string;
+                description: string;
+                /**
+                 * @description Default: `"full"`.
+                 * @enum {string}
+                 */
+                context?: "full" | "summary" | "none";
+                /** @description Default: `[]`. */
+                variables?: {
+                    name: string;
+                    /**
+                     * @description Default: `"string"`.
+                     * @enum {string}
+                     */
+                    type?: "string" | "number" | "boolean";
+                    description: string;
+                    /** @description Default: `true`. */
+                    required?: boolean;
+                }[];
+            }[];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -3502,6 +3565,27 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -3947,6 +4031,24 @@ export interface components {
                     page?: number;
                     score: number;
                 }[];
+            }[];
+            segments?: {
+                agentId: string;
+                agentName: string;
+                agentVersion?: number;
+                startSecond: number;
+                endSecond: number;
+                handoff?: {
+                    fromAgentId: string;
+                    reason: string;
+                    /** @enum {string} */
+                    context: "full" | "summary" | "none";
+                    variables: {
+                        [key: string]: string | number | boolean;
+                    };
+                    summary?: string;
+                    switchMs?: number;
+                };
             }[];
         };
         /**
@@ -4534,6 +4636,27 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4693,6 +4816,27 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                handoffs?: {
+                    agent_id: string;
+                    description: string;
+                    /**
+                     * @description Default: `"full"`.
+                     * @enum {string}
+                     */
+                    context?: "full" | "summary" | "none";
+                    /** @description Default: `[]`. */
+                    variables?: {
+                        name: string;
+                        /**
+                         * @description Default: `"string"`.
+                         * @enum {string}
+                         */
+                        type?: "string" | "number" | "boolean";
+                        description: string;
+                        /** @description Default: `true`. */
+                        required?: boolean;
+                    }[];
+                }[];
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -5386,7 +5530,7 @@ export interface components {
             endpointId: string;
             eventId: string;
             /** @enum {string} */
-            eventType: "call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping";
+            eventType: "call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping";
             /** @enum {string} */
             status: "pending" | "retrying" | "succeeded" | "failed";
             attempts: {
@@ -5423,7 +5567,7 @@ export interface components {
             _id: string;
             url: string;
             description: string;
-            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
+            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason?: string;
@@ -5451,7 +5595,7 @@ export interface components {
             url: string;
             /** @description Default: `""`. */
             description?: string;
-            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
+            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
             /** @description Optional: the API key's workspace when left out; when sent it must be that workspace (403 otherwise). */
             workspaceId?: string;
         };
@@ -5475,7 +5619,7 @@ export interface components {
             _id: string;
             url: string;
             description: string;
-            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
+            eventTypes: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason?: string;
@@ -5502,7 +5646,7 @@ export interface components {
         WebhookEndpointUpdate: {
             url?: string;
             description?: string;
-            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
+            eventTypes?: ("call.started" | "call.ended" | "call.analyzed" | "call.transfer" | "call.handoff" | "contacts.import.completed" | "phone_number.released" | "credits.low" | "webhook.disabled" | "test_run.completed" | "test.ping")[];
             enabled?: boolean;
             workspaceId?: string;
         };

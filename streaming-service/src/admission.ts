@@ -7,6 +7,7 @@ import type { Tool } from '../../lib/domain/tool.js';
 import { toolsOfAgent, type Agent } from '../../lib/domain/agent.js';
 import type { Call } from '../../lib/domain/call.js';
 import { callSetupOf } from './call/variables.js';
+import { handoffOffers, handoffResolver } from './call/handoff-setup.js';
 import type { CallSetup, SessionServices } from './call/types.js';
 
 /**
@@ -131,6 +132,8 @@ export async function admitSocket<E extends AdmissionEnvironment, C extends Call
   try {
     setup = await loadCallSetup(claims, ids, e.loader);
     services = await e.services(setup, claims.numberId);
+    // The agent's handoffs switch to destinations built the same way (call/handoff-setup.ts).
+    if (setup.handoffs) services = { ...services, handOff: handoffResolver(e, setup, claims.numberId) };
   } catch (error) {
     return ticket.failed('setup', error, claims);
   }
@@ -153,6 +156,11 @@ export interface CallLoader {
   contactByPhone(workspaceId: string, e164: string): Promise<Contact | undefined>;
   /** The contact with this id, if any (outbound calls name the contact they were started for). */
   contactById?(workspaceId: string, contactId: string): Promise<Contact | undefined>;
+  /**
+   * The agent a handoff to `agentId` runs: its latest published version, else its record; undefined when it
+   * is not an agent of the workspace (docs/handoffs.md).
+   */
+  destination?(workspaceId: string, agentId: string): Promise<{ agent: Agent; version?: number } | undefined>;
   /** Every tool of the workspace; {@link loadCallSetup} keeps those the agent is given. */
   tools(workspaceId: string): Promise<Tool[]>;
   /** The live call record, for what the call was started with (its `{{variables}}`); absent in tests that build calls by hand. */
@@ -193,6 +201,7 @@ export async function loadCallSetup(
   if (call?.agentVersion !== undefined) agent = await loader.agent(claims.workspaceId, claims.agentId, call.agentVersion);
   // The agent as this call runs it: its texts filled from the call's variables (call/variables.ts).
   const { agent: filled, variables } = callSetupOf(agent, contact, call, claims.callId, from, startedAt);
+  const handoffs = await handoffOffers(loader, claims.workspaceId, filled.handoffs);
   return {
     callId: claims.callId,
     workspaceId: claims.workspaceId,
@@ -204,6 +213,8 @@ export async function loadCallSetup(
     callerNumber: from,
     // The one place a call, meeting, chat or widget chat learns its tools: only those the agent names.
     tools: toolsOfAgent(filled, tools),
+    ...(handoffs ? { handoffs } : {}),
+    ...(call?.agentVersion !== undefined ? { agentVersion: call.agentVersion } : {}),
     callSid: start.callSid,
     streamSid: start.streamSid,
     startedAt,

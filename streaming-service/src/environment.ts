@@ -11,7 +11,8 @@ import { ambienceSource, CustomBeds } from '../../lib/media/custom-bed.js';
 import { STREAM_TOKEN_KEY_PURPOSE } from '../../lib/domain/stream-token.js';
 import { WEB_SESSION_KEY_PURPOSE } from '../../lib/domain/web-session-token.js';
 import { claimMeetingCall } from '../../lib/services/meetings.js';
-import { getAgent } from '../../lib/store/agents.js';
+import { findAgent, getAgent } from '../../lib/store/agents.js';
+import { agentToRun } from '../../lib/services/agent-runtime.js';
 import { getVersion } from '../../lib/store/agent-versions.js';
 import { contactIdByPhone, getContact } from '../../lib/store/contacts.js';
 import { claimCallStream, findStreamCall, heartbeatCallStream } from '../../lib/services/call-streams.js';
@@ -85,6 +86,11 @@ export function platformEnvironment(
     tokenKey: secrets.deriveKeys(STREAM_TOKEN_KEY_PURPOSE),
     loader: {
       agent: async (ws, id, version) => (version === undefined ? getAgent(db, ws, id) : (await getVersion(db, ws, id, version)).agent),
+      // A handoff runs its destination's latest published version (a version gone reads as unavailable).
+      async destination(ws, id) {
+        const record = await findAgent(db, ws, id);
+        return record ? agentToRun(db, ws, record).catch(() => undefined) : undefined;
+      },
       contactById: (ws, id) => getContact(db, ws, id),
       async contactByPhone(ws, e164) {
         const id = await contactIdByPhone(db, ws, e164);
@@ -129,6 +135,7 @@ export function platformEnvironment(
           transcript: outcome.transcript,
           summary,
           knowledge: outcome.knowledge,
+          segments: outcome.segments,
         };
         return recordChat(deps, chat, { llm: services.llm, agent: setup.agent });
       },
@@ -177,6 +184,7 @@ export function platformEnvironment(
         ...(numberId && callee && { optOut: () => optOutNumber(db, setup.workspaceId, callee, setup.callId) }),
         httpTools: { allowedHosts: deps.config.TOOL_ALLOWED_HOSTS },
         ...(agent.knowledge_base_ids?.length && { knowledge: knowledgeAccess(retriever, setup, createEmbeddings(deps.config, keys)) }),
+        onHandoff: (data) => void announce(deps, setup.workspaceId, 'call.handoff', data),
         onTransfer: (to) => void announce(deps, setup.workspaceId, 'call.transfer', { callId: setup.callId, agentId: agent._id, to, at: new Date().toISOString(), ...(setup.metadata ? { metadata: setup.metadata } : {}) }),
       };
     },

@@ -22,6 +22,8 @@ import { DEFAULT_LANGUAGE } from '../../../lib/domain/language-support.js';
 import { PHRASES } from './phrases.js';
 import type { CallFailure } from '../../../lib/domain/call-timeline.js';
 import type { TimelineSnapshot } from '../session/timeline.js';
+import type { HandoffOffer } from '../tools/registry.js';
+import type { AgentSegment, HandoffValue } from '../../../lib/domain/handoff.js';
 
 /*
  * The types a call is set up with and ends as, shared by the session, text chats, the transports and
@@ -46,11 +48,30 @@ export interface CallSetup {
   /** The agent-test run this conversation plays (docs/agent-tests.md): its chat replies name their tool calls. */
   readonly agentTest?: { readonly runId: string; readonly scenarioId: string };
   readonly tools: readonly Tool[];
+  /** The agent's handoffs with their destinations' names (docs/handoffs.md); absent: none. */
+  readonly handoffs?: readonly HandoffOffer[];
+  /** The published version of the agent this setup runs; absent for one never published. */
+  readonly agentVersion?: number;
   readonly callSid: string;
   readonly streamSid: string;
   /** `Date.now()` when the stream started. */
   readonly startedAt: number;
 }
+
+/** A handoff's destination as the conversation will run it (docs/handoffs.md). */
+export interface HandoffTarget {
+  readonly setup: CallSetup;
+  readonly services: SessionServices;
+  /** The published version it runs; absent for an agent never published. */
+  readonly version?: number;
+}
+
+/**
+ * Resolves a destination for the conversation (built at admission, call/handoff-setup.ts): undefined when it
+ * is no longer an agent of the workspace (deleted since the origin was saved). `variables` become
+ * `{{variables}}` of its texts.
+ */
+export type HandoffResolver = (agentId: string, variables: Readonly<Record<string, HandoffValue>>) => Promise<HandoffTarget | undefined>;
 
 /** The outside world a session talks to; the server builds it from the platform's dependencies. */
 export interface SessionServices {
@@ -80,6 +101,10 @@ export interface SessionServices {
   readonly knowledge?: KnowledgeAccess;
   /** The agent's ambience bed, when it has ambience on (session/ambience.ts mixes it). */
   readonly ambience?: AmbienceSource;
+  /** Resolves a handoff's destination with its own setup and vendors (set at admission; docs/handoffs.md). */
+  readonly handOff?: HandoffResolver;
+  /** Told when a handoff switched the agent (the platform announces `call.handoff`). */
+  readonly onHandoff?: (data: Record<string, unknown>) => void;
 }
 
 export interface SessionOptions {
@@ -172,4 +197,6 @@ export interface CallOutcome {
   readonly failure?: CallFailure;
   /** The call's event timeline (GET /api/history/{id}/events). */
   readonly events?: TimelineSnapshot;
+  /** The agents that ran the call, when it handed off (docs/handoffs.md). */
+  readonly segments?: readonly AgentSegment[];
 }

@@ -13,6 +13,8 @@ import { SEARCH_KNOWLEDGE_SPEC, type KnowledgeAccess } from '../conversation/kno
 import type { KnowledgeUse } from '../../../lib/domain/knowledge/schema.js';
 import { ToolCallCache } from '../tools/idempotency.js';
 import { buildCallTools, type BuiltInAction, type CallTools } from '../tools/registry.js';
+import { AgentSegments, type AgentSegment } from '../../../lib/domain/handoff.js';
+import { handoffEvent, handoffResult, prepareHandoff, type PreparedHandoff } from '../conversation/handoff.js';
 
 /**
  * One text chat with an agent (docs/chat.md): the agent's system prompt and tools, the very turn loop a
@@ -56,6 +58,8 @@ export type ChatNotice =
   | { readonly type: 'delta'; readonly turn: number; readonly text: string }
   | { readonly type: 'reply'; readonly turn: number; readonly text: string; readonly handoff?: boolean; readonly toolCalls?: readonly ReplyToolCall[] }
   | { readonly type: 'state'; readonly state: 'listening' | 'thinking' }
+  /** Another agent took the chat over (docs/handoffs.md): the page may show its name. */
+  | { readonly type: 'agent'; readonly agentId: string; readonly agentName: string }
   | { readonly type: 'error'; readonly code: string; readonly message: string; readonly retryAfterSeconds?: number }
   | { readonly type: 'ended'; readonly reason: CallEndReason };
 
@@ -94,6 +98,8 @@ export interface ChatOutcome {
   readonly llmUsage: { inputTokens: number; outputTokens: number };
   /** The knowledge-base chunks the answers were given. */
   readonly knowledge: readonly KnowledgeUse[];
+  /** The agents that ran the chat (one unless it handed off). */
+  readonly segments: readonly AgentSegment[];
 }
 
 /** A written agent reply: everything generated was sent, so all of it counts as said. */
@@ -114,16 +120,26 @@ class TextUtterance {
 
 const MESSAGE_POLICY_NAME = 'chat-messages';
 
+/** What a chat uses of its agent's services; a handoff replaces them with the destination's. */
+type ChatServices = Pick<SessionServices, 'llm' | 'llmFallbacks' | 'loadTool' | 'httpTools' | 'knowledge' | 'handOff' | 'onHandoff'>;
+
 export class ChatSession implements TurnHost {
   readonly conversation: Conversation<TextUtterance>;
-  readonly tools: CallTools;
-  readonly llm: LlmChain;
+  /** The running agent's (a handoff switches them, docs/handoffs.md). */
+  tools!: CallTools;
+  llm!: LlmChain;
+  knowledge: KnowledgeAccess | undefined;
+  /** The agent running now; the outcome names the chat's own ({@link origin}). */
+  setup: CallSetup;
+  services: ChatServices;
+  readonly segments: AgentSegments;
   readonly llmUsage = { inputTokens: 0, outputTokens: 0 };
   readonly executedToolCalls = new Set<string>();
   readonly toolCache = new ToolCallCache();
   readonly knowledgeUsed: KnowledgeUse[] = [];
   agentTurns = 0;
-  readonly knowledge: KnowledgeAccess | undefined;
+  /** A handoff since the visitor last wrote: another one before they write again is refused (no bouncing). */
+  private handedOffThisTurn = false;
   readonly options: ChatOptions;
   /** Bound to the chat: every line carries its id and workspace. */
   readonly log: Logger;
@@ -143,25 +159,83 @@ export class ChatSession implements TurnHost {
   private limitTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly setup: CallSetup,
-    readonly services: Pick<SessionServices, 'llm' | 'llmFallbacks' | 'loadTool' | 'httpTools' | 'knowledge'>,
+    private readonly origin: CallSetup,
+    services: ChatServices,
     private readonly sink: ChatSink,
     private readonly charge: ChargeMessage,
     options: Partial<ChatOptions> = {},
   ) {
     this.options = { ...DEFAULT_CHAT_OPTIONS, ...options };
+    const setup = origin;
+    this.setup = setup;
+    this.services = services;
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
-    // A chat is written, not heard: only the model is told the agent's language (`multi`: follow the writer's).
-    this.conversation = new Conversation(promptWithLanguage(callText(setup, setup.agent.system_prompt), new CallLanguage(setup.agent.language), false));
-    const tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode });
-    this.knowledge = services.knowledge;
-    // `tool` mode offers search_knowledge beside the agent's tools, as newTurnHost does for calls.
-    this.tools = this.knowledge?.mode === 'tool' ? { ...tools, specs: [...tools.specs, SEARCH_KNOWLEDGE_SPEC] } : tools;
-    this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, this.log);
+    this.conversation = new Conversation(ChatSession.prompt(setup));
+    this.useAgent(setup, services);
+    this.segments = new AgentSegments(setup.startedAt, { agentId: setup.agent._id, agentName: setup.agent.name, ...(setup.agentVersion !== undefined ? { agentVersion: setup.agentVersion } : {}) });
     this.policy = { name: MESSAGE_POLICY_NAME, limit: this.options.messagesPerMinute, windowSeconds: 60 };
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
+  }
+
+  /** A chat is written, not heard: only the model is told the agent's language (`multi`: follow the writer's). */
+  private static prompt(setup: CallSetup): string {
+    return promptWithLanguage(callText(setup, setup.agent.system_prompt), new CallLanguage(setup.agent.language), false);
+  }
+
+  /** The agent's tools, model chain and knowledge become the chat's (at the start, and at each handoff). */
+  private useAgent(setup: CallSetup, services: ChatServices): void {
+    this.setup = setup;
+    this.services = services;
+    const tools = buildCallTools(setup.tools, { transferMode: setup.agent.transfer_mode, ...(setup.handoffs ? { handoffs: setup.handoffs } : {}) });
+    this.knowledge = services.knowledge;
+    // `tool` mode offers search_knowledge beside the agent's tools, as newTurnHost does for calls.
+    this.tools = this.knowledge?.mode === 'tool' ? { ...tools, specs: [...tools.specs, SEARCH_KNOWLEDGE_SPEC] } : tools;
+    this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, this.log);
+  }
+
+  /**
+   * The model took a handoff tool: the destination is resolved and, when it is there, takes the chat over
+   * (prompt, tools, model, knowledge; the context rule decides what its model sees). The result is the
+   * tool's answer to the origin's model.
+   */
+  async handOff(action: Extract<BuiltInAction, { kind: 'handoff' }>, call: LlmToolCall): Promise<{ content: string; switched: boolean }> {
+    if (this.handedOffThisTurn) return { content: JSON.stringify({ error: 'the conversation was just handed to you: answer the visitor first' }), switched: false };
+    const prepared = await prepareHandoff(action, call, this.setup, this.services.handOff);
+    if (!('target' in prepared)) return { content: prepared.content, switched: false };
+    if (this.isOver) return { content: JSON.stringify({ error: 'the chat has ended' }), switched: false };
+    this.switchTo(prepared);
+    return { content: handoffResult(prepared), switched: true };
+  }
+
+  private switchTo(p: PreparedHandoff): void {
+    const from = this.setup;
+    const { setup, services } = p.target;
+    this.services.onHandoff?.(handoffEvent(from, p));
+    this.useAgent(setup, services);
+    this.conversation.handOver(ChatSession.prompt(setup), p.action.handoff.context === 'full', p.note);
+    const { description: reason, context } = p.action.handoff;
+    this.segments.handOver(
+      { agentId: setup.agent._id, agentName: setup.agent.name, ...(p.target.version !== undefined ? { agentVersion: p.target.version } : {}) },
+      { fromAgentId: from.agent._id, reason, context, variables: p.variables, ...(p.summary ? { summary: p.summary } : {}) },
+      Date.now(),
+    );
+    this.handedOffThisTurn = true;
+    this.log.log('info', 'chat handed off', { fromAgentId: from.agent._id, toAgentId: setup.agent._id, switchMs: Math.round(performance.now() - p.calledAt) });
+    this.sink.send({ type: 'agent', agentId: setup.agent._id, agentName: setup.agent.name });
+  }
+
+  /** The destination's first line after a handoff: its first message as written, else its model's answer. */
+  private async greetAfterHandoff(): Promise<void> {
+    const { agent } = this.setup;
+    const greeting = callText(this.setup, agent.first_message).trim();
+    if (greeting && (agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode) !== 'model_generated') {
+      this.addFixedReply(greeting);
+      this.sink.send({ type: 'reply', turn: (this.turns += 1), text: greeting });
+      return this.sink.send({ type: 'state', state: 'listening' });
+    }
+    await this.reply();
   }
 
   /** Starts the chat: the agent's first message (free: nothing was asked), and the clocks. */
@@ -245,6 +319,7 @@ export class ChatSession implements TurnHost {
     if (paid === undefined) return this.sink.send({ type: 'error', code: 'unavailable', message: 'The agent is unavailable right now. Try again in a moment.' });
     if (!paid) return this.sink.send({ type: 'error', code: 'insufficient_credits', message: 'The agent is unavailable right now.' });
     this.charged += 1;
+    this.handedOffThisTurn = false;
     this.conversation.addUser(text);
     const opener = this.opener;
     this.opener = undefined;
@@ -271,8 +346,11 @@ export class ChatSession implements TurnHost {
       utterance.settled = true;
     }
     const toolCalls = this.setup.agentTest ? rounds.flatMap((r) => r.toolCalls.map((c) => ({ name: c.name, arguments: argumentsOf(c.arguments) }))) : undefined;
-    if (!this.isOver) this.sink.send({ type: 'reply', turn: channel.turn, text: utterance.playedText(), ...(channel.handoff ? { handoff: true } : {}), ...(toolCalls ? { toolCalls } : {}) });
+    const text = utterance.playedText();
+    // An agent that handed over without a word leaves no empty bubble: the destination's first line follows.
+    if (!this.isOver && (text || !channel.switched)) this.sink.send({ type: 'reply', turn: channel.turn, text, ...(channel.handoff ? { handoff: true } : {}), ...(toolCalls ? { toolCalls } : {}) });
     if (channel.ending) return this.end('agent_hangup');
+    if (channel.switched && !this.isOver) return this.greetAfterHandoff();
     this.sink.send({ type: 'state', state: 'listening' });
   }
 
@@ -304,13 +382,14 @@ export class ChatSession implements TurnHost {
     // A reply still running finishes (its tool results are kept) before the transcript is taken.
     void this.queue.finally(() =>
       this.resolveEnded({
-        setup: this.setup,
+        setup: this.origin,
         reason,
         endedAt: Date.now(),
         transcript: this.conversation.transcript(),
         messagesCharged: this.charged,
         llmUsage: this.llmUsage,
         knowledge: this.knowledgeUsed,
+        segments: this.segments.close(Date.now()),
       }),
     );
   }
@@ -320,6 +399,8 @@ export class ChatSession implements TurnHost {
 class TextChannel implements TurnChannel {
   handoff = false;
   ending = false;
+  /** A handoff tool switched the agent: the turn stops, the destination speaks next. */
+  switched = false;
 
   constructor(
     private readonly chat: ChatSession,
@@ -344,7 +425,12 @@ class TextChannel implements TurnChannel {
     return () => undefined;
   }
 
-  async builtIn(action: BuiltInAction, _call: LlmToolCall, r: AgentRound): Promise<{ content: string; stop?: boolean }> {
+  async builtIn(action: BuiltInAction, call: LlmToolCall, r: AgentRound): Promise<{ content: string; stop?: boolean }> {
+    if (action.kind === 'handoff') {
+      const { content, switched } = await this.chat.handOff(action, call);
+      if (switched) this.switched = true;
+      return { content, ...(switched ? { stop: true } : {}) };
+    }
     if (action.kind === 'send_dtmf') return { content: JSON.stringify({ error: 'this is a text chat: there is no phone keypad' }) };
     // Never offered in a chat (no number to keep from being called), but never mistaken for end-call either.
     if (action.kind === 'opt_out') return { content: JSON.stringify({ error: 'this is a text chat: there is no phone number to add to the do-not-call list' }) };

@@ -36,8 +36,26 @@ export class Conversation<H extends Utterance = Utterance> {
   /** A message only the model sees, before the conversation (the instruction to write the greeting). */
   private opening: string | undefined;
 
+  /** Entries before this one are not sent to the model (a handoff whose context is a summary or nothing). */
+  private horizon = 0;
+
   /** A function is read at every request: the prompt can follow the call (the caller's language). */
-  constructor(private readonly systemPrompt: string | (() => string)) {}
+  constructor(private systemPrompt: string | (() => string)) {}
+
+  /**
+   * Another agent takes the conversation over (docs/handoffs.md): its prompt from the next request on, and
+   * `note` (who handed over, why, what was gathered) after everything said so far. Without `keep` the model
+   * sees nothing said before (the note carries what travels); with it, everything since the start. The
+   * transcript keeps every line either way.
+   */
+  handOver(systemPrompt: string | (() => string), keep: boolean, note: string): void {
+    this.systemPrompt = systemPrompt;
+    // `keep` is the whole conversation, also what an earlier handoff hid (a hand back to the first agent).
+    this.horizon = keep ? 0 : this.entries.length;
+    // The greeting instruction was the first agent's: the conversation has started by now.
+    this.opening = undefined;
+    this.note(note);
+  }
 
   /**
    * Messages only the model sees, added while the conversation runs (`POST /api/calls/{id}/context`): each
@@ -61,7 +79,7 @@ export class Conversation<H extends Utterance = Utterance> {
     if (last?.type === 'user') {
       last.text = `${last.text} ${text}`;
       if (language) last.language = language;
-    } else if (last?.type === 'agent' && this.agentText(last) === '' && last.rounds.every((r) => r.toolCalls.length === 0)) {
+    } else if (last?.type === 'agent' && this.entries.length > this.horizon && this.agentText(last) === '' && last.rounds.every((r) => r.toolCalls.length === 0)) {
       // An agent entry the caller never heard and that called no tool is dropped, so the turns merge.
       this.entries.pop();
       this.addUser(text, language);
@@ -94,11 +112,13 @@ export class Conversation<H extends Utterance = Utterance> {
     const system = typeof this.systemPrompt === 'string' ? this.systemPrompt : this.systemPrompt();
     if (system.trim()) out.push({ role: 'system', content: system });
     if (this.opening) out.push({ role: 'user', content: this.opening });
-    let note = 0;
+    let note = this.notes.findIndex((n) => n.at >= this.horizon);
+    if (note < 0) note = this.notes.length;
     const notesUpTo = (at: number) => {
       for (; note < this.notes.length && this.notes[note]!.at <= at; note += 1) out.push({ role: 'system', content: this.notes[note]!.text });
     };
     for (const [i, entry] of this.entries.entries()) {
+      if (i < this.horizon) continue;
       notesUpTo(i);
       if (entry.type === 'user') {
         out.push({ role: 'user', content: entry.text });

@@ -68,6 +68,12 @@ export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' |
   return { ...parts, tools, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache(), knowledgeUsed: [], agentTurns: 0 };
 }
 
+/** A handoff (docs/handoffs.md): the destination's model chain, tools, services and knowledge from the next round on; the bookkeeping stays the call's. */
+export function switchTurnHost(host: TurnHost, parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'knowledge'>): void {
+  const tools = parts.knowledge?.mode === 'tool' ? { ...parts.tools, specs: [...parts.tools.specs, SEARCH_KNOWLEDGE_SPEC] } : parts.tools;
+  Object.assign(host, { ...parts, tools });
+}
+
 const lastUserText = (messages: readonly LlmMessage[]): string => [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 
 const retrievalFailed = (error: unknown) => log('warn', 'knowledge retrieval failed; the turn is answered without it', describeError(error));

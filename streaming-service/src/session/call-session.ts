@@ -31,14 +31,13 @@ import { Speaker } from './speaker.js';
 import { SpeechHandle } from './speech-handle.js';
 import { Notices } from './notices.js';
 import { CallStateMachine } from './state.js';
-import { SttLink } from './stt-link.js';
 import { hangUpCall } from './transfer.js';
 import { callerSummary, Transfers } from './transfers.js';
-import { TtsLink } from './tts-link.js';
 import { TurnDetector } from './turn-detector.js';
 import { CallTimeline } from './timeline.js';
 import { outcomeOf } from './outcome.js';
 import { LiveControl } from './live-control.js';
+import { AgentVoice, VoiceHandoffs } from './handoff.js';
 import { CallTap } from '../live/tap.js';
 
 /**
@@ -71,8 +70,9 @@ export class CallSession {
   /** Resolves with the outcome once the call is over. */
   readonly ended: Promise<CallOutcome>;
   private resolveEnded!: (o: CallOutcome) => void;
-  private readonly stt: SttLink;
-  private readonly tts: TtsLink;
+  /** The voice (tts-link.ts) and the ears (stt-link.ts): the agent's, then a handoff destination's. */
+  private readonly voice: AgentVoice;
+  readonly handoffs: VoiceHandoffs;
   readonly floor: CallerFloor;
   /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
   private readonly detector = new TurnDetector();
@@ -111,7 +111,7 @@ export class CallSession {
     this.greeting = greetingOf(agent, callText(setup, agent.first_message));
     this.turnHost = newTurnHost({
       llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log, (e, to) => this.timeline.fallback('llm', e, to)),
-      tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined }),
+      tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined, handoffs: setup.handoffs }),
       services,
       options: o,
       messages: () => this.conversation.messages(),
@@ -167,6 +167,7 @@ export class CallSession {
       out: this.out,
       transfer: (to, mode, summary) => this.transfers.start(to, mode, summary),
       hangUp: () => this.end('agent_hangup'),
+      handOff: (action, call, handle, quiet) => this.handoffs.take(action, call, handle, quiet),
       turns: this.turnHost,
       speakerFor: (handle) => this.speakerFor(handle),
       waiting: new WaitingPhrases(o),
@@ -183,15 +184,12 @@ export class CallSession {
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
-    const sttOptions = { language: language.configured, endpointingMs: o.endpointingMs, utteranceEndMs: o.utteranceEndMs, format: transport.format };
-    const onSttDown = (error: unknown) => {
-      if (!this.state.isEnding) this.failures.fail('stt', error);
-    };
-    this.stt = new SttLink([services.stt, ...(services.sttFallbacks ?? [])], sttOptions, (event) => this.push(sttEventToFrame(event)), onSttDown, this.log, o.sttLink, this.timeline);
+    const sttDown = (error: unknown) => void (!this.state.isEnding && this.failures.fail('stt', error));
+    const parts = { log: this.log, timeline: this.timeline, format: transport.format, language, options: o, isOver: () => this.state.isEnding, sttDown };
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
-    const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
-    const speech = { format: transport.format, language: language.multi ? undefined : language.current, pronunciations: agent.pronunciations };
-    this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], speech, this.log, () => this.state.isEnding, this.timeline);
+    this.voice = new AgentVoice(services, agent, { ...parts, heard: (event) => this.push(sttEventToFrame(event)) });
+    const [active, reply] = [() => !this.state.isEnding && this.state.state !== 'transferring', () => this.reply(this.newHandle('reply'), performance.now())];
+    this.handoffs = new VoiceHandoffs({ ...this.lines, log: this.log, turnHost: this.turnHost, language, active, useVoice: (a, s, ears) => this.voice.prepare(a, s, ears), reply }, setup, services);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
@@ -199,7 +197,7 @@ export class CallSession {
     const o = this.options;
     this.limit = scheduleCallLimit(o.maxDurationMs, o.closingLineBeforeMs, () => void sayClosingLine(this.lines, this.current, o.closingPhrase), () => this.end('max_duration'));
     this.quiet.start();
-    void this.stt.run();
+    void this.voice.stt.run();
     const opening = this.greeting.speaksFirst;
     this.state.go(opening ? 'greeting' : 'listening');
     if (opening === 'line') sayLine(this.lines, this.greeting.text, 'greeting');
@@ -264,7 +262,7 @@ export class CallSession {
           this.held.onVoice();
         }
         this.floor.onAudio(pcm, frame.atMs);
-        this.stt.sendAudio(frame.audio);
+        this.voice.stt.sendAudio(frame.audio);
         return;
       }
       case 'mark_echo':
@@ -307,6 +305,7 @@ export class CallSession {
     if (kept) text = `${kept.text} ${text}`;
     if (this.current) this.interrupt(atMs);
     this.quiet.onCallerSpoke();
+    this.handoffs.callerSpoke();
     this.conversation.addUser(text, this.language.multi ? this.language.current : undefined);
     const opener = this.greeting.takeOpener();
     if (opener) {
@@ -351,9 +350,9 @@ export class CallSession {
   /** A speaker on the warm TTS session, or undefined when TTS is unavailable (the call then ends). */
   private async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
     try {
-      const tts = await this.tts.session;
+      const tts = await this.voice.tts.session;
       const onError = (error: unknown) => this.failures.fail('tts', error);
-      return new Speaker(handle, tts, this.out, onError, (failed) => this.tts.replace(failed), () => this.notices.agent(handle, false), this.log);
+      return new Speaker(handle, tts, this.out, onError, (failed) => this.voice.tts.replace(failed), () => this.notices.agent(handle, false), this.log);
     } catch (error) {
       this.failures.fail('tts', error);
       handle.finishProducing();
@@ -375,6 +374,7 @@ export class CallSession {
   private onFirstAudio(handleId: string, atMs: number): void {
     const latency = this.latencies.find((l) => l.handleId === handleId);
     if (latency && latency.firstAudioAtMs === undefined) latency.firstAudioAtMs = atMs;
+    this.handoffs.firstAudio(handleId, atMs);
     if (this.state.state === 'thinking') this.state.go('speaking');
   }
 
@@ -393,7 +393,7 @@ export class CallSession {
     this.transport.notify({ type: 'ended', reason: END_REASONS[cause] });
     this.transport.close(1000, cause);
     this.frames.close();
-    await Promise.allSettled([this.stt.close(), this.tts.close()]);
+    await this.voice.close();
     this.resolveEnded(outcomeOf(this, END_REASONS[cause], this.transfers.last, this.failures.failure));
   }
 }

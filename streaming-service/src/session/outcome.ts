@@ -8,6 +8,7 @@ import type { TurnHost } from '../conversation/turn-loop.js';
 import type { CallRecorder } from '../end/recording.js';
 import type { SpeechHandle } from './speech-handle.js';
 import type { CallTimeline } from './timeline.js';
+import type { AgentSegments } from '../../../lib/domain/handoff.js';
 
 /** What a finished call session holds that its outcome is made of. */
 export interface FinishedSession {
@@ -18,6 +19,8 @@ export interface FinishedSession {
   readonly interruptions: readonly { handleId: string; atMs: number; clearedAtMs: number }[];
   readonly timeline: CallTimeline;
   readonly turnHost: TurnHost;
+  /** Its agents, when it handed off (session/handoff.ts). */
+  readonly handoffs?: { readonly segments: AgentSegments };
 }
 
 /**
@@ -40,5 +43,6 @@ export function outcomeOf(s: FinishedSession, reason: CallEndReason, transfer: C
     llmUsage: s.turnHost.llmUsage,
     knowledge: s.turnHost.knowledgeUsed,
     ...(transfer ? { transfer } : {}),
+    ...(s.handoffs ? { segments: s.handoffs.segments.close(Date.now()) } : {}),
   };
 }

@@ -25,6 +25,8 @@ export interface ReplyContext extends ActionContext {
   readonly waiting: WaitingPhrases;
   /** Said when the model hangs up without a word of its own. */
   readonly goodbyePhrase: string;
+  /** Takes a handoff tool (session/handoff.ts): resolves, switches once `quiet` (the words before it played). */
+  handOff?(action: Extract<BuiltInAction, { kind: 'handoff' }>, call: LlmToolCall, handle: SpeechHandle, quiet: Promise<void>): Promise<{ content: string; stop?: boolean }>;
 }
 
 /**
@@ -137,6 +139,10 @@ class VoiceChannel implements TurnChannel {
       return { content };
     }
     this.quiet();
+    if (action.kind === 'handoff') {
+      if (!ctx.handOff) return { content: JSON.stringify({ error: 'handoffs are not available on this call' }) };
+      return ctx.handOff(action, call, handle, withCap(handle.whenQuiet()));
+    }
     if (action.kind === 'transfer') {
       // Never cached: a transfer that worked ends the session, and one that failed should be tried again.
       await withCap(handle.whenQuiet());

@@ -1,6 +1,7 @@
 import { offeredMcpTools } from '../../../lib/domain/mcp-tool.js';
 import { parametersOf, type JsonValue, type Tool, type ToolParameter } from '../../../lib/domain/tool.js';
 import { findTemplate } from '../../../lib/domain/tool-templates.js';
+import { handoffToolName, type Handoff } from '../../../lib/domain/handoff.js';
 import type { LlmToolSpec } from '../../../lib/vendors/llm/port.js';
 import { SEARCH_KNOWLEDGE_TOOL } from '../conversation/knowledge.js';
 import { coerceArguments, parseArguments, runHttpTool, type HttpToolOptions, type HttpToolSpec, type ToolOutcome } from './http.js';
@@ -24,6 +25,8 @@ export type ToolAction =
   | { readonly kind: 'transfer'; readonly tool: Tool; readonly to: string; readonly mode: 'cold' | 'warm' }
   | { readonly kind: 'send_dtmf' }
   | { readonly kind: 'opt_out' }
+  /** Another agent of the workspace takes the conversation over (docs/handoffs.md). */
+  | { readonly kind: 'handoff'; readonly handoff: Handoff; readonly destinationName: string }
   | { readonly kind: 'end_call' };
 
 /** The actions that reach a workspace's own backend (HTTP or MCP): run with the same budgets and idempotency. */
@@ -36,6 +39,14 @@ export interface CallToolOptions {
   readonly transferMode?: 'cold' | 'warm';
   /** Offer `opt_out` (a phone call, whose number can join the do-not-call list). */
   readonly optOut?: boolean;
+  /** The agent's handoffs, each with its destination's name as the call started (docs/handoffs.md). */
+  readonly handoffs?: readonly HandoffOffer[];
+}
+
+/** One handoff the model is offered: the agent's setting and the name the tool is called after. */
+export interface HandoffOffer {
+  readonly handoff: Handoff;
+  readonly destinationName: string;
 }
 
 /** A warm transfer's summary comes from the model, which knows the call best. */
@@ -78,6 +89,12 @@ const schema = (params: readonly ToolParameter[]) => ({
 export const MAX_OFFERED_FUNCTIONS = 128;
 const BUILT_IN_ROOM = 3;
 
+/** A handoff tool's parameters: the variables to gather, and the summary when that is the context that travels. */
+const handoffParameters = (h: Handoff): ToolParameter[] => [
+  ...(h.variables ?? []).map((v) => ({ name: v.name, type: v.type ?? 'string', required: v.required !== false, description: v.description })),
+  ...(h.context === 'summary' ? [{ name: 'summary', type: 'string' as const, required: true, description: 'A few sentences for the next agent: who this is and what they need so far.' }] : []),
+];
+
 /** Builds the model-facing tool list and the name -> action map for one call. */
 export function buildCallTools(tools: readonly Tool[], options: CallToolOptions = {}): CallTools {
   // search_knowledge is offered by the turn loop to agents with knowledge bases (conversation/knowledge.ts).
@@ -116,6 +133,12 @@ export function buildCallTools(tools: readonly Tool[], options: CallToolOptions 
     parameters: schema([{ name: 'digits', type: 'string', required: true, description: 'Keys to press in order: 0-9, * and #; w waits half a second.' }]),
   });
   byName.set(SEND_DTMF_TOOL, { kind: 'send_dtmf' });
+  for (const offer of options.handoffs ?? []) {
+    const name = handoffToolName(offer.destinationName, taken);
+    taken.add(name);
+    specs.push({ name, description: `Hand the conversation over to ${offer.destinationName}: ${offer.handoff.description}`, parameters: schema(handoffParameters(offer.handoff)) });
+    byName.set(name, { kind: 'handoff', handoff: offer.handoff, destinationName: offer.destinationName });
+  }
   if (options.optOut) {
     specs.push({
       name: OPT_OUT_TOOL,

@@ -15,11 +15,12 @@ const LISTED: Record<EventType, number> = {
   'call.ended': 1,
   'call.analyzed': 2,
   'call.transfer': 3,
-  'contacts.import.completed': 4,
-  'phone_number.released': 5,
-  'credits.low': 6,
-  'webhook.disabled': 7,
-  'test_run.completed': 8,
-  'test.ping': 9,
+  'call.handoff': 4,
+  'contacts.import.completed': 5,
+  'phone_number.released': 6,
+  'credits.low': 7,
+  'webhook.disabled': 8,
+  'test_run.completed': 9,
+  'test.ping': 10,
 };
 export const EVENT_TYPES: readonly EventType[] = (Object.keys(LISTED) as EventType[]).sort((a, b) => LISTED[a] - LISTED[b]);

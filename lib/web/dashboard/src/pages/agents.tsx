@@ -9,6 +9,7 @@ import { PromptEditor } from '../prompt-editor.js';
 import { TalkToAgent } from './talk-panel.js';
 import { VersionsCard } from './agent-versions.js';
 import { KnowledgePicker, type KnowledgeMode } from './knowledge-picker.js';
+import { HandoffEditor, type Handoff } from './handoff-editor.js';
 import { AmbienceFields, PronunciationsEditor, type Ambience, type Pronunciation } from './agent-sound.js';
 import { call } from '../session.js';
 import { BUILT_IN_VARIABLES } from '../template.js';
@@ -25,6 +26,7 @@ type Draft = Pick<Agent, 'name' | 'llm_provider' | 'llm_model' | 'stt_provider' 
   tool_ids: string[] | null;
   knowledge_base_ids: string[];
   knowledge_base_mode: KnowledgeMode;
+  handoffs: Handoff[];
   /** Custom models only; the key reads back as ******** once set (the API never returns it). */
   llm_base_url: string;
   llm_api_key: string;
@@ -52,6 +54,7 @@ const NEW_AGENT: Draft = {
   tool_ids: [],
   knowledge_base_ids: [],
   knowledge_base_mode: 'auto',
+  handoffs: [],
   llm_base_url: '',
   llm_api_key: '',
 };
@@ -195,20 +198,21 @@ function toDraft(agent: Agent): Draft {
 
 /** The create body: every field of the form (the tool list only when some were picked). */
 function body(draft: Draft): Schemas['AgentCreate'] {
-  const { max_duration_seconds, tool_ids, llm_base_url, llm_api_key, knowledge_base_ids, knowledge_base_mode, ...fields } = draft;
+  const { max_duration_seconds, tool_ids, llm_base_url, llm_api_key, knowledge_base_ids, knowledge_base_mode, handoffs, ...fields } = draft;
   // The endpoint and key belong to a custom model; switching to a vendor drops them (the API removes both).
   const own = draft.llm_provider === 'custom' ? { ...(llm_base_url ? { llm_base_url } : {}), ...(llm_api_key ? { llm_api_key } : {}) } : {};
-  return { ...fields, ...own, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}), ...(tool_ids === null ? {} : { tool_ids }), ...(knowledge_base_ids.length ? { knowledge_base_ids, knowledge_base_mode } : {}) };
+  return { ...fields, ...own, ...(max_duration_seconds ? { max_duration_seconds: Number(max_duration_seconds) } : {}), ...(tool_ids === null ? {} : { tool_ids }), ...(knowledge_base_ids.length ? { knowledge_base_ids, knowledge_base_mode } : {}), ...(handoffs.length ? { handoffs } : {}) };
 }
 
 /** The update body: only what changed. */
 function changes(draft: Draft, original: Agent): Schemas['AgentUpdate'] {
-  const { tool_ids, knowledge_base_ids: _k, ...all } = body(draft);
+  const { tool_ids, knowledge_base_ids: _k, handoffs: _h, ...all } = body(draft);
   // Objects and lists compare by content; an agent without a list has none.
   const was = (k: string) => (k === 'pronunciations' ? (original.pronunciations ?? []) : k === 'ambience' ? (original.ambience ?? NEW_AGENT.ambience) : original[k as keyof Agent]);
   const same = (k: string, v: unknown) => (typeof v === 'object' ? JSON.stringify(v) === JSON.stringify(was(k)) : was(k) === v);
   const changed: Schemas['AgentUpdate'] = Object.fromEntries(Object.entries(all).filter(([k, v]) => !same(k, v)));
   if (JSON.stringify(draft.knowledge_base_ids) !== JSON.stringify(original.knowledge_base_ids ?? [])) changed.knowledge_base_ids = draft.knowledge_base_ids;
+  if (JSON.stringify(draft.handoffs) !== JSON.stringify(original.handoffs ?? [])) changed.handoffs = draft.handoffs;
   // Lists compare by content; absent and null both mean every tool.
   return JSON.stringify(draft.tool_ids) === JSON.stringify(original.tool_ids ?? null) ? changed : { ...changed, tool_ids: draft.tool_ids };
 }
@@ -393,6 +397,7 @@ function AgentForm({ original }: { original?: Agent }) {
           <PronunciationsEditor value={draft.pronunciations} provider={draft.tts_provider} onChange={(list) => set('pronunciations', list)} />
           <ToolsPicker value={draft.tool_ids} onChange={(ids) => set('tool_ids', ids === null ? null : [...ids])} />
           <KnowledgePicker value={draft.knowledge_base_ids} mode={draft.knowledge_base_mode} onChange={(ids) => set('knowledge_base_ids', ids)} onMode={(m) => set('knowledge_base_mode', m)} />
+          <HandoffEditor self={original?._id} value={draft.handoffs} onChange={(list) => set('handoffs', list)} />
           <div className="grid-2">
             <label className="check">
               <input type="checkbox" checked={draft.recording_enabled} onChange={(e) => set('recording_enabled', e.target.checked)} />

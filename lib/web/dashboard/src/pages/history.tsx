@@ -280,6 +280,23 @@ export function CallPage() {
               </div>
             </div>
             <CallData record={r} />
+            {r.segments && r.segments.length > 0 ? (
+              <section className="card" aria-labelledby="segments-heading">
+                <h2 id="segments-heading">Agents in this call</h2>
+                <DataTable
+                  caption="Which agent ran which part of the call, and why each handoff happened (docs/handoffs.md)"
+                  rows={r.segments.map((s, i) => ({ ...s, key: i }))}
+                  rowKey={(s) => String(s.key)}
+                  columns={[
+                    { header: 'Agent', cell: (s) => s.agentName + (s.agentVersion !== undefined ? ` (v${s.agentVersion})` : '') },
+                    { header: 'From', cell: (s) => `${s.startSecond.toFixed(1)} s` },
+                    { header: 'To', cell: (s) => `${s.endSecond.toFixed(1)} s` },
+                    { header: 'Why', className: 'clip', cell: (s) => (s.handoff ? `${s.handoff.reason} (${s.handoff.context})` : 'the call’s agent') },
+                    { header: 'Gathered', className: 'clip', cell: (s) => (s.handoff && Object.keys(s.handoff.variables).length > 0 ? JSON.stringify(s.handoff.variables) : '—') },
+                  ]}
+                />
+              </section>
+            ) : null}
             {r.knowledge && r.knowledge.length > 0 ? (
               <section className="card" aria-labelledby="knowledge-heading">
                 <h2 id="knowledge-heading">Knowledge used</h2>
