@@ -22,6 +22,8 @@ import { DEFAULT_LANGUAGE } from '../../../lib/domain/language-support.js';
 import { PHRASES } from './phrases.js';
 import type { CallFailure } from '../../../lib/domain/call-timeline.js';
 import type { TimelineSnapshot } from '../session/timeline.js';
+import type { RealtimeEndpoint } from '../../../lib/vendors/realtime/openai.js';
+import type { RealtimeUsage } from '../session/realtime/realtime-call.js';
 
 /*
  * The types a call is set up with and ends as, shared by the session, text chats, the transports and
@@ -76,6 +78,8 @@ export interface SessionServices {
   readonly onTransfer?: (to: string) => void;
   /** The agent's knowledge bases, searchable in this workspace only; absent when it names none. */
   readonly knowledge?: KnowledgeAccess;
+  /** The realtime vendor's endpoint, when the agent sets `realtime` and a key reaches it (docs/realtime.md). */
+  readonly realtime?: RealtimeEndpoint;
   /** The agent's ambience bed, when it has ambience on (session/ambience.ts mixes it). */
   readonly ambience?: AmbienceSource;
 }
@@ -170,4 +174,6 @@ export interface CallOutcome {
   readonly failure?: CallFailure;
   /** The call's event timeline (GET /api/history/{id}/events). */
   readonly events?: TimelineSnapshot;
+  /** What the realtime model counted, when it carried (part of) the call. */
+  readonly realtimeUsage?: RealtimeUsage;
 }

@@ -27,7 +27,8 @@ import { sayClosingLine, sayLine, type LineContext } from './lines.js';
 import { runReply, WaitingPhrases, type ReplyContext } from './reply.js';
 import { runShortcut } from './shortcut.js';
 import { QuietLine, SilenceWatch, silenceSettings } from './silence.js';
-import { Speaker } from './speaker.js';
+import { speakerOn, type Speaker } from './speaker.js';
+import { realtimeFor, type RealtimeCall } from './realtime/realtime-call.js';
 import { SpeechHandle } from './speech-handle.js';
 import { Notices } from './notices.js';
 import { CallStateMachine } from './state.js';
@@ -74,6 +75,8 @@ export class CallSession {
   private resolveEnded!: (o: CallOutcome) => void;
   private readonly stt: SttLink;
   private readonly tts: TtsLink;
+  /** The speech-to-speech model carrying the call, when the agent sets `realtime` (realtime/realtime-call.ts). */
+  readonly realtime: RealtimeCall | undefined;
   readonly floor: CallerFloor;
   /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
   private readonly detector = new TurnDetector();
@@ -192,6 +195,8 @@ export class CallSession {
     const voice = { provider: services.tts, voiceId: agent.tts_voice_id };
     const speech = { format: transport.format, language: language.multi ? undefined : language.current, pronunciations: agent.pronunciations };
     this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], speech, this.log, () => this.state.isEnding, this.timeline);
+    const rt = { setup, out: this.out, format: transport.format, log: this.log, timeline: this.timeline, current: () => this.current, interrupt: (at: number) => this.interrupt(at) };
+    this.realtime = realtimeFor({ ...this.lines, ...this.actions, ...rt, heard: () => this.quiet.onCallerSpoke(), fellBack: () => void this.stt.run() }, services.realtime);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
@@ -199,8 +204,9 @@ export class CallSession {
     const o = this.options;
     this.limit = scheduleCallLimit(o.maxDurationMs, o.closingLineBeforeMs, () => void sayClosingLine(this.lines, this.current, o.closingPhrase), () => this.end('max_duration'));
     this.quiet.start();
-    void this.stt.run();
-    const opening = this.greeting.speaksFirst;
+    if (this.realtime) this.realtime.start();
+    else void this.stt.run();
+    const opening = this.realtime ? undefined : this.greeting.speaksFirst;
     this.state.go(opening ? 'greeting' : 'listening');
     if (opening === 'line') sayLine(this.lines, this.greeting.text, 'greeting');
     if (opening === 'model') this.reply(this.newHandle('greeting'), performance.now(), GREETING_INSTRUCTION);
@@ -264,7 +270,7 @@ export class CallSession {
           this.held.onVoice();
         }
         this.floor.onAudio(pcm, frame.atMs);
-        this.stt.sendAudio(frame.audio);
+        if (!this.realtime?.sendAudio(frame.audio)) this.stt.sendAudio(frame.audio);
         return;
       }
       case 'mark_echo':
@@ -347,16 +353,8 @@ export class CallSession {
   }
 
   /** A speaker on the warm TTS session, or undefined when TTS is unavailable (the call then ends). */
-  private async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
-    try {
-      const tts = await this.tts.session;
-      const onError = (error: unknown) => this.failures.fail('tts', error);
-      return new Speaker(handle, tts, this.out, onError, (failed) => this.tts.replace(failed), () => this.notices.agent(handle, false), this.log);
-    } catch (error) {
-      this.failures.fail('tts', error);
-      handle.finishProducing();
-      return undefined;
-    }
+  private speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
+    return speakerOn(this.tts, handle, this.out, (error) => this.failures.fail('tts', error), () => this.notices.agent(handle, false), this.log);
   }
 
   /** Back to listening once the current utterance is over, unless something else took over. */
@@ -391,6 +389,7 @@ export class CallSession {
     this.transport.notify({ type: 'ended', reason: END_REASONS[cause] });
     this.transport.close(1000, cause);
     this.frames.close();
+    this.realtime?.close();
     await Promise.allSettled([this.stt.close(), this.tts.close()]);
     this.resolveEnded(outcomeOf(this, END_REASONS[cause], this.transfers.last, this.failures.failure));
   }

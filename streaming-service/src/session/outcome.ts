@@ -1,3 +1,4 @@
+import type { RealtimeUsage } from './realtime/realtime-call.js';
 import type { CallTransfer } from '../../../lib/domain/call.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { CallFailure } from '../../../lib/domain/call-timeline.js';
@@ -18,6 +19,7 @@ export interface FinishedSession {
   readonly interruptions: readonly { handleId: string; atMs: number; clearedAtMs: number }[];
   readonly timeline: CallTimeline;
   readonly turnHost: TurnHost;
+  readonly realtime?: { readonly usage: RealtimeUsage } | undefined;
 }
 
 /**
@@ -39,6 +41,7 @@ export function outcomeOf(s: FinishedSession, reason: CallEndReason, transfer: C
     ...(failure?.reason === reason ? { failure } : {}),
     llmUsage: s.turnHost.llmUsage,
     knowledge: s.turnHost.knowledgeUsed,
+    ...(s.realtime ? { realtimeUsage: { ...s.realtime.usage } } : {}),
     ...(transfer ? { transfer } : {}),
   };
 }
