@@ -3,6 +3,7 @@ import type { CallEndReason } from './call-end.js';
 import type { CallCapability } from './provider-key.js';
 import type { CallError, CallEvent } from './call-timeline.js';
 import type { KnowledgeUse } from './knowledge/schema.js';
+import type { RealtimeUsage } from './realtime.js';
 
 /**
  * What the streaming service measured of one connected call: the contract between the container and the
@@ -38,6 +39,8 @@ export interface CallMeasurement {
   readonly contact?: { readonly name: string; readonly phoneNumber: string };
   /** The knowledge-base chunks the answers were given (docs/knowledge.md). */
   readonly knowledge?: readonly KnowledgeUse[];
+  /** The realtime model's token counts, when a speech-to-speech model carried (part of) the call (docs/realtime.md). */
+  readonly realtimeUsage?: RealtimeUsage;
 }
 
 /** One caller turn's latency figures; null where a point was not reached. */

@@ -59,3 +59,13 @@ export const RealtimeConfig = z
   })
   .meta({ id: 'RealtimeConfig' });
 export type RealtimeConfig = z.infer<typeof RealtimeConfig>;
+
+/** What a realtime model counted over a call (its `response.done` usage, summed): the vendor bills these. */
+export interface RealtimeUsage {
+  model: string;
+  inputAudioTokens: number;
+  inputTextTokens: number;
+  cachedTokens: number;
+  outputAudioTokens: number;
+  outputTextTokens: number;
+}

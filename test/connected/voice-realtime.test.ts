@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
+import { SimulatedWebCaller } from '../../lib/local/callers/simulated-web-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { defaultRealtimeReply, type RealtimeScriptRequest } from '../../lib/local/standins/openai-realtime.js';
 import { briefReplies, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
@@ -153,4 +154,30 @@ describe('a realtime phone call', () => {
     const timeline = ended.outcome.events?.data ?? [];
     expect(timeline.find((e) => e.type === 'vendor_fallback')).toMatchObject({ stage: 'realtime', to: 'cascade' });
   });
+});
+
+describe('a realtime meeting', () => {
+  it('speaks 24 kHz PCM with the model, shows both sides as captions, and ends on the model end_call', async () => {
+    realtime().setScript({
+      firstAudioDelayMs: 50,
+      stt: { transcripts: () => 'Thanks, that is all.', finalDelayMs: 50 },
+      reply: (r) => (/all/.test(lastUser(r)) && !r.items.some((i) => i.role === 'tool') ? { toolCall: { name: 'end_call', arguments: '{}' } } : defaultRealtimeReply(r)),
+    });
+    const sessionsBefore = realtime().received.length;
+    const agent = await vp.agent({ realtime: REALTIME, first_message: 'Welcome to the meeting.' });
+    const meeting = await vp.meeting(agent);
+    const page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    await waitUntil(() => (page.captions('agent').includes('Welcome to the meeting.') ? true : undefined));
+    await page.whenIdle();
+    await page.say('Thanks, that is all.');
+    const ended = await endedFor(meeting.callId);
+    expect(ended.outcome.reason).toBe('agent_hangup');
+    expect(page.captions('user')).toContain('Thanks, that is all.');
+    const events = realtime().received[sessionsBefore]!.map((r) => r.event);
+    const update = events.find((e) => e.type === 'session.update') as { session: Record<string, any> };
+    expect(update.session.audio.input.format).toEqual({ type: 'audio/pcm', rate: 24_000 });
+    expect(update.session.audio.output.format).toEqual({ type: 'audio/pcm', rate: 24_000 });
+    expect(events.some((e) => e.type === 'conversation.item.create' && (e.item as { type: string }).type === 'function_call_output')).toBe(true);
+    expect(await transcriptOf(vp, meeting.callId)).toEqual(['agent: Welcome to the meeting.', 'user: Thanks, that is all.']);
+  }, 60_000);
 });

@@ -23,7 +23,7 @@ import { PHRASES } from './phrases.js';
 import type { CallFailure } from '../../../lib/domain/call-timeline.js';
 import type { TimelineSnapshot } from '../session/timeline.js';
 import type { RealtimeEndpoint } from '../../../lib/vendors/realtime/openai.js';
-import type { RealtimeUsage } from '../session/realtime/realtime-call.js';
+import type { RealtimeUsage } from '../../../lib/domain/realtime.js';
 
 /*
  * The types a call is set up with and ends as, shared by the session, text chats, the transports and

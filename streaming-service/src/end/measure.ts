@@ -87,5 +87,6 @@ export async function measureCall(outcome: CallOutcome, onWorkspaceKeys: readonl
     onWorkspaceKeys,
     ...(setup.contact ? { contact: { name: setup.contact.contactName, phoneNumber: setup.contact.phoneNumber } } : {}),
     ...(outcome.knowledge?.length ? { knowledge: [...outcome.knowledge] } : {}),
+    ...(outcome.realtimeUsage ? { realtimeUsage: { ...outcome.realtimeUsage } } : {}),
   };
 }

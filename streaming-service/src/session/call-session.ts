@@ -196,7 +196,7 @@ export class CallSession {
     const speech = { format: transport.format, language: language.multi ? undefined : language.current, pronunciations: agent.pronunciations };
     this.tts = new TtsLink(voice, services.ttsFallbacks ?? [], speech, this.log, () => this.state.isEnding, this.timeline);
     const rt = { setup, out: this.out, format: transport.format, log: this.log, timeline: this.timeline, current: () => this.current, interrupt: (at: number) => this.interrupt(at) };
-    this.realtime = realtimeFor({ ...this.lines, ...this.actions, ...rt, heard: () => this.quiet.onCallerSpoke(), fellBack: () => void this.stt.run() }, services.realtime);
+    this.realtime = realtimeFor({ ...this.lines, ...this.actions, ...rt, heard: (text) => (this.notices.user(text, true), this.quiet.onCallerSpoke()), fellBack: () => void this.stt.run() }, services.realtime);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */

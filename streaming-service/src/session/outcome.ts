@@ -1,4 +1,4 @@
-import type { RealtimeUsage } from './realtime/realtime-call.js';
+import type { RealtimeUsage } from '../../../lib/domain/realtime.js';
 import type { CallTransfer } from '../../../lib/domain/call.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { CallFailure } from '../../../lib/domain/call-timeline.js';

@@ -1,5 +1,6 @@
 import type { RealtimeServerEvent } from 'openai/resources/realtime/realtime';
 import type { Logger } from '../../../../lib/observability/log.js';
+import type { RealtimeUsage } from '../../../../lib/domain/realtime.js';
 import { describeError } from '../../../../lib/observability/log.js';
 import { PHONE_AUDIO, bytesPerMs, sameFormat, type AudioFormat } from '../../../../lib/vendors/shared/audio-format.js';
 import { PcmConverter } from '../../../../lib/vendors/shared/pcm.js';
@@ -57,15 +58,6 @@ export interface RealtimeHost {
   fellBack(): void;
 }
 
-/** Audio tokens and text tokens the realtime model counted, from `response.done` usage. */
-export interface RealtimeUsage {
-  model: string;
-  inputAudioTokens: number;
-  inputTextTokens: number;
-  cachedTokens: number;
-  outputAudioTokens: number;
-  outputTextTokens: number;
-}
 
 /** Error codes that leave the session healthy (a cancel racing the server's own). */
 const BENIGN = new Set(['response_cancel_not_active']);
