@@ -1793,6 +1793,7 @@ export interface components {
                     model: string;
                 }[];
             };
+            realtime?: components["schemas"]["RealtimeConfig"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @default null */
@@ -1954,6 +1955,7 @@ export interface components {
             knowledge_base_ids?: string[];
             /** @enum {string} */
             knowledge_base_mode?: "auto" | "tool";
+            realtime?: components["schemas"]["RealtimeConfig"];
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2099,7 +2101,12 @@ export interface components {
          *       "llm_provider": "custom",
          *       "llm_base_url": "https://llm.bayviewdental.example/v1",
          *       "llm_model": "bayview-receptionist-8b",
-         *       "llm_api_key": "sk-bayview-2f9c41d7e8a0"
+         *       "llm_api_key": "sk-bayview-2f9c41d7e8a0",
+         *       "realtime": {
+         *         "provider": "openai",
+         *         "model": "gpt-realtime",
+         *         "voice": "marin"
+         *       }
          *     }
          */
         AgentUpdate: {
@@ -2200,6 +2207,7 @@ export interface components {
             knowledge_base_ids?: string[];
             /** @enum {string} */
             knowledge_base_mode?: "auto" | "tool";
+            realtime?: components["schemas"]["RealtimeConfig"] | null;
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2366,7 +2374,7 @@ export interface components {
             /** @constant */
             type: "vendor_fallback";
             /** @enum {string} */
-            stage: "stt" | "tts" | "llm";
+            stage: "stt" | "tts" | "llm" | "realtime";
             vendor: string;
             to: string;
             code: string | null;
@@ -2998,6 +3006,7 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                realtime?: components["schemas"]["RealtimeConfig"] | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4030,6 +4039,7 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                realtime?: components["schemas"]["RealtimeConfig"] | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4189,6 +4199,7 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
+                realtime?: components["schemas"]["RealtimeConfig"] | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4366,6 +4377,12 @@ export interface components {
             message: string;
             /** Format: date-time */
             testedAt: string;
+        };
+        RealtimeConfig: {
+            /** @enum {string} */
+            provider: "openai";
+            model: string;
+            voice: string;
         };
         /**
          * @example {
@@ -5666,7 +5683,12 @@ export interface operations {
                  *       "llm_provider": "custom",
                  *       "llm_base_url": "https://llm.bayviewdental.example/v1",
                  *       "llm_model": "bayview-receptionist-8b",
-                 *       "llm_api_key": "sk-bayview-2f9c41d7e8a0"
+                 *       "llm_api_key": "sk-bayview-2f9c41d7e8a0",
+                 *       "realtime": {
+                 *         "provider": "openai",
+                 *         "model": "gpt-realtime",
+                 *         "voice": "marin"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["AgentUpdate"];
@@ -5737,7 +5759,12 @@ export interface operations {
                      *         "unfinished_wait_ms": 2500
                      *       },
                      *       "llm_base_url": "https://llm.bayviewdental.example/v1",
-                     *       "llm_api_key": "********"
+                     *       "llm_api_key": "********",
+                     *       "realtime": {
+                     *         "provider": "openai",
+                     *         "model": "gpt-realtime",
+                     *         "voice": "marin"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];
@@ -6087,7 +6114,12 @@ export interface operations {
                      *         "unfinished_wait_ms": 2500
                      *       },
                      *       "llm_base_url": "https://llm.bayviewdental.example/v1",
-                     *       "llm_api_key": "********"
+                     *       "llm_api_key": "********",
+                     *       "realtime": {
+                     *         "provider": "openai",
+                     *         "model": "gpt-realtime",
+                     *         "voice": "marin"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];
