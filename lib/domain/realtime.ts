@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Speech-to-speech agents (docs/realtime.md): `realtime: {provider, model, voice}` makes a call stream the
@@ -56,8 +56,7 @@ export const RealtimeConfig = z
     if (!voices.includes(r.voice)) {
       ctx.addIssue({ code: 'custom', path: ['voice'], message: `${r.provider} realtime has no voice "${r.voice}"; valid voices: ${voices.join(', ')}` });
     }
-  })
-  .meta({ id: 'RealtimeConfig' });
+  });
 export type RealtimeConfig = z.infer<typeof RealtimeConfig>;
 
 /** What a realtime model counted over a call (its `response.done` usage, summed): the vendor bills these. */

@@ -1793,7 +1793,12 @@ export interface components {
                     model: string;
                 }[];
             };
-            realtime?: components["schemas"]["RealtimeConfig"] | null;
+            realtime?: {
+                /** @enum {string} */
+                provider: "openai";
+                model: string;
+                voice: string;
+            } | null;
             /** Format: date-time */
             updatedAt: string;
             /** @default null */
@@ -1955,7 +1960,12 @@ export interface components {
             knowledge_base_ids?: string[];
             /** @enum {string} */
             knowledge_base_mode?: "auto" | "tool";
-            realtime?: components["schemas"]["RealtimeConfig"];
+            realtime?: {
+                /** @enum {string} */
+                provider: "openai";
+                model: string;
+                voice: string;
+            };
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2207,7 +2217,12 @@ export interface components {
             knowledge_base_ids?: string[];
             /** @enum {string} */
             knowledge_base_mode?: "auto" | "tool";
-            realtime?: components["schemas"]["RealtimeConfig"] | null;
+            realtime?: {
+                /** @enum {string} */
+                provider: "openai";
+                model: string;
+                voice: string;
+            } | null;
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -3006,7 +3021,12 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
-                realtime?: components["schemas"]["RealtimeConfig"] | null;
+                realtime?: {
+                    /** @enum {string} */
+                    provider: "openai";
+                    model: string;
+                    voice: string;
+                } | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4039,7 +4059,12 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
-                realtime?: components["schemas"]["RealtimeConfig"] | null;
+                realtime?: {
+                    /** @enum {string} */
+                    provider: "openai";
+                    model: string;
+                    voice: string;
+                } | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4199,7 +4224,12 @@ export interface components {
                 knowledge_base_ids?: string[];
                 /** @enum {string} */
                 knowledge_base_mode?: "auto" | "tool";
-                realtime?: components["schemas"]["RealtimeConfig"] | null;
+                realtime?: {
+                    /** @enum {string} */
+                    provider: "openai";
+                    model: string;
+                    voice: string;
+                } | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4377,12 +4407,6 @@ export interface components {
             message: string;
             /** Format: date-time */
             testedAt: string;
-        };
-        RealtimeConfig: {
-            /** @enum {string} */
-            provider: "openai";
-            model: string;
-            voice: string;
         };
         /**
          * @example {
