@@ -169,6 +169,8 @@ const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_STT_BASE_URL: z.url().optional(),
+  /** The Realtime API for speech-to-speech agents (docs/realtime.md); falls back to OPENAI_BASE_URL. */
+  OPENAI_REALTIME_BASE_URL: z.url().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: z.url().optional(),
   GOOGLE_API_KEY: z.string().optional(),

@@ -7,6 +7,7 @@ import { BodyWorkspaceId, Name, Timestamp, WorkspaceIdField } from './common.js'
 import { AgentLanguage, DEFAULT_LANGUAGE } from './languages.js';
 import { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS, VENDOR_LLM_PROVIDERS } from './providers.js';
 import { KNOWLEDGE_BASE_MODES, MAX_AGENT_KNOWLEDGE_BASES, type KnowledgeBaseMode } from './knowledge/schema.js';
+import { RealtimeConfig } from './realtime.js';
 
 /** Provider identifiers an agent may name; the voice pipeline has an adapter for each (lib/domain/providers.ts). */
 export { LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS };
@@ -220,6 +221,8 @@ const agentFields = {
   knowledge_base_mode: z.enum(KNOWLEDGE_BASE_MODES),
   /** Agents of the workspace this one may hand the conversation to (docs/handoffs.md); `[]` removes them. */
   handoffs: Handoffs,
+  /** A speech-to-speech model answers calls (docs/realtime.md); the cascaded fields are its fallback. */
+  realtime: RealtimeConfig,
 };
 
 /** The call-control fields' values for agents stored before they existed (and omitted on create). */
@@ -264,6 +267,7 @@ export const AgentCreate = z
     knowledge_base_ids: agentFields.knowledge_base_ids.optional(),
     knowledge_base_mode: agentFields.knowledge_base_mode.optional(),
     handoffs: agentFields.handoffs.optional(),
+    realtime: agentFields.realtime.optional(),
     workspaceId: BodyWorkspaceId,
   })
   .meta({ id: 'AgentCreate' });
@@ -275,12 +279,15 @@ export const AgentUpdate = z
     ...Object.fromEntries(Object.entries(agentFields).map(([k, v]) => [k, v.optional()])),
     /** Replaces the whole section; null removes it. */
     analysis: AgentAnalysis.nullable().optional(),
+    /** null removes it: the cascade answers again. */
+    realtime: agentFields.realtime.nullable().optional(),
     /** null removes it; a switch away from `custom` removes both. */
     llm_base_url: agentFields.llm_base_url.nullable().optional(),
     /** null removes the key; `********` (what a read shows) keeps the stored one. */
     llm_api_key: agentFields.llm_api_key.nullable().optional(),
     workspaceId: WorkspaceIdField.optional(),
-  } as { [K in Exclude<keyof typeof agentFields, 'llm_base_url' | 'llm_api_key'>]: z.ZodOptional<(typeof agentFields)[K]> } & {
+  } as { [K in Exclude<keyof typeof agentFields, 'llm_base_url' | 'llm_api_key' | 'realtime'>]: z.ZodOptional<(typeof agentFields)[K]> } & {
+    realtime: z.ZodOptional<z.ZodNullable<typeof agentFields.realtime>>;
     analysis: z.ZodOptional<z.ZodNullable<typeof AgentAnalysis>>;
     llm_base_url: z.ZodOptional<z.ZodNullable<typeof agentFields.llm_base_url>>;
     llm_api_key: z.ZodOptional<z.ZodNullable<typeof agentFields.llm_api_key>>;
@@ -339,6 +346,8 @@ export interface Agent {
   knowledge_base_mode?: KnowledgeBaseMode;
   /** Absent: no handoffs (docs/handoffs.md). */
   handoffs?: Handoff[];
+  /** Absent (or null once removed): the cascade answers (docs/realtime.md). */
+  realtime?: RealtimeConfig | null;
   workspaceId: string;
   createdAt: string;
   updatedAt: string;
@@ -398,6 +407,7 @@ export const AgentView = z
     transfer_mode: z.enum(TRANSFER_MODES).default(CALL_CONTROL_DEFAULTS.transfer_mode),
     fallback: FallbackConfig.optional(),
     handoffs: z.array(Handoff).optional(),
+    realtime: RealtimeConfig.nullable().optional(),
     updatedAt: Timestamp,
     /** The version calls run (docs/agent-versions.md); null: never published, calls run this record. */
     published_version: z.number().int().nullable().default(null),

@@ -4,6 +4,7 @@ import type { CallCapability } from './provider-key.js';
 import type { CallError, CallEvent } from './call-timeline.js';
 import type { KnowledgeUse } from './knowledge/schema.js';
 import type { AgentSegment } from './handoff.js';
+import type { RealtimeUsage } from './realtime.js';
 
 /**
  * What the streaming service measured of one connected call: the contract between the container and the
@@ -41,6 +42,8 @@ export interface CallMeasurement {
   readonly knowledge?: readonly KnowledgeUse[];
   /** The agents that ran the call, when it handed off (docs/handoffs.md). */
   readonly segments?: readonly AgentSegment[];
+  /** The realtime model's token counts, when a speech-to-speech model carried (part of) the call (docs/realtime.md). */
+  readonly realtimeUsage?: RealtimeUsage;
 }
 
 /** One caller turn's latency figures; null where a point was not reached. */

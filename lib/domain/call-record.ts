@@ -1,3 +1,4 @@
+import type { RealtimeUsage } from './realtime.js';
 import { isTerminalStatus, type Call, type CallTransfer } from './call.js';
 import type { CallEndReason } from './call-end.js';
 import type { TurnLatencyFigures } from './call-measurement.js';
@@ -65,6 +66,8 @@ export type VoiceHistoryRecord = HistoryRecord & {
   /** Per turn latency figures (ms). */
   turnLatencies: readonly TurnLatencyFigures[];
   llmUsage: { inputTokens: number; outputTokens: number };
+  /** Speech-to-speech calls: the realtime model's audio and text tokens (docs/realtime.md). */
+  realtimeUsage?: RealtimeUsage;
   callSid: string;
   agentId: string;
 };

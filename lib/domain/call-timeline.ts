@@ -55,7 +55,7 @@ export const CallEvent = z
   .discriminatedUnion('type', [
     z.object({ ...at, type: z.literal('vendor_connected'), stage: z.enum(['stt', 'tts']), vendor: z.string() }),
     /** A vendor failed and the agent's fallback took over: the call went on. */
-    z.object({ ...at, type: z.literal('vendor_fallback'), stage: z.enum(['stt', 'tts', 'llm']), vendor: z.string(), to: z.string(), code: z.string().nullable(), message: z.string() }),
+    z.object({ ...at, type: z.literal('vendor_fallback'), stage: z.enum(['stt', 'tts', 'llm', 'realtime']), vendor: z.string(), to: z.string(), code: z.string().nullable(), message: z.string() }),
     /** A caller turn the agent answered, with its latencies (docs/voice-pipeline.md, "Latency figures"). */
     z.object({ ...at, type: z.literal('turn'), ...TurnFiguresView }),
     z.object({ ...at, type: z.literal('interruption') }),

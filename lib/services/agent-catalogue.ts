@@ -24,7 +24,7 @@ export interface CatalogueDeps {
 }
 
 /** The fields a save may change that a catalogue can vouch for. */
-export type CatalogueFields = Partial<Pick<Agent, 'tts_provider' | 'tts_voice_id' | 'llm_provider' | 'llm_model'>>;
+export type CatalogueFields = Partial<Pick<Agent, 'tts_provider' | 'tts_voice_id' | 'llm_provider' | 'llm_model' | 'realtime'>>;
 
 /** How many valid values a refusal suggests. */
 const SUGGESTIONS = 5;
@@ -39,8 +39,17 @@ const MODEL_VENDORS: ReadonlySet<string> = new Set<ModelVendor>(['openai', 'anth
 export async function assertInCatalogues(deps: CatalogueDeps, ws: string, fields: CatalogueFields): Promise<void> {
   const wantsVoice = fields.tts_provider !== undefined && fields.tts_voice_id !== undefined;
   const wantsModel = fields.llm_provider !== undefined && fields.llm_model !== undefined && MODEL_VENDORS.has(fields.llm_provider);
-  if (!wantsVoice && !wantsModel) return;
+  const realtime = fields.realtime ?? undefined;
+  if (!wantsVoice && !wantsModel && !realtime) return;
   const keys: WorkspaceProviderKeys = await workspaceProviderKeys(deps.db, deps.secrets, ws).catch(() => ({}));
+  // The model and voice were checked by the schema (lib/domain/realtime.ts); what only the platform knows is
+  // whether any key reaches the vendor: without one, every call would fall back to the cascade at once.
+  if (realtime && !keys[realtime.provider] && !deps.config.OPENAI_API_KEY) {
+    throw new ValidationError([
+      { field: 'realtime.provider', message: `no ${realtime.provider} key: neither the platform nor this workspace has one (add one under provider keys, docs/provider-keys.md)` },
+    ]);
+  }
+  if (!wantsVoice && !wantsModel) return;
   const [voices, models] = await Promise.all([
     wantsVoice ? vendorVoices(deps.config, fields.tts_provider!, keys[fields.tts_provider!]) : undefined,
     wantsModel ? vendorModels(deps.config, fields.llm_provider as ModelVendor, keys[fields.llm_provider as ModelVendor]) : undefined,

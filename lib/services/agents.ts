@@ -67,7 +67,7 @@ export async function createAgent(db: Db, box: SecretBox, ws: string, input: Age
   assertLanguageSupported(input, DEFAULT_VOICE);
   await assertToolsOfWorkspace(db, ws, input.tool_ids);
   // The default voice is the platform's choice and known to exist: only a voice the user named is checked.
-  await check?.({ tts_provider: input.tts_provider, tts_voice_id: input.tts_voice_id ?? undefined, llm_provider: input.llm_provider, llm_model: input.llm_model });
+  await check?.({ tts_provider: input.tts_provider, tts_voice_id: input.tts_voice_id ?? undefined, llm_provider: input.llm_provider, llm_model: input.llm_model, realtime: input.realtime });
   await assertKnowledgeBasesOfWorkspace(db, ws, input.knowledge_base_ids);
   await assertHandoffDestinations(db, ws, undefined, input.handoffs);
   const now = new Date().toISOString();
@@ -122,6 +122,7 @@ export async function changeAgent(db: Db, box: SecretBox, ws: string, id: string
   await check?.({
     ...(changes.tts_voice_id ? { tts_provider: changes.tts_provider ?? current.tts_provider, tts_voice_id: changes.tts_voice_id } : {}),
     ...(modelChanged ? { llm_provider: provider, llm_model: changes.llm_model ?? current.llm_model } : {}),
+    ...(changes.realtime ? { realtime: changes.realtime } : {}),
   });
   const sealedKey = typeof changes.llm_api_key === 'string' && changes.llm_api_key !== MASK ? box.seal(changes.llm_api_key, ws) : key === null && current.llm_api_key ? null : undefined;
   return updateAgent(db, ws, id, {

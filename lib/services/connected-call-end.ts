@@ -63,6 +63,7 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
     callStatus: 'completed',
     turnLatencies: measured.turnLatencies,
     llmUsage: { ...measured.llmUsage },
+    ...(measured.realtimeUsage ? { realtimeUsage: { ...measured.realtimeUsage } } : {}),
     callSid: measured.callSid,
     agentId: call.agentId,
     ...(measured.callError ? { callError: measured.callError } : {}),

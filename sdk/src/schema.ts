@@ -1886,6 +1886,12 @@ export interface components {
                     required: boolean;
                 }[];
             }[];
+            realtime?: {
+                /** @enum {string} */
+                provider: "openai";
+                model: string;
+                voice: string;
+            } | null;
             /** Format: date-time */
             updatedAt: string;
             /** @default null */
@@ -2068,6 +2074,12 @@ export interface components {
                     required?: boolean;
                 }[];
             }[];
+            realtime?: {
+                /** @enum {string} */
+                provider: "openai";
+                model: string;
+                voice: string;
+            };
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2645,7 +2657,12 @@ export interface components {
          *       "llm_provider": "custom",
          *       "llm_base_url": "https://llm.bayviewdental.example/v1",
          *       "llm_model": "bayview-receptionist-8b",
-         *       "llm_api_key": "sk-bayview-2f9c41d7e8a0"
+         *       "llm_api_key": "sk-bayview-2f9c41d7e8a0",
+         *       "realtime": {
+         *         "provider": "openai",
+         *         "model": "gpt-realtime",
+         *         "voice": "marin"
+         *       }
          *     }
          */
         AgentUpdate: {
@@ -2767,6 +2784,12 @@ export interface components {
                     required?: boolean;
                 }[];
             }[];
+            realtime?: {
+                /** @enum {string} */
+                provider: "openai";
+                model: string;
+                voice: string;
+            } | null;
             analysis?: {
                 summaryPrompt?: string;
                 successEvaluation?: {
@@ -2933,7 +2956,7 @@ export interface components {
             /** @constant */
             type: "vendor_fallback";
             /** @enum {string} */
-            stage: "stt" | "tts" | "llm";
+            stage: "stt" | "tts" | "llm" | "realtime";
             vendor: string;
             to: string;
             code: string | null;
@@ -3586,6 +3609,12 @@ export interface components {
                         required?: boolean;
                     }[];
                 }[];
+                realtime?: {
+                    /** @enum {string} */
+                    provider: "openai";
+                    model: string;
+                    voice: string;
+                } | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4657,6 +4686,12 @@ export interface components {
                         required?: boolean;
                     }[];
                 }[];
+                realtime?: {
+                    /** @enum {string} */
+                    provider: "openai";
+                    model: string;
+                    voice: string;
+                } | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -4837,6 +4872,12 @@ export interface components {
                         required?: boolean;
                     }[];
                 }[];
+                realtime?: {
+                    /** @enum {string} */
+                    provider: "openai";
+                    model: string;
+                    voice: string;
+                } | null;
                 analysis?: {
                     summaryPrompt?: string;
                     successEvaluation?: {
@@ -6314,7 +6355,12 @@ export interface operations {
                  *       "llm_provider": "custom",
                  *       "llm_base_url": "https://llm.bayviewdental.example/v1",
                  *       "llm_model": "bayview-receptionist-8b",
-                 *       "llm_api_key": "sk-bayview-2f9c41d7e8a0"
+                 *       "llm_api_key": "sk-bayview-2f9c41d7e8a0",
+                 *       "realtime": {
+                 *         "provider": "openai",
+                 *         "model": "gpt-realtime",
+                 *         "voice": "marin"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["AgentUpdate"];
@@ -6385,7 +6431,12 @@ export interface operations {
                      *         "unfinished_wait_ms": 2500
                      *       },
                      *       "llm_base_url": "https://llm.bayviewdental.example/v1",
-                     *       "llm_api_key": "********"
+                     *       "llm_api_key": "********",
+                     *       "realtime": {
+                     *         "provider": "openai",
+                     *         "model": "gpt-realtime",
+                     *         "voice": "marin"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];
@@ -6735,7 +6786,12 @@ export interface operations {
                      *         "unfinished_wait_ms": 2500
                      *       },
                      *       "llm_base_url": "https://llm.bayviewdental.example/v1",
-                     *       "llm_api_key": "********"
+                     *       "llm_api_key": "********",
+                     *       "realtime": {
+                     *         "provider": "openai",
+                     *         "model": "gpt-realtime",
+                     *         "voice": "marin"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];

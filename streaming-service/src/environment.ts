@@ -1,3 +1,5 @@
+import { configWithWorkspaceKeys } from '../../lib/vendors/workspace-keys.js';
+import { realtimeEndpoint } from '../../lib/vendors/realtime/openai.js';
 import { withTelephony, type Deps } from '../../lib/deps.js';
 import type { CustomLlmEndpoint } from '../../lib/vendors/llm/index.js';
 import type { LlmProvider, LlmProviderId } from '../../lib/vendors/llm/port.js';
@@ -162,6 +164,7 @@ export function platformEnvironment(
         sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider, keys)),
         llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider, keys), model: f.model })),
         billing: { onWorkspaceKeys: capabilitiesOnWorkspaceKeys(agent, keys) },
+        ...(agent.realtime && { realtime: realtimeEndpoint(configWithWorkspaceKeys(deps.config, keys)) }),
         knownSecrets: vendorKeysOfCall(deps.config, keys),
         // A browser call has no phone line: no transfer, no provider hang-up.
         ...(numberId && {

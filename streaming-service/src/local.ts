@@ -7,6 +7,7 @@ import { startLlmStandins, type LlmScript, type LlmStandins } from '../../lib/lo
 import { startSttStandins, type SttScript, type SttStandins } from '../../lib/local/standins/stt.js';
 import { startTtsStandins, type TtsScript, type TtsStandins } from '../../lib/local/standins/tts.js';
 import { platformEnvironment } from './environment.js';
+import { startOpenAiRealtimeStandin, type RealtimeScript, type RealtimeStandin } from '../../lib/local/standins/openai-realtime.js';
 import { vendorProviders } from './providers.js';
 import { createStreamingServer } from './server.js';
 import type { StreamingServer } from './service.js';
@@ -17,6 +18,8 @@ export interface LocalVoiceOptions {
   readonly stt?: Partial<SttScript>;
   readonly llm?: Partial<LlmScript>;
   readonly tts?: Partial<TtsScript>;
+  /** The OpenAI Realtime stand-in's script (speech-to-speech agents). */
+  readonly realtime?: Partial<RealtimeScript>;
   readonly session?: Partial<SessionOptions>;
 }
 
@@ -26,6 +29,8 @@ export interface LocalVoice {
   readonly stt: SttStandins;
   readonly llm: LlmStandins;
   readonly tts: TtsStandins;
+  /** The OpenAI Realtime stand-in, when the platform has no OpenAI key. */
+  readonly realtime?: RealtimeStandin;
   stop(): Promise<void>;
 }
 
@@ -41,7 +46,9 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
     startLlmStandins(before, options.llm),
     startTtsStandins(before, options.tts),
   ]);
-  const restoreEnvironment = setProcessEnvironment({ ...stt.env, ...llm.env, ...tts.env });
+  const realtime = before.OPENAI_API_KEY ? undefined : await startOpenAiRealtimeStandin(options.realtime);
+  const realtimeEnv: Record<string, string> = realtime ? { OPENAI_REALTIME_BASE_URL: realtime.baseUrl } : {};
+  const restoreEnvironment = setProcessEnvironment({ ...stt.env, ...llm.env, ...tts.env, ...realtimeEnv });
   // Read again: the vendor base URLs and keys just set are part of it now.
   const config = loadConfig();
   // Calls log from the first stream on, before any HTTP route has applied the configured level.
@@ -65,9 +72,10 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
     stt,
     llm,
     tts,
+    ...(realtime && { realtime }),
     async stop() {
       await streaming.close();
-      await Promise.all([stt.stop(), llm.stop(), tts.stop()]);
+      await Promise.all([stt.stop(), llm.stop(), tts.stop(), realtime?.stop()]);
       restoreEnvironment();
     },
   };

@@ -50,8 +50,10 @@ const agentListItem = {
   createdAt: CREATED,
 };
 
+/** Calls answered by OpenAI's speech-to-speech model, the cascade above as the fallback (docs/realtime.md). */
+const realtime = { provider: 'openai', model: 'gpt-realtime', voice: 'marin' };
 /** The agent after the update example: on the practice's own model, greeting when the callee speaks. */
-const updatedView = { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********' };
+const updatedView = { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********', realtime };
 
 export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   createAgent: { request: agentCreate, response: agentCreated },
@@ -59,7 +61,7 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   getAgent: { params: { id: EXAMPLE_IDS.agent }, response: agentView },
   updateAgent: {
     params: { id: EXAMPLE_IDS.agent },
-    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: 'sk-bayview-2f9c41d7e8a0' },
+    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: 'sk-bayview-2f9c41d7e8a0', realtime },
     response: updatedView,
   },
   publishAgent: {

@@ -24,6 +24,8 @@ import type { CallFailure } from '../../../lib/domain/call-timeline.js';
 import type { TimelineSnapshot } from '../session/timeline.js';
 import type { HandoffOffer } from '../tools/registry.js';
 import type { AgentSegment, HandoffValue } from '../../../lib/domain/handoff.js';
+import type { RealtimeEndpoint } from '../../../lib/vendors/realtime/openai.js';
+import type { RealtimeUsage } from '../../../lib/domain/realtime.js';
 
 /*
  * The types a call is set up with and ends as, shared by the session, text chats, the transports and
@@ -99,6 +101,8 @@ export interface SessionServices {
   readonly onTransfer?: (to: string) => void;
   /** The agent's knowledge bases, searchable in this workspace only; absent when it names none. */
   readonly knowledge?: KnowledgeAccess;
+  /** The realtime vendor's endpoint, when the agent sets `realtime` and a key reaches it (docs/realtime.md). */
+  readonly realtime?: RealtimeEndpoint;
   /** The agent's ambience bed, when it has ambience on (session/ambience.ts mixes it). */
   readonly ambience?: AmbienceSource;
   /** Resolves a handoff's destination with its own setup and vendors (set at admission; docs/handoffs.md). */
@@ -199,4 +203,6 @@ export interface CallOutcome {
   readonly events?: TimelineSnapshot;
   /** The agents that ran the call, when it handed off (docs/handoffs.md). */
   readonly segments?: readonly AgentSegment[];
+  /** What the realtime model counted, when it carried (part of) the call. */
+  readonly realtimeUsage?: RealtimeUsage;
 }

@@ -135,7 +135,7 @@ export async function runTurn(host: TurnHost, channel: TurnChannel, rounds: Agen
 }
 
 /** Runs one round's tool calls (in parallel); `stop` when a built-in tool ended the turn. */
-async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, round: number): Promise<'continue' | 'stop'> {
+export async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRound, round: number): Promise<'continue' | 'stop'> {
   let stop = false;
   const done = channel.toolsStart(round);
   const { toolTimeoutMs } = host.options;

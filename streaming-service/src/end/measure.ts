@@ -88,5 +88,6 @@ export async function measureCall(outcome: CallOutcome, onWorkspaceKeys: readonl
     ...(setup.contact ? { contact: { name: setup.contact.contactName, phoneNumber: setup.contact.phoneNumber } } : {}),
     ...(outcome.knowledge?.length ? { knowledge: [...outcome.knowledge] } : {}),
     ...(outcome.segments && outcome.segments.length > 1 ? { segments: [...outcome.segments] } : {}),
+    ...(outcome.realtimeUsage ? { realtimeUsage: { ...outcome.realtimeUsage } } : {}),
   };
 }

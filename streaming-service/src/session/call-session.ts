@@ -27,7 +27,8 @@ import { sayClosingLine, sayLine, type LineContext } from './lines.js';
 import { runReply, WaitingPhrases, type ReplyContext } from './reply.js';
 import { runShortcut } from './shortcut.js';
 import { QuietLine, SilenceWatch, silenceSettings } from './silence.js';
-import { Speaker } from './speaker.js';
+import { speakerOn, type Speaker } from './speaker.js';
+import { realtimeFor, type RealtimeCall } from './realtime/realtime-call.js';
 import { SpeechHandle } from './speech-handle.js';
 import { Notices } from './notices.js';
 import { CallStateMachine } from './state.js';
@@ -73,6 +74,8 @@ export class CallSession {
   /** The voice (tts-link.ts) and the ears (stt-link.ts): the agent's, then a handoff destination's. */
   private readonly voice: AgentVoice;
   readonly handoffs: VoiceHandoffs;
+  /** The speech-to-speech model carrying the call, when the agent sets `realtime` (realtime/realtime-call.ts). */
+  readonly realtime: RealtimeCall | undefined;
   readonly floor: CallerFloor;
   /** Turn ends only: whether caller speech interrupts is the floor's decision (VAD, words, backchannels). */
   private readonly detector = new TurnDetector();
@@ -190,6 +193,8 @@ export class CallSession {
     this.voice = new AgentVoice(services, agent, { ...parts, heard: (event) => this.push(sttEventToFrame(event)) });
     const [active, reply] = [() => !this.state.isEnding && this.state.state !== 'transferring', () => this.reply(this.newHandle('reply'), performance.now())];
     this.handoffs = new VoiceHandoffs({ ...this.lines, log: this.log, turnHost: this.turnHost, language, active, useVoice: (a, s, ears) => this.voice.prepare(a, s, ears), reply }, setup, services);
+    const rt = { setup, out: this.out, format: transport.format, log: this.log, timeline: this.timeline, current: () => this.current, interrupt: (at: number) => this.interrupt(at) };
+    this.realtime = realtimeFor({ ...this.lines, ...this.actions, ...rt, heard: (text) => (this.notices.user(text, true), this.quiet.onCallerSpoke()), fellBack: () => void this.voice.stt.run() }, services.realtime);
   }
 
   /** Starts the call: vendor streams, the greeting, and the frame loop. */
@@ -197,8 +202,9 @@ export class CallSession {
     const o = this.options;
     this.limit = scheduleCallLimit(o.maxDurationMs, o.closingLineBeforeMs, () => void sayClosingLine(this.lines, this.current, o.closingPhrase), () => this.end('max_duration'));
     this.quiet.start();
-    void this.voice.stt.run();
-    const opening = this.greeting.speaksFirst;
+    if (this.realtime) this.realtime.start();
+    else void this.voice.stt.run();
+    const opening = this.realtime ? undefined : this.greeting.speaksFirst;
     this.state.go(opening ? 'greeting' : 'listening');
     if (opening === 'line') sayLine(this.lines, this.greeting.text, 'greeting');
     if (opening === 'model') this.reply(this.newHandle('greeting'), performance.now(), GREETING_INSTRUCTION);
@@ -262,7 +268,7 @@ export class CallSession {
           this.held.onVoice();
         }
         this.floor.onAudio(pcm, frame.atMs);
-        this.voice.stt.sendAudio(frame.audio);
+        if (!this.realtime?.sendAudio(frame.audio)) this.voice.stt.sendAudio(frame.audio);
         return;
       }
       case 'mark_echo':
@@ -348,16 +354,8 @@ export class CallSession {
   }
 
   /** A speaker on the warm TTS session, or undefined when TTS is unavailable (the call then ends). */
-  private async speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
-    try {
-      const tts = await this.voice.tts.session;
-      const onError = (error: unknown) => this.failures.fail('tts', error);
-      return new Speaker(handle, tts, this.out, onError, (failed) => this.voice.tts.replace(failed), () => this.notices.agent(handle, false), this.log);
-    } catch (error) {
-      this.failures.fail('tts', error);
-      handle.finishProducing();
-      return undefined;
-    }
+  private speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
+    return speakerOn(this.voice.tts, handle, this.out, (error) => this.failures.fail('tts', error), () => this.notices.agent(handle, false), this.log);
   }
 
   /** Back to listening once the current utterance is over, unless something else took over. */
@@ -393,6 +391,7 @@ export class CallSession {
     this.transport.notify({ type: 'ended', reason: END_REASONS[cause] });
     this.transport.close(1000, cause);
     this.frames.close();
+    this.realtime?.close();
     await this.voice.close();
     this.resolveEnded(outcomeOf(this, END_REASONS[cause], this.transfers.last, this.failures.failure));
   }

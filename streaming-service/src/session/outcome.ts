@@ -1,3 +1,4 @@
+import type { RealtimeUsage } from '../../../lib/domain/realtime.js';
 import type { CallTransfer } from '../../../lib/domain/call.js';
 import type { CallEndReason } from '../../../lib/domain/history.js';
 import type { CallFailure } from '../../../lib/domain/call-timeline.js';
@@ -21,6 +22,7 @@ export interface FinishedSession {
   readonly turnHost: TurnHost;
   /** Its agents, when it handed off (session/handoff.ts). */
   readonly handoffs?: { readonly segments: AgentSegments };
+  readonly realtime?: { readonly usage: RealtimeUsage } | undefined;
 }
 
 /**
@@ -42,6 +44,7 @@ export function outcomeOf(s: FinishedSession, reason: CallEndReason, transfer: C
     ...(failure?.reason === reason ? { failure } : {}),
     llmUsage: s.turnHost.llmUsage,
     knowledge: s.turnHost.knowledgeUsed,
+    ...(s.realtime ? { realtimeUsage: { ...s.realtime.usage } } : {}),
     ...(transfer ? { transfer } : {}),
     ...(s.handoffs ? { segments: s.handoffs.segments.close(Date.now()) } : {}),
   };

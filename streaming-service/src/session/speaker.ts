@@ -328,3 +328,24 @@ class TurnWords {
     this.nextStartMs = this.bytes / this.bytesPerMs;
   }
 }
+
+/** The call's TTS link as a speaker needs it: its warm session and a replacement for a failed one. */
+export interface SpeakerVoice {
+  readonly session: Promise<TtsSession>;
+  replace(failed: TtsSession): Promise<TtsSession | undefined>;
+}
+
+/**
+ * A speaker for `handle` on the call's warm TTS session, or undefined when TTS is unavailable: `fail` is
+ * told (the call then ends) and the handle produces nothing more.
+ */
+export async function speakerOn(voice: SpeakerVoice, handle: SpeechHandle, out: AudioOut, fail: (error: unknown) => void, onPhrase: () => void, log: Logger): Promise<Speaker | undefined> {
+  try {
+    const tts = await voice.session;
+    return new Speaker(handle, tts, out, fail, (failed) => voice.replace(failed), onPhrase, log);
+  } catch (error) {
+    fail(error);
+    handle.finishProducing();
+    return undefined;
+  }
+}

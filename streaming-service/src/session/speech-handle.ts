@@ -17,7 +17,8 @@ export type PhraseStatus =
 
 export interface Phrase {
   readonly index: number;
-  readonly text: string;
+  /** Grows as a realtime model's transcript streams in (session/realtime/); fixed for a TTS phrase. */
+  text: string;
   /** Which LLM round (tool calls start a new one) produced it, so history can be rebuilt per round. */
   readonly round: number;
   readonly markName: string;

@@ -48,7 +48,7 @@ export class CallTimeline {
   }
 
   /** A fallback vendor took over after `error`. */
-  fallback(stage: 'stt' | 'tts' | 'llm', error: unknown, to: string): void {
+  fallback(stage: 'stt' | 'tts' | 'llm' | 'realtime', error: unknown, to: string): void {
     const d = describeVendorFailure(error, this.secrets);
     this.note({ type: 'vendor_fallback', stage, vendor: d.vendor, to, code: d.code, message: shownMessage(d.message) });
   }

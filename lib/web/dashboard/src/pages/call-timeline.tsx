@@ -7,7 +7,8 @@ type CallError = Schemas['CallError'];
 type CallEvent = Schemas['CallEvent'];
 
 /** Plain words for the stages a call runs through. */
-const STAGE_NAMES: Record<CallError['stage'], string> = {
+const STAGE_NAMES: Record<CallError['stage'] | 'realtime', string> = {
+  realtime: 'Speech-to-speech model',
   stt: 'Speech recognition',
   tts: 'Voice',
   llm: 'Language model',
