@@ -114,6 +114,8 @@ export async function playChatScript(
         return first;
       }
       if (f.type === 'delta' && first === null && sentAt !== undefined) first = Date.now() - sentAt;
+      // Another agent took the chat over (docs/handoffs.md): a hand-off as much as one to a person.
+      if (f.type === 'agent') handoff = true;
       if (f.type === 'reply') {
         if (first === null && sentAt !== undefined) first = Date.now() - sentAt;
         if (typeof f.text === 'string' && f.text) shown.push({ role: 'agent', text: f.text });

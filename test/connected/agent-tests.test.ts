@@ -53,6 +53,7 @@ beforeAll(async () => {
         const last = turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
         if (/order (\w+)/i.test(last)) return { toolCalls: [{ name: 'check_order', arguments: { order_id: /order (\w+)/i.exec(last)![1]! } }] };
         if (/person/i.test(last)) return { toolCalls: [{ name: 'front_desk', arguments: {} }] };
+        if (/billing/i.test(last) && req.tools.includes('handoff_to_billing')) return { toolCalls: [{ name: 'handoff_to_billing', arguments: {} }] };
         if (/bye/i.test(last)) return { text: 'Goodbye!', toolCalls: [{ name: 'end_call', arguments: {} }] };
         // The behaviour the prompt guards: without the guard line the model gives the code away.
         if (/discount/i.test(last)) return { text: system.includes(GUARD) ? 'Sorry, I cannot share discount codes.' : 'Sure, use code SAVE20 at checkout.' };
@@ -298,5 +299,15 @@ describe('agent tests', () => {
     expect((hook.json as any).data.status).toBe('failed');
     // A finished run is never played again.
     expect((await playRun(vp.deps, message, {}, 3))?.completedAt).toBe(ended!.completedAt);
+  });
+
+  it('counts another agent taking the chat over as a hand-off', async () => {
+    const billing = await vp.agent({ name: 'Billing', system_prompt: 'You are Billing.', first_message: 'Billing here.' });
+    const front = await vp.agent({ name: 'Front', system_prompt: 'You are Front.', first_message: 'Hi!', handoffs: [{ agent_id: billing._id, description: 'a billing question', context: 'full', variables: [] }] });
+    const scenario = await api('POST', '/api/agent-tests', { name: 'To billing', suite: 'handoffs', persona: { type: 'script', lines: [{ text: 'A billing question, please' }] }, checks: [{ type: 'handoff' }, { type: 'says', phrase: 'Billing here.' }] });
+    expect(scenario.status).toBe(201);
+    const run = await finished((await api('POST', '/api/agent-tests/runs', { agentId: front._id, scenarioId: scenario.body._id })).body._id);
+    expect(run.scenarios[0]).toMatchObject({ status: 'passed', handoff: true });
+    expect(run.scenarios[0].transcript.split('\n')).toContain('agent: Billing here.');
   });
 });
