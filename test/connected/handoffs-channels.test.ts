@@ -2,8 +2,8 @@
  * Invariant: handoffs work the same in a browser meeting and in the widget's text chat as in a phone call
  * and an API chat (docs/handoffs.md, "Channels"). In a meeting (the /web-stream browser transport) triage's
  * model takes `handoff_to_booking`; booking's first line is said in booking's voice with the gathered
- * variable and captioned, booking answers the contact's next words, and the meeting's one history record
- * has a segment per agent. A destination on another STT vendor gets its own recognizer at the switch: the
+ * variable and captioned after an `agent` notice naming booking (a reload's `ready` names booking too),
+ * booking answers the contact's next words, and the meeting's one history record has a segment per agent. A destination on another STT vendor gets its own recognizer at the switch: the
  * contact's next words reach that vendor and the origin's recognizer is closed. A widget chat (a widget
  * key naming only the agent it starts with) hands off the same way: the page is told, booking's first line
  * is sent, and the record has the segments.
@@ -70,17 +70,21 @@ const saidIn = (voiceId: string) =>
     .map((c) => JSON.stringify(c.received))
     .join(' ');
 
-/** A meeting with triage: greeted, hands off on the contact's first words, booking answers the second. */
-async function meetingThroughHandoff(triage: Agent, afterSwitch: () => void = () => undefined) {
+/**
+ * A meeting with triage: greeted, hands off on the contact's first words, booking answers the second.
+ * `afterSwitch` runs once booking's first line has played, and may hand back another page to go on with.
+ */
+async function meetingThroughHandoff(triage: Agent, afterSwitch: (page: SimulatedWebCaller, credential: string) => Promise<SimulatedWebCaller | void> = async () => undefined) {
   heard = 0;
   const meeting = await vp.meeting(triage);
-  const page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+  let page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
   await page.waitFor((m) => m.type === 'mark');
   await page.whenIdle();
   await page.say(SAID[0]!);
   await waitUntil(() => (page.captions('agent').includes('Booking for Friday.') ? true : undefined));
   await page.whenIdle();
-  afterSwitch();
+  const first = page;
+  page = (await afterSwitch(page, meeting.credential())) ?? page;
   await page.say(SAID[1]!);
   await waitUntil(() => (page.captions('agent').includes('Nine or ten.') ? true : undefined));
   await page.whenIdle();
@@ -89,14 +93,24 @@ async function meetingThroughHandoff(triage: Agent, afterSwitch: () => void = ()
   expect(ended.callId).toBe(meeting.callId);
   expect(ended.error).toBeUndefined();
   const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, meeting.callId)) as unknown as Record<string, any>;
-  return { page, record };
+  return { page: first, record };
 }
 
 describe('handoffs in a browser meeting', () => {
   it('switches to booking in the same meeting: its first line in its voice, its answer, segments on the record', async () => {
     const { triage, booking } = await triageAndBooking();
-    const { page, record } = await meetingThroughHandoff(triage);
-    expect(page.captions('agent')).toEqual(['Triage.', 'Booking for Friday.', 'Nine or ten.']);
+    // After the switch the page reloads: the rejoin's `ready` names the agent talking now.
+    let rejoined: Record<string, any> | undefined;
+    const { page, record } = await meetingThroughHandoff(triage, async (first, credential) => {
+      first.drop();
+      const again = await SimulatedWebCaller.join(vp.webUrl, credential);
+      rejoined = again.received[0]!.raw;
+      return again;
+    });
+    expect(rejoined).toMatchObject({ type: 'ready', resumed: true, agentName: 'Booking' });
+    // The page is told who took over, before booking's first line is captioned.
+    const types = page.received.map((m) => (m.type === 'caption' && m.raw.final ? `caption: ${m.raw.text}` : m.type === 'agent' ? `agent: ${m.raw.agentId} ${m.raw.agentName}` : undefined)).filter(Boolean);
+    expect(types).toEqual(['caption: Triage.', 'caption: I want to book a visit.', `agent: ${booking._id} Booking`, 'caption: Booking for Friday.']);
     expect(saidIn(BOOKING_VOICE)).toContain('Booking for Friday.');
     expect(saidIn(BOOKING_VOICE)).toContain('Nine or ten.');
     expect(saidIn(BOOKING_VOICE)).not.toContain('Triage');
@@ -119,7 +133,7 @@ describe('handoffs in a browser meeting', () => {
     // Once booking's line has played, before the contact speaks again: triage's recognizer was told to
     // close (Deepgram's CloseStream) and is closed, booking's is open.
     let atSwitch: unknown;
-    const { record } = await meetingThroughHandoff(triage, () => {
+    const { record } = await meetingThroughHandoff(triage, async () => {
       const [originNow] = deepgram.sessions.slice(deepgramBefore);
       atSwitch = {
         closeStream: originNow?.frames.some((f) => f.dir === 'in' && f.kind === 'text' && (f.json as { type?: string }).type === 'CloseStream'),

@@ -244,6 +244,13 @@ function onControl(message) {
       if (media.muted) sendControl({ type: 'mute', muted: true });
       setState('live', describeLive());
       break;
+    case 'agent':
+      // A handoff (docs/handoffs.md): the agent talking from here; earlier captions keep their speaker.
+      if (message.agentName) agentName = message.agentName;
+      $('agent-name').textContent = agentName || 'Agent';
+      $('title').textContent = `Call with ${agentName || 'your agent'}`;
+      if (call.admitted) setState('live', describeLive());
+      break;
     case 'caption':
       showCaption(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true);
       break;
