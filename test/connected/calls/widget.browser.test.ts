@@ -295,6 +295,31 @@ describe('the widget on another site, in Chromium', () => {
     await context.close();
   });
 
+  it('a chat handed off to another agent: the panel names it from the switch on (docs/handoffs.md)', async () => {
+    const booking = await vp.agent({ name: 'Booking', system_prompt: 'You are Booking.', first_message: 'Booking here.' });
+    const triage = await vp.agent({ name: 'Triage', system_prompt: 'You are Triage.', first_message: 'Triage here.', handoffs: [{ agent_id: booking._id, description: 'the visitor wants to book', context: 'full', variables: [] }] });
+    vp.platform.voice.llm.control.set({
+      reply: (req) => (/^You are Triage/.test(req.messages.system) && !req.messages.endsWithToolResult ? { toolCalls: [{ name: 'handoff_to_booking', arguments: {} }] } : { text: 'Fine.' }),
+    });
+    try {
+      const url = hostPage({ 'api-key': await widgetKey([triage._id]), 'agent-id': triage._id, mode: 'chat', title: 'Chat with us' });
+      const { context, page, problems } = await openHost(url);
+      await page.locator('[data-voice-agent-widget] .launcher').click();
+      const box = page.getByRole('dialog', { name: 'Chat with us' }).getByRole('textbox', { name: 'Message' });
+      await box.fill('I want to book');
+      await box.press('Enter');
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await log.getByText('Booking here.').waitFor({ timeout: 30_000 });
+      const lines = await log.locator('p').evaluateAll((ps) => ps.map((p) => p.textContent));
+      expect(lines).toEqual(['Triage: Triage here.', 'You: I want to book', 'Booking: Booking here.']);
+      await page.getByText('Chatting with Booking.').waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      vp.platform.voice.llm.control.reset();
+    }
+  });
+
   it('a chat with a workspace out of credits says the agent is unavailable', async () => {
     const poor = await createWorkspace(vp.deps.db, { name: 'poor', credits: 0 });
     const agent = await vp.agent({ workspaceId: poor.workspaceId });
