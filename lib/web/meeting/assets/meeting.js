@@ -244,12 +244,8 @@ function onControl(message) {
       if (media.muted) sendControl({ type: 'mute', muted: true });
       setState('live', describeLive());
       break;
-    case 'agent':
-      // A handoff (docs/handoffs.md): the agent talking from here; earlier captions keep their speaker.
-      if (message.agentName) agentName = message.agentName;
-      $('agent-name').textContent = agentName || 'Agent';
-      $('title').textContent = `Call with ${agentName || 'your agent'}`;
-      if (call.admitted) setState('live', describeLive());
+    case 'agent': // a handoff (docs/handoffs.md): the agent talking from here; earlier captions keep theirs
+      $('agent-name').textContent = agentName = message.agentName || agentName;
       break;
     case 'caption':
       showCaption(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true);
