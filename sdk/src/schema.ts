@@ -2662,7 +2662,22 @@ export interface components {
          *         "provider": "openai",
          *         "model": "gpt-realtime",
          *         "voice": "marin"
-         *       }
+         *       },
+         *       "handoffs": [
+         *         {
+         *           "agent_id": "agt_01JWRG5TRR3M8QK2XD6B9NZ4VH",
+         *           "description": "the patient cannot come tomorrow and wants another day",
+         *           "context": "summary",
+         *           "variables": [
+         *             {
+         *               "name": "preferred_day",
+         *               "type": "string",
+         *               "description": "the day the patient would rather come",
+         *               "required": false
+         *             }
+         *           ]
+         *         }
+         *       ]
          *     }
          */
         AgentUpdate: {
@@ -6360,7 +6375,22 @@ export interface operations {
                  *         "provider": "openai",
                  *         "model": "gpt-realtime",
                  *         "voice": "marin"
-                 *       }
+                 *       },
+                 *       "handoffs": [
+                 *         {
+                 *           "agent_id": "agt_01JWRG5TRR3M8QK2XD6B9NZ4VH",
+                 *           "description": "the patient cannot come tomorrow and wants another day",
+                 *           "context": "summary",
+                 *           "variables": [
+                 *             {
+                 *               "name": "preferred_day",
+                 *               "type": "string",
+                 *               "description": "the day the patient would rather come",
+                 *               "required": false
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["AgentUpdate"];
@@ -6436,7 +6466,22 @@ export interface operations {
                      *         "provider": "openai",
                      *         "model": "gpt-realtime",
                      *         "voice": "marin"
-                     *       }
+                     *       },
+                     *       "handoffs": [
+                     *         {
+                     *           "agent_id": "agt_01JWRG5TRR3M8QK2XD6B9NZ4VH",
+                     *           "description": "the patient cannot come tomorrow and wants another day",
+                     *           "context": "summary",
+                     *           "variables": [
+                     *             {
+                     *               "name": "preferred_day",
+                     *               "type": "string",
+                     *               "description": "the day the patient would rather come",
+                     *               "required": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];
@@ -6791,7 +6836,22 @@ export interface operations {
                      *         "provider": "openai",
                      *         "model": "gpt-realtime",
                      *         "voice": "marin"
-                     *       }
+                     *       },
+                     *       "handoffs": [
+                     *         {
+                     *           "agent_id": "agt_01JWRG5TRR3M8QK2XD6B9NZ4VH",
+                     *           "description": "the patient cannot come tomorrow and wants another day",
+                     *           "context": "summary",
+                     *           "variables": [
+                     *             {
+                     *               "name": "preferred_day",
+                     *               "type": "string",
+                     *               "description": "the day the patient would rather come",
+                     *               "required": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Agent"];

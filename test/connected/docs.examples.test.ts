@@ -1,7 +1,7 @@
 /**
  * Invariant: every request example of the API reference works as pasted. For each POST/PUT/PATCH route with
  * a JSON body, the documented example, sent to a running platform with only the ids that must be the
- * caller's own replaced (workspace, agent, phone number, telephony account), gets the route's documented
+ * caller's own replaced (workspace, agent, a handoff's destination agent, phone number, telephony account), gets the route's documented
  * success status and an answer of the documented shape; without credits the call-starting examples get
  * the documented 402.
  */
@@ -153,7 +153,14 @@ describe('the documented request examples', () => {
 
     for (const id of order) {
       const route: RouteSpec = ROUTES[id];
-      if (id === 'updateAgent') ids.assistantId = ids.agentId = created.createAgent!;
+      if (id === 'updateAgent') {
+        ids.assistantId = ids.agentId = created.createAgent!;
+        // The update's `handoffs` name another agent of the caller's workspace: one is made, and its id is
+        // the one the example's `agent_id` stands for (the agent itself would be refused).
+        const destination = await t.api(ws.apiKey, 'POST', '/api/agents', { ...substitute(OPERATION_EXAMPLES.createAgent!.request, ids) as object, name: 'Booking' });
+        expect(destination.status, JSON.stringify(destination.body)).toBe(201);
+        ids.agent_id = destination.body._id;
+      }
       if (id === 'updatePhoneNumber') ids.phoneNumberId = created.buyPhoneNumber!;
       // A campaign names lists of the caller's records.
       if (id === 'createCampaign') Object.assign(ids, { phoneNumberIds: [created.buyPhoneNumber!], contactIds: [created.createContact!] });
@@ -176,6 +183,8 @@ describe('the documented request examples', () => {
       // `standIns` is there only on simulated vendors (as here), never in a deployment the examples show; the
       // schema check above covers it.
       expect(Object.keys(res.body).filter((k) => k !== 'standIns').sort(), `${id} answers the documented fields`).toEqual(Object.keys(answer).sort());
+      // The handoff the update example adds is stored with the caller's destination.
+      if (id === 'updateAgent') expect(res.body.handoffs.map((h: { agent_id: string }) => h.agent_id)).toEqual([ids.agent_id]);
       if (typeof res.body._id === 'string') created[id] = res.body._id;
       if (typeof res.body.call_id === 'string') created[id] = res.body.call_id;
       delete ids.telephonyAccountSid;

@@ -52,8 +52,21 @@ const agentListItem = {
 
 /** Calls answered by OpenAI's speech-to-speech model, the cascade above as the fallback (docs/realtime.md). */
 const realtime = { provider: 'openai', model: 'gpt-realtime', voice: 'marin' };
+/**
+ * The update example hands a patient who wants another day over to the practice's booking agent
+ * (docs/handoffs.md), with a summary and the day they asked for; written with every default spelled out,
+ * so it reads back as sent.
+ */
+const handoffs = [
+  {
+    agent_id: EXAMPLE_IDS.bookingAgent,
+    description: 'the patient cannot come tomorrow and wants another day',
+    context: 'summary',
+    variables: [{ name: 'preferred_day', type: 'string', description: 'the day the patient would rather come', required: false }],
+  },
+];
 /** The agent after the update example: on the practice's own model, greeting when the callee speaks. */
-const updatedView = { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********', realtime };
+const updatedView = { ...agentView, first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: '********', realtime, handoffs };
 
 export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   createAgent: { request: agentCreate, response: agentCreated },
@@ -61,7 +74,7 @@ export const AGENT_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   getAgent: { params: { id: EXAMPLE_IDS.agent }, response: agentView },
   updateAgent: {
     params: { id: EXAMPLE_IDS.agent },
-    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: 'sk-bayview-2f9c41d7e8a0', realtime },
+    request: { first_message: 'Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.', first_message_mode: 'wait_for_caller', ambience_enabled: true, ambience: { sound: 'office', volume: 0.25 }, interruption: { min_words: 3 }, turn_taking: { unfinished_wait_ms: 2500 }, ...ownModel, llm_api_key: 'sk-bayview-2f9c41d7e8a0', realtime, handoffs },
     response: updatedView,
   },
   publishAgent: {

@@ -9,6 +9,8 @@ export const id = (kind: keyof typeof ID_PREFIX, ulid: string) => `${ID_PREFIX[k
 export const EXAMPLE_IDS = {
   workspace: id('workspace', '01JWRF848R3JVSZ7EBQE8EMWFG'),
   agent: id('agent', '01JWRF9YVRV07ZX0MV7YH6S11D'),
+  /** The practice's booking agent, which the example agent hands over to (docs/handoffs.md). */
+  bookingAgent: id('agent', '01JWRG5TRR3M8QK2XD6B9NZ4VH'),
   tool: id('tool', '01JWRFBSERD1BS3W9VV6RZM94Y'),
   contact: id('contact', '01JWRFDM1R9CFJ88P7TD5FBWNC'),
   phoneNumber: id('phoneNumber', '01JWRFFEMRDV3APXSJENM3G73Y'),

@@ -192,7 +192,7 @@ export class CallSession {
     // Vendor sockets open now, before the first turn, and stay open for the call (no per-turn handshake).
     this.voice = new AgentVoice(services, agent, { ...parts, heard: (event) => this.push(sttEventToFrame(event)) });
     const [active, reply] = [() => !this.state.isEnding && this.state.state !== 'transferring', () => this.reply(this.newHandle('reply'), performance.now())];
-    this.handoffs = new VoiceHandoffs({ ...this.lines, log: this.log, turnHost: this.turnHost, language, active, useVoice: (a, s, ears) => this.voice.prepare(a, s, ears), reply }, setup, services);
+    this.handoffs = new VoiceHandoffs({ ...this.lines, log: this.log, turnHost: this.turnHost, language, active, useVoice: (a, s, ears) => this.voice.prepare(a, s, ears), reply, handedOver: (a) => this.notices.handedOver(a._id, a.name) }, setup, services);
     const rt = { setup, out: this.out, format: transport.format, log: this.log, timeline: this.timeline, current: () => this.current, interrupt: (at: number) => this.interrupt(at) };
     this.realtime = realtimeFor({ ...this.lines, ...this.actions, ...rt, heard: (text) => (this.notices.user(text, true), this.quiet.onCallerSpoke()), fellBack: () => void this.voice.stt.run() }, services.realtime);
   }

@@ -40,6 +40,8 @@ export interface HandoffCallContext extends LineContext {
   useVoice(agent: Agent, services: SessionServices, ears: boolean): PreparedVoice;
   /** A model reply now (the destination's first line when it has no fixed one). */
   reply(): void;
+  /** The caller's page is told who took over (a browser call's `agent` notice). */
+  handedOver(agent: Agent): void;
 }
 
 export class VoiceHandoffs {
@@ -115,6 +117,7 @@ export class VoiceHandoffs {
       Date.now(),
     );
     this.justHandedOff = true;
+    this.ctx.handedOver(agent);
     this.ctx.log.log('info', 'call handed off', { fromAgentId: from.agent._id, toAgentId: agent._id });
   }
 

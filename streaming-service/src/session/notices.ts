@@ -29,6 +29,11 @@ export class Notices {
     if (text.trim()) this.send({ type: 'caption', role: 'agent', text, final });
   }
 
+  /** A handoff: the agent the caller talks to from here. */
+  handedOver(agentId: string, agentName: string): void {
+    this.send({ type: 'agent', agentId, agentName });
+  }
+
   private send(notice: SessionNotice): void {
     if (!this.isEnded()) this.transport.notify(notice);
   }

@@ -91,7 +91,8 @@ export function createBrowserCalls(ctx: BrowserCallContext): SocketKind {
       const existing = live.get(claims.callId);
       if (!existing) return false;
       if (existing.sessionId !== claims.sessionId) return new Refusal(REFUSED, 'already_connected', 'Someone else is already in this call.');
-      attachPage(ws, existing.transport, claims.callId, existing.session.setup.agent.name, true);
+      // The agent talking now: after a handoff, the destination (docs/handoffs.md).
+      attachPage(ws, existing.transport, claims.callId, existing.session.handoffs.segments.current.agentName, true);
       wire(ws, existing);
       return true;
     },

@@ -25,4 +25,6 @@ export interface MediaTransport {
 export type SessionNotice =
   | { readonly type: 'caption'; readonly role: 'user' | 'agent'; readonly text: string; readonly final: boolean }
   | { readonly type: 'state'; readonly state: 'listening' | 'thinking' | 'speaking' }
+  /** Another agent took the call over (docs/handoffs.md): the page shows its name from here. */
+  | { readonly type: 'agent'; readonly agentId: string; readonly agentName: string }
   | { readonly type: 'ended'; readonly reason: CallEndReason };

@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +29,7 @@ import { axeViolations, expectOnScreen } from '../../support/page-checks.js';
 import { raiseLoopbackIpLimits } from '../../support/platform.js';
 import { startVoicePlatform, type VoicePlatform } from '../voice-harness.js';
 import { expectStandInsNotice } from './widget-notice.js';
+import { postFrom, startHost } from './widget-host.js';
 
 let vp: VoicePlatform;
 let browser: Browser;
@@ -38,35 +39,6 @@ let hostOrigin: string;
 /** What the host page puts in its `<script>` tag, per path (`/page/<name>`). */
 const pages = new Map<string, Record<string, string> | null>([['/bare', null]]);
 
-/** Global styles a careless site might have: inherited fonts and colours, every button hidden. */
-const HOSTILE_CSS = '* { font: 31px serif !important; color: #f0f !important; letter-spacing: 4px; } button { display: none !important; }';
-
-function startHost(base: string): Promise<Server> {
-  const csp = [
-    "default-src 'none'",
-    `script-src 'self' ${base}`,
-    `connect-src ${base} ${base.replace(/^http/, 'ws')}`,
-    "style-src 'self'",
-  ].join('; ');
-  const server = createServer((req, res) => {
-    if (req.url === '/host.css') {
-      res.writeHead(200, { 'content-type': 'text/css' }).end(HOSTILE_CSS);
-      return;
-    }
-    const attrs = pages.get(req.url ?? '');
-    if (attrs === undefined) {
-      res.writeHead(404).end();
-      return;
-    }
-    const data = Object.entries(attrs ?? {}).map(([k, v]) => ` data-${k}="${v}"`).join('');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bakery</title><link rel="stylesheet" href="/host.css"></head>
-<body><main><h1>The bakery</h1><p>Fresh bread every morning.</p><button id="own">Our own button</button></main>
-${attrs === null ? '' : `<script src="${base}/widget/"${data} async></script>`}</body></html>`);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 beforeAll(async () => {
   raiseLoopbackIpLimits();
   vp = await startVoicePlatform({
@@ -74,7 +46,7 @@ beforeAll(async () => {
     llm: { ttftMs: 50, tokensPerSecond: 400 },
     tts: { firstByteDelayMs: 30, realtimeFactor: 8 },
   });
-  host = await startHost(vp.platform.baseUrl);
+  host = await startHost(vp.platform.baseUrl, pages);
   hostOrigin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
   // A quiet microphone: the stand-in STT hears any voiced audio as a question, and the fake device's beep
   // would interrupt the greeting this test listens to.
@@ -89,20 +61,6 @@ afterAll(async () => {
   await vp?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A POST sent from one loopback address (127.0.0.0/8 is all this machine's): another visitor's IP. */
-function postFrom(url: string, localAddress: string, headers: Record<string, string>, body: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', localAddress, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 let pageSeq = 0;
 
@@ -293,6 +251,31 @@ describe('the widget on another site, in Chromium', () => {
     expect(String(record.callTranscript)).toContain('user: And croissants?');
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  it('a chat handed off to another agent: the panel names it from the switch on (docs/handoffs.md)', async () => {
+    const booking = await vp.agent({ name: 'Booking', system_prompt: 'You are Booking.', first_message: 'Booking here.' });
+    const triage = await vp.agent({ name: 'Triage', system_prompt: 'You are Triage.', first_message: 'Triage here.', handoffs: [{ agent_id: booking._id, description: 'the visitor wants to book', context: 'full', variables: [] }] });
+    vp.platform.voice.llm.control.set({
+      reply: (req) => (/^You are Triage/.test(req.messages.system) && !req.messages.endsWithToolResult ? { toolCalls: [{ name: 'handoff_to_booking', arguments: {} }] } : { text: 'Fine.' }),
+    });
+    try {
+      const url = hostPage({ 'api-key': await widgetKey([triage._id]), 'agent-id': triage._id, mode: 'chat', title: 'Chat with us' });
+      const { context, page, problems } = await openHost(url);
+      await page.locator('[data-voice-agent-widget] .launcher').click();
+      const box = page.getByRole('dialog', { name: 'Chat with us' }).getByRole('textbox', { name: 'Message' });
+      await box.fill('I want to book');
+      await box.press('Enter');
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await log.getByText('Booking here.').waitFor({ timeout: 30_000 });
+      const lines = await log.locator('p').evaluateAll((ps) => ps.map((p) => p.textContent));
+      expect(lines).toEqual(['Triage: Triage here.', 'You: I want to book', 'Booking: Booking here.']);
+      await page.getByText('Chatting with Booking.').waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      vp.platform.voice.llm.control.reset();
+    }
   });
 
   it('a chat with a workspace out of credits says the agent is unavailable', async () => {

@@ -244,6 +244,9 @@ function onControl(message) {
       if (media.muted) sendControl({ type: 'mute', muted: true });
       setState('live', describeLive());
       break;
+    case 'agent': // a handoff (docs/handoffs.md): the agent talking from here; earlier captions keep theirs
+      $('agent-name').textContent = agentName = message.agentName || agentName;
+      break;
     case 'caption':
       showCaption(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true);
       break;

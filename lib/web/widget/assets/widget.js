@@ -186,6 +186,10 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
           flush();
           break;
         }
+        case "agent":
+          ui.agentName = m.agentName || ui.agentName;
+          if (!chatBusy()) ui.setStatus("ready", `Chatting with ${ui.agentName}.`);
+          break;
         case "delta": {
           const line = chatLine("agent", void 0, m.turn);
           line.dataset.final = "false";
@@ -475,6 +479,11 @@ textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; 
           ui.hangupButton.hidden = false;
           ui.hangupButton.focus();
           ui.emit("call-start", { callId: session.callId });
+          break;
+        // A handoff (docs/handoffs.md): lines from here carry the new agent's name.
+        case "agent":
+          ui.agentName = message.agentName || ui.agentName;
+          if (call.admitted) ui.setStatus("live", `Live with ${ui.agentName}.`);
           break;
         case "caption":
           ui.addLine(message.role === "agent" ? "agent" : "user", String(message.text ?? ""), message.final === true);

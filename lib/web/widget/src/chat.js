@@ -101,6 +101,11 @@ export function createChat(ui, config, base, isCallActive) {
         flush();
         break;
       }
+      case 'agent':
+        // A handoff (docs/handoffs.md): the lines from here carry the new agent's name.
+        ui.agentName = m.agentName || ui.agentName;
+        if (!chatBusy()) ui.setStatus('ready', `Chatting with ${ui.agentName}.`);
+        break;
       case 'delta': {
         const line = chatLine('agent', undefined, m.turn);
         line.dataset.final = 'false';

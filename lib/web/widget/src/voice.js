@@ -73,6 +73,10 @@ export function createVoice(ui, config, base) {
         ui.hangupButton.focus();
         ui.emit('call-start', { callId: session.callId });
         break;
+      // A handoff (docs/handoffs.md): lines from here carry the new agent's name.
+      case 'agent':
+        ui.agentName = message.agentName || ui.agentName;
+        if (call.admitted) ui.setStatus('live', `Live with ${ui.agentName}.`); break;
       case 'caption': ui.addLine(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true); break;
       case 'state':
         ui.stats.agentState = String(message.state);
