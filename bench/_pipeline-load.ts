@@ -13,6 +13,7 @@ import { SimulatedCaller, tone } from '../lib/local/callers/simulated-caller.js'
 import { startLlmStandins, type LlmScript } from '../lib/local/standins/llm.js';
 import { startSttStandins, type SttScript, type SttStandinControl } from '../lib/local/standins/stt.js';
 import type { TtsStandin } from '../lib/local/standins/tts-audio.js';
+import { QUALITY_NOISE_MS } from './_pipeline-settings.js';
 import { startTtsStandins, type TtsScript } from '../lib/local/standins/tts.js';
 
 /** What the caller says, in a cycle: a question, a request for a long answer, the interruption. */
@@ -259,7 +260,7 @@ async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<voi
   const resumeSilenceMs: number[] = [];
   const until = performance.now() + m.staggerMs + m.durationMs;
   const request = tone(500);
-  const overAgent = [tone(350), tone(120), tone(1_000)];
+  const overAgent = [tone(350), tone(120), tone(QUALITY_NOISE_MS)];
   const oneCall = async (call: { callSid: string; token: string }, index: number) => {
     await sleep((m.staggerMs * index) / Math.max(1, m.calls.length));
     const caller = await connect(m, call, errors);

@@ -2,8 +2,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { LevelStats } from './_pipeline-load.js';
 import { DEFAULT_INTERRUPTION } from '../streaming-service/src/session/interruption.js';
-import { DEFAULT_VAD_OPTIONS } from '../streaming-service/src/session/vad.js';
-import { LAG_OK_MS, LAG_RESOLUTION_MS, VENDOR_DELAYS } from './_pipeline-settings.js';
+import { LAG_OK_MS, LAG_RESOLUTION_MS, QUALITY_NOISE_MS, VENDOR_DELAYS } from './_pipeline-settings.js';
 
 /** Per call: when barge-in aborts reached the adapters (performance.now()). */
 export interface CallProbe {
@@ -101,7 +100,9 @@ interface QualityResults {
  */
 function qualitySummary(q: QualityResults) {
   const rate = (r: LevelResult) => (r.stats.overAgentSounds ? r.floor.interruptions / r.stats.overAgentSounds : NaN);
-  const configuredWaitMs = DEFAULT_VAD_OPTIONS.hangoverMs + DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs;
+  // The agent pauses `min_duration_ms` into the noise and resumes the false-interruption timeout after the
+  // pause (docs/voice-pipeline.md): the silence the rule itself leaves after the noise's end.
+  const configuredWaitMs = DEFAULT_INTERRUPTION.minDurationMs + DEFAULT_INTERRUPTION.falseInterruptionTimeoutMs - QUALITY_NOISE_MS;
   const silences = q.quality.stats.resumeSilenceMs ?? [];
   const faultCalls = q.faults.callsEnded;
   return {

@@ -36,6 +36,8 @@ export const LAG_RESOLUTION_MS = 1;
 /** Concurrent demanding callers in the quality levels, and how long they talk. */
 export const QUALITY_CALLS = 20;
 export const QUALITY_DURATION_MS = 30_000;
+/** The quality caller's wordless noise over the answer: long enough to pause the agent (past `min_duration_ms`). */
+export const QUALITY_NOISE_MS = 1_000;
 /** Calls in the fault level, one at a time. */
 export const FAULT_CALLS = 6;
 /**
