@@ -24,8 +24,9 @@ import type { RealtimeEndpoint, RealtimeHandlers, RealtimeSocket } from './opena
  * - No truncation: the Live API has no call to cut the model's context at what played, so
  *   `conversation.item.truncate` and `response.cancel` are dropped here; the call's history keeps only the
  *   heard words (its own clip at the output clock), and the model keeps its own.
- * - Tools: `toolCall.functionCalls` end the response with its function calls; the call's outputs are sent as
- *   one `toolResponse` when it asks for the next response.
+ * - Tools: `toolCall.functionCalls` end the response with its function calls; each output the call gives is
+ *   sent at once as a `toolResponse` (also before an `end_call` hang-up), after which the model speaks on by
+ *   itself (the call's `response.create` that follows is dropped).
  */
 const OPEN_TIMEOUT_MS = 5_000;
 const INPUT_MIME = 'audio/pcm;rate=16000';
@@ -42,7 +43,8 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
   const next = (p: string) => `${p}_${(seq += 1)}`;
   let heard = '';
   let response: { id: string; itemId: string; audio: boolean; usage?: Record<string, unknown> } | undefined;
-  const pendingOutputs: { id: string; name: string; response: Record<string, unknown> }[] = [];
+  /** A tool's output went back: the model goes on by itself, so the call's next `response.create` is moot. */
+  let toolAnswered = false;
   const callNames = new Map<string, string>();
   const emit = (e: Record<string, unknown>) => handlers.event(ev(e));
   const fail = (error: Error) => {
@@ -164,12 +166,13 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
         case 'conversation.item.create': {
           const item = e.item as { type?: string; call_id?: string; output?: string };
           if (item.type === 'function_call_output' && item.call_id) {
-            pendingOutputs.push({ id: item.call_id, name: callNames.get(item.call_id) ?? '', response: { output: item.output ?? '' } });
+            toolAnswered = true;
+            session?.sendToolResponse({ functionResponses: [{ id: item.call_id, name: callNames.get(item.call_id) ?? '', response: { output: item.output ?? '' } }] });
           }
           return;
         }
         case 'response.create': {
-          if (pendingOutputs.length > 0) return session?.sendToolResponse({ functionResponses: pendingOutputs.splice(0) });
+          if (toolAnswered) return void (toolAnswered = false);
           const instructions = (e.response as { instructions?: string } | undefined)?.instructions ?? 'Greet the caller.';
           return session?.sendClientContent({ turns: [{ role: 'user', parts: [{ text: instructions }] }], turnComplete: true });
         }
