@@ -1888,7 +1888,7 @@ export interface components {
             }[];
             realtime?: {
                 /** @enum {string} */
-                provider: "openai";
+                provider: "openai" | "google";
                 model: string;
                 voice: string;
             } | null;
@@ -2076,7 +2076,7 @@ export interface components {
             }[];
             realtime?: {
                 /** @enum {string} */
-                provider: "openai";
+                provider: "openai" | "google";
                 model: string;
                 voice: string;
             };
@@ -2786,7 +2786,7 @@ export interface components {
             }[];
             realtime?: {
                 /** @enum {string} */
-                provider: "openai";
+                provider: "openai" | "google";
                 model: string;
                 voice: string;
             } | null;
@@ -3611,7 +3611,7 @@ export interface components {
                 }[];
                 realtime?: {
                     /** @enum {string} */
-                    provider: "openai";
+                    provider: "openai" | "google";
                     model: string;
                     voice: string;
                 } | null;
@@ -4688,7 +4688,7 @@ export interface components {
                 }[];
                 realtime?: {
                     /** @enum {string} */
-                    provider: "openai";
+                    provider: "openai" | "google";
                     model: string;
                     voice: string;
                 } | null;
@@ -4874,7 +4874,7 @@ export interface components {
                 }[];
                 realtime?: {
                     /** @enum {string} */
-                    provider: "openai";
+                    provider: "openai" | "google";
                     model: string;
                     voice: string;
                 } | null;
