@@ -3,7 +3,9 @@
  * reached by the `@google/genai` SDK's live WebSocket): the caller's mu-law 8 kHz reaches the model as
  * `audio/pcm;rate=16000`, the model's 24 kHz PCM plays on the phone line, both sides' transcripts
  * (`inputTranscription`, `outputTranscription`) make the history record, which bills the call and keeps the
- * model's `usageMetadata` counts; the model's function call runs through the call's tools (end_call hangs up).
+ * model's `usageMetadata` counts; the model's function call runs through the call's tools (end_call hangs up);
+ * a caller talking over the model (Gemini's server VAD, its `interrupted`) cuts its audio, and the history
+ * keeps only the words that played (Gemini has no truncate call: our transcript is clipped instead).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
@@ -15,6 +17,7 @@ let vp: VoicePlatform;
 const GEMINI = { provider: 'google', model: 'gemini-2.5-flash-native-audio-preview-09-2025', voice: 'Kore' } as const;
 
 const live = () => vp.platform.voice!.geminiLive!.control;
+const LONG = 'Let me tell you everything about our menu, starting with the starters, then the mains, the desserts, and finally the long list of wines we keep in the cellar.';
 const lastUser = (r: RealtimeScriptRequest) => [...r.items].reverse().find((i) => i.role === 'user')?.text ?? '';
 
 beforeAll(async () => {
@@ -86,5 +89,34 @@ describe('a Gemini Live phone call', () => {
     const messages = live().received[sessionsBefore]!.map((r) => r.event as Record<string, any>);
     const answer = messages.find((m) => m.toolResponse);
     expect(answer?.toolResponse.functionResponses[0]).toMatchObject({ name: 'end_call', id: expect.stringMatching(/^function-call-/) });
+  });
+
+  it('cuts the model on its interrupted signal and keeps only the heard words in the history', async () => {
+    live().setScript({
+      firstAudioDelayMs: 50,
+      stt: { transcripts: () => 'Just the wine list.', finalDelayMs: 50 },
+      reply: (r) => (lastUser(r) ? { text: 'Sure.' } : { text: LONG }),
+    });
+    const sessionsBefore = live().received.length;
+    const agent = await vp.agent({ realtime: GEMINI, first_message_mode: 'model_generated' });
+    const caller = await vp.call(agent);
+    await caller.waitFor((m) => m.event === 'media');
+    await caller.pause(1_500);
+    const talkAt = caller.received.length;
+    await caller.play(tone(600));
+    await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
+    await caller.waitForNext((m) => m.event === 'mark', 20_000, talkAt);
+    await caller.whenIdle();
+    await caller.pause(200);
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+
+    const lines = await transcriptOf(vp, ended.callId);
+    expect(lines[0]).toMatch(/^agent: Let me tell you .*—$/);
+    expect(lines[0]!.length).toBeLessThan(`agent: ${LONG}`.length);
+    expect(lines.slice(1)).toEqual(['user: Just the wine list.', 'agent: Sure.']);
+    // Only Live API messages went out (the stand-in closes 1007 on anything else): no truncation exists.
+    const kinds = live().received[sessionsBefore]!.map((r) => Object.keys(r.event)[0]);
+    expect(new Set(kinds)).toEqual(new Set(['setup', 'clientContent', 'realtimeInput']));
   });
 });
