@@ -5,10 +5,12 @@
  * (`inputTranscription`, `outputTranscription`) make the history record, which bills the call and keeps the
  * model's `usageMetadata` counts; the model's function call runs through the call's tools (end_call hangs up);
  * a caller talking over the model (Gemini's server VAD, its `interrupted`) cuts its audio, and the history
- * keeps only the words that played (Gemini has no truncate call: our transcript is clipped instead).
+ * keeps only the words that played (Gemini has no truncate call: our transcript is clipped instead); in a
+ * browser meeting the page's 16 kHz PCM goes in as is and both sides show as captions.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
+import { SimulatedWebCaller } from '../../lib/local/callers/simulated-web-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { defaultRealtimeReply, type RealtimeScriptRequest } from '../../lib/local/standins/openai-realtime.js';
 import { briefReplies, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
@@ -119,4 +121,34 @@ describe('a Gemini Live phone call', () => {
     const kinds = live().received[sessionsBefore]!.map((r) => Object.keys(r.event)[0]);
     expect(new Set(kinds)).toEqual(new Set(['setup', 'clientContent', 'realtimeInput']));
   });
+});
+
+const endedFor = async (callId: string) => {
+  for (;;) {
+    const e = await vp.nextCallEnded();
+    if (e.callId === callId) return e;
+  }
+};
+
+describe('a Gemini Live meeting', () => {
+  it('sends the page 16 kHz PCM as is, shows both sides as captions, and ends on the model end_call', async () => {
+    live().setScript({
+      firstAudioDelayMs: 50,
+      stt: { transcripts: () => 'Thanks, that is all.', finalDelayMs: 50 },
+      reply: (r) => (/all/.test(lastUser(r)) && !r.items.some((i) => i.role === 'tool') ? { toolCall: { name: 'end_call', arguments: '{}' } } : defaultRealtimeReply(r)),
+    });
+    const sessionsBefore = live().received.length;
+    const agent = await vp.agent({ realtime: GEMINI, first_message: 'Welcome to the meeting.' });
+    const meeting = await vp.meeting(agent);
+    const page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
+    await waitUntil(() => (page.captions('agent').includes('Welcome to the meeting.') ? true : undefined));
+    await page.whenIdle();
+    await page.say('Thanks, that is all.');
+    const ended = await endedFor(meeting.callId);
+    expect(ended.outcome.reason).toBe('agent_hangup');
+    expect(page.captions('user')).toContain('Thanks, that is all.');
+    const messages = live().received[sessionsBefore]!.map((r) => r.event as Record<string, any>);
+    expect(new Set(messages.filter((m) => m.realtimeInput).map((m) => m.realtimeInput.audio.mimeType))).toEqual(new Set(['audio/pcm;rate=16000']));
+    expect(await transcriptOf(vp, meeting.callId)).toEqual(['agent: Welcome to the meeting.', 'user: Thanks, that is all.']);
+  }, 60_000);
 });
