@@ -175,8 +175,6 @@ const EnvSchema = z.object({
   ANTHROPIC_BASE_URL: z.url().optional(),
   GOOGLE_API_KEY: z.string().optional(),
   GOOGLE_BASE_URL: z.url().optional(),
-  /** Gemini Live for speech-to-speech agents (docs/realtime.md); falls back to GOOGLE_BASE_URL. */
-  GOOGLE_LIVE_BASE_URL: z.url().optional(),
   DEEPGRAM_API_KEY: z.string().optional(),
   DEEPGRAM_BASE_URL: z.url().optional(),
   DEEPGRAM_TTS_BASE_URL: z.url().optional(),

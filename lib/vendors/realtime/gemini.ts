@@ -192,8 +192,18 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
   return Promise.resolve(socket);
 }
 
+/**
+ * `GOOGLE_LIVE_BASE_URL` is read here, by the streaming service only, not in lib/config.ts: that schema rides
+ * in every Lambda bundle, and one more entry put the contacts upload bundle over its 500 KB budget. It is
+ * checked as a URL the same way (an invalid one is refused, the call falls back to `GOOGLE_BASE_URL`).
+ */
+function liveBaseUrl(): string | undefined {
+  const raw = process.env.GOOGLE_LIVE_BASE_URL;
+  return raw && URL.canParse(raw) ? raw : undefined;
+}
+
 /** Gemini Live's endpoint under `config` (the workspace's keys merged), or undefined without a Google key. */
-export function geminiLiveEndpoint(config: Pick<Config, 'GOOGLE_API_KEY' | 'GOOGLE_BASE_URL' | 'GOOGLE_LIVE_BASE_URL'>): RealtimeEndpoint | undefined {
+export function geminiLiveEndpoint(config: Pick<Config, 'GOOGLE_API_KEY' | 'GOOGLE_BASE_URL'>): RealtimeEndpoint | undefined {
   const apiKey = config.GOOGLE_API_KEY;
-  return apiKey ? { apiKey, baseUrl: config.GOOGLE_LIVE_BASE_URL ?? config.GOOGLE_BASE_URL ?? 'https://generativelanguage.googleapis.com', provider: 'google' } : undefined;
+  return apiKey ? { apiKey, baseUrl: liveBaseUrl() ?? config.GOOGLE_BASE_URL ?? 'https://generativelanguage.googleapis.com', provider: 'google' } : undefined;
 }
