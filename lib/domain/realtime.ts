@@ -13,7 +13,14 @@ import * as z from 'zod';
  * - Voices: "Supported built-in voices are alloy, ash, ballad, coral, echo, sage, shimmer, verse, marin,
  *   and cedar" (`RealtimeAudioConfigOutput.voice`, same file; developers.openai.com/api/docs/guides/realtime-conversations).
  */
-export const REALTIME_PROVIDERS = ['openai'] as const;
+/**
+ * Google (Gemini Live, `provider: "google"`): the Live API's models from ai.google.dev/gemini-api/docs/live and
+ * docs.cloud.google.com/vertex-ai/generative-ai/docs/live-api ("Supported models"; the native-audio preview
+ * and the half-cascade `gemini-live-2.5-flash-preview`); voices are the prebuilt voices of
+ * `speechConfig.voiceConfig.prebuiltVoiceConfig.voiceName` (ai.google.dev/gemini-api/docs/speech-generation,
+ * "Voice options": Puck, Charon, Kore, Fenrir, Aoede, Leda, Orus, Zephyr and the 22 more listed there).
+ */
+export const REALTIME_PROVIDERS = ['openai', 'google'] as const;
 export type RealtimeProvider = (typeof REALTIME_PROVIDERS)[number];
 
 export const REALTIME_MODELS: Readonly<Record<RealtimeProvider, readonly string[]>> = {
@@ -34,10 +41,23 @@ export const REALTIME_MODELS: Readonly<Record<RealtimeProvider, readonly string[
     'gpt-4o-mini-realtime-preview',
     'gpt-4o-mini-realtime-preview-2024-12-17',
   ],
+  google: [
+    'gemini-live-2.5-flash-preview',
+    'gemini-2.0-flash-live-001',
+    'gemini-2.5-flash-native-audio-preview-09-2025',
+    'gemini-2.5-flash-native-audio-preview-12-2025',
+    'gemini-2.5-flash-preview-native-audio-dialog',
+    'gemini-2.5-flash-native-audio-latest',
+  ],
 };
 
 export const REALTIME_VOICES: Readonly<Record<RealtimeProvider, readonly string[]>> = {
   openai: ['alloy', 'ash', 'ballad', 'coral', 'echo', 'sage', 'shimmer', 'verse', 'marin', 'cedar'],
+  google: [
+    'Zephyr', 'Puck', 'Charon', 'Kore', 'Fenrir', 'Leda', 'Orus', 'Aoede', 'Callirrhoe', 'Autonoe', 'Enceladus', 'Iapetus', 'Umbriel', 'Algieba', 'Despina',
+    'Erinome', 'Algenib', 'Rasalgethi', 'Laomedeia', 'Achernar', 'Alnilam', 'Schedar', 'Gacrux', 'Pulcherrima', 'Achird', 'Zubenelgenubi', 'Vindemiatrix',
+    'Sadachbia', 'Sadaltager', 'Sulafat',
+  ],
 };
 
 /** The agent's `realtime` field: which vendor's speech-to-speech model answers, in which voice. */

@@ -44,7 +44,7 @@ export async function assertInCatalogues(deps: CatalogueDeps, ws: string, fields
   const keys: WorkspaceProviderKeys = await workspaceProviderKeys(deps.db, deps.secrets, ws).catch(() => ({}));
   // The model and voice were checked by the schema (lib/domain/realtime.ts); what only the platform knows is
   // whether any key reaches the vendor: without one, every call would fall back to the cascade at once.
-  if (realtime && !keys[realtime.provider] && !deps.config.OPENAI_API_KEY) {
+  if (realtime && !keys[realtime.provider] && !(realtime.provider === 'google' ? deps.config.GOOGLE_API_KEY : deps.config.OPENAI_API_KEY)) {
     throw new ValidationError([
       { field: 'realtime.provider', message: `no ${realtime.provider} key: neither the platform nor this workspace has one (add one under provider keys, docs/provider-keys.md)` },
     ]);

@@ -1888,7 +1888,7 @@ export interface components {
             }[];
             realtime?: {
                 /** @enum {string} */
-                provider: "openai";
+                provider: "openai" | "google";
                 model: string;
                 voice: string;
             } | null;
@@ -2076,7 +2076,7 @@ export interface components {
             }[];
             realtime?: {
                 /** @enum {string} */
-                provider: "openai";
+                provider: "openai" | "google";
                 model: string;
                 voice: string;
             };
@@ -2801,7 +2801,7 @@ export interface components {
             }[];
             realtime?: {
                 /** @enum {string} */
-                provider: "openai";
+                provider: "openai" | "google";
                 model: string;
                 voice: string;
             } | null;
@@ -3626,7 +3626,7 @@ export interface components {
                 }[];
                 realtime?: {
                     /** @enum {string} */
-                    provider: "openai";
+                    provider: "openai" | "google";
                     model: string;
                     voice: string;
                 } | null;
@@ -4703,7 +4703,7 @@ export interface components {
                 }[];
                 realtime?: {
                     /** @enum {string} */
-                    provider: "openai";
+                    provider: "openai" | "google";
                     model: string;
                     voice: string;
                 } | null;
@@ -4889,7 +4889,7 @@ export interface components {
                 }[];
                 realtime?: {
                     /** @enum {string} */
-                    provider: "openai";
+                    provider: "openai" | "google";
                     model: string;
                     voice: string;
                 } | null;

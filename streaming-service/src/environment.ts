@@ -1,5 +1,6 @@
 import { configWithWorkspaceKeys } from '../../lib/vendors/workspace-keys.js';
 import { realtimeEndpoint } from '../../lib/vendors/realtime/openai.js';
+import { geminiLiveEndpoint } from '../../lib/vendors/realtime/gemini.js';
 import { withTelephony, type Deps } from '../../lib/deps.js';
 import type { CustomLlmEndpoint } from '../../lib/vendors/llm/index.js';
 import type { LlmProvider, LlmProviderId } from '../../lib/vendors/llm/port.js';
@@ -164,7 +165,7 @@ export function platformEnvironment(
         sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider, keys)),
         llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider, keys), model: f.model })),
         billing: { onWorkspaceKeys: capabilitiesOnWorkspaceKeys(agent, keys) },
-        ...(agent.realtime && { realtime: realtimeEndpoint(configWithWorkspaceKeys(deps.config, keys)) }),
+        ...(agent.realtime && { realtime: (agent.realtime.provider === 'google' ? geminiLiveEndpoint : realtimeEndpoint)(configWithWorkspaceKeys(deps.config, keys)) }),
         knownSecrets: vendorKeysOfCall(deps.config, keys),
         // A browser call has no phone line: no transfer, no provider hang-up.
         ...(numberId && {

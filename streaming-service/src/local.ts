@@ -7,6 +7,7 @@ import { startLlmStandins, type LlmScript, type LlmStandins } from '../../lib/lo
 import { startSttStandins, type SttScript, type SttStandins } from '../../lib/local/standins/stt.js';
 import { startTtsStandins, type TtsScript, type TtsStandins } from '../../lib/local/standins/tts.js';
 import { platformEnvironment } from './environment.js';
+import { startGeminiLiveStandin, type GeminiLiveStandin } from '../../lib/local/standins/gemini-live.js';
 import { startOpenAiRealtimeStandin, type RealtimeScript, type RealtimeStandin } from '../../lib/local/standins/openai-realtime.js';
 import { vendorProviders } from './providers.js';
 import { createStreamingServer } from './server.js';
@@ -20,6 +21,8 @@ export interface LocalVoiceOptions {
   readonly tts?: Partial<TtsScript>;
   /** The OpenAI Realtime stand-in's script (speech-to-speech agents). */
   readonly realtime?: Partial<RealtimeScript>;
+  /** The Gemini Live stand-in's script (speech-to-speech agents on `google`). */
+  readonly geminiLive?: Partial<RealtimeScript>;
   readonly session?: Partial<SessionOptions>;
 }
 
@@ -31,6 +34,8 @@ export interface LocalVoice {
   readonly tts: TtsStandins;
   /** The OpenAI Realtime stand-in, when the platform has no OpenAI key. */
   readonly realtime?: RealtimeStandin;
+  /** The Gemini Live stand-in, when the platform has no Google key. */
+  readonly geminiLive?: GeminiLiveStandin;
   stop(): Promise<void>;
 }
 
@@ -47,7 +52,11 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
     startTtsStandins(before, options.tts),
   ]);
   const realtime = before.OPENAI_API_KEY ? undefined : await startOpenAiRealtimeStandin(options.realtime);
-  const realtimeEnv: Record<string, string> = realtime ? { OPENAI_REALTIME_BASE_URL: realtime.baseUrl } : {};
+  const geminiLive = before.GOOGLE_API_KEY ? undefined : await startGeminiLiveStandin(options.geminiLive);
+  const realtimeEnv: Record<string, string> = {
+    ...(realtime && { OPENAI_REALTIME_BASE_URL: realtime.baseUrl }),
+    ...(geminiLive && { GOOGLE_LIVE_BASE_URL: geminiLive.baseUrl }),
+  };
   const restoreEnvironment = setProcessEnvironment({ ...stt.env, ...llm.env, ...tts.env, ...realtimeEnv });
   // Read again: the vendor base URLs and keys just set are part of it now.
   const config = loadConfig();
@@ -73,9 +82,10 @@ export async function startLocalVoice(server: Server, fallbacks: Fallback[], opt
     llm,
     tts,
     ...(realtime && { realtime }),
+    ...(geminiLive && { geminiLive }),
     async stop() {
       await streaming.close();
-      await Promise.all([stt.stop(), llm.stop(), tts.stop(), realtime?.stop()]);
+      await Promise.all([stt.stop(), llm.stop(), tts.stop(), realtime?.stop(), geminiLive?.stop()]);
       restoreEnvironment();
     },
   };

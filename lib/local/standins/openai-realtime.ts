@@ -79,9 +79,9 @@ export class RealtimeStandinControl {
   /** Sockets dropped by {@link dropAfterResponse}. */
   drops = 0;
 
-  constructor(script: Partial<RealtimeScript>) {
+  constructor(script: Partial<RealtimeScript>, vendor: 'openai' | 'google' = 'openai') {
     this.script = { ...DEFAULT_REALTIME_SCRIPT, ...script };
-    this.stt = new SttStandinControl('openai', this.script.stt);
+    this.stt = new SttStandinControl(vendor, this.script.stt);
   }
 
   setScript(script: Partial<RealtimeScript>): void {
@@ -95,13 +95,13 @@ export class RealtimeStandinControl {
   }
 
   /** @internal */
-  responseFinished(connection: StandinConnection): void {
+  responseFinished(connection: StandinConnection, code = 1011): void {
     if (this.dropAfterResponses === undefined) return;
     this.dropAfterResponses -= 1;
     if (this.dropAfterResponses > 0) return;
     this.dropAfterResponses = undefined;
     this.drops += 1;
-    connection.close(1011, 'Internal server error');
+    connection.close(code, 'Internal server error');
   }
 }
 

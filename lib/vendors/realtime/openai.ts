@@ -8,6 +8,8 @@ import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/
 export interface RealtimeEndpoint {
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** Whose realtime API (lib/vendors/realtime/gemini.ts for `google`); OpenAI when absent. */
+  readonly provider?: 'openai' | 'google';
 }
 
 /** One open speech-to-speech socket: typed events in, typed events out. */

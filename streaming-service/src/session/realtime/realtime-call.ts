@@ -5,6 +5,9 @@ import { describeError } from '../../../../lib/observability/log.js';
 import { PHONE_AUDIO, bytesPerMs, sameFormat, type AudioFormat } from '../../../../lib/vendors/shared/audio-format.js';
 import { PcmConverter } from '../../../../lib/vendors/shared/pcm.js';
 import { openRealtimeSocket, type RealtimeEndpoint, type RealtimeSocket } from '../../../../lib/vendors/realtime/openai.js';
+import { openGeminiSocket } from '../../../../lib/vendors/realtime/gemini.js';
+import { pcmToMulaw } from '../../../../lib/vendors/shared/mulaw.js';
+import { linear16ToPcm as linear16ToPcmSamples } from '../../../../lib/vendors/shared/pcm.js';
 import type { CallSetup } from '../../call/types.js';
 import type { AgentRound, Conversation, Entry } from '../../conversation/conversation.js';
 import { callText } from '../../conversation/prompt.js';
@@ -63,7 +66,15 @@ export interface RealtimeHost {
 const BENIGN = new Set(['response_cancel_not_active']);
 
 /** The model's wire formats for the call's: the phone's mu-law as is, anything else as 24 kHz PCM. */
-function wireFormats(format: AudioFormat) {
+function wireFormats(format: AudioFormat, provider: RealtimeEndpoint['provider']) {
+  if (provider === 'google') {
+    // Gemini Live: 16 kHz PCM in, 24 kHz PCM out (ai.google.dev/gemini-api/docs/live: "Input audio ... 16-bit
+    // PCM, 16kHz, little-endian"; "Output audio ... 24kHz"); the phone's mu-law is decoded and re-encoded.
+    const up = new PcmConverter(format, 16_000);
+    const down = new PcmConverter({ encoding: 'linear16', sampleRate: 24_000 }, format.sampleRate);
+    const fromModel = format.encoding === 'mulaw' ? (a: Uint8Array) => pcmToMulaw(linear16ToPcmSamples(down.push(a))) : (a: Uint8Array) => down.push(a);
+    return { wire: { type: 'audio/pcm' as const, rate: 24_000 as const }, wireBytesPerMs: 48, toModel: (a: Uint8Array) => up.push(a), fromModel };
+  }
   if (sameFormat(format, PHONE_AUDIO)) {
     return { wire: { type: 'audio/pcmu' as const }, wireBytesPerMs: 8, toModel: (a: Uint8Array) => a, fromModel: (a: Uint8Array) => a };
   }
@@ -98,7 +109,7 @@ export class RealtimeCall {
     private readonly endpoint: RealtimeEndpoint,
     private readonly config: { readonly model: string; readonly voice: string },
   ) {
-    this.audio = wireFormats(host.format);
+    this.audio = wireFormats(host.format, endpoint.provider);
     this.usage = { model: config.model, inputAudioTokens: 0, inputTextTokens: 0, cachedTokens: 0, outputAudioTokens: 0, outputTextTokens: 0 };
   }
 
@@ -108,7 +119,7 @@ export class RealtimeCall {
   }
 
   start(): void {
-    openRealtimeSocket(this.endpoint, this.config.model, {
+    const handlers: Parameters<typeof openRealtimeSocket>[2] = {
       opened: (socket) => {
         if (this.state === 'opening') this.socket = socket;
         else socket.close();
@@ -123,7 +134,9 @@ export class RealtimeCall {
       closed: (error) => {
         if (error) this.down(error);
       },
-    }).catch((error: unknown) => this.down(error));
+    };
+    const opened = this.endpoint.provider === 'google' ? openGeminiSocket(this.endpoint, this.config.model, this.config.voice, handlers) : openRealtimeSocket(this.endpoint, this.config.model, handlers);
+    opened.catch((error: unknown) => this.down(error));
   }
 
   /** Caller audio, in the call's format; false once the cascade has it. */
