@@ -76,21 +76,18 @@ export async function ensureWebhookQueues(endpoint: string, table: string): Prom
   }
 }
 
-/**
- * Creates the knowledge-ingestion queue and its dead letters (idempotent), named per table like the webhook
- * queue, with the CDK stack's settings (lib/store/queue.ts, KNOWLEDGE_QUEUE_SETTINGS).
- */
-export async function ensureKnowledgeQueue(endpoint: string, table: string): Promise<{ queueUrl: string; deadLetterQueueUrl: string }> {
+/** A work queue and its dead letters (idempotent), named `<table>-<suffix>`, with the CDK stack's settings. */
+async function ensureWorkQueue(endpoint: string, table: string, suffix: string, settings: { readonly visibilityTimeoutSeconds: number; readonly maxReceiveCount: number }): Promise<{ queueUrl: string; deadLetterQueueUrl: string }> {
   const client = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: endpoint });
-  const name = `${table}-knowledge`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 70);
+  const name = `${table}-${suffix}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 70);
   try {
     const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
     const queue = await client.send(
       new CreateQueueCommand({
         QueueName: name,
         Attributes: {
-          VisibilityTimeout: String(KNOWLEDGE_QUEUE_SETTINGS.visibilityTimeoutSeconds),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:${name}-dlq`, maxReceiveCount: KNOWLEDGE_QUEUE_SETTINGS.maxReceiveCount }),
+          VisibilityTimeout: String(settings.visibilityTimeoutSeconds),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:${name}-dlq`, maxReceiveCount: settings.maxReceiveCount }),
         },
       }),
     );
@@ -100,26 +97,8 @@ export async function ensureKnowledgeQueue(endpoint: string, table: string): Pro
   }
 }
 
-/**
- * Creates the agent-test run queue and its dead letters (idempotent), named per table, with the CDK stack's
- * settings (lib/store/queue.ts, AGENT_TEST_QUEUE_SETTINGS).
- */
-export async function ensureAgentTestQueue(endpoint: string, table: string): Promise<{ queueUrl: string; deadLetterQueueUrl: string }> {
-  const client = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: endpoint });
-  const name = `${table}-agent-tests`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 70);
-  try {
-    const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
-    const queue = await client.send(
-      new CreateQueueCommand({
-        QueueName: name,
-        Attributes: {
-          VisibilityTimeout: String(AGENT_TEST_QUEUE_SETTINGS.visibilityTimeoutSeconds),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:us-east-1:123456789012:${name}-dlq`, maxReceiveCount: AGENT_TEST_QUEUE_SETTINGS.maxReceiveCount }),
-        },
-      }),
-    );
-    return { queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
-  } finally {
-    client.destroy();
-  }
-}
+/** The knowledge-ingestion queue (lib/store/queue.ts, KNOWLEDGE_QUEUE_SETTINGS), named per table like the webhook queue. */
+export const ensureKnowledgeQueue = (endpoint: string, table: string) => ensureWorkQueue(endpoint, table, 'knowledge', KNOWLEDGE_QUEUE_SETTINGS);
+
+/** The agent-test run queue (lib/store/queue.ts, AGENT_TEST_QUEUE_SETTINGS), named per table. */
+export const ensureAgentTestQueue = (endpoint: string, table: string) => ensureWorkQueue(endpoint, table, 'agent-tests', AGENT_TEST_QUEUE_SETTINGS);
