@@ -1,7 +1,7 @@
 /**
  * Invariant: when the caller goes quiet the agent asks whether they are still there (the agent's own words,
- * after its own delay), as many times as configured, then ends the call as `silence_timeout` and hangs up;
- * the re-prompts are part of the transcript. The `silence` settings are validated by the API.
+ * after its own delay), as many times as configured, then says goodbye (never a bare click), ends the call
+ * as `silence_timeout` and hangs up; the re-prompts and the goodbye are part of the transcript. The `silence` settings are validated by the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getHistoryRecord } from '../../lib/store/history.js';
@@ -28,12 +28,12 @@ describe('a quiet caller', () => {
     const caller = await vp.call(agent);
     const closed = await caller.closed;
     expect(closed.reason).toBe('silence_timeout');
-    // Two utterances played: the greeting and the re-prompt.
-    expect(caller.echoed.filter((e) => !e.flushed).length).toBe(2);
+    // Three utterances played to their end: the greeting, the re-prompt and the goodbye.
+    expect(caller.echoed.filter((e) => !e.flushed).length).toBe(3);
     const ended = await vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('silence_timeout');
     const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
-    expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hello, Luigi speaking.', 'agent: Are you still there?']);
+    expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hello, Luigi speaking.', 'agent: Are you still there?', 'agent: Goodbye!']);
   }, 60_000);
 
   it('validates the silence settings', async () => {

@@ -135,12 +135,17 @@ describe('call session', () => {
     expect(t.updates).toEqual([]);
   });
 
-  it('ends a silent call as silence_timeout and hangs up', async () => {
+  it('says goodbye to a silent caller, then ends the call as silence_timeout and hangs up', async () => {
     const t = session({ silenceTimeoutMs: 50 });
     t.s.start();
     await until(() => t.sent.some((m) => m.event === 'mark'));
     t.echoMarks();
+    // The goodbye is its own utterance: the call ends once it has played, not before.
+    await until(() => t.sent.filter((m) => m.event === 'mark').length >= 2);
+    expect(t.closes).toEqual([]);
+    t.echoMarks();
     const outcome = await t.s.ended;
+    expect(t.s.conversation.entries.filter((e) => e.type === 'agent').map((e) => e.handle.playedText()).at(-1)).toBe('Goodbye!');
     expect(outcome.reason).toBe('silence_timeout');
     expect(t.updates).toEqual([{ sid: 'CA1', req: { status: 'completed' } }]);
     expect(t.closes).toEqual([1000]);

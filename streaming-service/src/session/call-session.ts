@@ -160,7 +160,7 @@ export class CallSession {
       end: (cause) => this.end(cause),
       isEnded: () => this.endCause !== undefined,
     };
-    this.quiet = new QuietLine(new SilenceWatch(silenceIn(silenceSettings(agent.silence), agent.silence?.reprompt_message, language), o.silenceTimeoutMs), control, o.silenceTimeoutMs);
+    this.quiet = new QuietLine(new SilenceWatch(silenceIn(silenceSettings(agent.silence), agent.silence?.reprompt_message, language), o.silenceTimeoutMs), control, o.silenceTimeoutMs, () => o.goodbyePhrase);
     this.failures = new FailurePolicy(control, o, this.timeline);
     const { telephony, onTransfer } = services;
     this.transfers = new Transfers({ ...control, telephony, onTransfer, callSid: setup.callSid, summary: () => callerSummary(setup, this.conversation) });

@@ -70,10 +70,14 @@ export class QuietLine {
   private lastActivityMs = performance.now();
   private timer: NodeJS.Timeout | undefined;
 
+  private closing = false;
+
   constructor(
     private readonly watch: SilenceWatch,
     private readonly ctx: Pick<CallControl, 'state' | 'current' | 'say' | 'end'>,
     private readonly timeoutMs: number,
+    /** The line said before a silence hang-up (the call's goodbye, in its language); empty: none. */
+    private readonly goodbye: () => string = () => '',
   ) {}
 
   start(): void {
@@ -96,6 +100,16 @@ export class QuietLine {
     if (this.timer) clearInterval(this.timer);
   }
 
+  /** The caller is gone: a goodbye, never a bare click, then the call ends as `silence_timeout`. */
+  private hangUp(): void {
+    if (this.closing) return;
+    this.closing = true;
+    this.close();
+    const text = this.goodbye().trim();
+    const said = text ? this.ctx.say(text).done.catch(() => undefined) : Promise.resolve();
+    void said.then(() => this.ctx.end('silence_timeout'));
+  }
+
   private check(): void {
     const now = performance.now();
     // The line is not quiet while the agent speaks, and only a line waiting for the caller can be quiet.
@@ -103,7 +117,7 @@ export class QuietLine {
     if (speaking && !speaking.settled) this.lastActivityMs = now;
     if (this.ctx.state.state !== 'listening') return;
     const decision = this.watch.check(now - this.lastActivityMs);
-    if (decision === 'end') this.ctx.end('silence_timeout');
+    if (decision === 'end') this.hangUp();
     else if (decision === 'reprompt') {
       this.lastActivityMs = now;
       this.ctx.say(this.watch.settings.repromptMessage);
