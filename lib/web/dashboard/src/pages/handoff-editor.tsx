@@ -83,10 +83,16 @@ function VariablesEditor({ value, onChange }: { value: readonly Variable[]; onCh
   return (
     <div className="handoff-variables">
       {value.map((v, i) => (
-        <div key={i} className="grid-3">
-          <input aria-label="Variable name" value={v.name} placeholder="visit_date" onChange={(e) => set(i, { ...v, name: e.target.value })} />
+        <div key={i} className="handoff-variable">
+          <label>
+            Name
+            <input aria-label="Variable name" value={v.name} placeholder="visit_date" onChange={(e) => set(i, { ...v, name: e.target.value })} />
+          </label>
           <Select label="Type" options={TYPES} value={v.type} onChange={(e) => set(i, { ...v, type: e.target.value as Variable['type'] })} />
-          <input aria-label="What it is" value={v.description} placeholder="the day of the visit" onChange={(e) => set(i, { ...v, description: e.target.value })} />
+          <label>
+            What it is
+            <input aria-label="What it is" value={v.description} placeholder="the day of the visit" onChange={(e) => set(i, { ...v, description: e.target.value })} />
+          </label>
           <Button onClick={() => onChange(value.filter((_, j) => j !== i))}>Remove</Button>
         </div>
       ))}
