@@ -22,7 +22,8 @@ describe('handoffs in the dashboard', { timeout: 240_000 }, () => {
     await page.goto(`${rig.p.baseUrl}/dashboard/agents/${triage}`);
     await page.getByRole('heading', { name: 'Triage desk' }).waitFor();
     const add = page.getByLabel('Add a handoff destination');
-    // The agent itself is never a destination.
+    // The agent itself is never a destination (the list is read once the workspace's agents have loaded).
+    await add.locator('option', { hasText: 'Booking desk' }).waitFor({ state: 'attached' });
     expect(await add.locator('option').allTextContents()).toEqual(['Choose an agent…', 'Booking desk']);
     await add.selectOption(booking);
     await fill(page, 'When to hand over to Booking desk', 'the caller wants to book a visit');
