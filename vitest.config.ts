@@ -107,8 +107,9 @@ export default defineConfig({
     experimental: { fsModuleCache: true },
     sequence: { sequencer: ConversationsFirst },
     // Backstops for a test that hangs, not measures of speed: a slower machine than ours (or ours beside other
-    // work) must not turn a slow test red. The long tests wait on progress instead (docs/testing.md, "Time").
-    testTimeout: 120_000,
+    // work) must not turn a slow test red, so no test sets a shorter one. Its waits say what did not happen
+    // (WAIT_MS, test/support/progress.ts); the long tests wait on progress (docs/testing.md, "Time").
+    testTimeout: 300_000,
     hookTimeout: 300_000,
     projects: [
       {
@@ -124,7 +125,7 @@ export default defineConfig({
         test: {
           name: 'cdk',
           include: ['test/offline/stacks.ts'],
-          testTimeout: 120_000,
+          testTimeout: 300_000,
           globalSetup: ['test/support/cdk-setup.ts'],
         },
       },

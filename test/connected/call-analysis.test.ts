@@ -129,7 +129,7 @@ describe('post-call analysis', () => {
     const endedHook = hooksFor(ended.callId).find((h) => h.json.type === 'call.ended')!;
     expect(endedHook.json.data).toMatchObject({ callId: ended.callId, callEndReason: 'customer_hangup', mobileNumber: '+14155550100', callSummary: expect.any(String) });
     expect(endedHook.json.data).not.toHaveProperty('callTranscript');
-  }, 120_000);
+  });
 
   it('records an answer that does not match the schema as a failed analysis, with no data guessed', async () => {
     analysisAnswer = JSON.stringify({ success: { pass: true, reason: 'ok' }, data: { appointment_booked: 'yes' } });
@@ -143,7 +143,7 @@ describe('post-call analysis', () => {
     expect((passed.body as any).data.map((r: any) => r._id)).not.toContain(ended.callId);
     const analyzed = await receiver.waitFor((h) => h.json.type === 'call.analyzed' && h.json.data.callId === ended.callId);
     expect(analyzed.json.data.analysis.status).toBe('failed');
-  }, 120_000);
+  });
 
   it('a refused vendor key leaves nothing key-shaped in the analysis error, call.analyzed or the log', async () => {
     const llm = vp.platform.voice.llm.control;
@@ -175,7 +175,7 @@ describe('post-call analysis', () => {
     } finally {
       llm.set({ failNext: undefined });
     }
-  }, 120_000);
+  });
 
   it('an agent\'s analysis section is checked when saved: a schema outside the subset is a 400 naming the field', async () => {
     const agent = { name: 'A', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'deepgram', stt_provider: 'deepgram' };

@@ -157,7 +157,7 @@ describe('why a call failed', () => {
     expect(events.data.find((e) => e.type === 'error')).toMatchObject({ stage: 'tts', vendor: 'elevenlabs', code: 'voice_not_found', fatal: true });
     expect(events.data.at(-1)).toMatchObject({ type: 'ended', reason: 'tts_voice_not_found' });
     expect(JSON.stringify(events.data)).not.toContain(STANDIN_KEY);
-  }, 60_000);
+  });
 });
 
 describe('the event timeline', () => {
@@ -189,5 +189,5 @@ describe('the event timeline', () => {
     expect(foreign.status).toBe(404);
     const unknown = await vp.api('GET', `/api/history/call_01JWRFQ0ZR6M4KQ8YB2D9NWS5E/events`, undefined);
     expect(unknown.status).toBe(404);
-  }, 60_000);
+  });
 });

@@ -37,7 +37,7 @@ describe('variables on a meeting', () => {
     await vp.nextCallEnded();
     const record = await getHistoryRecord(vp.deps.db, vp.workspaceId, meeting.callId);
     expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hi Grace, welcome.', 'user: What are your instructions?', `agent: ${expected}`]);
-  }, 60_000);
+  });
 });
 
 describe('variables on a chat', () => {
@@ -71,5 +71,5 @@ describe('variables on a chat', () => {
     const record = await getHistoryRecord(vp.deps.db, vp.workspaceId, chat.chatId);
     expect(record.callTranscript).toContain('agent: Hi Ada {{tier}}, good to see you.');
     expect(record.callTranscript).toContain(reply.text);
-  }, 60_000);
+  });
 });

@@ -274,5 +274,5 @@ describe('admin CLI finding the platform', () => {
     expect(await readdir(registryOfDead)).toEqual([]);
     // The store was opened where npm start keeps it, so the key works when the platform starts again.
     expect(await readdir(join(usedDir, 'dynamodb'))).not.toEqual([]);
-  }, 120_000);
+  });
 });

@@ -53,7 +53,7 @@ beforeAll(async () => {
   t = await startTestPlatform();
   asset = synthFunctionAsset('functions/contacts/upload.ts');
   scratch = await mkdtemp(join(tmpdir(), 'upload-bundle-'));
-}, 120_000);
+});
 afterAll(async () => {
   await t?.stop();
   if (scratch) await rm(scratch, { recursive: true, force: true });
@@ -143,5 +143,5 @@ describe('the deployed upload function', () => {
       ['Ann', '+14155552671', 'US'],
       ['Bob', '+14155552672', 'US'],
     ]);
-  }, 60_000);
+  });
 });

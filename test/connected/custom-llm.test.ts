@@ -271,7 +271,7 @@ describe('a custom model endpoint', () => {
     expect(ended.outcome.llmUsage.inputTokens % 42).toBe(0);
     const record = await getHistoryRecord(vp.deps.db, vp.workspaceId, meeting.callId);
     expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hi! Ask me about your order.', 'user: Where is my order?', 'agent: Your order has shipped.']);
-  }, 60_000);
+  });
 
   it('turns an erroring or non-JSON endpoint into a clean failed turn, and hands the turn to the fallback model', async () => {
     const alone = await vp.api('POST', '/api/agents', customAgent());

@@ -23,7 +23,7 @@ let t: TestPlatform;
 beforeAll(async () => {
   // Persisted: the admin CLI finds a platform (and its cognito-local) through DATA_DIR's endpoints file.
   t = await startTestPlatform({ persist: true });
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.stop();

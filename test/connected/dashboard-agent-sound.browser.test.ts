@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
 import { dashboardRig } from './dashboard-browser-support.js';
+import { WAIT_MS } from '../support/progress.js';
 
 /**
  * The agent page's sound settings in Chromium: ambience on with a sound, a volume and a preview that plays
@@ -30,7 +31,7 @@ describe('the agent page: ambience and pronunciations', { timeout: 240_000 }, ()
     await page.getByRole('button', { name: 'Stop preview' }).waitFor();
     expect(await page.getByRole('button', { name: 'Stop preview' }).getAttribute('aria-pressed')).toBe('true');
     // The preview stops by itself after a few seconds.
-    await page.getByRole('button', { name: 'Play preview' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Play preview' }).waitFor({ timeout: WAIT_MS });
 
     await page.getByRole('button', { name: 'Add a word' }).click();
     await fill(page, 'Word 1', 'Nguyen');

@@ -27,7 +27,7 @@ beforeAll(async () => {
     logs.push(String(chunk));
     return (realWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof process.stdout.write;
-}, 120_000);
+});
 
 afterAll(async () => {
   process.stdout.write = realWrite;

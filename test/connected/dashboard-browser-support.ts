@@ -37,7 +37,7 @@ export function dashboardRig() {
     rig.p = await startCallsPlatform();
     // Recordings play without a click in the test (a person presses Play).
     rig.browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
-  }, 180_000);
+  });
   afterAll(async () => {
     await rig.browser?.close();
     await rig.p?.stop();

@@ -46,7 +46,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
   attackerPort = (attacker.address() as AddressInfo).port;
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -7,6 +7,7 @@ import { csv } from '../support/contact-files.js';
 import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
 import { startMcpServer, type TestMcpServer } from '../support/mcp-server.js';
 import { dashboardRig } from './dashboard-browser-support.js';
+import { WAIT_MS } from '../support/progress.js';
 
 /**
  * The dashboard in Chromium against the whole local platform (cognito-local included), past the sign-in:
@@ -275,9 +276,9 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     // The recording: a presigned URL the page's CSP lets the audio element load, and it plays.
     const audio = page.locator('audio');
     await audio.waitFor();
-    await page.waitForFunction(() => (document.querySelector('audio')?.duration ?? 0) > 0.5, undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => (document.querySelector('audio')?.duration ?? 0) > 0.5, undefined, { timeout: WAIT_MS });
     await audio.evaluate((a: HTMLAudioElement) => a.play());
-    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0.2, undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0.2, undefined, { timeout: WAIT_MS });
     await checkScreen(page, 'call', ['.transcript', 'audio']);
 
     // The call's cost is in today's usage on the Credits page, drawn as a chart.

@@ -12,6 +12,7 @@ import { startDeepgramTtsStandin } from '../../lib/local/standins/deepgram-tts.j
 import type { ConnectionRecord, TtsStandin } from '../../lib/local/standins/tts-audio.js';
 import { deepgramTts } from '../../lib/vendors/tts/deepgram.js';
 import type { TtsSession, TtsUtterance } from '../../lib/vendors/tts/port.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const KEY = 'flush-limit-key';
 /** Fast audio: the test is about which flushes go out, not about pacing. */
@@ -127,7 +128,7 @@ describe('Deepgram Aura under its flush limit', () => {
     for (let i = 0; i < 20; i += 1) expect(await audio[i]).toBeGreaterThan(0);
     // The 21st turn's text has reached Deepgram (the turns after it wait for its end): a flush sent with it
     // (one socket, in order) would have too.
-    await vi.waitFor(() => expect(speaks(connection)).toBe(21), { timeout: 10_000 });
+    await vi.waitFor(() => expect(speaks(connection)).toBe(21), { timeout: WAIT_MS });
     expect(warnings(connection)).toEqual([]);
     expect(flushesSent(connection)).toBe(20);
     // A minute later the held turns go out.
@@ -150,7 +151,7 @@ describe('Deepgram Aura under its flush limit', () => {
     held.end();
     const heldAudio = collect(held, connection);
     // The end flush is held (its text has reached Deepgram, the flush has not); the caller speaks over it.
-    await vi.waitFor(() => expect(speaks(connection)).toBe(21), { timeout: 10_000 });
+    await vi.waitFor(() => expect(speaks(connection)).toBe(21), { timeout: WAIT_MS });
     expect(flushesSent(connection)).toBe(20);
     held.cancel();
     expect(await heldAudio).toBe(0);

@@ -17,6 +17,7 @@ import type { TtsSession } from '../../lib/vendors/tts/port.js';
 import type { AudioOut } from '../../streaming-service/src/session/audio-out.js';
 import { Speaker } from '../../streaming-service/src/session/speaker.js';
 import { SpeechHandle } from '../../streaming-service/src/session/speech-handle.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const KEY = 'limits-key';
 /** Fast audio: the test is about what goes on the wire, not about pacing. */
@@ -93,7 +94,7 @@ describe('the Deepgram Aura stand-in enforces the socket limits as Deepgram docu
   });
 
   it('more than 2,400 characters within a minute closes it 1008 DATA-0001; a minute later the same amount is fine', async () => {
-    const received = (n: number) => vi.waitFor(() => expect(standin.connections.at(-1)!.received).toHaveLength(n), { timeout: 5_000 });
+    const received = (n: number) => vi.waitFor(() => expect(standin.connections.at(-1)!.received).toHaveLength(n), { timeout: WAIT_MS });
     const first = await rawSocket(standin);
     first.ws.send(JSON.stringify({ type: 'Speak', text: 'b'.repeat(1_500) }));
     // The stand-in counts on its own clock when a Speak arrives.
@@ -109,7 +110,7 @@ describe('the Deepgram Aura stand-in enforces the socket limits as Deepgram docu
     second.ws.send(JSON.stringify({ type: 'Speak', text: 'c'.repeat(1_500) }));
     second.ws.send(JSON.stringify({ type: 'Flush' }));
     const connection = standin.connections.at(-1)!;
-    await vi.waitFor(() => expect(connection.sent.some((m) => m.json?.type === 'Flushed')).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(connection.sent.some((m) => m.json?.type === 'Flushed')).toBe(true), { timeout: WAIT_MS });
     expect(connection.closedAtMs).toBeUndefined();
     second.ws.close();
   });
@@ -162,7 +163,7 @@ describe('the speaker through Deepgram Aura stays within them', () => {
       const before = flushes();
       const turn = await speakTurn(session, `busy-${t}`, phrases);
       // The clock stands still: all 25 phrases fall in one minute. A 21st flush would wait for it.
-      await vi.waitFor(() => expect(turn.rec.marks).toHaveLength(5), { timeout: 15_000 });
+      await vi.waitFor(() => expect(turn.rec.marks).toHaveLength(5), { timeout: WAIT_MS });
       await turn.done;
       expect(turn.errors).toEqual([]);
       expect(turn.rec.marks).toEqual(phrases.map((_, i) => `busy-${t}.${i}`));

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_IDS, OPERATION_EXAMPLES } from '../../lib/http/openapi-examples/index.js';
 import { ROUTES, type RouteSpec } from '../../lib/infra/routes.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let t: TestPlatform;
 let browser: Browser;
@@ -37,7 +38,7 @@ describe('docs page in Chromium', () => {
     const routes = Object.entries(ROUTES as Record<string, RouteSpec>);
     const res = await page.goto(`${t.baseUrl}/docs`);
     expect(res?.status()).toBe(200);
-    await page.waitForFunction((n) => document.querySelectorAll('.opblock').length >= n, routes.length, { timeout: 20_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('.opblock').length >= n, routes.length, { timeout: WAIT_MS });
 
     const rendered = await page.$$eval('.opblock', (blocks) =>
       blocks.map((b) => ({
@@ -89,7 +90,7 @@ describe('docs page in Chromium', () => {
     await page.fill(textarea, JSON.stringify(prefilled, null, 2).replace(EXAMPLE_IDS.workspace, ws.workspaceId));
     await page.click(`${op} .btn.execute`);
     const status = `${op} .live-responses-table tr.response .response-col_status`;
-    await page.waitForSelector(status, { timeout: 20_000 });
+    await page.waitForSelector(status, { timeout: WAIT_MS });
     expect((await page.textContent(status))?.trim()).toBe('201');
     const listed = await t.api(ws.apiKey, 'GET', '/api/agents');
     expect(listed.body.data.map((a: { name: string }) => a.name)).toEqual([prefilled.name]);

@@ -174,7 +174,7 @@ describe('a live phone call', () => {
     }
     expect((await api('POST', `/api/calls/${callId}/listen`)).status).toBe(409);
     expect((await api('GET', `/api/calls/${callId}`)).body).toMatchObject({ transcript: null, agent: null, agentState: null });
-  }, 120_000);
+  });
 
   it('ends after its closing line, hangs up, and a second end answers the same', async () => {
     const { callId, callSid, caller } = await phoneCall();
@@ -198,7 +198,7 @@ describe('a live phone call', () => {
     // Ended by the API: ending again is the same answer, not a conflict.
     expect(await api('POST', `/api/calls/${callId}/end`, {})).toEqual({ status: 200, body: { id: callId, status: 'ended' } });
     expect((await api('POST', `/api/calls/${callId}/say`, { text: 'Hi.' })).status).toBe(409);
-  }, 90_000);
+  });
 
   it('a listen URL is bound to its call and refused when forged', async () => {
     const { callId } = await phoneCall('Hi.');
@@ -217,7 +217,7 @@ describe('a live phone call', () => {
     expect(got).toEqual([{ type: 'error', code: 'bad_token', message: 'This listen URL is not valid.' }]);
     expect((await api('POST', `/api/calls/${callId}/end`, {})).status).toBe(200);
     await vp.nextCallEnded();
-  }, 60_000);
+  });
 });
 
 describe('a live meeting', () => {
@@ -263,7 +263,7 @@ describe('a live meeting', () => {
     expect(second.loud[0]).toBeGreaterThan(0);
     expect(captions(second.events, 'user')).toEqual(['Can you hear me?']);
     expect(second.events.at(-1)).toEqual({ type: 'ended', reason: 'ended_by_api' });
-  }, 120_000);
+  });
 
   it('a meeting nobody joined yet is not connected: 409', async () => {
     const agent = await vp.agent({});

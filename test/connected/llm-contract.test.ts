@@ -12,6 +12,7 @@ import type { RecordedLlmRequest } from '../../lib/local/standins/llm-script.js'
 import { createLlmProvider, type LlmMetrics, type LlmOptions } from '../../lib/vendors/llm/index.js';
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolCall, LlmToolSpec, VendorLlmProviderId } from '../../lib/vendors/llm/port.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
+import { WAIT_MS } from '../support/progress.js';
 
 interface Variant {
   readonly provider: VendorLlmProviderId;
@@ -308,17 +309,23 @@ function contract(variant: Variant): void {
     });
 
     it('cancels and retries a request whose first token is late', async () => {
-      standins.control.set({ ttftMs: 400 });
+      // The stand-in holds the first token far past the deadline. The deadline runs from the request's start,
+      // so on a loaded machine an attempt can be cancelled before the stand-in saw it (100 ms, 2 December):
+      // the attempts are counted by the provider's metrics, and every request that arrived was cancelled.
+      standins.control.set({ ttftMs: 60_000 });
+      const metrics: LlmMetrics[] = [];
       const error = await collect(
-        providerFor(variant, { firstTokenTimeoutMs: 100, attempts: 2 }).stream({ model, messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal),
+        providerFor(variant, { firstTokenTimeoutMs: 500, attempts: 2, onMetrics: (m) => metrics.push(m) }).stream({ model, messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal),
       ).then(
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error).toMatchObject({ name: 'VendorError', retryable: true, message: expect.stringContaining('no first token within 100 ms') });
+      expect(error).toMatchObject({ name: 'VendorError', retryable: true, message: expect.stringContaining('no first token within 500 ms') });
+      expect(metrics).toMatchObject([{ attempts: 2 }]);
       const wires = recorded(variant);
-      expect(wires).toHaveLength(2);
-      await expect(withTimeout(Promise.all(wires.map((w) => w.settled)), 1_000)).resolves.toEqual(['aborted', 'aborted']);
+      expect(wires.length).toBeGreaterThanOrEqual(1);
+      expect(wires.length).toBeLessThanOrEqual(2);
+      await expect(withTimeout(Promise.all(wires.map((w) => w.settled)), WAIT_MS)).resolves.toEqual(wires.map(() => 'aborted'));
     });
   });
 }

@@ -117,5 +117,5 @@ describe('real keys for speech recognition, the model and the voice', () => {
     // The operator's model server answered this call (the platform runs no OpenAI stand-in of its own).
     expect(real.llm.control.requests.length).toBeGreaterThan(modelRequests);
     expect(String(record.callTranscript).split('\n')).toEqual(['agent: Luigi.', `user: ${HEARD}`, `agent: ${ANSWER}`]);
-  }, 90_000);
+  });
 });

@@ -87,13 +87,13 @@ describe('Deepgram', () => {
     const results = stt.control.deepgram!.sessions.at(-1)!.frames.flatMap((f) => (f.dir === 'out' && f.kind === 'text' ? [f.json as Record<string, any>] : [])).filter((m) => m.type === 'Results' && m.is_final && m.channel.alternatives[0].transcript);
     expect(results[0]!.channel.alternatives[0].languages).toEqual(['de']);
     expect(results[0]!.channel.alternatives[0].words.every((w: { language?: string }) => w.language === 'de')).toBe(true);
-  }, 30_000);
+  });
 
   it('reports none when told the language', async () => {
     const finals = await transcribe('deepgram', 'es-ES');
     expect(finals.map((e) => [normalizeTranscript(e.text), e.language])).toEqual([['guten tag', undefined]]);
     expect(stt.control.deepgram!.sessions.at(-1)!.query.language).toBe('es');
-  }, 30_000);
+  });
 });
 
 describe('AssemblyAI and Speechmatics', () => {
@@ -101,12 +101,12 @@ describe('AssemblyAI and Speechmatics', () => {
     const finals = await transcribe('assemblyai', 'multi');
     expect(finals.map((e) => [normalizeTranscript(e.text), e.language])).toEqual([['guten tag', 'de']]);
     expect(stt.control.assemblyai!.sessions.at(-1)!.query).toMatchObject({ speech_model: 'universal-streaming-multilingual', language_detection: 'true' });
-  }, 30_000);
+  });
 
   it('Speechmatics auto names each result’s language', async () => {
     const finals = await transcribe('speechmatics', 'multi');
     expect(finals.map((e) => [normalizeTranscript(e.text), e.language])).toEqual([['guten tag', 'de']]);
-  }, 30_000);
+  });
 
   it('Speechmatics told French reports French, whatever was said', async () => {
     const finals = await transcribe('speechmatics', 'fr-FR');
@@ -114,7 +114,7 @@ describe('AssemblyAI and Speechmatics', () => {
     const sent = stt.control.speechmatics!.sessions.at(-1)!.frames.flatMap((f) => (f.dir === 'out' && f.kind === 'text' ? [f.json as Record<string, any>] : []));
     const words = sent.filter((m) => m.message === 'AddTranscript').flatMap((m) => m.results);
     expect(new Set(words.map((w: { alternatives: { language: string }[] }) => w.alternatives[0]!.language))).toEqual(new Set(['fr']));
-  }, 30_000);
+  });
 });
 
 describe('OpenAI transcription', () => {

@@ -9,6 +9,7 @@ import type { Config } from '../../lib/config.js';
 import { MULAW_SILENCE, mulawToPcm, pcmToMulaw } from '../../lib/vendors/shared/mulaw.js';
 import { EnergyVad, normalizeTranscript, type StandinSession, type SttStandinControl, type WireFrame } from '../../lib/local/standins/stt-engine.js';
 import type { SttEvent, SttOptions, SttProvider, SttProviderId, SttStream } from '../../lib/vendors/stt/port.js';
+import { WAIT_MS } from '../support/progress.js';
 
 /** One STT vendor's contract: its key, what it reports, and its exact wire sequence (stt-contract-wire.ts). */
 export interface VendorCase {
@@ -200,7 +201,7 @@ export function contract(vendor: VendorCase, target: () => Target): void {
     await play(stream, audio.subarray(0, heard));
     stream.finalize();
     const finalized = run.events.length;
-    await vi.waitFor(() => expect(finals(run.events).some((e) => e.text)).toBe(true), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(finals(run.events).some((e) => e.text)).toBe(true), { timeout: WAIT_MS, interval: 20 });
     // Answered to the finalize, before the stream was closed (closing also makes a vendor finalize).
     expect(run.events.indexOf(finals(run.events).find((e) => e.text)!)).toBeGreaterThanOrEqual(finalized);
     await stream.close();

@@ -14,6 +14,7 @@ import { VendorError } from '../../lib/vendors/shared/errors.js';
 import { createSttProvider } from '../../lib/vendors/stt/index.js';
 import { FINAL_DELAY_MS, OPTIONS, SPOKEN, collect, contract, finalText, received } from './stt-contract-support.js';
 import { VENDORS, WIDEBAND_OPTIONS, WIDEBAND_PACKET_BYTES, WIDEBAND_WIRE, widebandCallerAudio } from './stt-contract-wire.js';
+import { WAIT_MS } from '../support/progress.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Stand-ins (always) and real vendors (when keyed)
@@ -88,7 +89,7 @@ for (const vendor of VENDORS) describe.concurrent(`${vendor.id} STT against its 
     stream.sendAudio(new Uint8Array(800).fill(MULAW_SILENCE));
     // The drop comes mid-stream: after the vendor has the audio (a frame more than it had), however long that
     // takes on a busy machine.
-    await vi.waitFor(() => expect(received(control().sessions[0]!).length).toBeGreaterThan(before), { timeout: 10_000, interval: 5 });
+    await vi.waitFor(() => expect(received(control().sessions[0]!).length).toBeGreaterThan(before), { timeout: WAIT_MS, interval: 5 });
     control().dropAll(1011, 'Internal server error');
     const error = await run.done.then(
       () => undefined,
@@ -114,7 +115,7 @@ for (const vendor of VENDORS) describe.concurrent(`${vendor.id} STT against its 
     await run.done;
     // The vendor sees the socket close when its close frame arrives: waited for, not a fixed 100 ms (a whole
     // run on the busy two-core machine once took longer, 28 November).
-    await vi.waitFor(() => expect(control().sessions[0]?.closed).toMatchObject({ by: 'client' }), { timeout: 10_000, interval: 5 });
+    await vi.waitFor(() => expect(control().sessions[0]?.closed).toMatchObject({ by: 'client' }), { timeout: WAIT_MS, interval: 5 });
   });
 
   it.sequential('transcribes linear16 16 kHz audio, declared to the vendor in its own terms', async () => {
@@ -122,7 +123,7 @@ for (const vendor of VENDORS) describe.concurrent(`${vendor.id} STT against its 
     const stream = await provider().connect(WIDEBAND_OPTIONS);
     const run = collect(stream);
     await sendPackets(stream, audio);
-    await vi.waitFor(() => expect(run.events.some((e) => e.type === 'transcript' && e.speechFinal)).toBe(true), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(run.events.some((e) => e.type === 'transcript' && e.speechFinal)).toBe(true), { timeout: WAIT_MS, interval: 20 });
     await stream.close();
     await run.done;
     expect(run.events.find((e) => e.type === 'speech_started')).toBeDefined();

@@ -19,6 +19,7 @@ import { BaseSttProvider } from '../../lib/vendors/stt/base.js';
 import { deepgramSttConnector } from '../../lib/vendors/stt/deepgram.js';
 import { createSttProvider, type SttEvent, type SttOptions } from '../../lib/vendors/stt/index.js';
 import { SttLink } from '../../streaming-service/src/session/stt-link.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let stt: SttStandins;
 
@@ -91,7 +92,7 @@ describe('AssemblyAI: no audio faster than real time (3007)', () => {
     const fatal: unknown[] = [];
     const link = new SttLink([assemblyai()], OPTIONS, (e) => events.push(e), (e) => fatal.push(e), loggerWith({}));
     const running = link.run();
-    await vi.waitFor(() => expect(control.connections).toBe(firstSession + 1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(control.connections).toBe(firstSession + 1), { timeout: WAIT_MS });
     // Three turns; the socket drops 1.2 s into the first one's 1.6 s of speech, so the replay holds over a
     // second of audio the vendor has not finalized.
     control.dropMidStream(1_200 * 8);
@@ -99,7 +100,7 @@ describe('AssemblyAI: no audio faster than real time (3007)', () => {
     for (const turn of audio) await playRealTime(turn, (p) => link.sendAudio(p));
     // The replay put the vendor behind the caller until it caught up in a pause; the line goes on meanwhile.
     await silenceUntil(() => finalTexts(events).length >= 3, (p) => link.sendAudio(p));
-    await vi.waitFor(() => expect(finalTexts(events)).toHaveLength(3), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(finalTexts(events)).toHaveLength(3), { timeout: WAIT_MS, interval: 50 });
     await link.close();
     await running;
     expect(fatal).toEqual([]);
@@ -139,7 +140,7 @@ describe('Deepgram: KeepAlive keeps only a socket that has had audio', () => {
     const inbound = () => session.frames.filter((f) => f.dir === 'in');
     const keepAlives = () => inbound().filter((f) => f.kind === 'text' && (f.json as { type?: string }).type === 'KeepAlive').length;
     // Ten KeepAlives at 100 ms span 2.5 idle timeouts with no caller audio.
-    await vi.waitFor(() => expect(keepAlives()).toBeGreaterThanOrEqual(10), { timeout: 5_000 });
+    await vi.waitFor(() => expect(keepAlives()).toBeGreaterThanOrEqual(10), { timeout: WAIT_MS });
     expect(session.closed).toBeUndefined();
     expect(inbound()[0]).toMatchObject({ kind: 'binary' });
     await stream.close();
@@ -158,11 +159,11 @@ describe('OpenAI: a Realtime session ends at 60 minutes', () => {
       const fatal: unknown[] = [];
       const link = new SttLink([provider], OPTIONS, (e) => events.push(e), (e) => fatal.push(e), loggerWith({}), { sessionLimitMs: { openai: limitMs } });
       const running = link.run();
-      await vi.waitFor(() => expect(openai.control.connections).toBe(1), { timeout: 10_000 });
+      await vi.waitFor(() => expect(openai.control.connections).toBe(1), { timeout: WAIT_MS });
       const turns = 5;
       for (let i = 0; i < turns; i += 1) await playRealTime(utterance(700, 1_000), (p) => link.sendAudio(p));
       await silenceUntil(() => finalTexts(events).length >= turns, (p) => link.sendAudio(p));
-      await vi.waitFor(() => expect(finalTexts(events)).toHaveLength(turns), { timeout: 15_000, interval: 50 });
+      await vi.waitFor(() => expect(finalTexts(events)).toHaveLength(turns), { timeout: WAIT_MS, interval: 50 });
       await link.close();
       await running;
       expect(fatal).toEqual([]);

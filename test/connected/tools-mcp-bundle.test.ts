@@ -42,7 +42,7 @@ beforeAll(async () => {
   [t, mcp] = await Promise.all([startTestPlatform(), startMcpServer()]);
   asset = synthFunctionAsset('functions/tools/routes.ts');
   scratch = await mkdtemp(join(tmpdir(), 'tools-bundle-'));
-}, 120_000);
+});
 afterAll(async () => {
   await t?.stop();
   await mcp?.close();
@@ -95,5 +95,5 @@ describe('the deployed tools function', () => {
     expect(mcp.headersSeen.at(-1)?.authorization).toBe('Bearer b-1');
     const got = await t.api(ws.apiKey, 'GET', `/api/tools/${body._id}`);
     expect(got.body.mcp.tools).toHaveLength(3);
-  }, 60_000);
+  });
 });

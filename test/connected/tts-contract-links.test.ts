@@ -16,6 +16,7 @@ import { WIDEBAND_AUDIO, type AudioFormat } from '../../lib/vendors/shared/audio
 import { VendorError } from '../../lib/vendors/shared/errors.js';
 import { createTtsProvider } from '../../lib/vendors/tts/index.js';
 import { LONG, PHRASES, VARIANTS, collect, concat, expectedTone, linear16Rms, sentAudioSizes, speakTwoPhrases, variantSuite } from './tts-contract-support.js';
+import { WAIT_MS } from '../support/progress.js';
 
 describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (variant) => {
   const rig = variantSuite(variant);
@@ -25,7 +26,7 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     const session = await rig.connect();
     const dropped = rig.lastConnection();
     rig.standin.dropConnections();
-    await vi.waitFor(() => expect(rig.lastConnection().openedAtMs).toBeGreaterThan(dropped.openedAtMs), { timeout: 10_000 });
+    await vi.waitFor(() => expect(rig.lastConnection().openedAtMs).toBeGreaterThan(dropped.openedAtMs), { timeout: WAIT_MS });
     const reopened = rig.lastConnection();
     expect(reopened.closedAtMs).toBeUndefined();
     const u = session.utterance('after-drop');
@@ -140,13 +141,13 @@ describe.concurrent('ElevenLabs keepalive', () => {
       const opened = standin.connections.at(-1)!;
       // vi.waitFor's default 1 s was too short once on a loaded machine (28 November): the 300 ms timer and
       // the close it sends both wait on a busy event loop. The wait ends as soon as the close arrives.
-      await vi.waitFor(() => expect(opened.closeCode).toBe(1008), { timeout: 10_000 });
+      await vi.waitFor(() => expect(opened.closeCode).toBe(1008), { timeout: WAIT_MS });
       expect(opened.sent.at(-1)?.json).toMatchObject({ error: 'input_timeout_exceeded' });
       // It reopens an idle socket a few times, then stops rather than loop for the rest of the call...
       const before = standin.connections.length;
       await new Promise((r) => setTimeout(r, 2_000));
       expect(standin.connections.length - before).toBeLessThanOrEqual(3);
-      await vi.waitFor(() => expect(standin.connections.every((c) => c.closedAtMs !== undefined)).toBe(true), { timeout: 10_000 });
+      await vi.waitFor(() => expect(standin.connections.every((c) => c.closedAtMs !== undefined)).toBe(true), { timeout: WAIT_MS });
       // ...and opens one again when an utterance needs it.
       const u2 = idle.utterance('after-giving-up');
       u2.pushText('Back.');

@@ -13,6 +13,7 @@ import { synthesizeTone } from '../../lib/local/standins/tts-audio.js';
 import { createTtsProvider } from '../../lib/vendors/tts/index.js';
 import type { TtsSession } from '../../lib/vendors/tts/port.js';
 import { LONG, PHRASES, SCRIPT, VARIANTS, collect, expectAudible, expectedTone, speakAndCancel, speakTwoPhrases, variantSuite } from './tts-contract-support.js';
+import { WAIT_MS } from '../support/progress.js';
 
 // ---- against the stand-ins -------------------------------------------------------------------------------
 
@@ -29,7 +30,7 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     expect(rig.standin.connections.length).toBe(before + 1);
     expect(rig.lastConnection().closedAtMs).toBeUndefined();
     await session.close();
-    await vi.waitFor(() => expect(rig.lastConnection().closedAtMs).toBeDefined(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(rig.lastConnection().closedAtMs).toBeDefined(), { timeout: WAIT_MS });
   });
 
   it.sequential('turns two flushed phrases into exactly the audio the script gives that text, and completes after end', async () => {
@@ -102,7 +103,7 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     expect(chunksAfterCancel).toBe(0);
     expect(received).toBeLessThan(synthesizeTone(LONG).length);
     const connection = rig.lastConnection();
-    await vi.waitFor(() => expect(variant.cancelSeen(connection, 'barge-in')).toBeDefined(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(variant.cancelSeen(connection, 'barge-in')).toBeDefined(), { timeout: WAIT_MS });
     // The vendor was stopped mid-audio: it still had audio to send when the cancel arrived.
     expect(variant.cancelSeen(connection, 'barge-in')!.pendingBytes).toBeGreaterThan(0);
     // The next utterance gets its own audio and none of the interrupted one's.
@@ -139,9 +140,9 @@ describe.concurrent.each(VARIANTS)('$id text-to-speech against its stand-in', (v
     speakTwoPhrases(u1);
     await collect(u1);
     await speakAndCancel(session.utterance('u2'));
-    await vi.waitFor(() => expect(variant.cancelSeen(connection, 'u2')).toBeDefined(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(variant.cancelSeen(connection, 'u2')).toBeDefined(), { timeout: WAIT_MS });
     await session.close();
-    await vi.waitFor(() => expect(connection.closedAtMs).toBeDefined(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(connection.closedAtMs).toBeDefined(), { timeout: WAIT_MS });
     variant.expectWire(connection, rig.voiceId);
   });
 

@@ -20,6 +20,7 @@ import { VendorError } from '../../lib/vendors/shared/errors.js';
 import { BaseSttProvider } from '../../lib/vendors/stt/base.js';
 import { deepgramSttConnector } from '../../lib/vendors/stt/deepgram.js';
 import { createTtsProvider } from '../../lib/vendors/tts/index.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let stt: SttStandins;
 
@@ -42,7 +43,7 @@ describe('Deepgram: 10 s without audio or KeepAlive closes the socket', () => {
     const session = control.sessions.at(-1)!;
     const keepAlives = () => session.frames.filter((f) => f.dir === 'in' && f.kind === 'text' && (f.json as { type?: string }).type === 'KeepAlive').length;
     // Ten KeepAlives at 100 ms span 2.5 idle timeouts of silence.
-    await vi.waitFor(() => expect(keepAlives()).toBeGreaterThanOrEqual(10), { timeout: 5_000 });
+    await vi.waitFor(() => expect(keepAlives()).toBeGreaterThanOrEqual(10), { timeout: WAIT_MS });
     expect(session.closed).toBeUndefined();
     await stream.close();
     expect(session.closed).toMatchObject({ code: 1000 });
@@ -117,7 +118,7 @@ describe('Cartesia: a context expires 1 s after its last audio', () => {
           continue: true,
           flush,
         });
-      const flushed = (n: number) => vi.waitFor(() => expect(messages.filter((m) => m.type === 'flush_done')).toHaveLength(n), { timeout: 10_000 });
+      const flushed = (n: number) => vi.waitFor(() => expect(messages.filter((m) => m.type === 'flush_done')).toHaveLength(n), { timeout: WAIT_MS });
       ws.send(request('First part. ', true));
       await flushed(1);
       ws.send(request('Second part, in time. ', true));
@@ -128,7 +129,7 @@ describe('Cartesia: a context expires 1 s after its last audio', () => {
       await flushed(3);
       clockMs += 1_001;
       ws.send(request('Too late. ', true));
-      await vi.waitFor(() => expect(messages.at(-1)).toMatchObject({ type: 'error', context_id: 'c1', status_code: 400, message: expect.stringContaining('expired') }), { timeout: 10_000 });
+      await vi.waitFor(() => expect(messages.at(-1)).toMatchObject({ type: 'error', context_id: 'c1', status_code: 400, message: expect.stringContaining('expired') }), { timeout: WAIT_MS });
       expect(messages.filter((m) => m.type === 'chunk').length).toBeGreaterThan(0);
     } finally {
       ws.close();

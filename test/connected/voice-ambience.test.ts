@@ -83,7 +83,7 @@ describe('ambience', () => {
     expect((await record(ended.callId)).callTranscript).toBe('agent: Hello there, welcome.');
 
     await expectBedInRecording(ended.callId, 8_000, volume);
-  }, 60_000);
+  });
 
   it('a browser call (16 kHz PCM) has the bed in its recording too', async () => {
     const volume = 0.3;
@@ -95,7 +95,7 @@ describe('ambience', () => {
     page.hangUp();
     await vp.nextCallEnded();
     await expectBedInRecording(meeting.callId, 16_000, volume);
-  }, 60_000);
+  });
 
   it('barge-in is unaffected: the reply is cut where the caller came in, and the greeting was heard whole', async () => {
     const agent = await vp.agent({ first_message: 'Hello, Luigi speaking.', ambience_enabled: true, ambience: { sound: 'call_center', volume: 1 } });
@@ -123,7 +123,7 @@ describe('ambience', () => {
     const cut = lines.find((l) => l.startsWith('agent: Sure thing.'));
     expect(cut === 'agent: Sure thing.' || cut?.endsWith(INTERRUPTED_MARKER)).toBe(true);
     expect(lines).toContain('user: Stop, please.');
-  }, 90_000);
+  });
 });
 
 describe('pronunciations on the wire', () => {
@@ -154,16 +154,16 @@ describe('pronunciations on the wire', () => {
   it('Cartesia gets the IPA between << >> and the spelled-out word', async () => {
     const { texts } = await greet('cartesia', pronunciations);
     expect(texts).toContain('Dr <<w|ɪ|n>> at A W S says hello.');
-  }, 60_000);
+  });
 
   it('ElevenLabs speaks with Flash v2 and gets an SSML phoneme tag', async () => {
     const { connection, texts } = await greet('elevenlabs', pronunciations);
     expect(connection.query.model_id).toBe('eleven_flash_v2');
     expect(texts).toContain('Dr <phoneme alphabet="ipa" ph="wɪn">Nguyen</phoneme> at A W S says hello.');
-  }, 60_000);
+  });
 
   it('Deepgram gets the words substituted', async () => {
     const { texts } = await greet('deepgram', [pronunciations[1]!]);
     expect(texts).toContain('Dr Nguyen at A W S says hello.');
-  }, 60_000);
+  });
 });

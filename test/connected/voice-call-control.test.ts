@@ -140,7 +140,7 @@ describe('call control', () => {
     }
     expect(left).toBeGreaterThan(2_000);
     expect(right).toBeGreaterThan(2_000);
-  }, 120_000);
+  });
 
   it('ends the call politely with end_call: goodbye played, then hung up through the telephony port', async () => {
     const agent = await vp.agent({ first_message: 'Hi, anything else?' });
@@ -168,5 +168,5 @@ describe('call control', () => {
     expect(record.callEndReason).toBe('agent_hangup');
     expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hi, anything else?', 'user: No, that is all.', 'agent: Goodbye and thanks!']);
     expect(record.callSummary).toBe('Summary: the caller was done.');
-  }, 120_000);
+  });
 });

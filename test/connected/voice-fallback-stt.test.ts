@@ -43,7 +43,7 @@ describe('vendor fallbacks: the transcriber', () => {
     } finally {
       dg.reset();
     }
-  }, 60_000);
+  });
 
   it('apologizes, then ends the call as stt_unavailable, when every transcriber stays down', async () => {
     const dg = turn.vp.platform.voice.stt.control.deepgram!;
@@ -73,5 +73,5 @@ describe('vendor fallbacks: the transcriber', () => {
       dg.reset();
       aai.reset();
     }
-  }, 60_000);
+  });
 });

@@ -47,7 +47,7 @@ describe('vendor fallbacks: the model', () => {
     const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 
   it('apologizes per failed turn, then ends the call as llm_unavailable, when every model stays down', async () => {
     const llm = turn.vp.platform.voice.llm.control;
@@ -80,5 +80,5 @@ describe('vendor fallbacks: the model', () => {
       `user: ${SAID}`,
       `agent: ${FAILURE}`,
     ]);
-  }, 90_000);
+  });
 });

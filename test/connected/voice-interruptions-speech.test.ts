@@ -54,7 +54,7 @@ describe('interruptions', () => {
     const events = ((await file.vp.api('GET', `/api/history/${String(record._id)}/events`, undefined)).body as { data: { type: string }[] }).data;
     expect(events.filter((e) => e.type === 'interruption')).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'ended' });
-  }, 60_000);
+  });
 
   it('resumes while a sound with no words goes on (a television, a beeping device), not only after it', async () => {
     file.hear(['']);
@@ -74,7 +74,7 @@ describe('interruptions', () => {
     await caller.whenIdle();
     const record = await file.hangUpAndRead(caller);
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${LONG_GREETING}`]);
-  }, 60_000);
+  });
 
   it('stops for real speech and keeps the words of the greeting the caller heard', async () => {
     file.hear([STOP]);
@@ -102,7 +102,7 @@ describe('interruptions', () => {
     expect(events.filter((e) => e.type === 'interruption')).toHaveLength(1);
     const at = (type: string) => events.find((e) => e.type === type)!.atMs;
     expect(at('interruption')).toBeLessThanOrEqual(at('turn'));
-  }, 60_000);
+  });
 
   it.each(['Stop.', 'Wait!'])('stops for a lone stop word, %s (one short word, under the minimum words), and answers it', async (said) => {
     file.hear([said]);
@@ -118,7 +118,7 @@ describe('interruptions', () => {
     const lines = String((await file.hangUpAndRead(caller)).callTranscript).split('\n');
     expect(lines[0]!.endsWith(INTERRUPTED_MARKER)).toBe(true);
     expect(lines.slice(1)).toEqual([`user: ${said}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 
   it('keeps the greeting whole by default: speech over it is heard and answered once it has played', async () => {
     file.hear([STOP]);
@@ -137,7 +137,7 @@ describe('interruptions', () => {
     expect(caller.received.filter((m) => m.event === 'clear')).toHaveLength(0);
     const record = await file.hangUpAndRead(caller);
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${LONG_GREETING}`, `user: ${STOP}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 
   it('keeps a word said over the agent that does not stop it, and answers it once the agent has finished', async () => {
     file.hear(['Tuesday.']);
@@ -154,5 +154,5 @@ describe('interruptions', () => {
     // One real word is under the minimum: the greeting goes on whole, and the word is answered after it.
     const record = await file.hangUpAndRead(caller);
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${LONG_GREETING}`, 'user: Tuesday.', `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 });

@@ -33,7 +33,7 @@ describe('interruptions', () => {
     const record = await file.hangUpAndRead(caller);
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
     expect(file.turnRequests().length).toBe(before);
-  }, 60_000);
+  });
 
   it('does not stop for its own voice coming back as line echo (30 dB down)', async () => {
     file.hear([]);
@@ -51,7 +51,7 @@ describe('interruptions', () => {
     } finally {
       file.vp.platform.voice.tts.control.setScript({ speech: false });
     }
-  }, 60_000);
+  });
 
   it('does not stop for a cough', async () => {
     file.hear(['']);
@@ -65,7 +65,7 @@ describe('interruptions', () => {
     expect(file.clears(caller)).toBe(0);
     const record = await file.hangUpAndRead(caller);
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
-  }, 60_000);
+  });
 
   it('validates and returns the agent\'s interruption settings', async () => {
     const base = { name: 'I', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'elevenlabs', stt_provider: 'deepgram', workspaceId: file.vp.workspaceId };
@@ -80,5 +80,5 @@ describe('interruptions', () => {
     const id = (created.body as { _id: string })._id;
     const got = await file.vp.api('GET', `/api/agents/${id}?workspaceId=${file.vp.workspaceId}`, undefined);
     expect((got.body as { interruption: unknown }).interruption).toEqual({ ...interruption, backchannels: ['vale', 'sí'] });
-  }, 60_000);
+  });
 });

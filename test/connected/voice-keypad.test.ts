@@ -62,7 +62,7 @@ describe('keypad', () => {
     const r = await record(ended.callId);
     expect(String(r.callTranscript).split('\n')).toEqual(['agent: Hi, press a key.', 'user: [The caller pressed 4 0 2 # on the keypad]', 'agent: Got it.']);
     expect(r.transfer).toBeUndefined();
-  }, 60_000);
+  });
 
   it('runs a shortcut key without the model: 0 transfers after the hold line, and the record shows it', async () => {
     seen.length = 0;
@@ -81,7 +81,7 @@ describe('keypad', () => {
     expect(r.callEndReason).toBe('transferred');
     expect(r.transfer).toEqual({ destination: 'sip:desk@pbx.example.com', mode: 'cold', outcome: 'transferred' });
     expect(String(r.callTranscript).split('\n')).toEqual(['agent: Hi, press a key.', 'agent: Please hold while I connect you.']);
-  }, 60_000);
+  });
 });
 
 describe('duration limit', () => {
@@ -98,5 +98,5 @@ describe('duration limit', () => {
     const r = await record(ended.callId);
     expect(r.callEndReason).toBe('max_duration');
     expect(String(r.callTranscript).split('\n')).toEqual(['agent: Hi, press a key.', 'agent: Time is up, goodbye!']);
-  }, 60_000);
+  });
 });

@@ -109,7 +109,7 @@ describe('a Spanish agent', () => {
     const prompts = systemPrompts(llmBefore);
     expect(prompts).toHaveLength(2);
     for (const p of prompts) expect(p).toBe('Eres la recepcionista de un restaurante.\n\nThe call is in Spanish (es-ES). Always reply in Spanish, even if these instructions are written in another language.');
-  }, 90_000);
+  });
 });
 
 describe('a multi agent', () => {
@@ -159,7 +159,7 @@ describe('a multi agent', () => {
     expect(prompts[0]).toContain("The caller's last message was in English (en).");
     expect(prompts[1]).toContain("The caller's last message was in German (de).");
     for (const p of prompts) expect(p.startsWith('You take bookings.\n\nAlways reply in the language the caller is speaking')).toBe(true);
-  }, 90_000);
+  });
 });
 
 describe('language validation', () => {

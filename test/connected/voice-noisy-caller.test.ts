@@ -33,7 +33,7 @@ describe('a caller on a noisy line', () => {
     line.heard = [];
     const caller = await line.vp.call(await line.vp.agent({ first_message: SHORT_GREETING }), { noiseLevel: NOISE });
     await expectGreetingUncut(caller);
-  }, 60_000);
+  });
 
   it('an "uh-huh" over the noise neither cuts the agent nor is answered', async () => {
     line.heard = ['Uh-huh.'];
@@ -42,5 +42,5 @@ describe('a caller on a noisy line', () => {
     await caller.pause(400);
     await caller.play(await speech('uh-huh'));
     await expectGreetingUncut(caller);
-  }, 60_000);
+  });
 });

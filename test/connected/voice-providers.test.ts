@@ -67,5 +67,5 @@ describe('provider combinations', () => {
     ]);
     expect(record.callEndReason).toBe('customer_hangup');
     expect(record.callSummary).toMatch(/^Summary:/);
-  }, 120_000);
+  });
 });

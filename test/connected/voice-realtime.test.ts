@@ -179,5 +179,5 @@ describe('a realtime meeting', () => {
     expect(update.session.audio.output.format).toEqual({ type: 'audio/pcm', rate: 24_000 });
     expect(ended.outcome.events?.data.find((e) => e.type === 'tool_call')).toMatchObject({ name: 'end_call', status: 'ok' });
     expect(await transcriptOf(vp, meeting.callId)).toEqual(['agent: Welcome to the meeting.', 'user: Thanks, that is all.']);
-  }, 60_000);
+  });
 });

@@ -36,7 +36,7 @@ describe('an unknown model', () => {
     const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 
   it('without a fallback: the caller hears "say it again" and the call goes on', async () => {
     const agent = await turn.vp.agent({ first_message: GREETING, llm_model: 'gpt-4o-mimi' });
@@ -46,7 +46,7 @@ describe('an unknown model', () => {
     const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${APOLOGY}`]);
-  }, 60_000);
+  });
 });
 
 describe('a rate limit longer than a caller waits', () => {
@@ -70,7 +70,7 @@ describe('a rate limit longer than a caller waits', () => {
     caller.hangUp();
     const ended = await turn.vp.nextCallEnded();
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 });
 
 describe('an unknown voice', () => {
@@ -93,7 +93,7 @@ describe('an unknown voice', () => {
     const ended = await turn.vp.nextCallEnded();
     expect(ended.outcome.reason).toBe('customer_hangup');
     expect(await transcriptOf(ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 
   it('without a fallback: the call ends as tts_voice_not_found, naming the vendor', async () => {
     const agent = await turn.vp.agent({ first_message: GREETING, tts_provider: 'cartesia', tts_voice_id: '00000000-0000-4000-8000-000000000000' });
@@ -104,5 +104,5 @@ describe('an unknown voice', () => {
     expect(ended.outcome.reason).toBe('tts_voice_not_found');
     expect(ended.outcome.failure?.error).toMatchObject({ stage: 'tts', vendor: 'cartesia' });
     expect(ended.outcome.failure?.error.message).toContain('00000000-0000-4000-8000-000000000000');
-  }, 60_000);
+  });
 });

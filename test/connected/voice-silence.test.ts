@@ -34,7 +34,7 @@ describe('a quiet caller', () => {
     expect(ended.outcome.reason).toBe('silence_timeout');
     const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
     expect(String(record.callTranscript).split('\n')).toEqual(['agent: Hello, Luigi speaking.', 'agent: Are you still there?', 'agent: Goodbye!']);
-  }, 60_000);
+  });
 
   it('validates the silence settings', async () => {
     const base = { name: 'S', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'elevenlabs', stt_provider: 'deepgram', workspaceId: vp.workspaceId };

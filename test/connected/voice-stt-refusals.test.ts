@@ -57,7 +57,7 @@ describe('a transcriber that refuses the workspace key', () => {
     // One refused session with the workspace's key, no retries of a refusal that would repeat itself.
     expect(aai.sessions.map((s) => s.closed?.code)).toEqual([1008]);
     expect(takePresentedKeys('assemblyai')).toEqual([key]);
-  }, 60_000);
+  });
 
   it('Speechmatics (403) without a fallback: the caller hears the apology, then the call ends as stt_auth_failed', async () => {
     const sm = vp.platform.voice.stt.control.speechmatics!;
@@ -74,5 +74,5 @@ describe('a transcriber that refuses the workspace key', () => {
     const transcript = await transcriptOf(vp, ended.callId);
     expect(transcript.at(-1)).toBe(`agent: ${FAILURE}`);
     expect(sm.httpRequests.filter((r) => r.status === 403)).toHaveLength(1);
-  }, 60_000);
+  });
 });

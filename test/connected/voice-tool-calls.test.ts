@@ -147,5 +147,5 @@ describe('tool calls during a call', () => {
     // The model spoke about the timeout instead of leaving silence.
     expect(lines[10]).toMatch(/No answer\.$/);
     expect(lines[12]).toMatch(/No answer\.$/);
-  }, 180_000);
+  });
 });

@@ -15,7 +15,7 @@ describe('a long pause mid-sentence', () => {
     const { transcript } = await file.pausedSentence(await file.vp.agent({ first_message: GREETING, turn_taking: { unfinished_wait_ms: 0 } }), 1_500);
     expect(file.answered[0]).toBe(FIRST);
     expect(transcript.slice(0, 3)).toEqual([`agent: ${GREETING}`, `user: ${FIRST}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 });
 
 describe('a finished answer', () => {
@@ -31,7 +31,7 @@ describe('a finished answer', () => {
     const ended = await file.vp.nextCallEnded();
     expect(file.answered).toEqual([said]);
     expect(await transcriptOf(file.vp, ended.callId)).toEqual([`agent: ${GREETING}`, `user: ${said}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 });
 
 describe('the agent\'s turn_taking settings', () => {
@@ -50,5 +50,5 @@ describe('the agent\'s turn_taking settings', () => {
     const patched = await file.vp.api('PATCH', `/api/agents/${id}?workspaceId=${file.vp.workspaceId}`, { turn_taking: { unfinished_wait_ms: 0 } });
     expect(patched.status).toBe(200);
     expect((patched.body as { turn_taking: unknown }).turn_taking).toEqual({ unfinished_wait_ms: 0 });
-  }, 60_000);
+  });
 });

@@ -14,12 +14,12 @@ describe('a long pause mid-sentence', () => {
     const { transcript } = await file.pausedSentence(await file.vp.agent({ first_message: GREETING }), 1_500);
     expect(file.answered).toEqual([`${FIRST} ${REST}`]);
     expect(transcript).toEqual([`agent: ${GREETING}`, `user: ${FIRST} ${REST}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 
   it('ended by the utterance-end fallback (final without speech_final): one reply, to the whole sentence', async () => {
     file.vp.platform.voice.stt.control.deepgram!.setScript({ transcripts: ({ utterance }) => (utterance === 0 ? FIRST : REST), finalDelayMs: 50, suppressSpeechFinal: true });
     const { transcript } = await file.pausedSentence(await file.vp.agent({ first_message: GREETING }), 1_800);
     expect(file.answered).toEqual([`${FIRST} ${REST}`]);
     expect(transcript).toEqual([`agent: ${GREETING}`, `user: ${FIRST} ${REST}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 });

@@ -52,7 +52,7 @@ describe('vendor socket drops', () => {
     expect(sentToNew).toBeGreaterThanOrEqual(talk.length);
     const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${HELLO}`, `user: ${SAID}`, `agent: ${ANSWER}`]);
-  }, 60_000);
+  });
 
   it('reopens a TTS socket cut mid-greeting and plays the rest once', async () => {
     const eleven = turn.vp.platform.voice.tts.control.elevenlabs!;
@@ -70,7 +70,7 @@ describe('vendor socket drops', () => {
     expect(ended.outcome.reason).toBe('customer_hangup');
     const record = (await getHistoryRecord(turn.vp.deps.db, turn.vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
     expect(String(record.callTranscript).split('\n')).toEqual([`agent: ${GREETING}`]);
-  }, 60_000);
+  });
 
   it('apologizes before ending the call when the STT vendor stays down', async () => {
     const dg = turn.vp.platform.voice.stt.control.deepgram!;
@@ -104,7 +104,7 @@ describe('vendor socket drops', () => {
     } finally {
       dg.reset();
     }
-  }, 60_000);
+  });
 
   it('switches to the fallback voice when the TTS vendor stays down', async () => {
     const eleven = turn.vp.platform.voice.tts.control.elevenlabs!;
@@ -133,5 +133,5 @@ describe('vendor socket drops', () => {
     } finally {
       eleven.refuseNext(0);
     }
-  }, 60_000);
+  });
 });

@@ -25,6 +25,7 @@ import { RateLimitedError } from '../../lib/services/rate-limits.js';
 import { eventually, receive } from '../support/calls.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let t: TestPlatform;
 let ws: { workspaceId: string; apiKey: string };
@@ -63,7 +64,7 @@ async function deliveriesOf(endpointId: string, until: (d: any[]) => boolean) {
   return eventually(async () => {
     const res = await t.api(ws.apiKey, 'GET', `/api/webhooks/${endpointId}/deliveries?limit=100`);
     return until(res.body.data) ? (res.body.data as any[]) : undefined;
-  }, 25_000, 'the delivery log');
+  }, WAIT_MS, 'the delivery log');
 }
 
 const verify = (secret: string, hook: { body: string; headers: Record<string, unknown> }) =>
@@ -192,7 +193,7 @@ describe('deliveries', () => {
     const dead = await eventually(async () => {
       const got = await receive(sqs, t.platform.webhookQueues.deadLetterQueueUrl);
       return got.find((m) => JSON.parse(m.Body!).deliveryId === delivery._id);
-    }, 20_000, 'the dead letter');
+    }, WAIT_MS, 'the dead letter');
     expect(JSON.parse(dead.Body!)).toMatchObject({ endpointId: down._id, eventId: delivery.eventId, attempt: 4 });
 
     const after = await t.api(ws.apiKey, 'GET', `/api/webhooks/${down._id}`);
@@ -215,20 +216,20 @@ describe('deliveries', () => {
       const bought = await t.api(ws.apiKey, 'POST', '/api/phone-numbers/buy', { phoneNumber: n.number });
       await t.api(ws.apiKey, 'DELETE', `/api/phone-numbers/${bought.body._id}`);
     }
-    await eventually(async () => (receiver.at('/replay').length >= 2 ? true : undefined), 20_000, 'two events');
+    await eventually(async () => (receiver.at('/replay').length >= 2 ? true : undefined), WAIT_MS, 'two events');
     const first = receiver.at('/replay')[0]!.json;
 
     const one = await t.api(ws.apiKey, 'POST', `/api/webhooks/${endpoint._id}/replay`, { eventId: first.id });
     expect(one.status).toBe(202);
     expect(one.body.replayed).toBe(1);
-    await eventually(async () => (receiver.at('/replay').length >= 3 ? true : undefined), 20_000, 'the replay');
+    await eventually(async () => (receiver.at('/replay').length >= 3 ? true : undefined), WAIT_MS, 'the replay');
     expect(receiver.at('/replay')[2]!.json).toEqual(first);
     expect(receiver.at('/replay')[2]!.headers['webhook-id']).toBe(first.id);
 
     const range = await t.api(ws.apiKey, 'POST', `/api/webhooks/${endpoint._id}/replay`, { since: from, until: new Date().toISOString() });
     expect(range.body).toMatchObject({ replayed: 2, truncated: false });
     expect(range.body).not.toHaveProperty('nextSince');
-    await eventually(async () => (receiver.at('/replay').length >= 5 ? true : undefined), 20_000, 'the range replay');
+    await eventually(async () => (receiver.at('/replay').length >= 5 ? true : undefined), WAIT_MS, 'the range replay');
     expect(new Set(receiver.at('/replay').slice(3).map((h) => h.json.id))).toEqual(new Set(receiver.at('/replay').slice(0, 2).map((h) => h.json.id)));
 
     const unknown = await t.api(ws.apiKey, 'POST', `/api/webhooks/${endpoint._id}/replay`, { eventId: newId('event') });
@@ -338,7 +339,7 @@ describe('replay limits', () => {
     const log = await t.api(own.apiKey, 'GET', `/api/webhooks/${endpoint._id}/deliveries?limit=100`);
     expect(log.body.total).toBe(10);
     expect((await t.api(own.apiKey, 'GET', `/api/webhooks/${other._id}/deliveries`)).body.total).toBe(0);
-    await eventually(async () => (receiver.at('/budget').length >= 10 ? true : undefined), 20_000, 'the replayed deliveries');
+    await eventually(async () => (receiver.at('/budget').length >= 10 ? true : undefined), WAIT_MS, 'the replayed deliveries');
   });
 });
 

@@ -38,6 +38,6 @@ describe('cdk-nag AwsSolutions', () => {
   for (const [name, props] of Object.entries(variants)) {
     it(`has no finding left unacknowledged: ${name}`, () => {
       expect(() => synthWithNag((app) => new PlatformStack(app, 'Nag', props))).not.toThrow();
-    }, 60_000);
+    });
   }
 });

@@ -299,7 +299,7 @@ describe('bundling', () => {
 
     const meetingDir = synthFunctionAsset('functions/meeting/assets.ts');
     for (const file of Object.keys(MEETING_ASSET_FILES)) expect(existsSync(join(meetingDir, MEETING_ASSETS_DIR, file)), file).toBe(true);
-  }, 90_000);
+  });
 
   it("builds the upload function's workbook libraries into their own module beside a bundle within 500 KB", () => {
     // test/connected/contacts-upload-bundle.test.ts runs this very asset on an .xlsx.
@@ -311,5 +311,5 @@ describe('bundling', () => {
     expect(libs).toMatch(/export\s*\{[^}]*\bInflate\b[^}]*\}/);
     expect(libs).toMatch(/export\s*\{[^}]*\breadSheet\b[^}]*\}/);
     expect(existsSync(join(dir, PHONE_METADATA_FILE))).toBe(true);
-  }, 90_000);
+  });
 });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { WAIT_MS } from './progress.js';
 
 /**
  * Debian's two builds of Chromium. The headless shell (`apt-get install chromium-headless-shell`, the build
@@ -15,16 +16,30 @@ const BINARIES = { shell: '/usr/bin/chromium-headless-shell', full: '/usr/bin/ch
  * (component updates, sync, QUIC probes) that would reach for the network. `extraArgs` adds switches (for
  * example {@link FAKE_MEDIA_ARGS}).
  */
-export function launchChromium(extraArgs: readonly string[] = [], build: keyof typeof BINARIES = 'shell'): Promise<Browser> {
+export async function launchChromium(extraArgs: readonly string[] = [], build: keyof typeof BINARIES = 'shell'): Promise<Browser> {
   const executablePath = BINARIES[build];
   if (!existsSync(executablePath)) {
     const pkg = build === 'shell' ? 'chromium-headless-shell' : 'chromium';
     throw new Error(`${executablePath} is missing: the page tests need Debian's ${pkg} (apt-get install ${pkg})`);
   }
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
+  // Every page's waits (clicks, selectors, functions) bound a stall, not a pace: Playwright's own default is 30 s.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(WAIT_MS);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.context().setDefaultTimeout(WAIT_MS);
+    return page;
+  };
+  return browser;
 }
 
 /**

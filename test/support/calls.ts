@@ -13,6 +13,7 @@ import { findCall } from '../../lib/store/calls.js';
 import type { CalleeBehaviour } from '../../lib/local/standins/twilio/callee.js';
 import { ownDispatchQueue, platformApi, raiseLoopbackIpLimits, sharedStores } from './platform.js';
 import type { StandinAccount } from '../../lib/local/standins/twilio/state.js';
+import { WAIT_MS } from './progress.js';
 
 /**
  * A local platform for the calls tests: like test/support/platform.ts, with the SQS client and queue URLs a
@@ -147,7 +148,7 @@ export async function drainQueue(sqs: SQSClient, queueUrl: string): Promise<stri
 }
 
 /** Polls `check` every `intervalMs` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition', intervalMs = 100): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = WAIT_MS, what = 'condition', intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { confirmationCodeOf } from '../../lib/local/platform/cognito.js';
 import { axeViolations, expectOnScreen } from './page-checks.js';
+import { WAIT_MS } from './progress.js';
 
 /**
  * Driving the dashboard in Chromium: a context per user (its own cookie jar), the page's console errors
@@ -25,7 +26,7 @@ export interface OpenDashboard {
 export async function openDashboard(browser: Browser, viewport = { width: 1280, height: 860 }): Promise<OpenDashboard> {
   const context = await browser.newContext({ viewport });
   // Every wait is for an event (an element, a response); the bound only ends a test that went wrong.
-  context.setDefaultTimeout(60_000);
+  context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${String(e)}`));

@@ -9,6 +9,14 @@
  */
 export const PROGRESS_BOUNDED_TEST_MS = 30 * 60_000;
 
+/**
+ * How long a test waits for one thing the platform does in about a second on an idle machine (a call's
+ * record, a page's render, a stand-in's frame): ninety times that. Fixed waits of 20-30 s failed on a
+ * slower machine of our kind running the whole suite (a docs page's render, an ended call's record,
+ * 2 December). A wait that is met returns at once; only a wait for what never comes costs this much.
+ */
+export const WAIT_MS = 90_000;
+
 /** How long nothing may move before a long test fails: ten times the slowest step seen on a loaded machine. */
 export const DEFAULT_STALL_MS = 60_000;
 

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { BaseLlm, type LlmMetrics, type LlmOptions } from '../../lib/vendors/llm/base.js';
 import type { LlmEvent, LlmRequest } from '../../lib/vendors/llm/port.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
+import { WAIT_MS } from '../support/progress.js';
 
 type Attempt = (signal: AbortSignal) => AsyncIterable<LlmEvent>;
 
@@ -192,7 +193,7 @@ describe('cancellation', () => {
       const backingOff = new ScriptedLlm([() => failing(retryable(429)), () => events(done())], { baseDelayMs: 5_000, maxDelayMs: 5_000 });
       const live = new AbortController();
       const collected = collect(backingOff, live.signal);
-      await vi.waitFor(() => expect(backingOff.signals).toHaveLength(1), { timeout: 10_000 });
+      await vi.waitFor(() => expect(backingOff.signals).toHaveLength(1), { timeout: WAIT_MS });
       live.abort();
       expect(await collected).toEqual([]);
       expect(backingOff.signals).toHaveLength(1);

@@ -52,13 +52,13 @@ describe('a local store child process', () => {
     expect(code).toBe(1);
     expect(childPid).toBeGreaterThan(0);
     expect(await gone(childPid)).toBe(true);
-  }, 30_000);
+  });
 
   it('ends when its parent calls process.exit without stopping it', async () => {
     const { childPid, code } = await parentThat('process.exit(3);', true);
     expect(code).toBe(3);
     expect(await gone(childPid)).toBe(true);
-  }, 30_000);
+  });
 
   it('outlives a parent that does not hand it over (what the guard is for)', async () => {
     const { childPid } = await parentThat("throw new Error('crash');", false);
@@ -67,5 +67,5 @@ describe('a local store child process', () => {
     } finally {
       process.kill(childPid, 'SIGKILL');
     }
-  }, 30_000);
+  });
 });

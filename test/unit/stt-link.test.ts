@@ -12,6 +12,7 @@ import { VendorError } from '../../lib/vendors/shared/errors.js';
 import type { SttEvent, SttProvider, SttStream } from '../../lib/vendors/stt/port.js';
 import { SttLink } from '../../streaming-service/src/session/stt-link.js';
 import { FakeStt } from '../fakes/voice-ports.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const OPTIONS = { language: 'en-US', endpointingMs: 300, utteranceEndMs: 1_000 };
 
@@ -121,7 +122,7 @@ describe('stt link pacing', () => {
     for (const byte of backlog) link.sendAudio(chunkOf(byte));
     void link.run();
     // The first chunk goes at once, the rest only as they come due.
-    await expect.poll(() => stt.audio.filter((a) => a[0] === LOUD).length, { timeout: 5_000 }).toBe(20);
+    await expect.poll(() => stt.audio.filter((a) => a[0] === LOUD).length, { timeout: WAIT_MS }).toBe(20);
     // All twenty speech chunks arrived, in order; the silence between them was (mostly) skipped.
     expect(link.skippedMs).toBeGreaterThan(0);
     expect(link.skippedMs + stt.audio.filter((a) => a[0] === QUIET).length * 60).toBe(1_200);

@@ -18,6 +18,7 @@ import {
   toneBytes,
   type TtsScript,
 } from '../../lib/local/standins/tts-audio.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const rms = (mulaw: Uint8Array): number => {
   const pcm = mulawToPcm(mulaw);
@@ -133,7 +134,7 @@ describe('SegmentPlayer', () => {
     player.speak('Never spoken.');
     player.then(() => events.push('fired'));
     // Cleared once the first audio is out, however late that is on a busy machine.
-    await vi.waitFor(() => expect(sent).toBeGreaterThan(0), { timeout: 10_000, interval: 1 });
+    await vi.waitFor(() => expect(sent).toBeGreaterThan(0), { timeout: WAIT_MS, interval: 1 });
     expect(pendingBytes(player.segments)).toBeGreaterThan(0);
     player.clear();
     const atClear = sent;

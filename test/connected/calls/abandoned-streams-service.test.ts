@@ -19,6 +19,7 @@ import { createStreamingServer } from '../../../streaming-service/src/server.js'
 import type { CallEnded, StreamingEnvironment, StreamingServer } from '../../../streaming-service/src/service.js';
 import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 import { CREDITS, streamRig } from './abandoned-streams-support.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 const GRACE = STREAM_ABANDONED_AFTER_MS;
 let p: CallsPlatform;
@@ -97,7 +98,7 @@ describe('a streaming service that dies mid-call', () => {
     const box = await container({ finalizeHeld: new Promise<void>((resolve) => (release = resolve)) });
     const first = await answeredCall();
     const caller = await SimulatedCaller.connect({ url: box.url, callSid: first.callSid, customParameters: { token: first.token }, playbackSpeed: 4 });
-    await eventually(async () => ((await call(first)).streamStartedAt ? true : undefined), 20_000, 'the first stream');
+    await eventually(async () => ((await call(first)).streamStartedAt ? true : undefined), WAIT_MS, 'the first stream');
 
     // The close ends the first call at once; its history write waits at the gate.
     const closing = box.server.close();
@@ -130,7 +131,7 @@ describe('a streaming service that dies mid-call', () => {
     expect(closed).toBe('closed');
     caller.hangUp();
     expect(box.ended.map((e) => e.callId)).toEqual([first.callId]);
-  }, 60_000);
+  });
 
   it('a close while a stream\'s claim is being written waits for that call: it ends at once, its history is written, and the listener stays until then', async () => {
     let reached = (): void => undefined;
@@ -174,7 +175,7 @@ describe('a streaming service that dies mid-call', () => {
     await eventually(async () => {
       const now = await call(c);
       return now.streamSeenAt && Date.parse(now.streamSeenAt) - Date.parse(now.streamStartedAt!) >= 1_000 ? true : undefined;
-    }, 20_000, 'a second of heartbeats');
+    }, WAIT_MS, 'a second of heartbeats');
 
     await box.kill();
     caller.hangUp();
@@ -194,7 +195,7 @@ describe('a streaming service that dies mid-call', () => {
     expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'error', callDuration: billed, callCost: cost, callTranscript: '' });
     expect(await call(c)).toMatchObject({ status: 'completed', endReason: 'error' });
     expect(await readBalance(p.deps.db, c.workspaceId)).toBeCloseTo(CREDITS - cost, 6);
-  }, 60_000);
+  });
 
   it('a stream swept while it was in fact alive ends itself at its next heartbeat, and its end settles nothing again', async () => {
     const box = await container();
@@ -204,7 +205,7 @@ describe('a streaming service that dies mid-call', () => {
       const live = await eventually(async () => {
         const now = await call(c);
         return now.streamSeenAt && now.streamSeenAt !== now.streamStartedAt ? now : undefined;
-      }, 20_000, 'a heartbeat');
+      }, WAIT_MS, 'a heartbeat');
       // On the real clock the stream is live: untouched.
       expect((await settleAbandonedStreams(p.deps)).settled.map((x) => x.callId)).not.toContain(c.callId);
 
@@ -219,7 +220,7 @@ describe('a streaming service that dies mid-call', () => {
       expect(live.settledAt).toBeUndefined();
 
       // The next heartbeat finds the call settled: the session ends, and its history write keeps the sweep's.
-      const end = await eventually(async () => box.ended.find((e) => e.callId === c.callId), 20_000, 'the session to end');
+      const end = await eventually(async () => box.ended.find((e) => e.callId === c.callId), WAIT_MS, 'the session to end');
       expect(end.outcome.reason).toBe('error');
       expect((await caller.closed).code).toBe(1000);
       expect(await historyOf(c.apiKey, c.callId)).toMatchObject({ callEndReason: 'error', callDuration: swept.billedSeconds, callCost: swept.cost });
@@ -228,7 +229,7 @@ describe('a streaming service that dies mid-call', () => {
     } finally {
       await box.server.close();
     }
-  }, 60_000);
+  });
 
   it('a stream that ended but whose history write failed is swept at the duration it measured (its last beat is its end)', async () => {
     // No periodic beat during this short call: only the claim and the final beat at the end write streamSeenAt.
@@ -236,15 +237,15 @@ describe('a streaming service that dies mid-call', () => {
     try {
       const c = await answeredCall();
       const caller = await SimulatedCaller.connect({ url: box.url, callSid: c.callSid, customParameters: { token: c.token }, playbackSpeed: 4 });
-      await eventually(async () => ((await call(c)).streamStartedAt ? true : undefined), 20_000, 'the claim');
+      await eventually(async () => ((await call(c)).streamStartedAt ? true : undefined), WAIT_MS, 'the claim');
       await new Promise((r) => setTimeout(r, 1_200));
       caller.hangUp();
-      const end = await eventually(async () => box.ended.find((e) => e.callId === c.callId), 20_000, 'the session to end');
+      const end = await eventually(async () => box.ended.find((e) => e.callId === c.callId), WAIT_MS, 'the session to end');
       expect(end.error).toBeDefined();
       const ended = await eventually(async () => {
         const now = await call(c);
         return now.streamSeenAt !== now.streamStartedAt ? now : undefined;
-      }, 20_000, 'the final beat');
+      }, WAIT_MS, 'the final beat');
       expect(ended.settledAt).toBeUndefined();
       const billed = Math.ceil((Date.parse(ended.streamSeenAt!) - Date.parse(ended.streamStartedAt!)) / 1000);
       const measured = Math.ceil((end.outcome.endedAt - end.outcome.setup.startedAt) / 1000);
@@ -256,6 +257,6 @@ describe('a streaming service that dies mid-call', () => {
     } finally {
       await box.server.close();
     }
-  }, 60_000);
+  });
 });
 

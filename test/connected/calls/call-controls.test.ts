@@ -40,7 +40,7 @@ describe('send_dtmf', () => {
     // The tones are audio, not words: the transcript keeps only what was said.
     expect(record.callTranscript).toContain('agent: Appointments, please.');
     expect(record.callTranscript).not.toMatch(/agent:\s*$/m);
-  }, 90_000);
+  });
 });
 
 describe('warm transfer', () => {
@@ -81,7 +81,7 @@ describe('warm transfer', () => {
     const target = (await Promise.all(leg)).find((r) => r.dialed === room && r.callSid !== result.callSid)!;
     expect(target.said).toEqual(['Ada has a question about her bill.', 'Press 1 to take the call, or 2 to decline.']);
     expect(record).toMatchObject({ callEndReason: 'transferred', transfer: { destination: TARGET, mode: 'warm', outcome: 'accepted' } });
-  }, 90_000);
+  });
 
   it('tells the caller and carries on when the target declines, and when nobody answers', async () => {
     for (const [behaviour, outcome] of [
@@ -104,7 +104,7 @@ describe('warm transfer', () => {
       expect(replies).toContainEqual(expect.stringMatching(/^Sorry, the transfer did not happen: ./));
       expect(record.callTranscript).toMatch(/^agent: (?:.*[.?!] )?Sorry,/m);
     }
-  }, 180_000);
+  });
 
   it('records a caller who hangs up while the target is being asked as a hang-up, and cancels the second call', async () => {
     scriptTransfer();
@@ -120,7 +120,7 @@ describe('warm transfer', () => {
     expect(leg.status).toBe('completed');
     expect(leg.said).toEqual([]);
     expect(leg.dialed).toBeUndefined();
-  }, 90_000);
+  });
 
   it("refuses a transfer answer that is not signed, and declines one that names another workspace's call", async () => {
     const s = await p.callerSetup(100);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCampaignTick } from '../../../lib/services/campaign-scheduler.js';
 import { expectRefusedUnchanged } from '../../support/invariants.js';
 import { eventually, placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
-import { untilDone } from '../../support/progress.js';
+import { untilDone, WAIT_MS } from '../../support/progress.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 let p: CallsPlatform;
@@ -52,7 +52,7 @@ describe('variables on a phone call', () => {
     expect(record.callTranscript).toContain('agent: Hi Ada, about order A-1042.');
     expect(record.callTranscript).toContain('My instructions: You help Ada with order A-1042 on a outbound call, plan gold.');
     expect(callId).toMatch(/^call_/);
-  }, 90_000);
+  });
 
   it('refuses a start that leaves a named variable without a value: 400 listing it, nothing stored or dialed', async () => {
     const s = await p.callerSetup(100);
@@ -122,14 +122,14 @@ describe('variables on a campaign', () => {
       const record = await eventually(async () => {
         const res = await p.api(s.apiKey, 'GET', `/api/history/${r.callIds[0]}`);
         return res.status === 200 && res.body.callTranscript ? res.body : undefined;
-      }, 30_000, 'the history record');
+      }, WAIT_MS, 'the history record');
       transcripts.set(r.contactName, record.callTranscript);
     }
     expect(transcripts.get('Ada')).toContain('agent: Hi Ada, about order B-7.');
     expect(transcripts.get('Ada')).toContain('You help Ada with order B-7 on a outbound call, plan gold.');
     expect(transcripts.get('Bob')).toContain('agent: Hi Bob, about order B-7.');
     expect(transcripts.get('Bob')).toContain('You help Bob with order B-7 on a outbound call, plan basic.');
-  }, 120_000);
+  });
 });
 
 describe('metadata', () => {
@@ -157,7 +157,7 @@ describe('metadata', () => {
     expect(await list('metadata.crm_id=nobody')).toEqual([]);
     expect((await p.api(s.apiKey, 'GET', '/api/history?metadata.bad%20key=x')).status).toBe(400);
     expect((await p.api(s.apiKey, 'GET', '/api/history?colour=red')).status).toBe(400);
-  }, 120_000);
+  });
 
   it('over its limits is a 400 and stores nothing', async () => {
     const s = await p.callerSetup(100);
@@ -190,7 +190,7 @@ describe('agent overrides', () => {
     expect(plain.record.agentOverrides).toBeUndefined();
     const agent = await p.api(s.apiKey, 'GET', `/api/agents/${s.agentId}`);
     expect(agent.body).toMatchObject({ first_message: 'Hello {{contactName|there}}, this is the clinic calling.', system_prompt: 'You confirm appointments.' });
-  }, 120_000);
+  });
 
   it('refuses unknown fields, ids, the workspace, ill-typed values and another workspace\'s tools: 400, nothing stored', async () => {
     const s = await p.callerSetup(100);

@@ -17,7 +17,7 @@ import { addCredits } from '../../../lib/store/workspaces.js';
 import { csv } from '../../support/contact-files.js';
 import { cycleTranscripts, DEFAULT_TRANSCRIPTS } from '../../../lib/local/standins/stt.js';
 import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
-import { PROGRESS_BOUNDED_TEST_MS, untilDone } from '../../support/progress.js';
+import { PROGRESS_BOUNDED_TEST_MS, untilDone, WAIT_MS } from '../../support/progress.js';
 
 let p: CallsPlatform;
 /** The fake clock every tick reads: Monday 30 November 2026, 15:00 UTC (10:00 in New York). */
@@ -283,7 +283,7 @@ describe('do not call', () => {
     expect(placedTo().get(numbers[1]!)).toBeUndefined();
 
     // The callee who said "stop calling me" is on the list now, with the call it happened in.
-    const optedOut = await eventually(async () => findDncEntry(p.deps.db, s.workspaceId, numbers[2]!), 30_000, 'the opt-out');
+    const optedOut = await eventually(async () => findDncEntry(p.deps.db, s.workspaceId, numbers[2]!), WAIT_MS, 'the opt-out');
     expect(optedOut).toMatchObject({ source: 'opt_out', callId: expect.stringMatching(/^call_/) });
     const listed = await p.api(s.apiKey, 'GET', `/api/do-not-call/${encodeURIComponent(numbers[2]!)}`);
     expect(listed.body).toMatchObject({ phoneNumber: numbers[2], source: 'opt_out' });

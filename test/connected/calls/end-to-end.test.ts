@@ -10,6 +10,7 @@ import { verifyStreamToken, STREAM_TOKEN_KEY_PURPOSE } from '../../../lib/domain
 import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { CALL_RESERVATION, eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 let p: CallsPlatform;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('phone-call end to end', () => {
     expect(started.status).toBe(202);
     const callId: string = started.body.call_id;
 
-    const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, 20_000, 'the call to be placed');
+    const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, WAIT_MS, 'the call to be placed');
     const result = await p.platform.callSimulator!.finished(sid);
     expect(result.error).toBeUndefined();
     // The TwiML bridged the call to our stream with a token bound to this call and workspace; the call it
@@ -46,7 +47,7 @@ describe('phone-call end to end', () => {
     const record = await eventually(async () => {
       const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
       return res.status === 200 ? res.body : undefined;
-    }, 30_000, 'the history record');
+    }, WAIT_MS, 'the history record');
     expect(record).toMatchObject({ _id: callId, agentType: 'voice', fullName: 'Ada Lovelace', mobileNumber: to, workspace_id: s.workspaceId });
     expect(record.callTranscript.length).toBeGreaterThan(0);
     // The agent's first message had its {{contactName}} filled from the contact the call was started for.
@@ -71,5 +72,5 @@ describe('phone-call end to end', () => {
     const wav = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
     expect(wav.subarray(0, 4).toString('ascii')).toBe('RIFF');
     expect(wav.length).toBeGreaterThan(8_000);
-  }, 90_000);
+  });
 });

@@ -49,7 +49,7 @@ describe('a cold transfer', () => {
     expect(record.callDuration).toBeGreaterThan(0);
     expect(record.callDuration).toBeLessThan(twilioSeconds);
     expect(record.callCost).toBe(expectedCallCost(record.callDuration));
-  }, 90_000);
+  });
 });
 
 describe('a caller who hangs up while the agent is talking', () => {
@@ -86,5 +86,5 @@ describe('a caller who hangs up while the agent is talking', () => {
     expect(stt.sessions.at(-1)!.closed).toBeDefined();
     const tts = p.platform.voice.tts.control.deepgram!;
     expect(tts.connections.at(-1)!.closedAtMs).toBeDefined();
-  }, 90_000);
+  });
 });

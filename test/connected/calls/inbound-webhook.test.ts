@@ -17,6 +17,7 @@ import { findCall } from '../../../lib/store/calls.js';
 import { listDeliveries } from '../../../lib/store/webhooks.js';
 import { expectRefusedUnchanged } from '../../support/invariants.js';
 import { eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 interface Asked {
   readonly headers: IncomingMessage['headers'];
@@ -100,10 +101,10 @@ describe('the inbound webhook', () => {
     const record = await eventually(async () => {
       const res = await p.api(s.apiKey, 'GET', `/api/history/${call._id}`);
       return res.status === 200 && res.body.callTranscript ? res.body : undefined;
-    }, 30_000, 'the history record');
+    }, WAIT_MS, 'the history record');
     expect(record.callTranscript).toContain('agent: Billing here, Ada.');
     expect(record).toMatchObject({ agentId: s.secondAgentId, metadata: { ticket: 'T-1' } });
-  }, 60_000);
+  });
 
   it('rejects the call when told: busy, or a message then hang-up, with no call reserved', async () => {
     const s = await withWebhook();
@@ -139,7 +140,7 @@ describe('the inbound webhook', () => {
       expect(logged.status).toBe('failed');
       expect(logged.attempts[0]!.error).toMatch(why);
     }
-  }, 60_000);
+  });
 
   it("lists the number's answers newest first (routed, rejected, fallback with why) to its own workspace only", async () => {
     const s = await withWebhook();
@@ -168,7 +169,7 @@ describe('the inbound webhook', () => {
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
     expect((await p.api(other.apiKey, 'GET', `/api/phone-numbers/${other.numberId}/inbound-deliveries`)).body).toMatchObject({ data: [], total: 0 });
-  }, 30_000);
+  });
 
   it('refuses a private or plain-http webhook URL with a 400 naming the field, changing nothing', async () => {
     const s = await p.callerSetup(100);

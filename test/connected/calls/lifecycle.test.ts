@@ -14,6 +14,7 @@ import { findCall } from '../../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../../lib/store/credits.js';
 import { CALL_RESERVATION, eventually, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 import { loseAnswers } from '../../support/faults.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 let p: CallsPlatform;
 const perCall = CALL_RESERVATION;
@@ -36,7 +37,7 @@ async function historyOf(s: { apiKey: string }, callId: string): Promise<History
   return eventually(async () => {
     const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
     return res.status === 200 ? (res.body as HistoryRecord) : undefined;
-  }, 20_000, `history of ${callId}`);
+  }, WAIT_MS, `history of ${callId}`);
 }
 
 async function ledgerMatches(ws: string) {
@@ -93,7 +94,7 @@ describe('dispatch and lifecycle', () => {
     ]);
     await historyOf(s, callId);
     // Let the poller take every copy (the queue drains), then count what reached the provider.
-    await eventually(async () => ((await p.peek(p.queueUrl)) === 0 ? true : undefined), 20_000, 'queue drained');
+    await eventually(async () => ((await p.peek(p.queueUrl)) === 0 ? true : undefined), WAIT_MS, 'queue drained');
     expect(callCreates(to)).toHaveLength(1);
     expect(await ledgerMatches(s.workspaceId)).toBe(100);
   });

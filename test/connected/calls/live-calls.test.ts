@@ -14,6 +14,7 @@ import { settleReservation } from '../../../lib/store/call-settlement.js';
 import { advanceCall, claimForDispatch, findCall } from '../../../lib/store/calls.js';
 import { claimChatCall, claimWebStream, endChatCall } from '../../../lib/store/web-calls.js';
 import { eventually, startCallsPlatform, type CallerSetup, type CallsPlatform } from '../../support/calls.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 let p: CallsPlatform;
 beforeAll(async () => {
@@ -153,7 +154,7 @@ describe('a call placed through the Twilio stand-in', () => {
       const res = await p.api(s.apiKey, 'GET', '/api/calls');
       const found = res.body.data.find((c: { id: string }) => c.id === callId);
       return found?.state === 'in-progress' ? found : undefined;
-    }, 30_000, 'the call listed in progress');
+    }, WAIT_MS, 'the call listed in progress');
     expect(listed).toMatchObject({ agentId: s.agentId, type: 'voice', direction: 'outbound', from: s.number, to });
     expect(listed.answeredAt).not.toBeNull();
     const live = await p.api(s.apiKey, 'GET', `/api/calls/${callId}`);
@@ -168,7 +169,7 @@ describe('a call placed through the Twilio stand-in', () => {
     const ended = await eventually(async () => {
       const res = await p.api(s.apiKey, 'GET', `/api/calls/${callId}`);
       return res.body.historyId !== null ? res.body : undefined;
-    }, 30_000, 'the ended call with its history record');
+    }, WAIT_MS, 'the ended call with its history record');
     expect(ended).toMatchObject({ id: callId, state: 'completed', historyId: callId });
     expect(ended.endReason).not.toBeNull();
     expect(Date.parse(ended.endedAt)).toBeGreaterThanOrEqual(Date.parse(ended.answeredAt));

@@ -43,5 +43,5 @@ describe('a warm transfer through the API', () => {
     const target = legs.find((r) => p.platform.twilio!.call(r.callSid)?.to === TARGET)!;
     expect(target.said[0]).toBe(summary);
     expect(target.dialed).toBe(`conference:transfer-${callId}`);
-  }, 120_000);
+  });
 });

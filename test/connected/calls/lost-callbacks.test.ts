@@ -19,6 +19,7 @@ import { withTelephony } from '../../../lib/deps.js';
 import { createTwilioCalls } from '../../../lib/vendors/telephony/twilio-calls.js';
 import { CALL_RESERVATION, eventually, expectedCallCost, importOwnNumber, startCallsPlatform, type CallerSetup, type CallsPlatform } from '../../support/calls.js';
 import { failCommands, serviceError } from '../../support/faults.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 const CREDITS = 100;
 let p: CallsPlatform;
@@ -60,7 +61,7 @@ async function callWithLostCallbacks(behaviour: CalleeBehaviour, to: string, set
     const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.numberId, workspaceId: s.workspaceId });
     expect(started.status).toBe(202);
     const callId: string = started.body.call_id;
-    const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, 20_000, 'the call to be placed');
+    const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, WAIT_MS, 'the call to be placed');
     const result = await p.platform.callSimulator!.finished(sid);
     // Every callback after `initiated` was answered with a server error, the final one included.
     const final = result.callbacks.at(-1)!;
@@ -203,7 +204,7 @@ describe('the reconciliation of lost status callbacks', { timeout: 90_000 }, () 
     const streamed = await eventually(async () => {
       const now = await findCall(p.deps.db, s.workspaceId, callId);
       return now?.streamStartedAt ? now : undefined;
-    }, 20_000, 'the stream to start');
+    }, WAIT_MS, 'the stream to start');
     expect((await findQuietDialedCalls(p.deps.db, new Date(later()).toISOString(), 1_000)).map((x) => x._id)).not.toContain(callId);
     const run = await reconcileLostCallbacks(deps(), { nowMs: later() });
     expect(run.ended.map((x) => x.callId)).not.toContain(callId);

@@ -24,6 +24,7 @@ import { FAKE_MEDIA_ARGS, launchChromium } from '../../support/browser.js';
 import { startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
 import { axeViolations, expectOnScreen } from '../../support/page-checks.js';
 import { startWebStreamStub, type StubConnection, type WebStreamStub } from '../../support/web-stream-stub.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 let p: CallsPlatform;
 let stub: WebStreamStub;
@@ -73,7 +74,7 @@ async function openPage(context: BrowserContext): Promise<{ page: Page; problems
 
 const state = (page: Page) => page.evaluate(() => (window as unknown as { __meeting: { state: string } }).__meeting.state);
 const waitForState = (page: Page, wanted: string) =>
-  page.waitForFunction((s) => (window as unknown as { __meeting: { state: string } }).__meeting.state === s, wanted, { timeout: 15_000 });
+  page.waitForFunction((s) => (window as unknown as { __meeting: { state: string } }).__meeting.state === s, wanted, { timeout: WAIT_MS });
 const stat = <T>(page: Page, name: string) => page.evaluate((n) => (window as unknown as { __meeting: Record<string, T> }).__meeting[n]!, name);
 
 /** A sine tone as PCM16 LE at 16 kHz. */
@@ -116,7 +117,7 @@ describe('the meeting page in Chromium', { timeout: 90_000 }, () => {
     expect(await page.textContent('h1')).toBe('Call with Caller');
     // The fake microphone beeps: the meter follows it.
     await page.mouse.click(5, 5);
-    await page.waitForFunction(() => Number((document.getElementById('mic-level') as HTMLMeterElement).value) > 0.01, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => Number((document.getElementById('mic-level') as HTMLMeterElement).value) > 0.01, undefined, { timeout: WAIT_MS });
     await page.waitForFunction(() => (document.getElementById('preview') as HTMLVideoElement).videoWidth > 0);
     expect(await axeViolations(page)).toEqual([]);
     await expectOnScreen(page, 'join-desktop', ['h1', '#state', '#preview', '#mic-level', '#join-button']);

@@ -18,6 +18,7 @@ import { getHistoryRecord } from '../../../lib/store/history.js';
 import { FAKE_MEDIA_ARGS, launchChromium } from '../../support/browser.js';
 import { axeViolations, expectOnScreen } from '../../support/page-checks.js';
 import { startVoicePlatform, type VoicePlatform } from '../voice-harness.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 let vp: VoicePlatform;
 let dir: string;
@@ -114,13 +115,13 @@ interface MeetingStats {
 const stats = (page: Page) => page.evaluate(() => ({ ...(window as unknown as { __meeting: MeetingStats }).__meeting }));
 type WithMeeting = { __meeting: MeetingStats };
 const waitForState = (page: Page, state: string) =>
-  page.waitForFunction((s) => (window as unknown as WithMeeting).__meeting.state === s, state, { timeout: 30_000, polling: 50 });
+  page.waitForFunction((s) => (window as unknown as WithMeeting).__meeting.state === s, state, { timeout: WAIT_MS, polling: 50 });
 /** Waits until the page has played more than `samples` samples (at a level above `rms`). */
 const waitForPlayed = (page: Page, samples: number, rms = 0) =>
   page.waitForFunction(
     ([n, level]) => (window as unknown as WithMeeting).__meeting.samplesPlayed > n! && (window as unknown as WithMeeting).__meeting.outputRms >= level!,
     [samples, rms],
-    { timeout: 30_000, polling: 50 },
+    { timeout: WAIT_MS, polling: 50 },
   );
 
 /** Creates a meeting link for `agent` through the API and opens its Join screen. */
@@ -153,7 +154,7 @@ async function endedRecord(callId: string): Promise<Record<string, any>> {
       if (record.callEndReason === 'not_joined') throw new Error(`${callId} has not ended yet`);
       return record;
     },
-    { timeout: 30_000, interval: 50 },
+    { timeout: WAIT_MS, interval: 50 },
   );
 }
 
@@ -178,15 +179,15 @@ describe.concurrent('a meeting in Chromium against the real streaming service', 
 
     // Once the whole greeting has played (the agent listens), the contact asks; the question is heard, and
     // the answer is captioned and played.
-    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: WAIT_MS });
     const playedBefore = (await stats(page)).samplesPlayed;
     await say(page);
     const captions = page.locator('#captions');
-    await captions.getByText('What time do you open tomorrow?').first().waitFor({ timeout: 30_000 });
-    await captions.getByText(/You said: What time do you open tomorrow/).first().waitFor({ timeout: 30_000 });
+    await captions.getByText('What time do you open tomorrow?').first().waitFor({ timeout: WAIT_MS });
+    await captions.getByText(/You said: What time do you open tomorrow/).first().waitFor({ timeout: WAIT_MS });
     await waitForPlayed(page, playedBefore + 16_000);
     // The whole answer has played (the agent listens again): what it said is in the transcript.
-    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: WAIT_MS });
 
     // A reload (the same tab) rejoins the same call.
     await page.reload();
@@ -214,7 +215,7 @@ describe.concurrent('a meeting in Chromium against the real streaming service', 
     expect(problems).toEqual([]);
     await context.close();
     await other.close();
-  }, 90_000);
+  });
 
   it('stops playing when the contact interrupts, and keeps only what was heard', async () => {
     // The question comes a few seconds into a greeting that lasts much longer.
@@ -230,8 +231,8 @@ describe.concurrent('a meeting in Chromium against the real streaming service', 
     await say(page);
     // The interruption: the agent answers the question instead of finishing its greeting.
     const captions = page.locator('#captions');
-    await captions.getByText(/You said: What time do you open tomorrow/).first().waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: 30_000 });
+    await captions.getByText(/You said: What time do you open tomorrow/).first().waitFor({ timeout: WAIT_MS });
+    await page.waitForFunction(() => (window as unknown as WithMeeting).__meeting.agentState === 'listening', undefined, { timeout: WAIT_MS });
     const played = (await stats(page)).samplesPlayed;
     await page.getByRole('button', { name: /hang up/i }).click();
     const record = await endedRecord(callId);
@@ -245,5 +246,5 @@ describe.concurrent('a meeting in Chromium against the real streaming service', 
     expect(played / 16_000).toBeLessThan(20);
     expect(problems).toEqual([]);
     await context.close();
-  }, 90_000);
+  });
 });

@@ -19,6 +19,7 @@ import { getHistoryRecord } from '../../../lib/store/history.js';
 import { FAKE_MEDIA_ARGS, launchChromium } from '../../support/browser.js';
 import { axeViolations, expectOnScreen } from '../../support/page-checks.js';
 import { startVoicePlatform, type VoicePlatform } from '../voice-harness.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 let vp: VoicePlatform;
 let dir: string;
@@ -98,7 +99,7 @@ const waitFor = (page: Page, [field, value]: [keyof Meeting, string | number]) =
         return typeof v === 'number' ? (now as number) >= v : now === v;
       },
       [field, value] as const,
-      { timeout: 30_000, polling: 50 },
+      { timeout: WAIT_MS, polling: 50 },
     )
     .catch(async (e: unknown) => {
       const seen = await page.evaluate(() => ({ meeting: (window as unknown as WithMeeting).__meeting, controls: (window as unknown as { __controls: string[] }).__controls.slice(-40) }));
@@ -151,7 +152,7 @@ describe('a meeting on the stand-ins', () => {
 
     await page.getByRole('button', { name: 'Join' }).click();
     await waitFor(page, ['state', 'live']);
-    await page.locator('#captions').getByText(greeting).first().waitFor({ timeout: 30_000 });
+    await page.locator('#captions').getByText(greeting).first().waitFor({ timeout: WAIT_MS });
     await listening(page);
     // Three seconds of beeps alone: nothing is heard.
     await heardMore(page, 150);
@@ -161,7 +162,7 @@ describe('a meeting on the stand-ins', () => {
     const [first, second] = DEFAULT_TRANSCRIPTS;
     for (const line of [first, second]) {
       await say(page);
-      await page.locator('#captions').getByText(`You said: ${line.replace(/[.!?]+$/, '')}. How can I help with that?`).first().waitFor({ timeout: 30_000 });
+      await page.locator('#captions').getByText(`You said: ${line.replace(/[.!?]+$/, '')}. How can I help with that?`).first().waitFor({ timeout: WAIT_MS });
       await listening(page);
     }
     // Four more seconds of beeps: still no line of the contact's that was not said.
@@ -178,7 +179,7 @@ describe('a meeting on the stand-ins', () => {
         if (r.callEndReason === 'not_joined') throw new Error('not ended yet');
         return r;
       },
-      { timeout: 30_000, interval: 50 },
+      { timeout: WAIT_MS, interval: 50 },
     );
     expect(String(record.callTranscript).split('\n')).toEqual([
       `agent: ${greeting}`,
@@ -189,5 +190,5 @@ describe('a meeting on the stand-ins', () => {
     ]);
     expect(problems).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 });

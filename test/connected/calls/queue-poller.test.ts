@@ -11,6 +11,7 @@ import { inject } from 'vitest';
 import { startQueuePoller, type QueuePoller } from '../../../lib/local/platform/queue-poller.js';
 import { createSqsClient } from '../../../lib/store/queue.js';
 import { eventually, receive } from '../../support/calls.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 const sqs = createSqsClient({ AWS_REGION: 'us-east-1', SQS_ENDPOINT: inject('stores').sqs });
 let poller: QueuePoller | undefined;
@@ -45,7 +46,7 @@ describe('startQueuePoller', () => {
     const dead = await eventually(async () => {
       const got = await receive(sqs, dlq.QueueUrl!, 30);
       return got.length > 0 ? got : undefined;
-    }, 20_000, 'the dead letter');
+    }, WAIT_MS, 'the dead letter');
     await poller.stop();
     poller = undefined;
     expect(dead.map((m) => m.Body)).toEqual(['fail']);

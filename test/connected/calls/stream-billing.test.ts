@@ -21,6 +21,7 @@ import { vendorProviders } from '../../../streaming-service/src/providers.js';
 import { createStreamingServer } from '../../../streaming-service/src/server.js';
 import { POLICY_VIOLATION, type CallEnded } from '../../../streaming-service/src/service.js';
 import { CALL_RESERVATION, expectedCallCost, eventually, importOwnNumber, startCallsPlatform, type CallsPlatform } from '../../support/calls.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 let p: CallsPlatform;
 const perCall = CALL_RESERVATION;
@@ -44,7 +45,7 @@ function fate(caller: SimulatedCaller): Promise<'admitted' | number> {
   return Promise.race([caller.closed.then((c) => c.code), caller.waitFor((m) => m.event === 'media', 20_000).then(() => 'admitted' as const)]);
 }
 
-const callEnded = (callId: string) => eventually(async () => ended.find((e) => e.callId === callId), 30_000, `end of ${callId}`);
+const callEnded = (callId: string) => eventually(async () => ended.find((e) => e.callId === callId), WAIT_MS, `end of ${callId}`);
 
 let byotSeq = 0;
 /** A workspace with an agent on a number imported from its own provider account (it holds the auth token). */
@@ -105,7 +106,7 @@ describe('a stream token admits one stream, once', () => {
     const third = await open(callSid, token);
     expect(await fate(third)).toBe(POLICY_VIOLATION);
     expect(ended.filter((e) => e.callId === callId)).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('of twenty concurrent opens with one token exactly one is admitted', async () => {
     const s = await byotSetup();
@@ -116,7 +117,7 @@ describe('a stream token admits one stream, once', () => {
     expect(fates.filter((f) => f === POLICY_VIOLATION)).toHaveLength(19);
     for (const c of callers) c.hangUp();
     await callEnded(callIdOfToken(token)!);
-  }, 60_000);
+  });
 
   it('holds across containers: two streaming services on one table admit one stream between them', async () => {
     // A second container: its own server and process state, the same table (the claim lives there).
@@ -139,7 +140,7 @@ describe('a stream token admits one stream, once', () => {
     } finally {
       await other.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('a status callback cannot settle a call whose stream is live', () => {
@@ -154,8 +155,8 @@ describe('a status callback cannot settle a call whose stream is live', () => {
     const started = await p.api(s.apiKey, 'POST', '/api/optimus/phone-call', { assistantId: s.agentId, phoneNumber: to, phoneNumberId: s.byotId, workspaceId: s.workspaceId });
     expect(started.status).toBe(202);
     const callId: string = started.body.call_id;
-    const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, 20_000, 'the call to be placed');
-    await eventually(async () => ([...p.platform.voice.streaming.sessions].some((x) => x.setup.callSid === sid) ? true : undefined), 20_000, 'the stream');
+    const sid = await eventually(async () => (await findCall(p.deps.db, s.workspaceId, callId))?.providerCallSid, WAIT_MS, 'the call to be placed');
+    await eventually(async () => ([...p.platform.voice.streaming.sessions].some((x) => x.setup.callSid === sid) ? true : undefined), WAIT_MS, 'the stream');
 
     const forged = await signedPost(`/twilio/status?callId=${callId}`, s.customer.authToken, {
       AccountSid: s.customer.sid,
@@ -176,7 +177,7 @@ describe('a status callback cannot settle a call whose stream is live', () => {
     const record = await eventually(async () => {
       const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
       return res.status === 200 ? res.body : undefined;
-    }, 30_000, 'the history record');
+    }, WAIT_MS, 'the history record');
     // Billed for what the streaming service measured, from the stream's admission to its end.
     const { outcome } = await callEnded(callId);
     expect(record.callDuration).toBe(Math.ceil((outcome.endedAt - outcome.setup.startedAt) / 1000));
@@ -186,7 +187,7 @@ describe('a status callback cannot settle a call whose stream is live', () => {
     const call = (await findCall(p.deps.db, s.workspaceId, callId))!;
     expect(call.cost).toBe(record.callCost);
     expect(await readBalance(p.deps.db, s.workspaceId)).toBeCloseTo(100 - record.callCost, 6);
-  }, 90_000);
+  });
 
   it('a forged canceled callback during the stream does not zero the call either', async () => {
     const s = await byotSetup();
@@ -210,7 +211,7 @@ describe('a status callback cannot settle a call whose stream is live', () => {
     await callEnded(callId);
     const call = (await findCall(p.deps.db, s.workspaceId, callId))!;
     expect(call.cost).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });
 
 describe('inbound calls reserve credits at answer', () => {
@@ -241,7 +242,7 @@ describe('inbound calls reserve credits at answer', () => {
     const record = await eventually(async () => {
       const res = await p.api(s.apiKey, 'GET', `/api/history/${callId}`);
       return res.status === 200 ? res.body : undefined;
-    }, 20_000, 'the history record');
+    }, WAIT_MS, 'the history record');
     expect(record).toMatchObject({ _id: callId, agentType: 'voice', mobileNumber: '+14155550178' });
     expect(record.callCost).toBeGreaterThan(0);
     expect(record.callCost).toBe(expectedCallCost(record.callDuration));
@@ -252,7 +253,7 @@ describe('inbound calls reserve credits at answer', () => {
 
     // The reservation is back: the next caller is answered.
     expect(tokenIn((await twilio.ringInbound(s.number, '+14155550180')).body)).toBeDefined();
-  }, 60_000);
+  });
 
   it('an inbound call that never streams is settled by its final callback and releases its reservation', async () => {
     const s = await p.callerSetup(100);
@@ -276,7 +277,7 @@ describe('inbound calls reserve credits at answer', () => {
     // Its stream can no longer start.
     const late = await open(rung.callSid, tokenIn(rung.body)!);
     expect(await fate(late)).toBe(POLICY_VIOLATION);
-  }, 60_000);
+  });
 });
 
 describe('history records say what was billed', () => {
@@ -294,7 +295,7 @@ describe('history records say what was billed', () => {
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('callRecordingUrl');
     expect(res.body.callCost).toBe(expectedCallCost(res.body.callDuration));
-  }, 60_000);
+  });
 
   it('a meeting link\'s call has a history record from creation: video, not_joined, zero duration and cost', async () => {
     const s = await p.callerSetup(100);

@@ -41,7 +41,7 @@ describe('answering machines (asynchronous AMD)', () => {
     expect(result.redirects).toHaveLength(1);
     expect(result.said).toEqual(['Hi Ada Lovelace, this is the clinic. Please call us back.']);
     expect(record).toMatchObject({ callEndReason: 'voicemail', answeredBy: 'machine_end_beep', callStatus: 'completed' });
-  }, 90_000);
+  });
 
   it('hangs up on a machine when the agent says hang_up, and records voicemail', async () => {
     const to = '+14155550402';
@@ -52,7 +52,7 @@ describe('answering machines (asynchronous AMD)', () => {
     expect(hangUp?.form.Status).toBe('completed');
     expect(result.said).toEqual([]);
     expect(record).toMatchObject({ callEndReason: 'voicemail', answeredBy: 'machine_start' });
-  }, 90_000);
+  });
 
   it('talks on with a human, recording the verdict; without detection no AMD is asked for', async () => {
     const human = await callWith('+14155550403', { voicemail_detection: 'detect' }, { kind: 'answer', lines: ['Hello, this is Ada.', 'Thanks, goodbye.'] });
@@ -64,7 +64,7 @@ describe('answering machines (asynchronous AMD)', () => {
     expect(off.placed.form.AsyncAmd).toBeUndefined();
     expect(off.result.amdCallbacks).toEqual([]);
     expect(off.record.answeredBy).toBeUndefined();
-  }, 120_000);
+  });
 
   it("refuses an AMD callback that is not signed by the call's account, and changes nothing", async () => {
     const s = await p.callerSetup(100);

@@ -30,6 +30,7 @@ import { raiseLoopbackIpLimits } from '../../support/platform.js';
 import { startVoicePlatform, type VoicePlatform } from '../voice-harness.js';
 import { expectStandInsNotice } from './widget-notice.js';
 import { postFrom, startHost } from './widget-host.js';
+import { WAIT_MS } from '../../support/progress.js';
 
 let vp: VoicePlatform;
 let browser: Browser;
@@ -94,7 +95,7 @@ async function openHost(url: string, viewport = { width: 1280, height: 800 }, wi
 interface WidgetStats { state: string; agentState: string; marksEchoed: number; samplesPlayed: number; outputRms: number; framesSent: number; chatDeltas: number }
 type WithWidget = { VoiceAgentWidget: { stats: WidgetStats; on(name: string, fn: (d: unknown) => void): unknown } };
 const waitForState = (page: Page, state: string) =>
-  page.waitForFunction((s) => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === s, state, { timeout: 30_000, polling: 50 });
+  page.waitForFunction((s) => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === s, state, { timeout: WAIT_MS, polling: 50 });
 
 describe('the widget on another site, in Chromium', () => {
   it('opens under a strict CSP and hostile styles: on screen, accessible, focus trapped, one global', async () => {
@@ -163,16 +164,16 @@ describe('the widget on another site, in Chromium', () => {
     await page.waitForFunction(() => {
       const s = (window as unknown as WithWidget).VoiceAgentWidget.stats;
       return s.samplesPlayed > 16_000 && s.outputRms > 0.01;
-    }, undefined, { timeout: 30_000, polling: 50 });
+    }, undefined, { timeout: WAIT_MS, polling: 50 });
     const log = page.getByRole('log', { name: 'Conversation' });
-    await log.getByText('Hi, this is Ava from the bakery.').first().waitFor({ timeout: 30_000 });
+    await log.getByText('Hi, this is Ava from the bakery.').first().waitFor({ timeout: WAIT_MS });
     expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).framesSent).toBeGreaterThan(0);
     // The panel says in one short line that the agent is simulated; how to make it real is behind "Details".
     await expectStandInsNotice(page, 'widget-call', { line: 'Simulated locally: speech recognition, the model and the voice.', details: /^Simulated: speech recognition \(Deepgram\).*set DEEPGRAM_API_KEY, OPENAI_API_KEY and ELEVENLABS_API_KEY where the platform runs/, alsoOnScreen: ['[data-voice-agent-widget] .mute', '[data-voice-agent-widget] .hangup', '[data-voice-agent-widget] .status'],
     });
 
     // The greeting has played to its end (the agent listens): its caption is final, a `message` event.
-    await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.agentState === 'listening', undefined, { timeout: 30_000, polling: 50 });
+    await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.agentState === 'listening', undefined, { timeout: WAIT_MS, polling: 50 });
     // Marks were echoed once the audio before them had played (the shared client and playback worklet).
     expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).marksEchoed).toBeGreaterThan(0);
     const mute = page.getByRole('button', { name: 'Mute' });
@@ -215,11 +216,11 @@ describe('the widget on another site, in Chromium', () => {
     await box.press('Enter');
     const log = page.getByRole('log', { name: 'Conversation' });
     await log.getByText('Do you have rye bread?').waitFor();
-    await log.getByText(/You said: Do you have rye bread/).waitFor({ timeout: 30_000 });
+    await log.getByText(/You said: Do you have rye bread/).waitFor({ timeout: WAIT_MS });
     // The first message came first, and the answer arrived in pieces.
     await log.getByText('Hello! What can I get you?').waitFor();
     expect((await page.evaluate(() => (window as unknown as WithWidget).VoiceAgentWidget.stats)).chatDeltas).toBeGreaterThan(1);
-    await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === 'ready', undefined, { timeout: 30_000, polling: 50 });
+    await page.waitForFunction(() => (window as unknown as WithWidget).VoiceAgentWidget.stats.state === 'ready', undefined, { timeout: WAIT_MS, polling: 50 });
     // The chat runs on the model's stand-in: the panel says so, for the model only.
     await expectStandInsNotice(page, 'widget-chat', { line: 'Simulated locally: the model.', details: /^Simulated: the language model \(OpenAI\) is a local stand-in\..*set OPENAI_API_KEY/, alsoOnScreen: ['[data-voice-agent-widget] .log', '[data-voice-agent-widget] textarea', '[data-voice-agent-widget] .send'],
     });
@@ -233,7 +234,7 @@ describe('the widget on another site, in Chromium', () => {
     await log.getByText(/You said: Do you have rye bread/).waitFor();
     await box.fill('And croissants?');
     await box.press('Enter');
-    await log.getByText(/You said: And croissants/).waitFor({ timeout: 30_000 });
+    await log.getByText(/You said: And croissants/).waitFor({ timeout: WAIT_MS });
     expect(await log.locator('p').count()).toBe(5);
 
     // Ended through the JS API: the record is a chat with both questions.
@@ -267,7 +268,7 @@ describe('the widget on another site, in Chromium', () => {
       await box.fill('I want to book');
       await box.press('Enter');
       const log = page.getByRole('log', { name: 'Conversation' });
-      await log.getByText('Booking here.').waitFor({ timeout: 30_000 });
+      await log.getByText('Booking here.').waitFor({ timeout: WAIT_MS });
       const lines = await log.locator('p').evaluateAll((ps) => ps.map((p) => p.textContent));
       expect(lines).toEqual(['Triage: Triage here.', 'You: I want to book', 'Booking: Booking here.']);
       await page.getByText('Chatting with Booking.').waitFor();
