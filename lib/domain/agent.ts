@@ -63,6 +63,8 @@ export const TurnTakingConfig = z
     unfinished_wait_ms: z.number().int().min(0).max(10_000).optional(),
     /** Words a sentence does not end on (conjunctions, articles, prepositions, fillers); replaces the English default list. */
     continuation_words: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(200).optional(),
+    /** Start the model on words that look complete, before the recognizer confirms the turn; kept unspoken until then. Default true. */
+    preemptive_generation: z.boolean().optional(),
   });
 export type TurnTakingConfig = z.infer<typeof TurnTakingConfig>;
 /** Answering-machine detection per agent (docs/telephony.md, Voicemail): Twilio's asynchronous AMD. */

@@ -1,3 +1,4 @@
+import { storeTimeoutMs } from './timeouts.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -53,7 +54,7 @@ export function createDb(options: DbOptions): Db {
       ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
     // A stuck connection must not eat the Lambda's whole budget; DynamoDB answers in milliseconds.
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: storeTimeoutMs(options.endpoint) },
   });
   return {
     // A copy: the document client writes its own defaults into the options object it is given

@@ -154,10 +154,12 @@ describe('a multi agent', () => {
     expect(spokenIn('Gebucht.')).toEqual([[voice, 'de']]);
     expect(spokenIn(PHRASES.de.repromptMessage)).toEqual([[voice, 'de']]);
     // The model is told to follow the caller, and which language their last message was in.
+    // A request started ahead of the German turn, while its words were still taken for English, is thrown
+    // away once the recognizer's final says German: the answer comes from the one asked after it.
     const prompts = systemPrompts(llmBefore);
-    expect(prompts).toHaveLength(2);
+    expect(prompts.length === 2 || (prompts.length === 3 && prompts[1]!.includes('in English (en).'))).toBe(true);
     expect(prompts[0]).toContain("The caller's last message was in English (en).");
-    expect(prompts[1]).toContain("The caller's last message was in German (de).");
+    expect(prompts.at(-1)).toContain("The caller's last message was in German (de).");
     for (const p of prompts) expect(p.startsWith('You take bookings.\n\nAlways reply in the language the caller is speaking')).toBe(true);
   });
 });

@@ -95,7 +95,8 @@ export function cycleTranscripts(list: readonly string[]): SttScript['transcript
 /**
  * Defaults chosen to look like a fast cloud recognizer on a phone line: Deepgram's typical conversational
  * endpointing (300 ms) and utterance-end (1000 ms), about 80 ms of processing after the end of turn, and an
- * interim result every 300 ms of speech (Deepgram sends them roughly that often).
+ * interim result every 300 ms of speech (Deepgram sends them roughly that often), with one more, holding every
+ * word, when speech stops.
  */
 export const DEFAULT_STT_SCRIPT = {
   transcripts: cycleTranscripts(DEFAULT_TRANSCRIPTS),
@@ -495,6 +496,13 @@ export class SttEngine {
         const words = this.heardSoFar(u, frame.endMs);
         this.emit({ type: 'interim', utterance: u.index, text: words.map((w) => w.punctuated).join(' '), words, startMs: u.startMs, endMs: frame.endMs, language: u.language });
       }
+    }
+
+    // Speech stopped (the VAD's hangover ran out): the recognizer has caught up with the audio, and its
+    // next interim holds every word of the utterance so far, as a real one's does once the caller pauses.
+    if (frame.speechEnd && !u.finalScheduled && script.interimResults && params.interimResults) {
+      const words = timeWords(u.text, u.startMs, Math.max(u.lastVoicedMs, u.startMs + 1));
+      this.emit({ type: 'interim', utterance: u.index, text: words.map((w) => w.punctuated).join(' '), words, startMs: u.startMs, endMs: frame.endMs, language: u.language });
     }
 
     const silenceMs = frame.endMs - u.lastVoicedMs;

@@ -8,7 +8,10 @@ export interface TurnLatency {
   readonly sttFinalAtMs: number;
   /** From the last voiced caller audio (local energy) to that event: the STT's endpointing and finalization. */
   readonly sttMs?: number;
+  /** When the turn's first model request started: before the STT event when it was started ahead (`preempted`). */
   llmRequestAtMs?: number;
+  /** The first request was started before the turn was confirmed, and used (conversation/prefetch.ts). */
+  preempted?: boolean;
   llmFirstTokenAtMs?: number;
   /** The splitter completed the first phrase (enough text to start speech). */
   llmFirstPhraseAtMs?: number;
@@ -39,9 +42,9 @@ export function turnFigures(l: TurnLatency): TurnFigures {
   const llmFirstPhraseMs = d(l.llmFirstTokenAtMs, l.llmFirstPhraseAtMs);
   const ttsFirstByteMs = d(l.ttsRequestAtMs, l.ttsFirstByteAtMs);
   const total = d(l.sttFinalAtMs, l.firstAudioAtMs);
-  const overheadMs =
-    total !== null && llmFirstTokenMs !== null && llmFirstPhraseMs !== null && ttsFirstByteMs !== null
-      ? r1(total - llmFirstTokenMs - llmFirstPhraseMs - ttsFirstByteMs)
-      : null;
+  // The model's share is what the turn waited on it after the STT event: a request started ahead of the
+  // turn may have had its first phrase before it (then none).
+  const llmWaitMs = l.llmRequestAtMs !== undefined && l.llmFirstPhraseAtMs !== undefined ? Math.max(0, l.llmFirstPhraseAtMs - Math.max(l.llmRequestAtMs, l.sttFinalAtMs)) : null;
+  const overheadMs = total !== null && llmWaitMs !== null && ttsFirstByteMs !== null ? r1(total - llmWaitMs - ttsFirstByteMs) : null;
   return { sttMs: l.sttMs === undefined ? null : r1(l.sttMs), llmFirstTokenMs, llmFirstPhraseMs, ttsFirstByteMs, overheadMs };
 }

@@ -86,6 +86,22 @@ export class Conversation<H extends Utterance = Utterance> {
     } else this.entries.push({ type: 'user', text, ...(language ? { language } : {}) });
   }
 
+  /**
+   * The messages the next request would have if the caller's turn ended now with `text` ({@link addUser}),
+   * leaving the conversation as it is: what a request started ahead of the turn asks (prefetch.ts).
+   */
+  messagesWith(text: string): LlmMessage[] {
+    const entries = [...this.entries];
+    const users = entries.flatMap((e) => (e.type === 'user' ? [[e, e.text] as const] : []));
+    this.addUser(text);
+    try {
+      return this.messages();
+    } finally {
+      this.entries.splice(0, this.entries.length, ...entries);
+      for (const [entry, was] of users) entry.text = was;
+    }
+  }
+
   addAgent(handle: H): Extract<Entry<H>, { type: 'agent' }> {
     const entry = { type: 'agent' as const, handle, rounds: [] as AgentRound[] };
     this.entries.push(entry);

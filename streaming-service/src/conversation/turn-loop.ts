@@ -6,6 +6,7 @@ import { END_CALL_TOOL, runHttpAction, type BuiltInAction, type CallTools } from
 import type { Tool } from '../../../lib/domain/tool.js';
 import type { AgentRound } from './conversation.js';
 import type { LlmChain } from './llm-chain.js';
+import { Prefetch } from './prefetch.js';
 import { GREETING_INSTRUCTION } from './prompt.js';
 import type { KnowledgeUse } from '../../../lib/domain/knowledge/schema.js';
 import { describeError, log } from '../../../lib/observability/log.js';
@@ -59,13 +60,15 @@ export interface TurnHost {
   agentTurns: number;
   /** Told as each tool call starts and finishes (`ok`: its result is not an error), for live listeners. */
   readonly onTool?: (name: string, phase: 'started' | 'finished', ok?: boolean) => void;
+  /** A first request started before the turn was confirmed (a call's preemptive generation, ./prefetch.ts). */
+  readonly prefetch?: Prefetch;
 }
 
 /** A conversation's host as it starts: its model chain and tools, no tokens used, no tool run yet. */
 export function newTurnHost(parts: Pick<TurnHost, 'llm' | 'tools' | 'services' | 'options' | 'messages' | 'onToolCall' | 'onTool' | 'knowledge'>): TurnHost {
   // `tool` mode offers search_knowledge beside the agent's tools (the registry keeps the name free).
   const tools = parts.knowledge?.mode === 'tool' ? { ...parts.tools, specs: [...parts.tools.specs, SEARCH_KNOWLEDGE_SPEC] } : parts.tools;
-  return { ...parts, tools, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache(), knowledgeUsed: [], agentTurns: 0 };
+  return { ...parts, tools, llmUsage: { inputTokens: 0, outputTokens: 0 }, executedToolCalls: new Set(), toolCache: new ToolCallCache(), knowledgeUsed: [], agentTurns: 0, prefetch: new Prefetch() };
 }
 
 /** A handoff (docs/handoffs.md): the destination's model chain, tools, services and knowledge from the next round on; the bookkeeping stays the call's. */
@@ -91,6 +94,8 @@ export interface TurnChannel {
   toolsStart(round: number): () => void;
   /** A built-in tool (transfer, keypad, end): its result for the model, and whether the turn stops. */
   builtIn(action: BuiltInAction, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }>;
+  /** The turn's first request was the one started ahead of it, at `startedAtMs` (./prefetch.ts). */
+  preempted?(startedAtMs: number): void;
 }
 
 /**
@@ -116,8 +121,12 @@ export async function runTurn(host: TurnHost, channel: TurnChannel, rounds: Agen
     const r: AgentRound = { generated: '', toolCalls: [], results: new Map() };
     const messages = context ? withContext(host.messages(), context) : host.messages();
     rounds.push(r);
-    // The agent's model, retried once, then its fallback models (llm-chain.ts).
-    for await (const event of host.llm.stream({ messages, tools: host.tools.specs }, channel.signal)) {
+    // The agent's model, retried once, then its fallback models (llm-chain.ts); the first round's request
+    // may have started before the turn was confirmed (./prefetch.ts).
+    const request = { messages, tools: host.tools.specs };
+    const ahead = round === 0 ? host.prefetch?.take(request, channel.signal) : undefined;
+    if (ahead) channel.preempted?.(ahead.startedAtMs);
+    for await (const event of ahead?.events ?? host.llm.stream(request, channel.signal)) {
       if (event.type === 'text') {
         r.generated += event.delta;
         if (!channel.interrupted) channel.text(event.delta, round, event.atMs);

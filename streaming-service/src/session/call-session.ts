@@ -21,6 +21,7 @@ import { CallerFloor } from './floor.js';
 import { FailurePolicy } from './failure.js';
 import { greetingOf, type Greeting } from './greeting.js';
 import { HeldTurn } from './held-turn.js';
+import { preemptionOf, type Preemption } from './preemption.js';
 import { interruptionSettings } from './interruption.js';
 import { CallLanguage, promptWithLanguage, silenceIn } from './language.js';
 import { sayClosingLine, sayLine, type LineContext } from './lines.js';
@@ -30,6 +31,7 @@ import { QuietLine, SilenceWatch, silenceSettings } from './silence.js';
 import { speakerOn, type Speaker } from './speaker.js';
 import { realtimeFor, type RealtimeCall } from './realtime/realtime-call.js';
 import { SpeechHandle } from './speech-handle.js';
+import { inEndpointingSilence } from './stt-link.js';
 import { Notices } from './notices.js';
 import { CallStateMachine } from './state.js';
 import { hangUpCall } from './transfer.js';
@@ -81,6 +83,7 @@ export class CallSession {
   private readonly detector = new TurnDetector();
   private readonly turnTaking: TurnTakingSettings;
   private readonly held: HeldTurn;
+  readonly preemption: Preemption;
   private readonly quiet: QuietLine;
   private readonly keypad: Keypad;
   private readonly transfers: Transfers;
@@ -131,9 +134,11 @@ export class CallSession {
     startBed(this.out, services.ambience, transport.format, this.startMs, this.log);
     this.turnTaking = turnTakingSettings(agent.turn_taking, language.continuationWords);
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
+    const idle = () => this.current === undefined && this.state.state === 'listening' && !this.failures.isFailing && !this.greeting.holding;
+    this.preemption = preemptionOf(this.turnTaking, this.turnHost, this.conversation, services.realtime ? () => false : idle);
     this.floor = new CallerFloor(interruptionSettings(agent.interruption, language), transport.format.sampleRate as 8_000 | 16_000, {
       activity: () => {
-        const speaking = this.current !== undefined && !this.current.interrupted && this.interruptible();
+        const speaking = this.current !== undefined && !this.current.interrupted && this.state.interruptible;
         const audible = speaking && (this.out.isPaused || this.out.isBusy());
         // A greeting the caller may not cut is still heard over: a backchannel over it is feedback.
         return { active: speaking && !this.greeting.protects(this.current), audible };
@@ -268,7 +273,8 @@ export class CallSession {
           this.held.onVoice();
         }
         this.floor.onAudio(pcm, frame.atMs);
-        if (!this.realtime?.sendAudio(frame.audio)) this.voice.stt.sendAudio(frame.audio);
+        this.preemption.onAudio(frame.atMs, this.lastVoicedAtMs, this.detector.pendingText);
+        if (!this.realtime?.sendAudio(frame.audio)) this.voice.stt.sendAudio(frame.audio, inEndpointingSilence(frame.atMs - this.lastVoicedAtMs));
         return;
       }
       case 'mark_echo':
@@ -288,7 +294,7 @@ export class CallSession {
           if (held) this.detector.restore(held);
         }
         const decisions = this.detector.onFrame(frame);
-        if (frame.kind === 'transcript' && decisions.length === 0) this.floor.onTranscript(this.detector.pendingText, frame.atMs);
+        if (frame.kind === 'transcript' && decisions.length === 0) this.floor.onTranscript(this.detector.pendingText, frame.atMs), this.preemption.onWords(this.detector.pendingText, frame.atMs);
         for (const turn of decisions) if (this.floor.onTurnEnd(turn.text, turn.atMs)) this.onTurnEnded(turn.text, turn.atMs);
       }
     }
@@ -342,11 +348,6 @@ export class CallSession {
       .finally(() => this.afterUtterance(handle));
   }
 
-  private interruptible(): boolean {
-    const s = this.state.state;
-    return s === 'greeting' || s === 'thinking' || s === 'speaking';
-  }
-
   private newHandle(purpose: SpeechHandle['purpose']): SpeechHandle {
     this.handles += 1;
     this.current = new SpeechHandle(`h${this.handles}`, purpose, bytesPerMs(this.transport.format), this.language.current);
@@ -379,7 +380,7 @@ export class CallSession {
   private async finish(cause: EndCause): Promise<void> {
     this.limit?.cancel();
     this.held.cancel();
-    for (const part of [this.keypad, this.quiet, this.floor]) part.close();
+    for (const part of [this.keypad, this.quiet, this.floor, this.preemption]) part.close();
     if (!this.state.isEnding) this.state.go('ending');
     const handle = this.current;
     // Cut where the caller stopped hearing it (a hang-up mid-sentence): history keeps those words, marked.

@@ -18,6 +18,8 @@ import { PHRASES } from '../call/phrases.js';
 export interface TurnTakingSettings {
   readonly unfinishedWaitMs: number;
   readonly continuationWords: ReadonlySet<string>;
+  /** Whether the model starts ahead of a turn that looks complete (preemption.ts). */
+  readonly preemptive: boolean;
 }
 
 export const DEFAULT_UNFINISHED_WAIT_MS = 2_000;
@@ -30,6 +32,7 @@ export function turnTakingSettings(config: TurnTakingConfig = {}, language: read
   return {
     unfinishedWaitMs: config.unfinished_wait_ms ?? DEFAULT_UNFINISHED_WAIT_MS,
     continuationWords: new Set(config.continuation_words ?? language),
+    preemptive: config.preemptive_generation ?? true,
   };
 }
 

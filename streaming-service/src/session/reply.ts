@@ -93,6 +93,11 @@ class VoiceChannel implements TurnChannel {
     return this.handle.interrupted;
   }
 
+  preempted(startedAtMs: number): void {
+    this.latency.llmRequestAtMs = startedAtMs;
+    this.latency.preempted = true;
+  }
+
   text(delta: string, round: number, atMs: number): void {
     this.latency.llmFirstTokenAtMs ??= atMs;
     for (const phrase of this.splitter.push(delta)) this.say(phrase, round);

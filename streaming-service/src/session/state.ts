@@ -58,6 +58,11 @@ export class CallStateMachine {
     return this.current === 'ending';
   }
 
+  /** Whether the agent holds the floor in a way caller speech can cut (greeting, thinking, speaking). */
+  get interruptible(): boolean {
+    return this.current === 'greeting' || this.current === 'thinking' || this.current === 'speaking';
+  }
+
   canGo(to: CallState): boolean {
     return to === this.current || TRANSITIONS[this.current].includes(to);
   }

@@ -75,6 +75,16 @@ export const SILENCE_RMS = 100;
 /** Of a pause, the vendor always hears its endpointing silence and this much more before any is skipped. */
 export const KEPT_PAUSE_MARGIN_MS = 200;
 
+/**
+ * The silence after caller speech in which audio goes to the vendor frame by frame (`sendAudio`'s `now`):
+ * its endpointing (300 ms) and utterance-end fallback (1 s) count this silence, so a frame held back for a
+ * chunk there ends the turn up to 40 ms later. Elsewhere, speech and long silences go in chunks.
+ */
+export const SEND_AT_ONCE_AFTER_VOICE_MS = 1_100;
+
+/** Whether a frame `silentMs` after the last voiced one goes to the vendor at once. */
+export const inEndpointingSilence = (silentMs: number): boolean => silentMs > 0 && silentMs <= SEND_AT_ONCE_AFTER_VOICE_MS;
+
 /** Fractions of a session limit: rotate at a turn's end after the first, at the latest at the second. */
 const ROTATE_AT_TURN_END = 0.9;
 const ROTATE_AT_LATEST = 0.97;
@@ -205,14 +215,15 @@ export class SttLink {
   }
 
   /**
-   * Caller audio: sent once a chunk's worth has come (at once when a stream is open), and kept until its
-   * words are final.
+   * Caller audio: sent once a chunk's worth has come, or at once when `now` (the silence after the caller's
+   * words, which the vendor's endpointing counts: a frame held back there is a later end of turn), and kept
+   * until its words are final.
    */
-  sendAudio(audio: Uint8Array): void {
+  sendAudio(audio: Uint8Array, now = false): void {
     if (this.closed) return;
     this.pending.push(audio);
     this.pendingBytes += audio.length;
-    if (this.pendingBytes >= this.chunkBytes) this.flush();
+    if (now || this.pendingBytes >= this.chunkBytes) this.flush();
   }
 
   /** Sends the pending audio as one chunk. */
