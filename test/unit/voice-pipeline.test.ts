@@ -97,6 +97,21 @@ describe('phrase splitter', () => {
     expect(s.flush()).toBeUndefined();
   });
 
+  it('ends the first phrase at a clause or after a few words, the later ones only at sentence ends', () => {
+    const s = new PhraseSplitter();
+    // "Sure," is under the minimum; the next comma ends the first phrase; later commas do not cut.
+    expect(s.push('Sure, we are open tomorrow, from nine')).toEqual(['Sure, we are open tomorrow,']);
+    expect(s.push(', until six, and on Sunday too. Anything')).toEqual(['from nine, until six, and on Sunday too.']);
+    expect(s.flush()).toBe('Anything');
+    // No clause end in the first eight words: the phrase is cut at a word boundary, never inside a word.
+    const long = new PhraseSplitter();
+    expect(long.push('We have tables for two people at seven and at ei')).toEqual(['We have tables for two people at seven and at']);
+    expect(long.push('ght thirty tonight')).toEqual([]);
+    expect(long.flush()).toBe('ei' + 'ght thirty tonight');
+    // A comma inside a number is no clause end.
+    expect(new PhraseSplitter().push('It costs 1,000 dollars, plus tax')).toEqual(['It costs 1,000 dollars,']);
+  });
+
   it('does not cut inside a URL or a number', () => {
     const s = new PhraseSplitter({ minChars: 1 });
     expect(s.push('Visit example.com today: thanks')).toEqual(['Visit example.com today:']);

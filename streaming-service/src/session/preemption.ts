@@ -8,8 +8,8 @@ import { looksUnfinished, type TurnTakingSettings } from './end-of-turn.js';
  * When a call starts its model ahead of the turn (docs/voice-pipeline.md, "Preemptive generation"). The
  * recognizer confirms a turn some 450-550 ms after the caller's last word (its endpointing silence, then its
  * final); the model's first token takes ~300 ms more. Once the caller has been silent for
- * {@link PREEMPT_AFTER_MS} on our own level meter, the recognizer has given words since the caller's last
- * voiced audio (its interim results have caught up with the speech), and those words look like a complete
+ * {@link PREEMPT_AFTER_MS} on our own level meter, the recognizer has given words after hearing some of that
+ * silence ({@link WORDS_AFTER_VOICE_MS}: its interim results have caught up), and they look like a complete
  * sentence (end-of-turn.ts), the turn's first request starts on them, so its first token is there about when
  * the turn is confirmed. conversation/prefetch.ts keeps it unspoken until then, reuses it when the final
  * transcript has the same words, and throws it away when not. New words of the caller throw it away at once.
@@ -19,6 +19,12 @@ import { looksUnfinished, type TurnTakingSettings } from './end-of-turn.js';
  * start ahead: the search runs on the confirmed words.
  */
 export const PREEMPT_AFTER_MS = 200;
+/**
+ * Words count as the recognizer's view of the whole utterance only when they came this long after the
+ * caller's last voiced audio: it had heard the silence by then. Words that left it with the last syllable
+ * in flight are often a word or two short ("Nothing" of "Nothing else."), and a request on them is waste.
+ */
+export const WORDS_AFTER_VOICE_MS = 100;
 
 export interface PreemptionContext {
   readonly prefetch: Prefetch;
@@ -45,7 +51,7 @@ export class Preemption {
 
   /** A caller audio frame at `atMs`, the last voiced one at `lastVoicedAtMs`, and the turn's words so far. */
   onAudio(atMs: number, lastVoicedAtMs: number, text: string): void {
-    if (!text || atMs - lastVoicedAtMs < this.afterMs || this.wordsAtMs <= lastVoicedAtMs) return;
+    if (!text || atMs - lastVoicedAtMs < this.afterMs || this.wordsAtMs - lastVoicedAtMs < WORDS_AFTER_VOICE_MS) return;
     const words = wordsOf(text);
     if (!words || words === this.started || !this.ctx.idle() || this.ctx.unfinished(text)) return;
     this.started = words;
