@@ -32,16 +32,25 @@ export const SHORT_REPLY = 'Sure. We open at nine every day.';
 export const QUALITY_LINES = ['Tell me everything about the menu.', 'Uh-huh.', ''] as const;
 /** What the fault level's caller says; every word of it must reach the model across an STT socket drop. */
 export const FAULT_LINE = 'I would like to book a table for two tomorrow at seven please.';
+/**
+ * The voice-to-voice caller, per utterance in a cycle: a question with a short answer, one whose answer
+ * opens with a 23-word sentence, and a sentence broken by a pause after a word no sentence ends on.
+ */
+export const TURN_LINES = ['What time do you open?', 'What is on the menu?', 'I would like a table for', 'two people tonight.'] as const;
+/** The answer whose first sentence is 23 words long. */
+export const TURN_LONG_REPLY =
+  'Our seasonal menu has a mushroom risotto, a grilled sea bass with lemon butter, a slow roasted lamb shoulder and three fresh salads. ' +
+  'For dessert there is a lemon tart.';
 
 /**
  * Which caller the level runs: `load` (question, long answer interrupted, the capacity figures), `quality`
  * (backchannels, coughs and noise over the long answer), `faults` (one call at a time, its STT socket cut
  * while the caller talks and its TTS socket cut mid-answer).
  */
-export type LevelMode = 'load' | 'quality' | 'faults';
+export type LevelMode = 'load' | 'quality' | 'faults' | 'turns';
 let mode: LevelMode = 'load';
-const transcriptFor = (utterance: number): string =>
-  mode === 'faults' ? FAULT_LINE : mode === 'quality' ? QUALITY_LINES[utterance % QUALITY_LINES.length]! : CALLER_LINES[utterance % CALLER_LINES.length]!;
+const LINES: Record<Exclude<LevelMode, 'faults'>, readonly string[]> = { load: CALLER_LINES, quality: QUALITY_LINES, turns: TURN_LINES };
+const transcriptFor = (utterance: number): string => (mode === 'faults' ? FAULT_LINE : LINES[mode][utterance % LINES[mode].length]!);
 
 /** Messages of the IPC protocol. */
 export type ToChild =
@@ -80,6 +89,12 @@ export interface LevelStats {
   /** faults: sockets the stand-ins cut (their fault knobs). */
   readonly sttDrops?: number;
   readonly ttsDrops?: number;
+  /** turns: end of the caller's audio to the first agent audio received, for the short and the long answer (ms). */
+  readonly voiceToVoiceShortMs?: number[];
+  readonly voiceToVoiceLongMs?: number[];
+  /** turns: sentences broken by a pause after "for", and how many of them the agent answered in the pause. */
+  readonly fragments?: number;
+  readonly fragmentAnswers?: number;
 }
 
 const send = (m: FromChild) => process.send?.(m);
@@ -109,7 +124,7 @@ async function standins(m: Extract<ToChild, { type: 'standins' }>): Promise<void
       reply: (req) => {
         if (/summar/i.test(req.messages.system)) return { text: 'Summary.' };
         const last = req.messages.turns.filter((t) => t.role === 'user').at(-1)?.text ?? '';
-        return { text: /everything/i.test(last) ? LONG_REPLY : SHORT_REPLY };
+        return { text: /everything/i.test(last) ? LONG_REPLY : /menu/i.test(last) ? TURN_LONG_REPLY : SHORT_REPLY };
       },
     }),
     startTtsStandins(config, m.tts),
@@ -136,6 +151,7 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
   mode = m.mode;
   if (m.mode === 'quality') return qualityLevel(m);
   if (m.mode === 'faults') return faultsLevel(m);
+  if (m.mode === 'turns') return turnsLevel(m);
   const errors: string[] = [];
   const voice = agentVoice(m.ambience);
   let connected = 0;
@@ -345,4 +361,59 @@ async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void
     }
   }
   send({ type: 'level-done', stats: { connected, failed, bargeIns: 0, clearsReceived: 0, errors, sttDrops, ttsDrops } });
+}
+
+/**
+ * The voice-to-voice caller: asks, and times from the end of its audio to the first agent audio it
+ * receives (what a caller hears as the agent's delay), for the short answer and the long one; then says a
+ * sentence broken by a 700 ms pause after "for" and counts an answer that came inside the pause.
+ */
+async function turnsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
+  const errors: string[] = [];
+  let connected = 0;
+  let failed = 0;
+  let fragments = 0;
+  let fragmentAnswers = 0;
+  const voiceToVoiceShortMs: number[] = [];
+  const voiceToVoiceLongMs: number[] = [];
+  const until = performance.now() + m.staggerMs + m.durationMs;
+  const oneCall = async (call: { callSid: string; token: string }, index: number) => {
+    await sleep((m.staggerMs * index) / Math.max(1, m.calls.length));
+    const caller = await connect(m, call, errors);
+    if (!caller) return void (failed += 1);
+    connected += 1;
+    const answered = async (from: number) => {
+      await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
+      await caller.whenIdle(30_000);
+    };
+    try {
+      await caller.waitFor((msg) => msg.event === 'mark', 15_000);
+      await caller.whenIdle(15_000);
+      while (performance.now() < until) {
+        for (const into of [voiceToVoiceShortMs, voiceToVoiceLongMs]) {
+          await sleep(500);
+          const from = caller.received.length;
+          await caller.play(tone(900));
+          const endedAt = performance.now();
+          const first = await caller.waitForNext((msg) => msg.event === 'media', 15_000, from);
+          into.push(first.atMs - endedAt);
+          await answered(from);
+        }
+        await sleep(500);
+        const from = caller.received.length;
+        await caller.play(tone(900));
+        await sleep(700);
+        fragments += 1;
+        if (caller.received.slice(from).some((msg) => msg.event === 'media')) fragmentAnswers += 1;
+        await caller.play(tone(700));
+        await answered(from);
+      }
+    } catch (error) {
+      if (errors.length < 5) errors.push(String(error));
+    } finally {
+      await hangUp(caller);
+    }
+  };
+  await Promise.all(m.calls.map((c, i) => oneCall(c, i)));
+  send({ type: 'level-done', stats: { connected, failed, bargeIns: 0, clearsReceived: 0, errors, voiceToVoiceShortMs, voiceToVoiceLongMs, fragments, fragmentAnswers } });
 }

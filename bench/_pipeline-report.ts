@@ -2,7 +2,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { LevelStats } from './_pipeline-load.js';
 import { DEFAULT_INTERRUPTION } from '../streaming-service/src/session/interruption.js';
-import { LAG_OK_MS, LAG_RESOLUTION_MS, QUALITY_NOISE_MS, VENDOR_DELAYS } from './_pipeline-settings.js';
+import { LAG_OK_MS, LAG_RESOLUTION_MS, QUALITY_NOISE_MS, TURN_VENDOR_SUM_MS, VENDOR_DELAYS } from './_pipeline-settings.js';
 
 /** Per call: when barge-in aborts reached the adapters (performance.now()). */
 export interface CallProbe {
@@ -43,6 +43,8 @@ export interface LevelResult {
   readonly callsEnded: number;
   /** Interruptions, pauses and resumes the sessions' floors decided. */
   readonly floor: { interruptions: number; pauses: number; resumes: number };
+  /** Model requests asked ahead of a turn (preemptive generation), used by their turn, thrown away. */
+  readonly preemption: { started: number; used: number; wasted: number };
   /** Calls that ended as `error`. */
   readonly errorEnds: number;
   /** Words of the caller's sentence missing from what reached the model (fault level). */
@@ -140,7 +142,33 @@ function listenedSummary(listened: LevelResult, base: LevelResult | undefined) {
   };
 }
 
-export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults, ambience?: AmbienceResults, listened?: LevelResult): void {
+/** The voice-to-voice levels' figures for the JSON line (1 call and 100; ms and rates of turns). */
+function turnsSummary(turns: readonly LevelResult[]) {
+  const [one, many] = [turns.find((r) => r.calls === 1), turns.find((r) => r.calls !== 1)];
+  const p = (r: LevelResult | undefined, key: 'voiceToVoiceShortMs' | 'voiceToVoiceLongMs', at: number) => round(pct(r?.stats[key] ?? [], at), 0);
+  const all = turns.reduce((sum, r) => ({ turns: sum.turns + r.turns, wasted: sum.wasted + r.preemption.wasted, fragments: sum.fragments + (r.stats.fragments ?? 0), answered: sum.answered + (r.stats.fragmentAnswers ?? 0) }), { turns: 0, wasted: 0, fragments: 0, answered: 0 });
+  const summary = {
+    voiceToVoiceShortP50Ms: p(one, 'voiceToVoiceShortMs', 50),
+    voiceToVoiceShortP90Ms: p(one, 'voiceToVoiceShortMs', 90),
+    voiceToVoiceLongP50Ms: p(one, 'voiceToVoiceLongMs', 50),
+    voiceToVoiceLongP90Ms: p(one, 'voiceToVoiceLongMs', 90),
+    voiceToVoiceShortP50MsAt100: p(many, 'voiceToVoiceShortMs', 50),
+    voiceToVoiceLongP50MsAt100: p(many, 'voiceToVoiceLongMs', 50),
+    vendorSumMs: TURN_VENDOR_SUM_MS,
+    preemptionWasteRate: all.turns ? round(all.wasted / all.turns, 3) : null,
+    fragmentAnswerRate: all.fragments ? round(all.answered / all.fragments, 3) : null,
+  };
+  process.stdout.write(
+    `\nVoice to voice (end of the caller's audio to the first agent audio it received; vendor sum ${TURN_VENDOR_SUM_MS} ms): ` +
+      `short p50 ${summary.voiceToVoiceShortP50Ms} / p90 ${summary.voiceToVoiceShortP90Ms}, long p50 ${summary.voiceToVoiceLongP50Ms} / p90 ${summary.voiceToVoiceLongP90Ms} at 1 call; ` +
+      `short p50 ${summary.voiceToVoiceShortP50MsAt100}, long p50 ${summary.voiceToVoiceLongP50MsAt100} at ${many?.calls ?? 'n/a'}; ` +
+      `requests asked ahead and thrown away ${all.wasted} of ${all.turns} turns; fragments answered in the pause ${all.answered} of ${all.fragments}.\n`,
+  );
+  return summary;
+}
+
+export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults, ambience?: AmbienceResults, listened?: LevelResult, turns: readonly LevelResult[] = []): void {
+  if (results.length === 0) return void process.stdout.write(`${JSON.stringify(turnsSummary(turns))}\n`);
   const rows = [...results, ...(ambience ? [ambience.with] : [])].map((r, i) => ({
     calls: i >= results.length ? `${r.calls}+bed` : String(r.calls),
     'up (mean)': fmt(r.meanActive, 0),
@@ -207,6 +235,7 @@ export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?
     ...(q ? qualitySummary(q) : {}),
     ...(ambience ? ambienceSummary(ambience) : {}),
     ...(listened ? listenedSummary(listened, results.find((r) => r.calls === listened.calls)) : {}),
+    ...(turns.length ? turnsSummary(turns) : {}),
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

@@ -55,3 +55,17 @@ export const AMBIENCE_CALLS = Number(process.env.PIPELINE_AMBIENCE_CALLS) > 0 ? 
 export const AMBIENCE = { ambience_enabled: true, ambience: { sound: 'call_center', volume: 0.3 } } as const;
 export const ambienceLevel = process.env.PIPELINE_AMBIENCE !== '0';
 export const ambienceFirst = process.env.PIPELINE_AMBIENCE_FIRST === '1';
+
+/**
+ * The voice-to-voice levels (what a caller hears; docs/benchmarks.md): their own stand-ins with the delays
+ * measured from outside: STT endpointing 300 ms (the stand-ins' default) and its final 200 ms after, LLM first
+ * token 300 ms at 60 tokens a second, TTS first byte 100 ms. `vendorSumMs` is their sum before the first audio
+ * (endpointing, final, first token, first byte), the floor a pipeline that waited for each in turn would add to.
+ */
+export const TURN_DELAYS = { sttEndpointingMs: 300, sttFinalMs: 200, llmTtftMs: 300, llmTokensPerSecond: 60, ttsFirstByteMs: 100 } as const;
+export const TURN_VENDOR_SUM_MS = TURN_DELAYS.sttEndpointingMs + TURN_DELAYS.sttFinalMs + TURN_DELAYS.llmTtftMs + TURN_DELAYS.ttsFirstByteMs;
+/** One call alone, then 100 at once; each caller talks this long. `PIPELINE_TURNS=0` skips them, `PIPELINE_TURNS_ONLY=1` runs only them. */
+export const TURN_LEVELS = [1, 100] as const;
+export const TURNS_DURATION_MS = 40_000;
+export const turnsLevels = process.env.PIPELINE_TURNS !== '0';
+export const turnsOnly = process.env.PIPELINE_TURNS_ONLY === '1';

@@ -52,14 +52,44 @@ import { turnFigures } from '../streaming-service/src/call/latency.js';
 import { FAULT_LINE, type LevelMode, type ToChild } from './_pipeline-load.js';
 import { ask, countStt, probeLlm, probeTts, processCpuMs, sleep } from './_pipeline-probes.js';
 import { type AmbienceResults, type CallProbe, type LevelResult, fmt, report } from './_pipeline-report.js';
-import { AMBIENCE, AMBIENCE_CALLS, ambienceFirst, ambienceLevel, DURATION_MS, FAULT_CALLS, LISTENED_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, VENDOR_DELAYS, capacityOnly, levels } from './_pipeline-settings.js';
+import { AMBIENCE, AMBIENCE_CALLS, ambienceFirst, ambienceLevel, DURATION_MS, FAULT_CALLS, LISTENED_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, TURN_DELAYS, TURN_LEVELS, TURNS_DURATION_MS, VENDOR_DELAYS, capacityOnly, levels, turnsLevels, turnsOnly } from './_pipeline-settings.js';
 
-export async function run(): Promise<void> {
-  const child = fork(fileURLToPath(new URL('./_pipeline-load.ts', import.meta.url)), [], {
+const loadProcess = () =>
+  fork(fileURLToPath(new URL('./_pipeline-load.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+
+const stopLoad = async (child: ChildProcess) => {
+  child.send({ type: 'stop' } satisfies ToChild);
+  await new Promise((r) => setTimeout(r, 200));
+  child.kill();
+};
+
+/** The voice-to-voice levels, on a load process of their own with the realistic delays (TURN_DELAYS). */
+async function turnLevels(): Promise<LevelResult[]> {
+  const child = loadProcess();
+  try {
+    const env = await ask(child, {
+      type: 'standins',
+      stt: { finalDelayMs: TURN_DELAYS.sttFinalMs, endpointingMs: TURN_DELAYS.sttEndpointingMs, interimResults: true },
+      llm: { ttftMs: TURN_DELAYS.llmTtftMs, tokensPerSecond: TURN_DELAYS.llmTokensPerSecond },
+      tts: { firstByteDelayMs: TURN_DELAYS.ttsFirstByteMs },
+    }, 'env');
+    process.stdout.write(`  voice to voice: ${TURN_LEVELS.join(' and ')} calls, STT final ${TURN_DELAYS.sttEndpointingMs}+${TURN_DELAYS.sttFinalMs} ms, LLM ${TURN_DELAYS.llmTtftMs} ms at ${TURN_DELAYS.llmTokensPerSecond} tokens/s, TTS ${TURN_DELAYS.ttsFirstByteMs} ms\n`);
+    const out: LevelResult[] = [];
+    for (const calls of TURN_LEVELS) out.push(await runLevel(child, env.env, calls, 'turns'));
+    return out;
+  } finally {
+    await stopLoad(child);
+  }
+}
+
+export async function run(): Promise<void> {
+  const turns = turnsLevels || turnsOnly ? await turnLevels() : [];
+  if (turnsOnly) return report([], NaN, undefined, undefined, undefined, turns);
+  const child = loadProcess();
   try {
     const env = await ask(child, {
       type: 'standins',
@@ -92,7 +122,7 @@ export async function run(): Promise<void> {
     }
     // The same load with one listener per call (docs/live-calls.md): what the listen socket adds.
     const listened = LISTENED_CALLS > 0 ? await runLevel(child, env.env, LISTENED_CALLS, 'load', {}, true) : undefined;
-    if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience, listened);
+    if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience, listened, turns);
     process.stdout.write('  quality: a caller saying "uh-huh", coughing and making noise over the answer\n');
     const naive = await runLevel(child, env.env, QUALITY_CALLS, 'quality', { interruption: NAIVE_INTERRUPTION });
     const quality = await runLevel(child, env.env, QUALITY_CALLS, 'quality');
@@ -101,11 +131,9 @@ export async function run(): Promise<void> {
     // The reconnects log a warning each; expected here, they would drown the report.
     setLogLevel('error');
     const faults = await runLevel(child, env.env, FAULT_CALLS, 'faults');
-    report(results, idleLagP99Ms, { naive, quality, faults }, ambience, listened);
+    report(results, idleLagP99Ms, { naive, quality, faults }, ambience, listened, turns);
   } finally {
-    child.send({ type: 'stop' } satisfies ToChild);
-    await new Promise((r) => setTimeout(r, 200));
-    child.kill();
+    await stopLoad(child);
   }
 }
 
@@ -118,8 +146,8 @@ async function runLevel(
   listened = false,
 ): Promise<LevelResult> {
   const quality = mode === 'quality';
-  const durationMs = mode === 'load' ? DURATION_MS : QUALITY_DURATION_MS;
-  const staggerMs = mode === 'faults' ? 0 : STAGGER_MS;
+  const durationMs = mode === 'load' ? DURATION_MS : mode === 'turns' ? TURNS_DURATION_MS : QUALITY_DURATION_MS;
+  const staggerMs = mode === 'faults' || calls === 1 ? 0 : STAGGER_MS;
   const config = loadConfig({ ...process.env, ...standinEnv, LOG_LEVEL: 'silent' });
   const tokenKey = randomBytes(32);
   const probes = new Map<string, CallProbe>();
@@ -279,10 +307,12 @@ async function runLevel(
     }
   }
   const floor = { interruptions: 0, pauses: 0, resumes: 0 };
+  const preemption = { started: 0, used: 0, wasted: 0 };
   for (const session of sessions.values()) {
     floor.interruptions += session.floor.counts.interruptions;
     floor.pauses += session.floor.counts.pauses;
     floor.resumes += session.floor.counts.resumes;
+    for (const k of ['started', 'used', 'wasted'] as const) preemption[k] += session.turnHost.prefetch?.counts[k] ?? 0;
   }
   // Every word of the caller's sentence must reach the model, once per turn, whatever socket dropped.
   const expected = FAULT_LINE.toLowerCase().replace(/[^a-z ]/g, '').split(' ');
@@ -325,6 +355,7 @@ async function runLevel(
     turns,
     callsEnded: outcomes.length,
     floor,
+    preemption,
     errorEnds: outcomes.filter((o) => o.reason === 'error').length,
     wordsLost,
     wordsExpected,
@@ -335,6 +366,7 @@ async function runLevel(
         `${floor.interruptions} interruptions, ${floor.pauses} pauses, ${floor.resumes} resumes` +
         `${quality ? `, ${stats.overAgentSounds ?? 0} sounds over the agent, ${stats.clearsReceived} clears heard` : ''}` +
         `${mode === 'faults' ? `, ${stats.sttDrops ?? 0} STT and ${stats.ttsDrops ?? 0} TTS sockets cut, ${wordsLost}/${wordsExpected} words lost` : ''}` +
+        `${mode === 'turns' ? `, ${turns} turns, ${preemption.used} answered from a request asked ahead, ${preemption.wasted} thrown away, ${stats.fragmentAnswers ?? 0}/${stats.fragments ?? 0} fragments answered in the pause` : ''}` +
         `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,
     );
     return result;

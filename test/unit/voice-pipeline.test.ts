@@ -99,10 +99,13 @@ describe('phrase splitter', () => {
 
   it('ends the first phrase at a clause or after a few words, the later ones only at sentence ends', () => {
     const s = new PhraseSplitter();
-    // "Sure," is under the minimum; the next comma ends the first phrase; later commas do not cut.
-    expect(s.push('Sure, we are open tomorrow, from nine')).toEqual(['Sure, we are open tomorrow,']);
+    // "So," is under the first phrase's minimum; the next comma ends it; later commas do not cut.
+    expect(s.push('So, we are open tomorrow, from nine')).toEqual(['So, we are open tomorrow,']);
     expect(s.push(', until six, and on Sunday too. Anything')).toEqual(['from nine, until six, and on Sunday too.']);
     expect(s.flush()).toBe('Anything');
+    // "Sure." is a first phrase of its own; "Yes." after it waits for the later phrases' minimum.
+    const sure = new PhraseSplitter();
+    expect(sure.push('Sure. Yes. We open at nine.')).toEqual(['Sure.', 'Yes. We open at nine.']);
     // No clause end in the first eight words: the phrase is cut at a word boundary, never inside a word.
     const long = new PhraseSplitter();
     expect(long.push('We have tables for two people at seven and at ei')).toEqual(['We have tables for two people at seven and at']);

@@ -17,9 +17,15 @@ export interface PhraseSplitterOptions {
    * (speaker.ts: one per turn where the vendor streams phrases), so the cut is not heard.
    */
   readonly firstPhraseWords: number;
+  /**
+   * The first phrase's own minimum: "Sure." or "Okay," starts the voice while the model writes on. It opens
+   * the turn's utterance, which the later phrases stream into where the vendor allows (speaker.ts), so it is
+   * not a choppy request of its own there.
+   */
+  readonly firstMinChars: number;
 }
 
-export const DEFAULT_PHRASE_OPTIONS = { minChars: 10, firstPhraseWords: 8 } as const satisfies PhraseSplitterOptions;
+export const DEFAULT_PHRASE_OPTIONS = { minChars: 10, firstPhraseWords: 8, firstMinChars: 5 } as const satisfies PhraseSplitterOptions;
 
 const ENDERS = new Set(['.', '!', '?', ';', ':', '\n']);
 /** Where a clause ends: only the first phrase is cut here. */
@@ -52,7 +58,7 @@ export class PhraseSplitter {
         if (next === undefined && /\d/.test(this.buffer[i - 1] ?? '')) continue;
       }
       const candidate = this.buffer.slice(start, i + 1);
-      if (candidate.trim().length < this.options.minChars) continue;
+      if (candidate.trim().length < (this.first ? this.options.firstMinChars : this.options.minChars)) continue;
       out.push(candidate.trim());
       start = i + 1;
       this.first = false;
