@@ -5,6 +5,7 @@ import type { CallError, CallEvent } from './call-timeline.js';
 import type { KnowledgeUse } from './knowledge/schema.js';
 import type { AgentSegment } from './handoff.js';
 import type { RealtimeUsage } from './realtime.js';
+import type { CallerWaitFigures } from './caller-wait.js';
 
 /**
  * What the streaming service measured of one connected call: the contract between the container and the
@@ -53,4 +54,9 @@ export interface TurnLatencyFigures {
   readonly llmFirstPhraseMs: number | null;
   readonly ttsFirstByteMs: number | null;
   readonly overheadMs: number | null;
+  /**
+   * The caller's view (docs/voice-pipeline.md, "The caller's wait"): null when no agent audio followed the
+   * turn. Absent on records written before it was kept.
+   */
+  readonly callerWait?: CallerWaitFigures | null;
 }

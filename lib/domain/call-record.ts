@@ -2,6 +2,7 @@ import type { RealtimeUsage } from './realtime.js';
 import { isTerminalStatus, type Call, type CallTransfer } from './call.js';
 import type { CallEndReason } from './call-end.js';
 import type { TurnLatencyFigures } from './call-measurement.js';
+import type { LatencySummary } from './caller-wait.js';
 import type { HistoryRecord } from './history.js';
 import { isMachine } from './voicemail.js';
 import { overriddenFields } from './agent-overrides.js';
@@ -65,6 +66,8 @@ export function historyOf(call: Call, outcome: CallRecordOutcome): HistoryRecord
 export type VoiceHistoryRecord = HistoryRecord & {
   /** Per turn latency figures (ms). */
   turnLatencies: readonly TurnLatencyFigures[];
+  /** The caller waits of `turnLatencies` in three figures (lib/domain/caller-wait.ts). */
+  latencySummary: LatencySummary;
   llmUsage: { inputTokens: number; outputTokens: number };
   /** Speech-to-speech calls: the realtime model's audio and text tokens (docs/realtime.md). */
   realtimeUsage?: RealtimeUsage;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { VendorFailureReason } from './call-end.js';
+import { CallerWait } from './caller-wait.js';
 
 /**
  * Why a call failed and what happened in it, as the record keeps them (docs/calls.md, "Why a call
@@ -46,6 +47,7 @@ const TurnFiguresView = {
   llmFirstPhraseMs: z.number().nullable(),
   ttsFirstByteMs: z.number().nullable(),
   overheadMs: z.number().nullable(),
+  callerWait: CallerWait.nullable().optional(),
 };
 
 const at = { atMs: z.number().describe('Milliseconds from the call start') };
@@ -65,7 +67,7 @@ export const CallEvent = z
     z.object({ ...at, type: z.literal('error'), stage: z.enum(CALL_STAGES), vendor: z.string(), code: z.string().nullable(), message: z.string(), fatal: z.boolean() }),
     z.object({ ...at, type: z.literal('ended'), reason: z.string() }),
   ])
-  .meta({ id: 'CallEvent', examples: [{ atMs: 6420, type: 'turn', sttMs: 310.2, llmFirstTokenMs: 402.5, llmFirstPhraseMs: 88.1, ttsFirstByteMs: 121.7, overheadMs: 9.4 }] });
+  .meta({ id: 'CallEvent', examples: [{ atMs: 6420, type: 'turn', sttMs: 310.2, llmFirstTokenMs: 402.5, llmFirstPhraseMs: 88.1, ttsFirstByteMs: 121.7, overheadMs: 9.4, callerWait: { totalMs: 932, endOfTurnMs: 310, llmFirstTokenMs: 403, llmFirstPhraseMs: 88, ttsFirstByteMs: 122, otherMs: 9 } }] });
 export type CallEvent = z.infer<typeof CallEvent>;
 
 /**

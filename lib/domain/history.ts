@@ -7,6 +7,7 @@ import { TERMINAL_CALL_STATUSES, type CallTransfer, type CostBreakdown, type Ter
 import { ANSWERED_BY } from './voicemail.js';
 import { CALL_CAPABILITIES } from './provider-key.js';
 import { CallError } from './call-timeline.js';
+import { CallerWait, LatencySummary } from './caller-wait.js';
 import { KnowledgeUseView, type KnowledgeUse } from './knowledge/schema.js';
 import { AgentSegmentView, type AgentSegment } from './handoff.js';
 
@@ -97,6 +98,8 @@ const TurnLatencyView = z.object({
   llmFirstPhraseMs: z.number().nullable(),
   ttsFirstByteMs: z.number().nullable(),
   overheadMs: z.number().nullable(),
+  /** The caller's view of the turn; null when no agent audio followed it; absent on records from before it was kept. */
+  callerWait: CallerWait.nullable().optional(),
 });
 
 const listFields = {
@@ -133,6 +136,8 @@ export const HistoryView = z
       .optional(),
     /** Per caller turn, in milliseconds (docs/voice-pipeline.md, "Latency figures"); null where a point was not reached. */
     turnLatencies: z.array(TurnLatencyView).optional(),
+    /** The caller waits of `turnLatencies` in three figures (docs/voice-pipeline.md, "The caller's wait"). */
+    latencySummary: LatencySummary.optional(),
     /** The `variables` the call was started with (docs/calls.md, "Variables"). */
     variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     /** The agent fields this call overrode with `agent_overrides`, by name. */

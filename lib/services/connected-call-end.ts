@@ -1,5 +1,6 @@
 import type { Agent } from '../domain/agent.js';
 import type { CallMeasurement } from '../domain/call-measurement.js';
+import { latencySummary } from '../domain/caller-wait.js';
 import { endReasonAfterDetection, historyOf, type VoiceHistoryRecord } from '../domain/call-record.js';
 import { findCall } from '../store/calls.js';
 import type { LlmProvider } from '../vendors/llm/port.js';
@@ -62,6 +63,7 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
     // The stream ended, so the provider's call did too (or moved on, for a transfer): completed.
     callStatus: 'completed',
     turnLatencies: measured.turnLatencies,
+    latencySummary: latencySummary(measured.turnLatencies),
     llmUsage: { ...measured.llmUsage },
     ...(measured.realtimeUsage ? { realtimeUsage: { ...measured.realtimeUsage } } : {}),
     callSid: measured.callSid,

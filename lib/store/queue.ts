@@ -1,4 +1,3 @@
-import { storeTimeoutMs } from './timeouts.js';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { lazySdk } from './lazy-sdk.js';
 import type { Config } from '../config.js';
@@ -28,7 +27,7 @@ export function createSqsClient(config: Pick<Config, 'AWS_REGION' | 'SQS_ENDPOIN
       ? { endpoint: config.SQS_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
     // A stuck connection must not hold an API request for the Lambda's whole budget.
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: storeTimeoutMs(config.SQS_ENDPOINT) },
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
   });
 }
 

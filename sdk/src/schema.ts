@@ -2951,13 +2951,45 @@ export interface components {
         };
         /**
          * @example {
+         *       "totalMs": 932,
+         *       "endOfTurnMs": 310,
+         *       "llmFirstTokenMs": 403,
+         *       "llmFirstPhraseMs": 88,
+         *       "ttsFirstByteMs": 122,
+         *       "otherMs": 9
+         *     }
+         */
+        CallerWait: {
+            /** @description End of the caller's speech (their last voiced audio) to the first agent audio sent */
+            totalMs: number;
+            /** @description End of speech to the turn taken as ended: the recognizer's endpointing and final, and any wait on an unfinished sentence */
+            endOfTurnMs: number;
+            /** @description The wait on the model's first token (0 when the caller did not wait on it; null when it gave none) */
+            llmFirstTokenMs: number | null;
+            /** @description The wait from the first token to the first phrase complete enough to speak */
+            llmFirstPhraseMs: number | null;
+            /** @description The wait from the first phrase sent to the voice to its first audio byte */
+            ttsFirstByteMs: number | null;
+            /** @description The rest: this service's own time (scheduling, queueing, encoding) and tool runs before the first words */
+            otherMs: number;
+        };
+        /**
+         * @example {
          *       "atMs": 6420,
          *       "type": "turn",
          *       "sttMs": 310.2,
          *       "llmFirstTokenMs": 402.5,
          *       "llmFirstPhraseMs": 88.1,
          *       "ttsFirstByteMs": 121.7,
-         *       "overheadMs": 9.4
+         *       "overheadMs": 9.4,
+         *       "callerWait": {
+         *         "totalMs": 932,
+         *         "endOfTurnMs": 310,
+         *         "llmFirstTokenMs": 403,
+         *         "llmFirstPhraseMs": 88,
+         *         "ttsFirstByteMs": 122,
+         *         "otherMs": 9
+         *       }
          *     }
          */
         CallEvent: {
@@ -2989,6 +3021,7 @@ export interface components {
             llmFirstPhraseMs: number | null;
             ttsFirstByteMs: number | null;
             overheadMs: number | null;
+            callerWait?: components["schemas"]["CallerWait"] | null;
         } | {
             /** @description Milliseconds from the call start */
             atMs: number;
@@ -3053,7 +3086,15 @@ export interface components {
          *           "llmFirstTokenMs": 402.5,
          *           "llmFirstPhraseMs": 88.1,
          *           "ttsFirstByteMs": 121.7,
-         *           "overheadMs": 9.4
+         *           "overheadMs": 9.4,
+         *           "callerWait": {
+         *             "totalMs": 932,
+         *             "endOfTurnMs": 310,
+         *             "llmFirstTokenMs": 403,
+         *             "llmFirstPhraseMs": 88,
+         *             "ttsFirstByteMs": 122,
+         *             "otherMs": 9
+         *           }
          *         },
          *         {
          *           "atMs": 9050,
@@ -3993,7 +4034,31 @@ export interface components {
          *         "analyzedAt": "2025-06-02T14:04:49.000Z"
          *       },
          *       "callTranscript": "agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!",
-         *       "callRecordingUrl": "s3://voice-agents-recordings/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav"
+         *       "callRecordingUrl": "s3://voice-agents-recordings/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav",
+         *       "turnLatencies": [
+         *         {
+         *           "sttMs": 310.2,
+         *           "llmFirstTokenMs": 402.5,
+         *           "llmFirstPhraseMs": 88.1,
+         *           "ttsFirstByteMs": 121.7,
+         *           "overheadMs": 9.4,
+         *           "callerWait": {
+         *             "totalMs": 932,
+         *             "endOfTurnMs": 310,
+         *             "llmFirstTokenMs": 403,
+         *             "llmFirstPhraseMs": 88,
+         *             "ttsFirstByteMs": 122,
+         *             "otherMs": 9
+         *           }
+         *         }
+         *       ],
+         *       "latencySummary": {
+         *         "turns": 1,
+         *         "measuredTurns": 1,
+         *         "callerWaitP50Ms": 932,
+         *         "callerWaitP90Ms": 932,
+         *         "callerWaitMaxMs": 932
+         *       }
          *     }
          */
         HistoryRecord: {
@@ -4058,7 +4123,9 @@ export interface components {
                 llmFirstPhraseMs: number | null;
                 ttsFirstByteMs: number | null;
                 overheadMs: number | null;
+                callerWait?: components["schemas"]["CallerWait"] | null;
             }[];
+            latencySummary?: components["schemas"]["LatencySummary"];
             variables?: {
                 [key: string]: string | number | boolean;
             };
@@ -4415,6 +4482,27 @@ export interface components {
             file: Blob;
             workspaceId?: string;
             name?: string;
+        };
+        /**
+         * @example {
+         *       "turns": 6,
+         *       "measuredTurns": 5,
+         *       "callerWaitP50Ms": 932,
+         *       "callerWaitP90Ms": 1480,
+         *       "callerWaitMaxMs": 1480
+         *     }
+         */
+        LatencySummary: {
+            /** @description Caller turns in the call */
+            turns: number;
+            /** @description Turns with a caller wait (the others were interrupted before the agent spoke, or it never did) */
+            measuredTurns: number;
+            /** @description Median caller wait (nearest rank), ms; null when no turn was measured */
+            callerWaitP50Ms: number | null;
+            /** @description 90th percentile caller wait (nearest rank), ms; null when no turn was measured */
+            callerWaitP90Ms: number | null;
+            /** @description Longest caller wait, ms; null when no turn was measured */
+            callerWaitMaxMs: number | null;
         };
         /**
          * @example {
@@ -7949,7 +8037,31 @@ export interface operations {
                      *         "analyzedAt": "2025-06-02T14:04:49.000Z"
                      *       },
                      *       "callTranscript": "agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!",
-                     *       "callRecordingUrl": "s3://voice-agents-recordings/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav"
+                     *       "callRecordingUrl": "s3://voice-agents-recordings/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav",
+                     *       "turnLatencies": [
+                     *         {
+                     *           "sttMs": 310.2,
+                     *           "llmFirstTokenMs": 402.5,
+                     *           "llmFirstPhraseMs": 88.1,
+                     *           "ttsFirstByteMs": 121.7,
+                     *           "overheadMs": 9.4,
+                     *           "callerWait": {
+                     *             "totalMs": 932,
+                     *             "endOfTurnMs": 310,
+                     *             "llmFirstTokenMs": 403,
+                     *             "llmFirstPhraseMs": 88,
+                     *             "ttsFirstByteMs": 122,
+                     *             "otherMs": 9
+                     *           }
+                     *         }
+                     *       ],
+                     *       "latencySummary": {
+                     *         "turns": 1,
+                     *         "measuredTurns": 1,
+                     *         "callerWaitP50Ms": 932,
+                     *         "callerWaitP90Ms": 932,
+                     *         "callerWaitMaxMs": 932
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["HistoryRecord"];
@@ -8039,7 +8151,15 @@ export interface operations {
                      *           "llmFirstTokenMs": 402.5,
                      *           "llmFirstPhraseMs": 88.1,
                      *           "ttsFirstByteMs": 121.7,
-                     *           "overheadMs": 9.4
+                     *           "overheadMs": 9.4,
+                     *           "callerWait": {
+                     *             "totalMs": 932,
+                     *             "endOfTurnMs": 310,
+                     *             "llmFirstTokenMs": 403,
+                     *             "llmFirstPhraseMs": 88,
+                     *             "ttsFirstByteMs": 122,
+                     *             "otherMs": 9
+                     *           }
                      *         },
                      *         {
                      *           "atMs": 9050,

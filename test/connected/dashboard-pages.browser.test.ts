@@ -235,7 +235,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await context.close();
   });
 
-  it('History: a call’s transcript, summary, cost, latency waterfall, the data it ran with, and its recording plays', async () => {
+  it('History: a call’s transcript, summary, cost, the caller’s wait per turn, the data it ran with, and its recording plays', async () => {
     const { context, page, problems } = await openDashboard(rig.browser);
     const user = await rig.newUser(page, 'history');
     await addCredits(rig.p.deps.db, user.session.workspace.id, 100);
@@ -262,7 +262,7 @@ describe.concurrent('the dashboard in Chromium', { timeout: 240_000 }, () => {
     const turns = await transcript.locator('li').evaluateAll((items) => items.map((li) => `${li.classList.contains('turn-agent') ? 'agent' : 'user'}: ${li.querySelector('p')!.textContent}`));
     expect(turns).toEqual(said);
     await page.getByText('Caller hung up').or(page.getByText('Agent ended the call')).first().waitFor();
-    expect(await page.locator('.chart svg rect.stage-llm').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=caller-wait] rect.stage-llm').count()).toBeGreaterThan(0);
 
     // What the call ran with: each variable by name, the overridden field by name, the metadata as sent.
     const data = page.getByRole('region', { name: 'Call data' });

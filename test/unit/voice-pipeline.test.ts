@@ -329,6 +329,10 @@ describe('recording and cost', () => {
 
   it("computes our overhead as what is left after the vendors' shares", () => {
     const f = turnFigures({ handleId: 'h', sttFinalAtMs: 1000, sttMs: 320, llmRequestAtMs: 1001, llmFirstTokenAtMs: 1201, llmFirstPhraseAtMs: 1251, ttsRequestAtMs: 1252, ttsFirstByteAtMs: 1352, firstAudioAtMs: 1353 });
-    expect(f).toEqual({ sttMs: 320, llmFirstTokenMs: 200, llmFirstPhraseMs: 50, ttsFirstByteMs: 100, overheadMs: 3 });
+    expect(f).toEqual({
+      sttMs: 320, llmFirstTokenMs: 200, llmFirstPhraseMs: 50, ttsFirstByteMs: 100, overheadMs: 3,
+      // The caller waited from 680 (their last voiced audio) to 1353; the 1 ms gaps are ours.
+      callerWait: { totalMs: 673, endOfTurnMs: 320, llmFirstTokenMs: 200, llmFirstPhraseMs: 50, ttsFirstByteMs: 100, otherMs: 3 },
+    });
   });
 });

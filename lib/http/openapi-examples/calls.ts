@@ -21,11 +21,23 @@ const historyListItem = {
     analyzedAt: '2025-06-02T14:04:49.000Z',
   },
 };
+/** One turn's latency figures, as `turnLatencies` and a `turn` event carry them. */
+const turnFigures = {
+  sttMs: 310.2,
+  llmFirstTokenMs: 402.5,
+  llmFirstPhraseMs: 88.1,
+  ttsFirstByteMs: 121.7,
+  overheadMs: 9.4,
+  callerWait: { totalMs: 932, endOfTurnMs: 310, llmFirstTokenMs: 403, llmFirstPhraseMs: 88, ttsFirstByteMs: 122, otherMs: 9 },
+};
 const historyView = {
   ...historyListItem,
   callTranscript: 'agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!',
   // Where the recording is kept; GET /api/history/{id}/recording-url turns it into a download URL.
   callRecordingUrl: `s3://voice-agents-recordings/recordings/${WS}/${EXAMPLE_IDS.call}.wav`,
+  // Per caller turn: the stages (0.1 ms) and what the caller waited, end of speech to first agent audio (whole ms).
+  turnLatencies: [{ ...turnFigures }],
+  latencySummary: { turns: 1, measuredTurns: 1, callerWaitP50Ms: 932, callerWaitP90Ms: 932, callerWaitMaxMs: 932 },
 };
 
 /** A phone call in progress, as `GET /api/calls` lists it. */
@@ -90,7 +102,7 @@ export const CALL_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
       data: [
         { atMs: 180, type: 'vendor_connected', stage: 'tts', vendor: 'elevenlabs' },
         { atMs: 210, type: 'vendor_connected', stage: 'stt', vendor: 'deepgram' },
-        { atMs: 6420, type: 'turn', sttMs: 310.2, llmFirstTokenMs: 402.5, llmFirstPhraseMs: 88.1, ttsFirstByteMs: 121.7, overheadMs: 9.4 },
+        { atMs: 6420, type: 'turn', ...turnFigures },
         { atMs: 9050, type: 'tool_call', name: 'lookup_appointment', status: 'ok', durationMs: 640 },
         { atMs: 14100, type: 'interruption' },
         { atMs: 95000, type: 'ended', reason: 'customer_hangup' },

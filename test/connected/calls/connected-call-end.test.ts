@@ -44,6 +44,8 @@ async function claimedWidgetCall() {
   return { ...s, callId, workspaceId, keyHash, callSid: rung.callSid };
 }
 
+const CALLER_WAIT = { totalMs: 662, endOfTurnMs: 120, llmFirstTokenMs: 300, llmFirstPhraseMs: 80, ttsFirstByteMs: 150, otherMs: 12 };
+
 const measurement = (c: { workspaceId: string; callId: string; callSid: string }, seconds: number): CallMeasurement => ({
   workspaceId: c.workspaceId,
   callId: c.callId,
@@ -52,7 +54,11 @@ const measurement = (c: { workspaceId: string; callId: string; callSid: string }
   endReason: 'agent_hangup',
   transcript: 'Agent: Hello.\nCaller: Bye.',
   summary: 'The caller said goodbye.',
-  turnLatencies: [{ sttMs: 120, llmFirstTokenMs: 300, llmFirstPhraseMs: 80, ttsFirstByteMs: 150, overheadMs: 12 }],
+  turnLatencies: [
+    { sttMs: 120, llmFirstTokenMs: 300, llmFirstPhraseMs: 80, ttsFirstByteMs: 150, overheadMs: 12, callerWait: CALLER_WAIT },
+    // Interrupted while the agent was thinking: no audio, no wait.
+    { sttMs: 90, llmFirstTokenMs: null, llmFirstPhraseMs: null, ttsFirstByteMs: null, overheadMs: null, callerWait: null },
+  ],
   llmUsage: { inputTokens: 40, outputTokens: 9 },
   onWorkspaceKeys: [],
 });
@@ -98,8 +104,12 @@ describe('the end of a connected call', () => {
       callSid: c.callSid,
       llmUsage: { inputTokens: 40, outputTokens: 9 },
     });
-    expect(record.turnLatencies).toHaveLength(1);
-    expect((await p.api(c.apiKey, 'GET', `/api/history/${c.callId}`)).body).toMatchObject({ callDuration: 42, callCost: cost, callStatus: 'completed' });
+    expect(record.turnLatencies).toHaveLength(2);
+    // The API answers the turns' caller waits (null for the interrupted one) and the call's summary of them.
+    const read = (await p.api(c.apiKey, 'GET', `/api/history/${c.callId}`)).body as Record<string, unknown>;
+    expect(read).toMatchObject({ callDuration: 42, callCost: cost, callStatus: 'completed' });
+    expect(read.turnLatencies).toEqual(measurement(c, 42).turnLatencies);
+    expect(read.latencySummary).toEqual({ turns: 2, measuredTurns: 1, callerWaitP50Ms: 662, callerWaitP90Ms: 662, callerWaitMaxMs: 662 });
   });
 
   it('a second end of the same call charges nothing and keeps the first record', async () => {

@@ -7,6 +7,7 @@ import { LatencyWaterfall, STAGES, type TurnLatency } from '../charts.js';
 import { call } from '../session.js';
 import { LIVE_REFRESH_MS, liveState, useCall, useLiveCalls } from '../live.js';
 import { CallData } from './call-data.js';
+import { CallerWaits } from './caller-wait.js';
 import { CallFailure, CallTimeline } from './call-timeline.js';
 import { LiveCalls } from './history-live.js';
 import { StandInsNotice } from '../stand-ins.js';
@@ -178,9 +179,10 @@ function LatencyTable({ turns }: { turns: readonly TurnLatency[] }) {
   const cell = (n: number | null) => (n === null ? '—' : `${Math.round(n)}`);
   return (
     <details>
-      <summary>Figures per turn (ms)</summary>
+      <summary>Each stage’s own time per turn (ms)</summary>
       <DataTable
         caption="Latency per turn in milliseconds"
+        scroll
         rows={turns.map((t, i) => ({ ...t, turn: i + 1 }))}
         rowKey={(t) => String(t.turn)}
         columns={[
@@ -317,11 +319,19 @@ export function CallPage() {
             <section className="card" aria-labelledby="latency-heading">
               <h2 id="latency-heading">Response time per turn</h2>
               {r.turnLatencies && r.turnLatencies.length > 0 ? (
-                <>
-                  <p className="hint">From the caller’s last word to the agent’s first sound, by stage.</p>
-                  <LatencyWaterfall turns={r.turnLatencies} />
-                  <LatencyTable turns={r.turnLatencies} />
-                </>
+                r.turnLatencies.some((t) => t.callerWait !== undefined) ? (
+                  <>
+                    <CallerWaits waits={r.turnLatencies.map((t) => t.callerWait ?? null)} summary={r.latencySummary} />
+                    <LatencyTable turns={r.turnLatencies} />
+                  </>
+                ) : (
+                  // A record from before the caller's wait was kept: its stage figures only.
+                  <>
+                    <p className="hint">From the caller’s last word to the agent’s first sound, by stage.</p>
+                    <LatencyWaterfall turns={r.turnLatencies} />
+                    <LatencyTable turns={r.turnLatencies} />
+                  </>
+                )
               ) : (
                 <p>No turn figures: the caller never spoke after a greeting, or the call did not connect.</p>
               )}
