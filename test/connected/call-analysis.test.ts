@@ -11,6 +11,7 @@ import type { ScriptRequest } from '../../lib/local/standins/llm.js';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const receiver = new WebhookReceiver();
 let vp: VoicePlatform;
@@ -85,7 +86,7 @@ async function runCall(agentId: string) {
   await caller.whenIdle();
   const before = caller.received.length;
   await caller.play(tone(600));
-  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+  await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
   await caller.whenIdle();
   await caller.pause(200);
   caller.hangUp();

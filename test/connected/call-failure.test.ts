@@ -18,6 +18,7 @@ import { createWorkspace } from '../../lib/store/workspaces.js';
 import { forgetCatalogues } from '../../lib/vendors/catalogue.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const receiver = new WebhookReceiver();
 let vp: VoicePlatform;
@@ -124,7 +125,7 @@ async function oneTurnCall(agent: Pick<Agent, '_id'>) {
   await caller.whenIdle();
   const before = caller.received.length;
   await caller.play(tone(600));
-  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+  await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
   await caller.whenIdle();
   await caller.pause(200);
   caller.hangUp();

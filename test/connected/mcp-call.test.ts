@@ -12,6 +12,7 @@ import { getHistoryRecord } from '../../lib/store/history.js';
 import { startMcpServer, type TestMcpServer } from '../support/mcp-server.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
 import { toolModel } from '../support/tool-model.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
 let weather: TestMcpServer;
@@ -63,7 +64,7 @@ afterAll(async () => {
 async function ask(ws: WebSocket, received: { type: string; text?: string }[], text: string): Promise<string> {
   const from = received.length;
   ws.send(JSON.stringify({ type: 'message', text }));
-  await waitUntil(() => received.slice(from).find((f) => f.type === 'reply' || f.type === 'error'), 20_000);
+  await waitUntil(() => received.slice(from).find((f) => f.type === 'reply' || f.type === 'error'), WAIT_MS);
   const reply = received.slice(from).find((f) => f.type === 'reply' || f.type === 'error')!;
   return reply.text ?? JSON.stringify(reply);
 }
@@ -79,7 +80,7 @@ describe('mcp tools in a conversation', () => {
     ws.on('message', (data) => received.push(JSON.parse(String(data)) as { type: string }));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     ws.send(JSON.stringify({ type: 'hello', credential: chat.credential }));
-    await waitUntil(() => received.find((f) => f.type === 'ready'), 20_000);
+    await waitUntil(() => received.find((f) => f.type === 'ready'), WAIT_MS);
     const callsBefore = weather.calls.length;
 
     expect(await ask(ws, received, 'What is the weather in Paris?')).toBe('Tomorrow in Paris: sunny, 24 degrees.');

@@ -16,6 +16,7 @@ import { getHistoryRecord } from '../../lib/store/history.js';
 import { putProviderKey } from '../../lib/store/provider-keys.js';
 import { createSecretBox } from '../../lib/store/secret-box.js';
 import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
 
@@ -39,11 +40,11 @@ const VENDORS = ['deepgram', 'openai', 'elevenlabs'] as const satisfies readonly
 async function converse(agent: Agent) {
   for (const vendor of VENDORS) takePresentedKeys(vendor);
   const caller = await vp.call(agent, { playbackSpeed: 4 });
-  await caller.waitFor((m) => m.event === 'mark', 20_000);
+  await caller.waitFor((m) => m.event === 'mark', WAIT_MS);
   await caller.whenIdle();
   const before = caller.received.length;
   await caller.play(tone(600));
-  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+  await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
   await caller.whenIdle();
   caller.hangUp();
   const ended = await vp.nextCallEnded();

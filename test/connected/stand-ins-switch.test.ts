@@ -18,6 +18,7 @@ import { startSttStandins, type SttStandins } from '../../lib/local/standins/stt
 import { startTtsStandins, type TtsStandins } from '../../lib/local/standins/tts.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const VENDORS = ['deepgram', 'openai', 'elevenlabs'] as const;
 const HEARD = 'I would like to book a table.';
@@ -104,11 +105,11 @@ describe('real keys for speech recognition, the model and the voice', () => {
     for (const vendor of VENDORS) takePresentedKeys(vendor);
     const modelRequests = real.llm.control.requests.length;
     const caller = await vp.call(agent, { playbackSpeed: 4 });
-    await caller.waitFor((m) => m.event === 'mark', 20_000);
+    await caller.waitFor((m) => m.event === 'mark', WAIT_MS);
     await caller.whenIdle();
     const before = caller.received.length;
     await caller.play(tone(600));
-    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
     await caller.whenIdle();
     caller.hangUp();
     const ended = await vp.nextCallEnded();

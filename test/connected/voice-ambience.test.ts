@@ -15,6 +15,7 @@ import { recordingKey } from '../../lib/store/recordings.js';
 import { rms } from '../../lib/vendors/shared/pcm.js';
 import { INTERRUPTED_MARKER } from '../../streaming-service/src/session/speech-handle.js';
 import { startVoicePlatform, waitUntil, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const LONG_REPLY = 'Sure thing. Our specials tonight are a mushroom risotto and a lemon tart with cream. We also have a fine wine list.';
 
@@ -107,13 +108,13 @@ describe('ambience', () => {
     await caller.waitFor((m) => m.event === 'mark');
     await caller.pause(300);
     await caller.play(tone(600));
-    const reply = await waitUntil(() => requests()[0], 30_000);
+    const reply = await waitUntil(() => requests()[0], WAIT_MS);
     // The reply's first phrase has played (a mark echoed after its request began); the caller talks over the rest.
     const echoedBefore = caller.echoed.length;
-    await waitUntil(() => caller.echoed.slice(echoedBefore).find((e) => !e.flushed), 30_000);
+    await waitUntil(() => caller.echoed.slice(echoedBefore).find((e) => !e.flushed), WAIT_MS);
     await caller.play(tone(700));
     expect(await reply.settled).toBe('aborted');
-    await waitUntil(() => (requests().length >= 2 ? true : undefined), 30_000);
+    await waitUntil(() => (requests().length >= 2 ? true : undefined), WAIT_MS);
     await caller.pause(1_000);
     caller.hangUp();
     const ended = await vp.nextCallEnded();

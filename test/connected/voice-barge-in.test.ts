@@ -10,6 +10,7 @@ import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { INTERRUPTED_MARKER } from '../../streaming-service/src/session/speech-handle.js';
 import { startVoicePlatform, type VoicePlatform, waitUntil } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const LONG_REPLY =
   'Sure thing. Our specials tonight are a mushroom risotto and a lemon tart with cream. ' +
@@ -60,12 +61,12 @@ describe('barge-in', () => {
     await caller.play(tone(600));
     const firstPlayed = await waitUntil(() => caller.echoed.slice(echoedBefore).find((e) => !e.flushed));
     const afterFirst = caller.received.findIndex((m) => m.atMs >= firstPlayed.atMs);
-    await caller.waitForNext((m) => m.event === 'media', 20_000, afterFirst === -1 ? caller.received.length : afterFirst);
+    await caller.waitForNext((m) => m.event === 'media', WAIT_MS, afterFirst === -1 ? caller.received.length : afterFirst);
 
     // Barge in.
     const bargeAt = caller.received.length;
     await caller.play(tone(700));
-    await caller.waitForNext((m) => m.event === 'clear', 20_000, bargeAt);
+    await caller.waitForNext((m) => m.event === 'clear', WAIT_MS, bargeAt);
 
     const llmRequests = vp.platform.voice.llm.control.requestsFor('openai');
     expect(await llmRequests[0]!.settled).toBe('aborted');
@@ -75,7 +76,7 @@ describe('barge-in', () => {
 
     // The caller's interruption becomes the next turn, answered normally.
     const afterClear = caller.received.length;
-    await caller.waitForNext((m) => m.event === 'mark', 20_000, afterClear);
+    await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, afterClear);
     await caller.whenIdle();
     await caller.pause(200);
     caller.hangUp();

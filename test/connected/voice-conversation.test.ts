@@ -11,6 +11,7 @@ import { listLedger } from '../../lib/store/credits.js';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
 
@@ -52,14 +53,14 @@ describe('a two-turn conversation', () => {
     // Turn 1: the caller speaks (a tone the STT stand-in transcribes by script), then waits for the answer.
     let before = caller.received.length;
     await caller.play(tone(600));
-    await caller.waitForNext((m) => m.event === 'media', 20_000, before);
-    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.waitForNext((m) => m.event === 'media', WAIT_MS, before);
+    await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
     await caller.whenIdle();
 
     // Turn 2.
     before = caller.received.length;
     await caller.play(tone(600));
-    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
     await caller.whenIdle();
     // Let the last mark echo reach the service before hanging up.
     await caller.pause(200);

@@ -14,6 +14,7 @@ import { SimulatedWebCaller } from '../../lib/local/callers/simulated-web-caller
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { defaultRealtimeReply, type RealtimeScriptRequest } from '../../lib/local/standins/openai-realtime.js';
 import { briefReplies, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
 const GEMINI = { provider: 'google', model: 'gemini-2.5-flash-native-audio-preview-09-2025', voice: 'Kore' } as const;
@@ -47,7 +48,7 @@ describe('a Gemini Live phone call', () => {
     await caller.whenIdle();
     const before = caller.received.length;
     await caller.play(tone(600));
-    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
     await caller.whenIdle();
     await caller.pause(200);
     caller.hangUp();
@@ -106,8 +107,8 @@ describe('a Gemini Live phone call', () => {
     await caller.pause(1_500);
     const talkAt = caller.received.length;
     await caller.play(tone(600));
-    await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
-    await caller.waitForNext((m) => m.event === 'mark', 20_000, talkAt);
+    await caller.waitForNext((m) => m.event === 'clear', WAIT_MS, talkAt);
+    await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, talkAt);
     await caller.whenIdle();
     await caller.pause(200);
     caller.hangUp();

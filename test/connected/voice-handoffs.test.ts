@@ -12,6 +12,7 @@ import { getHistoryRecord } from '../../lib/store/history.js';
 import type { ScriptRequest } from '../../lib/local/standins/llm.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { startVoicePlatform, waitUntil, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
 const receiver = new WebhookReceiver();
@@ -77,7 +78,7 @@ describe('handoffs in a phone call', () => {
       const before = caller.received.length;
       requestsBefore.push(vp.platform.voice.llm.control.requestsFor('openai').length);
       await caller.play(tone(300));
-      await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+      await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
       await caller.whenIdle();
       await caller.pause(300);
       await caller.whenIdle();

@@ -22,6 +22,7 @@ import { createWorkspace } from '../../lib/store/workspaces.js';
 import type { LocalVoiceOptions } from '../../streaming-service/src/local.js';
 import type { CallEnded } from '../../streaming-service/src/service.js';
 import { sharedStores } from '../support/platform.js';
+import { WAIT_MS } from '../support/progress.js';
 
 /**
  * The voice tests' platform: the whole local platform (stores shared with the run, a table of its own),
@@ -161,7 +162,7 @@ export async function startVoicePlatform(voice: LocalVoiceOptions = {}): Promise
         noiseLevel: extra.noiseLevel,
       });
     },
-    nextCallEnded(timeoutMs = 30_000) {
+    nextCallEnded(timeoutMs = WAIT_MS) {
       const got = ended.shift();
       if (got) return Promise.resolve(got);
       return new Promise((resolve, reject) => {
@@ -255,7 +256,7 @@ export const mediaBytes = (caller: SimulatedCaller, fromIndex = 0) =>
     .reduce((n, m) => n + Buffer.from(String(m.raw.media.payload), 'base64').length, 0);
 
 /** Polls `probe` every 10 ms until it returns a value (events the tests wait on have no promise of their own). */
-export async function waitUntil<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+export async function waitUntil<T>(probe: () => T | undefined, timeoutMs = WAIT_MS): Promise<T> {
   const until = performance.now() + timeoutMs;
   for (;;) {
     const value = probe();
@@ -310,7 +311,7 @@ export async function greeted(vp: VoicePlatform, agent: Agent): Promise<Simulate
 export async function sayAndHearAnswer(caller: SimulatedCaller, text: string): Promise<void> {
   const before = caller.received.length;
   await caller.play(await speech(text));
-  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+  await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
   await caller.whenIdle();
 }
 
@@ -323,7 +324,7 @@ export async function talkOver(caller: SimulatedCaller, text: string, afterMs: n
   await caller.pause(afterMs);
   const talkAt = caller.received.length;
   await caller.play(await speech(text));
-  await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
+  await caller.waitForNext((m) => m.event === 'clear', WAIT_MS, talkAt);
   await waitUntil(() => caller.echoed.find((e) => !e.flushed));
   await caller.whenIdle();
 }

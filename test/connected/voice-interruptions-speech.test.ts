@@ -19,6 +19,7 @@ import { toneBytes } from '../../lib/local/standins/tts-audio.js';
 import { INTERRUPTED_MARKER } from '../../streaming-service/src/session/speech-handle.js';
 import { waitUntil } from './voice-harness.js';
 import { ANSWER, GREETING, LONG_GREETING, interruptionsFile } from './voice-interruptions-support.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const file = interruptionsFile();
 const STOP = 'Stop, please. I need a person.';
@@ -33,10 +34,10 @@ describe('interruptions', () => {
     await caller.pause(400);
     const noiseAt = caller.received.length;
     await caller.play(tone(900));
-    const clear = await caller.waitForNext((m) => m.event === 'clear', 20_000, noiseAt);
+    const clear = await caller.waitForNext((m) => m.event === 'clear', WAIT_MS, noiseAt);
     // Audio comes again after the clear: the rest of the greeting.
     const afterClear = caller.received.indexOf(clear) + 1;
-    await caller.waitForNext((m) => m.event === 'media', 20_000, afterClear);
+    await caller.waitForNext((m) => m.event === 'media', WAIT_MS, afterClear);
     await file.greetingPlayed(caller);
     await caller.whenIdle();
     // Heard once: what played before the pause plus the resumed rest is the greeting's audio, give or take
@@ -66,8 +67,8 @@ describe('interruptions', () => {
     let noiseOver = false;
     // Five seconds of sound: well past the false-interruption timeout (1.5 s) measured from the pause.
     const noise = caller.play(tone(5_000)).then(() => (noiseOver = true));
-    const clear = await caller.waitForNext((m) => m.event === 'clear', 20_000, noiseAt);
-    await caller.waitForNext((m) => m.event === 'media', 20_000, caller.received.indexOf(clear) + 1);
+    const clear = await caller.waitForNext((m) => m.event === 'clear', WAIT_MS, noiseAt);
+    await caller.waitForNext((m) => m.event === 'media', WAIT_MS, caller.received.indexOf(clear) + 1);
     expect(noiseOver).toBe(false);
     await noise;
     await file.greetingPlayed(caller);
@@ -84,7 +85,7 @@ describe('interruptions', () => {
     await caller.pause(1_500);
     const talkAt = caller.received.length;
     await caller.play(await speech(STOP));
-    await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
+    await caller.waitForNext((m) => m.event === 'clear', WAIT_MS, talkAt);
     await waitUntil(() => caller.echoed.find((e) => !e.flushed));
     await caller.whenIdle();
     const record = await file.hangUpAndRead(caller);
@@ -112,7 +113,7 @@ describe('interruptions', () => {
     await caller.pause(1_500);
     const talkAt = caller.received.length;
     await caller.play(await speech(said));
-    await caller.waitForNext((m) => m.event === 'clear', 20_000, talkAt);
+    await caller.waitForNext((m) => m.event === 'clear', WAIT_MS, talkAt);
     await waitUntil(() => caller.echoed.find((e) => !e.flushed));
     await caller.whenIdle();
     const lines = String((await file.hangUpAndRead(caller)).callTranscript).split('\n');

@@ -17,6 +17,7 @@ import { knownLinesOr, SpokenLines } from '../../lib/local/standins/spoken-lines
 import { PHONE_AUDIO } from '../../lib/vendors/shared/audio-format.js';
 import { PHRASES } from '../../streaming-service/src/call/phrases.js';
 import { briefReplies, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const lines = new SpokenLines();
 let vp: VoicePlatform;
@@ -45,14 +46,14 @@ async function say(caller: SimulatedCaller, text: string, language: string): Pro
   const before = caller.received.length;
   lines.say(text, audio, language);
   await caller.play(audio);
-  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+  await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
   await caller.whenIdle();
 }
 
 /** Waits, silent, until the agent has said something more (the silence re-prompt) and it has played. */
 async function hearReprompt(caller: SimulatedCaller): Promise<void> {
   const before = caller.received.length;
-  await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+  await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
   await caller.whenIdle();
 }
 

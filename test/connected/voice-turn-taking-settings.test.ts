@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { speech } from '../../lib/local/callers/simulated-caller.js';
 import { greeted, transcriptOf } from './voice-harness.js';
 import { FIRST, GREETING, ANSWER, turnTakingFile } from './voice-turn-taking-support.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const file = turnTakingFile();
 
@@ -25,7 +26,7 @@ describe('a finished answer', () => {
     const caller = await greeted(file.vp, await file.vp.agent({ first_message: GREETING }));
     const before = caller.received.length;
     await caller.play(await speech(said));
-    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
     await caller.whenIdle();
     caller.hangUp();
     const ended = await file.vp.nextCallEnded();

@@ -2,6 +2,7 @@ import { beforeEach } from 'vitest';
 import { speech } from '../../lib/local/callers/simulated-caller.js';
 import type { Agent } from '../../lib/domain/agent.js';
 import { filePlatform, greeted, startVoicePlatform, transcriptOf, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 /**
  * The turn-taking files' platform (voice-turn-taking*.test.ts, split so they run side by side): a
@@ -59,7 +60,7 @@ export function turnTakingFile(): TurnTakingFile {
       await caller.play(first);
       await caller.pause(pauseMs);
       await caller.play(rest);
-      await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+      await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
       await caller.whenIdle();
       caller.hangUp();
       const ended = await started().nextCallEnded();

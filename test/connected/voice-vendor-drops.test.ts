@@ -15,6 +15,7 @@ import { speech } from '../../lib/local/callers/simulated-caller.js';
 import { toneBytes } from '../../lib/local/standins/tts-audio.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { mediaBytes, SHORT_LINES, turnConversation, waitUntil } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 // Short lines: each is played in real time, and their length is not what these tests are about. The
 // greeting is long enough (3 s) for a socket to be cut a second into it.
@@ -38,7 +39,7 @@ describe('vendor socket drops', () => {
     dg.dropMidStream(4_000);
     const before = caller.received.length;
     await caller.play(talk);
-    await caller.waitForNext((m) => m.event === 'mark', 20_000, before);
+    await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
     await caller.whenIdle();
     caller.hangUp();
     const ended = await turn.vp.nextCallEnded();

@@ -14,6 +14,7 @@ import { findCall } from '../../lib/store/calls.js';
 import { listLedger, readBalance } from '../../lib/store/credits.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { briefReplies, startVoicePlatform, waitUntil, type VoicePlatform } from './voice-harness.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
 
@@ -151,7 +152,7 @@ describe('a meeting on the browser transport', () => {
     const page = await SimulatedWebCaller.join(vp.webUrl, meeting.credential());
     await page.waitFor((m) => m.type === 'mark');
     page.drop();
-    const ended = await vp.nextCallEnded(10_000);
+    const ended = await vp.nextCallEnded(WAIT_MS);
     expect(ended.callId).toBe(meeting.callId);
     expect(ended.outcome.reason).toBe('customer_hangup');
     // The grace is part of the call: the contact could have come back during it.

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WAIT_MS } from './progress.js';
 
 /** One request the receiver got. */
 export interface ReceivedHook {
@@ -115,7 +116,7 @@ export class WebhookReceiver {
   }
 
   /** Resolves with the first request (already received or still to come) that passes `test`. */
-  waitFor(test: (h: ReceivedHook) => boolean, timeoutMs = 20_000): Promise<ReceivedHook> {
+  waitFor(test: (h: ReceivedHook) => boolean, timeoutMs = WAIT_MS): Promise<ReceivedHook> {
     const seen = this.received.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {

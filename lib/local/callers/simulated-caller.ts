@@ -6,6 +6,9 @@ import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format
 import { espeakVoice } from '../standins/tts-audio.js';
 import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
 
+/** How long a wait lasts by default: a bound on a stall, far past any machine's pace (a met wait returns at once). */
+const WAIT_DEFAULT_MS = 90_000;
+
 /**
  * A simulated phone caller that speaks Twilio's Media Streams protocol, for tests, the pipeline benchmark
  * and (later) the Twilio stand-in's placed calls. It behaves like Twilio on both directions:
@@ -185,13 +188,13 @@ export class SimulatedCaller {
   }
 
   /** The first received message (already received or future) that matches. */
-  waitFor(match: (m: ReceivedMessage) => boolean, timeoutMs = 20_000): Promise<ReceivedMessage> {
+  waitFor(match: (m: ReceivedMessage) => boolean, timeoutMs = WAIT_DEFAULT_MS): Promise<ReceivedMessage> {
     return this.log.waitFor(match, timeoutMs);
   }
 
 
   /** The next message matching after `afterIndex` messages (defaults to now). */
-  waitForNext(match: (m: ReceivedMessage) => boolean, timeoutMs = 20_000, afterIndex = this.received.length): Promise<ReceivedMessage> {
+  waitForNext(match: (m: ReceivedMessage) => boolean, timeoutMs = WAIT_DEFAULT_MS, afterIndex = this.received.length): Promise<ReceivedMessage> {
     return this.waitFor((m) => this.received.indexOf(m) >= afterIndex && match(m), timeoutMs);
   }
 
@@ -201,7 +204,7 @@ export class SimulatedCaller {
   }
 
   /** Resolves when nothing is buffered (all agent audio so far has played). */
-  whenIdle(timeoutMs = 20_000): Promise<void> {
+  whenIdle(timeoutMs = WAIT_DEFAULT_MS): Promise<void> {
     return this.playback.whenIdle(timeoutMs);
   }
 

@@ -142,7 +142,7 @@ describe('metadata', () => {
     const other = await placeOutboundCall(p, '+14155550632', { kind: 'answer', lines: ['Goodbye.'] }, { setup: s, body: { metadata: { crm_id: 'lead-43', attempt: 1 } } });
 
     for (const type of ['call.started', 'call.ended']) {
-      const hook = await receiver.waitFor((h) => h.path === '/meta' && h.json.type === type && h.json.data.callId === callId, 30_000);
+      const hook = await receiver.waitFor((h) => h.path === '/meta' && h.json.type === type && h.json.data.callId === callId, WAIT_MS);
       expect(hook.json.data.metadata, type).toEqual(metadata);
     }
 

@@ -95,7 +95,7 @@ describe('the inbound webhook', () => {
     // The caller's stream runs the second agent, its first message filled from the webhook's variables.
     const token = /name="token" value="([^"]+)"/.exec(rung.body)![1]!;
     const caller = await SimulatedCaller.connect({ url: `${p.baseUrl.replace(/^http/, 'ws')}/media-stream`, callSid: rung.callSid, customParameters: { token }, playbackSpeed: 4 });
-    await caller.waitFor((m) => m.event === 'mark', 20_000);
+    await caller.waitFor((m) => m.event === 'mark', WAIT_MS);
     await caller.whenIdle();
     caller.hangUp();
     const record = await eventually(async () => {

@@ -42,7 +42,7 @@ const callIdOfToken = (token: string) => {
 
 /** Admitted (the agent's greeting arrives) or the close code it was refused with. */
 function fate(caller: SimulatedCaller): Promise<'admitted' | number> {
-  return Promise.race([caller.closed.then((c) => c.code), caller.waitFor((m) => m.event === 'media', 20_000).then(() => 'admitted' as const)]);
+  return Promise.race([caller.closed.then((c) => c.code), caller.waitFor((m) => m.event === 'media', WAIT_MS).then(() => 'admitted' as const)]);
 }
 
 const callEnded = (callId: string) => eventually(async () => ended.find((e) => e.callId === callId), WAIT_MS, `end of ${callId}`);
