@@ -32,6 +32,33 @@ function speak(p: InterruptionPolicy, ms: number, agent: AgentActivity = SPEAKIN
   return out;
 }
 
+describe('a reply held before its first sound', () => {
+  const REPLYING: AgentActivity = { active: true, audible: false, replying: true };
+  const HELD: AgentActivity = { active: true, audible: true, replying: true };
+
+  it('is held while the caller speaks again, and a word of theirs cancels it; their turn is answered', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause']);
+    expect(types(p.onSpeechProgress(200, HELD))).toEqual([]);
+    expect(types(p.onTranscript('And', HELD))).toEqual(['cancel_timer', 'interrupt']);
+    expect(p.onTurnEnd('And croissants?', THINKING).answer).toBe(true);
+  });
+
+  it('plays once a wordless sound is over (after HOLD_RESUME_MS), and is held again by the next one', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause']);
+    expect(types(p.onSpeechEnd(120, HELD))).toEqual(['arm_timer']);
+    expect(types(p.onTimeout())).toEqual(['resume']);
+    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause']);
+  });
+
+  it('is not held when audible, for a greeting or line, or when false interruptions are not resumed', () => {
+    expect(types(new InterruptionPolicy(DEFAULT_INTERRUPTION).onSpeechStart({ ...SPEAKING, replying: true }))).toEqual([]);
+    expect(types(new InterruptionPolicy(DEFAULT_INTERRUPTION).onSpeechStart(THINKING))).toEqual([]);
+    expect(types(new InterruptionPolicy({ ...DEFAULT_INTERRUPTION, resumeFalseInterruption: false }).onSpeechStart(REPLYING))).toEqual([]);
+  });
+});
+
 describe('interruption policy', () => {
   it('ignores an "uh-huh" over the agent: no pause, no interruption, not answered', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);

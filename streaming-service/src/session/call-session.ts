@@ -141,7 +141,7 @@ export class CallSession {
         const speaking = this.current !== undefined && !this.current.interrupted && this.state.interruptible;
         const audible = speaking && (this.out.isPaused || this.out.isBusy());
         // A greeting the caller may not cut is still heard over: a backchannel over it is feedback.
-        return { active: speaking && !this.greeting.protects(this.current), audible };
+        return { active: speaking && !this.greeting.protects(this.current), audible, replying: this.current?.purpose === 'reply' };
       },
       pause: () => this.out.pause(),
       resume: () => this.out.resume(),

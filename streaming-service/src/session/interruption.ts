@@ -105,7 +105,15 @@ export interface AgentActivity {
   readonly active: boolean;
   /** Its audio is playing at the caller now (so pausing it means something). */
   readonly audible: boolean;
+  /** The utterance is a reply to the caller (not a greeting or a fixed line): it may be held before its first sound. */
+  readonly replying?: boolean;
 }
+
+/**
+ * How long after the caller stops, with no word heard, a reply held before its first sound ({@link
+ * InterruptionPolicy}, "hold") starts to play: a cough or a breath, not a sentence.
+ */
+export const HOLD_RESUME_MS = 300;
 
 export class InterruptionPolicy {
   private paused = false;
@@ -122,6 +130,8 @@ export class InterruptionPolicy {
   private stop = false;
   /** The VAD's current speech resumed the agent without a word: it is noise, and pauses nothing more. */
   private wordlessSound = false;
+  /** A reply not heard yet is held back while the caller speaks again (see {@link onSpeechStart}). */
+  private held = false;
 
   constructor(
     readonly settings: InterruptionSettings,
@@ -144,9 +154,20 @@ export class InterruptionPolicy {
     return this.settings.stopWords.some((p) => said === p || said.startsWith(`${p} `) || (UNSPACED.test(p) && said.startsWith(p)));
   }
 
-  /** The VAD confirmed caller speech. */
+  /**
+   * The VAD confirmed caller speech. Over a reply the caller has not heard a sound of yet (the model is
+   * thinking, or its first audio is on the way), the reply is **held**: nothing of it plays while the
+   * caller talks. A word from the caller then cancels it, and their words join the turn it answered, so
+   * two quick sentences get one answer and nobody talks over the second; no word within
+   * {@link HOLD_RESUME_MS} of the speech's end (a cough) lets it play.
+   */
   onSpeechStart(agent: AgentActivity): InterruptionAction[] {
     this.inSpeech = true;
+    if (this.held) return [{ type: 'cancel_timer' }];
+    if (agent.active && agent.replying && !agent.audible && !this.paused && this.settings.resumeFalseInterruption) {
+      this.held = true;
+      return [{ type: 'pause' }];
+    }
     if (agent.audible) this.overlapped = true;
     // Talking again after a pause: with a word heard, the wait starts over; without, the pause's clock runs on.
     return this.paused && this.words > 0 ? [this.armTimer()] : [];
@@ -163,6 +184,7 @@ export class InterruptionPolicy {
     this.inSpeech = false;
     this.wordlessSound = false;
     this.speechMs = Math.max(this.speechMs, speechMs);
+    if (this.held) return this.words > 0 ? this.decide(agent) : [{ type: 'arm_timer', ms: HOLD_RESUME_MS }];
     const out = this.decide(agent);
     if (this.paused && this.words > 0) out.push(this.armTimer());
     return out;
@@ -183,8 +205,13 @@ export class InterruptionPolicy {
   onTurnEnd(text: string, agent: AgentActivity): { answer: boolean; actions: InterruptionAction[] } {
     // Only speech over audible agent audio can be feedback: a short answer while the model is still
     // thinking ("tomorrow") is part of the caller's turn and merges into it.
-    const feedback = !this.tookFloor && (this.overlapped || agent.audible || this.paused) && this.realWords(text) < this.settings.minWords && !this.startsWithStop(text);
+    const feedback = !this.held && !this.tookFloor && (this.overlapped || agent.audible || this.paused) && this.realWords(text) < this.settings.minWords && !this.startsWithStop(text);
     const actions: InterruptionAction[] = [];
+    // Words over a held reply are a turn of their own: the session cancels the reply and joins the turns.
+    if (this.held) {
+      this.held = false;
+      actions.push({ type: 'cancel_timer' });
+    }
     if (feedback && this.paused) actions.push(...this.resume());
     // An answered turn interrupts the utterance itself (the session does that); the pause ends with it.
     if (!feedback && this.paused) {
@@ -200,6 +227,11 @@ export class InterruptionPolicy {
    * worded speech ended that long ago. Worded speech still going on waits for its turn end, which decides.
    */
   onTimeout(): InterruptionAction[] {
+    if (this.held) {
+      if (this.inSpeech || this.words > 0) return [];
+      this.held = false;
+      return [{ type: 'resume' }];
+    }
     if (!this.paused) return [];
     if (this.inSpeech && this.words > 0) return [this.armTimer()];
     const noise = this.inSpeech;
@@ -210,6 +242,10 @@ export class InterruptionPolicy {
 
   /** The utterance was interrupted or ended by other means: nothing is paused any more. */
   onUtteranceGone(): InterruptionAction[] {
+    if (this.held) {
+      this.held = false;
+      return [{ type: 'cancel_timer' }];
+    }
     if (!this.paused) return [];
     this.paused = false;
     return [{ type: 'cancel_timer' }];
@@ -217,6 +253,12 @@ export class InterruptionPolicy {
 
   private decide(agent: AgentActivity): InterruptionAction[] {
     if (!agent.active) return [];
+    if (this.held) {
+      if (this.words === 0 && !this.stop) return [];
+      this.held = false;
+      this.tookFloor = true;
+      return [{ type: 'cancel_timer' }, { type: 'interrupt' }];
+    }
     const { minDurationMs, minWords, resumeFalseInterruption } = this.settings;
     // A stop word needs no length: the recognizer heard it, so it was speech, and the caller wants the floor.
     if (this.stop) return this.takeFloor();
