@@ -55,7 +55,8 @@ export type SilenceConfig = z.infer<typeof SilenceConfig>;
 
 /**
  * When the caller's turn is over (docs/api.md, "turn_taking"; docs/voice-pipeline.md, "Turn-taking"): a
- * fragment that stops on a word a sentence cannot end on ("a table for", "and, um") waits for more.
+ * fragment that stops on a word a sentence cannot end on ("a table for", "and, um") waits for more; and how
+ * long the agent may then stay silent before its answer starts ("The first-token budget").
  */
 export const TurnTakingConfig = z
   .strictObject({
@@ -63,6 +64,11 @@ export const TurnTakingConfig = z
     unfinished_wait_ms: z.number().int().min(0).max(10_000).optional(),
     /** Words a sentence does not end on (conjunctions, articles, prepositions, fillers); replaces the English default list. */
     continuation_words: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(200).optional(),
+    /**
+     * Silence allowed while the model has not started its answer, ms: then a filler is said and another
+     * request (the fallback model) races the silent one. Default 2000; under 500 most answers would race.
+     */
+    first_token_budget_ms: z.number().int().min(500).max(10_000).optional(),
   });
 export type TurnTakingConfig = z.infer<typeof TurnTakingConfig>;
 /** Answering-machine detection per agent (docs/telephony.md, Voicemail): Twilio's asynchronous AMD. */

@@ -15,6 +15,8 @@ export interface TurnLatency {
   ttsRequestAtMs?: number;
   ttsFirstByteAtMs?: number;
   firstAudioAtMs?: number;
+  /** A filler was said because the model was slow to start (llm-chain.ts): the first audio was the filler. */
+  fillerAtMs?: number;
 }
 
 /** The figures kept on the history record per turn (milliseconds, rounded to 0.1). */
@@ -39,8 +41,10 @@ export function turnFigures(l: TurnLatency): TurnFigures {
   const llmFirstPhraseMs = d(l.llmFirstTokenAtMs, l.llmFirstPhraseAtMs);
   const ttsFirstByteMs = d(l.ttsRequestAtMs, l.ttsFirstByteAtMs);
   const total = d(l.sttFinalAtMs, l.firstAudioAtMs);
+  // After a filler the first audio and the first TTS request are the filler's, not the answer's: the shares
+  // do not add up to our own time.
   const overheadMs =
-    total !== null && llmFirstTokenMs !== null && llmFirstPhraseMs !== null && ttsFirstByteMs !== null
+    l.fillerAtMs === undefined && total !== null && llmFirstTokenMs !== null && llmFirstPhraseMs !== null && ttsFirstByteMs !== null
       ? r1(total - llmFirstTokenMs - llmFirstPhraseMs - ttsFirstByteMs)
       : null;
   return { sttMs: l.sttMs === undefined ? null : r1(l.sttMs), llmFirstTokenMs, llmFirstPhraseMs, ttsFirstByteMs, overheadMs };

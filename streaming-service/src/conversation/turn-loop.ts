@@ -89,6 +89,11 @@ export interface TurnChannel {
   roundEnd(round: number): void;
   /** The round's tool calls start (a voice channel starts its filler timers); returns their end. */
   toolsStart(round: number): () => void;
+  /**
+   * The round's model has said nothing within the first-token budget (llm-chain.ts): a voice channel speaks a
+   * filler. Returns what ends the wait (called once output starts or the request ends). A chat has none.
+   */
+  modelSilent?(round: number): () => void;
   /** A built-in tool (transfer, keypad, end): its result for the model, and whether the turn stops. */
   builtIn(action: BuiltInAction, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }>;
 }
@@ -116,8 +121,9 @@ export async function runTurn(host: TurnHost, channel: TurnChannel, rounds: Agen
     const r: AgentRound = { generated: '', toolCalls: [], results: new Map() };
     const messages = context ? withContext(host.messages(), context) : host.messages();
     rounds.push(r);
-    // The agent's model, retried once, then its fallback models (llm-chain.ts).
-    for await (const event of host.llm.stream({ messages, tools: host.tools.specs }, channel.signal)) {
+    // The agent's model, retried once, then its fallback models; a silent one races the next (llm-chain.ts).
+    const hooks = channel.modelSilent ? { onSlow: () => channel.modelSilent!(round) } : {};
+    for await (const event of host.llm.stream({ messages, tools: host.tools.specs }, channel.signal, hooks)) {
       if (event.type === 'text') {
         r.generated += event.delta;
         if (!channel.interrupted) channel.text(event.delta, round, event.atMs);
