@@ -226,6 +226,15 @@ describe('LlmChain: the first-token budget', () => {
     expect(slow).toBe(0);
   });
 
+  it('fails the turn when no model has said anything for five budgets, every request cancelled', async () => {
+    const seen: Seen = [];
+    const chain = new LlmChain({ provider: racer('openai', ['stall'], seen), model: 'm1' }, [{ provider: racer('anthropic', ['stall'], seen), model: 'm2' }], undefined, undefined, BUDGET);
+    let ended = 0;
+    await expect(turn(chain, () => () => (ended += 1))).rejects.toThrow('no first token from any model within 150 ms');
+    expect(seen).toEqual(['ask m1#1', 'ask m2#1', 'cancel m1#1', 'ask m1#2', 'cancel m2#1', 'cancel m1#2']);
+    expect(ended).toBe(1);
+  });
+
   it('cancels every request in the race when the turn is interrupted', async () => {
     const seen: Seen = [];
     const abort = new AbortController();

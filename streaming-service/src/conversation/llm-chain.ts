@@ -18,8 +18,12 @@ export interface LlmChoice {
  */
 export const DEFAULT_FIRST_TOKEN_BUDGET_MS = 2_000;
 
-/** Requests in flight for one turn at most: the silent one and the one racing it. */
-const MAX_IN_FLIGHT = 2;
+/**
+ * A turn whose models have all said nothing for this many budgets (10 s by default) is failed: the caller
+ * hears the apology and can say it again (session/failure.ts) instead of sitting through each request's own
+ * retries (three first-token timeouts of 6 s each).
+ */
+const SILENT_BUDGETS = 5;
 
 export interface LlmChainOptions {
   /** See {@link DEFAULT_FIRST_TOKEN_BUDGET_MS}; unset, a turn waits on each model's own timeouts. */
@@ -71,7 +75,8 @@ type LaneStep = { readonly lane: Lane; readonly result: IteratorResult<LlmEvent>
  * by then does not keep the turn waiting on it alone: the next model (or, with none left, the same model
  * once more) is asked at once and the two race; the first to produce an event answers the turn and the
  * other is cancelled. A silent request overtaken this way is cancelled one budget later (at most two are
- * in flight), so the race is short; each request still has its adapter's own retries and timeouts.
+ * in flight), so the race is short; each request still has its adapter's own retries and timeouts, and a
+ * turn silent for {@link SILENT_BUDGETS} budgets fails.
  */
 export class LlmChain {
   /**
@@ -158,7 +163,7 @@ export class LlmChain {
         const canRace = nextModel < order.length || retry === 'open';
         let dueAt = Infinity;
         if (budget !== undefined) {
-          if (!slowTold) dueAt = startedAt + budget;
+          dueAt = startedAt + budget * (slowTold ? SILENT_BUDGETS : 1);
           if (canRace || lanes.length > 1) dueAt = Math.min(dueAt, newest.startedAt + budget);
         }
         const got = await nextOf(lanes.map((l) => pending.get(l)!), dueAt - performance.now(), signal);
@@ -166,6 +171,8 @@ export class LlmChain {
         if (got === 'due') {
           // A timer can fire a hair before performance.now() reaches its mark.
           const now = performance.now() + 1;
+          const silent = choices[newest.choice]!;
+          if (now >= startedAt + budget! * SILENT_BUDGETS) throw new VendorError(silent.provider.id, `no first token from any model within ${budget! * SILENT_BUDGETS} ms`, true);
           if (!slowTold && now >= startedAt + budget!) {
             slowTold = true;
             slowEnd = hooks.onSlow?.();
@@ -175,9 +182,8 @@ export class LlmChain {
             for (const old of lanes.slice(0, -1)) drop(old);
             const choice = pick();
             if (choice !== undefined) {
-              const quiet = choices[newest.choice]!;
-              this.log.log('warn', 'no first token within the budget; asking another request at once', { provider: quiet.provider.id, model: quiet.model, budgetMs: budget });
-              launch(choice, choice === newest.choice ? undefined : new VendorError(quiet.provider.id, `no first token within ${budget} ms`, true));
+              this.log.log('warn', 'no first token within the budget; asking another request at once', { provider: silent.provider.id, model: silent.model, budgetMs: budget });
+              launch(choice, choice === newest.choice ? undefined : new VendorError(silent.provider.id, `no first token within ${budget} ms`, true));
             }
           }
           continue;
