@@ -125,7 +125,8 @@ export const FallbackConfig = z.strictObject({
   /** Transcribers: same audio format as the primary, so the buffered caller audio can be replayed to them. */
   stt: fallbackList(z.strictObject({ provider: z.enum(STT_PROVIDERS) })),
   /**
-   * Models for a turn the agent's own model failed twice (docs/voice-pipeline.md, "Vendor failures"). Vendors
+   * Models for a turn the agent's own model failed twice, or left silent past `turn_taking.first_token_budget_ms`
+   * (docs/voice-pipeline.md, "Vendor failures", "The first-token budget"). Vendors
    * only: an agent has one custom endpoint, and the fallback is what answers while that endpoint is down.
    */
   llm: fallbackList(z.strictObject({ provider: z.enum(VENDOR_LLM_PROVIDERS), model: z.string().trim().min(1).max(100) })),

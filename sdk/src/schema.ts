@@ -1814,6 +1814,7 @@ export interface components {
             turn_taking?: {
                 unfinished_wait_ms?: number;
                 continuation_words?: string[];
+                first_token_budget_ms?: number;
             };
             /**
              * @default off
@@ -1998,6 +1999,7 @@ export interface components {
             turn_taking?: {
                 unfinished_wait_ms?: number;
                 continuation_words?: string[];
+                first_token_budget_ms?: number;
             };
             /**
              * @description Default: `"off"`.
@@ -2734,6 +2736,7 @@ export interface components {
             turn_taking?: {
                 unfinished_wait_ms?: number;
                 continuation_words?: string[];
+                first_token_budget_ms?: number;
             };
             /** @enum {string} */
             voicemail_detection?: "off" | "detect" | "detect_message_end";
@@ -3559,6 +3562,7 @@ export interface components {
                 turn_taking?: {
                     unfinished_wait_ms?: number;
                     continuation_words?: string[];
+                    first_token_budget_ms?: number;
                 };
                 /** @enum {string} */
                 voicemail_detection?: "off" | "detect" | "detect_message_end";
@@ -4636,6 +4640,7 @@ export interface components {
                 turn_taking?: {
                     unfinished_wait_ms?: number;
                     continuation_words?: string[];
+                    first_token_budget_ms?: number;
                 };
                 /** @enum {string} */
                 voicemail_detection?: "off" | "detect" | "detect_message_end";
@@ -4822,6 +4827,7 @@ export interface components {
                 turn_taking?: {
                     unfinished_wait_ms?: number;
                     continuation_words?: string[];
+                    first_token_budget_ms?: number;
                 };
                 /** @enum {string} */
                 voicemail_detection?: "off" | "detect" | "detect_message_end";

@@ -10,6 +10,7 @@
  *   when nothing answers, a "still working" phrase follows the filler and the turn fails after five budgets
  *   (the failure policy's apology), not after every request's own retries;
  * - a text chat gets no filler: its reply is the fallback's answer alone, the silent request cancelled.
+ * The budget itself is validated like every `turn_taking` field.
  */
 import { describe, expect, it } from 'vitest';
 import { speech } from '../../lib/local/callers/simulated-caller.js';
@@ -195,5 +196,22 @@ describe('a model slow to start its answer', () => {
       ['anthropic', 'completed'],
     ]);
     page.drop();
+  });
+});
+
+describe("the agent's first-token budget", () => {
+  it('is validated, stored and returned by get-agent', async () => {
+    const vp = platform();
+    const base = { name: 'T', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'elevenlabs', stt_provider: 'deepgram', workspaceId: vp.workspaceId };
+    for (const first_token_budget_ms of [499, 10_001, 1_500.5, '2000']) {
+      const bad = await vp.api('POST', '/api/agents', { ...base, turn_taking: { first_token_budget_ms } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ error: { code: 'validation_failed', details: [expect.objectContaining({ field: 'turn_taking.first_token_budget_ms' })] } });
+    }
+    const created = await vp.api('POST', '/api/agents', { ...base, turn_taking: { first_token_budget_ms: 3_000 } });
+    expect(created.status).toBe(201);
+    const id = (created.body as { _id: string })._id;
+    const got = await vp.api('GET', `/api/agents/${id}?workspaceId=${vp.workspaceId}`, undefined);
+    expect((got.body as { turn_taking: unknown }).turn_taking).toEqual({ first_token_budget_ms: 3_000 });
   });
 });

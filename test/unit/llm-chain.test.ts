@@ -3,13 +3,15 @@
  * its failure could pass (retryable), then the fallback models in order; a failure after output started is
  * never papered over with another model (the caller heard the words); with every model down the last error
  * is thrown. Later turns start with the model that answered, and fall back to the others (the agent's
- * own included) when it fails. Also: the agent schema's `fallback.stt` and `fallback.llm` lists are checked like `fallback.tts`.
+ * own included) when it fails. With a first-token budget, a silent request is raced by the next model (or the
+ * same one again): the first event wins, the other is cancelled, at most two run, five silent budgets fail
+ * the turn. Also: the agent schema's `fallback.stt` and `fallback.llm` lists are checked like `fallback.tts`.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FallbackConfig } from '../../lib/domain/agent.js';
 import { VendorError } from '../../lib/vendors/shared/errors.js';
 import type { LlmEvent, LlmProvider, LlmProviderId, LlmRequest } from '../../lib/vendors/llm/port.js';
-import { LlmChain } from '../../streaming-service/src/conversation/llm-chain.js';
+import { agentLlmChain, DEFAULT_FIRST_TOKEN_BUDGET_MS, firstTokenBudgetMs, LlmChain } from '../../streaming-service/src/conversation/llm-chain.js';
 
 type Behaviour = 'answer' | 'retryable' | 'fatal' | 'cut';
 
@@ -121,20 +123,36 @@ function racer(id: LlmProviderId, plans: ('stall' | 'answer' | Promise<void>)[],
   } as LlmProvider;
 }
 
-/** A short budget: the tests wait for what the chain does, never on how long it took. */
+/** The racing tests run on a fake clock: what they see depends on the order of events, never on the machine's pace. */
 const BUDGET = { firstTokenBudgetMs: 30 };
 
-async function turn(chain: LlmChain, onSlow?: () => (() => void) | void, signal = new AbortController().signal) {
-  let text = '';
-  const usage: unknown[] = [];
-  for await (const e of chain.stream({ messages: [] }, signal, onSlow ? { onSlow } : {})) {
-    if (e.type === 'text') text += e.delta;
-    if (e.type === 'done') usage.push(e.usage);
-  }
-  return { text, usage };
+/** One turn's text and usage, the fake clock moved on until the turn is over. */
+async function turn(chain: LlmChain, onSlow?: () => (() => void) | void, signal = new AbortController().signal, seen?: Seen) {
+  let over = false;
+  const run = (async () => {
+    let text = '';
+    const usage: unknown[] = [];
+    for await (const e of chain.stream({ messages: [] }, signal, onSlow ? { onSlow } : {})) {
+      if (e.type === 'text') text += e.delta;
+      if (e.type === 'text') seen?.push(`heard ${e.delta}`);
+      if (e.type === 'done') usage.push(e.usage);
+    }
+    return { text, usage };
+  })();
+  const end = (): void => void (over = true);
+  run.then(end, end);
+  for (let ms = 0; ms < 120_000 && !over; ms += 5) await vi.advanceTimersByTimeAsync(5);
+  return run;
 }
 
 describe('LlmChain: the first-token budget', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('asks the fallback at once when the model is silent past the budget; its answer is the only one, the silent request is cancelled', async () => {
     const seen: Seen = [];
     const fallbacks: string[] = [];
@@ -147,14 +165,20 @@ describe('LlmChain: the first-token budget', () => {
     );
     let slow = 0;
     let ended = 0;
-    const { text, usage } = await turn(chain, () => {
-      slow += 1;
-      return () => (ended += 1);
-    });
+    const { text, usage } = await turn(
+      chain,
+      () => {
+        slow += 1;
+        return () => (ended += 1);
+      },
+      undefined,
+      seen,
+    );
     expect(text).toBe('from m2#1');
     // Only the answering request's usage reaches the turn.
     expect(usage).toEqual([{ inputTokens: 10, outputTokens: 3 }]);
-    expect(seen).toEqual(['ask m1#1', 'ask m2#1', 'cancel m1#1']);
+    // The silent request is cancelled before a word of the answer is heard.
+    expect(seen).toEqual(['ask m1#1', 'ask m2#1', 'cancel m1#1', 'heard from m2#1']);
     expect([slow, ended]).toEqual([1, 1]);
     expect(fallbacks).toEqual(['anthropic: openai: no first token within 30 ms']);
     // The model that answered starts the next turn.
@@ -184,8 +208,8 @@ describe('LlmChain: the first-token budget', () => {
       (_e, to) => fallbacks.push(to),
       BUDGET,
     );
-    expect((await turn(chain, () => undefined)).text).toBe('from m1#1');
-    expect(seen).toEqual(['ask m1#1', 'ask m2#1', 'cancel m2#1']);
+    expect((await turn(chain, () => undefined, undefined, seen)).text).toBe('from m1#1');
+    expect(seen).toEqual(['ask m1#1', 'ask m2#1', 'cancel m2#1', 'heard from m1#1']);
     expect(fallbacks).toEqual([]);
     expect((await turn(chain)).text).toBe('from m1#2');
   });
@@ -217,11 +241,9 @@ describe('LlmChain: the first-token budget', () => {
     let release!: () => void;
     const later = new Promise<void>((resolve) => (release = resolve));
     const unbudgeted = new LlmChain({ provider: racer('openai', [later], seen), model: 'm3' }, [{ provider: racer('anthropic', ['answer'], seen), model: 'm4' }]);
-    const answered = turn(unbudgeted, () => void (slow += 1));
-    // Well past the racing tests' budget, the request is still the only one.
-    await new Promise((r) => setTimeout(r, BUDGET.firstTokenBudgetMs * 4));
-    release();
-    expect((await answered).text).toBe('from m3#1');
+    // It answers a minute in: all along, the request is the only one.
+    setTimeout(release, 60_000);
+    expect((await turn(unbudgeted, () => void (slow += 1))).text).toBe('from m3#1');
     expect(seen).toEqual(['ask m1#1', 'ask m3#1']);
     expect(slow).toBe(0);
   });
@@ -233,6 +255,21 @@ describe('LlmChain: the first-token budget', () => {
     await expect(turn(chain, () => () => (ended += 1))).rejects.toThrow('no first token from any model within 150 ms');
     expect(seen).toEqual(['ask m1#1', 'ask m2#1', 'cancel m1#1', 'ask m1#2', 'cancel m2#1', 'cancel m1#2']);
     expect(ended).toBe(1);
+  });
+
+  it("takes the agent's own budget, else two seconds", async () => {
+    expect(firstTokenBudgetMs()).toBe(DEFAULT_FIRST_TOKEN_BUDGET_MS);
+    expect(DEFAULT_FIRST_TOKEN_BUDGET_MS).toBe(2_000);
+    const seen: Seen = [];
+    const fallbacks: string[] = [];
+    const chain = agentLlmChain(
+      { llm_model: 'm1', turn_taking: { first_token_budget_ms: 500 } },
+      { llm: racer('openai', ['stall'], seen), llmFallbacks: [{ provider: racer('anthropic', ['answer'], seen), model: 'm2' }] },
+      undefined,
+      (error) => fallbacks.push((error as Error).message),
+    );
+    expect((await turn(chain)).text).toBe('from m2#1');
+    expect(fallbacks).toEqual(['openai: no first token within 500 ms']);
   });
 
   it('cancels every request in the race when the turn is interrupted', async () => {
