@@ -21,7 +21,9 @@ import { getHistoryRecord } from '../../lib/store/history.js';
 import { DEFAULT_LLM_OPTIONS } from '../../lib/vendors/llm/index.js';
 import { PHRASES } from '../../streaming-service/src/call/phrases.js';
 import { ChatPage } from '../support/chat-page.js';
-import { filePlatform, greeted, SHORT_LINES, startVoicePlatform, transcriptOf, waitUntil } from './voice-harness.js';
+import { eventually } from '../support/calls.js';
+import { WAIT_MS } from '../support/progress.js';
+import { filePlatform, greeted, SHORT_LINES, startVoicePlatform, transcriptOf } from './voice-harness.js';
 
 const SAID = 'A table for two at seven.';
 const GREETING = 'Hello, Luigi.';
@@ -48,8 +50,8 @@ const platform = filePlatform(() =>
 async function sayAndHear(caller: SimulatedCaller, phrases: number): Promise<void> {
   const heard = caller.echoed.filter((e) => !e.flushed).length;
   await caller.play(await speech(SAID));
-  await waitUntil(() => (caller.echoed.filter((e) => !e.flushed).length >= heard + phrases ? true : undefined), 60_000);
-  await caller.whenIdle();
+  await eventually(async () => (caller.echoed.filter((e) => !e.flushed).length >= heard + phrases ? true : undefined), WAIT_MS, `${phrases} agent phrases played`);
+  await caller.whenIdle(WAIT_MS);
 }
 
 /**
