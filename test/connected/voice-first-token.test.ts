@@ -20,6 +20,7 @@ import { recordingKey } from '../../lib/store/recordings.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { DEFAULT_LLM_OPTIONS } from '../../lib/vendors/llm/index.js';
 import { PHRASES } from '../../streaming-service/src/call/phrases.js';
+import { DEFAULT_FIRST_TOKEN_BUDGET_MS } from '../../streaming-service/src/conversation/llm-chain.js';
 import { ChatPage } from '../support/chat-page.js';
 import { eventually } from '../support/calls.js';
 import { WAIT_MS } from '../support/progress.js';
@@ -119,6 +120,12 @@ describe('a model slow to start its answer', () => {
     expect(await silenceAfterCallerTurn(ended.callId)).toBeLessThan(DEFAULT_LLM_OPTIONS.firstTokenTimeoutMs);
     // Only the answer that was used is counted: the fallback's two words.
     expect((await usageOf(ended.callId)).outputTokens).toBe(2);
+    // The turn's figures: the answer's first token came after the budget; the first audio was the filler's,
+    // so no share of it is this service's own.
+    const record = (await vp.api('GET', `/api/history/${ended.callId}?workspaceId=${vp.workspaceId}`, undefined)).body as { turnLatencies: { llmFirstTokenMs: number; overheadMs: number | null }[] };
+    expect(record.turnLatencies).toHaveLength(1);
+    expect(record.turnLatencies[0]!.llmFirstTokenMs).toBeGreaterThanOrEqual(DEFAULT_FIRST_TOKEN_BUDGET_MS);
+    expect(record.turnLatencies[0]!.overheadMs).toBeNull();
     // The call's timeline names the move and why.
     const events = ((await vp.api('GET', `/api/history/${ended.callId}/events`, undefined)).body as { data: Record<string, unknown>[] }).data;
     expect(events.filter((e) => e.type === 'vendor_fallback')).toEqual([

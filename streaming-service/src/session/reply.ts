@@ -109,10 +109,12 @@ class VoiceChannel implements TurnChannel {
     this.speaker.say(phrase, round);
   }
 
-  private sayWaiting(kind: 'filler' | 'stillWorking', round: number): () => void {
+  /** Says the next waiting phrase of `kind`, unless the reply was cut; whether one was said. */
+  private sayWaiting(kind: 'filler' | 'stillWorking', round: number): () => boolean {
     return () => {
       const phrase = this.handle.interrupted ? undefined : this.ctx.waiting.next(kind);
       if (phrase) this.speaker.say(phrase, round);
+      return phrase !== undefined;
     };
   }
 
@@ -132,8 +134,8 @@ class VoiceChannel implements TurnChannel {
    */
   modelSilent(round: number): () => void {
     if (this.handle.purpose === 'greeting') return () => undefined;
-    this.latency.fillerAtMs ??= performance.now();
-    this.sayWaiting('filler', round)();
+    // Before any of the answer was said, the filler is the turn's first audio (call/latency.ts).
+    if (this.sayWaiting('filler', round)() && this.latency.llmFirstPhraseAtMs === undefined) this.latency.fillerAtMs ??= performance.now();
     const { fillerAfterMs, stillWorkingAfterMs } = this.ctx.waiting.options;
     const timer = setTimeout(this.sayWaiting('stillWorking', round), Math.max(0, stillWorkingAfterMs - fillerAfterMs));
     return () => clearTimeout(timer);
