@@ -55,7 +55,8 @@ export type SilenceConfig = z.infer<typeof SilenceConfig>;
 
 /**
  * When the caller's turn is over (docs/api.md, "turn_taking"; docs/voice-pipeline.md, "Turn-taking"): a
- * fragment that stops on a word a sentence cannot end on ("a table for", "and, um") waits for more.
+ * fragment that stops on a word a sentence cannot end on ("a table for", "and, um") waits for more; and how
+ * long the agent may then stay silent before its answer starts ("The first-token budget").
  */
 export const TurnTakingConfig = z
   .strictObject({
@@ -65,6 +66,11 @@ export const TurnTakingConfig = z
     continuation_words: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(200).optional(),
     /** Start the model on words that look complete, before the recognizer confirms the turn; kept unspoken until then. Default true. */
     preemptive_generation: z.boolean().optional(),
+    /**
+     * Silence allowed while the model has not started its answer, ms: then a filler is said and another
+     * request (the fallback model) races the silent one. Default 2000; under 500 most answers would race.
+     */
+    first_token_budget_ms: z.number().int().min(500).max(10_000).optional(),
   });
 export type TurnTakingConfig = z.infer<typeof TurnTakingConfig>;
 /** Answering-machine detection per agent (docs/telephony.md, Voicemail): Twilio's asynchronous AMD. */
@@ -121,7 +127,8 @@ export const FallbackConfig = z.strictObject({
   /** Transcribers: same audio format as the primary, so the buffered caller audio can be replayed to them. */
   stt: fallbackList(z.strictObject({ provider: z.enum(STT_PROVIDERS) })),
   /**
-   * Models for a turn the agent's own model failed twice (docs/voice-pipeline.md, "Vendor failures"). Vendors
+   * Models for a turn the agent's own model failed twice, or left silent past `turn_taking.first_token_budget_ms`
+   * (docs/voice-pipeline.md, "Vendor failures", "The first-token budget"). Vendors
    * only: an agent has one custom endpoint, and the fallback is what answers while that endpoint is down.
    */
   llm: fallbackList(z.strictObject({ provider: z.enum(VENDOR_LLM_PROVIDERS), model: z.string().trim().min(1).max(100) })),

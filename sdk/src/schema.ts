@@ -1815,6 +1815,7 @@ export interface components {
                 unfinished_wait_ms?: number;
                 continuation_words?: string[];
                 preemptive_generation?: boolean;
+                first_token_budget_ms?: number;
             };
             /**
              * @default off
@@ -2000,6 +2001,7 @@ export interface components {
                 unfinished_wait_ms?: number;
                 continuation_words?: string[];
                 preemptive_generation?: boolean;
+                first_token_budget_ms?: number;
             };
             /**
              * @description Default: `"off"`.
@@ -2737,6 +2739,7 @@ export interface components {
                 unfinished_wait_ms?: number;
                 continuation_words?: string[];
                 preemptive_generation?: boolean;
+                first_token_budget_ms?: number;
             };
             /** @enum {string} */
             voicemail_detection?: "off" | "detect" | "detect_message_end";
@@ -3604,6 +3607,7 @@ export interface components {
                     unfinished_wait_ms?: number;
                     continuation_words?: string[];
                     preemptive_generation?: boolean;
+                    first_token_budget_ms?: number;
                 };
                 /** @enum {string} */
                 voicemail_detection?: "off" | "detect" | "detect_message_end";
@@ -4729,6 +4733,7 @@ export interface components {
                     unfinished_wait_ms?: number;
                     continuation_words?: string[];
                     preemptive_generation?: boolean;
+                    first_token_budget_ms?: number;
                 };
                 /** @enum {string} */
                 voicemail_detection?: "off" | "detect" | "detect_message_end";
@@ -4916,6 +4921,7 @@ export interface components {
                     unfinished_wait_ms?: number;
                     continuation_words?: string[];
                     preemptive_generation?: boolean;
+                    first_token_budget_ms?: number;
                 };
                 /** @enum {string} */
                 voicemail_detection?: "off" | "detect" | "detect_message_end";

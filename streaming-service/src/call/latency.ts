@@ -20,6 +20,8 @@ export interface TurnLatency {
   ttsRequestAtMs?: number;
   ttsFirstByteAtMs?: number;
   firstAudioAtMs?: number;
+  /** A filler was said because the model was slow to start (llm-chain.ts): the first audio was the filler. */
+  fillerAtMs?: number;
 }
 
 /** The figures kept on the history record per turn (milliseconds, rounded to 0.1; `callerWait` in whole ms). */
@@ -49,7 +51,9 @@ export function turnFigures(l: TurnLatency): TurnFigures {
   // The model's share is what the turn waited on it after the STT event: a request started ahead of the
   // turn may have had its first phrase before it (then none).
   const llmWaitMs = l.llmRequestAtMs !== undefined && l.llmFirstPhraseAtMs !== undefined ? Math.max(0, l.llmFirstPhraseAtMs - Math.max(l.llmRequestAtMs, l.sttFinalAtMs)) : null;
-  const overheadMs = total !== null && llmWaitMs !== null && ttsFirstByteMs !== null ? r1(total - llmWaitMs - ttsFirstByteMs) : null;
+  // After a filler the first audio and the first TTS request are the filler's, not the answer's: the shares
+  // do not add up to our own time.
+  const overheadMs = l.fillerAtMs === undefined && total !== null && llmWaitMs !== null && ttsFirstByteMs !== null ? r1(total - llmWaitMs - ttsFirstByteMs) : null;
   return { sttMs: l.sttMs === undefined ? null : r1(l.sttMs), llmFirstTokenMs, llmFirstPhraseMs, ttsFirstByteMs, overheadMs, callerWait: callerWait(l) };
 }
 

@@ -5,7 +5,7 @@ import type { LlmToolCall } from '../../../lib/vendors/llm/port.js';
 import { LocalWindows, type RatePolicy } from '../../../lib/domain/rate-window.js';
 import type { CallSetup, SessionServices } from '../call/types.js';
 import { Conversation, type AgentRound } from '../conversation/conversation.js';
-import { LlmChain } from '../conversation/llm-chain.js';
+import { agentLlmChain, type LlmChain } from '../conversation/llm-chain.js';
 import { callText, GREETING_INSTRUCTION } from '../conversation/prompt.js';
 import { CallLanguage, promptWithLanguage } from '../session/language.js';
 import { runTurn, type TurnChannel, type TurnHost } from '../conversation/turn-loop.js';
@@ -192,7 +192,7 @@ export class ChatSession implements TurnHost {
     this.knowledge = services.knowledge;
     // `tool` mode offers search_knowledge beside the agent's tools, as newTurnHost does for calls.
     this.tools = this.knowledge?.mode === 'tool' ? { ...tools, specs: [...tools.specs, SEARCH_KNOWLEDGE_SPEC] } : tools;
-    this.llm = new LlmChain({ provider: services.llm, model: setup.agent.llm_model }, services.llmFallbacks, this.log);
+    this.llm = agentLlmChain(setup.agent, services, this.log);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { LlmEvent, LlmRequest } from '../../../lib/vendors/llm/port.js';
+import type { LlmStreamHooks } from './llm-chain.js';
 
 /**
  * Preemptive generation (docs/voice-pipeline.md, "Preemptive generation"): a turn's first model request,
@@ -12,7 +13,7 @@ import type { LlmEvent, LlmRequest } from '../../../lib/vendors/llm/port.js';
  * their interim results did not, and that is no reason to ask again.
  */
 export interface Stream {
-  stream(request: Omit<LlmRequest, 'model'>, signal: AbortSignal): AsyncIterable<LlmEvent>;
+  stream(request: Omit<LlmRequest, 'model'>, signal: AbortSignal, hooks?: LlmStreamHooks): AsyncIterable<LlmEvent>;
 }
 
 /** A request's words for comparison: lower case, letters, digits and apostrophes, single spaces. */
@@ -36,6 +37,14 @@ interface Pending {
   done: boolean;
   error?: unknown;
   wake?: () => void;
+  /**
+   * The chain's first-token budget ran out (llm-chain.ts) and the model is still silent: the turn that takes
+   * the request says its filler then, or at once when it takes it later. `slowOver`: the answer started since.
+   */
+  slow: boolean;
+  slowOver: boolean;
+  turnSlow?: LlmStreamHooks['onSlow'];
+  turnSlowEnd?: (() => void) | void;
 }
 
 /** How many requests were started ahead, how many a turn used, how many were thrown away (not billed). */
@@ -57,12 +66,22 @@ export class Prefetch {
   /** Starts `request` ahead of its turn (a request already ahead is thrown away). */
   start(llm: Stream, request: Omit<LlmRequest, 'model'>, words: string): void {
     this.cancel();
-    const pending: Pending = { key: keyOf(request), words: wordsOf(words), startedAtMs: performance.now(), abort: new AbortController(), events: [], done: false };
+    const pending: Pending = { key: keyOf(request), words: wordsOf(words), startedAtMs: performance.now(), abort: new AbortController(), events: [], done: false, slow: false, slowOver: false };
     this.pending = pending;
     this.counts.started += 1;
+    const hooks: LlmStreamHooks = {
+      onSlow: () => {
+        pending.slow = true;
+        if (pending.turnSlow) pending.turnSlowEnd = pending.turnSlow();
+        return () => {
+          pending.slowOver = true;
+          if (typeof pending.turnSlowEnd === 'function') pending.turnSlowEnd();
+        };
+      },
+    };
     void (async () => {
       try {
-        for await (const event of llm.stream(request, pending.abort.signal)) {
+        for await (const event of llm.stream(request, pending.abort.signal, hooks)) {
           pending.events.push(event);
           pending.wake?.();
         }
@@ -88,7 +107,7 @@ export class Prefetch {
    * The request ahead, when it is `request`: its stream from the first event (when it started, for the
    * turn's latency figures). Any other request ahead is thrown away, and undefined is returned.
    */
-  take(request: Omit<LlmRequest, 'model'>, signal: AbortSignal): { events: AsyncIterable<LlmEvent>; startedAtMs: number } | undefined {
+  take(request: Omit<LlmRequest, 'model'>, signal: AbortSignal, hooks: LlmStreamHooks = {}): { events: AsyncIterable<LlmEvent>; startedAtMs: number } | undefined {
     const pending = this.pending;
     if (!pending) return undefined;
     if (pending.key !== keyOf(request)) {
@@ -97,6 +116,9 @@ export class Prefetch {
     }
     this.pending = undefined;
     this.counts.used += 1;
+    // The turn's own waiting phrases: now, if the model is already past its budget and still silent.
+    if (pending.slow && !pending.slowOver) pending.turnSlowEnd = hooks.onSlow?.();
+    else pending.turnSlow = hooks.onSlow;
     return { events: replay(pending, signal), startedAtMs: pending.startedAtMs };
   }
 }

@@ -92,6 +92,11 @@ export interface TurnChannel {
   roundEnd(round: number): void;
   /** The round's tool calls start (a voice channel starts its filler timers); returns their end. */
   toolsStart(round: number): () => void;
+  /**
+   * The round's model has said nothing within the first-token budget (llm-chain.ts): a voice channel speaks a
+   * filler. Returns what ends the wait (called once output starts or the request ends). A chat has none.
+   */
+  modelSilent?(round: number): () => void;
   /** A built-in tool (transfer, keypad, end): its result for the model, and whether the turn stops. */
   builtIn(action: BuiltInAction, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }>;
   /** The turn's first request was the one started ahead of it, at `startedAtMs` (./prefetch.ts). */
@@ -121,12 +126,13 @@ export async function runTurn(host: TurnHost, channel: TurnChannel, rounds: Agen
     const r: AgentRound = { generated: '', toolCalls: [], results: new Map() };
     const messages = context ? withContext(host.messages(), context) : host.messages();
     rounds.push(r);
-    // The agent's model, retried once, then its fallback models (llm-chain.ts); the first round's request
-    // may have started before the turn was confirmed (./prefetch.ts).
+    // The agent's model, retried once, then its fallback models; a silent one races the next (llm-chain.ts).
+    // The first round's request may have started before the turn was confirmed (./prefetch.ts).
     const request = { messages, tools: host.tools.specs };
-    const ahead = round === 0 ? host.prefetch?.take(request, channel.signal) : undefined;
+    const hooks = channel.modelSilent ? { onSlow: () => channel.modelSilent!(round) } : {};
+    const ahead = round === 0 ? host.prefetch?.take(request, channel.signal, hooks) : undefined;
     if (ahead) channel.preempted?.(ahead.startedAtMs);
-    for await (const event of ahead?.events ?? host.llm.stream(request, channel.signal)) {
+    for await (const event of ahead?.events ?? host.llm.stream(request, channel.signal, hooks)) {
       if (event.type === 'text') {
         r.generated += event.delta;
         if (!channel.interrupted) channel.text(event.delta, round, event.atMs);

@@ -4,7 +4,7 @@ import { decodeToPcm, rms } from '../../../lib/vendors/shared/pcm.js';
 import { DEFAULT_SESSION_OPTIONS, type CallOutcome, type CallSetup, type SessionOptions, type SessionServices } from '../call/types.js';
 import type { TurnLatency } from '../call/latency.js';
 import { Conversation } from '../conversation/conversation.js';
-import { LlmChain } from '../conversation/llm-chain.js';
+import { agentLlmChain } from '../conversation/llm-chain.js';
 import { callText, GREETING_INSTRUCTION } from '../conversation/prompt.js';
 import { newTurnHost, type TurnHost } from '../conversation/turn-loop.js';
 import { CallRecorder } from '../end/recording.js';
@@ -116,7 +116,7 @@ export class CallSession {
     this.conversation = new Conversation(() => promptWithLanguage(prompt, language));
     this.greeting = greetingOf(agent, callText(setup, agent.first_message));
     this.turnHost = newTurnHost({
-      llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.log, (e, to) => this.timeline.fallback('llm', e, to)),
+      llm: agentLlmChain(agent, services, this.log, (e, to) => this.timeline.fallback('llm', e, to)),
       tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined, handoffs: setup.handoffs }),
       services,
       options: o,

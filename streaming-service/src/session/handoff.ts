@@ -4,7 +4,7 @@ import { AgentSegments, type AgentSegment } from '../../../lib/domain/handoff.js
 import { GREETING_DEFAULTS } from '../../../lib/domain/agent.js';
 import type { CallSetup, SessionServices } from '../call/types.js';
 import { handoffEvent, handoffResult, prepareHandoff, type PreparedHandoff } from '../conversation/handoff.js';
-import { LlmChain } from '../conversation/llm-chain.js';
+import { agentLlmChain } from '../conversation/llm-chain.js';
 import { callText } from '../conversation/prompt.js';
 import { switchTurnHost, type TurnHost } from '../conversation/turn-loop.js';
 import { buildCallTools, type BuiltInAction } from '../tools/registry.js';
@@ -103,7 +103,7 @@ export class VoiceHandoffs {
     this.services = services;
     const { agent } = setup;
     switchTurnHost(this.ctx.turnHost, {
-      llm: new LlmChain({ provider: services.llm, model: agent.llm_model }, services.llmFallbacks, this.ctx.log),
+      llm: agentLlmChain(agent, services, this.ctx.log),
       tools: buildCallTools(setup.tools, { transferMode: agent.transfer_mode, optOut: services.optOut !== undefined, ...(setup.handoffs ? { handoffs: setup.handoffs } : {}) }),
       services,
       knowledge: services.knowledge,

@@ -73,7 +73,7 @@ const withCap = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => 
 const withCapValue = <T>(p: Promise<T>) =>
   Promise.race([p, new Promise<{ error: string }>((r) => setTimeout(() => r({ error: 'the keys did not finish playing' }), PLAYOUT_CAP_MS).unref?.())]);
 
-/** A call's side of a turn: text into phrases into speech; fillers while tools run; a line to hang up or transfer. */
+/** A call's side of a turn: text into phrases into speech; fillers while tools run or the model is slow; a line to hang up or transfer. */
 class VoiceChannel implements TurnChannel {
   private splitter = new PhraseSplitter();
   private quiet: () => void = () => undefined;
@@ -114,19 +114,36 @@ class VoiceChannel implements TurnChannel {
     this.speaker.say(phrase, round);
   }
 
-  toolsStart(round: number): () => void {
-    const sayWaiting = (kind: 'filler' | 'stillWorking') => () => {
+  /** Says the next waiting phrase of `kind`, unless the reply was cut; whether one was said. */
+  private sayWaiting(kind: 'filler' | 'stillWorking', round: number): () => boolean {
+    return () => {
       const phrase = this.handle.interrupted ? undefined : this.ctx.waiting.next(kind);
       if (phrase) this.speaker.say(phrase, round);
+      return phrase !== undefined;
     };
+  }
+
+  toolsStart(round: number): () => void {
     // A caller hearing nothing for more than a second wonders whether the line dropped; a few seconds
     // later they need to hear that we are still on it.
-    const timers = [
-      setTimeout(sayWaiting('filler'), this.ctx.waiting.options.fillerAfterMs),
-      setTimeout(sayWaiting('stillWorking'), this.ctx.waiting.options.stillWorkingAfterMs),
-    ];
+    const { fillerAfterMs, stillWorkingAfterMs } = this.ctx.waiting.options;
+    const timers = [setTimeout(this.sayWaiting('filler', round), fillerAfterMs), setTimeout(this.sayWaiting('stillWorking', round), stillWorkingAfterMs)];
     this.quiet = () => timers.forEach(clearTimeout);
     return this.quiet;
+  }
+
+  /**
+   * The model is slow to start (its first-token budget passed, llm-chain.ts): a filler now, and a "still
+   * working" phrase as long after it as a slow tool's. The answer follows in the same utterance. A greeting
+   * the model writes gets none: nobody has asked anything yet.
+   */
+  modelSilent(round: number): () => void {
+    if (this.handle.purpose === 'greeting') return () => undefined;
+    // Before any of the answer was said, the filler is the turn's first audio (call/latency.ts).
+    if (this.sayWaiting('filler', round)() && this.latency.llmFirstPhraseAtMs === undefined) this.latency.fillerAtMs ??= performance.now();
+    const { fillerAfterMs, stillWorkingAfterMs } = this.ctx.waiting.options;
+    const timer = setTimeout(this.sayWaiting('stillWorking', round), Math.max(0, stillWorkingAfterMs - fillerAfterMs));
+    return () => clearTimeout(timer);
   }
 
   async builtIn(action: BuiltInAction, call: LlmToolCall, r: AgentRound, round: number): Promise<{ content: string; stop?: boolean }> {
