@@ -11,6 +11,8 @@ export interface CallProbe {
 }
 
 export interface LevelResult {
+  /** The voice-to-voice levels' same-run baseline (preemptive generation off). */
+  readonly baseline?: boolean;
   /** The listened level: each call had one listener on its listen socket. */
   readonly listened?: boolean;
   readonly calls: number;
@@ -144,9 +146,9 @@ function listenedSummary(listened: LevelResult, base: LevelResult | undefined) {
 
 /** The voice-to-voice levels' figures for the JSON line (1 call and 100; ms and rates of turns). */
 function turnsSummary(turns: readonly LevelResult[]) {
-  const [one, many] = [turns.find((r) => r.calls === 1), turns.find((r) => r.calls !== 1)];
+  const [one, many, off] = [turns.find((r) => r.calls === 1 && !r.baseline), turns.find((r) => r.calls !== 1), turns.find((r) => r.baseline)];
   const p = (r: LevelResult | undefined, key: 'voiceToVoiceShortMs' | 'voiceToVoiceLongMs', at: number) => round(pct(r?.stats[key] ?? [], at), 0);
-  const all = turns.reduce((sum, r) => ({ turns: sum.turns + r.turns, wasted: sum.wasted + r.preemption.wasted, fragments: sum.fragments + (r.stats.fragments ?? 0), answered: sum.answered + (r.stats.fragmentAnswers ?? 0) }), { turns: 0, wasted: 0, fragments: 0, answered: 0 });
+  const all = turns.filter((r) => !r.baseline).reduce((sum, r) => ({ turns: sum.turns + r.turns, wasted: sum.wasted + r.preemption.wasted, fragments: sum.fragments + (r.stats.fragments ?? 0), answered: sum.answered + (r.stats.fragmentAnswers ?? 0) }), { turns: 0, wasted: 0, fragments: 0, answered: 0 });
   const summary = {
     voiceToVoiceShortP50Ms: p(one, 'voiceToVoiceShortMs', 50),
     voiceToVoiceShortP90Ms: p(one, 'voiceToVoiceShortMs', 90),
@@ -155,6 +157,9 @@ function turnsSummary(turns: readonly LevelResult[]) {
     voiceToVoiceShortP50MsAt100: p(many, 'voiceToVoiceShortMs', 50),
     voiceToVoiceLongP50MsAt100: p(many, 'voiceToVoiceLongMs', 50),
     vendorSumMs: TURN_VENDOR_SUM_MS,
+    voiceToVoiceShortP50MsNotPreempted: p(off, 'voiceToVoiceShortMs', 50),
+    voiceToVoiceLongP50MsNotPreempted: p(off, 'voiceToVoiceLongMs', 50),
+    voiceToVoiceShortToNotPreempted: round(pct(one?.stats.voiceToVoiceShortMs ?? [], 50) / pct(off?.stats.voiceToVoiceShortMs ?? [], 50), 3),
     preemptionWasteRate: all.turns ? round(all.wasted / all.turns, 3) : null,
     fragmentAnswerRate: all.fragments ? round(all.answered / all.fragments, 3) : null,
   };
@@ -162,7 +167,8 @@ function turnsSummary(turns: readonly LevelResult[]) {
     `\nVoice to voice (end of the caller's audio to the first agent audio it received; vendor sum ${TURN_VENDOR_SUM_MS} ms): ` +
       `short p50 ${summary.voiceToVoiceShortP50Ms} / p90 ${summary.voiceToVoiceShortP90Ms}, long p50 ${summary.voiceToVoiceLongP50Ms} / p90 ${summary.voiceToVoiceLongP90Ms} at 1 call; ` +
       `short p50 ${summary.voiceToVoiceShortP50MsAt100}, long p50 ${summary.voiceToVoiceLongP50MsAt100} at ${many?.calls ?? 'n/a'}; ` +
-      `requests asked ahead and thrown away ${all.wasted} of ${all.turns} turns; fragments answered in the pause ${all.answered} of ${all.fragments}.\n`,
+      `requests asked ahead and thrown away ${all.wasted} of ${all.turns} turns; fragments answered in the pause ${all.answered} of ${all.fragments}. ` +
+      `Same run, 1 call asking its model only at the end of turn: short p50 ${summary.voiceToVoiceShortP50MsNotPreempted}, long p50 ${summary.voiceToVoiceLongP50MsNotPreempted} (short ratio ${summary.voiceToVoiceShortToNotPreempted}).\n`,
   );
   return summary;
 }

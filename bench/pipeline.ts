@@ -80,6 +80,8 @@ async function turnLevels(): Promise<LevelResult[]> {
     process.stdout.write(`  voice to voice: ${TURN_LEVELS.join(' and ')} calls, STT final ${TURN_DELAYS.sttEndpointingMs}+${TURN_DELAYS.sttFinalMs} ms, LLM ${TURN_DELAYS.llmTtftMs} ms at ${TURN_DELAYS.llmTokensPerSecond} tokens/s, TTS ${TURN_DELAYS.ttsFirstByteMs} ms\n`);
     const out: LevelResult[] = [];
     for (const calls of TURN_LEVELS) out.push(await runLevel(child, env.env, calls, 'turns'));
+    // The same-run baseline: one call whose agent waits for the recognizer's end of turn to ask its model.
+    out.push({ ...(await runLevel(child, env.env, 1, 'turns', { turn_taking: { preemptive_generation: false } })), baseline: true });
     return out;
   } finally {
     await stopLoad(child);
