@@ -3,12 +3,12 @@
  * yet is held while they speak again (session/interruption.ts, "hold"): their next words cancel it and join
  * the turn, so two quick questions, or sentences with ordinary pauses between them, get one answer to all
  * of it, and no agent audio reaches the caller before they are done; a cough instead of words lets the held
- * reply play.
+ * reply play. A number dictated in groups loses no group.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone, type SimulatedCaller } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
-import { briefReplies, startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { briefReplies, startVoicePlatform, waitUntil, type VoicePlatform } from './voice-harness.js';
 import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
@@ -43,8 +43,11 @@ async function sentences(said: string[], gapMs: number, sounds: number[] = said.
     if (i > 0) await caller.pause(gapMs);
     await caller.play(tone(ms));
   }
+  // The answer to all of it is asked after the caller's last sound, and plays after that.
   const doneAt = caller.received.length;
-  await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, before);
+  const last = said.at(-1)!;
+  await waitUntil(() => vp.platform.voice.llm.control.requestsFor('openai').some((r) => !/summar/i.test(JSON.stringify(r.body)) && JSON.stringify(r.body).includes(last)) || undefined);
+  await caller.waitForNext((m) => m.event === 'mark', WAIT_MS, caller.received.length);
   await caller.whenIdle();
   await caller.pause(200);
   caller.hangUp();
@@ -66,6 +69,18 @@ describe('a caller who goes on', () => {
     const { transcript, spokeEarly } = await sentences(said, 500);
     expect(spokeEarly).toBe(0);
     expect(transcript).toEqual(['agent: Hello.', `user: ${said.join(' ')}`, `agent: Answering: ${said.join(' ')}`]);
+  });
+
+  it('dictates a number in groups with 1 s pauses: every group reaches the transcript and the model', async () => {
+    const groups = ['Four one five.', 'Five five five.', 'Two six seven one.'];
+    const asked = vp.platform.voice.llm.control.requestsFor('openai').length;
+    const { transcript } = await sentences(groups, 1_000, [700, 700, 900]);
+    // Whether the agent had begun between groups is timing; no group is ever lost, and the last answer saw them all.
+    const callerSaid = transcript.filter((l) => l.startsWith('user: ')).map((l) => l.slice(6)).join(' ');
+    expect(callerSaid).toBe(groups.join(' '));
+    const last = vp.platform.voice.llm.control.requestsFor('openai').slice(asked).filter((r) => !/summar/i.test(JSON.stringify(r.body))).at(-1)!;
+    const users = (last.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'user').map((m) => m.content).join(' ');
+    expect(users).toBe(groups.join(' '));
   });
 
   it('coughs after the question: the held answer plays once the cough is over', async () => {
