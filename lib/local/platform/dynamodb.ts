@@ -59,11 +59,12 @@ export async function startDynamoLocal(dir: string | undefined): Promise<LocalDy
   });
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
-  // The JVM takes a few seconds to start on a busy two-core machine.
+  // The JVM takes a few seconds to start on a busy two-core machine, and over a minute beside a whole test
+  // run and other work (3 December): the bound is for a JVM that will never answer.
   await waitFor(async () => {
     if (exited) throw new Error('DynamoDB Local exited; is a Java runtime installed?');
     await client.send(new ListTablesCommand({}));
-  }, 60_000, 'DynamoDB Local');
+  }, 180_000, 'DynamoDB Local');
   client.destroy();
   return {
     endpoint,
