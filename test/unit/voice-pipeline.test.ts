@@ -140,7 +140,8 @@ describe('speech handle', () => {
     // Twilio echoes the outstanding mark after `clear`: flushed, not played.
     h.onMarkEcho('h1.1');
     await settled;
-    expect(h.playedText()).toBe('One.');
+    // Cut after "One.", before "Two." played: the caller heard one phrase whole, then the agent broke off.
+    expect(h.playedText()).toBe('One.—');
     expect(h.playedText(1)).toBe('');
     expect(b!.status).toBe('dropped');
   });

@@ -185,10 +185,12 @@ export class SpeechHandle {
 
   /**
    * The text the caller heard, optionally of one LLM round only: played phrases whole, and the words heard
-   * of a phrase cut by an interruption, followed by {@link INTERRUPTED_MARKER}.
+   * of a phrase cut by an interruption, followed by {@link INTERRUPTED_MARKER}; cut between two phrases,
+   * the marker follows the last one heard.
    */
   playedText(round?: number): string {
     const parts: string[] = [];
+    let unheard = false;
     for (const p of this.phrases) {
       // Phrases without text (keypad tones) are heard but are not words.
       if (p.text === '' || (round !== undefined && p.round !== round)) continue;
@@ -196,8 +198,12 @@ export class SpeechHandle {
       else if (p.heardFraction !== undefined) {
         const words = p.wordsHeard !== undefined ? firstWords(p.text, p.wordsHeard) : heardWords(p.text, p.heardFraction);
         if (words) parts.push(`${words}${INTERRUPTED_MARKER}`);
-      }
+        else unheard = true;
+      } else unheard = true;
     }
+    // Cut between two phrases (the caller left after one, before the next played): broken off all the same.
+    const last = parts.at(-1);
+    if (this.interruptedAt !== undefined && unheard && last !== undefined && !last.endsWith(INTERRUPTED_MARKER)) parts[parts.length - 1] = `${last}${INTERRUPTED_MARKER}`;
     return parts.join(' ');
   }
 
