@@ -5,6 +5,7 @@ import { knowledgeDepsOf } from '../../lib/services/knowledge.js';
 import { dashboardRig } from './dashboard-browser-support.js';
 import { newId } from '../../lib/domain/ids.js';
 import { putNewHistoryRecord } from '../../lib/store/history.js';
+import { WAIT_MS } from '../support/progress.js';
 
 /**
  * The knowledge page in Chromium (docs/knowledge.md): a new user creates a knowledge base, uploads a
@@ -40,7 +41,7 @@ describe('the knowledge page in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Add text' }).click();
     await page.getByRole('cell', { name: 'Cancellations', exact: true }).waitFor();
     // The page polls while a document is processing: both turn ready without a reload.
-    await page.locator('.badge-kb-ready').nth(1).waitFor({ timeout: 60_000 });
+    await page.locator('.badge-kb-ready').nth(1).waitFor({ timeout: WAIT_MS });
     expect(await page.locator('.badge-kb-processing').count()).toBe(0);
     expect(await page.locator('.badge-kb-ready').count()).toBe(2);
     await checkScreen(page, 'knowledge-base', ['main h1', 'form[aria-label="Upload a document"]']);

@@ -3,6 +3,7 @@ import { addCredits } from '../../lib/store/workspaces.js';
 import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
 import { eventually } from '../support/calls.js';
 import { dashboardRig } from './dashboard-browser-support.js';
+import { WAIT_MS } from '../support/progress.js';
 
 /**
  * Invariant: the dashboard's Live page, in Chromium against the whole local platform, lists a real call in
@@ -44,12 +45,12 @@ describe('the dashboard in Chromium: Live', { timeout: 240_000 }, () => {
     await status.getByText(/^Listening/).waitFor();
     // Both sides arrive: the callee's words on the caller channel, the agent's answer on the agent channel.
     // The callee has answered and the agent replied: the line is said into a quiet call, not over the callee.
-    await page.getByTestId('live-transcript').getByText(/How can I help with that\?/).waitFor({ timeout: 60_000 });
+    await page.getByTestId('live-transcript').getByText(/How can I help with that\?/).waitFor({ timeout: WAIT_MS });
     await page.getByText('Listening', { exact: true }).first().waitFor();
     await fill(page, 'Line for the agent to say', 'A supervisor is on the line.');
     await page.getByLabel('When').selectOption('interrupt');
     await page.getByRole('button', { name: 'Say', exact: true }).click();
-    await page.getByTestId('live-transcript').getByText('A supervisor is on the line.').waitFor({ timeout: 60_000 });
+    await page.getByTestId('live-transcript').getByText('A supervisor is on the line.').waitFor({ timeout: WAIT_MS });
     await page.waitForFunction(() => {
       const m = /\((\d+) caller and (\d+) agent frames\)/.exec(document.querySelector('[data-testid=listen-status]')?.textContent ?? '');
       return m !== null && Number(m[1]) > 0 && Number(m[2]) > 0;
@@ -58,8 +59,8 @@ describe('the dashboard in Chromium: Live', { timeout: 240_000 }, () => {
     await checkScreen(page, 'live-call', ['[data-testid=live-transcript]', '[data-testid=captions]', 'form.inline-form']);
 
     await page.getByRole('button', { name: 'End call' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Call ended' }).waitFor({ timeout: 60_000 });
-    await page.getByRole('link', { name: 'Open its record' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { level: 1, name: 'Call ended' }).waitFor({ timeout: WAIT_MS });
+    await page.getByRole('link', { name: 'Open its record' }).waitFor({ timeout: WAIT_MS });
     await checkScreen(page, 'live-ended', ['.notice']);
     const record = await rig.p.api(key, 'GET', `/api/history/${callId}`);
     expect(record.body.callEndReason).toBe('ended_by_api');

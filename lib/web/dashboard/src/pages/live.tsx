@@ -64,7 +64,8 @@ export function LiveCallPage() {
     queryKey: ['live-call', id],
     queryFn: () => call((c) => c.GET('/api/calls/{id}', { params: { path: { id } } })),
     staleTime: 0,
-    refetchInterval: (q) => (q.state.data && q.state.data.endedAt === null ? TRANSCRIPT_REFRESH_MS : false),
+    // Until the call has ended and its record is written: an ended call's record comes a moment later.
+    refetchInterval: (q) => (q.state.data && (q.state.data.endedAt === null || q.state.data.historyId === null) ? TRANSCRIPT_REFRESH_MS : false),
   });
   const [listenUrl, setListenUrl] = useState<string>();
   const listen = useMutation({
