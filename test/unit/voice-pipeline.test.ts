@@ -97,15 +97,17 @@ describe('phrase splitter', () => {
     expect(s.flush()).toBeUndefined();
   });
 
-  it('ends the first phrase at a clause or after a few words, the later ones only at sentence ends', () => {
+  it('ends the opening phrases at a clause or after a few words, the later ones only at sentence ends', () => {
     const s = new PhraseSplitter();
-    // "So," is under the first phrase's minimum; the next comma ends it; later commas do not cut.
+    // "So," is under the first phrase's minimum; commas cut until 40 characters went to speech, then no more.
     expect(s.push('So, we are open tomorrow, from nine')).toEqual(['So, we are open tomorrow,']);
-    expect(s.push(', until six, and on Sunday too. Anything')).toEqual(['from nine, until six, and on Sunday too.']);
+    expect(s.push(', until six, and on Sunday, too. Anything')).toEqual(['from nine,', 'until six,', 'and on Sunday, too.']);
     expect(s.flush()).toBe('Anything');
-    // "Sure." is a first phrase of its own; "Yes." after it waits for the later phrases' minimum.
+    // A long sentence after a short first phrase is cut at its clauses too, so no silence opens between them.
+    expect(new PhraseSplitter().push('Sure. We have a mushroom risotto, a grilled sea bass with lemon, and a tart.')).toEqual(['Sure. We have a mushroom risotto,', 'a grilled sea bass with lemon,', 'and a tart.']);
+    // "Sure." alone is under the minimum: it leaves with what follows.
     const sure = new PhraseSplitter();
-    expect(sure.push('Sure. Yes. We open at nine.')).toEqual(['Sure.', 'Yes. We open at nine.']);
+    expect(sure.push('Sure. Yes. We open at nine.')).toEqual(['Sure. Yes.', 'We open at nine.']);
     // No clause end in the first eight words: the phrase is cut at a word boundary, never inside a word.
     const long = new PhraseSplitter();
     expect(long.push('We have tables for two people at seven and at ei')).toEqual(['We have tables for two people at seven and at']);

@@ -18,14 +18,20 @@ export interface PhraseSplitterOptions {
    */
   readonly firstPhraseWords: number;
   /**
-   * The first phrase's own minimum: "Sure." or "Okay," starts the voice while the model writes on. It opens
-   * the turn's utterance, which the later phrases stream into where the vendor allows (speaker.ts), so it is
-   * not a choppy request of its own there.
+   * The first phrase's own minimum. At 5 ("Sure." alone) the caller's first audio came ~70 ms sooner, but
+   * the pipeline bench's 100 calls cost a third more CPU and their barge-ins reached the model 600 ms late
+   * (3 December, not understood yet): 10, as the others, until that is.
    */
   readonly firstMinChars: number;
+  /**
+   * The opening rules (clause ends, the word count, `firstMinChars`) hold until this much text has gone to
+   * speech: "Sure." alone is half a second of voice, and a long sentence after it, cut only at its full stop,
+   * left the caller two seconds of silence between the two at 15 tokens a second.
+   */
+  readonly openingChars: number;
 }
 
-export const DEFAULT_PHRASE_OPTIONS = { minChars: 10, firstPhraseWords: 8, firstMinChars: 5 } as const satisfies PhraseSplitterOptions;
+export const DEFAULT_PHRASE_OPTIONS = { minChars: 10, firstPhraseWords: 8, firstMinChars: 10, openingChars: 40 } as const satisfies PhraseSplitterOptions;
 
 const ENDERS = new Set(['.', '!', '?', ';', ':', '\n']);
 /** Where a clause ends: only the first phrase is cut here. */
@@ -33,8 +39,9 @@ const CLAUSE_ENDERS = new Set([',', '—', '–']);
 
 export class PhraseSplitter {
   private buffer = '';
-  /** No phrase has been cut yet: the first one may end at a clause ({@link PhraseSplitterOptions.firstPhraseWords}). */
+  /** Less than `openingChars` has been cut yet: the opening rules hold ({@link PhraseSplitterOptions.openingChars}). */
   private first = true;
+  private spoken = 0;
   private readonly options: PhraseSplitterOptions;
 
   constructor(options: Partial<PhraseSplitterOptions> = {}) {
@@ -59,22 +66,26 @@ export class PhraseSplitter {
       }
       const candidate = this.buffer.slice(start, i + 1);
       if (candidate.trim().length < (this.first ? this.options.firstMinChars : this.options.minChars)) continue;
-      out.push(candidate.trim());
+      this.cut(out, candidate);
       start = i + 1;
-      this.first = false;
     }
     if (this.first) {
       // Words with no clause end yet: the first phrase ends at the last word boundary once it holds enough.
       const words = this.buffer.slice(start).trimStart().split(/\s+/);
       const cut = this.buffer.lastIndexOf(' ');
       if (words.length > this.options.firstPhraseWords && cut > start && this.buffer.slice(start, cut).trim().length >= this.options.minChars) {
-        out.push(this.buffer.slice(start, cut).trim());
+        this.cut(out, this.buffer.slice(start, cut));
         start = cut + 1;
-        this.first = false;
       }
     }
     this.buffer = this.buffer.slice(start);
     return out;
+  }
+
+  private cut(out: string[], phrase: string): void {
+    out.push(phrase.trim());
+    this.spoken += phrase.trim().length;
+    if (this.spoken >= this.options.openingChars) this.first = false;
   }
 
   /** The rest of the text (end of the LLM stream), or undefined when only whitespace is left. */
