@@ -20,7 +20,8 @@ let vp: VoicePlatform;
 
 /** `text` is "Sure thing." then nothing or a cut prefix of the second phrase ending in the marker. */
 function heardPrefix(text: string): boolean {
-  if (text === 'Sure thing.') return true;
+  // Cut right after the first phrase (marked as cut since the marker follows the last phrase heard).
+  if (text === 'Sure thing.' || text === `Sure thing.${INTERRUPTED_MARKER}`) return true;
   if (!text.startsWith('Sure thing. ') || !text.endsWith(INTERRUPTED_MARKER)) return false;
   const cut = text.slice('Sure thing. '.length, -INTERRUPTED_MARKER.length);
   return cut.length > 0 && LONG_REPLY.slice('Sure thing. '.length).startsWith(`${cut} `);
