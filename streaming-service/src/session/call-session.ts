@@ -310,7 +310,7 @@ export class CallSession {
   }
 
   private onUserTurn(text: string, atMs: number): void {
-    if (this.state.isEnding || this.state.state === 'transferring' || this.failures.isFailing) return;
+    if (this.state.isEnding || this.state.state === 'transferring' || this.failures.isFailing) return void this.out.resume();
     // Words over a greeting the caller may not cut are answered once it has played.
     if (this.greeting.protects(this.current)) return this.greeting.hold(text, atMs);
     const kept = this.greeting.release();

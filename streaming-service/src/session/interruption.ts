@@ -207,7 +207,8 @@ export class InterruptionPolicy {
     // thinking ("tomorrow") is part of the caller's turn and merges into it.
     const feedback = !this.held && !this.tookFloor && (this.overlapped || agent.audible || this.paused) && this.realWords(text) < this.settings.minWords && !this.startsWithStop(text);
     const actions: InterruptionAction[] = [];
-    // Words over a held reply are a turn of their own: the session cancels the reply and joins the turns.
+    // Words over a held reply are a turn of their own: the session cancels the reply and joins the turns,
+    // or, when it answers no turn now (transferring, ending), lets the held audio play on (call-session.ts).
     if (this.held) {
       this.held = false;
       actions.push({ type: 'cancel_timer' });
