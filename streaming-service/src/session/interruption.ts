@@ -111,9 +111,11 @@ export interface AgentActivity {
 
 /**
  * How long after the caller stops, with no word heard, a reply held before its first sound ({@link
- * InterruptionPolicy}, "hold") starts to play: a cough or a breath, not a sentence.
+ * InterruptionPolicy}, "hold") starts to play: a cough or a breath, not a sentence. The recognizer's words
+ * for a sentence come within ~300 ms of its speech; at 300 ms here a loaded machine's late words let the
+ * reply play over the caller's next sentence.
  */
-export const HOLD_RESUME_MS = 300;
+export const HOLD_RESUME_MS = 600;
 
 export class InterruptionPolicy {
   private paused = false;
