@@ -38,18 +38,24 @@ describe('a reply held before its first sound', () => {
 
   it('is held while the caller speaks again, and a word of theirs cancels it; their turn is answered', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
-    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause']);
+    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause', 'arm_timer']);
     expect(types(p.onSpeechProgress(200, HELD))).toEqual([]);
     expect(types(p.onTranscript('And', HELD))).toEqual(['cancel_timer', 'interrupt']);
     expect(p.onTurnEnd('And croissants?', THINKING).answer).toBe(true);
   });
 
-  it('plays once a wordless sound is over (after HOLD_RESUME_MS), and is held again by the next one', () => {
+  it('plays HOLD_MAX_MS after the hold without a word, even while sounds keep starting, and holds no more that turn', () => {
     const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
-    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause']);
-    expect(types(p.onSpeechEnd(120, HELD))).toEqual(['arm_timer']);
+    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause', 'arm_timer']);
+    expect(types(p.onSpeechEnd(120, HELD))).toEqual([]);
+    // A beep every 500 ms: each one leaves the hold's wait running.
+    expect(types(p.onSpeechStart(HELD))).toEqual([]);
     expect(types(p.onTimeout())).toEqual(['resume']);
-    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause']);
+    expect(types(p.onSpeechEnd(120, SPEAKING))).toEqual([]);
+    expect(types(p.onSpeechStart(REPLYING))).toEqual([]);
+    // The caller's next turn may hold the next reply again.
+    p.onTurnEnd('Tomorrow.', THINKING);
+    expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause', 'arm_timer']);
   });
 
   it('is not held when audible, for a greeting or line, or when false interruptions are not resumed', () => {

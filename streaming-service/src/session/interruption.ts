@@ -110,12 +110,12 @@ export interface AgentActivity {
 }
 
 /**
- * How long after the caller stops, with no word heard, a reply held before its first sound ({@link
- * InterruptionPolicy}, "hold") starts to play: a cough or a breath, not a sentence. The recognizer's words
- * for a sentence come within ~300 ms of its speech; at 300 ms here a loaded machine's late words let the
- * reply play over the caller's next sentence.
+ * How long a reply held before its first sound ({@link InterruptionPolicy}, "hold") waits for a word from
+ * the caller before it plays, from the moment it was held (as a false interruption's wait runs from the
+ * pause): a cough or a breath is no sentence, and a sound that keeps starting again (a microphone beeping
+ * every 500 ms) must not keep the agent mute. The recognizer's words for a sentence come well within it.
  */
-export const HOLD_RESUME_MS = 600;
+export const HOLD_MAX_MS = 800;
 
 export class InterruptionPolicy {
   private paused = false;
@@ -134,6 +134,8 @@ export class InterruptionPolicy {
   private wordlessSound = false;
   /** A reply not heard yet is held back while the caller speaks again (see {@link onSpeechStart}). */
   private held = false;
+  /** A hold ran out without a word: no other until the caller's next turn. */
+  private holdSpent = false;
 
   constructor(
     readonly settings: InterruptionSettings,
@@ -161,14 +163,14 @@ export class InterruptionPolicy {
    * thinking, or its first audio is on the way), the reply is **held**: nothing of it plays while the
    * caller talks. A word from the caller then cancels it, and their words join the turn it answered, so
    * two quick sentences get one answer and nobody talks over the second; no word within
-   * {@link HOLD_RESUME_MS} of the speech's end (a cough) lets it play.
+   * {@link HOLD_MAX_MS} of the hold (a cough) lets it play.
    */
   onSpeechStart(agent: AgentActivity): InterruptionAction[] {
     this.inSpeech = true;
-    if (this.held) return [{ type: 'cancel_timer' }];
-    if (agent.active && agent.replying && !agent.audible && !this.paused && this.settings.resumeFalseInterruption) {
+    if (this.held) return [];
+    if (agent.active && agent.replying && !agent.audible && !this.paused && !this.holdSpent && this.settings.resumeFalseInterruption) {
       this.held = true;
-      return [{ type: 'pause' }];
+      return [{ type: 'pause' }, { type: 'arm_timer', ms: HOLD_MAX_MS }];
     }
     if (agent.audible) this.overlapped = true;
     // Talking again after a pause: with a word heard, the wait starts over; without, the pause's clock runs on.
@@ -186,7 +188,7 @@ export class InterruptionPolicy {
     this.inSpeech = false;
     this.wordlessSound = false;
     this.speechMs = Math.max(this.speechMs, speechMs);
-    if (this.held) return this.words > 0 ? this.decide(agent) : [{ type: 'arm_timer', ms: HOLD_RESUME_MS }];
+    if (this.held) return this.words > 0 ? this.decide(agent) : [];
     const out = this.decide(agent);
     if (this.paused && this.words > 0) out.push(this.armTimer());
     return out;
@@ -231,8 +233,10 @@ export class InterruptionPolicy {
    */
   onTimeout(): InterruptionAction[] {
     if (this.held) {
-      if (this.inSpeech || this.words > 0) return [];
+      if (this.words > 0) return [];
+      // No word: the reply plays, and the same sounds hold it no more until the caller's next turn.
       this.held = false;
+      this.holdSpent = true;
       return [{ type: 'resume' }];
     }
     if (!this.paused) return [];
@@ -296,6 +300,7 @@ export class InterruptionPolicy {
   }
 
   private resetTurn(): void {
+    this.holdSpent = false;
     this.speechMs = 0;
     this.words = 0;
     this.stop = false;
