@@ -20,7 +20,8 @@ export interface PhraseSplitterOptions {
   /**
    * The first phrase's own minimum. At 5 ("Sure." alone) the caller's first audio came ~70 ms sooner, but
    * the pipeline bench's 100 calls cost a third more CPU and their barge-ins reached the model 600 ms late
-   * (3 December, not understood yet): 10, as the others, until that is.
+   * (3 December; likely its callers taking the quiet after "Sure." for the answer's end, docs/benchmarks.md):
+   * 10, as the others, until that is settled.
    */
   readonly firstMinChars: number;
   /**
