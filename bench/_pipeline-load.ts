@@ -141,6 +141,12 @@ async function standins(m: Extract<ToChild, { type: 'standins' }>): Promise<void
  * long, and the voice is told by level: the TTS stand-in's tones are RMS ~5,000 in their 20 ms frames, the
  * bench's bed (call_center at 0.3, no clicks) ~1,000 (-20 dBFS x 0.3, lib/domain/ambience.ts).
  */
+/**
+ * How long a caller waits after the agent's audio stops before it takes the answer as finished: longer than
+ * the gap between two phrases, so a caller never speaks in the pause after "Sure." and over the rest.
+ */
+const ANSWER_QUIET_MS = 600;
+
 function agentVoice(ambience: boolean | undefined): (msg: { event: string; raw: Record<string, any> }) => boolean {
   if (!ambience) return (msg) => msg.event === 'media';
   // Lean callers log each media message's loudest frame in place of its payload.
@@ -183,14 +189,14 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
       : undefined;
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
-      await caller.whenIdle(15_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
       while (performance.now() < until) {
         // A question, answered in full.
         await sleep(300);
         let from = caller.received.length;
         await caller.play(speech);
         await caller.waitForNext((msg) => msg.event === 'mark', 15_000, from);
-        await caller.whenIdle(15_000);
+        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
         if (performance.now() >= until) break;
         // A request for the long answer, interrupted once its audio is flowing.
         await sleep(300);
@@ -205,7 +211,7 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
         clears += 1;
         // The interruption is a turn of its own: wait for its (short) answer to play.
         await caller.waitForNext((msg) => msg.event === 'mark', 15_000, caller.received.length);
-        await caller.whenIdle(15_000);
+        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
       }
     } catch (error) {
       if (errors.length < 5) errors.push(String(error));
@@ -284,7 +290,7 @@ async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<voi
     connected += 1;
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
-      await caller.whenIdle(15_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
       while (performance.now() < until) {
         await sleep(300);
         const from = caller.received.length;
@@ -305,7 +311,7 @@ async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<voi
           if (back) resumeSilenceMs.push(back.atMs - endedAt);
         }
         await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
-        await caller.whenIdle(30_000);
+        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000);
       }
     } catch (error) {
       if (errors.length < 5) errors.push(String(error));
@@ -340,7 +346,7 @@ async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void
     connected += 1;
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
-      await caller.whenIdle(15_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
       const sttBefore = knobs.stt.midStreamDrops;
       const ttsBefore = knobs.tts.midStreamDrops;
       knobs.stt.dropMidStream(4_000);
@@ -351,7 +357,7 @@ async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void
       knobs.tts.dropMidStream(12_000);
       await played;
       await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
-      await caller.whenIdle(30_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000);
       sttDrops += knobs.stt.midStreamDrops - sttBefore;
       ttsDrops += knobs.tts.midStreamDrops - ttsBefore;
     } catch (error) {
@@ -382,13 +388,14 @@ async function turnsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void>
     const caller = await connect(m, call, errors);
     if (!caller) return void (failed += 1);
     connected += 1;
+    const voice = agentVoice(false);
     const answered = async (from: number) => {
       await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
-      await caller.whenIdle(30_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000);
     };
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
-      await caller.whenIdle(15_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
       while (performance.now() < until) {
         for (const into of [voiceToVoiceShortMs, voiceToVoiceLongMs]) {
           await sleep(500);

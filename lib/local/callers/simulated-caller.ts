@@ -208,6 +208,23 @@ export class SimulatedCaller {
     return this.playback.whenIdle(timeoutMs);
   }
 
+  /**
+   * Resolves once the agent has finished its answer: everything received has played and no agent audio
+   * (`isVoice`; with a bed on the line, the messages loud enough to be the voice) came for `quietMs`.
+   * {@link whenIdle} alone resolves in the gap between two phrases, and a caller that speaks then talks
+   * over the rest of the answer.
+   */
+  async whenAnswered(isVoice: (m: ReceivedMessage) => boolean = (m) => m.event === 'media', quietMs = 600, timeoutMs = WAIT_DEFAULT_MS): Promise<void> {
+    const until = performance.now() + timeoutMs;
+    for (;;) {
+      await this.whenIdle(Math.max(1, until - performance.now()));
+      const from = this.received.length;
+      await new Promise((r) => setTimeout(r, quietMs));
+      if (!this.received.slice(from).some(isVoice) && this.bufferedMs === 0) return;
+      if (performance.now() > until) throw new Error(`the agent was still answering after ${timeoutMs} ms`);
+    }
+  }
+
   /** Mixes the next 20 ms of played agent audio, scaled by `echoGain`, into `frame`. */
   private withEcho(frame: Uint8Array): Uint8Array {
     const gain = this.options.echoGain;
