@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { BodyWorkspaceId } from './common.js';
 import { CALL_END_REASONS } from './call-end.js';
 import { CallVariables } from './template.js';
+import { VENDOR_LLM_PROVIDERS } from './providers.js';
 import type { AgentAnalysis, CallAnalysis } from './analysis.js';
 
 /**
@@ -29,9 +30,26 @@ export const ScriptLine = z.strictObject({
   delayMs: z.number().int().min(0).max(30_000).default(0).describe('wait this long after the agent finished before saying the line'),
 });
 
+/** The longest instructions a model persona takes: a page of who the caller is and what they want. */
+export const MAX_PERSONA_INSTRUCTIONS = 4_000;
+
+/** A model plays the caller from instructions (lib/domain/agent-test-persona.ts has its prompt and stop token). */
+export const ModelPersona = z.strictObject({
+  type: z.literal('model'),
+  instructions: z.string().trim().min(1).max(MAX_PERSONA_INSTRUCTIONS).describe('who the caller is, what they want, how they behave'),
+  firstLine: z.string().trim().min(1).max(MAX_LINE_CHARS).optional().describe("the caller's first line, said as written (no model request)"),
+  model: z
+    .strictObject({ provider: z.enum(VENDOR_LLM_PROVIDERS), model: z.string().trim().min(1).max(100) })
+    .optional()
+    .describe("the model that plays the caller; default the agent's own llm_provider and llm_model"),
+});
+
+export type ModelPersona = z.infer<typeof ModelPersona>;
+
 /** Who plays the caller. */
 export const Persona = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('script'), lines: z.array(ScriptLine).min(1).max(MAX_SCRIPT_LINES) }),
+  ModelPersona,
 ]);
 export type Persona = z.infer<typeof Persona>;
 
@@ -145,6 +163,19 @@ export type CheckVerdict = z.infer<typeof CheckVerdict>;
 export const SeenToolCall = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) });
 export type SeenToolCall = z.infer<typeof SeenToolCall>;
 
+/** What a model persona's model did in one scenario (docs/agent-tests.md, "Billing"). */
+export const PersonaUsage = z.object({
+  provider: z.string(),
+  model: z.string(),
+  /** Lines the model wrote (and was charged for); a `firstLine` is not one. */
+  lines: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  /** Credits: `lines` times the chat message price. */
+  cost: z.number(),
+});
+export type PersonaUsage = z.infer<typeof PersonaUsage>;
+
 /** One scenario of a run. */
 export const ScenarioResult = z.object({
   scenarioId: z.string(),
@@ -162,6 +193,8 @@ export const ScenarioResult = z.object({
   /** Credits the scenario's chat cost (its messages, docs/chat.md). */
   cost: z.number(),
   wallMs: z.number().optional(),
+  /** A model persona's requests: the lines it wrote, their price and the model's token counts. */
+  persona: PersonaUsage.optional(),
   error: z.string().optional(),
   /** The same scenario's status in the previous run of this suite against this agent, when it ran there. */
   previous: z.enum(['passed', 'failed', 'error']).optional(),

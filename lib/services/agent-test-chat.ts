@@ -1,6 +1,7 @@
 import { WebSocket } from 'ws';
 import type { ScriptLine, SeenToolCall } from '../domain/agent-test.js';
 import type * as z from 'zod';
+import type { ShownLine } from '../domain/agent-test-persona.js';
 
 /**
  * The caller's side of a chat-channel agent test (docs/agent-tests.md): a client of the streaming service's
@@ -32,15 +33,22 @@ export interface ChatPlayed {
 }
 
 type Frame = { type: string; [k: string]: unknown };
+type Line = z.infer<typeof ScriptLine>;
+
+/** Who says the caller's lines: a script, or a caller that writes each from the conversation so far (a model persona). */
+export interface Caller {
+  /** The next line, or undefined when the caller hangs up; `shown` is the conversation so far. */
+  next(shown: readonly ShownLine[]): Promise<Line | undefined>;
+}
 
 /**
- * Plays `lines` on the chat socket. `greetingReplies` is 1 when the agent writes its greeting with the model
+ * Plays `lines` (a script's, or a {@link Caller}'s) on the chat socket. `greetingReplies` is 1 when the agent writes its greeting with the model
  * (a reply arrives before any line); every line then gets exactly one `reply` or one `error`.
  */
 export async function playChatScript(
   chatUrl: string,
   credential: string,
-  lines: readonly z.infer<typeof ScriptLine>[],
+  lines: readonly Line[] | Caller,
   greetingReplies: number,
   options: Partial<ChatScriptOptions> = {},
 ): Promise<ChatPlayed> {
@@ -139,8 +147,11 @@ export async function playChatScript(
   };
 
   for (let i = 0; i < greetingReplies && !endReason; i += 1) await awaitReply(undefined);
-  for (const line of lines) {
-    if (endReason || closed) break;
+  let said = 0;
+  const caller: Caller = 'next' in lines ? lines : { next: async () => lines[said++] };
+  while (!endReason && !closed) {
+    const line = await caller.next(shown);
+    if (!line || endReason || closed) break;
     if (line.delayMs > 0) await new Promise((r) => setTimeout(r, line.delayMs));
     shown.push({ role: 'user', text: line.text });
     const sentAt = Date.now();

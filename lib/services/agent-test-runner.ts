@@ -7,6 +7,7 @@ import { describeError, log } from '../observability/log.js';
 import { claimRun, findRun, findScenario, previousSuiteRun, saveRun } from '../store/agent-tests.js';
 import { getHistoryRecord } from '../store/history.js';
 import { playChatScript, type ChatScriptOptions } from './agent-test-chat.js';
+import { modelCaller, personaModelOf } from './agent-test-persona.js';
 import { agentToRunById } from './agent-runtime.js';
 import { agentForCall } from './call-variables.js';
 import { startChat } from './chats.js';
@@ -120,6 +121,7 @@ async function playChatScenario(deps: RunnerDeps, run: TestRun, scenario: Scenar
   const analysis = judgedAnalysis(toRun.agent.analysis, scenario.checks);
   const agentOverrides = analysis ? { analysis } : undefined;
   const agent = await agentForCall(deps, run.workspaceId, toRun.agent, agentOverrides);
+  const personaModel = scenario.persona.type === 'model' ? personaModelOf(scenario.persona, agent) : undefined;
   const chat = await startChat(deps, {
     workspaceId: run.workspaceId,
     agent,
@@ -131,8 +133,9 @@ async function playChatScenario(deps: RunnerDeps, run: TestRun, scenario: Scenar
     ...(agentOverrides ? { agentOverrides } : {}),
   });
   const greetingReplies = (agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode) === 'model_generated' ? 1 : 0;
-  const lines = scenario.persona.lines.slice(0, scenario.maxTurns);
-  const played = await playChatScript(chat.chatUrl, chat.credential, lines, greetingReplies, opts.chat);
+  const persona = scenario.persona.type === 'model' ? await modelCaller(deps, run.workspaceId, chat.chatId, scenario.persona, personaModel!, scenario.maxTurns) : undefined;
+  const caller = scenario.persona.type === 'script' ? scenario.persona.lines.slice(0, scenario.maxTurns) : persona!;
+  const played = await playChatScript(chat.chatUrl, chat.credential, caller, greetingReplies, opts.chat);
   const record = await awaitRecord(deps, run.workspaceId, chat.chatId, opts.recordWaitMs, analysis ? opts.analysisWaitMs : 0);
   const judgements = judgementsOf(scenario.checks, record?.analysis);
   const agentLines = played.lines.filter((l) => l.role === 'agent').map((l) => l.text);
@@ -143,7 +146,7 @@ async function playChatScenario(deps: RunnerDeps, run: TestRun, scenario: Scenar
   return {
     scenarioId: scenario._id,
     name: scenario.name,
-    status: checks.every((c) => c.passed) ? 'passed' : 'failed',
+    status: persona?.error ? 'error' : checks.every((c) => c.passed) ? 'passed' : 'failed',
     chatId: chat.chatId,
     transcript: transcript.slice(0, MAX_STORED_TRANSCRIPT),
     endReason: played.endReason,
@@ -155,8 +158,10 @@ async function playChatScenario(deps: RunnerDeps, run: TestRun, scenario: Scenar
       replyMsMedian: replies.length ? Math.round(replies[Math.floor(replies.length / 2)]!) : null,
       replyMsMax: replies.length ? Math.round(replies.at(-1)!) : null,
     },
-    cost: record?.callCost ?? 0,
-    ...(played.errors.length ? { error: `the chat answered: ${played.errors.join(', ')}` } : {}),
+    // A model persona's lines are charged beside the chat's messages (docs/agent-tests.md, "Billing").
+    cost: roundCredits((record?.callCost ?? 0) + (persona?.usage().cost ?? 0)),
+    ...(persona && { persona: persona.usage() }),
+    ...(played.errors.length || persona?.error ? { error: [played.errors.length ? `the chat answered: ${played.errors.join(', ')}` : '', persona?.error ?? ''].filter(Boolean).join('; ') } : {}),
   };
 }
 

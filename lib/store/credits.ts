@@ -211,3 +211,17 @@ export async function debitChatMessage(db: Db, ws: string, chatId: string, n: nu
   if (failedIndex === 0) return 'insufficient';
   return failedIndex === undefined ? 'charged' : 'already';
 }
+
+/**
+ * Charges line `n` an agent test's model persona writes in a chat (docs/agent-tests.md, "Billing"): like a
+ * chat message, in one transaction with its ledger entry `<chatId>#persona<n>` (reason `agent_test_persona`).
+ */
+export async function debitPersonaLine(db: Db, ws: string, chatId: string, n: number, amount: number, now: string): Promise<'charged' | 'insufficient' | 'already'> {
+  const { failedIndex } = await transact(
+    db,
+    [debitItem(db, ws, amount), ledgerItem(db, ws, { id: `${chatId}#persona${n}`, amount: -amount, reason: 'agent_test_persona', callId: chatId, createdAt: now })],
+    { standing: balanceStanding(db, ws, amount, 0) },
+  );
+  if (failedIndex === 0) return 'insufficient';
+  return failedIndex === undefined ? 'charged' : 'already';
+}

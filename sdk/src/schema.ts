@@ -2228,7 +2228,7 @@ export interface components {
          *           "cost": 0
          *         }
          *       ],
-         *       "passed": 0,
+         *       "passed": 1,
          *       "failed": 0,
          *       "cost": 0,
          *       "createdAt": "2025-06-02T14:03:11.000Z"
@@ -2270,6 +2270,14 @@ export interface components {
                 };
                 cost: number;
                 wallMs?: number;
+                persona?: {
+                    provider: string;
+                    model: string;
+                    lines: number;
+                    inputTokens: number;
+                    outputTokens: number;
+                    cost: number;
+                };
                 error?: string;
                 /** @enum {string} */
                 previous?: "passed" | "failed" | "error";
@@ -2361,6 +2369,19 @@ export interface components {
                      */
                     delayMs: number;
                 }[];
+            } | {
+                /** @constant */
+                type: "model";
+                /** @description who the caller is, what they want, how they behave */
+                instructions: string;
+                /** @description the caller's first line, said as written (no model request) */
+                firstLine?: string;
+                /** @description the model that plays the caller; default the agent's own llm_provider and llm_model */
+                model?: {
+                    /** @enum {string} */
+                    provider: "openai" | "anthropic" | "google";
+                    model: string;
+                };
             };
             /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
             variables?: {
@@ -2491,6 +2512,19 @@ export interface components {
                     /** @description wait this long after the agent finished before saying the line Default: `0`. */
                     delayMs?: number;
                 }[];
+            } | {
+                /** @constant */
+                type: "model";
+                /** @description who the caller is, what they want, how they behave */
+                instructions: string;
+                /** @description the caller's first line, said as written (no model request) */
+                firstLine?: string;
+                /** @description the model that plays the caller; default the agent's own llm_provider and llm_model */
+                model?: {
+                    /** @enum {string} */
+                    provider: "openai" | "anthropic" | "google";
+                    model: string;
+                };
             };
             /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
             variables?: {
@@ -2577,6 +2611,19 @@ export interface components {
                     /** @description wait this long after the agent finished before saying the line Default: `0`. */
                     delayMs?: number;
                 }[];
+            } | {
+                /** @constant */
+                type: "model";
+                /** @description who the caller is, what they want, how they behave */
+                instructions: string;
+                /** @description the caller's first line, said as written (no model request) */
+                firstLine?: string;
+                /** @description the model that plays the caller; default the agent's own llm_provider and llm_model */
+                model?: {
+                    /** @enum {string} */
+                    provider: "openai" | "anthropic" | "google";
+                    model: string;
+                };
             };
             /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
             variables?: {
@@ -12688,11 +12735,58 @@ export interface operations {
                      *               "cost": 0.04,
                      *               "wallMs": 2310,
                      *               "previous": "passed"
+                     *             },
+                     *             {
+                     *               "scenarioId": "atst_01JWRG5VB2K9QK3XD6N9BZ4VEX",
+                     *               "name": "Refund, impatient caller",
+                     *               "status": "passed",
+                     *               "chatId": "call_01JWRG8C4Q7N2XD5K9BZ3MT6VA",
+                     *               "transcript": "agent: Hello! How can I help?\nuser: Hi, my order A17 arrived broken.\nagent: Sorry to hear that. A replacement or a refund?\nuser: A refund, please.\nagent: Done: the refund for A17 is on its way.\nuser: Thanks, bye.\nagent: Goodbye!",
+                     *               "endReason": "customer_hangup",
+                     *               "toolCalls": [
+                     *                 {
+                     *                   "name": "refund_order",
+                     *                   "arguments": {
+                     *                     "order_id": "A17"
+                     *                   }
+                     *                 }
+                     *               ],
+                     *               "handoff": false,
+                     *               "checks": [
+                     *                 {
+                     *                   "type": "tool_called",
+                     *                   "label": "calls refund_order with {\"order_id\":\"A17\"}",
+                     *                   "passed": true,
+                     *                   "evidence": "refund_order({\"order_id\":\"A17\"})"
+                     *                 },
+                     *                 {
+                     *                   "type": "never_says",
+                     *                   "label": "never says \"replacement is the only option\"",
+                     *                   "passed": true,
+                     *                   "evidence": "no agent line says it"
+                     *                 }
+                     *               ],
+                     *               "latency": {
+                     *                 "firstReplyMs": 760,
+                     *                 "replyMsMedian": 700,
+                     *                 "replyMsMax": 910
+                     *               },
+                     *               "cost": 0.12,
+                     *               "wallMs": 4120,
+                     *               "persona": {
+                     *                 "provider": "openai",
+                     *                 "model": "gpt-4o-mini",
+                     *                 "lines": 3,
+                     *                 "inputTokens": 812,
+                     *                 "outputTokens": 16,
+                     *                 "cost": 0.06
+                     *               },
+                     *               "previous": "passed"
                      *             }
                      *           ],
-                     *           "passed": 0,
+                     *           "passed": 1,
                      *           "failed": 1,
-                     *           "cost": 0.04,
+                     *           "cost": 0.16,
                      *           "previousRunId": "trun_01JWRG6B8R2N5QK7XD1M4BZ9TC",
                      *           "createdAt": "2025-06-02T14:03:11.000Z",
                      *           "startedAt": "2025-06-02T14:03:11.000Z",
@@ -12765,7 +12859,7 @@ export interface operations {
                      *           "cost": 0
                      *         }
                      *       ],
-                     *       "passed": 0,
+                     *       "passed": 1,
                      *       "failed": 0,
                      *       "cost": 0,
                      *       "createdAt": "2025-06-02T14:03:11.000Z"
@@ -12864,11 +12958,58 @@ export interface operations {
                      *           "cost": 0.04,
                      *           "wallMs": 2310,
                      *           "previous": "passed"
+                     *         },
+                     *         {
+                     *           "scenarioId": "atst_01JWRG5VB2K9QK3XD6N9BZ4VEX",
+                     *           "name": "Refund, impatient caller",
+                     *           "status": "passed",
+                     *           "chatId": "call_01JWRG8C4Q7N2XD5K9BZ3MT6VA",
+                     *           "transcript": "agent: Hello! How can I help?\nuser: Hi, my order A17 arrived broken.\nagent: Sorry to hear that. A replacement or a refund?\nuser: A refund, please.\nagent: Done: the refund for A17 is on its way.\nuser: Thanks, bye.\nagent: Goodbye!",
+                     *           "endReason": "customer_hangup",
+                     *           "toolCalls": [
+                     *             {
+                     *               "name": "refund_order",
+                     *               "arguments": {
+                     *                 "order_id": "A17"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "handoff": false,
+                     *           "checks": [
+                     *             {
+                     *               "type": "tool_called",
+                     *               "label": "calls refund_order with {\"order_id\":\"A17\"}",
+                     *               "passed": true,
+                     *               "evidence": "refund_order({\"order_id\":\"A17\"})"
+                     *             },
+                     *             {
+                     *               "type": "never_says",
+                     *               "label": "never says \"replacement is the only option\"",
+                     *               "passed": true,
+                     *               "evidence": "no agent line says it"
+                     *             }
+                     *           ],
+                     *           "latency": {
+                     *             "firstReplyMs": 760,
+                     *             "replyMsMedian": 700,
+                     *             "replyMsMax": 910
+                     *           },
+                     *           "cost": 0.12,
+                     *           "wallMs": 4120,
+                     *           "persona": {
+                     *             "provider": "openai",
+                     *             "model": "gpt-4o-mini",
+                     *             "lines": 3,
+                     *             "inputTokens": 812,
+                     *             "outputTokens": 16,
+                     *             "cost": 0.06
+                     *           },
+                     *           "previous": "passed"
                      *         }
                      *       ],
-                     *       "passed": 0,
+                     *       "passed": 1,
                      *       "failed": 1,
-                     *       "cost": 0.04,
+                     *       "cost": 0.16,
                      *       "previousRunId": "trun_01JWRG6B8R2N5QK7XD1M4BZ9TC",
                      *       "createdAt": "2025-06-02T14:03:11.000Z",
                      *       "startedAt": "2025-06-02T14:03:11.000Z",
@@ -12957,9 +13098,37 @@ export interface operations {
                      *           "channel": "chat",
                      *           "createdAt": "2025-06-02T14:03:11.000Z",
                      *           "updatedAt": "2025-06-02T15:20:45.000Z"
+                     *         },
+                     *         {
+                     *           "_id": "atst_01JWRG5VB2K9QK3XD6N9BZ4VEX",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "name": "Refund, impatient caller",
+                     *           "suite": "orders",
+                     *           "channel": "chat",
+                     *           "persona": {
+                     *             "type": "model",
+                     *             "instructions": "You are Sam. Order A17 arrived broken and you want your money back, not a replacement. You are short-tempered but polite. Once a refund is confirmed, thank the agent and hang up.",
+                     *             "firstLine": "Hi, my order A17 arrived broken."
+                     *           },
+                     *           "maxTurns": 8,
+                     *           "checks": [
+                     *             {
+                     *               "type": "tool_called",
+                     *               "tool": "refund_order",
+                     *               "arguments": {
+                     *                 "order_id": "A17"
+                     *               }
+                     *             },
+                     *             {
+                     *               "type": "never_says",
+                     *               "phrase": "replacement is the only option"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "updatedAt": "2025-06-02T15:20:45.000Z"
                      *         }
                      *       ],
-                     *       "total": 1,
+                     *       "total": 2,
                      *       "page": 1,
                      *       "limit": 10
                      *     }

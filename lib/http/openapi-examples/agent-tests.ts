@@ -27,6 +27,28 @@ const scenarioCreate = {
 
 const scenario = { _id: SCENARIO_ID, workspaceId: WS, ...scenarioCreate, channel: 'chat', createdAt: CREATED, updatedAt: UPDATED };
 
+/** A scenario whose caller a model plays from instructions (docs/agent-tests.md, "Model personas"). */
+const PERSONA_SCENARIO_ID = id('agentTest', '01JWRG5VB2K9QK3XD6N9BZ4VEX');
+const personaScenario = {
+  _id: PERSONA_SCENARIO_ID,
+  workspaceId: WS,
+  name: 'Refund, impatient caller',
+  suite: 'orders',
+  channel: 'chat',
+  persona: {
+    type: 'model',
+    instructions: 'You are Sam. Order A17 arrived broken and you want your money back, not a replacement. You are short-tempered but polite. Once a refund is confirmed, thank the agent and hang up.',
+    firstLine: 'Hi, my order A17 arrived broken.',
+  },
+  maxTurns: 8,
+  checks: [
+    { type: 'tool_called', tool: 'refund_order', arguments: { order_id: 'A17' } },
+    { type: 'never_says', phrase: 'replacement is the only option' },
+  ],
+  createdAt: CREATED,
+  updatedAt: UPDATED,
+};
+
 const run = {
   _id: RUN_ID,
   workspaceId: WS,
@@ -55,10 +77,29 @@ const run = {
       wallMs: 2310,
       previous: 'passed',
     },
+    {
+      scenarioId: PERSONA_SCENARIO_ID,
+      name: personaScenario.name,
+      status: 'passed',
+      chatId: id('call', '01JWRG8C4Q7N2XD5K9BZ3MT6VA'),
+      transcript: 'agent: Hello! How can I help?\nuser: Hi, my order A17 arrived broken.\nagent: Sorry to hear that. A replacement or a refund?\nuser: A refund, please.\nagent: Done: the refund for A17 is on its way.\nuser: Thanks, bye.\nagent: Goodbye!',
+      endReason: 'customer_hangup',
+      toolCalls: [{ name: 'refund_order', arguments: { order_id: 'A17' } }],
+      handoff: false,
+      checks: [
+        { type: 'tool_called', label: 'calls refund_order with {"order_id":"A17"}', passed: true, evidence: 'refund_order({"order_id":"A17"})' },
+        { type: 'never_says', label: 'never says "replacement is the only option"', passed: true, evidence: 'no agent line says it' },
+      ],
+      latency: { firstReplyMs: 760, replyMsMedian: 700, replyMsMax: 910 },
+      cost: 0.12,
+      wallMs: 4120,
+      persona: { provider: 'openai', model: 'gpt-4o-mini', lines: 3, inputTokens: 812, outputTokens: 16, cost: 0.06 },
+      previous: 'passed',
+    },
   ],
-  passed: 0,
+  passed: 1,
   failed: 1,
-  cost: 0.04,
+  cost: 0.16,
   previousRunId: id('agentTestRun', '01JWRG6B8R2N5QK7XD1M4BZ9TC'),
   createdAt: CREATED,
   startedAt: CREATED,
@@ -70,7 +111,7 @@ const { previousRunId: _p, startedAt: _s, completedAt: _c, ...queued } = run;
 
 export const AGENT_TEST_EXAMPLES: Partial<Record<OperationId, OperationExamples>> = {
   createAgentTest: { request: scenarioCreate, response: scenario },
-  listAgentTests: { response: page(scenario) },
+  listAgentTests: { response: { ...page(scenario), data: [scenario, personaScenario], total: 2 } },
   getAgentTest: { params: { id: SCENARIO_ID }, response: scenario },
   updateAgentTest: { params: { id: SCENARIO_ID }, request: { maxTurns: 6 }, response: { ...scenario, maxTurns: 6 } },
   deleteAgentTest: { params: { id: SCENARIO_ID } },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isPersonaRequest, personaReply } from './llm-persona.js';
 
 /**
  * What the three LLM stand-ins (OpenAI, Anthropic, Gemini) share: the script that decides what the "model"
@@ -80,11 +81,14 @@ export interface LlmFaultScope {
 /**
  * The default "model": deterministic, so tests can assert what was said. It answers a summary request (a
  * system prompt mentioning a summary) with a summary of the user turns, a tool result with a sentence that
- * quotes it, and anything else with a short answer that repeats the caller's last words.
+ * quotes it, an agent test's persona with its instructions' quoted lines, and anything else with a short
+ * answer that repeats the caller's last words.
  */
 export function defaultReply(request: ScriptRequest): ScriptReply {
   // Structured output: a JSON value that matches the schema, the same for the same schema.
   if (request.responseSchema) return { text: JSON.stringify(sampleOf(request.responseSchema)) };
+  // An agent test's caller (lib/local/standins/llm-persona.ts): the lines its instructions quote, in order.
+  if (isPersonaRequest(request)) return personaReply(request);
   const { system, turns, toolResults, endsWithToolResult } = request.messages;
   const userTexts = turns.filter((t) => t.role === 'user').map((t) => t.text.trim()).filter(Boolean);
   if (/summar/i.test(system)) {
