@@ -15,6 +15,7 @@ import { startSttStandins, type SttScript, type SttStandinControl } from '../lib
 import type { TtsStandin } from '../lib/local/standins/tts-audio.js';
 import { QUALITY_NOISE_MS } from './_pipeline-settings.js';
 import { startTtsStandins, type TtsScript } from '../lib/local/standins/tts.js';
+import { startRealtimeStandins } from './_pipeline-realtime.js';
 
 /** What the caller says, in a cycle: a question, a request for a long answer, the interruption. */
 export const CALLER_LINES = ['What time do you open?', 'Tell me everything about the menu.', 'Stop, thanks.'] as const;
@@ -54,7 +55,14 @@ const transcriptFor = (utterance: number): string => (mode === 'faults' ? FAULT_
 
 /** Messages of the IPC protocol. */
 export type ToChild =
-  | { type: 'standins'; stt: Partial<SttScript>; llm: Pick<LlmScript, 'ttftMs' | 'tokensPerSecond'>; tts: Partial<TtsScript> }
+  | {
+      type: 'standins';
+      stt: Partial<SttScript>;
+      llm: Pick<LlmScript, 'ttftMs' | 'tokensPerSecond'>;
+      tts: Partial<TtsScript>;
+      /** Also the OpenAI Realtime and Gemini Live stand-ins, at their default script (bench/_pipeline-realtime.ts). */
+      realtime?: boolean;
+    }
   | {
       type: 'level';
       mode: LevelMode;
@@ -129,11 +137,12 @@ async function standins(m: Extract<ToChild, { type: 'standins' }>): Promise<void
     }),
     startTtsStandins(config, m.tts),
   ]);
+  const realtime = m.realtime ? await startRealtimeStandins(({ utterance }) => transcriptFor(utterance)) : undefined;
   faultKnobs = { stt: stt.control.deepgram!, tts: tts.control.elevenlabs! };
   stopStandins = async () => {
-    await Promise.all([stt.stop(), llm.stop(), tts.stop()]);
+    await Promise.all([stt.stop(), llm.stop(), tts.stop(), realtime?.stop()]);
   };
-  send({ type: 'env', env: { ...stt.env, ...llm.env, ...tts.env } });
+  send({ type: 'env', env: { ...stt.env, ...llm.env, ...tts.env, ...realtime?.env } });
 }
 
 /**

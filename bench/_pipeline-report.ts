@@ -1,6 +1,7 @@
 /** The pipeline benchmark's figures (bench/pipeline.ts): what each level measured, its percentiles, and the printed report with its final JSON line. */
 import { cpus, loadavg } from 'node:os';
 import type { LevelStats } from './_pipeline-load.js';
+import { realtimeSummary, type RealtimeResults } from './_pipeline-realtime.js';
 import { DEFAULT_INTERRUPTION } from '../streaming-service/src/session/interruption.js';
 import { LAG_OK_MS, LAG_RESOLUTION_MS, QUALITY_NOISE_MS, TURN_VENDOR_SUM_MS, VENDOR_DELAYS } from './_pipeline-settings.js';
 
@@ -173,8 +174,11 @@ function turnsSummary(turns: readonly LevelResult[]) {
   return summary;
 }
 
-export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults, ambience?: AmbienceResults, listened?: LevelResult, turns: readonly LevelResult[] = []): void {
-  if (results.length === 0) return void process.stdout.write(`${JSON.stringify(turnsSummary(turns))}\n`);
+export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?: QualityResults, ambience?: AmbienceResults, listened?: LevelResult, turns: readonly LevelResult[] = [], realtime?: RealtimeResults): void {
+  if (results.length === 0) {
+    const figures = { ...(turns.length ? turnsSummary(turns) : {}), ...(realtime ? realtimeSummary(realtime) : {}), loadAverage1m: round(loadavg()[0]!, 2) };
+    return void process.stdout.write(`${JSON.stringify(figures)}\n`);
+  }
   const rows = [...results, ...(ambience ? [ambience.with] : [])].map((r, i) => ({
     calls: i >= results.length ? `${r.calls}+bed` : String(r.calls),
     'up (mean)': fmt(r.meanActive, 0),
@@ -242,6 +246,7 @@ export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?
     ...(ambience ? ambienceSummary(ambience) : {}),
     ...(listened ? listenedSummary(listened, results.find((r) => r.calls === listened.calls)) : {}),
     ...(turns.length ? turnsSummary(turns) : {}),
+    ...(realtime ? realtimeSummary(realtime) : {}),
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

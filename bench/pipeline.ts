@@ -24,6 +24,9 @@
  *   "Ambience"): lag p99 and the CPU it adds per call-second against the level without it, and the quality
  *   level's false interruptions with it.
  *
+ * - realtime: one call of a speech-to-speech agent (OpenAI Realtime, then Gemini Live stand-ins) beside one
+ *   cascaded call, same caller and run (bench/_pipeline-realtime.ts).
+ *
  * The last line is one JSON object with the headline figures. No pass/fail: numbers on a shared machine are
  * noisy, and docs/benchmarks.md says how they were taken.
  */
@@ -50,6 +53,9 @@ import type { CallSession } from '../streaming-service/src/session/call-session.
 import type { CallOutcome } from '../streaming-service/src/call/types.js';
 import { turnFigures } from '../streaming-service/src/call/latency.js';
 import { FAULT_LINE, type LevelMode, type ToChild } from './_pipeline-load.js';
+import { realtimeEndpoint } from '../lib/vendors/realtime/openai.js';
+import { geminiLiveEndpoint } from '../lib/vendors/realtime/gemini.js';
+import { describeRealtimeDelays, REALTIME_AGENTS, realtimeLevel, realtimeOnly, type RealtimeResults } from './_pipeline-realtime.js';
 import { ask, countStt, probeLlm, probeTts, processCpuMs, sleep } from './_pipeline-probes.js';
 import { type AmbienceResults, type CallProbe, type LevelResult, fmt, report } from './_pipeline-report.js';
 import { AMBIENCE, AMBIENCE_CALLS, ambienceFirst, ambienceLevel, DURATION_MS, FAULT_CALLS, LISTENED_CALLS, LAG_RESOLUTION_MS, NAIVE_INTERRUPTION, PLAYBACK_SPEED, QUALITY_CALLS, QUALITY_DURATION_MS, STAGGER_MS, TURN_DELAYS, TURN_LEVELS, TURNS_DURATION_MS, VENDOR_DELAYS, capacityOnly, levels, turnsLevels, turnsOnly } from './_pipeline-settings.js';
@@ -67,30 +73,44 @@ const stopLoad = async (child: ChildProcess) => {
   child.kill();
 };
 
-/** The voice-to-voice levels, on a load process of their own with the realistic delays (TURN_DELAYS). */
-async function turnLevels(): Promise<LevelResult[]> {
+/**
+ * The voice-to-voice levels, on a load process of their own with the realistic delays (TURN_DELAYS), and the
+ * realtime agents beside the same run's one cascaded call (`PIPELINE_REALTIME_ONLY=1`: only those).
+ */
+async function turnLevels(): Promise<{ turns: LevelResult[]; realtime?: RealtimeResults }> {
   const child = loadProcess();
+  const withRealtime = realtimeLevel || realtimeOnly;
   try {
     const env = await ask(child, {
       type: 'standins',
       stt: { finalDelayMs: TURN_DELAYS.sttFinalMs, endpointingMs: TURN_DELAYS.sttEndpointingMs, interimResults: true },
       llm: { ttftMs: TURN_DELAYS.llmTtftMs, tokensPerSecond: TURN_DELAYS.llmTokensPerSecond },
       tts: { firstByteDelayMs: TURN_DELAYS.ttsFirstByteMs },
+      realtime: withRealtime,
     }, 'env');
-    process.stdout.write(`  voice to voice: ${TURN_LEVELS.join(' and ')} calls, STT final ${TURN_DELAYS.sttEndpointingMs}+${TURN_DELAYS.sttFinalMs} ms, LLM ${TURN_DELAYS.llmTtftMs} ms at ${TURN_DELAYS.llmTokensPerSecond} tokens/s, TTS ${TURN_DELAYS.ttsFirstByteMs} ms\n`);
+    process.stdout.write(`  voice to voice: ${realtimeOnly ? 1 : TURN_LEVELS.join(' and ')} calls, STT final ${TURN_DELAYS.sttEndpointingMs}+${TURN_DELAYS.sttFinalMs} ms, LLM ${TURN_DELAYS.llmTtftMs} ms at ${TURN_DELAYS.llmTokensPerSecond} tokens/s, TTS ${TURN_DELAYS.ttsFirstByteMs} ms\n`);
     const out: LevelResult[] = [];
-    for (const calls of TURN_LEVELS) out.push(await runLevel(child, env.env, calls, 'turns'));
-    // The same-run baseline: one call whose agent waits for the recognizer's end of turn to ask its model.
-    out.push({ ...(await runLevel(child, env.env, 1, 'turns', { turn_taking: { preemptive_generation: false } })), baseline: true });
-    return out;
+    if (!realtimeOnly) {
+      for (const calls of TURN_LEVELS) out.push(await runLevel(child, env.env, calls, 'turns'));
+      // The same-run baseline: one call whose agent waits for the recognizer's end of turn to ask its model.
+      out.push({ ...(await runLevel(child, env.env, 1, 'turns', { turn_taking: { preemptive_generation: false } })), baseline: true });
+    }
+    if (!withRealtime) return { turns: out };
+    const cascade = out.find((r) => r.calls === 1 && !r.baseline) ?? (await runLevel(child, env.env, 1, 'turns'));
+    // The streaming service reads the Live API's base URL from its environment (lib/vendors/realtime/gemini.ts).
+    process.env.GOOGLE_LIVE_BASE_URL = env.env.GOOGLE_LIVE_BASE_URL;
+    process.stdout.write(`  realtime: 1 call each, ${describeRealtimeDelays()}\n`);
+    const openai = await runLevel(child, env.env, 1, 'turns', { realtime: REALTIME_AGENTS.openai });
+    const google = await runLevel(child, env.env, 1, 'turns', { realtime: REALTIME_AGENTS.google });
+    return { turns: out, realtime: { cascade, openai, google } };
   } finally {
     await stopLoad(child);
   }
 }
 
 export async function run(): Promise<void> {
-  const turns = turnsLevels || turnsOnly ? await turnLevels() : [];
-  if (turnsOnly) return report([], NaN, undefined, undefined, undefined, turns);
+  const { turns, realtime } = turnsLevels || turnsOnly || realtimeOnly ? await turnLevels() : { turns: [] };
+  if (turnsOnly || realtimeOnly) return report([], NaN, undefined, undefined, undefined, turns, realtime);
   const child = loadProcess();
   try {
     const env = await ask(child, {
@@ -124,7 +144,7 @@ export async function run(): Promise<void> {
     }
     // The same load with one listener per call (docs/live-calls.md): what the listen socket adds.
     const listened = LISTENED_CALLS > 0 ? await runLevel(child, env.env, LISTENED_CALLS, 'load', {}, true) : undefined;
-    if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience, listened, turns);
+    if (capacityOnly) return report(results, idleLagP99Ms, undefined, ambience, listened, turns, realtime);
     process.stdout.write('  quality: a caller saying "uh-huh", coughing and making noise over the answer\n');
     const naive = await runLevel(child, env.env, QUALITY_CALLS, 'quality', { interruption: NAIVE_INTERRUPTION });
     const quality = await runLevel(child, env.env, QUALITY_CALLS, 'quality');
@@ -133,7 +153,7 @@ export async function run(): Promise<void> {
     // The reconnects log a warning each; expected here, they would drown the report.
     setLogLevel('error');
     const faults = await runLevel(child, env.env, FAULT_CALLS, 'faults');
-    report(results, idleLagP99Ms, { naive, quality, faults }, ambience, listened, turns);
+    report(results, idleLagP99Ms, { naive, quality, faults }, ambience, listened, turns, realtime);
   } finally {
     await stopLoad(child);
   }
@@ -198,6 +218,7 @@ async function runLevel(
           throw new Error('no tools in the benchmark');
         },
         httpTools: {},
+        ...(setup.agent.realtime && { realtime: (setup.agent.realtime.provider === 'google' ? geminiLiveEndpoint : realtimeEndpoint)(config) }),
       };
     },
     // The history record is not what is measured; the outcome carries the per-turn latency points.

@@ -101,6 +101,8 @@ const EnvSchema = z.object({
   WEB_STREAM_URL: z.url().optional(),
   /** Call price in credits per minute, billed per started second (docs/calls.md). */
   CALL_CREDITS_PER_MINUTE: z.coerce.number().positive().max(1_000).default(1),
+  /** Credits per US dollar of a vendor's token price (a realtime model's, docs/realtime.md "Billing"): 10, a credit is $0.10. */
+  CREDITS_PER_USD: z.coerce.number().positive().max(100_000).default(10),
   /**
    * The parts of the call price that pay each vendor capability, as fractions of it (docs/provider-keys.md):
    * a call whose speech recognition, language model or speech synthesis ran entirely on the workspace's own

@@ -45,6 +45,11 @@ export interface CallMeasurement {
   readonly segments?: readonly AgentSegment[];
   /** The realtime model's token counts, when a speech-to-speech model carried (part of) the call (docs/realtime.md). */
   readonly realtimeUsage?: RealtimeUsage;
+  /**
+   * With `realtimeUsage`: whether the model ran on the workspace's own key for its vendor (its tokens are then
+   * not charged) and how many seconds the cascade answered after a fallback (docs/realtime.md, "Billing").
+   */
+  readonly realtimeBilling?: { readonly onWorkspaceKey: boolean; readonly cascadeSeconds: number };
 }
 
 /** One caller turn's latency figures; null where a point was not reached. */

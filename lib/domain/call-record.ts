@@ -1,4 +1,5 @@
 import type { RealtimeUsage } from './realtime.js';
+import type { RealtimeCost } from './realtime-pricing.js';
 import { isTerminalStatus, type Call, type CallTransfer } from './call.js';
 import type { CallEndReason } from './call-end.js';
 import type { TurnLatencyFigures } from './call-measurement.js';
@@ -71,6 +72,8 @@ export type VoiceHistoryRecord = HistoryRecord & {
   llmUsage: { inputTokens: number; outputTokens: number };
   /** Speech-to-speech calls: the realtime model's audio and text tokens (docs/realtime.md). */
   realtimeUsage?: RealtimeUsage;
+  /** Speech-to-speech calls: what the call was charged, the model's tokens and the platform's share (docs/realtime.md, "Billing"). */
+  realtimeCost?: RealtimeCost;
   callSid: string;
   agentId: string;
 };

@@ -273,6 +273,8 @@ export interface CostBreakdown {
   readonly stt: number;
   readonly llm: number;
   readonly tts: number;
+  /** A speech-to-speech call: the realtime model's tokens at the vendor's price (docs/realtime.md, "Billing"). */
+  readonly realtime?: number;
   readonly workspaceKeys: readonly CallCapability[];
 }
 

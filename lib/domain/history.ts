@@ -126,7 +126,15 @@ export const HistoryView = z
     callTranscript: z.string(),
     callRecordingUrl: z.string().optional(),
     callCostBreakdown: z
-      .object({ platform: z.number(), stt: z.number(), llm: z.number(), tts: z.number(), workspaceKeys: z.array(z.enum(CALL_CAPABILITIES)) })
+      .object({ platform: z.number(), stt: z.number(), llm: z.number(), tts: z.number(), realtime: z.number().optional(), workspaceKeys: z.array(z.enum(CALL_CAPABILITIES)) })
+      .optional(),
+    /** Speech-to-speech calls: the model's token counts (docs/realtime.md, "Billing"). */
+    realtimeUsage: z
+      .object({ model: z.string(), inputAudioTokens: z.number(), inputTextTokens: z.number(), cachedTokens: z.number(), cachedAudioTokens: z.number().optional(), outputAudioTokens: z.number(), outputTextTokens: z.number() })
+      .optional(),
+    /** Speech-to-speech calls: the tokens' list price in dollars, the credits charged for them and the platform's share. */
+    realtimeCost: z
+      .object({ model: z.string(), vendorUsd: z.number(), vendor: z.number(), platform: z.number(), total: z.number(), onWorkspaceKey: z.boolean() })
       .optional(),
     callStatus: z.enum(TERMINAL_CALL_STATUSES).optional(),
     /** A verdict outside Twilio's documented set reads as `unknown` (treated as a person, as the call was). */

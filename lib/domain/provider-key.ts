@@ -99,5 +99,9 @@ export function capabilitiesOnWorkspaceKeys(agent: Pick<Agent, 'stt_provider' | 
   return CALL_CAPABILITIES.filter((c) => vendors[c].every((v) => v === 'custom' || keys[v] !== undefined));
 }
 
+/** Whether a realtime agent's model is reached with the workspace's own key for its vendor (`openai`, `google`). */
+export const realtimeOnWorkspaceKey = (agent: Pick<Agent, 'realtime'>, keys: WorkspaceProviderKeys): boolean =>
+  agent.realtime ? keys[agent.realtime.provider] !== undefined : false;
+
 /** The last four characters shown for a key (a key is at least 8, so at most half of it). */
 export const last4 = (apiKey: string): string => apiKey.slice(-4);

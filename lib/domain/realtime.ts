@@ -85,6 +85,8 @@ export interface RealtimeUsage {
   inputAudioTokens: number;
   inputTextTokens: number;
   cachedTokens: number;
+  /** The cached ones that were audio (OpenAI's `cached_tokens_details.audio_tokens`), priced at the cached audio rate. */
+  cachedAudioTokens?: number;
   outputAudioTokens: number;
   outputTextTokens: number;
 }

@@ -8,6 +8,7 @@ import { analyzeAndRecord } from './call-analysis.js';
 import { writeHistoryRecord, type HistoryDeps } from './call-events.js';
 import { putCallTimeline } from '../store/history.js';
 import { settleCall } from './credits.js';
+import { realtimeCostOf } from '../domain/realtime-pricing.js';
 
 /**
  * The end of a connected call (every admitted stream claimed a live call: outbound, inbound reserved at the
@@ -41,6 +42,7 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
     durationSeconds: measured.durationSeconds,
     endReason,
     onWorkspaceKeys: measured.onWorkspaceKeys,
+    ...(measured.realtimeUsage && { realtime: { usage: measured.realtimeUsage, onWorkspaceKey: measured.realtimeBilling?.onWorkspaceKey ?? false, cascadeSeconds: measured.realtimeBilling?.cascadeSeconds ?? 0 } }),
     call: before,
     complete: true,
     releaseLease: true,
@@ -66,6 +68,9 @@ export async function endConnectedCall(deps: HistoryDeps, measured: CallMeasurem
     latencySummary: latencySummary(measured.turnLatencies),
     llmUsage: { ...measured.llmUsage },
     ...(measured.realtimeUsage ? { realtimeUsage: { ...measured.realtimeUsage } } : {}),
+    ...(measured.realtimeUsage && call.costBreakdown?.realtime !== undefined
+      ? { realtimeCost: realtimeCostOf(measured.realtimeUsage, call.costBreakdown, call.cost ?? 0, measured.realtimeBilling?.onWorkspaceKey ?? false) }
+      : {}),
     callSid: measured.callSid,
     agentId: call.agentId,
     ...(measured.callError ? { callError: measured.callError } : {}),

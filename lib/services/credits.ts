@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { billedSecondsFor, costBreakdownFor, reservationFor, type Call, type CallPricing } from '../domain/call.js';
 import type { CallCapability } from '../domain/provider-key.js';
 import { MAX_DURATION_RANGE } from '../domain/agent.js';
+import { realtimeCostFor, type RealtimeBilling } from '../domain/realtime-pricing.js';
 import { InsufficientCreditsError } from '../domain/errors.js';
 import type { CallEndReason } from '../domain/history.js';
 import { describeError, log } from '../observability/log.js';
@@ -60,6 +61,11 @@ export interface SettleCallInput {
    * shares are left out of the price (docs/provider-keys.md). None by default: the full price.
    */
   readonly onWorkspaceKeys?: readonly CallCapability[];
+  /**
+   * A speech-to-speech call: priced by the model's tokens, the platform's share and the cascade's after a
+   * fallback, instead of the per-minute vendor shares (docs/realtime.md, "Billing").
+   */
+  readonly realtime?: RealtimeBilling;
   /** The live call as the caller has just read or written it, so it is not read a second time. */
   readonly call?: Call;
   /** The call's stream ended (or was swept): the settlement also marks it `completed`. */
@@ -78,7 +84,9 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
   // caps the charge, so here the seconds are capped only at the longest any agent may set.
   const platform = callPricing(deps.config);
   const pricing = { ...platform, maxDurationSeconds: Math.max(platform.maxDurationSeconds, MAX_DURATION_RANGE.max) };
-  const { total, ...breakdown } = costBreakdownFor(pricing, input.durationSeconds, input.onWorkspaceKeys);
+  const { total, ...breakdown } = input.realtime
+    ? realtimeBreakdown(realtimeCostFor(pricing, deps.config.CREDITS_PER_USD, input.durationSeconds, input.realtime, input.onWorkspaceKeys, input.call?.reserved))
+    : costBreakdownFor(pricing, input.durationSeconds, input.onWorkspaceKeys);
   const out = await settleReservation(
     deps.db,
     input.workspaceId,
@@ -101,6 +109,9 @@ export async function settleCall(deps: Pick<Deps, 'db' | 'config'>, input: Settl
   if (out.kind === 'settled') log('info', 'call settled', { callId: input.callId, cost: out.call.cost, reserved: out.call.reserved });
   return out;
 }
+
+/** The parts of a realtime charge kept on the call (the record's `callCostBreakdown`) and its total. */
+const realtimeBreakdown = ({ total, platform, stt, llm, tts, realtime, workspaceKeys }: ReturnType<typeof realtimeCostFor>) => ({ total, platform, stt, llm, tts, realtime, workspaceKeys });
 
 /**
  * The `credits.low` alert (docs/webhooks.md): once the balance falls under the workspace's threshold, one

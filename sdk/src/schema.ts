@@ -4152,7 +4152,25 @@ export interface components {
                 stt: number;
                 llm: number;
                 tts: number;
+                realtime?: number;
                 workspaceKeys: ("stt" | "llm" | "tts")[];
+            };
+            realtimeUsage?: {
+                model: string;
+                inputAudioTokens: number;
+                inputTextTokens: number;
+                cachedTokens: number;
+                cachedAudioTokens?: number;
+                outputAudioTokens: number;
+                outputTextTokens: number;
+            };
+            realtimeCost?: {
+                model: string;
+                vendorUsd: number;
+                vendor: number;
+                platform: number;
+                total: number;
+                onWorkspaceKey: boolean;
             };
             /** @enum {string} */
             callStatus?: "completed" | "busy" | "no-answer" | "failed" | "canceled";

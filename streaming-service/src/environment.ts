@@ -32,7 +32,7 @@ import { createKnowledgeRetriever, type KnowledgeRetriever } from '../../lib/ser
 import { createKnowledgeObjects } from '../../lib/store/knowledge-objects.js';
 import { createEmbeddings, type EmbeddingsProvider } from '../../lib/vendors/embeddings/openai.js';
 import type { KnowledgeAccess } from './conversation/knowledge.js';
-import { capabilitiesOnWorkspaceKeys, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
+import { capabilitiesOnWorkspaceKeys, realtimeOnWorkspaceKey, type WorkspaceProviderKeys } from '../../lib/domain/provider-key.js';
 import { announce } from '../../lib/services/webhook-events.js';
 import { vendorKeysOfCall } from '../../lib/vendors/workspace-keys.js';
 import { measureCall, summarize } from './end/measure.js';
@@ -164,7 +164,7 @@ export function platformEnvironment(
         ttsFallbacks: (agent.fallback?.tts ?? []).map((f) => ({ provider: providers.tts(f.provider, keys), voiceId: f.voice_id ?? DEFAULT_VOICE[f.provider] })),
         sttFallbacks: (agent.fallback?.stt ?? []).map((f) => providers.stt(f.provider, keys)),
         llmFallbacks: (agent.fallback?.llm ?? []).map((f) => ({ provider: providers.llm(f.provider, keys), model: f.model })),
-        billing: { onWorkspaceKeys: capabilitiesOnWorkspaceKeys(agent, keys) },
+        billing: { onWorkspaceKeys: capabilitiesOnWorkspaceKeys(agent, keys), realtimeOnWorkspaceKey: realtimeOnWorkspaceKey(agent, keys) },
         ...(agent.realtime && { realtime: (agent.realtime.provider === 'google' ? geminiLiveEndpoint : realtimeEndpoint)(configWithWorkspaceKeys(deps.config, keys)) }),
         knownSecrets: vendorKeysOfCall(deps.config, keys),
         // A browser call has no phone line: no transfer, no provider hang-up.
@@ -195,7 +195,7 @@ export function platformEnvironment(
     async finalize(outcome, services) {
       // The container reports what it measured; the call's owner settles, completes and records it,
       // announces call.ended and runs the analysis (docs/calls.md, "Who settles, who writes history").
-      const measured = await measureCall(outcome, services.billing?.onWorkspaceKeys ?? [], {
+      const measured = await measureCall(outcome, services.billing ?? { onWorkspaceKeys: [] }, {
         llm: services.llm,
         putRecording: (ws, callId, wav) => recordings.put(recordingKey(ws, callId), wav, 'audio/wav'),
       });

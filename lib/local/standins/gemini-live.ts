@@ -172,6 +172,7 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
         } else if (e.type === 'final' && e.utterance >= 0) {
           items.push({ role: 'user', text: e.text });
           if (setup?.inputAudioTranscription) send({ serverContent: { inputTranscription: { text: e.text } } });
+          if (control.callerTurnTranscribed(connection)) return;
           if (vad && !active) respond(undefined);
         }
       },

@@ -76,7 +76,8 @@ export class RealtimeStandinControl {
   /** Truncations accepted: item, heard ms, the item's audio ms. */
   readonly truncations: { itemId: string; audioEndMs: number; audioMs: number; heardText: string }[] = [];
   private dropAfterResponses: number | undefined;
-  /** Sockets dropped by {@link dropAfterResponse}. */
+  private dropAfterCallerTurns: number | undefined;
+  /** Sockets dropped by {@link dropAfterResponse} and {@link dropAfterCallerTurn}. */
   drops = 0;
 
   constructor(script: Partial<RealtimeScript>, vendor: 'openai' | 'google' = 'openai') {
@@ -92,6 +93,25 @@ export class RealtimeStandinControl {
   /** Fault knob: the socket closes 1011 (server error) once `count` more responses have finished. */
   dropAfterResponse(count = 1): void {
     this.dropAfterResponses = count;
+  }
+
+  /**
+   * Fault knob (the Gemini Live stand-in): the socket closes 1011 right after the caller's `count`th next
+   * turn is transcribed, before the model answers it.
+   */
+  dropAfterCallerTurn(count = 1): void {
+    this.dropAfterCallerTurns = count;
+  }
+
+  /** @internal True when the knob above closed the socket (the turn is not to be answered). */
+  callerTurnTranscribed(connection: StandinConnection, code = 1011): boolean {
+    if (this.dropAfterCallerTurns === undefined) return false;
+    this.dropAfterCallerTurns -= 1;
+    if (this.dropAfterCallerTurns > 0) return false;
+    this.dropAfterCallerTurns = undefined;
+    this.drops += 1;
+    connection.close(code, 'Internal server error');
+    return true;
   }
 
   /** @internal */

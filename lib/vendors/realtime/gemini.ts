@@ -50,17 +50,20 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
   const fail = (error: Error) => {
     if (ended) return;
     ended = true;
+    // The caller's words heard so far are committed only when the model's turn starts: a socket that drops
+    // before it would lose them, and the cascade that takes over must see them (its conversation so far).
+    if (!closing) commitCaller();
     handlers.closed(closing ? undefined : error, closing);
   };
 
-  const commitCaller = () => {
+  function commitCaller() {
     const text = heard.trim();
     heard = '';
     if (!text) return;
     const itemId = next('item');
     emit({ type: 'input_audio_buffer.committed', item_id: itemId, previous_item_id: null });
     emit({ type: 'conversation.item.input_audio_transcription.completed', item_id: itemId, content_index: 0, transcript: text });
-  };
+  }
   const open = () => {
     if (response) return response;
     commitCaller();

@@ -87,7 +87,11 @@ export interface SessionServices {
   /** The agent's fallback voices, in order, for when its TTS vendor stays down mid-call. */
   readonly ttsFallbacks?: readonly { readonly provider: TtsProvider; readonly voiceId: string }[];
   /** How the call is priced: the capabilities on the workspace's own vendor keys (docs/provider-keys.md). */
-  readonly billing?: { readonly onWorkspaceKeys: readonly CallCapability[] };
+  readonly billing?: {
+    readonly onWorkspaceKeys: readonly CallCapability[];
+    /** The realtime model's vendor is reached with the workspace's own key (docs/realtime.md, "Billing"). */
+    readonly realtimeOnWorkspaceKey?: boolean;
+  };
   /** Telephony for transfers, keypad tones and hang-ups; absent when the call has no phone line. */
   readonly telephony?: SessionTelephony;
   /** The tool with decrypted header values, read when a call uses it. */
@@ -205,4 +209,6 @@ export interface CallOutcome {
   readonly segments?: readonly AgentSegment[];
   /** What the realtime model counted, when it carried (part of) the call. */
   readonly realtimeUsage?: RealtimeUsage;
+  /** When (epoch ms) the realtime session fell back to the cascade, if it did. */
+  readonly realtimeFellBackAt?: number;
 }

@@ -46,6 +46,18 @@ export async function summarize(llm: LlmProvider, model: string, transcript: str
   return text.trim();
 }
 
+/** Which of the call's vendors ran on the workspace's own keys (their shares are not charged). */
+export interface CallBilling {
+  readonly onWorkspaceKeys: readonly CallCapability[];
+  readonly realtimeOnWorkspaceKey?: boolean;
+}
+
+/** A realtime call's key and the seconds the cascade answered after a fallback, rounded up as the call is. */
+function realtimeBillingOf(outcome: CallOutcome, billing: CallBilling): { onWorkspaceKey: boolean; cascadeSeconds: number } {
+  const from = outcome.realtimeFellBackAt;
+  return { onWorkspaceKey: billing.realtimeOnWorkspaceKey ?? false, cascadeSeconds: from === undefined ? 0 : Math.max(0, Math.ceil((outcome.endedAt - from) / 1000)) };
+}
+
 export interface MeasureDeps {
   readonly llm: LlmProvider;
   putRecording(workspaceId: string, callId: string, wav: Uint8Array): Promise<string>;
@@ -57,7 +69,8 @@ export interface MeasureDeps {
  * first, so the measurement can name it), the latencies, LLM usage and transfer, and which capabilities ran
  * on the workspace's own keys. Never a history record: the owner builds that from the call.
  */
-export async function measureCall(outcome: CallOutcome, onWorkspaceKeys: readonly CallCapability[], deps: MeasureDeps): Promise<CallMeasurement> {
+export async function measureCall(outcome: CallOutcome, billing: CallBilling, deps: MeasureDeps): Promise<CallMeasurement> {
+  const { onWorkspaceKeys } = billing;
   const { setup } = outcome;
   // Billed per started second (docs/calls.md); the owner settles it and records the seconds billed.
   const durationSeconds = Math.max(0, Math.ceil((outcome.endedAt - setup.startedAt) / 1000));
@@ -88,6 +101,6 @@ export async function measureCall(outcome: CallOutcome, onWorkspaceKeys: readonl
     ...(setup.contact ? { contact: { name: setup.contact.contactName, phoneNumber: setup.contact.phoneNumber } } : {}),
     ...(outcome.knowledge?.length ? { knowledge: [...outcome.knowledge] } : {}),
     ...(outcome.segments && outcome.segments.length > 1 ? { segments: [...outcome.segments] } : {}),
-    ...(outcome.realtimeUsage ? { realtimeUsage: { ...outcome.realtimeUsage } } : {}),
+    ...(outcome.realtimeUsage ? { realtimeUsage: { ...outcome.realtimeUsage }, realtimeBilling: realtimeBillingOf(outcome, billing) } : {}),
   };
 }

@@ -22,7 +22,7 @@ export interface FinishedSession {
   readonly turnHost: TurnHost;
   /** Its agents, when it handed off (session/handoff.ts). */
   readonly handoffs?: { readonly segments: AgentSegments };
-  readonly realtime?: { readonly usage: RealtimeUsage } | undefined;
+  readonly realtime?: { readonly usage: RealtimeUsage; readonly fellBackAt?: number | undefined } | undefined;
 }
 
 /**
@@ -45,6 +45,7 @@ export function outcomeOf(s: FinishedSession, reason: CallEndReason, transfer: C
     llmUsage: s.turnHost.llmUsage,
     knowledge: s.turnHost.knowledgeUsed,
     ...(s.realtime ? { realtimeUsage: { ...s.realtime.usage } } : {}),
+    ...(s.realtime?.fellBackAt !== undefined ? { realtimeFellBackAt: s.realtime.fellBackAt } : {}),
     ...(transfer ? { transfer } : {}),
     ...(s.handoffs ? { segments: s.handoffs.segments.close(Date.now()) } : {}),
   };

@@ -96,6 +96,8 @@ interface ResponseState {
 
 export class RealtimeCall {
   readonly usage: RealtimeUsage;
+  /** When (epoch ms) the session went down and the cascade took the call: its seconds are billed as the cascade's. */
+  fellBackAt: number | undefined;
   private socket: RealtimeSocket | undefined;
   private state: 'opening' | 'open' | 'down' | 'closed' = 'opening';
   private readonly pending: Uint8Array[] = [];
@@ -110,7 +112,7 @@ export class RealtimeCall {
     private readonly config: { readonly model: string; readonly voice: string },
   ) {
     this.audio = wireFormats(host.format, endpoint.provider);
-    this.usage = { model: config.model, inputAudioTokens: 0, inputTextTokens: 0, cachedTokens: 0, outputAudioTokens: 0, outputTextTokens: 0 };
+    this.usage = { model: config.model, inputAudioTokens: 0, inputTextTokens: 0, cachedTokens: 0, cachedAudioTokens: 0, outputAudioTokens: 0, outputTextTokens: 0 };
   }
 
   /** True while the realtime model carries the call (caller audio goes to it, not to the recognizer). */
@@ -162,6 +164,7 @@ export class RealtimeCall {
   private down(error: unknown): void {
     if (!this.active) return;
     this.state = 'down';
+    this.fellBackAt = Date.now();
     this.host.log.log('warn', 'realtime session down: the cascade takes the call', describeError(error));
     this.host.timeline.fallback('realtime', error, 'cascade');
     const current = this.host.current();
@@ -308,6 +311,7 @@ export class RealtimeCall {
       this.usage.inputAudioTokens += u.input_token_details?.audio_tokens ?? 0;
       this.usage.inputTextTokens += u.input_token_details?.text_tokens ?? 0;
       this.usage.cachedTokens += u.input_token_details?.cached_tokens ?? 0;
+      this.usage.cachedAudioTokens = (this.usage.cachedAudioTokens ?? 0) + (u.input_token_details?.cached_tokens_details?.audio_tokens ?? 0);
       this.usage.outputAudioTokens += u.output_token_details?.audio_tokens ?? 0;
       this.usage.outputTextTokens += u.output_token_details?.text_tokens ?? 0;
     }
