@@ -36,9 +36,12 @@ export class Notices {
     this.send({ type: 'agent', agentId, agentName });
   }
 
-  /** A tool call the agent ran, with its arguments: told to an agent test's caller only. */
+  /**
+   * A tool call the agent ran, with its arguments: told to an agent test's caller only, even once the end
+   * is decided (the call `end_call` ran is ending by then, and the test grades that it was called).
+   */
   toolCall(name: string, argumentsJson: string): void {
-    if (this.agentTest) this.send({ type: 'tool_call', name, arguments: parsedArguments(argumentsJson) });
+    if (this.agentTest) this.transport.notify({ type: 'tool_call', name, arguments: parsedArguments(argumentsJson) });
   }
 
   private send(notice: SessionNotice): void {
