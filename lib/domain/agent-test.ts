@@ -4,6 +4,7 @@ import { CALL_END_REASONS } from './call-end.js';
 import { CallVariables } from './template.js';
 import { VENDOR_LLM_PROVIDERS } from './providers.js';
 import type { AgentAnalysis, CallAnalysis } from './analysis.js';
+import { VoiceConditions } from './agent-test-voice.js';
 
 /**
  * Agent tests (docs/agent-tests.md): scenarios a simulated caller plays against an agent, and runs that play
@@ -74,7 +75,8 @@ export const TestCheck = z.discriminatedUnion('type', [
 ]);
 export type TestCheck = z.infer<typeof TestCheck>;
 
-export const TEST_CHANNELS = ['chat'] as const;
+/** `chat`: the widget's chat socket; `voice`: a browser-transport call, the caller spoken by our TTS (agent-test-voice.ts). */
+export const TEST_CHANNELS = ['chat', 'voice'] as const;
 
 const scenarioFields = {
   name: z.string().trim().min(1).max(200),
@@ -82,6 +84,8 @@ const scenarioFields = {
   suite: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore').default('default'),
   description: z.string().trim().max(2_000).optional(),
   channel: z.enum(TEST_CHANNELS).default('chat'),
+  /** Voice only: noise, backchannels, a cough, talk-over, a pause, a hang-up (docs/agent-tests.md). */
+  conditions: VoiceConditions.optional(),
   persona: Persona,
   /** The conversation's `{{variables}}`, as a chat's (docs/calls.md). */
   variables: CallVariables.optional(),
@@ -102,6 +106,8 @@ export const ScenarioUpdate = z
     name: scenarioFields.name.optional(),
     suite: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/).optional(),
     description: scenarioFields.description,
+    channel: z.enum(TEST_CHANNELS).optional(),
+    conditions: VoiceConditions.optional().describe('replaces them; `{}` for a clean line'),
     persona: Persona.optional(),
     variables: scenarioFields.variables,
     contactName: scenarioFields.contactName,
@@ -119,6 +125,7 @@ export const Scenario = z
     suite: z.string(),
     description: z.string().optional(),
     channel: z.enum(TEST_CHANNELS),
+    conditions: VoiceConditions.optional(),
     persona: Persona,
     variables: CallVariables.optional(),
     contactName: z.string().optional(),
@@ -183,14 +190,19 @@ export const ScenarioResult = z.object({
   status: z.enum(['pending', 'running', 'passed', 'failed', 'error']),
   /** The chat the scenario played (its history record: `GET /api/history/{chatId}`). */
   chatId: z.string().optional(),
+  /** Voice: the call the scenario played (its history record: `GET /api/history/{callId}`, its recording). */
+  callId: z.string().optional(),
+  /** Voice: the call's recording, as its history record has it (`GET /api/history/{callId}/recording`). */
+  recordingUrl: z.string().optional(),
   /** `agent:` / `user:` lines (the first 8,000 characters; the history record has the whole). */
   transcript: z.string().optional(),
   endReason: z.string().optional(),
   toolCalls: z.array(SeenToolCall).optional(),
   handoff: z.boolean().optional(),
   checks: z.array(CheckVerdict),
+  /** Chat: from a line sent to the reply's first words. Voice: from the end of the caller's audio to the agent's first audio. */
   latency: z.object({ firstReplyMs: z.number().nullable(), replyMsMedian: z.number().nullable(), replyMsMax: z.number().nullable() }).optional(),
-  /** Credits the scenario's chat cost (its messages, docs/chat.md). */
+  /** Credits the scenario's conversation cost: a chat's messages (docs/chat.md), a voice call's minutes (docs/calls.md). */
   cost: z.number(),
   wallMs: z.number().optional(),
   /** A model persona's requests: the lines it wrote, their price and the model's token counts. */

@@ -8,6 +8,8 @@ import { claimRun, findRun, findScenario, previousSuiteRun, saveRun } from '../s
 import { getHistoryRecord } from '../store/history.js';
 import { playChatScript, type ChatScriptOptions } from './agent-test-chat.js';
 import { modelCaller, personaModelOf } from './agent-test-persona.js';
+import { playVoiceScenario } from './agent-test-voice.js';
+import type { VoiceScriptOptions } from './agent-test-voice-caller.js';
 import { agentToRunById } from './agent-runtime.js';
 import { agentForCall } from './call-variables.js';
 import { startChat } from './chats.js';
@@ -25,6 +27,7 @@ export type RunnerDeps = Pick<Deps, 'db' | 'config' | 'secrets' | 'webhooks'>;
 
 export interface RunnerOptions {
   readonly chat?: Partial<ChatScriptOptions>;
+  readonly voice?: Partial<VoiceScriptOptions>;
   /** How long to wait for the streaming service to write the chat's history record (its cost) after it ended. */
   readonly recordWaitMs: number;
   /** How long to wait for the judged checks' analysis after the record: the analysis's own limit and a margin. */
@@ -107,10 +110,11 @@ async function playScenario(deps: RunnerDeps, run: TestRun, pending: ScenarioRes
   const scenario = await findScenario(deps.db, run.workspaceId, pending.scenarioId);
   if (!scenario) return { ...pending, status: 'error', error: 'the scenario was deleted before it ran', wallMs: 0 };
   try {
-    return { ...(await playChatScenario(deps, run, scenario, opts)), wallMs: Date.now() - startedAt };
+    const played = scenario.channel === 'voice' ? await playVoiceScenario(deps, run, scenario, opts) : await playChatScenario(deps, run, scenario, opts);
+    return { ...played, wallMs: Date.now() - startedAt };
   } catch (error) {
     log('warn', 'agent test scenario failed to play', { runId: run._id, scenarioId: scenario._id, ...describeError(error) });
-    const reason = error instanceof AppError ? error.message : 'the scenario could not be played (the chat service did not answer)';
+    const reason = error instanceof AppError ? error.message : `the scenario could not be played (the ${scenario.channel === 'voice' ? 'call' : 'chat'} service did not answer)`;
     return { ...pending, name: scenario.name, status: 'error', error: reason, wallMs: Date.now() - startedAt };
   }
 }

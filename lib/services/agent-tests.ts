@@ -19,6 +19,8 @@ import type { PageRequest } from '../store/dynamo.js';
 import { createAgentTestQueue, type AgentTestQueue } from '../store/queue.js';
 import { agentToRunById } from './agent-runtime.js';
 import { assertCanAffordChat } from './chats.js';
+import { assertCanAffordCall } from './credits.js';
+import { voiceScenarioIssues } from '../domain/agent-test-voice.js';
 
 /**
  * Agent tests (docs/agent-tests.md): the scenarios' CRUD and the start of a run. The run itself is played
@@ -43,6 +45,8 @@ export async function createScenario(deps: Pick<Deps, 'db'>, ws: string, body: S
     throw new AppError(400, 'limit_exceeded', `A workspace keeps at most ${MAX_SCENARIOS} agent tests; delete some first.`);
   }
   const { workspaceId: _ws, ...fields } = body;
+  const issues = voiceScenarioIssues(fields);
+  if (issues.length > 0) throw new ValidationError(issues);
   const scenario: Scenario = { _id: newId('agentTest'), workspaceId: ws, ...fields, createdAt: nowIso, updatedAt: nowIso };
   await putNewScenario(deps.db, scenario);
   return scenario;
@@ -54,7 +58,9 @@ export const scenarioPage = (deps: Pick<Deps, 'db'>, ws: string, req: PageReques
 export const scenarioDetail = (deps: Pick<Deps, 'db'>, ws: string, id: string): Promise<Scenario> => getScenario(deps.db, ws, id);
 
 export async function updateScenario(deps: Pick<Deps, 'db'>, ws: string, id: string, body: ScenarioUpdate, nowIso = new Date().toISOString()): Promise<Scenario> {
-  await getScenario(deps.db, ws, id);
+  const stored = await getScenario(deps.db, ws, id);
+  const issues = voiceScenarioIssues({ ...stored, ...body });
+  if (issues.length > 0) throw new ValidationError(issues);
   return saveScenario(deps.db, ws, id, { ...body, updatedAt: nowIso });
 }
 
@@ -73,6 +79,8 @@ export async function startRun(deps: AgentTestDeps, ws: string, body: RunRequest
     throw new BadRequestError(`A run plays at most ${MAX_RUN_SCENARIOS} scenarios; the suite ${body.suite} has ${scenarios.length}. Split it.`, [{ field: 'suite', message: `at most ${MAX_RUN_SCENARIOS} scenarios`, scenarios: scenarios.length }], 'limit_exceeded');
   }
   await assertCanAffordChat(deps, ws);
+  // A voice scenario is a call: its first socket reserves a call's credits (docs/agent-tests.md, "Billing").
+  if (scenarios.some((s) => s.channel === 'voice')) await assertCanAffordCall(deps, ws);
   const active = await activeRuns(deps.db, ws);
   if (active >= deps.config.AGENT_TEST_MAX_ACTIVE_RUNS) {
     throw new AppError(429, 'rate_limited', `The workspace has ${active} test runs under way (at most ${deps.config.AGENT_TEST_MAX_ACTIVE_RUNS}); start this one when one finishes.`);

@@ -2248,6 +2248,8 @@ export interface components {
                 /** @enum {string} */
                 status: "pending" | "running" | "passed" | "failed" | "error";
                 chatId?: string;
+                callId?: string;
+                recordingUrl?: string;
                 transcript?: string;
                 endReason?: string;
                 toolCalls?: {
@@ -2357,7 +2359,8 @@ export interface components {
             suite: string;
             description?: string;
             /** @enum {string} */
-            channel: "chat";
+            channel: "chat" | "voice";
+            conditions?: components["schemas"]["AgentTestVoiceConditions"];
             persona: {
                 /** @constant */
                 type: "script";
@@ -2503,7 +2506,8 @@ export interface components {
              * @description Default: `"chat"`.
              * @enum {string}
              */
-            channel?: "chat";
+            channel?: "chat" | "voice";
+            conditions?: components["schemas"]["AgentTestVoiceConditions"];
             persona: {
                 /** @constant */
                 type: "script";
@@ -2603,6 +2607,10 @@ export interface components {
             name?: string;
             suite?: string;
             description?: string;
+            /** @enum {string} */
+            channel?: "chat" | "voice";
+            /** @description replaces them; `{}` for a clean line */
+            conditions?: components["schemas"]["AgentTestVoiceConditions"];
             persona?: {
                 /** @constant */
                 type: "script";
@@ -2689,6 +2697,24 @@ export interface components {
                 /** @description what the agent must have done, in plain words */
                 rubric: string;
             })[];
+        };
+        AgentTestVoiceConditions: {
+            /** @description background noise under everything the caller sends, in dBFS RMS (-60 a quiet office, -45 a street) */
+            noiseDbfs?: number;
+            /** @description the caller says "uh-huh" about a second into each agent reply that lasts that long */
+            backchannels?: boolean;
+            /** @description the caller coughs once, 600 ms into the agent's first reply */
+            cough?: boolean;
+            /** @description the first line starts 300 ms into the agent's greeting instead of after it */
+            talkOverGreeting?: boolean;
+            pauseMidSentence?: {
+                /** @description which script line (1-based) is said in two halves */
+                line: number;
+                /** @description the silence between the halves */
+                ms: number;
+            };
+            /** @description after the last line, the caller hangs up 500 ms into the agent's answer */
+            hangUpMidReply?: boolean;
         };
         /**
          * @example {

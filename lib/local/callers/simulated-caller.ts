@@ -4,7 +4,8 @@ import WebSocket from 'ws';
 import { mulawToPcm, pcmToMulaw } from '../../vendors/shared/mulaw.js';
 import { PHONE_AUDIO, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import { espeakVoice } from '../standins/tts-audio.js';
-import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
+import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from '../../media/far-end.js';
+import { GaussianNoise } from '../../media/noise.js';
 
 /** How long a wait lasts by default: a bound on a stall, far past any machine's pace (a met wait returns at once). */
 const WAIT_DEFAULT_MS = 90_000;
@@ -327,28 +328,6 @@ export function speech(text: string, format: AudioFormat = PHONE_AUDIO, language
     speechCache.set(cacheKey, found);
   }
   return found;
-}
-
-/**
- * Unit-variance Gaussian noise from a seeded generator (mulberry32, then the sum of twelve uniforms less 6):
- * the same sequence every run, so a noisy-line test is repeatable.
- */
-class GaussianNoise {
-  constructor(private state: number) {}
-
-  next(): number {
-    let sum = 0;
-    for (let i = 0; i < 12; i += 1) sum += this.uniform();
-    return sum - 6;
-  }
-
-  private uniform(): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  }
 }
 
 /** A tone burst (mu-law 8 kHz): loud enough for any energy-based voice detector. */

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { WIDEBAND_AUDIO, bytesPerMs } from '../../vendors/shared/audio-format.js';
 import { speech } from './simulated-caller.js';
-import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from './simulated-playback.js';
+import { MessageLog, SimulatedMicrophone, SimulatedPlayback } from '../../media/far-end.js';
 
 /**
  * A simulated meeting page that speaks the browser transport's protocol (docs/meeting.md) from Node, for

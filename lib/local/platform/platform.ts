@@ -138,7 +138,8 @@ export async function startPlatform(
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const baseUrl = `http://${settings.HOST === '0.0.0.0' ? '127.0.0.1' : settings.HOST}:${port}`;
   const restoreEnvironment = setProcessEnvironment(handlerEnvironment(stores, settings, baseUrl, webhookQueues, knowledgeQueue, agentTestQueue));
-  // The callee's lines are what the recognizer stand-ins hear on its calls (spoken-lines.ts).
+  // The callee's lines, and what the TTS stand-ins speak for the browser, are what the recognizer
+  // stand-ins hear (spoken-lines.ts).
   const spokenLines = new SpokenLines();
   const callSimulator = createCallSimulator({ spokenLines, scriptsFile: resolve(settings.CALLEE_SCRIPTS ?? `${settings.DATA_DIR}/callee-scripts.json`) });
   const { twilio, restoreEnvironment: restoreTelephonyEnvironment } = await startTelephony(settings, persist, options.twilioSandbox ?? true, callSimulator.hooks);
@@ -147,6 +148,7 @@ export async function startPlatform(
   const voice = await startLocalVoice(server, fallbacks, {
     ...options.voice,
     stt: { transcripts: knownLinesOr(spokenLines, DEFAULT_STT_SCRIPT.transcripts), ...options.voice?.stt },
+    tts: { spokenLines, ...options.voice?.tts },
   });
   const restoreDeclaration = setProcessEnvironment({ STAND_IN_VENDORS: declareStandInVendors(standInsRunning(voice, twilio)) });
   const poller = options.dispatchPoller === false ? undefined : await startDispatchPoller((error) => {

@@ -7,6 +7,7 @@ import { pcmToMulaw } from '../../vendors/shared/mulaw.js';
 import { PHONE_AUDIO, bytesPerMs, bytesPerSample, type AudioFormat } from '../../vendors/shared/audio-format.js';
 import { pcmToLinear16 } from '../../vendors/shared/pcm.js';
 import { STANDIN_KEY } from './catalog.js';
+import type { SpokenLines } from './spoken-lines.js';
 
 /**
  * What the TTS stand-ins say and how fast: the audio every TTS stand-in returns for a text, and the timing
@@ -33,6 +34,13 @@ export interface TtsScript {
    * sample straddles two chunks, as vendors' PCM streams may: the client must carry the odd byte over.
    */
   readonly splitSamples?: boolean;
+  /**
+   * Where what is synthesized in a browser format (linear16) is registered with its audio (spoken-lines.ts),
+   * so the recognizer stand-ins hear a caller our own TTS speaks (a voice agent test, docs/agent-tests.md)
+   * as the text it was given. Phone audio (mu-law) is left out: a phone line's simulated people register
+   * their own lines (the Twilio stand-in's callee).
+   */
+  readonly spokenLines?: SpokenLines;
 }
 
 /**
@@ -269,6 +277,7 @@ export class SegmentPlayer {
     const script = this.script();
     const audio = await synthesize(record.text, script, this.format, record.language);
     record.totalBytes = audio.length;
+    if (this.format.encoding !== 'mulaw') script.spokenLines?.sayAudio(record.text, audio, this.format, record.language);
     await sleep(record.requestedAtMs + script.firstByteDelayMs - performance.now());
     if (generation !== this.generation) {
       record.aborted = true;

@@ -48,8 +48,8 @@ export interface TurnHost {
   readonly toolCache: ToolCallCache;
   readonly services: { loadTool(id: string): Promise<Tool>; readonly httpTools: Partial<HttpToolOptions> };
   readonly options: { readonly toolTimeoutMs?: number };
-  /** Told of each tool call run: its name, whether it answered or failed, how long it took (the call's timeline). */
-  readonly onToolCall?: (name: string, status: 'ok' | 'error', durationMs: number) => void;
+  /** Told of each tool call run: its name, whether it answered or failed, how long it took (the call's timeline), its arguments (JSON text). */
+  readonly onToolCall?: (name: string, status: 'ok' | 'error', durationMs: number, argumentsJson: string) => void;
   /** The messages for the next LLM request (the conversation so far, this turn's rounds included). */
   messages(): LlmMessage[];
   /** The agent's knowledge bases, when it names any (./knowledge.ts). */
@@ -193,7 +193,7 @@ export async function runTools(host: TurnHost, channel: TurnChannel, r: AgentRou
           if (out.stop) stop = true;
         }
         r.results.set(call.id, { name: call.name === END_CALL_TOOL ? END_CALL_TOOL : call.name, content });
-        host.onToolCall?.(call.name, failed ? 'error' : 'ok', Math.round(performance.now() - startedAt));
+        host.onToolCall?.(call.name, failed ? 'error' : 'ok', Math.round(performance.now() - startedAt), call.arguments);
         host.onTool?.(call.name, 'finished', !/^\{"error"/.test(content));
       }),
     );

@@ -109,7 +109,7 @@ export class CallSession {
     const { agent } = setup;
     const language = (this.language = new CallLanguage(agent.language ?? options.language ?? DEFAULT_SESSION_OPTIONS.language));
     const o = (this.options = language.withLines({ ...DEFAULT_SESSION_OPTIONS, ...options }, options));
-    this.notices = new Notices({ notify: (n) => void (transport.notify(n), this.tap.event(n)) }, () => this.endCause !== undefined);
+    this.notices = new Notices({ notify: (n) => void (transport.notify(n), this.tap.event(n)) }, () => this.endCause !== undefined, setup.agentTest !== undefined);
     this.log = loggerWith({ callId: setup.callId, workspaceId: setup.workspaceId });
     this.timeline = new CallTimeline(this.startMs, services.knownSecrets);
     const prompt = callText(setup, agent.system_prompt);
@@ -121,7 +121,7 @@ export class CallSession {
       services,
       options: o,
       messages: () => this.conversation.messages(),
-      onToolCall: (name, status, durationMs) => this.timeline.note({ type: 'tool_call', name, status, durationMs }),
+      onToolCall: (name, status, durationMs, args) => (this.timeline.note({ type: 'tool_call', name, status, durationMs }), this.notices.toolCall(name, args)),
       onTool: (name, phase, ok) => this.tap.event({ type: 'tool_call', name, phase, ...(ok === undefined ? {} : { ok }) }),
       knowledge: services.knowledge,
     });

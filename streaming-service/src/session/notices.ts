@@ -11,6 +11,8 @@ export class Notices {
   constructor(
     private readonly transport: Pick<MediaTransport, 'notify'>,
     private readonly isEnded: () => boolean,
+    /** An agent test's call (docs/agent-tests.md): its caller is also told each tool call, as a test chat's is. */
+    private readonly agentTest = false,
   ) {}
 
   /** The page shows three states; the greeting is the agent speaking. */
@@ -34,7 +36,25 @@ export class Notices {
     this.send({ type: 'agent', agentId, agentName });
   }
 
+  /**
+   * A tool call the agent ran, with its arguments: told to an agent test's caller only, even once the end
+   * is decided (the call `end_call` ran is ending by then, and the test grades that it was called).
+   */
+  toolCall(name: string, argumentsJson: string): void {
+    if (this.agentTest) this.transport.notify({ type: 'tool_call', name, arguments: parsedArguments(argumentsJson) });
+  }
+
   private send(notice: SessionNotice): void {
     if (!this.isEnded()) this.transport.notify(notice);
+  }
+}
+
+/** A tool call's arguments as an object; text that is not a JSON object is kept under `_raw`, as a test chat's are. */
+function parsedArguments(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text || '{}');
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { _raw: text };
+  } catch {
+    return { _raw: text };
   }
 }

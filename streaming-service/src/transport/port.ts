@@ -27,4 +27,6 @@ export type SessionNotice =
   | { readonly type: 'state'; readonly state: 'listening' | 'thinking' | 'speaking' }
   /** Another agent took the call over (docs/handoffs.md): the page shows its name from here. */
   | { readonly type: 'agent'; readonly agentId: string; readonly agentName: string }
+  /** An agent test's call only (docs/agent-tests.md): a tool call the agent ran, with its arguments. */
+  | { readonly type: 'tool_call'; readonly name: string; readonly arguments: Readonly<Record<string, unknown>> }
   | { readonly type: 'ended'; readonly reason: CallEndReason };

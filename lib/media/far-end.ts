@@ -3,7 +3,8 @@
  * the caller's: agent audio is buffered and "played" at `speed` times real time, a mark is echoed once the
  * audio before it has played (at once when nothing is buffered), and `clear` drops the buffer and echoes
  * every outstanding mark; the caller's audio goes out in fixed frames in real time, silence when nothing
- * is being said. Shared by the Twilio and the browser simulated callers, which differ only on the wire.
+ * is being said. Shared by the Twilio and the browser simulated callers (lib/local/callers/), which differ
+ * only on the wire, and by a voice agent test's caller (lib/services/agent-test-voice-caller.ts).
  */
 
 const FRAME_MS = 20;
