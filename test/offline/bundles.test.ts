@@ -17,7 +17,7 @@ import { PROGRESS_BOUNDED_TEST_MS } from '../support/progress.js';
 import { synthPlatform } from '../support/stack.js';
 
 /**
- * docs/benchmarks.md, "Bundles": 500 KB until the inbound webhook URL (its SSRF check) reached the two
+ * docs/benchmarks.md, "Cold start": 500 KB until the inbound webhook URL (its SSRF check) reached the two
  * functions that also carry Twilio's number resources (buy, import: 504-505 KB); the init target (100 ms) is
  * what the size stands for, and the bench measures it.
  */
