@@ -88,7 +88,7 @@ describe('turn detector', () => {
 
 describe('phrase splitter', () => {
   it('flushes at phrase ends once a phrase is long enough, across token boundaries', () => {
-    const s = new PhraseSplitter({ minChars: 10 });
+    const s = new PhraseSplitter({ minChars: 10, firstMinChars: 10 });
     const out: string[] = [];
     for (const tok of ['Hi', '! ', 'Sure', ' thing', '.', ' It costs 3', '.5 dollars', '; ok', '?', ' Line\n', 'end']) out.push(...s.push(tok));
     // "ok?" and "Line" are under the minimum, so they wait for more text and leave with the rest.
@@ -103,11 +103,11 @@ describe('phrase splitter', () => {
     expect(s.push('So, we are open tomorrow, from nine')).toEqual(['So, we are open tomorrow,']);
     expect(s.push(', until six, and on Sunday, too. Anything')).toEqual(['from nine,', 'until six,', 'and on Sunday, too.']);
     expect(s.flush()).toBe('Anything');
-    // A long sentence after a short first phrase is cut at its clauses too, so no silence opens between them.
-    expect(new PhraseSplitter().push('Sure. We have a mushroom risotto, a grilled sea bass with lemon, and a tart.')).toEqual(['Sure. We have a mushroom risotto,', 'a grilled sea bass with lemon,', 'and a tart.']);
-    // "Sure." alone is under the minimum: it leaves with what follows.
+    // "Sure." goes alone; a long sentence after it is cut at its clauses too, so no silence opens between them.
+    expect(new PhraseSplitter().push('Sure. We have a mushroom risotto, a grilled sea bass with lemon, and a tart.')).toEqual(['Sure.', 'We have a mushroom risotto,', 'a grilled sea bass with lemon,', 'and a tart.']);
+    // "Yes." is under the first phrases' minimum: it leaves with what follows.
     const sure = new PhraseSplitter();
-    expect(sure.push('Sure. Yes. We open at nine.')).toEqual(['Sure. Yes.', 'We open at nine.']);
+    expect(sure.push('Sure. Yes. We open at nine.')).toEqual(['Sure.', 'Yes. We open at nine.']);
     // No clause end in the first eight words: the phrase is cut at a word boundary, never inside a word.
     const long = new PhraseSplitter();
     expect(long.push('We have tables for two people at seven and at ei')).toEqual(['We have tables for two people at seven and at']);

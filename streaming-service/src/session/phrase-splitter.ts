@@ -18,10 +18,9 @@ export interface PhraseSplitterOptions {
    */
   readonly firstPhraseWords: number;
   /**
-   * The first phrase's own minimum. At 5 ("Sure." alone) the caller's first audio came ~70 ms sooner, but
-   * the pipeline bench's 100 calls cost a third more CPU and their barge-ins reached the model 600 ms late
-   * (3 December; likely its callers taking the quiet after "Sure." for the answer's end, docs/benchmarks.md):
-   * 10, as the others, until that is settled.
+   * The opening phrases' own minimum: at 5, "Sure." goes alone and the caller hears it ~100 ms sooner than
+   * when it waited for the next sentence (the pipeline bench: short answer p50 634 against 736 ms at 10, and
+   * the 100-call capacity level's CPU and barge-in figures unchanged, docs/benchmarks.md).
    */
   readonly firstMinChars: number;
   /**
@@ -32,7 +31,7 @@ export interface PhraseSplitterOptions {
   readonly openingChars: number;
 }
 
-export const DEFAULT_PHRASE_OPTIONS = { minChars: 10, firstPhraseWords: 8, firstMinChars: 10, openingChars: 40 } as const satisfies PhraseSplitterOptions;
+export const DEFAULT_PHRASE_OPTIONS = { minChars: 10, firstPhraseWords: 8, firstMinChars: 5, openingChars: 40 } as const satisfies PhraseSplitterOptions;
 
 const ENDERS = new Set(['.', '!', '?', ';', ':', '\n']);
 /** Where a clause ends: only the first phrase is cut here. */
