@@ -7,9 +7,10 @@ import { AppError } from '../domain/errors.js';
 import { describeError, log } from '../observability/log.js';
 import { debitPersonaLine } from '../store/credits.js';
 import { workspaceProviderKeys } from '../store/provider-keys.js';
-import { createLlmProvider, type LlmProvider, type VendorLlmProviderId } from '../vendors/llm/index.js';
+import type { LlmProvider, VendorLlmProviderId } from '../vendors/llm/index.js';
 import { configWithWorkspaceKeys } from '../vendors/workspace-keys.js';
 import type { Caller } from './agent-test-chat.js';
+import { loadAgentTestLibs } from './agent-test-libs-load.js';
 import { chatMessagePrice } from './chats.js';
 import { checkLowCredits } from './credits.js';
 
@@ -67,6 +68,7 @@ export async function modelCaller(
     log('warn', 'workspace provider keys unreadable; the persona uses the platform keys', { workspaceId: ws, ...describeError(error) });
     return {};
   });
+  const { createLlmProvider } = await loadAgentTestLibs();
   const llm = createLlmProvider(played.provider, configWithWorkspaceKeys(deps.config, keys));
   const price = chatMessagePrice(deps.config);
   const system = personaPrompt(persona.instructions);

@@ -7,10 +7,11 @@ import { getHistoryRecord } from '../store/history.js';
 import { workspaceProviderKeys } from '../store/provider-keys.js';
 import { concatBytes } from '../vendors/shared/pcm.js';
 import { WIDEBAND_AUDIO } from '../vendors/shared/audio-format.js';
-import { createTtsProvider, type TtsSession } from '../vendors/tts/index.js';
+import type { TtsSession } from '../vendors/tts/index.js';
 import { configWithWorkspaceKeys } from '../vendors/workspace-keys.js';
 import { agentToRunById } from './agent-runtime.js';
-import { playVoiceScript, type Speak, type VoiceScriptOptions } from './agent-test-voice-caller.js';
+import type { Speak, VoiceScriptOptions } from './agent-test-voice-caller.js';
+import { loadAgentTestLibs } from './agent-test-libs-load.js';
 import { agentForCall, assertVariablesSupplied } from './call-variables.js';
 import { assertCanAffordCall } from './credits.js';
 import { issueSession, newWebCall, putNewWebCall } from './meetings.js';
@@ -71,6 +72,7 @@ export async function playVoiceScenario(deps: VoiceRunnerDeps, run: TestRun, sce
   const lines = persona.lines.slice(0, scenario.maxTurns);
   const mode = agent.first_message_mode ?? GREETING_DEFAULTS.first_message_mode;
   const speaksFirst = mode === 'model_generated' || (mode === 'agent_speaks_first' && Boolean(agent.first_message?.trim()));
+  const { playVoiceScript } = await loadAgentTestLibs();
   const played = await playVoiceScript(session.streamUrl, session.credential, lines, scenario.conditions ?? {}, voice.speak, speaksFirst, opts.voice).finally(() => voice.close());
   const record = await awaitRecord(deps, ws, call._id, opts.recordWaitMs, analysis ? opts.analysisWaitMs : 0);
   const judgements = judgementsOf(scenario.checks, record?.analysis);
@@ -113,6 +115,7 @@ function agentLinesOf(transcript: string): string[] {
  */
 async function callerVoice(deps: VoiceRunnerDeps, ws: string, agent: Agent): Promise<{ speak: Speak; close: () => Promise<void> }> {
   const keys = await workspaceProviderKeys(deps.db, deps.secrets, ws).catch(() => ({}));
+  const { createTtsProvider } = await loadAgentTestLibs();
   const provider = createTtsProvider(agent.tts_provider, configWithWorkspaceKeys(deps.config, keys));
   let session: TtsSession;
   try {

@@ -110,6 +110,13 @@ describe('Lambda bundles', () => {
     expect(besides).toEqual(loads);
   });
 
+  it("leaves the model and voice SDKs out of the agent-test consumer, which loads them from beside its bundle for a persona or a voice scenario (lib/services/agent-test-libs-load.ts)", () => {
+    const consumer = 'functions/queue/agent-tests.ts';
+    expect(inputs.get(consumer)).toContain('lib/services/agent-test-libs-load.ts');
+    expect([...packages.get(consumer)!].filter((p) => ['openai', '@anthropic-ai/sdk', '@google/genai', '@deepgram/sdk', '@cartesia/cartesia-js', '@elevenlabs/elevenlabs-js'].includes(p))).toEqual([]);
+    expect(inputs.get(consumer)!.filter((i) => i.startsWith('lib/vendors/llm/') || i.startsWith('lib/vendors/tts/'))).toEqual([]);
+  });
+
   it('carries the Twilio SDK only where a handler telephones, and never its HTTP client (axios)', () => {
     const withTwilio = entries.filter((e) => packages.get(e)!.has('twilio'));
     expect(withTwilio.every((e) => e.startsWith('functions/phone-numbers/') || e.startsWith('functions/twilio/') || e === 'functions/queue/dispatch.ts' || e === 'functions/schedule/lost-callbacks.ts')).toBe(true);

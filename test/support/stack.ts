@@ -4,7 +4,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { inject } from 'vitest';
 import { PlatformFunction, PROJECT_ROOT } from '../../lib/infra/constructs/api-function.js';
-import { ENTRY_NEEDS, type RouteEntry } from '../../lib/infra/entry-needs.js';
+import { ENTRY_NEEDS, type EntryNeeds, type RouteEntry } from '../../lib/infra/entry-needs.js';
 import { PlatformStack } from '../../lib/infra/stack.js';
 
 /** A resource of a synthesized template, loosely typed: each test reads the properties it asserts. */
@@ -118,8 +118,7 @@ export const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? []
  * and modules (ENTRY_NEEDS, as PlatformStack passes them), synthesized with real bundling (the local esbuild
  * and the afterBundling hook). Seconds per entry, so tests bundle only the entries they inspect.
  */
-export function synthFunctionAsset(entry: RouteEntry): string {
-  const needs = ENTRY_NEEDS[entry] ?? {};
+export function synthFunctionAsset(entry: RouteEntry, needs: EntryNeeds = ENTRY_NEEDS[entry] ?? {}): string {
   // Asset metadata (as the CLI asks for it) names the staged bundle folder. The whole stack's template, this
   // function's included, is validated by synthPlatform: a process that only bundles skips the validator.
   const app = new App({

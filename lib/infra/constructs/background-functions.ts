@@ -13,8 +13,12 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { AGENT_TEST_QUEUE_SETTINGS, KNOWLEDGE_QUEUE_SETTINGS } from '../../store/queue.js';
 import { PDF_LIBS_FILE, PDF_LIBS_SOURCE } from '../../domain/knowledge/pdf.js';
 import { EMBEDDINGS_LIBS_FILE, EMBEDDINGS_LIBS_SOURCE } from '../../vendors/embeddings/openai.js';
+import { AGENT_TEST_LIBS_FILE, AGENT_TEST_LIBS_SOURCE } from '../../services/agent-test-libs-load.js';
 import { CampaignScheduler } from './campaign-scheduler.js';
 import { CONSUMER_TIMEOUT, DISPATCH_QUEUE, KNOWLEDGE_CONSUMER_MAX_CONCURRENCY, WEBHOOK_CONSUMER_MAX_CONCURRENCY, type PlatformQueues } from './storage.js';
+
+/** Built beside the agent-test consumer's bundle: what a model persona and a voice scenario load. */
+export const AGENT_TEST_CONSUMER_MODULES = [{ from: AGENT_TEST_LIBS_SOURCE, to: AGENT_TEST_LIBS_FILE }] as const;
 
 /** What the functions beyond the routes are bound to, and how the stack makes a function in a scope. */
 export interface BackgroundFunctionsProps extends Pick<PlatformQueues, 'dispatchQueue' | 'webhookQueue' | 'webhookDeadLetters' | 'knowledgeQueue' | 'agentTestQueue'> {
@@ -125,10 +129,12 @@ export function addBackgroundFunctions(scope: Construct, props: BackgroundFuncti
   knowledgeConsumer.function.addEventSource(new SqsEventSource(props.knowledgeQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: KNOWLEDGE_CONSUMER_MAX_CONCURRENCY }));
 
   // Plays agent-test runs (docs/agent-tests.md): each scenario a chat on the streaming service's `/web-chat`
-  // socket (WEB_STREAM_URL, set on every function), billed and recorded as chats; one run per message.
+  // socket (WEB_STREAM_URL, set on every function), billed and recorded as chats; one run per message. The
+  // LLM and TTS adapters a model persona or a voice scenario's caller uses sit beside the bundle.
   const agentTestConsumer = addFunction('AgentTestConsumer', {
     entry: 'functions/queue/agent-tests.ts',
     timeout: Duration.seconds(AGENT_TEST_QUEUE_SETTINGS.consumerTimeoutSeconds),
+    bundleModules: AGENT_TEST_CONSUMER_MODULES,
   });
   bindTable(agentTestConsumer, table, 'readWrite');
   bindWebhookQueue(agentTestConsumer, webhookQueue);
