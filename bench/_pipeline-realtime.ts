@@ -18,7 +18,6 @@ import { startGeminiLiveStandin } from '../lib/local/standins/gemini-live.js';
 import { DEFAULT_REALTIME_SCRIPT, startOpenAiRealtimeStandin } from '../lib/local/standins/openai-realtime.js';
 import { DEFAULT_STT_SCRIPT, type SttScript } from '../lib/local/standins/stt-engine.js';
 import type { RealtimeConfig } from '../lib/domain/realtime.js';
-import type { LevelResult } from './_pipeline-report.js';
 
 export const realtimeOnly = process.env.PIPELINE_REALTIME_ONLY === '1';
 export const realtimeLevel = process.env.PIPELINE_REALTIME !== '0';
@@ -45,6 +44,11 @@ export async function startRealtimeStandins(transcripts: SttScript['transcripts'
 
 export const describeRealtimeDelays = () =>
   `server VAD ${REALTIME_DELAYS.vadSilenceMs} ms of silence + the words ${REALTIME_DELAYS.transcriptMs} ms after + first audio ${REALTIME_DELAYS.firstAudioMs} ms (${REALTIME_SCRIPTED_MS} ms scripted)`;
+
+/** What the realtime summary reads of a level's result (bench/_pipeline-report.ts, LevelResult). */
+interface LevelResult {
+  readonly stats: { readonly errors: readonly string[]; readonly voiceToVoiceShortMs?: readonly number[]; readonly voiceToVoiceLongMs?: readonly number[] };
+}
 
 /** The realtime level's results: one call each, and the cascaded call of the same run. */
 export interface RealtimeResults {

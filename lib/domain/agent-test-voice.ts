@@ -33,7 +33,7 @@ export const VoiceConditions = z
       .optional(),
     hangUpMidReply: z.boolean().optional().describe("after the last line, the caller hangs up 500 ms into the agent's answer"),
   })
-  .meta({ id: 'AgentTestVoiceConditions' });
+  .meta({ id: 'AgentTestVoiceConditions', examples: [{ noiseDbfs: -55, backchannels: true, talkOverGreeting: true, pauseMidSentence: { line: 2, ms: 1200 } }] });
 export type VoiceConditions = z.infer<typeof VoiceConditions>;
 
 /** Linear RMS on the 16-bit scale for a level in dBFS. */

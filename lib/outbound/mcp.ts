@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ListedMcpTool, McpTransport } from '../domain/mcp-tool.js';
 import { pinnedFetch, type PinnedFetchOptions } from './pinned-fetch.js';
 import { ToolTargetRefusedError } from './target-guard.js';
+import { loadSideModule } from '../side-module.js';
 
 /*
  * Talking to a workspace's MCP server through the official TypeScript SDK (`@modelcontextprotocol/sdk`): its
@@ -18,23 +17,9 @@ type McpClient = InstanceType<McpLibs['Client']>;
 export const MCP_LIBS_FILE = 'mcp-libs.mjs';
 export const MCP_LIBS_SOURCE = 'lib/outbound/mcp-libs.ts';
 
-let libsLoad: Promise<McpLibs> | undefined;
-
-/**
- * The SDK's client parts, loaded once on first use: from the file beside the bundle on Lambda, from the
- * source module when running from source. The specifier is a variable, so esbuild leaves the SDK out of the
- * bundle (the same mechanism as lib/domain/contact-import/xlsx.ts). A failed load is not cached.
- */
+/** The SDK's client parts, loaded on first use (lib/side-module.ts). */
 export function loadMcpLibs(): Promise<McpLibs> {
-  if (!libsLoad) {
-    const beside = new URL(`./${MCP_LIBS_FILE}`, import.meta.url);
-    const specifier = existsSync(fileURLToPath(beside)) ? beside.href : './mcp-libs.js';
-    libsLoad = (import(specifier) as Promise<McpLibs>).catch((error: unknown) => {
-      libsLoad = undefined;
-      throw error;
-    });
-  }
-  return libsLoad;
+  return loadSideModule<McpLibs>(import.meta.url, MCP_LIBS_FILE, './mcp-libs.js');
 }
 
 /** A server as a tool names it: its URL and (decrypted) headers, and the transport found at discovery. */

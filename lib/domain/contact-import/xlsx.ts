@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { InvalidImportFileError } from './errors.js';
 import type { ImportLimits } from './limits.js';
 import type { SheetRow } from './sheet.js';
 import { assertWorkbookSize, type ZipEntry } from './zip.js';
+import { loadSideModule } from '../../side-module.js';
 
 /** The file name of ./workbook-libs.ts built on its own beside the upload function's bundle (lib/infra/entry-needs.ts). */
 export const WORKBOOK_LIBS_FILE = 'contact-import-workbook-libs.mjs';
@@ -12,25 +11,10 @@ export const WORKBOOK_LIBS_FILE = 'contact-import-workbook-libs.mjs';
 export const WORKBOOK_LIBS_SOURCE = 'lib/domain/contact-import/workbook-libs.ts';
 
 type WorkbookLibs = typeof import('./workbook-libs.js');
-let workbookLibsLoad: Promise<WorkbookLibs> | undefined;
 
-/**
- * The workbook libraries, loaded once, on the first workbook: from the file beside the bundle on Lambda; from
- * the source module when running from source (tsx, the tests), where no such file sits beside this module.
- * The specifier is a variable, so esbuild cannot follow the import and leaves the libraries out of the
- * bundle (a literal one it would inline: with --outfile there is no code splitting). A failed load is not
- * cached, so the next workbook tries again.
- */
+/** The workbook libraries, loaded on the first workbook (lib/side-module.ts): most uploads are CSV. */
 function workbookLibs(): Promise<WorkbookLibs> {
-  if (!workbookLibsLoad) {
-    const beside = new URL(`./${WORKBOOK_LIBS_FILE}`, import.meta.url);
-    const specifier = existsSync(fileURLToPath(beside)) ? beside.href : './workbook-libs.js';
-    workbookLibsLoad = (import(specifier) as Promise<WorkbookLibs>).catch((error: unknown) => {
-      workbookLibsLoad = undefined;
-      throw error;
-    });
-  }
-  return workbookLibsLoad;
+  return loadSideModule<WorkbookLibs>(import.meta.url, WORKBOOK_LIBS_FILE, './workbook-libs.js');
 }
 
 /** A numeric cell's text exactly as the workbook stores it, so no float formatting gets in the way. */

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { AppError, type ErrorCode } from '../errors.js';
 import { KNOWLEDGE_LIMITS } from './schema.js';
+import { loadSideModule } from '../../side-module.js';
 
 /** One block of text and where it sits (./extract.ts). */
 interface PdfBlock {
@@ -14,19 +13,10 @@ type PdfLibs = typeof import('./pdf-libs.js');
 /** The file ./pdf-libs.ts is built into beside the bundles that read PDFs (lib/infra/entry-needs.ts). */
 export const PDF_LIBS_FILE = 'knowledge-pdf-libs.mjs';
 export const PDF_LIBS_SOURCE = 'lib/domain/knowledge/pdf-libs.ts';
-let libsLoad: Promise<PdfLibs> | undefined;
 
-/** PDF.js, loaded on the first PDF: from the file beside the bundle on Lambda, from source otherwise (a variable specifier keeps it out of the bundle). */
+/** PDF.js, loaded on the first PDF (lib/side-module.ts). */
 function loadPdfLibs(): Promise<PdfLibs> {
-  if (!libsLoad) {
-    const beside = new URL(`./${PDF_LIBS_FILE}`, import.meta.url);
-    const specifier = existsSync(fileURLToPath(beside)) ? beside.href : './pdf-libs.js';
-    libsLoad = (import(specifier) as Promise<PdfLibs>).catch((error: unknown) => {
-      libsLoad = undefined;
-      throw error;
-    });
-  }
-  return libsLoad;
+  return loadSideModule<PdfLibs>(import.meta.url, PDF_LIBS_FILE, './pdf-libs.js');
 }
 
 /**

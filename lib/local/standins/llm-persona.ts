@@ -1,5 +1,4 @@
 import { PERSONA_PROMPT_OPENING, PERSONA_STOP_TOKEN } from '../../domain/agent-test-persona.js';
-import type { ScriptReply, ScriptRequest } from './llm-script.js';
 
 /**
  * How the LLM stand-ins play an agent test's model persona (docs/agent-tests.md, "Model personas"), so a
@@ -9,13 +8,18 @@ import type { ScriptReply, ScriptRequest } from './llm-script.js';
  * nothing get their first sentence said in the first person, then the stop token.
  */
 
+/** The parts of a stand-in request (./llm-script.ts, ScriptRequest) a persona reads. */
+interface PersonaRequest {
+  readonly messages: { readonly system: string; readonly turns: readonly { readonly role: string; readonly text: string }[] };
+}
+
 /** True when the request asks the model to play a test's caller. */
-export const isPersonaRequest = (request: ScriptRequest): boolean => request.messages.system.startsWith(PERSONA_PROMPT_OPENING);
+export const isPersonaRequest = (request: PersonaRequest): boolean => request.messages.system.startsWith(PERSONA_PROMPT_OPENING);
 
 const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /** The persona's next line, from its instructions and what it said before. */
-export function personaReply(request: ScriptRequest): ScriptReply {
+export function personaReply(request: PersonaRequest): { text: string } {
   const { system, turns } = request.messages;
   const instructions = system.slice(system.indexOf('The caller:\n') + 'The caller:\n'.length);
   const said = new Set(turns.filter((t) => t.role === 'assistant').map((t) => norm(t.text)));

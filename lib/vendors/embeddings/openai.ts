@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config.js';
 import type { WorkspaceProviderKeys } from '../../domain/provider-key.js';
 import { VendorError } from '../shared/errors.js';
 import { configWithWorkspaceKeys } from '../workspace-keys.js';
+import { loadSideModule } from '../../side-module.js';
 
 /**
  * Embeddings through OpenAI's embeddings API (`POST /v1/embeddings`) with the official SDK: the platform's
@@ -36,23 +35,10 @@ type EmbeddingsLibs = typeof import('./openai-libs.js');
 /** The file ./openai-libs.ts is built into beside the bundles that embed (lib/infra/entry-needs.ts). */
 export const EMBEDDINGS_LIBS_FILE = 'embeddings-libs.mjs';
 export const EMBEDDINGS_LIBS_SOURCE = 'lib/vendors/embeddings/openai-libs.ts';
-let libsLoad: Promise<EmbeddingsLibs> | undefined;
 
-/**
- * The `openai` SDK, loaded on the first embedding: from the file beside the bundle on Lambda, from source
- * otherwise. The specifier is a variable, so esbuild leaves the SDK (~350 KB) out of the bundles that only
- * import this module (as lib/outbound/mcp.ts does for the MCP SDK). A failed load is not cached.
- */
+/** The `openai` SDK (~350 KB), loaded on the first embedding (lib/side-module.ts). */
 function loadEmbeddingsLibs(): Promise<EmbeddingsLibs> {
-  if (!libsLoad) {
-    const beside = new URL(`./${EMBEDDINGS_LIBS_FILE}`, import.meta.url);
-    const specifier = existsSync(fileURLToPath(beside)) ? beside.href : './openai-libs.js';
-    libsLoad = (import(specifier) as Promise<EmbeddingsLibs>).catch((error: unknown) => {
-      libsLoad = undefined;
-      throw error;
-    });
-  }
-  return libsLoad;
+  return loadSideModule<EmbeddingsLibs>(import.meta.url, EMBEDDINGS_LIBS_FILE, './openai-libs.js');
 }
 
 export interface EmbeddingsProvider {
