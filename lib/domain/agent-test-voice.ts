@@ -41,11 +41,13 @@ export const dbfsToRms = (dbfs: number): number => 32_768 * 10 ** (dbfs / 20);
 
 /**
  * What a scenario's channel, conditions and script must agree on, as validation details (empty: fine).
- * Conditions are sounds on a line, so a chat has none; a sentence paused in the middle must exist and
+ * A voice scenario's caller is a script. Conditions are sounds on a line, so a chat has none; a sentence paused in the middle must exist and
  * have two words to pause between.
  */
 export function voiceScenarioIssues(s: { channel?: string; conditions?: VoiceConditions | undefined; persona?: { type: string; lines?: readonly { text: string }[] } }): ErrorDetail[] {
   const issues: ErrorDetail[] = [];
+  // A model writes a caller's lines one request at a time, between turns; a voice call's caller speaks on a clock.
+  if (s.channel === 'voice' && s.persona?.type === 'model') issues.push({ field: 'persona', message: 'a model persona plays on the chat channel only; a voice scenario takes a script' });
   if (s.conditions === undefined || Object.keys(s.conditions).length === 0) return issues;
   if (s.channel !== 'voice') issues.push({ field: 'conditions', message: 'acoustic conditions apply to voice scenarios only (channel: "voice")' });
   const pause = s.conditions.pauseMidSentence;

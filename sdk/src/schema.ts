@@ -2698,6 +2698,17 @@ export interface components {
                 rubric: string;
             })[];
         };
+        /**
+         * @example {
+         *       "noiseDbfs": -55,
+         *       "backchannels": true,
+         *       "talkOverGreeting": true,
+         *       "pauseMidSentence": {
+         *         "line": 2,
+         *         "ms": 1200
+         *       }
+         *     }
+         */
         AgentTestVoiceConditions: {
             /** @description background noise under everything the caller sends, in dBFS RMS (-60 a quiet office, -45 a street) */
             noiseDbfs?: number;

@@ -54,6 +54,8 @@ describe('voice conditions', () => {
     expect(voiceScenarioIssues({ channel: 'voice', conditions: { pauseMidSentence: { line: 3, ms: 500 } }, persona: { type: 'script', lines } })).toEqual([{ field: 'conditions.pauseMidSentence.line', message: 'the script has 2 line(s)' }]);
     expect(voiceScenarioIssues({ channel: 'voice', conditions: { pauseMidSentence: { line: 2, ms: 500 } }, persona: { type: 'script', lines } })[0]?.field).toBe('conditions.pauseMidSentence.line');
     expect(voiceScenarioIssues({ channel: 'voice', conditions: { pauseMidSentence: { line: 1, ms: 500 } }, persona: { type: 'script', lines } })).toEqual([]);
+    expect(voiceScenarioIssues({ channel: 'voice', persona: { type: 'model' } })).toEqual([{ field: 'persona', message: expect.stringContaining('chat channel only') }]);
+    expect(voiceScenarioIssues({ channel: 'chat', persona: { type: 'model' } })).toEqual([]);
   });
 
   it('splits a paused sentence at its middle word and converts levels', () => {
