@@ -130,8 +130,10 @@ describe('voice agent tests', () => {
     expect(order.latency.firstReplyMs).toBeGreaterThan(0);
     expect(order.checks[3].evidence).toMatch(/^first reply after \d+ ms$/);
     expect(good.scenarios[1]).toMatchObject({ endReason: 'customer_hangup' });
-    // Said in two halves 400 ms apart, heard as one sentence; the caller hung up 500 ms into the last answer.
-    expect(good.scenarios[1].transcript).toMatch(/user: could i please get a discount/i);
+    // Said in two halves 400 ms apart: both heard, in order, and the answer is to the whole question (usually
+    // one caller line; on a loaded machine the agent may start in the pause and be cut by the second half).
+    // The caller hung up 500 ms into the last answer.
+    expect(good.scenarios[1].transcript).toMatch(/user: could i please\b[\s\S]*\bget a discount\?\s*\nagent: sorry, i cannot share discount codes/i);
     expect(good.scenarios[1].transcript).not.toContain('How can I help you today with your order?');
     // Each scenario is a recorded meeting call in history, billed per minute; no phone number is dialled.
     for (const s of good.scenarios) {
