@@ -14,6 +14,7 @@ import { defaultReply } from '../../lib/local/standins/llm.js';
 import { listLedger, readBalance } from '../../lib/store/credits.js';
 import { expectRefusedUnchanged } from '../support/invariants.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { runFinished } from '../support/agent-tests.js';
 
 let vp: VoicePlatform;
 const GUARD = 'Never share discount codes.';
@@ -42,14 +43,7 @@ afterAll(async () => {
 
 const api = (method: string, path: string, body?: unknown) => vp.api(method, path, body) as Promise<{ status: number; body: any }>;
 
-async function finished(runId: string): Promise<any> {
-  for (let i = 0; i < 1_200; i += 1) {
-    const res = await api('GET', `/api/agent-tests/runs/${runId}`);
-    if (['passed', 'failed', 'error'].includes(res.body.status)) return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not finish`);
-}
+const finished = (runId: string) => runFinished(api, runId);
 
 const personaRequests = () => vp.platform.voice.llm.control.requestsFor('openai').filter((r) => JSON.stringify((r.body as any).messages?.[0] ?? '').includes(PERSONA_PROMPT_OPENING));
 

@@ -15,6 +15,7 @@ import { createWorkspace } from '../../lib/store/workspaces.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { raiseLoopbackIpLimits } from '../support/platform.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { runFinished } from '../support/agent-tests.js';
 
 let vp: VoicePlatform;
 let orders: ToolBackend;
@@ -51,14 +52,7 @@ afterAll(async () => {
 
 const api = (method: string, path: string, body?: unknown) => vp.api(method, path, body) as Promise<{ status: number; body: any }>;
 
-async function finished(runId: string): Promise<any> {
-  for (let i = 0; i < 3_000; i += 1) {
-    const res = await api('GET', `/api/agent-tests/runs/${runId}`);
-    if (['passed', 'failed', 'error'].includes(res.body.status)) return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not finish`);
-}
+const finished = (runId: string) => runFinished(api, runId);
 
 const SUITE = [
   {

@@ -22,6 +22,7 @@ import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { raiseLoopbackIpLimits } from '../support/platform.js';
 import { startVoicePlatform, type VoicePlatform } from './voice-harness.js';
+import { runFinished } from '../support/agent-tests.js';
 
 let vp: VoicePlatform;
 let orders: ToolBackend;
@@ -78,15 +79,7 @@ afterAll(async () => {
 
 const api = (method: string, path: string, body?: unknown) => vp.api(method, path, body) as Promise<{ status: number; body: any }>;
 
-/** The run once it finished (polled through the API, as a CI job would). */
-async function finished(runId: string): Promise<any> {
-  for (let i = 0; i < 1_200; i += 1) {
-    const res = await api('GET', `/api/agent-tests/runs/${runId}`);
-    if (['passed', 'failed', 'error'].includes(res.body.status)) return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not finish`);
-}
+const finished = (runId: string) => runFinished(api, runId);
 
 async function apiWith(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${vp.platform.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
