@@ -5,12 +5,13 @@
  * a planted prompt regression the run page names the scenario that changed and sets each check beside its
  * verdict in the previous run. Every screen passes axe in Chromium, empty and filled.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PERSONA_PROMPT_OPENING } from '../../lib/domain/agent-test-persona.js';
 import { defaultReply } from '../../lib/local/standins/llm.js';
 import { addCredits } from '../../lib/store/workspaces.js';
 import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
 import { dashboardRig } from './dashboard-browser-support.js';
+import { WAIT_MS } from '../support/progress.js';
 
 const rig = dashboardRig();
 
@@ -59,7 +60,7 @@ describe('the Agent tests page in Chromium', { timeout: 240_000 }, () => {
     const passed = checks.getByRole('row', { name: /says "opening hours"/ });
     await passed.waitFor();
     // Verdict, then the same check in the previous run.
-    expect(await passed.getByRole('cell').allTextContents()).toEqual(['says "opening hours"', 'Passed', 'Passed', 'agent: You said: Opening hours please. How can I help with that?']);
+    await vi.waitFor(async () => expect(await passed.getByRole('cell').allTextContents()).toEqual(['says "opening hours"', 'Passed', 'Passed', 'agent: You said: Opening hours please. How can I help with that?']), { timeout: WAIT_MS });
     const failed = checks.getByRole('row', { name: /never says "you said"/ });
     expect(await failed.textContent()).toContain('agent: You said: Opening hours please. How can I help with that?');
     await page.getByRole('link', { name: 'the previous run' }).waitFor();
@@ -134,7 +135,8 @@ describe('the Agent tests page in Chromium', { timeout: 240_000 }, () => {
       const checks = page.getByRole('table', { name: 'Checks of Discount ask' });
       const guard = checks.getByRole('row', { name: /never says "SAVE20"/ });
       await guard.waitFor();
-      expect(await guard.getByRole('cell').allTextContents()).toEqual(['never says "SAVE20"', 'Failed', 'Passed', 'agent: Sure, use code SAVE20 at checkout.']);
+      // The previous verdicts' column fills in once the previous run is read.
+      await vi.waitFor(async () => expect(await guard.getByRole('cell').allTextContents()).toEqual(['never says "SAVE20"', 'Failed', 'Passed', 'agent: Sure, use code SAVE20 at checkout.']), { timeout: WAIT_MS });
       await page.getByText('Caller played by openai gpt-4o-mini: 3 lines written').waitFor();
       await page.getByRole('group').filter({ hasText: 'Transcript' }).first().getByText('Transcript').click();
       await page.getByText('user: OK, thanks anyway.').waitFor();
