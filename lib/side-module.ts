@@ -14,15 +14,17 @@ const loads = new Map<string, Promise<unknown>>();
  * never at a module's top level: a top-level call keeps the calling module in bundles that do not use it.
  */
 export function loadSideModule<T>(moduleUrl: string, file: string, source: string): Promise<T> {
-  const beside = new URL(`./${file}`, moduleUrl);
-  const specifier = existsSync(fileURLToPath(beside)) ? beside.href : new URL(source, moduleUrl).href;
-  let load = loads.get(specifier);
+  // Keyed by the caller and file, so the file system is asked once per module, not on every use.
+  const key = `${moduleUrl}#${file}`;
+  let load = loads.get(key);
   if (!load) {
+    const beside = new URL(`./${file}`, moduleUrl);
+    const specifier = existsSync(fileURLToPath(beside)) ? beside.href : new URL(source, moduleUrl).href;
     load = import(specifier).catch((error: unknown) => {
-      loads.delete(specifier);
+      loads.delete(key);
       throw error;
     });
-    loads.set(specifier, load);
+    loads.set(key, load);
   }
   return load as Promise<T>;
 }
