@@ -58,6 +58,25 @@ describe('a reply held before its first sound', () => {
     expect(types(p.onSpeechStart(REPLYING))).toEqual(['pause', 'arm_timer']);
   });
 
+  it('is held when it starts after the caller began their next sentence, before the recognizer closed the last', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    speak(p, 800, IDLE);
+    p.onTranscript('I want to book a table.', IDLE);
+    // The next sentence is under way when the first turn closes; the reply to it starts a moment later.
+    expect(speak(p, 100, IDLE, false)).toEqual([]);
+    expect(p.onTurnEnd('I want to book a table.', IDLE).answer).toBe(true);
+    expect(types(p.onSpeechProgress(120, REPLYING))).toEqual(['pause', 'arm_timer']);
+    expect(types(p.onTranscript('It', HELD))).toEqual(['cancel_timer', 'interrupt']);
+  });
+
+  it('is not held for sound that was going on when the words came (a noisy line)', () => {
+    const p = new InterruptionPolicy(DEFAULT_INTERRUPTION);
+    expect(speak(p, 800, IDLE, false)).toEqual([]);
+    p.onTranscript('What time do you open?', IDLE);
+    expect(p.onTurnEnd('What time do you open?', IDLE).answer).toBe(true);
+    expect(types(p.onSpeechProgress(1_000, REPLYING))).toEqual([]);
+  });
+
   it('is not held when audible, for a greeting or line, or when false interruptions are not resumed', () => {
     expect(types(new InterruptionPolicy(DEFAULT_INTERRUPTION).onSpeechStart({ ...SPEAKING, replying: true }))).toEqual([]);
     expect(types(new InterruptionPolicy(DEFAULT_INTERRUPTION).onSpeechStart(THINKING))).toEqual([]);

@@ -136,6 +136,15 @@ export class InterruptionPolicy {
   private held = false;
   /** A hold ran out without a word: no other until the caller's next turn. */
   private holdSpent = false;
+  /** VAD speech runs so far, and the run the recognizer's latest words came in (0: between runs). */
+  private runs = 0;
+  private runOfLastWords = 0;
+  /**
+   * The turn just closed while the caller was already saying something new (their next sentence began
+   * before the recognizer closed the last): the reply to it is held as soon as it starts, as if the speech
+   * had started over it.
+   */
+  private speakingOverReply = false;
 
   constructor(
     readonly settings: InterruptionSettings,
@@ -167,11 +176,9 @@ export class InterruptionPolicy {
    */
   onSpeechStart(agent: AgentActivity): InterruptionAction[] {
     this.inSpeech = true;
+    this.runs += 1;
     if (this.held) return [];
-    if (agent.active && agent.replying && !agent.audible && !this.paused && !this.holdSpent && this.settings.resumeFalseInterruption) {
-      this.held = true;
-      return [{ type: 'pause' }, { type: 'arm_timer', ms: HOLD_MAX_MS }];
-    }
+    if (this.mayHold(agent)) return this.hold();
     if (agent.audible) this.overlapped = true;
     // Talking again after a pause: with a word heard, the wait starts over; without, the pause's clock runs on.
     return this.paused && this.words > 0 ? [this.armTimer()] : [];
@@ -180,6 +187,10 @@ export class InterruptionPolicy {
   /** Caller speech goes on; `speechMs` is the VAD's length of the current speech so far. */
   onSpeechProgress(speechMs: number, agent: AgentActivity): InterruptionAction[] {
     this.speechMs = Math.max(this.speechMs, speechMs);
+    if (this.speakingOverReply && this.mayHold(agent)) {
+      this.speakingOverReply = false;
+      return this.hold();
+    }
     return this.decide(agent);
   }
 
@@ -187,6 +198,7 @@ export class InterruptionPolicy {
   onSpeechEnd(speechMs: number, agent: AgentActivity): InterruptionAction[] {
     this.inSpeech = false;
     this.wordlessSound = false;
+    this.speakingOverReply = false;
     this.speechMs = Math.max(this.speechMs, speechMs);
     if (this.held) return this.words > 0 ? this.decide(agent) : [];
     const out = this.decide(agent);
@@ -198,6 +210,7 @@ export class InterruptionPolicy {
   onTranscript(turnText: string, agent: AgentActivity): InterruptionAction[] {
     if (agent.audible && turnText.trim()) this.overlapped = true;
     this.words = this.realWords(turnText);
+    if (this.words > 0) this.runOfLastWords = this.inSpeech ? this.runs : 0;
     this.stop = this.startsWithStop(turnText);
     return this.decide(agent);
   }
@@ -217,6 +230,8 @@ export class InterruptionPolicy {
       this.held = false;
       actions.push({ type: 'cancel_timer' });
     }
+    // Speech that began after this turn's last words is the caller's next sentence, already under way.
+    this.speakingOverReply = !feedback && this.inSpeech && this.runOfLastWords !== this.runs;
     if (feedback && this.paused) actions.push(...this.resume());
     // An answered turn interrupts the utterance itself (the session does that); the pause ends with it.
     if (!feedback && this.paused) {
@@ -281,6 +296,15 @@ export class InterruptionPolicy {
       return [{ type: 'pause' }, this.armTimer()];
     }
     return [];
+  }
+
+  private mayHold(agent: AgentActivity): boolean {
+    return agent.active && agent.replying === true && !agent.audible && !this.paused && !this.holdSpent && this.settings.resumeFalseInterruption;
+  }
+
+  private hold(): InterruptionAction[] {
+    this.held = true;
+    return [{ type: 'pause' }, { type: 'arm_timer', ms: HOLD_MAX_MS }];
   }
 
   private takeFloor(): InterruptionAction[] {
