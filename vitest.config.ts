@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { WAIT_MS } from './test/support/progress.js';
 
 /**
  * Test files run side by side, four per core (at least eight). The files that take longest are conversations
@@ -111,6 +112,9 @@ export default defineConfig({
     // (WAIT_MS, test/support/progress.ts); the long tests wait on progress (docs/testing.md, "Time").
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // `expect.poll` waits as long as every other wait (WAIT_MS, test/support/progress.ts), not vitest's 1 s:
+    // a page's answer on a loaded machine comes later than that.
+    expect: { poll: { timeout: WAIT_MS } },
     projects: [
       {
         // The CDK template files run as ONE test file (test/offline/stacks.ts loads each), so in one process:

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
-import { buildSdkSchema, SDK_BANNER, SDK_SCHEMA } from '../../sdk/build.js';
+import { buildSdkSchema, SDK_BANNER, SDK_SCHEMA_DIR, SDK_SRC } from '../../sdk/build.js';
 import { ToolCreate, ToolCreateByType } from '../../lib/domain/tool.js';
 import { assertToolIsCoherent } from '../../lib/domain/tool-coherence.js';
 import { buildOpenApiDocument } from '../../lib/http/openapi.js';
@@ -22,12 +22,25 @@ const SAMPLE = join(ROOT, 'sdk', 'sample', 'quickstart.ts');
 describe('the typed client', () => {
   it('is current: `npm run build:sdk` writes what is committed', async () => {
     const built = await buildSdkSchema();
-    expect(built.startsWith(`${SDK_BANNER}\n`)).toBe(true);
-    expect(readFileSync(SDK_SCHEMA, 'utf8') === built, 'sdk/src/schema.ts is stale: run `npm run build:sdk`').toBe(true);
+    const committed = readdirSync(join(SDK_SRC, SDK_SCHEMA_DIR)).map((name) => `${SDK_SCHEMA_DIR}/${name}`);
+    expect([...built.keys()].sort(), 'a generated file is missing or left over: run `npm run build:sdk`').toEqual(['schema.ts', ...committed].sort());
+    for (const [name, text] of built) {
+      expect(text.startsWith(`${SDK_BANNER}\n`)).toBe(true);
+      expect(readFileSync(join(SDK_SRC, name), 'utf8') === text, `sdk/src/${name} is stale: run \`npm run build:sdk\``).toBe(true);
+    }
+  });
+
+  it('cuts the types along the API tags: every tag its own file, none of thousands of lines but the shared components', async () => {
+    const built = await buildSdkSchema();
+    const tags = (buildOpenApiDocument() as { tags: { name: string }[] }).tags.map((t) => t.name);
+    expect(built.size).toBe(tags.length + 2);
+    for (const [name, text] of built) if (name !== `${SDK_SCHEMA_DIR}/components.ts`) expect(text.split('\n').length, name).toBeLessThan(2_000);
+    expect(built.get(`${SDK_SCHEMA_DIR}/agents.ts`)).toContain('"/api/agents": {');
+    expect(built.get(`${SDK_SCHEMA_DIR}/agents.ts`)).not.toContain('"/api/contacts": {');
   });
 
   it('types uploads as Blob, request defaults as optional, codes and end reasons as their values', () => {
-    const types = readFileSync(SDK_SCHEMA, 'utf8');
+    const types = readFileSync(join(SDK_SRC, SDK_SCHEMA_DIR, 'components.ts'), 'utf8');
     const component = (name: string) => types.slice(types.indexOf(`        ${name}: {`), types.indexOf('\n        };', types.indexOf(`        ${name}: {`)));
     expect(component('ContactImportForm')).toMatch(/\n\s+file: Blob;/);
     expect(component('AgentCreate')).toMatch(/\n\s+system_prompt\?: string;/);

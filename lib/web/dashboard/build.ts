@@ -37,15 +37,14 @@ async function sourceFiles(dir: string): Promise<string[]> {
 /** The modules outside the dashboard's folder that its pages import (one rule shared with the API). */
 const SHARED_SOURCES = [
   fileURLToPath(new URL('../../domain/password-policy.ts', import.meta.url)),
-  // The typed client the pages call the API with, and its generated types.
-  fileURLToPath(new URL('../../../sdk/src/index.ts', import.meta.url)),
-  fileURLToPath(new URL('../../../sdk/src/schema.ts', import.meta.url)),
 ];
+/** The typed client the pages call the API with, and its generated types (every file under it). */
+const SDK_SOURCES = fileURLToPath(new URL('../../../sdk/src', import.meta.url));
 
 /** A hash of every source file's path and bytes: the build's name. */
 export async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of [...(await sourceFiles(DASHBOARD_ROOT)), ...SHARED_SOURCES]) {
+  for (const file of [...(await sourceFiles(DASHBOARD_ROOT)), ...SHARED_SOURCES, ...(await sourceFiles(SDK_SOURCES))]) {
     hash.update(relative(DASHBOARD_ROOT, file)).update('\0').update(await readFile(file)).update('\0');
   }
   return hash.digest('hex').slice(0, 16);

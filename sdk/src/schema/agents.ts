@@ -1,0 +1,1032 @@
+// Generated from the OpenAPI document (lib/http/openapi.ts) by `npm run build:sdk`; do not edit.
+
+// The "Agents" operations.
+import type { components } from './components.js';
+
+export interface paths {
+    "/api/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List agents, newest first */
+        get: operations["listAgents"];
+        put?: never;
+        /** Create an agent */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        /** Delete an agent */
+        delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        /** Update an agent (only the fields sent) */
+        patch: operations["updateAgent"];
+        trace?: never;
+    };
+    "/api/agents/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the agent's draft as its next version (calls then run it) */
+        post: operations["publishAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the agent's published versions, newest first */
+        get: operations["listAgentVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one published version of an agent */
+        get: operations["getAgentVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a published version the draft again (and publish it, with publish: true) */
+        post: operations["restoreAgentVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fields that differ between two versions, or a version and the draft */
+        get: operations["diffAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The voices an agent may name at a speech vendor: the vendor's own list for the workspace's key (else the platform's), cached ten minutes; 503 when it cannot be read (docs/api.md, "Voices and models") */
+        get: operations["listVoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface operations {
+    listAgents: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List agents, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "name": "Appointment reminder",
+                     *           "llm_provider": "openai",
+                     *           "llm_model": "gpt-4o-mini",
+                     *           "tts_provider": "elevenlabs",
+                     *           "stt_provider": "deepgram",
+                     *           "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AgentListItem"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Appointment reminder",
+                 *       "llm_provider": "openai",
+                 *       "llm_model": "gpt-4o-mini",
+                 *       "tts_provider": "elevenlabs",
+                 *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                 *       "stt_provider": "deepgram",
+                 *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                 *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                 *       "recording_enabled": true,
+                 *       "language": "en-US",
+                 *       "voicemail_detection": "detect_message_end",
+                 *       "voicemail_action": "leave_message",
+                 *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                 *       "max_duration_seconds": 600,
+                 *       "dtmf_shortcuts": {
+                 *         "0": {
+                 *           "action": "transfer",
+                 *           "destination": "+14155550142",
+                 *           "mode": "warm"
+                 *         }
+                 *       },
+                 *       "transfer_mode": "warm",
+                 *       "pronunciations": [
+                 *         {
+                 *           "word": "Invisalign",
+                 *           "say_as": "in vizz a line"
+                 *         },
+                 *         {
+                 *           "word": "Nguyen",
+                 *           "phoneme": "wɪn",
+                 *           "alphabet": "ipa"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgentCreate"];
+            };
+        };
+        responses: {
+            /** @description Create an agent */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "name": "Appointment reminder",
+                     *       "llm_provider": "openai",
+                     *       "llm_model": "gpt-4o-mini",
+                     *       "tts_provider": "elevenlabs",
+                     *       "stt_provider": "deepgram",
+                     *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *       "recording_enabled": true,
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an agent */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "name": "Appointment reminder",
+                     *       "llm_provider": "openai",
+                     *       "llm_model": "gpt-4o-mini",
+                     *       "tts_provider": "elevenlabs",
+                     *       "stt_provider": "deepgram",
+                     *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *       "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *       "recording_enabled": true,
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "language": "en-US",
+                     *       "first_message_mode": "agent_speaks_first",
+                     *       "first_message_interruptible": false,
+                     *       "ambience_enabled": false,
+                     *       "pronunciations": [
+                     *         {
+                     *           "word": "Invisalign",
+                     *           "say_as": "in vizz a line"
+                     *         },
+                     *         {
+                     *           "word": "Nguyen",
+                     *           "phoneme": "wɪn",
+                     *           "alphabet": "ipa"
+                     *         }
+                     *       ],
+                     *       "voicemail_detection": "detect_message_end",
+                     *       "voicemail_action": "leave_message",
+                     *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *       "max_duration_seconds": 600,
+                     *       "dtmf_shortcuts": {
+                     *         "0": {
+                     *           "action": "transfer",
+                     *           "destination": "+14155550142",
+                     *           "mode": "warm"
+                     *         }
+                     *       },
+                     *       "transfer_mode": "warm",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "published_version": 2,
+                     *       "has_unpublished_changes": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
+                 *       "first_message_mode": "wait_for_caller",
+                 *       "ambience_enabled": true,
+                 *       "ambience": {
+                 *         "sound": "office",
+                 *         "volume": 0.25
+                 *       },
+                 *       "interruption": {
+                 *         "min_words": 3
+                 *       },
+                 *       "turn_taking": {
+                 *         "unfinished_wait_ms": 2500
+                 *       },
+                 *       "llm_provider": "custom",
+                 *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+                 *       "llm_model": "bayview-receptionist-8b",
+                 *       "llm_api_key": "sk-bayview-2f9c41d7e8a0",
+                 *       "realtime": {
+                 *         "provider": "openai",
+                 *         "model": "gpt-realtime",
+                 *         "voice": "marin"
+                 *       },
+                 *       "handoffs": [
+                 *         {
+                 *           "agent_id": "agt_01JWRG5TRR3M8QK2XD6B9NZ4VH",
+                 *           "description": "the patient cannot come tomorrow and wants another day",
+                 *           "context": "summary",
+                 *           "variables": [
+                 *             {
+                 *               "name": "preferred_day",
+                 *               "type": "string",
+                 *               "description": "the day the patient would rather come",
+                 *               "required": false
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgentUpdate"];
+            };
+        };
+        responses: {
+            /** @description Update an agent (only the fields sent) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "name": "Appointment reminder",
+                     *       "llm_provider": "custom",
+                     *       "llm_model": "bayview-receptionist-8b",
+                     *       "tts_provider": "elevenlabs",
+                     *       "stt_provider": "deepgram",
+                     *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
+                     *       "recording_enabled": true,
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "language": "en-US",
+                     *       "first_message_mode": "wait_for_caller",
+                     *       "first_message_interruptible": false,
+                     *       "ambience_enabled": true,
+                     *       "pronunciations": [
+                     *         {
+                     *           "word": "Invisalign",
+                     *           "say_as": "in vizz a line"
+                     *         },
+                     *         {
+                     *           "word": "Nguyen",
+                     *           "phoneme": "wɪn",
+                     *           "alphabet": "ipa"
+                     *         }
+                     *       ],
+                     *       "voicemail_detection": "detect_message_end",
+                     *       "voicemail_action": "leave_message",
+                     *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *       "max_duration_seconds": 600,
+                     *       "dtmf_shortcuts": {
+                     *         "0": {
+                     *           "action": "transfer",
+                     *           "destination": "+14155550142",
+                     *           "mode": "warm"
+                     *         }
+                     *       },
+                     *       "transfer_mode": "warm",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "published_version": 2,
+                     *       "has_unpublished_changes": false,
+                     *       "ambience": {
+                     *         "sound": "office",
+                     *         "volume": 0.25
+                     *       },
+                     *       "interruption": {
+                     *         "min_words": 3
+                     *       },
+                     *       "turn_taking": {
+                     *         "unfinished_wait_ms": 2500
+                     *       },
+                     *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+                     *       "llm_api_key": "********",
+                     *       "realtime": {
+                     *         "provider": "openai",
+                     *         "model": "gpt-realtime",
+                     *         "voice": "marin"
+                     *       },
+                     *       "handoffs": [
+                     *         {
+                     *           "agent_id": "agt_01JWRG5TRR3M8QK2XD6B9NZ4VH",
+                     *           "description": "the patient cannot come tomorrow and wants another day",
+                     *           "context": "summary",
+                     *           "variables": [
+                     *             {
+                     *               "name": "preferred_day",
+                     *               "type": "string",
+                     *               "description": "the day the patient would rather come",
+                     *               "required": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    publishAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Offers to reschedule before ending the call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default: `""`. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Publish the agent's draft as its next version (calls then run it) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "version": 3,
+                     *       "note": "Offers to reschedule before ending the call",
+                     *       "publishedAt": "2025-06-02T15:20:45.000Z",
+                     *       "agent": {
+                     *         "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *         "name": "Appointment reminder",
+                     *         "llm_provider": "openai",
+                     *         "llm_model": "gpt-4o-mini",
+                     *         "tts_provider": "elevenlabs",
+                     *         "stt_provider": "deepgram",
+                     *         "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *         "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *         "recording_enabled": true,
+                     *         "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *         "createdAt": "2025-06-02T14:03:11.000Z",
+                     *         "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *         "language": "en-US",
+                     *         "first_message_mode": "agent_speaks_first",
+                     *         "first_message_interruptible": false,
+                     *         "ambience_enabled": false,
+                     *         "pronunciations": [
+                     *           {
+                     *             "word": "Invisalign",
+                     *             "say_as": "in vizz a line"
+                     *           },
+                     *           {
+                     *             "word": "Nguyen",
+                     *             "phoneme": "wɪn",
+                     *             "alphabet": "ipa"
+                     *           }
+                     *         ],
+                     *         "voicemail_detection": "detect_message_end",
+                     *         "voicemail_action": "leave_message",
+                     *         "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *         "max_duration_seconds": 600,
+                     *         "dtmf_shortcuts": {
+                     *           "0": {
+                     *             "action": "transfer",
+                     *             "destination": "+14155550142",
+                     *             "mode": "warm"
+                     *           }
+                     *         },
+                     *         "transfer_mode": "warm",
+                     *         "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *         "published_version": null,
+                     *         "has_unpublished_changes": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgentVersions: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the agent's published versions, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "version": 2,
+                     *           "note": "Warm transfers to the front desk",
+                     *           "publishedAt": "2025-06-02T15:20:45.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AgentVersionListItem"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAgentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+                /** @example 2 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one published version of an agent */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "version": 2,
+                     *       "note": "Warm transfers to the front desk",
+                     *       "publishedAt": "2025-06-02T15:20:45.000Z",
+                     *       "agent": {
+                     *         "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *         "name": "Appointment reminder",
+                     *         "llm_provider": "openai",
+                     *         "llm_model": "gpt-4o-mini",
+                     *         "tts_provider": "elevenlabs",
+                     *         "stt_provider": "deepgram",
+                     *         "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *         "first_message": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *         "recording_enabled": true,
+                     *         "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *         "createdAt": "2025-06-02T14:03:11.000Z",
+                     *         "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *         "language": "en-US",
+                     *         "first_message_mode": "agent_speaks_first",
+                     *         "first_message_interruptible": false,
+                     *         "ambience_enabled": false,
+                     *         "pronunciations": [
+                     *           {
+                     *             "word": "Invisalign",
+                     *             "say_as": "in vizz a line"
+                     *           },
+                     *           {
+                     *             "word": "Nguyen",
+                     *             "phoneme": "wɪn",
+                     *             "alphabet": "ipa"
+                     *           }
+                     *         ],
+                     *         "voicemail_detection": "detect_message_end",
+                     *         "voicemail_action": "leave_message",
+                     *         "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *         "max_duration_seconds": 600,
+                     *         "dtmf_shortcuts": {
+                     *           "0": {
+                     *             "action": "transfer",
+                     *             "destination": "+14155550142",
+                     *             "mode": "warm"
+                     *           }
+                     *         },
+                     *         "transfer_mode": "warm",
+                     *         "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *         "published_version": null,
+                     *         "has_unpublished_changes": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    restoreAgentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+                /** @example 1 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "publish": true,
+                 *       "note": "Back to the first script"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default: `false`. */
+                    publish?: boolean;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Make a published version the draft again (and publish it, with publish: true) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "name": "Appointment reminder",
+                     *       "llm_provider": "custom",
+                     *       "llm_model": "bayview-receptionist-8b",
+                     *       "tts_provider": "elevenlabs",
+                     *       "stt_provider": "deepgram",
+                     *       "system_prompt": "You call patients of Bayview Dental to confirm tomorrow's appointment. Be brief and friendly; offer to reschedule if they cannot come.",
+                     *       "first_message": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow.",
+                     *       "recording_enabled": true,
+                     *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "tts_voice_id": "21m00Tcm4TlvDq8ikWAM",
+                     *       "language": "en-US",
+                     *       "first_message_mode": "wait_for_caller",
+                     *       "first_message_interruptible": false,
+                     *       "ambience_enabled": true,
+                     *       "pronunciations": [
+                     *         {
+                     *           "word": "Invisalign",
+                     *           "say_as": "in vizz a line"
+                     *         },
+                     *         {
+                     *           "word": "Nguyen",
+                     *           "phoneme": "wɪn",
+                     *           "alphabet": "ipa"
+                     *         }
+                     *       ],
+                     *       "voicemail_detection": "detect_message_end",
+                     *       "voicemail_action": "leave_message",
+                     *       "voicemail_message": "Hi {{contactName}}, this is Bayview Dental about your appointment tomorrow. Please call us back. Thank you!",
+                     *       "max_duration_seconds": 600,
+                     *       "dtmf_shortcuts": {
+                     *         "0": {
+                     *           "action": "transfer",
+                     *           "destination": "+14155550142",
+                     *           "mode": "warm"
+                     *         }
+                     *       },
+                     *       "transfer_mode": "warm",
+                     *       "updatedAt": "2025-06-02T15:20:45.000Z",
+                     *       "published_version": 3,
+                     *       "has_unpublished_changes": false,
+                     *       "ambience": {
+                     *         "sound": "office",
+                     *         "volume": 0.25
+                     *       },
+                     *       "interruption": {
+                     *         "min_words": 3
+                     *       },
+                     *       "turn_taking": {
+                     *         "unfinished_wait_ms": 2500
+                     *       },
+                     *       "llm_base_url": "https://llm.bayviewdental.example/v1",
+                     *       "llm_api_key": "********",
+                     *       "realtime": {
+                     *         "provider": "openai",
+                     *         "model": "gpt-realtime",
+                     *         "voice": "marin"
+                     *       },
+                     *       "handoffs": [
+                     *         {
+                     *           "agent_id": "agt_01JWRG5TRR3M8QK2XD6B9NZ4VH",
+                     *           "description": "the patient cannot come tomorrow and wants another day",
+                     *           "context": "summary",
+                     *           "variables": [
+                     *             {
+                     *               "name": "preferred_day",
+                     *               "type": "string",
+                     *               "description": "the day the patient would rather come",
+                     *               "required": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    diffAgent: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                from?: "draft" | number;
+                to?: "draft" | number;
+            };
+            header?: never;
+            path: {
+                /** @example agt_01JWRF9YVRV07ZX0MV7YH6S11D */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fields that differ between two versions, or a version and the draft */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": 2,
+                     *       "to": "draft",
+                     *       "changes": [
+                     *         {
+                     *           "field": "first_message",
+                     *           "before": "Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?",
+                     *           "after": "Hello from Bayview Dental! I am calling to confirm your appointment tomorrow."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentDiff"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listVoices: {
+        parameters: {
+            query: {
+                workspaceId?: string;
+                /** @example elevenlabs */
+                provider: "elevenlabs" | "deepgram" | "cartesia";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voices an agent may name at a speech vendor: the vendor's own list for the workspace's key (else the platform's), cached ten minutes; 503 when it cannot be read (docs/api.md, "Voices and models") */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "elevenlabs",
+                     *       "data": [
+                     *         {
+                     *           "id": "21m00Tcm4TlvDq8ikWAM",
+                     *           "name": "Rachel",
+                     *           "language": "en",
+                     *           "gender": "female",
+                     *           "previewUrl": "https://storage.googleapis.com/eleven-public-prod/premade/voices/21m00Tcm4TlvDq8ikWAM/preview.mp3"
+                     *         },
+                     *         {
+                     *           "id": "pNInz6obpgDQGcFmaJgB",
+                     *           "name": "Adam",
+                     *           "language": "en",
+                     *           "gender": "male",
+                     *           "previewUrl": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Voices"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}

@@ -1,0 +1,401 @@
+// Generated from the OpenAPI document (lib/http/openapi.ts) by `npm run build:sdk`; do not edit.
+
+// The "History" operations.
+import type { components } from './components.js';
+
+export interface paths {
+    "/api/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List call history, newest first, with filters; metadata.<key>=<value> (up to 5) keeps the calls whose metadata has that value (docs/calls.md) */
+        get: operations["listHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/history/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one call record with transcript */
+        get: operations["getHistory"];
+        put?: never;
+        post?: never;
+        /** Delete a call record */
+        delete: operations["deleteHistory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/history/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The call's event timeline: vendor connects and fallbacks, turns with their latencies, interruptions, tool calls, transfers, errors and the end, in time order (at most 500; docs/calls.md, "Event timeline") */
+        get: operations["getHistoryEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/history/{id}/recording-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A presigned download URL for the call recording, valid 15 minutes */
+        get: operations["getRecordingUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface operations {
+    listHistory: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                page?: number;
+                limit?: number;
+                agentType?: "voice" | "chat" | "video";
+                /** @description An ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z). */
+                startDate?: string;
+                /** @description An ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z). */
+                endDate?: string;
+                search?: string;
+                success?: "true" | "false";
+                agentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List call history, newest first, with filters; metadata.<key>=<value> (up to 5) keeps the calls whose metadata has that value (docs/calls.md) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *           "agentType": "voice",
+                     *           "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *           "fullName": "Ada Lovelace",
+                     *           "mobileNumber": "+14155552671",
+                     *           "callDuration": 95,
+                     *           "callEndReason": "customer_hangup",
+                     *           "callSummary": "Confirmed the appointment for 3 June at 10:30.",
+                     *           "callCost": 1.5833,
+                     *           "workspace_id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *           "createdAt": "2025-06-02T14:03:11.000Z",
+                     *           "analysis": {
+                     *             "status": "completed",
+                     *             "success": {
+                     *               "pass": true,
+                     *               "reason": "The patient confirmed the appointment."
+                     *             },
+                     *             "data": {
+                     *               "appointment_confirmed": true,
+                     *               "reschedule_requested": false
+                     *             },
+                     *             "analyzedAt": "2025-06-02T14:04:49.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["HistoryListItem"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one call record with transcript */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "agentType": "voice",
+                     *       "agentId": "agt_01JWRF9YVRV07ZX0MV7YH6S11D",
+                     *       "fullName": "Ada Lovelace",
+                     *       "mobileNumber": "+14155552671",
+                     *       "callDuration": 95,
+                     *       "callEndReason": "customer_hangup",
+                     *       "callSummary": "Confirmed the appointment for 3 June at 10:30.",
+                     *       "callCost": 1.5833,
+                     *       "workspace_id": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+                     *       "createdAt": "2025-06-02T14:03:11.000Z",
+                     *       "analysis": {
+                     *         "status": "completed",
+                     *         "success": {
+                     *           "pass": true,
+                     *           "reason": "The patient confirmed the appointment."
+                     *         },
+                     *         "data": {
+                     *           "appointment_confirmed": true,
+                     *           "reschedule_requested": false
+                     *         },
+                     *         "analyzedAt": "2025-06-02T14:04:49.000Z"
+                     *       },
+                     *       "callTranscript": "agent: Hi, this is Bayview Dental calling about your appointment tomorrow. Is now a good time?\nuser: Yes, I will be there at 10:30.\nagent: Perfect, see you then. Goodbye!",
+                     *       "callRecordingUrl": "s3://voice-agents-recordings/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav",
+                     *       "turnLatencies": [
+                     *         {
+                     *           "sttMs": 310.2,
+                     *           "llmFirstTokenMs": 402.5,
+                     *           "llmFirstPhraseMs": 88.1,
+                     *           "ttsFirstByteMs": 121.7,
+                     *           "overheadMs": 9.4,
+                     *           "callerWait": {
+                     *             "totalMs": 932,
+                     *             "endOfTurnMs": 310,
+                     *             "llmFirstTokenMs": 403,
+                     *             "llmFirstPhraseMs": 88,
+                     *             "ttsFirstByteMs": 122,
+                     *             "otherMs": 9
+                     *           }
+                     *         }
+                     *       ],
+                     *       "latencySummary": {
+                     *         "turns": 1,
+                     *         "measuredTurns": 1,
+                     *         "callerWaitP50Ms": 932,
+                     *         "callerWaitP90Ms": 932,
+                     *         "callerWaitMaxMs": 932
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HistoryRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHistoryEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call's event timeline: vendor connects and fallbacks, turns with their latencies, interruptions, tool calls, transfers, errors and the end, in time order (at most 500; docs/calls.md, "Event timeline") */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "callId": "call_01JWRFH97RNSQ4B7JD31A2QE39",
+                     *       "data": [
+                     *         {
+                     *           "atMs": 180,
+                     *           "type": "vendor_connected",
+                     *           "stage": "tts",
+                     *           "vendor": "elevenlabs"
+                     *         },
+                     *         {
+                     *           "atMs": 210,
+                     *           "type": "vendor_connected",
+                     *           "stage": "stt",
+                     *           "vendor": "deepgram"
+                     *         },
+                     *         {
+                     *           "atMs": 6420,
+                     *           "type": "turn",
+                     *           "sttMs": 310.2,
+                     *           "llmFirstTokenMs": 402.5,
+                     *           "llmFirstPhraseMs": 88.1,
+                     *           "ttsFirstByteMs": 121.7,
+                     *           "overheadMs": 9.4,
+                     *           "callerWait": {
+                     *             "totalMs": 932,
+                     *             "endOfTurnMs": 310,
+                     *             "llmFirstTokenMs": 403,
+                     *             "llmFirstPhraseMs": 88,
+                     *             "ttsFirstByteMs": 122,
+                     *             "otherMs": 9
+                     *           }
+                     *         },
+                     *         {
+                     *           "atMs": 9050,
+                     *           "type": "tool_call",
+                     *           "name": "lookup_appointment",
+                     *           "status": "ok",
+                     *           "durationMs": 640
+                     *         },
+                     *         {
+                     *           "atMs": 14100,
+                     *           "type": "interruption"
+                     *         },
+                     *         {
+                     *           "atMs": 95000,
+                     *           "type": "ended",
+                     *           "reason": "customer_hangup"
+                     *         }
+                     *       ],
+                     *       "truncated": false,
+                     *       "limit": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallEvents"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRecordingUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example call_01JWRFH97RNSQ4B7JD31A2QE39 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A presigned download URL for the call recording, valid 15 minutes */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://voice-agents-recordings.s3.us-east-1.amazonaws.com/recordings/ws_01JWRF848R3JVSZ7EBQE8EMWFG/call_01JWRFH97RNSQ4B7JD31A2QE39.wav?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=3b1f0c9e",
+                     *       "expiresAt": "2025-06-02T14:18:11.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecordingUrl"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}
