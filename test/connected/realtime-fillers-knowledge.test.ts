@@ -8,9 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
+import { DEFAULT_VOICE } from '../../lib/domain/agent.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { defaultRealtimeReply, type RealtimeReply, type RealtimeScriptRequest } from '../../lib/local/standins/openai-realtime.js';
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
+import { eventually } from '../support/calls.js';
+import { WAIT_MS } from '../support/progress.js';
 import { briefReplies, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
 
 let vp: VoicePlatform;
@@ -82,13 +85,71 @@ async function askAboutTheChair(provider: keyof typeof PROVIDERS, tool: string, 
 
 describe.each(['openai', 'google'] as const)('fillers on a realtime call (%s)', (provider) => {
   it('says the filler in the cascade voice before the answer of a slow tool', async () => {
+    const tts = vp.platform.voice.tts.control.elevenlabs!;
+    const fillerSockets = () => tts.connections.filter((c) => [...c.contexts.values()].some((x) => x.segments.some((g) => g.text.includes(FILLER))));
+    const before = fillerSockets();
     const transcript = await askAboutTheChair(provider, 'slow_stock', 3);
     expect(slow.seen.map((r) => r.url)).toContain('/stock?item=chair');
+    // The filler was the cascade's voice: the agent's TTS voice synthesized it, on the call's warm socket.
+    const spoken = fillerSockets().filter((c) => !before.includes(c));
+    expect(spoken).toHaveLength(1);
+    expect(spoken[0]!.path).toContain(DEFAULT_VOICE.elevenlabs);
     expect(transcript).toEqual(['agent: Hi.', 'user: Is the chair in stock?', `agent: ${FILLER}`, 'agent: In stock.']);
   });
 
   it('says no filler when the tool answers in time', async () => {
     const transcript = await askAboutTheChair(provider, 'fast_stock', 2);
     expect(transcript).toEqual(['agent: Hi.', 'user: Is the chair in stock?', 'agent: In stock.']);
+  });
+});
+
+/** The "model": answers from the first passage of the last system item the call added, else says it does not know. */
+function fromPassages(r: RealtimeScriptRequest): RealtimeReply {
+  if (r.responseInstructions) return defaultRealtimeReply(r);
+  const system = [...r.items].reverse().find((i) => i.role === 'system')?.text ?? '';
+  const excerpt = /\[1\] \([^)]*\)\n([\s\S]*?)(?:\n\n\[2\]|$)/.exec(system)?.[1]?.replace(/\n/g, ' ');
+  return { text: excerpt ? `From the documents: ${excerpt}` : 'I do not know.' };
+}
+
+describe('auto knowledge on a realtime call', () => {
+  let kbId = '';
+  beforeAll(async () => {
+    const created = (await vp.api('POST', '/api/knowledge-bases', { name: 'Front desk' })) as { status: number; body: { _id: string } };
+    expect(created.status).toBe(201);
+    kbId = created.body._id;
+    const doc = (await vp.api('POST', `/api/knowledge-bases/${kbId}/documents`, { name: 'Parking', text: 'Parking is on Harbor Street.' })) as { status: number; body: { _id: string } };
+    expect(doc.status).toBe(201);
+    const ready = await eventually(async () => {
+      const got = (await vp.api('GET', `/api/knowledge-bases/${kbId}/documents/${doc.body._id}`, undefined)) as { body: { status: string } };
+      return got.body.status === 'processing' ? undefined : got.body.status;
+    }, WAIT_MS, 'the document indexed');
+    expect(ready).toBe('ready');
+  });
+
+  it.each(['openai'] as const)('gives the model the passages of the caller turn before it answers (%s)', async (provider) => {
+    const control = PROVIDERS[provider].control();
+    control.setScript({ firstAudioDelayMs: 50, stt: { transcripts: () => 'Where can I park?', finalDelayMs: 50 }, reply: fromPassages });
+    const sessionsBefore = control.received.length;
+    const agent = await vp.agent({ realtime: PROVIDERS[provider].realtime, first_message: 'Hi.', knowledge_base_ids: [kbId], knowledge_base_mode: 'auto' });
+    const caller = await vp.call(agent);
+    await waitUntil(() => caller.echoed.find((e) => !e.flushed));
+    await caller.whenIdle();
+    await caller.play(tone(600));
+    await waitUntil(() => (caller.echoed.filter((e) => !e.flushed).length >= 2 ? true : undefined));
+    await caller.whenIdle();
+    await caller.pause(200);
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+
+    expect(await transcriptOf(vp, ended.callId)).toEqual(['agent: Hi.', 'user: Where can I park?', 'agent: From the documents: Parking is on Harbor Street.']);
+    const events = control.received[sessionsBefore]!.map((r) => r.event as Record<string, any>);
+    // The model does not answer by itself; the passages go in as a system item, then the answer is asked for.
+    expect(events.find((e) => e.type === 'session.update')!.session.audio.input.turn_detection).toMatchObject({ type: 'server_vad', create_response: false, interrupt_response: true });
+    const context = events.findIndex((e) => e.type === 'conversation.item.create' && e.item.role === 'system');
+    expect(events[context]!.item).toMatchObject({ type: 'message', role: 'system', content: [{ type: 'input_text' }] });
+    expect(events[context]!.item.content[0].text).toContain('Parking is on Harbor Street.');
+    expect(events.slice(context + 1).map((e) => e.type)).toContain('response.create');
+    const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
+    expect(record.knowledge[0]).toMatchObject({ mode: 'auto', query: 'Where can I park?' });
   });
 });
