@@ -103,12 +103,12 @@ describe.each(['openai', 'google'] as const)('fillers on a realtime call (%s)', 
   });
 });
 
-/** The "model": answers from the first passage of the last system item the call added, else says it does not know. */
+/** The "model": answers a caller from the first passage of the last text the call added, else says it does not know. */
 function fromPassages(r: RealtimeScriptRequest): RealtimeReply {
-  if (r.responseInstructions) return defaultRealtimeReply(r);
-  const system = [...r.items].reverse().find((i) => i.role === 'system')?.text ?? '';
-  const excerpt = /\[1\] \([^)]*\)\n([\s\S]*?)(?:\n\n\[2\]|$)/.exec(system)?.[1]?.replace(/\n/g, ' ');
-  return { text: excerpt ? `From the documents: ${excerpt}` : 'I do not know.' };
+  const last = r.items.at(-1);
+  const excerpt = last?.role === 'system' ? /\[1\] \([^)]*\)\n([\s\S]*?)(?:\n\n\[2\]|$)/.exec(last.text)?.[1]?.replace(/\n/g, ' ') : undefined;
+  if (excerpt) return { text: `From the documents: ${excerpt}` };
+  return r.responseInstructions ? defaultRealtimeReply(r) : { text: 'I do not know.' };
 }
 
 describe('auto knowledge on a realtime call', () => {
@@ -126,7 +126,7 @@ describe('auto knowledge on a realtime call', () => {
     expect(ready).toBe('ready');
   });
 
-  it.each(['openai'] as const)('gives the model the passages of the caller turn before it answers (%s)', async (provider) => {
+  it.each(['openai', 'google'] as const)('gives the model the passages of the caller turn before it answers (%s)', async (provider) => {
     const control = PROVIDERS[provider].control();
     control.setScript({ firstAudioDelayMs: 50, stt: { transcripts: () => 'Where can I park?', finalDelayMs: 50 }, reply: fromPassages });
     const sessionsBefore = control.received.length;
@@ -142,13 +142,23 @@ describe('auto knowledge on a realtime call', () => {
     const ended = await vp.nextCallEnded();
 
     expect(await transcriptOf(vp, ended.callId)).toEqual(['agent: Hi.', 'user: Where can I park?', 'agent: From the documents: Parking is on Harbor Street.']);
+    // Nothing was cut on the line: no answer without the passages started playing.
+    expect(caller.received.filter((m) => m.event === 'clear')).toEqual([]);
     const events = control.received[sessionsBefore]!.map((r) => r.event as Record<string, any>);
-    // The model does not answer by itself; the passages go in as a system item, then the answer is asked for.
-    expect(events.find((e) => e.type === 'session.update')!.session.audio.input.turn_detection).toMatchObject({ type: 'server_vad', create_response: false, interrupt_response: true });
-    const context = events.findIndex((e) => e.type === 'conversation.item.create' && e.item.role === 'system');
-    expect(events[context]!.item).toMatchObject({ type: 'message', role: 'system', content: [{ type: 'input_text' }] });
-    expect(events[context]!.item.content[0].text).toContain('Parking is on Harbor Street.');
-    expect(events.slice(context + 1).map((e) => e.type)).toContain('response.create');
+    if (provider === 'openai') {
+      // The model does not answer by itself; the passages go in as a system item, then the answer is asked for.
+      expect(events.find((e) => e.type === 'session.update')!.session.audio.input.turn_detection).toMatchObject({ type: 'server_vad', create_response: false, interrupt_response: true });
+      const context = events.findIndex((e) => e.type === 'conversation.item.create' && e.item.role === 'system');
+      expect(events[context]!.item).toMatchObject({ type: 'message', role: 'system', content: [{ type: 'input_text' }] });
+      expect(events[context]!.item.content[0].text).toContain('Parking is on Harbor Street.');
+      expect(events.slice(context + 1).map((e) => e.type)).toContain('response.create');
+    } else {
+      // The model's own answer (without the passages: "I do not know.") was held, never heard, and replaced
+      // by the answer to the passages, sent as a complete text turn.
+      const context = events.find((e) => e.clientContent && JSON.stringify(e.clientContent).includes('Harbor Street'));
+      expect(context!.clientContent).toMatchObject({ turns: [{ role: 'user' }], turnComplete: true });
+      expect(context!.clientContent.turns[0].parts[0].text).toContain('Parking is on Harbor Street.');
+    }
     const record = (await getHistoryRecord(vp.deps.db, vp.workspaceId, ended.callId)) as unknown as Record<string, any>;
     expect(record.knowledge[0]).toMatchObject({ mode: 'auto', query: 'Where can I park?' });
   });

@@ -40,7 +40,7 @@ export type RealtimeReply = { readonly text: string } | { readonly toolCall: { r
 export interface RealtimeScriptRequest {
   /** The session's instructions, as last set. */
   readonly instructions: string;
-  /** The conversation: the caller's transcribed turns, the model's heard words, tool results, system messages the client added. */
+  /** The conversation: the caller's transcribed turns, the model's heard words, tool results, text the client added (`system`: OpenAI system items, Gemini `clientContent` turns). */
   readonly items: readonly { readonly role: 'user' | 'assistant' | 'tool' | 'system'; readonly text: string }[];
   /** `response.create`'s own instructions (a greeting asked for), when given. */
   readonly responseInstructions?: string;

@@ -20,6 +20,7 @@ import type { WaitingPhrases } from '../reply.js';
 import type { Speaker } from '../speaker.js';
 import { RealtimeFiller } from './filler.js';
 import { RealtimeKnowledge } from './knowledge.js';
+import { holdAnswers } from './held-answer.js';
 import type { SpeechHandle, Phrase } from '../speech-handle.js';
 import type { CallStateMachine } from '../state.js';
 import type { CallTimeline } from '../timeline.js';
@@ -135,7 +136,7 @@ export class RealtimeCall {
   }
 
   start(): void {
-    const handlers: Parameters<typeof openRealtimeSocket>[2] = {
+    const port: Parameters<typeof openRealtimeSocket>[2] = {
       opened: (socket) => {
         if (this.state === 'opening') this.socket = socket;
         else socket.close();
@@ -151,7 +152,10 @@ export class RealtimeCall {
         if (error) this.down(error);
       },
     };
-    const opened = this.endpoint.provider === 'google' ? openGeminiSocket(this.endpoint, this.config.model, this.config.voice, handlers) : openRealtimeSocket(this.endpoint, this.config.model, handlers);
+    const google = this.endpoint.provider === 'google';
+    // Gemini answers a turn by itself: under `auto` knowledge its answer waits for the passages (held-answer.ts).
+    const handlers = google && this.knowledge.auto ? holdAnswers(port) : port;
+    const opened = google ? openGeminiSocket(this.endpoint, this.config.model, this.config.voice, handlers) : openRealtimeSocket(this.endpoint, this.config.model, handlers);
     opened.catch((error: unknown) => this.down(error));
   }
 
