@@ -267,6 +267,10 @@ export class RealtimeCall {
         }
         return;
       }
+      case 'conversation.item.input_audio_transcription.failed':
+        // `auto` knowledge: a turn without words has nothing to look up, but it still gets its answer.
+        if (this.knowledge.auto && this.state === 'open') this.socket?.send({ type: 'response.create' });
+        return;
       case 'response.created': {
         this.filler.cut();
         this.host.turns.agentTurns += 1;
