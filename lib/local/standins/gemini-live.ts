@@ -74,7 +74,7 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
   let setup: Setup | undefined;
   let instructions = '';
   let tools: string[] = [];
-  const items: { role: 'user' | 'assistant' | 'tool'; text: string }[] = [];
+  const items: { role: 'user' | 'assistant' | 'tool' | 'system'; text: string }[] = [];
   const callIds = new Map<string, string>();
   let engine: SttEngine | undefined;
   let inputFormat: AudioFormat | undefined;
@@ -221,7 +221,11 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
     }
     if (m.clientContent) {
       const c = m.clientContent as { turns?: { role?: string; parts?: { text?: string }[] }[]; turnComplete?: boolean };
+      if ((c.turns ?? []).some((t) => t.role !== undefined && t.role !== 'user' && t.role !== 'model')) return refuse(1007, 'Request contains an invalid argument: turns.role must be user or model.');
       const text = (c.turns ?? []).flatMap((t) => (t.parts ?? []).map((p) => p.text ?? '')).join(' ');
+      // "Appended to the conversation history"; "will interrupt any current model generation" (LiveClientContent).
+      if (text) items.push({ role: 'system', text });
+      if (active && !active.waitingTool) cancel();
       if (c.turnComplete && !active) respond(text || undefined);
       return;
     }

@@ -40,8 +40,8 @@ export type RealtimeReply = { readonly text: string } | { readonly toolCall: { r
 export interface RealtimeScriptRequest {
   /** The session's instructions, as last set. */
   readonly instructions: string;
-  /** The conversation: the caller's transcribed turns, the model's heard words, tool results. */
-  readonly items: readonly { readonly role: 'user' | 'assistant' | 'tool'; readonly text: string }[];
+  /** The conversation: the caller's transcribed turns, the model's heard words, tool results, text the client added (`system`: OpenAI system items, Gemini `clientContent` turns). */
+  readonly items: readonly { readonly role: 'user' | 'assistant' | 'tool' | 'system'; readonly text: string }[];
   /** `response.create`'s own instructions (a greeting asked for), when given. */
   readonly responseInstructions?: string;
   readonly tools: readonly string[];
@@ -162,7 +162,7 @@ export async function startOpenAiRealtimeStandin(script: Partial<RealtimeScript>
 
 interface Item {
   readonly id: string;
-  readonly role: 'user' | 'assistant' | 'tool';
+  readonly role: 'user' | 'assistant' | 'tool' | 'system';
   text: string;
   /** Assistant audio items: how much audio the model produced. */
   audioMs: number;
@@ -259,7 +259,7 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
 
   const usage = (outputAudioMs: number, outputText: string) => {
     const audioIn = Math.ceil(inputAudioMs / 100) + items.filter((i) => i.role === 'assistant').reduce((n, i) => n + Math.ceil(i.audioMs / 50), 0);
-    const textIn = Math.ceil(session.instructions.length / 4) + items.filter((i) => i.role === 'tool').reduce((n, i) => n + Math.ceil(i.text.length / 4), 0);
+    const textIn = Math.ceil(session.instructions.length / 4) + items.filter((i) => i.role === 'tool' || i.role === 'system').reduce((n, i) => n + Math.ceil(i.text.length / 4), 0);
     const audioOut = Math.ceil(outputAudioMs / 50);
     const textOut = Math.ceil(outputText.length / 4);
     return {
@@ -370,12 +370,16 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
         return;
       }
       case 'conversation.item.create': {
-        const item = (m.item ?? {}) as { type?: string; call_id?: string; output?: string; role?: string; content?: { text?: string }[] };
+        const item = (m.item ?? {}) as { type?: string; call_id?: string; output?: string; role?: string; content?: { type?: string; text?: string }[] };
         if (item.type === 'function_call_output') {
           if (!item.call_id || !callIds.has(item.call_id)) return error('invalid_value', `Invalid value: '${String(item.call_id)}'. No function call with this call_id exists.`, 'item.call_id', m.event_id);
           items.push({ id: id('item'), role: 'tool', text: String(item.output ?? ''), audioMs: 0 });
         } else if (item.type === 'message' && (item.role === 'user' || item.role === 'assistant' || item.role === 'system')) {
-          items.push({ id: id('item'), role: item.role === 'assistant' ? 'assistant' : 'user', text: (item.content ?? []).map((c) => c.text ?? '').join(' '), audioMs: 0 });
+          // Content types by role (RealtimeConversationItem{System,User,Assistant}Message): a system message's are all `input_text`.
+          const allowed = item.role === 'system' ? ['input_text'] : item.role === 'user' ? ['input_text', 'input_audio', 'input_image'] : ['output_text', 'output_audio'];
+          const bad = (item.content ?? []).findIndex((c) => !allowed.includes(String(c.type)));
+          if (bad >= 0) return error('invalid_value', `Invalid value: '${String(item.content![bad]!.type)}'. Supported values are: ${allowed.map((t) => `'${t}'`).join(', ')}.`, `item.content[${bad}].type`, m.event_id);
+          items.push({ id: id('item'), role: item.role, text: (item.content ?? []).map((c) => c.text ?? '').join(' '), audioMs: 0 });
         } else return error('invalid_value', `Invalid value: '${String(item.type)}'.`, 'item.type', m.event_id);
         const added = items.at(-1)!;
         const wire = { id: added.id, object: 'realtime.item', ...item, status: 'completed' };

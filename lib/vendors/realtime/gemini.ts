@@ -43,7 +43,7 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
   const next = (p: string) => `${p}_${(seq += 1)}`;
   let heard = '';
   let response: { id: string; itemId: string; audio: boolean; usage?: Record<string, unknown> } | undefined;
-  /** A tool's output went back: the model goes on by itself, so the call's next `response.create` is moot. */
+  /** A tool's output (or a context message) went back: the model goes on by itself, so the call's next `response.create` is moot. */
   let toolAnswered = false;
   const callNames = new Map<string, string>();
   const emit = (e: Record<string, unknown>) => handlers.event(ev(e));
@@ -171,6 +171,13 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
           if (item.type === 'function_call_output' && item.call_id) {
             toolAnswered = true;
             session?.sendToolResponse({ functionResponses: [{ id: item.call_id, name: callNames.get(item.call_id) ?? '', response: { output: item.output ?? '' } }] });
+          }
+          // A context message (auto knowledge's passages): a text turn that interrupts the model's turn and asks for another.
+          const text = item.type === 'message' ? ((e.item as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n') : '';
+          if (text) {
+            toolAnswered = true;
+            finish('cancelled');
+            session?.sendClientContent({ turns: [{ role: 'user', parts: [{ text }] }], turnComplete: true });
           }
           return;
         }

@@ -16,6 +16,11 @@ import { parseArguments } from '../../tools/http.js';
 import type { BuiltInAction } from '../../tools/registry.js';
 import type { LlmToolCall } from '../../../../lib/vendors/llm/port.js';
 import type { AudioOut } from '../audio-out.js';
+import type { WaitingPhrases } from '../reply.js';
+import type { Speaker } from '../speaker.js';
+import { RealtimeFiller } from './filler.js';
+import { RealtimeKnowledge } from './knowledge.js';
+import { holdAnswers } from './held-answer.js';
 import type { SpeechHandle, Phrase } from '../speech-handle.js';
 import type { CallStateMachine } from '../state.js';
 import type { CallTimeline } from '../timeline.js';
@@ -33,7 +38,9 @@ import type { TransferResult } from '../transfer.js';
  *   cleared) and the model's item truncated at what was heard (`conversation.item.truncate` with the played
  *   milliseconds), so the model's context matches the caller's experience.
  * - Tools: the agent's tools are sent as `function` tools; a call is run by the cascade's tool runner
- *   (timeouts, idempotency, end call, transfer) and answered with `function_call_output` + `response.create`.
+ *   (timeouts, idempotency, end call, transfer) and answered with `function_call_output` + `response.create`;
+ *   a slow one gets the cascade's filler in the cascade's voice while the model is quiet (filler.ts).
+ * - `auto` knowledge: the model waits for each turn's passages before it answers (knowledge.ts).
  * - Fallback: a session that cannot open, or closes unexpectedly, hands the call to the cascade: the
  *   conversation so far (the model's heard words, the caller's transcripts) is already the cascade's.
  */
@@ -45,10 +52,13 @@ export interface RealtimeHost {
   readonly log: Logger;
   readonly timeline: CallTimeline;
   readonly conversation: Conversation<SpeechHandle>;
-  readonly out: Pick<AudioOut, 'enqueueAudio' | 'enqueueMark' | 'heardBytes'>;
+  readonly out: Pick<AudioOut, 'enqueueAudio' | 'enqueueMark' | 'heardBytes' | 'isBusy'>;
   readonly state: CallStateMachine;
   readonly turns: TurnHost;
   readonly hasPhoneLine: boolean;
+  /** The cascade's filler phrases and delay, said in the cascade's voice while a tool runs (filler.ts). */
+  readonly waiting: WaitingPhrases;
+  speakerFor(handle: SpeechHandle): Promise<Speaker | undefined>;
   newHandle(purpose: SpeechHandle['purpose']): SpeechHandle;
   current(): SpeechHandle | undefined;
   interrupt(atMs: number): void;
@@ -105,6 +115,8 @@ export class RealtimeCall {
   private readonly responses = new Map<string, ResponseState>();
   private readonly userItems = new Map<string, Extract<Entry<SpeechHandle>, { type: 'user' }>>();
   private greeted = false;
+  private readonly filler: RealtimeFiller;
+  private readonly knowledge: RealtimeKnowledge;
 
   constructor(
     private readonly host: RealtimeHost,
@@ -112,6 +124,9 @@ export class RealtimeCall {
     private readonly config: { readonly model: string; readonly voice: string },
   ) {
     this.audio = wireFormats(host.format, endpoint.provider);
+    const quiet = () => this.state === 'open' && ![...this.responses.values()].some((r) => !r.done) && !host.out.isBusy();
+    this.filler = new RealtimeFiller(host, quiet);
+    this.knowledge = new RealtimeKnowledge(host.turns, host.log, (e) => this.socket?.send(e), () => this.state === 'open');
     this.usage = { model: config.model, inputAudioTokens: 0, inputTextTokens: 0, cachedTokens: 0, cachedAudioTokens: 0, outputAudioTokens: 0, outputTextTokens: 0 };
   }
 
@@ -121,7 +136,7 @@ export class RealtimeCall {
   }
 
   start(): void {
-    const handlers: Parameters<typeof openRealtimeSocket>[2] = {
+    const port: Parameters<typeof openRealtimeSocket>[2] = {
       opened: (socket) => {
         if (this.state === 'opening') this.socket = socket;
         else socket.close();
@@ -137,7 +152,10 @@ export class RealtimeCall {
         if (error) this.down(error);
       },
     };
-    const opened = this.endpoint.provider === 'google' ? openGeminiSocket(this.endpoint, this.config.model, this.config.voice, handlers) : openRealtimeSocket(this.endpoint, this.config.model, handlers);
+    const google = this.endpoint.provider === 'google';
+    // Gemini answers a turn by itself: under `auto` knowledge its answer waits for the passages (held-answer.ts).
+    const handlers = google && this.knowledge.auto ? holdAnswers(port) : port;
+    const opened = google ? openGeminiSocket(this.endpoint, this.config.model, this.config.voice, handlers) : openRealtimeSocket(this.endpoint, this.config.model, handlers);
     opened.catch((error: unknown) => this.down(error));
   }
 
@@ -187,7 +205,8 @@ export class RealtimeCall {
           input: {
             format: this.audio.wire,
             transcription: { model: 'gpt-4o-mini-transcribe' },
-            turn_detection: { type: 'server_vad', create_response: true, interrupt_response: true },
+            // `auto` knowledge: the answer waits for the turn's passages (knowledge.ts).
+            turn_detection: { type: 'server_vad', create_response: !this.knowledge.auto, interrupt_response: true },
           },
           output: { format: this.audio.wire, voice: this.config.voice },
         },
@@ -217,6 +236,8 @@ export class RealtimeCall {
       case 'session.updated':
         return this.greet();
       case 'input_audio_buffer.speech_started': {
+        this.filler.cut();
+        this.knowledge.callerSpeaking();
         const current = this.host.current();
         const r = [...this.responses.values()].find((x) => x.handle === current);
         if (current && r) {
@@ -239,13 +260,20 @@ export class RealtimeCall {
         if (text) {
           entry.text = entry.text ? `${entry.text} ${text}` : text;
           this.host.heard(text);
+          if (this.knowledge.auto) void this.knowledge.answer(text);
         } else if (!entry.text) {
           const at = this.host.conversation.entries.indexOf(entry);
           if (at >= 0) this.host.conversation.entries.splice(at, 1);
         }
         return;
       }
+      case 'conversation.item.input_audio_transcription.failed':
+        // `auto` knowledge: a turn without words has nothing to look up, but it still gets its answer.
+        if (this.knowledge.auto && this.state === 'open') this.socket?.send({ type: 'response.create' });
+        return;
       case 'response.created': {
+        this.filler.cut();
+        this.host.turns.agentTurns += 1;
         const handle = this.host.newHandle('reply');
         if (this.host.state.canGo('thinking')) this.host.state.go('thinking');
         const entry = this.host.conversation.addAgent(handle);
@@ -340,7 +368,7 @@ export class RealtimeCall {
 
   /** The tool runner's view of a realtime reply: the model speaks its own words; built-ins act on the call. */
   private channel(handle: SpeechHandle): TurnChannel {
-    const host = this.host;
+    const { host, filler } = this;
     return {
       signal: handle.signal,
       get interrupted() {
@@ -348,9 +376,10 @@ export class RealtimeCall {
       },
       text: () => undefined,
       roundEnd: () => undefined,
-      // The model says its own "let me check" before a call; the tool's timeout (tools/http.ts) bounds the wait.
-      toolsStart: () => () => undefined,
+      // A filler when the tool is slow and the model quiet (filler.ts); the tool's timeout (tools/http.ts) bounds the wait.
+      toolsStart: () => filler.toolsStart(),
       async builtIn(action: BuiltInAction, call: LlmToolCall): Promise<{ content: string; stop?: boolean }> {
+        if (action.kind === 'transfer' || action.kind === 'end_call') filler.cut();
         if (action.kind === 'transfer') {
           if (!host.hasPhoneLine) return { content: JSON.stringify({ error: 'this call is in a web browser, not on a phone line, so it cannot be transferred' }) };
           await handle.whenQuiet();
