@@ -45,6 +45,12 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
   let response: { id: string; itemId: string; audio: boolean; usage?: Record<string, unknown> } | undefined;
   /** A tool's output (or a context message) went back: the model goes on by itself, so the call's next `response.create` is moot. */
   let toolAnswered = false;
+  /**
+   * A context message interrupted the model's open turn: what of that turn is still on the wire (audio the
+   * server sent before it read the message) belongs to it, not to a new answer, and is dropped until the
+   * server's `interrupted` (or its `turnComplete`, when the turn had ended first) closes it.
+   */
+  let superseded = false;
   const callNames = new Map<string, string>();
   const emit = (e: Record<string, unknown>) => handlers.event(ev(e));
   const fail = (error: Error) => {
@@ -91,7 +97,10 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
   const onMessage = (m: LiveServerMessage) => {
     if (m.usageMetadata && response) response.usage = usageOf(m.usageMetadata);
     const c = m.serverContent;
-    if (c) {
+    if (c && superseded) {
+      if (c.inputTranscription?.text) heard += c.inputTranscription.text;
+      if (c.interrupted || c.turnComplete) superseded = false;
+    } else if (c) {
       if (c.inputTranscription?.text) heard += c.inputTranscription.text;
       if (c.interrupted) {
         emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: 0, item_id: next('item') });
@@ -176,6 +185,7 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
           const text = item.type === 'message' ? ((e.item as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n') : '';
           if (text) {
             toolAnswered = true;
+            superseded = response !== undefined;
             finish('cancelled');
             session?.sendClientContent({ turns: [{ role: 'user', parts: [{ text }] }], turnComplete: true });
           }
