@@ -28,14 +28,60 @@ import { synthesizeTone } from './tts-audio.js';
  * - a function call: `toolCall.functionCalls[{id, name, args}]`; the model waits for a `toolResponse` whose
  *   `functionResponses[].id` it issued (an unknown id closes 1007); `clientContent.turns` with
  *   `turnComplete` asks for a turn (a greeting).
+ * - the connection's lifetime (ai.google.dev/gemini-api/docs/live-session: "The lifetime of a connection is
+ *   limited ... to around 10 minutes ... You'll also receive a GoAway message before the connection ends";
+ *   firebase.google.com/docs/ai-logic/live-api/sessions: "about 60 seconds before"): `goAway {timeLeft}` at
+ *   lifetime minus notice, then close 1011 (what Google's server was seen sending at its limit:
+ *   discuss.ai.google.dev, "Live sessions are closed ... with 1011 Deadline expired"). The knob
+ *   {@link GeminiLiveControl.sessionLimit} shortens it;
+ * - session resumption: a `setup.sessionResumption` gets `sessionResumptionUpdate {newHandle, resumable:
+ *   true}` after setup and after every finished turn (the conversation so far, kept under the handle), and
+ *   `{newHandle: "", resumable: false}` while the model generates or waits for a function's answer ("at some
+ *   points ... model executing function calls or just generating", the SDK's LiveServerSessionResumptionUpdate);
+ *   a setup with `sessionResumption.handle` continues that conversation when the handle is one this stand-in
+ *   issued, and is closed 1007 otherwise (Google refused a stale handle with 1007, the same report);
  * There is no truncation message in the Live API: the model's context keeps its whole turn.
  * The model answers by the OpenAI stand-in's script (an echo by default), its audio a tone.
  */
 export interface GeminiLiveStandin {
   /** The SDK's `httpOptions.baseUrl` for it (`http://127.0.0.1:<port>`). */
   readonly baseUrl: string;
-  readonly control: RealtimeStandinControl;
+  readonly control: GeminiLiveControl;
   stop(): Promise<void>;
+}
+
+type Turn = { role: 'user' | 'assistant' | 'tool' | 'system'; text: string };
+
+/** Google's: a connection ends after about 10 minutes, the `goAway` about 60 seconds before. */
+const CONNECTION_LIFETIME_MS = 10 * 60_000;
+const GO_AWAY_NOTICE_MS = 60_000;
+
+/** The OpenAI stand-in's control, and Gemini's session limit and resumption handles. */
+export class GeminiLiveControl extends RealtimeStandinControl {
+  lifetimeMs = CONNECTION_LIFETIME_MS;
+  noticeMs = GO_AWAY_NOTICE_MS;
+  /** The conversation under each handle issued. */
+  readonly handles = new Map<string, readonly Turn[]>();
+  /** Setups that resumed a session with a handle issued here. */
+  resumed = 0;
+  /** Connections this stand-in ended at their lifetime. */
+  expired = 0;
+
+  /** Fault knob: connections opened from now on last `lifetimeMs`, the `goAway` `noticeMs` before (Google: ~10 min, ~60 s). */
+  sessionLimit(lifetimeMs: number, noticeMs: number): void {
+    this.lifetimeMs = lifetimeMs;
+    this.noticeMs = noticeMs;
+  }
+
+  /** Fault knob: every handle issued so far is forgotten (a resumption with one is refused). */
+  forgetHandles(): void {
+    this.handles.clear();
+  }
+
+  override setScript(script: Partial<RealtimeScript>): void {
+    super.setScript(script);
+    this.sessionLimit(CONNECTION_LIFETIME_MS, GO_AWAY_NOTICE_MS);
+  }
 }
 
 const OUTPUT_RATE = 24_000;
@@ -46,7 +92,7 @@ const AUDIO_TOKENS_PER_SECOND = 32;
 const PATH = /google\.ai\.generativelanguage\.v1(beta|alpha)?\.GenerativeService\.BidiGenerateContent$/;
 
 export async function startGeminiLiveStandin(script: Partial<RealtimeScript> = {}): Promise<GeminiLiveStandin> {
-  const control = new RealtimeStandinControl(script, 'google');
+  const control = new GeminiLiveControl(script, 'google');
   const running = await startWsStandin(control.stt, {
     authorize: (_req, url) => (PATH.test(url.pathname) ? undefined : { status: 404, body: { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } } }),
     onConnection: (connection, url) => runSession(control, connection, url.searchParams.get('key') ?? undefined),
@@ -62,9 +108,10 @@ interface Setup {
   inputAudioTranscription?: object;
   outputAudioTranscription?: object;
   realtimeInputConfig?: { automaticActivityDetection?: { disabled?: boolean } };
+  sessionResumption?: { handle?: string };
 }
 
-function runSession(control: RealtimeStandinControl, connection: StandinConnection, key: string | undefined): void {
+function runSession(control: GeminiLiveControl, connection: StandinConnection, key: string | undefined): void {
   const index = connection.session.index;
   const log: { connection: number; event: Record<string, unknown> }[] = [];
   control.received.push(log);
@@ -74,12 +121,28 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
   let setup: Setup | undefined;
   let instructions = '';
   let tools: string[] = [];
-  const items: { role: 'user' | 'assistant' | 'tool' | 'system'; text: string }[] = [];
+  let items: Turn[] = [];
   const callIds = new Map<string, string>();
   let engine: SttEngine | undefined;
   let inputFormat: AudioFormat | undefined;
   let inputAudioMs = 0;
   let active: { cancelled: boolean; timers: Set<NodeJS.Timeout>; waitingTool: boolean } | undefined;
+
+  /** A resumption point (the conversation so far under a new handle), or none while the model is busy. */
+  const resumable = (yes: boolean) => {
+    if (!setup?.sessionResumption) return;
+    if (!yes) return send({ sessionResumptionUpdate: { newHandle: '', resumable: false } });
+    const handle = `session-${randomBytes(12).toString('hex')}`;
+    control.handles.set(handle, items.map((i) => ({ ...i })));
+    send({ sessionResumptionUpdate: { newHandle: handle, resumable: true } });
+  };
+  const lifetime = [
+    setTimeout(() => send({ goAway: { timeLeft: `${control.noticeMs / 1000}s` } }), Math.max(0, control.lifetimeMs - control.noticeMs)),
+    setTimeout(() => {
+      control.expired += 1;
+      connection.close(1011, 'Deadline expired before operation could complete.');
+    }, control.lifetimeMs),
+  ];
 
   const cancel = () => {
     const r = active;
@@ -114,6 +177,7 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
       r.timers.add(t);
     };
     const reply = control.script.reply({ instructions, items: [...items], ...(responseInstructions ? { responseInstructions } : {}), tools });
+    resumable(false);
     if ('toolCall' in reply) {
       later(control.script.firstAudioDelayMs, () => {
         const callId = `function-call-${randomBytes(8).toString('hex')}`;
@@ -153,6 +217,7 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
         active = undefined;
         send({ serverContent: { generationComplete: true } });
         send({ serverContent: { turnComplete: true }, usageMetadata: usage(audioMs) });
+        resumable(true);
         control.responseFinished(connection, 1011);
       });
     });
@@ -191,10 +256,17 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
     const names = (s.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name ?? ''));
     const bad = names.find((n) => !FUNCTION_NAME.test(n));
     if (bad !== undefined) return refuse(1007, `Request contains an invalid argument: function_declarations name "${bad}"`);
+    if (s.sessionResumption?.handle !== undefined) {
+      const resumed = control.handles.get(s.sessionResumption.handle);
+      if (!resumed) return refuse(1007, 'Request contains an invalid argument.');
+      items = resumed.map((i) => ({ ...i }));
+      control.resumed += 1;
+    }
     setup = s;
     instructions = (s.systemInstruction?.parts ?? []).map((p) => p.text ?? '').join('');
     tools = names;
     send({ setupComplete: {} });
+    resumable(true);
   };
 
   connection.ws.on('message', (data, isBinary) => {
@@ -243,6 +315,7 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
   });
 
   connection.ws.on('close', () => {
+    lifetime.forEach(clearTimeout);
     engine?.close();
     if (active) for (const t of active.timers) clearTimeout(t);
   });
