@@ -39,7 +39,10 @@ import { synthesizeTone } from './tts-audio.js';
  *   `{newHandle: "", resumable: false}` while the model generates or waits for a function's answer ("at some
  *   points ... model executing function calls or just generating", the SDK's LiveServerSessionResumptionUpdate);
  *   a setup with `sessionResumption.handle` continues that conversation when the handle is one this stand-in
- *   issued, and is closed 1007 otherwise (Google refused a stale handle with 1007, the same report);
+ *   issued and still valid ("Resumption tokens are valid for 2 hours after the last session termination",
+ *   ai.google.dev/gemini-api/docs/live-session), and is closed 1007 otherwise (Google refused a stale handle
+ *   with 1007, the same report); `contextWindowCompression.slidingWindow` is accepted (nothing is dropped:
+ *   the stand-in's conversations stay far below any trigger).
  * There is no truncation message in the Live API: the model's context keeps its whole turn.
  * The model answers by the OpenAI stand-in's script (an echo by default), its audio a tone.
  */
@@ -52,20 +55,30 @@ export interface GeminiLiveStandin {
 
 type Turn = { role: 'user' | 'assistant' | 'tool' | 'system'; text: string };
 
-/** Google's: a connection ends after about 10 minutes, the `goAway` about 60 seconds before. */
+/** Google's: a connection ends after about 10 minutes, the `goAway` about 60 seconds before; a handle lasts 2 hours after its session ends. */
 const CONNECTION_LIFETIME_MS = 10 * 60_000;
 const GO_AWAY_NOTICE_MS = 60_000;
+const HANDLE_TTL_MS = 2 * 60 * 60_000;
 
 /** The OpenAI stand-in's control, and Gemini's session limit and resumption handles. */
 export class GeminiLiveControl extends RealtimeStandinControl {
   lifetimeMs = CONNECTION_LIFETIME_MS;
   noticeMs = GO_AWAY_NOTICE_MS;
-  /** The conversation under each handle issued. */
-  readonly handles = new Map<string, readonly Turn[]>();
+  /** How long a handle stays valid once the connection that issued it has closed. */
+  handleTtlMs = HANDLE_TTL_MS;
+  /** The conversation under each handle issued, and when it stops being valid (set when its connection closes). */
+  readonly handles = new Map<string, { readonly turns: readonly Turn[]; validUntil: number }>();
   /** Setups that resumed a session with a handle issued here. */
   resumed = 0;
-  /** Connections this stand-in ended at their lifetime. */
+  /** `goAway`s sent, and connections this stand-in ended at their lifetime. */
+  goAways = 0;
   expired = 0;
+  /** Fault knob: every resumption is refused (closed 1007) until the next `setScript`, as for an expired session. */
+  refuseResumption = false;
+  /** Fault knob: a resuming setup's `setupComplete` comes this late (a slow reconnect). */
+  resumeDelayMs = 0;
+  /** @internal The open connections' "lifetime is up" (goAway, then close after the notice). */
+  readonly lifetimes = new Set<(noticeMs: number) => void>();
 
   /** Fault knob: connections opened from now on last `lifetimeMs`, the `goAway` `noticeMs` before (Google: ~10 min, ~60 s). */
   sessionLimit(lifetimeMs: number, noticeMs: number): void {
@@ -73,14 +86,16 @@ export class GeminiLiveControl extends RealtimeStandinControl {
     this.noticeMs = noticeMs;
   }
 
-  /** Fault knob: every handle issued so far is forgotten (a resumption with one is refused). */
-  forgetHandles(): void {
-    this.handles.clear();
+  /** Fault knob: the open connections reach their lifetime now: `goAway` with `noticeMs` left, then the close. */
+  expireNow(noticeMs = this.noticeMs): void {
+    for (const end of [...this.lifetimes]) end(noticeMs);
   }
 
   override setScript(script: Partial<RealtimeScript>): void {
     super.setScript(script);
     this.sessionLimit(CONNECTION_LIFETIME_MS, GO_AWAY_NOTICE_MS);
+    this.refuseResumption = false;
+    this.resumeDelayMs = 0;
   }
 }
 
@@ -109,6 +124,7 @@ interface Setup {
   outputAudioTranscription?: object;
   realtimeInputConfig?: { automaticActivityDetection?: { disabled?: boolean } };
   sessionResumption?: { handle?: string };
+  contextWindowCompression?: { slidingWindow?: { targetTokens?: string }; triggerTokens?: string };
 }
 
 function runSession(control: GeminiLiveControl, connection: StandinConnection, key: string | undefined): void {
@@ -133,16 +149,26 @@ function runSession(control: GeminiLiveControl, connection: StandinConnection, k
     if (!setup?.sessionResumption) return;
     if (!yes) return send({ sessionResumptionUpdate: { newHandle: '', resumable: false } });
     const handle = `session-${randomBytes(12).toString('hex')}`;
-    control.handles.set(handle, items.map((i) => ({ ...i })));
+    issued.push(handle);
+    control.handles.set(handle, { turns: items.map((i) => ({ ...i })), validUntil: Infinity });
     send({ sessionResumptionUpdate: { newHandle: handle, resumable: true } });
   };
-  const lifetime = [
-    setTimeout(() => send({ goAway: { timeLeft: `${control.noticeMs / 1000}s` } }), Math.max(0, control.lifetimeMs - control.noticeMs)),
-    setTimeout(() => {
+  const issued: string[] = [];
+  const lifetime: NodeJS.Timeout[] = [];
+  let goneAway = false;
+  const endOfLife = (noticeMs: number) => {
+    if (goneAway) return;
+    goneAway = true;
+    lifetime.forEach(clearTimeout);
+    control.goAways += 1;
+    send({ goAway: { timeLeft: `${noticeMs / 1000}s` } });
+    lifetime.push(setTimeout(() => {
       control.expired += 1;
       connection.close(1011, 'Deadline expired before operation could complete.');
-    }, control.lifetimeMs),
-  ];
+    }, noticeMs));
+  };
+  control.lifetimes.add(endOfLife);
+  lifetime.push(setTimeout(() => endOfLife(Math.min(control.noticeMs, control.lifetimeMs)), Math.max(0, control.lifetimeMs - control.noticeMs)));
 
   const cancel = () => {
     const r = active;
@@ -256,17 +282,23 @@ function runSession(control: GeminiLiveControl, connection: StandinConnection, k
     const names = (s.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name ?? ''));
     const bad = names.find((n) => !FUNCTION_NAME.test(n));
     if (bad !== undefined) return refuse(1007, `Request contains an invalid argument: function_declarations name "${bad}"`);
-    if (s.sessionResumption?.handle !== undefined) {
-      const resumed = control.handles.get(s.sessionResumption.handle);
-      if (!resumed) return refuse(1007, 'Request contains an invalid argument.');
-      items = resumed.map((i) => ({ ...i }));
+    const resuming = s.sessionResumption?.handle !== undefined;
+    if (resuming) {
+      const resumed = control.handles.get(s.sessionResumption!.handle!);
+      if (!resumed || resumed.validUntil < Date.now() || control.refuseResumption) return refuse(1007, 'Request contains an invalid argument.');
+      items = resumed.turns.map((i) => ({ ...i }));
       control.resumed += 1;
     }
     setup = s;
     instructions = (s.systemInstruction?.parts ?? []).map((p) => p.text ?? '').join('');
     tools = names;
-    send({ setupComplete: {} });
-    resumable(true);
+    const ready = () => {
+      if (connection.ws.readyState !== connection.ws.OPEN) return;
+      send({ setupComplete: {} });
+      resumable(true);
+    };
+    if (resuming && control.resumeDelayMs > 0) lifetime.push(setTimeout(ready, control.resumeDelayMs));
+    else ready();
   };
 
   connection.ws.on('message', (data, isBinary) => {
@@ -316,6 +348,12 @@ function runSession(control: GeminiLiveControl, connection: StandinConnection, k
 
   connection.ws.on('close', () => {
     lifetime.forEach(clearTimeout);
+    control.lifetimes.delete(endOfLife);
+    // "Valid for 2 hours after the last session termination."
+    for (const h of issued) {
+      const entry = control.handles.get(h);
+      if (entry) entry.validUntil = Date.now() + control.handleTtlMs;
+    }
     engine?.close();
     if (active) for (const t of active.timers) clearTimeout(t);
   });

@@ -30,7 +30,8 @@ import { GeminiResumption } from './gemini-resumption.js';
  *   itself (the call's `response.create` that follows is dropped).
  * - Resumption (./gemini-resumption.ts): every setup asks for `sessionResumption`; after a `goAway`, or an
  *   unexpected close, the session continues on a new connection with the newest handle, the caller's audio
- *   buffered meanwhile; the call sees nothing of it. A move that fails is the socket closing (the cascade
+ *   buffered meanwhile (at most 200 messages, the rest dropped); the call sees nothing of it. Caller words
+ *   the old connection heard but the model had not answered are sent again as a text turn. A move that fails is the socket closing (the cascade
  *   takes the call). A function call issued before the handle is answered as a `clientContent` turn (the new
  *   connection does not know its id).
  */
@@ -202,6 +203,8 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
     moving = true;
     const old = session;
     session = undefined;
+    // Caller words the old connection heard but the model had not answered are not under the handle.
+    const unanswered = heard.trim();
     // Whatever the old connection was saying is lost with it: the turn ends here.
     if (response) finish('cancelled');
     awaitingModel = false;
@@ -212,6 +215,11 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
         if (ended) return s.close();
         session = s;
         old?.close();
+        if (unanswered) {
+          commitCaller();
+          awaitingModel = true;
+          s.sendClientContent({ turns: [{ role: 'user', parts: [{ text: unanswered }] }], turnComplete: true });
+        }
         for (const send of queued.splice(0)) send(s);
       },
       (error: unknown) => {
@@ -234,6 +242,9 @@ export function openGeminiSocket(endpoint: RealtimeEndpoint, model: string, voic
       inputAudioTranscription: {},
       outputAudioTranscription: {},
       ...(functionDeclarations.length > 0 ? { tools: [{ functionDeclarations }] } : {}),
+      // Google's defaults (ai.google.dev/gemini-api/docs/live-session, "Context window compression"): without
+      // it an audio-only session ends at 15 minutes; with it the oldest turns slide out and the call goes on.
+      contextWindowCompression: { slidingWindow: {} },
     };
     connect(undefined).then(
       (s2) => {
