@@ -29,6 +29,7 @@ afterAll(async () => {
 describe('a Gemini Live call whose socket drops', () => {
   it('falls back to the cascade with the conversation so far', async () => {
     live().dropAfterResponse(1);
+    live().refuseResumption = true;
     const dropsBefore = live().drops;
     const llmBefore = vp.platform.voice!.llm.control.requests.length;
     const agent = await vp.agent({ realtime: GEMINI, first_message: 'Hello from Gemini.' });
@@ -67,6 +68,7 @@ describe('a Gemini Live call whose socket drops', () => {
   it('keeps the caller words Gemini heard but had not answered when the socket dropped', async () => {
     live().setScript({ firstAudioDelayMs: 50, stt: { transcripts: () => 'I would like a table.', finalDelayMs: 50 } });
     live().dropAfterCallerTurn(1);
+    live().refuseResumption = true;
     const dropsBefore = live().drops;
     const llmBefore = vp.platform.voice!.llm.control.requests.length;
     const agent = await vp.agent({ realtime: GEMINI, first_message: 'Hello from Gemini.' });

@@ -4,7 +4,8 @@
  * an unknown model and an unknown voice close the socket (1008, 1008, 1007) before `setupComplete`; a first
  * message other than `setup` closes it 1007; a turn asked for with `clientContent` streams 24 kHz PCM in
  * `modelTurn`, its `outputTranscription`, then `turnComplete` with `usageMetadata`; a function call waits for
- * a `toolResponse` with the id it issued.
+ * a `toolResponse` with the id it issued; a connection ends at its lifetime (`goAway` with `timeLeft`, then
+ * close 1011), and a setup with a handle it issued resumes, one it did not (or an expired one) closes 1007.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
@@ -14,6 +15,7 @@ import { GoogleGenAI, Modality, type LiveServerMessage, type Session } from '@go
 import { STANDIN_KEY } from '../../lib/local/standins/catalog.js';
 import { startGeminiLiveStandin, type GeminiLiveStandin } from '../../lib/local/standins/gemini-live.js';
 import { defaultRealtimeReply } from '../../lib/local/standins/openai-realtime.js';
+import { WAIT_MS } from '../support/progress.js';
 
 let standin: GeminiLiveStandin;
 beforeAll(async () => {
@@ -21,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => standin?.stop());
 
-function connect(model: string, voice: string, apiKey = STANDIN_KEY, tools?: { name: string }[]) {
+function connect(model: string, voice: string, apiKey = STANDIN_KEY, tools?: { name: string }[], extra: Record<string, unknown> = {}) {
   const ai = new GoogleGenAI({ apiKey, httpOptions: { baseUrl: standin.baseUrl } });
   const messages: LiveServerMessage[] = [];
   let closed: { code: number; reason: string } | undefined;
@@ -32,6 +34,7 @@ function connect(model: string, voice: string, apiKey = STANDIN_KEY, tools?: { n
       speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: voice } } },
       outputAudioTranscription: {},
       ...(tools && { tools: [{ functionDeclarations: tools.map((t) => ({ ...t, parametersJsonSchema: { type: 'object', properties: {} } })) }] }),
+      ...extra,
     },
     callbacks: {
       onmessage: (m) => messages.push(m),
@@ -105,5 +108,38 @@ describe('the Gemini Live stand-in', () => {
     session.sendToolResponse({ functionResponses: [{ id: 'function-call-unknown', name: 'end_call', response: {} }] });
     expect(await c.whenClosed()).toMatchObject({ code: 1007, reason: expect.stringMatching(/no function call with id/) });
     standin.control.setScript({ reply: defaultRealtimeReply, firstAudioDelayMs: 10, realtimeFactor: 0 });
+  });
+
+  it('ends a connection at its lifetime with a goAway first, and resumes only its own, unexpired handles', async () => {
+    const control = standin.control;
+    const resumption = { sessionResumption: {} };
+    try {
+      control.sessionLimit(800, 500);
+      const first = connect('gemini-live-2.5-flash-preview', 'Puck', STANDIN_KEY, undefined, resumption);
+      const update = (await first.next((m) => m.sessionResumptionUpdate?.resumable)).sessionResumptionUpdate!;
+      expect(update.newHandle).toMatch(/^session-/);
+      expect((await first.next((m) => m.goAway)).goAway).toEqual({ timeLeft: '0.5s' });
+      expect((await first.whenClosed())?.code).toBe(1011);
+
+      control.sessionLimit(10 * 60_000, 60_000);
+      const again = connect('gemini-live-2.5-flash-preview', 'Puck', STANDIN_KEY, undefined, { sessionResumption: { handle: update.newHandle } });
+      await again.next((m) => m.setupComplete);
+      (await again.session).close();
+      const forged = connect('gemini-live-2.5-flash-preview', 'Puck', STANDIN_KEY, undefined, { sessionResumption: { handle: 'session-not-issued-here' } });
+      expect((await forged.whenClosed())?.code).toBe(1007);
+
+      // "Valid for 2 hours after the last session termination": here no time at all.
+      control.handleTtlMs = 0;
+      const short = connect('gemini-live-2.5-flash-preview', 'Puck', STANDIN_KEY, undefined, resumption);
+      const stale = (await short.next((m) => m.sessionResumptionUpdate?.resumable)).sessionResumptionUpdate!.newHandle;
+      (await short.session).close();
+      await short.whenClosed();
+      await vi.waitFor(() => expect(control.handles.get(stale!)!.validUntil).toBeLessThan(Infinity), { timeout: WAIT_MS });
+      const late = connect('gemini-live-2.5-flash-preview', 'Puck', STANDIN_KEY, undefined, { sessionResumption: { handle: stale } });
+      expect((await late.whenClosed())?.code).toBe(1007);
+    } finally {
+      control.sessionLimit(10 * 60_000, 60_000);
+      control.handleTtlMs = 2 * 60 * 60_000;
+    }
   });
 });

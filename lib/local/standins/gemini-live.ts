@@ -28,14 +28,75 @@ import { synthesizeTone } from './tts-audio.js';
  * - a function call: `toolCall.functionCalls[{id, name, args}]`; the model waits for a `toolResponse` whose
  *   `functionResponses[].id` it issued (an unknown id closes 1007); `clientContent.turns` with
  *   `turnComplete` asks for a turn (a greeting).
+ * - the connection's lifetime (ai.google.dev/gemini-api/docs/live-session: "The lifetime of a connection is
+ *   limited ... to around 10 minutes ... You'll also receive a GoAway message before the connection ends";
+ *   firebase.google.com/docs/ai-logic/live-api/sessions: "about 60 seconds before"): `goAway {timeLeft}` at
+ *   lifetime minus notice, then close 1011 (what Google's server was seen sending at its limit:
+ *   discuss.ai.google.dev, "Live sessions are closed ... with 1011 Deadline expired"). The knob
+ *   {@link GeminiLiveControl.sessionLimit} shortens it;
+ * - session resumption: a `setup.sessionResumption` gets `sessionResumptionUpdate {newHandle, resumable:
+ *   true}` after setup and after every finished turn (the conversation so far, kept under the handle), and
+ *   `{newHandle: "", resumable: false}` while the model generates or waits for a function's answer ("at some
+ *   points ... model executing function calls or just generating", the SDK's LiveServerSessionResumptionUpdate);
+ *   a setup with `sessionResumption.handle` continues that conversation when the handle is one this stand-in
+ *   issued and still valid ("Resumption tokens are valid for 2 hours after the last session termination",
+ *   ai.google.dev/gemini-api/docs/live-session), and is closed 1007 otherwise (Google refused a stale handle
+ *   with 1007, the same report); `contextWindowCompression.slidingWindow` is accepted (nothing is dropped:
+ *   the stand-in's conversations stay far below any trigger).
  * There is no truncation message in the Live API: the model's context keeps its whole turn.
  * The model answers by the OpenAI stand-in's script (an echo by default), its audio a tone.
  */
 export interface GeminiLiveStandin {
   /** The SDK's `httpOptions.baseUrl` for it (`http://127.0.0.1:<port>`). */
   readonly baseUrl: string;
-  readonly control: RealtimeStandinControl;
+  readonly control: GeminiLiveControl;
   stop(): Promise<void>;
+}
+
+type Turn = { role: 'user' | 'assistant' | 'tool' | 'system'; text: string };
+
+/** Google's: a connection ends after about 10 minutes, the `goAway` about 60 seconds before; a handle lasts 2 hours after its session ends. */
+const CONNECTION_LIFETIME_MS = 10 * 60_000;
+const GO_AWAY_NOTICE_MS = 60_000;
+const HANDLE_TTL_MS = 2 * 60 * 60_000;
+
+/** The OpenAI stand-in's control, and Gemini's session limit and resumption handles. */
+export class GeminiLiveControl extends RealtimeStandinControl {
+  lifetimeMs = CONNECTION_LIFETIME_MS;
+  noticeMs = GO_AWAY_NOTICE_MS;
+  /** How long a handle stays valid once the connection that issued it has closed. */
+  handleTtlMs = HANDLE_TTL_MS;
+  /** The conversation under each handle issued, and when it stops being valid (set when its connection closes). */
+  readonly handles = new Map<string, { readonly turns: readonly Turn[]; validUntil: number }>();
+  /** Setups that resumed a session with a handle issued here. */
+  resumed = 0;
+  /** `goAway`s sent, and connections this stand-in ended at their lifetime. */
+  goAways = 0;
+  expired = 0;
+  /** Fault knob: every resumption is refused (closed 1007) until the next `setScript`, as for an expired session. */
+  refuseResumption = false;
+  /** Fault knob: a resuming setup's `setupComplete` comes this late (a slow reconnect). */
+  resumeDelayMs = 0;
+  /** @internal The open connections' "lifetime is up" (goAway, then close after the notice). */
+  readonly lifetimes = new Set<(noticeMs: number) => void>();
+
+  /** Fault knob: connections opened from now on last `lifetimeMs`, the `goAway` `noticeMs` before (Google: ~10 min, ~60 s). */
+  sessionLimit(lifetimeMs: number, noticeMs: number): void {
+    this.lifetimeMs = lifetimeMs;
+    this.noticeMs = noticeMs;
+  }
+
+  /** Fault knob: the open connections reach their lifetime now: `goAway` with `noticeMs` left, then the close. */
+  expireNow(noticeMs = this.noticeMs): void {
+    for (const end of [...this.lifetimes]) end(noticeMs);
+  }
+
+  override setScript(script: Partial<RealtimeScript>): void {
+    super.setScript(script);
+    this.sessionLimit(CONNECTION_LIFETIME_MS, GO_AWAY_NOTICE_MS);
+    this.refuseResumption = false;
+    this.resumeDelayMs = 0;
+  }
 }
 
 const OUTPUT_RATE = 24_000;
@@ -46,7 +107,7 @@ const AUDIO_TOKENS_PER_SECOND = 32;
 const PATH = /google\.ai\.generativelanguage\.v1(beta|alpha)?\.GenerativeService\.BidiGenerateContent$/;
 
 export async function startGeminiLiveStandin(script: Partial<RealtimeScript> = {}): Promise<GeminiLiveStandin> {
-  const control = new RealtimeStandinControl(script, 'google');
+  const control = new GeminiLiveControl(script, 'google');
   const running = await startWsStandin(control.stt, {
     authorize: (_req, url) => (PATH.test(url.pathname) ? undefined : { status: 404, body: { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } } }),
     onConnection: (connection, url) => runSession(control, connection, url.searchParams.get('key') ?? undefined),
@@ -62,9 +123,11 @@ interface Setup {
   inputAudioTranscription?: object;
   outputAudioTranscription?: object;
   realtimeInputConfig?: { automaticActivityDetection?: { disabled?: boolean } };
+  sessionResumption?: { handle?: string };
+  contextWindowCompression?: { slidingWindow?: { targetTokens?: string }; triggerTokens?: string };
 }
 
-function runSession(control: RealtimeStandinControl, connection: StandinConnection, key: string | undefined): void {
+function runSession(control: GeminiLiveControl, connection: StandinConnection, key: string | undefined): void {
   const index = connection.session.index;
   const log: { connection: number; event: Record<string, unknown> }[] = [];
   control.received.push(log);
@@ -74,12 +137,38 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
   let setup: Setup | undefined;
   let instructions = '';
   let tools: string[] = [];
-  const items: { role: 'user' | 'assistant' | 'tool' | 'system'; text: string }[] = [];
+  let items: Turn[] = [];
   const callIds = new Map<string, string>();
   let engine: SttEngine | undefined;
   let inputFormat: AudioFormat | undefined;
   let inputAudioMs = 0;
   let active: { cancelled: boolean; timers: Set<NodeJS.Timeout>; waitingTool: boolean } | undefined;
+
+  /** A resumption point (the conversation so far under a new handle), or none while the model is busy. */
+  const resumable = (yes: boolean) => {
+    if (!setup?.sessionResumption) return;
+    if (!yes) return send({ sessionResumptionUpdate: { newHandle: '', resumable: false } });
+    const handle = `session-${randomBytes(12).toString('hex')}`;
+    issued.push(handle);
+    control.handles.set(handle, { turns: items.map((i) => ({ ...i })), validUntil: Infinity });
+    send({ sessionResumptionUpdate: { newHandle: handle, resumable: true } });
+  };
+  const issued: string[] = [];
+  const lifetime: NodeJS.Timeout[] = [];
+  let goneAway = false;
+  const endOfLife = (noticeMs: number) => {
+    if (goneAway) return;
+    goneAway = true;
+    lifetime.forEach(clearTimeout);
+    control.goAways += 1;
+    send({ goAway: { timeLeft: `${noticeMs / 1000}s` } });
+    lifetime.push(setTimeout(() => {
+      control.expired += 1;
+      connection.close(1011, 'Deadline expired before operation could complete.');
+    }, noticeMs));
+  };
+  control.lifetimes.add(endOfLife);
+  lifetime.push(setTimeout(() => endOfLife(Math.min(control.noticeMs, control.lifetimeMs)), Math.max(0, control.lifetimeMs - control.noticeMs)));
 
   const cancel = () => {
     const r = active;
@@ -114,6 +203,7 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
       r.timers.add(t);
     };
     const reply = control.script.reply({ instructions, items: [...items], ...(responseInstructions ? { responseInstructions } : {}), tools });
+    resumable(false);
     if ('toolCall' in reply) {
       later(control.script.firstAudioDelayMs, () => {
         const callId = `function-call-${randomBytes(8).toString('hex')}`;
@@ -153,6 +243,7 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
         active = undefined;
         send({ serverContent: { generationComplete: true } });
         send({ serverContent: { turnComplete: true }, usageMetadata: usage(audioMs) });
+        resumable(true);
         control.responseFinished(connection, 1011);
       });
     });
@@ -191,10 +282,23 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
     const names = (s.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name ?? ''));
     const bad = names.find((n) => !FUNCTION_NAME.test(n));
     if (bad !== undefined) return refuse(1007, `Request contains an invalid argument: function_declarations name "${bad}"`);
+    const resuming = s.sessionResumption?.handle !== undefined;
+    if (resuming) {
+      const resumed = control.handles.get(s.sessionResumption!.handle!);
+      if (!resumed || resumed.validUntil < Date.now() || control.refuseResumption) return refuse(1007, 'Request contains an invalid argument.');
+      items = resumed.turns.map((i) => ({ ...i }));
+      control.resumed += 1;
+    }
     setup = s;
     instructions = (s.systemInstruction?.parts ?? []).map((p) => p.text ?? '').join('');
     tools = names;
-    send({ setupComplete: {} });
+    const ready = () => {
+      if (connection.ws.readyState !== connection.ws.OPEN) return;
+      send({ setupComplete: {} });
+      resumable(true);
+    };
+    if (resuming && control.resumeDelayMs > 0) lifetime.push(setTimeout(ready, control.resumeDelayMs));
+    else ready();
   };
 
   connection.ws.on('message', (data, isBinary) => {
@@ -243,6 +347,13 @@ function runSession(control: RealtimeStandinControl, connection: StandinConnecti
   });
 
   connection.ws.on('close', () => {
+    lifetime.forEach(clearTimeout);
+    control.lifetimes.delete(endOfLife);
+    // "Valid for 2 hours after the last session termination."
+    for (const h of issued) {
+      const entry = control.handles.get(h);
+      if (entry) entry.validUntil = Date.now() + control.handleTtlMs;
+    }
     engine?.close();
     if (active) for (const t of active.timers) clearTimeout(t);
   });
