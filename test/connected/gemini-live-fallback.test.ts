@@ -7,20 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
-import { briefReplies, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
+import { REALTIME_AGENTS, startRealtimePlatform, transcriptOf, type VoicePlatform, waitUntil } from './voice-harness.js';
 import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
-const GEMINI = { provider: 'google', model: 'gemini-2.5-flash-native-audio-preview-09-2025', voice: 'Kore' } as const;
+const GEMINI = REALTIME_AGENTS.google;
 const live = () => vp.platform.voice!.geminiLive!.control;
 
 beforeAll(async () => {
-  vp = await startVoicePlatform({
-    stt: { transcripts: () => 'Are you still there?', finalDelayMs: 50 },
-    llm: { ttftMs: 50, tokensPerSecond: 400, reply: briefReplies(() => 'Still here.') },
-    tts: { firstByteDelayMs: 30, realtimeFactor: 8 },
-    geminiLive: { firstAudioDelayMs: 50, stt: { finalDelayMs: 50 } },
-  });
+  vp = await startRealtimePlatform();
 });
 afterAll(async () => {
   await vp?.stop();

@@ -14,15 +14,15 @@ import { defaultRealtimeReply, type RealtimeReply, type RealtimeScriptRequest } 
 import { startToolBackend, type ToolBackend } from '../support/tool-backend.js';
 import { eventually } from '../support/calls.js';
 import { WAIT_MS } from '../support/progress.js';
-import { briefReplies, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
+import { briefReplies, REALTIME_AGENTS, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
 
 let vp: VoicePlatform;
 let slow: ToolBackend;
 let fast: ToolBackend;
 const FILLER = 'One sec.';
 const PROVIDERS = {
-  openai: { realtime: { provider: 'openai', model: 'gpt-realtime', voice: 'marin' }, control: () => vp.platform.voice!.realtime!.control },
-  google: { realtime: { provider: 'google', model: 'gemini-2.5-flash-native-audio-preview-09-2025', voice: 'Kore' }, control: () => vp.platform.voice!.geminiLive!.control },
+  openai: { realtime: REALTIME_AGENTS.openai, control: () => vp.platform.voice!.realtime!.control },
+  google: { realtime: REALTIME_AGENTS.google, control: () => vp.platform.voice!.geminiLive!.control },
 } as const;
 
 /** The "model": asks for the stock lookup named in its script, then reads the tool's answer. */

@@ -347,3 +347,23 @@ export function briefReplies(answer: (lastUser: string) => string = () => 'Sure.
     return { text: answer(turns.filter((t) => t.role === 'user').at(-1)?.text ?? '') };
   };
 }
+
+/** The realtime agents the speech-to-speech tests call: one per provider, on a model and voice each vendor lists. */
+export const REALTIME_AGENTS = {
+  openai: { provider: 'openai', model: 'gpt-realtime', voice: 'marin' },
+  google: { provider: 'google', model: 'gemini-2.5-flash-native-audio-preview-09-2025', voice: 'Kore' },
+} as const;
+
+/**
+ * A platform for realtime agents: both speech-to-speech stand-ins answer 50 ms after a turn, and the cascade
+ * (their fallback) hears "Are you still there?" and answers "Still here.", both quickly.
+ */
+export function startRealtimePlatform(): Promise<VoicePlatform> {
+  return startVoicePlatform({
+    stt: { transcripts: () => 'Are you still there?', finalDelayMs: 50 },
+    llm: { ttftMs: 50, tokensPerSecond: 400, reply: briefReplies(() => 'Still here.') },
+    tts: { firstByteDelayMs: 30, realtimeFactor: 8 },
+    realtime: { firstAudioDelayMs: 50, stt: { finalDelayMs: 50 } },
+    geminiLive: { firstAudioDelayMs: 50, stt: { finalDelayMs: 50 } },
+  });
+}

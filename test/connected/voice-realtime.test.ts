@@ -12,23 +12,18 @@ import { tone } from '../../lib/local/callers/simulated-caller.js';
 import { SimulatedWebCaller } from '../../lib/local/callers/simulated-web-caller.js';
 import { getHistoryRecord } from '../../lib/store/history.js';
 import { defaultRealtimeReply, type RealtimeScriptRequest } from '../../lib/local/standins/openai-realtime.js';
-import { briefReplies, startVoicePlatform, transcriptOf, waitUntil, type VoicePlatform } from './voice-harness.js';
+import { REALTIME_AGENTS, startRealtimePlatform, transcriptOf, type VoicePlatform, waitUntil } from './voice-harness.js';
 import { WAIT_MS } from '../support/progress.js';
 
 let vp: VoicePlatform;
-const REALTIME = { provider: 'openai', model: 'gpt-realtime', voice: 'marin' } as const;
+const REALTIME = REALTIME_AGENTS.openai;
 const LONG = 'Let me tell you everything about our menu, starting with the starters, then the mains, the desserts, and finally the long list of wines we keep in the cellar.';
 
 const realtime = () => vp.platform.voice!.realtime!.control;
 const lastUser = (r: RealtimeScriptRequest) => [...r.items].reverse().find((i) => i.role === 'user')?.text ?? '';
 
 beforeAll(async () => {
-  vp = await startVoicePlatform({
-    stt: { transcripts: () => 'Are you still there?', finalDelayMs: 50 },
-    llm: { ttftMs: 50, tokensPerSecond: 400, reply: briefReplies(() => 'Still here.') },
-    tts: { firstByteDelayMs: 30, realtimeFactor: 8 },
-    realtime: { firstAudioDelayMs: 50, stt: { finalDelayMs: 50 } },
-  });
+  vp = await startRealtimePlatform();
 });
 afterAll(async () => {
   await vp?.stop();
