@@ -1,12 +1,14 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { buildSdkSchema, SDK_SCHEMA_DIR, SDK_SRC } from '../sdk/build.js';
 
 /** `npm run build:sdk`: regenerates the typed client's types from the OpenAPI document (sdk/build.ts). */
 const files = await buildSdkSchema();
-mkdirSync(join(SDK_SRC, SDK_SCHEMA_DIR), { recursive: true });
-for (const old of readdirSync(join(SDK_SRC, SDK_SCHEMA_DIR))) {
-  if (!files.has(`${SDK_SCHEMA_DIR}/${old}`)) rmSync(join(SDK_SRC, SDK_SCHEMA_DIR, old));
+const dir = join(SDK_SRC, SDK_SCHEMA_DIR);
+mkdirSync(dir, { recursive: true });
+for (const old of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+  const name = relative(SDK_SRC, join(old.parentPath, old.name));
+  if (old.isFile() && !files.has(name)) rmSync(join(SDK_SRC, name));
 }
 for (const [name, text] of files) {
   mkdirSync(dirname(join(SDK_SRC, name)), { recursive: true });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,9 @@ const SAMPLE = join(ROOT, 'sdk', 'sample', 'quickstart.ts');
 describe('the typed client', () => {
   it('is current: `npm run build:sdk` writes what is committed', async () => {
     const built = await buildSdkSchema();
-    const committed = readdirSync(join(SDK_SRC, SDK_SCHEMA_DIR)).map((name) => `${SDK_SCHEMA_DIR}/${name}`);
+    const committed = readdirSync(join(SDK_SRC, SDK_SCHEMA_DIR), { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile())
+      .map((f) => relative(SDK_SRC, join(f.parentPath, f.name)));
     expect([...built.keys()].sort(), 'a generated file is missing or left over: run `npm run build:sdk`').toEqual(['schema.ts', ...committed].sort());
     for (const [name, text] of built) {
       expect(text.startsWith(`${SDK_BANNER}\n`)).toBe(true);
@@ -30,24 +32,28 @@ describe('the typed client', () => {
     }
   });
 
-  it('cuts the types along the API tags: every tag its own file, none of thousands of lines but the shared components', async () => {
+  it('cuts the types along the document: a file per route and per schema, none of them long', async () => {
     const built = await buildSdkSchema();
-    const tags = (buildOpenApiDocument() as { tags: { name: string }[] }).tags.map((t) => t.name);
-    expect(built.size).toBe(tags.length + 2);
-    for (const [name, text] of built) if (name !== `${SDK_SCHEMA_DIR}/components.ts`) expect(text.split('\n').length, name).toBeLessThan(2_000);
-    expect(built.get(`${SDK_SCHEMA_DIR}/agents.ts`)).toContain('"/api/agents": {');
-    expect(built.get(`${SDK_SCHEMA_DIR}/agents.ts`)).not.toContain('"/api/contacts": {');
+    const document = buildOpenApiDocument() as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+    const routes = [...built.keys()].filter((name) => name.startsWith(`${SDK_SCHEMA_DIR}/routes/`));
+    const schemas = [...built.keys()].filter((name) => name.startsWith(`${SDK_SCHEMA_DIR}/schemas/`));
+    expect(routes.length).toBe(Object.keys(document.paths).length);
+    expect(schemas.map((name) => name.slice(`${SDK_SCHEMA_DIR}/schemas/`.length, -3)).sort()).toEqual(Object.keys(document.components.schemas).sort());
+    for (const [name, text] of built) expect(text.split('\n').length, name).toBeLessThan(450);
+    expect(built.get(`${SDK_SCHEMA_DIR}/routes/agents.ts`)).toContain('"/api/agents": {');
+    expect(built.get(`${SDK_SCHEMA_DIR}/routes/agents.ts`)).not.toContain('"/api/agents/{id}": {');
+    // No schema file imports another: each refers to the others through its `S`.
+    for (const name of schemas) expect(built.get(name)).not.toMatch(/^import /m);
   });
 
   it('types uploads as Blob, request defaults as optional, codes and end reasons as their values', () => {
-    const types = readFileSync(join(SDK_SRC, SDK_SCHEMA_DIR, 'components.ts'), 'utf8');
-    const component = (name: string) => types.slice(types.indexOf(`        ${name}: {`), types.indexOf('\n        };', types.indexOf(`        ${name}: {`)));
+    const component = (name: string) => readFileSync(join(SDK_SRC, SDK_SCHEMA_DIR, 'schemas', `${name}.ts`), 'utf8');
     expect(component('ContactImportForm')).toMatch(/\n\s+file: Blob;/);
     expect(component('AgentCreate')).toMatch(/\n\s+system_prompt\?: string;/);
     expect(component('CampaignCreate')).toMatch(/\n\s+concurrency\?: number;/);
     expect(component('Error')).toMatch(/code: "bad_request" \| "validation_failed"/);
     expect(component('HistoryListItem')).toMatch(/callEndReason: "customer_hangup" \|/);
-    expect(types).toMatch(/\n        ToolCreate: components\["schemas"\]\["HttpToolCreate"\] \| components\["schemas"\]\["IntegrationToolCreate"\] \| components\["schemas"\]\["TransferToolCreate"\]/);
+    expect(component('ToolCreate')).toMatch(/\nexport type ToolCreate<S extends [^\n]*> = S\["HttpToolCreate"\] \| S\["IntegrationToolCreate"\] \| S\["TransferToolCreate"\]/);
   });
 
   it('compiles the sample program under tsc --strict, and the sample has no cast', async () => {

@@ -1,0 +1,152 @@
+// Generated from the OpenAPI document (lib/http/openapi.ts) by `npm run build:sdk`; do not edit.
+
+/**
+ * @example {
+ *       "_id": "atst_01JWRG5TAR3M8QK2XD6N9BZ4VC",
+ *       "workspaceId": "ws_01JWRF848R3JVSZ7EBQE8EMWFG",
+ *       "name": "Order status by number",
+ *       "suite": "orders",
+ *       "persona": {
+ *         "type": "script",
+ *         "lines": [
+ *           {
+ *             "text": "Hi, where is my order A17?",
+ *             "delayMs": 400
+ *           },
+ *           {
+ *             "text": "Great, thanks. Bye!",
+ *             "delayMs": 500
+ *           }
+ *         ]
+ *       },
+ *       "maxTurns": 10,
+ *       "checks": [
+ *         {
+ *           "type": "tool_called",
+ *           "tool": "check_order",
+ *           "arguments": {
+ *             "order_id": "A17"
+ *           }
+ *         },
+ *         {
+ *           "type": "says",
+ *           "phrase": "shipped"
+ *         },
+ *         {
+ *           "type": "never_says",
+ *           "phrase": "I am an AI"
+ *         },
+ *         {
+ *           "type": "first_reply_within",
+ *           "ms": 3000
+ *         }
+ *       ],
+ *       "channel": "chat",
+ *       "createdAt": "2025-06-02T14:03:11.000Z",
+ *       "updatedAt": "2025-06-02T15:20:45.000Z"
+ *     }
+ */
+export type AgentTestScenario<S extends Record<"AgentTestVoiceConditions", unknown>> = {
+    _id: string;
+    workspaceId: string;
+    name: string;
+    suite: string;
+    description?: string;
+    /** @enum {string} */
+    channel: "chat" | "voice";
+    conditions?: S["AgentTestVoiceConditions"];
+    persona: {
+        /** @constant */
+        type: "script";
+        lines: {
+            text: string;
+            /**
+             * @description wait this long after the agent finished before saying the line
+             * @default 0
+             */
+            delayMs: number;
+        }[];
+    } | {
+        /** @constant */
+        type: "model";
+        /** @description who the caller is, what they want, how they behave */
+        instructions: string;
+        /** @description the caller's first line, said as written (no model request) */
+        firstLine?: string;
+        /** @description the model that plays the caller; default the agent's own llm_provider and llm_model */
+        model?: {
+            /** @enum {string} */
+            provider: "openai" | "anthropic" | "google";
+            model: string;
+        };
+    };
+    /** @description Values for {{name}} in the agent's prompt, first message, voicemail message, analysis prompts and tools, for this call (docs/calls.md) */
+    variables?: {
+        [key: string]: string | number | boolean;
+    };
+    contactName?: string;
+    maxTurns: number;
+    checks: ({
+        /** @constant */
+        type: "tool_called";
+        /** @description shown beside the verdict; defaults to a description of the check */
+        label?: string;
+        tool: string;
+        arguments?: {
+            [key: string]: string | number | boolean;
+        };
+    } | {
+        /** @constant */
+        type: "tool_not_called";
+        /** @description shown beside the verdict; defaults to a description of the check */
+        label?: string;
+        tool: string;
+    } | {
+        /** @constant */
+        type: "handoff";
+        /** @description shown beside the verdict; defaults to a description of the check */
+        label?: string;
+        /**
+         * @description false: the agent must not transfer or hand off
+         * @default true
+         */
+        expected: boolean;
+    } | {
+        /** @constant */
+        type: "end_reason";
+        /** @description shown beside the verdict; defaults to a description of the check */
+        label?: string;
+        /** @enum {string} */
+        reason: "customer_hangup" | "agent_hangup" | "transferred" | "max_duration" | "silence_timeout" | "voicemail" | "busy" | "no_answer" | "failed" | "canceled" | "link_expired" | "not_joined" | "do_not_call" | "tts_voice_not_found" | "tts_auth_failed" | "tts_unavailable" | "stt_auth_failed" | "stt_unavailable" | "llm_auth_failed" | "llm_rate_limited" | "llm_unavailable" | "telephony_failed" | "ended_by_api" | "error";
+    } | {
+        /** @constant */
+        type: "says";
+        /** @description shown beside the verdict; defaults to a description of the check */
+        label?: string;
+        /** @description the agent says this somewhere (case-insensitive) */
+        phrase: string;
+    } | {
+        /** @constant */
+        type: "never_says";
+        /** @description shown beside the verdict; defaults to a description of the check */
+        label?: string;
+        /** @description the agent never says this (case-insensitive) */
+        phrase: string;
+    } | {
+        /** @constant */
+        type: "first_reply_within";
+        /** @description shown beside the verdict; defaults to a description of the check */
+        label?: string;
+        /** @description the agent's first reply starts within this many ms of the caller's first line */
+        ms: number;
+    } | {
+        /** @constant */
+        type: "judge";
+        /** @description shown beside the verdict; defaults to a description of the check */
+        label?: string;
+        /** @description what the agent must have done, in plain words */
+        rubric: string;
+    })[];
+    createdAt: string;
+    updatedAt: string;
+};
