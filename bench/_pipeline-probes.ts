@@ -10,7 +10,7 @@ import type { TtsProvider, TtsSession } from '../lib/vendors/tts/port.js';
 import type { FromChild, ToChild } from './_pipeline-load.js';
 import type { CallProbe } from './_pipeline-report.js';
 
-export function countStt(stt: SttProvider, heard: { bytes: number }): SttProvider {
+export function countStt(stt: SttProvider, heard: { bytes: number; sends: number }): SttProvider {
   return {
     id: stt.id,
     async connect(options, signal) {
@@ -18,6 +18,7 @@ export function countStt(stt: SttProvider, heard: { bytes: number }): SttProvide
       return {
         sendAudio(audio) {
           heard.bytes += audio.length;
+          heard.sends += 1;
           stream.sendAudio(audio);
         },
         finalize: () => stream.finalize(),

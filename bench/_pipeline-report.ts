@@ -39,6 +39,8 @@ export interface LevelResult {
   readonly loadCpuMsPerAudioSecond: number;
   /** Caller audio handled / (calls up × window): 1 when every call's audio kept real time. */
   readonly audioShare: number;
+  /** Messages the server sent its transcriber per second of caller audio (stt-link.ts chunking). */
+  readonly sttSendsPerAudioSecond: number;
   /** Mean number of calls up during the window (connect failures lower it). */
   readonly meanActive: number;
   readonly windowMs: number;

@@ -62,7 +62,8 @@ import { AMBIENCE, AMBIENCE_CALLS, ambienceFirst, ambienceLevel, DURATION_MS, FA
 
 const loadProcess = () =>
   fork(fileURLToPath(new URL('./_pipeline-load.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
+    // PIPELINE_LOAD_CPU_PROF=DIR writes the load process's CPU profile there (node --cpu-prof).
+    execArgv: ['--import', 'tsx', ...(process.env.PIPELINE_LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PIPELINE_LOAD_CPU_PROF}`] : [])],
     env: { ...process.env, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -173,7 +174,7 @@ async function runLevel(
   const config = loadConfig({ ...process.env, ...standinEnv, LOG_LEVEL: 'silent' });
   const tokenKey = randomBytes(32);
   const probes = new Map<string, CallProbe>();
-  const heard = { bytes: 0 };
+  const heard = { bytes: 0, sends: 0 };
   const outcomes: CallOutcome[] = [];
   const workspaceId = newId('workspace');
   const now = new Date().toISOString();
@@ -244,6 +245,8 @@ async function runLevel(
   let loadCpuUsedMs = NaN;
   let heardStart = 0;
   let heardInWindow = 0;
+  let sendsStart = 0;
+  let sendsInWindow = 0;
   let windowStart = 0;
   let windowEnd = 0;
   let activeSum = 0;
@@ -259,6 +262,7 @@ async function runLevel(
     cpuUsed = process.cpuUsage(cpuStart);
     loadCpuUsedMs = processCpuMs(child.pid) - loadCpuStart;
     heardInWindow = heard.bytes - heardStart;
+    sendsInWindow = heard.sends - sendsStart;
     lag.disable();
   };
   const watcher = setInterval(() => {
@@ -268,6 +272,7 @@ async function runLevel(
       cpuStart = process.cpuUsage();
       loadCpuStart = processCpuMs(child.pid);
       heardStart = heard.bytes;
+      sendsStart = heard.sends;
       windowStart = t;
       lag.enable();
     } else if (cpuStart && !windowEnd) {
@@ -374,6 +379,7 @@ async function runLevel(
     cpuMsPerAudioSecond: callSeconds > 0 ? used / callSeconds : NaN,
     loadCpuMsPerAudioSecond: callSeconds > 0 ? loadCpuUsedMs / callSeconds : NaN,
     audioShare: windowMs > 0 && activeSum > 0 ? callSeconds / ((activeSum / activeSamples) * (windowMs / 1000)) : NaN,
+    sttSendsPerAudioSecond: callSeconds > 0 ? sendsInWindow / callSeconds : NaN,
     windowMs,
     turns,
     callsEnded: outcomes.length,
@@ -397,7 +403,7 @@ async function runLevel(
   process.stdout.write(
     `  ${calls} ${listened ? `listened calls (${stats.listeners ?? 0} listeners, ${fmt((stats.listenedBytes ?? 0) / 1e6, 1)} MB received)` : 'calls'} (${fmt(result.meanActive, 0)} up on average): window ${(windowMs / 1000).toFixed(1)} s, ${turns} turns, ${stats.bargeIns} barge-ins, ` +
       `lag p99 ${fmt(result.lagP99Ms)} ms, CPU ${fmt(result.cpuMsPerCallSecond, 2)} ms/call/s (load process ${fmt(result.loadCpuMsPerCallSecond, 2)}), ` +
-      `per audio second ${fmt(result.cpuMsPerAudioSecond, 2)} ms (load process ${fmt(result.loadCpuMsPerAudioSecond, 2)}; audio kept ${fmt(result.audioShare * 100, 0)} % of real time)` +
+      `per audio second ${fmt(result.cpuMsPerAudioSecond, 2)} ms (load process ${fmt(result.loadCpuMsPerAudioSecond, 2)}; audio kept ${fmt(result.audioShare * 100, 0)} % of real time), ${fmt(result.sttSendsPerAudioSecond, 1)} STT messages per audio second` +
       `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,
   );
   return result;

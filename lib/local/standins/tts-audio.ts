@@ -112,6 +112,29 @@ export const TONE_AMPLITUDE = 8_000;
  */
 export function synthesizeTone(text: string, format: AudioFormat = PHONE_AUDIO): Uint8Array {
   const s = spoken(text);
+  const key = `${format.encoding}/${format.sampleRate}/${s}`;
+  const made = tones.get(key);
+  if (made) {
+    // Most recently used last: the oldest tone is the first to go.
+    tones.delete(key);
+    tones.set(key, made);
+    return made;
+  }
+  const tone = makeTone(s, format);
+  tones.set(key, tone);
+  if (tones.size > MAX_TONES) tones.delete(tones.keys().next().value!);
+  return tone;
+}
+
+/**
+ * Tones already made, by format and text: a stand-in under load says the same scripted lines again and again,
+ * and making a tone costs a sine per sample (the pipeline benchmark's load process spent 8 % of its time there).
+ * Callers only read the bytes they get.
+ */
+const tones = new Map<string, Uint8Array>();
+const MAX_TONES = 512;
+
+function makeTone(s: string, format: AudioFormat): Uint8Array {
   const rate = format.sampleRate;
   const length = toneBytes(s, format) / bytesPerSample(format.encoding);
   let hash = 0;
