@@ -87,6 +87,8 @@ export interface LevelStats {
   readonly bargeIns: number;
   readonly clearsReceived: number;
   readonly errors: string[];
+  /** load: callers whose script failed before the level's end (each stopped talking and hung up). */
+  readonly stopped?: number;
   /** quality: sounds played over the agent that must not stop it (uh-huh, cough, noise). */
   readonly overAgentSounds?: number;
   /** quality: caller-perceived silence from the end of a wordless noise to the agent's audio again (ms). */
@@ -173,6 +175,7 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
   let failed = 0;
   let bargeIns = 0;
   let clears = 0;
+  let stopped = 0;
   const until = performance.now() + m.staggerMs + m.durationMs;
   const speech = tone(500);
   const interruption = tone(700);
@@ -198,14 +201,14 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
       : undefined;
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
-      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000, m.ambience === true);
       while (performance.now() < until) {
         // A question, answered in full.
         await sleep(300);
         let from = caller.received.length;
         await caller.play(speech);
         await caller.waitForNext((msg) => msg.event === 'mark', 15_000, from);
-        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
+        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000, m.ambience === true);
         if (performance.now() >= until) break;
         // A request for the long answer, interrupted once its audio is flowing.
         await sleep(300);
@@ -220,9 +223,10 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
         clears += 1;
         // The interruption is a turn of its own: wait for its (short) answer to play.
         await caller.waitForNext((msg) => msg.event === 'mark', 15_000, caller.received.length);
-        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
+        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000, m.ambience === true);
       }
     } catch (error) {
+      stopped += 1;
       if (errors.length < 5) errors.push(String(error));
     } finally {
       caller.hangUp();
@@ -233,7 +237,7 @@ async function level(m: Extract<ToChild, { type: 'level' }>): Promise<void> {
 
   await Promise.all(m.calls.map((c, i) => oneCall(c, i)));
   const listened = m.calls.some((c) => c.listenUrl) ? { listeners, listenedBytes } : {};
-  send({ type: 'level-done', stats: { connected, failed, bargeIns, clearsReceived: clears, errors, ...listened } });
+  send({ type: 'level-done', stats: { connected, failed, bargeIns, clearsReceived: clears, errors, stopped, ...listened } });
 }
 
 /**
@@ -299,7 +303,7 @@ async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<voi
     connected += 1;
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
-      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000, m.ambience === true);
       while (performance.now() < until) {
         await sleep(300);
         const from = caller.received.length;
@@ -320,7 +324,7 @@ async function qualityLevel(m: Extract<ToChild, { type: 'level' }>): Promise<voi
           if (back) resumeSilenceMs.push(back.atMs - endedAt);
         }
         await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
-        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000);
+        await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000, m.ambience === true);
       }
     } catch (error) {
       if (errors.length < 5) errors.push(String(error));
@@ -355,7 +359,7 @@ async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void
     connected += 1;
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
-      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000, m.ambience === true);
       const sttBefore = knobs.stt.midStreamDrops;
       const ttsBefore = knobs.tts.midStreamDrops;
       knobs.stt.dropMidStream(4_000);
@@ -366,7 +370,7 @@ async function faultsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void
       knobs.tts.dropMidStream(12_000);
       await played;
       await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
-      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000, m.ambience === true);
       sttDrops += knobs.stt.midStreamDrops - sttBefore;
       ttsDrops += knobs.tts.midStreamDrops - ttsBefore;
     } catch (error) {
@@ -400,11 +404,11 @@ async function turnsLevel(m: Extract<ToChild, { type: 'level' }>): Promise<void>
     const voice = agentVoice(false);
     const answered = async (from: number) => {
       await caller.waitForNext((msg) => msg.event === 'mark', 30_000, from);
-      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 30_000, m.ambience === true);
     };
     try {
       await caller.waitFor((msg) => msg.event === 'mark', 15_000);
-      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000);
+      await caller.whenAnswered(voice, ANSWER_QUIET_MS, 15_000, m.ambience === true);
       while (performance.now() < until) {
         for (const into of [voiceToVoiceShortMs, voiceToVoiceLongMs]) {
           await sleep(500);

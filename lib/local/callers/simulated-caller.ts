@@ -213,11 +213,19 @@ export class SimulatedCaller {
    * Resolves once the agent has finished its answer: everything received has played and no agent audio
    * (`isVoice`; with a bed on the line, the messages loud enough to be the voice) came for `quietMs`.
    * {@link whenIdle} alone resolves in the gap between two phrases, and a caller that speaks then talks
-   * over the rest of the answer.
+   * over the rest of the answer. With a bed on the line (`bed`), the far end's buffer is never empty: the
+   * answer is over once no voice came for `quietMs`, longer than the agent's lead of buffered audio.
    */
-  async whenAnswered(isVoice: (m: ReceivedMessage) => boolean = (m) => m.event === 'media', quietMs = 600, timeoutMs = WAIT_DEFAULT_MS): Promise<void> {
+  async whenAnswered(isVoice: (m: ReceivedMessage) => boolean = (m) => m.event === 'media', quietMs = 600, timeoutMs = WAIT_DEFAULT_MS, bed = false): Promise<void> {
     const until = performance.now() + timeoutMs;
     for (;;) {
+      if (bed) {
+        const from = this.received.length;
+        await new Promise((r) => setTimeout(r, quietMs));
+        if (!this.received.slice(from).some(isVoice)) return;
+        if (performance.now() > until) throw new Error(`the agent was still answering after ${timeoutMs} ms`);
+        continue;
+      }
       await this.whenIdle(Math.max(1, until - performance.now()));
       const from = this.received.length;
       await new Promise((r) => setTimeout(r, quietMs));
