@@ -98,26 +98,6 @@ describe('stt link chunking', () => {
     expect(stt.closed).toBe(true);
   });
 
-  it('sends the frames of the endpointing silence at once, the longer silence in 200 ms chunks, and speech in 60 ms ones again', async () => {
-    const stt = new FakeStt();
-    const link = new SttLink([stt], OPTIONS, () => undefined, () => undefined);
-    void link.run();
-    // 20 ms frames: voiced (0 ms of silence), then the stretch from 200 to 400 ms, then quiet to 800 ms.
-    link.sendAudio(frame(1));
-    link.sendAudio(frame(1), 100);
-    link.sendAudio(frame(1), 220);
-    link.sendAudio(frame(2), 240);
-    for (let ms = 420; ms <= 580; ms += 20) link.sendAudio(frame(3), ms);
-    // The caller speaks again: the quiet frames waiting go out with the first voiced one.
-    link.sendAudio(frame(4), 0);
-    await expect.poll(() => stt.audio.length).toBe(3);
-    await link.close();
-    // 60 ms (two frames held, then the 220 ms one flushes them), 20 ms, then nine quiet frames (under 200 ms)
-    // sent with the voiced one.
-    expect(stt.audio.map((a) => a.length)).toEqual([480, 160, 1600]);
-    expect(stt.audio[2]![1440]).toBe(4);
-  });
-
   it('sends every frame at once with sendChunkMs 0', async () => {
     const stt = new FakeStt();
     const link = new SttLink([stt], OPTIONS, () => undefined, () => undefined, loggerWith({}), { sendChunkMs: 0 });

@@ -31,6 +31,7 @@ import { QuietLine, SilenceWatch, silenceSettings } from './silence.js';
 import { speakerOn, type Speaker } from './speaker.js';
 import { realtimeFor, type RealtimeCall } from './realtime/realtime-call.js';
 import { SpeechHandle } from './speech-handle.js';
+import { inEndpointingSilence } from './stt-link.js';
 import { Notices } from './notices.js';
 import { CallStateMachine } from './state.js';
 import { hangUpCall } from './transfer.js';
@@ -273,7 +274,7 @@ export class CallSession {
         }
         this.floor.onAudio(pcm, frame.atMs);
         this.preemption.onAudio(frame.atMs, this.lastVoicedAtMs, this.detector.pendingText);
-        if (!this.realtime?.sendAudio(frame.audio)) this.voice.stt.sendAudio(frame.audio, frame.atMs - this.lastVoicedAtMs);
+        if (!this.realtime?.sendAudio(frame.audio)) this.voice.stt.sendAudio(frame.audio, inEndpointingSilence(frame.atMs - this.lastVoicedAtMs));
         return;
       }
       case 'mark_echo':

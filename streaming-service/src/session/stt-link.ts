@@ -55,15 +55,6 @@ export interface SttLinkOptions {
    */
   readonly sendChunkMs: number;
   /**
-   * Chunks of this much once the caller has been quiet past the endpointing stretch (after
-   * {@link SEND_AT_ONCE_SILENCE_MS}`.to`): the vendor has ended the turn by then, and the silence only keeps
-   * its clock and socket going. 200 ms is inside Deepgram's recommended 20-250 ms per message (deepgram
-   * discussions #224) and AssemblyAI's 50-1000 ms (its 3007 close), and sends a third as many messages
-   * through the listening pauses as 60 ms. The caller's first voiced frame brings the chunk size back to
-   * `sendChunkMs`, so the silence waiting goes out with it and speech is never held longer than before.
-   */
-  readonly quietChunkMs: number;
-  /**
    * The fastest a stream is fed, in ms of audio per ms since it opened: 1 is real time. A chunk goes out once
    * the audio before it is due (a real-time source's rule), so live audio is never held back, only a replay.
    */
@@ -99,7 +90,7 @@ export const inEndpointingSilence = (silentMs: number): boolean => silentMs >= S
 const ROTATE_AT_TURN_END = 0.9;
 const ROTATE_AT_LATEST = 0.97;
 
-export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000, sendChunkMs: 60, quietChunkMs: 200, maxSendSpeed: 1, sessionLimitMs: { openai: 60 * 60_000 } };
+export const DEFAULT_STT_LINK: SttLinkOptions = { backoffMs: [0, 100, 200, 400, 800], maxReplayMs: 10_000, healthyAfterMs: 5_000, sendChunkMs: 60, maxSendSpeed: 1, sessionLimitMs: { openai: 60 * 60_000 } };
 
 export class SttLink {
   private stream: SttStream | undefined;
@@ -111,7 +102,6 @@ export class SttLink {
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private readonly chunkBytes: number;
-  private readonly quietChunkBytes: number;
   private readonly maxReplayBytes: number;
   private readonly bytesPerMs: number;
   /** Chunks for the open stream not sent yet because they are not due (a replay being paced), oldest first. */
@@ -152,7 +142,6 @@ export class SttLink {
     const perMs = bytesPerMs(sttOptions.format ?? PHONE_AUDIO);
     this.bytesPerMs = perMs;
     this.chunkBytes = this.options.sendChunkMs * perMs;
-    this.quietChunkBytes = this.options.quietChunkMs * perMs;
     this.maxReplayBytes = this.options.maxReplayMs * perMs;
   }
 
@@ -227,17 +216,15 @@ export class SttLink {
   }
 
   /**
-   * Caller audio, `silentMs` after the caller's last voiced frame (0: voiced): sent at once in the silence
-   * the vendor's endpointing counts ({@link inEndpointingSilence}: a frame held back there is a later end of
-   * turn), in `quietChunkMs` chunks in the longer silence after it, otherwise in `sendChunkMs` chunks; kept
+   * Caller audio: sent once a chunk's worth has come, or at once when `now` (the silence after the caller's
+   * words, which the vendor's endpointing counts: a frame held back there is a later end of turn), and kept
    * until its words are final.
    */
-  sendAudio(audio: Uint8Array, silentMs = 0): void {
+  sendAudio(audio: Uint8Array, now = false): void {
     if (this.closed) return;
     this.pending.push(audio);
     this.pendingBytes += audio.length;
-    const chunkBytes = silentMs > SEND_AT_ONCE_SILENCE_MS.to ? this.quietChunkBytes : this.chunkBytes;
-    if (inEndpointingSilence(silentMs) || this.pendingBytes >= chunkBytes) this.flush();
+    if (now || this.pendingBytes >= this.chunkBytes) this.flush();
   }
 
   /** Sends the pending audio as one chunk. */
