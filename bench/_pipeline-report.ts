@@ -27,6 +27,8 @@ export interface LevelResult {
   readonly ttsCancelMs: number[];
   readonly lagP99Ms: number;
   readonly lagMaxMs: number;
+  /** The server's event-loop utilization in the window (perf_hooks), 0-1: how near its loop is to saturation. */
+  readonly loopBusy: number;
   readonly cpuMsPerCallSecond: number;
   /** The load process's CPU (stand-ins and simulated callers) the same way: it shares the machine's cores. */
   readonly loadCpuMsPerCallSecond: number;
@@ -82,6 +84,8 @@ function ambienceSummary(a: AmbienceResults) {
     ambienceCalls: a.with.calls,
     ambienceLagP99Ms: round(a.with.lagP99Ms),
     ambienceLagP99MsWithout: round(a.without.lagP99Ms),
+    ambienceLoopBusy: round(a.with.loopBusy, 2),
+    ambienceLoopBusyWithout: round(a.without.loopBusy, 2),
     ambienceCpuMsPerCallSecond: round(a.with.cpuMsPerCallSecond, 2),
     ambienceCpuAddedMsPerCallSecond: round(a.with.cpuMsPerCallSecond - a.without.cpuMsPerCallSecond, 2),
     ambienceCpuAddedMsPerAudioSecond: round(a.with.cpuMsPerAudioSecond - a.without.cpuMsPerAudioSecond, 2),
@@ -197,6 +201,7 @@ export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?
     'barge-ins': String(r.clearMs.length),
     'lag p99': fmt(r.lagP99Ms),
     'lag max': fmt(r.lagMaxMs),
+    'loop busy %': fmt(r.loopBusy * 100, 0),
     'CPU ms/call/s': fmt(r.cpuMsPerCallSecond, 2),
     'load CPU ms/call/s': fmt(r.loadCpuMsPerCallSecond, 2),
     'CPU ms/audio s': fmt(r.cpuMsPerAudioSecond, 2),
@@ -221,7 +226,7 @@ export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?
       'CPU ms/call/s = server-process CPU per concurrent call per second while all calls were up (1000 = one core), local VAD included.',
       'load CPU ms/call/s = the same for the load process (stand-ins and simulated callers), which shares the cores.',
       'CPU ms/audio s = the same per second of caller audio the server handled: the figure that holds when the machine starves the run.',
-      `Lag: perf_hooks histogram at ${LAG_RESOLUTION_MS} ms resolution.`,
+      `Lag: perf_hooks histogram at ${LAG_RESOLUTION_MS} ms resolution; loop busy = the server's event-loop utilization (perf_hooks), near 100 % the loop is saturated.`,
       '',
     ].join('\n'),
   );
@@ -238,6 +243,7 @@ export function report(results: readonly LevelResult[], idleLagP99Ms: number, q?
     maxCallsLagOk: okLevels.length ? Math.max(...okLevels.map((r) => r.calls)) : 0,
     lagP99MsIdle: round(idleLagP99Ms),
     lagP99MsAt: Object.fromEntries(results.map((r) => [r.calls, round(r.lagP99Ms)])),
+    loopBusyAt: Object.fromEntries(results.map((r) => [r.calls, round(r.loopBusy, 2)])),
     cpuMsPerCallAt: Object.fromEntries(results.map((r) => [r.calls, round(r.cpuMsPerCallSecond, 2)])),
     loadCpuMsPerCallAt: Object.fromEntries(results.map((r) => [r.calls, round(r.loadCpuMsPerCallSecond, 2)])),
     cpuMsPerAudioSecondAt: Object.fromEntries(results.map((r) => [r.calls, round(r.cpuMsPerAudioSecond, 2)])),

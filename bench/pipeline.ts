@@ -32,7 +32,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../lib/config.js';
 import { setLogLevel } from '../lib/observability/log.js';
@@ -241,6 +241,8 @@ async function runLevel(
   const sessions = new Map<string, CallSession>();
   let cpuStart: NodeJS.CpuUsage | undefined;
   let cpuUsed: NodeJS.CpuUsage | undefined;
+  let eluStart: EventLoopUtilization | undefined;
+  let loopBusy = NaN;
   let loadCpuStart = NaN;
   let loadCpuUsedMs = NaN;
   let heardStart = 0;
@@ -260,6 +262,7 @@ async function runLevel(
     if (!cpuStart || windowEnd) return;
     windowEnd = performance.now();
     cpuUsed = process.cpuUsage(cpuStart);
+    loopBusy = eluStart ? performance.eventLoopUtilization(eluStart).utilization : NaN;
     loadCpuUsedMs = processCpuMs(child.pid) - loadCpuStart;
     heardInWindow = heard.bytes - heardStart;
     sendsInWindow = heard.sends - sendsStart;
@@ -270,6 +273,7 @@ async function runLevel(
     const t = performance.now();
     if (!cpuStart && t >= openAt) {
       cpuStart = process.cpuUsage();
+      eluStart = performance.eventLoopUtilization();
       loadCpuStart = processCpuMs(child.pid);
       heardStart = heard.bytes;
       sendsStart = heard.sends;
@@ -373,6 +377,7 @@ async function runLevel(
     ttsCancelMs,
     lagP99Ms: lag.count > 0 ? lag.percentile(99) / 1e6 : NaN,
     lagMaxMs: lag.count > 0 ? lag.max / 1e6 : NaN,
+    loopBusy,
     meanActive: activeSamples ? activeSum / activeSamples : NaN,
     cpuMsPerCallSecond: windowMs > 0 && activeSum > 0 ? used / (activeSum / activeSamples) / (windowMs / 1000) : NaN,
     loadCpuMsPerCallSecond: windowMs > 0 && activeSum > 0 ? loadCpuUsedMs / (activeSum / activeSamples) / (windowMs / 1000) : NaN,
@@ -402,7 +407,7 @@ async function runLevel(
   }
   process.stdout.write(
     `  ${calls} ${listened ? `listened calls (${stats.listeners ?? 0} listeners, ${fmt((stats.listenedBytes ?? 0) / 1e6, 1)} MB received)` : 'calls'} (${fmt(result.meanActive, 0)} up on average): window ${(windowMs / 1000).toFixed(1)} s, ${turns} turns, ${stats.bargeIns} barge-ins, ` +
-      `lag p99 ${fmt(result.lagP99Ms)} ms, CPU ${fmt(result.cpuMsPerCallSecond, 2)} ms/call/s (load process ${fmt(result.loadCpuMsPerCallSecond, 2)}), ` +
+      `lag p99 ${fmt(result.lagP99Ms)} ms (max ${fmt(result.lagMaxMs)}), loop busy ${fmt(result.loopBusy * 100, 0)} %, CPU ${fmt(result.cpuMsPerCallSecond, 2)} ms/call/s (load process ${fmt(result.loadCpuMsPerCallSecond, 2)}), ` +
       `per audio second ${fmt(result.cpuMsPerAudioSecond, 2)} ms (load process ${fmt(result.loadCpuMsPerAudioSecond, 2)}; audio kept ${fmt(result.audioShare * 100, 0)} % of real time), ${fmt(result.sttSendsPerAudioSecond, 1)} STT messages per audio second` +
       `${stats.failed ? `, ${stats.failed} failed to connect` : ''}${stats.errors.length ? ` (e.g. ${stats.errors[0]})` : ''}\n`,
   );
