@@ -68,19 +68,20 @@ afterAll(async () => {
  * A call to a realtime agent whose caller asks about the chair once and hears `utterances` played out (a
  * mark is echoed per utterance: the greeting, a filler, the answer).
  */
-async function askAboutTheChair(provider: keyof typeof PROVIDERS, tool: string, utterances: number) {
+async function askAboutTheChair(provider: keyof typeof PROVIDERS, tool: string, utterances: number, beforeAsking?: () => void) {
   PROVIDERS[provider].control().setScript({ firstAudioDelayMs: 50, stt: { transcripts: () => 'Is the chair in stock?', finalDelayMs: 50 }, reply: stockModel(tool) });
   const agent = await vp.agent({ realtime: PROVIDERS[provider].realtime, first_message: 'Hi.' });
   const caller = await vp.call(agent);
   await waitUntil(() => caller.echoed.find((e) => !e.flushed));
   await caller.whenIdle();
+  beforeAsking?.();
   await caller.play(tone(600));
   await waitUntil(() => (caller.echoed.filter((e) => !e.flushed).length >= utterances ? true : undefined));
   await caller.whenIdle();
   await caller.pause(200);
   caller.hangUp();
   const ended = await vp.nextCallEnded();
-  return transcriptOf(vp, ended.callId);
+  return { transcript: await transcriptOf(vp, ended.callId), ended };
 }
 
 describe.each(['openai', 'google'] as const)('fillers on a realtime call (%s)', (provider) => {
@@ -88,7 +89,7 @@ describe.each(['openai', 'google'] as const)('fillers on a realtime call (%s)', 
     const tts = vp.platform.voice.tts.control.elevenlabs!;
     const fillerSockets = () => tts.connections.filter((c) => [...c.contexts.values()].some((x) => x.segments.some((g) => g.text.includes(FILLER))));
     const before = fillerSockets();
-    const transcript = await askAboutTheChair(provider, 'slow_stock', 3);
+    const { transcript } = await askAboutTheChair(provider, 'slow_stock', 3);
     expect(slow.seen.map((r) => r.url)).toContain('/stock?item=chair');
     // The filler was the cascade's voice: the agent's TTS voice synthesized it, on the call's warm socket.
     const spoken = fillerSockets().filter((c) => !before.includes(c));
@@ -98,8 +99,25 @@ describe.each(['openai', 'google'] as const)('fillers on a realtime call (%s)', 
   });
 
   it('says no filler when the tool answers in time', async () => {
-    const transcript = await askAboutTheChair(provider, 'fast_stock', 2);
+    const { transcript } = await askAboutTheChair(provider, 'fast_stock', 2);
     expect(transcript).toEqual(['agent: Hi.', 'user: Is the chair in stock?', 'agent: In stock.']);
+  });
+
+  it('goes on without the filler when the cascade voice is down, and the model answers', async () => {
+    const tts = vp.platform.voice.tts.control.elevenlabs!;
+    try {
+      // The warm socket is cut and every reconnect refused: the filler cannot be spoken.
+      const { transcript, ended } = await askAboutTheChair(provider, 'slow_stock', 2, () => {
+        tts.refuseNext(1_000, 503);
+        tts.dropConnections();
+      });
+      expect(ended.outcome.reason).toBe('customer_hangup');
+      expect(transcript.filter((line) => line !== `agent: ${FILLER}`)).toEqual(['agent: Hi.', 'user: Is the chair in stock?', 'agent: In stock.']);
+      const events = (await vp.api('GET', `/api/history/${ended.callId}/events`, undefined)).body as { data: { type: string; [k: string]: unknown }[] };
+      expect(events.data.filter((e) => e.type === 'error')).toEqual([expect.objectContaining({ stage: 'tts', fatal: false })]);
+    } finally {
+      tts.refuseNext(0);
+    }
   });
 });
 

@@ -354,9 +354,13 @@ export class CallSession {
     return this.current;
   }
 
-  /** A speaker on the warm TTS session, or undefined when TTS is unavailable (the call then ends). */
+  /**
+   * A speaker on the warm TTS session, or undefined when TTS is unavailable: the call then ends, unless a
+   * realtime model carries it in its own voice (the cascade voice only says its fillers).
+   */
   private speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
-    return speakerOn(this.voice.tts, handle, this.out, (error) => this.failures.fail('tts', error), () => this.notices.agent(handle, false), this.log);
+    const failed = (error: unknown) => (this.realtime?.active ? this.failures.lineLost('tts', error) : this.failures.fail('tts', error));
+    return speakerOn(this.voice.tts, handle, this.out, failed, () => this.notices.agent(handle, false), this.log);
   }
 
   /** Back to listening once the current utterance is over, unless something else took over. */

@@ -72,6 +72,17 @@ export class FailurePolicy {
     void handle.whenSettled().then(() => this.ctx.end(cause));
   }
 
+  /**
+   * A line the call goes on without failed to speak after its retries and fallbacks: a realtime call's
+   * cascade voice (its fillers), whose model carries the call in its own voice. Noted on the timeline, not
+   * fatal; the line's handle has settled, so the call carries on.
+   */
+  lineLost(where: Exclude<FailureStage, 'session'>, error: unknown): void {
+    if (this.failing || this.ctx.isEnded()) return;
+    this.ctx.log.log('warn', 'line not spoken; the call goes on', { where, ...describeError(error) });
+    this.timeline.vendorError(where, error, false);
+  }
+
   /** The end a failure makes: a vendor's names its stage and kind, and is kept as the call's error. */
   private endCauseOf(where: FailureStage, error: unknown): EndCause {
     if (where === 'session') return 'error';
