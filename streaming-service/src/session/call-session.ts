@@ -354,13 +354,9 @@ export class CallSession {
     return this.current;
   }
 
-  /**
-   * A speaker on the warm TTS session, or undefined when TTS is unavailable: the call then ends, unless a
-   * realtime model carries it in its own voice (the cascade voice only says its fillers).
-   */
+  /** A speaker on the warm TTS session, or undefined when TTS is down: the call ends, unless a realtime model carries it. */
   private speakerFor(handle: SpeechHandle): Promise<Speaker | undefined> {
-    const failed = (error: unknown) => (this.realtime?.active ? this.failures.lineLost('tts', error) : this.failures.fail('tts', error));
-    return speakerOn(this.voice.tts, handle, this.out, failed, () => this.notices.agent(handle, false), this.log);
+    return speakerOn(this.voice.tts, handle, this.out, (e) => (this.realtime?.active ? this.failures.lineLost('tts', e) : this.failures.fail('tts', e)), () => this.notices.agent(handle, false), this.log);
   }
 
   /** Back to listening once the current utterance is over, unless something else took over. */
