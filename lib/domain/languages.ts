@@ -54,6 +54,10 @@ export function assertLanguageSupported(agent: LanguageChoice, defaultVoices: Re
       issues.push({ field: field.replace(/provider$/, 'voice_id'), message: `the Deepgram voice ${voice ?? defaultVoices.deepgram} speaks ${voiceLanguage}, not ${language}: pick an aura-2-…-${primarySubtag(language)} voice` });
     }
   };
+  if (sttOk.length === 0 && ttsOk.length === 0) {
+    const message = `no provider here hears or speaks ${language}; docs/api.md ("language") lists each provider's languages`;
+    throw new ValidationError([{ field: 'language', message }], message);
+  }
   stt('stt_provider', agent.stt_provider);
   tts('tts_provider', agent.tts_provider, agent.tts_voice_id);
   agent.fallback?.stt?.forEach((f, i) => stt(`fallback.stt.${i}.provider`, f.provider));

@@ -53,10 +53,22 @@ const Phoneme = z
   .max(100)
   .refine((s) => !MARKUP.test(s), { message: 'a phoneme string may not contain < > & " { } or \\' });
 
-export const Pronunciation = z.union([
-  z.strictObject({ word: Word, say_as: SayAs }),
-  z.strictObject({ word: Word, phoneme: Phoneme, alphabet: z.enum(PHONETIC_ALPHABETS).default('ipa') }),
-]);
+/** Why an entry matched neither form, in the words of the form it was meant as (the keys it has say which). */
+function entryError(iss: { code?: string; input?: unknown; errors?: readonly (readonly { path: PropertyKey[]; message: string }[])[] }): string | undefined {
+  const entry = iss.input;
+  if (iss.code !== 'invalid_union' || typeof entry !== 'object' || entry === null) return undefined;
+  const hasSayAs = 'say_as' in entry;
+  const hasPhoneme = 'phoneme' in entry;
+  if (hasSayAs && hasPhoneme) return 'give say_as or phoneme, not both';
+  if (!hasSayAs && !hasPhoneme) return 'give say_as (the words to say instead) or phoneme (with alphabet ipa or cmu-arpabet)';
+  const meant = iss.errors?.[hasSayAs ? 0 : 1] ?? [];
+  return meant.map((e) => (e.path.length > 0 ? `${e.path.join('.')}: ${e.message}` : e.message)).join('; ') || undefined;
+}
+
+export const Pronunciation = z.union(
+  [z.strictObject({ word: Word, say_as: SayAs }), z.strictObject({ word: Word, phoneme: Phoneme, alphabet: z.enum(PHONETIC_ALPHABETS).default('ipa') })],
+  { error: entryError },
+);
 export type Pronunciation = z.infer<typeof Pronunciation>;
 export type PhonemeEntry = Extract<Pronunciation, { phoneme: string }>;
 

@@ -69,6 +69,12 @@ describe('which providers take a language', () => {
     ]);
   });
 
+  it('refuses on language itself a language no provider hears or speaks', () => {
+    expect(refusal({ language: 'xx-YY', stt_provider: 'deepgram', tts_provider: 'elevenlabs' })).toEqual([
+      { field: 'language', message: 'no provider here hears or speaks xx-YY; docs/api.md ("language") lists each provider\'s languages' },
+    ]);
+  });
+
   it('holds a Deepgram voice, and the fallbacks, to the language', () => {
     expect(refusal({ language: 'es-MX', stt_provider: 'deepgram', tts_provider: 'deepgram', tts_voice_id: 'aura-2-thalia-en' })).toEqual([
       { field: 'tts_voice_id', message: 'the Deepgram voice aura-2-thalia-en speaks en, not es-MX: pick an aura-2-…-es voice' },

@@ -91,6 +91,14 @@ describe('validation', () => {
     expect(AgentCreate.parse({ ...base, pronunciations: [{ word: 'x', phoneme: 'ks' }] }).pronunciations).toEqual([{ word: 'x', phoneme: 'ks', alphabet: 'ipa' }]);
   });
 
+  it('says what an entry that is neither form lacks, in the words of the form it was meant as', () => {
+    const said = (entry: Record<string, unknown>) => Pronunciations.safeParse([entry]).error?.issues.map((i) => i.message);
+    expect(said({ word: 'ok' })).toEqual(['give say_as (the words to say instead) or phoneme (with alphabet ipa or cmu-arpabet)']);
+    expect(said({ word: 'ok', say_as: 'x', phoneme: 'y' })).toEqual(['give say_as or phoneme, not both']);
+    expect(said({ word: 'ok', phoneme: 'y', alphabet: 'klingon' })).toEqual(['alphabet: Invalid option: expected one of "ipa"|"cmu-arpabet"']);
+    expect(said({ word: 'ok', say_as: 'x', alphabet: 'ipa' })).toEqual(['Unrecognized key: "alphabet"']);
+  });
+
   it('refuses phonemes the agent’s voice cannot read, naming who reads them', () => {
     const ipa = entries([{ word: 'nguyen', phoneme: 'wɪn' }]);
     const arpa = entries([{ word: 'talon', phoneme: 'T AE1 L AH0 N', alphabet: 'cmu-arpabet' }]);
