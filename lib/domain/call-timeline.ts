@@ -65,6 +65,8 @@ export const CallEvent = z
     z.object({ ...at, type: z.literal('transfer'), destination: z.string(), mode: z.enum(['cold', 'warm']), outcome: z.string() }),
     /** A vendor error: `fatal` when it ended the call (then it is the record's `callError`). */
     z.object({ ...at, type: z.literal('error'), stage: z.enum(CALL_STAGES), vendor: z.string(), code: z.string().nullable(), message: z.string(), fatal: z.boolean() }),
+    /** The agent's custom ambience file could not be had (refused, unreachable, not a WAV): the call went on without a bed. */
+    z.object({ ...at, type: z.literal('ambience_unavailable'), message: z.string() }),
     z.object({ ...at, type: z.literal('ended'), reason: z.string() }),
   ])
   .meta({ id: 'CallEvent', examples: [{ atMs: 6420, type: 'turn', sttMs: 310.2, llmFirstTokenMs: 402.5, llmFirstPhraseMs: 88.1, ttsFirstByteMs: 121.7, overheadMs: 9.4, callerWait: { totalMs: 932, endOfTurnMs: 310, llmFirstTokenMs: 403, llmFirstPhraseMs: 88, ttsFirstByteMs: 122, otherMs: 9 } }] });

@@ -125,6 +125,23 @@ describe('ambience', () => {
     expect(cut === 'agent: Sure thing.' || cut?.endsWith(INTERRUPTED_MARKER)).toBe(true);
     expect(lines).toContain('user: Stop, please.');
   });
+
+  it('a custom file that cannot be had leaves the call without a bed, and its timeline says why', async () => {
+    // Stored as an older record might have it: the fetch at call time is guarded as at save time.
+    const agent = await vp.agent({ first_message: 'Hello there.', ambience_enabled: true, ambience: { sound: 'https://127.0.0.1:9/lobby.wav?sig=s3cr3t-token', volume: 0.3 } });
+    const caller = await vp.call(agent);
+    await caller.waitFor((m) => m.event === 'mark');
+    await caller.pause(500);
+    caller.hangUp();
+    const ended = await vp.nextCallEnded();
+    expect((await record(ended.callId)).callTranscript).toBe('agent: Hello there.');
+    const events = ((await vp.api('GET', `/api/history/${ended.callId}/events`, undefined)).body as { data: { type: string; message?: string }[] }).data;
+    const unavailable = events.filter((e) => e.type === 'ambience_unavailable');
+    expect(unavailable).toHaveLength(1);
+    expect(unavailable[0]!.message).toMatch(/127\.0\.0\.1|private|not allowed/i);
+    expect(JSON.stringify(events)).not.toContain('s3cr3t-token');
+    expect(events.some((e) => e.type === 'error')).toBe(false);
+  });
 });
 
 describe('pronunciations on the wire', () => {

@@ -2,6 +2,7 @@ import type { AmbienceSource } from '../../../lib/media/custom-bed.js';
 import { describeError, type Logger } from '../../../lib/observability/log.js';
 import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
 import { MULAW_TO_LINEAR, pcmToMulaw } from '../../../lib/vendors/shared/mulaw.js';
+import type { CallTimeline } from './timeline.js';
 
 /**
  * The ambience bed as the caller hears it (docs/voice-pipeline.md, "Ambience"): a loop of samples at the
@@ -81,7 +82,8 @@ export class BedMixer {
 
 /**
  * Starts the call's bed under `out` once its samples are there (a custom file may still be downloading:
- * the call does not wait for it). A bed that cannot be had leaves the call without one, and a warning.
+ * the call does not wait for it). A bed that cannot be had leaves the call without one, a warning, and an
+ * `ambience_unavailable` event on the call's timeline saying why.
  */
 export function startBed(
   out: { playBed(bed: BedMixer): void },
@@ -89,9 +91,13 @@ export function startBed(
   format: AudioFormat,
   originMs: number,
   log: Pick<Logger, 'log'>,
+  timeline: Pick<CallTimeline, 'ambienceUnavailable'>,
 ): void {
   source?.loop(format.sampleRate).then(
     (loop) => out.playBed(new BedMixer(loop, source.volume, format, originMs)),
-    (error: unknown) => log.log('warn', 'ambience bed unavailable; the call goes on without it', describeError(error)),
+    (error: unknown) => {
+      log.log('warn', 'ambience bed unavailable; the call goes on without it', describeError(error));
+      timeline.ambienceUnavailable(error);
+    },
   );
 }

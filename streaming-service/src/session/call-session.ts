@@ -131,7 +131,7 @@ export class CallSession {
       if (this.tap.size > 0) this.tap.agent(decodeToPcm(audio, transport.format), playAt - this.startMs);
       if (this.current?.id === handleId) this.onFirstAudio(handleId, sentAt);
     }));
-    startBed(this.out, services.ambience, transport.format, this.startMs, this.log);
+    startBed(this.out, services.ambience, transport.format, this.startMs, this.log, this.timeline);
     this.turnTaking = turnTakingSettings(agent.turn_taking, language.continuationWords);
     this.held = new HeldTurn(this.turnTaking.unfinishedWaitMs, (text, atMs) => this.onUserTurn(text, atMs));
     const idle = () => this.current === undefined && this.state.state === 'listening' && !this.failures.isFailing && !this.greeting.holding;

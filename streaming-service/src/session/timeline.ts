@@ -47,6 +47,11 @@ export class CallTimeline {
     return shown;
   }
 
+  /** The call's custom ambience file could not be had: the call goes on without a bed. */
+  ambienceUnavailable(error: unknown): void {
+    this.note({ type: 'ambience_unavailable', message: shownMessage(describeVendorFailure(error, this.secrets).message) });
+  }
+
   /** A fallback vendor took over after `error`. */
   fallback(stage: 'stt' | 'tts' | 'llm' | 'realtime', error: unknown, to: string): void {
     const d = describeVendorFailure(error, this.secrets);

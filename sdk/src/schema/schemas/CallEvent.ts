@@ -87,6 +87,12 @@ export type CallEvent<S extends Record<"CallerWait", unknown>> = {
     /** @description Milliseconds from the call start */
     atMs: number;
     /** @constant */
+    type: "ambience_unavailable";
+    message: string;
+} | {
+    /** @description Milliseconds from the call start */
+    atMs: number;
+    /** @constant */
     type: "ended";
     reason: string;
 };

@@ -74,6 +74,8 @@ function describe(e: CallEvent): string {
       return `Transfer (${e.mode}) to ${e.destination}: ${e.outcome}`;
     case 'error':
       return `${e.fatal ? 'Call-ending error' : 'Error'} at ${e.vendor} (${STAGE_NAMES[e.stage]})${e.code ? ` ${e.code}` : ''}: ${e.message}`;
+    case 'ambience_unavailable':
+      return `Ambience file not played: ${e.message}`;
     case 'ended':
       return `Call ended: ${e.reason}`;
   }
