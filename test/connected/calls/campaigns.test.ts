@@ -20,8 +20,18 @@ import { eventually, startCallsPlatform, type CallsPlatform } from '../../suppor
 import { PROGRESS_BOUNDED_TEST_MS, untilDone, WAIT_MS } from '../../support/progress.js';
 
 let p: CallsPlatform;
-/** The fake clock every tick reads: Monday 30 November 2026, 15:00 UTC (10:00 in New York). */
-let clock = Date.parse('2026-11-30T15:00:00Z');
+/**
+ * The file's dates are written for late 2026 and moved on by whole 52-week years until they lie ahead of the
+ * real clock: the API stamps a campaign's start with the real time, and a fake clock behind it would find no
+ * contact due. 364 days keep each weekday, and late November to December stays EST in New York.
+ */
+const DAY_MS = 86_400_000;
+const SHIFT_MS = 364 * DAY_MS * Math.max(0, Math.ceil((Date.now() + 7 * DAY_MS - Date.parse('2026-11-30T15:00:00Z')) / (364 * DAY_MS)));
+/** A date of the file's calendar, moved on with the rest. */
+const at = (iso: string) => Date.parse(iso) + SHIFT_MS;
+
+/** The fake clock every tick reads: Monday 30 November 2026, 15:00 UTC (10:00 in New York), moved on. */
+let clock = at('2026-11-30T15:00:00Z');
 const tick = () => runCampaignTick(p.deps, { now: () => clock, dialsPerSecond: 1_000 });
 
 beforeAll(async () => {
@@ -184,17 +194,17 @@ describe('calling windows', () => {
     const created = await p.api(s.apiKey, 'POST', '/api/campaigns', campaignBody(s, { contactIds: [contact.body._id] }, { retry: { busy: { retries: 0, delayMinutes: 5 } } }));
     await p.api(s.apiKey, 'POST', `/api/campaigns/${created.body._id}/start`);
     // Saturday 5 December 2026, 16:00 UTC: a weekend in New York.
-    clock = Date.parse('2026-12-05T16:00:00Z');
+    clock = at('2026-12-05T16:00:00Z');
     await tick();
     await tick();
     const waiting = (await p.api(s.apiKey, 'GET', `/api/campaigns/${created.body._id}`)).body;
     expect(placedTo().get(number(300, 0))).toBeUndefined();
     // Deferred to Monday 09:00 in New York (EST, UTC-5).
-    expect(waiting.progress.nextAttempts).toEqual([{ contactId: contact.body._id, at: '2026-12-07T14:00:00.000Z' }]);
-    clock = Date.parse('2026-12-07T13:59:00Z');
+    expect(waiting.progress.nextAttempts).toEqual([{ contactId: contact.body._id, at: new Date(at('2026-12-07T14:00:00Z')).toISOString() }]);
+    clock = at('2026-12-07T13:59:00Z');
     await tick();
     expect(placedTo().get(number(300, 0))).toBeUndefined();
-    clock = Date.parse('2026-12-07T14:00:00Z');
+    clock = at('2026-12-07T14:00:00Z');
     await runToCompletion(s.apiKey, created.body._id);
     expect(placedTo().get(number(300, 0))).toBe(1);
   }, PROGRESS_BOUNDED_TEST_MS);
@@ -212,7 +222,7 @@ describe('pause, resume, credits', () => {
     const created = await p.api(s.apiKey, 'POST', '/api/campaigns', campaignBody(s, { contactIds: ids }, { concurrency: 3, retry: { busy: { retries: 0, delayMinutes: 5 } } }));
     const id = created.body._id;
     await p.api(s.apiKey, 'POST', `/api/campaigns/${id}/start`);
-    clock = Date.parse('2026-12-08T15:00:00Z');
+    clock = at('2026-12-08T15:00:00Z');
     await tick();
     await tick();
     const paused = (await p.api(s.apiKey, 'GET', `/api/campaigns/${id}`)).body;
@@ -274,7 +284,7 @@ describe('do not call', () => {
     for (const [i, n] of numbers.entries()) ids.push((await p.api(s.apiKey, 'POST', '/api/contacts', { contactName: `D${i}`, phoneNumber: n, externalFields: { appointment: 'Monday' } })).body._id);
     const id = (await p.api(s.apiKey, 'POST', '/api/campaigns', campaignBody(s, { contactIds: ids }, { concurrency: 4, retry: { busy: { retries: 0, delayMinutes: 5 } } }))).body._id;
     await p.api(s.apiKey, 'POST', `/api/campaigns/${id}/start`);
-    clock = Date.parse('2026-12-09T15:00:00Z');
+    clock = at('2026-12-09T15:00:00Z');
     const done = await runToCompletion(s.apiKey, id);
     expect(done.progress.contacts).toMatchObject({ skipped: 2, finished: 2 });
     const skipped = (await p.api(s.apiKey, 'GET', `/api/campaigns/${id}/results?state=skipped`)).body.data;
@@ -310,7 +320,7 @@ describe('restart safety', () => {
     const id = (await p.api(s.apiKey, 'POST', '/api/campaigns', campaignBody(s, { contactIds: [c.body._id] }, { retry: { busy: { retries: 0, delayMinutes: 5 } } }))).body._id;
     await p.api(s.apiKey, 'POST', `/api/campaigns/${id}/start`);
     // A Saturday tick starts the campaign and defers the contact to Monday 09:00 New York.
-    clock = Date.parse(`${saturday}T16:00:00Z`);
+    clock = at(`${saturday}T16:00:00Z`);
     await tick();
     clock += 2 * 24 * 3_600_000 - 2 * 3_600_000;
     const [target] = await dueTargets(p.deps.db, id, new Date(clock).toISOString(), 10);
@@ -326,7 +336,7 @@ describe('restart safety', () => {
     // A scheduler claims the contact and dies before writing its call.
     const deadCall = 'call_01KQ0000000000000000000000';
     const { s, id } = await abandonedClaim(600, 'R', '2026-12-12', deadCall);
-    expect(clock).toBe(Date.parse('2026-12-14T14:00:00Z'));
+    expect(clock).toBe(at('2026-12-14T14:00:00Z'));
     // The restarted scheduler leaves the claim alone within the grace: nobody is dialed.
     clock += 60_000;
     await Promise.all([tick(), tick()]);
