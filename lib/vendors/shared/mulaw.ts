@@ -30,7 +30,7 @@ function decodeSample(byte: number): number {
 export const MULAW_TO_LINEAR: Int16Array = Int16Array.from({ length: 256 }, (_, b) => decodeSample(b));
 
 /** (linear sample + 32768) -> mu-law byte, for the 65,536 possible 16-bit samples. */
-const LINEAR_TO_MULAW: Uint8Array = Uint8Array.from({ length: 65_536 }, (_, i) => encodeSample(i - 32_768));
+export const LINEAR_TO_MULAW: Uint8Array = Uint8Array.from({ length: 65_536 }, (_, i) => encodeSample(i - 32_768));
 
 /** Decodes mu-law bytes into 16-bit PCM samples. */
 export function mulawToPcm(mulaw: Uint8Array): Int16Array {

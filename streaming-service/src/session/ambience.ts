@@ -1,7 +1,7 @@
 import type { AmbienceSource } from '../../../lib/media/custom-bed.js';
 import { describeError, type Logger } from '../../../lib/observability/log.js';
 import type { AudioFormat } from '../../../lib/vendors/shared/audio-format.js';
-import { MULAW_TO_LINEAR, pcmToMulaw } from '../../../lib/vendors/shared/mulaw.js';
+import { LINEAR_TO_MULAW, MULAW_TO_LINEAR, pcmToMulaw } from '../../../lib/vendors/shared/mulaw.js';
 import type { CallTimeline } from './timeline.js';
 
 /**
@@ -16,68 +16,112 @@ import type { CallTimeline } from './timeline.js';
  * seamlessly.
  */
 export class BedMixer {
-  private readonly gain: number;
+  private readonly scaled: ScaledLoop;
   private readonly samplesPerMs: number;
   /** The absolute sample index the next frame continues from, if it follows the last one. */
   private next = Number.NaN;
 
   constructor(
-    private readonly loop: Int16Array,
+    loop: Int16Array,
     volume: number,
     private readonly format: AudioFormat,
     /** performance.now() at sample 0 of the call's timeline. */
     private readonly originMs: number,
   ) {
-    // Q15 fixed point: one integer multiply and shift per sample.
-    this.gain = Math.round(Math.max(0, Math.min(1, volume)) * 32_768);
+    // Q15 fixed point, applied once to the whole loop (scaledLoop), not to every frame.
+    this.scaled = scaledLoop(loop, Math.round(Math.max(0, Math.min(1, volume)) * 32_768), format.encoding === 'mulaw');
     this.samplesPerMs = format.sampleRate / 1_000;
   }
 
-  /** `count` bed samples for audio that starts playing at `playAtMs`. */
-  private samples(playAtMs: number, count: number): Int16Array {
-    const out = new Int16Array(count);
-    const n = this.loop.length;
-    if (n === 0 || this.gain === 0) return out;
+  /** The loop index of the first of `count` samples for audio that starts playing at `playAtMs`. */
+  private at(playAtMs: number, count: number): number {
     let at = Math.round((playAtMs - this.originMs) * this.samplesPerMs);
     // Frames sent back to back are a sample or so off by float rounding: continue exactly instead.
     if (Math.abs(at - this.next) <= 2) at = this.next;
     this.next = at + count;
-    let i = ((at % n) + n) % n;
-    for (let k = 0; k < count; k += 1) {
-      out[k] = (this.loop[i]! * this.gain) >> 15;
-      i += 1;
-      if (i === n) i = 0;
-    }
-    return out;
+    const n = this.scaled.pcm.length;
+    return ((at % n) + n) % n;
   }
 
   /** The bed alone, `bytes` long in the transport's encoding, for a silence playing at `playAtMs`. */
   bed(playAtMs: number, bytes: number): Uint8Array {
-    const count = this.format.encoding === 'mulaw' ? bytes : bytes >> 1;
-    const pcm = this.samples(playAtMs, count);
-    return this.format.encoding === 'mulaw' ? pcmToMulaw(pcm) : new Uint8Array(pcm.buffer);
+    const { pcm, mulaw } = this.scaled;
+    // The same loop and volume may also be playing on a phone call: its encoding is beside the samples.
+    const from = this.format.encoding === 'mulaw' ? mulaw! : new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+    const width = this.format.encoding === 'mulaw' ? 1 : 2;
+    const out = new Uint8Array(bytes);
+    // Copies of the loop's bytes, wrapping at its end: no per-sample work at all.
+    let i = this.at(playAtMs, Math.floor(bytes / width)) * width;
+    for (let o = 0; o < bytes; ) {
+      const take = Math.min(bytes - o, from.length - i);
+      out.set(from.subarray(i, i + take), o);
+      o += take;
+      i = 0;
+    }
+    return out;
   }
 
   /** The agent's `audio` (transport encoding) with the bed under it, as a new array. */
   mix(audio: Uint8Array, playAtMs: number): Uint8Array {
+    const bed = this.scaled.pcm;
+    const n = bed.length;
     if (this.format.encoding === 'mulaw') {
-      const bed = this.samples(playAtMs, audio.length);
-      for (let k = 0; k < audio.length; k += 1) {
-        const v = MULAW_TO_LINEAR[audio[k]!]! + bed[k]!;
-        bed[k] = v > 32_767 ? 32_767 : v < -32_768 ? -32_768 : v;
+      const decode = MULAW_TO_LINEAR;
+      const encode = LINEAR_TO_MULAW;
+      const length = audio.length;
+      const out = new Uint8Array(length);
+      let i = this.at(playAtMs, length);
+      for (let k = 0; k < length; k += 1) {
+        // Offset into the encoding table (sample + 32768), clipped to it.
+        const v = decode[audio[k]!]! + bed[i]! + 32_768;
+        out[k] = encode[v > 65_535 ? 65_535 : v < 0 ? 0 : v]!;
+        i += 1;
+        if (i === n) i = 0;
       }
-      return pcmToMulaw(bed);
+      return out;
     }
     const count = audio.length >> 1;
-    const bed = this.samples(playAtMs, count);
-    const view = new DataView(audio.buffer, audio.byteOffset, count * 2);
-    for (let k = 0; k < count; k += 1) {
-      const v = view.getInt16(k * 2, true) + bed[k]!;
-      bed[k] = v > 32_767 ? 32_767 : v < -32_768 ? -32_768 : v;
-    }
     // Little-endian hosts only (every Node platform; lib/vendors/shared/pcm.ts checks the same).
-    return new Uint8Array(bed.buffer);
+    const voice = audio.byteOffset % 2 === 0 ? new Int16Array(audio.buffer, audio.byteOffset, count) : new Int16Array(audio.slice(0, count * 2).buffer);
+    const out = new Int16Array(count);
+    let i = this.at(playAtMs, count);
+    for (let k = 0; k < count; k += 1) {
+      const v = voice[k]! + bed[i]!;
+      out[k] = v > 32_767 ? 32_767 : v < -32_768 ? -32_768 : v;
+      i += 1;
+      if (i === n) i = 0;
+    }
+    return new Uint8Array(out.buffer);
   }
+}
+
+/** A loop at one volume: its samples scaled and, for the phone, mu-law encoded. */
+interface ScaledLoop {
+  readonly pcm: Int16Array;
+  mulaw: Uint8Array | undefined;
+}
+
+/** Volumes kept per loop; an agent's volume is one of few in practice, and the oldest goes first. */
+const MAX_VOLUMES_PER_LOOP = 8;
+const scaledLoops = new WeakMap<Int16Array, Map<number, ScaledLoop>>();
+
+/**
+ * `loop` at Q15 `gain`, made once and shared by every call with the same bed and volume (8 s at 8 kHz is
+ * 128 KB scaled plus 64 KB encoded): the calls then copy or add bytes, and never multiply or encode the bed.
+ */
+function scaledLoop(loop: Int16Array, gain: number, mulaw: boolean): ScaledLoop {
+  let byGain = scaledLoops.get(loop);
+  if (!byGain) scaledLoops.set(loop, (byGain = new Map()));
+  let scaled = byGain.get(gain);
+  if (!scaled) {
+    // An empty loop plays as silence.
+    const pcm = loop.length === 0 ? new Int16Array(1) : loop.map((v) => (v * gain) >> 15);
+    scaled = { pcm, mulaw: undefined };
+    byGain.set(gain, scaled);
+    if (byGain.size > MAX_VOLUMES_PER_LOOP) byGain.delete(byGain.keys().next().value as number);
+  }
+  if (mulaw) scaled.mulaw ??= pcmToMulaw(scaled.pcm);
+  return scaled;
 }
 
 /**
