@@ -1,4 +1,6 @@
-import { SimulatedCaller, tone } from '../../callers/simulated-caller.js';
+import { rms } from '../../../vendors/shared/pcm.js';
+import { mulawToPcm } from '../../../vendors/shared/mulaw.js';
+import { SimulatedCaller, tone, type ReceivedMessage } from '../../callers/simulated-caller.js';
 import { DtmfDetector } from './dtmf-detector.js';
 
 /**
@@ -200,10 +202,34 @@ async function agentHeardFor(caller: SimulatedCaller, ms: number, timeoutMs: num
   while (played() - from < ms * 8 && performance.now() < until) await sleep(10);
 }
 
+/** How long the agent's voice must have stopped before the callee takes its turn as over. */
+const AGENT_QUIET_MS = 600;
+/** How often the callee looks at the line while it waits. */
+const LOOK_MS = 20;
 /**
- * Waits for the agent to take its turn and finish it: some agent audio arrives, then nothing is left to
- * play and no new audio has come for a moment. A stream that sends nothing within the timeout lets the
- * callee speak anyway (a silent agent must not hang the script).
+ * A line has a background bed when some of its audio is this much below its loudest, and then audio within
+ * this much of the loudest is the agent's voice, the rest the bed. A person tells a voice from a room by far
+ * more than level; a level is what the stand-in has. The voice over the bed at the default volume (0.3) is
+ * about five times its level; a bed near the voice's own level (volume 1) is taken for the voice, and the
+ * person then waits for the turn's timeout rather than talk over the agent.
+ */
+const VOICE_WITHIN = 2.2;
+/** The quietest and loudest media messages of each call so far (each message's RMS). */
+const levels = new WeakMap<SimulatedCaller, { quietest: number; loudest: number }>();
+
+/** The RMS of a media message's audio. */
+function mediaRms(m: ReceivedMessage): number {
+  const payload = (m.raw.media as { payload?: unknown } | undefined)?.payload;
+  return typeof payload === 'string' ? rms(mulawToPcm(new Uint8Array(Buffer.from(payload, 'base64')))) : 0;
+}
+
+/**
+ * Waits for the agent's next turn to end: its audio arrived, played out and no more came for
+ * {@link AGENT_QUIET_MS} (the agent's phrases arrive with shorter gaps). On a line with an ambience bed the
+ * far end's buffer never empties and the bed keeps arriving, as a person on a real line hears the room
+ * through the pauses: there the turn is over once no audio loud enough to be the voice came for that long
+ * and what did has played. A stream that sends nothing within the timeout lets the callee speak anyway (a
+ * silent agent must not hang the script).
  */
 async function agentTurn(caller: SimulatedCaller, timeoutMs: number): Promise<void> {
   const start = caller.received.length;
@@ -213,11 +239,41 @@ async function agentTurn(caller: SimulatedCaller, timeoutMs: number): Promise<vo
   } catch {
     return;
   }
-  // Quiet for 600 ms after the buffer drains: the agent's phrases arrive with gaps shorter than that.
+  const until = performance.now() + timeoutMs;
+  const line = levels.get(caller) ?? { quietest: Number.POSITIVE_INFINITY, loudest: 0 };
+  levels.set(caller, line);
+  let scanned = start;
+  let lastMediaAt = 0;
+  let drainedAt: number | undefined;
+  let voiceAt = 0;
+  let voicePlayedAt = 0;
+  let quietAfterVoice = false;
   for (;;) {
-    await caller.whenIdle(timeoutMs);
-    const seen = caller.received.length;
-    await sleep(600);
-    if (caller.received.slice(seen).every((m) => !media(m)) && caller.bufferedMs === 0) return;
+    const now = performance.now();
+    for (; scanned < caller.received.length; scanned += 1) {
+      const m = caller.received[scanned]!;
+      if (!media(m)) continue;
+      lastMediaAt = m.atMs;
+      const level = mediaRms(m);
+      line.quietest = Math.min(line.quietest, level);
+      line.loudest = Math.max(line.loudest, level);
+      const bed = line.quietest * VOICE_WITHIN < line.loudest;
+      if (!bed || level * VOICE_WITHIN >= line.loudest) {
+        voiceAt = now;
+        quietAfterVoice = false;
+      } else {
+        quietAfterVoice = voiceAt > 0;
+      }
+    }
+    const buffered = caller.bufferedMs;
+    if (voiceAt === now) voicePlayedAt = now + buffered;
+    // When the far end last ran dry with nothing new after it.
+    drainedAt = buffered > 0 ? undefined : drainedAt === undefined || lastMediaAt > drainedAt ? now : drainedAt;
+    // No bed: everything played, and nothing more came since.
+    if (drainedAt !== undefined && now - drainedAt >= AGENT_QUIET_MS) return;
+    // A bed: only the bed since the voice, and the voice has played.
+    if (quietAfterVoice && now - voiceAt >= AGENT_QUIET_MS && now >= voicePlayedAt) return;
+    if (now > until) return;
+    await sleep(LOOK_MS);
   }
 }
