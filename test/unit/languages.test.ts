@@ -15,6 +15,7 @@ import { PHRASES, phrasesFor, type LanguagePhrases } from '../../streaming-servi
 import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/call/types.js';
 import { Conversation } from '../../streaming-service/src/conversation/conversation.js';
 import { CallLanguage, promptWithLanguage, silenceIn } from '../../streaming-service/src/session/language.js';
+import { defaultReply, type ScriptRequest } from '../../lib/local/standins/llm-script.js';
 import { silenceSettings } from '../../streaming-service/src/session/silence.js';
 
 const agent = { name: 'A', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'elevenlabs', stt_provider: 'deepgram' } as const;
@@ -148,6 +149,20 @@ describe('a call in a language', () => {
     language.heard('en');
     expect(o.goodbyePhrase).toBe(PHRASES.de.goodbyePhrase);
     expect(promptWithLanguage('Sei freundlich.', language)).toBe('Sei freundlich.\n\nThe call is in German (de-DE). Always reply in German, even if these instructions are written in another language.');
+  });
+
+  it('gets the local model’s answers in the language the prompt asks for', () => {
+    const ask = (system: string, said?: string): string =>
+      defaultReply({ vendor: 'openai', model: 'gpt-4o-mini', tools: [], messages: { system, turns: said ? [{ role: 'user', text: said }] : [], toolResults: [], endsWithToolResult: false } } as ScriptRequest).text!;
+    const spanish = new CallLanguage('es-ES');
+    expect(ask(promptWithLanguage('Confirma citas.', spanish), 'Quiero una cita.')).toBe('Ha dicho: Quiero una cita. ¿En qué puedo ayudarle con eso?');
+    expect(ask(promptWithLanguage('', spanish))).toBe('¡Hola! ¿En qué puedo ayudarle hoy?');
+    const multi = new CallLanguage('multi');
+    multi.heard('de');
+    expect(ask(promptWithLanguage('Be brief.', multi), 'Guten Tag.')).toBe('Sie sagten: Guten Tag. Wie kann ich Ihnen dabei helfen?');
+    expect(ask(promptWithLanguage('Be brief.', new CallLanguage('en-GB')), 'Hello.')).toBe('You said: Hello. How can I help with that?');
+    // A language without phrase tables is answered in English, as its fixed lines are.
+    expect(ask(promptWithLanguage('', new CallLanguage('sv-SE')), 'Hej.')).toBe('You said: Hej. How can I help with that?');
   });
 
   it('leaves an English call’s prompt as the agent wrote it', () => {

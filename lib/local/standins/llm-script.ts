@@ -82,7 +82,8 @@ export interface LlmFaultScope {
  * The default "model": deterministic, so tests can assert what was said. It answers a summary request (a
  * system prompt mentioning a summary) with a summary of the user turns, a tool result with a sentence that
  * quotes it, an agent test's persona with its instructions' quoted lines, and anything else with a short
- * answer that repeats the caller's last words.
+ * answer that repeats the caller's last words, in the language the prompt asks for (en, es, fr, de, pt, it,
+ * nl, hi, ja; English for any other).
  */
 export function defaultReply(request: ScriptRequest): ScriptReply {
   // Structured output: a JSON value that matches the schema, the same for the same schema.
@@ -99,8 +100,32 @@ export function defaultReply(request: ScriptRequest): ScriptReply {
     return { text: `Here is what I found: ${clip(last?.content ?? '', 120)}. Anything else?` };
   }
   const lastUser = userTexts.at(-1);
-  if (!lastUser) return { text: 'Hello! How can I help you today?' };
-  return { text: `You said: ${clip(lastUser, 160).replace(/[.!?]+$/, '')}. How can I help with that?` };
+  const lines = ECHO_LINES[answerLanguage(system)] ?? ECHO_LINES.en!;
+  if (!lastUser) return { text: lines.hello };
+  return { text: lines.echo(clip(lastUser, 160).replace(/[.!?。？！]+$/, '')) };
+}
+
+/** The default model's two answers in each language the platform has phrase tables for. */
+const ECHO_LINES: Readonly<Record<string, { readonly hello: string; readonly echo: (words: string) => string }>> = {
+  en: { hello: 'Hello! How can I help you today?', echo: (w) => `You said: ${w}. How can I help with that?` },
+  es: { hello: '¡Hola! ¿En qué puedo ayudarle hoy?', echo: (w) => `Ha dicho: ${w}. ¿En qué puedo ayudarle con eso?` },
+  fr: { hello: "Bonjour ! Comment puis-je vous aider aujourd'hui ?", echo: (w) => `Vous avez dit : ${w}. Comment puis-je vous aider ?` },
+  de: { hello: 'Hallo! Wie kann ich Ihnen heute helfen?', echo: (w) => `Sie sagten: ${w}. Wie kann ich Ihnen dabei helfen?` },
+  pt: { hello: 'Olá! Como posso ajudar hoje?', echo: (w) => `Você disse: ${w}. Como posso ajudar com isso?` },
+  it: { hello: 'Salve! Come posso aiutarla oggi?', echo: (w) => `Ha detto: ${w}. Come posso aiutarla?` },
+  nl: { hello: 'Hallo! Waarmee kan ik u vandaag helpen?', echo: (w) => `U zei: ${w}. Hoe kan ik u daarmee helpen?` },
+  hi: { hello: 'नमस्ते! आज मैं आपकी कैसे मदद कर सकता हूँ?', echo: (w) => `आपने कहा: ${w}। मैं इसमें आपकी कैसे मदद कर सकता हूँ?` },
+  ja: { hello: 'こんにちは。本日はどのようなご用件でしょうか?', echo: (w) => `「${w}」とおっしゃいましたね。どのようにお手伝いできますか?` },
+};
+
+/**
+ * The language the system prompt tells the model to answer in (streaming-service/src/session/language.ts
+ * names it with its tag: "The call is in Spanish (es-ES).", "The caller's last message was in German (de)."),
+ * as a primary subtag; English when it names none.
+ */
+function answerLanguage(system: string): string {
+  const named = [...system.matchAll(/(?:The call is in|last message was in) [^()\n]* \(([a-z]{2,3})(?:-[A-Za-z0-9]+)*\)/g)].at(-1);
+  return named?.[1] ?? 'en';
 }
 
 /**
