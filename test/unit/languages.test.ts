@@ -15,7 +15,7 @@ import { PHRASES, phrasesFor, type LanguagePhrases } from '../../streaming-servi
 import { DEFAULT_SESSION_OPTIONS } from '../../streaming-service/src/call/types.js';
 import { Conversation } from '../../streaming-service/src/conversation/conversation.js';
 import { CallLanguage, promptWithLanguage, silenceIn } from '../../streaming-service/src/session/language.js';
-import { defaultReply, type ScriptRequest } from '../../lib/local/standins/llm-script.js';
+import { defaultReply } from '../../lib/local/standins/llm-script.js';
 import { silenceSettings } from '../../streaming-service/src/session/silence.js';
 
 const agent = { name: 'A', llm_provider: 'openai', llm_model: 'gpt-4o-mini', tts_provider: 'elevenlabs', stt_provider: 'deepgram' } as const;
@@ -153,7 +153,7 @@ describe('a call in a language', () => {
 
   it('gets the local model’s answers in the language the prompt asks for', () => {
     const ask = (system: string, said?: string): string =>
-      defaultReply({ vendor: 'openai', model: 'gpt-4o-mini', tools: [], messages: { system, turns: said ? [{ role: 'user', text: said }] : [], toolResults: [], endsWithToolResult: false } } as ScriptRequest).text!;
+      defaultReply({ vendor: 'openai', model: 'gpt-4o-mini', tools: [], messages: { system, turns: said ? [{ role: 'user', text: said, toolCalls: [] }] : [], toolResults: [], endsWithToolResult: false } }).text!;
     const spanish = new CallLanguage('es-ES');
     expect(ask(promptWithLanguage('Confirma citas.', spanish), 'Quiero una cita.')).toBe('Ha dicho: Quiero una cita. ¿En qué puedo ayudarle con eso?');
     expect(ask(promptWithLanguage('', spanish))).toBe('¡Hola! ¿En qué puedo ayudarle hoy?');
