@@ -100,22 +100,28 @@ function closedFlag(caller: SimulatedCaller): () => boolean {
 export async function converse(line: OnTheLine, lines: readonly CalleeLine[]): Promise<void> {
   const { caller, agentTurnTimeoutMs } = line;
   const closed = closedFlag(caller);
+  let first = true;
+  // A person who picks up and hears nothing says their first line anyway (an agent that waits for the caller).
+  const firstWait = () => (first ? ((first = false), Math.min(PICKUP_SILENCE_MS, agentTurnTimeoutMs)) : agentTurnTimeoutMs);
   for (const step of lines) {
     if (closed()) return;
     if (typeof step !== 'string' && 'listen' in step) {
+      first = false;
       await agentTurn(caller, agentTurnTimeoutMs);
       continue;
     }
     if (typeof step !== 'string' && 'pauseMs' in step) {
+      first = false;
       await caller.pause(step.pauseMs);
       continue;
     }
     if (typeof step !== 'string' && 'press' in step) {
+      first = false;
       for (const key of step.press) caller.press(key);
       continue;
     }
     if (typeof step !== 'string' && 'say' in step) {
-      await agentTurn(caller, agentTurnTimeoutMs);
+      await agentTurn(caller, agentTurnTimeoutMs, firstWait());
       if (closed()) return;
       await line.say(step.say, step.language);
       continue;
@@ -125,7 +131,7 @@ export async function converse(line: OnTheLine, lines: readonly CalleeLine[]): P
       if (!closed()) line.hangUp();
       return;
     }
-    await agentTurn(caller, agentTurnTimeoutMs);
+    await agentTurn(caller, agentTurnTimeoutMs, firstWait());
     if (closed()) return;
     await line.say(step);
   }
@@ -202,6 +208,12 @@ async function agentHeardFor(caller: SimulatedCaller, ms: number, timeoutMs: num
   while (played() - from < ms * 8 && performance.now() < until) await sleep(10);
 }
 
+/**
+ * How long a person who has picked up waits for the agent to speak before saying their first line: an
+ * agent that waits for the caller (`first_message_mode: wait_for_caller`) hears "hello" as it would on a real
+ * line, well before its own prompt for silence (10 s).
+ */
+const PICKUP_SILENCE_MS = 4_000;
 /** How long the agent's voice must have stopped before the callee takes its turn as over. */
 const AGENT_QUIET_MS = 600;
 /** How often the callee looks at the line while it waits. */
@@ -231,11 +243,11 @@ function mediaRms(m: ReceivedMessage): number {
  * and what did has played. A stream that sends nothing within the timeout lets the callee speak anyway (a
  * silent agent must not hang the script).
  */
-async function agentTurn(caller: SimulatedCaller, timeoutMs: number): Promise<void> {
+async function agentTurn(caller: SimulatedCaller, timeoutMs: number, firstAudioMs = timeoutMs): Promise<void> {
   const start = caller.received.length;
   const media = (m: { event: string }) => m.event === 'media';
   try {
-    await caller.waitForNext(media, timeoutMs, start);
+    await caller.waitForNext(media, firstAudioMs, start);
   } catch {
     return;
   }

@@ -1,7 +1,8 @@
 /**
- * Invariant: the Twilio stand-in's simulated person takes turns on a line with an ambience bed as on one
- * without: it hears the agent out (the bed never ends and the far end's buffer never empties, so it goes
- * by the voice's level over the bed's), says its line in the pause after, and never talks over the agent.
+ * Invariant: the Twilio stand-in's simulated person takes turns as a person on a phone does. On a line with
+ * an ambience bed as on one without, it hears the agent out (the bed never ends and the far end's buffer
+ * never empties, so it goes by the voice's level over the bed's), says its line in the pause after, and
+ * never talks over the agent; picking up to silence (an agent that waits for the caller), it speaks first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERRUPTED_MARKER } from '../../../streaming-service/src/session/speech-handle.js';
@@ -10,6 +11,7 @@ import { placeOutboundCall, startCallsPlatform, type CallsPlatform } from '../..
 let p: CallsPlatform;
 beforeAll(async () => {
   p = await startCallsPlatform();
+  p.platform.voice.llm.control.set({ reply: (req) => ({ text: /summar/i.test(req.messages.system) ? 'Summary.' : 'Lovely. We will see you on Tuesday at nine.' }) });
 });
 afterAll(async () => p?.stop());
 
@@ -17,7 +19,6 @@ const LINES = ['Hi, yes, speaking.', 'That works for me, thank you. Goodbye.'];
 
 describe('a simulated person on a line with a bed', () => {
   it('talks in the pauses after the agent, over the default bed, a call center, a loud street, and no bed', async () => {
-    p.platform.voice.llm.control.set({ reply: (req) => ({ text: /summar/i.test(req.messages.system) ? 'Summary.' : 'Lovely. We will see you on Tuesday at nine.' }) });
     const answer = { kind: 'answer', lines: LINES } as const;
     const greeting = 'Hello, this is the clinic calling about your appointment.';
     const calls = await Promise.all(
@@ -37,5 +38,16 @@ describe('a simulated person on a line with a bed', () => {
       ]);
       expect(record.callTranscript).not.toContain(INTERRUPTED_MARKER);
     }
+  }, 120_000);
+
+  it('speaks first when the agent waits for the caller, and the agent answers with its first message', async () => {
+    const { record } = await placeOutboundCall(p, '+14155550179', { kind: 'answer', lines: LINES }, { agentPatch: { first_message_mode: 'wait_for_caller', first_message: 'Hello, this is the clinic.' } });
+    expect(record.callEndReason).toBe('customer_hangup');
+    expect(String(record.callTranscript).split('\n')).toEqual([
+      `user: ${LINES[0]}`,
+      'agent: Hello, this is the clinic.',
+      `user: ${LINES[1]}`,
+      'agent: Lovely. We will see you on Tuesday at nine.',
+    ]);
   }, 120_000);
 });
