@@ -17,6 +17,9 @@ export const AgentLanguage = z
   .trim()
   .max(35)
   .refine(isLanguageTag, 'a BCP-47 language tag such as en-US, es-ES or de-DE, or multi for automatic detection')
+  // No vendor takes a tag's variants, extensions or private use (de-DE-1996, en-US-u-ca-buddhist, en-x-acme):
+  // refused rather than kept and ignored.
+  .refine((tag) => !isLanguageTag(tag) || tag === MULTI || /^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$/.test(tag), 'a language, an optional script and an optional region (en-US, pt-BR, zh-Hant-TW): variants, extensions (-u-…) and private use (-x-…) do nothing here')
   .describe('BCP-47 tag (en-US, es-ES, de-DE, hi-IN) or `multi`: the caller\'s language is detected each turn and the agent answers in it.');
 
 /** The fields that decide whether an agent's language can be heard and spoken. */

@@ -43,6 +43,14 @@ describe('the language field', () => {
     expect(AgentUpdate.safeParse({ language: tag }).success).toBe(false);
   });
 
+  it('refuses the parts of a tag no vendor takes, saying so', () => {
+    for (const tag of ['de-DE-1996', 'en-US-u-ca-buddhist', 'en-x-acme', 'sl-rozaj']) {
+      const result = AgentCreate.safeParse({ ...agent, language: tag });
+      expect(result.success, tag).toBe(false);
+      expect(result.error?.issues.map((i) => i.message), tag).toEqual([expect.stringContaining('variants, extensions')]);
+    }
+  });
+
   it('reads tags as Intl does', () => {
     expect(isLanguageTag('de-CH')).toBe(true);
     expect(isLanguageTag('de-CH-1996')).toBe(true);
