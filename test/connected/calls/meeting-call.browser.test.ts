@@ -181,6 +181,20 @@ describe('the meeting page in Chromium', { timeout: 90_000 }, () => {
     await page.waitForFunction(() => (window as unknown as { __meeting: { outputRms: number } }).__meeting.outputRms === 0);
     expect(await stat<number>(page, 'samplesPlayed')).toBeLessThan(before + 5 * 16_000);
 
+    // An ambience bed in the silences: the agent listens while the line still sounds, and its tile does not
+    // show it speaking (once its last words have had their time to play out).
+    const speaking = () => page.evaluate(() => document.getElementById('agent-tile')!.classList.contains('speaking'));
+    conn.send({ type: 'state', state: 'listening' });
+    conn.sendAudio(tone(4, 0.04, 200));
+    await page.waitForFunction(() => (window as unknown as { __meeting: { outputRms: number } }).__meeting.outputRms > 0.02);
+    await page.waitForTimeout(700);
+    expect(await stat<number>(page, 'outputRms')).toBeGreaterThan(0.02);
+    expect(await speaking()).toBe(false);
+    conn.send({ type: 'state', state: 'speaking' });
+    await page.waitForFunction(() => document.getElementById('agent-tile')!.classList.contains('speaking'));
+    conn.send({ type: 'clear' });
+    await page.waitForFunction(() => (window as unknown as { __meeting: { outputRms: number } }).__meeting.outputRms === 0);
+
     await page.setViewportSize(DESKTOP);
     await expectOnScreen(page, 'call-desktop', ['h1', '#state', '#agent-tile', '#self-view', '#mute', '#camera', '#hangup', '#captions']);
 

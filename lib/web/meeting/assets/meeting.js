@@ -98,14 +98,24 @@ function showOnly(section) {
   for (const id of ['join', 'call', 'ended']) if ($(id)) $(id).hidden = id !== section;
 }
 
-/** The agent's tile follows its voice: the ring grows with the level, and `data-agent-level` says it. */
+/** Until when the agent's last words may still be playing here after its state left `speaking` (ms). */
+let spokeUntil = 0;
+/** The agent's audio buffered here ahead of the speaker, at most: its words outlast its state by this. */
+const PLAYOUT_LEAD_MS = 500;
+
+/**
+ * The agent's tile follows its voice: the ring grows with the level, and `data-agent-level` says the level
+ * played. An agent with an ambience bed is never silent, so the ring moves only while the agent speaks (its
+ * state, and its words still playing after); a server that sends no state leaves it to the level alone.
+ */
 function showAgentLevel(rms) {
   const tile = $('agent-tile');
+  const voiced = stats.agentState === '' || stats.agentState === 'speaking' || performance.now() < spokeUntil;
   // Speech sits around 0.05–0.3 RMS; the square root spreads quiet speech across the scale.
-  const level = Math.min(1, Math.sqrt(rms) * 1.6);
+  const level = voiced ? Math.min(1, Math.sqrt(rms) * 1.6) : 0;
   tile.dataset.agentLevel = rms.toFixed(4);
   tile.querySelector('.ring').style.transform = `scale(${(1 + level * 0.6).toFixed(3)})`;
-  tile.classList.toggle('speaking', rms > 0.01);
+  tile.classList.toggle('speaking', voiced && rms > 0.01);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -251,6 +261,7 @@ function onControl(message) {
       showCaption(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true);
       break;
     case 'state':
+      if (stats.agentState === 'speaking' && message.state !== 'speaking') spokeUntil = performance.now() + PLAYOUT_LEAD_MS;
       stats.agentState = String(message.state);
       if (call.admitted) setState('live', describeLive());
       break;
