@@ -98,16 +98,9 @@ function showOnly(section) {
   for (const id of ['join', 'call', 'ended']) if ($(id)) $(id).hidden = id !== section;
 }
 
-/** Until when the agent's last words may still be playing here after its state left `speaking` (ms). */
+/** Until when the agent's last words may still play here after its state left `speaking`. */
 let spokeUntil = 0;
-/** The agent's audio buffered here ahead of the speaker, at most: its words outlast its state by this. */
-const PLAYOUT_LEAD_MS = 500;
-
-/**
- * The agent's tile follows its voice: the ring grows with the level, and `data-agent-level` says the level
- * played. An agent with an ambience bed is never silent, so the ring moves only while the agent speaks (its
- * state, and its words still playing after); a server that sends no state leaves it to the level alone.
- */
+/** The agent's tile: its ring grows with the level while the agent speaks (not with a bed in the silences). */
 function showAgentLevel(rms) {
   const tile = $('agent-tile');
   const voiced = stats.agentState === '' || stats.agentState === 'speaking' || performance.now() < spokeUntil;
@@ -213,10 +206,7 @@ function startCall(session) {
   connect();
 }
 
-/**
- * Browsers start audio (both ways: the microphone's worklet stops too) only after a click or key press; after
- * a reload there was none, so a button asks for one.
- */
+/** Browsers start audio (both ways) only after a click or key press; after a reload there was none: a button asks. */
 function offerSound() {
   const button = $('sound');
   button.hidden = media.audio.running;
@@ -261,7 +251,7 @@ function onControl(message) {
       showCaption(message.role === 'agent' ? 'agent' : 'user', String(message.text ?? ''), message.final === true);
       break;
     case 'state':
-      if (stats.agentState === 'speaking' && message.state !== 'speaking') spokeUntil = performance.now() + PLAYOUT_LEAD_MS;
+      if (stats.agentState === 'speaking' && message.state !== 'speaking') spokeUntil = performance.now() + 500;
       stats.agentState = String(message.state);
       if (call.admitted) setState('live', describeLive());
       break;
