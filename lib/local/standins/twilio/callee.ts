@@ -262,6 +262,7 @@ async function agentTurn(caller: SimulatedCaller, timeoutMs: number, firstAudioM
   let quietAfterVoice = false;
   for (;;) {
     const now = performance.now();
+    let heardVoice = false;
     for (; scanned < caller.received.length; scanned += 1) {
       const m = caller.received[scanned]!;
       if (!media(m)) continue;
@@ -271,6 +272,7 @@ async function agentTurn(caller: SimulatedCaller, timeoutMs: number, firstAudioM
       line.loudest = Math.max(line.loudest, level);
       const bed = line.quietest * VOICE_WITHIN < line.loudest;
       if (!bed || level * VOICE_WITHIN >= line.loudest) {
+        heardVoice = true;
         voiceAt = now;
         quietAfterVoice = false;
       } else {
@@ -278,7 +280,7 @@ async function agentTurn(caller: SimulatedCaller, timeoutMs: number, firstAudioM
       }
     }
     const buffered = caller.bufferedMs;
-    if (voiceAt === now) voicePlayedAt = now + buffered;
+    if (heardVoice) voicePlayedAt = now + buffered;
     // When the far end last ran dry with nothing new after it.
     drainedAt = buffered > 0 ? undefined : drainedAt === undefined || lastMediaAt > drainedAt ? now : drainedAt;
     // No bed: everything played, and nothing more came since.
