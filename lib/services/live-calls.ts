@@ -1,6 +1,6 @@
 import type { Page } from '../domain/common.js';
 import { NotFoundError } from '../domain/errors.js';
-import { callViewOf, liveCallOf, type CallView, type LiveCall, type LiveCallQuery } from '../domain/live-call.js';
+import { callViewOf, isCallLive, liveCallOf, type CallView, type LiveCall, type LiveCallQuery } from '../domain/live-call.js';
 import { listLiveCalls } from '../store/call-indexes.js';
 import { findCall } from '../store/calls.js';
 import type { PageRequest } from '../store/dynamo.js';
@@ -21,9 +21,12 @@ export async function listCallsInProgress(deps: Pick<Deps, 'db'>, ws: string, q:
  * connected, its task's live state (the transcript so far); 404 otherwise.
  */
 export async function getCallView(deps: Pick<Deps, 'db' | 'config' | 'secrets'>, ws: string, callId: string): Promise<CallView> {
-  const call = await findCall(deps.db, ws, callId);
+  const [first, hasHistory] = await Promise.all([findCall(deps.db, ws, callId), historyRecordExists(deps.db, ws, callId)]);
+  // Every end settles the call before it writes the record, so a record found beside a live call may mean
+  // the call was read before its end: read it again, or the view names a record while it says in progress.
+  // (A meeting link's placeholder record is the one found beside a call still live.)
+  const call = hasHistory && first && isCallLive(first) ? await findCall(deps.db, ws, callId) : first;
   // A campaign's tombstone (a call that was never placed) is not a call.
   if (!call || (call as { tombstone?: boolean }).tombstone) throw new NotFoundError('Call');
-  const [hasHistory, now] = await Promise.all([historyRecordExists(deps.db, ws, callId), liveStateOf(deps, call)]);
-  return callViewOf(call, hasHistory, now);
+  return callViewOf(call, hasHistory, await liveStateOf(deps, call));
 }
