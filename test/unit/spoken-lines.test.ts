@@ -1,6 +1,7 @@
 // Invariant: a recognizer stand-in returns the text of a simulated person's line exactly when the audio it
 // detected speech in is that line's audio (its samples, after the mu-law round trip), once per line (speech
-// detected again inside the same line adds no words), nothing for a registered sound without words, and
+// a stream detects again further on in the same line adds no words, even while another call's person says
+// the same line with the same samples), nothing for a registered sound without words, and
 // its own script for any other audio; of two lines that share audio, the one whose position fits the time
 // since it started. The script file of the Twilio stand-in's callee gives a person's steps per number,
 // and a broken file is reported and ignored, never failing a call.
@@ -55,6 +56,35 @@ describe('spoken lines', () => {
     const beep = line(400, 5);
     lines.say('', beep);
     expect(await transcribe(lines, concat(silence(200), twoParts, silence(600), beep, silence(600)))).toEqual(['Yes. Tuesday works.', '', '']);
+  });
+
+  it('transcribes once per stream the same line two people on two calls say at once, each stream hearing it split', () => {
+    vi.useFakeTimers();
+    try {
+      const lines = new SpokenLines();
+      const twoParts = concat(line(500, 2), silence(500), line(500, 3));
+      const [a, b] = [{}, {}];
+      const heard = (ms: number) => mulawToPcm(twoParts.subarray(ms * 8 - 400, ms * 8));
+      lines.say('Yes. Tuesday works.', twoParts);
+      vi.advanceTimersByTime(300);
+      lines.say('Yes. Tuesday works.', twoParts);
+      // The first call's stream hears its line begin, then go on after the pause inside it…
+      vi.advanceTimersByTime(50);
+      expect(lines.recognize(heard(100), 8_000, a)).toBe('Yes. Tuesday works.');
+      vi.advanceTimersByTime(900);
+      expect(lines.recognize(heard(1_050), 8_000, a)).toBe('');
+      // …before the second call's stream, lagging on a loaded machine, hears the second person's.
+      vi.advanceTimersByTime(400);
+      expect(lines.recognize(heard(100), 8_000, b)).toBe('Yes. Tuesday works.');
+      vi.advanceTimersByTime(950);
+      expect(lines.recognize(heard(1_050), 8_000, b)).toBe('');
+      // The same person saying the line again, from the top, is heard again.
+      lines.say('Yes. Tuesday works.', twoParts);
+      vi.advanceTimersByTime(50);
+      expect(lines.recognize(heard(100), 8_000, a)).toBe('Yes. Tuesday works.');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('picks, of two lines with the same audio, the one whose position fits the time it has played', () => {

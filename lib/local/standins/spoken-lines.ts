@@ -25,7 +25,8 @@ interface SpokenLine {
   readonly samples: Buffer;
   readonly startedAt: number;
   readonly expiresAt: number;
-  claimed: boolean;
+  /** The stream that transcribed it, when it heard it, and where in the line (ms). */
+  claim?: { readonly by: object | undefined; readonly atMs: number; readonly posMs: number };
 }
 
 /** How much audio to match: 20 ms, one analysis frame of the recognizers' VAD. */
@@ -41,6 +42,17 @@ const NOISY_RESIDUE = 0.1;
  * lag the phone line by a moment on a loaded machine, and a line that is never heard must not stay forever.
  */
 const LINGER_MS = 15_000;
+/**
+ * Speech detected again by a stream that transcribed a line with the same audio is further on in that line
+ * when it lies at least this far past where the stream first heard it...
+ */
+const ONWARD_MIN_MS = 100;
+/**
+ * ...and as far on as the time since (within this much: two pieces of one stream's audio reach its
+ * recognizer with the same delay, give or take a loaded machine's stalls). A person saying the line again
+ * starts it from the top, seconds later.
+ */
+const ONWARD_SLACK_MS = 1_500;
 
 export class SpokenLines {
   private lines: SpokenLine[] = [];
@@ -69,7 +81,6 @@ export class SpokenLines {
       samples: Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength),
       startedAt: now,
       expiresAt: now + (pcm.length * 1_000) / sampleRate + LINGER_MS,
-      claimed: false,
     };
     this.lines.push(line);
   }
@@ -77,12 +88,15 @@ export class SpokenLines {
   /**
    * The text of the registered line whose audio contains the last 20 ms of `recent` (16-bit samples at
    * `sampleRate`, ending where the recognizer declared speech), or undefined: the exact samples, else the
-   * samples under background noise. The first time a line is
-   * recognized it answers its text; speech detected again later inside the same line (the recognizer
-   * ended the turn at a pause within it) answers '' so the line is transcribed once, as the person said it.
-   * A line registered with its language answers its text with that language.
+   * samples under background noise. The first time a line is recognized it answers its text; speech that
+   * `stream` (the recognizer's stream) detects again further on in a line it transcribed (it ended the turn
+   * at a pause within it) answers '' so the line is transcribed once, as the person said it. Simulated
+   * people on calls at the same time say the same line with the same samples: which of their lines a stream
+   * claims does not matter, but a stream hearing more of its own line must not take another call's. A line
+   * registered with its language answers its text with that language. Without `stream`, a line already
+   * claimed answers '' only where no unclaimed line fits as well.
    */
-  recognize(recent: Int16Array, sampleRate = 8_000): string | HeardUtterance | undefined {
+  recognize(recent: Int16Array, sampleRate = 8_000, stream?: object): string | HeardUtterance | undefined {
     const matchSamples = (sampleRate * MATCH_MS) / 1_000;
     if (recent.length < matchSamples) return undefined;
     const now = Date.now();
@@ -91,19 +105,26 @@ export class SpokenLines {
     const needle = Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength);
     const bytesPerMs = (2 * sampleRate) / 1_000;
     const lines = this.lines.filter((l) => l.sampleRate === sampleRate);
-    let best: { line: SpokenLine; misfit: number } | undefined;
-    const consider = (line: SpokenLine, at: number) => {
-      // Two lines can share audio (the same first word), and a line can repeat itself (a held vowel): the
-      // place whose position fits the time since the line started playing is the one being heard, and an
-      // unclaimed line before a claimed one.
-      const misfit = Math.abs(now - line.startedAt - at / bytesPerMs) + (line.claimed ? 60_000 : 0);
-      if (!best || misfit < best.misfit) best = { line, misfit };
-    };
-    for (const line of lines) for (const at of evenIndexesOf(line.samples, needle)) consider(line, at);
-    if (!best) for (const line of lines) for (const at of noisyIndexesOf(line.samples, tail)) consider(line, at);
+    let places = lines.flatMap((line) => [...evenIndexesOf(line.samples, needle)].map((at) => ({ line, posMs: at / bytesPerMs })));
+    if (places.length === 0) places = lines.flatMap((line) => [...noisyIndexesOf(line.samples, tail)].map((at) => ({ line, posMs: at / bytesPerMs })));
+    const onward = stream !== undefined && places.some(({ line, posMs }) => {
+      const claim = line.claim;
+      if (!claim || claim.by !== stream) return false;
+      const further = posMs - claim.posMs;
+      return further >= ONWARD_MIN_MS && Math.abs(now - claim.atMs - further) <= ONWARD_SLACK_MS;
+    });
+    if (onward) return '';
+    // Two lines can share audio (the same first word), and a line can repeat itself (a held vowel): the
+    // place whose position fits the time since the line started playing is the one being heard, and an
+    // unclaimed line before a claimed one.
+    let best: { line: SpokenLine; posMs: number; misfit: number } | undefined;
+    for (const { line, posMs } of places) {
+      const misfit = Math.abs(now - line.startedAt - posMs) + (line.claim ? 60_000 : 0);
+      if (!best || misfit < best.misfit) best = { line, posMs, misfit };
+    }
     if (!best) return undefined;
-    if (best.line.claimed) return '';
-    best.line.claimed = true;
+    if (best.line.claim) return '';
+    best.line.claim = { by: stream, atMs: now, posMs: best.posMs };
     return best.line.language ? { text: best.line.text, language: best.line.language } : best.line.text;
   }
 
@@ -147,5 +168,5 @@ function* noisyIndexesOf(haystack: Buffer, needle: Int16Array): Generator<number
  * callee's, a caller our TTS spoke) and `otherwise` for any other speech (a test's caller, a microphone).
  */
 export function knownLinesOr(lines: SpokenLines, otherwise: SttScript['transcripts']): SttScript['transcripts'] {
-  return (ctx) => (ctx.audio && ctx.sampleRate ? lines.recognize(ctx.audio, ctx.sampleRate) : undefined) ?? otherwise(ctx);
+  return (ctx) => (ctx.audio && ctx.sampleRate ? lines.recognize(ctx.audio, ctx.sampleRate, ctx.stream) : undefined) ?? otherwise(ctx);
 }

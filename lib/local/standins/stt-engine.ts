@@ -26,6 +26,8 @@ import { STANDIN_KEY } from './catalog.js';
 /** Which transcript to produce: the n-th connection to this stand-in (0-based) and its n-th utterance. */
 export interface SttScriptContext {
   readonly connection: number;
+  /** The recognizer stream hearing the audio (one per connection, whatever the vendor). */
+  readonly stream?: object;
   readonly utterance: number;
   /**
    * The last {@link RECENT_AUDIO_MS} of audio up to the frame where speech was declared, 16-bit linear at
@@ -467,7 +469,7 @@ export class SttEngine {
         const index = this.utteranceCount;
         this.utteranceCount += 1;
         const asked = this.paramsOf().language ?? 'en';
-        const heard = script.transcripts({ connection: this.connection, utterance: index, audio: this.audioUntil(frame.endMs), sampleRate: this.vad.options.sampleRate, language: asked });
+        const heard = script.transcripts({ connection: this.connection, stream: this, utterance: index, audio: this.audioUntil(frame.endMs), sampleRate: this.vad.options.sampleRate, language: asked });
         this.current = {
           index,
           text: typeof heard === 'string' ? heard : heard.text,
