@@ -258,7 +258,7 @@ describe('SttEngine', () => {
     expect(await languageOf(PARAMS)).toEqual([['Guten Tag.', 'en']]);
   });
 
-  it('cycles scripted transcripts per utterance and passes the connection index', async () => {
+  it('cycles scripted transcripts per utterance and passes the connection index and the stream', async () => {
     const seen: unknown[] = [];
     const lines = cycleTranscripts(['first', 'second']);
     const { e, events } = engine(
@@ -276,11 +276,13 @@ describe('SttEngine', () => {
     await vi.advanceTimersByTimeAsync(100);
     const finals = events.filter((ev) => ev.type === 'final').map((ev) => (ev.type === 'final' ? ev.text : ''));
     expect(finals).toEqual(['first', 'second', 'first']);
-    expect(seen.map((ctx) => ({ ...(ctx as object), audio: undefined }))).toEqual([
-      { connection: 3, utterance: 0, audio: undefined, sampleRate: RATE, language: 'en' },
-      { connection: 3, utterance: 1, audio: undefined, sampleRate: RATE, language: 'en' },
-      { connection: 3, utterance: 2, audio: undefined, sampleRate: RATE, language: 'en' },
+    expect(seen.map((ctx) => ({ ...(ctx as object), audio: undefined, stream: undefined }))).toEqual([
+      { connection: 3, utterance: 0, audio: undefined, stream: undefined, sampleRate: RATE, language: 'en' },
+      { connection: 3, utterance: 1, audio: undefined, stream: undefined, sampleRate: RATE, language: 'en' },
+      { connection: 3, utterance: 2, audio: undefined, stream: undefined, sampleRate: RATE, language: 'en' },
     ]);
+    // Every utterance names the stream hearing it: this engine.
+    expect(seen.every((ctx) => (ctx as { stream?: unknown }).stream === e)).toBe(true);
     // Each also sees the 100 ms of audio up to the frame where speech was declared (onset: 250 ms of
     // voice, reached in the 20 ms frame that ends at 260 ms), here the voice from 160 ms to 260 ms.
     const expected = concat(silence(1_200), voiced(300)).subarray(1_200 * 8 + 160 * 8, 1_200 * 8 + 260 * 8);
