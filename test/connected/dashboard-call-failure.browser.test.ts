@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { restoreStandinEntries, withdrawStandinEntry } from '../../lib/local/standins/catalog.js';
 import { updateAgent } from '../../lib/store/agents.js';
-import { addCredits } from '../../lib/store/workspaces.js';
 import { forgetCatalogues } from '../../lib/vendors/catalogue.js';
 import { checkScreen, openDashboard } from '../support/dashboard.js';
 import { dashboardRig } from './dashboard-browser-support.js';
@@ -28,10 +27,8 @@ afterEach(() => {
 describe('the dashboard in Chromium: why a call failed', { timeout: 240_000 }, () => {
   it('the call page shows the failure and the timeline; the voice picker lists what the vendor has', async () => {
     const { context, page, problems } = await openDashboard(rig.browser);
-    const user = await rig.newUser(page, 'failure');
-    const key = user.session.apiKey;
-    await addCredits(rig.p.deps.db, user.session.workspace.id, 100);
-    const { agentId, numberId } = await rig.p.agentAndNumber(key);
+    const from = await rig.caller(page, 'failure');
+    const { key, agentId } = from;
     const patched = await rig.p.api(key, 'PATCH', `/api/agents/${agentId}`, { tts_provider: 'elevenlabs', tts_voice_id: SARAH });
     expect(patched.status).toBe(200);
 
@@ -39,11 +36,7 @@ describe('the dashboard in Chromium: why a call failed', { timeout: 240_000 }, (
     // save) is let go, as ten minutes later it would be.
     withdrawStandinEntry(SARAH);
     forgetCatalogues();
-    const to = '+14155550277';
-    rig.p.platform.callSimulator!.setRule(to, { kind: 'answer', lines: ['Hello?', { pauseMs: 5_000 }] });
-    const started = await rig.p.api(key, 'POST', '/api/optimus/phone-call', { assistantId: agentId, phoneNumber: to, phoneNumberId: numberId });
-    expect(started.status).toBe(202);
-    const callId = (started.body as { call_id: string }).call_id;
+    const callId = await rig.call(from, '+14155550277', { kind: 'answer', lines: ['Hello?', { pauseMs: 5_000 }] });
 
     await page.goto(`${rig.p.baseUrl}/dashboard/history/${callId}`);
     const failure = page.getByTestId('call-error');
@@ -78,17 +71,10 @@ describe('the dashboard in Chromium: why a call failed', { timeout: 240_000 }, (
 
   it('the call page says why the ambience file was not played', async () => {
     const { context, page, problems } = await openDashboard(rig.browser);
-    const user = await rig.newUser(page, 'ambience');
-    const key = user.session.apiKey;
-    await addCredits(rig.p.deps.db, user.session.workspace.id, 100);
-    const { agentId, numberId } = await rig.p.agentAndNumber(key);
+    const from = await rig.caller(page, 'ambience');
     // Stored as an older record might have it: the fetch at call time is guarded as the save is.
-    await updateAgent(rig.p.deps.db, user.session.workspace.id, agentId, { ambience_enabled: true, ambience: { sound: 'https://127.0.0.1:9/lobby.wav', volume: 0.3 } });
-    const to = '+14155550278';
-    rig.p.platform.callSimulator!.setRule(to, { kind: 'answer', lines: ['Hello?'] });
-    const started = await rig.p.api(key, 'POST', '/api/optimus/phone-call', { assistantId: agentId, phoneNumber: to, phoneNumberId: numberId });
-    expect(started.status).toBe(202);
-    const callId = (started.body as { call_id: string }).call_id;
+    await updateAgent(rig.p.deps.db, from.user.session.workspace.id, from.agentId, { ambience_enabled: true, ambience: { sound: 'https://127.0.0.1:9/lobby.wav', volume: 0.3 } });
+    const callId = await rig.call(from, '+14155550278', { kind: 'answer', lines: ['Hello?'] });
 
     await page.goto(`${rig.p.baseUrl}/dashboard/history/${callId}`);
     const row = page.getByTestId('event-ambience_unavailable');

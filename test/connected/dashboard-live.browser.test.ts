@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { addCredits } from '../../lib/store/workspaces.js';
 import { checkScreen, fill, openDashboard } from '../support/dashboard.js';
 import { eventually } from '../support/calls.js';
 import { dashboardRig } from './dashboard-browser-support.js';
@@ -17,16 +16,11 @@ const rig = dashboardRig();
 describe('the dashboard in Chromium: Live', { timeout: 240_000 }, () => {
   it('follows a live call, listens in, says a line and ends it', async () => {
     const { page, problems, context } = await openDashboard(rig.browser);
-    const user = await rig.newUser(page, 'live-page');
-    const key = user.session.apiKey;
-    await addCredits(rig.p.deps.db, user.session.workspace.id, 100);
-    const { agentId, numberId } = await rig.p.agentAndNumber(key);
+    const from = await rig.caller(page, 'live-page');
+    const { key } = from;
     // A callee who answers and then stays on the line: the page ends the call.
     const to = '+14155550298';
-    rig.p.platform.callSimulator!.setRule(to, { kind: 'answer', lines: ['Hi, yes, speaking.', { pauseMs: 180_000 }] });
-    const started = await rig.p.api(key, 'POST', '/api/optimus/phone-call', { assistantId: agentId, phoneNumber: to, phoneNumberId: numberId });
-    expect(started.status).toBe(202);
-    const callId = started.body.call_id as string;
+    const callId = await rig.call(from, to, { kind: 'answer', lines: ['Hi, yes, speaking.', { pauseMs: 180_000 }] });
     // Connected: the stream started (the page's controls need it).
     await eventually(async () => ((await rig.p.api(key, 'GET', `/api/calls/${callId}`)).body.transcript?.length ? true : undefined), 120_000, 'the call connected');
 
