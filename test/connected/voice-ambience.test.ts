@@ -71,16 +71,21 @@ async function expectBedInRecording(callId: string, rate: number, volume: number
   expect(Math.max(...windows)).toBeGreaterThan(bedLevel * 4);
 }
 
+/** A phone call to `agent` whose caller hears the greeting's first phrase, stays `pauseMs` and hangs up; the call as it ended. */
+async function hangUpAfterGreeting(agent: Parameters<typeof vp.call>[0], pauseMs: number) {
+  const caller = await vp.call(agent);
+  await caller.waitFor((m) => m.event === 'mark');
+  await caller.pause(pauseMs);
+  caller.hangUp();
+  return vp.nextCallEnded();
+}
+
 describe('ambience', () => {
   it('the recording has the bed at the set level in the silences and the agent well above it', async () => {
     const volume = 0.3;
     const agent = await vp.agent({ first_message: 'Hello there, welcome.', recording_enabled: true, ambience_enabled: true, ambience: { sound: 'static', volume } });
-    const caller = await vp.call(agent);
-    await caller.waitFor((m) => m.event === 'mark');
     // A silence after the greeting: only the bed plays.
-    await caller.pause(1_500);
-    caller.hangUp();
-    const ended = await vp.nextCallEnded();
+    const ended = await hangUpAfterGreeting(agent, 1_500);
     expect((await record(ended.callId)).callTranscript).toBe('agent: Hello there, welcome.');
 
     await expectBedInRecording(ended.callId, 8_000, volume);
@@ -129,11 +134,7 @@ describe('ambience', () => {
   it('a custom file that cannot be had leaves the call without a bed, and its timeline says why', async () => {
     // Stored as an older record might have it: the fetch at call time is guarded as at save time.
     const agent = await vp.agent({ first_message: 'Hello there.', ambience_enabled: true, ambience: { sound: 'https://127.0.0.1:9/lobby.wav?sig=s3cr3t-token', volume: 0.3 } });
-    const caller = await vp.call(agent);
-    await caller.waitFor((m) => m.event === 'mark');
-    await caller.pause(500);
-    caller.hangUp();
-    const ended = await vp.nextCallEnded();
+    const ended = await hangUpAfterGreeting(agent, 500);
     expect((await record(ended.callId)).callTranscript).toBe('agent: Hello there.');
     const events = ((await vp.api('GET', `/api/history/${ended.callId}/events`, undefined)).body as { data: { type: string; message?: string }[] }).data;
     const unavailable = events.filter((e) => e.type === 'ambience_unavailable');
