@@ -101,27 +101,25 @@ export async function converse(line: OnTheLine, lines: readonly CalleeLine[]): P
   const { caller, agentTurnTimeoutMs } = line;
   const closed = closedFlag(caller);
   let first = true;
-  // A person who picks up and hears nothing says their first line anyway (an agent that waits for the caller).
-  const firstWait = () => (first ? ((first = false), Math.min(PICKUP_SILENCE_MS, agentTurnTimeoutMs)) : agentTurnTimeoutMs);
   for (const step of lines) {
     if (closed()) return;
+    // A person who picks up and hears nothing says their first line anyway (an agent that waits for the caller).
+    const firstAudioMs = first ? Math.min(PICKUP_SILENCE_MS, agentTurnTimeoutMs) : agentTurnTimeoutMs;
+    first = false;
     if (typeof step !== 'string' && 'listen' in step) {
-      first = false;
       await agentTurn(caller, agentTurnTimeoutMs);
       continue;
     }
     if (typeof step !== 'string' && 'pauseMs' in step) {
-      first = false;
       await caller.pause(step.pauseMs);
       continue;
     }
     if (typeof step !== 'string' && 'press' in step) {
-      first = false;
       for (const key of step.press) caller.press(key);
       continue;
     }
     if (typeof step !== 'string' && 'say' in step) {
-      await agentTurn(caller, agentTurnTimeoutMs, firstWait());
+      await agentTurn(caller, agentTurnTimeoutMs, firstAudioMs);
       if (closed()) return;
       await line.say(step.say, step.language);
       continue;
@@ -131,7 +129,7 @@ export async function converse(line: OnTheLine, lines: readonly CalleeLine[]): P
       if (!closed()) line.hangUp();
       return;
     }
-    await agentTurn(caller, agentTurnTimeoutMs, firstWait());
+    await agentTurn(caller, agentTurnTimeoutMs, firstAudioMs);
     if (closed()) return;
     await line.say(step);
   }
